@@ -1,0 +1,178 @@
+"""Pending decisions and their legal options.
+
+While a game waits, ``state["pending"]`` holds one *spec* per player who must decide: plain data
+built by a ``choose`` statement (the player, the kind, the candidate items, the constraints).
+:class:`Decision` wraps a spec for callers: it enumerates the legal :class:`Option` s (each with a
+stable id, a human label and the value it stands for), checks an option id, and draws a uniformly
+random legal option without enumerating them all.
+
+Option ids: for ``one`` choices the item's id (a card id, a role id, a number or a text; ``none``
+to decline an optional choice); for ``subset`` choices the chosen items' ids joined by ``+`` in
+the order they were offered, or ``none`` for the empty subset.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from rulekit.errors import IllegalActionError
+
+NONE_ID = "none"
+ENUMERATION_LIMIT = 100_000
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal answer to a decision."""
+
+    id: str
+    label: str
+    value: Any  # the chosen item, the list of chosen items, or None
+
+    def __str__(self) -> str:
+        return self.label
+
+
+def item_ids(items: list[Any]) -> list[str]:
+    """Stable ids of the items of a choice (positions '1', '2'... if they are not unique)."""
+    ids = [NONE_ID if item is None else str(item) for item in items]
+    if len(set(ids)) != len(ids) or NONE_ID in ids or any("+" in i for i in ids):
+        return [str(i + 1) for i in range(len(items))]
+    return ids
+
+
+class Decision:
+    """A decision one player must take, read from a spec in the game state."""
+
+    def __init__(self, spec: dict[str, Any], labeler: Callable[[Any], str]) -> None:
+        self.spec = spec
+        self.player: str = spec["player"]
+        self.kind: str = spec["kind"]
+        self.prompt: str = spec["prompt"]
+        self.items: list[Any] = spec["items"]
+        self._labeler = labeler
+        self._ids = item_ids(self.items)
+        self._index = {item_id: i for i, item_id in enumerate(self._ids)}
+        self._options: list[Option] | None = None
+
+    def __repr__(self) -> str:
+        return f"Decision({self.player}, {self.kind}, {self.prompt!r}, {len(self.items)} items)"
+
+    @property
+    def optional(self) -> bool:
+        return bool(self.spec.get("optional", False))
+
+    @property
+    def min(self) -> int:
+        return int(self.spec.get("min", 1))
+
+    @property
+    def max(self) -> int:
+        return int(self.spec.get("max", 1))
+
+    # ------------------------------------------------------------ options
+
+    def options(self) -> list[Option]:
+        """Every legal option, in a stable order (the empty or declining option first)."""
+        if self._options is None:
+            self._options = list(self._enumerate())
+        return self._options
+
+    def _enumerate(self) -> Iterator[Option]:
+        if self.kind == "one":
+            if self.optional:
+                yield Option(NONE_ID, "(none)", None)
+            for item_id, item in zip(self._ids, self.items, strict=True):
+                yield Option(item_id, self._labeler(item), item)
+            return
+        n = len(self.items)
+        produced = 0
+        for size in range(self.min, min(self.max, n) + 1):
+            for combo in itertools.combinations(range(n), size):
+                if self._groups_ok(combo):
+                    produced += 1
+                    if produced > ENUMERATION_LIMIT:
+                        return
+                    yield self._subset_option(list(combo))
+
+    def _groups_ok(self, indexes: Any) -> bool:
+        for limit, flags in self.spec.get("at_most", ()):
+            if sum(flags[i] for i in indexes) > limit:
+                return False
+        return True
+
+    def _subset_option(self, indexes: list[int]) -> Option:
+        if not indexes:
+            return Option(NONE_ID, "(none)", [])
+        chosen = [self.items[i] for i in indexes]
+        label = " + ".join(self._labeler(item) for item in chosen)
+        return Option("+".join(self._ids[i] for i in indexes), label, chosen)
+
+    def option(self, option_id: str) -> Option:
+        """The option with this id; :class:`IllegalActionError` if it is not legal."""
+        if self.kind == "one":
+            if option_id == NONE_ID and self.optional:
+                return Option(NONE_ID, "(none)", None)
+            if option_id in self._index:
+                i = self._index[option_id]
+                return Option(option_id, self._labeler(self.items[i]), self.items[i])
+            raise IllegalActionError(f"'{option_id}' is not an option for {self.player}: "
+                                     f"{self.prompt}")
+        parts = [] if option_id in (NONE_ID, "") else option_id.split("+")
+        try:
+            indexes = sorted(self._index[p] for p in parts)
+        except KeyError as exc:
+            raise IllegalActionError(f"{exc.args[0]!r} cannot be chosen here "
+                                     f"({self.prompt})") from None
+        if len(set(indexes)) != len(indexes):
+            raise IllegalActionError("the same item is chosen twice")
+        if not self.min <= len(indexes) <= self.max:
+            raise IllegalActionError(f"choose between {self.min} and {self.max} items, "
+                                     f"not {len(indexes)}")
+        if not self._groups_ok(indexes):
+            raise IllegalActionError("that choice breaks an 'at most' rule of this decision")
+        return self._subset_option(indexes)
+
+    def find(self, text: str) -> Option:
+        """The option named by an id, an exact label or a unique label prefix (case-insensitive)."""
+        try:
+            return self.option(text)
+        except IllegalActionError:
+            pass
+        options = self.options()
+        lowered = text.strip().lower()
+        exact = [o for o in options if o.label.lower() == lowered]
+        if len(exact) == 1:
+            return exact[0]
+        prefixed = [o for o in options if o.label.lower().startswith(lowered)]
+        if len(prefixed) == 1:
+            return prefixed[0]
+        if len(prefixed) > 1:
+            names = ", ".join(o.label for o in prefixed[:5])
+            raise IllegalActionError(f"'{text}' matches several options: {names}")
+        raise IllegalActionError(f"no option matches '{text}'")
+
+    def sample(self, rng: random.Random) -> Option:
+        """A legal option drawn uniformly at random."""
+        if self.kind == "one":
+            n = len(self.items) + (1 if self.optional else 0)
+            k = rng.randrange(n)
+            if self.optional:
+                if k == 0:
+                    return Option(NONE_ID, "(none)", None)
+                k -= 1
+            return Option(self._ids[k], self._labeler(self.items[k]), self.items[k])
+        n = len(self.items)
+        lo, hi = self.min, min(self.max, n)
+        groups = self.spec.get("at_most", ())
+        # Uniform subsets conditioned on the constraints: rejection sampling, then enumeration.
+        for _ in range(64):
+            bits = rng.getrandbits(n) if n else 0
+            indexes = [i for i in range(n) if bits >> i & 1]
+            if lo <= len(indexes) <= hi and (not groups or self._groups_ok(indexes)):
+                return self._subset_option(indexes)
+        return rng.choice(self.options())

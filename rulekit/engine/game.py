@@ -1,0 +1,264 @@
+"""The forward model of a compiled pack: new game, pending decisions, apply, observe, determinize.
+
+A :class:`Game` is read-only and shared; every game in progress is a plain-data *state* (a dict
+that JSON round-trips exactly). Nothing of the state is kept in the Game object.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from rulekit.engine import rng
+from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
+from rulekit.errors import IllegalActionError, UsageError
+from rulekit.lang.compiler import MAIN, Program, zone_key
+from rulekit.lang.symbols import Symbols
+
+State = dict[str, Any]
+FORMAT_VERSION = 1
+
+
+class Game:
+    """One pack compiled with one set of parameter values."""
+
+    def __init__(self, *, pack_id: str, pack_name: str, version: str, pack_hash: str,
+                 role_names: dict[str, str], symbols: Symbols, program: Program,
+                 params: dict[str, int], card_labels: dict[str, str],
+                 step_budget: int = DEFAULT_STEP_BUDGET) -> None:
+        self.pack_id = pack_id
+        self.pack_name = pack_name
+        self.version = version
+        self.pack_hash = pack_hash
+        self.role_names = role_names
+        self.roles = list(role_names)
+        self.symbols = symbols
+        self.program = program
+        self.params = dict(params)
+        self.card_labels = card_labels
+        self.step_budget = step_budget
+        self._zone_keys = self._make_zone_keys()
+
+    # ------------------------------------------------------------ states
+
+    def _make_zone_keys(self) -> list[tuple[str, str | None, str]]:
+        """(key, owner, visibility) of every zone pile, in declaration order."""
+        keys = []
+        for zone in self.symbols.zones.values():
+            if zone.per_role:
+                for role in self.roles:
+                    keys.append((zone_key(zone.name, role), role, zone.visibility))
+            else:
+                keys.append((zone.name, None, zone.visibility))
+        return keys
+
+    def initial_state(self, seed: int = 0) -> State:
+        """A state at the very start, before setup has run."""
+        zones: dict[str, list[str]] = {key: [] for key, _, _ in self._zone_keys}
+        for zone in self.symbols.zones.values():
+            if zone.initial == "all":
+                zones[zone.name] = list(self.symbols.cards)
+            elif isinstance(zone.initial, list):
+                zones[zone.name] = list(zone.initial)
+        variables: dict[str, Any] = {}
+        for var in self.symbols.variables.values():
+            if var.per_role:
+                for role in self.roles:
+                    variables[zone_key(var.name, role)] = var.initial
+            else:
+                variables[var.name] = var.initial
+        return {
+            "format": FORMAT_VERSION,
+            "pack": self.pack_id,
+            "seed": seed,
+            "rng": rng.seed_state(seed),
+            "round": 0,
+            "phase": None,
+            "zones": zones,
+            "vars": variables,
+            "stack": [[MAIN, 0, []]],
+            "pending": [],
+            "committed": {},
+            "log": [],
+            "result": None,
+            "steps": 0,
+        }
+
+    def start_state(self, seed: int = 0, *, round: int = 1, phase: str | None = None) -> State:
+        """A state placed at the start of ``phase`` of round ``round``, setup skipped."""
+        state = self.initial_state(seed)
+        if phase is None:
+            return state
+        if phase not in self.program.phase_pcs:
+            raise UsageError(f"unknown phase '{phase}'",
+                             f"phases: {', '.join(self.program.phase_pcs)}")
+        state["round"] = round
+        state["stack"] = [[MAIN, self.program.phase_pcs[phase], []]]
+        return state
+
+    def run(self, state: State) -> State:
+        """Run a state (in place) until it waits for decisions or ends; return it."""
+        if state["result"] is None and not state["pending"]:
+            Runtime(self.program, state, self.step_budget).run()
+        return state
+
+    def new_game(self, seed: int = 0) -> State:
+        """A new game from ``seed``, run up to its first decision."""
+        return self.run(self.initial_state(seed))
+
+    # ------------------------------------------------------------ decisions
+
+    def is_over(self, state: State) -> bool:
+        return state["result"] is not None
+
+    def winner(self, state: State) -> str | None:
+        result = state["result"]
+        return None if result is None else result["winner"]
+
+    def pending(self, state: State) -> list[Decision]:
+        """The decisions still to take, one per player (those not yet committed)."""
+        committed = state["committed"]
+        return [Decision(spec, self.label) for spec in state["pending"]
+                if spec["player"] not in committed]
+
+    def decision_for(self, state: State, role: str) -> Decision | None:
+        for decision in self.pending(state):
+            if decision.player == role:
+                return decision
+        return None
+
+    def apply(self, state: State, actions: Mapping[str, str | Option], *,
+              in_place: bool = False) -> State:
+        """Commit each player's chosen option id; once all have, resume the game.
+
+        Players deciding at the same time may commit one by one: nothing is revealed and the
+        game does not go on until every pending decision has an answer.
+        """
+        if not in_place:
+            state = copy_state(state)
+        if state["result"] is not None:
+            raise IllegalActionError("the game is over")
+        specs = {spec["player"]: spec for spec in state["pending"]}
+        committed = state["committed"]
+        for role, action in actions.items():
+            option_id = action.id if isinstance(action, Option) else str(action)
+            spec = specs.get(role)
+            if spec is None:
+                waiting = ", ".join(specs) or "nobody"
+                raise IllegalActionError(f"{role} has no decision to take (waiting for: "
+                                         f"{waiting})")
+            if role in committed:
+                raise IllegalActionError(f"{role} has already decided")
+            Decision(spec, self.label).option(option_id)  # raises if illegal
+            committed[role] = option_id
+        if len(committed) < len(specs):
+            return state
+        locals_ = state["stack"][-1][2]
+        for spec in state["pending"]:
+            role = spec["player"]
+            option = Decision(spec, self.label).option(committed[role])
+            locals_[spec["slot"]] = option.value
+            state["log"].append({"e": "choice", "to": role, "player": role,
+                                 "option": option.id, "round": state["round"]})
+        state["pending"] = []
+        state["committed"] = {}
+        return self.run(state)
+
+    # ------------------------------------------------------------ what players see
+
+    def label(self, item: Any) -> str:
+        """The text shown for an item of a choice (a card, a role, a number...)."""
+        if isinstance(item, str):
+            if item in self.card_labels:
+                return self.card_labels[item]
+            if item in self.role_names:
+                return self.role_names[item]
+            return item
+        if item is None:
+            return "none"
+        if isinstance(item, bool):
+            return "yes" if item else "no"
+        if isinstance(item, list):
+            return ", ".join(self.label(i) for i in item) or "nothing"
+        return str(item)
+
+    def observe(self, state: State, role: str) -> dict[str, Any]:
+        """Everything ``role`` may know of ``state``, and nothing else (plain data)."""
+        if role not in self.role_names:
+            raise UsageError(f"unknown role '{role}'")
+        zones: dict[str, Any] = {}
+        for key, owner, visibility in self._zone_keys:
+            cards = state["zones"][key]
+            if visibility == "public" or (visibility == "owner" and owner == role):
+                zones[key] = {"cards": list(cards), "count": len(cards)}
+            else:
+                zones[key] = {"count": len(cards)}
+        variables: dict[str, Any] = {}
+        for var in self.symbols.variables.values():
+            if var.per_role:
+                for r in self.roles:
+                    if var.visibility == "public" or (var.visibility == "owner" and r == role):
+                        variables[zone_key(var.name, r)] = state["vars"][zone_key(var.name, r)]
+            elif var.visibility == "public":
+                variables[var.name] = state["vars"][var.name]
+        pending = [spec for spec in state["pending"] if spec["player"] == role]
+        return {
+            "pack": self.pack_id,
+            "role": role,
+            "round": state["round"],
+            "phase": state["phase"],
+            "zones": zones,
+            "vars": variables,
+            "decisions": json.loads(json.dumps(pending)),
+            "waiting_for": [s["player"] for s in state["pending"]
+                            if s["player"] not in state["committed"]],
+            "log": [e for e in state["log"] if e["to"] is None or e["to"] == role],
+            "result": state["result"],
+        }
+
+    def format_event(self, event: dict[str, Any]) -> str:
+        """The text of a log event."""
+        kind = event["e"]
+        if kind == "log":
+            proc, index = event["at"]
+            parts = self.program.procs[proc].logs[index]
+            args = iter(event["args"])
+            return "".join(p if isinstance(p, str) else self.label(next(args)) for p in parts)
+        if kind == "choice":
+            return f"{self.role_names.get(event['player'], event['player'])} chose {event['option']}"
+        if kind == "end":
+            who = event["winner"]
+            name = self.role_names.get(who, "nobody") if who else "nobody"
+            return f"Game over: {name} wins. {event['reason']}".strip()
+        return json.dumps(event)
+
+    def determinize(self, state: State, role: str, rand: random.Random) -> State:
+        """A full state consistent with what ``role`` has seen: unseen cards are reshuffled
+        among the piles ``role`` cannot see (each keeping its size)."""
+        new = copy_state(state)
+        hidden = [key for key, owner, vis in self._zone_keys
+                  if not (vis == "public" or (vis == "owner" and owner == role))]
+        pool = [card for key in hidden for card in new["zones"][key]]
+        rand.shuffle(pool)
+        for key in hidden:
+            size = len(new["zones"][key])
+            new["zones"][key] = pool[:size]
+            del pool[:size]
+        new["rng"] = rand.getrandbits(64)
+        return new
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of a plain-data state (faster than ``copy.deepcopy``)."""
+    return _copy(state)  # type: ignore[no-any-return]
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value

@@ -1,0 +1,55 @@
+"""The game's random number generator, whose whole state is one integer kept in the game state.
+
+SplitMix64: tiny, fast in pure Python, and the same on every platform and process, so the same
+seed gives the same game byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def seed_state(seed: int) -> int:
+    """The generator state for a user's seed (any integer)."""
+    return mix(seed & MASK)
+
+
+def mix(value: int) -> int:
+    z = (value + GOLDEN) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def shuffle(state: int, items: list[Any]) -> int:
+    """Shuffle ``items`` in place (Fisher-Yates); return the new generator state."""
+    for i in range(len(items) - 1, 0, -1):
+        state = (state + GOLDEN) & MASK
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        z ^= z >> 31
+        j = (z * (i + 1)) >> 64
+        items[i], items[j] = items[j], items[i]
+    return state
+
+
+def below(state: int, bound: int) -> tuple[int, int]:
+    """A number in ``range(bound)`` and the new generator state."""
+    state = (state + GOLDEN) & MASK
+    return (_out(state) * bound) >> 64, state
+
+
+def _out(state: int) -> int:
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def derive(seed: int, index: int) -> int:
+    """The seed of game number ``index`` of a run started from ``seed``."""
+    return mix((seed * 0x100000001B3 + index) & MASK) & ((1 << 63) - 1)

@@ -1,0 +1,152 @@
+"""The interpreter: runs compiled instructions over a game state until a decision or the end.
+
+The state is plain data. ``state["stack"]`` is the list of frames ``[procedure, pc, locals]``;
+the interpreter keeps nothing else between calls, so a state saved as JSON and loaded again goes
+on exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulekit.engine import rng
+from rulekit.errors import GameRuntimeError, Location
+from rulekit.lang.compiler import CONTINUE, STOP, SUSPEND, Frame, Program
+
+DEFAULT_STEP_BUDGET = 1_000_000
+
+
+class Runtime:
+    """A short-lived view of one state, used while instructions run."""
+
+    __slots__ = ("budget", "log", "program", "stack", "state", "vars", "zones")
+
+    def __init__(self, program: Program, state: dict[str, Any],
+                 budget: int = DEFAULT_STEP_BUDGET) -> None:
+        self.program = program
+        self.state = state
+        self.zones: dict[str, list[str]] = state["zones"]
+        self.vars: dict[str, Any] = state["vars"]
+        self.stack: list[Frame] = state["stack"]
+        self.log: list[dict[str, Any]] = state["log"]
+        self.budget = budget
+
+    # ------------------------------------------------------------ services for instructions
+
+    def shuffle(self, items: list[Any]) -> None:
+        self.state["rng"] = rng.shuffle(self.state["rng"], items)
+
+    def finish(self, winner: str | None, reason: str) -> None:
+        state = self.state
+        state["result"] = {"winner": winner, "reason": reason, "round": state["round"]}
+        state["pending"] = []
+        self.stack.clear()
+        self.log.append({"e": "end", "to": None, "winner": winner, "reason": reason,
+                         "round": state["round"]})
+
+    def ask(self, specs: list[dict[str, Any]]) -> int:
+        """Suspend for decisions, unless each has a single legal answer (taken at once)."""
+        locals_ = self.stack[-1][2]
+        waiting = []
+        for spec in specs:
+            forced, value = _forced_answer(spec)
+            if forced:
+                locals_[spec["slot"]] = value
+            else:
+                waiting.append(spec)
+        if not waiting:
+            return CONTINUE
+        self.state["pending"] = waiting
+        self.state["committed"] = {}
+        return SUSPEND
+
+    # ------------------------------------------------------------ the loop
+
+    def run(self) -> None:
+        """Run until the game waits for a decision or ends."""
+        stack = self.stack
+        procs = self.program.procs
+        checks = self.program.end_checks
+        state = self.state
+        budget = self.budget
+        steps = 0
+        while stack:
+            frame = stack[-1]
+            proc = procs[frame[0]]
+            code = proc.code
+            pc = frame[1]
+            if pc >= len(code):
+                stack.pop()
+                continue
+            frame[1] = pc + 1
+            try:
+                status = code[pc](self, frame)
+            except GameRuntimeError:
+                raise
+            except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError,
+                    RecursionError) as exc:
+                raise GameRuntimeError(_describe(exc), proc.locations[pc]) from None
+            steps += 1
+            if status == SUSPEND:
+                break
+            if status == STOP:
+                break
+            if checks and self._end_checks():
+                break
+            if steps > budget:
+                raise GameRuntimeError(
+                    f"the game ran {budget:,} steps without waiting for a decision",
+                    _location(proc.locations, pc),
+                    "is there a loop that never ends?",
+                )
+        state["steps"] += steps
+        if not stack and state["result"] is None:
+            self.finish(None, "the game ended without a winner")
+
+    def _end_checks(self) -> bool:
+        empty: list[Any] = []
+        for condition, winner, reason in self.program.end_checks:
+            if condition(self, empty):
+                self.finish(winner, reason)
+                return True
+        return False
+
+
+def _location(locations: list[Location | None], pc: int) -> Location | None:
+    for i in range(pc, -1, -1):
+        if locations[i] is not None:
+            return locations[i]
+    return None
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, KeyError):
+        return f"no such item: {exc.args[0]!r}"
+    if isinstance(exc, IndexError):
+        return "index out of range"
+    if isinstance(exc, RecursionError):
+        return "functions call each other without end"
+    if isinstance(exc, TypeError):
+        return f"a value has the wrong type here ({exc})"
+    return str(exc)
+
+
+def _forced_answer(spec: dict[str, Any]) -> tuple[bool, Any]:
+    """(True, value) when a decision has exactly one legal answer."""
+    items = spec["items"]
+    if spec["kind"] == "one":
+        if not items and spec["optional"]:
+            return True, None
+        if not items:
+            raise LookupError(f"{spec['player']} must choose, but there is nothing to choose")
+        if len(items) == 1 and not spec["optional"]:
+            return True, items[0]
+        return False, None
+    if not items or spec["max"] <= 0:
+        if spec["min"] > 0:
+            raise LookupError(f"{spec['player']} must choose at least {spec['min']}, "
+                              "but there is nothing to choose")
+        return True, []
+    return False, None

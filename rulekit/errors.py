@@ -1,0 +1,157 @@
+"""The one error hierarchy of rulekit.
+
+Every error about a pack carries a :class:`Location` (file, line, column, all 1-based), the
+offending source line and, where one can be guessed, a hint. ``str(error)`` is the message a
+person reads::
+
+    games/demo/flow.yaml:12:9: unknown zone 'dicard'
+        move all from hand[p] to dicard
+                                 ^
+    hint: did you mean 'discard'?
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Location:
+    """A position in a pack file; ``line`` and ``column`` count from 1."""
+
+    file: str
+    line: int
+    column: int
+    source_line: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def shifted(self, lines: int, column: int) -> Location:
+        """The location ``lines`` further down, at ``column`` (1-based) of that line."""
+        return Location(self.file, self.line + lines, column, None)
+
+
+class RulekitError(Exception):
+    """Base of every error rulekit raises on purpose."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        text = self.message
+        if self.hint:
+            text += f"\nhint: {self.hint}"
+        return text
+
+
+class PackError(RulekitError):
+    """A mistake in a pack, located in one of its files."""
+
+    kind = "error"
+
+    def __init__(
+        self, message: str, location: Location | None = None, hint: str | None = None
+    ) -> None:
+        super().__init__(message, hint)
+        self.location = location
+
+    def __str__(self) -> str:
+        loc = self.location
+        if loc is None:
+            head = self.message
+        else:
+            head = f"{loc}: {self.message}"
+        lines = [head]
+        if loc is not None and loc.source_line is not None:
+            src = loc.source_line.rstrip("\n").expandtabs(1)
+            lines.append("    " + src)
+            lines.append("    " + " " * max(loc.column - 1, 0) + "^")
+        if self.hint:
+            lines.append(f"hint: {self.hint}")
+        return "\n".join(lines)
+
+
+class YamlSyntaxError(PackError):
+    """The YAML text of a pack file cannot be parsed."""
+
+
+class DuplicateKeyError(PackError):
+    """A YAML mapping has the same key twice."""
+
+
+class SchemaError(PackError):
+    """A pack file does not match its JSON Schema."""
+
+
+class PackFileError(PackError):
+    """A pack folder or one of its files is missing or unreadable."""
+
+
+class EffectSyntaxError(PackError):
+    """Effect-language text that does not parse."""
+
+
+class EffectCheckError(PackError):
+    """Effect-language text that parses but names something unknown or mistypes it."""
+
+
+class ScenarioError(PackError):
+    """A scenario file that is well-formed but cannot be set up or played."""
+
+
+class PackErrors(RulekitError):
+    """Several pack errors found in one pass; ``errors`` keeps them in file order."""
+
+    def __init__(self, errors: Iterable[PackError]) -> None:
+        self.errors = sorted(errors, key=_error_order)
+        super().__init__(f"{len(self.errors)} error(s) in pack")
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+def _error_order(error: PackError) -> tuple[str, int, int]:
+    loc = error.location
+    return ("", 0, 0) if loc is None else (loc.file, loc.line, loc.column)
+
+
+class GameRuntimeError(RulekitError):
+    """A pack failed while a game was running (for example it looped past the step budget)."""
+
+    def __init__(
+        self, message: str, location: Location | None = None, hint: str | None = None
+    ) -> None:
+        super().__init__(message, hint)
+        self.location = location
+
+    def __str__(self) -> str:
+        text = f"{self.location}: {self.message}" if self.location else self.message
+        if self.location is not None and self.location.source_line is not None:
+            src = self.location.source_line.rstrip("\n")
+            text += "\n    " + src + "\n    " + " " * max(self.location.column - 1, 0) + "^"
+        if self.hint:
+            text += f"\nhint: {self.hint}"
+        return text
+
+
+class IllegalActionError(RulekitError):
+    """An action that is not among the legal options of the pending decision."""
+
+
+class UsageError(RulekitError):
+    """A bad command-line argument, parameter value or agent name."""
+
+
+class SaveFileError(RulekitError):
+    """A save or replay file that cannot be read or belongs to another pack version."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A 'did you mean' hint for ``name`` among ``candidates``, or None."""
+    matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{matches[0]}'?" if matches else None

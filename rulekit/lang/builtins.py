@@ -1,0 +1,84 @@
+"""The built-in functions of the effect language: their signatures and their implementations.
+
+Each built-in is pure: it reads its arguments and returns a value. Types are the checker's
+names: ``int``, ``bool``, ``text``, ``role``, ``card``, ``list`` (``list:card`` for a list of
+cards), ``any`` and ``none``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    params: tuple[str, ...]  # expected type of each argument; '*' ends in a repeated one
+    result: str | Callable[[list[str]], str]
+    doc: str
+    impl: Callable[..., Any]
+    variadic: bool = False
+
+    def result_type(self, arg_types: list[str]) -> str:
+        return self.result if isinstance(self.result, str) else self.result(arg_types)
+
+
+def _elem(types: list[str]) -> str:
+    first = types[0] if types else "any"
+    return first.split(":", 1)[1] if first.startswith("list:") else "any"
+
+
+def _max(*args: Any) -> Any:
+    if len(args) == 1:
+        return max(args[0]) if args[0] else 0
+    return max(args)
+
+
+def _min(*args: Any) -> Any:
+    if len(args) == 1:
+        return min(args[0]) if args[0] else 0
+    return min(args)
+
+
+def _minmax_type(types: list[str]) -> str:
+    return "int"
+
+
+BUILTINS: dict[str, Builtin] = {
+    b.name: b
+    for b in [
+        Builtin("count", ("list",), "int", "Number of items in a list or cards in a zone.", len),
+        Builtin("sum", ("list",), "int", "Sum of a list of integers (0 for an empty list).", sum),
+        Builtin("max", ("any",), _minmax_type,
+                "Largest of a list of integers (0 if empty), or of several integers.",
+                _max, variadic=True),
+        Builtin("min", ("any",), _minmax_type,
+                "Smallest of a list of integers (0 if empty), or of several integers.",
+                _min, variadic=True),
+        Builtin("abs", ("int",), "int", "Absolute value.", abs),
+        Builtin("any", ("list",), "bool", "True if some item of the list is true.", any),
+        Builtin("all", ("list",), "bool", "True if every item of the list is true.", all),
+        Builtin("first", ("list",), _elem, "First item of a list (the bottom card of a zone), "
+                "or none if empty.", lambda xs: xs[0] if xs else None),
+        Builtin("top", ("list",), _elem, "Top card of a zone (last item of a list), "
+                "or none if empty.", lambda xs: xs[-1] if xs else None),
+        Builtin("reverse", ("list",), lambda t: t[0] if t else "list",
+                "The list in reverse order.", lambda xs: list(reversed(xs))),
+        Builtin("sorted", ("list",), lambda t: t[0] if t else "list",
+                "The list sorted in increasing order.", sorted),
+        Builtin("range", ("int", "int"), "list:int",
+                "The integers from the first up to the second, both included.",
+                lambda a, b: list(range(a, b + 1))),
+        Builtin("text", ("any",), "text", "The value written as text.", lambda v: str(v)),
+    ]
+}
+
+# Built-ins that need the pack (roles, cards) are implemented by the compiler.
+PACK_BUILTINS: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "other": (("role",), "role", "The next role in seating order (the opponent in a "
+              "two-player game)."),
+    "roles": ((), "list:role", "Every role, in seating order."),
+    "cards": ((), "list:card", "Every card of the pack."),
+}

@@ -1,0 +1,404 @@
+"""Parse effect-language text into the syntax tree of :mod:`rulekit.lang.nodes`.
+
+The grammar (``grammar.lark``) is LALR; the lark parser is built once per process. Syntax errors
+become :class:`~rulekit.errors.EffectSyntaxError` located in the pack file through the
+snippet's ``locate`` function.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+
+from rulekit.errors import EffectSyntaxError, Location
+from rulekit.lang import nodes as n
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """A piece of effect text and how to find its positions in the pack file."""
+
+    text: str
+    locate: Callable[[int, int], Location]
+
+    def location(self, pos: n.Pos) -> Location:
+        return self.locate(pos.line, pos.column)
+
+
+def plain_snippet(text: str, file: str = "<text>") -> Snippet:
+    """A snippet whose positions are those of ``text`` itself (for tests and the REPL)."""
+    lines = text.splitlines() or [""]
+
+    def locate(line: int, column: int) -> Location:
+        src = lines[line - 1] if 0 < line <= len(lines) else None
+        return Location(file, line, column, src)
+
+    return Snippet(text, locate)
+
+
+@cache
+def _lark() -> Lark:
+    grammar = resources.files("rulekit.lang").joinpath("grammar.lark").read_text("utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        start=["start", "expr_start"],
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+def parse_block(snippet: Snippet) -> list[n.Stmt]:
+    """Parse a sequence of statements."""
+    tree = _parse(snippet, "start")
+    result: list[n.Stmt] = _transform(snippet, tree)
+    return result
+
+
+def parse_expression(snippet: Snippet) -> n.Expr:
+    """Parse one expression."""
+    tree = _parse(snippet, "expr_start")
+    result: n.Expr = _transform(snippet, tree)
+    return result
+
+
+def _transform(snippet: Snippet, tree: Tree[Token]) -> Any:
+    try:
+        return _ToAst(snippet).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, EffectSyntaxError):
+            raise exc.orig_exc from None
+        raise
+
+
+_TOKEN_WORDS = {
+    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
+    "RSQB": "']'", "COMMA": "','", "DOT": "'.'", "SEMICOLON": "';'", "NAME": "a name",
+    "NUMBER": "a number", "STRING": "a text in double quotes", "CARD": "a card (@id)",
+    "ASSIGN_OP": "'=' or '+='", "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '//' or '%'", "EQUAL": "'='", "MINUS": "'-'", "$END": "the end of the text",
+}
+
+
+def _describe_expected(expected: set[str]) -> str:
+    words = []
+    for name in sorted(expected):
+        if name in _TOKEN_WORDS:
+            words.append(_TOKEN_WORDS[name])
+        elif name.isupper() and name.replace("_", "").isalpha():
+            words.append(f"'{name.lower()}'")
+        else:
+            words.append(name)
+    words = sorted(set(words))
+    if len(words) > 8:
+        words = [*words[:8], "..."]
+    return ", ".join(words)
+
+
+def _parse(snippet: Snippet, start: str) -> Tree[Token]:
+    try:
+        return _lark().parse(snippet.text, start=start)
+    except UnexpectedInput as exc:
+        raise _syntax_error(snippet, exc) from None
+
+
+def _syntax_error(snippet: Snippet, exc: UnexpectedInput) -> EffectSyntaxError:
+    line = getattr(exc, "line", 1) or 1
+    column = getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        if tok.type == "$END":
+            lines = snippet.text.rstrip().splitlines() or [""]
+            line, column = len(lines), len(lines[-1]) + 1
+            what = "unexpected end of text"
+        else:
+            what = f"unexpected {tok.value!r}"
+        message = f"syntax error: {what}; expected {_describe_expected(set(exc.expected))}"
+    elif isinstance(exc, UnexpectedCharacters):
+        ch = snippet.text[exc.pos_in_stream] if exc.pos_in_stream < len(snippet.text) else "?"
+        message = f"syntax error: unexpected character {ch!r}"
+    elif isinstance(exc, UnexpectedEOF):
+        message = "syntax error: unexpected end of text"
+    else:  # pragma: no cover - lark has no other kinds today
+        message = f"syntax error: {exc}"
+    hint = None
+    if "'='" in message and "==" not in snippet.text:
+        hint = None
+    return EffectSyntaxError(message, snippet.locate(line, column), hint)
+
+
+def _pos(meta_or_token: Any) -> n.Pos:
+    return n.Pos(getattr(meta_or_token, "line", 1) or 1, getattr(meta_or_token, "column", 1) or 1)
+
+
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _unquote(token: Token) -> str:
+    body = str(token)[1:-1]
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, Any]):
+    """Turns lark's parse tree into nodes; keeps positions."""
+
+    def __init__(self, snippet: Snippet) -> None:
+        super().__init__()
+        self.snippet = snippet
+
+    # -- statements
+    def start(self, meta: Any, children: list[Any]) -> list[n.Stmt]:
+        return [c for c in children if c is not None]
+
+    def block(self, meta: Any, children: list[Any]) -> list[n.Stmt]:
+        return [c for c in children if c is not None]
+
+    def empty_stmt(self, meta: Any, children: list[Any]) -> None:
+        return None
+
+    def let_stmt(self, meta: Any, children: list[Any]) -> n.Let:
+        return n.Let(_pos(meta), str(children[0]), children[1])
+
+    def assign_stmt(self, meta: Any, children: list[Any]) -> n.Assign:
+        (name, index), op, value = children
+        return n.Assign(_pos(meta), name, index, str(op), value)
+
+    def target(self, meta: Any, children: list[Any]) -> tuple[str, n.Expr | None]:
+        return str(children[0]), (children[1] if len(children) > 1 else None)
+
+    def if_stmt(self, meta: Any, children: list[Any]) -> n.If:
+        branches = [(children[0], children[1])]
+        otherwise = None
+        for extra in children[2:]:
+            if extra[0] == "elif":
+                branches.append((extra[1], extra[2]))
+            else:
+                otherwise = extra[1]
+        return n.If(_pos(meta), branches, otherwise)
+
+    def elif_clause(self, meta: Any, children: list[Any]) -> tuple[str, n.Expr, list[n.Stmt]]:
+        return ("elif", children[0], children[1])
+
+    def else_clause(self, meta: Any, children: list[Any]) -> tuple[str, list[n.Stmt]]:
+        return ("else", children[0])
+
+    def for_stmt(self, meta: Any, children: list[Any]) -> n.For:
+        return n.For(_pos(meta), str(children[0]), children[1], children[2])
+
+    def while_stmt(self, meta: Any, children: list[Any]) -> n.While:
+        return n.While(_pos(meta), children[0], children[1])
+
+    def repeat_stmt(self, meta: Any, children: list[Any]) -> n.Repeat:
+        return n.Repeat(_pos(meta), children[0], children[1])
+
+    def move_stmt(self, meta: Any, children: list[Any]) -> n.Move:
+        items = list(children)
+        to_bottom = False
+        if isinstance(items[-1], Token) and items[-1].type in ("TOP", "BOTTOM"):
+            to_bottom = items.pop().type == "BOTTOM"
+        cards = None if isinstance(items[0], Token) and items[0].type == "ALL" else items[0]
+        return n.Move(_pos(meta), cards, items[1], items[2], to_bottom)
+
+    def draw_stmt(self, meta: Any, children: list[Any]) -> n.Draw:
+        return n.Draw(_pos(meta), children[0], children[1], children[2])
+
+    def shuffle_stmt(self, meta: Any, children: list[Any]) -> n.Shuffle:
+        return n.Shuffle(_pos(meta), children[0])
+
+    def call_stmt(self, meta: Any, children: list[Any]) -> n.CallStmt:
+        args = children[1] if len(children) > 1 else []
+        return n.CallStmt(_pos(meta), str(children[0]), args)
+
+    def simultaneous_stmt(self, meta: Any, children: list[Any]) -> n.Simultaneous:
+        return n.Simultaneous(_pos(meta), list(children))
+
+    def choice_binding(self, meta: Any, children: list[Any]) -> n.Let:
+        return n.Let(_pos(meta), str(children[0]), children[1])
+
+    def win_stmt(self, meta: Any, children: list[Any]) -> n.Win:
+        reason = _unquote(children[1]) if len(children) > 1 else None
+        return n.Win(_pos(meta), children[0], reason)
+
+    def log_stmt(self, meta: Any, children: list[Any]) -> n.Log:
+        token: Token = children[0]
+        parts = self._log_parts(token)
+        return n.Log(_pos(meta), parts, children[1] if len(children) > 1 else None)
+
+    def _log_parts(self, token: Token) -> list[str | n.Expr]:
+        """Split ``"text {expr} text"`` into pieces; ``{{`` and ``}}`` are literal braces."""
+        raw = str(token)[1:-1]
+        parts: list[str | n.Expr] = []
+        text = ""
+        i = 0
+        line = token.line or 1
+        col0 = (token.column or 1) + 1
+        while i < len(raw):
+            ch = raw[i]
+            if raw.startswith("{{", i) or raw.startswith("}}", i):
+                text += ch
+                i += 2
+            elif ch == "{":
+                end = raw.find("}", i)
+                if end < 0:
+                    raise EffectSyntaxError(
+                        "unclosed '{' in log text", self.snippet.locate(line, col0 + i),
+                        "write '{{' for a literal brace",
+                    )
+                if text:
+                    parts.append(_unescape(text))
+                    text = ""
+                inner = raw[i + 1 : end]
+                padded = "\n" * (line - 1) + " " * (col0 + i) + inner
+                sub = Snippet(padded, self.snippet.locate)
+                parts.append(parse_expression(sub))
+                i = end + 1
+            else:
+                text += ch
+                i += 1
+        if text:
+            parts.append(_unescape(text))
+        return parts
+
+    def break_stmt(self, meta: Any, children: list[Any]) -> n.Break:
+        return n.Break(_pos(meta))
+
+    def continue_stmt(self, meta: Any, children: list[Any]) -> n.Continue:
+        return n.Continue(_pos(meta))
+
+    def return_stmt(self, meta: Any, children: list[Any]) -> n.Return:
+        return n.Return(_pos(meta))
+
+    def end_round_stmt(self, meta: Any, children: list[Any]) -> n.EndRound:
+        return n.EndRound(_pos(meta))
+
+    def pass_stmt(self, meta: Any, children: list[Any]) -> n.Pass:
+        return n.Pass(_pos(meta))
+
+    # -- choices
+    def choice(self, meta: Any, children: list[Any]) -> n.Choice:
+        player, kind, source, *rest = children
+        choice = n.Choice(_pos(meta), player, str(kind), source)
+        for item in rest:
+            if isinstance(item, Token) and item.type == "NAME":
+                choice.var = str(item)
+                continue
+            tag, value = item
+            if tag == "where":
+                choice.where = value
+            elif tag == "min":
+                choice.min = value
+            elif tag == "max":
+                choice.max = value
+            elif tag == "at_most":
+                choice.at_most.append(value)
+            elif tag == "optional":
+                choice.optional = True
+            elif tag == "prompt":
+                choice.prompt = value
+        return choice
+
+    def choice_kind(self, meta: Any, children: list[Any]) -> str:
+        return str(children[0])
+
+    def opt_where(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
+        return ("where", children[0])
+
+    def opt_min(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
+        return ("min", children[0])
+
+    def opt_max(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
+        return ("max", children[0])
+
+    def opt_at_most(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
+        return ("at_most", n.AtMost(_pos(meta), children[0], children[1]))
+
+    def opt_optional(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
+        return ("optional", True)
+
+    def opt_prompt(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
+        return ("prompt", _unquote(children[0]))
+
+    # -- expressions
+    def or_op(self, meta: Any, children: list[Any]) -> n.Binary:
+        return n.Binary(_pos(meta), "or", children[0], children[1])
+
+    def and_op(self, meta: Any, children: list[Any]) -> n.Binary:
+        return n.Binary(_pos(meta), "and", children[0], children[1])
+
+    def not_op(self, meta: Any, children: list[Any]) -> n.Unary:
+        return n.Unary(_pos(meta), "not", children[0])
+
+    def compare(self, meta: Any, children: list[Any]) -> n.Binary:
+        return n.Binary(_pos(meta), children[1], children[0], children[2])
+
+    def comp_op(self, meta: Any, children: list[Any]) -> str:
+        return " ".join(str(c) for c in children)
+
+    def binop(self, meta: Any, children: list[Any]) -> n.Binary:
+        return n.Binary(_pos(meta), str(children[1]), children[0], children[2])
+
+    def neg(self, meta: Any, children: list[Any]) -> n.Unary:
+        return n.Unary(_pos(meta), "-", children[0])
+
+    def attr(self, meta: Any, children: list[Any]) -> n.Attr:
+        return n.Attr(_pos(meta), children[0], str(children[1]))
+
+    def index(self, meta: Any, children: list[Any]) -> n.Index:
+        return n.Index(_pos(meta), children[0], children[1])
+
+    def call(self, meta: Any, children: list[Any]) -> n.Call:
+        args = children[1] if len(children) > 1 else []
+        return n.Call(_pos(meta), str(children[0]), args)
+
+    def args(self, meta: Any, children: list[Any]) -> list[n.Expr]:
+        return list(children)
+
+    def number(self, meta: Any, children: list[Any]) -> n.Literal:
+        return n.Literal(_pos(meta), int(children[0]))
+
+    def string(self, meta: Any, children: list[Any]) -> n.Literal:
+        return n.Literal(_pos(meta), _unquote(children[0]))
+
+    def true(self, meta: Any, children: list[Any]) -> n.Literal:
+        return n.Literal(_pos(meta), True)
+
+    def false(self, meta: Any, children: list[Any]) -> n.Literal:
+        return n.Literal(_pos(meta), False)
+
+    def none(self, meta: Any, children: list[Any]) -> n.Literal:
+        return n.Literal(_pos(meta), None)
+
+    def card(self, meta: Any, children: list[Any]) -> n.CardLit:
+        return n.CardLit(_pos(meta), str(children[0])[1:])
+
+    def name(self, meta: Any, children: list[Any]) -> n.Name:
+        return n.Name(_pos(meta), str(children[0]))
+
+    def list_lit(self, meta: Any, children: list[Any]) -> n.ListLit:
+        return n.ListLit(_pos(meta), [c for c in children if c is not None])
+
+    def comprehension(self, meta: Any, children: list[Any]) -> n.Comprehension:
+        cond = children[3] if len(children) > 3 else None
+        return n.Comprehension(_pos(meta), children[0], str(children[1]), children[2], cond)
+
+    def expr_start(self, meta: Any, children: list[Any]) -> n.Expr:
+        result: n.Expr = children[0]
+        return result
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), text)

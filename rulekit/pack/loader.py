@@ -1,0 +1,553 @@
+"""Load a pack folder: YAML files, schemas, declarations, effect code; compile it to a Game.
+
+``load_pack(ref, params)`` finds the pack (a folder path, or the id of a shipped pack), reads
+``pack.yaml`` and the files it includes, checks each against its schema, builds the
+:class:`~rulekit.lang.symbols.Symbols`, parses, checks and compiles every piece of effect code,
+and returns a :class:`LoadedPack` whose ``game`` plays it. All mistakes found are raised
+together as :class:`~rulekit.errors.PackErrors`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulekit.engine.game import Game
+from rulekit.errors import (
+    EffectCheckError,
+    Location,
+    PackError,
+    PackErrors,
+    PackFileError,
+    RulekitError,
+    SchemaError,
+    UsageError,
+    did_you_mean,
+)
+from rulekit.lang import nodes as n
+from rulekit.lang.checker import Checker
+from rulekit.lang.compiler import MAIN, STOP, Compiler, ExprFn, Frame, Program
+from rulekit.lang.parser import Snippet, parse_block, parse_expression
+from rulekit.lang.symbols import FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
+from rulekit.schema import validate_document
+from rulekit.yamlsource import YamlDocument, load_yaml
+
+SETUP = "__setup__"
+AFTER_ROUNDS = "__after_rounds__"
+SECTIONS = ("cards", "zones", "variables", "functions", "procedures", "setup", "flow")
+PACKS_ENV = "RULEKIT_PACKS"
+
+
+def shipped_packs_dir() -> Path:
+    """The ``games/`` folder of this checkout, home of the shipped packs."""
+    return Path(__file__).resolve().parent.parent.parent / "games"
+
+
+def find_pack(ref: str) -> Path:
+    """The folder of a pack named by path or by id (searched in $RULEKIT_PACKS, then games/)."""
+    path = Path(ref)
+    if path.exists() or os.sep in ref or "/" in ref or ref.endswith(".yaml"):
+        if path.is_file():
+            if path.name == "pack.yaml":
+                return path.parent
+            raise PackFileError(f"{ref}: a pack is a folder with a pack.yaml, not a file",
+                                hint=None)
+        if not path.exists():
+            raise PackFileError(f"{ref}: no such pack folder")
+        return path
+    roots = [Path(p) for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p]
+    roots.append(shipped_packs_dir())
+    for root in roots:
+        candidate = root / ref
+        if (candidate / "pack.yaml").is_file():
+            return candidate
+    known = sorted(p.name for root in roots if root.is_dir() for p in root.iterdir()
+                   if (p / "pack.yaml").is_file())
+    raise PackFileError(f"{ref}: no pack folder or shipped pack of that name",
+                        hint=did_you_mean(ref, known) or (
+                            f"shipped packs: {', '.join(known)}" if known else None))
+
+
+@dataclass
+class LoadedPack:
+    """A pack read from disk and compiled."""
+
+    folder: Path
+    manifest: dict[str, Any]
+    documents: list[YamlDocument]
+    game: Game
+    scenario_files: list[Path] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return str(self.manifest["id"])
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
+    value = doc.data
+    for key in path:
+        value = value[key]
+    text = str(value)
+
+    def locate(line: int, column: int) -> Location:
+        return doc.text_location(path, line, column)
+
+    return Snippet(text, locate)
+
+
+def parse_params(pairs: list[str]) -> dict[str, str]:
+    """``["KEY=VALUE", ...]`` from the command line to a mapping."""
+    result: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"bad --param '{pair}': expected KEY=VALUE")
+        result[key.strip()] = value.strip()
+    return result
+
+
+def resolve_params(declared: dict[str, Any], overrides: dict[str, Any]) -> dict[str, int]:
+    """Declared defaults with overrides applied; unknown names and bad values are errors."""
+    values = {name: int(spec["default"]) for name, spec in declared.items()}
+    for name, raw in overrides.items():
+        if name not in declared:
+            hint = did_you_mean(name, declared) or (
+                f"parameters: {', '.join(declared)}" if declared else "this pack has none")
+            raise UsageError(f"unknown parameter '{name}'", hint)
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise UsageError(f"parameter '{name}' must be an integer, got '{raw}'") from None
+        spec = declared[name]
+        lo, hi = spec.get("min"), spec.get("max")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise UsageError(f"parameter '{name}' must be between {lo} and {hi}, got {value}")
+        values[name] = value
+    return values
+
+
+class _Builder:
+    """Builds symbols and the program from the documents of one pack."""
+
+    def __init__(self, folder: Path, params: dict[str, Any]) -> None:
+        self.folder = folder
+        self.overrides = params
+        self.errors: list[PackError] = []
+        self.documents: list[YamlDocument] = []
+        self.sections: dict[str, tuple[YamlDocument, Any]] = {}
+
+    def fail_if_errors(self) -> None:
+        if self.errors:
+            raise PackErrors(self.errors)
+
+    # ------------------------------------------------------------ reading files
+
+    def read(self, path: Path, schema: str) -> YamlDocument | None:
+        try:
+            doc = load_yaml(path, _display(path))
+        except PackError as exc:
+            self.errors.append(exc)
+            return None
+        self.documents.append(doc)
+        schema_errors = validate_document(doc, schema)
+        self.errors.extend(schema_errors)
+        return None if schema_errors else doc
+
+    def load(self) -> LoadedPack:
+        folder = self.folder
+        if not folder.is_dir():
+            raise PackErrors([PackFileError(f"{folder}: a pack must be a folder")])
+        manifest_path = folder / "pack.yaml"
+        if not manifest_path.is_file():
+            raise PackErrors([PackFileError(f"{_display(folder)}: no pack.yaml in this folder",
+                                            hint="a pack folder starts with a pack.yaml")])
+        manifest_doc = self.read(manifest_path, "pack")
+        self.fail_if_errors()
+        assert manifest_doc is not None
+        manifest: dict[str, Any] = manifest_doc.data
+        for i, name in enumerate(manifest.get("include", [])):
+            path = folder / name
+            if not path.is_file():
+                self.errors.append(PackFileError(
+                    f"included file '{name}' does not exist",
+                    manifest_doc.location(("include", i))))
+                continue
+            doc = self.read(path, "content")
+            if doc is None or doc.data is None:
+                continue
+            for key, value in doc.data.items():
+                if key in self.sections:
+                    first = self.sections[key][0]
+                    self.errors.append(SchemaError(
+                        f"section '{key}' is already given in {first.display_name}",
+                        doc.key_location((key,)), "each section may appear in one file only"))
+                else:
+                    self.sections[key] = (doc, value)
+        scenario_files = self._scenario_files(manifest_doc)
+        self.fail_if_errors()
+        game = self._compile(manifest_doc)
+        self.fail_if_errors()
+        return LoadedPack(folder, manifest, self.documents, game, scenario_files)
+
+    def _scenario_files(self, manifest_doc: YamlDocument) -> list[Path]:
+        files: list[Path] = []
+        for i, pattern in enumerate(manifest_doc.data.get("scenarios", [])):
+            matches = sorted(self.folder.glob(pattern))
+            if not matches:
+                self.errors.append(PackFileError(f"no scenario file matches '{pattern}'",
+                                                 manifest_doc.location(("scenarios", i))))
+            files.extend(m for m in matches if m not in files)
+        return files
+
+    # ------------------------------------------------------------ declarations
+
+    def _section(self, key: str, default: Any) -> tuple[YamlDocument | None, Any]:
+        if key in self.sections:
+            return self.sections[key]
+        return None, default
+
+    def _compile(self, manifest_doc: YamlDocument) -> Game:
+        manifest = manifest_doc.data
+        roles = [r["id"] for r in manifest["roles"]]
+        role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
+        if len(set(roles)) != len(roles):
+            self.errors.append(SchemaError("two roles have the same id",
+                                           manifest_doc.location(("roles",))))
+        declared_params = manifest.get("parameters", {}) or {}
+        for name, spec in declared_params.items():
+            lo, hi, default = spec.get("min"), spec.get("max"), spec["default"]
+            if (lo is not None and default < lo) or (hi is not None and default > hi):
+                self.errors.append(SchemaError(
+                    f"default {default} of parameter '{name}' is outside its bounds",
+                    manifest_doc.location(("parameters", name, "default"))))
+        params = resolve_params(declared_params, self.overrides)
+
+        cards, card_docs = self._cards()
+        zones = self._zones(cards, roles)
+        variables = self._variables()
+        symbols = Symbols(roles=roles, cards=cards, zones=zones, variables=variables,
+                          parameters=params)
+        self._check_clashes(symbols)
+        labels = self._card_labels(manifest_doc, cards)
+        self._declare_code(symbols)
+        program = Program()
+        compiler = Compiler(symbols, program)
+        self._compile_code(symbols, compiler)
+        pack_hash = self._hash()
+        return Game(pack_id=manifest["id"], pack_name=manifest["name"],
+                    version=str(manifest["version"]), pack_hash=pack_hash,
+                    role_names=role_names, symbols=symbols, program=program, params=params,
+                    card_labels=labels)
+
+    def _hash(self) -> str:
+        digest = hashlib.sha256()
+        for doc in sorted(self.documents, key=lambda d: d.path.name):
+            digest.update(doc.path.name.encode())
+            digest.update(doc.text.encode())
+        return digest.hexdigest()[:16]
+
+    def _cards(self) -> tuple[dict[str, dict[str, Any]], YamlDocument | None]:
+        doc, entries = self._section("cards", [])
+        cards: dict[str, dict[str, Any]] = {}
+        for i, entry in enumerate(entries):
+            props = {k: v for k, v in entry.items() if k not in ("id", "copies")}
+            props.setdefault("name", entry["id"])
+            copies = entry.get("copies", 1)
+            ids = [entry["id"]] if copies == 1 else [f"{entry['id']}#{k}"
+                                                     for k in range(1, copies + 1)]
+            for card_id in ids:
+                if card_id in cards:
+                    assert doc is not None
+                    self.errors.append(SchemaError(f"card id '{card_id}' is used twice",
+                                                   doc.location(("cards", i, "id"))))
+                cards[card_id] = {"id": card_id, **props}
+        return cards, doc
+
+    def _zones(self, cards: dict[str, Any], roles: list[str]) -> dict[str, ZoneDecl]:
+        doc, entries = self._section("zones", {})
+        zones: dict[str, ZoneDecl] = {}
+        placed: dict[str, str] = {}
+        for name, spec in entries.items():
+            assert doc is not None
+            zone = ZoneDecl(name, bool(spec.get("per_role", False)),
+                            spec.get("visibility", "public"), spec.get("initial"),
+                            doc.key_location(("zones", name)))
+            if zone.visibility == "owner" and not zone.per_role:
+                self.errors.append(SchemaError(
+                    f"zone '{name}' has visibility 'owner' but no owner",
+                    doc.location(("zones", name, "visibility")),
+                    "add per_role: true, or use public or hidden"))
+            if zone.initial is not None and zone.per_role:
+                self.errors.append(SchemaError(f"per-role zone '{name}' cannot have initial cards",
+                                               doc.location(("zones", name, "initial"))))
+            initial = list(cards) if zone.initial == "all" else (zone.initial or [])
+            for i, card_id in enumerate(initial if isinstance(initial, list) else []):
+                if card_id not in cards:
+                    self.errors.append(SchemaError(
+                        f"unknown card '{card_id}'", doc.location(("zones", name, "initial", i)),
+                        did_you_mean(card_id, cards)))
+                elif card_id in placed:
+                    self.errors.append(SchemaError(
+                        f"card '{card_id}' already starts in zone '{placed[card_id]}'",
+                        doc.location(("zones", name, "initial")) ))
+                else:
+                    placed[card_id] = name
+            zones[name] = zone
+        return zones
+
+    def _variables(self) -> dict[str, VarDecl]:
+        doc, entries = self._section("variables", {})
+        variables: dict[str, VarDecl] = {}
+        for name, spec in entries.items():
+            assert doc is not None
+            var = VarDecl(name, spec.get("initial", 0), bool(spec.get("per_role", False)),
+                          spec.get("min"), spec.get("max"), spec.get("visibility", "public"),
+                          doc.key_location(("variables", name)))
+            if var.visibility == "owner" and not var.per_role:
+                self.errors.append(SchemaError(
+                    f"variable '{name}' has visibility 'owner' but no owner",
+                    doc.location(("variables", name, "visibility")), "add per_role: true"))
+            lo, hi = var.minimum, var.maximum
+            if isinstance(var.initial, int) and not isinstance(var.initial, bool) and (
+                (lo is not None and var.initial < lo) or (hi is not None and var.initial > hi)
+            ):
+                self.errors.append(SchemaError(
+                    f"initial value {var.initial} of '{name}' is outside its bounds",
+                    doc.location(("variables", name, "initial"))))
+            variables[name] = var
+        return variables
+
+    def _check_clashes(self, symbols: Symbols) -> None:
+        seen: dict[str, str] = {}
+        kinds = [("role", symbols.roles), ("parameter", list(symbols.parameters)),
+                 ("zone", list(symbols.zones)), ("variable", list(symbols.variables))]
+        for kind, names in kinds:
+            for name in names:
+                if name in seen:
+                    self.errors.append(SchemaError(
+                        f"'{name}' is both a {seen[name]} and a {kind}",
+                        self._where(kind, name), "give them different names"))
+                seen[name] = kind
+
+    def _where(self, kind: str, name: str) -> Location | None:
+        section = {"zone": "zones", "variable": "variables"}.get(kind)
+        if section and section in self.sections:
+            return self.sections[section][0].key_location((section, name))
+        return None
+
+    def _card_labels(self, manifest_doc: YamlDocument,
+                     cards: dict[str, dict[str, Any]]) -> dict[str, str]:
+        template = (manifest_doc.data.get("display") or {}).get("card_label", "{name}")
+        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f]
+        labels = {}
+        for card_id, props in cards.items():
+            missing = [f for f in fields if f not in props]
+            if missing:
+                self.errors.append(SchemaError(
+                    f"card '{card_id}' has no '{missing[0]}' for the card_label template",
+                    manifest_doc.location(("display", "card_label"))))
+                return {}
+            labels[card_id] = template.format(**props)
+        return labels
+
+    # ------------------------------------------------------------ code
+
+    def _declare_code(self, symbols: Symbols) -> None:
+        doc, funcs = self._section("functions", {})
+        for name, spec in funcs.items():
+            assert doc is not None
+            symbols.functions[name] = FuncDecl(
+                name, list(spec.get("params", {}).items()), _snippet(doc, ("functions", name,
+                                                                         "returns")),
+                location=doc.key_location(("functions", name)))
+        doc, procs = self._section("procedures", {})
+        for name, spec in procs.items():
+            assert doc is not None
+            symbols.procedures[name] = ProcDecl(
+                name, list(spec.get("params", {}).items()),
+                _snippet(doc, ("procedures", name, "do")),
+                location=doc.key_location(("procedures", name)))
+        doc, flow = self._section("flow", None)
+        if flow is not None:
+            symbols.phases = [p["id"] for p in flow.get("phases", [])]
+
+    def _parse_block(self, snippet: Snippet) -> list[n.Stmt] | None:
+        try:
+            return parse_block(snippet)
+        except PackError as exc:
+            self.errors.append(exc)
+            return None
+
+    def _parse_expr(self, snippet: Snippet) -> n.Expr | None:
+        try:
+            return parse_expression(snippet)
+        except PackError as exc:
+            self.errors.append(exc)
+            return None
+
+    def _body(self, symbols: Symbols, compiler: Compiler, name: str, snippet: Snippet,
+              params: list[tuple[str, str]]) -> None:
+        body = self._parse_block(snippet)
+        if body is None:
+            return
+        checker = Checker(symbols, snippet)
+        checker.declare_params(params)
+        nslots = checker.check_body(body)
+        self.errors.extend(checker.errors)
+        if not checker.errors:
+            compiler.compile_proc(name, body, snippet, nslots, params)
+
+    def _expr(self, symbols: Symbols, compiler: Compiler, snippet: Snippet, expected: str,
+              context: str = "expr") -> ExprFn | None:
+        expr = self._parse_expr(snippet)
+        if expr is None:
+            return None
+        checker = Checker(symbols, snippet, context=context)
+        checker.check_expr(expr, expected)
+        self.errors.extend(checker.errors)
+        return None if checker.errors else compiler.expr(expr)
+
+    def _compile_code(self, symbols: Symbols, compiler: Compiler) -> None:
+        for func in symbols.functions.values():
+            expr = self._parse_expr(func.snippet)
+            if expr is None:
+                continue
+            checker = Checker(symbols, func.snippet, context="function")
+            checker.declare_params(func.params)
+            checker.check_expr(expr)
+            self.errors.extend(checker.errors)
+            if not checker.errors:
+                compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
+        for proc in symbols.procedures.values():
+            self._body(symbols, compiler, proc.name, proc.snippet, proc.params)
+        doc, setup = self._section("setup", None)
+        if doc is not None:
+            self._body(symbols, compiler, SETUP, _snippet(doc, ("setup",)), [])
+        doc, flow = self._section("flow", None)
+        if doc is None:
+            self.errors.append(PackFileError("the pack has no flow section",
+                                             hint="add flow: with rounds and phases"))
+            return
+        phases = []
+        for i, phase in enumerate(flow.get("phases", [])):
+            name = f"phase:{phase['id']}"
+            self._body(symbols, compiler, name, _snippet(doc, ("flow", "phases", i, "do")), [])
+            phases.append((phase["id"], name))
+        rounds_snippet = _snippet(doc, ("flow", "rounds"))
+        rounds = self._expr(symbols, compiler, rounds_snippet, "int")
+        if "after_rounds" in flow:
+            self._body(symbols, compiler, AFTER_ROUNDS, _snippet(doc, ("flow", "after_rounds")),
+                       [])
+        for i, check in enumerate(flow.get("end_when", [])):
+            cond = self._expr(symbols, compiler, _snippet(doc, ("flow", "end_when", i, "when")),
+                              "bool")
+            winner = check["winner"]
+            if winner not in symbols.roles:
+                self.errors.append(SchemaError(f"unknown role '{winner}'",
+                                               doc.location(("flow", "end_when", i, "winner")),
+                                               did_you_mean(winner, symbols.roles)))
+            if cond is not None:
+                compiler.program.end_checks.append((cond, winner, check.get("reason", "")))
+        if rounds is not None and not self.errors:
+            _build_main(compiler.program, rounds, phases)
+
+
+def _build_main(program: Program, rounds: ExprFn, phases: list[tuple[str, str]]) -> None:
+    """The main procedure: setup, then rounds of phases, then what follows the last round."""
+    from rulekit.lang.compiler import Proc
+
+    main = Proc(MAIN)
+    code = main.code
+    procs = program.procs
+
+    def call(name: str) -> Any:
+        def call_proc(rt: Any, frame: Frame) -> int:
+            rt.stack.append([name, 0, [None] * procs[name].nslots])
+            return 0
+        return call_proc
+
+    if SETUP in procs:
+        code.append(call(SETUP))
+    head = len(code)
+    after_pc: list[int] = []
+
+    def next_round(rt: Any, frame: Frame) -> int:
+        state = rt.state
+        if state["round"] >= rounds(rt, frame[2]):
+            frame[1] = after_pc[0]
+            return 0
+        state["round"] += 1
+        return 0
+
+    code.append(next_round)
+    for phase_id, proc_name in phases:
+        def enter(rt: Any, frame: Frame, phase_id: str = phase_id) -> int:
+            rt.state["phase"] = phase_id
+            return 0
+        program.phase_pcs[phase_id] = len(code)
+        code.append(enter)
+        code.append(call(proc_name))
+    program.round_end_pc = len(code)
+
+    def loop(rt: Any, frame: Frame) -> int:
+        frame[1] = head
+        return 0
+
+    code.append(loop)
+    after_pc.append(len(code))
+
+    def after(rt: Any, frame: Frame) -> int:
+        rt.state["phase"] = None
+        return 0
+
+    code.append(after)
+    if AFTER_ROUNDS in procs:
+        code.append(call(AFTER_ROUNDS))
+
+    def no_winner(rt: Any, frame: Frame) -> int:
+        if rt.state["result"] is None:
+            rt.finish(None, "the last round is over")
+        return STOP
+
+    code.append(no_winner)
+    main.locations = [None] * len(code)
+    procs[MAIN] = main
+
+
+def load_pack(ref: str | Path, params: dict[str, Any] | None = None) -> LoadedPack:
+    """Load, check and compile a pack named by path or id."""
+    folder = ref if isinstance(ref, Path) else find_pack(ref)
+    try:
+        return _Builder(folder, params or {}).load()
+    except (PackErrors, UsageError):
+        raise
+    except PackError as exc:
+        raise PackErrors([exc]) from None
+    except RulekitError:
+        raise
+
+
+def compile_expectation(loaded: LoadedPack, snippet: Snippet) -> ExprFn:
+    """Compile a scenario's ``expect`` expression (which may name winner and finished)."""
+    expr = parse_expression(snippet)
+    game = loaded.game
+    checker = Checker(game.symbols, snippet, context="expect")
+    checker.check_expr(expr, "bool")
+    if checker.errors:
+        raise PackErrors(checker.errors)
+    return Compiler(game.symbols, game.program).expr(expr)
+
+
+__all__ = ["EffectCheckError", "LoadedPack", "compile_expectation", "find_pack", "load_pack",
+           "parse_params", "resolve_params"]

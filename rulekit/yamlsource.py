@@ -1,0 +1,640 @@
+"""Load pack YAML files safely, keeping the file position of every value.
+
+:func:`load_yaml` parses a file with PyYAML's composer (a ``SafeLoader``: no Python tags, no
+other non-standard tag either) and turns the node graph into plain Python values (``dict``,
+``list``, ``str``, ``int``, ``float``, ``bool``, ``None``). While doing so it records where each
+value is, by its JSON path (``("flow", "phases", 0, "do")``), so that later checks can point at
+the exact line and column of a mistake, and so that the effect language can map positions
+*inside* a string back to the file (:meth:`YamlDocument.text_location`).
+
+Decisions worth knowing:
+
+* Mapping keys are always text: a key is the text of its scalar (``yes:`` is the key ``'yes'``,
+  ``1:`` the key ``'1'``). A mapping or list used as a key is an error.
+* Values follow the YAML 1.1 rules of ``SafeLoader`` (``yes``/``no``/``on``/``off`` are booleans,
+  ``0x1F`` is an integer, ``~`` is null), except timestamps, which stay text.
+* A key given twice in one mapping is a :class:`~rulekit.errors.DuplicateKeyError`. Anchors,
+  aliases and merge keys (``<<: *base``) work; keys written next to ``<<`` override merged ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rulekit.errors import DuplicateKeyError, Location, PackFileError, YamlSyntaxError
+
+__all__ = ["JsonPath", "YamlDocument", "load_yaml"]
+
+JsonPath = tuple[str | int, ...]
+"""The path of a value in a document: mapping keys and list indexes, from the root."""
+
+# PyYAML counts these as line breaks (after Python's universal newlines removed the '\r's).
+_LINE_BREAK = re.compile("\n|\x85|\u2028|\u2029")
+
+_CORE = "tag:yaml.org,2002:"
+_STR, _INT, _FLOAT, _BOOL, _NULL = (_CORE + t for t in ("str", "int", "float", "bool", "null"))
+_TIMESTAMP, _MERGE = _CORE + "timestamp", _CORE + "merge"
+_MAP, _SEQ = _CORE + "map", _CORE + "seq"
+
+# How many values aliases may expand to in one file (a guard against "billion laughs").
+_MAX_NODES = 1_000_000
+
+
+@dataclass(frozen=True)
+class _NodeInfo:
+    """Where a value sits in the text; lines and columns count from 0, as PyYAML's marks do."""
+
+    kind: str  # "scalar", "sequence" or "mapping"
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    style: str = ""  # scalars: '' plain, '|' literal, '>' folded, '"' or "'" quoted
+    raw: str | None = None  # scalars: the text of the value before tag resolution
+    key_line: int | None = None  # mapping values: where their key starts
+    key_column: int | None = None
+
+
+@dataclass
+class YamlDocument:
+    """A loaded YAML file: its text, its data and the position of every value in it."""
+
+    path: Path
+    display_name: str
+    text: str
+    data: Any
+    _nodes: dict[JsonPath, _NodeInfo] = field(default_factory=dict, repr=False, compare=False)
+    _lines: list[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._lines = _LINE_BREAK.split(self.text)
+
+    # -- plain positions ------------------------------------------------------------------
+
+    def source_line(self, line: int) -> str | None:
+        """The text of file line ``line`` (1-based), or None past the end of the file."""
+        if 1 <= line <= len(self._lines):
+            return self._lines[line - 1]
+        return None
+
+    def has_path(self, path: Sequence[str | int]) -> bool:
+        """Whether a value is recorded exactly at ``path``."""
+        return tuple(path) in self._nodes
+
+    def location(self, path: Sequence[str | int]) -> Location:
+        """Where the value at ``path`` starts; for an unknown path, its nearest known ancestor."""
+        info = self._nearest(path)
+        if info is None:
+            return self._at(0, 0)
+        return self._at(info.line, info.column)
+
+    def key_location(self, path: Sequence[str | int]) -> Location:
+        """Where the mapping key of the value at ``path`` starts.
+
+        For a list item (no key) this is the item itself; for an unknown path, the nearest known
+        ancestor's key (or value).
+        """
+        info = self._nearest(path)
+        if info is None:
+            return self._at(0, 0)
+        if info.key_line is not None and info.key_column is not None:
+            return self._at(info.key_line, info.key_column)
+        return self._at(info.line, info.column)
+
+    def scalar_origin(self, path: Sequence[str | int]) -> tuple[Location, str]:
+        """Where the scalar at ``path`` starts and its YAML style.
+
+        The style is ``''`` (plain), ``'|'`` (literal block), ``'>'`` (folded block), ``'"'`` or
+        ``"'"``. For a path that is not a scalar, the location of the nearest known value and
+        ``''``.
+        """
+        info = self._nodes.get(tuple(path))
+        if info is None or info.kind != "scalar":
+            return self.location(path), ""
+        return self._at(info.line, info.column), info.style
+
+    def raw_text(self, path: Sequence[str | int]) -> str | None:
+        """The source text of the scalar at ``path`` (``'yes'`` for a value read as True)."""
+        info = self._nodes.get(tuple(path))
+        return None if info is None else info.raw
+
+    # -- positions inside text values -----------------------------------------------------
+
+    def text_location(self, path: Sequence[str | int], line: int, column: int) -> Location:
+        """Map ``(line, column)`` (1-based) inside the string value at ``path`` to the file.
+
+        Literal blocks (``|``, ``|-``, ``|+``) map exactly: value line ``k`` is the ``k``-th line
+        after the ``|`` line, shifted by the block's indentation. Single-line plain and quoted
+        scalars are shifted by the column where their text starts (escapes are ignored).
+        Folded blocks and multi-line plain or quoted scalars are mapped through YAML's line
+        folding when it can be replayed, approximately otherwise.
+        """
+        info = self._nodes.get(tuple(path))
+        if info is None or info.kind != "scalar" or info.raw is None:
+            return self.location(path)
+        line, column = max(line, 1), max(column, 1)
+        value = info.raw
+        if info.style == "|":
+            return self._literal_location(info, value, line, column)
+        if info.style == ">":
+            header = self._header_line(info, ">")
+            positions = self._folded_positions(info, value, header)
+            if positions is None:
+                return self._approximate(header + 1, value, line, column, None)
+            return self._from_positions(positions, value, line, column, (header + 1, 0))
+        start = self._value_start(info)
+        if info.line == info.end_line:
+            # One line of text: shift by where the value starts (ignoring escapes).
+            offset = _offset(value, line, column)
+            return self._at(info.line, start + offset)
+        positions = self._flow_positions(info, value, start)
+        if positions is None:
+            return self._approximate(info.line, value, line, column, start)
+        return self._from_positions(positions, value, line, column, (info.line, start))
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _nearest(self, path: Sequence[str | int]) -> _NodeInfo | None:
+        key = tuple(path)
+        while True:
+            info = self._nodes.get(key)
+            if info is not None or not key:
+                return info
+            key = key[:-1]
+
+    def _at(self, line0: int, column0: int) -> Location:
+        """A Location from 0-based line and column."""
+        return Location(self.display_name, line0 + 1, column0 + 1, self.source_line(line0 + 1))
+
+    def _header_line(self, info: _NodeInfo, indicator: str) -> int:
+        """The 0-based line holding a block scalar's ``|`` or ``>`` indicator."""
+        for line0 in range(info.line, min(info.end_line, len(self._lines) - 1) + 1):
+            start = info.column if line0 == info.line else 0
+            if indicator in self._lines[line0][start:]:
+                return line0
+        return info.line
+
+    def _literal_location(self, info: _NodeInfo, value: str, line: int, column: int) -> Location:
+        header = self._header_line(info, "|")
+        indent = self._block_indent(header, value)
+        return self._at(header + line, indent + column - 1)
+
+    def _block_indent(self, header: int, value: str) -> int:
+        """The indentation of the block scalar whose indicator is on line ``header``."""
+        for index, text in enumerate(value.split("\n")):
+            if text.strip():
+                file_line = self.source_line(header + index + 2)
+                if file_line is None:
+                    break
+                if file_line.endswith(text):
+                    return len(file_line) - len(text)
+                return len(file_line) - len(file_line.lstrip(" "))
+        following = self.source_line(header + 2)
+        if following is not None:
+            return len(following) - len(following.lstrip(" "))
+        return 0
+
+    def _value_start(self, info: _NodeInfo) -> int:
+        """The 0-based column where a flow scalar's text starts (after any quote)."""
+        first = self._lines[info.line] if info.line < len(self._lines) else ""
+        if info.style in ('"', "'"):
+            quote = first.find(info.style, info.column)
+            return info.column + 1 if quote < 0 else quote + 1
+        if info.line == info.end_line and info.raw is not None:
+            return max(info.end_column - len(info.raw), info.column)
+        return _skip_properties(first, info.column)
+
+    def _flow_positions(
+        self, info: _NodeInfo, value: str, start: int
+    ) -> list[tuple[int, int]] | None:
+        """Replay the folding of a multi-line plain or quoted scalar; None if it differs."""
+        quoted = info.style in ('"', "'")
+        last = min(info.end_line, len(self._lines) - 1)
+        end = info.end_column - 1 if quoted else info.end_column
+        segments: list[tuple[int, int, str]] = []
+        for line0 in range(info.line, last + 1):
+            text = self._lines[line0]
+            begin = start if line0 == info.line else 0
+            stop = end if line0 == last else len(text)
+            piece = text[begin:stop]
+            if line0 != info.line:
+                stripped = piece.lstrip(" \t")
+                begin += len(piece) - len(stripped)
+                piece = stripped
+            if line0 != last:
+                piece = piece.rstrip(" \t")
+            segments.append((line0, begin, piece))
+        chars: list[str] = []
+        positions: list[tuple[int, int]] = []
+        blank = 0
+        prev_end = (info.line, start)
+        for index, (line0, begin, piece) in enumerate(segments):
+            if index > 0:
+                if not piece and index < len(segments) - 1:
+                    blank += 1
+                    continue
+                fold = "\n" * blank if blank else " "
+                chars.extend(fold)
+                positions.extend([prev_end] * len(fold))
+                blank = 0
+            chars.extend(piece)
+            positions.extend((line0, begin + i) for i in range(len(piece)))
+            prev_end = (line0, begin + len(piece))
+        if "".join(chars) != value:
+            return None
+        return positions
+
+    def _folded_positions(
+        self, info: _NodeInfo, value: str, header: int
+    ) -> list[tuple[int, int]] | None:
+        """Replay the folding of a ``>`` block scalar; None if it differs."""
+        indent = self._block_indent(header, value)
+        last = info.end_line if info.end_column > 0 else info.end_line - 1
+        last = min(last, len(self._lines) - 1)
+        chars: list[str] = []
+        positions: list[tuple[int, int]] = []
+        blank = 0
+        previous: tuple[int, int, bool] | None = None  # line0, end column, more indented
+        for line0 in range(header + 1, last + 1):
+            text = self._lines[line0]
+            if not text.strip():
+                blank += 1
+                continue
+            piece = text[indent:]
+            more = piece[:1] in (" ", "\t")
+            if previous is None:  # leading empty lines are kept
+                fold, at = "\n" * blank, (line0, 0)
+            elif previous[2] or more:  # breaks around more-indented lines are kept
+                fold, at = "\n" * (blank + 1), (previous[0], previous[1])
+            else:  # one break folds into a space; n+1 breaks into n newlines
+                fold, at = ("\n" * blank if blank else " "), (previous[0], previous[1])
+            chars.extend(fold)
+            positions.extend([at] * len(fold))
+            chars.extend(piece)
+            positions.extend((line0, indent + i) for i in range(len(piece)))
+            previous = (line0, indent + len(piece), more)
+            blank = 0
+        built = "".join(chars)
+        if built.rstrip("\n") != value.rstrip("\n"):
+            return None
+        if previous is not None:
+            positions.extend([(previous[0], previous[1])] * (len(value) - len(built)))
+        return positions[: len(value)]
+
+    def _from_positions(
+        self,
+        positions: list[tuple[int, int]],
+        value: str,
+        line: int,
+        column: int,
+        start: tuple[int, int],
+    ) -> Location:
+        lines = value.split("\n")
+        line = min(line, len(lines))
+        within = column - 1
+        extra = max(within - len(lines[line - 1]), 0)  # columns past the end of the line
+        offset = sum(len(text) + 1 for text in lines[: line - 1]) + within - extra
+        if offset < len(positions):
+            at_line, at_column = positions[offset]
+            return self._at(at_line, at_column + extra)
+        if positions:
+            last_line, last_column = positions[-1]
+            return self._at(last_line, last_column + 1 + extra + offset - len(positions))
+        return self._at(start[0], start[1] + offset + extra)
+
+    def _approximate(
+        self, first_line0: int, value: str, line: int, column: int, start: int | None
+    ) -> Location:
+        """Value line ``k`` on file line ``first_line0 + k - 1``, after its indentation."""
+        line = min(line, len(value.split("\n")))
+        line0 = first_line0 + line - 1
+        if line == 1 and start is not None:
+            return self._at(line0, start + column - 1)
+        text = self.source_line(line0 + 1) or ""
+        return self._at(line0, len(text) - len(text.lstrip(" \t")) + column - 1)
+
+
+def _offset(value: str, line: int, column: int) -> int:
+    """The index in ``value`` of 1-based ``(line, column)``; lines past the end are clamped."""
+    lines = value.split("\n")
+    line = min(max(line, 1), len(lines))
+    return sum(len(text) + 1 for text in lines[: line - 1]) + max(column, 1) - 1
+
+
+def _skip_properties(text: str, column: int) -> int:
+    """The column after an anchor (``&a``) and a tag (``!!str``) starting at ``column``."""
+    while column < len(text) and text[column] in "&!":
+        while column < len(text) and text[column] not in " \t":
+            column += 1
+        while column < len(text) and text[column] in " \t":
+            column += 1
+    return column
+
+
+# -- loading --------------------------------------------------------------------------------
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader; only its composer and scalar constructors are used."""
+
+
+def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
+    """Read and parse the YAML file at ``path``.
+
+    ``display_name`` is the file name used in messages (default: ``path`` as given). Raises
+    :class:`PackFileError` if the file cannot be read, :class:`YamlSyntaxError` if it is not
+    valid YAML (or uses a tag other than the standard ones) and :class:`DuplicateKeyError` if a
+    mapping has the same key twice.
+    """
+    name = display_name if display_name is not None else path.as_posix()
+    text = _read(path, name)
+    document = YamlDocument(path=path, display_name=name, text=text, data=None)
+    try:
+        loader = _Loader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+        document.data = _Converter(document, loader).convert_root(root)
+    except yaml.MarkedYAMLError as error:
+        raise _syntax_error(document, error) from None
+    except yaml.reader.ReaderError as error:
+        line0, column0 = _line_column(text, error.position)
+        raise YamlSyntaxError(
+            f"character #x{error.character:04x} is not allowed in YAML text"
+            if isinstance(error.character, int)
+            else "this character is not allowed in YAML text",
+            document._at(line0, column0),
+            "remove it, or write it as an escape such as \\x07 inside double quotes",
+        ) from None
+    except yaml.YAMLError as error:
+        raise YamlSyntaxError(f"invalid YAML: {error}", document._at(0, 0)) from None
+    except RecursionError:
+        raise YamlSyntaxError("the YAML is nested too deeply", document._at(0, 0)) from None
+    return document
+
+
+def _read(path: Path, name: str) -> str:
+    if not path.exists():
+        raise PackFileError(f"file not found: {name}")
+    if not path.is_file():
+        raise PackFileError(f"not a file: {name}")
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise PackFileError(f"cannot read {name}: {reason}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        before = raw[: error.start]
+        line = before.count(b"\n") + 1
+        line_start = before.rfind(b"\n") + 1
+        column = len(before[line_start:].decode("utf-8", "replace")) + 1
+        raise PackFileError(
+            f"{name} is not UTF-8 text (byte 0x{raw[error.start]:02x} on line {line})",
+            Location(name, line, column, None),
+            "save the file with the UTF-8 encoding",
+        ) from None
+    # Universal newlines, as Path.read_text would do.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _line_column(text: str, index: int) -> tuple[int, int]:
+    """0-based line and column of character ``index`` of ``text``."""
+    before = text[:index]
+    breaks = list(_LINE_BREAK.finditer(before))
+    if not breaks:
+        return 0, len(before)
+    return len(breaks), len(before) - breaks[-1].end()
+
+
+class _Converter:
+    """Turns a composed node graph into plain values, recording positions."""
+
+    def __init__(self, document: YamlDocument, loader: _Loader) -> None:
+        self.document = document
+        self.nodes = document._nodes
+        self.loader = loader
+        self.active: set[int] = set()  # ids of collection nodes being converted (cycle check)
+        self.count = 0
+
+    def convert_root(self, node: yaml.Node | None) -> Any:
+        if node is None:  # an empty file, or only comments
+            self.nodes[()] = _NodeInfo("scalar", 0, 0, 0, 0, raw=None)
+            return None
+        return self.convert(node, (), None)
+
+    def record(self, node: yaml.Node, path: JsonPath, key: yaml.Node | None) -> None:
+        kind = (
+            "mapping"
+            if isinstance(node, yaml.MappingNode)
+            else "sequence"
+            if isinstance(node, yaml.SequenceNode)
+            else "scalar"
+        )
+        raw = node.value if isinstance(node, yaml.ScalarNode) else None
+        style = (getattr(node, "style", None) or "") if kind == "scalar" else ""
+        self.nodes[path] = _NodeInfo(
+            kind,
+            node.start_mark.line,
+            node.start_mark.column,
+            node.end_mark.line,
+            node.end_mark.column,
+            style,
+            raw,
+            key.start_mark.line if key is not None else None,
+            key.start_mark.column if key is not None else None,
+        )
+
+    def convert(self, node: yaml.Node, path: JsonPath, key: yaml.Node | None) -> Any:
+        self.count += 1
+        if self.count > _MAX_NODES:
+            raise self.error(node, "the aliases of this file expand to too many values")
+        if isinstance(node, yaml.ScalarNode):
+            self.record(node, path, key)
+            return self.scalar(node)
+        if id(node) in self.active:
+            raise self.error(node, "an alias refers to a value that contains it")
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                if node.tag != _SEQ:
+                    raise self.bad_tag(node)
+                self.record(node, path, key)
+                return [self.convert(item, (*path, i), None) for i, item in enumerate(node.value)]
+            if isinstance(node, yaml.MappingNode):
+                if node.tag != _MAP:
+                    raise self.bad_tag(node)
+                result = self.mapping(node, path)
+                self.record(node, path, key)
+                return result
+        finally:
+            self.active.discard(id(node))
+        raise self.error(node, "unexpected YAML node")  # pragma: no cover
+
+    def mapping(self, node: yaml.MappingNode, path: JsonPath) -> dict[str, Any]:
+        explicit: list[tuple[str, yaml.Node, yaml.Node]] = []
+        merges: list[yaml.Node] = []
+        first_seen: dict[str, yaml.Node] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise self.error(key_node, "a mapping key must be a plain value, not a collection")
+            if key_node.tag == _MERGE:
+                if "<<" in first_seen:
+                    raise self.duplicate("<<", key_node, first_seen["<<"])
+                first_seen["<<"] = key_node
+                merges.append(value_node)
+                continue
+            if key_node.tag not in (_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP):
+                raise self.bad_tag(key_node)
+            key = str(key_node.value)
+            if key in first_seen:
+                raise self.duplicate(key, key_node, first_seen[key])
+            first_seen[key] = key_node
+            explicit.append((key, key_node, value_node))
+        result: dict[str, Any] = {}
+        for merge in merges:
+            result.update(self.merged(merge, path))
+        for key, key_node, value_node in explicit:
+            result[key] = self.convert(value_node, (*path, key), key_node)
+        return result
+
+    def merged(self, node: yaml.Node, path: JsonPath) -> dict[str, Any]:
+        """The entries a ``<<`` key brings in (earlier mappings of a list win)."""
+        if isinstance(node, yaml.MappingNode):
+            sources: list[yaml.Node] = [node]
+        elif isinstance(node, yaml.SequenceNode):
+            sources = list(node.value)
+        else:
+            sources = []
+        if not sources or not all(isinstance(s, yaml.MappingNode) for s in sources):
+            raise self.error(node, "a merge key '<<' needs a mapping or a list of mappings")
+        result: dict[str, Any] = {}
+        for source in reversed(sources):
+            value = self.convert(source, path, None)
+            result.update(value)
+        return result
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        tag = node.tag
+        value = node.value
+        if tag in (_STR, _TIMESTAMP, _MERGE):
+            return value
+        if tag == _NULL:
+            return None
+        try:
+            if tag == _BOOL:
+                return self.loader.construct_yaml_bool(node)
+            if tag == _INT:
+                return self.loader.construct_yaml_int(node)
+            if tag == _FLOAT:
+                return self.loader.construct_yaml_float(node)
+        except (ValueError, KeyError, IndexError):
+            kind = {_BOOL: "a boolean", _INT: "an integer", _FLOAT: "a number"}[tag]
+            raise self.error(node, f"'{value}' is not {kind}") from None
+        raise self.bad_tag(node)
+
+    def error(self, node: yaml.Node, message: str, hint: str | None = None) -> YamlSyntaxError:
+        mark = node.start_mark
+        return YamlSyntaxError(message, self.document._at(mark.line, mark.column), hint)
+
+    def bad_tag(self, node: yaml.Node) -> YamlSyntaxError:
+        tag = str(node.tag)
+        shown = "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
+        if "python/" in tag:
+            message = f"the tag '{shown}' is not allowed: pack files hold plain data only"
+        else:
+            message = f"unsupported tag '{shown}'"
+        return self.error(
+            node, message, "remove the tag; only !!str, !!int, !!float, !!bool and !!null work"
+        )
+
+    def duplicate(self, key: str, node: yaml.Node, first: yaml.Node) -> DuplicateKeyError:
+        mark = node.start_mark
+        return DuplicateKeyError(
+            f"duplicate key '{key}' (first given on line {first.start_mark.line + 1})",
+            self.document._at(mark.line, mark.column),
+            "a key may appear only once in a mapping; remove or rename one of them",
+        )
+
+
+# -- syntax errors --------------------------------------------------------------------------
+
+_TOKEN_NAMES = {
+    "'<stream end>'": "the end of the file",
+    "'<stream start>'": "the start of the file",
+    "<block end>": "the end of the indented block",
+    "'<block mapping start>'": "a new indented mapping",
+    "'<block sequence start>'": "a new indented list",
+    "'<block end>'": "the end of the indented block",
+    "'<scalar>'": "a value",
+    "'<document start>'": "'---'",
+    "'<document end>'": "'...'",
+    "'?'": "a new key",
+    "'<anchor>'": "an anchor",
+    "'<alias>'": "an alias",
+    "'<tag>'": "a tag",
+    "end of stream": "end of the file",
+    "character '\\t'": "a tab character",
+    "the node content": "a value",
+    "block collection": "indented collection",
+    "block mapping": "indented mapping",
+    "block sequence": "indented list",
+    "flow mapping": "{...} mapping",
+    "flow sequence": "[...] list",
+    "flow node": "value",
+    "block node": "value",
+    "scalar": "value",
+}
+
+
+def _clean(text: str) -> str:
+    text = " ".join(text.split())
+    for raw, nice in _TOKEN_NAMES.items():
+        text = text.replace(raw, nice)
+    return text.replace(" a indented", " an indented").rstrip(".")
+
+
+def _syntax_hint(problem: str, context: str) -> str | None:
+    if "'\\t'" in problem:
+        return "indent YAML with spaces, not tabs"
+    if "mapping values are not allowed" in problem:
+        return "put text that contains ': ' in quotes, or check the indentation of this line"
+    if "could not find expected ':'" in problem:
+        return "a key needs ': ' after it; check the indentation or quote the text"
+    if "quoted scalar" in context:
+        return "the closing quote is missing"
+    if "<block end>" in problem:
+        return "check the indentation of this line"
+    if "undefined alias" in problem:
+        return "an alias *name needs an anchor &name earlier in the file"
+    if "expected a single document" in context + problem:
+        return "a pack file holds one YAML document; remove the extra '---'"
+    return None
+
+
+def _syntax_error(document: YamlDocument, error: yaml.MarkedYAMLError) -> YamlSyntaxError:
+    problem = error.problem or error.context or "invalid YAML"
+    context = error.context if error.problem else None
+    mark = error.problem_mark or error.context_mark
+    message = _clean(problem)
+    cmark = error.context_mark
+    if context and "single document" in context:
+        message = "a second YAML document starts here"
+    elif (
+        context
+        and cmark is not None
+        and mark is not None
+        and ((cmark.line, cmark.column) != (mark.line, mark.column))
+    ):
+        message += f" ({_clean(context)} that starts at line {cmark.line + 1}, "
+        message += f"column {cmark.column + 1})"
+    location = document._at(mark.line, mark.column) if mark is not None else document._at(0, 0)
+    return YamlSyntaxError(message, location, _syntax_hint(problem, context or ""))
