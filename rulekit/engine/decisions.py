@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from rulekit.errors import IllegalActionError
@@ -25,13 +24,39 @@ NONE_ID = "none"
 ENUMERATION_LIMIT = 100_000
 
 
-@dataclass(frozen=True)
 class Option:
-    """One legal answer to a decision."""
+    """One legal answer to a decision: a stable ``id``, a human ``label`` and the ``value``
+    it stands for (the chosen item, the list of chosen items, or None)."""
 
-    id: str
-    label: str
-    value: Any  # the chosen item, the list of chosen items, or None
+    __slots__ = ("_label", "_labeler", "id", "value")
+
+    def __init__(self, id: str, label: str | None, value: Any,
+                 labeler: Callable[[Any], str] | None = None) -> None:
+        self.id = id
+        self.value = value
+        self._label = label
+        self._labeler = labeler
+
+    @property
+    def label(self) -> str:
+        """The text shown to people (computed on first use)."""
+        if self._label is None:
+            assert self._labeler is not None
+            value = self.value
+            if isinstance(value, list):
+                self._label = " + ".join(self._labeler(v) for v in value) or "(none)"
+            else:
+                self._label = self._labeler(value)
+        return self._label
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Option) and (self.id, self.value) == (other.id, other.value)
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    def __repr__(self) -> str:
+        return f"Option({self.id!r}, {self.label!r})"
 
     def __str__(self) -> str:
         return self.label
@@ -55,9 +80,15 @@ class Decision:
         self.prompt: str = spec["prompt"]
         self.items: list[Any] = spec["items"]
         self._labeler = labeler
-        self._ids = item_ids(self.items)
-        self._index = {item_id: i for i, item_id in enumerate(self._ids)}
+        self._ids: list[str] = spec.get("ids") or item_ids(self.items)
+        self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
+
+    @property
+    def _index(self) -> dict[str, int]:
+        if self._index_cache is None:
+            self._index_cache = {item_id: i for i, item_id in enumerate(self._ids)}
+        return self._index_cache
 
     def __repr__(self) -> str:
         return f"Decision({self.player}, {self.kind}, {self.prompt!r}, {len(self.items)} items)"
@@ -87,7 +118,7 @@ class Decision:
             if self.optional:
                 yield Option(NONE_ID, "(none)", None)
             for item_id, item in zip(self._ids, self.items, strict=True):
-                yield Option(item_id, self._labeler(item), item)
+                yield Option(item_id, None, item, self._labeler)
             return
         n = len(self.items)
         produced = 0
@@ -109,8 +140,7 @@ class Decision:
         if not indexes:
             return Option(NONE_ID, "(none)", [])
         chosen = [self.items[i] for i in indexes]
-        label = " + ".join(self._labeler(item) for item in chosen)
-        return Option("+".join(self._ids[i] for i in indexes), label, chosen)
+        return Option("+".join(self._ids[i] for i in indexes), None, chosen, self._labeler)
 
     def option(self, option_id: str) -> Option:
         """The option with this id; :class:`IllegalActionError` if it is not legal."""
@@ -119,7 +149,7 @@ class Decision:
                 return Option(NONE_ID, "(none)", None)
             if option_id in self._index:
                 i = self._index[option_id]
-                return Option(option_id, self._labeler(self.items[i]), self.items[i])
+                return Option(option_id, None, self.items[i], self._labeler)
             raise IllegalActionError(f"'{option_id}' is not an option for {self.player}: "
                                      f"{self.prompt}")
         parts = [] if option_id in (NONE_ID, "") else option_id.split("+")
@@ -165,7 +195,7 @@ class Decision:
                 if k == 0:
                     return Option(NONE_ID, "(none)", None)
                 k -= 1
-            return Option(self._ids[k], self._labeler(self.items[k]), self.items[k])
+            return Option(self._ids[k], None, self.items[k], self._labeler)
         n = len(self.items)
         lo, hi = self.min, min(self.max, n)
         groups = self.spec.get("at_most", ())

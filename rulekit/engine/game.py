@@ -157,12 +157,13 @@ class Game:
         if len(committed) < len(specs):
             return state
         locals_ = state["stack"][-1][2]
+        log = state["log"]
         for spec in state["pending"]:
             role = spec["player"]
             option = Decision(spec, self.label).option(committed[role])
             locals_[spec["slot"]] = option.value
-            state["log"].append({"e": "choice", "to": role, "player": role,
-                                 "option": option.id, "round": state["round"]})
+            log.append({"e": "choice", "to": role, "player": role, "option": option.id,
+                        "round": state["round"]})
         state["pending"] = []
         state["committed"] = {}
         return self.run(state)

@@ -74,31 +74,35 @@ class Runtime:
             frame = stack[-1]
             proc = procs[frame[0]]
             code = proc.code
-            pc = frame[1]
-            if pc >= len(code):
-                stack.pop()
-                continue
-            frame[1] = pc + 1
-            try:
-                status = code[pc](self, frame)
-            except GameRuntimeError:
-                raise
-            except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError,
-                    RecursionError) as exc:
-                raise GameRuntimeError(_describe(exc), proc.locations[pc]) from None
-            steps += 1
-            if status == SUSPEND:
+            size = len(code)
+            depth = len(stack)
+            status = CONTINUE
+            while True:
+                pc = frame[1]
+                if pc >= size:
+                    stack.pop()
+                    break
+                frame[1] = pc + 1
+                try:
+                    status = code[pc](self, frame)
+                except GameRuntimeError:
+                    raise
+                except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError,
+                        RecursionError) as exc:
+                    raise GameRuntimeError(_describe(exc), _location(proc.locations, pc)) from None
+                steps += 1
+                if status or (checks and self._end_checks()):
+                    break
+                if steps > budget:
+                    raise GameRuntimeError(
+                        f"the game ran {budget:,} steps without waiting for a decision",
+                        _location(proc.locations, pc),
+                        "is there a loop that never ends?",
+                    )
+                if len(stack) != depth:
+                    break
+            if status or state["result"] is not None:
                 break
-            if status == STOP:
-                break
-            if checks and self._end_checks():
-                break
-            if steps > budget:
-                raise GameRuntimeError(
-                    f"the game ran {budget:,} steps without waiting for a decision",
-                    _location(proc.locations, pc),
-                    "is there a loop that never ends?",
-                )
         state["steps"] += steps
         if not stack and state["result"] is None:
             self.finish(None, "the game ended without a winner")

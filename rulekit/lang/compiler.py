@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
+from rulekit.engine.decisions import item_ids
 from rulekit.lang.parser import Snippet
 from rulekit.lang.symbols import Symbols
 
@@ -179,9 +180,12 @@ class Compiler:
         return comp_if
 
     def _x_attr(self, e: n.Attr) -> ExprFn:
-        obj = self.expr(e.obj)
         cards = self.cards
         attr = e.attr
+        if isinstance(e.obj, n.Name) and e.obj.ref and e.obj.ref[0] == "local":
+            slot = e.obj.ref[1]
+            return lambda rt, L: cards[L[slot]][attr]
+        obj = self.expr(e.obj)
         return lambda rt, L: cards[obj(rt, L)][attr]
 
     def _x_index(self, e: n.Index) -> ExprFn:
@@ -244,6 +248,8 @@ class Compiler:
             return lambda rt, L: a(rt, L) and b(rt, L)
         if op == "or":
             return lambda rt, L: a(rt, L) or b(rt, L)
+        if isinstance(e.right, n.Literal) and op in ("==", "!=", "<", "<=", ">", ">="):
+            return _compare_constant(op, a, e.right.value)
         table: dict[str, ExprFn] = {
             "==": lambda rt, L: a(rt, L) == b(rt, L),
             "!=": lambda rt, L: a(rt, L) != b(rt, L),
@@ -583,7 +589,7 @@ class _Emitter:
                 items = kept
             spec: dict[str, Any] = {
                 "player": player(rt, L), "kind": kind, "prompt": prompt, "items": items,
-                "slot": slot,
+                "ids": item_ids(items), "slot": slot,
             }
             if kind == "one":
                 spec["optional"] = optional
@@ -650,3 +656,17 @@ def _is_zone(e: n.Expr) -> bool:
 
 def _snapshot(value: Any) -> Any:
     return list(value) if isinstance(value, list) else value
+
+
+def _compare_constant(op: str, a: ExprFn, value: Any) -> ExprFn:
+    if op == "==":
+        return lambda rt, L: a(rt, L) == value
+    if op == "!=":
+        return lambda rt, L: a(rt, L) != value
+    if op == "<":
+        return lambda rt, L: a(rt, L) < value
+    if op == "<=":
+        return lambda rt, L: a(rt, L) <= value
+    if op == ">":
+        return lambda rt, L: a(rt, L) > value
+    return lambda rt, L: a(rt, L) >= value

@@ -144,7 +144,7 @@ def _pos(meta_or_token: Any) -> n.Pos:
     return n.Pos(getattr(meta_or_token, "line", 1) or 1, getattr(meta_or_token, "column", 1) or 1)
 
 
-_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "'": "'", "\\": "\\"}
 
 
 def _unquote(token: Token) -> str:

@@ -81,13 +81,15 @@ class LoadedPack:
     documents: list[YamlDocument]
     game: Game
     scenario_files: list[Path] = field(default_factory=list)
+    rules: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def id(self) -> str:
         return str(self.manifest["id"])
 
 
-def _display(path: Path) -> str:
+def display_path(path: Path) -> str:
+    """A path as shown in messages: relative to the working folder when inside it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
@@ -155,7 +157,7 @@ class _Builder:
 
     def read(self, path: Path, schema: str) -> YamlDocument | None:
         try:
-            doc = load_yaml(path, _display(path))
+            doc = load_yaml(path, display_path(path))
         except PackError as exc:
             self.errors.append(exc)
             return None
@@ -170,7 +172,7 @@ class _Builder:
             raise PackErrors([PackFileError(f"{folder}: a pack must be a folder")])
         manifest_path = folder / "pack.yaml"
         if not manifest_path.is_file():
-            raise PackErrors([PackFileError(f"{_display(folder)}: no pack.yaml in this folder",
+            raise PackErrors([PackFileError(f"{display_path(folder)}: no pack.yaml in this folder",
                                             hint="a pack folder starts with a pack.yaml")])
         manifest_doc = self.read(manifest_path, "pack")
         self.fail_if_errors()
@@ -195,10 +197,34 @@ class _Builder:
                 else:
                     self.sections[key] = (doc, value)
         scenario_files = self._scenario_files(manifest_doc)
+        rules = self._rules(manifest_doc)
         self.fail_if_errors()
         game = self._compile(manifest_doc)
         self.fail_if_errors()
-        return LoadedPack(folder, manifest, self.documents, game, scenario_files)
+        return LoadedPack(folder, manifest, self.documents, game, scenario_files, rules)
+
+    def _rules(self, manifest_doc: YamlDocument) -> list[tuple[str, str]]:
+        name = manifest_doc.data.get("rules")
+        if name is None:
+            return []
+        path = self.folder / name
+        if not path.is_file():
+            self.errors.append(PackFileError(f"rules file '{name}' does not exist",
+                                             manifest_doc.location(("rules",))))
+            return []
+        try:
+            doc = load_yaml(path, display_path(path))
+        except PackError as exc:
+            self.errors.append(exc)
+            return []
+        entries = doc.data.get("rules") if isinstance(doc.data, dict) else None
+        if not isinstance(entries, list) or not all(
+            isinstance(e, dict) and isinstance(e.get("id"), str) for e in entries
+        ):
+            self.errors.append(SchemaError("a rules file holds 'rules:', a list of {id, text}",
+                                           doc.location(())))
+            return []
+        return [(e["id"], str(e.get("text", ""))) for e in entries]
 
     def _scenario_files(self, manifest_doc: YamlDocument) -> list[Path]:
         files: list[Path] = []

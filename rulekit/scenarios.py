@@ -1,0 +1,357 @@
+"""Scenario tests: set a situation up, play given decisions, assert the outcome.
+
+A scenario file holds a list of scenarios (see ``docs/pack-format.md``). ``run_scenarios`` runs
+every scenario of a pack and returns one :class:`ScenarioResult` each; ``rulekit test`` prints
+them and the pytest suite runs the shipped packs' scenarios.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulekit.engine.game import Game, State
+from rulekit.engine.vm import Runtime
+from rulekit.errors import (
+    GameRuntimeError,
+    IllegalActionError,
+    Location,
+    PackError,
+    PackErrors,
+    RulekitError,
+    ScenarioError,
+    did_you_mean,
+)
+from rulekit.lang import nodes as n
+from rulekit.lang.checker import Checker
+from rulekit.lang.compiler import Compiler, zone_key
+from rulekit.lang.parser import Snippet, parse_expression
+from rulekit.pack.loader import LoadedPack, display_path, load_pack
+from rulekit.schema import validate_document
+from rulekit.yamlsource import YamlDocument, load_yaml
+
+_REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[([A-Za-z_][A-Za-z0-9_]*)\])?$")
+
+
+@dataclass
+class Scenario:
+    """One scenario as read from its file."""
+
+    name: str
+    covers: list[str]
+    data: dict[str, Any]
+    doc: YamlDocument
+    path: tuple[str | int, ...]
+
+    @property
+    def location(self) -> Location:
+        return self.doc.location(self.path)
+
+
+@dataclass
+class ScenarioResult:
+    scenario: Scenario
+    passed: bool
+    message: str = ""
+    location: Location | None = None
+    decisions: int = 0
+
+    def __str__(self) -> str:
+        status = "ok" if self.passed else "FAIL"
+        text = f"{status:4} {self.scenario.name}"
+        if not self.passed:
+            where = f"{self.location}: " if self.location else ""
+            text += f"\n     {where}{self.message}"
+        return text
+
+
+@dataclass
+class ScenarioRun:
+    """The results of all scenarios of a pack, with rule coverage."""
+
+    pack: LoadedPack
+    results: list[ScenarioResult] = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for r in self.results if r.passed)
+
+    @property
+    def failed(self) -> int:
+        return len(self.results) - self.passed
+
+    def coverage(self) -> dict[str, list[str]]:
+        """Rule id -> names of the passing scenarios that cover it."""
+        covered: dict[str, list[str]] = {}
+        for result in self.results:
+            for rule in result.scenario.covers:
+                covered.setdefault(rule, [])
+                if result.passed:
+                    covered[rule].append(result.scenario.name)
+        return dict(sorted(covered.items(), key=lambda kv: _rule_sort_key(kv[0])))
+
+
+def _rule_sort_key(rule: str) -> tuple[str, int]:
+    match = re.match(r"^(.*?)(\d+)$", rule)
+    return (match.group(1), int(match.group(2))) if match else (rule, 0)
+
+
+def load_scenarios(files: Iterable[Path]) -> list[Scenario]:
+    """Read and schema-check scenario files; every error is raised together."""
+    errors: list[PackError] = []
+    scenarios: list[Scenario] = []
+    for path in files:
+        try:
+            doc = load_yaml(path, display_path(path))
+        except PackError as exc:
+            errors.append(exc)
+            continue
+        problems = validate_document(doc, "scenarios")
+        if problems:
+            errors.extend(problems)
+            continue
+        for i, data in enumerate(doc.data.get("scenarios") or []):
+            scenarios.append(Scenario(data["name"], list(data.get("covers", [])), data, doc,
+                                      ("scenarios", i)))
+    if errors:
+        raise PackErrors(errors)
+    return scenarios
+
+
+class _Failure(Exception):
+    def __init__(self, message: str, location: Location | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+
+class ScenarioRunner:
+    """Runs the scenarios of one pack (compiling it again for scenarios with parameters)."""
+
+    def __init__(self, pack: LoadedPack, params: dict[str, Any] | None = None) -> None:
+        self.pack = pack
+        self.params = dict(params or {})
+        self._games: dict[tuple[tuple[str, Any], ...], Game] = {}
+
+    def game_for(self, overrides: dict[str, Any]) -> Game:
+        merged = {**self.params, **overrides}
+        key = tuple(sorted(merged.items()))
+        if not merged:
+            return self.pack.game
+        if key not in self._games:
+            self._games[key] = load_pack(self.pack.folder, merged).game
+        return self._games[key]
+
+    def run(self, scenario: Scenario) -> ScenarioResult:
+        result = ScenarioResult(scenario, False, location=scenario.location)
+        data = scenario.data
+        expect_error = data.get("expect_error")
+        try:
+            game = self.game_for(data.get("params") or {})
+            state = self._setup(game, scenario)
+            state = self._play(game, scenario, state, result)
+        except _Failure as failure:
+            result.message, result.location = failure.message, failure.location
+            return result
+        except (GameRuntimeError, IllegalActionError) as exc:
+            if expect_error and expect_error in str(exc):
+                result.passed = True
+                return result
+            result.message = f"the game failed: {exc}"
+            return result
+        except PackErrors as exc:
+            result.message = str(exc)
+            return result
+        except RulekitError as exc:
+            result.message = str(exc)
+            return result
+        if expect_error:
+            result.message = f"expected an error containing '{expect_error}', but none came"
+            return result
+        try:
+            self._check(game, scenario, state)
+        except _Failure as failure:
+            result.message, result.location = failure.message, failure.location
+            return result
+        result.passed = True
+        return result
+
+    # ------------------------------------------------------------ set-up
+
+    def _setup(self, game: Game, scenario: Scenario) -> State:
+        data = scenario.data
+        seed = int(data.get("seed", 0))
+        start = data.get("start")
+        if start:
+            state = game.start_state(seed, round=int(start.get("round", 1)),
+                                     phase=start["phase"])
+        else:
+            state = game.initial_state(seed)
+        zones = data.get("zones") or {}
+        if zones:
+            self._place(game, scenario, state, zones)
+        for ref, value in (data.get("variables") or {}).items():
+            key = self._ref(game, scenario, ("variables", ref), ref, "variable")
+            state["vars"][key] = value
+        return game.run(state)
+
+    def _ref(self, game: Game, scenario: Scenario, path: tuple[str, ...], ref: str,
+             kind: str) -> str:
+        where = scenario.doc.key_location((*scenario.path, *path))
+        match = _REF.match(ref)
+        if match is None:
+            raise _Failure(f"bad {kind} reference '{ref}'", where)
+        name, role = match.group(1), match.group(2)
+        table: dict[str, Any] = game.symbols.zones if kind == "zone" else game.symbols.variables
+        if name not in table:
+            raise _Failure(f"unknown {kind} '{name}'", where) from None
+        per_role = table[name].per_role
+        if per_role and role is None:
+            raise _Failure(f"{kind} '{name}' has one per role: write {name}[ROLE]", where)
+        if not per_role and role is not None:
+            raise _Failure(f"{kind} '{name}' is not per role", where)
+        if role is not None and role not in game.roles:
+            raise _Failure(f"unknown role '{role}'", where)
+        return zone_key(name, role) if role else name
+
+    def _place(self, game: Game, scenario: Scenario, state: State,
+               zones: dict[str, list[str]]) -> None:
+        """Put the listed cards in the listed zones (listed top first); cards pushed out of a
+        listed zone go under the cards of the pack's starting zone (usually the deck)."""
+        keys = {self._ref(game, scenario, ("zones", ref), ref, "zone"): ref for ref in zones}
+        where: dict[str, str] = {}
+        for key, cards in state["zones"].items():
+            for card in cards:
+                where[card] = key
+        listed: set[str] = set()
+        for key, ref in keys.items():
+            for i, card in enumerate(zones[ref]):
+                if card not in game.symbols.cards:
+                    hint = did_you_mean(card, game.symbols.cards)
+                    raise _Failure(f"unknown card '{card}'" + (f"; {hint}" if hint else ""),
+                                   scenario.doc.location((*scenario.path, "zones", ref, i)))
+                if card in listed:
+                    raise _Failure(f"card '{card}' is listed twice",
+                                   scenario.doc.location((*scenario.path, "zones", ref, i)))
+                listed.add(card)
+        spare = next((z.name for z in game.symbols.zones.values() if z.initial == "all"), None)
+        pushed: list[str] = []
+        for key in keys:
+            pushed.extend(c for c in state["zones"][key] if c not in listed)
+            state["zones"][key] = []
+        for zone_cards in state["zones"].values():
+            zone_cards[:] = [c for c in zone_cards if c not in listed]
+        for key, ref in keys.items():
+            state["zones"][key] = list(reversed(zones[ref]))
+        if pushed:
+            if spare is None:
+                raise _Failure("cards were pushed out of the listed zones and the pack has no "
+                               "zone with 'initial: all' to take them", scenario.location)
+            state["zones"][spare][:0] = pushed
+
+    # ------------------------------------------------------------ play and check
+
+    def _play(self, game: Game, scenario: Scenario, state: State,
+              result: ScenarioResult) -> State:
+        for i, step in enumerate(scenario.data.get("play") or []):
+            where = scenario.doc.location((*scenario.path, "play", i))
+            if state["result"] is not None:
+                raise _Failure(f"step {i + 1}: the game is already over "
+                               f"({game.format_event(state['log'][-1])})", where)
+            pending = {d.player: d for d in game.pending(state)}
+            actions: dict[str, str] = {}
+            for role, answer in step.items():
+                decision = pending.get(role)
+                if decision is None:
+                    raise _Failure(f"step {i + 1}: {role} has no decision to take; waiting for "
+                                   f"{', '.join(pending) or 'nobody'}", where)
+                try:
+                    if isinstance(answer, list):
+                        option = decision.option("+".join(str(a) for a in answer) or "none")
+                    else:
+                        option = decision.find(str(answer))
+                except IllegalActionError as exc:
+                    choices = ", ".join(o.id for o in decision.options()[:12])
+                    raise _Failure(f"step {i + 1}: {role}: {exc.message} "
+                                   f"(decision: {decision.prompt}; options: {choices})",
+                                   where) from None
+                actions[role] = option.id
+            state = game.apply(state, actions, in_place=True)
+            result.decisions += 1
+        return state
+
+    def _check(self, game: Game, scenario: Scenario, state: State) -> None:
+        data = scenario.data
+        for i, text in enumerate(data.get("expect") or []):
+            path = (*scenario.path, "expect", i)
+            doc = scenario.doc
+
+            def locate(line: int, column: int, path: tuple[str | int, ...] = path) -> Location:
+                return doc.text_location(path, line, column)
+
+            snippet = Snippet(str(text), locate)
+            try:
+                expr = parse_expression(snippet)
+            except PackError as exc:
+                raise _Failure(exc.message, exc.location) from None
+            checker = Checker(game.symbols, snippet, context="expect")
+            checker.check_expr(expr, "bool")
+            if checker.errors:
+                first = checker.errors[0]
+                raise _Failure(first.message + (f" ({first.hint})" if first.hint else ""),
+                               first.location)
+            compiler = Compiler(game.symbols, game.program)
+            rt = Runtime(game.program, state)
+            try:
+                ok = compiler.expr(expr)(rt, [None] * checker.nslots)
+            except (LookupError, TypeError, ValueError, ArithmeticError) as exc:
+                raise _Failure(f"cannot evaluate '{text}': {exc}", doc.location(path)) from None
+            if not ok:
+                detail = _explain(compiler, expr, rt, checker.nslots, game)
+                raise _Failure(f"expected {text}{detail}", doc.location(path))
+        waiting = data.get("expect_pending")
+        if waiting is not None:
+            wanted = [waiting] if isinstance(waiting, str) else list(waiting)
+            actual = [d.player for d in game.pending(state)]
+            if sorted(actual) != sorted(wanted):
+                raise _Failure(f"expected {', '.join(wanted) or 'nobody'} to decide, but "
+                               f"waiting for {', '.join(actual) or 'nobody'}",
+                               scenario.doc.location((*scenario.path, "expect_pending")))
+
+
+def _explain(compiler: Compiler, expr: n.Expr, rt: Runtime, nslots: int, game: Game) -> str:
+    """For a failed comparison, the values of both sides."""
+    if isinstance(expr, n.Binary) and expr.op not in ("and", "or"):
+        try:
+            left = compiler.expr(expr.left)(rt, [None] * nslots)
+            right = compiler.expr(expr.right)(rt, [None] * nslots)
+        except Exception:  # noqa: BLE001 - a best-effort explanation only
+            return ""
+        return f" (left side: {_show(left)}, right side: {_show(right)})"
+    if state_result := rt.state["result"]:
+        return f" (the game ended: {state_result['reason']})"
+    return ""
+
+
+def _show(value: Any) -> str:
+    return "none" if value is None else repr(value)
+
+
+def run_scenarios(pack: LoadedPack, params: dict[str, Any] | None = None,
+                  name_filter: str | None = None) -> ScenarioRun:
+    """Run every scenario of a pack (those whose name contains ``name_filter``)."""
+    scenarios = load_scenarios(pack.scenario_files)
+    runner = ScenarioRunner(pack, params)
+    run = ScenarioRun(pack)
+    for scenario in scenarios:
+        if name_filter and name_filter.lower() not in scenario.name.lower():
+            continue
+        run.results.append(runner.run(scenario))
+    return run
+
+
+__all__ = ["Scenario", "ScenarioError", "ScenarioResult", "ScenarioRun", "ScenarioRunner",
+           "load_scenarios", "run_scenarios"]
