@@ -82,7 +82,7 @@ def validate_document(doc: YamlDocument, schema_name: str) -> list[SchemaError]:
     findings: list[_Finding] = []
     for error in _validator(schema_name).iter_errors(doc.data):
         findings.extend(_explain(error, doc))
-    return _finish(findings, doc)
+    return _finish(findings)
 
 
 # -- findings -------------------------------------------------------------------------------
@@ -102,7 +102,7 @@ class _Finding:
     description: str | None = None
 
 
-def _finish(findings: list[_Finding], doc: YamlDocument) -> list[SchemaError]:
+def _finish(findings: list[_Finding]) -> list[SchemaError]:
     unknown_keys: dict[JsonPath, list[str]] = {}
     for finding in findings:
         if finding.unknown is not None:
@@ -165,9 +165,7 @@ def _explain(error: ValidationError, doc: YamlDocument) -> list[_Finding]:
         return _explain_key(error, doc, path, instance)
     if keyword in ("anyOf", "oneOf"):
         return _explain_alternatives(error, doc, path)
-    if keyword in ("additionalProperties", "unevaluatedProperties") and isinstance(
-        instance, dict
-    ):
+    if keyword in ("additionalProperties", "unevaluatedProperties") and isinstance(instance, dict):
         return _explain_unknown_keys(error, doc, path, schema, instance)
     if keyword == "required" and isinstance(instance, dict):
         properties = schema.get("properties", {})
@@ -433,9 +431,7 @@ def _got(value: Any, doc: YamlDocument, path: JsonPath) -> str:
     return repr(value)
 
 
-def _type_hint(
-    types: Sequence[str], value: Any, doc: YamlDocument, path: JsonPath
-) -> str | None:
+def _type_hint(types: Sequence[str], value: Any, doc: YamlDocument, path: JsonPath) -> str | None:
     raw = doc.raw_text(path) if doc.has_path(path) else None
     if "string" in types and isinstance(value, bool | int | float) and raw:
         return f'put it in quotes to make it text: "{raw}"'

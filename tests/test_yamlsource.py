@@ -148,9 +148,7 @@ def test_list_item_key_location_is_the_item(load: Loader) -> None:
 
 
 def test_scalar_origin_styles(load: Loader) -> None:
-    doc = load(
-        "p: plain\nl: |\n  x\nf: >\n  x\nd: \"x\"\ns: 'x'\nn: [1]\n"
-    )
+    doc = load("p: plain\nl: |\n  x\nf: >\n  x\nd: \"x\"\ns: 'x'\nn: [1]\n")
     styles = {key: doc.scalar_origin((key,))[1] for key in "plfds"}
     assert styles == {"p": "", "l": "|", "f": ">", "d": '"', "s": "'"}
     loc, style = doc.scalar_origin(("d",))
@@ -349,9 +347,7 @@ def test_same_key_in_different_mappings_is_fine(load: Loader) -> None:
         ("a: *nowhere\n", 1, 4, "undefined alias"),
     ],
 )
-def test_syntax_error_location(
-    load: Loader, text: str, line: int, column: int, words: str
-) -> None:
+def test_syntax_error_location(load: Loader, text: str, line: int, column: int, words: str) -> None:
     with pytest.raises(YamlSyntaxError) as info:
         load(text)
     error = info.value
