@@ -18,7 +18,7 @@ from rulekit.pack.loader import load_pack
 def play(game, seed: int, rand: random.Random) -> int:  # type: ignore[no-untyped-def]
     state = game.new_game(seed)
     while state["result"] is None:
-        actions = {d.player: d.sample(rand).id for d in game.pending(state)}
+        actions = {d.player: d.sample(rand) for d in game.pending(state)}
         state = game.apply(state, actions, in_place=True)
     return int(state["round"])
 

@@ -274,6 +274,8 @@ class ScenarioRunner:
                     else:
                         option = decision.find(str(answer))
                 except IllegalActionError as exc:
+                    if scenario.data.get("expect_error"):
+                        raise
                     choices = ", ".join(o.id for o in decision.options()[:12])
                     raise _Failure(f"step {i + 1}: {role}: {exc.message} "
                                    f"(decision: {decision.prompt}; options: {choices})",

@@ -28,14 +28,16 @@ class Option:
     """One legal answer to a decision: a stable ``id``, a human ``label`` and the ``value``
     it stands for (the chosen item, the list of chosen items, or None)."""
 
-    __slots__ = ("_label", "_labeler", "id", "value")
+    __slots__ = ("_label", "_labeler", "id", "source", "value")
 
     def __init__(self, id: str, label: str | None, value: Any,
-                 labeler: Callable[[Any], str] | None = None) -> None:
+                 labeler: Callable[[Any], str] | None = None,
+                 source: Decision | None = None) -> None:
         self.id = id
         self.value = value
         self._label = label
         self._labeler = labeler
+        self.source = source  # the Decision that made (and so vouches for) this option
 
     @property
     def label(self) -> str:
@@ -64,8 +66,9 @@ class Option:
 
 def item_ids(items: list[Any]) -> list[str]:
     """Stable ids of the items of a choice (positions '1', '2'... if they are not unique)."""
-    ids = [NONE_ID if item is None else str(item) for item in items]
-    if len(set(ids)) != len(ids) or NONE_ID in ids or any("+" in i for i in ids):
+    ids = [item if item.__class__ is str else NONE_ID if item is None else str(item)
+           for item in items]
+    if len(set(ids)) != len(ids) or NONE_ID in ids or "+" in "".join(ids):
         return [str(i + 1) for i in range(len(items))]
     return ids
 
@@ -118,7 +121,7 @@ class Decision:
             if self.optional:
                 yield Option(NONE_ID, "(none)", None)
             for item_id, item in zip(self._ids, self.items, strict=True):
-                yield Option(item_id, None, item, self._labeler)
+                yield Option(item_id, None, item, self._labeler, self)
             return
         n = len(self.items)
         produced = 0
@@ -140,7 +143,8 @@ class Decision:
         if not indexes:
             return Option(NONE_ID, "(none)", [])
         chosen = [self.items[i] for i in indexes]
-        return Option("+".join(self._ids[i] for i in indexes), None, chosen, self._labeler)
+        return Option("+".join(self._ids[i] for i in indexes), None, chosen, self._labeler,
+                      self)
 
     def option(self, option_id: str) -> Option:
         """The option with this id; :class:`IllegalActionError` if it is not legal."""
@@ -149,22 +153,29 @@ class Decision:
                 return Option(NONE_ID, "(none)", None)
             if option_id in self._index:
                 i = self._index[option_id]
-                return Option(option_id, None, self.items[i], self._labeler)
+                return Option(option_id, None, self.items[i], self._labeler, self)
             raise IllegalActionError(f"'{option_id}' is not an option for {self.player}: "
                                      f"{self.prompt}")
         parts = [] if option_id in (NONE_ID, "") else option_id.split("+")
+        ids = self._ids
         try:
-            indexes = sorted(self._index[p] for p in parts)
-        except KeyError as exc:
-            raise IllegalActionError(f"{exc.args[0]!r} cannot be chosen here "
-                                     f"({self.prompt})") from None
-        if len(set(indexes)) != len(indexes):
-            raise IllegalActionError("the same item is chosen twice")
+            indexes = [ids.index(p) for p in parts]
+        except ValueError:
+            bad = next(p for p in parts if p not in ids)
+            raise IllegalActionError(f"'{bad}' cannot be chosen here ({self.prompt})") from None
+        canonical = all(a < b for a, b in zip(indexes, indexes[1:], strict=False))
+        if not canonical:
+            indexes.sort()
+            if len(set(indexes)) != len(indexes):
+                raise IllegalActionError("the same item is chosen twice")
         if not self.min <= len(indexes) <= self.max:
             raise IllegalActionError(f"choose between {self.min} and {self.max} items, "
                                      f"not {len(indexes)}")
         if not self._groups_ok(indexes):
             raise IllegalActionError("that choice breaks an 'at most' rule of this decision")
+        if canonical and parts:
+            return Option(option_id, None, [self.items[i] for i in indexes], self._labeler,
+                          self)
         return self._subset_option(indexes)
 
     def find(self, text: str) -> Option:
@@ -195,7 +206,7 @@ class Decision:
                 if k == 0:
                     return Option(NONE_ID, "(none)", None)
                 k -= 1
-            return Option(self._ids[k], None, self.items[k], self._labeler)
+            return Option(self._ids[k], None, self.items[k], self._labeler, self)
         n = len(self.items)
         lo, hi = self.min, min(self.max, n)
         groups = self.spec.get("at_most", ())

@@ -41,6 +41,7 @@ class Game:
         self.card_labels = card_labels
         self.step_budget = step_budget
         self._zone_keys = self._make_zone_keys()
+        self._decisions: dict[int, tuple[dict[str, Any], Decision]] = {}
 
     # ------------------------------------------------------------ states
 
@@ -121,8 +122,19 @@ class Game:
     def pending(self, state: State) -> list[Decision]:
         """The decisions still to take, one per player (those not yet committed)."""
         committed = state["committed"]
-        return [Decision(spec, self.label) for spec in state["pending"]
+        return [self._decision(spec) for spec in state["pending"]
                 if spec["player"] not in committed]
+
+    def _decision(self, spec: dict[str, Any]) -> Decision:
+        """The Decision of a spec, reused while that very spec object is pending."""
+        cached = self._decisions.get(id(spec))
+        if cached is not None and cached[0] is spec:
+            return cached[1]
+        decision = Decision(spec, self.label)
+        if len(self._decisions) > 64:
+            self._decisions.clear()
+        self._decisions[id(spec)] = (spec, decision)
+        return decision
 
     def decision_for(self, state: State, role: str) -> Decision | None:
         for decision in self.pending(state):
@@ -143,6 +155,7 @@ class Game:
             raise IllegalActionError("the game is over")
         specs = {spec["player"]: spec for spec in state["pending"]}
         committed = state["committed"]
+        resolved: dict[str, Option] = {}
         for role, action in actions.items():
             option_id = action.id if isinstance(action, Option) else str(action)
             spec = specs.get(role)
@@ -152,15 +165,20 @@ class Game:
                                          f"{waiting})")
             if role in committed:
                 raise IllegalActionError(f"{role} has already decided")
-            Decision(spec, self.label).option(option_id)  # raises if illegal
-            committed[role] = option_id
+            decision = self._decision(spec)
+            if isinstance(action, Option) and action.source is decision:
+                option = action  # made by this very decision: legal by construction
+            else:
+                option = decision.option(option_id)  # raises if illegal
+            committed[role] = option.id
+            resolved[role] = option
         if len(committed) < len(specs):
             return state
         locals_ = state["stack"][-1][2]
         log = state["log"]
         for spec in state["pending"]:
             role = spec["player"]
-            option = Decision(spec, self.label).option(committed[role])
+            option = resolved.get(role) or self._decision(spec).option(committed[role])
             locals_[spec["slot"]] = option.value
             log.append({"e": "choice", "to": role, "player": role, "option": option.id,
                         "round": state["round"]})
@@ -224,8 +242,7 @@ class Game:
         """The text of a log event."""
         kind = event["e"]
         if kind == "log":
-            proc, index = event["at"]
-            parts = self.program.procs[proc].logs[index]
+            parts = self.program.logs[event["at"]]
             args = iter(event["args"])
             return "".join(p if isinstance(p, str) else self.label(next(args)) for p in parts)
         if kind == "choice":

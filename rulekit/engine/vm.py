@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.engine import rng
+from rulekit.engine.decisions import item_ids
 from rulekit.errors import GameRuntimeError, Location
 from rulekit.lang.compiler import CONTINUE, STOP, SUSPEND, Frame, Program
+from rulekit.lang.helpers import BudgetExceeded, EndRound, StopGame, end_round
 
 DEFAULT_STEP_BUDGET = 1_000_000
 
@@ -19,7 +21,7 @@ DEFAULT_STEP_BUDGET = 1_000_000
 class Runtime:
     """A short-lived view of one state, used while instructions run."""
 
-    __slots__ = ("budget", "log", "program", "stack", "state", "vars", "zones")
+    __slots__ = ("budget", "log", "program", "stack", "state", "ticks", "vars", "zones")
 
     def __init__(self, program: Program, state: dict[str, Any],
                  budget: int = DEFAULT_STEP_BUDGET) -> None:
@@ -30,6 +32,7 @@ class Runtime:
         self.stack: list[Frame] = state["stack"]
         self.log: list[dict[str, Any]] = state["log"]
         self.budget = budget
+        self.ticks = budget  # counts down: one per block run and per loop turn
 
     # ------------------------------------------------------------ services for instructions
 
@@ -53,6 +56,7 @@ class Runtime:
             if forced:
                 locals_[spec["slot"]] = value
             else:
+                spec["ids"] = item_ids(spec["items"])
                 waiting.append(spec)
         if not waiting:
             return CONTINUE
@@ -66,10 +70,7 @@ class Runtime:
         """Run until the game waits for a decision or ends."""
         stack = self.stack
         procs = self.program.procs
-        checks = self.program.end_checks
         state = self.state
-        budget = self.budget
-        steps = 0
         while stack:
             frame = stack[-1]
             proc = procs[frame[0]]
@@ -85,35 +86,48 @@ class Runtime:
                 frame[1] = pc + 1
                 try:
                     status = code[pc](self, frame)
+                    self.ticks -= 1
+                    if self.ticks < 0:
+                        raise BudgetExceeded
+                except StopGame:
+                    status = STOP
+                except EndRound:
+                    end_round(self)
+                    break
+                except BudgetExceeded as exc:
+                    raise GameRuntimeError(
+                        f"the game ran {self.budget:,} steps without waiting for a decision",
+                        self._error_location(exc, proc.locations, pc),
+                        "is there a loop that never ends?",
+                    ) from None
                 except GameRuntimeError:
                     raise
                 except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError,
                         RecursionError) as exc:
-                    raise GameRuntimeError(_describe(exc), _location(proc.locations, pc)) from None
-                steps += 1
-                if status or (checks and self._end_checks()):
-                    break
-                if steps > budget:
                     raise GameRuntimeError(
-                        f"the game ran {budget:,} steps without waiting for a decision",
-                        _location(proc.locations, pc),
-                        "is there a loop that never ends?",
-                    )
-                if len(stack) != depth:
+                        _describe(exc), self._error_location(exc, proc.locations, pc)
+                    ) from None
+                if status or len(stack) != depth:
                     break
             if status or state["result"] is not None:
                 break
-        state["steps"] += steps
+        state["steps"] += self.budget - self.ticks
         if not stack and state["result"] is None:
             self.finish(None, "the game ended without a winner")
 
-    def _end_checks(self) -> bool:
-        empty: list[Any] = []
-        for condition, winner, reason in self.program.end_checks:
-            if condition(self, empty):
-                self.finish(winner, reason)
-                return True
-        return False
+    def _error_location(self, exc: BaseException, locations: list[Location | None],
+                        pc: int) -> Location | None:
+        """Where in the pack the failing statement is: the innermost generated line."""
+        found = None
+        tb = exc.__traceback__
+        line_maps = self.program.line_maps
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            line_map = line_maps.get(code.co_filename)
+            if line_map is not None and tb.tb_lineno in line_map:
+                found = line_map[tb.tb_lineno]
+            tb = tb.tb_next
+        return found or _location(locations, pc)
 
 
 def _location(locations: list[Location | None], pc: int) -> Location | None:

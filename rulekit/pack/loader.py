@@ -30,7 +30,7 @@ from rulekit.errors import (
 )
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
-from rulekit.lang.compiler import MAIN, STOP, Compiler, ExprFn, Frame, Program
+from rulekit.lang.compiler import MAIN, STOP, Body, Compiler, ExprFn, Frame, Program
 from rulekit.lang.parser import Snippet, parse_block, parse_expression
 from rulekit.lang.symbols import FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
 from rulekit.schema import validate_document
@@ -148,6 +148,7 @@ class _Builder:
         self.errors: list[PackError] = []
         self.documents: list[YamlDocument] = []
         self.sections: dict[str, tuple[YamlDocument, Any]] = {}
+        self.bodies: list[Body] = []
 
     def fail_if_errors(self) -> None:
         if self.errors:
@@ -422,8 +423,9 @@ class _Builder:
             self.errors.append(exc)
             return None
 
-    def _body(self, symbols: Symbols, compiler: Compiler, name: str, snippet: Snippet,
+    def _body(self, symbols: Symbols, name: str, snippet: Snippet,
               params: list[tuple[str, str]]) -> None:
+        """Parse and check one statement list; keep it for compiling."""
         body = self._parse_block(snippet)
         if body is None:
             return
@@ -431,8 +433,7 @@ class _Builder:
         checker.declare_params(params)
         nslots = checker.check_body(body)
         self.errors.extend(checker.errors)
-        if not checker.errors:
-            compiler.compile_proc(name, body, snippet, nslots, params)
+        self.bodies.append(Body(name, body, snippet, nslots, params))
 
     def _expr(self, symbols: Symbols, compiler: Compiler, snippet: Snippet, expected: str,
               context: str = "expr") -> ExprFn | None:
@@ -445,6 +446,19 @@ class _Builder:
         return None if checker.errors else compiler.expr(expr)
 
     def _compile_code(self, symbols: Symbols, compiler: Compiler) -> None:
+        doc, flow = self._section("flow", None)
+        if doc is not None:
+            # End conditions first: statements compiled later check them after each change.
+            for i, check in enumerate(flow.get("end_when", [])):
+                cond = self._expr(symbols, compiler, _snippet(doc, ("flow", "end_when", i, "when")),
+                                  "bool")
+                winner = check["winner"]
+                if winner not in symbols.roles:
+                    self.errors.append(SchemaError(f"unknown role '{winner}'",
+                                                   doc.location(("flow", "end_when", i, "winner")),
+                                                   did_you_mean(winner, symbols.roles)))
+                if cond is not None:
+                    compiler.program.end_checks.append((cond, winner, check.get("reason", "")))
         for func in symbols.functions.values():
             expr = self._parse_expr(func.snippet)
             if expr is None:
@@ -456,10 +470,10 @@ class _Builder:
             if not checker.errors:
                 compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
         for proc in symbols.procedures.values():
-            self._body(symbols, compiler, proc.name, proc.snippet, proc.params)
+            self._body(symbols, proc.name, proc.snippet, proc.params)
         doc, setup = self._section("setup", None)
         if doc is not None:
-            self._body(symbols, compiler, SETUP, _snippet(doc, ("setup",)), [])
+            self._body(symbols, SETUP, _snippet(doc, ("setup",)), [])
         doc, flow = self._section("flow", None)
         if doc is None:
             self.errors.append(PackFileError("the pack has no flow section",
@@ -468,28 +482,22 @@ class _Builder:
         phases = []
         for i, phase in enumerate(flow.get("phases", [])):
             name = f"phase:{phase['id']}"
-            self._body(symbols, compiler, name, _snippet(doc, ("flow", "phases", i, "do")), [])
+            self._body(symbols, name, _snippet(doc, ("flow", "phases", i, "do")), [])
             phases.append((phase["id"], name))
-        rounds_snippet = _snippet(doc, ("flow", "rounds"))
-        rounds = self._expr(symbols, compiler, rounds_snippet, "int")
+        rounds: ExprFn | None = None
+        if "rounds" in flow:
+            rounds = self._expr(symbols, compiler, _snippet(doc, ("flow", "rounds")), "int")
+            if rounds is None:
+                return
         if "after_rounds" in flow:
-            self._body(symbols, compiler, AFTER_ROUNDS, _snippet(doc, ("flow", "after_rounds")),
+            self._body(symbols, AFTER_ROUNDS, _snippet(doc, ("flow", "after_rounds")),
                        [])
-        for i, check in enumerate(flow.get("end_when", [])):
-            cond = self._expr(symbols, compiler, _snippet(doc, ("flow", "end_when", i, "when")),
-                              "bool")
-            winner = check["winner"]
-            if winner not in symbols.roles:
-                self.errors.append(SchemaError(f"unknown role '{winner}'",
-                                               doc.location(("flow", "end_when", i, "winner")),
-                                               did_you_mean(winner, symbols.roles)))
-            if cond is not None:
-                compiler.program.end_checks.append((cond, winner, check.get("reason", "")))
-        if rounds is not None and not self.errors:
+        if not self.errors:
+            compiler.compile_bodies(self.bodies)
             _build_main(compiler.program, rounds, phases)
 
 
-def _build_main(program: Program, rounds: ExprFn, phases: list[tuple[str, str]]) -> None:
+def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]]) -> None:
     """The main procedure: setup, then rounds of phases, then what follows the last round."""
     from rulekit.lang.compiler import Proc
 
@@ -510,7 +518,7 @@ def _build_main(program: Program, rounds: ExprFn, phases: list[tuple[str, str]])
 
     def next_round(rt: Any, frame: Frame) -> int:
         state = rt.state
-        if state["round"] >= rounds(rt, frame[2]):
+        if rounds is not None and state["round"] >= rounds(rt, frame[2]):
             frame[1] = after_pc[0]
             return 0
         state["round"] += 1

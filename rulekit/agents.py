@@ -1,0 +1,185 @@
+"""Agents: who takes a player's decisions in simulated games.
+
+An agent is any object with a ``choose(view, decision)`` method, or a plain function
+``(view, decision)``, that returns the chosen :class:`~rulekit.engine.decisions.Option` or an
+option id (a label or a unique label prefix is accepted too). The :class:`View` tells the agent
+who it plays (``role``), the game (``game``), a random generator of its own (``rng``, seeded from
+the game's seed and the role, so games replay exactly) and, computed only when read, what the
+player may know of the game (``observation``, from :meth:`Game.observe`).
+
+Agents named on the command line are built-in names (see :data:`BUILTIN_AGENTS`) or
+``package.module:Name``: a class (created with no arguments), an agent object or a function.
+An agent should not carry information from one game to the next: with several worker
+processes each process has its own copy of the agent, and games are split among them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+
+from rulekit.engine.decisions import Decision, Option
+from rulekit.errors import UsageError, did_you_mean
+
+if TYPE_CHECKING:
+    from rulekit.engine.game import Game
+
+
+class View:
+    """What an agent is given for one decision: its seat, the game and, lazily, what it sees.
+
+    A view belongs to one decision; the next decision comes with a new view.
+    """
+
+    __slots__ = ("_observation", "_state", "game", "rng", "role")
+
+    def __init__(self, game: Game, role: str, rng: random.Random,
+                 state: dict[str, Any]) -> None:
+        self.game = game
+        self.role = role
+        self.rng = rng
+        self._state = state
+        self._observation: dict[str, Any] | None = None
+
+    @property
+    def observation(self) -> dict[str, Any]:
+        """``game.observe(state, role)``: computed on first use, then kept for this decision."""
+        if self._observation is None:
+            self._observation = self.game.observe(self._state, self.role)
+        return self._observation
+
+    def __repr__(self) -> str:
+        return f"View(role={self.role!r}, game={self.game.pack_id!r})"
+
+
+class Agent(Protocol):
+    """Takes the decisions of one seat."""
+
+    def choose(self, view: View, decision: Decision) -> Option | str:
+        """The chosen option (or its id) among ``decision``'s legal options."""
+        ...
+
+
+AgentFunction: TypeAlias = Callable[[View, Decision], Option | str]
+AgentLike: TypeAlias = Agent | AgentFunction
+
+
+class RandomAgent:
+    """Picks uniformly among the legal options, with the seat's own generator."""
+
+    def choose(self, view: View, decision: Decision) -> Option:
+        return decision.sample(view.rng)
+
+    def __repr__(self) -> str:
+        return "RandomAgent()"
+
+
+BUILTIN_AGENTS: dict[str, Callable[[], AgentLike]] = {
+    "random": RandomAgent,
+}
+"""Agent names usable without a module path, and how to make each."""
+
+DEFAULT_AGENT = "random"
+
+
+def load_agent(spec: str) -> AgentLike:
+    """The agent named by ``spec``: a built-in name or ``package.module:Name``.
+
+    A class is created with no arguments; an object with a ``choose`` method or a function is
+    used as is. Any problem is a :class:`UsageError`.
+    """
+    text = spec.strip()
+    if text in BUILTIN_AGENTS:
+        return BUILTIN_AGENTS[text]()
+    if ":" not in text:
+        hint = did_you_mean(text, BUILTIN_AGENTS) or (
+            f"built-in agents: {', '.join(BUILTIN_AGENTS)}; or give package.module:Name")
+        raise UsageError(f"unknown agent '{spec}'", hint)
+    module_name, _, attr_path = text.partition(":")
+    module_name, attr_path = module_name.strip(), attr_path.strip()
+    if not module_name or not attr_path:
+        raise UsageError(f"bad agent '{spec}': expected package.module:Name")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or module_name
+        where = "" if missing == module_name else f" (it needs '{missing}', which is missing)"
+        raise UsageError(f"agent '{spec}': no module named '{module_name}'{where}",
+                         "the module must be importable: check its name and PYTHONPATH"
+                         ) from None
+    except Exception as exc:  # noqa: BLE001 - user code may fail in any way on import
+        raise UsageError(f"agent '{spec}': importing '{module_name}' failed: "
+                         f"{type(exc).__name__}: {exc}") from None
+    obj: Any = module
+    for part in attr_path.split("."):
+        if not hasattr(obj, part):
+            names = [n for n in dir(obj) if not n.startswith("_")]
+            raise UsageError(f"agent '{spec}': '{module_name}' has no attribute '{attr_path}'",
+                             did_you_mean(part, names))
+        obj = getattr(obj, part)
+    return _as_agent(spec, obj)
+
+
+def _as_agent(spec: str, obj: Any) -> AgentLike:
+    if isinstance(obj, type):
+        try:
+            instance = obj()
+        except Exception as exc:  # noqa: BLE001 - user code
+            raise UsageError(f"agent '{spec}': cannot create {obj.__name__}() with no "
+                             f"arguments: {type(exc).__name__}: {exc}") from None
+        if callable(getattr(instance, "choose", None)):
+            return instance  # type: ignore[no-any-return]
+        if callable(instance):
+            return instance  # type: ignore[no-any-return]
+        raise UsageError(f"agent '{spec}': {obj.__name__} has no choose(view, decision) method")
+    if callable(getattr(obj, "choose", None)):
+        return obj  # type: ignore[no-any-return]
+    if callable(obj):
+        return obj  # type: ignore[no-any-return]
+    raise UsageError(f"agent '{spec}' is not callable ({type(obj).__name__})",
+                     "name a class, an object with a choose(view, decision) method, or a "
+                     "function (view, decision) -> option")
+
+
+def choose_function(agent: AgentLike) -> AgentFunction:
+    """The ``(view, decision) -> option`` function of an agent object or function."""
+    method = getattr(agent, "choose", None)
+    if callable(method):
+        return method  # type: ignore[no-any-return]
+    if callable(agent):
+        return agent
+    raise UsageError(f"{agent!r} is not an agent: it has no choose(view, decision) method")
+
+
+def parse_agents(text: str | Iterable[str],
+                 roles: Iterable[str] | None = None) -> dict[str, str]:
+    """``"law=random,fugitive=mymod:Bot"`` (or several such texts) -> ``{role: spec}``.
+
+    With ``roles``, a role that is not one of them is a :class:`UsageError`.
+    """
+    parts = [text] if isinstance(text, str) else list(text)
+    known = None if roles is None else list(roles)
+    result: dict[str, str] = {}
+    for part in parts:
+        for item in part.split(","):
+            item = item.strip()
+            if not item:
+                continue
+            role, sep, spec = item.partition("=")
+            role, spec = role.strip(), spec.strip()
+            if not sep or not role or not spec:
+                raise UsageError(f"bad agent assignment '{item}': expected ROLE=AGENT",
+                                 "for example law=random,fugitive=mymodule:MyAgent")
+            if known is not None and role not in known:
+                hint = did_you_mean(role, known) or f"roles: {', '.join(known)}"
+                raise UsageError(f"unknown role '{role}' in --agents", hint)
+            if role in result:
+                raise UsageError(f"role '{role}' is given two agents")
+            result[role] = spec
+    return result
+
+
+__all__ = ["BUILTIN_AGENTS", "DEFAULT_AGENT", "Agent", "AgentFunction", "AgentLike",
+           "RandomAgent", "View", "choose_function", "load_agent", "parse_agents"]

@@ -1,0 +1,374 @@
+"""Turn the statements of a procedure into Python code: structured where it can, blocks where
+it must.
+
+A statement that can never stop for a decision is written as ordinary structured Python (``if``,
+``while``, ``for``), and a procedure that never stops becomes a plain Python function called
+directly. A statement that may stop (a choice, or a call of a procedure that may stop, or a loop
+or ``if`` around one) is split into *blocks* joined by jumps: the interpreter runs one block at
+a time and can stop between two, keeping only ``[procedure, pc, locals]``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulekit.errors import Location
+from rulekit.lang import nodes as n
+from rulekit.lang.parser import Snippet
+
+if TYPE_CHECKING:
+    from rulekit.engine.vm import Runtime
+    from rulekit.lang.compiler import Compiler, Proc
+
+Line = tuple[str, Location | None]
+_LABEL = re.compile(r"@L(\d+)@")
+
+# The statements that end a run of code (nothing after them in the same body runs).
+TICK = ["rt.ticks -= 1", "if rt.ticks < 0: _over(rt)"]
+
+
+def choices_in(body: list[n.Stmt]) -> bool:
+    """True if a statement list holds a choice (not counting procedure calls)."""
+    return any(_stmt_chooses(s) for s in body)
+
+
+def _stmt_chooses(s: n.Stmt) -> bool:
+    if isinstance(s, n.Simultaneous):
+        return True
+    if isinstance(s, (n.Let, n.Assign)):
+        return isinstance(s.value, n.Choice)
+    return any(choices_in(body) for body in _bodies(s))
+
+
+def calls_in(body: list[n.Stmt]) -> set[str]:
+    """Names of the procedures a statement list calls."""
+    found: set[str] = set()
+    for s in body:
+        if isinstance(s, n.CallStmt):
+            found.add(s.proc)
+        for sub in _bodies(s):
+            found |= calls_in(sub)
+    return found
+
+
+def _bodies(s: n.Stmt) -> list[list[n.Stmt]]:
+    if isinstance(s, n.If):
+        return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
+    if isinstance(s, (n.For, n.While, n.Repeat)):
+        return [s.body]
+    return []
+
+
+@dataclass
+class _Op:
+    """A piece of a procedure before blocks are formed."""
+
+    kind: str  # code | label | jump | terminal
+    lines: list[Line] = field(default_factory=list)
+    label: int = -1
+
+
+@dataclass
+class _Loop:
+    structured: bool  # a Python loop (break/continue are Python's) or a block loop (jumps)
+    head: int = -1
+    end: int = -1
+
+
+class Emitter:
+    """Emits one procedure, given which procedures may stop for decisions."""
+
+    def __init__(self, compiler: Compiler, proc: Proc, snippet: Snippet,
+                 suspending: set[str], *, direct: bool = False) -> None:
+        self.c = compiler
+        self.proc = proc
+        self.snippet = snippet
+        self.suspending = suspending
+        self.direct = direct  # emitting a plain Python function (no blocks)
+        self.ops: list[_Op] = []
+        self._labels = itertools.count()
+        self.checks = bool(compiler.program.end_checks)
+
+    def where(self, pos: n.Pos) -> Location:
+        return self.snippet.location(pos)
+
+    def may_stop(self, s: n.Stmt) -> bool:
+        if _stmt_chooses(s):
+            return True
+        if isinstance(s, n.CallStmt):
+            return s.proc in self.suspending
+        return any(self._body_may_stop(b) for b in _bodies(s))
+
+    def _body_may_stop(self, body: list[n.Stmt]) -> bool:
+        return any(self.may_stop(s) for s in body)
+
+    # ------------------------------------------------------------ structured Python
+
+    def structured(self, body: list[n.Stmt], loops: list[_Loop], indent: str) -> list[Line]:
+        """Python lines for statements that never stop for a decision."""
+        lines: list[Line] = []
+        for s in body:
+            lines.extend(self._py(s, loops, indent))
+        return lines
+
+    def _py(self, s: n.Stmt, loops: list[_Loop], indent: str) -> list[Line]:
+        c = self.c
+        loc = self.where(s.pos)
+
+        def out(*texts: str) -> list[Line]:
+            return [(indent + t, loc) for t in texts]
+
+        def check() -> list[Line]:
+            return out("_END(rt)") if self.checks else []
+
+        if isinstance(s, n.Let):
+            return out(f"L[{s.slot}] = {c.py(s.value)}")
+        if isinstance(s, n.Assign):
+            return out(*self._assign_lines(s, c.py(s.value))) + (
+                check() if s.ref[0] == "var" else [])
+        if isinstance(s, n.If):
+            lines: list[Line] = []
+            for i, (cond, body) in enumerate(s.branches):
+                keyword = "if" if i == 0 else "elif"
+                lines.append((f"{indent}{keyword} {c.py(cond)}:", self.where(cond.pos)))
+                lines.extend(self._suite(body, loops, indent + "    "))
+            if s.otherwise:
+                lines.append((indent + "else:", loc))
+                lines.extend(self._suite(s.otherwise, loops, indent + "    "))
+            return lines
+        if isinstance(s, (n.For, n.While, n.Repeat)):
+            if isinstance(s, n.For):
+                head = f"for L[{s.slot}] in list({c.py(s.iterable)}):"
+            elif isinstance(s, n.While):
+                head = f"while {c.py(s.condition)}:"
+            else:
+                head = f"for _ in range({c.py(s.count)}):"
+            inner = indent + "    "
+            return (out(head) + [(inner + t, loc) for t in TICK]
+                    + self.structured(s.body, [*loops, _Loop(True)], inner))
+        if isinstance(s, (n.Break, n.Continue)):
+            loop = loops[-1]
+            if loop.structured:
+                return out("break" if isinstance(s, n.Break) else "continue")
+            target = loop.end if isinstance(s, n.Break) else loop.head
+            return out(f"frame[1] = @L{target}@", "return 0")
+        if isinstance(s, n.Return):
+            return out("return") if self.direct else out("frame[1] = 1 << 30", "return 0")
+        if isinstance(s, n.Pass):
+            return out("pass")
+        if isinstance(s, n.Move):
+            src, dst = c.zone(s.source), c.zone(s.dest)
+            if s.cards is None:
+                return out(f"_move_all(Z[{src}], Z[{dst}], {s.to_bottom!r})") + check()
+            return out(f"_k = {src}",
+                       f"_move(Z[_k], Z[{dst}], {c.py(s.cards)}, {s.to_bottom!r}, _k)") + check()
+        if isinstance(s, n.Draw):
+            src, dst = c.zone(s.source), c.zone(s.dest)
+            return out(f"_draw(Z[{src}], Z[{dst}], {c.py(s.count)})") + check()
+        if isinstance(s, n.Shuffle):
+            return out(f"rt.shuffle(Z[{c.zone(s.zone)}])")
+        if isinstance(s, n.CallStmt):
+            args = ", ".join(c.py(a) for a in s.args)
+            return out(f"_D[{s.proc!r}](rt, [{args}])")
+        if isinstance(s, n.Win):
+            return out(f"rt.finish({c.py(s.winner)}, {s.reason or ''!r})", "raise _Stop")
+        if isinstance(s, n.EndRound):
+            return out("raise _EndRound")
+        if isinstance(s, n.Log):
+            return out(self._log_line(s))
+        raise AssertionError(f"cannot write {type(s).__name__} as Python")  # pragma: no cover
+
+    def _suite(self, body: list[n.Stmt], loops: list[_Loop], indent: str) -> list[Line]:
+        lines = self.structured(body, loops, indent)
+        return lines or [(indent + "pass", None)]
+
+    def _assign_lines(self, s: n.Assign, value: str) -> list[str]:
+        ref = s.ref
+        if ref[0] == "local":
+            return [f"L[{ref[1]}] {s.op} {value}"]
+        _, name, per_role = ref
+        decl = self.c.symbols.variables[name]
+        if per_role and s.index is not None:
+            key = self.c.zone(n.Index(s.pos, n.Name(s.pos, name), s.index))
+        else:
+            key = repr(name)
+        lines = [f"_key = {key}", f"_v = {value}"]
+        if s.op == "+=":
+            lines.append("_v = V[_key] + _v")
+        elif s.op == "-=":
+            lines.append("_v = V[_key] - _v")
+        if decl.minimum is not None:
+            lines.append(f"if _v < {decl.minimum!r}: _v = {decl.minimum!r}")
+        if decl.maximum is not None:
+            lines.append(f"if _v > {decl.maximum!r}: _v = {decl.maximum!r}")
+        lines.append("V[_key] = _v")
+        return lines
+
+    def _log_line(self, s: n.Log) -> str:
+        c = self.c
+        parts: list[str | Any] = [p if isinstance(p, str) else c.expr(p) for p in s.parts]
+        log_id = len(c.program.logs)
+        c.program.logs[log_id] = parts
+        args = ", ".join(f"_snap({c.py(p)})" for p in s.parts if not isinstance(p, str))
+        to = c.py(s.to) if s.to is not None else "None"
+        return (f"rt.log.append({{'e': 'log', 'to': {to}, 'at': {log_id}, "
+                f"'args': [{args}], 'round': S['round']}})")
+
+    # ------------------------------------------------------------ blocks
+
+    def new_label(self) -> int:
+        return next(self._labels)
+
+    def mark(self, label: int) -> None:
+        self.ops.append(_Op("label", label=label))
+
+    def jump(self, label: int, loc: Location | None = None) -> None:
+        self.ops.append(_Op("jump", [(f"frame[1] = @L{label}@", loc), ("return 0", loc)]))
+
+    def blocks(self, body: list[n.Stmt], loops: list[_Loop]) -> None:
+        """Emit statements as ops, structured where possible."""
+        run: list[n.Stmt] = []
+        for s in body:
+            if self.may_stop(s):
+                if run:
+                    self.ops.append(_Op("code", self.structured(run, loops, "")))
+                    run = []
+                self._stopping(s, loops)
+            else:
+                run.append(s)
+        if run:
+            self.ops.append(_Op("code", self.structured(run, loops, "")))
+
+    def _stopping(self, s: n.Stmt, loops: list[_Loop]) -> None:
+        c = self.c
+        loc = self.where(s.pos)
+        if isinstance(s, (n.Let, n.Assign)) and isinstance(s.value, n.Choice):
+            if isinstance(s, n.Let) or (s.ref[0] == "local" and s.op == "="):
+                slot = s.slot if isinstance(s, n.Let) else s.ref[1]
+                self._choices(loc, [(s.value, slot)])
+                return
+            tmp = self.proc.nslots
+            self.proc.nslots += 1
+            self._choices(loc, [(s.value, tmp)])
+            lines = self._assign_lines(s, f"L[{tmp}]")
+            if self.checks and s.ref[0] == "var":
+                lines.append("_END(rt)")
+            self.ops.append(_Op("code", [(t, loc) for t in lines]))
+            return
+        if isinstance(s, n.Simultaneous):
+            pairs = []
+            for binding in s.bindings:
+                assert isinstance(binding.value, n.Choice)
+                pairs.append((binding.value, binding.slot))
+            self._choices(loc, pairs)
+            return
+        if isinstance(s, n.CallStmt):
+            args = ", ".join(c.py(a) for a in s.args)
+            self.ops.append(_Op("terminal", [(f"_call(rt, {s.proc!r}, [{args}])", loc),
+                                             ("return 0", loc)]))
+            return
+        if isinstance(s, n.If):
+            end = self.new_label()
+            for cond, body in s.branches:
+                skip = self.new_label()
+                self.ops.append(_Op("jump", [
+                    (f"if not {c.py(cond)}: frame[1] = @L{skip}@", self.where(cond.pos)),
+                    ("return 0", None)]))
+                self.blocks(body, loops)
+                self.jump(end)
+                self.mark(skip)
+            if s.otherwise is not None:
+                self.blocks(s.otherwise, loops)
+            self.mark(end)
+            return
+        head, end = self.new_label(), self.new_label()
+        loop = _Loop(False, head, end)
+        if isinstance(s, n.For):
+            it = f"L[{s.iter_slot}]"
+            self.ops.append(_Op("code", [(f"{it} = [list({c.py(s.iterable)}), 0]", loc)]))
+            self.mark(head)
+            self.ops.append(_Op("jump", [
+                (f"_it = {it}", loc),
+                (f"if _it[1] >= len(_it[0]): frame[1] = @L{end}@", loc),
+                (f"else: L[{s.slot}] = _it[0][_it[1]]; _it[1] += 1", loc),
+                ("return 0", loc)]))
+        elif isinstance(s, n.While):
+            self.mark(head)
+            self.ops.append(_Op("jump", [
+                (f"if not {c.py(s.condition)}: frame[1] = @L{end}@", loc), ("return 0", loc)]))
+        else:
+            assert isinstance(s, n.Repeat)
+            counter = f"L[{s.iter_slot}]"
+            self.ops.append(_Op("code", [(f"{counter} = {c.py(s.count)}", loc)]))
+            self.mark(head)
+            self.ops.append(_Op("jump", [
+                (f"if {counter} <= 0: frame[1] = @L{end}@", loc),
+                (f"else: {counter} -= 1", loc), ("return 0", loc)]))
+        self.blocks(s.body, [*loops, loop])
+        self.jump(head, loc)
+        self.mark(end)
+
+    def _choices(self, loc: Location, pairs: list[tuple[n.Choice, int]]) -> None:
+        makers = [self.c.constant(self._choice_spec(choice, slot)) for choice, slot in pairs]
+        calls = ", ".join(f"{m}(rt, L)" for m in makers)
+        self.ops.append(_Op("terminal", [(f"return rt.ask([{calls}])", loc)]))
+
+    def _choice_spec(self, choice: n.Choice, slot: int) -> Callable[[Runtime, list[Any]],
+                                                                    dict[str, Any]]:
+        c = self.c
+        loc = self.where(choice.pos)
+        var = f"L[{choice.slot}]"
+        source = c.py(choice.source)
+        if choice.where is not None:
+            items = f"[{var} for {var} in {source} if {c.py(choice.where)}]"
+        else:
+            items = f"list({source})"
+        prompt = choice.prompt or ("Choose one" if choice.kind == "one" else "Choose any number")
+        body = [f"items = {items}",
+                f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
+                f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}"]
+        if choice.kind == "one":
+            body.append(f"spec['optional'] = {choice.optional!r}")
+        else:
+            lo = c.py(choice.min) if choice.min is not None else "0"
+            hi = c.py(choice.max) if choice.max is not None else "len(items)"
+            body += [f"spec['min'] = {lo}", f"spec['max'] = {hi}", "rules = []"]
+            for rule in choice.at_most:
+                body += [f"flags = [1 if {c.py(rule.condition)} else 0 for {var} in items]",
+                         f"if 1 in flags: rules.append([{c.py(rule.limit)}, flags])"]
+            body.append("spec['at_most'] = rules")
+        body.append("return spec")
+        maker: Callable[[Runtime, list[Any]], dict[str, Any]] = c.function(body, loc)
+        return maker
+
+    def finish(self) -> None:
+        """Group ops into blocks, resolve labels, and compile each block into the procedure."""
+        groups: list[list[_Op]] = []
+        current: list[_Op] = []
+        label_block: dict[int, int] = {}
+        for op in self.ops:
+            if op.kind == "label":
+                if current:
+                    groups.append(current)
+                    current = []
+                label_block[op.label] = len(groups)
+                continue
+            current.append(op)
+            if op.kind in ("jump", "terminal"):
+                groups.append(current)
+                current = []
+        if current:
+            groups.append(current)
+        for index, ops in enumerate(groups):
+            lines = [line for op in ops for line in op.lines]
+            if ops[-1].kind not in ("jump", "terminal"):
+                lines.append(("return 0", None))
+            lines = [(_LABEL.sub(lambda m: str(label_block[int(m.group(1))]), t), loc)
+                     for t, loc in lines]
+            fn = self.c.block_function(f"{self.proc.name} block {index}", "frame", lines)
+            self.proc.code.append(fn)
+            self.proc.locations.append(next((loc for _, loc in lines if loc), None))

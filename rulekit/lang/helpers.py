@@ -1,0 +1,89 @@
+"""Small functions and signals that generated code calls at run time."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rulekit.engine.vm import Runtime
+
+MAIN = "__main__"
+
+
+class StopGame(Exception):
+    """Raised by generated code when the game has just ended (``win`` or an end condition)."""
+
+
+class EndRound(Exception):
+    """Raised by generated code for ``end_round``: the interpreter unwinds to the flow."""
+
+
+class BudgetExceeded(Exception):
+    """Raised when a game runs more steps than its budget without waiting for a decision."""
+
+
+def move(src: list[str], dst: list[str], value: Any, bottom: bool, src_key: str) -> None:
+    """Move one card (a text) or a list of cards from ``src`` to the top (or bottom) of ``dst``."""
+    for card in [value] if isinstance(value, str) else list(value):
+        try:
+            src.remove(card)
+        except ValueError:
+            raise LookupError(f"card '{card}' is not in zone '{src_key}'") from None
+        if bottom:
+            dst.insert(0, card)
+        else:
+            dst.append(card)
+
+
+def move_all(src: list[str], dst: list[str], bottom: bool) -> None:
+    """Move every card of ``src``, keeping their order, onto (or under) ``dst``."""
+    if src is dst:
+        return
+    if bottom:
+        dst[:0] = src
+    else:
+        dst.extend(src)
+    src.clear()
+
+
+def draw(src: list[str], dst: list[str], count: int) -> None:
+    """Move up to ``count`` cards one by one from the top of ``src`` to the top of ``dst``."""
+    k = min(count, len(src))
+    if k > 0:
+        taken = src[-k:]
+        del src[-k:]
+        taken.reverse()
+        dst.extend(taken)
+
+
+def call(rt: Runtime, name: str, args: list[Any]) -> None:
+    """Push a frame for a procedure that may stop for decisions."""
+    args.extend([None] * (rt.program.procs[name].nslots - len(args)))
+    rt.stack.append([name, 0, args])
+
+
+def end_round(rt: Runtime) -> None:
+    """Unwind the frames up to the flow and jump to the end of the current round."""
+    stack = rt.stack
+    while stack and stack[-1][0] != MAIN:
+        stack.pop()
+    if not stack:
+        raise LookupError("end_round used outside the rounds of play")
+    stack[-1][1] = rt.program.round_end_pc
+
+
+def snapshot(value: Any) -> Any:
+    """A copy of a list (so a log event keeps the cards as they were)."""
+    return list(value) if isinstance(value, list) else value
+
+
+def end_checks(rt: Runtime) -> None:
+    """Run the pack's end conditions; end the game at the first one that holds."""
+    for condition, winner, reason in rt.program.end_checks:
+        if condition(rt, []):
+            rt.finish(winner, reason)
+            raise StopGame
+
+
+def over_budget(rt: Runtime) -> None:
+    raise BudgetExceeded

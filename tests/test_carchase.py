@@ -1,0 +1,338 @@
+"""Tests of the Car Chase pack (games/carchase/).
+
+The scenarios of the pack test the rules through play; this file adds what scenarios cannot
+see: the card list against the rulebook (CC-04), what each player may observe (CC-16, CC-18),
+who is asked to decide when, refused answers at the engine level (CC-09, CC-15), and that every
+scenario passes and every rule id of rules.yaml is covered.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from rulekit.engine.game import Game, State
+from rulekit.errors import IllegalActionError
+from rulekit.lang.compiler import zone_key
+from rulekit.pack.loader import LoadedPack, load_pack
+from rulekit.scenarios import run_scenarios
+
+RULE_IDS = [f"CC-{i:02d}" for i in range(1, 19)]
+
+# The rulebook's card list (rulebooks/carchase.txt, "CARD LIST"), in its order: name, type, score.
+RULEBOOK_CARDS: list[tuple[str, str, int]] = [
+    ("Survivalists Camp", "F", 5), ("Biker Gang", "F", 4), ("On The Run", "F", 8),
+    ("Breaking all the Rules", "F", 12), ("I Fought the Law", "F", 11), ("Lie Low", "F", 1),
+    ("Disc Jockey", "F", 3), ("One Step Ahead", "F", 9), ("Wise Old Indian", "F", 7),
+    ("Lone Wolf", "F", 10), ("Chop Shop", "F", 6), ("Police Scanner", "F", 2),
+    ("Hero of the People", "F", 13),
+    ("The Law Won", "I", 3), ("Leg Work", "I", 1), ("Decent Citizen", "I", 4),
+    ("Land Line", "I", 5), ("Informer", "I", 6), ("Wanted Posters", "I", 2),
+    ("Trace Phone Call", "I", 7), ("Nowhere to Run", "I", 10), ("All Points Bulletin", "I", 12),
+    ("Be on the Lookout", "I", 11), ("Bust", "I", 8), ("Raid", "I", 9),
+    ("Hot on the Trail", "I", 13),
+    ("Wheelie", "C", 2), ("Skid", "C", 1), ("High Octane", "C", 6), ("Tires Screeching", "C", 4),
+    ("Brakes Squealing", "C", 2), ("Hit Fruit Cart", "C", 1), ("Over Drive", "C", 5),
+    ("Gun It", "C", 4), ("Zoom Zoom Zoom", "C", 3), ("Pedal to the Metal", "C", 10),
+    ("Peel Out", "C", 5), ("Stunt Driving", "C", 7), ("Burn Rubber", "C", 6),
+    ("Desperate Move", "C", 7), ("Three Sixty", "C", 3), ("Go Airborne", "C", 9),
+    ("Flatbed Trailer Ramp", "C", 8), ("18 Wheeler", "C", 8), ("High Speed Pursuit", "C", 9),
+    ("State Troopers", "P", 10), ("Road Spikes", "P", 9), ("Police Chopper", "P", 5),
+    ("FBI Helicopter", "P", 6), ("Speed Trap", "P", 8), ("Smokey", "P", 13),
+    ("Road Block", "P", 12), ("Sheriff", "P", 7), ("Federal Agents", "P", 11),
+    ("Backup", "P", 4), ("Checkpoint", "P", 1), ("Out of Gas", "P", 3), ("Patrol Cars", "P", 2),
+    ("Muscle Car", "E", 10), ("Eat My Dust", "E", 9), ("Cop Car Pile Up", "E", 8),
+    ("Double Back", "E", 7), ("Cross State Line", "E", 1), ("Disguise", "E", 6),
+    ("Smoke", "E", 5), ("Night", "E", 2), ("Storm", "E", 3), ("Jump", "E", 4),
+    ("Wild Goose Chase", "E", 11), ("Run Blockade", "E", 12), ("Blocked Intersection", "E", 13),
+    ("Truck Stop", "L", 1), ("Tunnel", "L", 2), ("Warehouse", "L", 3), ("Bridge", "L", 4),
+    ("Rail Road Crossing", "L", 5), ("Ferry", "L", 6), ("Route 51", "L", 7),
+]
+KINDS = {"F": "Fugitive", "I": "Investigation", "C": "Chase", "P": "Capture", "E": "Escape",
+         "L": "Location"}
+
+
+@pytest.fixture(scope="module")
+def pack() -> LoadedPack:
+    return load_pack("carchase")
+
+
+@pytest.fixture(scope="module")
+def game(pack: LoadedPack) -> Game:
+    return pack.game
+
+
+def hand(role: str) -> str:
+    return zone_key("hand", role)
+
+
+def start(game: Game, phase: str, zones: dict[str, list[str]] | None = None,
+          round: int = 1) -> State:
+    """A state at the start of ``phase`` with the given piles (cards listed top first; the
+    cards not listed stay in the deck), run up to its first decision."""
+    state = game.start_state(0, round=round, phase=phase)
+    for key, cards in (zones or {}).items():
+        for pile in state["zones"].values():
+            pile[:] = [c for c in pile if c not in cards]
+        state["zones"][key] = list(reversed(cards))
+    return game.run(state)
+
+
+def pending(game: Game, state: State) -> list[str]:
+    return sorted(d.player for d in game.pending(state))
+
+
+def text_of(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def mentions(observation: dict[str, Any], card: str) -> bool:
+    """True if the card id appears anywhere in an observation (as a JSON string or inside an
+    option id such as ``bust+raid``)."""
+    return re.search(r'["+]' + re.escape(card) + r'["+]', text_of(observation)) is not None
+
+
+# ------------------------------------------------------------------ the cards (CC-04)
+
+
+def test_rulebook_list_is_complete() -> None:
+    assert len(RULEBOOK_CARDS) == 78
+    assert len({name for name, _, _ in RULEBOOK_CARDS}) == 78
+
+
+def test_pack_has_exactly_the_rulebook_cards(game: Game) -> None:
+    cards = game.symbols.cards
+    assert len(cards) == 78
+    actual = [(c["name"], c["type"], c["score"]) for c in cards.values()]
+    assert actual == RULEBOOK_CARDS
+    for card in cards.values():
+        assert card["kind"] == KINDS[card["type"]], card["id"]
+
+
+def test_counts_per_type(game: Game) -> None:
+    counts = Counter(c["type"] for c in game.symbols.cards.values())
+    assert counts == {"F": 13, "I": 13, "C": 19, "P": 13, "E": 13, "L": 7}
+
+
+@pytest.mark.parametrize("card_type, scores", [
+    ("F", list(range(1, 14))),
+    ("I", list(range(1, 14))),
+    ("P", list(range(1, 14))),
+    ("E", list(range(1, 14))),
+    ("L", list(range(1, 8))),
+    ("C", [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10]),
+])
+def test_scores_per_type(game: Game, card_type: str, scores: list[int]) -> None:
+    actual = sorted(c["score"] for c in game.symbols.cards.values() if c["type"] == card_type)
+    assert actual == scores
+
+
+def test_whole_pack_starts_in_the_deck(game: Game) -> None:
+    state = game.initial_state(0)
+    assert sorted(state["zones"]["deck"]) == sorted(game.symbols.cards)
+
+
+# ------------------------------------------------------------------ rules and scenarios
+
+
+def test_rules_file_lists_cc01_to_cc18(pack: LoadedPack) -> None:
+    assert [rule_id for rule_id, _ in pack.rules] == RULE_IDS
+    assert all(text.strip() for _, text in pack.rules)
+
+
+def test_all_scenarios_pass(pack: LoadedPack) -> None:
+    run = run_scenarios(pack)
+    assert len(run.results) >= 40
+    failures = [str(r) for r in run.results if not r.passed]
+    assert not failures, "\n".join(failures)
+
+
+def test_every_rule_is_covered_by_a_passing_scenario(pack: LoadedPack) -> None:
+    run = run_scenarios(pack)
+    coverage = run.coverage()
+    rule_ids = [rule_id for rule_id, _ in pack.rules]
+    uncovered = [rule_id for rule_id in rule_ids if not coverage.get(rule_id)]
+    assert not uncovered
+    unknown = sorted(set(coverage) - set(rule_ids))
+    assert not unknown, f"scenarios name rules that rules.yaml lacks: {unknown}"
+
+
+# ------------------------------------------------------------------ who decides when
+
+
+def test_setup_then_law_exchanges_first_then_fugitive(game: Game) -> None:
+    state = game.new_game(0)
+    assert (state["round"], state["phase"]) == (1, "draw")
+    assert pending(game, state) == ["law"]                       # CC-08, CC-09: Law first
+    decision = game.decision_for(state, "law")
+    assert decision is not None and decision.max == 5 and decision.min == 0
+    state = game.apply(state, {"law": "none"})
+    assert pending(game, state) == ["fugitive"]
+    state = game.apply(state, {"fugitive": "none"})
+    # The Draw phase is over: what comes next are the Search choices (CC-06).
+    assert (state["round"], state["phase"]) != (1, "draw")
+
+
+def test_both_players_decide_at_once_in_every_contest(game: Game) -> None:
+    state = start(game, "search", {hand("law"): ["bust", "skid", "smokey"],
+                                   hand("fugitive"): ["lie_low", "wheelie", "night"]})
+    for phase, law, fugitive in [("search", "bust", "lie_low"), ("chase", "skid", "none"),
+                                 ("escape", "none", "night")]:
+        assert state["phase"] == phase
+        assert pending(game, state) == ["fugitive", "law"]
+        state = game.apply(state, {"law": law, "fugitive": fugitive})
+    assert (state["round"], state["phase"]) == (2, "draw")
+
+
+def test_only_allowed_cards_are_offered(game: Game) -> None:
+    state = start(game, "search", {
+        hand("law"): ["bust", "ferry", "tunnel", "skid", "smokey", "lone_wolf"],
+        hand("fugitive"): ["one_step_ahead", "bridge", "wheelie", "night", "raid"],
+    })
+    law = game.decision_for(state, "law")
+    fugitive = game.decision_for(state, "fugitive")
+    assert law is not None and fugitive is not None
+    assert sorted(law.items) == ["bust", "ferry", "tunnel"]              # I and L only
+    assert sorted(fugitive.items) == ["bridge", "one_step_ahead"]        # F and L only
+
+
+# ------------------------------------------------------------------ refused answers
+
+
+def test_exchanging_six_cards_is_refused(game: Game) -> None:
+    state = start(game, "draw")
+    cards = state["zones"][hand("law")][:6]
+    with pytest.raises(IllegalActionError, match="not 6"):
+        game.apply(state, {"law": "+".join(cards)})
+    five = game.apply(state, {"law": "+".join(cards[:5])})
+    assert len(five["zones"][hand("law")]) == 10
+    assert sorted(five["zones"]["discard"]) == sorted(cards[:5])
+
+
+def test_two_location_cards_are_refused_in_every_contest(game: Game) -> None:
+    for phase, law_card, fugitive_card in [("search", "bust", "lone_wolf"),
+                                           ("chase", "skid", "wheelie"),
+                                           ("escape", "smokey", "night")]:
+        state = start(game, phase, {hand("law"): [law_card, "ferry", "tunnel"],
+                                    hand("fugitive"): [fugitive_card, "bridge", "route_51"]})
+        law = game.decision_for(state, "law")
+        assert law is not None
+        with pytest.raises(IllegalActionError, match="at most"):
+            game.apply(state, {"law": f"{law_card}+ferry+tunnel"})
+        with pytest.raises(IllegalActionError, match="at most"):
+            game.apply(state, {"fugitive": f"{fugitive_card}+bridge+route_51"})
+        # One Location card with other cards is fine.
+        assert law.option(f"ferry+{law_card}").value is not None
+
+
+# ------------------------------------------------------------------ hidden information (CC-18)
+
+
+def test_law_sees_only_the_size_of_the_fugitive_hand(game: Game) -> None:
+    state = game.new_game(0)
+    seen = game.observe(state, "law")
+    fugitive_hand = state["zones"][hand("fugitive")]
+    assert len(fugitive_hand) == 10
+    assert seen["zones"][hand("fugitive")] == {"count": 10}
+    assert seen["zones"][hand("law")]["cards"] == state["zones"][hand("law")]
+    for card in fugitive_hand:
+        assert not mentions(seen, card), card
+
+
+def test_fugitive_sees_only_the_size_of_the_law_hand(game: Game) -> None:
+    state = game.new_game(0)
+    state = game.apply(state, {"law": "none"})
+    seen = game.observe(state, "fugitive")
+    assert seen["zones"][hand("law")] == {"count": 10}
+    for card in state["zones"][hand("law")]:
+        assert not mentions(seen, card), card
+
+
+def test_deck_shows_only_its_count(game: Game) -> None:
+    state = game.new_game(0)
+    for role in ("law", "fugitive"):
+        seen = game.observe(state, role)
+        assert seen["zones"]["deck"] == {"count": 58}
+        for card in state["zones"]["deck"]:
+            assert not mentions(seen, card), card
+
+
+def test_discard_pile_is_public(game: Game) -> None:
+    state = start(game, "draw", {"deck": ["hot_on_the_trail", "raid", "bust", "skid", "smokey",
+                                          "tunnel", "ferry", "bridge", "night", "storm"]})
+    state = game.apply(state, {"law": "raid+bust"})
+    for role in ("law", "fugitive"):
+        seen = game.observe(state, role)
+        assert sorted(seen["zones"]["discard"]["cards"]) == ["bust", "raid"]
+        assert seen["zones"]["discard"]["count"] == 2
+        assert seen["zones"][hand("law")]["count"] == 10
+        assert seen["zones"][hand("fugitive")]["count"] == 10
+        assert seen["zones"]["deck"]["count"] == 56
+
+
+def test_played_cards_and_totals_are_public_after_the_contest(game: Game) -> None:
+    state = start(game, "search", {hand("law"): ["bust", "raid", "skid"],
+                                   hand("fugitive"): ["lone_wolf", "lie_low", "wheelie"]})
+    state = game.apply(state, {"law": "bust+raid", "fugitive": "lone_wolf"})
+    seen = game.observe(state, "fugitive")
+    assert sorted(seen["zones"]["discard"]["cards"]) == ["bust", "lone_wolf", "raid"]
+    assert seen["vars"] == {"law_total": 17, "fugitive_total": 10}
+    # The Law's unplayed cards stay secret.
+    assert not mentions(seen, "skid")
+
+
+# ------------------------------------------------------------------ secret choices (CC-16)
+
+
+def test_a_committed_choice_is_not_revealed_to_the_other_player(game: Game) -> None:
+    state = start(game, "search", {hand("law"): ["bust", "raid", "skid"],
+                                   hand("fugitive"): ["lone_wolf", "lie_low", "wheelie"]})
+    before = game.observe(state, "fugitive")
+    state = game.apply(state, {"law": "bust+raid"})
+    seen = game.observe(state, "fugitive")
+    # Nothing is resolved: the cards are still in hand, no total is set.
+    assert state["phase"] == "search"
+    assert sorted(state["zones"][hand("law")]) == ["bust", "raid", "skid"]
+    assert state["vars"] == {"law_total": 0, "fugitive_total": 0}
+    # The Fugitive sees its own decision only, and nothing of the Law's option.
+    assert [d["player"] for d in seen["decisions"]] == ["fugitive"]
+    assert seen["waiting_for"] == ["fugitive"]
+    assert "bust+raid" not in text_of(seen["decisions"])
+    assert "bust+raid" not in text_of(seen["log"])
+    for card in ("bust", "raid"):
+        assert not mentions(seen["decisions"], card)
+        assert not mentions(seen["log"], card)
+        assert not mentions(seen, card)
+    assert seen["log"] == before["log"]
+    # The Law may not change its mind once committed.
+    with pytest.raises(IllegalActionError, match="already decided"):
+        game.apply(state, {"law": "bust"})
+    # Once the Fugitive answers, both choices are revealed together.
+    state = game.apply(state, {"fugitive": "lone_wolf"})
+    assert state["vars"] == {"law_total": 17, "fugitive_total": 10}
+    assert state["phase"] == "chase"
+
+
+def test_the_fugitive_choice_is_not_revealed_to_the_law(game: Game) -> None:
+    state = start(game, "escape", {hand("law"): ["smokey", "backup"],
+                                   hand("fugitive"): ["blocked_intersection", "night"]})
+    state = game.apply(state, {"fugitive": "blocked_intersection"})
+    seen = game.observe(state, "law")
+    assert [d["player"] for d in seen["decisions"]] == ["law"]
+    assert seen["waiting_for"] == ["law"]
+    assert not mentions(seen, "blocked_intersection")
+    assert not mentions(seen, "night")
+    state = game.apply(state, {"law": "smokey"})
+    assert state["result"] is None                      # 13 against 13: the Fugitive escapes
+    assert (state["round"], state["phase"]) == (2, "draw")
+
+
+def test_observation_is_plain_data(game: Game) -> None:
+    state = game.new_game(0)
+    for role in ("law", "fugitive"):
+        seen = game.observe(state, role)
+        assert json.loads(json.dumps(seen)) == seen
