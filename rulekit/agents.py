@@ -109,7 +109,7 @@ def load_agent(spec: str) -> AgentLike:
         raise UsageError(f"agent '{spec}': no module named '{module_name}'{where}",
                          "the module must be importable: check its name and PYTHONPATH"
                          ) from None
-    except Exception as exc:  # noqa: BLE001 - user code may fail in any way on import
+    except Exception as exc:
         raise UsageError(f"agent '{spec}': importing '{module_name}' failed: "
                          f"{type(exc).__name__}: {exc}") from None
     obj: Any = module
@@ -126,7 +126,7 @@ def _as_agent(spec: str, obj: Any) -> AgentLike:
     if isinstance(obj, type):
         try:
             instance = obj()
-        except Exception as exc:  # noqa: BLE001 - user code
+        except Exception as exc:
             raise UsageError(f"agent '{spec}': cannot create {obj.__name__}() with no "
                              f"arguments: {type(exc).__name__}: {exc}") from None
         if callable(getattr(instance, "choose", None)):

@@ -62,10 +62,7 @@ class PackError(RulekitError):
 
     def __str__(self) -> str:
         loc = self.location
-        if loc is None:
-            head = self.message
-        else:
-            head = f"{loc}: {self.message}"
+        head = self.message if loc is None else f"{loc}: {self.message}"
         lines = [head]
         if loc is not None and loc.source_line is not None:
             src = loc.source_line.rstrip("\n").expandtabs(1)

@@ -222,12 +222,8 @@ class ScenarioRunner:
         """Put the listed cards in the listed zones (listed top first); cards pushed out of a
         listed zone go under the cards of the pack's starting zone (usually the deck)."""
         keys = {self._ref(game, scenario, ("zones", ref), ref, "zone"): ref for ref in zones}
-        where: dict[str, str] = {}
-        for key, cards in state["zones"].items():
-            for card in cards:
-                where[card] = key
         listed: set[str] = set()
-        for key, ref in keys.items():
+        for ref in keys.values():
             for i, card in enumerate(zones[ref]):
                 if card not in game.symbols.cards:
                     hint = did_you_mean(card, game.symbols.cards)
@@ -291,7 +287,8 @@ class ScenarioRunner:
             path = (*scenario.path, "expect", i)
             doc = scenario.doc
 
-            def locate(line: int, column: int, path: tuple[str | int, ...] = path) -> Location:
+            def locate(line: int, column: int, path: tuple[str | int, ...] = path,
+                       doc: YamlDocument = doc) -> Location:
                 return doc.text_location(path, line, column)
 
             snippet = Snippet(str(text), locate)
@@ -330,7 +327,7 @@ def _explain(compiler: Compiler, expr: n.Expr, rt: Runtime, nslots: int, game: G
         try:
             left = compiler.expr(expr.left)(rt, [None] * nslots)
             right = compiler.expr(expr.right)(rt, [None] * nslots)
-        except Exception:  # noqa: BLE001 - a best-effort explanation only
+        except Exception:
             return ""
         return f" (left side: {_show(left)}, right side: {_show(right)})"
     if state_result := rt.state["result"]:

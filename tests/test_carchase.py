@@ -75,10 +75,14 @@ def start(game: Game, phase: str, zones: dict[str, list[str]] | None = None,
     """A state at the start of ``phase`` with the given piles (cards listed top first; the
     cards not listed stay in the deck), run up to its first decision."""
     state = game.start_state(0, round=round, phase=phase)
+    piles = state["zones"]
     for key, cards in (zones or {}).items():
-        for pile in state["zones"].values():
+        pushed = [c for c in piles[key] if c not in cards]
+        for pile in piles.values():
             pile[:] = [c for c in pile if c not in cards]
-        state["zones"][key] = list(reversed(cards))
+        piles[key] = list(reversed(cards))
+        piles["deck"][:0] = [c for c in pushed if c not in piles["deck"]]
+    assert sorted(c for pile in piles.values() for c in pile) == sorted(game.symbols.cards)
     return game.run(state)
 
 

@@ -163,7 +163,7 @@ class Decision:
         except ValueError:
             bad = next(p for p in parts if p not in ids)
             raise IllegalActionError(f"'{bad}' cannot be chosen here ({self.prompt})") from None
-        canonical = all(a < b for a, b in zip(indexes, indexes[1:], strict=False))
+        canonical = all(a < b for a, b in itertools.pairwise(indexes))
         if not canonical:
             indexes.sort()
             if len(set(indexes)) != len(indexes):

@@ -47,7 +47,7 @@ class Game:
 
     def _make_zone_keys(self) -> list[tuple[str, str | None, str]]:
         """(key, owner, visibility) of every zone pile, in declaration order."""
-        keys = []
+        keys: list[tuple[str, str | None, str]] = []
         for zone in self.symbols.zones.values():
             if zone.per_role:
                 for role in self.roles:
@@ -246,7 +246,8 @@ class Game:
             args = iter(event["args"])
             return "".join(p if isinstance(p, str) else self.label(next(args)) for p in parts)
         if kind == "choice":
-            return f"{self.role_names.get(event['player'], event['player'])} chose {event['option']}"
+            who = self.role_names.get(event["player"], event["player"])
+            return f"{who} chose {event['option']}"
         if kind == "end":
             who = event["winner"]
             name = self.role_names.get(who, "nobody") if who else "nobody"

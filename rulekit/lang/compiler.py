@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location
-from rulekit.lang import nodes as n
 from rulekit.lang import helpers
+from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
 from rulekit.lang.emitter import Emitter, calls_in, choices_in
 from rulekit.lang.parser import Snippet
@@ -116,7 +116,7 @@ class Compiler:
 
     def _build(self, source: str, filename: str, line_map: dict[int, Location]) -> Any:
         local_ns: dict[str, Any] = {}
-        exec(compile(source, filename, "exec"), self.ns, local_ns)  # noqa: S102 - our own code
+        exec(compile(source, filename, "exec"), self.ns, local_ns)
         self.program.line_maps[filename] = line_map
         return next(iter(local_ns.values()))
 
@@ -124,7 +124,8 @@ class Compiler:
 
     def expr(self, e: n.Expr, location: Location | None = None) -> ExprFn:
         """A closure ``f(rt, L)`` computing the expression."""
-        return self.function(["return " + self.py(e)], location)
+        fn: ExprFn = self.function(["return " + self.py(e)], location)
+        return fn
 
     def function(self, body: list[str], location: Location | None = None) -> Any:
         """Compile ``def f(rt, L): <body>`` (the body's lines all point at ``location``)."""

@@ -128,7 +128,8 @@ def _syntax_error(snippet: Snippet, exc: UnexpectedInput) -> EffectSyntaxError:
             what = f"unexpected {tok.value!r}"
         message = f"syntax error: {what}; expected {_describe_expected(set(exc.expected))}"
     elif isinstance(exc, UnexpectedCharacters):
-        ch = snippet.text[exc.pos_in_stream] if exc.pos_in_stream < len(snippet.text) else "?"
+        index = exc.pos_in_stream or 0
+        ch = snippet.text[index] if index < len(snippet.text) else "?"
         message = f"syntax error: unexpected character {ch!r}"
     elif isinstance(exc, UnexpectedEOF):
         message = "syntax error: unexpected end of text"

@@ -260,7 +260,7 @@ class _Builder:
                     manifest_doc.location(("parameters", name, "default"))))
         params = resolve_params(declared_params, self.overrides)
 
-        cards, card_docs = self._cards()
+        cards, _card_docs = self._cards()
         zones = self._zones(cards, roles)
         variables = self._variables()
         symbols = Symbols(roles=roles, cards=cards, zones=zones, variables=variables,
@@ -471,7 +471,7 @@ class _Builder:
                 compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
         for proc in symbols.procedures.values():
             self._body(symbols, proc.name, proc.snippet, proc.params)
-        doc, setup = self._section("setup", None)
+        doc, _setup = self._section("setup", None)
         if doc is not None:
             self._body(symbols, SETUP, _snippet(doc, ("setup",)), [])
         doc, flow = self._section("flow", None)
