@@ -112,12 +112,13 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
     """
     loaded = {role: load_agent(a) if isinstance(a, str) else a
               for role, a in (agents or {}).items()}
-    state = game.new_game(seed)
-    choosers = _choosers(game, seed, loaded, state)
-    pending = game.pending
-    apply = game.apply
+    state = game.initial_state(seed)
     decisions = 0
     try:
+        state = game.run(state)  # game.new_game(seed), with the state at hand for errors
+        choosers = _choosers(game, seed, loaded, state)
+        pending = game.pending
+        apply = game.apply
         while state["result"] is None:
             if state["round"] > max_rounds:
                 return GameRecord(seed, None, max_rounds, decisions, True,
@@ -128,14 +129,18 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
             apply(state, actions, in_place=True)
             decisions += len(actions)
     except IllegalActionError as exc:
-        raise IllegalActionError(f"game with seed {seed}, round {state['round']}: an agent "
-                                 f"chose an illegal option: {exc.message}", exc.hint) from None
+        raise IllegalActionError(f"an agent chose an illegal option: {exc.message} "
+                                 f"{_where(seed, state)}", exc.hint) from None
     except GameRuntimeError as exc:
-        raise GameRuntimeError(f"game with seed {seed}: {exc.message}", exc.location,
+        raise GameRuntimeError(f"{exc.message} {_where(seed, state)}", exc.location,
                                exc.hint) from None
     result = state["result"]
     return GameRecord(seed, result["winner"], int(result.get("round", state["round"])),
                       decisions, False, str(result.get("reason", "")))
+
+
+def _where(seed: int, state: dict[str, Any]) -> str:
+    return f"(in the game with seed {seed}, round {state['round']})"
 
 
 # ---------------------------------------------------------------- many games

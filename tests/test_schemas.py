@@ -246,7 +246,7 @@ def test_missing_required_keys_are_merged(check: Check) -> None:
 
 def test_bad_enum(check: Check) -> None:
     error = only(check("zones:\n  deck: {visibility: secret}\n", "content"))
-    assert error.message == "expected one of public, owner, hidden, got 'secret'"
+    assert error.message == "expected one of public, owner, hidden, card_owner, got 'secret'"
     assert at(error) == (2, 22)
 
 
@@ -275,15 +275,26 @@ def test_bad_mapping_key_points_at_the_key(check: Check) -> None:
     assert error.hint == "try 'dis_card'"
 
 
-def test_owner_visibility_needs_per_role(check: Check) -> None:
-    errors = check(
-        "zones:\n  hand: {visibility: owner}\n"
-        "variables:\n  score: {initial: 0, visibility: owner, per_role: false}\n",
-        "content",
+def test_owner_visibility_needs_an_owner(tmp_path: Path) -> None:
+    """The schema allows visibility 'owner'; the loader checks that the zone has an owner."""
+    from rulekit.errors import PackErrors
+    from rulekit.pack.loader import load_pack
+
+    (tmp_path / "pack.yaml").write_text(
+        "id: demo\nname: Demo\nversion: '1'\nroles: [{id: a}, {id: b}]\n"
+        "include: [content.yaml]\n"
     )
-    assert [(e.message, at(e)) for e in errors] == [
-        ("visibility 'owner' needs per_role: true", (2, 9)),
-        ("visibility 'owner' needs per_role: true", (4, 52)),
+    (tmp_path / "content.yaml").write_text(
+        "zones:\n  hand: {visibility: owner}\n"
+        "variables:\n  score: {initial: 0, visibility: owner}\n"
+        "flow:\n  rounds: 1\n  phases:\n    - {id: p, do: pass}\n"
+    )
+    with pytest.raises(PackErrors) as caught:
+        load_pack(tmp_path)
+    found = [(e.message, e.location.line if e.location else 0) for e in caught.value.errors]
+    assert found == [
+        ("zone 'hand' has visibility 'owner' but no owner", 2),
+        ("variable 'score' has visibility 'owner' but no owner", 4),
     ]
 
 

@@ -76,7 +76,8 @@ def item_ids(items: list[Any]) -> list[str]:
 class Decision:
     """A decision one player must take, read from a spec in the game state."""
 
-    def __init__(self, spec: dict[str, Any], labeler: Callable[[Any], str]) -> None:
+    def __init__(self, spec: dict[str, Any], labeler: Callable[[Any], str],
+                 extras: list[tuple[str, str]] | None = None) -> None:
         self.spec = spec
         self.player: str = spec["player"]
         self.kind: str = spec["kind"]
@@ -86,6 +87,8 @@ class Decision:
         self._ids: list[str] = spec.get("ids") or item_ids(self.items)
         self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
+        # Anytime actions offered with this decision: (option id '!name', label).
+        self.extras = [Option(i, label, None, None, self) for i, label in extras or []]
 
     @property
     def _index(self) -> dict[str, int]:
@@ -113,7 +116,7 @@ class Decision:
     def options(self) -> list[Option]:
         """Every legal option, in a stable order (the empty or declining option first)."""
         if self._options is None:
-            self._options = list(self._enumerate())
+            self._options = [*self._enumerate(), *self.extras]
         return self._options
 
     def _enumerate(self) -> Iterator[Option]:
@@ -148,6 +151,11 @@ class Decision:
 
     def option(self, option_id: str) -> Option:
         """The option with this id; :class:`IllegalActionError` if it is not legal."""
+        if option_id.startswith("!"):
+            for extra in self.extras:
+                if extra.id == option_id:
+                    return extra
+            raise IllegalActionError(f"'{option_id}' is not an action {self.player} may take now")
         if self.kind == "one":
             if option_id == NONE_ID and self.optional:
                 return Option(NONE_ID, "(none)", None)
@@ -198,7 +206,10 @@ class Decision:
         raise IllegalActionError(f"no option matches '{text}'")
 
     def sample(self, rng: random.Random) -> Option:
-        """A legal option drawn uniformly at random."""
+        """A legal option drawn uniformly at random (anytime actions now and then)."""
+        if self.extras and rng.random() < len(self.extras) / (len(self.extras) + 1
+                                                              + len(self.items)):
+            return rng.choice(self.extras)
         if self.kind == "one":
             n = len(self.items) + (1 if self.optional else 0)
             k = rng.randrange(n)

@@ -41,6 +41,10 @@ class Game:
         self.card_labels = card_labels
         self.step_budget = step_budget
         self._zone_keys = self._make_zone_keys()
+        self._var_keys = self._make_var_keys()
+        self._var_initial = {key: var.initial for var in symbols.variables.values()
+                             for key in self._keys_of(var.name, var.per)}
+        self._card_owner = {card: props.get("owner") for card, props in symbols.cards.items()}
         self._decisions: dict[int, tuple[dict[str, Any], Decision]] = {}
 
     # ------------------------------------------------------------ states
@@ -49,28 +53,44 @@ class Game:
         """(key, owner, visibility) of every zone pile, in declaration order."""
         keys: list[tuple[str, str | None, str]] = []
         for zone in self.symbols.zones.values():
-            if zone.per_role:
+            if zone.per == "role":
                 for role in self.roles:
                     keys.append((zone_key(zone.name, role), role, zone.visibility))
+            elif zone.per:
+                for index in self.symbols.index_domain(zone.per):
+                    keys.append((zone_key(zone.name, index), zone.owner, zone.visibility))
             else:
-                keys.append((zone.name, None, zone.visibility))
+                keys.append((zone.name, zone.owner, zone.visibility))
         return keys
+
+    def _make_var_keys(self) -> list[tuple[str, str | None, str]]:
+        """(key, owner, visibility) of every variable value, in declaration order."""
+        keys: list[tuple[str, str | None, str]] = []
+        for var in self.symbols.variables.values():
+            if var.per == "role":
+                for role in self.roles:
+                    keys.append((zone_key(var.name, role), role, var.visibility))
+            elif var.per:
+                for index in self.symbols.index_domain(var.per):
+                    keys.append((zone_key(var.name, index), var.owner, var.visibility))
+            else:
+                keys.append((var.name, var.owner, var.visibility))
+        return keys
+
+    def _keys_of(self, name: str, per: str | None) -> list[str]:
+        if per is None:
+            return [name]
+        return [zone_key(name, index) for index in self.symbols.index_domain(per)]
 
     def initial_state(self, seed: int = 0) -> State:
         """A state at the very start, before setup has run."""
         zones: dict[str, list[str]] = {key: [] for key, _, _ in self._zone_keys}
-        for zone in self.symbols.zones.values():
+        for zone in self.symbols.zones.values():  # initial cards are listed from the top
             if zone.initial == "all":
-                zones[zone.name] = list(self.symbols.cards)
+                zones[zone.name] = list(reversed(self.symbols.cards))
             elif isinstance(zone.initial, list):
-                zones[zone.name] = list(zone.initial)
-        variables: dict[str, Any] = {}
-        for var in self.symbols.variables.values():
-            if var.per_role:
-                for role in self.roles:
-                    variables[zone_key(var.name, role)] = var.initial
-            else:
-                variables[var.name] = var.initial
+                zones[zone.name] = list(reversed(zone.initial))
+        variables = _copy(self._var_initial)
         return {
             "format": FORMAT_VERSION,
             "pack": self.pack_id,
@@ -122,15 +142,16 @@ class Game:
     def pending(self, state: State) -> list[Decision]:
         """The decisions still to take, one per player (those not yet committed)."""
         committed = state["committed"]
-        return [self._decision(spec) for spec in state["pending"]
+        return [self._decision(spec, state) for spec in state["pending"]
                 if spec["player"] not in committed]
 
-    def _decision(self, spec: dict[str, Any]) -> Decision:
+    def _decision(self, spec: dict[str, Any], state: State) -> Decision:
         """The Decision of a spec, reused while that very spec object is pending."""
         cached = self._decisions.get(id(spec))
         if cached is not None and cached[0] is spec:
             return cached[1]
-        decision = Decision(spec, self.label)
+        extras = self._extras(spec["player"], state) if self.program.anytime else None
+        decision = Decision(spec, self.label, extras)
         if len(self._decisions) > 64:
             self._decisions.clear()
         self._decisions[id(spec)] = (spec, decision)
@@ -141,6 +162,30 @@ class Game:
             if decision.player == role:
                 return decision
         return None
+
+    def _anytime(self, state: State, role: str, option: Option) -> State:
+        """Run an anytime action, then ask the interrupted decision(s) again."""
+        decl = next(d for d, _ in self.program.anytime if "!" + d.id == option.id)
+        state["pending"] = []
+        state["committed"] = {}
+        stack = state["stack"]
+        stack[-1][1] -= 1  # step back onto the choice, which is a block of its own
+        proc = self.program.procs[decl.procedure]
+        stack.append([decl.procedure, 0, [None] * proc.nslots])
+        state["log"].append({"e": "choice", "to": role, "player": role, "option": option.id,
+                             "round": state["round"]})
+        return self.run(state)
+
+    def _extras(self, role: str, state: State) -> list[tuple[str, str]]:
+        """The anytime actions ``role`` may take now, as (option id, label)."""
+        found = []
+        for decl, when in self.program.anytime:
+            if decl.role != role:
+                continue
+            if when is not None and not when(Runtime(self.program, state), []):
+                continue
+            found.append(("!" + decl.id, decl.label))
+        return found
 
     def apply(self, state: State, actions: Mapping[str, str | Option], *,
               in_place: bool = False) -> State:
@@ -165,11 +210,13 @@ class Game:
                                          f"{waiting})")
             if role in committed:
                 raise IllegalActionError(f"{role} has already decided")
-            decision = self._decision(spec)
+            decision = self._decision(spec, state)
             if isinstance(action, Option) and action.source is decision:
                 option = action  # made by this very decision: legal by construction
             else:
                 option = decision.option(option_id)  # raises if illegal
+            if option.id.startswith("!"):
+                return self._anytime(state, role, option)
             committed[role] = option.id
             resolved[role] = option
         if len(committed) < len(specs):
@@ -178,7 +225,7 @@ class Game:
         log = state["log"]
         for spec in state["pending"]:
             role = spec["player"]
-            option = resolved.get(role) or self._decision(spec).option(committed[role])
+            option = resolved.get(role) or self._decision(spec, state).option(committed[role])
             locals_[spec["slot"]] = option.value
             log.append({"e": "choice", "to": role, "player": role, "option": option.id,
                         "round": state["round"]})
@@ -213,16 +260,15 @@ class Game:
             cards = state["zones"][key]
             if visibility == "public" or (visibility == "owner" and owner == role):
                 zones[key] = {"cards": list(cards), "count": len(cards)}
+            elif visibility == "card_owner":
+                seen = [c if self._card_owner.get(c) == role else None for c in cards]
+                zones[key] = {"cards": seen, "count": len(cards)}
             else:
                 zones[key] = {"count": len(cards)}
         variables: dict[str, Any] = {}
-        for var in self.symbols.variables.values():
-            if var.per_role:
-                for r in self.roles:
-                    if var.visibility == "public" or (var.visibility == "owner" and r == role):
-                        variables[zone_key(var.name, r)] = state["vars"][zone_key(var.name, r)]
-            elif var.visibility == "public":
-                variables[var.name] = state["vars"][var.name]
+        for key, owner, visibility in self._var_keys:
+            if visibility == "public" or (visibility == "owner" and owner == role):
+                variables[key] = _copy(state["vars"][key])
         pending = [spec for spec in state["pending"] if spec["player"] == role]
         return {
             "pack": self.pack_id,

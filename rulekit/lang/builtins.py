@@ -81,4 +81,14 @@ PACK_BUILTINS: dict[str, tuple[tuple[str, ...], str, str]] = {
               "two-player game)."),
     "roles": ((), "list:role", "Every role, in seating order."),
     "cards": ((), "list:card", "Every card of the pack."),
+    "nodes": ((), "list:node", "Every node of the map, in declaration order."),
+    "edges": ((), "list:edge", "Every edge of the map, in declaration order."),
+    "regions": ((), "list:region", "Every region of the map, in declaration order."),
+    "neighbors": (("node",), "list:node", "The nodes joined to a node by an edge."),
+    "edge": (("node", "node"), "edge", "The edge between two nodes, or none."),
+    "edges_of": (("node",), "list:edge", "The edges that touch a node."),
+    "ends": (("edge",), "list:node", "The two nodes an edge joins."),
+    "nodes_in": (("region",), "list:node", "The nodes of a region."),
+    "distance": (("node", "node"), "int", "The fewest edges between two nodes "
+                 "(-1 if there is no path)."),
 }

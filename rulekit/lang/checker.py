@@ -62,7 +62,8 @@ class Checker:
         self.nslots = 0
         self.scope = _Scope()
         self.loop_depth = 0
-        self.card_props = symbols.card_properties()
+        self.props = {kind: symbols.properties(kind)
+                      for kind in ("card", "node", "edge", "region")}
 
     # ------------------------------------------------------------ entry points
 
@@ -171,7 +172,7 @@ class Checker:
             if stmt.index is not None:
                 self.error(stmt.pos, f"local variable '{stmt.name}' cannot be indexed")
             stmt.ref = ("local", local[0])
-            if stmt.op != "=":
+            if stmt.op == "-=" or (stmt.op == "+=" and not local[1].startswith("list")):
                 self._expect(stmt.value, kind, "int")
             return
         var = self.symbols.variables.get(stmt.name)
@@ -185,20 +186,23 @@ class Checker:
                 self.error(stmt.pos, f"unknown variable '{stmt.name}'",
                            hint or "declare it with 'let' or in the pack's variables")
             return
-        if var.per_role and stmt.index is None:
-            self.error(stmt.pos, f"variable '{stmt.name}' has one value per role",
-                       f"write {stmt.name}[ROLE]")
-        elif not var.per_role and stmt.index is not None:
-            self.error(stmt.pos, f"variable '{stmt.name}' is not per role")
-        if stmt.index is not None:
-            self.check_expr(stmt.index, "role")
-        stmt.ref = ("var", stmt.name, var.per_role)
-        if stmt.op != "=":
+        if var.per and stmt.index is None:
+            self.error(stmt.pos, f"variable '{stmt.name}' has one value per {var.per}",
+                       f"write {stmt.name}[{var.per.upper()}]")
+        elif not var.per and stmt.index is not None:
+            self.error(stmt.pos, f"variable '{stmt.name}' has a single value, not one per item")
+        if stmt.index is not None and var.per:
+            self.check_expr(stmt.index, var.per)
+        stmt.ref = ("var", stmt.name, bool(var.per))
+        if stmt.op == "+=" and var.type == "list":
+            self._expect(stmt.value, kind, "list")
+        elif stmt.op != "=":
             self._expect(stmt.value, kind, "int")
             if var.type != "int":
                 self.error(stmt.pos, f"'{stmt.op}' needs an integer variable")
-        elif var.type != "any":
-            self._expect(stmt.value, kind, var.type)
+        elif var.type not in ("any", "list"):
+            if not (var.initial is None or kind == "none"):
+                self._expect(stmt.value, kind, var.type)
 
     def _stmt_if(self, stmt: n.If) -> None:
         for cond, body in stmt.branches:
@@ -365,10 +369,12 @@ class Checker:
         return "text"
 
     def _expr_cardlit(self, expr: n.CardLit) -> str:
-        if expr.card_id not in self.symbols.cards:
-            self.error(expr.pos, f"unknown card '@{expr.card_id}'",
-                       did_you_mean(expr.card_id, self.symbols.cards))
-        return "card"
+        kind = self.symbols.kind_of(expr.card_id)
+        if kind is None:
+            self.error(expr.pos, f"unknown card, node, edge or region '@{expr.card_id}'",
+                       did_you_mean(expr.card_id, self.symbols.components()))
+            return "any"
+        return kind
 
     def _expr_name(self, expr: n.Name) -> str:
         name = expr.ident
@@ -379,17 +385,17 @@ class Checker:
             return local[1]
         if name in s.variables:
             var = s.variables[name]
-            expr.ref = ("var", name, var.per_role)
-            if var.per_role:
-                self.error(expr.pos, f"variable '{name}' has one value per role",
-                           f"write {name}[ROLE]")
+            expr.ref = ("var", name, bool(var.per))
+            if var.per:
+                self.error(expr.pos, f"variable '{name}' has one value per {var.per}",
+                           f"write {name}[{var.per.upper()}]")
             return var.type
         if name in s.zones:
             zone = s.zones[name]
-            expr.ref = ("zone", name, zone.per_role)
-            if zone.per_role:
-                self.error(expr.pos, f"zone '{name}' has one pile per role",
-                           f"write {name}[ROLE]")
+            expr.ref = ("zone", name, bool(zone.per))
+            if zone.per:
+                self.error(expr.pos, f"zone '{name}' has one pile per {zone.per}",
+                           f"write {name}[{zone.per.upper()}]")
             return "list:card"
         if name in s.roles:
             expr.ref = ("const", name)
@@ -428,14 +434,21 @@ class Checker:
 
     def _expr_attr(self, expr: n.Attr) -> str:
         kind = self._expr(expr.obj)
-        if not _compatible(kind, "card"):
-            self.error(expr.pos, f"'.{expr.attr}' needs a card, got {_describe(kind)}")
+        kinds = [k for k in ("card", "node", "edge", "region") if k == kind]
+        if kind == "any":
+            kinds = ["card", "node", "edge", "region"]
+        if not kinds:
+            self.error(expr.pos, f"'.{expr.attr}' needs a card, node, edge or region, got "
+                       f"{_describe(kind)}")
             return "any"
-        if expr.attr not in self.card_props:
-            self.error(expr.pos, f"no card has the property '{expr.attr}'",
-                       did_you_mean(expr.attr, self.card_props))
+        found = [self.props[k][expr.attr] for k in kinds if expr.attr in self.props[k]]
+        if not found:
+            names = [p for k in kinds for p in self.props[k]]
+            what = f"{kinds[0]}" if len(kinds) == 1 else "card, node, edge or region"
+            self.error(expr.pos, f"no {what} has the property '{expr.attr}'",
+                       did_you_mean(expr.attr, names))
             return "any"
-        return self.card_props[expr.attr]
+        return found[0] if len(set(found)) == 1 else "any"
 
     def _expr_index(self, expr: n.Index) -> str:
         obj = expr.obj
@@ -443,17 +456,18 @@ class Checker:
             s = self.symbols
             if obj.ident in s.zones:
                 zone = s.zones[obj.ident]
-                obj.ref = ("zone", obj.ident, zone.per_role)
-                if not zone.per_role:
-                    self.error(expr.pos, f"zone '{obj.ident}' is not per role")
-                self.check_expr(expr.index, "role")
+                obj.ref = ("zone", obj.ident, bool(zone.per))
+                if not zone.per:
+                    self.error(expr.pos, f"zone '{obj.ident}' is a single pile; it takes no index")
+                self.check_expr(expr.index, zone.per or "any")
                 return "list:card"
             if obj.ident in s.variables:
                 var = s.variables[obj.ident]
-                obj.ref = ("var", obj.ident, var.per_role)
-                if not var.per_role:
-                    self.error(expr.pos, f"variable '{obj.ident}' is not per role")
-                self.check_expr(expr.index, "role")
+                obj.ref = ("var", obj.ident, bool(var.per))
+                if not var.per:
+                    self.error(expr.pos, f"variable '{obj.ident}' has a single value; it takes "
+                               "no index")
+                self.check_expr(expr.index, var.per or "any")
                 return var.type
         kind = self.check_expr(obj, "list")
         self.check_expr(expr.index, "int")
@@ -555,7 +569,7 @@ def _compatible(got: str, want: str) -> bool:
         return True
     if got.startswith("list:") and want.startswith("list:"):
         return _compatible(_element_type(got), _element_type(want))
-    return got == "none" and want in ("card", "role", "text")
+    return got == "none" and want in ("card", "role", "text", "node", "edge", "region")
 
 
 def _describe(kind: str) -> str:
@@ -564,6 +578,7 @@ def _describe(kind: str) -> str:
     return {
         "int": "an integer", "bool": "true or false", "text": "a text", "role": "a role",
         "card": "a card", "list": "a list", "none": "none", "any": "a value",
+        "node": "a node", "edge": "an edge", "region": "a region",
     }.get(kind, kind)
 
 

@@ -26,7 +26,7 @@ from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
 from rulekit.lang.emitter import Emitter, calls_in, choices_in
 from rulekit.lang.parser import Snippet
-from rulekit.lang.symbols import Symbols
+from rulekit.lang.symbols import AnytimeDecl, Board, Symbols
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
@@ -67,6 +67,7 @@ class Program:
     phase_pcs: dict[str, int] = field(default_factory=dict)
     round_end_pc: int = -1
     end_checks: list[tuple[ExprFn, str, str]] = field(default_factory=list)
+    anytime: list[tuple[AnytimeDecl, ExprFn | None]] = field(default_factory=list)
     line_maps: dict[str, dict[int, Location]] = field(default_factory=dict)
     logs: dict[int, list[str | ExprFn]] = field(default_factory=dict)
 
@@ -90,7 +91,7 @@ class Compiler:
         roles = symbols.roles
         self.ns: dict[str, Any] = {
             "__builtins__": _SAFE_BUILTINS,
-            "C": symbols.cards,
+            "C": symbols.components(),
             "_F": program.functions,
             "_OTHER": {r: roles[(i + 1) % len(roles)] for i, r in enumerate(roles)},
             "_ROLES": tuple(roles),
@@ -103,6 +104,8 @@ class Compiler:
         }
         for name, builtin in BUILTINS.items():
             self.ns[f"_b_{name}"] = builtin.impl
+        for name, impl in graph_functions(symbols.board).items():
+            self.ns[f"_G_{name}"] = impl
         self._counter = itertools.count()
         self.sources: dict[str, str] = {}  # generated Python by file name, for debugging
 
@@ -199,7 +202,9 @@ class Compiler:
                 return f"_OTHER[{args[0]}]"
             if name == "roles":
                 return "list(_ROLES)"
-            return "list(_CARD_IDS)"
+            if name == "cards":
+                return "list(_CARD_IDS)"
+            return f"_G_{name}({', '.join(args)})"
         if name == "count" and _is_zone(e.args[0]):
             return f"len(Z[{self.zone(e.args[0])}])"
         return f"_b_{name}({', '.join(args)})"
@@ -237,7 +242,9 @@ class Compiler:
 
     def compile_bodies(self, bodies: list[Body]) -> None:
         """Compile procedures, setup and phases together (which may stop is found first)."""
-        suspending = self._suspending(bodies)
+        triggers = {v.name: v.on_change for v in self.symbols.variables.values()
+                    if v.on_change}
+        suspending = self._suspending(bodies, triggers)
         for body in bodies:
             proc = Proc(body.name, nslots=body.nslots, params=body.params)
             self.program.procs[body.name] = proc
@@ -253,10 +260,10 @@ class Compiler:
                     f"{body.name} direct", "L", lines or [("pass", None)], head)
 
     @staticmethod
-    def _suspending(bodies: list[Body]) -> set[str]:
+    def _suspending(bodies: list[Body], triggers: dict[str, str]) -> set[str]:
         """Names of the bodies that may stop for a decision (directly or through calls)."""
         stopping = {b.name for b in bodies if choices_in(b.stmts)}
-        calls = {b.name: calls_in(b.stmts) for b in bodies}
+        calls = {b.name: calls_in(b.stmts, triggers) for b in bodies}
         changed = True
         while changed:
             changed = False
@@ -297,6 +304,44 @@ def _prelude(text: str, *, with_locals: bool) -> list[str]:
     """The assignments a generated body needs, for the short names it uses."""
     return [line for name, line in _PRELUDE
             if (with_locals or name != "L") and re.search(rf"\b{name}\b", text)]
+
+
+def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
+    """The map built-ins (neighbors, edge, distance...) over one board."""
+    nodes, edges, regions = tuple(board.nodes), tuple(board.edges), tuple(board.regions)
+    neighbors = {node: [other for other, _ in links] for node, links in board.adjacency.items()}
+    touching = {node: [edge for _, edge in links] for node, links in board.adjacency.items()}
+    members: dict[str, list[str]] = {region: [] for region in regions}
+    for node, props in board.nodes.items():
+        if props.get("region") in members:
+            members[props["region"]].append(node)
+
+    def distance(a: str, b: str) -> int:
+        seen = {a: 0}
+        frontier = [a]
+        while frontier:
+            if b in seen:
+                return seen[b]
+            following = []
+            for node in frontier:
+                for other in neighbors.get(node, ()):
+                    if other not in seen:
+                        seen[other] = seen[node] + 1
+                        following.append(other)
+            frontier = following
+        return seen.get(b, -1)
+
+    return {
+        "nodes": lambda: list(nodes),
+        "edges": lambda: list(edges),
+        "regions": lambda: list(regions),
+        "neighbors": lambda node: list(neighbors.get(node, ())),
+        "edge": board.edge_between,
+        "edges_of": lambda node: list(touching.get(node, ())),
+        "ends": lambda edge: [board.edges[edge]["from"], board.edges[edge]["to"]],
+        "nodes_in": lambda region: list(members.get(region, ())),
+        "distance": distance,
+    }
 
 
 def _is_zone(e: n.Expr) -> bool:

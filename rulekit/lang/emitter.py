@@ -44,14 +44,18 @@ def _stmt_chooses(s: n.Stmt) -> bool:
     return any(choices_in(body) for body in _bodies(s))
 
 
-def calls_in(body: list[n.Stmt]) -> set[str]:
-    """Names of the procedures a statement list calls."""
+def calls_in(body: list[n.Stmt], triggers: dict[str, str] | None = None) -> set[str]:
+    """Names of the procedures a statement list calls (``triggers``: variable -> on_change)."""
     found: set[str] = set()
+    triggers = triggers or {}
     for s in body:
         if isinstance(s, n.CallStmt):
             found.add(s.proc)
+        if isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var" \
+                and s.ref[1] in triggers:
+            found.add(triggers[s.ref[1]])
         for sub in _bodies(s):
-            found |= calls_in(sub)
+            found |= calls_in(sub, triggers)
     return found
 
 
@@ -96,11 +100,19 @@ class Emitter:
     def where(self, pos: n.Pos) -> Location:
         return self.snippet.location(pos)
 
+    def trigger(self, s: n.Assign) -> str | None:
+        """The procedure run after this assignment (its variable's on_change), if any."""
+        if s.ref is None or s.ref[0] != "var":
+            return None
+        return self.c.symbols.variables[s.ref[1]].on_change
+
     def may_stop(self, s: n.Stmt) -> bool:
         if _stmt_chooses(s):
             return True
         if isinstance(s, n.CallStmt):
             return s.proc in self.suspending
+        if isinstance(s, n.Assign) and self.trigger(s) in self.suspending:
+            return True
         return any(self._body_may_stop(b) for b in _bodies(s))
 
     def _body_may_stop(self, body: list[n.Stmt]) -> bool:
@@ -128,8 +140,12 @@ class Emitter:
         if isinstance(s, n.Let):
             return out(f"L[{s.slot}] = {c.py(s.value)}")
         if isinstance(s, n.Assign):
-            return out(*self._assign_lines(s, c.py(s.value))) + (
+            assigned = out(*self._assign_lines(s, c.py(s.value))) + (
                 check() if s.ref[0] == "var" else [])
+            trigger = self.trigger(s)
+            if trigger is not None:
+                assigned += out(f"_D[{trigger!r}](rt, [_v])")
+            return assigned
         if isinstance(s, n.If):
             lines: list[Line] = []
             for i, (cond, body) in enumerate(s.branches):
@@ -258,6 +274,16 @@ class Emitter:
             if self.checks and s.ref[0] == "var":
                 lines.append("_END(rt)")
             self.ops.append(_Op("code", [(t, loc) for t in lines]))
+            trigger = self.trigger(s)
+            if trigger is not None:
+                self._trigger_call(trigger, loc)
+            return
+        if isinstance(s, n.Assign):  # a plain assignment whose trigger may stop
+            lines = self._assign_lines(s, c.py(s.value))
+            if self.checks:
+                lines.append("_END(rt)")
+            self.ops.append(_Op("code", [(t, loc) for t in lines]))
+            self._trigger_call(self.trigger(s) or "", loc)
             return
         if isinstance(s, n.Simultaneous):
             pairs = []
@@ -312,7 +338,17 @@ class Emitter:
         self.jump(head, loc)
         self.mark(end)
 
+    def _trigger_call(self, proc: str, loc: Location) -> None:
+        if proc in self.suspending:
+            self.ops.append(_Op("terminal", [(f"_call(rt, {proc!r}, [_v])", loc),
+                                             ("return 0", loc)]))
+        else:
+            self.ops.append(_Op("code", [(f"_D[{proc!r}](rt, [_v])", loc)]))
+
     def _choices(self, loc: Location, pairs: list[tuple[n.Choice, int]]) -> None:
+        # A choice starts a block of its own, so that it can be asked again after an
+        # anytime action (the interpreter steps back one block).
+        self.mark(self.new_label())
         makers = [self.c.constant(self._choice_spec(choice, slot)) for choice, slot in pairs]
         calls = ", ".join(f"{m}(rt, L)" for m in makers)
         self.ops.append(_Op("terminal", [(f"return rt.ask([{calls}])", loc)]))

@@ -13,39 +13,79 @@ from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
 
-VISIBILITIES = ("public", "owner", "hidden")
-PARAM_TYPES = ("int", "bool", "text", "role", "card", "list", "any")
+VISIBILITIES = ("public", "owner", "hidden", "card_owner")
+PARAM_TYPES = ("int", "bool", "text", "role", "card", "node", "edge", "region", "list", "any")
+INDEX_KINDS = ("role", "node", "edge", "region")
 
 
 @dataclass
 class ZoneDecl:
+    """A pile of cards; with ``per``, one pile per role, node, edge or region."""
+
     name: str
-    per_role: bool = False
+    per: str | None = None
     visibility: str = "public"
     initial: str | list[str] | None = None
     location: Location | None = None
+    owner: str | None = None  # the role that sees an 'owner' zone that is not per role
+
+    @property
+    def per_role(self) -> bool:
+        return self.per == "role"
 
 
 @dataclass
 class VarDecl:
+    """A variable; with ``per``, one value per role, node, edge or region."""
+
     name: str
     initial: Any = 0
-    per_role: bool = False
+    per: str | None = None
     minimum: int | None = None
     maximum: int | None = None
     visibility: str = "public"
     location: Location | None = None
+    owner: str | None = None
+    on_change: str | None = None  # a procedure called with the new value after each change
+
+    @property
+    def per_role(self) -> bool:
+        return self.per == "role"
 
     @property
     def type(self) -> str:
-        value = self.initial
-        if isinstance(value, bool):
-            return "bool"
-        if isinstance(value, int):
-            return "int"
-        if isinstance(value, str):
-            return "text"
-        return "any"
+        return value_type(self.initial)
+
+
+@dataclass
+class AnytimeDecl:
+    """An action a role may take at any of its decision points."""
+
+    id: str
+    role: str
+    label: str
+    procedure: str
+    when: str | None = None
+    location: Location | None = None
+
+
+@dataclass
+class Board:
+    """A map: nodes with properties, edges between them, regions grouping nodes."""
+
+    nodes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    edges: dict[str, dict[str, Any]] = field(default_factory=dict)
+    regions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    adjacency: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    def neighbors(self, node: str) -> list[str]:
+        return [other for other, _ in self.adjacency.get(node, ())]
+
+    def edge_between(self, a: str, b: str) -> str | None:
+        for other, edge in self.adjacency.get(a, ()):
+            if other == b:
+                return edge
+        return None
 
 
 @dataclass
@@ -80,25 +120,60 @@ class Symbols:
     functions: dict[str, FuncDecl] = field(default_factory=dict)
     procedures: dict[str, ProcDecl] = field(default_factory=dict)
     phases: list[str] = field(default_factory=list)
+    board: Board = field(default_factory=Board)
+    anytime: list[AnytimeDecl] = field(default_factory=list)
+
+    def components(self) -> dict[str, dict[str, Any]]:
+        """Every card, node, edge and region by id, with its properties."""
+        return {**self.cards, **self.board.nodes, **self.board.edges, **self.board.regions}
+
+    def kind_of(self, component: str) -> str | None:
+        """'card', 'node', 'edge' or 'region' for a component id; None if unknown."""
+        if component in self.cards:
+            return "card"
+        board = self.board
+        for kind, table in (("node", board.nodes), ("edge", board.edges),
+                            ("region", board.regions)):
+            if component in table:
+                return kind
+        return None
+
+    def index_domain(self, per: str) -> list[str]:
+        """The ids a ``per`` zone or variable is indexed by."""
+        return {"role": self.roles, "node": list(self.board.nodes),
+                "edge": list(self.board.edges), "region": list(self.board.regions)}[per]
+
+    def properties(self, kind: str) -> dict[str, str]:
+        """Property names of one kind of component with their types."""
+        table = {"card": self.cards, "node": self.board.nodes, "edge": self.board.edges,
+                 "region": self.board.regions}[kind]
+        props: dict[str, str] = {"id": "text", "name": "text"}
+        if kind == "node" and self.board.regions:
+            props["region"] = "region"
+        for item in table.values():
+            for key, value in item.items():
+                if key in ("id", "name") or (kind == "node" and key == "region"):
+                    continue
+                found = value_type(value)
+                if key not in props:
+                    props[key] = found
+                elif props[key] != found:
+                    props[key] = "any"
+        return props
 
     def card_properties(self) -> dict[str, str]:
         """Every card property name with its type (``any`` if the cards disagree)."""
-        props: dict[str, str] = {"id": "text", "name": "text"}
-        for card in self.cards.values():
-            for key, value in card.items():
-                kind = _value_type(value)
-                if key in props and props[key] != kind:
-                    props[key] = "any"
-                else:
-                    props.setdefault(key, kind)
-        return props
+        return self.properties("card")
 
 
-def _value_type(value: Any) -> str:
+def value_type(value: Any) -> str:
+    """The checker's type of a plain value."""
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):
         return "int"
     if isinstance(value, str):
         return "text"
+    if isinstance(value, list):
+        return "list"
     return "any"

@@ -32,13 +32,14 @@ from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import MAIN, STOP, Body, Compiler, ExprFn, Frame, Program
 from rulekit.lang.parser import Snippet, parse_block, parse_expression
-from rulekit.lang.symbols import FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
+from rulekit.lang.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
 from rulekit.schema import validate_document
 from rulekit.yamlsource import YamlDocument, load_yaml
 
 SETUP = "__setup__"
 AFTER_ROUNDS = "__after_rounds__"
-SECTIONS = ("cards", "zones", "variables", "functions", "procedures", "setup", "flow")
+SECTIONS = ("cards", "map", "zones", "variables", "functions", "procedures", "anytime",
+            "setup", "flow")
 PACKS_ENV = "RULEKIT_PACKS"
 
 
@@ -262,12 +263,15 @@ class _Builder:
 
         cards, _card_docs = self._cards()
         zones = self._zones(cards, roles)
-        variables = self._variables()
+        variables = self._variables(roles)
         symbols = Symbols(roles=roles, cards=cards, zones=zones, variables=variables,
                           parameters=params)
+        self._board(symbols)
         self._check_clashes(symbols)
         labels = self._card_labels(manifest_doc, cards)
         self._declare_code(symbols)
+        self._anytime(symbols)
+        self._triggers(symbols)
         program = Program()
         compiler = Compiler(symbols, program)
         self._compile_code(symbols, compiler)
@@ -301,59 +305,159 @@ class _Builder:
                 cards[card_id] = {"id": card_id, **props}
         return cards, doc
 
+    def _per(self, doc: YamlDocument, path: tuple[str, str], spec: dict[str, Any]) -> str | None:
+        """The ``per`` of a zone or variable (``per_role: true`` is ``per: role``)."""
+        per = spec.get("per")
+        if spec.get("per_role"):
+            if per not in (None, "role"):
+                self.errors.append(SchemaError("give either per or per_role, not both",
+                                               doc.location((*path, "per"))))
+            per = "role"
+        return str(per) if per else None
+
+    def _owner(self, doc: YamlDocument, path: tuple[str, str], spec: dict[str, Any],
+               per: str | None, roles: list[str]) -> str | None:
+        kind = "zone" if path[0] == "zones" else "variable"
+        owner = spec.get("owner")
+        if owner is not None and owner not in roles:
+            self.errors.append(SchemaError(f"unknown role '{owner}'",
+                                           doc.location((*path, "owner")),
+                                           did_you_mean(owner, roles)))
+        if spec.get("visibility") == "owner" and per != "role" and owner is None:
+            self.errors.append(SchemaError(
+                f"{kind} '{path[1]}' has visibility 'owner' but no owner",
+                doc.location((*path, "visibility")),
+                "add per: role (one per role), or owner: ROLE"))
+        if owner is not None and per == "role":
+            self.errors.append(SchemaError(f"a {kind} per role is owned by each role; "
+                                           "remove owner", doc.location((*path, "owner"))))
+        return str(owner) if owner is not None else None
+
     def _zones(self, cards: dict[str, Any], roles: list[str]) -> dict[str, ZoneDecl]:
         doc, entries = self._section("zones", {})
         zones: dict[str, ZoneDecl] = {}
         placed: dict[str, str] = {}
         for name, spec in entries.items():
             assert doc is not None
-            zone = ZoneDecl(name, bool(spec.get("per_role", False)),
-                            spec.get("visibility", "public"), spec.get("initial"),
-                            doc.key_location(("zones", name)))
-            if zone.visibility == "owner" and not zone.per_role:
+            path = ("zones", name)
+            per = self._per(doc, path, spec)
+            zone = ZoneDecl(name, per, spec.get("visibility", "public"), spec.get("initial"),
+                            doc.key_location(path), self._owner(doc, path, spec, per, roles))
+            if zone.initial is not None and zone.per:
                 self.errors.append(SchemaError(
-                    f"zone '{name}' has visibility 'owner' but no owner",
-                    doc.location(("zones", name, "visibility")),
-                    "add per_role: true, or use public or hidden"))
-            if zone.initial is not None and zone.per_role:
-                self.errors.append(SchemaError(f"per-role zone '{name}' cannot have initial cards",
-                                               doc.location(("zones", name, "initial"))))
+                    f"zone '{name}' has one pile per {zone.per} and cannot have initial cards",
+                    doc.location((*path, "initial")), "move cards there in setup"))
             initial = list(cards) if zone.initial == "all" else (zone.initial or [])
             for i, card_id in enumerate(initial if isinstance(initial, list) else []):
                 if card_id not in cards:
                     self.errors.append(SchemaError(
-                        f"unknown card '{card_id}'", doc.location(("zones", name, "initial", i)),
+                        f"unknown card '{card_id}'", doc.location((*path, "initial", i)),
                         did_you_mean(card_id, cards)))
                 elif card_id in placed:
                     self.errors.append(SchemaError(
                         f"card '{card_id}' already starts in zone '{placed[card_id]}'",
-                        doc.location(("zones", name, "initial")) ))
+                        doc.location((*path, "initial", i))))
                 else:
                     placed[card_id] = name
             zones[name] = zone
         return zones
 
-    def _variables(self) -> dict[str, VarDecl]:
+    def _variables(self, roles: list[str]) -> dict[str, VarDecl]:
         doc, entries = self._section("variables", {})
         variables: dict[str, VarDecl] = {}
         for name, spec in entries.items():
             assert doc is not None
-            var = VarDecl(name, spec.get("initial", 0), bool(spec.get("per_role", False)),
-                          spec.get("min"), spec.get("max"), spec.get("visibility", "public"),
-                          doc.key_location(("variables", name)))
-            if var.visibility == "owner" and not var.per_role:
-                self.errors.append(SchemaError(
-                    f"variable '{name}' has visibility 'owner' but no owner",
-                    doc.location(("variables", name, "visibility")), "add per_role: true"))
+            path = ("variables", name)
+            per = self._per(doc, path, spec)
+            var = VarDecl(name, spec.get("initial", 0), per, spec.get("min"), spec.get("max"),
+                          spec.get("visibility", "public"), doc.key_location(path),
+                          self._owner(doc, path, spec, per, roles), spec.get("on_change"))
             lo, hi = var.minimum, var.maximum
             if isinstance(var.initial, int) and not isinstance(var.initial, bool) and (
                 (lo is not None and var.initial < lo) or (hi is not None and var.initial > hi)
             ):
                 self.errors.append(SchemaError(
                     f"initial value {var.initial} of '{name}' is outside its bounds",
-                    doc.location(("variables", name, "initial"))))
+                    doc.location((*path, "initial"))))
             variables[name] = var
         return variables
+
+    def _board(self, symbols: Symbols) -> None:
+        """Read the ``map`` section: regions, nodes and edges."""
+        doc, spec = self._section("map", None)
+        if doc is None:
+            return
+        board = symbols.board
+        for i, region in enumerate(spec.get("regions", [])):
+            props = dict(region)
+            props.setdefault("name", region["id"])
+            self._add_component(doc, ("map", "regions", i), board.regions, props, symbols)
+        for i, node in enumerate(spec.get("nodes", [])):
+            props = dict(node)
+            props.setdefault("name", node["id"])
+            region = props.get("region")
+            if region is not None and region not in board.regions:
+                self.errors.append(SchemaError(
+                    f"unknown region '{region}'", doc.location(("map", "nodes", i, "region")),
+                    did_you_mean(region, board.regions)))
+            self._add_component(doc, ("map", "nodes", i), board.nodes, props, symbols)
+            board.adjacency[node["id"]] = []
+        for i, edge in enumerate(spec.get("edges", [])):
+            ends = edge if isinstance(edge, list) else [edge["from"], edge["to"]]
+            props = {} if isinstance(edge, list) else dict(edge)
+            bad = [end for end in ends if end not in board.nodes]
+            if bad:
+                self.errors.append(SchemaError(
+                    f"unknown node '{bad[0]}'", doc.location(("map", "edges", i)),
+                    did_you_mean(bad[0], board.nodes)))
+                continue
+            a, b = ends
+            if a == b or board.edge_between(a, b) is not None:
+                self.errors.append(SchemaError(
+                    f"the edge {a} - {b} " + ("joins a node to itself" if a == b
+                                              else "is given twice"),
+                    doc.location(("map", "edges", i))))
+                continue
+            props.update({"from": a, "to": b})
+            props.setdefault("id", f"{a}-{b}")
+            props.setdefault("name", f"{board.nodes[a]['name']} - {board.nodes[b]['name']}")
+            self._add_component(doc, ("map", "edges", i), board.edges, props, symbols)
+            board.adjacency[a].append((b, props["id"]))
+            board.adjacency[b].append((a, props["id"]))
+
+    def _add_component(self, doc: YamlDocument, path: tuple[str | int, ...],
+                       table: dict[str, dict[str, Any]], props: dict[str, Any],
+                       symbols: Symbols) -> None:
+        ident = props["id"]
+        if symbols.kind_of(ident) is not None:
+            self.errors.append(SchemaError(
+                f"id '{ident}' is already used by a {symbols.kind_of(ident)}",
+                doc.location(path), "cards, nodes, edges and regions need different ids"))
+            return
+        table[ident] = props
+
+    def _anytime(self, symbols: Symbols) -> None:
+        doc, entries = self._section("anytime", [])
+        for i, spec in enumerate(entries):
+            assert doc is not None
+            path = ("anytime", i)
+            decl = AnytimeDecl(spec["id"], spec["role"], spec.get("label", spec["id"]),
+                               spec["do"], spec.get("when"), doc.location(path))
+            if decl.role not in symbols.roles:
+                self.errors.append(SchemaError(f"unknown role '{decl.role}'",
+                                               doc.location((*path, "role")),
+                                               did_you_mean(decl.role, symbols.roles)))
+            proc = symbols.procedures.get(decl.procedure)
+            if proc is None:
+                self.errors.append(SchemaError(f"unknown procedure '{decl.procedure}'",
+                                               doc.location((*path, "do")),
+                                               did_you_mean(decl.procedure,
+                                                            symbols.procedures)))
+            elif proc.params:
+                self.errors.append(SchemaError(
+                    f"procedure '{decl.procedure}' of an anytime action must take no parameters",
+                    doc.location((*path, "do"))))
+            symbols.anytime.append(decl)
 
     def _check_clashes(self, symbols: Symbols) -> None:
         seen: dict[str, str] = {}
@@ -408,6 +512,23 @@ class _Builder:
         doc, flow = self._section("flow", None)
         if flow is not None:
             symbols.phases = [p["id"] for p in flow.get("phases", [])]
+
+    def _triggers(self, symbols: Symbols) -> None:
+        doc, _ = self._section("variables", {})
+        for var in symbols.variables.values():
+            if var.on_change is None:
+                continue
+            assert doc is not None
+            proc = symbols.procedures.get(var.on_change)
+            where = doc.location(("variables", var.name, "on_change"))
+            if proc is None:
+                self.errors.append(SchemaError(f"unknown procedure '{var.on_change}'", where,
+                                               did_you_mean(var.on_change,
+                                                            symbols.procedures)))
+            elif len(proc.params) != 1:
+                self.errors.append(SchemaError(
+                    f"procedure '{var.on_change}' must take one parameter: the new value",
+                    where))
 
     def _parse_block(self, snippet: Snippet) -> list[n.Stmt] | None:
         try:
@@ -492,6 +613,13 @@ class _Builder:
         if "after_rounds" in flow:
             self._body(symbols, AFTER_ROUNDS, _snippet(doc, ("flow", "after_rounds")),
                        [])
+        doc, _ = self._section("anytime", [])
+        for i, decl in enumerate(symbols.anytime):
+            when = None
+            if decl.when is not None and doc is not None:
+                when = self._expr(symbols, compiler, _snippet(doc, ("anytime", i, "when")),
+                                  "bool")
+            compiler.program.anytime.append((decl, when))
         if not self.errors:
             compiler.compile_bodies(self.bodies)
             _build_main(compiler.program, rounds, phases)
