@@ -228,7 +228,7 @@ class Game:
             option = resolved.get(role) or self._decision(spec, state).option(committed[role])
             locals_[spec["slot"]] = option.value
             log.append({"e": "choice", "to": role, "player": role, "option": option.id,
-                        "round": state["round"]})
+                        "value": option.value, "round": state["round"]})
         state["pending"] = []
         state["committed"] = {}
         return self.run(state)
@@ -293,6 +293,8 @@ class Game:
             return "".join(p if isinstance(p, str) else self.label(next(args)) for p in parts)
         if kind == "choice":
             who = self.role_names.get(event["player"], event["player"])
+            if "value" in event and not event["option"].startswith("!"):
+                return f"{who} chose {self.label(event['value'])}"
             return f"{who} chose {event['option']}"
         if kind == "end":
             who = event["winner"]

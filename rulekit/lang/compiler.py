@@ -44,7 +44,8 @@ STOP = 2  # the game is over
 MAIN = helpers.MAIN
 
 # The only Python built-ins generated code may reach.
-_SAFE_BUILTINS = {name: getattr(builtins, name) for name in ("len", "list", "isinstance", "str")}
+_SAFE_BUILTINS = {name: getattr(builtins, name)
+                  for name in ("len", "list", "isinstance", "str", "range")}
 
 
 @dataclass
@@ -183,7 +184,9 @@ class Compiler:
         return f"[{self.py(e.element)} for L[{e.slot}] in {self.py(e.iterable)}{cond}]"
 
     def _x_attr(self, e: n.Attr) -> str:
-        return f"C[{self.py(e.obj)}][{e.attr!r}]"
+        if e.attr in ("id", "name"):
+            return f"C[{self.py(e.obj)}][{e.attr!r}]"
+        return f"C[{self.py(e.obj)}].get({e.attr!r})"  # a missing property is none
 
     def _x_index(self, e: n.Index) -> str:
         obj = e.obj

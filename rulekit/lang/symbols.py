@@ -47,6 +47,7 @@ class VarDecl:
     location: Location | None = None
     owner: str | None = None
     on_change: str | None = None  # a procedure called with the new value after each change
+    declared_type: str | None = None  # the 'type' key; otherwise inferred from 'initial'
 
     @property
     def per_role(self) -> bool:
@@ -54,7 +55,7 @@ class VarDecl:
 
     @property
     def type(self) -> str:
-        return value_type(self.initial)
+        return self.declared_type or value_type(self.initial)
 
 
 @dataclass

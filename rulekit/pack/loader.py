@@ -267,6 +267,9 @@ class _Builder:
         symbols = Symbols(roles=roles, cards=cards, zones=zones, variables=variables,
                           parameters=params)
         self._board(symbols)
+        for var in variables.values():  # a text naming a node, card... is of that kind
+            if var.declared_type is None and isinstance(var.initial, str):
+                var.declared_type = symbols.kind_of(var.initial)
         self._check_clashes(symbols)
         labels = self._card_labels(manifest_doc, cards)
         self._declare_code(symbols)
@@ -371,7 +374,8 @@ class _Builder:
             per = self._per(doc, path, spec)
             var = VarDecl(name, spec.get("initial", 0), per, spec.get("min"), spec.get("max"),
                           spec.get("visibility", "public"), doc.key_location(path),
-                          self._owner(doc, path, spec, per, roles), spec.get("on_change"))
+                          self._owner(doc, path, spec, per, roles), spec.get("on_change"),
+                          spec.get("type"))
             lo, hi = var.minimum, var.maximum
             if isinstance(var.initial, int) and not isinstance(var.initial, bool) and (
                 (lo is not None and var.initial < lo) or (hi is not None and var.initial > hi)

@@ -1,0 +1,126 @@
+"""The documentation's examples work: the tutorial's pack, the effect-language reference's
+examples, and the YAML snippets of the pack format."""
+
+from __future__ import annotations
+
+import random
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rulekit.pack.loader import load_pack
+from rulekit.scenarios import run_scenarios
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+HIDEOUT = DOCS / "examples" / "hideout"
+LANGUAGE = DOCS / "effect-language.md"
+PACK_FORMAT = DOCS / "pack-format.md"
+
+MAX_DECISIONS = 10_000  # far more than any game of Hideout takes
+
+
+# ---------------------------------------------------------------- the tutorial's pack
+
+
+def test_hideout_scenarios_all_pass() -> None:
+    pack = load_pack(HIDEOUT)
+    run = run_scenarios(pack)
+    failures = [str(result) for result in run.results if not result.passed]
+    assert failures == []
+    assert len(run.results) >= 9
+
+
+def test_hideout_scenarios_cover_every_rule() -> None:
+    pack = load_pack(HIDEOUT)
+    coverage = run_scenarios(pack).coverage()
+    rule_ids = [rule_id for rule_id, _ in pack.rules]
+    assert rule_ids == [f"HO-0{i}" for i in range(1, 8)]
+    assert [rule for rule in rule_ids if not coverage.get(rule)] == []
+
+
+def test_hideout_random_games_end_with_a_winner() -> None:
+    game = load_pack(HIDEOUT).game
+    winners = set()
+    for i in range(50):
+        rng = random.Random(i)
+        state = game.new_game(i)
+        for _ in range(MAX_DECISIONS):
+            if game.is_over(state):
+                break
+            actions = {d.player: d.sample(rng).id for d in game.pending(state)}
+            assert actions, f"game {i} neither over nor waiting"
+            state = game.apply(state, actions)
+        assert game.is_over(state), f"game {i} did not end"
+        assert game.winner(state) in ("law", "fugitive")
+        assert 1 <= state["round"] <= 5
+        winners.add(game.winner(state))
+    assert winners == {"law", "fugitive"}
+
+
+# ---------------------------------------------------------------- the language reference
+
+
+def _reference_pack_files() -> tuple[str, str, str]:
+    """pack.yaml, components.yaml and flow.yaml of the reference's examples' pack."""
+    text = LANGUAGE.read_text(encoding="utf-8")
+    section = text.split("## The examples' pack", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```yaml\n(.*?)```", section, re.S)
+    assert len(blocks) == 3
+    manifest, components, flow = blocks
+    return manifest, components, flow
+
+
+def _reference_examples() -> list[str]:
+    return re.findall(r"```rulekit\n(.*?)```", LANGUAGE.read_text(encoding="utf-8"), re.S)
+
+
+def _expected_logs(example: str) -> list[str]:
+    """The texts announced by ``# -> text`` comments; ``# -> a / b`` announces two logs."""
+    expected: list[str] = []
+    for match in re.finditer(r"# -> (.*)$", example, re.M):
+        expected.extend(text.strip() for text in match.group(1).split(" / "))
+    return expected
+
+
+@pytest.mark.parametrize("index", range(len(_reference_examples())))
+def test_reference_example_runs(tmp_path: Path, index: int) -> None:
+    example = _reference_examples()[index]
+    manifest, components, flow = _reference_pack_files()
+    folder = tmp_path / "sandbox"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text(manifest, encoding="utf-8")
+    (folder / "components.yaml").write_text(components, encoding="utf-8")
+    placeholder = re.search(r"^ *# the example goes here.*\n", flow, re.M)
+    assert placeholder is not None
+    (folder / "flow.yaml").write_text(
+        flow.replace(placeholder.group(0), textwrap.indent(example, " " * 8)), encoding="utf-8")
+    game = load_pack(folder).game
+    rng = random.Random(index)
+    state = game.new_game(0)
+    for _ in range(MAX_DECISIONS):
+        if game.is_over(state):
+            break
+        state = game.apply(state, {d.player: d.sample(rng).id for d in game.pending(state)})
+    assert game.is_over(state)
+    expected = _expected_logs(example)
+    if expected:
+        logs = [game.format_event(e) for e in state["log"] if e["e"] == "log"]
+        assert logs == expected, example
+
+
+# ---------------------------------------------------------------- the pack format
+
+
+def test_pack_format_component_snippets_are_valid_yaml() -> None:
+    text = PACK_FORMAT.read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S)
+              if b.startswith(("cards:", "zones:", "variables:"))]
+    assert {b.split(":", 1)[0] for b in blocks} == {"cards", "zones", "variables"}
+    for block in blocks:
+        data = yaml.safe_load(block)
+        assert isinstance(data, dict), block
+        key = block.split(":", 1)[0]
+        assert data[key], block
