@@ -252,7 +252,7 @@ def test_bad_enum(check: Check) -> None:
 
 def test_bad_enum_with_close_match(check: Check) -> None:
     error = only(check("procedures:\n  p: {params: {x: itn}, do: x}\n", "content"))
-    assert error.message.startswith("expected one of int, bool, text, role, card, list")
+    assert error.message.startswith("expected one of int, bool, text, role, card, node, edge")
     assert error.hint == "did you mean 'int'?"
 
 

@@ -77,7 +77,7 @@ class Game:
                 keys.append((var.name, var.owner, var.visibility))
         return keys
 
-    def _keys_of(self, name: str, per: str | None) -> list[str]:
+    def _keys_of(self, name: str, per: str | int | None) -> list[str]:
         if per is None:
             return [name]
         return [zone_key(name, index) for index in self.symbols.index_domain(per)]

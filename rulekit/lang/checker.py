@@ -15,7 +15,7 @@ from rulekit.errors import EffectCheckError, did_you_mean
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS, PACK_BUILTINS
 from rulekit.lang.parser import Snippet
-from rulekit.lang.symbols import Symbols
+from rulekit.lang.symbols import Symbols, describe_per, index_type
 
 # What a resolved name refers to (stored in ``Name.ref`` / ``Assign.ref``):
 #   ("local", slot)            a let, parameter or loop variable
@@ -187,12 +187,12 @@ class Checker:
                            hint or "declare it with 'let' or in the pack's variables")
             return
         if var.per and stmt.index is None:
-            self.error(stmt.pos, f"variable '{stmt.name}' has one value per {var.per}",
-                       f"write {stmt.name}[{var.per.upper()}]")
+            self.error(stmt.pos, f"variable '{stmt.name}' has one value per "
+                       f"{describe_per(var.per)}", f"write {stmt.name}[{_index_word(var.per)}]")
         elif not var.per and stmt.index is not None:
             self.error(stmt.pos, f"variable '{stmt.name}' has a single value, not one per item")
         if stmt.index is not None and var.per:
-            self.check_expr(stmt.index, var.per)
+            self.check_expr(stmt.index, index_type(var.per))
         stmt.ref = ("var", stmt.name, bool(var.per))
         if stmt.op == "+=" and var.type == "list":
             self._expect(stmt.value, kind, "list")
@@ -200,9 +200,8 @@ class Checker:
             self._expect(stmt.value, kind, "int")
             if var.type != "int":
                 self.error(stmt.pos, f"'{stmt.op}' needs an integer variable")
-        elif var.type not in ("any", "list"):
-            if not (var.initial is None or kind == "none"):
-                self._expect(stmt.value, kind, var.type)
+        elif var.type not in ("any", "list") and kind != "none":
+            self._expect(stmt.value, kind, var.type)
 
     def _stmt_if(self, stmt: n.If) -> None:
         for cond, body in stmt.branches:
@@ -387,15 +386,15 @@ class Checker:
             var = s.variables[name]
             expr.ref = ("var", name, bool(var.per))
             if var.per:
-                self.error(expr.pos, f"variable '{name}' has one value per {var.per}",
-                           f"write {name}[{var.per.upper()}]")
+                self.error(expr.pos, f"variable '{name}' has one value per "
+                           f"{describe_per(var.per)}", f"write {name}[{_index_word(var.per)}]")
             return var.type
         if name in s.zones:
             zone = s.zones[name]
             expr.ref = ("zone", name, bool(zone.per))
             if zone.per:
-                self.error(expr.pos, f"zone '{name}' has one pile per {zone.per}",
-                           f"write {name}[{zone.per.upper()}]")
+                self.error(expr.pos, f"zone '{name}' has one pile per {describe_per(zone.per)}",
+                           f"write {name}[{_index_word(zone.per)}]")
             return "list:card"
         if name in s.roles:
             expr.ref = ("const", name)
@@ -459,7 +458,7 @@ class Checker:
                 obj.ref = ("zone", obj.ident, bool(zone.per))
                 if not zone.per:
                     self.error(expr.pos, f"zone '{obj.ident}' is a single pile; it takes no index")
-                self.check_expr(expr.index, zone.per or "any")
+                self.check_expr(expr.index, index_type(zone.per) if zone.per else "any")
                 return "list:card"
             if obj.ident in s.variables:
                 var = s.variables[obj.ident]
@@ -467,7 +466,7 @@ class Checker:
                 if not var.per:
                     self.error(expr.pos, f"variable '{obj.ident}' has a single value; it takes "
                                "no index")
-                self.check_expr(expr.index, var.per or "any")
+                self.check_expr(expr.index, index_type(var.per) if var.per else "any")
                 return var.type
         kind = self.check_expr(obj, "list")
         self.check_expr(expr.index, "int")
@@ -554,6 +553,10 @@ class Checker:
     def _expr_choice(self, expr: n.Choice) -> str:
         self.error(expr.pos, "a choice can only be the value of a let or an assignment")
         return "any"
+
+
+def _index_word(per: str | int) -> str:
+    return "N" if isinstance(per, int) else per.upper()
 
 
 def _element_type(kind: str) -> str:

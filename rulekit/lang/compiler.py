@@ -141,8 +141,14 @@ class Compiler:
             assert isinstance(e.obj, n.Name)
             name = e.obj.ident
             if isinstance(e.index, n.Name) and e.index.ref and e.index.ref[0] == "const":
-                return repr(zone_key(name, e.index.ref[1]))
-            return f"({name + '.'!r} + {self.py(e.index)})"
+                return repr(zone_key(name, str(e.index.ref[1])))
+            if isinstance(e.index, n.Literal):
+                return repr(zone_key(name, str(e.index.value)))
+            decl = self.symbols.zones.get(name) or self.symbols.variables.get(name)
+            index = self.py(e.index)
+            if decl is not None and isinstance(decl.per, int):
+                index = f"str({index})"
+            return f"({name + '.'!r} + {index})"
         assert isinstance(e, n.Name)
         return repr(e.ident)
 

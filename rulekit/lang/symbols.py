@@ -23,7 +23,7 @@ class ZoneDecl:
     """A pile of cards; with ``per``, one pile per role, node, edge or region."""
 
     name: str
-    per: str | None = None
+    per: str | int | None = None
     visibility: str = "public"
     initial: str | list[str] | None = None
     location: Location | None = None
@@ -40,7 +40,7 @@ class VarDecl:
 
     name: str
     initial: Any = 0
-    per: str | None = None
+    per: str | int | None = None
     minimum: int | None = None
     maximum: int | None = None
     visibility: str = "public"
@@ -139,8 +139,10 @@ class Symbols:
                 return kind
         return None
 
-    def index_domain(self, per: str) -> list[str]:
-        """The ids a ``per`` zone or variable is indexed by."""
+    def index_domain(self, per: str | int) -> list[str]:
+        """The ids a ``per`` zone or variable is indexed by (``per: 4`` counts 1 to 4)."""
+        if isinstance(per, int):
+            return [str(i) for i in range(1, per + 1)]
         return {"role": self.roles, "node": list(self.board.nodes),
                 "edge": list(self.board.edges), "region": list(self.board.regions)}[per]
 
@@ -178,3 +180,13 @@ def value_type(value: Any) -> str:
     if isinstance(value, list):
         return "list"
     return "any"
+
+
+def index_type(per: str | int) -> str:
+    """The type of the index of a ``per`` zone or variable."""
+    return "int" if isinstance(per, int) else per
+
+
+def describe_per(per: str | int) -> str:
+    """How messages name what a zone or variable is indexed by."""
+    return f"number from 1 to {per}" if isinstance(per, int) else per

@@ -308,7 +308,8 @@ class _Builder:
                 cards[card_id] = {"id": card_id, **props}
         return cards, doc
 
-    def _per(self, doc: YamlDocument, path: tuple[str, str], spec: dict[str, Any]) -> str | None:
+    def _per(self, doc: YamlDocument, path: tuple[str, str],
+             spec: dict[str, Any]) -> str | int | None:
         """The ``per`` of a zone or variable (``per_role: true`` is ``per: role``)."""
         per = spec.get("per")
         if spec.get("per_role"):
@@ -316,10 +317,12 @@ class _Builder:
                 self.errors.append(SchemaError("give either per or per_role, not both",
                                                doc.location((*path, "per"))))
             per = "role"
+        if isinstance(per, int):
+            return per
         return str(per) if per else None
 
     def _owner(self, doc: YamlDocument, path: tuple[str, str], spec: dict[str, Any],
-               per: str | None, roles: list[str]) -> str | None:
+               per: str | int | None, roles: list[str]) -> str | None:
         kind = "zone" if path[0] == "zones" else "variable"
         owner = spec.get("owner")
         if owner is not None and owner not in roles:
@@ -348,7 +351,7 @@ class _Builder:
                             doc.key_location(path), self._owner(doc, path, spec, per, roles))
             if zone.initial is not None and zone.per:
                 self.errors.append(SchemaError(
-                    f"zone '{name}' has one pile per {zone.per} and cannot have initial cards",
+                    f"zone '{name}' has several piles and cannot have initial cards",
                     doc.location((*path, "initial")), "move cards there in setup"))
             initial = list(cards) if zone.initial == "all" else (zone.initial or [])
             for i, card_id in enumerate(initial if isinstance(initial, list) else []):
