@@ -173,7 +173,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         _out(f"{pack.id} has no scenarios")
     else:
         _out(f"{run.passed} passed, {run.failed} failed")
-    uncovered = _coverage_report(pack.rules, run.coverage(), args.verbose)
+    uncovered = _coverage_report(pack.rules, run.coverage(), args.verbose, args.filter)
     if run.failed:
         return 1
     if args.require_coverage:
@@ -186,14 +186,15 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 
 def _coverage_report(rules: list[tuple[str, str]], coverage: dict[str, list[str]],
-                     verbose: bool) -> list[str]:
+                     verbose: bool, name_filter: str | None = None) -> list[str]:
     """Print the rule coverage; return the uncovered rule ids."""
     if not rules:
         return []
     ids = [rule_id for rule_id, _ in rules]
     covered = [rule_id for rule_id in ids if coverage.get(rule_id)]
     uncovered = [rule_id for rule_id in ids if not coverage.get(rule_id)]
-    _out(f"rules covered: {len(covered)} of {len(ids)}")
+    partial = f" (by the scenarios matching -k '{name_filter}')" if name_filter else ""
+    _out(f"rules covered: {len(covered)} of {len(ids)}{partial}")
     if uncovered:
         _out("uncovered rules:")
         texts = dict(rules)

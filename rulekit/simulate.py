@@ -84,7 +84,11 @@ def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
         if isinstance(answer, Option):
             return answer
         if isinstance(answer, str):
-            return decision.find(answer)
+            try:
+                return decision.find(answer)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"the agent of {role} answered {answer!r}: "
+                                         f"{exc.message}", exc.hint) from None
         raise UsageError(f"the agent of {role} returned {answer!r}, not an option or an "
                          f"option id", f"agent: {agent!r}")
     return chooser
@@ -129,8 +133,8 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
             apply(state, actions, in_place=True)
             decisions += len(actions)
     except IllegalActionError as exc:
-        raise IllegalActionError(f"an agent chose an illegal option: {exc.message} "
-                                 f"{_where(seed, state)}", exc.hint) from None
+        raise IllegalActionError(f"illegal choice: {exc.message} {_where(seed, state)}",
+                                 exc.hint) from None
     except GameRuntimeError as exc:
         raise GameRuntimeError(f"{exc.message} {_where(seed, state)}", exc.location,
                                exc.hint) from None

@@ -478,7 +478,7 @@ class Checker:
         if func is not None:
             self._args(expr.pos, expr.func, func.params, args)
             expr.ref = ("func", expr.func)
-            return "any"
+            return func.result
         if expr.func in PACK_BUILTINS:
             params, result, _ = PACK_BUILTINS[expr.func]
             self._args(expr.pos, expr.func, [(f"x{i}", t) for i, t in enumerate(params)], args)
@@ -542,7 +542,8 @@ class Checker:
             self._expect(expr.left, left, "int")
             self._expect(expr.right, right, "int")
             return "bool"
-        if op == "+" and left.startswith("list") and right.startswith("list"):
+        if op == "+" and (left.startswith("list") or right.startswith("list")) and \
+                {left.split(":")[0], right.split(":")[0]} <= {"list", "any"}:
             return left if left == right else "list"
         if op == "+" and left == "text" and right == "text":
             return "text"

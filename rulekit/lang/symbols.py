@@ -97,6 +97,7 @@ class FuncDecl:
     body: n.Expr | None = None
     nslots: int = 0
     location: Location | None = None
+    result: str = "any"  # the type of the body, found by the checker
 
 
 @dataclass
@@ -157,12 +158,20 @@ class Symbols:
             for key, value in item.items():
                 if key in ("id", "name") or (kind == "node" and key == "region"):
                     continue
-                found = value_type(value)
+                found = self.reference_type(value)
                 if key not in props:
                     props[key] = found
                 elif props[key] != found:
                     props[key] = "any"
         return props
+
+    def reference_type(self, value: Any) -> str:
+        """The type of a property value: a text naming a role, card, node... is of that kind."""
+        if isinstance(value, str):
+            if value in self.roles:
+                return "role"
+            return self.kind_of(value) or "text"
+        return value_type(value)
 
     def card_properties(self) -> dict[str, str]:
         """Every card property name with its type (``any`` if the cards disagree)."""

@@ -269,9 +269,11 @@ class _Builder:
         self._board(symbols)
         for var in variables.values():  # a text naming a node, card... is of that kind
             if var.declared_type is None and isinstance(var.initial, str):
-                var.declared_type = symbols.kind_of(var.initial)
+                var.declared_type = symbols.reference_type(var.initial)
         self._check_clashes(symbols)
         labels = self._card_labels(manifest_doc, cards)
+        for table in (symbols.board.nodes, symbols.board.edges, symbols.board.regions):
+            labels.update({ident: str(props.get("name", ident)) for ident, props in table.items()})
         self._declare_code(symbols)
         self._anytime(symbols)
         self._triggers(symbols)
@@ -593,7 +595,7 @@ class _Builder:
                 continue
             checker = Checker(symbols, func.snippet, context="function")
             checker.declare_params(func.params)
-            checker.check_expr(expr)
+            func.result = checker.check_expr(expr)
             self.errors.extend(checker.errors)
             if not checker.errors:
                 compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
