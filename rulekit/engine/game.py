@@ -179,10 +179,11 @@ class Game:
     def _extras(self, role: str, state: State) -> list[tuple[str, str]]:
         """The anytime actions ``role`` may take now, as (option id, label)."""
         found = []
+        runtime = Runtime(self.program, state)
         for decl, when in self.program.anytime:
             if decl.role != role:
                 continue
-            if when is not None and not when(Runtime(self.program, state), []):
+            if when is not None and not when(runtime, []):
                 continue
             found.append(("!" + decl.id, decl.label))
         return found
