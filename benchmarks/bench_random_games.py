@@ -42,7 +42,8 @@ def main() -> None:
         best = max(best, rate)
         print(f"run {run + 1}: {args.games} games in {elapsed:.2f} s = {rate:,.0f} games/s "
               f"(mean {rounds / args.games:.2f} rounds)")
-    print(f"{args.pack}: load {load_seconds * 1000:.0f} ms; best {best:,.0f} games/s in one process")
+    print(f"{args.pack}: load {load_seconds * 1000:.0f} ms; "
+          f"best {best:,.0f} games/s in one process")
 
 
 if __name__ == "__main__":

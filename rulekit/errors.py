@@ -108,6 +108,9 @@ class PackErrors(RulekitError):
         self.errors = sorted(errors, key=_error_order)
         super().__init__(f"{len(self.errors)} error(s) in pack")
 
+    def __reduce__(self) -> tuple[type[PackErrors], tuple[list[PackError]]]:
+        return (PackErrors, (self.errors,))  # so errors cross process boundaries
+
     def __str__(self) -> str:
         return "\n".join(str(e) for e in self.errors)
 

@@ -92,7 +92,8 @@ def test_four_to_six_cities_per_region(world):
 def test_every_node_region_exists(world):
     regions = {region["id"] for region in world["regions"]}
     for node in world["nodes"]:
-        assert node.get("region") in regions, f"{node['id']} has unknown region {node.get('region')!r}"
+        region = node.get("region")
+        assert region in regions, f"{node['id']} has unknown region {region!r}"
 
 
 def test_ids_unique_and_valid(world):

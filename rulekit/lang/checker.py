@@ -244,8 +244,9 @@ class Checker:
             if ident is not None and self.scope.lookup(ident) is None and not self._is_global(
                 ident
             ):
+                zones = ", ".join(sorted(self.symbols.zones))
                 self.error(expr.pos, f"unknown zone '{ident}'",
-                           hint or f"zones: {', '.join(sorted(self.symbols.zones))}")
+                           hint or (f"zones: {zones}" if zones else "the pack declares no zones"))
             else:
                 self.error(expr.pos, "expected a zone", hint)
             return
