@@ -27,8 +27,8 @@ from rulekit.pack.loader import load_pack
 ROLES = ("law", "fugitive")
 OTHER = {"law": "fugitive", "fugitive": "law"}
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-FEW = settings(max_examples=15, deadline=None, database=None)
-SOME = settings(max_examples=30, deadline=None, database=None)
+FEW = settings(max_examples=40, deadline=None, database=None)
+SOME = settings(max_examples=80, deadline=None, database=None)
 
 
 @functools.cache

@@ -304,17 +304,32 @@ class Game:
         return json.dumps(event)
 
     def determinize(self, state: State, role: str, rand: random.Random) -> State:
-        """A full state consistent with what ``role`` has seen: unseen cards are reshuffled
-        among the piles ``role`` cannot see (each keeping its size)."""
+        """A full state consistent with what ``role`` has seen.
+
+        Every card ``role`` cannot see is dealt again at random among the places it cannot
+        see, each pile keeping its size, and only among cards of the same kind (the same
+        ``type`` and ``owner`` properties), so a token never lands where a check was. The
+        generator state is renewed too. Hidden *variables* (a secret position, say) are kept:
+        the engine cannot know which values the rules would allow; a pack's own agent may
+        resample them.
+        """
         new = copy_state(state)
-        hidden = [key for key, owner, vis in self._zone_keys
-                  if not (vis == "public" or (vis == "owner" and owner == role))]
-        pool = [card for key in hidden for card in new["zones"][key]]
-        rand.shuffle(pool)
-        for key in hidden:
-            size = len(new["zones"][key])
-            new["zones"][key] = pool[:size]
-            del pool[:size]
+        slots: dict[tuple[Any, Any], list[tuple[str, int]]] = {}
+        cards = self.symbols.cards
+        for key, owner, vis in self._zone_keys:
+            if vis == "public" or (vis == "owner" and owner == role):
+                continue
+            for index, card in enumerate(new["zones"][key]):
+                props = cards[card]
+                if vis == "card_owner" and props.get("owner") == role:
+                    continue
+                kind = (props.get("type"), props.get("owner"))
+                slots.setdefault(kind, []).append((key, index))
+        for places in slots.values():
+            pool = [new["zones"][key][index] for key, index in places]
+            rand.shuffle(pool)
+            for (key, index), card in zip(places, pool, strict=True):
+                new["zones"][key][index] = card
         new["rng"] = rand.getrandbits(64)
         return new
 
