@@ -4,6 +4,10 @@
     rulekit simulate PACK [-n GAMES] [--seed S] [--agents ROLE=AGENT,...] [--param KEY=VALUE]...
                           [--workers W] [--max-rounds R] [--json]
     rulekit test PACK [--param KEY=VALUE]... [-k FILTER] [-v] [--require-coverage]
+    rulekit play [PACK] [--seat ROLE=human|AGENT]... [--seed S] [--param KEY=VALUE]...
+                        [--resume FILE] [--save FILE] [--fast] [--no-color]
+    rulekit replay FILE [--as ROLE|all] [--all] [--pack PACK] [--no-color]
+    rulekit map PACK [--param KEY=VALUE]... [--no-color]
 
 Exit codes: 0 success, 1 an error (a broken pack, a failing scenario, a bad value), 2 a bad
 command line, 130 interrupted. The engine is imported only when a command needs it, so that
@@ -213,6 +217,51 @@ def _coverage_report(rules: list[tuple[str, str]], coverage: dict[str, list[str]
     return uncovered
 
 
+# ---------------------------------------------------------------- play, replay, map
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from rulekit.play import open_session
+    from rulekit.play.screen import Screen
+
+    screen = Screen(no_color=args.no_color, fast=args.fast)
+    session = open_session(screen, args.pack, seats=args.seat, seed=args.seed,
+                           params=args.param,
+                           resume=Path(args.resume) if args.resume else None,
+                           save=Path(args.save) if args.save else None)
+    return session.run()
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from rulekit.play.replay import run_replay
+    from rulekit.play.savefile import load_saved_pack, read_save
+    from rulekit.play.screen import Screen
+
+    path = Path(args.file)
+    saved = read_save(path)
+    loaded = load_saved_pack(saved, str(path), args.pack)
+    screen = Screen(no_color=args.no_color)
+    try:
+        return run_replay(loaded, saved, str(path), screen, args.as_role, args.all)
+    except KeyboardInterrupt:
+        screen.blank()
+        return 130
+
+
+def cmd_map(args: argparse.Namespace) -> int:
+    from rulekit.pack.loader import load_pack, parse_params
+    from rulekit.play.render import Renderer
+    from rulekit.play.screen import Screen
+
+    game = load_pack(args.pack, parse_params(args.param)).game
+    Screen(no_color=args.no_color).show(Renderer(game).map())
+    return 0
+
+
 # ---------------------------------------------------------------- parser and main
 
 
@@ -264,6 +313,51 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("--require-coverage", action="store_true",
                       help="also exit 1 when a rule of the pack is not covered")
     test.set_defaults(func=cmd_test)
+
+    play = commands.add_parser(
+        "play", help="play a game at the terminal, against bots or each other",
+        description="Play a pack at the terminal. By default you play the first role against "
+                    "random bots; give several roles to people for a hot-seat game.")
+    play.add_argument("pack", metavar="PACK", nargs="?", default=None,
+                      help="a pack folder or a shipped pack id (with --resume: optional)")
+    play.add_argument("--seat", action="append", default=[], metavar="ROLE=human|AGENT",
+                      help="who plays a role: human, a built-in agent (random) or "
+                           "package.module:Name (repeatable; other roles: random bots, "
+                           "the first role a person if no seat is given)")
+    play.add_argument("--seed", type=_seed, default=None, metavar="S",
+                      help="seed of the game (default: a new one, shown at the start)")
+    play.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
+                      help="set a parameter of the pack (repeatable)")
+    play.add_argument("--resume", metavar="FILE", default=None,
+                      help="go on with a saved game")
+    play.add_argument("--save", metavar="FILE", default=None,
+                      help="where save writes (default: the --resume file, else "
+                           "./rulekit-autosave-PACK.json); the finished game is written there")
+    play.add_argument("--fast", action="store_true", help="do not pause after bots' moves")
+    play.add_argument("--no-color", action="store_true", help="no colours")
+    play.set_defaults(func=cmd_play)
+
+    replay = commands.add_parser(
+        "replay", help="step through a saved or finished game",
+        description="Show a saved game's events one at a time (Enter), as one player saw "
+                    "them or as everyone did.")
+    replay.add_argument("file", metavar="FILE", help="a file written by rulekit play")
+    replay.add_argument("--as", dest="as_role", metavar="ROLE", default="all",
+                        help="whose view: a role, or all (every event; the default)")
+    replay.add_argument("--all", action="store_true",
+                        help="show every event at once instead of one per Enter")
+    replay.add_argument("--pack", metavar="PACK", default=None,
+                        help="the pack folder, if it cannot be found from the save")
+    replay.add_argument("--no-color", action="store_true", help="no colours")
+    replay.set_defaults(func=cmd_replay)
+
+    map_ = commands.add_parser(
+        "map", help="show a pack's map", description="Show the places and routes of a pack.")
+    map_.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
+    map_.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
+                      help="set a parameter of the pack (repeatable)")
+    map_.add_argument("--no-color", action="store_true", help="no colours")
+    map_.set_defaults(func=cmd_map)
     return parser
 
 

@@ -29,11 +29,12 @@ from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Compiler, zone_key
 from rulekit.lang.parser import Snippet, parse_expression
+from rulekit.lang.symbols import describe_per
 from rulekit.pack.loader import LoadedPack, display_path, load_pack
 from rulekit.schema import validate_document
 from rulekit.yamlsource import YamlDocument, load_yaml
 
-_REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[([A-Za-z_][A-Za-z0-9_]*)\])?$")
+_REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[([A-Za-z0-9_][A-Za-z0-9_-]*)\])?$")
 
 
 @dataclass
@@ -204,18 +205,25 @@ class ScenarioRunner:
         match = _REF.match(ref)
         if match is None:
             raise _Failure(f"bad {kind} reference '{ref}'", where)
-        name, role = match.group(1), match.group(2)
+        name, index = match.group(1), match.group(2)
         table: dict[str, Any] = game.symbols.zones if kind == "zone" else game.symbols.variables
         if name not in table:
-            raise _Failure(f"unknown {kind} '{name}'", where) from None
-        per_role = table[name].per_role
-        if per_role and role is None:
-            raise _Failure(f"{kind} '{name}' has one per role: write {name}[ROLE]", where)
-        if not per_role and role is not None:
-            raise _Failure(f"{kind} '{name}' is not per role", where)
-        if role is not None and role not in game.roles:
-            raise _Failure(f"unknown role '{role}'", where)
-        return zone_key(name, role) if role else name
+            hint = did_you_mean(name, table)
+            raise _Failure(f"unknown {kind} '{name}'" + (f"; {hint}" if hint else ""), where)
+        per = table[name].per
+        if per and index is None:
+            raise _Failure(f"{kind} '{name}' has one per {describe_per(per)}: "
+                           f"write {name}[...]", where)
+        if not per and index is not None:
+            raise _Failure(f"{kind} '{name}' is a single one; it takes no index", where)
+        if index is None:
+            return str(name)
+        domain = game.symbols.index_domain(per)
+        if index not in domain:
+            hint = did_you_mean(index, domain)
+            raise _Failure(f"'{index}' is not a {describe_per(per)} of {kind} '{name}'"
+                           + (f"; {hint}" if hint else ""), where)
+        return zone_key(name, index)
 
     def _place(self, game: Game, scenario: Scenario, state: State,
                zones: dict[str, list[str]]) -> None:

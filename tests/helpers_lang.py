@@ -30,7 +30,8 @@ parameters:
 include: [content.yaml]
 """
 
-# Listed in this order, the deck is [c1, c2, c3, c4, c5, c6]: the last item is the top.
+# Zones list cards from the top: the deck starts with c1 on top (its state list is
+# [c6, c5, c4, c3, c2, c1], as a zone reads from its bottom to its top).
 BASE = """\
 cards:
   - {id: c1, name: One, kind: x, score: 1}

@@ -205,7 +205,7 @@ def test_games_end_by_the_rules_within_the_turns(seed: int, choice_seed: int,
 
 def swap_hidden(state: State, opponent: str, rng: random.Random) -> State:
     """The state with the opponent's hand and the deck dealt again from their cards."""
-    new = json.loads(json.dumps(state))
+    new: State = json.loads(json.dumps(state))
     hand_key = f"hand.{opponent}"
     hand, deck = new["zones"][hand_key], new["zones"]["deck"]
     pool = hand + deck
@@ -280,23 +280,28 @@ def test_a_committed_simultaneous_choice_stays_secret(seed: int, choice_seed: in
     play(game, seed, choice_seed, check)
 
 
-@pytest.mark.xfail(strict=True, reason="observe()['waiting_for'] drops a player as soon as they "
-                   "commit, so the other player sees that they have decided (bug report #6; "
-                   "a design question)")
-def test_a_commit_does_not_change_the_other_observation_at_all() -> None:
+def test_a_commit_shows_only_that_the_player_has_decided() -> None:
+    """As at a table, the other player sees that a secret choice was made (``waiting_for``
+    drops that player) and nothing else of it."""
     game, state = contest_state()
     before = game.observe(state, "fugitive")
-    after = game.apply(state, {"law": game.decision_for(state, "law").options()[0]})
-    assert game.observe(after, "fugitive") == before
+    after = game.observe(game.apply(state, {"law": law_option(game, state)}), "fugitive")
+    assert before["waiting_for"] == ["law", "fugitive"]
+    assert after["waiting_for"] == ["fugitive"]
+    assert {**after, "waiting_for": None} == {**before, "waiting_for": None}
 
 
-@pytest.mark.xfail(strict=True, reason="after committing, observe() still lists the decision "
-                   "among the player's decisions though pending() no longer does (bug report #6)")
 def test_a_committed_player_has_no_decision_left_in_their_observation() -> None:
     game, state = contest_state()
-    after = game.apply(state, {"law": game.decision_for(state, "law").options()[0]})
+    after = game.apply(state, {"law": law_option(game, state)})
     assert game.decision_for(after, "law") is None
     assert game.observe(after, "law")["decisions"] == []
+
+
+def law_option(game: Game, state: State) -> str:
+    decision = game.decision_for(state, "law")
+    assert decision is not None
+    return decision.options()[0].id
 
 
 def contest_state(seed: int = 0) -> tuple[Game, State]:
@@ -332,9 +337,6 @@ def test_determinize_keeps_the_observation_and_the_cards(seed: int, choice_seed:
     play(game, seed, choice_seed, check)
 
 
-@pytest.mark.xfail(strict=True, reason="determinize() reshuffles the opponent's hand but keeps "
-                   "their pending decision (its items are their real hand) and their commit, "
-                   "so the state leaks the hand and cannot be played on (bug report #4)")
 def test_determinized_states_hide_the_opponent_and_can_be_played_on() -> None:
     game, state = contest_state()
     for k in range(10):

@@ -270,7 +270,8 @@ class Game:
         for key, owner, visibility in self._var_keys:
             if visibility == "public" or (visibility == "owner" and owner == role):
                 variables[key] = _copy(state["vars"][key])
-        pending = [spec for spec in state["pending"] if spec["player"] == role]
+        pending = [spec for spec in state["pending"]
+                   if spec["player"] == role and role not in state["committed"]]
         return {
             "pack": self.pack_id,
             "role": role,
@@ -311,7 +312,8 @@ class Game:
         ``type`` and ``owner`` properties), so a token never lands where a check was. The
         generator state is renewed too. Hidden *variables* (a secret position, say) are kept:
         the engine cannot know which values the rules would allow; a pack's own agent may
-        resample them.
+        resample them. Pending decisions are asked again from the new cards; ``role``'s own
+        answer, if given, is kept, the others' are forgotten.
         """
         new = copy_state(state)
         slots: dict[tuple[Any, Any], list[tuple[str, int]]] = {}
@@ -331,6 +333,16 @@ class Game:
             for (key, index), card in zip(places, pool, strict=True):
                 new["zones"][key][index] = card
         new["rng"] = rand.getrandbits(64)
+        if new["pending"]:
+            # The pending decisions were built from the old cards: ask them again (a choice is
+            # a block of its own, just before the frame's pc), keeping ``role``'s own answer.
+            own = new["committed"].get(role)
+            new["pending"] = []
+            new["committed"] = {}
+            new["stack"][-1][1] -= 1
+            self.run(new)
+            if own is not None and any(s["player"] == role for s in new["pending"]):
+                new = self.apply(new, {role: own}, in_place=True)
         return new
 
 

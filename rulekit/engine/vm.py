@@ -50,6 +50,9 @@ class Runtime:
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Suspend for decisions, unless each has a single legal answer (taken at once)."""
         locals_ = self.stack[-1][2]
+        players = [spec["player"] for spec in specs]
+        if len(set(players)) != len(players):
+            raise LookupError("one player has two choices in the same simultaneous block")
         waiting = []
         for spec in specs:
             forced, value = _forced_answer(spec)
@@ -91,8 +94,13 @@ class Runtime:
                         raise BudgetExceeded
                 except StopGame:
                     status = STOP
-                except EndRound:
-                    end_round(self)
+                except EndRound as signal:
+                    try:
+                        end_round(self)
+                    except LookupError as exc:
+                        raise GameRuntimeError(
+                            str(exc), self._error_location(signal, proc.locations, pc)
+                        ) from None
                     break
                 except BudgetExceeded as exc:
                     raise GameRuntimeError(
@@ -152,19 +160,29 @@ def _describe(exc: BaseException) -> str:
 
 
 def _forced_answer(spec: dict[str, Any]) -> tuple[bool, Any]:
-    """(True, value) when a decision has exactly one legal answer."""
+    """(True, value) when a decision has exactly one legal answer; an error when it has none."""
     items = spec["items"]
+    player = spec["player"]
     if spec["kind"] == "one":
         if not items and spec["optional"]:
             return True, None
         if not items:
-            raise LookupError(f"{spec['player']} must choose, but there is nothing to choose")
+            raise LookupError(f"{player} must choose, but there is nothing to choose")
         if len(items) == 1 and not spec["optional"]:
             return True, items[0]
         return False, None
-    if not items or spec["max"] <= 0:
-        if spec["min"] > 0:
-            raise LookupError(f"{spec['player']} must choose at least {spec['min']}, "
-                              "but there is nothing to choose")
+    # Items an 'at most 0' rule forbids can never be chosen.
+    banned = [any(flags[i] for limit, flags in spec["at_most"] if limit <= 0)
+              for i in range(len(items))]
+    free = [i for i in range(len(items)) if not banned[i]]
+    most = min(spec["max"], len(free))
+    least = spec["min"]
+    if least > most:
+        raise LookupError(f"{player} must choose at least {least}, but only {max(most, 0)} "
+                          "can be chosen")
+    if most <= 0:
         return True, []
+    if least == len(free) and all(sum(flags[i] for i in free) <= limit
+                                  for limit, flags in spec["at_most"]):
+        return True, [items[i] for i in free]
     return False, None

@@ -295,8 +295,16 @@ class Checker:
     def _stmt_simultaneous(self, stmt: n.Simultaneous) -> None:
         if self.context != "proc":
             self.error(stmt.pos, "a choice can only stand in a procedure, setup or phase")
+        players: dict[str, n.Pos] = {}
         for binding in stmt.bindings:
             self._stmt_let(binding)
+            choice = binding.value
+            if isinstance(choice, n.Choice) and isinstance(choice.player, n.Name) and \
+                    choice.player.ident in self.symbols.roles:
+                if choice.player.ident in players:
+                    self.error(choice.pos, f"{choice.player.ident} already chooses in this "
+                               "simultaneous block", "give each player one choice")
+                players[choice.player.ident] = choice.pos
 
     def _stmt_win(self, stmt: n.Win) -> None:
         self.check_expr(stmt.winner, "role")

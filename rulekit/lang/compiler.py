@@ -66,6 +66,7 @@ class Program:
     procs: dict[str, Proc] = field(default_factory=dict)
     functions: dict[str, Callable[[Runtime, list[Any]], Any]] = field(default_factory=dict)
     phase_pcs: dict[str, int] = field(default_factory=dict)
+    round_start_pc: int = -1
     round_end_pc: int = -1
     end_checks: list[tuple[ExprFn, str, str]] = field(default_factory=list)
     anytime: list[tuple[AnytimeDecl, ExprFn | None]] = field(default_factory=list)

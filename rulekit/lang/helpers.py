@@ -65,11 +65,13 @@ def call(rt: Runtime, name: str, args: list[Any]) -> None:
 def end_round(rt: Runtime) -> None:
     """Unwind the frames up to the flow and jump to the end of the current round."""
     stack = rt.stack
-    while stack and stack[-1][0] != MAIN:
-        stack.pop()
-    if not stack:
-        raise LookupError("end_round used outside the rounds of play")
-    stack[-1][1] = rt.program.round_end_pc
+    main = stack[0] if stack and stack[0][0] == MAIN else None
+    program = rt.program
+    if main is None or not program.round_start_pc < main[1] <= program.round_end_pc:
+        raise LookupError("end_round can only be used during the rounds, not in setup or "
+                          "after the last round")
+    del stack[1:]
+    main[1] = program.round_end_pc
 
 
 def snapshot(value: Any) -> Any:

@@ -87,24 +87,38 @@ def _transform(snippet: Snippet, tree: Tree[Token]) -> Any:
 _TOKEN_WORDS = {
     "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
     "RSQB": "']'", "COMMA": "','", "DOT": "'.'", "SEMICOLON": "';'", "NAME": "a name",
-    "NUMBER": "a number", "STRING": "a text in double quotes", "CARD": "a card (@id)",
+    "NUMBER": "a number", "STRING": "a text in quotes", "CARD": "a card (@id)",
     "ASSIGN_OP": "'=' or '+='", "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
     "MUL_OP": "'*', '//' or '%'", "EQUAL": "'='", "MINUS": "'-'", "$END": "the end of the text",
 }
 
 
+_STATEMENT_WORDS = {"LET", "IF", "FOR", "WHILE", "REPEAT", "MOVE", "DRAW", "SHUFFLE",
+                    "SIMULTANEOUS", "WIN", "LOG", "BREAK", "CONTINUE", "RETURN", "END_ROUND",
+                    "PASS"}
+
+
 def _describe_expected(expected: set[str]) -> str:
-    words = []
-    for name in sorted(expected):
-        if name in _TOKEN_WORDS:
-            words.append(_TOKEN_WORDS[name])
+    """The expected tokens in words: punctuation first, then values, then keywords."""
+    names = set(expected)
+    statement = len(names & _STATEMENT_WORDS) >= 4
+    if statement:
+        names -= _STATEMENT_WORDS
+    punctuation, values, keywords = [], [], []
+    for name in names:
+        word = _TOKEN_WORDS.get(name)
+        if word is not None and word.startswith("'"):
+            punctuation.append(word)
+        elif word is not None:
+            values.append(word)
         elif name.isupper() and name.replace("_", "").isalpha():
-            words.append(f"'{name.lower()}'")
-        else:
-            words.append(name)
-    words = sorted(set(words))
-    if len(words) > 8:
-        words = [*words[:8], "..."]
+            keywords.append(f"'{name.lower()}'")
+    words = sorted(set(punctuation)) + sorted(set(values))
+    if statement:
+        words.append("a statement")
+    words += sorted(set(keywords))
+    if len(words) > 10:
+        words = [*words[:10], "..."]
     return ", ".join(words)
 
 

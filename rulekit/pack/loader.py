@@ -651,6 +651,7 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
     if SETUP in procs:
         code.append(call(SETUP))
     head = len(code)
+    program.round_start_pc = head
     after_pc: list[int] = []
 
     def next_round(rt: Any, frame: Frame) -> int:

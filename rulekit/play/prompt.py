@@ -1,0 +1,275 @@
+"""What a person types at a decision prompt: a numbered menu and the parser of answers.
+
+A :class:`Menu` numbers the choices of one :class:`~rulekit.engine.decisions.Decision`:
+
+- a ``one`` decision lists its options in the engine's order (``none`` first when the choice
+  may be declined, anytime actions last); the answer is one number or a name;
+- a ``subset`` decision lists its *items* (never every subset); the answer is several numbers
+  separated by spaces or commas, names separated by commas, or ``none``; the chosen ids are
+  checked by ``decision.option('+'.join(ids))`` so the engine's own rules (bounds, 'at most')
+  give the message of an illegal choice.
+
+When every item's label is a whole number (a space, an amount), the menu keys *are* those
+numbers, so that typing ``3`` chooses 3 and not the third line; other entries then get the
+numbers that follow the largest one.
+
+:func:`parse_answer` turns a typed line into a :class:`Choice`, a :class:`Command` (``help``,
+``log``, ``map``, ``save [FILE]``, ``quit``) or a :class:`Problem` to show before asking again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rulekit.engine.decisions import NONE_ID, Decision, Option, item_ids
+from rulekit.errors import IllegalActionError
+
+COMMANDS = ("help", "log", "map", "save", "quit")
+ALIASES = {"?": "help", "exit": "quit"}
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One numbered line of a menu: an option (``one`` decisions, anytime actions) or an item
+    of a ``subset`` decision (``index`` into ``decision.items``)."""
+
+    key: str
+    label: str
+    option: Option | None = None
+    index: int | None = None
+    anytime: bool = False
+
+
+@dataclass(frozen=True)
+class Choice:
+    option: Option
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    argument: str = ""
+
+
+@dataclass(frozen=True)
+class Problem:
+    message: str
+
+
+Answer = Choice | Command | Problem
+
+
+def _int_label(text: str) -> int | None:
+    return int(text) if _INTEGER.fullmatch(text.strip()) else None
+
+
+class Menu:
+    """The numbered lines shown for one decision, and the lookup of typed keys."""
+
+    def __init__(self, decision: Decision, label: Callable[[Any], str]) -> None:
+        self.decision = decision
+        self.subset = decision.kind == "subset"
+        self.item_ids: list[str] = list(decision.spec.get("ids") or item_ids(decision.items))
+        self.item_labels = [label(item) for item in decision.items]
+        rows: list[tuple[str, Option | None, int | None, bool]] = []
+        if self.subset:
+            rows = [(text, None, i, False) for i, text in enumerate(self.item_labels)]
+            rows += [(extra.label, extra, None, True) for extra in decision.extras]
+        else:
+            for option in decision.options():
+                anytime = option.id.startswith("!")
+                index = None if anytime or option.id == NONE_ID else self._index_of(option.id)
+                rows.append((option.label, option, index, anytime))
+        numbers = [_int_label(text) for text in self.item_labels]
+        self.numeric = (bool(numbers) and all(n is not None for n in numbers)
+                        and len(set(numbers)) == len(numbers))
+        entries: list[Entry] = []
+        if self.numeric:
+            following = max(n for n in numbers if n is not None) + 1
+            for text, choice, index, anytime in rows:
+                if index is not None:
+                    key = str(numbers[index])
+                else:
+                    key = str(following)
+                    following += 1
+                entries.append(Entry(key, text, choice, index, anytime))
+        else:
+            entries = [Entry(str(i), text, choice, index, anytime)
+                       for i, (text, choice, index, anytime) in enumerate(rows, start=1)]
+        self.entries = entries
+        self._by_key = {entry.key: entry for entry in entries}
+
+    def _index_of(self, item_id: str) -> int | None:
+        try:
+            return self.item_ids.index(item_id)
+        except ValueError:
+            return None
+
+    def entry(self, key: str) -> Entry | None:
+        return self._by_key.get(key.strip())
+
+    def key_of(self, option_id: str) -> str:
+        """The text to type for an option (``one``) or for a subset's option id."""
+        if self.subset and not option_id.startswith("!"):
+            if option_id == NONE_ID:
+                return NONE_ID
+            keys = []
+            for part in option_id.split("+"):
+                index = self.item_ids.index(part)
+                keys.append(next(e.key for e in self.entries if e.index == index))
+            return " ".join(keys)
+        for entry in self.entries:
+            if entry.option is not None and entry.option.id == option_id:
+                return entry.key
+        raise KeyError(option_id)
+
+    def keys_text(self) -> str:
+        """The valid keys, shortly: ``1-5`` or ``0, 1, 2``."""
+        keys = [e.key for e in self.entries]
+        if not keys:
+            return "none"
+        if not self.numeric and len(keys) > 2:
+            return f"{keys[0]}-{keys[-1]}"
+        return ", ".join(keys)
+
+
+def _command(text: str) -> Command | None:
+    word, _, rest = text.strip().partition(" ")
+    name = ALIASES.get(word.lower(), word.lower())
+    if name not in COMMANDS:
+        return None
+    if rest.strip() and name != "save":
+        return None  # 'log something' is not the command: maybe an option's name
+    return Command(name, rest.strip())
+
+
+def parse_answer(menu: Menu, text: str) -> Answer:
+    """What ``text`` typed at ``menu``'s prompt means."""
+    typed = text.strip()
+    if not typed:
+        hint = ("the numbers of your choice, or none" if menu.subset
+                else "the number of your choice")
+        return Problem(f"Type {hint} ({menu.keys_text()}); help shows how.")
+    command = _command(typed)
+    if command is not None:
+        return command
+    if menu.subset:
+        return _parse_subset(menu, typed)
+    return _parse_one(menu, typed)
+
+
+def _parse_one(menu: Menu, typed: str) -> Answer:
+    decision = menu.decision
+    entry = menu.entry(typed)
+    if entry is not None and entry.option is not None:
+        return Choice(entry.option)
+    if _INTEGER.fullmatch(typed):
+        return Problem(f"There is no choice {typed}: type one of {menu.keys_text()}.")
+    lowered = typed.lower()
+    if lowered == NONE_ID:
+        if decision.optional:
+            return Choice(decision.option(NONE_ID))
+        return Problem("This choice cannot be declined.")
+    options = [e.option for e in menu.entries if e.option is not None]
+    for option in options:
+        if option.id == typed:
+            return Choice(option)
+    found = match_name([o.label for o in options], typed)
+    return found if isinstance(found, Problem) else Choice(options[found])
+
+
+def match_name(labels: list[str], typed: str, taken: set[int] | None = None) -> int | Problem:
+    """The index of the one label equal to ``typed`` or starting with it, any case (equal
+    labels count as one: the first index not already ``taken`` is given)."""
+    taken = taken or set()
+    lowered = typed.strip().lower()
+    for equal in (True, False):
+        found = [i for i, text in enumerate(labels)
+                 if (text.lower() == lowered if equal else text.lower().startswith(lowered))]
+        names = list(dict.fromkeys(labels[i] for i in found))
+        if len(names) == 1:
+            free = [i for i in found if i not in taken]
+            return free[0] if free else found[0]
+        if len(names) > 1:
+            shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+            return Problem(f"'{typed}' matches several choices ({shown}): type more of the "
+                           f"name, or its number.")
+    return Problem(f"Nothing matches '{typed}': type a number or the start of a name.")
+
+
+def _parse_subset(menu: Menu, typed: str) -> Answer:
+    decision = menu.decision
+    lowered = typed.lower()
+    chosen: list[int] = []
+    if lowered not in (NONE_ID, "nothing", "-"):
+        if "+" in typed:  # an option id as the engine writes it
+            try:
+                return Choice(decision.option(typed))
+            except IllegalActionError as exc:
+                return Problem(exc.message)
+        chunks = [c.strip() for c in typed.split(",") if c.strip()]
+        words = [w for chunk in chunks for w in chunk.split()]
+        for chunk in chunks:
+            parts = chunk.split()
+            if all(_INTEGER.fullmatch(p) for p in parts):
+                for part in parts:
+                    entry = menu.entry(part)
+                    if entry is None:
+                        return Problem(f"There is no item {part}: type numbers among "
+                                       f"{menu.keys_text()}, or none.")
+                    if entry.option is not None:  # an anytime action
+                        if len(words) > 1:
+                            return Problem(f"'{entry.label}' is an action of its own: type "
+                                           f"{entry.key} alone.")
+                        return Choice(entry.option)
+                    assert entry.index is not None
+                    if entry.index in chosen:
+                        return Problem(f"{entry.label} is chosen twice.")
+                    chosen.append(entry.index)
+                continue
+            if chunk in menu.item_ids:
+                index = menu.item_ids.index(chunk)
+            else:
+                found = match_name(menu.item_labels, chunk, set(chosen))
+                if isinstance(found, Problem):
+                    extras = [e for e in menu.entries if e.option is not None]
+                    hit = [e for e in extras if e.label.lower().startswith(chunk.lower())]
+                    if len(hit) == 1 and len(chunks) == 1 and hit[0].option is not None:
+                        return Choice(hit[0].option)
+                    return found
+                index = found
+            if index in chosen:
+                return Problem(f"{menu.item_labels[index]} is chosen twice.")
+            chosen.append(index)
+    ids = [menu.item_ids[i] for i in sorted(chosen)]
+    try:
+        return Choice(decision.option("+".join(ids) if ids else NONE_ID))
+    except IllegalActionError as exc:
+        return Problem(exc.message[:1].upper() + exc.message[1:] + ".")
+
+
+def forced_option(decision: Decision) -> Option | None:
+    """The only legal option of a decision without anytime actions, if it has just one."""
+    if decision.extras:
+        return None
+    if decision.kind == "one":
+        if len(decision.items) + (1 if decision.optional else 0) == 1:
+            return decision.options()[0]
+        return None
+    n = len(decision.items)
+    if n == 0 and decision.min <= 0:
+        return decision.option(NONE_ID)
+    if n > 0 and decision.min >= n and decision.max >= n:
+        try:
+            return decision.option("+".join(Menu(decision, str).item_ids))
+        except IllegalActionError:
+            return None
+    return None
+
+
+__all__ = ["COMMANDS", "Answer", "Choice", "Command", "Entry", "Menu", "Problem",
+           "forced_option", "parse_answer"]

@@ -1,0 +1,400 @@
+"""What a player sees, as rich renderables: their view of the game, the events, a decision's
+menu, the whole map, and the help.
+
+Everything shown comes from ``game.observe(state, role)`` (never the raw state) and from the
+names a pack gives (``game.label``). Piles: the player's own with every card, public ones with
+their cards (or a count and the top card when long), hidden ones as a count; piles per edge,
+region, node or number only when not empty. Variables: those the player may see; values naming
+a card, node, region or role by their names. A map shows the known positions with their routes,
+and the tokens on routes and regions. Nothing here knows any particular game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.text import Text
+
+from rulekit.engine.game import Game
+from rulekit.lang.compiler import zone_key
+from rulekit.play.prompt import Menu
+
+LONG_PILE = 8  # a public pile with more different cards than this is shown as a count
+BOARD_KINDS = ("node", "edge", "region")
+
+STYLE_TITLE = "bold"
+STYLE_SECTION = "bold underline"
+STYLE_YOU = "bold green"
+STYLE_ROLE = "bold magenta"
+STYLE_CARD = "cyan"
+STYLE_HIDDEN = "dim"
+STYLE_PRIVATE = "yellow"
+STYLE_KEY = "bold cyan"
+STYLE_ERROR = "bold red"
+STYLE_END = "bold reverse"
+
+
+def humanize(name: str) -> str:
+    """A zone or variable id as text: ``action_discard`` -> ``action discard``."""
+    return name.replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One pile of a zone, or one value of a variable, as the observation keys it."""
+
+    key: str
+    name: str
+    index: str | None
+    per: str | int | None
+    owner: str | None  # the role it belongs to, if any
+    initial: Any = None
+    type: str | None = None
+    visibility: str = "public"
+
+    @property
+    def per_board(self) -> bool:
+        return self.per in BOARD_KINDS
+
+    @property
+    def per_number(self) -> bool:
+        return isinstance(self.per, int)
+
+
+def phase_names(documents: Iterable[Any]) -> dict[str, str]:
+    """Phase id -> display name, read from a loaded pack's ``flow`` section."""
+    names: dict[str, str] = {}
+    for doc in documents:
+        data = getattr(doc, "data", None)
+        flow = data.get("flow") if isinstance(data, dict) else None
+        phases = flow.get("phases") if isinstance(flow, dict) else None
+        for phase in phases if isinstance(phases, list) else []:
+            if isinstance(phase, dict) and isinstance(phase.get("id"), str):
+                names[phase["id"]] = str(phase.get("name") or humanize(phase["id"]))
+    return names
+
+
+class Renderer:
+    """Turns observations, events and decisions of one game into renderables."""
+
+    def __init__(self, game: Game, phases: dict[str, str] | None = None) -> None:
+        self.game = game
+        self.phases = phases or {}
+        symbols = game.symbols
+        self.board = symbols.board
+        self.zone_slots: list[Slot] = []
+        for zone in symbols.zones.values():
+            for key, index, owner in self._keys(zone.name, zone.per, zone.owner):
+                self.zone_slots.append(Slot(key, zone.name, index, zone.per, owner,
+                                            visibility=zone.visibility))
+        self.var_slots: list[Slot] = []
+        for var in symbols.variables.values():
+            for key, index, owner in self._keys(var.name, var.per, var.owner):
+                self.var_slots.append(Slot(key, var.name, index, var.per, owner, var.initial,
+                                           var.type, var.visibility))
+        self.anytime_labels = {"!" + decl.id: decl.label for decl in symbols.anytime}
+
+    def _keys(self, name: str, per: str | int | None,
+              owner: str | None) -> list[tuple[str, str | None, str | None]]:
+        if per is None:
+            return [(name, None, owner)]
+        if per == "role":
+            return [(zone_key(name, role), role, role) for role in self.game.roles]
+        return [(zone_key(name, index), index, owner)
+                for index in self.game.symbols.index_domain(per)]
+
+    # ------------------------------------------------------------ values
+
+    def name(self, role: str | None) -> str:
+        if role is None:
+            return "nobody"
+        return self.game.role_names.get(role, role)
+
+    def value(self, value: Any) -> str:
+        """A variable's value as text: names for ids, yes/no, a dash for nothing."""
+        if value is None:
+            return "-"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, int):
+            return f"{value:,}" if abs(value) >= 10_000 else str(value)
+        if isinstance(value, list):
+            return ", ".join(self.value(v) for v in value) if value else "none"
+        return self.game.label(value)
+
+    def node_text(self, node: str) -> str:
+        props = self.board.nodes.get(node, {})
+        text = self.game.label(node)
+        region = props.get("region")
+        if isinstance(region, str):
+            text += f" ({self.game.label(region)})"
+        return text
+
+    def pile(self, data: dict[str, Any], own: bool) -> Text:
+        """A pile: its cards (grouped: ``Radar x5``), a count and top card, or a hidden count."""
+        count = int(data.get("count", 0))
+        cards = data.get("cards")
+        noun = "card" if count == 1 else "cards"
+        if cards is None:
+            return Text(f"{count} {noun}, face down", style=STYLE_HIDDEN)
+        if count == 0:
+            return Text("empty", style=STYLE_HIDDEN)
+        groups: dict[str, int] = {}
+        for card in cards:
+            label = "(face down)" if card is None else self.game.label(card)
+            groups[label] = groups.get(label, 0) + 1
+        if not own and len(groups) > LONG_PILE:
+            top = cards[-1]
+            top_text = "face down" if top is None else self.game.label(top)
+            return Text.assemble((f"{count} {noun}; top: ", ""), (top_text, STYLE_CARD))
+        text = Text()
+        for i, (label, times) in enumerate(groups.items()):
+            if i:
+                text.append(", ")
+            style = STYLE_HIDDEN if label == "(face down)" else STYLE_CARD
+            text.append(label, style=style)
+            if times > 1:
+                text.append(f" x{times}")
+        return text
+
+    # ------------------------------------------------------------ a player's view
+
+    def header(self, obs: dict[str, Any], role: str | None) -> RenderableType:
+        parts = [self.game.pack_name]
+        if obs.get("round"):
+            parts.append(f"round {obs['round']}")
+        elif obs.get("result") is None:
+            parts.append("setup")
+        phase = obs.get("phase")
+        if phase:
+            parts.append(self.phases.get(phase, humanize(phase)))
+        if role is not None:
+            parts.append(self.name(role))
+        return Rule(Text(" - ".join(parts), style=STYLE_TITLE), characters="=")
+
+    def view(self, obs: dict[str, Any], role: str) -> list[RenderableType]:
+        """The sections of ``role``'s screen: their piles, the other players', the table,
+        the counters and the board."""
+        zones: dict[str, Any] = obs["zones"]
+        variables: dict[str, Any] = obs["vars"]
+        by_role: dict[str, list[Text]] = {r: [] for r in self.game.roles}
+        table: list[Text] = []
+        counters: list[Text] = []
+        for slot in self.zone_slots:
+            data = zones.get(slot.key)
+            if data is None or slot.per_board:
+                continue
+            count = int(data.get("count", 0))
+            own = slot.owner == role
+            if count == 0 and not own:
+                continue
+            label = humanize(slot.name) + (f" {slot.index}" if slot.per_number else "")
+            line = Text.assemble(("  " + label + ": ", ""), self.pile(data, own))
+            (by_role.get(slot.owner, table) if slot.owner else table).append(line)
+        for slot in self.var_slots:
+            if slot.key not in variables or slot.per_board or self._on_board(slot):
+                continue
+            value = variables[slot.key]
+            if slot.per_number and value == slot.initial:
+                continue
+            label = humanize(slot.name) + (f" {slot.index}" if slot.per_number else "")
+            line = Text(f"  {label}: {self.value(value)}")
+            (by_role.get(slot.owner, counters) if slot.owner else counters).append(line)
+        sections: list[RenderableType] = []
+        order = [role] + [r for r in self.game.roles if r != role]
+        for r in order:
+            lines = by_role[r]
+            if not lines:
+                continue
+            title = (Text.assemble((self.name(r), STYLE_YOU), (" (you)", STYLE_SECTION))
+                     if r == role else Text(self.name(r), style=STYLE_ROLE))
+            title.stylize("underline")
+            sections.append(Group(title, *lines))
+        if table:
+            sections.append(Group(Text("Table", style=STYLE_SECTION), *table))
+        if counters:
+            sections.append(Group(Text("Counters", style=STYLE_SECTION), *counters))
+        board = self.board_lines(obs, role)
+        if board:
+            sections.append(Group(Text("Board", style=STYLE_SECTION), *board))
+        return sections
+
+    def _on_board(self, slot: Slot) -> bool:
+        """A variable shown on the board: a position (a node) or a region."""
+        return slot.per is None and slot.type in ("node", "region", "edge")
+
+    def board_lines(self, obs: dict[str, Any], role: str | None) -> list[Text]:
+        """Known positions with their routes, then tokens on routes, regions and nodes."""
+        if not self.board.nodes:
+            return []
+        zones: dict[str, Any] = obs["zones"]
+        variables: dict[str, Any] = obs["vars"]
+        lines: list[Text] = []
+        for slot in self.var_slots:
+            if not self._on_board(slot):
+                continue
+            label = humanize(slot.name)
+            if slot.key not in variables:
+                lines.append(Text.assemble(f"  {label}: ", ("secret", STYLE_HIDDEN)))
+                continue
+            value = variables[slot.key]
+            if isinstance(value, str) and value in self.board.nodes:
+                line = Text.assemble(f"  {label}: ", (self.node_text(value), STYLE_YOU))
+                routes = self.routes_text(value, zones)
+                if routes:
+                    line.append(f"; routes to {routes}")
+                lines.append(line)
+            else:
+                lines.append(Text(f"  {label}: {self.value(value)}"))
+        marks: dict[str, list[str]] = {}
+        for slot in self.zone_slots:
+            data = zones.get(slot.key)
+            if not slot.per_board or data is None or not data.get("count"):
+                continue
+            where = self.game.label(slot.index)
+            marks.setdefault(slot.name, []).append(f"{where} ({self.pile(data, False).plain})")
+        for slot in self.var_slots:
+            if not slot.per_board or slot.key not in variables:
+                continue
+            value = variables[slot.key]
+            if value == slot.initial:
+                continue
+            where = self.game.label(slot.index)
+            marks.setdefault(slot.name, []).append(
+                where if value is True else f"{where} = {self.value(value)}")
+        for name, places in marks.items():
+            lines.append(Text(f"  {humanize(name)}: {'; '.join(places)}"))
+        return lines
+
+    def routes_text(self, node: str, zones: dict[str, Any] | None = None) -> str:
+        """The neighbours of a node, each marked with what lies on its route."""
+        parts = []
+        for other, edge in self.board.adjacency.get(node, ()):
+            text = self.game.label(other)
+            if zones is not None:
+                on = [humanize(s.name) for s in self.zone_slots
+                      if s.per == "edge" and s.index == edge
+                      and zones.get(s.key, {}).get("count")]
+                if on:
+                    text += f" [{', '.join(on)}]"
+            parts.append(text)
+        return ", ".join(parts)
+
+    # ------------------------------------------------------------ events
+
+    def event_text(self, event: dict[str, Any], viewer: str | None = None) -> Text:
+        """One log event; a private one is marked as such."""
+        if event.get("e") == "choice" and str(event.get("option", "")).startswith("!"):
+            text = Text(f"{self.name(event.get('player'))}: "
+                        f"{self.anytime_labels.get(event['option'], event['option'])}")
+        else:
+            text = Text(self.game.format_event(event))
+        if event.get("e") == "end":
+            text.stylize(STYLE_END)
+        to = event.get("to")
+        if to is not None:
+            text.stylize(STYLE_PRIVATE)
+            text.append(" (only you)" if to == viewer else f" (only {self.name(to)})",
+                        style=STYLE_HIDDEN)
+        return text
+
+    def events(self, events: list[dict[str, Any]], viewer: str | None,
+               last_round: int | None = None) -> list[Text]:
+        """Event lines, with a round heading wherever the round changes."""
+        lines: list[Text] = []
+        current = last_round
+        for event in events:
+            number = event.get("round")
+            if isinstance(number, int) and number != current:
+                current = number
+                heading = "Setup" if number == 0 else f"Round {number}"
+                lines.append(Text(f"  -- {heading} --", style=STYLE_HIDDEN))
+            lines.append(Text("  ") + self.event_text(event, viewer))
+        return lines
+
+    # ------------------------------------------------------------ decisions
+
+    def decision(self, menu: Menu, role: str) -> RenderableType:
+        decision = menu.decision
+        title = Text.assemble((self.name(role), STYLE_YOU), (": " + decision.prompt, STYLE_TITLE))
+        if menu.subset:
+            n = len(decision.items)
+            lo, hi = max(decision.min, 0), min(decision.max, n)
+            if lo == hi:
+                rule = f"choose {lo}"
+            elif lo == 0:
+                rule = f"choose up to {hi}" if hi < n else "choose any of them"
+            else:
+                rule = f"choose {lo} to {hi}"
+            title.append(f"  ({rule})", style=STYLE_HIDDEN)
+        width = max((len(e.key) for e in menu.entries), default=1)
+        lines: list[RenderableType] = [title]
+        for entry in menu.entries:
+            line = Text("  " + entry.key.rjust(width), style=STYLE_KEY)
+            if not (menu.numeric and entry.index is not None and entry.label == entry.key):
+                line.append("  ")
+                line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
+            if entry.anytime:
+                line.append("  (any time)", style=STYLE_HIDDEN)
+            lines.append(line)
+        if menu.subset:
+            hint = ("Type the numbers of your choice separated by spaces or commas "
+                    "(e.g. 1 3), or none.")
+        else:
+            hint = "Type a number, or the start of a name."
+        lines.append(Text(hint + " Commands: help, log, save, quit.", style=STYLE_HIDDEN))
+        return Group(*lines)
+
+    # ------------------------------------------------------------ the map
+
+    def map(self) -> RenderableType:
+        """The whole board: each region's nodes with their routes."""
+        board = self.board
+        if not board.nodes:
+            return Text(f"{self.game.pack_name} has no map.")
+        lines: list[RenderableType] = [
+            Text(f"{self.game.pack_name}: {len(board.nodes)} places, {len(board.edges)} routes",
+                 style=STYLE_TITLE)]
+        regions: dict[str | None, list[str]] = {}
+        for node, props in board.nodes.items():
+            region = props.get("region")
+            regions.setdefault(region if isinstance(region, str) else None, []).append(node)
+        for region, nodes in regions.items():
+            name = self.game.label(region) if region is not None else "Elsewhere"
+            lines.append(Text(name, style=STYLE_SECTION))
+            for node in nodes:
+                lines.append(Text.assemble(("  " + self.game.label(node), STYLE_YOU),
+                                           f": {self.routes_text(node)}"))
+        return Group(*lines)
+
+
+HELP_COMMANDS = (
+    ("help", "this help"),
+    ("log", "every event you have seen, your own private ones too"),
+    ("map", "the whole board (packs with a map)"),
+    ("save [FILE]", "save the game and go on playing"),
+    ("quit", "leave the game (you are asked whether to save it)"),
+)
+
+
+def help_text(default_save: str) -> RenderableType:
+    lines: list[RenderableType] = [
+        Text("How to answer", style=STYLE_SECTION),
+        Text("  One choice: type its number, or the start of its name (lon for London)."),
+        Text("  Several cards: their numbers separated by spaces or commas (1 3 4), or none."),
+        Text("Commands", style=STYLE_SECTION),
+    ]
+    for name, text in HELP_COMMANDS:
+        lines.append(Text.assemble(("  " + name.ljust(12), STYLE_KEY), text))
+    lines.append(Text(f"  A save goes to {default_save} unless you name a FILE; go on with "
+                      f"rulekit play --resume FILE."))
+    lines.append(Text("  Ctrl-C asks whether to save; at the end of the input the game is "
+                      "saved there too."))
+    return Group(*lines)
+
+
+__all__ = ["Renderer", "Slot", "help_text", "humanize", "phase_names"]

@@ -1,0 +1,242 @@
+"""Saved games: plain JSON that names the pack (id, version, hash), its parameters, the seed,
+who sat where and every decision taken, in order. Applying the decisions one by one from
+``game.new_game(seed)`` rebuilds the game exactly (the engine is deterministic), so a save is
+also a complete record for ``rulekit replay``.
+
+::
+
+    {"format": 1, "pack": "carchase", "version": "1.0.0", "pack_hash": "...",
+     "params": {"turns": 7, ...}, "seed": 12, "seats": {"law": "human", "fugitive": "random"},
+     "decisions": [["law", "bust+smoke"], ["fugitive", "none"], ...],
+     "source": "/path/to/the/pack", "rng": {"fugitive": [3, "base64...", null]}}
+
+``source`` (the pack folder the game was played from) helps find a pack that is not shipped;
+``rng`` holds the state of each bot's random generator at the last decision, so that bots go on
+exactly as they would have after a resume. Files are written atomically: to a temporary file in
+the same folder, then renamed over the target.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import random
+import struct
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulekit.engine.game import Game, State
+from rulekit.errors import GameRuntimeError, IllegalActionError, RulekitError, SaveFileError
+
+SAVE_FORMAT = 1
+HUMAN = "human"
+
+
+def autosave_path(pack_id: str) -> Path:
+    """The default save file of a game of ``pack_id``, in the working folder."""
+    return Path(f"rulekit-autosave-{pack_id}.json")
+
+
+@dataclass
+class SavedGame:
+    """The contents of a save file."""
+
+    pack: str
+    version: str
+    pack_hash: str
+    params: dict[str, int]
+    seed: int
+    seats: dict[str, str]
+    decisions: list[tuple[str, str]] = field(default_factory=list)
+    source: str | None = None
+    rng: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        """The file's text: one key per line, one decision per line."""
+        head: dict[str, Any] = {
+            "format": SAVE_FORMAT, "pack": self.pack, "version": self.version,
+            "pack_hash": self.pack_hash, "params": self.params, "seed": self.seed,
+            "seats": self.seats,
+        }
+        lines = [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+                 for key, value in head.items()]
+        moves = ",\n".join(f"    {json.dumps([role, option], ensure_ascii=False)}"
+                           for role, option in self.decisions)
+        lines.append('  "decisions": [' + (f"\n{moves}\n  ]" if moves else "]"))
+        if self.source is not None:
+            lines.append(f'  "source": {json.dumps(self.source, ensure_ascii=False)}')
+        if self.rng:
+            lines.append(f'  "rng": {json.dumps(self.rng)}')
+        return "{\n" + ",\n".join(lines) + "\n}\n"
+
+    @classmethod
+    def from_data(cls, data: Any, where: str) -> SavedGame:
+        """Check the parsed JSON of a save file; :class:`SaveFileError` names what is wrong."""
+
+        def bad(what: str) -> SaveFileError:
+            return SaveFileError(f"{where}: not a valid rulekit save file: {what}")
+
+        if not isinstance(data, dict):
+            raise bad("it does not hold a JSON object")
+        version = data.get("format")
+        if version != SAVE_FORMAT:
+            if isinstance(version, int) and version > SAVE_FORMAT:
+                raise SaveFileError(f"{where}: saved by a newer rulekit (save format {version}; "
+                                    f"this one reads format {SAVE_FORMAT})")
+            raise bad(f"'format' must be {SAVE_FORMAT}")
+        for key in ("pack", "version", "pack_hash"):
+            if not isinstance(data.get(key), str):
+                raise bad(f"'{key}' must be a text")
+        params, seats, seed = data.get("params"), data.get("seats"), data.get("seed")
+        if not isinstance(params, dict) or not all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                for k, v in params.items()):
+            raise bad("'params' must map parameter names to integers")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise bad("'seed' must be an integer")
+        if not isinstance(seats, dict) or not seats or not all(
+                isinstance(k, str) and isinstance(v, str) and v for k, v in seats.items()):
+            raise bad("'seats' must map roles to 'human' or an agent")
+        decisions = data.get("decisions")
+        if not isinstance(decisions, list) or not all(
+                isinstance(d, list) and len(d) == 2 and all(isinstance(x, str) for x in d)
+                for d in decisions):
+            raise bad("'decisions' must be a list of [role, option] pairs")
+        source = data.get("source")
+        if source is not None and not isinstance(source, str):
+            raise bad("'source' must be a text")
+        rng = data.get("rng", {})
+        if not isinstance(rng, dict) or not all(_valid_rng_state(v) for v in rng.values()):
+            raise bad("'rng' must map roles to random generator states")
+        return cls(pack=data["pack"], version=data["version"], pack_hash=data["pack_hash"],
+                   params=dict(params), seed=seed, seats=dict(seats),
+                   decisions=[(d[0], d[1]) for d in decisions], source=source, rng=dict(rng))
+
+
+def _valid_rng_state(value: Any) -> bool:
+    return (isinstance(value, list) and len(value) == 3 and isinstance(value[0], int)
+            and isinstance(value[1], str)
+            and (value[2] is None or isinstance(value[2], float)))
+
+
+def rng_state(rng: random.Random) -> list[Any]:
+    """A generator's state as JSON data: ``[version, base64 of its words, gauss]``."""
+    version, internal, gauss = rng.getstate()
+    packed = struct.pack(f"<{len(internal)}I", *internal)
+    return [version, base64.b64encode(packed).decode("ascii"), gauss]
+
+
+def restore_rng(rng: random.Random, state: list[Any]) -> None:
+    """Set a generator to a state made by :func:`rng_state`."""
+    try:
+        packed = base64.b64decode(state[1], validate=True)
+        internal = struct.unpack(f"<{len(packed) // 4}I", packed)
+        rng.setstate((state[0], internal, state[2]))
+    except (TypeError, ValueError, struct.error) as exc:
+        raise SaveFileError(f"a bot's random generator state in the save is broken: {exc}"
+                            ) from None
+
+
+def write_save(path: Path, saved: SavedGame) -> Path:
+    """Write ``saved`` to ``path`` atomically; return the absolute path written."""
+    target = path.expanduser().absolute()
+    folder = target.parent
+    if not folder.is_dir():
+        raise SaveFileError(f"cannot save to {path}: there is no folder {folder}")
+    text = saved.to_json()
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise SaveFileError(f"cannot save to {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(exc, OSError):
+            raise SaveFileError(f"cannot save to {path}: {exc.strerror or exc}") from None
+        raise
+    return target
+
+
+def read_save(path: Path) -> SavedGame:
+    """Read and check a save file."""
+    where = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveFileError(f"{where}: no such save file") from None
+    except IsADirectoryError:
+        raise SaveFileError(f"{where}: is a folder, not a save file") from None
+    except UnicodeDecodeError:
+        raise SaveFileError(f"{where}: not a rulekit save file (not UTF-8 text)") from None
+    except OSError as exc:
+        raise SaveFileError(f"{where}: cannot read it: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveFileError(f"{where}:{exc.lineno}:{exc.colno}: not a rulekit save file: "
+                            f"bad JSON ({exc.msg})") from None
+    return SavedGame.from_data(data, where)
+
+
+def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -> Any:
+    """The pack of a saved game (a :class:`~rulekit.pack.loader.LoadedPack`), compiled with the
+    saved parameters; refused if it is not the very pack version the game was played with."""
+    from rulekit.pack.loader import find_pack, load_pack
+
+    ref: str | Path
+    if pack_ref is not None:
+        ref = pack_ref
+    elif saved.source is not None and (Path(saved.source) / "pack.yaml").is_file():
+        ref = Path(saved.source)
+    else:
+        try:
+            ref = find_pack(saved.pack)
+        except RulekitError:
+            raise SaveFileError(f"{where}: cannot find the pack '{saved.pack}' of this game",
+                                "name its folder: rulekit play PACK --resume FILE") from None
+    loaded = load_pack(ref, dict(saved.params))
+    game: Game = loaded.game
+    if game.pack_id != saved.pack:
+        raise SaveFileError(f"{where} is a game of '{saved.pack}', not of '{game.pack_id}'")
+    if game.pack_hash != saved.pack_hash:
+        raise SaveFileError(
+            f"{where} was saved with {saved.pack} {saved.version} (pack hash "
+            f"{saved.pack_hash}), but the pack here is {game.pack_id} {game.version} (pack hash "
+            f"{game.pack_hash}): a saved game goes on only with the very pack it was played "
+            f"with", "use that version of the pack, or start a new game")
+    unknown = [role for role in saved.seats if role not in game.role_names]
+    if unknown:
+        raise SaveFileError(f"{where}: unknown role '{unknown[0]}' in 'seats'")
+    return loaded
+
+
+def rebuild(game: Game, saved: SavedGame, where: str) -> State:
+    """The state after the saved decisions, applied one by one from ``new_game(seed)``."""
+    state = game.new_game(saved.seed)
+    for number, (role, option) in enumerate(saved.decisions, start=1):
+        if state["result"] is not None:
+            raise SaveFileError(f"{where}: decision {number} ({role}: '{option}') comes after "
+                                f"the end of the game")
+        try:
+            game.apply(state, {role: option}, in_place=True)
+        except IllegalActionError as exc:
+            raise SaveFileError(f"{where}: decision {number} ({role}: '{option}') cannot be "
+                                f"replayed: {exc.message}") from None
+        except GameRuntimeError as exc:
+            raise SaveFileError(f"{where}: replaying decision {number} failed: {exc.message}"
+                                ) from None
+    return state
+
+
+__all__ = ["HUMAN", "SAVE_FORMAT", "SavedGame", "autosave_path", "load_saved_pack",
+           "read_save", "rebuild", "restore_rng", "rng_state", "write_save"]

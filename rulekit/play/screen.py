@@ -1,0 +1,92 @@
+"""The terminal: a rich console to write to and a stream of typed lines to read from.
+
+Colour is used only on a terminal and never with ``no_color`` (or the ``NO_COLOR``
+environment variable); when the input is not a terminal, each line read is echoed after its
+prompt, so that a transcript of a scripted game reads like a played one.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen, clear the scrollback
+
+
+class Screen:
+    """Where a game is shown and its answers typed."""
+
+    def __init__(self, *, output: TextIO | None = None, input: TextIO | None = None,
+                 no_color: bool = False, fast: bool = False,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        out = output if output is not None else sys.stdout
+        self.input = input if input is not None else sys.stdin
+        terminal = _isatty(out)
+        self.console = Console(file=out, no_color=no_color, highlight=False, emoji=False,
+                               soft_wrap=not terminal, markup=False)
+        self.fast = fast
+        self._sleep = sleep
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.console.is_terminal
+
+    def show(self, *items: RenderableType) -> None:
+        for item in items:
+            self.console.print(item)
+
+    def blank(self) -> None:
+        self.console.print()
+
+    def error(self, message: str) -> None:
+        self.console.print(Text(message, style="bold red"))
+
+    def note(self, message: str) -> None:
+        self.console.print(Text(message, style="italic"))
+
+    def clear(self) -> None:
+        """Wipe the screen and its scrollback (on a terminal; elsewhere, a blank line)."""
+        if self.is_terminal:
+            self.console.file.write(CLEAR)
+            self.console.file.flush()
+        else:
+            self.console.print()
+
+    def pause(self, seconds: float) -> None:
+        """Wait so that a person can follow (not with ``fast``)."""
+        if not self.fast and seconds > 0:
+            self.console.file.flush()
+            self._sleep(seconds)
+
+    def ask(self, prompt: str) -> str:
+        """Show ``prompt`` and read one line (without its end of line).
+
+        Raises EOFError at the end of the input (and KeyboardInterrupt on Ctrl-C).
+        """
+        self.console.print(Text(prompt, style="bold"), end="")
+        self.console.file.flush()
+        stream = self.input
+        if stream is sys.stdin and _isatty(stream):
+            return input()
+        line = stream.readline()
+        if not line:
+            self.console.print()
+            raise EOFError
+        line = line.rstrip("\r\n")
+        self.console.print(Text(line))  # the echo of a scripted answer
+        return line
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+__all__ = ["Screen"]

@@ -1,0 +1,606 @@
+"""Tests of ``rulekit play``, ``rulekit replay`` and ``rulekit map``, driven with scripted input.
+
+Each game is played through :func:`rulekit.cli.main` with ``sys.stdin`` replaced by the lines a
+person would type; the assertions are on what the screen shows and on the save files written.
+Scripts that must follow the game (bots' moves, hot-seat pass screens) are worked out first by
+playing the same game on the engine: the session takes the first pending decision each time,
+asks bots with their seat's generator, takes forced choices itself and shows a pass screen
+whenever the person at the keyboard changes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulekit.cli import main
+from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.game import Game
+from rulekit.pack.loader import load_pack
+from rulekit.play.prompt import Choice, Command, Menu, Problem, forced_option, parse_answer
+from rulekit.play.savefile import SavedGame, read_save, rng_state, restore_rng
+from rulekit.play.screen import Screen
+from rulekit.simulate import play_game, seat_rng
+
+PASS = re.compile(r"Pass to (?P<name>[^,│]+), press Enter")
+GAME_OVER = re.compile(r"Game over: (?P<text>[^│\n]*?)\s*(?:│|$)", re.MULTILINE)
+REVEAL = re.compile(r"Jessah captures Angela in|Angela cashes ")
+COLOR = re.compile(r"\x1b\[(?:\d+;)*(?:3\d|9\d|38;5;\d+)m")
+
+Policy = Callable[[str, Decision, int], Option]
+
+
+class Keyboard(io.StringIO):
+    """Typed lines; a line :data:`CTRL_C` raises KeyboardInterrupt instead."""
+
+    CTRL_C = "<ctrl-c>"
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = list(lines)
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if not self.lines:
+            return ""
+        line = self.lines.pop(0)
+        if line == self.CTRL_C:
+            raise KeyboardInterrupt
+        return line + "\n"
+
+
+@pytest.fixture
+def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+         tmp_path: Path) -> Callable[..., tuple[int, str, str]]:
+    """``play(lines, *argv)``: run ``rulekit *argv`` (in a fresh working folder) with ``lines``
+    as the typed input; the exit code, stdout and stderr."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(lines: list[str], *argv: str | Path) -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "stdin", Keyboard(lines))
+        code = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        assert "Traceback" not in out + err
+        return code, out, err
+
+    return run
+
+
+def game_of(pack: str | Path, **params: int) -> Game:
+    return load_pack(pack, {k: str(v) for k, v in params.items()}).game
+
+
+def script_for(game: Game, seed: int, seats: dict[str, str], policy: Policy,
+               ) -> tuple[list[str], list[tuple[str, str]], dict[str, Any]]:
+    """The lines to type for a game where people choose by ``policy``, the decisions the game
+    will record, and its final state."""
+    humans = [role for role in game.roles if seats.get(role, "random") == "human"]
+    hot_seat = len(humans) > 1
+    state = game.new_game(seed)
+    rngs = {role: seat_rng(seed, role) for role in game.roles if role not in humans}
+    lines: list[str] = []
+    decisions: list[tuple[str, str]] = []
+    holder: str | None = None
+    step = 0
+    while state["result"] is None:
+        decision = game.pending(state)[0]
+        role = decision.player
+        if role in rngs:
+            option = decision.sample(rngs[role])
+        elif (forced := forced_option(decision)) is not None:
+            option = forced
+        else:
+            if hot_seat and holder != role:
+                lines.append("")  # Enter at the pass screen
+            holder = role
+            option = policy(role, decision, step)
+            lines.append(Menu(decision, game.label).key_of(option.id))
+        step += 1
+        state = game.apply(state, {role: option})
+        decisions.append((role, option.id))
+    return lines, decisions, state
+
+
+def random_policy(seed: int) -> Policy:
+    """Each role picks uniformly among the options that are not anytime actions."""
+    rngs: dict[str, random.Random] = {}
+
+    def choose(role: str, decision: Decision, step: int) -> Option:
+        rng = rngs.setdefault(role, random.Random(f"policy:{seed}:{role}"))
+        if decision.kind == "subset":
+            return decision.sample(rng)
+        return rng.choice([o for o in decision.options() if not o.id.startswith("!")])
+
+    return choose
+
+
+def segments(out: str) -> list[tuple[str | None, str]]:
+    """The output cut at each pass screen: (the name passed to, the text shown after)."""
+    parts: list[tuple[str | None, str]] = []
+    last, name = 0, None
+    for match in PASS.finditer(out):
+        parts.append((name, out[last:match.start()]))
+        name, last = match.group("name").strip(), match.end()
+    parts.append((name, out[last:]))
+    return parts
+
+
+def saved_decisions(path: Path) -> list[tuple[str, str]]:
+    return [tuple(pair) for pair in json.loads(path.read_text())["decisions"]]  # type: ignore
+
+
+def game_over(out: str) -> str:
+    found = GAME_OVER.findall(out)
+    assert found, out[-2000:]
+    return str(found[-1]).strip()
+
+
+# -- Car Chase, a person against a bot --------------------------------------------------------
+
+
+def test_carchase_whole_game_against_a_bot(play: Callable[..., tuple[int, str, str]],
+                                           tmp_path: Path) -> None:
+    game = game_of("carchase")
+    lines, decisions, final = script_for(game, 7, {"law": "human"},
+                                         lambda role, d, step: d.option(
+                                             Menu(d, game.label).item_ids[0]
+                                             if d.kind == "subset" else d.options()[0].id))
+    assert lines == ["1"] * len(lines)
+    code, out, err = play(lines, "play", "carchase", "--seed", "7", "--fast",
+                          "--save", "game.json")
+    assert code == 0, err
+    assert "The Law: person, The Fugitive: random bot" in out
+    # the first screen: the Law's own hand by name, the Fugitive's as a count, a numbered menu
+    first_hand = game.observe(game.new_game(7), "law")["zones"]["hand.law"]["cards"]
+    screen = out.split("The Law> ")[0]
+    assert f"hand: {game.label(first_hand[0])}, {game.label(first_hand[1])}" in screen
+    assert "The Fugitive\n  hand: 10 cards, face down" in screen
+    assert "The Law: Discard cards to draw replacements  (choose up to 5)" in screen
+    assert re.search(r"^   1  " + re.escape(game.label(first_hand[0])) + "$", screen, re.M)
+    # the bot's moves are shown as public events; its private choices never are
+    assert "The Fugitive exchanges" in out
+    assert "The Fugitive chose" not in out and "(only The Fugitive)" not in out
+    assert "The Law chose" in out and "(only you)" in out
+    winner = game.role_names[final["result"]["winner"]]
+    assert game_over(out).startswith(f"{winner} wins.")
+    assert saved_decisions(tmp_path / "game.json") == decisions
+    assert "The finished game is saved to" in out
+
+
+def test_bots_only_play_the_game_simulate_plays(play: Callable[..., tuple[int, str, str]],
+                                                tmp_path: Path) -> None:
+    game = game_of("carchase")
+    record = play_game(game, 21)
+    code, out, _ = play([], "play", "carchase", "--seat", "law=random,fugitive=random",
+                        "--seed", "21", "--fast", "--save", "bots.json")
+    assert code == 0
+    assert len(saved_decisions(tmp_path / "bots.json")) == record.decisions
+    winner = game.role_names[record.winner] if record.winner else "Nobody"
+    assert game_over(out).startswith(f"{winner} wins.")
+    assert "(only" not in out  # nobody at the screen: public events only
+
+
+def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int, str, str]],
+                                                  tmp_path: Path) -> None:
+    game = game_of("carchase")
+    decision = game.pending(game.new_game(3))[0]
+    labels = [game.label(item) for item in decision.items]
+    ids = Menu(decision, game.label).item_ids
+    prefix = labels[2][:6].lower()
+    assert sum(label.lower().startswith(prefix) for label in labels) == 1
+    lines = ["", "0", "2 2", "1 2 3 4 5 6", "zzz", "1,2", "log", f"3, {prefix}",
+             "save first.json", "quit", "n"]
+    code, out, err = play(lines, "play", "carchase", "--seed", "3", "--fast")
+    assert code == 0, err
+    assert "Type the numbers of your choice, or none (1-10); help shows how." in out
+    assert "There is no item 0" in out
+    assert f"{labels[1]} is chosen twice." in out
+    assert "Choose between 0 and 5 items, not 6." in out  # the engine's own message
+    assert "Nothing matches 'zzz'" in out
+    # "1,2" was legal: the game went on to the next decision, where the names are taken
+    assert saved_decisions(tmp_path / "first.json")[0] == ("law", f"{ids[0]}+{ids[1]}")
+    assert "Log (" in out
+    assert "Goodbye." in out
+    assert not (tmp_path / "rulekit-autosave-carchase.json").exists()
+
+
+def test_hot_seat_carchase_whole_game(play: Callable[..., tuple[int, str, str]]) -> None:
+    game = game_of("carchase", turns=3)
+    seats = {"law": "human", "fugitive": "human"}
+    lines, decisions, final = script_for(game, 5, seats, random_policy(5))
+    code, out, err = play(lines, "play", "carchase", "--seat", "law=human",
+                          "--seat", "fugitive=human", "--seed", "5", "-p", "turns=3", "--fast")
+    assert code == 0, err
+    parts = segments(out)
+    names = [name for name, _ in parts[1:]]
+    assert names == [game.role_names[role] for role in _holders(decisions, game)]
+    for name, text in parts[1:]:
+        other = "The Fugitive" if name == "The Law" else "The Law"
+        assert f"{other} chose" not in text, text  # never the other player's private choices
+        assert f"{name}> " in text and f"{other}> " not in text
+    assert "(only The" not in out
+    winner = final["result"]["winner"]
+    assert game_over(out).startswith(f"{game.role_names[winner]} wins.")
+
+
+def _holders(decisions: list[tuple[str, str]], game: Game) -> list[str]:
+    """Who got a pass screen, in order: each change of the person asked (forced choices and
+    simultaneous commits included, as the session takes them)."""
+    state = game.new_game(5)
+    holders: list[str] = []
+    for role, option in decisions:
+        decision = game.pending(state)[0]
+        assert decision.player == role
+        if forced_option(decision) is None and (not holders or holders[-1] != role):
+            holders.append(role)
+        state = game.apply(state, {role: option})
+    return holders
+
+
+# -- Red Notice -------------------------------------------------------------------------------
+
+
+def test_rednotice_against_a_bot(play: Callable[..., tuple[int, str, str]]) -> None:
+    game = game_of("rednotice", goal=200000)
+    lines, _, final = script_for(game, 4, {"angela": "human"}, random_policy(4))
+    code, out, err = play(lines, "play", "rednotice", "--seed", "4", "-p", "goal=200000",
+                          "--fast")
+    assert code == 0, err
+    angela_start = next(e for e in final["log"] if e["e"] == "choice"
+                        and e["player"] == "angela" and e["value"] in game.symbols.board.nodes)
+    city = game.label(angela_start["value"])
+    assert re.search(rf"^  angela at: {re.escape(city)} \(", out, re.M)  # her secret position
+    assert "jessah at: " in out and "; routes to " in out
+    assert "Jessah chose" not in out  # the bot's private choices stay private
+    assert "Jessah places a Radar on" in out  # its public moves are shown
+    winner = final["result"]["winner"]
+    assert game_over(out).startswith(f"{game.role_names[winner]} wins.")
+
+
+def _angela_stays(city_index: int, seed: int) -> Policy:
+    """Angela shows her first Check, starts in the ``city_index``-th city of its continent and
+    never moves; otherwise both players choose at random."""
+    others = random_policy(seed)
+
+    def choose(role: str, decision: Decision, step: int) -> Option:
+        if role == "angela" and decision.prompt.startswith("Choose your secret starting city"):
+            return decision.options()[city_index]
+        if role == "angela" and decision.prompt.startswith("Move to"):
+            return decision.option("none")
+        return others(role, decision, step)
+
+    return choose
+
+
+def test_hot_seat_rednotice_hides_angelas_city(play: Callable[..., tuple[int, str, str]]
+                                               ) -> None:
+    game = game_of("rednotice", goal=300000)
+    seed = 2
+    seats = {"angela": "human", "jessah": "human"}
+    runs = []
+    for city_index in (0, 1):
+        lines, _, final = script_for(game, seed, seats, _angela_stays(city_index, seed))
+        code, out, err = play(lines, "play", "rednotice", "--seat", "angela=human",
+                              "--seat", "jessah=human", "--seed", str(seed), "-p",
+                              "goal=300000", "--fast")
+        assert code == 0, err
+        start = next(e["value"] for e in final["log"] if e["e"] == "choice"
+                     and e["player"] == "angela" and e["value"] in game.symbols.board.nodes)
+        runs.append((game.label(start), segments(out)))
+    (city_a, parts_a), (city_b, parts_b) = runs
+    assert city_a != city_b
+    for city, parts in runs:
+        angela = "".join(text for name, text in parts if name == "Angela")
+        assert f"angela at: {city}" in angela  # Angela sees where she is
+    jessah_a = [text for name, text in parts_a if name == "Jessah"]
+    jessah_b = [text for name, text in parts_b if name == "Jessah"]
+    compared = 0
+    for text_a, text_b in zip(jessah_a, jessah_b, strict=False):
+        if REVEAL.search(text_a) or REVEAL.search(text_b):
+            break
+        # Jessah's screens are the same wherever Angela hides: nothing of her city leaks
+        assert text_a == text_b
+        assert "angela at: secret" in text_a
+        assert f"angela at: {city_a}" not in text_a
+        assert f"in {city_a}" not in text_a and f"in {city_b}" not in text_b
+        compared += 1
+    assert compared >= 3
+
+
+def test_anytime_actions_and_number_labels_in_the_menu() -> None:
+    game = game_of("rednotice")
+    state = game.new_game(1)
+    rng = random.Random(3)
+    for _ in range(6):  # setup, until Angela places her first token
+        decision = game.pending(state)[0]
+        state = game.apply(state, {decision.player: decision.sample(rng)})
+    decision = game.pending(state)[0]
+    assert decision.prompt == "Choose a token to place" and decision.extras
+    token = game.apply(state, {"angela": decision.options()[0]})
+    space = game.pending(token)[0]
+    menu = Menu(space, game.label)
+    assert menu.numeric
+    keys = [entry.key for entry in menu.entries]
+    assert keys[:-1] == [game.label(item) for item in space.items]  # "3" means space 3
+    assert keys[-1] == "9" and menu.entries[-1].anytime
+    assert parse_answer(menu, "3") == Choice(space.option("3"))
+    answer = parse_answer(menu, "9")
+    assert isinstance(answer, Choice) and answer.option.id.startswith("!")
+    answer = parse_answer(menu, "spend")
+    assert isinstance(answer, Choice) and answer.option.id.startswith("!")
+    assert isinstance(parse_answer(menu, "12"), Problem)
+
+
+# -- parsing --------------------------------------------------------------------------------
+
+
+def _decision(**spec: Any) -> Decision:
+    base = {"player": "red", "kind": "one", "prompt": "Pick", "items": [1, 2, 3]}
+    base.update(spec)
+    return Decision(base, str)
+
+
+def test_menu_of_a_one_decision() -> None:
+    decision = _decision(items=["ace", "king", "queen", "kite"], optional=True)
+    menu = Menu(decision, lambda item: str(item).title())
+    assert [(e.key, e.label) for e in menu.entries] == [
+        ("1", "(none)"), ("2", "Ace"), ("3", "King"), ("4", "Queen"), ("5", "Kite")]
+    assert parse_answer(menu, "3") == Choice(decision.option("king"))
+    assert parse_answer(menu, "qu") == Choice(decision.option("queen"))
+    assert parse_answer(menu, "KITE") == Choice(decision.option("kite"))
+    assert parse_answer(menu, "none") == Choice(decision.option("none"))
+    assert parse_answer(menu, "king") == Choice(decision.option("king"))
+    ambiguous = parse_answer(menu, "k")
+    assert isinstance(ambiguous, Problem) and "several" in ambiguous.message
+    assert isinstance(parse_answer(menu, "6"), Problem)
+    assert parse_answer(menu, "log") == Command("log")
+    assert parse_answer(menu, "save my game.json") == Command("save", "my game.json")
+    assert parse_answer(menu, "?") == Command("help")
+
+
+def test_menu_of_a_subset_decision() -> None:
+    decision = _decision(kind="subset", items=["a", "b", "c"], min=0, max=2,
+                         at_most=[[1, [True, True, False]]])
+    menu = Menu(decision, {"a": "Apple", "b": "Banana", "c": "Cherry"}.__getitem__)
+    assert parse_answer(menu, "1 3") == Choice(decision.option("a+c"))
+    assert parse_answer(menu, "3,1") == Choice(decision.option("a+c"))
+    assert parse_answer(menu, "cher, ap") == Choice(decision.option("a+c"))
+    assert parse_answer(menu, "none") == Choice(decision.option("none"))
+    broken = parse_answer(menu, "1 2")
+    assert isinstance(broken, Problem) and "at most" in broken.message
+    too_many = parse_answer(menu, "1 2 3")
+    assert isinstance(too_many, Problem) and "not 3" in too_many.message
+    assert menu.key_of("a+c") == "1 3"
+
+
+def test_forced_options() -> None:
+    assert forced_option(_decision(items=["x"])) is not None
+    assert forced_option(_decision(items=["x"], optional=True)) is None
+    assert forced_option(_decision(kind="subset", items=[], min=0, max=3)) is not None
+    assert forced_option(_decision(kind="subset", items=["x"], min=0, max=1)) is None
+
+
+# -- simultaneous decisions -------------------------------------------------------------------
+
+
+def test_hot_seat_simultaneous_choices_stay_secret(play: Callable[..., tuple[int, str, str]],
+                                                   duel_pack: Path) -> None:
+    lines = ["", "3", "", "1", "", "2", "", "2", "", "1", "", "3"]
+    code, out, err = play(lines, "play", duel_pack, "--seat", "red=human,blue=human",
+                          "--seed", "1", "--fast")
+    assert code == 0, err
+    parts = segments(out)
+    assert [name for name, _ in parts[1:]] == ["Red", "Blue"] * 3
+    first_blue = parts[2][1]
+    assert "Red chose" not in first_blue and "Blue chose" not in first_blue
+    second_red = parts[3][1]
+    assert "Red chose 3 (only you)" in second_red and "Blue chose" not in second_red
+    assert game_over(out).startswith("Red wins.")  # 3 > 1, 2 = 2, 1 < 3: 1-1... see below
+
+
+def test_bot_answers_without_seeing_the_persons_choice(
+        play: Callable[..., tuple[int, str, str]], duel_pack: Path,
+        agents_module: str) -> None:
+    code, out, _ = play(["1", "1", "1"], "play", duel_pack, "--seat",
+                        f"red=human,blue={agents_module}:Watcher", "--seed", "1", "--fast")
+    assert code == 0
+    assert game_over(out).startswith("Blue wins.")
+
+
+# -- save and resume --------------------------------------------------------------------------
+
+
+def test_resume_goes_on_to_the_same_end(play: Callable[..., tuple[int, str, str]],
+                                        tmp_path: Path) -> None:
+    lines = ["1"] * 80
+    code, whole, _ = play(lines, "play", "carchase", "--seed", "11", "--fast",
+                          "--save", "whole.json")
+    assert code == 0
+    code, out, _ = play(lines[:5], "play", "carchase", "--seed", "11", "--fast")
+    assert code == 0
+    autosave = tmp_path / "rulekit-autosave-carchase.json"
+    assert f"End of input: the game is saved to {autosave}" in out
+    assert "rulekit play --resume rulekit-autosave-carchase.json" in out
+    saved = read_save(autosave)
+    assert (saved.pack, saved.seed, saved.seats) == ("carchase", 11,
+                                                     {"law": "human", "fugitive": "random"})
+    assert sum(1 for role, _ in saved.decisions if role == "law") == 5
+    code, resumed, _ = play(lines[5:], "play", "--resume", autosave, "--fast")
+    assert code == 0
+    assert f"Resumed from {autosave.name} after {len(saved.decisions)} decisions." in resumed
+    assert game_over(resumed) == game_over(whole)
+    assert saved_decisions(autosave) == saved_decisions(tmp_path / "whole.json")
+
+
+def test_ctrl_c_asks_whether_to_save(play: Callable[..., tuple[int, str, str]],
+                                     tmp_path: Path) -> None:
+    code, out, _ = play(["1", Keyboard.CTRL_C, "y"], "play", "carchase", "--seed", "2",
+                        "--fast", "--save", "stopped.json")
+    assert code == 130
+    assert "Interrupted. Save the game before leaving? [y/N]" in out
+    assert len(read_save(tmp_path / "stopped.json").decisions) >= 1
+    code, out, _ = play(["1", Keyboard.CTRL_C, "n"], "play", "carchase", "--seed", "2",
+                        "--fast")
+    assert code == 130
+    assert not (tmp_path / "rulekit-autosave-carchase.json").exists()
+
+
+def test_save_file_format_and_atomic_write(play: Callable[..., tuple[int, str, str]],
+                                           tmp_path: Path) -> None:
+    code, out, _ = play(["1", "save sub/x.json", "save mine.json", "quit", "n"], "play",
+                        "carchase", "--seed", "4", "--fast", "-p", "turns=2")
+    assert code == 0
+    assert "Not saved: cannot save to sub/x.json: there is no folder" in out
+    data = json.loads((tmp_path / "mine.json").read_text())
+    assert data["format"] == 1 and data["pack"] == "carchase" and data["seed"] == 4
+    assert data["params"]["turns"] == 2
+    assert data["seats"] == {"law": "human", "fugitive": "random"}
+    assert data["version"] == "1.0.0" and len(data["pack_hash"]) == 16
+    assert all(isinstance(d, list) and len(d) == 2 for d in data["decisions"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]  # no temp file left
+
+
+def test_rng_state_round_trip() -> None:
+    rng = random.Random(5)
+    rng.random()
+    state = rng_state(rng)
+    json.dumps(state)
+    other = random.Random(0)
+    restore_rng(other, state)
+    assert other.random() == rng.random()
+
+
+def test_resume_refuses_another_pack_version(play: Callable[..., tuple[int, str, str]],
+                                             make_pack: Callable[..., Path],
+                                             tmp_path: Path) -> None:
+    folder = make_pack("duel")
+    code, _, _ = play(["3"], "play", folder, "--seed", "1", "--fast", "--save", "duel.json")
+    assert code == 0
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace(
+        '"Pick a number"', '"Pick a number now"'))
+    code, out, err = play(["1"], "play", "--resume", "duel.json", "--fast")
+    assert code == 1
+    assert err.startswith("rulekit: error: duel.json was saved with duel 1.0 (pack hash ")
+    assert "the very pack it was played with" in err
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{not json", "not a rulekit save file: bad JSON"),
+    ('{"format": 1}', "'pack' must be a text"),
+    ('{"format": 9}', "saved by a newer rulekit"),
+    ("[]", "does not hold a JSON object"),
+])
+def test_bad_save_files(play: Callable[..., tuple[int, str, str]], tmp_path: Path,
+                        content: str, message: str) -> None:
+    (tmp_path / "bad.json").write_text(content)
+    code, _, err = play([], "play", "--resume", "bad.json")
+    assert code == 1
+    assert message in err and err.startswith("rulekit: error: bad.json")
+
+
+def test_save_with_an_illegal_decision(play: Callable[..., tuple[int, str, str]],
+                                       tmp_path: Path) -> None:
+    game = game_of("carchase")
+    saved = SavedGame(pack="carchase", version=game.version, pack_hash=game.pack_hash,
+                      params=dict(game.params), seed=1, seats={"law": "human"},
+                      decisions=[("law", "no_such_card")])
+    (tmp_path / "s.json").write_text(saved.to_json())
+    code, _, err = play([], "replay", "s.json")
+    assert code == 1
+    assert "decision 1 (law: 'no_such_card') cannot be replayed" in err
+
+
+def test_play_usage_errors(play: Callable[..., tuple[int, str, str]]) -> None:
+    code, _, err = play([], "play")
+    assert code == 1 and "rulekit: error: name the PACK to play" in err
+    code, _, err = play([], "play", "carchase", "--seat", "lawe=human")
+    assert code == 1 and "unknown role 'lawe' in --seat" in err and "did you mean 'law'" in err
+    code, _, err = play([], "play", "carchase", "--seat", "law=nosuchbot")
+    assert code == 1 and "unknown agent 'nosuchbot'" in err
+    code, _, err = play([], "play", "--resume", "x.json", "--seed", "3")
+    assert code == 1 and "--seed cannot be given with --resume" in err
+    code, _, err = play([], "play", "--resume", "missing.json")
+    assert code == 1 and "missing.json: no such save file" in err
+
+
+# -- replay -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def finished(play: Callable[..., tuple[int, str, str]], tmp_path: Path) -> Path:
+    code, _, _ = play(["1"] * 80, "play", "carchase", "--seed", "8", "--fast",
+                      "-p", "turns=2", "--save", "done.json")
+    assert code == 0
+    return tmp_path / "done.json"
+
+
+def test_replay_as_one_player(play: Callable[..., tuple[int, str, str]],
+                              finished: Path) -> None:
+    code, out, _ = play([], "replay", finished, "--as", "law", "--all")
+    assert code == 0
+    assert "as seen by The Law" in out
+    assert "The Law chose" in out and "The Fugitive chose" not in out
+    assert "The Fugitive exchanges" in out
+    assert "Game over: " in out
+    assert "The Law (you)" in out  # the final view of that player
+
+
+def test_replay_as_everyone_and_step_by_step(play: Callable[..., tuple[int, str, str]],
+                                            finished: Path) -> None:
+    code, out, _ = play([], "replay", finished, "--as", "all", "--all")
+    assert code == 0
+    assert "(only The Law)" in out and "(only The Fugitive)" in out
+    code, out, _ = play(["", "", "q"], "replay", finished)
+    assert code == 0
+    assert "[3/" in out and "[4/" not in out and "Game over" not in out
+    code, _, err = play([], "replay", finished, "--as", "lawe")
+    assert code == 1 and "did you mean 'law'" in err
+
+
+# -- output -----------------------------------------------------------------------------------
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+def test_colour_only_on_a_terminal_and_not_with_no_color(no_color: bool) -> None:
+    from rich.text import Text
+
+    terminal = FakeTerminal()
+    screen = Screen(output=terminal, input=io.StringIO(), no_color=no_color)
+    screen.show(Text("Angela", style="bold green"))
+    assert bool(COLOR.search(terminal.getvalue())) is not no_color
+    plain = io.StringIO()
+    Screen(output=plain, input=io.StringIO()).show(Text("Angela", style="bold green"))
+    assert plain.getvalue() == "Angela\n"
+
+
+def test_map_command(play: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = play([], "map", "rednotice")
+    assert code == 0
+    assert "South America" in out
+    assert re.search(r"^  Lima: .*Bogotá", out, re.M)
+    code, out, _ = play([], "map", "carchase")
+    assert code == 0 and "has no map" in out
+
+
+def test_in_game_map_and_help(play: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, _ = play(["map", "help", "quit", "n"], "play", "rednotice", "--seed", "1",
+                        "--fast")
+    assert code == 0
+    assert re.search(r"^  Lima: .*Bogotá", out, re.M)
+    assert "save [FILE]" in out and "rulekit play --resume FILE" in out
+
+
+def _unused() -> Iterator[None]:  # pragma: no cover - keeps Iterator imported for typing
+    yield None
