@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from rulekit.errors import PackErrors
 from rulekit.pack.loader import load_pack
 from rulekit.scenarios import run_scenarios
 
@@ -124,3 +125,58 @@ def test_pack_format_component_snippets_are_valid_yaml() -> None:
         assert isinstance(data, dict), block
         key = block.split(":", 1)[0]
         assert data[key], block
+
+
+def test_pack_format_examples_make_a_pack_that_loads(tmp_path: Path) -> None:
+    text = PACK_FORMAT.read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", text, re.S)
+    manifests = [b for b in blocks if b.startswith("id:")]
+    contents = [b for b in blocks if not b.startswith(("id:", "scenarios:"))]
+    assert len(manifests) == 1 and len(contents) >= 9
+    manifest = yaml.safe_load(manifests[0])
+    manifest["include"] = ["content.yaml"]
+    del manifest["scenarios"], manifest["rules"]
+    (tmp_path / "pack.yaml").write_text(yaml.safe_dump(manifest), encoding="utf-8")
+    (tmp_path / "content.yaml").write_text("\n".join(contents), encoding="utf-8")
+    game = load_pack(tmp_path).game
+    state = game.new_game(0)
+    assert game.is_over(state)
+    assert game.winner(state) == "runner"
+
+
+def _checker_table() -> list[tuple[str, str, str]]:
+    """(code, message, hint) of each row of the reference's table of checker messages."""
+    text = LANGUAGE.read_text(encoding="utf-8")
+    section = text.split("## What the checker reports", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = re.findall(r"\|\s*(`(?:[^`]|``)*`|)\s*(?=\|)", line)
+        if len(cells) == 3 and cells[0].startswith("`") and cells[0] != "`code`":
+            code, message, hint = (c.strip("`") for c in cells)
+            rows.append((code, message, hint))
+    return rows
+
+
+def _matches(pattern: str, text: str) -> bool:
+    regex = ".*".join(re.escape(part) for part in pattern.split("..."))
+    return re.fullmatch(regex, text, re.S) is not None
+
+
+def test_checker_table_is_what_the_checker_says(tmp_path: Path) -> None:
+    rows = _checker_table()
+    assert len(rows) >= 30
+    manifest, components, flow = _reference_pack_files()
+    placeholder = re.search(r"^ *# the example goes here.*\n", flow, re.M)
+    assert placeholder is not None
+    for i, (code, message, hint) in enumerate(rows):
+        folder = tmp_path / f"case{i}" / "sandbox"
+        folder.mkdir(parents=True)
+        (folder / "pack.yaml").write_text(manifest, encoding="utf-8")
+        (folder / "components.yaml").write_text(components, encoding="utf-8")
+        (folder / "flow.yaml").write_text(
+            flow.replace(placeholder.group(0), " " * 8 + code + "\n"), encoding="utf-8")
+        with pytest.raises(PackErrors) as caught:
+            load_pack(folder)
+        found = [(e.message, e.hint or "") for e in caught.value.errors]
+        assert any(_matches(message, m) and (not hint or h == hint) for m, h in found), \
+            (code, found)

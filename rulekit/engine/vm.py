@@ -171,10 +171,12 @@ def _forced_answer(spec: dict[str, Any]) -> tuple[bool, Any]:
         if len(items) == 1 and not spec["optional"]:
             return True, items[0]
         return False, None
-    # Items an 'at most 0' rule forbids can never be chosen.
-    banned = [any(flags[i] for limit, flags in spec["at_most"] if limit <= 0)
-              for i in range(len(items))]
-    free = [i for i in range(len(items)) if not banned[i]]
+    rules = spec["at_most"]
+    if any(limit <= 0 for limit, _ in rules):  # items an 'at most 0' rule forbids
+        free = [i for i in range(len(items))
+                if not any(flags[i] for limit, flags in rules if limit <= 0)]
+    else:
+        free = list(range(len(items)))
     most = min(spec["max"], len(free))
     least = spec["min"]
     if least > most:
@@ -183,6 +185,6 @@ def _forced_answer(spec: dict[str, Any]) -> tuple[bool, Any]:
     if most <= 0:
         return True, []
     if least == len(free) and all(sum(flags[i] for i in free) <= limit
-                                  for limit, flags in spec["at_most"]):
+                                  for limit, flags in rules):
         return True, [items[i] for i in free]
     return False, None

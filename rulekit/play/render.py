@@ -304,10 +304,13 @@ class Renderer:
 
     def events(self, events: list[dict[str, Any]], viewer: str | None,
                last_round: int | None = None) -> list[Text]:
-        """Event lines, with a round heading wherever the round changes."""
+        """Event lines, with a round heading wherever the round changes (the end of the game
+        is left out: it is shown as a banner of its own)."""
         lines: list[Text] = []
         current = last_round
         for event in events:
+            if event.get("e") == "end":
+                continue
             number = event.get("round")
             if isinstance(number, int) and number != current:
                 current = number

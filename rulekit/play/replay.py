@@ -40,6 +40,7 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
         events = list(game.observe(state, viewer)["log"])
         seen_by = render.name(viewer)
         who = viewer
+    events = [event for event in events if event.get("e") != "end"]  # the final banner
     seats = ", ".join(f"{render.name(role)}: {'person' if spec == HUMAN else spec + ' bot'}"
                       for role, spec in saved.seats.items())
     screen.show(Text(f"Replay of {game.pack_name} {game.version}, seed {saved.seed}, "

@@ -36,6 +36,7 @@ from rulekit.engine.game import Game, State
 from rulekit.errors import (
     GameRuntimeError,
     IllegalActionError,
+    RulekitError,
     SaveFileError,
     UsageError,
     did_you_mean,
@@ -199,6 +200,10 @@ class Session:
             return leave.code
         except KeyboardInterrupt:
             return self._interrupted()
+        except RulekitError:  # a broken bot or pack: keep the game up to here, then report
+            if self.decisions and self._state["result"] is None:
+                self.save(why="Something went wrong; the game up to here is saved")
+            raise
 
     def _intro(self) -> None:
         game = self.game
@@ -386,8 +391,8 @@ class Session:
             self.screen.clear()
             obs = self.game.observe(state, self.game.roles[0])
             self.screen.show(self.render.header(obs, None))
-            events, last = self._unseen(None)
-            for line in self.render.events(events[-MAX_RECENT:], None, last):
+            events, _ = self._unseen(None)
+            for line in self.render.events(events[-MAX_RECENT:], None):
                 self.screen.show(line)
         else:
             self._stream(0)
