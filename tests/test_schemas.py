@@ -381,8 +381,8 @@ scenarios:
         ((4, 12), "missing required key 'phase' in start"),
         (
             (5, 13),
-            "invalid zone 'hand[': write a zone id, or zone[role] for a per-role "
-            "zone (hand[hunter])",
+            "invalid zone 'hand[': write a zone id, or zone[index] for a zone per role, "
+            "node, edge, region or number (hand[hunter], face_down[3])",
         ),
         ((7, 34), "expected text or a list, got 'yes', which YAML reads as true"),
         ((8, 32), "expected text, got the number 3"),

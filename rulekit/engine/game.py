@@ -173,7 +173,7 @@ class Game:
         proc = self.program.procs[decl.procedure]
         stack.append([decl.procedure, 0, [None] * proc.nslots])
         state["log"].append({"e": "choice", "to": role, "player": role, "option": option.id,
-                             "round": state["round"]})
+                             "label": decl.label, "round": state["round"]})
         return self.run(state)
 
     def _extras(self, role: str, state: State) -> list[tuple[str, str]]:
@@ -282,7 +282,7 @@ class Game:
             "decisions": json.loads(json.dumps(pending)),
             "waiting_for": [s["player"] for s in state["pending"]
                             if s["player"] not in state["committed"]],
-            "log": [e for e in state["log"] if e["to"] is None or e["to"] == role],
+            "log": [_copy(e) for e in state["log"] if e["to"] is None or e["to"] == role],
             "result": state["result"],
         }
 
@@ -297,7 +297,7 @@ class Game:
             who = self.role_names.get(event["player"], event["player"])
             if "value" in event and not event["option"].startswith("!"):
                 return f"{who} chose {self.label(event['value'])}"
-            return f"{who} chose {event['option']}"
+            return f"{who} chose {event.get('label', event['option'])}"
         if kind == "end":
             who = event["winner"]
             name = self.role_names.get(who, "nobody") if who else "nobody"
