@@ -421,3 +421,17 @@ def test_analyst_never_lowers_jessahs_hand_limit() -> None:
     play(game, state, {"angela": "chk_eu_3"})
     assert "up_analyst" in state["zones"]["upgrades"]
     assert state["vars"][key("limit[jessah]")] > 8
+
+
+def test_checks_match_the_colours_of_the_map(game: Game) -> None:
+    """Every Check's colour is a continent of the map, and each continent has 3 Checks:
+    two of $100,000 and one of $200,000 (the pack's design of the 18 Checks)."""
+    regions = game.symbols.board.regions
+    checks = [c for c in game.symbols.cards.values() if c.get("type") == "check"]
+    assert len(checks) == 18
+    for region in regions:
+        values = sorted(c["value"] for c in checks if c["color"] == region)
+        assert values == [100000, 100000, 200000], region
+    assert {c["color"] for c in checks} == set(regions)
+    colours = [r["color"] for r in regions.values()]
+    assert len(set(colours)) == len(colours) == 6
