@@ -14,6 +14,7 @@ the order they were offered, or ``none`` for the empty subset.
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -215,16 +216,24 @@ class Decision:
             k = rng.randrange(n)
             if self.optional:
                 if k == 0:
-                    return Option(NONE_ID, "(none)", None)
+                    return Option(NONE_ID, "(none)", None, None, self)
                 k -= 1
             return Option(self._ids[k], None, self.items[k], self._labeler, self)
         n = len(self.items)
         lo, hi = self.min, min(self.max, n)
-        groups = self.spec.get("at_most", ())
-        # Uniform subsets conditioned on the constraints: rejection sampling, then enumeration.
+        masks = [(limit, sum(1 << i for i, flag in enumerate(flags) if flag))
+                 for limit, flags in self.spec.get("at_most", ())]
+        # Uniform subsets conditioned on the constraints: rejection sampling (a subset is a
+        # bit mask), then enumeration if the constraints reject too much.
         for _ in range(64):
             bits = rng.getrandbits(n) if n else 0
-            indexes = [i for i in range(n) if bits >> i & 1]
-            if lo <= len(indexes) <= hi and (not groups or self._groups_ok(indexes)):
-                return self._subset_option(indexes)
+            if lo <= bits.bit_count() <= hi and all((bits & mask).bit_count() <= limit
+                                                     for limit, mask in masks):
+                return self._subset_option(list(_bit_indexes(bits)))
         return rng.choice(self.options())
+
+
+@lru_cache(maxsize=8192)
+def _bit_indexes(bits: int) -> tuple[int, ...]:
+    """The positions of the 1 bits of ``bits``, lowest first."""
+    return tuple(i for i in range(bits.bit_length()) if bits >> i & 1)

@@ -228,8 +228,10 @@ class Game:
             role = spec["player"]
             option = resolved.get(role) or self._decision(spec, state).option(committed[role])
             locals_[spec["slot"]] = option.value
+            value = option.value
             log.append({"e": "choice", "to": role, "player": role, "option": option.id,
-                        "value": option.value, "round": state["round"]})
+                        "value": list(value) if isinstance(value, list) else value,
+                        "round": state["round"]})
         state["pending"] = []
         state["committed"] = {}
         return self.run(state)

@@ -59,7 +59,11 @@ class Runtime:
             if forced:
                 locals_[spec["slot"]] = value
             else:
-                spec["ids"] = item_ids(spec["items"])
+                items = spec["items"]
+                if len(set(items)) == len(items) and self.program.plain_ids.issuperset(items):
+                    spec["ids"] = list(items)  # cards, nodes...: their ids are option ids
+                else:
+                    spec["ids"] = item_ids(items)
                 waiting.append(spec)
         if not waiting:
             return CONTINUE
@@ -172,11 +176,10 @@ def _forced_answer(spec: dict[str, Any]) -> tuple[bool, Any]:
             return True, items[0]
         return False, None
     rules = spec["at_most"]
-    if any(limit <= 0 for limit, _ in rules):  # items an 'at most 0' rule forbids
-        free = [i for i in range(len(items))
-                if not any(flags[i] for limit, flags in rules if limit <= 0)]
-    else:
-        free = list(range(len(items)))
+    free: Any = range(len(items))
+    for limit, flags in rules:
+        if limit <= 0:  # items an 'at most 0' rule forbids
+            free = [i for i in free if not flags[i]]
     most = min(spec["max"], len(free))
     least = spec["min"]
     if least > most:

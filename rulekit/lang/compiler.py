@@ -71,6 +71,7 @@ class Program:
     end_checks: list[tuple[ExprFn, str, str]] = field(default_factory=list)
     anytime: list[tuple[AnytimeDecl, ExprFn | None]] = field(default_factory=list)
     line_maps: dict[str, dict[int, Location]] = field(default_factory=dict)
+    plain_ids: frozenset[str] = frozenset()  # component ids usable as option ids as they are
     logs: dict[int, list[str | ExprFn]] = field(default_factory=dict)
 
 
@@ -108,6 +109,8 @@ class Compiler:
             self.ns[f"_b_{name}"] = builtin.impl
         for name, impl in graph_functions(symbols.board).items():
             self.ns[f"_G_{name}"] = impl
+        program.plain_ids = frozenset(
+            ident for ident in symbols.components() if ident != "none" and "+" not in ident)
         self._counter = itertools.count()
         self.sources: dict[str, str] = {}  # generated Python by file name, for debugging
 

@@ -204,8 +204,9 @@ class Emitter:
 
     def _assign_lines(self, s: n.Assign, value: str) -> list[str]:
         ref = s.ref
-        if ref[0] == "local":
-            return [f"L[{ref[1]}] {s.op} {value}"]
+        if ref[0] == "local":  # never in place: a list may be shared with the log or a zone
+            return [f"L[{ref[1]}] = L[{ref[1]}] {s.op[0]} {value}" if s.op != "=" else
+                    f"L[{ref[1]}] = {value}"]
         _, name, per_role = ref
         decl = self.c.symbols.variables[name]
         if per_role and s.index is not None:
