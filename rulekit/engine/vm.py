@@ -78,6 +78,8 @@ class Runtime:
         stack = self.stack
         procs = self.program.procs
         state = self.state
+        budget = self.budget
+        steps = 0  # blocks run here; loops inside blocks count down self.ticks
         while stack:
             frame = stack[-1]
             proc = procs[frame[0]]
@@ -93,8 +95,8 @@ class Runtime:
                 frame[1] = pc + 1
                 try:
                     status = code[pc](self, frame)
-                    self.ticks -= 1
-                    if self.ticks < 0:
+                    steps += 1
+                    if steps > budget:
                         raise BudgetExceeded
                 except StopGame:
                     status = STOP
@@ -123,7 +125,7 @@ class Runtime:
                     break
             if status or state["result"] is not None:
                 break
-        state["steps"] += self.budget - self.ticks
+        state["steps"] += steps + self.budget - self.ticks
         if not stack and state["result"] is None:
             self.finish(None, "the game ended without a winner")
 
