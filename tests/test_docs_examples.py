@@ -26,19 +26,14 @@ MAX_DECISIONS = 10_000  # far more than any game of Hideout takes
 # ---------------------------------------------------------------- the tutorial's pack
 
 
-def test_hideout_scenarios_all_pass() -> None:
+def test_hideout_scenarios_all_pass_and_cover_every_rule() -> None:
     pack = load_pack(HIDEOUT)
     run = run_scenarios(pack)
-    failures = [str(result) for result in run.results if not result.passed]
-    assert failures == []
-    assert len(run.results) >= 9
-
-
-def test_hideout_scenarios_cover_every_rule() -> None:
-    pack = load_pack(HIDEOUT)
-    coverage = run_scenarios(pack).coverage()
+    assert [str(result) for result in run.results if not result.passed] == []
+    assert len(run.results) >= 10
     rule_ids = [rule_id for rule_id, _ in pack.rules]
     assert rule_ids == [f"HO-0{i}" for i in range(1, 8)]
+    coverage = run.coverage()
     assert [rule for rule in rule_ids if not coverage.get(rule)] == []
 
 
@@ -64,14 +59,21 @@ def test_hideout_random_games_end_with_a_winner() -> None:
 # ---------------------------------------------------------------- the language reference
 
 
-def _reference_pack_files() -> tuple[str, str, str]:
-    """pack.yaml, components.yaml and flow.yaml of the reference's examples' pack."""
+def _write_sandbox(folder: Path, code: str) -> Path:
+    """The reference's examples' pack, with ``code`` as the body of its phase, in ``folder``."""
     text = LANGUAGE.read_text(encoding="utf-8")
     section = text.split("## The examples' pack", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```yaml\n(.*?)```", section, re.S)
     assert len(blocks) == 3
     manifest, components, flow = blocks
-    return manifest, components, flow
+    placeholder = re.search(r"^ *# the example goes here.*\n", flow, re.M)
+    assert placeholder is not None
+    folder.mkdir(parents=True)
+    (folder / "pack.yaml").write_text(manifest, encoding="utf-8")
+    (folder / "components.yaml").write_text(components, encoding="utf-8")
+    (folder / "flow.yaml").write_text(
+        flow.replace(placeholder.group(0), textwrap.indent(code, " " * 8)), encoding="utf-8")
+    return folder
 
 
 def _reference_examples() -> list[str]:
@@ -89,15 +91,7 @@ def _expected_logs(example: str) -> list[str]:
 @pytest.mark.parametrize("index", range(len(_reference_examples())))
 def test_reference_example_runs(tmp_path: Path, index: int) -> None:
     example = _reference_examples()[index]
-    manifest, components, flow = _reference_pack_files()
-    folder = tmp_path / "sandbox"
-    folder.mkdir()
-    (folder / "pack.yaml").write_text(manifest, encoding="utf-8")
-    (folder / "components.yaml").write_text(components, encoding="utf-8")
-    placeholder = re.search(r"^ *# the example goes here.*\n", flow, re.M)
-    assert placeholder is not None
-    (folder / "flow.yaml").write_text(
-        flow.replace(placeholder.group(0), textwrap.indent(example, " " * 8)), encoding="utf-8")
+    folder = _write_sandbox(tmp_path / "sandbox", example)
     game = load_pack(folder).game
     rng = random.Random(index)
     state = game.new_game(0)
@@ -165,16 +159,8 @@ def _matches(pattern: str, text: str) -> bool:
 def test_checker_table_is_what_the_checker_says(tmp_path: Path) -> None:
     rows = _checker_table()
     assert len(rows) >= 30
-    manifest, components, flow = _reference_pack_files()
-    placeholder = re.search(r"^ *# the example goes here.*\n", flow, re.M)
-    assert placeholder is not None
     for i, (code, message, hint) in enumerate(rows):
-        folder = tmp_path / f"case{i}" / "sandbox"
-        folder.mkdir(parents=True)
-        (folder / "pack.yaml").write_text(manifest, encoding="utf-8")
-        (folder / "components.yaml").write_text(components, encoding="utf-8")
-        (folder / "flow.yaml").write_text(
-            flow.replace(placeholder.group(0), " " * 8 + code + "\n"), encoding="utf-8")
+        folder = _write_sandbox(tmp_path / f"case{i}" / "sandbox", code + "\n")
         with pytest.raises(PackErrors) as caught:
             load_pack(folder)
         found = [(e.message, e.hint or "") for e in caught.value.errors]
