@@ -196,6 +196,12 @@ class ScenarioRunner:
             self._place(game, scenario, state, zones)
         for ref, value in (data.get("variables") or {}).items():
             key = self._ref(game, scenario, ("variables", ref), ref, "variable")
+            decl = game.symbols.variables[key.split(".")[0]]
+            lo, hi = decl.minimum, decl.maximum
+            if isinstance(value, int) and ((lo is not None and value < lo)
+                                           or (hi is not None and value > hi)):
+                raise _Failure(f"{value} is outside the bounds of '{ref}' ({lo} to {hi})",
+                               scenario.doc.location((*scenario.path, "variables", ref)))
             state["vars"][key] = value
         return game.run(state)
 

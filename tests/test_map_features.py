@@ -1,6 +1,6 @@
 """The engine's generic features for map games, on a tiny hidden-movement pack.
 
-``tests/packs/hideout`` has a six-node map in two regions, walls placed on edges (zones per
+``tests/packs/shadow`` has a six-node map in two regions, walls placed on edges (zones per
 edge), a secret position (a variable its owner alone sees), a public position with an
 ``on_change`` trigger that may stop for a decision, a zone whose cards each belong to a role
 (``card_owner``), variables per region, a list variable, and an anytime action.
@@ -23,7 +23,7 @@ from rulekit.lang.compiler import Compiler
 from rulekit.lang.parser import parse_expression, plain_snippet
 from rulekit.pack.loader import load_pack
 
-PACK = Path(__file__).parent / "packs" / "hideout"
+PACK = Path(__file__).parent / "packs" / "shadow"
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,9 @@ the order they were offered, or ``none`` for the empty subset.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
 import random
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from rulekit.errors import IllegalActionError
@@ -67,7 +67,8 @@ class Option:
 
 def item_ids(items: list[Any]) -> list[str]:
     """Stable ids of the items of a choice (positions '1', '2'... if they are not unique)."""
-    ids = [item if item.__class__ is str else NONE_ID if item is None else str(item)
+    ids = [item if item.__class__ is str else NONE_ID if item is None
+           else ("true" if item else "false") if isinstance(item, bool) else str(item)
            for item in items]
     if len(set(ids)) != len(ids) or NONE_ID in ids or "+" in "".join(ids):
         return [str(i + 1) for i in range(len(items))]

@@ -155,12 +155,16 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
     if isinstance(exc, KeyError):
+        if exc.args and exc.args[0] is None:
+            return "none has no properties (reading a property of an empty zone's top?)"
         return f"no such item: {exc.args[0]!r}"
     if isinstance(exc, IndexError):
         return "index out of range"
     if isinstance(exc, RecursionError):
         return "functions call each other without end"
     if isinstance(exc, TypeError):
+        if "NoneType" in str(exc):
+            return "a value is none where something else is needed"
         return f"a value has the wrong type here ({exc})"
     return str(exc)
 

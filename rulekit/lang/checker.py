@@ -14,7 +14,7 @@ from typing import Any
 from rulekit.errors import EffectCheckError, did_you_mean
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS, PACK_BUILTINS
-from rulekit.lang.parser import Snippet
+from rulekit.lang.parser import KEYWORDS, Snippet
 from rulekit.lang.symbols import Symbols, describe_per, index_type
 
 # What a resolved name refers to (stored in ``Name.ref`` / ``Assign.ref``):
@@ -26,7 +26,6 @@ from rulekit.lang.symbols import Symbols, describe_per, index_type
 
 RUNTIME_NAMES = {"round": "int", "phase": "text"}
 EXPECT_NAMES = {"winner": "role", "finished": "bool"}
-RESERVED = {"it"}
 
 
 @dataclass
@@ -88,6 +87,12 @@ class Checker:
         self.errors.append(EffectCheckError(message, self.snippet.location(pos), hint))
 
     def _declare(self, name: str, kind: str, pos: n.Pos | None) -> int:
+        if pos is not None and name in KEYWORDS:
+            self.error(pos, f"'{name}' is a word of the language and cannot name a variable",
+                       "choose another name")
+        elif pos is not None and name in RUNTIME_NAMES:
+            self.error(pos, f"'{name}' is the name of a value the game provides",
+                       "choose another name")
         if pos is not None and self._is_global(name):
             self.error(pos, f"'{name}' is already the name of a {self._global_kind(name)}",
                        "choose another name for the local variable")
@@ -490,7 +495,7 @@ class Checker:
             return func.result
         if expr.func in PACK_BUILTINS:
             params, result, _ = PACK_BUILTINS[expr.func]
-            self._args(expr.pos, expr.func, [(f"x{i}", t) for i, t in enumerate(params)], args)
+            self._args(expr.pos, expr.func, [(t, t) for t in params], args)
             expr.ref = ("pack_builtin", expr.func)
             return result
         builtin = BUILTINS.get(expr.func)
@@ -517,7 +522,7 @@ class Checker:
                 self._expect(args[0], kinds[0], "list")
         elif len(args) != len(builtin.params):
             self.error(expr.pos, f"'{expr.func}' takes {len(builtin.params)} argument(s), "
-                       f"got {len(args)}")
+                       f"got {len(args)}", f"{expr.func}({', '.join(builtin.params)})")
         else:
             for arg, kind, want in zip(args, kinds, builtin.params, strict=True):
                 self._expect(arg, kind, want)

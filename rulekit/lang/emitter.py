@@ -213,7 +213,10 @@ class Emitter:
             key = self.c.zone(n.Index(s.pos, n.Name(s.pos, name), s.index))
         else:
             key = repr(name)
-        lines = [f"_key = {key}", f"_v = {value}"]
+        lines = [f"_key = {key}"]
+        if per_role and s.index is not None:
+            lines.append("if _key not in V: raise LookupError('no such item: ' + _key)")
+        lines.append(f"_v = {value}")
         if s.op == "+=":
             lines.append("_v = V[_key] + _v")
         elif s.op == "-=":

@@ -49,11 +49,18 @@ def plain_snippet(text: str, file: str = "<text>") -> Snippet:
     return Snippet(text, locate)
 
 
+def _grammar_text() -> str:
+    return resources.files("rulekit.lang").joinpath("grammar.lark").read_text("utf-8")
+
+
+# Words of the language; they cannot name variables, zones, procedures or parameters.
+KEYWORDS = frozenset(re.findall(r'"([a-z_]+)"', _grammar_text()))
+
+
 @cache
 def _lark() -> Lark:
-    grammar = resources.files("rulekit.lang").joinpath("grammar.lark").read_text("utf-8")
     return Lark(
-        grammar,
+        _grammar_text(),
         parser="lalr",
         start=["start", "expr_start"],
         propagate_positions=True,

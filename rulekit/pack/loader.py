@@ -29,9 +29,9 @@ from rulekit.errors import (
     did_you_mean,
 )
 from rulekit.lang import nodes as n
-from rulekit.lang.checker import Checker
+from rulekit.lang.checker import RUNTIME_NAMES, Checker
 from rulekit.lang.compiler import MAIN, STOP, Body, Compiler, ExprFn, Frame, Program
-from rulekit.lang.parser import Snippet, parse_block, parse_expression
+from rulekit.lang.parser import KEYWORDS, Snippet, parse_block, parse_expression
 from rulekit.lang.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
 from rulekit.schema import validate_document
 from rulekit.yamlsource import YamlDocument, load_yaml
@@ -474,6 +474,10 @@ class _Builder:
                  ("zone", list(symbols.zones)), ("variable", list(symbols.variables))]
         for kind, names in kinds:
             for name in names:
+                if name in KEYWORDS or name in RUNTIME_NAMES:
+                    self.errors.append(SchemaError(
+                        f"'{name}' is a word of the effect language and cannot name a {kind}",
+                        self._where(kind, name), "choose another name"))
                 if name in seen:
                     self.errors.append(SchemaError(
                         f"'{name}' is both a {seen[name]} and a {kind}",
@@ -514,6 +518,10 @@ class _Builder:
         doc, procs = self._section("procedures", {})
         for name, spec in procs.items():
             assert doc is not None
+            if name in KEYWORDS:
+                self.errors.append(SchemaError(
+                    f"'{name}' is a word of the effect language and cannot name a procedure",
+                    doc.key_location(("procedures", name)), "choose another name"))
             symbols.procedures[name] = ProcDecl(
                 name, list(spec.get("params", {}).items()),
                 _snippet(doc, ("procedures", name, "do")),
@@ -622,19 +630,20 @@ class _Builder:
         if "after_rounds" in flow:
             self._body(symbols, AFTER_ROUNDS, _snippet(doc, ("flow", "after_rounds")),
                        [])
-        doc, _ = self._section("anytime", [])
+        anytime_doc, _ = self._section("anytime", [])
         for i, decl in enumerate(symbols.anytime):
             when = None
-            if decl.when is not None and doc is not None:
-                when = self._expr(symbols, compiler, _snippet(doc, ("anytime", i, "when")),
-                                  "bool")
+            if decl.when is not None and anytime_doc is not None:
+                when = self._expr(symbols, compiler,
+                                  _snippet(anytime_doc, ("anytime", i, "when")), "bool")
             compiler.program.anytime.append((decl, when))
         if not self.errors:
             compiler.compile_bodies(self.bodies)
-            _build_main(compiler.program, rounds, phases)
+            _build_main(compiler.program, rounds, phases, doc.key_location(("flow",)))
 
 
-def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]]) -> None:
+def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]],
+                where: Location) -> None:
     """The main procedure: setup, then rounds of phases, then what follows the last round."""
     from rulekit.lang.compiler import Proc
 
@@ -693,7 +702,7 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
         return STOP
 
     code.append(no_winner)
-    main.locations = [None] * len(code)
+    main.locations = [where] * len(code)
     procs[MAIN] = main
 
 
