@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rulekit import __version__
-from rulekit.errors import PackError, PackErrors, RulekitError
+from rulekit.errors import PackError, PackErrors, RulekitError, UsageError
 
 if TYPE_CHECKING:
     from rulekit.simulate import SimulationResult
@@ -258,6 +258,26 @@ def cmd_map(args: argparse.Namespace) -> int:
     from rulekit.play.screen import Screen
 
     game = load_pack(args.pack, parse_params(args.param)).game
+    if args.out:
+        import os
+        import tempfile
+        from pathlib import Path
+
+        from rulekit.play.svgmap import render_svg
+
+        out = Path(args.out)
+        if out.suffix.lower() != ".svg":
+            raise UsageError(f"cannot write '{out}': the map is drawn as SVG",
+                             "give a file name ending in .svg")
+        if not out.parent.is_dir():
+            raise UsageError(f"cannot write '{out}': no folder '{out.parent}'")
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=out.parent,
+                                         suffix=".tmp", delete=False) as handle:
+            handle.write(render_svg(game))
+        os.replace(handle.name, out)
+        print(f"{out}: {len(game.symbols.board.nodes)} places, "
+              f"{len(game.symbols.board.edges)} routes")
+        return 0
     Screen(no_color=args.no_color).show(Renderer(game).map())
     return 0
 
@@ -357,6 +377,8 @@ def build_parser() -> argparse.ArgumentParser:
     map_.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                       help="set a parameter of the pack (repeatable)")
     map_.add_argument("--no-color", action="store_true", help="no colours")
+    map_.add_argument("--out", metavar="FILE.svg",
+                      help="draw the map as a picture (SVG) into this file")
     map_.set_defaults(func=cmd_map)
     return parser
 
