@@ -15,6 +15,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import Phase, settings
+
+# Property tests: no deadline (games vary in length) and no "explain" phase, which traces every
+# line while shrinking a failure and can make a failing run take many minutes.
+settings.register_profile(
+    "rulekit", deadline=None, phases=[phase for phase in Phase if phase is not Phase.explain]
+)
+settings.load_profile("rulekit")
 
 DUEL_FILES: dict[str, str] = {
     "pack.yaml": """\
