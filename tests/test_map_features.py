@@ -17,7 +17,7 @@ import pytest
 
 from rulekit.engine.game import Game
 from rulekit.engine.vm import Runtime
-from rulekit.errors import IllegalActionError, PackErrors
+from rulekit.errors import GameRuntimeError, IllegalActionError, PackErrors
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Compiler
 from rulekit.lang.parser import parse_expression, plain_snippet
@@ -157,3 +157,20 @@ def test_bad_map_is_reported_with_locations(tmp_path: Path) -> None:
     assert ("unknown region 'nort'", "did you mean 'north'?") in messages
     assert ("the edge f - e is given twice", None) in messages
     assert any(m.startswith("unknown node 'zz'") for m, _ in messages)
+
+
+def test_a_zone_with_capacity_one_is_a_slot(tmp_path: Path) -> None:
+    from tests.helpers_lang import BASE, content, locate, run
+
+    base = BASE.replace("  discard: {visibility: public}\n",
+                        "  discard: {visibility: public}\n  slot: {per: 2, capacity: 1, "
+                        "visibility: public}\n")
+    _, state = run(tmp_path / "ok", content(
+        setup="draw 1 from deck to slot[1]\ndraw 1 from deck to slot[2]", base=base))
+    assert state["zones"]["slot.1"] == ["c1"] and state["zones"]["slot.2"] == ["c2"]
+    text = content(setup="draw 1 from deck to slot[1]\nmove @c2 from deck to slot[1]", base=base)
+    with pytest.raises(GameRuntimeError) as caught:
+        run(tmp_path / "full", text)
+    assert caught.value.message == "zone 'slot' holds at most 1 card"
+    assert caught.value.location is not None
+    assert (caught.value.location.line, caught.value.location.column) == locate(text, "move @c2")

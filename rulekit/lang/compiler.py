@@ -102,6 +102,7 @@ class Compiler:
             "_D": {},
             "_move": helpers.move, "_move_all": helpers.move_all, "_draw": helpers.draw,
             "_call": helpers.call, "_snap": helpers.snapshot, "_END": helpers.end_checks,
+            "_full": helpers.full,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
             "_EndRound": helpers.EndRound,
         }

@@ -179,12 +179,15 @@ class Emitter:
         if isinstance(s, n.Move):
             src, dst = c.zone(s.source), c.zone(s.dest)
             if s.cards is None:
-                return out(f"_move_all(Z[{src}], Z[{dst}], {s.to_bottom!r})") + check()
-            return out(f"_k = {src}",
-                       f"_move(Z[_k], Z[{dst}], {c.py(s.cards)}, {s.to_bottom!r}, _k)") + check()
+                moved = out(f"_move_all(Z[{src}], Z[{dst}], {s.to_bottom!r})")
+            else:
+                moved = out(f"_k = {src}",
+                            f"_move(Z[_k], Z[{dst}], {c.py(s.cards)}, {s.to_bottom!r}, _k)")
+            return moved + self._capacity(s.dest, dst, out) + check()
         if isinstance(s, n.Draw):
             src, dst = c.zone(s.source), c.zone(s.dest)
-            return out(f"_draw(Z[{src}], Z[{dst}], {c.py(s.count)})") + check()
+            return (out(f"_draw(Z[{src}], Z[{dst}], {c.py(s.count)})")
+                    + self._capacity(s.dest, dst, out) + check())
         if isinstance(s, n.Shuffle):
             return out(f"rt.shuffle(Z[{c.zone(s.zone)}])")
         if isinstance(s, n.CallStmt):
@@ -197,6 +200,16 @@ class Emitter:
         if isinstance(s, n.Log):
             return out(self._log_line(s))
         raise AssertionError(f"cannot write {type(s).__name__} as Python")  # pragma: no cover
+
+    def _capacity(self, zone: n.Expr, key: str, out: Callable[..., list[Line]]) -> list[Line]:
+        """A check that a zone with a capacity (a slot) does not hold too many cards."""
+        base = zone.obj if isinstance(zone, n.Index) else zone
+        assert isinstance(base, n.Name)
+        decl = self.c.symbols.zones[base.ident]
+        if decl.capacity is None:
+            return []
+        return out(f"if len(Z[{key}]) > {decl.capacity}: "
+                   f"_full({base.ident!r}, {decl.capacity})")
 
     def _suite(self, body: list[n.Stmt], loops: list[_Loop], indent: str) -> list[Line]:
         lines = self.structured(body, loops, indent)

@@ -74,6 +74,12 @@ def end_round(rt: Runtime) -> None:
     main[1] = program.round_end_pc
 
 
+def full(zone: str, capacity: int) -> None:
+    """Raised when a move would overfill a zone with a capacity."""
+    raise LookupError(f"zone '{zone}' holds at most {capacity} card"
+                      f"{'' if capacity == 1 else 's'}")
+
+
 def snapshot(value: Any) -> Any:
     """A copy of a list (so a log event keeps the cards as they were)."""
     return list(value) if isinstance(value, list) else value

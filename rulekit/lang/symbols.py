@@ -28,6 +28,7 @@ class ZoneDecl:
     initial: str | list[str] | None = None
     location: Location | None = None
     owner: str | None = None  # the role that sees an 'owner' zone that is not per role
+    capacity: int | None = None  # most cards the pile may hold (1: a slot)
 
     @property
     def per_role(self) -> bool:

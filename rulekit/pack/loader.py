@@ -350,12 +350,17 @@ class _Builder:
             path = ("zones", name)
             per = self._per(doc, path, spec)
             zone = ZoneDecl(name, per, spec.get("visibility", "public"), spec.get("initial"),
-                            doc.key_location(path), self._owner(doc, path, spec, per, roles))
+                            doc.key_location(path), self._owner(doc, path, spec, per, roles),
+                            spec.get("capacity"))
             if zone.initial is not None and zone.per:
                 self.errors.append(SchemaError(
                     f"zone '{name}' has several piles and cannot have initial cards",
                     doc.location((*path, "initial")), "move cards there in setup"))
             initial = list(cards) if zone.initial == "all" else (zone.initial or [])
+            if zone.capacity is not None and len(initial) > zone.capacity:
+                self.errors.append(SchemaError(
+                    f"zone '{name}' holds at most {zone.capacity} card(s) but starts with "
+                    f"{len(initial)}", doc.location((*path, "initial"))))
             for i, card_id in enumerate(initial if isinstance(initial, list) else []):
                 if card_id not in cards:
                     self.errors.append(SchemaError(
