@@ -29,10 +29,6 @@ class Location:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
 
-    def shifted(self, lines: int, column: int) -> Location:
-        """The location ``lines`` further down, at ``column`` (1-based) of that line."""
-        return Location(self.file, self.line + lines, column, None)
-
 
 class RulekitError(Exception):
     """Base of every error rulekit raises on purpose."""

@@ -59,12 +59,6 @@ def shuffle(state: int, items: list[Any]) -> int:
     return state
 
 
-def below(state: int, bound: int) -> tuple[int, int]:
-    """A number in ``range(bound)`` and the new generator state."""
-    state = (state + GOLDEN) & MASK
-    return (_out(state) * bound) >> 64, state
-
-
 def _out(state: int) -> int:
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK

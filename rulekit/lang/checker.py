@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from rulekit.errors import EffectCheckError, did_you_mean
 from rulekit.lang import nodes as n
@@ -598,8 +597,3 @@ def _describe(kind: str) -> str:
         "card": "a card", "list": "a list", "none": "none", "any": "a value",
         "node": "a node", "edge": "an edge", "region": "a region",
     }.get(kind, kind)
-
-
-def check_all(checker: Checker) -> list[Any]:
-    """The errors a checker collected (helper for callers that gather many)."""
-    return list(checker.errors)

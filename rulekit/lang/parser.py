@@ -156,10 +156,7 @@ def _syntax_error(snippet: Snippet, exc: UnexpectedInput) -> EffectSyntaxError:
         message = "syntax error: unexpected end of text"
     else:  # pragma: no cover - lark has no other kinds today
         message = f"syntax error: {exc}"
-    hint = None
-    if "'='" in message and "==" not in snippet.text:
-        hint = None
-    return EffectSyntaxError(message, snippet.locate(line, column), hint)
+    return EffectSyntaxError(message, snippet.locate(line, column))
 
 
 def _pos(meta_or_token: Any) -> n.Pos:

@@ -13,11 +13,6 @@ from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
 
-VISIBILITIES = ("public", "owner", "hidden", "card_owner")
-PARAM_TYPES = ("int", "bool", "text", "role", "card", "node", "edge", "region", "list", "any")
-INDEX_KINDS = ("role", "node", "edge", "region")
-
-
 @dataclass
 class ZoneDecl:
     """A pile of cards; with ``per``, one pile per role, node, edge or region."""
