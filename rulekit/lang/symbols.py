@@ -13,6 +13,7 @@ from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
 
+
 @dataclass
 class ZoneDecl:
     """A pile of cards; with ``per``, one pile per role, node, edge or region."""
