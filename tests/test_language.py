@@ -768,7 +768,7 @@ def test_log_formatting(tmp_path: Path) -> None:
     """))
     assert logs(game, state) == [
         "Card Three scores 3; {braces} and One, Two / nothing",
-        "role Alice, bool yes, none none, text start, sum 7",
+        "role Alice, bool true, none none, text start, sum 7",
         "Alice holds One, Two",  # the value when it was logged
     ]
     secret = [e for e in state["log"] if e["e"] == "log" and e["to"] == "a"]
@@ -1047,3 +1047,19 @@ def test_end_round_after_the_last_round_is_a_clear_error(tmp_path: Path) -> None
     with pytest.raises((PackErrors, GameRuntimeError)) as info:
         run(tmp_path, content(after_rounds="end_round"))
     assert "steps" not in str(info.value)
+
+
+def test_as_may_stand_among_the_other_choice_options(tmp_path: Path) -> None:
+    game, state = run(tmp_path, content(setup="""
+        draw 3 from deck to hand[a]
+        let c = choose a one of hand[a] optional prompt "Pick" as card where card.score > 1
+    """))
+    (decision,) = game.pending(state)
+    assert [o.id for o in decision.options()] == ["none", "c2", "c3"]
+
+
+def test_log_shows_texts_as_texts_and_things_by_name(tmp_path: Path) -> None:
+    game, state = run(tmp_path, content(setup="""
+        log "{@c1.id} {'a'} {a} {@c1} {[a, b]} {text(true)}"
+    """))
+    assert logs(game, state)[0] == "c1 a Alice One Alice, Bob true"

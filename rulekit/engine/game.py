@@ -15,6 +15,7 @@ from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
+from rulekit.lang.builtins import as_text
 from rulekit.lang.compiler import MAIN, Program, zone_key
 from rulekit.lang.symbols import Symbols
 
@@ -294,7 +295,9 @@ class Game:
         if kind == "log":
             parts = self.program.logs[event["at"]]
             args = iter(event["args"])
-            return "".join(p if isinstance(p, str) else self.label(next(args)) for p in parts)
+            return "".join(p if isinstance(p, str) else
+                           self.label(next(args)) if p.labelled else as_text(next(args))
+                           for p in parts)
         if kind == "choice":
             who = self.role_names.get(event["player"], event["player"])
             if "value" in event and not event["option"].startswith("!"):

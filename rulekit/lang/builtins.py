@@ -42,13 +42,13 @@ def _min(*args: Any) -> Any:
     return min(args)
 
 
-def _text(value: Any) -> str:
+def as_text(value: Any) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list):
-        return "[" + ", ".join(_text(v) for v in value) + "]"
+        return "[" + ", ".join(as_text(v) for v in value) + "]"
     return str(value)
 
 
@@ -81,7 +81,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("range", ("int", "int"), "list:int",
                 "The integers from the first up to the second, both included.",
                 lambda a, b: list(range(a, b + 1))),
-        Builtin("text", ("any",), "text", "The value written as text.", lambda v: _text(v)),
+        Builtin("text", ("any",), "text", "The value written as text.", as_text),
     ]
 }
 

@@ -314,9 +314,7 @@ class Checker:
         self.check_expr(stmt.winner, "role")
 
     def _stmt_log(self, stmt: n.Log) -> None:
-        for part in stmt.parts:
-            if isinstance(part, n.Expr):
-                self._expr(part)
+        stmt.kinds = [self._expr(part) for part in stmt.parts if isinstance(part, n.Expr)]
         if stmt.to is not None:
             self.check_expr(stmt.to, "role")
 

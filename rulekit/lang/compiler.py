@@ -24,7 +24,7 @@ from rulekit.errors import Location
 from rulekit.lang import helpers
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
-from rulekit.lang.emitter import Emitter, calls_in, choices_in
+from rulekit.lang.emitter import Emitter, LogField, calls_in, choices_in
 from rulekit.lang.parser import Snippet
 from rulekit.lang.symbols import AnytimeDecl, Board, Symbols
 
@@ -72,7 +72,7 @@ class Program:
     anytime: list[tuple[AnytimeDecl, ExprFn | None]] = field(default_factory=list)
     line_maps: dict[str, dict[int, Location]] = field(default_factory=dict)
     plain_ids: frozenset[str] = frozenset()  # component ids usable as option ids as they are
-    logs: dict[int, list[str | ExprFn]] = field(default_factory=dict)
+    logs: dict[int, list[str | LogField]] = field(default_factory=dict)
 
 
 def zone_key(name: str, role: str) -> str:

@@ -20,6 +20,16 @@ from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
 
+# Values a log shows as they are; other values (cards, roles, places, lists) by their names.
+RAW_KINDS = frozenset({"int", "bool", "text", "none"})
+
+
+@dataclass(frozen=True)
+class LogField:
+    """A ``{...}`` field of a log text: ``labelled`` fields show names, the others raw text."""
+
+    labelled: bool
+
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
     from rulekit.lang.compiler import Compiler, Proc
@@ -243,7 +253,10 @@ class Emitter:
 
     def _log_line(self, s: n.Log) -> str:
         c = self.c
-        parts: list[str | Any] = [p if isinstance(p, str) else c.expr(p) for p in s.parts]
+        kinds = iter(s.kinds)
+        parts: list[str | LogField] = [
+            p if isinstance(p, str) else LogField(next(kinds, "any") not in RAW_KINDS)
+            for p in s.parts]
         log_id = len(c.program.logs)
         c.program.logs[log_id] = parts
         args = ", ".join(f"_snap({c.py(p)})" for p in s.parts if not isinstance(p, str))

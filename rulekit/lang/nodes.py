@@ -207,6 +207,7 @@ class Win(Stmt):
 class Log(Stmt):
     parts: list[str | Expr]  # text pieces and embedded expressions
     to: Expr | None
+    kinds: list[str] = field(default_factory=list)  # the type of each expression, by the checker
 
 
 @dataclass

@@ -312,9 +312,6 @@ class _ToAst(Transformer[Token, Any]):
         player, kind, source, *rest = children
         choice = n.Choice(_pos(meta), player, str(kind), source)
         for item in rest:
-            if isinstance(item, Token) and item.type == "NAME":
-                choice.var = str(item)
-                continue
             tag, value = item
             if tag == "where":
                 choice.where = value
@@ -328,6 +325,8 @@ class _ToAst(Transformer[Token, Any]):
                 choice.optional = True
             elif tag == "prompt":
                 choice.prompt = value
+            elif tag == "as":
+                choice.var = value
         return choice
 
     def choice_kind(self, meta: Any, children: list[Any]) -> str:
@@ -347,6 +346,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def opt_optional(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
         return ("optional", True)
+
+    def opt_as(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
+        return ("as", str(children[0]))
 
     def opt_prompt(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
         return ("prompt", _unquote(children[0]))
