@@ -340,3 +340,18 @@ def test_observation_is_plain_data(game: Game) -> None:
     for role in ("law", "fugitive"):
         seen = game.observe(state, role)
         assert json.loads(json.dumps(seen)) == seen
+
+
+def test_a_subset_is_found_by_naming_its_cards() -> None:
+    """People type cards by name ('Go Air + three'); no list of every subset is made."""
+    game = load_pack("carchase").game
+    state = game.new_game(1)
+    (decision,) = game.pending(state)  # the Law's exchange: any 5 of her 10 cards
+    assert decision.find("Go Air + three").id == "go_airborne+three_sixty"
+    assert decision.find("bust, the law won").id == "the_law_won+bust"
+    assert decision.find("none").id == "none"
+    assert decision._options is None  # nothing was enumerated
+    with pytest.raises(IllegalActionError, match="no item matches 'zzz'"):
+        decision.find("zzz")
+    with pytest.raises(IllegalActionError, match="between 0 and 5"):
+        decision.find("go, three, the law, blocked, disc, route")

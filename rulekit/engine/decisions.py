@@ -194,6 +194,8 @@ class Decision:
             return self.option(text)
         except IllegalActionError:
             pass
+        if self.kind == "subset" and not text.strip().startswith("!"):
+            return self._find_subset(text)
         options = self.options()
         lowered = text.strip().lower()
         exact = [o for o in options if o.label.lower() == lowered]
@@ -206,6 +208,30 @@ class Decision:
             names = ", ".join(o.label for o in prefixed[:5])
             raise IllegalActionError(f"'{text}' matches several options: {names}")
         raise IllegalActionError(f"no option matches '{text}'")
+
+    def _find_subset(self, text: str) -> Option:
+        """A subset named item by item ('Bust + Raid', 'bust, raid'), without listing every
+        subset: each part is an item's id, label or unique label prefix."""
+        parts = [p.strip() for p in text.replace("+", ",").split(",") if p.strip()]
+        if not parts or [p.lower() for p in parts] in (["none"], ["(none)"]):
+            return self.option(NONE_ID)
+        ids: list[str] = []
+        for part in parts:
+            lowered = part.lower()
+            matches = [i for i, item in enumerate(self.items)
+                       if self._ids[i].lower() == lowered
+                       or self._labeler(item).lower() == lowered]
+            if not matches:
+                matches = [i for i, item in enumerate(self.items)
+                           if self._labeler(item).lower().startswith(lowered)]
+            free = [i for i in matches if self._ids[i] not in ids]
+            if not free:
+                raise IllegalActionError(f"no item matches '{part}'")
+            if len({self._labeler(self.items[i]) for i in free}) > 1:
+                names = ", ".join(self._labeler(self.items[i]) for i in free[:5])
+                raise IllegalActionError(f"'{part}' matches several items: {names}")
+            ids.append(self._ids[free[0]])
+        return self.option("+".join(ids))
 
     def sample(self, rng: random.Random) -> Option:
         """A legal option drawn uniformly at random (anytime actions now and then)."""
