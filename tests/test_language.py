@@ -1063,3 +1063,34 @@ def test_log_shows_texts_as_texts_and_things_by_name(tmp_path: Path) -> None:
         log "{@c1.id} {'a'} {a} {@c1} {[a, b]} {text(true)}"
     """))
     assert logs(game, state)[0] == "c1 a Alice One Alice, Bob true"
+
+
+def test_on_enter_runs_for_each_card_that_enters_a_zone(tmp_path: Path) -> None:
+    base = BASE.replace("  discard: {visibility: public}",
+                        "  discard: {visibility: public, on_enter: tally}")
+    procs = {"tally": ("{card: card}", 'total += card.score\nlog "in: {card}"')}
+    game, state = run(tmp_path, content(setup="""
+        draw 2 from deck to discard
+        draw 2 from deck to hand[a]
+        move all from hand[a] to discard
+        move @c5 from deck to hand[b]
+    """, procs=procs, base=base))
+    assert state["vars"]["total"] == 1 + 2 + 3 + 4
+    assert logs(game, state) == ["in: One", "in: Two", "in: Three", "in: Four"]
+
+
+def test_an_on_enter_trigger_may_ask_for_each_card_in_turn(tmp_path: Path) -> None:
+    base = BASE.replace("  discard: {visibility: public}",
+                        "  discard: {visibility: public, on_enter: keep}")
+    procs = {"keep": ("{card: card}", """
+        let bet = choose a one of [1, 2] prompt "Bet on the card"
+        total += bet * card.score
+        log "{card}: {bet}"
+    """)}
+    game, state = run(tmp_path, content(setup="draw 2 from deck to discard\nlog 'done'",
+                                        procs=procs, base=base))
+    state = game.apply(state, {"a": "2"})  # for c1, which entered first
+    assert logs(game, state) == ["One: 2"]
+    state = game.apply(state, {"a": "1"})  # then for c2
+    assert logs(game, state) == ["One: 2", "Two: 1", "done"]
+    assert state["vars"]["total"] == 2 * 1 + 1 * 2

@@ -24,7 +24,7 @@ from rulekit.errors import Location
 from rulekit.lang import helpers
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
-from rulekit.lang.emitter import Emitter, LogField, calls_in, choices_in
+from rulekit.lang.emitter import Emitter, LogField, Triggers, calls_in, choices_in
 from rulekit.lang.parser import Snippet
 from rulekit.lang.symbols import AnytimeDecl, Board, Symbols
 
@@ -45,7 +45,7 @@ MAIN = helpers.MAIN
 
 # The only Python built-ins generated code may reach.
 _SAFE_BUILTINS = {name: getattr(builtins, name)
-                  for name in ("len", "list", "isinstance", "str", "range")}
+                  for name in ("len", "list", "isinstance", "str", "range", "reversed")}
 
 
 @dataclass
@@ -256,8 +256,10 @@ class Compiler:
 
     def compile_bodies(self, bodies: list[Body]) -> None:
         """Compile procedures, setup and phases together (which may stop is found first)."""
-        triggers = {v.name: v.on_change for v in self.symbols.variables.values()
-                    if v.on_change}
+        triggers: Triggers = {("var", v.name): v.on_change
+                              for v in self.symbols.variables.values() if v.on_change}
+        triggers.update({("zone", z.name): z.on_enter
+                         for z in self.symbols.zones.values() if z.on_enter})
         suspending = self._suspending(bodies, triggers)
         for body in bodies:
             proc = Proc(body.name, nslots=body.nslots, params=body.params)
@@ -274,7 +276,7 @@ class Compiler:
                     f"{body.name} direct", "L", lines or [("pass", None)], head)
 
     @staticmethod
-    def _suspending(bodies: list[Body], triggers: dict[str, str]) -> set[str]:
+    def _suspending(bodies: list[Body], triggers: Triggers) -> set[str]:
         """Names of the bodies that may stop for a decision (directly or through calls)."""
         stopping = {b.name for b in bodies if choices_in(b.stmts)}
         calls = {b.name: calls_in(b.stmts, triggers) for b in bodies}

@@ -54,19 +54,31 @@ def _stmt_chooses(s: n.Stmt) -> bool:
     return any(choices_in(body) for body in _bodies(s))
 
 
-def calls_in(body: list[n.Stmt], triggers: dict[str, str] | None = None) -> set[str]:
-    """Names of the procedures a statement list calls (``triggers``: variable -> on_change)."""
+Triggers = dict[tuple[str, str], str]  # ("var", name) or ("zone", name) -> procedure
+
+
+def calls_in(body: list[n.Stmt], triggers: Triggers | None = None) -> set[str]:
+    """Names of the procedures a statement list calls, triggers included."""
     found: set[str] = set()
     triggers = triggers or {}
     for s in body:
         if isinstance(s, n.CallStmt):
             found.add(s.proc)
         if isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var" \
-                and s.ref[1] in triggers:
-            found.add(triggers[s.ref[1]])
+                and ("var", s.ref[1]) in triggers:
+            found.add(triggers["var", s.ref[1]])
+        if isinstance(s, (n.Move, n.Draw)) and ("zone", zone_name(s.dest)) in triggers:
+            found.add(triggers["zone", zone_name(s.dest)])
         for sub in _bodies(s):
             found |= calls_in(sub, triggers)
     return found
+
+
+def zone_name(zone: n.Expr) -> str:
+    """The declared name of a zone expression (``deck``, ``hand[p]``)."""
+    base = zone.obj if isinstance(zone, n.Index) else zone
+    assert isinstance(base, n.Name)
+    return base.ident
 
 
 def _bodies(s: n.Stmt) -> list[list[n.Stmt]]:
@@ -116,12 +128,18 @@ class Emitter:
             return None
         return self.c.symbols.variables[s.ref[1]].on_change
 
+    def entry_trigger(self, s: n.Move | n.Draw) -> str | None:
+        """The procedure run for each card this move brings into a zone (its on_enter)."""
+        return self.c.symbols.zones[zone_name(s.dest)].on_enter
+
     def may_stop(self, s: n.Stmt) -> bool:
         if _stmt_chooses(s):
             return True
         if isinstance(s, n.CallStmt):
             return s.proc in self.suspending
         if isinstance(s, n.Assign) and self.trigger(s) in self.suspending:
+            return True
+        if isinstance(s, (n.Move, n.Draw)) and self.entry_trigger(s) in self.suspending:
             return True
         return any(self._body_may_stop(b) for b in _bodies(s))
 
@@ -186,18 +204,12 @@ class Emitter:
             return out("return") if self.direct else out("frame[1] = 1 << 30", "return 0")
         if isinstance(s, n.Pass):
             return out("pass")
-        if isinstance(s, n.Move):
-            src, dst = c.zone(s.source), c.zone(s.dest)
-            if s.cards is None:
-                moved = out(f"_move_all(Z[{src}], Z[{dst}], {s.to_bottom!r})")
-            else:
-                moved = out(f"_k = {src}",
-                            f"_move(Z[_k], Z[{dst}], {c.py(s.cards)}, {s.to_bottom!r}, _k)")
-            return moved + self._capacity(s.dest, dst, out) + check()
-        if isinstance(s, n.Draw):
-            src, dst = c.zone(s.source), c.zone(s.dest)
-            return (out(f"_draw(Z[{src}], Z[{dst}], {c.py(s.count)})")
-                    + self._capacity(s.dest, dst, out) + check())
+        if isinstance(s, (n.Move, n.Draw)):
+            lines = out(*self._move_lines(s))
+            trigger = self.entry_trigger(s)
+            if trigger is not None:
+                lines += out(f"for _c in _moved: _D[{trigger!r}](rt, [_c])")
+            return lines
         if isinstance(s, n.Shuffle):
             return out(f"rt.shuffle(Z[{c.zone(s.zone)}])")
         if isinstance(s, n.CallStmt):
@@ -211,15 +223,25 @@ class Emitter:
             return out(self._log_line(s))
         raise AssertionError(f"cannot write {type(s).__name__} as Python")  # pragma: no cover
 
-    def _capacity(self, zone: n.Expr, key: str, out: Callable[..., list[Line]]) -> list[Line]:
-        """A check that a zone with a capacity (a slot) does not hold too many cards."""
-        base = zone.obj if isinstance(zone, n.Index) else zone
-        assert isinstance(base, n.Name)
-        decl = self.c.symbols.zones[base.ident]
-        if decl.capacity is None:
-            return []
-        return out(f"if len(Z[{key}]) > {decl.capacity}: "
-                   f"_full({base.ident!r}, {decl.capacity})")
+    def _move_lines(self, s: n.Move | n.Draw) -> list[str]:
+        """Python for a move or draw: the cards moved end in ``_moved``; then the capacity
+        check of a slot and the end conditions."""
+        c = self.c
+        src, dst = c.zone(s.source), c.zone(s.dest)
+        if isinstance(s, n.Draw):
+            lines = [f"_moved = _draw(Z[{src}], Z[{dst}], {c.py(s.count)})"]
+        elif s.cards is None:
+            lines = [f"_moved = _move_all(Z[{src}], Z[{dst}], {s.to_bottom!r})"]
+        else:
+            lines = [f"_k = {src}",
+                     f"_moved = _move(Z[_k], Z[{dst}], {c.py(s.cards)}, {s.to_bottom!r}, _k)"]
+        decl = c.symbols.zones[zone_name(s.dest)]
+        if decl.capacity is not None:
+            lines.append(f"if len(Z[{dst}]) > {decl.capacity}: "
+                         f"_full({decl.name!r}, {decl.capacity})")
+        if self.checks:
+            lines.append("_END(rt)")
+        return lines
 
     def _suite(self, body: list[n.Stmt], loops: list[_Loop], indent: str) -> list[Line]:
         lines = self.structured(body, loops, indent)
@@ -326,6 +348,14 @@ class Emitter:
             args = ", ".join(c.py(a) for a in s.args)
             self.ops.append(_Op("terminal", [(f"_call(rt, {s.proc!r}, [{args}])", loc),
                                              ("return 0", loc)]))
+            return
+        if isinstance(s, (n.Move, n.Draw)):  # a move whose on_enter trigger may stop
+            trigger = self.entry_trigger(s)
+            moving: list[Line] = [(t, loc) for t in self._move_lines(s)]
+            # One frame per card, pushed last first so that the first card is handled first.
+            moving += [(f"for _c in reversed(_moved): _call(rt, {trigger!r}, [_c])", loc),
+                       ("return 0", loc)]
+            self.ops.append(_Op("terminal", moving))
             return
         if isinstance(s, n.If):
             end = self.new_label()

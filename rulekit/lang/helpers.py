@@ -22,9 +22,11 @@ class BudgetExceeded(Exception):
     """Raised when a game runs more steps than its budget without waiting for a decision."""
 
 
-def move(src: list[str], dst: list[str], value: Any, bottom: bool, src_key: str) -> None:
-    """Move one card (a text) or a list of cards from ``src`` to the top (or bottom) of ``dst``."""
-    for card in [value] if isinstance(value, str) else list(value):
+def move(src: list[str], dst: list[str], value: Any, bottom: bool, src_key: str) -> list[str]:
+    """Move one card (a text) or a list of cards from ``src`` to the top (or bottom) of ``dst``;
+    return the cards moved."""
+    cards = [value] if isinstance(value, str) else list(value)
+    for card in cards:
         try:
             src.remove(card)
         except ValueError:
@@ -33,27 +35,33 @@ def move(src: list[str], dst: list[str], value: Any, bottom: bool, src_key: str)
             dst.insert(0, card)
         else:
             dst.append(card)
+    return cards
 
 
-def move_all(src: list[str], dst: list[str], bottom: bool) -> None:
-    """Move every card of ``src``, keeping their order, onto (or under) ``dst``."""
+def move_all(src: list[str], dst: list[str], bottom: bool) -> list[str]:
+    """Move every card of ``src``, keeping their order, onto (or under) ``dst``; return them."""
     if src is dst:
-        return
+        return []
+    cards = list(src)
     if bottom:
         dst[:0] = src
     else:
         dst.extend(src)
     src.clear()
+    return cards
 
 
-def draw(src: list[str], dst: list[str], count: int) -> None:
-    """Move up to ``count`` cards one by one from the top of ``src`` to the top of ``dst``."""
+def draw(src: list[str], dst: list[str], count: int) -> list[str]:
+    """Move up to ``count`` cards one by one from the top of ``src`` to the top of ``dst``;
+    return them in the order they were drawn."""
     k = min(count, len(src))
-    if k > 0:
-        taken = src[-k:]
-        del src[-k:]
-        taken.reverse()
-        dst.extend(taken)
+    if k <= 0:
+        return []
+    taken = src[-k:]
+    del src[-k:]
+    taken.reverse()
+    dst.extend(taken)
+    return taken
 
 
 def call(rt: Runtime, name: str, args: list[Any]) -> None:

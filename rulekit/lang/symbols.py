@@ -25,6 +25,7 @@ class ZoneDecl:
     location: Location | None = None
     owner: str | None = None  # the role that sees an 'owner' zone that is not per role
     capacity: int | None = None  # most cards the pile may hold (1: a slot)
+    on_enter: str | None = None  # a procedure called with each card that enters the zone
 
     @property
     def per_role(self) -> bool:

@@ -351,7 +351,7 @@ class _Builder:
             per = self._per(doc, path, spec)
             zone = ZoneDecl(name, per, spec.get("visibility", "public"), spec.get("initial"),
                             doc.key_location(path), self._owner(doc, path, spec, per, roles),
-                            spec.get("capacity"))
+                            spec.get("capacity"), spec.get("on_enter"))
             if zone.initial is not None and zone.per:
                 self.errors.append(SchemaError(
                     f"zone '{name}' has several piles and cannot have initial cards",
@@ -536,21 +536,22 @@ class _Builder:
             symbols.phases = [p["id"] for p in flow.get("phases", [])]
 
     def _triggers(self, symbols: Symbols) -> None:
-        doc, _ = self._section("variables", {})
-        for var in symbols.variables.values():
-            if var.on_change is None:
-                continue
-            assert doc is not None
-            proc = symbols.procedures.get(var.on_change)
-            where = doc.location(("variables", var.name, "on_change"))
+        """Check the procedures named by on_change (variables) and on_enter (zones)."""
+        checks = [("variables", name, "on_change", var.on_change, "the new value")
+                  for name, var in symbols.variables.items() if var.on_change]
+        checks += [("zones", name, "on_enter", zone.on_enter, "the card that enters")
+                   for name, zone in symbols.zones.items() if zone.on_enter]
+        for section, name, key, procedure, what in checks:
+            doc, _ = self._section(section, {})
+            assert doc is not None and procedure is not None
+            proc = symbols.procedures.get(procedure)
+            where = doc.location((section, name, key))
             if proc is None:
-                self.errors.append(SchemaError(f"unknown procedure '{var.on_change}'", where,
-                                               did_you_mean(var.on_change,
-                                                            symbols.procedures)))
+                self.errors.append(SchemaError(f"unknown procedure '{procedure}'", where,
+                                               did_you_mean(procedure, symbols.procedures)))
             elif len(proc.params) != 1:
                 self.errors.append(SchemaError(
-                    f"procedure '{var.on_change}' must take one parameter: the new value",
-                    where))
+                    f"procedure '{procedure}' must take one parameter: {what}", where))
 
     def _parse_block(self, snippet: Snippet) -> list[n.Stmt] | None:
         try:
