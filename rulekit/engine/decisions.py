@@ -78,6 +78,9 @@ def item_ids(items: list[Any]) -> list[str]:
 class Decision:
     """A decision one player must take, read from a spec in the game state."""
 
+    __slots__ = ("_ids", "_index_cache", "_labeler", "_masks", "_options", "extras", "items",
+                 "kind", "player", "prompt", "spec")
+
     def __init__(self, spec: dict[str, Any], labeler: Callable[[Any], str],
                  extras: list[tuple[str, str]] | None = None) -> None:
         self.spec = spec
@@ -89,8 +92,10 @@ class Decision:
         self._ids: list[str] = spec.get("ids") or item_ids(self.items)
         self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
+        self._masks: list[tuple[int, int]] | None = None
         # Anytime actions offered with this decision: (option id '!name', label).
-        self.extras = [Option(i, label, None, None, self) for i, label in extras or []]
+        self.extras = [Option(i, label, None, None, self) for i, label in extras] \
+            if extras else []
 
     @property
     def _index(self) -> dict[str, int]:
@@ -247,16 +252,23 @@ class Decision:
                 k -= 1
             return Option(self._ids[k], None, self.items[k], self._labeler, self)
         n = len(self.items)
-        lo, hi = self.min, min(self.max, n)
-        masks = [(limit, sum(1 << i for i, flag in enumerate(flags) if flag))
-                 for limit, flags in self.spec.get("at_most", ())]
+        spec = self.spec
+        lo, hi = spec["min"], min(spec["max"], n)
+        masks = self._masks
+        if masks is None:
+            masks = self._masks = [(limit, sum(1 << i for i, flag in enumerate(flags) if flag))
+                                   for limit, flags in spec["at_most"]]
         # Uniform subsets conditioned on the constraints: rejection sampling (a subset is a
         # bit mask), then enumeration if the constraints reject too much.
+        getrandbits = rng.getrandbits
         for _ in range(64):
-            bits = rng.getrandbits(n) if n else 0
-            if lo <= bits.bit_count() <= hi and all((bits & mask).bit_count() <= limit
-                                                     for limit, mask in masks):
-                return self._subset_option(list(_bit_indexes(bits)))
+            bits = getrandbits(n) if n else 0
+            if lo <= bits.bit_count() <= hi:
+                for limit, mask in masks:
+                    if (bits & mask).bit_count() > limit:
+                        break
+                else:
+                    return self._subset_option(list(_bit_indexes(bits)))
         return rng.choice(self.options())
 
 

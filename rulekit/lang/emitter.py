@@ -231,7 +231,8 @@ class Emitter:
         if isinstance(s, n.Draw):
             lines = [f"_moved = _draw(Z[{src}], Z[{dst}], {c.py(s.count)})"]
         elif s.cards is None:
-            lines = [f"_moved = _move_all(Z[{src}], Z[{dst}], {s.to_bottom!r})"]
+            keep = self.entry_trigger(s) is not None
+            lines = [f"_moved = _move_all(Z[{src}], Z[{dst}], {s.to_bottom!r}, {keep!r})"]
         else:
             lines = [f"_k = {src}",
                      f"_moved = _move(Z[_k], Z[{dst}], {c.py(s.cards)}, {s.to_bottom!r}, _k)"]

@@ -38,11 +38,12 @@ def move(src: list[str], dst: list[str], value: Any, bottom: bool, src_key: str)
     return cards
 
 
-def move_all(src: list[str], dst: list[str], bottom: bool) -> list[str]:
-    """Move every card of ``src``, keeping their order, onto (or under) ``dst``; return them."""
+def move_all(src: list[str], dst: list[str], bottom: bool, keep: bool = False) -> list[str]:
+    """Move every card of ``src``, keeping their order, onto (or under) ``dst``; return them if
+    ``keep`` (for an on_enter trigger)."""
     if src is dst:
         return []
-    cards = list(src)
+    cards = list(src) if keep else []
     if bottom:
         dst[:0] = src
     else:
