@@ -444,6 +444,7 @@ class Checker:
 
     def _expr_attr(self, expr: n.Attr) -> str:
         kind = self._expr(expr.obj)
+        expr.obj_kind = kind
         kinds = [k for k in ("card", "node", "edge", "region") if k == kind]
         if kind == "any":
             kinds = ["card", "node", "edge", "region"]

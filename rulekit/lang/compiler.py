@@ -45,7 +45,8 @@ MAIN = helpers.MAIN
 
 # The only Python built-ins generated code may reach.
 _SAFE_BUILTINS = {name: getattr(builtins, name)
-                  for name in ("len", "list", "isinstance", "str", "range", "reversed")}
+                  for name in ("len", "list", "isinstance", "str", "range", "reversed", "min",
+                               "max")}
 
 
 @dataclass
@@ -195,7 +196,9 @@ class Compiler:
         return f"[{self.py(e.element)} for L[{e.slot}] in {self.py(e.iterable)}{cond}]"
 
     def _x_attr(self, e: n.Attr) -> str:
-        if e.attr in ("id", "name"):
+        if e.attr in ("id", "name") or (
+            e.obj_kind == "card" and all(e.attr in card for card in self.symbols.cards.values())
+        ):
             return f"C[{self.py(e.obj)}][{e.attr!r}]"
         return f"C[{self.py(e.obj)}].get({e.attr!r})"  # a missing property is none
 
@@ -221,6 +224,8 @@ class Compiler:
             return f"_G_{name}({', '.join(args)})"
         if name == "count" and _is_zone(e.args[0]):
             return f"len(Z[{self.zone(e.args[0])}])"
+        if name in ("min", "max") and len(args) > 1:
+            return f"{name}({', '.join(args)})"  # Python's own, for two or more numbers
         return f"_b_{name}({', '.join(args)})"
 
     def _x_unary(self, e: n.Unary) -> str:

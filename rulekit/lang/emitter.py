@@ -22,6 +22,8 @@ from rulekit.lang.parser import Snippet
 
 # Values a log shows as they are; other values (cards, roles, places, lists) by their names.
 RAW_KINDS = frozenset({"int", "bool", "text", "none"})
+# Values that are never lists, so a log keeps them without a copy.
+SCALAR_KINDS = frozenset({"role", "card", "node", "edge", "region"})
 
 
 @dataclass(frozen=True)
@@ -282,7 +284,10 @@ class Emitter:
             for p in s.parts]
         log_id = len(c.program.logs)
         c.program.logs[log_id] = parts
-        args = ", ".join(f"_snap({c.py(p)})" for p in s.parts if not isinstance(p, str))
+        exprs = [p for p in s.parts if not isinstance(p, str)]
+        args = ", ".join(c.py(p) if kind in RAW_KINDS or kind in SCALAR_KINDS
+                         else f"_snap({c.py(p)})"
+                         for p, kind in zip(exprs, s.kinds or ["any"] * len(exprs), strict=True))
         to = c.py(s.to) if s.to is not None else "None"
         return (f"rt.log.append({{'e': 'log', 'to': {to}, 'at': {log_id}, "
                 f"'args': [{args}], 'round': S['round']}})")
@@ -422,6 +427,8 @@ class Emitter:
         source = c.py(choice.source)
         if choice.where is not None:
             items = f"[{var} for {var} in {source} if {c.py(choice.where)}]"
+        elif source.startswith(("list(", "[")) and source.endswith((")", "]")):
+            items = source  # already a new list
         else:
             items = f"list({source})"
         prompt = choice.prompt or ("Choose one" if choice.kind == "one" else "Choose any number")

@@ -60,6 +60,7 @@ class Comprehension(Expr):
 class Attr(Expr):
     obj: Expr
     attr: str
+    obj_kind: str = "any"  # the type of ``obj``, filled by the checker
 
 
 @dataclass
