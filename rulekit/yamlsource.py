@@ -344,6 +344,28 @@ class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader; only its composer and scalar constructors are used."""
 
 
+# The same on libyaml (C, several times faster) when PyYAML was built with it. Files that fail
+# to parse are parsed again with the Python loader, whose messages the errors are made from.
+_FastLoader: Any = getattr(yaml, "CSafeLoader", None)
+
+
+def _compose(text: str) -> tuple[yaml.Node | None, Any]:
+    """The root node of ``text`` and the loader that made it."""
+    if _FastLoader is not None:
+        fast = _FastLoader(text)
+        try:
+            return fast.get_single_node(), fast
+        except yaml.YAMLError:
+            pass  # parsed again below, for the message
+        finally:
+            fast.dispose()
+    loader = _Loader(text)
+    try:
+        return loader.get_single_node(), loader
+    finally:
+        loader.dispose()
+
+
 def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
     """Read and parse the YAML file at ``path``.
 
@@ -356,11 +378,7 @@ def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
     text = _read(path, name)
     document = YamlDocument(path=path, display_name=name, text=text, data=None)
     try:
-        loader = _Loader(text)
-        try:
-            root = loader.get_single_node()
-        finally:
-            loader.dispose()
+        root, loader = _compose(text)
         document.data = _Converter(document, loader).convert_root(root)
     except yaml.MarkedYAMLError as error:
         raise _syntax_error(document, error) from None
@@ -418,7 +436,7 @@ def _line_column(text: str, index: int) -> tuple[int, int]:
 class _Converter:
     """Turns a composed node graph into plain values, recording positions."""
 
-    def __init__(self, document: YamlDocument, loader: _Loader) -> None:
+    def __init__(self, document: YamlDocument, loader: Any) -> None:
         self.document = document
         self.nodes = document._nodes
         self.loader = loader

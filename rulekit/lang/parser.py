@@ -65,6 +65,7 @@ def _lark() -> Lark:
         start=["start", "expr_start"],
         propagate_positions=True,
         maybe_placeholders=False,
+        cache=True,  # lark keeps the LALR tables in a file of the temp folder, by grammar hash
     )
 
 
