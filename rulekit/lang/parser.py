@@ -7,6 +7,7 @@ snippet's ``locate`` function.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,6 +56,11 @@ def _grammar_text() -> str:
 
 # Words of the language; they cannot name variables, zones, procedures or parameters.
 KEYWORDS = frozenset(re.findall(r'"([a-z_]+)"', _grammar_text()))
+
+
+# lark reports a cache file it could not read (say, one another process is still writing) on
+# its logger, then builds the tables itself; that note is for lark's developers, not ours.
+logging.getLogger("lark").addHandler(logging.NullHandler())
 
 
 @cache
