@@ -166,3 +166,17 @@ def test_checker_table_is_what_the_checker_says(tmp_path: Path) -> None:
         found = [(e.message, e.hint or "") for e in caught.value.errors]
         assert any(_matches(message, m) and (not hint or h == hint) for m, h in found), \
             (code, found)
+
+
+def test_the_tutorials_simulation_figures_are_what_rulekit_prints() -> None:
+    """The win counts the tutorial shows come from real runs (same seed, same counts)."""
+    from rulekit.simulate import simulate
+
+    text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
+    runs = re.findall(r"\$ rulekit simulate hideout -n (\d+) --seed (\d+)(?: --param (\S+))?\n"
+                      r"(?:.*\n)*?law\s+(\d+).*\nfugitive\s+(\d+)", text)
+    assert len(runs) == 2
+    for games, seed, param, law, fugitive in runs:
+        params = dict([param.split("=")]) if param else {}
+        result = simulate(HIDEOUT, params, int(games), int(seed), {})
+        assert (result.wins["law"], result.wins["fugitive"]) == (int(law), int(fugitive))
