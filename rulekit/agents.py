@@ -18,10 +18,11 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from rulekit.engine.decisions import Decision, Option
-from rulekit.errors import UsageError, did_you_mean
+from rulekit.errors import IllegalActionError, UsageError, did_you_mean
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game
@@ -153,33 +154,71 @@ def choose_function(agent: AgentLike) -> AgentFunction:
     raise UsageError(f"{agent!r} is not an agent: it has no choose(view, decision) method")
 
 
-def parse_agents(text: str | Iterable[str],
-                 roles: Iterable[str] | None = None) -> dict[str, str]:
-    """``"law=random,fugitive=mymod:Bot"`` (or several such texts) -> ``{role: spec}``.
+@dataclass(frozen=True)
+class AssignmentWords:
+    """How messages about ``ROLE=VALUE`` lists name things, for one command-line option."""
 
-    With ``roles``, a role that is not one of them is a :class:`UsageError`.
+    bad: str  # "agent assignment"
+    expected: str  # "ROLE=AGENT"
+    option: str  # "--agents"
+    things: str  # "agents"
+
+
+AGENT_WORDS = AssignmentWords("agent assignment", "ROLE=AGENT", "--agents", "agents")
+
+
+def parse_assignments(parts: Iterable[str], roles: list[str] | None, words: AssignmentWords,
+                      example: str) -> dict[str, str]:
+    """``["hunter=random,runner=mymod:Bot", ...]`` -> ``{role: value}`` in the given order.
+
+    With ``roles``, a role that is not one of them is a :class:`UsageError`; so is a role
+    given twice or an item that is not ``ROLE=VALUE`` (``example`` is the hint then).
     """
-    parts = [text] if isinstance(text, str) else list(text)
-    known = None if roles is None else list(roles)
     result: dict[str, str] = {}
     for part in parts:
         for item in part.split(","):
             item = item.strip()
             if not item:
                 continue
-            role, sep, spec = item.partition("=")
-            role, spec = role.strip(), spec.strip()
-            if not sep or not role or not spec:
-                raise UsageError(f"bad agent assignment '{item}': expected ROLE=AGENT",
-                                 "for example law=random,fugitive=mymodule:MyAgent")
-            if known is not None and role not in known:
-                hint = did_you_mean(role, known) or f"roles: {', '.join(known)}"
-                raise UsageError(f"unknown role '{role}' in --agents", hint)
+            role, sep, value = item.partition("=")
+            role, value = role.strip(), value.strip()
+            if not sep or not role or not value:
+                raise UsageError(f"bad {words.bad} '{item}': expected {words.expected}",
+                                 f"for example {example}")
+            if roles is not None and role not in roles:
+                hint = did_you_mean(role, roles) or f"roles: {', '.join(roles)}"
+                raise UsageError(f"unknown role '{role}' in {words.option}", hint)
             if role in result:
-                raise UsageError(f"role '{role}' is given two agents")
-            result[role] = spec
+                raise UsageError(f"role '{role}' is given two {words.things}")
+            result[role] = value
     return result
 
 
-__all__ = ["BUILTIN_AGENTS", "DEFAULT_AGENT", "Agent", "AgentFunction", "AgentLike",
-           "RandomAgent", "View", "choose_function", "load_agent", "parse_agents"]
+def parse_agents(text: str | Iterable[str],
+                 roles: Iterable[str] | None = None) -> dict[str, str]:
+    """``"hunter=random,runner=mymod:Bot"`` (or several such texts) -> ``{role: spec}``.
+
+    With ``roles``, a role that is not one of them is a :class:`UsageError`.
+    """
+    parts = [text] if isinstance(text, str) else list(text)
+    known = None if roles is None else list(roles)
+    return parse_assignments(parts, known, AGENT_WORDS, "hunter=random,runner=mymodule:MyAgent")
+
+
+def as_option(decision: Decision, answer: object, who: str, hint: str | None = None) -> Option:
+    """An agent's answer as an Option of ``decision``: an Option as it is, a text through
+    ``decision.find`` (an id or a label); ``who`` names the agent in messages."""
+    if isinstance(answer, Option):
+        return answer
+    if isinstance(answer, str):
+        try:
+            return decision.find(answer)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"{who} answered {answer!r}: {exc.message}",
+                                     exc.hint) from None
+    raise UsageError(f"{who} returned {answer!r}, not an option or an option id", hint)
+
+
+__all__ = ["AGENT_WORDS", "BUILTIN_AGENTS", "DEFAULT_AGENT", "Agent", "AgentFunction",
+           "AgentLike", "AssignmentWords", "RandomAgent", "View", "as_option", "choose_function",
+           "load_agent", "parse_agents", "parse_assignments"]

@@ -26,6 +26,7 @@ from rulekit.agents import (
     AgentLike,
     RandomAgent,
     View,
+    as_option,
     choose_function,
     load_agent,
 )
@@ -81,16 +82,7 @@ def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
 
     def chooser(decision: Decision) -> Option | str:
         answer = choose(View(game, role, rng, state), decision)
-        if isinstance(answer, Option):
-            return answer
-        if isinstance(answer, str):
-            try:
-                return decision.find(answer)
-            except IllegalActionError as exc:
-                raise IllegalActionError(f"the agent of {role} answered {answer!r}: "
-                                         f"{exc.message}", exc.hint) from None
-        raise UsageError(f"the agent of {role} returned {answer!r}, not an option or an "
-                         f"option id", f"agent: {agent!r}")
+        return as_option(decision, answer, f"the agent of {role}", f"agent: {agent!r}")
     return chooser
 
 

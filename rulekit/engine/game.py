@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rulekit.engine import rng
@@ -17,7 +17,7 @@ from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
 from rulekit.lang.compiler import MAIN, Program, zone_key
-from rulekit.lang.symbols import Symbols
+from rulekit.lang.symbols import Symbols, VarDecl, ZoneDecl
 
 State = dict[str, Any]
 FORMAT_VERSION = 1
@@ -52,30 +52,23 @@ class Game:
 
     def _make_zone_keys(self) -> list[tuple[str, str | None, str]]:
         """(key, owner, visibility) of every zone pile, in declaration order."""
-        keys: list[tuple[str, str | None, str]] = []
-        for zone in self.symbols.zones.values():
-            if zone.per == "role":
-                for role in self.roles:
-                    keys.append((zone_key(zone.name, role), role, zone.visibility))
-            elif zone.per:
-                for index in self.symbols.index_domain(zone.per):
-                    keys.append((zone_key(zone.name, index), zone.owner, zone.visibility))
-            else:
-                keys.append((zone.name, zone.owner, zone.visibility))
-        return keys
+        return self._keys_with_owners(self.symbols.zones.values())
 
     def _make_var_keys(self) -> list[tuple[str, str | None, str]]:
         """(key, owner, visibility) of every variable value, in declaration order."""
+        return self._keys_with_owners(self.symbols.variables.values())
+
+    def _keys_with_owners(self, decls: Iterable[ZoneDecl | VarDecl]
+                          ) -> list[tuple[str, str | None, str]]:
+        """(key, owner, visibility) of each pile or value: a zone or variable per role is owned
+        by each role in turn; any other by its declared owner (or nobody)."""
         keys: list[tuple[str, str | None, str]] = []
-        for var in self.symbols.variables.values():
-            if var.per == "role":
-                for role in self.roles:
-                    keys.append((zone_key(var.name, role), role, var.visibility))
-            elif var.per:
-                for index in self.symbols.index_domain(var.per):
-                    keys.append((zone_key(var.name, index), var.owner, var.visibility))
+        for decl in decls:
+            if decl.per == "role":
+                keys += [(zone_key(decl.name, role), role, decl.visibility) for role in self.roles]
             else:
-                keys.append((var.name, var.owner, var.visibility))
+                keys += [(key, decl.owner, decl.visibility)
+                         for key in self._keys_of(decl.name, decl.per)]
         return keys
 
     def _keys_of(self, name: str, per: str | int | None) -> list[str]:

@@ -171,10 +171,6 @@ class Symbols:
             return self.kind_of(value) or "text"
         return value_type(value)
 
-    def card_properties(self) -> dict[str, str]:
-        """Every card property name with its type (``any`` if the cards disagree)."""
-        return self.properties("card")
-
 
 def value_type(value: Any) -> str:
     """The checker's type of a plain value."""

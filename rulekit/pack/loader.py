@@ -38,8 +38,6 @@ from rulekit.yamlsource import YamlDocument, load_yaml
 
 SETUP = "__setup__"
 AFTER_ROUNDS = "__after_rounds__"
-SECTIONS = ("cards", "map", "zones", "variables", "functions", "procedures", "anytime",
-            "setup", "flow")
 PACKS_ENV = "RULEKIT_PACKS"
 
 

@@ -35,7 +35,7 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
     if resume is None:
         if pack is None:
             raise UsageError("name the PACK to play, or a saved game to go on with",
-                             "rulekit play carchase, or rulekit play --resume FILE")
+                             "rulekit play PACK, or rulekit play --resume FILE")
         loaded = load_pack(pack, parse_params(params or []))
         game = loaded.game
         return Session(loaded, seed if seed is not None else new_seed(),

@@ -5,10 +5,10 @@ also a complete record for ``rulekit replay``.
 
 ::
 
-    {"format": 1, "pack": "carchase", "version": "1.0.0", "pack_hash": "...",
-     "params": {"turns": 7, ...}, "seed": 12, "seats": {"law": "human", "fugitive": "random"},
-     "decisions": [["law", "bust+smoke"], ["fugitive", "none"], ...],
-     "source": "/path/to/the/pack", "rng": {"fugitive": [3, "base64...", null]}}
+    {"format": 1, "pack": "demo", "version": "1.0.0", "pack_hash": "...",
+     "params": {"turns": 7, ...}, "seed": 12, "seats": {"hunter": "human", "runner": "random"},
+     "decisions": [["hunter", "bust+smoke"], ["runner", "none"], ...],
+     "source": "/path/to/the/pack", "rng": {"runner": [3, "base64...", null]}}
 
 ``source`` (the pack folder the game was played from) helps find a pack that is not shipped;
 ``rng`` holds the state of each bot's random generator at the last decision, so that bots go on

@@ -30,7 +30,14 @@ from typing import Any
 from rich.panel import Panel
 from rich.text import Text
 
-from rulekit.agents import View, choose_function, load_agent
+from rulekit.agents import (
+    AssignmentWords,
+    View,
+    as_option,
+    choose_function,
+    load_agent,
+    parse_assignments,
+)
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
 from rulekit.errors import (
@@ -38,8 +45,6 @@ from rulekit.errors import (
     IllegalActionError,
     RulekitError,
     SaveFileError,
-    UsageError,
-    did_you_mean,
 )
 from rulekit.play.prompt import Choice, Command, Menu, Problem, forced_option, parse_answer
 from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names
@@ -57,30 +62,17 @@ from rulekit.simulate import seat_rng
 BOT_PACE = 0.8  # seconds after each event that follows a bot's move
 MAX_RECENT = 20  # events shown at the top of a turn; the rest through 'log'
 
+SEAT_WORDS = AssignmentWords("--seat", "ROLE=human or ROLE=AGENT", "--seat", "seats")
+
 EXIT_OK = 0
 EXIT_INTERRUPTED = 130
 
 
 def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
-    """``["law=human", "fugitive=random,..."]`` -> ``{role: "human" | agent spec}`` for every
+    """``["hunter=human", "runner=random,..."]`` -> ``{role: "human" | agent spec}`` for every
     role: by default the first role is played by a person and the others by random bots."""
-    seats: dict[str, str] = {}
-    for text in pairs:
-        for item in text.split(","):
-            item = item.strip()
-            if not item:
-                continue
-            role, sep, spec = item.partition("=")
-            role, spec = role.strip(), spec.strip()
-            if not sep or not role or not spec:
-                raise UsageError(f"bad --seat '{item}': expected ROLE=human or ROLE=AGENT",
-                                 f"for example --seat {roles[0]}=human")
-            if role not in roles:
-                hint = did_you_mean(role, roles) or f"roles: {', '.join(roles)}"
-                raise UsageError(f"unknown role '{role}' in --seat", hint)
-            if role in seats:
-                raise UsageError(f"role '{role}' is given two seats")
-            seats[role] = HUMAN if spec.lower() == HUMAN else spec
+    given = parse_assignments(pairs, roles, SEAT_WORDS, f"--seat {roles[0]}=human")
+    seats = {role: HUMAN if spec.lower() == HUMAN else spec for role, spec in given.items()}
     if not seats:
         seats[roles[0]] = HUMAN
     for role in roles:
@@ -100,16 +92,7 @@ class Bot:
 
     def decide(self, state: State, decision: Decision) -> Option:
         answer = self.choose(View(self.game, self.role, self.rng, state), decision)
-        if isinstance(answer, Option):
-            return answer
-        if isinstance(answer, str):
-            try:
-                return decision.find(answer)
-            except IllegalActionError as exc:
-                raise IllegalActionError(f"the bot of {self.role} ({self.spec}) answered "
-                                         f"{answer!r}: {exc.message}", exc.hint) from None
-        raise UsageError(f"the bot of {self.role} ({self.spec}) returned {answer!r}, not an "
-                         f"option or an option id")
+        return as_option(decision, answer, f"the bot of {self.role} ({self.spec})")
 
 
 class _Leave(Exception):
