@@ -1,0 +1,85 @@
+"""The ``rulekit`` command: validate packs, simulate games between agents, run scenario tests.
+
+    rulekit validate PACK...
+    rulekit simulate PACK [-n GAMES] [--seed S] [--agents ROLE=AGENT,...] [--param KEY=VALUE]...
+                          [--workers W] [--max-rounds R] [--json]
+    rulekit test PACK [--param KEY=VALUE]... [-k FILTER] [-v] [--require-coverage]
+    rulekit play [PACK] [--seat ROLE=human|AGENT]... [--seed S] [--param KEY=VALUE]...
+                        [--resume FILE] [--save FILE] [--fast] [--no-color]
+    rulekit replay FILE [--as ROLE|all] [--all] [--pack PACK] [--no-color]
+    rulekit map PACK [--param KEY=VALUE]... [--no-color]
+
+One module per command (``rulekit.cli.validate``...), each with ``register(commands)``, which
+adds its subparser, and the function that runs it. Exit codes: 0 success, 1 an error (a broken
+pack, a failing scenario, a bad value), 2 a bad command line, 130 interrupted. The engine is
+imported only when a command needs it, so that ``rulekit --help`` and friends start at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from rulekit import __version__
+from rulekit.cli import map as map_command
+from rulekit.cli import play, simulate, test, validate
+from rulekit.cli.common import PROG, err
+from rulekit.errors import PackError, PackErrors, RulekitError
+
+COMMANDS = (validate, simulate, test, play, map_command)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="A rules-as-data engine for two-player tabletop games.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        command.register(commands)
+    return parser
+
+
+def _report(exc: RulekitError) -> None:
+    if isinstance(exc, PackErrors):
+        for error in exc.errors:
+            err(str(error))
+        count = len(exc.errors)
+        err(f"{PROG}: error: {count} error{'' if count == 1 else 's'} in the pack")
+    elif isinstance(exc, PackError) and exc.location is not None:
+        err(str(exc))
+    else:
+        err(f"{PROG}: error: {exc}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: Any = args.func(args)
+        return int(code)
+    except RulekitError as exc:
+        _report(exc)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe (``rulekit ... | head``), keep Python quiet at exit."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""``rulekit play`` and ``rulekit replay``: games at the terminal, saved games stepped through."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rulekit.cli.common import add_param_option, seed
+
+
+def register(commands: Any) -> None:
+    play = commands.add_parser(
+        "play", help="play a game at the terminal, against bots or each other",
+        description="Play a pack at the terminal. By default you play the first role against "
+                    "random bots; give several roles to people for a hot-seat game.")
+    play.add_argument("pack", metavar="PACK", nargs="?", default=None,
+                      help="a pack folder or a shipped pack id (with --resume: optional)")
+    play.add_argument("--seat", action="append", default=[], metavar="ROLE=human|AGENT",
+                      help="who plays a role: human, a built-in agent (random) or "
+                           "package.module:Name (repeatable; other roles: random bots, "
+                           "the first role a person if no seat is given)")
+    play.add_argument("--seed", type=seed, default=None, metavar="S",
+                      help="seed of the game (default: a new one, shown at the start)")
+    add_param_option(play)
+    play.add_argument("--resume", metavar="FILE", default=None,
+                      help="go on with a saved game")
+    play.add_argument("--save", metavar="FILE", default=None,
+                      help="where save writes (default: the --resume file, else "
+                           "./rulekit-autosave-PACK.json); the finished game is written there")
+    play.add_argument("--fast", action="store_true", help="do not pause after bots' moves")
+    play.add_argument("--no-color", action="store_true", help="no colours")
+    play.set_defaults(func=run_play)
+
+    replay = commands.add_parser(
+        "replay", help="step through a saved or finished game",
+        description="Show a saved game's events one at a time (Enter), as one player saw "
+                    "them or as everyone did.")
+    replay.add_argument("file", metavar="FILE", help="a file written by rulekit play")
+    replay.add_argument("--as", dest="as_role", metavar="ROLE", default="all",
+                        help="whose view: a role, or all (every event; the default)")
+    replay.add_argument("--all", action="store_true",
+                        help="show every event at once instead of one per Enter")
+    replay.add_argument("--pack", metavar="PACK", default=None,
+                        help="the pack folder, if it cannot be found from the save")
+    replay.add_argument("--no-color", action="store_true", help="no colours")
+    replay.set_defaults(func=run_replay)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from rulekit.play import open_session
+    from rulekit.play.screen import Screen
+
+    screen = Screen(no_color=args.no_color, fast=args.fast)
+    session = open_session(screen, args.pack, seats=args.seat, seed=args.seed,
+                           params=args.param,
+                           resume=Path(args.resume) if args.resume else None,
+                           save=Path(args.save) if args.save else None)
+    return session.run()
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from rulekit.play.replay import run_replay as replay
+    from rulekit.play.savefile import load_saved_pack, read_save
+    from rulekit.play.screen import Screen
+
+    path = Path(args.file)
+    saved = read_save(path)
+    loaded = load_saved_pack(saved, str(path), args.pack)
+    screen = Screen(no_color=args.no_color)
+    try:
+        return replay(loaded, saved, str(path), screen, args.as_role, args.all)
+    except KeyboardInterrupt:
+        screen.blank()
+        return 130

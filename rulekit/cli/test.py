@@ -1,0 +1,82 @@
+"""``rulekit test PACK``: run a pack's scenario tests and report which rules they cover."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rulekit.cli.common import PROG, add_param_option, err, out
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "test", help="run a pack's scenario tests and report rule coverage",
+        description="Run the scenarios of a pack; exit 1 if one fails.")
+    parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
+    add_param_option(parser)
+    parser.add_argument("-k", dest="filter", metavar="FILTER", default=None,
+                        help="run only scenarios whose name contains FILTER (any case)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="show what each scenario covers and the covered rules")
+    parser.add_argument("--require-coverage", action="store_true",
+                        help="also exit 1 when a rule of the pack is not covered")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rulekit.pack.loader import load_pack, parse_params
+    from rulekit.scenarios import run_scenarios
+
+    params = parse_params(args.param)
+    pack = load_pack(args.pack, params)
+    result_run = run_scenarios(pack, params, args.filter)
+    for result in result_run.results:
+        out(str(result))
+        if args.verbose:
+            covers = ", ".join(result.scenario.covers) or "-"
+            out(f"     covers: {covers}; decisions played: {result.decisions}")
+    if not result_run.results:
+        if args.filter:
+            err(f"{PROG}: error: no scenario of {pack.id} has '{args.filter}' in its name")
+            return 1
+        out(f"{pack.id} has no scenarios")
+    else:
+        out(f"{result_run.passed} passed, {result_run.failed} failed")
+    uncovered = coverage_report(pack.rules, result_run.coverage(), args.verbose, args.filter)
+    if result_run.failed:
+        return 1
+    if args.require_coverage:
+        if not pack.rules:
+            err(f"{PROG}: warning: {pack.id} has no rules file; there is no coverage to require")
+        elif uncovered:
+            err(f"{PROG}: error: {len(uncovered)} rule(s) not covered by a passing scenario")
+            return 1
+    return 0
+
+
+def coverage_report(rules: list[tuple[str, str]], coverage: dict[str, list[str]],
+                    verbose: bool, name_filter: str | None = None) -> list[str]:
+    """Print the rule coverage; return the uncovered rule ids."""
+    if not rules:
+        return []
+    ids = [rule_id for rule_id, _ in rules]
+    covered = [rule_id for rule_id in ids if coverage.get(rule_id)]
+    uncovered = [rule_id for rule_id in ids if not coverage.get(rule_id)]
+    partial = f" (by the scenarios matching -k '{name_filter}')" if name_filter else ""
+    out(f"rules covered: {len(covered)} of {len(ids)}{partial}")
+    if uncovered:
+        out("uncovered rules:")
+        texts = dict(rules)
+        for rule_id in uncovered:
+            text = texts.get(rule_id, "")
+            if not verbose and len(text) > 70:
+                text = text[:67] + "..."
+            out(f"  {rule_id}" + (f": {text}" if text else ""))
+    if verbose and covered:
+        out("covered rules:")
+        for rule_id in covered:
+            out(f"  {rule_id}: {', '.join(coverage[rule_id])}")
+    unknown = [rule_id for rule_id in coverage if rule_id not in set(ids)]
+    if unknown:
+        out(f"scenarios cover rule ids not in the rules file: {', '.join(unknown)}")
+    return uncovered
