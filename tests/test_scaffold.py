@@ -58,7 +58,10 @@ def _schema_of(path: Path) -> Path:
     return (path.parent / match.group(1)).resolve()
 
 
-@pytest.mark.parametrize("base", [None, "rednotice"])
+HIDEOUT = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "hideout")
+
+
+@pytest.mark.parametrize("base", [None, HIDEOUT], ids=["template", "copy"])
 def test_every_yaml_file_names_a_schema_inside_the_pack(run: Run, tmp_path: Path,
                                                         base: str | None) -> None:
     folder = tmp_path / "elsewhere" / "pack"
