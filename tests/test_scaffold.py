@@ -137,3 +137,14 @@ def test_missing_parent_folder_and_unknown_base(run: Run, tmp_path: Path) -> Non
     assert code == 1 and "carchas: no pack folder or shipped pack of that name" in err
     assert "did you mean 'carchase'?" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_that_cannot_be_written_is_a_message(run: Run, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> str:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("rulekit.authoring.scaffold.tempfile.mkdtemp", refuse)
+    code, _, err = run("new", tmp_path / "game")
+    assert code == 1
+    assert f"cannot create '{tmp_path / 'game'}': Permission denied" in err

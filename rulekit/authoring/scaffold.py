@@ -66,7 +66,11 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
     of ``base``. Return what was written, after loading and checking it."""
     pack_id = pack_id_for(target)
     _check_target(target)
-    temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new", dir=target.parent))
+    try:
+        temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
+                                     dir=target.parent))
+    except OSError as exc:
+        raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
     try:
         files = _write_copy(temp, pack_id, base) if base else _write_template(temp, pack_id)
         _copy_schemas(temp)
@@ -75,6 +79,9 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
         if target.is_dir():
             target.rmdir()
         os.rename(temp, target)
+    except OSError as exc:
+        shutil.rmtree(temp, ignore_errors=True)
+        raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise
