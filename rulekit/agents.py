@@ -7,8 +7,11 @@ who it plays (``role``), the game (``game``), a random generator of its own (``r
 the game's seed and the role, so games replay exactly) and, computed only when read, what the
 player may know of the game (``observation``, from :meth:`Game.observe`).
 
-Agents named on the command line are built-in names (see :data:`BUILTIN_AGENTS`) or
-``package.module:Name``: a class (created with no arguments), an agent object or a function.
+Agents named on the command line are built-in names (see :data:`BUILTIN_AGENTS`), with
+parameters if they take any (``ismcts:iterations=400``, ``ismcts:seconds=0.5:depth=20``,
+``heuristic``), or ``package.module:Name``: a class (created with no arguments), an agent object
+or a function. A view also offers the seat's belief over the hidden state (``view.belief``,
+``view.determinize(rng)``), worked out from its observations only (``docs/bots.md``).
 An agent should not carry information from one game to the next: with several worker
 processes each process has its own copy of the agent, and games are split among them.
 """
@@ -25,6 +28,7 @@ from rulekit.engine.decisions import Decision, Option
 from rulekit.errors import IllegalActionError, UsageError, did_you_mean
 
 if TYPE_CHECKING:
+    from rulekit.bots.belief import Belief
     from rulekit.engine.game import Game
 
 
@@ -50,6 +54,18 @@ class View:
         if self._observation is None:
             self._observation = self.game.observe(self._state, self.role)
         return self._observation
+
+    @property
+    def belief(self) -> Belief:
+        """What this seat may know of the hidden state: the full states it cannot tell from
+        the real one, followed from its own observations (see ``docs/bots.md``)."""
+        from rulekit.bots.belief import belief_for  # the bots build on this module
+
+        return belief_for(self)
+
+    def determinize(self, rng: random.Random) -> dict[str, Any]:
+        """A full state drawn from :attr:`belief`: what a search may play on."""
+        return self.belief.sample(rng)
 
     def __repr__(self) -> str:
         return f"View(role={self.role!r}, game={self.game.pack_id!r})"
@@ -77,23 +93,46 @@ class RandomAgent:
         return "RandomAgent()"
 
 
-BUILTIN_AGENTS: dict[str, Callable[[], AgentLike]] = {
+def _ismcts(**params: Any) -> AgentLike:
+    from rulekit.bots.ismcts import IsmctsAgent
+
+    return IsmctsAgent(**params)
+
+
+def _heuristic(**params: Any) -> AgentLike:
+    from rulekit.bots.heuristic import HeuristicAgent
+
+    return HeuristicAgent(**params)
+
+
+BUILTIN_AGENTS: dict[str, Callable[..., AgentLike]] = {
     "random": RandomAgent,
+    "heuristic": _heuristic,
+    "ismcts": _ismcts,
 }
-"""Agent names usable without a module path, and how to make each."""
+"""Agent names usable without a module path, and how to make each (with parameters)."""
+
+BUILTIN_PARAMETERS: dict[str, dict[str, type]] = {
+    "random": {},
+    "heuristic": {"samples": int},
+    "ismcts": {"iterations": int, "seconds": float, "depth": int, "exploration": float},
+}
+"""The parameters each built-in agent takes (``ismcts:iterations=400:depth=20``)."""
 
 DEFAULT_AGENT = "random"
 
 
 def load_agent(spec: str) -> AgentLike:
-    """The agent named by ``spec``: a built-in name or ``package.module:Name``.
+    """The agent named by ``spec``: a built-in name (``name:key=value:...``) or
+    ``package.module:Name``.
 
     A class is created with no arguments; an object with a ``choose`` method or a function is
     used as is. Any problem is a :class:`UsageError`.
     """
     text = spec.strip()
-    if text in BUILTIN_AGENTS:
-        return BUILTIN_AGENTS[text]()
+    name, _, rest = text.partition(":")
+    if name.strip() in BUILTIN_AGENTS:
+        return _builtin(spec, name.strip(), rest)
     if ":" not in text:
         hint = did_you_mean(text, BUILTIN_AGENTS) or (
             f"built-in agents: {', '.join(BUILTIN_AGENTS)}; or give package.module:Name")
@@ -121,6 +160,31 @@ def load_agent(spec: str) -> AgentLike:
                              did_you_mean(part, names))
         obj = getattr(obj, part)
     return _as_agent(spec, obj)
+
+
+def _builtin(spec: str, name: str, rest: str) -> AgentLike:
+    """A built-in agent with its ``key=value`` parameters (separated by ``:``)."""
+    known = BUILTIN_PARAMETERS[name]
+    params: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in rest.split(":"))):
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not key or not value:
+            raise UsageError(f"bad agent '{spec}': expected {name}:KEY=VALUE",
+                             f"for example {name}:{next(iter(known), 'key')}=...")
+        if key not in known:
+            hint = did_you_mean(key, known) or (
+                f"{name} takes: {', '.join(known)}" if known else f"{name} takes none")
+            raise UsageError(f"agent '{spec}': unknown parameter '{key}'", hint)
+        try:
+            params[key] = known[key](value)
+        except ValueError:
+            raise UsageError(f"agent '{spec}': {key} must be a "
+                             f"{'whole number' if known[key] is int else 'number'}, "
+                             f"not '{value}'") from None
+    try:
+        return BUILTIN_AGENTS[name](**params)
+    except ValueError as exc:
+        raise UsageError(f"agent '{spec}': {exc}") from None
 
 
 def _as_agent(spec: str, obj: Any) -> AgentLike:
@@ -219,6 +283,7 @@ def as_option(decision: Decision, answer: object, who: str, hint: str | None = N
     raise UsageError(f"{who} returned {answer!r}, not an option or an option id", hint)
 
 
-__all__ = ["AGENT_WORDS", "BUILTIN_AGENTS", "DEFAULT_AGENT", "Agent", "AgentFunction",
-           "AgentLike", "AssignmentWords", "RandomAgent", "View", "as_option", "choose_function",
+__all__ = ["AGENT_WORDS", "BUILTIN_AGENTS", "BUILTIN_PARAMETERS", "DEFAULT_AGENT", "Agent",
+           "AgentFunction", "AgentLike", "AssignmentWords", "RandomAgent", "View", "as_option",
+           "choose_function",
            "load_agent", "parse_agents", "parse_assignments"]

@@ -303,45 +303,26 @@ class Game:
         return json.dumps(event)
 
     def determinize(self, state: State, role: str, rand: random.Random) -> State:
-        """A full state consistent with what ``role`` has seen.
+        """A full state that ``role`` cannot tell from ``state``, drawn from its belief.
 
-        Every card ``role`` cannot see is dealt again at random among the places it cannot
-        see, each pile keeping its size, and only among cards of the same kind (the same
-        ``type`` and ``owner`` properties), so a token never lands where a check was. The
-        generator state is renewed too. Hidden *variables* (a secret position, say) are kept:
-        the engine cannot know which values the rules would allow; a pack's own agent may
-        resample them. Pending decisions are asked again from the new cards; ``role``'s own
-        answer, if given, is kept, the others' are forgotten.
+        The belief (:mod:`rulekit.bots.belief`) is worked out from ``observe(state, role)``
+        alone, by replaying the rules over the answers of the other players: hidden
+        variables and face-down choices are sampled among the values consistent with
+        everything ``role`` has seen, and the cards it cannot see are dealt again. A state
+        whose history the belief cannot follow (one set up by a scenario, say) only gets its
+        unseen cards dealt again, hidden variables kept. Pending decisions are asked again from
+        the new cards, keeping the answers already given where they are still legal.
         """
+        from rulekit.bots.belief import Belief  # the bots build on this module
+        from rulekit.bots.cards import ask_again, redeal
+
+        belief = Belief(self, role, random.Random(rand.getrandbits(64)))
+        belief.update(self.observe(state, role))
+        if not belief.lost:
+            return belief.sample(rand)
         new = copy_state(state)
-        slots: dict[tuple[Any, Any], list[tuple[str, int]]] = {}
-        cards = self.symbols.cards
-        for key, owner, vis in self._zone_keys:
-            if vis == "public" or (vis == "owner" and owner == role):
-                continue
-            for index, card in enumerate(new["zones"][key]):
-                props = cards[card]
-                if vis == "card_owner" and props.get("owner") == role:
-                    continue
-                kind = (props.get("type"), props.get("owner"))
-                slots.setdefault(kind, []).append((key, index))
-        for places in slots.values():
-            pool = [new["zones"][key][index] for key, index in places]
-            rand.shuffle(pool)
-            for (key, index), card in zip(places, pool, strict=True):
-                new["zones"][key][index] = card
-        new["rng"] = rand.getrandbits(64)
-        if new["pending"]:
-            # The pending decisions were built from the old cards: ask them again (a choice is
-            # a block of its own, just before the frame's pc), keeping ``role``'s own answer.
-            own = new["committed"].get(role)
-            new["pending"] = []
-            new["committed"] = {}
-            new["stack"][-1][1] -= 1
-            self.run(new)
-            if own is not None and any(s["player"] == role for s in new["pending"]):
-                new = self.apply(new, {role: own}, in_place=True)
-        return new
+        redeal(self, new, role, rand)
+        return ask_again(self, new, rand)
 
 
 def copy_state(state: State) -> State:

@@ -1,0 +1,1 @@
+"""Bots for any pack: the belief of a player over the hidden state, and agents that use it."""

@@ -1,0 +1,503 @@
+"""What one player may know of the hidden state: a set of weighted full states (particles).
+
+A :class:`Belief` for an observer role R is built from R's observations only, never from the
+real state. R's observation holds R's log, which lists, in order, every public event, every
+event addressed to R and every answer R gave. Between two of R's answers the belief *replays
+the rules*: from each particle it answers R's decisions with R's real answers and branches over
+every legal option of the other players (anytime actions included), and keeps the branches
+whose events, as R sees them, are the events of R's log. When R is asked, each surviving
+branch must also show R exactly what R is shown now (zones, variables, the decision, who is
+still deciding); cards R sees are first swapped in from places R cannot see. See
+``docs/bots.md`` for the weights, the caps and the limits.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulekit.bots.cards import (
+    ask_again,
+    deal_to_match,
+    hidden_cards,
+    project_cards,
+    redeal,
+    relabel,
+    relabel_id,
+    swappable,
+)
+from rulekit.engine.decisions import Option
+from rulekit.engine.game import copy_state
+from rulekit.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from rulekit.agents import View
+    from rulekit.engine.game import Game, State
+
+Event = dict[str, Any]
+SAME, CARDS, OTHER = 0, 1, 2  # how events differ from those R saw
+
+
+@dataclass
+class Particle:
+    """One full state the observer cannot tell from the real one, with its weight.
+
+    ``exact`` is false when the particle's events matched R's log only in kind (the same
+    statement logged, other values): its visible part was then made to agree with the
+    observation. Exact particles are preferred whenever there are any.
+    """
+
+    state: State
+    weight: float
+    exact: bool = True
+
+
+class BeliefLost(Exception):
+    """No state the rules allow shows the observer what it was shown (see docs/bots.md)."""
+
+
+class Belief:
+    """The states ``role`` cannot tell apart, kept up to date from its observations.
+
+    ``particles`` caps the number of states kept (sampled by weight beyond it); ``frontier``
+    caps the branches followed at once while replaying, ``keep`` the answers of another player
+    kept from one state (tried in random order beyond it, at most ``tries`` of them), and
+    ``budget`` the number of
+    ``apply`` calls one update may make (past it the frontier shrinks). ``seeds`` is how many
+    unknown generator seeds the belief starts from. Everything random comes from ``rng``, so a
+    belief fed the same observations is the same.
+    """
+
+    def __init__(self, game: Game, role: str, rng: random.Random, *, particles: int = 16,
+                 frontier: int = 32, budget: int = 1_000, keep: int = 6, tries: int = 64,
+                 seeds: int = 4) -> None:
+        self.game = game
+        self.role = role
+        self.rng = rng
+        self.max_particles = particles
+        self.max_frontier = frontier
+        self.budget = budget
+        self.keep = keep
+        self.tries = tries
+        self.particles = [Particle(game.initial_state(rng.getrandbits(63)), 1.0 / seeds)
+                          for _ in range(seeds)]
+        self.seen: list[Event] = []  # R's log as far as the particles have followed it
+        self.observation: dict[str, Any] | None = None
+        self.lost = False
+        self._spent = 0
+        self._loose = False
+
+    # ------------------------------------------------------------ following the game
+
+    def update(self, observation: dict[str, Any]) -> Belief:
+        """Follow the game up to ``observation``, taken when R must decide or once the game
+        is over (at other times the belief stays as it is: how many steps the others take
+        between two of R's decisions is no part of what R knows). Return self."""
+        if not observation["decisions"] and observation["result"] is None:
+            return self
+        log = observation["log"]
+        if len(log) < len(self.seen) or log[:len(self.seen)] != self.seen:
+            raise ValueError("the observation does not continue the one this belief follows")
+        if self.observation is not None and len(log) == len(self.seen) \
+                and _without_log(observation) == _without_log(self.observation):
+            return self
+        target = log[len(self.seen):]
+        if not self.lost:
+            finals = self._advance(target, observation)
+            if not finals:  # follow the log loosely: same statements, any values
+                self._loose = True
+                finals = self._advance(target, observation)
+                self._loose = False
+            if finals:
+                self.particles = self._resample(finals)
+            else:
+                self.lost = True
+        self.seen = list(log)
+        self.observation = observation
+        return self
+
+    def _advance(self, target: list[Event], observation: dict[str, Any]) -> list[Particle]:
+        game, role = self.game, self.role
+        frontier: list[tuple[State, float, bool, int]] = [
+            (p.state, p.weight, p.exact, 0) for p in self.particles]
+        finals: list[Particle] = []
+        self._spent = 0
+        cap = self.max_frontier
+        for _ in range(10_000):
+            if not frontier:
+                break
+            following: dict[tuple[str, int, bool], list[Any]] = {}
+            for state, weight, exact, pos in frontier:
+                if state["result"] is not None:
+                    if pos == len(target):
+                        self._finish(state, weight, exact, observation, finals)
+                    continue
+                if not state["pending"]:
+                    self._step(state, None, weight, exact, pos, target, following)
+                    continue
+                decisions = game.pending(state)
+                if any(d.player == role for d in decisions):
+                    answer = _next_answer(target, pos, role)
+                    if answer is not None:
+                        self._step(state, {role: answer}, weight, exact, pos, target,
+                                   following)
+                        continue
+                    if pos == len(target):
+                        self._finish(state, weight, exact, observation, finals)
+                other = next((d for d in decisions if d.player != role), None)
+                if other is None:
+                    continue
+                self._branch(state, other.player, list(other.options()), weight, exact, pos,
+                             target, following)
+            if self._spent > self.budget:
+                cap = max(self.max_particles // 2, cap // 2)
+            frontier = self._cap([(s, w, e, p) for (s, w, e, p) in following.values()], cap)
+        return finals
+
+    def _step(self, state: State, actions: dict[str, str] | None, weight: float, exact: bool,
+              pos: int, target: list[Event], following: dict[tuple[str, int, bool], list[Any]]
+              ) -> None:
+        """Play one transition from ``state`` and keep the result if the events it adds, as R
+        sees them, continue R's log.
+
+        Where they name other cards than R saw, and R could not tell those cards from the
+        ones it saw, the cards are renamed in ``state`` and the transition is played again
+        (with the renamed answer, or else every answer of the same player)."""
+        child = self._play(state, actions)
+        if child is None:
+            return
+        start = len(state["log"])
+        matched = self._match(child, start, pos, target)
+        if matched is None:
+            return
+        new_pos, differ, pairs = matched
+        if differ != SAME and pairs:
+            mapping = swappable(self.game, state, self.role, pairs)
+            if mapping and self._renamed(state, actions, mapping, weight, exact, pos, target,
+                                         following):
+                return
+        if differ != OTHER or self._loose:
+            self._keep(child, weight, exact and differ == SAME, new_pos, following)
+
+    def _renamed(self, state: State, actions: dict[str, str] | None, mapping: dict[str, str],
+                 weight: float, exact: bool, pos: int, target: list[Event],
+                 following: dict[tuple[str, int, bool], list[Any]]) -> bool:
+        """Play the transition again from ``state`` with cards renamed; true if it then
+        shows R exactly what R saw."""
+        parent = ask_again(self.game, relabel(state, mapping), self.rng)
+        start = len(state["log"])
+        tries: list[dict[str, str] | None] = [None]
+        if actions is not None:
+            tries = [{r: relabel_id(a, mapping) for r, a in actions.items()}]
+            (player,) = actions
+            if player != self.role:
+                decision = self.game.decision_for(parent, player)
+                if decision is not None:
+                    tries += [{player: o.id} for o in decision.options()[:self.keep * 4]]
+        found = False
+        for moved in tries:
+            child = self._play(parent, moved)
+            again = None if child is None else self._match(child, start, pos, target)
+            if child is not None and again is not None and again[1] == SAME:
+                self._keep(child, weight, exact, again[0], following)
+                found = True
+                if moved is tries[0]:
+                    break
+        return found
+
+    def _branch(self, state: State, player: str, options: list[Option], weight: float,
+                exact: bool, pos: int, target: list[Event],
+                following: dict[tuple[str, int, bool], list[Any]], rescue: bool = True) -> bool:
+        """Follow ``player``'s answers from ``state``: all of them, or (beyond ``keep``) in
+        random order until ``keep`` continue R's log or ``tries`` were tried; each kept
+        branch weighs ``weight``
+        divided by the answers tried (the other player is taken to answer at random). True
+        if a branch was kept."""
+        if len(options) > self.keep:
+            options = list(options)
+            self.rng.shuffle(options)
+        mine: dict[tuple[str, int, bool], list[Any]] = {}
+        tried = 0
+        for option in options[:self.tries]:
+            tried += 1
+            self._step(state, {player: option.id}, 1.0, exact, pos, target, mine)
+            if len(mine) >= self.keep:
+                break
+        for child, share, child_exact, child_pos in mine.values():
+            self._keep(child, weight * share / tried, child_exact, child_pos, following)
+        if not mine and rescue:
+            return self._rescue(state, player, weight, exact, pos, target, following)
+        return bool(mine)
+
+    def _rescue(self, state: State, player: str, weight: float, exact: bool, pos: int,
+                target: list[Event], following: dict[tuple[str, int, bool], list[Any]]) -> bool:
+        """No answer of ``player`` continues R's log: if that log soon names cards R could
+        not see, put them in the place of unseen cards of their kind (first of those the
+        player may choose now) and try again."""
+        hidden = hidden_cards(self.game, state, self.role)
+        named: list[str] = []
+        for event in target[pos:pos + 4]:
+            _cards_in(event.get("args"), hidden, named)
+        if not named:
+            return False
+        decision = self.game.decision_for(state, player)
+        offered: list[str] = []
+        if decision is not None:
+            _cards_in(decision.items, hidden, offered)
+        mappings: list[dict[str, str]] = []
+        together: dict[str, str] = {}
+        for card in named:
+            if card in offered:
+                continue
+            spare = next((c for c in offered if hidden[c] == hidden[card] and c not in named
+                          and c not in together), None)
+            if spare is not None:
+                together[card], together[spare] = spare, card
+        if together:
+            mappings.append(together)
+        for card in named[:2]:
+            others = [c for c, kind in hidden.items() if kind == hidden[card] and c != card]
+            mappings += [{card: other, other: card} for other in others[:4]]
+        for mapping in mappings:
+            parent = ask_again(self.game, relabel(state, mapping), self.rng)
+            again = self.game.decision_for(parent, player)
+            if again is not None and self._branch(parent, player, again.options(), weight,
+                                                  exact, pos, target, following,
+                                                  rescue=False):
+                return True
+        return False
+
+    def _keep(self, child: State, weight: float, exact: bool, pos: int,
+              following: dict[tuple[str, int, bool], list[Any]]) -> None:
+        key = (_key(child), pos, exact)
+        entry = following.get(key)
+        if entry is None:
+            following[key] = [child, weight, exact, pos]
+        else:
+            entry[1] += weight
+
+    def _play(self, state: State, actions: dict[str, str] | None) -> State | None:
+        self._spent += 1
+        if actions is None:
+            return self.game.run(copy_state(state))
+        try:
+            return self.game.apply(state, actions)
+        except IllegalActionError:
+            return None
+
+    def _match(self, child: State, start: int, pos: int, target: list[Event]
+               ) -> tuple[int, int, list[tuple[str, str]]] | None:
+        """How the events ``child`` added from ``start`` continue R's log from ``pos``: the new
+        position, how they differ (:data:`SAME`, :data:`CARDS`: only in which cards they
+        name, :data:`OTHER`) and the pairs of (named card, card R saw); None if they cannot
+        be R's (another statement, or more events than R saw)."""
+        role = self.role
+        differ = SAME
+        pairs: list[tuple[str, str]] = []
+        cards = self.game.symbols.cards
+        for event in child["log"][start:]:
+            if event["to"] is not None and event["to"] != role:
+                continue
+            if pos >= len(target):
+                return None
+            wanted = target[pos]
+            if event != wanted:
+                if not _same_kind(event, wanted):
+                    return None
+                only_cards = _card_pairs(event.get("args"), wanted.get("args"), cards, pairs)
+                differ = max(differ, CARDS if only_cards else OTHER)
+            pos += 1
+        return pos, differ, pairs
+
+    def _finish(self, state: State, weight: float, exact: bool, observation: dict[str, Any],
+                finals: list[Particle]) -> None:
+        """Keep ``state`` if it shows R exactly ``observation`` (cards swapped in first)."""
+        state = copy_state(state)
+        state["log"] = []
+        swaps = project_cards(state, observation)
+        if swaps < 0:
+            if not self._loose or not deal_to_match(state, observation):
+                return
+            exact = False
+        if swaps:
+            state = ask_again(self.game, state, self.rng)
+        seen = self.game.observe(state, self.role)
+        wanted = _without_log(observation)
+        if _without_log(seen) != wanted:
+            if not self._loose:
+                return
+            exact = False
+            for key, value in observation["vars"].items():
+                state["vars"][key] = _plain(value)
+            if _without_log(self.game.observe(state, self.role)) != wanted:
+                return
+        state["rng"] = self.rng.getrandbits(64)
+        finals.append(Particle(state, weight, exact))
+
+    def _cap(self, items: list[tuple[State, float, bool, int]], cap: int
+             ) -> list[tuple[State, float, bool, int]]:
+        """At most ``cap`` items: exact ones first, then drawn by weight (without repeats)."""
+        if len(items) <= cap:
+            return items
+        exact = [i for i in items if i[2]]
+        pool = exact if len(exact) >= cap else items
+        return _weighted_pick(pool, [i[1] for i in pool], cap, self.rng)
+
+    def _resample(self, finals: list[Particle]) -> list[Particle]:
+        merged: dict[tuple[str, bool], Particle] = {}
+        for p in finals:
+            key = (_key(p.state), p.exact)
+            if key in merged:
+                merged[key].weight += p.weight
+            else:
+                merged[key] = p
+        kept = list(merged.values())
+        if any(p.exact for p in kept):
+            kept = [p for p in kept if p.exact]
+        if len(kept) > self.max_particles:
+            kept = _weighted_pick(kept, [p.weight for p in kept], self.max_particles, self.rng)
+        total = sum(p.weight for p in kept) or 1.0
+        for p in kept:
+            p.weight /= total
+        return kept
+
+    # ------------------------------------------------------------ reading the belief
+
+    def distribution(self, variable: str) -> dict[Any, float]:
+        """The values the variable ``variable`` (a key of ``state["vars"]``, such as
+        ``"name"`` or ``"name.index"``) may hold, with their weights (summing to 1).
+        List values are given as tuples."""
+        self._check()
+        result: dict[Any, float] = {}
+        for p in self.particles:
+            value = _hashable(p.state["vars"][variable])
+            result[value] = result.get(value, 0.0) + p.weight
+        return result
+
+    def sample(self, rng: random.Random) -> State:
+        """A full state drawn from the belief that R cannot tell from the real one.
+
+        The cards R cannot see are dealt again among the places R cannot see (by kind), the
+        generator is renewed, and the log is R's own, so ``observe(sample, R)`` is R's
+        observation.
+        """
+        self._check()
+        assert self.observation is not None
+        weights = [p.weight for p in self.particles]
+        chosen = rng.choices(self.particles, weights)[0]
+        state = copy_state(chosen.state)
+        redeal(self.game, state, self.role, rng)
+        state = ask_again(self.game, state, rng)
+        state["log"] = [dict(e) for e in self.observation["log"]]
+        return state
+
+    def _check(self) -> None:
+        if self.observation is None:
+            raise BeliefLost("the belief has not been given an observation yet")
+        if self.lost:
+            raise BeliefLost(f"no state the rules allow shows {self.role} what it was shown")
+
+
+_beliefs: weakref.WeakKeyDictionary[random.Random, Belief] = weakref.WeakKeyDictionary()
+
+
+def belief_for(view: View) -> Belief:
+    """The belief of the seat ``view`` is for, brought up to its current observation.
+
+    One belief is kept per seat and game (a seat's generator belongs to one game), fed only
+    with the seat's observations; its generator is drawn from the seat's, so games replay.
+    """
+    belief = _beliefs.get(view.rng)
+    observation = view.observation
+    if belief is not None:
+        log, seen = observation["log"], belief.seen
+        if belief.game is not view.game or belief.role != view.role or \
+                len(log) < len(seen) or log[:len(seen)] != seen:
+            belief = None
+    if belief is None:
+        belief = Belief(view.game, view.role, random.Random(view.rng.getrandbits(64)))
+        _beliefs[view.rng] = belief
+    return belief.update(observation)
+
+
+def _next_answer(target: list[Event], pos: int, role: str) -> str | None:
+    """R's next answer in the rest of its log, if R answered again."""
+    for event in target[pos:]:
+        if event["e"] == "choice" and event.get("player") == role:
+            return str(event["option"])
+    return None
+
+
+def _card_pairs(shown: Any, wanted: Any, cards: dict[str, Any],
+                pairs: list[tuple[str, str]]) -> bool:
+    """Collect the (shown, wanted) pairs of different cards at the same place of two values;
+    true if they differ only there."""
+    if isinstance(shown, list) and isinstance(wanted, list) and len(shown) == len(wanted):
+        only = True
+        for a, b in zip(shown, wanted, strict=True):
+            only = _card_pairs(a, b, cards, pairs) and only
+        return only
+    if shown == wanted:
+        return True
+    if isinstance(shown, str) and isinstance(wanted, str) and shown in cards \
+            and wanted in cards:
+        if (shown, wanted) not in pairs:
+            pairs.append((shown, wanted))
+        return True
+    return False
+
+
+def _cards_in(value: Any, cards: dict[str, Any], found: list[str]) -> None:
+    """Collect the ids of ``cards`` that ``value`` names (in order, once each)."""
+    if isinstance(value, list):
+        for v in value:
+            _cards_in(v, cards, found)
+    elif isinstance(value, str) and value in cards and value not in found:
+        found.append(value)
+
+
+def _same_kind(event: Event, wanted: Event) -> bool:
+    """The same kind of event from the same statement (its values may differ)."""
+    if event["e"] != wanted["e"] or event["e"] == "choice":
+        return False
+    if event["e"] == "log":
+        return bool(event["at"] == wanted["at"])
+    return True
+
+
+def _key(state: State) -> str:
+    """What tells two states apart for the future (not the log, nor the generator)."""
+    return repr((state["zones"], state["vars"], state["stack"], state["pending"],
+                 state["committed"], state["round"], state["phase"], state["result"]))
+
+
+def _without_log(observation: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in observation.items() if k != "log"}
+
+
+def _weighted_pick(items: list[Any], weights: list[float], k: int,
+                   rng: random.Random) -> list[Any]:
+    """``k`` distinct items drawn with probability by weight (Efraimidis–Spirakis keys)."""
+    keyed = sorted(range(len(items)), reverse=True,
+                   key=lambda i: math.log(rng.random() or 1e-300) / max(weights[i], 1e-300))
+    return [items[i] for i in sorted(keyed[:k])]
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+__all__ = ["Belief", "BeliefLost", "Particle", "belief_for"]

@@ -1,0 +1,46 @@
+"""How good a state is for a role: a number from 0 (lost) to 1 (won).
+
+An evaluation is a function ``(game, state, role) -> float``. The default knows only the end of
+a game: 1 for the winner, 0 for the loser, 0.5 for a draw or a game still going. A pack may
+declare its own (``evaluate:``, see ``docs/bots.md``), and a Python caller may give any
+function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rulekit.engine.game import Game
+
+Evaluation = Callable[["Game", dict[str, Any], str], float]
+
+
+def outcome(game: Game, state: dict[str, Any], role: str) -> float:
+    """1 if ``role`` has won, 0 if another role has, 0.5 otherwise (a draw, or not over)."""
+    result = state["result"]
+    if result is None or result["winner"] is None:
+        return 0.5
+    return 1.0 if result["winner"] == role else 0.0
+
+
+def pack_evaluation(game: Game) -> Evaluation:
+    """The pack's declared evaluation (its ``evaluate:`` scores, squashed into 0..1 once the
+    game is not over), or :func:`outcome` if it declares none."""
+    scores = getattr(game.program, "evaluate", None)
+    if not scores:
+        return outcome
+
+    def evaluate(game: Game, state: dict[str, Any], role: str) -> float:
+        if state["result"] is not None:
+            return outcome(game, state, role)
+        score = scores.get(role)
+        if score is None:
+            return 0.5
+        value = float(score(game, state))
+        return 0.05 + 0.9 * (value / (1.0 + abs(value)) + 1.0) / 2.0
+    return evaluate
+
+
+__all__ = ["Evaluation", "outcome", "pack_evaluation"]

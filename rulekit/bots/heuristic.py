@@ -1,0 +1,58 @@
+"""The ``heuristic`` agent: greedy one-step look-ahead on an evaluation.
+
+For each legal option the agent plays it on a few states drawn from its belief (the other
+players' simultaneous answers drawn at random), runs the game up to the next decision and
+scores the result with the evaluation; it takes the best mean, ties broken at random with the
+seat's generator.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulekit.bots.belief import BeliefLost
+from rulekit.bots.evaluation import Evaluation, pack_evaluation
+from rulekit.engine.decisions import Decision, Option
+from rulekit.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from rulekit.agents import View
+
+
+class HeuristicAgent:
+    """Greedy one-step look-ahead. ``samples`` states are drawn from the belief per decision;
+    ``evaluate`` defaults to the pack's ``evaluate:`` (or win/loss only)."""
+
+    def __init__(self, samples: int = 4, evaluate: Evaluation | None = None) -> None:
+        if samples < 1:
+            raise ValueError("samples must be at least 1")
+        self.samples = samples
+        self.evaluate = evaluate
+
+    def choose(self, view: View, decision: Decision) -> Option:
+        options = decision.options()
+        if len(options) == 1:
+            return options[0]
+        game, role, rng = view.game, view.role, view.rng
+        evaluate = self.evaluate or pack_evaluation(game)
+        try:
+            states = [view.determinize(rng) for _ in range(self.samples)]
+        except BeliefLost:
+            return decision.sample(rng)
+        totals = [0.0] * len(options)
+        for state in states:
+            others = {d.player: d.sample(rng) for d in game.pending(state) if d.player != role}
+            for i, option in enumerate(options):
+                try:
+                    after = game.apply(state, {role: option.id, **others})
+                except IllegalActionError:
+                    continue
+                totals[i] += evaluate(game, after, role)
+        best = max(totals)
+        return rng.choice([o for o, t in zip(options, totals, strict=True) if t == best])
+
+    def __repr__(self) -> str:
+        return f"HeuristicAgent(samples={self.samples})"
+
+
+__all__ = ["HeuristicAgent"]

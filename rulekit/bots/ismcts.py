@@ -1,0 +1,184 @@
+"""The ``ismcts`` agent: single-observer information-set Monte Carlo tree search.
+
+Each iteration draws a full state from the seat's belief (a *determinization*: nothing the seat
+may not know is taken from the real game), walks down one tree shared by all iterations,
+choosing every pending player's answer by UCB, adds one node, plays at random for at most
+``depth`` decisions and scores the state reached with the evaluation (win/loss at the end; the
+pack's ``evaluate:`` when cut). Options that exist in one determinization and not in another
+are scored by how often they were *available* (the ISMCTS rule). Players deciding at the same
+time each choose from their own statistics at the node (decoupled UCB), so neither side's
+choice depends on the other's commitment. The answer is the most visited option at the root.
+
+Budgets: ``iterations`` per decision (deterministic for a given seed), or ``seconds`` per
+decision (then the count depends on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING
+
+from rulekit.bots.belief import BeliefLost
+from rulekit.bots.evaluation import Evaluation, pack_evaluation
+from rulekit.engine.decisions import Decision, Option
+from rulekit.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from rulekit.agents import View
+    from rulekit.engine.game import Game, State
+
+
+class _Node:
+    """A point of the tree: per player, per option id, [visits, total reward, available]."""
+
+    __slots__ = ("children", "stats")
+
+    def __init__(self) -> None:
+        self.stats: dict[str, dict[str, list[float]]] = {}
+        self.children: dict[tuple[tuple[str, str], ...], _Node] = {}
+
+
+class IsmctsAgent:
+    """Information-set MCTS over determinizations of the seat's belief."""
+
+    def __init__(self, iterations: int | None = None, seconds: float | None = None,
+                 depth: int = 40, exploration: float = 0.7,
+                 evaluate: Evaluation | None = None) -> None:
+        if iterations is None and seconds is None:
+            iterations = 200
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if seconds is not None and seconds <= 0:
+            raise ValueError("seconds must be more than 0")
+        if depth < 0:
+            raise ValueError("depth must be 0 or more")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.depth = depth
+        self.exploration = exploration
+        self.evaluate = evaluate
+        self.last_iterations = 0  # how many the last decision ran (for benchmarks)
+
+    def choose(self, view: View, decision: Decision) -> Option:
+        options = decision.options()
+        if len(options) == 1:
+            return options[0]
+        game, role = view.game, view.role
+        rng = random.Random(view.rng.getrandbits(64))
+        try:
+            view.belief  # noqa: B018 - brought up to date before the clock starts
+        except BeliefLost:
+            return decision.sample(view.rng)
+        evaluate = self.evaluate or pack_evaluation(game)
+        root = _Node()
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            state = view.determinize(rng)
+            self._iterate(game, state, root, rng, evaluate)
+            done += 1
+        self.last_iterations = done
+        stats = root.stats.get(role, {})
+        tried = []
+        for option_id, entry in stats.items():
+            if entry[0] > 0:
+                try:
+                    tried.append(decision.option(option_id))
+                except IllegalActionError:
+                    continue
+        if not tried:
+            return decision.sample(view.rng)
+        return max(tried, key=lambda o: (stats[o.id][0], stats[o.id][1]))
+
+    def _iterate(self, game: Game, state: State, root: _Node, rng: random.Random,
+                 evaluate: Evaluation) -> None:
+        path: list[tuple[_Node, tuple[tuple[str, str], ...]]] = []
+        node = root
+        expanded = False
+        while state["result"] is None and not expanded:
+            decisions = game.pending(state)
+            if not decisions:
+                break
+            joint = tuple((d.player, self._select(node, d, rng)) for d in decisions)
+            path.append((node, joint))
+            game.apply(state, dict(joint), in_place=True)
+            child = node.children.get(joint)
+            if child is None:
+                child = node.children[joint] = _Node()
+                expanded = True
+            node = child
+        for _ in range(self.depth):
+            if state["result"] is not None:
+                break
+            decisions = game.pending(state)
+            if not decisions:
+                break
+            game.apply(state, {d.player: d.sample(rng) for d in decisions}, in_place=True)
+        rewards = {role: evaluate(game, state, role) for role in game.roles}
+        for node, joint in path:
+            for player, option_id in joint:
+                entry = node.stats[player][option_id]
+                entry[0] += 1
+                entry[1] += rewards[player]
+
+    def _select(self, node: _Node, decision: Decision, rng: random.Random) -> str:
+        """UCB over the options available here, untried ones first (in random order)."""
+        stats = node.stats.setdefault(decision.player, {})
+        options = _candidates(decision, stats, rng)
+        untried = []
+        for option in options:
+            entry = stats.get(option.id)
+            if entry is None:
+                entry = stats[option.id] = [0.0, 0.0, 0.0]
+            entry[2] += 1
+            if entry[0] == 0:
+                untried.append(option.id)
+        if untried:
+            return rng.choice(untried)
+        c = self.exploration
+        best_id, best_value = options[0].id, -math.inf
+        for option in options:
+            visits, total, available = stats[option.id]
+            value = total / visits + c * math.sqrt(math.log(available) / visits)
+            if value > best_value:
+                best_id, best_value = option.id, value
+        return best_id
+
+    def __repr__(self) -> str:
+        budget = f"seconds={self.seconds}" if self.seconds is not None else \
+            f"iterations={self.iterations}"
+        return f"IsmctsAgent({budget}, depth={self.depth})"
+
+
+WIDTH = 16  # options considered at a node of a decision with many (subsets, say)
+
+
+def _candidates(decision: Decision, stats: dict[str, list[float]], rng: random.Random
+                ) -> list[Option]:
+    """The options a node weighs: all of them, or for a decision with very many, those
+    already tried here that are legal now plus random ones, up to :data:`WIDTH`."""
+    if decision.kind == "one" or len(decision.items) <= 4:
+        return decision.options()
+    found: dict[str, Option] = {}
+    for option_id in stats:
+        try:
+            found[option_id] = decision.option(option_id)
+        except IllegalActionError:
+            continue
+        if len(found) >= WIDTH:
+            break
+    for _ in range(2 * WIDTH):
+        if len(found) >= WIDTH:
+            break
+        option = decision.sample(rng)
+        found.setdefault(option.id, option)
+    return list(found.values())
+
+
+__all__ = ["IsmctsAgent"]

@@ -1,0 +1,234 @@
+"""The engine's belief: what a player may know of the hidden state, worked out from the rules.
+
+On the small Shadow pack (a hidden mover, a seeker) the belief is compared with a brute-force
+enumeration of every history of the hider's answers; on the shipped packs, the true state is
+always among the states believed and a determinized state shows its observer exactly what the
+real one shows.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulekit.agents import View
+from rulekit.bots.belief import Belief
+from rulekit.engine.game import Game, State
+from rulekit.pack.loader import load_pack
+
+SHADOW = Path(__file__).parent / "packs" / "shadow"
+EXHAUSTIVE = {"particles": 10**6, "frontier": 10**6, "budget": 10**9, "keep": 10**6,
+              "tries": 10**6, "seeds": 1}
+
+
+def shadow(rounds: int = 3) -> Game:
+    return load_pack(SHADOW, {"rounds": rounds}).game
+
+
+def random_game(game: Game, seed: int, observer: str | None, visit: Any,
+                max_round: int = 99) -> None:
+    """Play a random game; call ``visit(state)`` whenever ``observer`` (anyone if None) must
+    decide."""
+    rng = random.Random(seed)
+    state = game.new_game(seed)
+    while not game.is_over(state) and state["round"] <= max_round:
+        decisions = game.pending(state)
+        if any(observer in (None, d.player) for d in decisions):
+            visit(state)
+        state = game.apply(state, {d.player: d.sample(rng) for d in decisions})
+
+
+def brute_force(game: Game, observer: str, observation: dict[str, Any],
+                variable: str) -> dict[Any, float]:
+    """Every history of the other player's answers (each equally likely at each decision)
+    with the observer's real answers, kept if it ends showing ``observation``."""
+    answers = [e["option"] for e in observation["log"]
+               if e["e"] == "choice" and e["player"] == observer]
+    found: dict[Any, float] = {}
+
+    def walk(state: State, weight: float, used: int) -> None:
+        decisions = game.pending(state)
+        mine = [d for d in decisions if d.player == observer]
+        if game.is_over(state) or (mine and used == len(answers)):
+            if game.observe(state, observer) == observation:
+                value = json.dumps(state["vars"][variable])
+                found[value] = found.get(value, 0.0) + weight
+            return
+        if mine:
+            try:
+                walk(game.apply(state, {observer: answers[used]}), weight, used + 1)
+            except Exception:  # an answer the observer could not give here
+                return
+            return
+        (other,) = decisions
+        options = other.options()
+        for option in options:
+            walk(game.apply(state, {other.player: option}), weight / len(options), used)
+
+    walk(game.new_game(0), 1.0, 0)
+    total = sum(found.values())
+    return {k: v / total for k, v in found.items()}
+
+
+def as_json_keys(distribution: dict[Any, float]) -> dict[str, float]:
+    return {json.dumps(list(k) if isinstance(k, tuple) else k): v
+            for k, v in distribution.items()}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_belief_equals_a_brute_force_enumeration_of_histories(seed: int) -> None:
+    game = shadow(3)
+    checked = []
+
+    def visit(state: State) -> None:
+        observation = game.observe(state, "seeker")
+        belief = Belief(game, "seeker", random.Random(1), **EXHAUSTIVE).update(observation)
+        expected = brute_force(game, "seeker", observation, "hider_at")
+        got = as_json_keys(belief.distribution("hider_at"))
+        assert got.keys() == expected.keys()
+        for value, weight in expected.items():
+            assert got[value] == pytest.approx(weight)
+        checked.append(len(expected))
+
+    random_game(game, seed, "seeker", visit)
+    assert checked and max(checked) > 1  # the hider was somewhere unknown at some point
+
+
+def test_the_seeker_learns_where_the_hider_is_from_a_find() -> None:
+    """After 'finds the Hider in X' the belief knows she was there (then where she fled)."""
+    game = shadow(4)
+    state = game.new_game(0)
+    # Seeker walks towards the hider's corner; the hider stays put (declines to move).
+    for _ in range(40):
+        if game.is_over(state):
+            break
+        actions = {}
+        for decision in game.pending(state):
+            options = decision.options()
+            if decision.player == "hider":
+                actions["hider"] = next(o for o in options if o.id == "none")
+            else:
+                actions["seeker"] = options[-1]
+        state = game.apply(state, actions)
+        if any(e["e"] == "log" and "args" in e and e["args"] and e["args"][0] == "a"
+               for e in state["log"]):
+            break
+    belief = Belief(game, "seeker", random.Random(0), **EXHAUSTIVE)
+    observation = game.observe(state, "seeker")
+    belief.update(observation)
+    assert state["vars"]["hider_at"] in belief.distribution("hider_at")
+
+
+@pytest.mark.parametrize(("pack", "observer", "variable", "games", "max_round"), [
+    ("carchase", "law", "law_total", 3, 99),
+    ("carchase", "fugitive", "fugitive_total", 3, 99),
+    ("rednotice", "jessah", "angela_at", 1, 2),
+    ("rednotice", "angela", "jessah_at", 1, 2),
+])
+def test_the_true_state_is_always_in_the_belief(pack: str, observer: str, variable: str,
+                                                games: int, max_round: int) -> None:
+    game = load_pack(pack).game
+    for seed in range(games):
+        belief = Belief(game, observer, random.Random(seed))
+
+        def visit(state: State, belief: Belief = belief) -> None:
+            belief.update(game.observe(state, observer))
+            assert not belief.lost
+            truth = state["vars"][variable]
+            values = belief.distribution(variable)
+            assert (tuple(truth) if isinstance(truth, list) else truth) in values
+            assert sum(values.values()) == pytest.approx(1.0)
+
+        random_game(game, seed, observer, visit, max_round)
+
+
+def test_shadow_true_value_always_in_belief_over_many_games() -> None:
+    game = shadow(6)
+    for seed in range(12):
+        belief = Belief(game, "seeker", random.Random(seed))
+
+        def visit(state: State, belief: Belief = belief) -> None:
+            belief.update(game.observe(state, "seeker"))
+            assert state["vars"]["hider_at"] in belief.distribution("hider_at")
+
+        random_game(game, seed, "seeker", visit)
+
+
+@pytest.mark.parametrize("pack", ["tests/packs/shadow", "carchase", "rednotice"])
+def test_a_determinized_state_shows_its_observer_exactly_the_real_observation(
+        pack: str) -> None:
+    game = load_pack(Path(pack) if "/" in pack else pack).game
+    rng = random.Random(3)
+    seen = []
+
+    for observer in game.roles:
+        belief = Belief(game, observer, random.Random(5))
+
+        def visit(state: State, observer: str = observer, belief: Belief = belief) -> None:
+            observation = game.observe(state, observer)
+            belief.update(observation)
+            sample = belief.sample(rng)
+            assert game.observe(sample, observer) == observation
+            assert json.loads(json.dumps(sample)) == sample
+            assert sorted(c for p in sample["zones"].values() for c in p) == \
+                sorted(c for p in state["zones"].values() for c in p)
+            seen.append(1)
+
+        random_game(game, 7, observer, visit, max_round=1 if pack == "rednotice" else 3)
+    assert seen
+
+
+def test_two_determinizations_differ_where_the_observer_cannot_know() -> None:
+    """The seeker cannot tell where the hider went; the hider can. Red Notice: Jessah cannot
+    tell Angela's secret city after her first moves; Angela knows it."""
+    game = shadow(6)
+    rng = random.Random(0)
+    state = game.new_game(0)
+    for _ in range(3):  # the hider moves twice unseen
+        decisions = game.pending(state)
+        state = game.apply(state, {d.player: d.options()[-1] for d in decisions})
+    while game.decision_for(state, "seeker") is None:
+        state = game.apply(state, {d.player: d.options()[-1] for d in game.pending(state)})
+    seeker = {game.determinize(state, "seeker", rng)["vars"]["hider_at"] for _ in range(20)}
+    assert len(seeker) > 1
+    assert state["vars"]["hider_at"] in seeker
+
+    rednotice = load_pack("rednotice").game
+    beliefs = {role: Belief(rednotice, role, random.Random(4)) for role in rednotice.roles}
+    places: dict[str, set[str]] = {}
+    truth: list[str] = []
+
+    def visit(state: State) -> None:
+        for role, belief in beliefs.items():
+            if rednotice.decision_for(state, role) is not None:
+                belief.update(rednotice.observe(state, role))
+        if state["round"] == 2 and not truth and rednotice.decision_for(state, "jessah"):
+            truth.append(state["vars"]["angela_at"])
+            for role, belief in beliefs.items():
+                places[role] = {belief.sample(rng)["vars"]["angela_at"] for _ in range(8)}
+
+    random_game(rednotice, 1, None, visit, max_round=2)
+    assert len(places["angela"]) == 1  # she knows where she is
+    assert len(places["jessah"]) > 1 and truth[0] in places["jessah"]
+
+
+def test_the_view_offers_the_belief_without_the_state() -> None:
+    game = shadow(4)
+    rng = random.Random(2)
+    seat = random.Random(9)
+    state = game.new_game(0)
+    while not game.is_over(state):
+        decisions = game.pending(state)
+        actions = {}
+        for d in decisions:
+            if d.player == "seeker":
+                view = View(game, "seeker", seat, state)
+                sample = view.determinize(rng)
+                assert game.observe(sample, "seeker") == game.observe(state, "seeker")
+                assert view.belief is view.belief  # one belief per seat and game
+            actions[d.player] = d.sample(rng)
+        state = game.apply(state, actions)

@@ -1,0 +1,97 @@
+"""The built-in bots: named with parameters, they play every shipped pack to the end by the rules.
+
+Strength is measured by ``benchmarks/bench_bots.py``, not here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulekit.agents import load_agent, parse_agents
+from rulekit.bots.evaluation import outcome
+from rulekit.bots.heuristic import HeuristicAgent
+from rulekit.bots.ismcts import IsmctsAgent
+from rulekit.errors import UsageError
+from rulekit.pack.loader import load_pack
+from rulekit.simulate import play_game
+from tests.helpers_cli import runner
+
+
+def test_built_in_agents_are_named_with_parameters() -> None:
+    agent = load_agent("ismcts:iterations=400")
+    assert isinstance(agent, IsmctsAgent) and agent.iterations == 400
+    agent = load_agent("ismcts:seconds=0.5:depth=10")
+    assert isinstance(agent, IsmctsAgent) and agent.seconds == 0.5 and agent.depth == 10
+    assert isinstance(load_agent("heuristic"), HeuristicAgent)
+    assert parse_agents("law=ismcts:iterations=300,fugitive=heuristic") == {
+        "law": "ismcts:iterations=300", "fugitive": "heuristic"}
+
+
+@pytest.mark.parametrize(("spec", "message", "hint"), [
+    ("ismcts:iteratons=3", "unknown parameter 'iteratons'", "iterations"),
+    ("ismcts:iterations=many", "iterations must be a whole number, not 'many'", None),
+    ("ismcts:iterations=0", "iterations must be at least 1", None),
+    ("ismcts:depth", "expected ismcts:KEY=VALUE", None),
+    ("heuristic:depth=2", "unknown parameter 'depth'", "samples"),
+])
+def test_bad_agent_parameters_are_clear_messages(spec: str, message: str,
+                                                 hint: str | None) -> None:
+    with pytest.raises(UsageError) as caught:
+        load_agent(spec)
+    assert message in caught.value.message
+    if hint:
+        assert hint in (caught.value.hint or "")
+
+
+def test_a_module_path_is_still_a_module_path() -> None:
+    with pytest.raises(UsageError, match="no module named 'nosuchmodule'"):
+        load_agent("nosuchmodule:Agent")
+
+
+@pytest.mark.parametrize("pack", ["carchase", "rednotice"])
+def test_ismcts_seats_play_shipped_packs_to_the_end(pack: str) -> None:
+    params = {"turns": 3} if pack == "carchase" else {"goal": 100000}
+    game = load_pack(pack, params).game
+    tiny = IsmctsAgent(iterations=3, depth=4)
+    for seed, seats in enumerate([{game.roles[0]: tiny}, {game.roles[1]: tiny}]):
+        record = play_game(game, seed, seats, max_rounds=4 if pack == "carchase" else 1)
+        assert record.decisions > 0
+        assert record.capped or record.winner in game.roles
+
+
+def test_ismcts_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
+    game = load_pack("carchase", {"turns": 2}).game
+    runs = [play_game(game, 5, {"law": IsmctsAgent(iterations=4, depth=6),
+                                "fugitive": HeuristicAgent(samples=1)})
+            for _ in range(2)]
+    assert runs[0] == runs[1]
+
+
+def test_the_heuristic_agent_takes_a_winning_move_with_an_evaluation() -> None:
+    """With an evaluation that prefers fewer cards in the Law's hand, the agent discards."""
+    game = load_pack("carchase", {"turns": 1}).game
+    state = game.new_game(1)
+
+    def fewer_cards(game: object, state: dict[str, object], role: str) -> float:
+        zones = state["zones"]
+        assert isinstance(zones, dict)
+        return -float(len(zones["discard"]) == 0)
+
+    from rulekit.agents import View
+
+    agent = HeuristicAgent(samples=1, evaluate=fewer_cards)
+    decision = game.decision_for(state, "law")
+    assert decision is not None
+    chosen = agent.choose(View(game, "law", random.Random(0), state), decision)
+    assert chosen.id != "none"
+    assert outcome(game, state, "law") == 0.5
+
+
+def test_simulate_takes_built_in_agents_with_parameters(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = runner(capsys)("simulate", "carchase", "-n", "1", "--param", "turns=1",
+                             "--agents", "law=ismcts:iterations=3:depth=3,fugitive=heuristic")
+    assert code == 0, err
+    assert "law=ismcts:iterations=3:depth=3" in out
