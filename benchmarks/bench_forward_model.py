@@ -1,0 +1,156 @@
+"""The speed of the forward model for one pack, in one process.
+
+    python benchmarks/bench_forward_model.py PACK [--games N] [--repeat R] [--json]
+
+Figures (random player against random player, as ``rulekit simulate`` plays them):
+
+- ``games_per_s``, ``decisions_per_s``: whole games, the median of R runs;
+- ``clone_us``, ``observe_us``, ``determinize_us``, ``apply_us``: the median time of one call
+  over the states met in random games (``apply`` on a copy, in place, the copy not counted);
+- ``state_bytes``: the median size of those states as JSON, without the log;
+- for Car Chase, ``reference_games_per_s`` and ``ratio``: the same game written by hand in plain
+  Python (``carchase_plain.py``), run in turns with the engine in this process, so that the
+  ratio holds on a busy machine (the median of the runs' ratios).
+
+Nothing here is a pass/fail test: the script prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import carchase_plain
+
+from rulekit.engine.game import Game, copy_state
+from rulekit.engine.rng import derive
+from rulekit.pack.loader import load_pack
+from rulekit.simulate import play_game
+
+SAMPLED_STATES = 200
+
+
+def run_engine(game: Game, games: int, first: int) -> tuple[float, int]:
+    """(seconds, decisions) for ``games`` random games."""
+    started = time.perf_counter()
+    decisions = sum(play_game(game, derive(0, i)).decisions for i in range(first, first + games))
+    return time.perf_counter() - started, decisions
+
+
+def run_reference(games: int, first: int) -> float:
+    started = time.perf_counter()
+    for i in range(first, first + games):
+        carchase_plain.play(derive(0, i))
+    return time.perf_counter() - started
+
+
+def sample_states(game: Game, count: int) -> list[dict[str, Any]]:
+    """States met in random games (waiting for a decision), spread over whole games."""
+    rand = random.Random(1)
+    states: list[dict[str, Any]] = []
+    seed = 0
+    while len(states) < count * 4 and seed < 1000:
+        state = game.new_game(derive(7, seed))
+        seed += 1
+        while state["result"] is None:
+            states.append(copy_state(state))
+            actions = {d.player: d.sample(rand) for d in game.pending(state)}
+            state = game.apply(state, actions, in_place=True)
+    step = max(1, len(states) // count)
+    return states[::step][:count]
+
+
+def per_call(states: list[dict[str, Any]], call: Callable[[dict[str, Any]], object],
+             reps: int = 5) -> float:
+    """The median over ``states`` of the time of one call, in microseconds."""
+    times = []
+    for state in states:
+        started = time.perf_counter()
+        for _ in range(reps):
+            call(state)
+        times.append((time.perf_counter() - started) / reps)
+    return statistics.median(times) * 1e6
+
+
+def apply_time(game: Game, states: list[dict[str, Any]]) -> float:
+    rand = random.Random(2)
+    times = []
+    for state in states:
+        actions = {d.player: d.sample(rand).id for d in game.pending(state)}
+        copy = copy_state(state)
+        started = time.perf_counter()
+        game.apply(copy, actions, in_place=True)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1e6
+
+
+def first_player(game: Game, state: dict[str, Any]) -> str:
+    pending = game.pending(state)
+    return pending[0].player if pending else game.roles[0]
+
+
+def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
+    game = load_pack(pack).game
+    with_reference = game.pack_id == "carchase"
+    rates, decision_rates, reference_rates, ratios = [], [], [], []
+    play_game(game, derive(0, 0))  # warm up
+    for run in range(repeat):
+        seconds, decisions = run_engine(game, games, run * games)
+        rates.append(games / seconds)
+        decision_rates.append(decisions / seconds)
+        if with_reference:
+            reference = run_reference(games, run * games)
+            reference_rates.append(games / reference)
+            ratios.append(reference / seconds)
+    states = sample_states(game, SAMPLED_STATES)
+    rand = random.Random(3)
+    roles = {id(s): first_player(game, s) for s in states}
+    figures: dict[str, Any] = {
+        "pack": game.pack_id,
+        "games": games,
+        "runs": repeat,
+        "games_per_s": round(statistics.median(rates), 1),
+        "decisions_per_s": round(statistics.median(decision_rates)),
+        "clone_us": round(per_call(states, copy_state), 2),
+        "observe_us": round(per_call(states, lambda s: game.observe(s, roles[id(s)])), 2),
+        "determinize_us": round(per_call(
+            states, lambda s: game.determinize(s, roles[id(s)], rand)), 2),
+        "apply_us": round(apply_time(game, states), 2),
+        "state_bytes": round(statistics.median(
+            len(json.dumps({k: v for k, v in s.items() if k != "log"})) for s in states)),
+        "states_sampled": len(states),
+    }
+    if with_reference:
+        figures["reference_games_per_s"] = round(statistics.median(reference_rates), 1)
+        figures["ratio"] = round(statistics.median(ratios), 3)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pack", nargs="?", default="carchase")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per run (default 1000 for Car Chase, 100 otherwise)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs (the median is kept)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    games = args.games or (1000 if args.pack == "carchase" else 100)
+    figures = measure(args.pack, games, args.repeat)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key:>22}: {value}")
+
+
+if __name__ == "__main__":
+    main()
