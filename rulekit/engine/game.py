@@ -13,6 +13,7 @@ from typing import Any
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.observe import Observer
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
@@ -47,6 +48,8 @@ class Game:
                              for key in self._keys_of(var.name, var.per)}
         self._card_owner = {card: props.get("owner") for card, props in symbols.cards.items()}
         self._decisions: dict[int, tuple[dict[str, Any], Decision]] = {}
+        self._observer = Observer(pack_id, self.roles, self._zone_keys, self._var_keys,
+                                  self._card_owner)
 
     # ------------------------------------------------------------ states
 
@@ -252,35 +255,7 @@ class Game:
         """Everything ``role`` may know of ``state``, and nothing else (plain data)."""
         if role not in self.role_names:
             raise UsageError(f"unknown role '{role}'")
-        zones: dict[str, Any] = {}
-        for key, owner, visibility in self._zone_keys:
-            cards = state["zones"][key]
-            if visibility == "public" or (visibility == "owner" and owner == role):
-                zones[key] = {"cards": list(cards), "count": len(cards)}
-            elif visibility == "card_owner":
-                seen = [c if self._card_owner.get(c) == role else None for c in cards]
-                zones[key] = {"cards": seen, "count": len(cards)}
-            else:
-                zones[key] = {"count": len(cards)}
-        variables: dict[str, Any] = {}
-        for key, owner, visibility in self._var_keys:
-            if visibility == "public" or (visibility == "owner" and owner == role):
-                variables[key] = _copy(state["vars"][key])
-        pending = [spec for spec in state["pending"]
-                   if spec["player"] == role and role not in state["committed"]]
-        return {
-            "pack": self.pack_id,
-            "role": role,
-            "round": state["round"],
-            "phase": state["phase"],
-            "zones": zones,
-            "vars": variables,
-            "decisions": json.loads(json.dumps(pending)),
-            "waiting_for": [s["player"] for s in state["pending"]
-                            if s["player"] not in state["committed"]],
-            "log": [_copy(e) for e in state["log"] if e["to"] is None or e["to"] == role],
-            "result": state["result"],
-        }
+        return self._observer.observe(state, role)
 
     def format_event(self, event: dict[str, Any]) -> str:
         """The text of a log event."""
