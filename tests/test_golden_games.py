@@ -31,10 +31,10 @@ GOLDEN_SEED = 2024
 GAMES = {"carchase": 300, "rednotice": 200}
 
 
-def final_state(game: Game, seed: int) -> dict[str, Any]:
+def final_state(game: Game, seed: int, *, quiet: bool = False) -> dict[str, Any]:
     """The final state of a random game from ``seed``."""
     rngs = {role: seat_rng(seed, role) for role in game.roles}
-    state = game.new_game(seed)
+    state = game.new_game(seed, quiet=quiet)
     while state["result"] is None:
         actions = {d.player: d.sample(rngs[d.player]) for d in game.pending(state)}
         state = game.apply(state, actions, in_place=True)
@@ -61,6 +61,18 @@ def test_random_games_end_as_before(pack: str) -> None:
     assert digests(pack) == expected, (
         "the games of this pack changed; if that is meant, run "
         "'python tests/test_golden_games.py --write' and say why in the commit")
+
+
+@pytest.mark.parametrize(("pack", "games"), [("carchase", 100), ("rednotice", 20)])
+def test_quiet_games_go_as_games_with_a_log(pack: str, games: int) -> None:
+    game = load_pack(pack).game
+    for i in range(games):
+        seed = derive(GOLDEN_SEED, i)
+        loud, quiet = final_state(game, seed), final_state(game, seed, quiet=True)
+        assert loud["log"] and not [e for e in quiet["log"] if e["e"] != "choice"]
+        assert quiet.pop("quiet") is True
+        del loud["log"], quiet["log"]
+        assert quiet == loud
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ import builtins
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location
@@ -114,6 +114,9 @@ class Compiler:
         program.plain_ids = frozenset(
             ident for ident in symbols.components() if ident != "none" and "+" not in ident)
         self._counter = itertools.count()
+        self.trees: dict[Any, n.Expr] = {}  # compiled expression -> its tree
+        self.function_trees: dict[str, n.Expr] = {}  # pack function -> its body
+        self.end_watch: set[str] | None = None  # what the end conditions read (None: any)
         self.sources: dict[str, str] = {}  # generated Python by file name, for debugging
 
     # ------------------------------------------------------------ compiling Python
@@ -135,7 +138,33 @@ class Compiler:
     def expr(self, e: n.Expr, location: Location | None = None) -> ExprFn:
         """A closure ``f(rt, L)`` computing the expression."""
         fn: ExprFn = self.function(["return " + self.py(e)], location)
+        self.trees[fn] = e
         return fn
+
+    def end_reads(self) -> set[str] | None:
+        """The zones and variables the end conditions read (None: unknown, so any)."""
+        found: set[str] = set()
+        for condition, _, _ in self.program.end_checks:
+            tree = self.trees.get(condition)
+            if tree is None or not self._reads(tree, found, set()):
+                return None
+        return found
+
+    def _reads(self, e: Any, found: set[str], seen: set[str]) -> bool:
+        """Add the zones and variables ``e`` reads to ``found``; False if that is unknown."""
+        if isinstance(e, list):
+            return all(self._reads(item, found, seen) for item in e)
+        if not isinstance(e, n.Expr):
+            return True
+        if isinstance(e, n.Name) and e.ref and e.ref[0] in ("var", "zone"):
+            found.add(e.ident)
+        if isinstance(e, n.Call) and e.ref and e.ref[0] == "func" and e.ref[1] not in seen:
+            seen.add(e.ref[1])
+            body = self.function_trees.get(e.ref[1])
+            if body is None or not self._reads(body, found, seen):
+                return False
+        return all(self._reads(getattr(e, f.name), found, seen) for f in fields(e)
+                   if f.name not in ("pos", "ref"))
 
     def function(self, body: list[str], location: Location | None = None) -> Any:
         """Compile ``def f(rt, L): <body>`` (the body's lines all point at ``location``)."""
@@ -266,6 +295,7 @@ class Compiler:
         triggers.update({("zone", z.name): z.on_enter
                          for z in self.symbols.zones.values() if z.on_enter})
         suspending = self._suspending(bodies, triggers)
+        self.end_watch = self.end_reads()
         for body in bodies:
             proc = Proc(body.name, nslots=body.nslots, params=body.params)
             self.program.procs[body.name] = proc
@@ -298,6 +328,7 @@ class Compiler:
                          location: Location | None = None) -> None:
         """Compile a pure function of the pack."""
         fn = self.expr(body, location)
+        self.function_trees[name] = body
         pad = [None] * (nslots - nparams)
 
         def call(rt: Runtime, args: list[Any]) -> Any:

@@ -121,6 +121,12 @@ class Emitter:
         self._labels = itertools.count()
         self.checks = bool(compiler.program.end_checks)
 
+    def checks_after(self, *names: str) -> bool:
+        """Whether a change of these zones or variables needs the end conditions checked:
+        only if some end condition reads one of them."""
+        watched = self.c.end_watch
+        return self.checks and (watched is None or any(name in watched for name in names))
+
     def where(self, pos: n.Pos) -> Location:
         return self.snippet.location(pos)
 
@@ -164,14 +170,11 @@ class Emitter:
         def out(*texts: str) -> list[Line]:
             return [(indent + t, loc) for t in texts]
 
-        def check() -> list[Line]:
-            return out("_END(rt)") if self.checks else []
-
         if isinstance(s, n.Let):
             return out(f"L[{s.slot}] = {c.py(s.value)}")
         if isinstance(s, n.Assign):
             assigned = out(*self._assign_lines(s, c.py(s.value))) + (
-                check() if s.ref[0] == "var" else [])
+                out("_END(rt)") if s.ref[0] == "var" and self.checks_after(s.ref[1]) else [])
             trigger = self.trigger(s)
             if trigger is not None:
                 assigned += out(f"_D[{trigger!r}](rt, [_v])")
@@ -242,7 +245,7 @@ class Emitter:
         if decl.capacity is not None:
             lines.append(f"if len(Z[{dst}]) > {decl.capacity}: "
                          f"_full({decl.name!r}, {decl.capacity})")
-        if self.checks:
+        if self.checks_after(zone_name(s.source), zone_name(s.dest)):
             lines.append("_END(rt)")
         return lines
 
@@ -289,7 +292,7 @@ class Emitter:
                          else f"_snap({c.py(p)})"
                          for p, kind in zip(exprs, s.kinds or ["any"] * len(exprs), strict=True))
         to = c.py(s.to) if s.to is not None else "None"
-        return (f"rt.log.append({{'e': 'log', 'to': {to}, 'at': {log_id}, "
+        return (f"if rt.logging: rt.log.append({{'e': 'log', 'to': {to}, 'at': {log_id}, "
                 f"'args': [{args}], 'round': S['round']}})")
 
     # ------------------------------------------------------------ blocks
@@ -329,7 +332,7 @@ class Emitter:
             self.proc.nslots += 1
             self._choices(loc, [(s.value, tmp)])
             lines = self._assign_lines(s, f"L[{tmp}]")
-            if self.checks and s.ref[0] == "var":
+            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
                 lines.append("_END(rt)")
             self.ops.append(_Op("code", [(t, loc) for t in lines]))
             trigger = self.trigger(s)
@@ -338,7 +341,7 @@ class Emitter:
             return
         if isinstance(s, n.Assign):  # a plain assignment whose trigger may stop
             lines = self._assign_lines(s, c.py(s.value))
-            if self.checks:
+            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
                 lines.append("_END(rt)")
             self.ops.append(_Op("code", [(t, loc) for t in lines]))
             self._trigger_call(self.trigger(s) or "", loc)
