@@ -5,6 +5,8 @@
 Figures (random player against random player, as ``rulekit simulate`` plays them):
 
 - ``games_per_s``, ``decisions_per_s``: whole games, the median of R runs;
+- ``quiet_games_per_s``: the same games without a log (``new_game(seed, quiet=True)``), as a
+  simulation or a search bot's playouts may play them;
 - ``clone_us``, ``observe_us``, ``determinize_us``, ``apply_us``: the median time of one call
   over the states met in random games (``apply`` on a copy, in place, the copy not counted);
 - ``state_bytes``: the median size of those states as JSON, without the log;
@@ -12,7 +14,8 @@ Figures (random player against random player, as ``rulekit simulate`` plays them
   Python (``carchase_plain.py``), run in turns with the engine in this process, so that the
   ratio holds on a busy machine (the median of the runs' ratios).
 
-Nothing here is a pass/fail test: the script prints figures.
+Times are the process's CPU time (``time.process_time``), which other work on a shared machine
+disturbs less than the wall clock. Nothing here is a pass/fail test: the script prints figures.
 """
 
 from __future__ import annotations
@@ -34,23 +37,36 @@ import carchase_plain
 from rulekit.engine.game import Game, copy_state
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
-from rulekit.simulate import play_game
+from rulekit.simulate import play_game, seat_rng
 
 SAMPLED_STATES = 200
 
 
 def run_engine(game: Game, games: int, first: int) -> tuple[float, int]:
     """(seconds, decisions) for ``games`` random games."""
-    started = time.perf_counter()
+    started = time.process_time()
     decisions = sum(play_game(game, derive(0, i)).decisions for i in range(first, first + games))
-    return time.perf_counter() - started, decisions
+    return time.process_time() - started, decisions
+
+
+def run_quiet(game: Game, games: int, first: int) -> float:
+    """Seconds for ``games`` random games without a log (as play_game, quiet)."""
+    started = time.process_time()
+    for i in range(first, first + games):
+        seed = derive(0, i)
+        rngs = {role: seat_rng(seed, role) for role in game.roles}
+        state = game.new_game(seed, quiet=True)
+        while state["result"] is None:
+            actions = {d.player: d.sample(rngs[d.player]) for d in game.pending(state)}
+            game.apply(state, actions, in_place=True)
+    return time.process_time() - started
 
 
 def run_reference(games: int, first: int) -> float:
-    started = time.perf_counter()
+    started = time.process_time()
     for i in range(first, first + games):
         carchase_plain.play(derive(0, i))
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def sample_states(game: Game, count: int) -> list[dict[str, Any]]:
@@ -74,10 +90,10 @@ def per_call(states: list[dict[str, Any]], call: Callable[[dict[str, Any]], obje
     """The median over ``states`` of the time of one call, in microseconds."""
     times = []
     for state in states:
-        started = time.perf_counter()
+        started = time.process_time()
         for _ in range(reps):
             call(state)
-        times.append((time.perf_counter() - started) / reps)
+        times.append((time.process_time() - started) / reps)
     return statistics.median(times) * 1e6
 
 
@@ -87,9 +103,9 @@ def apply_time(game: Game, states: list[dict[str, Any]]) -> float:
     for state in states:
         actions = {d.player: d.sample(rand).id for d in game.pending(state)}
         copy = copy_state(state)
-        started = time.perf_counter()
+        started = time.process_time()
         game.apply(copy, actions, in_place=True)
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
     return statistics.median(times) * 1e6
 
 
@@ -101,12 +117,13 @@ def first_player(game: Game, state: dict[str, Any]) -> str:
 def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
     game = load_pack(pack).game
     with_reference = game.pack_id == "carchase"
-    rates, decision_rates, reference_rates, ratios = [], [], [], []
+    rates, decision_rates, quiet_rates, reference_rates, ratios = [], [], [], [], []
     play_game(game, derive(0, 0))  # warm up
     for run in range(repeat):
         seconds, decisions = run_engine(game, games, run * games)
         rates.append(games / seconds)
         decision_rates.append(decisions / seconds)
+        quiet_rates.append(games / run_quiet(game, games, run * games))
         if with_reference:
             reference = run_reference(games, run * games)
             reference_rates.append(games / reference)
@@ -120,6 +137,7 @@ def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
         "runs": repeat,
         "games_per_s": round(statistics.median(rates), 1),
         "decisions_per_s": round(statistics.median(decision_rates)),
+        "quiet_games_per_s": round(statistics.median(quiet_rates), 1),
         "clone_us": round(per_call(states, copy_state), 2),
         "observe_us": round(per_call(states, lambda s: game.observe(s, roles[id(s)])), 2),
         "determinize_us": round(per_call(
@@ -132,6 +150,8 @@ def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
     if with_reference:
         figures["reference_games_per_s"] = round(statistics.median(reference_rates), 1)
         figures["ratio"] = round(statistics.median(ratios), 3)
+        figures["quiet_ratio"] = round(statistics.median(quiet_rates)
+                                       / statistics.median(reference_rates), 3)
     return figures
 
 

@@ -149,12 +149,12 @@ class Decision:
                 return False
         return True
 
-    def _subset_option(self, indexes: list[int]) -> Option:
+    def _subset_option(self, indexes: list[int] | tuple[int, ...]) -> Option:
         if not indexes:
-            return Option(NONE_ID, "(none)", [])
-        chosen = [self.items[i] for i in indexes]
-        return Option("+".join(self._ids[i] for i in indexes), None, chosen, self._labeler,
-                      self)
+            return Option(NONE_ID, "(none)", [], None, self)
+        items, ids = self.items, self._ids
+        return Option("+".join([ids[i] for i in indexes]), None, [items[i] for i in indexes],
+                      self._labeler, self)
 
     def option(self, option_id: str) -> Option:
         """The option with this id; :class:`IllegalActionError` if it is not legal."""
@@ -268,7 +268,7 @@ class Decision:
                     if (bits & mask).bit_count() > limit:
                         break
                 else:
-                    return self._subset_option(list(_bit_indexes(bits)))
+                    return self._subset_option(_bit_indexes(bits))
         return rng.choice(self.options())
 
 

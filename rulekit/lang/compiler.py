@@ -96,7 +96,7 @@ class Compiler:
         self.ns: dict[str, Any] = {
             "__builtins__": _SAFE_BUILTINS,
             "C": symbols.components(),
-            "_F": program.functions,
+            "_F": {},  # the pack's functions, called directly
             "_OTHER": {r: roles[(i + 1) % len(roles)] for i, r in enumerate(roles)},
             "_ROLES": tuple(roles),
             "_CARD_IDS": tuple(symbols.cards),
@@ -327,12 +327,18 @@ class Compiler:
     def compile_function(self, name: str, body: n.Expr, nslots: int, nparams: int,
                          location: Location | None = None) -> None:
         """Compile a pure function of the pack."""
-        fn = self.expr(body, location)
+        pad = nslots - nparams
+        head = [f"L.extend([None] * {pad})"] if pad > 0 else []
+        # Generated code calls it directly with a new list of arguments, which it extends
+        # with its own locals; others call it through program.functions with any list.
+        fn = self.block_function(f"function {name}", "L", [("return " + self.py(body),
+                                                             location)], head)
+        self.trees[fn] = body
         self.function_trees[name] = body
-        pad = [None] * (nslots - nparams)
+        self.ns["_F"][name] = fn
 
         def call(rt: Runtime, args: list[Any]) -> Any:
-            return fn(rt, args + pad)
+            return fn(rt, list(args))
 
         self.program.functions[name] = call
 
