@@ -66,6 +66,9 @@ class Program:
 
     procs: dict[str, Proc] = field(default_factory=dict)
     functions: dict[str, Callable[[Runtime, list[Any]], Any]] = field(default_factory=dict)
+    # The same, as generated code calls them: with a new list of arguments, which they extend.
+    direct_functions: dict[str, Callable[[Runtime, list[Any]], Any]] = field(
+        default_factory=dict)
     phase_pcs: dict[str, int] = field(default_factory=dict)
     round_start_pc: int = -1
     round_end_pc: int = -1
@@ -96,7 +99,7 @@ class Compiler:
         self.ns: dict[str, Any] = {
             "__builtins__": _SAFE_BUILTINS,
             "C": symbols.components(),
-            "_F": {},  # the pack's functions, called directly
+            "_F": program.direct_functions,
             "_OTHER": {r: roles[(i + 1) % len(roles)] for i, r in enumerate(roles)},
             "_ROLES": tuple(roles),
             "_CARD_IDS": tuple(symbols.cards),
@@ -335,7 +338,7 @@ class Compiler:
                                                              location)], head)
         self.trees[fn] = body
         self.function_trees[name] = body
-        self.ns["_F"][name] = fn
+        self.program.direct_functions[name] = fn
 
         def call(rt: Runtime, args: list[Any]) -> Any:
             return fn(rt, list(args))
