@@ -48,6 +48,14 @@ class Game:
                              for key in self._keys_of(var.name, var.per)}
         self._card_owner = {card: props.get("owner") for card, props in symbols.cards.items()}
         self._decisions: dict[int, tuple[dict[str, Any], Decision]] = {}
+        # determinize: each card's kind (type, owner); per role, the piles it cannot see
+        # whole, and whether it sees its own cards in them.
+        self._card_kinds = {card: (props.get("type"), props.get("owner"))
+                            for card, props in symbols.cards.items()}
+        self._hidden_piles = {
+            role: [(key, vis == "card_owner") for key, owner, vis in self._zone_keys
+                   if not (vis == "public" or (vis == "owner" and owner == role))]
+            for role in self.roles}
         self._observer = Observer(pack_id, self.roles, self._zone_keys, self._var_keys,
                                   self._card_owner)
 
@@ -298,22 +306,25 @@ class Game:
         answer, if given, is kept, the others' are forgotten.
         """
         new = copy_state(state)
-        slots: dict[tuple[Any, Any], list[tuple[str, int]]] = {}
-        cards = self.symbols.cards
-        for key, owner, vis in self._zone_keys:
-            if vis == "public" or (vis == "owner" and owner == role):
-                continue
-            for index, card in enumerate(new["zones"][key]):
-                props = cards[card]
-                if vis == "card_owner" and props.get("owner") == role:
+        slots: dict[tuple[Any, Any], list[tuple[list[str], int]]] = {}
+        kinds = self._card_kinds
+        zones = new["zones"]
+        for key, by_card in self._hidden_piles[role]:
+            pile = zones[key]
+            for index, card in enumerate(pile):
+                kind = kinds[card]
+                if by_card and kind[1] == role:
                     continue
-                kind = (props.get("type"), props.get("owner"))
-                slots.setdefault(kind, []).append((key, index))
+                places = slots.get(kind)
+                if places is None:
+                    slots[kind] = [(pile, index)]
+                else:
+                    places.append((pile, index))
         for places in slots.values():
-            pool = [new["zones"][key][index] for key, index in places]
+            pool = [pile[index] for pile, index in places]
             rand.shuffle(pool)
-            for (key, index), card in zip(places, pool, strict=True):
-                new["zones"][key][index] = card
+            for (pile, index), card in zip(places, pool, strict=True):
+                pile[index] = card
         new["rng"] = rand.getrandbits(64)
         if new["pending"]:
             # The pending decisions were built from the old cards: ask them again (a choice is
