@@ -6,11 +6,13 @@ Figures (random player against random player, as ``rulekit simulate`` plays them
 
 - ``games_per_s``, ``decisions_per_s``: whole games, the median of R runs;
 - ``quiet_games_per_s``: the same games without a log (``new_game(seed, quiet=True)``), as a
-  simulation or a search bot's playouts may play them;
+  simulation or a search bot's playouts may play them; ``playout_games_per_s``: quiet games
+  played out (``engine/playout``: every choice answered where it is made);
 - ``clone_us``, ``observe_us``, ``determinize_us``, ``apply_us``: the median time of one call
   over the states met in random games (``apply`` on a copy, in place, the copy not counted);
 - ``state_bytes``: the median size of those states as JSON, without the log;
-- for Car Chase, ``reference_games_per_s`` and ``ratio``: the same game written by hand in plain
+- for Car Chase, ``reference_games_per_s`` and ``ratio`` (also ``quiet_ratio``,
+  ``playout_ratio``): the same game written by hand in plain
   Python (``carchase_plain.py``), run in turns with the engine in this process, so that the
   ratio holds on a busy machine (the median of the runs' ratios).
 
@@ -34,7 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import carchase_plain
 
+from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, copy_state
+from rulekit.engine.playout import Chooser, playout
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
 from rulekit.simulate import play_game, seat_rng
@@ -60,6 +64,25 @@ def run_quiet(game: Game, games: int, first: int) -> float:
             actions = {d.player: d.sample(rngs[d.player]) for d in game.pending(state)}
             game.apply(state, actions, in_place=True)
     return time.process_time() - started
+
+
+def run_playouts(game: Game, games: int, first: int) -> float:
+    """Seconds for ``games`` random quiet games played out (engine/playout)."""
+    started = time.process_time()
+    for i in range(first, first + games):
+        seed = derive(0, i)
+
+        def choosers(seed: int = seed) -> dict[str, Chooser]:
+            return {role: _sampler(seat_rng(seed, role)) for role in game.roles}
+
+        playout(game, game.initial_state(seed, quiet=True), choosers)
+    return time.process_time() - started
+
+
+def _sampler(rand: random.Random) -> Chooser:
+    def sample(decision: Decision) -> Option:
+        return decision.sample(rand)
+    return sample
 
 
 def run_reference(games: int, first: int) -> float:
@@ -117,17 +140,22 @@ def first_player(game: Game, state: dict[str, Any]) -> str:
 def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
     game = load_pack(pack).game
     with_reference = game.pack_id == "carchase"
-    rates, decision_rates, quiet_rates, reference_rates, ratios = [], [], [], [], []
+    rates, decision_rates, quiet_rates, playout_rates = [], [], [], []
+    reference_rates, ratios, quiet_ratios, playout_ratios = [], [], [], []
     play_game(game, derive(0, 0))  # warm up
     for run in range(repeat):
         seconds, decisions = run_engine(game, games, run * games)
         rates.append(games / seconds)
         decision_rates.append(decisions / seconds)
         quiet_rates.append(games / run_quiet(game, games, run * games))
+        playout_seconds = run_playouts(game, games, run * games)
+        playout_rates.append(games / playout_seconds)
         if with_reference:
             reference = run_reference(games, run * games)
             reference_rates.append(games / reference)
             ratios.append(reference / seconds)
+            quiet_ratios.append(reference * quiet_rates[-1] / games)
+            playout_ratios.append(reference / playout_seconds)
     states = sample_states(game, SAMPLED_STATES)
     rand = random.Random(3)
     roles = {id(s): first_player(game, s) for s in states}
@@ -138,6 +166,7 @@ def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
         "games_per_s": round(statistics.median(rates), 1),
         "decisions_per_s": round(statistics.median(decision_rates)),
         "quiet_games_per_s": round(statistics.median(quiet_rates), 1),
+        "playout_games_per_s": round(statistics.median(playout_rates), 1),
         "clone_us": round(per_call(states, copy_state), 2),
         "observe_us": round(per_call(states, lambda s: game.observe(s, roles[id(s)])), 2),
         "determinize_us": round(per_call(
@@ -150,8 +179,8 @@ def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
     if with_reference:
         figures["reference_games_per_s"] = round(statistics.median(reference_rates), 1)
         figures["ratio"] = round(statistics.median(ratios), 3)
-        figures["quiet_ratio"] = round(statistics.median(quiet_rates)
-                                       / statistics.median(reference_rates), 3)
+        figures["quiet_ratio"] = round(statistics.median(quiet_ratios), 3)
+        figures["playout_ratio"] = round(statistics.median(playout_ratios), 3)
     return figures
 
 

@@ -90,10 +90,10 @@ class Game:
     def initial_state(self, seed: int = 0, *, quiet: bool = False) -> State:
         """A state at the very start, before setup has run.
 
-        A ``quiet`` game builds no log events (the pack's ``log`` lines and the end of the
-        game are not recorded), which saves time in simulations and a search bot's playouts;
-        it goes exactly as the same game with a log. The flag is the key ``quiet`` of the
-        state, so copies of a quiet state are quiet too.
+        A ``quiet`` game builds no events for the pack's ``log`` lines and the end of the
+        game (the players' choices are still recorded), which saves time in simulations and
+        a search bot's playouts; it goes exactly as the same game with a log. The flag is the
+        key ``quiet`` of the state, so copies of a quiet state are quiet too.
         """
         zones: dict[str, list[str]] = {key: [] for key, _, _ in self._zone_keys}
         for zone in self.symbols.zones.values():  # initial cards are listed from the top

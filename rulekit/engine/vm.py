@@ -21,8 +21,8 @@ DEFAULT_STEP_BUDGET = 1_000_000
 class Runtime:
     """A short-lived view of one state, used while instructions run."""
 
-    __slots__ = ("budget", "log", "logging", "program", "stack", "state", "ticks", "vars",
-                 "zones")
+    __slots__ = ("budget", "fast", "log", "logging", "program", "stack", "state", "ticks",
+                 "vars", "zones")
 
     def __init__(self, program: Program, state: dict[str, Any],
                  budget: int = DEFAULT_STEP_BUDGET) -> None:
@@ -35,6 +35,8 @@ class Runtime:
         self.logging = "quiet" not in state  # a quiet game builds no log events
         self.budget = budget
         self.ticks = budget  # counts down: one per block run and per loop turn
+        # Procedures run as one plain function each when their frame starts (playouts).
+        self.fast: dict[str, Any] | None = None
 
     # ------------------------------------------------------------ services for instructions
 
@@ -83,8 +85,19 @@ class Runtime:
         state = self.state
         budget = self.budget
         steps = 0  # blocks run here; loops inside blocks count down self.ticks
+        fast = self.fast
         while stack:
             frame = stack[-1]
+            if fast is not None and frame[1] == 0 and frame[0] in fast:
+                try:
+                    fast[frame[0]](self, frame[2])
+                except StopGame:
+                    break
+                except EndRound:
+                    end_round(self)
+                    continue
+                stack.pop()
+                continue
             proc = procs[frame[0]]
             code = proc.code
             size = len(code)

@@ -69,6 +69,10 @@ class Program:
     # The same, as generated code calls them: with a new list of arguments, which they extend.
     direct_functions: dict[str, Callable[[Runtime, list[Any]], Any]] = field(
         default_factory=dict)
+    # The playout version of each procedure: a plain function f(rt, locals) that answers its
+    # choices at once through ``rt.answer`` and logs as the procedure's blocks do (see
+    # engine/playout).
+    playout: dict[str, Callable[[Runtime, list[Any]], Any]] = field(default_factory=dict)
     phase_pcs: dict[str, int] = field(default_factory=dict)
     round_start_pc: int = -1
     round_end_pc: int = -1
@@ -104,6 +108,7 @@ class Compiler:
             "_ROLES": tuple(roles),
             "_CARD_IDS": tuple(symbols.cards),
             "_D": {},
+            "_P": program.playout,
             "_move": helpers.move, "_move_all": helpers.move_all, "_draw": helpers.draw,
             "_call": helpers.call, "_snap": helpers.snapshot, "_END": helpers.end_checks,
             "_full": helpers.full,
@@ -117,6 +122,7 @@ class Compiler:
         program.plain_ids = frozenset(
             ident for ident in symbols.components() if ident != "none" and "+" not in ident)
         self._counter = itertools.count()
+        self.log_ids: dict[int, int] = {}  # id of a log statement -> its number
         self.trees: dict[Any, n.Expr] = {}  # compiled expression -> its tree
         self.function_trees: dict[str, n.Expr] = {}  # pack function -> its body
         self.end_watch: set[str] | None = None  # what the end conditions read (None: any)
@@ -312,6 +318,18 @@ class Compiler:
                 head = [f"L.extend([None] * {pad})"] if pad > 0 else []
                 self.ns["_D"][body.name] = self.block_function(
                     f"{body.name} direct", "L", lines or [("pass", None)], head)
+        for body in bodies:
+            self.program.playout[body.name] = self._playout_version(body, suspending)
+
+    def _playout_version(self, body: Body, suspending: set[str]) -> Any:
+        """A procedure as one plain function answering its choices at once."""
+        emitter = Emitter(self, self.program.procs[body.name], body.snippet, suspending,
+                          inline=True, nslots=body.nslots)
+        lines = emitter.structured(body.stmts, [], "")
+        pad = emitter.nslots - len(body.params)
+        head = [f"L.extend([None] * {pad})"] if pad > 0 else []
+        return self.block_function(f"{body.name} playout", "L", lines or [("pass", None)],
+                                   head)
 
     @staticmethod
     def _suspending(bodies: list[Body], triggers: Triggers) -> set[str]:

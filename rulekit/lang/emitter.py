@@ -111,12 +111,18 @@ class Emitter:
     """Emits one procedure, given which procedures may stop for decisions."""
 
     def __init__(self, compiler: Compiler, proc: Proc, snippet: Snippet,
-                 suspending: set[str], *, direct: bool = False) -> None:
+                 suspending: set[str], *, direct: bool = False, inline: bool = False,
+                 nslots: int = 0) -> None:
         self.c = compiler
         self.proc = proc
         self.snippet = snippet
         self.suspending = suspending
-        self.direct = direct  # emitting a plain Python function (no blocks)
+        self.direct = direct or inline  # emitting a plain Python function (no blocks)
+        # inline: the playout version of a procedure, a plain function even if it chooses
+        # (``rt.answer`` answers at once) and calling the playout versions of others.
+        self.inline = inline
+        self.playout = "_P" if inline else "_D"  # how it calls procedures that may stop
+        self.nslots = nslots  # locals of an inline function (it may add temporaries)
         self.ops: list[_Op] = []
         self._labels = itertools.count()
         self.checks = bool(compiler.program.end_checks)
@@ -126,6 +132,10 @@ class Emitter:
         only if some end condition reads one of them."""
         watched = self.c.end_watch
         return self.checks and (watched is None or any(name in watched for name in names))
+
+    def calls(self, proc: str) -> str:
+        """The table of functions through which code calls ``proc`` directly."""
+        return self.playout if proc in self.suspending else "_D"
 
     def where(self, pos: n.Pos) -> Location:
         return self.snippet.location(pos)
@@ -170,6 +180,8 @@ class Emitter:
         def out(*texts: str) -> list[Line]:
             return [(indent + t, loc) for t in texts]
 
+        if self.inline and _stmt_chooses(s) and not _bodies(s):
+            return self._inline_choice(s, loc, indent)
         if isinstance(s, n.Let):
             return out(f"L[{s.slot}] = {c.py(s.value)}")
         if isinstance(s, n.Assign):
@@ -177,7 +189,7 @@ class Emitter:
                 out("_END(rt)") if s.ref[0] == "var" and self.checks_after(s.ref[1]) else [])
             trigger = self.trigger(s)
             if trigger is not None:
-                assigned += out(f"_D[{trigger!r}](rt, [_v])")
+                assigned += out(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
             return assigned
         if isinstance(s, n.If):
             lines: list[Line] = []
@@ -213,13 +225,13 @@ class Emitter:
             lines = out(*self._move_lines(s))
             trigger = self.entry_trigger(s)
             if trigger is not None:
-                lines += out(f"for _c in _moved: _D[{trigger!r}](rt, [_c])")
+                lines += out(f"for _c in _moved: {self.calls(trigger)}[{trigger!r}](rt, [_c])")
             return lines
         if isinstance(s, n.Shuffle):
             return out(f"rt.shuffle(Z[{c.zone(s.zone)}])")
         if isinstance(s, n.CallStmt):
             args = ", ".join(c.py(a) for a in s.args)
-            return out(f"_D[{s.proc!r}](rt, [{args}])")
+            return out(f"{self.calls(s.proc)}[{s.proc!r}](rt, [{args}])")
         if isinstance(s, n.Win):
             return out(f"rt.finish({c.py(s.winner)}, {s.reason or ''!r})", "raise _Stop")
         if isinstance(s, n.EndRound):
@@ -227,6 +239,34 @@ class Emitter:
         if isinstance(s, n.Log):
             return out(self._log_line(s))
         raise AssertionError(f"cannot write {type(s).__name__} as Python")  # pragma: no cover
+
+    def _inline_choice(self, s: n.Stmt, loc: Location, indent: str) -> list[Line]:
+        """A choice answered at once (playout versions): ``rt.answer`` writes the answers
+        into their slots, as a resumed game would."""
+        if isinstance(s, n.Simultaneous):
+            pairs = [(b.value, b.slot) for b in s.bindings]
+        elif isinstance(s, n.Let):
+            pairs = [(s.value, s.slot)]
+        else:
+            assert isinstance(s, n.Assign)
+            if s.ref[0] == "local" and s.op == "=":
+                pairs = [(s.value, s.ref[1])]
+            else:
+                pairs = [(s.value, self.nslots)]
+                self.nslots += 1
+        makers = []
+        for choice, slot in pairs:
+            assert isinstance(choice, n.Choice)
+            makers.append(self.c.constant(self._choice_spec(choice, slot)))
+        lines = [f"rt.answer(L, [{', '.join(makers)}])"]
+        if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
+            lines += self._assign_lines(s, f"L[{pairs[0][1]}]")
+            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
+                lines.append("_END(rt)")
+            trigger = self.trigger(s)
+            if trigger is not None:
+                lines.append(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
+        return [(indent + t, loc) for t in lines]
 
     def _move_lines(self, s: n.Move | n.Draw) -> list[str]:
         """Python for a move or draw: the cards moved end in ``_moved``; then the capacity
@@ -285,8 +325,13 @@ class Emitter:
         parts: list[str | LogField] = [
             p if isinstance(p, str) else LogField(next(kinds, "any") not in RAW_KINDS)
             for p in s.parts]
-        log_id = len(c.program.logs)
-        c.program.logs[log_id] = parts
+        # A playout version logs as the blocks of its procedure do.
+        log_id = c.log_ids.get(id(s)) if self.inline else None
+        if log_id is None:
+            log_id = len(c.program.logs)
+            c.program.logs[log_id] = parts
+            if not self.direct:
+                c.log_ids[id(s)] = log_id
         exprs = [p for p in s.parts if not isinstance(p, str)]
         args = ", ".join(c.py(p) if kind in RAW_KINDS or kind in SCALAR_KINDS
                          else f"_snap({c.py(p)})"
