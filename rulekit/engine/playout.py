@@ -36,6 +36,8 @@ class PlayoutRuntime(Runtime):
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
                  max_rounds: int | None) -> None:
         super().__init__(game.program, state, game.step_budget)
+        if self.program.build_playout is not None:
+            self.program.build_playout()
         self.game = game
         self.choosers = choosers
         self.max_rounds = max_rounds

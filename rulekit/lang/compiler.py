@@ -73,6 +73,7 @@ class Program:
     # choices at once through ``rt.answer`` and logs as the procedure's blocks do (see
     # engine/playout).
     playout: dict[str, Callable[[Runtime, list[Any]], Any]] = field(default_factory=dict)
+    build_playout: Callable[[], None] | None = None  # compiles ``playout`` when first needed
     phase_pcs: dict[str, int] = field(default_factory=dict)
     round_start_pc: int = -1
     round_end_pc: int = -1
@@ -318,8 +319,13 @@ class Compiler:
                 head = [f"L.extend([None] * {pad})"] if pad > 0 else []
                 self.ns["_D"][body.name] = self.block_function(
                     f"{body.name} direct", "L", lines or [("pass", None)], head)
-        for body in bodies:
-            self.program.playout[body.name] = self._playout_version(body, suspending)
+
+        def build_playout() -> None:
+            for body in bodies:
+                self.program.playout[body.name] = self._playout_version(body, suspending)
+            self.program.build_playout = None
+
+        self.program.build_playout = build_playout  # on first use: loading stays fast
 
     def _playout_version(self, body: Body, suspending: set[str]) -> Any:
         """A procedure as one plain function answering its choices at once."""
