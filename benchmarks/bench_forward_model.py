@@ -38,10 +38,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import carchase_plain
 
-from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, copy_state
 
 with contextlib.suppress(ImportError):  # an engine from before playouts: the rest
+    from rulekit.engine.decisions import RandomChooser
     from rulekit.engine.playout import Chooser, playout
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
@@ -77,16 +77,10 @@ def run_playouts(game: Game, games: int, first: int) -> float:
         seed = derive(0, i)
 
         def choosers(seed: int = seed) -> dict[str, Chooser]:
-            return {role: _sampler(seat_rng(seed, role)) for role in game.roles}
+            return {role: RandomChooser(seat_rng(seed, role)) for role in game.roles}
 
         playout(game, game.initial_state(seed, quiet=True), choosers)
     return time.process_time() - started
-
-
-def _sampler(rand: random.Random) -> Chooser:
-    def sample(decision: Decision) -> Option:
-        return decision.sample(rand)
-    return sample
 
 
 def run_reference(games: int, first: int) -> float:

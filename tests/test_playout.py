@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.decisions import Decision, Option, RandomChooser
 from rulekit.engine.game import Game, copy_state
 from rulekit.engine.playout import Chooser, playout, run_playout
 from rulekit.engine.rng import derive
@@ -90,6 +90,25 @@ def test_playouts_from_the_middle_of_a_game(pack: str) -> None:
         final = copy_state(state)
         run_playout(game, final, samplers(seed, game))
         assert same_game(final, expected)
+
+
+def random_choosers(seed: int, game: Game) -> dict[str, Chooser]:
+    return {role: RandomChooser(random.Random(f"{seed}:{role}")) for role in game.roles}
+
+
+@pytest.mark.parametrize(("pack", "games"), [("carchase", 60), ("lists", 20)])
+def test_random_choosers_answer_from_the_specs_as_decisions_would(
+        pack: str, games: int, tmp_path: Path) -> None:
+    game = load(tmp_path, LISTS_PACK).game if pack == "lists" else load_pack(pack).game
+    for seed in range(games):
+        state = game.initial_state(seed)
+        run_playout(game, state, random_choosers(seed, game))
+        expected = game.new_game(seed)
+        choosers = random_choosers(seed, game)
+        while expected["result"] is None:
+            game.apply(expected, {d.player: choosers[d.player](d)
+                                  for d in game.pending(expected)}, in_place=True)
+        assert same_game(state, expected), f"game {seed} differs"
 
 
 def test_playouts_of_loops_and_lists(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.decisions import Decision, Option, RandomChooser
 from rulekit.engine.game import Game, State, copy_state
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError
@@ -31,7 +31,7 @@ class Capped(Exception):
 class PlayoutRuntime(Runtime):
     """A runtime that answers decisions where they are asked."""
 
-    __slots__ = ("choosers", "decisions", "game", "max_rounds", "spent")
+    __slots__ = ("choosers", "decisions", "game", "max_rounds", "random", "spent")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
                  max_rounds: int | None) -> None:
@@ -44,6 +44,10 @@ class PlayoutRuntime(Runtime):
         self.decisions = 0
         self.spent = 0  # loop turns counted before the last decision
         self.fast = game.program.playout
+        # Random choosers answer from the specs, without Decision objects, unless an anytime
+        # action may be among the options.
+        self.random = not self.program.anytime and all(
+            type(chooser) is RandomChooser for chooser in choosers.values())
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Ask as a normal game does, then answer what is pending at once; after an anytime
@@ -85,6 +89,9 @@ class PlayoutRuntime(Runtime):
         state = self.state
         if self.max_rounds is not None and state["round"] > self.max_rounds:
             raise Capped
+        if self.random:
+            self._answer_at_random()
+            return None
         game = self.game
         choosers = self.choosers
         decisions = game.pending(state)
@@ -108,12 +115,34 @@ class PlayoutRuntime(Runtime):
             log.append({"e": "choice", "to": role, "player": role, "option": option.id,
                         "value": list(value) if isinstance(value, list) else value,
                         "round": state["round"]})
+        self._answered()
+        return None
+
+    def _answer_at_random(self) -> None:
+        """Answer with RandomChoosers: the same draws as ``Decision.sample``."""
+        state = self.state
+        choosers = self.choosers
+        locals_ = self.stack[-1][2]
+        log = self.log
+        pending = state["pending"]
+        answers = [choosers[spec["player"]].answer(spec)  # type: ignore[attr-defined]
+                   for spec in pending]
+        self.decisions += len(answers)
+        for spec, (option_id, value) in zip(pending, answers, strict=True):
+            locals_[spec["slot"]] = value
+            role = spec["player"]
+            log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                        "value": list(value) if isinstance(value, list) else value,
+                        "round": state["round"]})
+        self._answered()
+
+    def _answered(self) -> None:
+        state = self.state
         state["pending"] = []
         state["committed"] = {}
         # The step budget counts what runs between two decisions.
         self.spent += self.budget - self.ticks
         self.ticks = self.budget
-        return None
 
     def _anytime(self, role: str, option: Option, log: list[dict[str, Any]]) -> str:
         decl = next(d for d, _ in self.program.anytime if "!" + d.id == option.id)
