@@ -161,7 +161,8 @@ def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Choose
     ``choosers()`` gives each role's chooser (a new set, should the game be played again on
     the normal path). Returns the final state (``state`` itself, changed in place, unless the
     game had to be played again), the number of decisions taken and whether the round limit
-    stopped the game. Errors are those of a normal game.
+    stopped the game. Errors are those of a normal game. A game stopped by the round limit is
+    left where it stopped, inside a procedure: such a state is for reading, not for resuming.
     """
     if state["committed"]:  # some players have answered already
         return state, *_play_normally(game, state, choosers(), max_rounds)
