@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 READ_ONLY = "an observation is read-only (copy it to change it)"
 # How far back from the end of a log to look for a position whose view is known.
 LOOK_BACK = 64
-CACHE_LIMIT = 4096
+CACHE_LIMIT = 256  # views kept per role (each holds a list as long as the log)
 
 
 def _read_only(*_: Any, **__: Any) -> NoReturn:
