@@ -24,9 +24,10 @@ from rulekit.errors import Location
 from rulekit.lang import helpers
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
-from rulekit.lang.emitter import Emitter, LogField, Triggers, calls_in, choices_in
+from rulekit.lang.emitter import Emitter, LogField
 from rulekit.lang.parser import Snippet
 from rulekit.lang.symbols import AnytimeDecl, Board, Symbols
+from rulekit.lang.walk import Triggers, calls_in, choices_in
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime

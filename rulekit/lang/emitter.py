@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
+from rulekit.lang.walk import bodies, stmt_chooses, zone_name
 
 # Values a log shows as they are; other values (cards, roles, places, lists) by their names.
 RAW_KINDS = frozenset({"int", "bool", "text", "none"})
@@ -41,54 +42,6 @@ _LABEL = re.compile(r"@L(\d+)@")
 
 # The statements that end a run of code (nothing after them in the same body runs).
 TICK = ["rt.ticks -= 1", "if rt.ticks < 0: _over(rt)"]
-
-
-def choices_in(body: list[n.Stmt]) -> bool:
-    """True if a statement list holds a choice (not counting procedure calls)."""
-    return any(_stmt_chooses(s) for s in body)
-
-
-def _stmt_chooses(s: n.Stmt) -> bool:
-    if isinstance(s, n.Simultaneous):
-        return True
-    if isinstance(s, (n.Let, n.Assign)):
-        return isinstance(s.value, n.Choice)
-    return any(choices_in(body) for body in _bodies(s))
-
-
-Triggers = dict[tuple[str, str], str]  # ("var", name) or ("zone", name) -> procedure
-
-
-def calls_in(body: list[n.Stmt], triggers: Triggers | None = None) -> set[str]:
-    """Names of the procedures a statement list calls, triggers included."""
-    found: set[str] = set()
-    triggers = triggers or {}
-    for s in body:
-        if isinstance(s, n.CallStmt):
-            found.add(s.proc)
-        if isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var" \
-                and ("var", s.ref[1]) in triggers:
-            found.add(triggers["var", s.ref[1]])
-        if isinstance(s, (n.Move, n.Draw)) and ("zone", zone_name(s.dest)) in triggers:
-            found.add(triggers["zone", zone_name(s.dest)])
-        for sub in _bodies(s):
-            found |= calls_in(sub, triggers)
-    return found
-
-
-def zone_name(zone: n.Expr) -> str:
-    """The declared name of a zone expression (``deck``, ``hand[p]``)."""
-    base = zone.obj if isinstance(zone, n.Index) else zone
-    assert isinstance(base, n.Name)
-    return base.ident
-
-
-def _bodies(s: n.Stmt) -> list[list[n.Stmt]]:
-    if isinstance(s, n.If):
-        return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
-    if isinstance(s, (n.For, n.While, n.Repeat)):
-        return [s.body]
-    return []
 
 
 @dataclass
@@ -151,7 +104,7 @@ class Emitter:
         return self.c.symbols.zones[zone_name(s.dest)].on_enter
 
     def may_stop(self, s: n.Stmt) -> bool:
-        if _stmt_chooses(s):
+        if stmt_chooses(s):
             return True
         if isinstance(s, n.CallStmt):
             return s.proc in self.suspending
@@ -159,7 +112,7 @@ class Emitter:
             return True
         if isinstance(s, (n.Move, n.Draw)) and self.entry_trigger(s) in self.suspending:
             return True
-        return any(self._body_may_stop(b) for b in _bodies(s))
+        return any(self._body_may_stop(b) for b in bodies(s))
 
     def _body_may_stop(self, body: list[n.Stmt]) -> bool:
         return any(self.may_stop(s) for s in body)
@@ -180,7 +133,7 @@ class Emitter:
         def out(*texts: str) -> list[Line]:
             return [(indent + t, loc) for t in texts]
 
-        if self.inline and _stmt_chooses(s) and not _bodies(s):
+        if self.inline and stmt_chooses(s) and not bodies(s):
             return self._inline_choice(s, loc, indent)
         if isinstance(s, n.Let):
             return out(f"L[{s.slot}] = {c.py(s.value)}")
