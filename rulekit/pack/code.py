@@ -12,6 +12,7 @@ from rulekit.lang.compiler import MAIN, STOP, Body, Compiler, ExprFn, Frame, Pro
 from rulekit.lang.parser import Snippet, parse_block, parse_expression
 from rulekit.lang.symbols import Symbols
 from rulekit.pack.documents import Documents, snippet
+from rulekit.yamlsource import YamlDocument
 
 SETUP = "__setup__"
 AFTER_ROUNDS = "__after_rounds__"
@@ -20,7 +21,8 @@ AFTER_ROUNDS = "__after_rounds__"
 class CodeBuilder:
     """Parses, checks and compiles every piece of effect code of one pack."""
 
-    def __init__(self, docs: Documents) -> None:
+    def __init__(self, docs: Documents, manifest_doc: YamlDocument) -> None:
+        self.manifest_doc = manifest_doc
         self.errors = docs.errors
         self._section = docs.section
         self.bodies: list[Body] = []
@@ -92,8 +94,9 @@ class CodeBuilder:
             self._body(symbols, SETUP, snippet(doc, ("setup",)), [])
         doc, flow = self._section("flow", None)
         if doc is None:
-            self.errors.append(PackFileError("the pack has no flow section",
-                                             hint="add flow: with rounds and phases"))
+            self.errors.append(PackFileError(
+                "the pack has no flow section", self.manifest_doc.key_location(("include",)),
+                "add flow: with rounds and phases to one of the included files"))
             return
         phases = []
         for i, phase in enumerate(flow.get("phases", [])):

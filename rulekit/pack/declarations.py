@@ -3,6 +3,7 @@ the board, anytime actions, and the names of its functions and procedures."""
 
 from __future__ import annotations
 
+import re
 import string
 from typing import Any
 
@@ -10,9 +11,12 @@ from rulekit.errors import Location, SchemaError, did_you_mean
 from rulekit.lang.checker import RUNTIME_NAMES
 from rulekit.lang.parser import KEYWORDS
 from rulekit.lang.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
+from rulekit.limits import MAX_COPIES
 from rulekit.pack.documents import Documents, snippet
 from rulekit.pack.params import resolve_params
 from rulekit.yamlsource import YamlDocument
+
+_PROPERTY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Declarations:
@@ -27,10 +31,13 @@ class Declarations:
               overrides: dict[str, Any]) -> tuple[Symbols, dict[str, str]]:
         """The symbols of the pack, and the labels of its cards and board components."""
         manifest = manifest_doc.data
+        self.manifest_doc = manifest_doc
         roles = [r["id"] for r in manifest["roles"]]
-        if len(set(roles)) != len(roles):
-            self.errors.append(SchemaError("two roles have the same id",
-                                           manifest_doc.location(("roles",))))
+        for i, role in enumerate(roles):
+            if role in roles[:i]:
+                self.errors.append(SchemaError(f"role '{role}' is given twice",
+                                               manifest_doc.location(("roles", i, "id")),
+                                               "give each role its own id"))
         declared_params = manifest.get("parameters", {}) or {}
         for name, spec in declared_params.items():
             lo, hi, default = spec.get("min"), spec.get("max"), spec["default"]
@@ -65,6 +72,12 @@ class Declarations:
             props = {k: v for k, v in entry.items() if k not in ("id", "copies")}
             props.setdefault("name", entry["id"])
             copies = entry.get("copies", 1)
+            if copies > MAX_COPIES:
+                assert doc is not None
+                self.errors.append(SchemaError(
+                    f"{copies:,} copies of card '{entry['id']}' are too many; the limit is "
+                    f"{MAX_COPIES:,}", doc.location(("cards", i, "copies"))))
+                continue
             ids = [entry["id"]] if copies == 1 else [f"{entry['id']}#{k}"
                                                      for k in range(1, copies + 1)]
             for card_id in ids:
@@ -85,6 +98,11 @@ class Declarations:
                                                doc.location((*path, "per"))))
             per = "role"
         if isinstance(per, int):
+            if per > MAX_COPIES:
+                self.errors.append(SchemaError(
+                    f"per: {per:,} asks for too many piles or values; the limit is "
+                    f"{MAX_COPIES:,}", doc.location((*path, "per"))))
+                return 1
             return per
         return str(per) if per else None
 
@@ -248,13 +266,19 @@ class Declarations:
                     self.errors.append(SchemaError(
                         f"'{name}' is a word of the effect language and cannot name a {kind}",
                         self._where(kind, name), "choose another name"))
-                if name in seen:
+                if name in seen and not (kind == "role" == seen[name]):  # reported above
                     self.errors.append(SchemaError(
                         f"'{name}' is both a {seen[name]} and a {kind}",
                         self._where(kind, name), "give them different names"))
                 seen[name] = kind
 
     def _where(self, kind: str, name: str) -> Location | None:
+        manifest = self.manifest_doc
+        if kind == "role":
+            ids = [r["id"] for r in manifest.data["roles"]]
+            return manifest.location(("roles", ids.index(name), "id"))
+        if kind == "parameter":
+            return manifest.key_location(("parameters", name))
         section = {"zone": "zones", "variable": "variables"}.get(kind)
         if section and section in self.sections:
             return self.sections[section][0].key_location((section, name))
@@ -263,7 +287,9 @@ class Declarations:
     def _card_labels(self, manifest_doc: YamlDocument,
                      cards: dict[str, dict[str, Any]]) -> dict[str, str]:
         template = (manifest_doc.data.get("display") or {}).get("card_label", "{name}")
-        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f]
+        fields = self._label_fields(manifest_doc, template)
+        if fields is None:
+            return {}
         labels = {}
         for card_id, props in cards.items():
             missing = [f for f in fields if f not in props]
@@ -272,8 +298,30 @@ class Declarations:
                     f"card '{card_id}' has no '{missing[0]}' for the card_label template",
                     manifest_doc.location(("display", "card_label"))))
                 return {}
-            labels[card_id] = template.format(**props)
+            labels[card_id] = template.format_map(props)
         return labels
+
+    def _label_fields(self, manifest_doc: YamlDocument, template: str) -> list[str] | None:
+        """The property names a card_label template shows, or None (and an error) if it is not
+        plain text with ``{property}`` fields."""
+        where = manifest_doc.location(("display", "card_label"))
+        try:
+            parts = list(string.Formatter().parse(template))
+        except ValueError as exc:
+            self.errors.append(SchemaError(f"card_label is not a valid template: {exc}", where,
+                                           "write {{ and }} for literal braces"))
+            return None
+        fields = []
+        for _, field, spec, conversion in parts:
+            if field is None:
+                continue
+            if not _PROPERTY.fullmatch(field) or spec or conversion:
+                self.errors.append(SchemaError(
+                    f"card_label field '{{{field}}}' is not a card property name", where,
+                    "a field is {property}, such as {name}; write {{ and }} for braces"))
+                return None
+            fields.append(field)
+        return fields
 
 
     def _declare_code(self, symbols: Symbols) -> None:

@@ -7,14 +7,15 @@ the later phases of loading (declarations, code) read sections from it and add t
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rulekit.errors import Location, PackError, PackErrors, PackFileError, SchemaError
 from rulekit.lang.parser import Snippet
-from rulekit.pack.files import display_path
+from rulekit.pack.files import OutsideError, display_path, glob_files, pack_file
 from rulekit.schema import validate_document
-from rulekit.yamlsource import YamlDocument, load_yaml
+from rulekit.yamlsource import JsonPath, YamlDocument, load_yaml
 
 
 def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
@@ -32,8 +33,9 @@ def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
 class Documents:
     """The documents of one pack folder, the sections they give, and the errors found so far."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, roots: Sequence[Path] = ()) -> None:
         self.folder = folder
+        self.roots = tuple(roots) or (folder,)  # the folders its files may come from
         self.errors: list[PackError] = []
         self.documents: list[YamlDocument] = []
         self.sections: dict[str, tuple[YamlDocument, Any]] = {}
@@ -70,9 +72,10 @@ class Documents:
 
     def read_includes(self, manifest_doc: YamlDocument) -> None:
         """Read the content files the manifest includes and collect their sections."""
-        folder = self.folder
         for i, name in enumerate(manifest_doc.data.get("include", [])):
-            path = folder / name
+            path = self._pack_file(manifest_doc, ("include", i), name, "the included file name")
+            if path is None:
+                continue
             if not path.is_file():
                 self.errors.append(PackFileError(
                     f"included file '{name}' does not exist",
@@ -94,7 +97,9 @@ class Documents:
         name = manifest_doc.data.get("rules")
         if name is None:
             return []
-        path = self.folder / name
+        path = self._pack_file(manifest_doc, ("rules",), name, "the rules file name")
+        if path is None:
+            return []
         if not path.is_file():
             self.errors.append(PackFileError(f"rules file '{name}' does not exist",
                                              manifest_doc.location(("rules",))))
@@ -116,13 +121,28 @@ class Documents:
     def scenario_files(self, manifest_doc: YamlDocument) -> list[Path]:
         files: list[Path] = []
         for i, pattern in enumerate(manifest_doc.data.get("scenarios", [])):
-            matches = sorted(self.folder.glob(pattern))
+            try:
+                matches = glob_files(self.folder, self.roots, pattern)
+            except OutsideError as exc:
+                self.errors.append(PackFileError(exc.message,
+                                                 manifest_doc.location(("scenarios", i)),
+                                                 exc.hint))
+                continue
             if not matches:
                 self.errors.append(PackFileError(f"no scenario file matches '{pattern}'",
                                                  manifest_doc.location(("scenarios", i))))
             files.extend(m for m in matches if m not in files)
         return files
 
+
+    def _pack_file(self, doc: YamlDocument, at: JsonPath, name: str, what: str) -> Path | None:
+        """The file named at ``at`` in ``doc``, or None (and an error) if the pack may not
+        read it."""
+        try:
+            return pack_file(self.folder, self.roots, name, what)
+        except OutsideError as exc:
+            self.errors.append(PackFileError(exc.message, doc.location(at), exc.hint))
+            return None
 
     def section(self, key: str, default: Any) -> tuple[YamlDocument | None, Any]:
         if key in self.sections:
