@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 Event = dict[str, Any]
 SAME, CARDS, OTHER = 0, 1, 2  # how events differ from those R saw
+MAX_RESTARTS = 3  # times a belief that lost the game starts again from its beginning
 
 
 @dataclass
@@ -82,8 +83,9 @@ class Belief:
         self.budget = budget
         self.keep = keep
         self.tries = tries
-        self.particles = [Particle(game.initial_state(rng.getrandbits(63)), 1.0 / seeds)
-                          for _ in range(seeds)]
+        self.seeds = seeds
+        self.restarts = 0
+        self.particles = self._fresh()
         self.seen: list[Event] = []  # R's log as far as the particles have followed it
         self.observation: dict[str, Any] | None = None
         self.lost = False
@@ -93,31 +95,45 @@ class Belief:
     # ------------------------------------------------------------ following the game
 
     def update(self, observation: dict[str, Any]) -> Belief:
-        """Follow the game up to ``observation``, taken when R must decide or once the game
-        is over (at other times the belief stays as it is: how many steps the others take
-        between two of R's decisions is no part of what R knows). Return self."""
-        if not observation["decisions"] and observation["result"] is None:
-            return self
+        """Follow the game up to ``observation`` (R's observation now); return self.
+
+        Agents update it when they must decide. Taken while others decide, an observation
+        only says that R is not asked: the states kept are those after any number of the
+        others' steps that show it.
+        """
         log = observation["log"]
         if len(log) < len(self.seen) or log[:len(self.seen)] != self.seen:
             raise ValueError("the observation does not continue the one this belief follows")
         if self.observation is not None and len(log) == len(self.seen) \
                 and _without_log(observation) == _without_log(self.observation):
             return self
-        target = log[len(self.seen):]
-        if not self.lost:
-            finals = self._advance(target, observation)
-            if not finals:  # follow the log loosely: same statements, any values
-                self._loose = True
-                finals = self._advance(target, observation)
-                self._loose = False
-            if finals:
-                self.particles = self._resample(finals)
-            else:
-                self.lost = True
+        finals = [] if self.lost else self._follow_both_ways(log[len(self.seen):], observation)
+        if not finals and self.restarts < MAX_RESTARTS:
+            # Start again from the beginning of the game with other unknown seeds.
+            self.restarts += 1
+            self.particles = self._fresh()
+            finals = self._follow_both_ways(list(log), observation)
+        if finals:
+            self.particles = self._resample(finals)
+        self.lost = not finals
         self.seen = list(log)
         self.observation = observation
         return self
+
+    def _fresh(self) -> list[Particle]:
+        return [Particle(self.game.initial_state(self.rng.getrandbits(63)), 1.0 / self.seeds)
+                for _ in range(self.seeds)]
+
+    def _follow_both_ways(self, target: list[Event], observation: dict[str, Any]
+                          ) -> list[Particle]:
+        """The particles followed along ``target``: exactly, or else loosely (the same
+        statements logged, any values; what R sees is then made to agree)."""
+        finals = self._advance(target, observation)
+        if not finals:
+            self._loose = True
+            finals = self._advance(target, observation)
+            self._loose = False
+        return finals
 
     def _advance(self, target: list[Event], observation: dict[str, Any]) -> list[Particle]:
         game, role = self.game, self.role
@@ -130,7 +146,12 @@ class Belief:
             if not frontier:
                 break
             following: dict[tuple[str, int, bool], list[Any]] = {}
+            waiting = not observation["decisions"]
             for state, weight, exact, pos in frontier:
+                if waiting and pos == len(target) and state["result"] is None \
+                        and not any(s["player"] == role for s in state["pending"]):
+                    self._finish(state, weight, exact, observation, finals)
+                    continue
                 if state["result"] is not None:
                     if pos == len(target):
                         self._finish(state, weight, exact, observation, finals)
@@ -154,6 +175,8 @@ class Belief:
                              target, following)
             if self._spent > self.budget:
                 cap = max(self.max_particles // 2, cap // 2)
+            if self._spent > 4 * self.budget:
+                break
             frontier = self._cap([(s, w, e, p) for (s, w, e, p) in following.values()], cap)
         return finals
 

@@ -18,24 +18,7 @@ def redeal(game: Game, state: State, role: str, rand: random.Random) -> None:
     ``type`` and ``owner`` properties), so a token never lands where a check was. The
     generator state is renewed too.
     """
-    slots: dict[tuple[Any, Any], list[tuple[str, int]]] = {}
-    cards = game.symbols.cards
-    zones = state["zones"]
-    for key, owner, vis in game._zone_keys:  # (key, owner, visibility) of every pile
-        if vis == "public" or (vis == "owner" and owner == role):
-            continue
-        for index, card in enumerate(zones[key]):
-            props = cards[card]
-            if vis == "card_owner" and props.get("owner") == role:
-                continue
-            kind = (props.get("type"), props.get("owner"))
-            slots.setdefault(kind, []).append((key, index))
-    for places in slots.values():
-        pool = [zones[key][index] for key, index in places]
-        rand.shuffle(pool)
-        for (key, index), card in zip(places, pool, strict=True):
-            zones[key][index] = card
-    state["rng"] = rand.getrandbits(64)
+    game._redeal(state, role, rand)
 
 
 def ask_again(game: Game, state: State, rand: random.Random) -> State:

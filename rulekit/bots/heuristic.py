@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulekit.bots.belief import BeliefLost
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
 from rulekit.engine.decisions import Decision, Option
 from rulekit.errors import IllegalActionError
@@ -35,10 +34,9 @@ class HeuristicAgent:
             return options[0]
         game, role, rng = view.game, view.role, view.rng
         evaluate = self.evaluate or pack_evaluation(game)
-        try:
-            states = [view.determinize(rng) for _ in range(self.samples)]
-        except BeliefLost:
+        if view.belief.lost:
             return decision.sample(rng)
+        states = [view.determinize(rng) for _ in range(self.samples)]
         totals = [0.0] * len(options)
         for state in states:
             others = {d.player: d.sample(rng) for d in game.pending(state) if d.player != role}

@@ -20,7 +20,6 @@ import random
 import time
 from typing import TYPE_CHECKING
 
-from rulekit.bots.belief import BeliefLost
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
 from rulekit.engine.decisions import Decision, Option
 from rulekit.errors import IllegalActionError
@@ -67,9 +66,7 @@ class IsmctsAgent:
             return options[0]
         game, role = view.game, view.role
         rng = random.Random(view.rng.getrandbits(64))
-        try:
-            view.belief  # noqa: B018 - brought up to date before the clock starts
-        except BeliefLost:
+        if view.belief.lost:  # brought up to date before the clock starts
             return decision.sample(view.rng)
         evaluate = self.evaluate or pack_evaluation(game)
         root = _Node()

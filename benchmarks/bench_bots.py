@@ -1,0 +1,112 @@
+"""Strength of the built-in bots, per pack and per role, with 95% intervals.
+
+    python benchmarks/bench_bots.py [PACK ...] [--games N] [--ismcts SPEC] [--workers W]
+                                    [--pairs ismcts-random,ismcts-heuristic,heuristic-random]
+                                    [--self-play N]
+
+For each pair ``A-B`` and each role, A plays that role and B the other for N games (seeds
+0..N-1 of ``rulekit simulate``); the table gives A's wins with a Wilson 95% interval, the
+mean number of rounds and seconds per game. It also prints ISMCTS iterations per second per
+pack (the budget spent over the time spent choosing), and with ``--self-play`` the mean length
+of ISMCTS-against-ISMCTS games and how they ended. Figures only: nothing here passes or fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import time
+from typing import Any
+
+from rulekit.agents import View, load_agent
+from rulekit.bots.ismcts import IsmctsAgent
+from rulekit.engine.decisions import Decision, Option
+from rulekit.pack.loader import load_pack
+from rulekit.simulate import play_game, simulate, wilson_interval
+
+
+def strength(pack: str, a: str, b: str, games: int, workers: int) -> list[str]:
+    game = load_pack(pack).game
+    rows = []
+    for role in game.roles:
+        other = next(r for r in game.roles if r != role)
+        start = time.perf_counter()
+        result = simulate(pack, games=games, seed=0, agents={role: a, other: b},
+                          workers=workers)
+        spent = time.perf_counter() - start
+        wins = result.wins.get(role, 0)
+        low, high = wilson_interval(wins, games)
+        rows.append(f"| {pack} | {a} | {b} | {role} | {wins}/{games} = {wins / games:.0%} "
+                    f"[{low:.0%}, {high:.0%}] | {result.mean_rounds:.1f} | "
+                    f"{spent / games:.1f} |")
+    return rows
+
+
+class _Timed:
+    """Wraps an ISMCTS agent to add up its iterations and the time it spends choosing."""
+
+    def __init__(self, agent: IsmctsAgent) -> None:
+        self.agent = agent
+        self.iterations = 0
+        self.seconds = 0.0
+
+    def choose(self, view: View, decision: Decision) -> Option:
+        view.belief  # noqa: B018 - the belief is brought up to date outside the timing
+        start = time.perf_counter()
+        option = self.agent.choose(view, decision)
+        self.seconds += time.perf_counter() - start
+        self.iterations += self.agent.last_iterations
+        return option
+
+
+def speed(pack: str, spec: str, games: int) -> str:
+    game = load_pack(pack).game
+    agent = load_agent(spec)
+    assert isinstance(agent, IsmctsAgent)
+    timed = _Timed(agent)
+    for seed in range(games):
+        play_game(game, seed, {game.roles[seed % 2]: timed})
+    rate = timed.iterations / timed.seconds if timed.seconds else 0.0
+    return f"{pack}: {rate:.0f} ISMCTS iterations/s ({timed.iterations} in {timed.seconds:.1f} s)"
+
+
+def self_play(pack: str, spec: str, games: int) -> str:
+    game = load_pack(pack).game
+    rounds, ends = [], collections.Counter[Any]()
+    start = time.perf_counter()
+    for seed in range(games):
+        record = play_game(game, seed, {role: spec for role in game.roles})
+        rounds.append(record.rounds)
+        ends[(record.winner, record.reason)] += 1
+    spent = (time.perf_counter() - start) / games
+    how = "; ".join(f"{w or 'nobody'}: {r} ({n})" for (w, r), n in ends.most_common())
+    return (f"{pack} {spec} vs itself: {games} games, mean {sum(rounds) / games:.1f} rounds, "
+            f"{spent:.0f} s/game; {how}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("packs", nargs="*", default=["carchase", "rednotice"])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--ismcts", default="ismcts", help="the ISMCTS agent spec")
+    parser.add_argument("--pairs", default="ismcts-random,ismcts-heuristic,heuristic-random")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--speed-games", type=int, default=2)
+    parser.add_argument("--self-play", type=int, default=0, metavar="N")
+    args = parser.parse_args()
+    names = {"ismcts": args.ismcts, "heuristic": "heuristic", "random": "random"}
+    print("| pack | agent | against | role | wins [95%] | mean rounds | s/game |")
+    print("|---|---|---|---|---|---|---|")
+    for pack in args.packs:
+        for pair in args.pairs.split(","):
+            a, b = (names[p.strip()] for p in pair.split("-"))
+            for row in strength(pack, a, b, args.games, args.workers):
+                print(row, flush=True)
+    for pack in args.packs:
+        print(speed(pack, args.ismcts, args.speed_games), flush=True)
+    if args.self_play:
+        print(self_play("rednotice", args.ismcts, args.self_play), flush=True)
+
+
+if __name__ == "__main__":
+    main()
