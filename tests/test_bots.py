@@ -6,6 +6,8 @@ Strength is measured by ``benchmarks/bench_bots.py``, not here.
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +15,7 @@ from rulekit.agents import load_agent, parse_agents
 from rulekit.bots.evaluation import outcome
 from rulekit.bots.heuristic import HeuristicAgent
 from rulekit.bots.ismcts import IsmctsAgent
-from rulekit.errors import UsageError
+from rulekit.errors import PackErrors, UsageError
 from rulekit.pack.loader import load_pack
 from rulekit.simulate import play_game
 from tests.helpers_cli import runner
@@ -95,3 +97,23 @@ def test_simulate_takes_built_in_agents_with_parameters(
                              "--agents", "law=ismcts:iterations=3:depth=3,fugitive=heuristic")
     assert code == 0, err
     assert "law=ismcts:iterations=3:depth=3" in out
+
+
+def test_a_pack_declares_its_evaluation_per_role(tmp_path: Path) -> None:
+    from rulekit.bots.evaluation import pack_evaluation
+
+    game = load_pack("carchase").game
+    state = game.new_game(3)
+    evaluate = pack_evaluation(game)
+    law = sum(game.symbols.cards[c]["score"] for c in state["zones"]["hand.law"]) - 3
+    assert evaluate(game, state, "law") == pytest.approx(0.05 + 0.9 * (law / (10 + law) + 1) / 2)
+    assert 0.05 < evaluate(game, state, "fugitive") < 0.95
+
+    folder = tmp_path / "carchase"
+    shutil.copytree(load_pack("carchase").folder, folder)
+    flow = folder / "flow.yaml"
+    flow.write_text(flow.read_text().replace('    law: "sum(', '    lawe: "sum('))
+    with pytest.raises(PackErrors) as caught:
+        load_pack(folder)
+    text = str(caught.value)
+    assert "unknown role 'lawe'" in text and "flow.yaml:" in text and "law" in text

@@ -2,7 +2,7 @@
 
 An evaluation is a function ``(game, state, role) -> float``. The default knows only the end of
 a game: 1 for the winner, 0 for the loser, 0.5 for a draw or a game still going. A pack may
-declare its own (``evaluate:``, see ``docs/bots.md``), and a Python caller may give any
+declare its own (``flow.evaluate``, see ``docs/bots.md``), and a Python caller may give any
 function.
 """
 
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from rulekit.engine.vm import Runtime
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game
@@ -26,11 +28,13 @@ def outcome(game: Game, state: dict[str, Any], role: str) -> float:
 
 
 def pack_evaluation(game: Game) -> Evaluation:
-    """The pack's declared evaluation (its ``evaluate:`` scores, squashed into 0..1 once the
-    game is not over), or :func:`outcome` if it declares none."""
-    scores = getattr(game.program, "evaluate", None)
+    """The pack's declared evaluation (``flow.evaluate``: an integer per role, higher is
+    better, squashed into 0.05..0.95 so that a win or a loss always counts more), or
+    :func:`outcome` if it declares none."""
+    scores = game.program.evaluate
     if not scores:
         return outcome
+    program = game.program
 
     def evaluate(game: Game, state: dict[str, Any], role: str) -> float:
         if state["result"] is not None:
@@ -38,8 +42,8 @@ def pack_evaluation(game: Game) -> Evaluation:
         score = scores.get(role)
         if score is None:
             return 0.5
-        value = float(score(game, state))
-        return 0.05 + 0.9 * (value / (1.0 + abs(value)) + 1.0) / 2.0
+        value = float(score(Runtime(program, state), []))
+        return 0.05 + 0.9 * (value / (10.0 + abs(value)) + 1.0) / 2.0
     return evaluate
 
 

@@ -80,6 +80,7 @@ class Program:
     round_end_pc: int = -1
     end_checks: list[tuple[ExprFn, str, str]] = field(default_factory=list)
     anytime: list[tuple[AnytimeDecl, ExprFn | None]] = field(default_factory=list)
+    evaluate: dict[str, ExprFn] = field(default_factory=dict)  # flow.evaluate, per role
     line_maps: dict[str, dict[int, Location]] = field(default_factory=dict)
     plain_ids: frozenset[str] = frozenset()  # component ids usable as option ids as they are
     logs: dict[int, list[str | LogField]] = field(default_factory=dict)

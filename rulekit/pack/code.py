@@ -63,6 +63,21 @@ class CodeBuilder:
         self.errors.extend(checker.errors)
         return None if checker.errors else compiler.expr(expr)
 
+    def _evaluation(self, symbols: Symbols, compiler: Compiler, role: str,
+                    code: Snippet) -> None:
+        """``flow.evaluate`` of one role: an integer expression, compiled like a function
+        without parameters (its comprehensions need local slots)."""
+        expr = self._parse_expr(code)
+        if expr is None:
+            return
+        checker = Checker(symbols, code)
+        checker.check_expr(expr, "int")
+        self.errors.extend(checker.errors)
+        if not checker.errors:
+            name = f"__evaluate__:{role}"
+            compiler.compile_function(name, expr, checker.nslots, 0)
+            compiler.program.evaluate[role] = compiler.program.functions[name]
+
     def compile_code(self, symbols: Symbols, compiler: Compiler) -> None:
         doc, flow = self._section("flow", None)
         if doc is not None:
@@ -77,6 +92,14 @@ class CodeBuilder:
                                                    did_you_mean(winner, symbols.roles)))
                 if cond is not None:
                     compiler.program.end_checks.append((cond, winner, check.get("reason", "")))
+            for role in flow.get("evaluate", {}):
+                if role not in symbols.roles:
+                    self.errors.append(SchemaError(
+                        f"unknown role '{role}'", doc.key_location(("flow", "evaluate", role)),
+                        did_you_mean(role, symbols.roles)))
+                    continue
+                self._evaluation(symbols, compiler, role,
+                                 snippet(doc, ("flow", "evaluate", role)))
         for func in symbols.functions.values():
             expr = self._parse_expr(func.snippet)
             if expr is None:
