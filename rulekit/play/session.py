@@ -76,7 +76,7 @@ def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
     if not seats:
         seats[roles[0]] = HUMAN
     for role in roles:
-        seats.setdefault(role, "random")
+        seats.setdefault(role, "ismcts:iterations=60")  # answers in about a second
     return {role: seats[role] for role in roles}
 
 
