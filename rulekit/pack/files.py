@@ -11,6 +11,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
+from rulekit.datafiles import data_dir
 from rulekit.errors import PackFileError, did_you_mean
 from rulekit.limits import MAX_FILE_BYTES, MAX_PATH_CHARS
 
@@ -18,8 +19,8 @@ PACKS_ENV = "RULEKIT_PACKS"
 
 
 def shipped_packs_dir() -> Path:
-    """The ``games/`` folder of this checkout, home of the shipped packs."""
-    return Path(__file__).resolve().parent.parent.parent / "games"
+    """The folder of the shipped packs (``games/`` of the repository, or of the package)."""
+    return data_dir("games")
 
 
 def find_pack(ref: str) -> Path:
