@@ -354,9 +354,11 @@ def _show(value: Any) -> str:
 
 
 def run_scenarios(pack: LoadedPack, params: dict[str, Any] | None = None,
-                  name_filter: str | None = None) -> ScenarioRun:
-    """Run every scenario of a pack (those whose name contains ``name_filter``)."""
-    scenarios = load_scenarios(pack.scenario_files)
+                  name_filter: str | None = None,
+                  files: list[Path] | None = None) -> ScenarioRun:
+    """Run every scenario of a pack (those whose name contains ``name_filter``); ``files``:
+    the scenario files to run instead of the pack's own (those of its base, say)."""
+    scenarios = load_scenarios(pack.scenario_files if files is None else files)
     runner = ScenarioRunner(pack, params)
     run = ScenarioRun(pack)
     for scenario in scenarios:

@@ -127,7 +127,7 @@ def doc_examples() -> list[tuple[str, str]]:
     text = DOCS.read_text(encoding="utf-8")
     examples = []
     for block in re.findall(r"```yaml\n(.*?)```", text, re.S):
-        if block.startswith("id:"):
+        if block.startswith(("id:", "# variant: pack.yaml")):
             schema = "pack"
         elif block.startswith("scenarios:"):
             schema = "scenarios"

@@ -24,7 +24,6 @@ class Declarations:
 
     def __init__(self, docs: Documents) -> None:
         self.errors = docs.errors
-        self.sections = docs.sections
         self._section = docs.section
 
     def build(self, manifest_doc: YamlDocument,
@@ -279,9 +278,10 @@ class Declarations:
             return manifest.location(("roles", ids.index(name), "id"))
         if kind == "parameter":
             return manifest.key_location(("parameters", name))
-        section = {"zone": "zones", "variable": "variables"}.get(kind)
-        if section and section in self.sections:
-            return self.sections[section][0].key_location((section, name))
+        section = {"zone": "zones", "variable": "variables"}.get(kind, "")
+        doc, _ = self._section(section, None)
+        if doc is not None:
+            return doc.key_location((section, name))
         return None
 
     def _card_labels(self, manifest_doc: YamlDocument,
