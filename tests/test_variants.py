@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from rulekit.errors import PackErrors
 from rulekit.pack.loader import LoadedPack, load_pack
@@ -14,7 +16,8 @@ from tests.helpers_cli import Run, runner
 
 ROOT = Path(__file__).resolve().parent.parent
 HIDEOUT = ROOT / "docs" / "examples" / "hideout"
-EXAMPLES = [ROOT / "docs" / "examples" / name for name in ("carchase-nine", "rednotice-tour")]
+EXAMPLES = [ROOT / "docs" / "examples" / name
+            for name in ("carchase-nine", "rednotice-tour", "hideout-long")]
 
 MANIFEST = """\
 id: hotter
@@ -206,3 +209,12 @@ def test_rulekit_test_with_base_reports_the_base_scenarios_apart(run: Run) -> No
     assert "FAIL Setup: the shuffled deck deals 10 cards" in out
     assert "(left side: 7, right side: 10)" in out
     assert "base: " in out and "(a variant may change what they assert)" in out
+
+
+def test_the_tutorials_variant_is_the_one_it_shows() -> None:
+    text = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n# (docs/examples/hideout-long/\S+)\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    for name, shown in blocks:
+        data = yaml.safe_load((ROOT / name).read_text(encoding="utf-8"))
+        assert yaml.safe_load(shown) == data, name

@@ -42,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
         if args.filter and not args.with_base:
             err(f"{PROG}: error: no scenario of {pack.id} has '{args.filter}' in its name")
             return 1
-        out(f"{pack.id} has no scenarios")
+        out(f"no scenario of {pack.id} has '{args.filter}' in its name" if args.filter
+            else f"{pack.id} has no scenarios")
     else:
         out(f"{result_run.passed} passed, {result_run.failed} failed")
     coverage = result_run.coverage()
