@@ -55,6 +55,7 @@ class PackError(RulekitError):
     """A mistake in a pack, located in one of its files."""
 
     kind = "error"
+    label = ""  # put before the message: "warning: " for a warning
 
     def __init__(
         self, message: str, location: Location | None = None, hint: str | None = None
@@ -64,7 +65,8 @@ class PackError(RulekitError):
 
     def __str__(self) -> str:
         loc = self.location
-        head = self.message if loc is None else f"{loc.prefix}{self.message}"
+        head = self.label + self.message if loc is None else \
+            f"{loc.prefix}{self.label}{self.message}"
         lines = [head]
         if loc is not None and loc.source_line is not None:
             src = loc.source_line.rstrip("\n").expandtabs(1)
@@ -101,6 +103,13 @@ class EffectCheckError(PackError):
 
 class ScenarioError(PackError):
     """A scenario file that is well-formed but cannot be set up or played."""
+
+
+class PackWarning(PackError):
+    """Something in a pack that is probably a mistake, though the pack works (a lint)."""
+
+    kind = "warning"
+    label = "warning: "
 
 
 class PackErrors(RulekitError):
