@@ -163,3 +163,38 @@ def test_duplicate_phase_ids_are_an_error(run: Run, tmp_path: Path) -> None:
 def test_the_shipped_packs_have_no_warnings(run: Run) -> None:
     code, out, err = run("validate", "carchase", "rednotice", HIDEOUT, "--strict")
     assert code == 0 and "warning" not in out + err
+
+
+def test_declared_properties_catch_misspelt_missing_and_mistyped_keys(run: Run,
+                                                                      tmp_path: Path) -> None:
+    folder = copy(tmp_path, ROOT / "games" / "carchase")
+    cards = folder / "cards.yaml"
+    edit(cards, "{id: lie_low, name: Lie Low, type: F, kind: Fugitive, score: 1}",
+         "{id: lie_low, name: Lie Low, type: F, kind: Fugitive, score: 1, copise: 12}")
+    edit(cards, "{id: skid, name: Skid, type: C, kind: Chase, score: 1}",
+         "{id: skid, nmae: Skid, type: C, kind: Chase, score: \"1\"}")
+    edit(cards, "{id: bust, name: Bust, type: I, kind: Investigation, score: 8}",
+         "{id: bust, name: Bust, type: I, score: 8}")
+    code, _, err = run("validate", folder)
+    assert code == 1
+    assert "has a property 'copise' that the pack does not declare" in err
+    assert "hint: did you mean 'copies'?" in err
+    assert "card 'skid' has a property 'nmae' that the pack does not declare\n" in err
+    assert "card 'bust' has no 'kind'" in err
+    assert "property 'score' of card 'skid' must be an integer" in err
+
+
+def test_a_misspelt_region_key_on_a_node_is_caught(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path, ROOT / "games" / "rednotice")
+    edit(folder / "map.yaml", "{id: lima, name: Lima, region: south_america,",
+         "{id: lima, name: Lima, regoin: south_america,")
+    code, _, err = run("validate", folder)
+    assert code == 1
+    assert "map.yaml:" in err and "node 'lima' has a property 'regoin'" in err
+
+
+def test_packs_that_declare_no_properties_are_not_checked(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "cards.yaml", "{id: informant,   name: Informant,   type: S, score: 8}",
+         "{id: informant,   name: Informant,   type: S, score: 8, note: any}")
+    assert run("validate", folder)[0] == 0

@@ -56,10 +56,12 @@ def test_schema_is_valid_draft_2020_12(name: str) -> None:
 
 def walk_properties(node: Any, where: str = "#") -> Iterator[tuple[str, Any]]:
     if isinstance(node, dict):
-        for key, value in node.get("properties", {}).items():
+        for key, value in node.get("properties", {}).items():  # a map of property schemas
             yield f"{where}/properties/{key}", value
+            yield from walk_properties(value, f"{where}/properties/{key}")
         for key, value in node.items():
-            yield from walk_properties(value, f"{where}/{key}")
+            if key != "properties":
+                yield from walk_properties(value, f"{where}/{key}")
     elif isinstance(node, list):
         for index, value in enumerate(node):
             yield from walk_properties(value, f"{where}/{index}")

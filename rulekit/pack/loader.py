@@ -27,6 +27,7 @@ from rulekit.pack.declarations import Declarations
 from rulekit.pack.extends import read_documents
 from rulekit.pack.files import PACKS_ENV, display_path, find_pack, shipped_packs_dir
 from rulekit.pack.params import parse_params, resolve_params
+from rulekit.pack.properties import check_properties
 from rulekit.yamlsource import YamlDocument
 
 
@@ -54,6 +55,7 @@ def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
     manifest_doc = docs.manifest
     assert manifest_doc is not None
     manifest: dict[str, Any] = manifest_doc.data
+    check_properties(docs.content, docs.errors)
     symbols, labels = Declarations(docs).build(manifest_doc, overrides)
     program = Program()
     compiler = Compiler(symbols, program)

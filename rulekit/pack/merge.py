@@ -28,6 +28,8 @@ _LAYOUT: dict[JsonPath, str] = {
     ("flow",): "group", ("flow", "phases"): "list",
     ("map",): "group", ("map", "regions"): "list", ("map", "nodes"): "list",
     ("map", "edges"): "list",
+    ("properties",): "group", ("properties", "cards"): "map", ("properties", "nodes"): "map",
+    ("properties", "edges"): "map", ("properties", "regions"): "map",
 }
 
 # What ``remove:`` names, and where it lives in the merged sections.
@@ -39,6 +41,8 @@ REMOVABLE: dict[str, JsonPath] = {
 }
 
 _WHAT: dict[JsonPath, str] = {
+    ("properties", "cards"): "card property", ("properties", "nodes"): "node property",
+    ("properties", "edges"): "edge property", ("properties", "regions"): "region property",
     ("cards",): "card", ("anytime",): "anytime action", ("zones",): "zone",
     ("variables",): "variable", ("functions",): "function", ("procedures",): "procedure",
     ("flow", "phases"): "phase", ("map", "regions"): "region", ("map", "nodes"): "node",
