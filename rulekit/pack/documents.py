@@ -14,7 +14,14 @@ from typing import Any
 
 from rulekit.errors import Location, PackError, PackErrors, PackFileError, SchemaError
 from rulekit.lang.parser import Snippet
-from rulekit.pack.files import OutsideError, display_path, glob_files, pack_file
+from rulekit.pack.files import (
+    OutsideError,
+    check_size,
+    confine,
+    display_path,
+    glob_files,
+    pack_file,
+)
 from rulekit.pack.merge import MergedDocument, Merger
 from rulekit.schema import validate_document
 from rulekit.yamlsource import JsonPath, YamlDocument, load_yaml
@@ -75,6 +82,11 @@ class Documents:
         if not manifest_path.is_file():
             raise PackErrors([PackFileError(f"{display_path(folder)}: no pack.yaml in this folder",
                                             hint="a pack folder starts with a pack.yaml")])
+        try:
+            check_size(confine(manifest_path, self.roots, "pack.yaml"), "pack.yaml")
+        except OutsideError as exc:
+            raise PackErrors([PackFileError(f"{display_path(folder)}: {exc.message}",
+                                            hint=exc.hint)]) from None
         manifest_doc = self.read(manifest_path, "pack")
         self.fail_if_errors()
         assert manifest_doc is not None
