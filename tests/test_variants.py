@@ -218,3 +218,48 @@ def test_the_tutorials_variant_is_the_one_it_shows() -> None:
     for name, shown in blocks:
         data = yaml.safe_load((ROOT / name).read_text(encoding="utf-8"))
         assert yaml.safe_load(shown) == data, name
+
+
+SHADOW = ROOT / "tests" / "packs" / "shadow"
+
+
+def test_removing_a_node_removes_its_edges_and_map_items_are_replaced(tmp_path: Path) -> None:
+    shutil.copytree(SHADOW, tmp_path / "shadow")
+    folder = tmp_path / "small"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: small\nname: Small\nversion: '1'\nextends: ../shadow\n"
+                                      "include: [map.yaml]\n")
+    (folder / "map.yaml").write_text("""\
+map:
+  nodes:
+    - {id: b, name: Beech, region: north}
+  edges:
+    - {from: f, to: e, steep: true}
+remove:
+  nodes: [c]
+""")
+    board = load_pack(folder).game.symbols.board
+    assert list(board.nodes) == ["a", "b", "d", "e", "f"] and board.nodes["b"]["name"] == "Beech"
+    assert sorted(board.edges) == ["a-b", "a-d", "d-e", "f-e"]  # b-c and c-f went with c
+    assert board.edges["f-e"]["steep"] is True
+
+
+def test_a_variant_of_a_variant_names_the_pack_each_mistake_is_in(tmp_path: Path) -> None:
+    folder = variant(tmp_path, MANIFEST + "include: [changes.yaml]\n",
+                     changes_yaml="procedures:\n  refill:\n    params: {p: role}\n"
+                                  "    do: pass\n")
+    outer = tmp_path / "hottest"
+    outer.mkdir()
+    (outer / "pack.yaml").write_text(MANIFEST.replace("hotter", "hottest").replace(
+        "../hideout", "../hotter") + "include: [more.yaml]\n")
+    (outer / "more.yaml").write_text("remove:\n  procedures: [refill]\n")
+    assert load_pack(folder).base_id == "hideout"
+    text = errors_of(outer)
+    assert "hideout/flow.yaml:" in text and "in the base pack hideout: unknown" in text
+    (outer / "more.yaml").write_text("remove:\n  zones: [stash]\n")
+    assert "in the base pack hideout: unknown zone 'stash'" in errors_of(outer)
+    (folder / "changes.yaml").write_text("procedures:\n  refill:\n    params: {p: role}\n"
+                                         "    do: draw 1 from stsh[p] to hand[p]\n")
+    (outer / "more.yaml").write_text("cards: []\n")
+    text = errors_of(outer)
+    assert "hotter/changes.yaml:4:21: in the base pack hotter: unknown zone 'stsh'" in text

@@ -10,6 +10,7 @@ to itself, is an error located at ``extends``.
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -53,7 +54,7 @@ def _read_base(folder: Path, manifest_doc: YamlDocument, ref: str,
     try:
         if "/" in ref or "\\" in ref or ref.startswith("."):
             check_name(ref, "the base pack folder")
-            base_folder = folder / ref
+            base_folder = Path(os.path.normpath(folder / ref))
             if not (base_folder / "pack.yaml").is_file():
                 raise PackErrors([PackFileError(
                     f"the base pack folder '{ref}' has no pack.yaml", where,
