@@ -80,7 +80,8 @@ class MergedDocument(YamlDocument):
             hit = self.routes.get(path[:n])
             if hit is not None:
                 return hit[0], hit[1] + path[n:]
-        raise KeyError(path)  # the root is always routed
+        # nothing merged at all: positions are those of an empty file of this name
+        return YamlDocument(self.path, self.display_name, "", None), path
 
     def location(self, path: Sequence[str | int]) -> Location:
         doc, real = self.resolve(path)
