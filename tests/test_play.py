@@ -14,18 +14,18 @@ import io
 import json
 import random
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import helpers_play
 import pytest
+from helpers_play import Keyboard
 
-from rulekit.cli import main
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game
 from rulekit.pack.loader import load_pack
-from rulekit.play.prompt import Choice, Command, Menu, Problem, forced_option, parse_answer
+from rulekit.play.prompt import Choice, Command, Menu, Problem, only_option, parse_answer
 from rulekit.play.savefile import SavedGame, read_save, restore_rng, rng_state
 from rulekit.play.screen import Screen
 from rulekit.simulate import play_game, seat_rng
@@ -37,40 +37,7 @@ COLOR = re.compile(r"\x1b\[(?:\d+;)*(?:3\d|9\d|38;5;\d+)m")
 
 Policy = Callable[[str, Decision, int], Option]
 
-
-class Keyboard(io.StringIO):
-    """Typed lines; a line :data:`CTRL_C` raises KeyboardInterrupt instead."""
-
-    CTRL_C = "<ctrl-c>"
-
-    def __init__(self, lines: list[str]) -> None:
-        super().__init__()
-        self.lines = list(lines)
-
-    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
-        if not self.lines:
-            return ""
-        line = self.lines.pop(0)
-        if line == self.CTRL_C:
-            raise KeyboardInterrupt
-        return line + "\n"
-
-
-@pytest.fixture
-def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-         tmp_path: Path) -> Callable[..., tuple[int, str, str]]:
-    """``play(lines, *argv)``: run ``rulekit *argv`` (in a fresh working folder) with ``lines``
-    as the typed input; the exit code, stdout and stderr."""
-    monkeypatch.chdir(tmp_path)
-
-    def run(lines: list[str], *argv: str | Path) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "stdin", Keyboard(lines))
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        assert "Traceback" not in out + err
-        return code, out, err
-
-    return run
+play = helpers_play.play  # the fixture
 
 
 def game_of(pack: str | Path, **params: int) -> Game:
@@ -95,8 +62,6 @@ def script_for(game: Game, seed: int, seats: dict[str, str], policy: Policy,
         role = decision.player
         if role in rngs:
             option = decision.sample(rngs[role])
-        elif (forced := forced_option(decision)) is not None:
-            option = forced
         else:
             if hot_seat and holder != role:
                 lines.append("")  # Enter at the pass screen
@@ -239,7 +204,7 @@ def _holders(decisions: list[tuple[str, str]], game: Game) -> list[str]:
     for role, option in decisions:
         decision = game.pending(state)[0]
         assert decision.player == role
-        if forced_option(decision) is None and (not holders or holders[-1] != role):
+        if not holders or holders[-1] != role:
             holders.append(role)
         state = game.apply(state, {role: option})
     return holders
@@ -386,11 +351,14 @@ def test_menu_of_a_subset_decision() -> None:
     assert menu.key_of("a+c") == "1 3"
 
 
-def test_forced_options() -> None:
-    assert forced_option(_decision(items=["x"])) is not None
-    assert forced_option(_decision(items=["x"], optional=True)) is None
-    assert forced_option(_decision(kind="subset", items=[], min=0, max=3)) is not None
-    assert forced_option(_decision(kind="subset", items=["x"], min=0, max=1)) is None
+def test_a_single_option_is_asked_and_enter_takes_it() -> None:
+    assert only_option(_decision(items=["x"])) is not None
+    assert only_option(_decision(items=["x"], optional=True)) is None
+    assert only_option(_decision(kind="subset", items=[], min=0, max=3)) is not None
+    assert only_option(_decision(kind="subset", items=["x"], min=0, max=1)) is None
+    menu = Menu(_decision(items=["x"]), str)
+    assert parse_answer(menu, "") == Choice(menu.decision.options()[0])
+    assert isinstance(parse_answer(Menu(_decision(items=["x", "y"]), str), ""), Problem)
 
 
 # -- simultaneous decisions -------------------------------------------------------------------

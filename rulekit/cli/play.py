@@ -20,7 +20,8 @@ def register(commands: Any) -> None:
                            "package.module:Name (repeatable; other roles: random bots, "
                            "the first role a person if no seat is given)")
     play.add_argument("--seed", type=seed, default=None, metavar="S",
-                      help="seed of the game (default: a new one, shown at the start)")
+                      help="seed of the game (default: a new secret one, shown when the game is "
+                           "over)")
     add_param_option(play)
     play.add_argument("--resume", metavar="FILE", default=None,
                       help="go on with a saved game")
@@ -36,8 +37,10 @@ def register(commands: Any) -> None:
         description="Show a saved game's events one at a time (Enter), as one player saw "
                     "them or as everyone did.")
     replay.add_argument("file", metavar="FILE", help="a file written by rulekit play")
-    replay.add_argument("--as", dest="as_role", metavar="ROLE", default="all",
-                        help="whose view: a role, or all (every event; the default)")
+    replay.add_argument("--as", dest="as_role", metavar="ROLE", default=None,
+                        help="whose view: a role, or all (every event, every secret). Default: "
+                             "all for a finished game; for one still on, the view of its only "
+                             "person (with several people, --as is needed)")
     replay.add_argument("--all", action="store_true",
                         help="show every event at once instead of one per Enter")
     replay.add_argument("--pack", metavar="PACK", default=None,

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-import random
+import secrets
 from pathlib import Path
 
 from rulekit.errors import UsageError
@@ -18,10 +18,13 @@ from rulekit.play.savefile import read_save
 from rulekit.play.screen import Screen
 from rulekit.play.session import Session, parse_seats
 
+SEED_BITS = 64
+
 
 def new_seed() -> int:
-    """A seed for a game when none is given (shown at the start, so it can be replayed)."""
-    return random.SystemRandom().randrange(1, 1_000_000)
+    """A seed for a game when none is given: 64 bits from the operating system, so that no
+    player can find it from what they see (it is shown when the game is over)."""
+    return secrets.randbits(SEED_BITS)
 
 
 def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | None = None,

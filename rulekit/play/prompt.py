@@ -102,6 +102,7 @@ class Menu:
                        for i, (text, choice, index, anytime) in enumerate(rows, start=1)]
         self.entries = entries
         self._by_key = {entry.key: entry for entry in entries}
+        self.default = only_option(decision)  # what Enter takes, when there is one choice
 
     def _index_of(self, item_id: str) -> int | None:
         try:
@@ -150,6 +151,8 @@ def _command(text: str) -> Command | None:
 def parse_answer(menu: Menu, text: str) -> Answer:
     """What ``text`` typed at ``menu``'s prompt means."""
     typed = text.strip()
+    if not typed and menu.default is not None:
+        return Choice(menu.default)
     if not typed:
         hint = ("the numbers of your choice, or none" if menu.subset
                 else "the number of your choice")
@@ -252,10 +255,11 @@ def _parse_subset(menu: Menu, typed: str) -> Answer:
         return Problem(exc.message[:1].upper() + exc.message[1:] + ".")
 
 
-def forced_option(decision: Decision) -> Option | None:
-    """The only legal option of a decision without anytime actions, if it has just one."""
-    if decision.extras:
-        return None
+def only_option(decision: Decision) -> Option | None:
+    """The only legal option of a decision (anytime actions aside), if it has just one.
+
+    A person is asked even then (Enter takes it): whether someone is asked must never depend
+    on what only they may see."""
     if decision.kind == "one":
         if len(decision.items) + (1 if decision.optional else 0) == 1:
             return decision.options()[0]
@@ -265,11 +269,11 @@ def forced_option(decision: Decision) -> Option | None:
         return decision.option(NONE_ID)
     if n > 0 and decision.min >= n and decision.max >= n:
         try:
-            return decision.option("+".join(Menu(decision, str).item_ids))
+            return decision.option("+".join(decision.spec.get("ids") or item_ids(decision.items)))
         except IllegalActionError:
             return None
     return None
 
 
 __all__ = ["COMMANDS", "Answer", "Choice", "Command", "Entry", "Menu", "Problem",
-           "forced_option", "parse_answer"]
+           "only_option", "parse_answer"]

@@ -19,6 +19,7 @@ from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from rulekit.engine.decisions import NONE_ID
 from rulekit.engine.game import Game
 from rulekit.lang.compiler import zone_key
 from rulekit.play.prompt import Menu
@@ -135,7 +136,7 @@ class Renderer:
         return text
 
     def pile(self, data: dict[str, Any], own: bool) -> Text:
-        """A pile: its cards (grouped: ``Radar x5``), a count and top card, or a hidden count."""
+        """A pile: its cards (grouped: ``Name x5``), a count and top card, or a hidden count."""
         count = int(data.get("count", 0))
         cards = data.get("cards")
         noun = "card" if count == 1 else "cards"
@@ -344,7 +345,10 @@ class Renderer:
             if entry.anytime:
                 line.append("  (any time)", style=STYLE_HIDDEN)
             lines.append(line)
-        if menu.subset:
+        if menu.default is not None and len(menu.entries) <= 1:
+            only = menu.default.label if menu.default.id != NONE_ID else "nothing to choose"
+            hint = f"Press Enter ({only})."
+        elif menu.subset:
             hint = ("Type the numbers of your choice separated by spaces or commas "
                     "(e.g. 1 3), or none.")
         else:

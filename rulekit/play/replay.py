@@ -3,7 +3,10 @@
 The game is rebuilt from its save file (seed and decisions, with the very pack version it was
 played with) and its log is shown as one player saw it (``--as ROLE``: the public events and
 that player's private ones) or as everyone saw it (``--as all``: every event, each private one
-marked with whom it was for). Enter shows the next event, ``a`` all the rest, ``q`` stops.
+marked with whom it was for). Without ``--as``, a finished game is shown as everyone saw it; a
+game still on only as its one person saw it (with several people at the table, ``--as`` must
+say whose view), and its seed is not shown. Enter shows the next event, ``a`` all the rest,
+``q`` stops.
 """
 
 from __future__ import annotations
@@ -25,12 +28,12 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
                as_role: str | None = None, all_at_once: bool = False) -> int:
     """Show the saved game ``saved`` (of ``loaded``, a LoadedPack); the exit code."""
     game = loaded.game
-    viewer = as_role if as_role is not None else EVERYONE
-    if viewer != EVERYONE and viewer not in game.role_names:
+    if as_role is not None and as_role != EVERYONE and as_role not in game.role_names:
         choices = [*game.roles, EVERYONE]
-        hint = did_you_mean(viewer, choices) or f"choose one of: {', '.join(choices)}"
-        raise UsageError(f"unknown role '{viewer}' for --as", hint)
+        hint = did_you_mean(as_role, choices) or f"choose one of: {', '.join(choices)}"
+        raise UsageError(f"unknown role '{as_role}' for --as", hint)
     state = rebuild(game, saved, where)
+    viewer = as_role if as_role is not None else default_viewer(saved, state, where)
     render = Renderer(game, phase_names(loaded.documents))
     if viewer == EVERYONE:
         events: list[dict[str, Any]] = list(state["log"])
@@ -43,8 +46,9 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
     events = [event for event in events if event.get("e") != "end"]  # the final banner
     seats = ", ".join(f"{render.name(role)}: {'person' if spec == HUMAN else spec + ' bot'}"
                       for role, spec in saved.seats.items())
-    screen.show(Text(f"Replay of {game.pack_name} {game.version}, seed {saved.seed}, "
-                     f"as seen by {seen_by}", style="bold"))
+    seed = f", seed {saved.seed}" if state["result"] is not None or who is None else ""
+    screen.show(Text(f"Replay of {game.pack_name} {game.version}{seed}, as seen by {seen_by}",
+                     style="bold"))
     screen.show(Text(f"{seats}; {len(saved.decisions)} decisions, {len(events)} events"))
     if not all_at_once:
         screen.note("Enter: next event, a: all the rest, q: stop.")
@@ -84,4 +88,17 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
     return 0
 
 
-__all__ = ["EVERYONE", "run_replay"]
+def default_viewer(saved: SavedGame, state: dict[str, Any], where: str) -> str:
+    """Whose view a replay shows when ``--as`` is not given: everyone's once the game is over;
+    while it is on, that of the only person at the table (with several, one must say)."""
+    if state["result"] is not None:
+        return EVERYONE
+    people = [role for role, spec in saved.seats.items() if spec == HUMAN]
+    if len(people) == 1:
+        return people[0]
+    raise UsageError(f"{where}: this game is not over, and a replay shows only what one "
+                     f"player may see", f"say whose view: --as ROLE (roles: "
+                     f"{', '.join(saved.seats)}), or --as all to see every secret")
+
+
+__all__ = ["EVERYONE", "default_viewer", "run_replay"]

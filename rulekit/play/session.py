@@ -5,15 +5,21 @@ The loop takes the first pending decision of the game, again and again, until th
 - a bot's decision is asked of its agent with its own :class:`~rulekit.agents.View` (seeded from
   the game's seed and its role, as in simulations) and applied at once; what the person at the
   screen may see of it is shown, paced so that they can follow (``fast`` skips the pauses);
-- a decision with a single legal option is taken without asking;
-- a person's decision shows their view (from ``game.observe``) and a numbered menu, and reads
-  answers until one is legal; ``help``, ``log``, ``map``, ``save`` and ``quit`` are answered in
-  between.
+- a person is asked every decision the engine poses, even one with a single legal option
+  (Enter takes it), since whether and how often someone is asked must not depend on what only
+  they may see; a person's decision shows their view (from ``game.observe``) and a numbered
+  menu, and reads answers until one is legal; ``help``, ``log``, ``map``, ``save`` and
+  ``quit`` are answered in between.
 
 With several people at one terminal (hot seat) the screen is wiped between two people's turns
-and a "pass to ..." screen waits for Enter, so that nobody sees another's secrets; each then
-sees what happened since their last turn. Simultaneous decisions are asked one after the other
+(a turn is a run of decisions by one person, however many steps it has) and a "pass to ..."
+screen waits for Enter, so that nobody sees another's secrets; each then sees what happened
+since their last turn. Simultaneous decisions are asked one after the other
 (the engine takes partial commits and reveals nothing until all have answered).
+
+The seed of a game is a secret while it is on (whoever knows it knows every hidden card): it is
+drawn from the operating system, shown only when the game is over, and the bots' generators
+are derived from it.
 
 A game is saved as its seed, seats and decisions (see :mod:`rulekit.play.savefile`): with
 ``save``, after Ctrl-C if the player wants it, and to the default save file when the input
@@ -46,7 +52,7 @@ from rulekit.errors import (
     RulekitError,
     SaveFileError,
 )
-from rulekit.play.prompt import Choice, Command, Menu, Problem, forced_option, parse_answer
+from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer
 from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names
 from rulekit.play.savefile import (
     HUMAN,
@@ -193,8 +199,7 @@ class Session:
         seats = ", ".join(
             f"{self.render.name(role)}: {'person' if spec == HUMAN else spec + ' bot'}"
             for role, spec in self.seats.items())
-        self.screen.show(Text(f"{game.pack_name} {game.version}, seed {self.seed}",
-                              style="bold"))
+        self.screen.show(Text(f"{game.pack_name} {game.version}", style="bold"))
         self.screen.show(Text(seats))
         if self.resumed_from is not None:
             self.screen.note(f"Resumed from {self.resumed_from} after "
@@ -214,11 +219,6 @@ class Session:
             option = bot.decide(self._state, decision)
             self._apply(role, option, bot)
             self._stream(BOT_PACE)
-            return
-        forced = forced_option(decision)
-        if forced is not None:
-            self._apply(role, forced)
-            self._stream(0)
             return
         self._ask(role, decision)
         self._stream(0)
@@ -385,6 +385,7 @@ class Session:
         reason = str(result.get("reason") or "")
         self.screen.show(Panel(Text(f"Game over: {banner} {reason}".strip(), style="bold"),
                                expand=False))
+        self.screen.note(f"The seed of this game was {self.seed}.")
         if self.save_always or self.saved_once:
             self.save(why="The finished game is saved")
             return
