@@ -25,6 +25,9 @@ def register(commands: Any) -> None:
     add_param_option(play)
     play.add_argument("--resume", metavar="FILE", default=None,
                       help="go on with a saved game")
+    play.add_argument("--take-seat", action="store_true",
+                      help="with --resume: let a person take over a seat a bot played "
+                           "(they will see that player's secrets)")
     play.add_argument("--save", metavar="FILE", default=None,
                       help="where save writes (default: the --resume file, else "
                            "./rulekit-autosave-PACK.json); the finished game is written there")
@@ -59,7 +62,8 @@ def run_play(args: argparse.Namespace) -> int:
     session = open_session(screen, args.pack, seats=args.seat, seed=args.seed,
                            params=args.param,
                            resume=Path(args.resume) if args.resume else None,
-                           save=Path(args.save) if args.save else None)
+                           save=Path(args.save) if args.save else None,
+                           take_seat=args.take_seat)
     return session.run()
 
 

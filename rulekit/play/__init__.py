@@ -13,10 +13,11 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
+from rulekit.agents import BUILTIN_AGENTS, DEFAULT_AGENT
 from rulekit.errors import UsageError
-from rulekit.play.savefile import read_save
+from rulekit.play.savefile import HUMAN, read_save
 from rulekit.play.screen import Screen
-from rulekit.play.session import Session, parse_seats
+from rulekit.play.session import Session, named_seats, parse_seats
 
 SEED_BITS = 64
 
@@ -29,9 +30,10 @@ def new_seed() -> int:
 
 def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | None = None,
                  seed: int | None = None, params: list[str] | None = None,
-                 resume: Path | None = None, save: Path | None = None) -> Session:
+                 resume: Path | None = None, save: Path | None = None,
+                 take_seat: bool = False) -> Session:
     """A new game of ``pack``, or the game saved in ``resume`` (whose seed and parameters
-    cannot be changed; its seats can)."""
+    cannot be changed; its seats can, see :func:`resumed_seats`)."""
     from rulekit.pack.loader import load_pack, parse_params
     from rulekit.play.savefile import load_saved_pack, rebuild
 
@@ -53,18 +55,36 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
     saved = read_save(resume)
     loaded = load_saved_pack(saved, where, pack)
     game = loaded.game
-    chosen = dict(saved.seats)
-    if seats:
-        overrides = parse_seats(seats, game.roles)
-        given = {item.partition("=")[0].strip() for text in seats for item in text.split(",")
-                 if item.strip()}
-        chosen.update({role: spec for role, spec in overrides.items() if role in given})
-    for role in game.roles:
-        chosen.setdefault(role, "random")
+    chosen = resumed_seats(saved.seats, named_seats(seats or [], game.roles), game.roles,
+                           where, take_seat)
     state = rebuild(game, saved, where)
-    return Session(loaded, saved.seed, {role: chosen[role] for role in game.roles}, screen,
+    return Session(loaded, saved.seed, chosen, screen,
                    decisions=list(saved.decisions), state=state, rng=dict(saved.rng),
                    save_path=save or resume, save_always=True, resumed_from=resume)
 
 
-__all__ = ["Screen", "Session", "new_seed", "open_session"]
+def resumed_seats(saved: dict[str, str], given: dict[str, str], roles: list[str], where: str,
+                  take_seat: bool = False) -> dict[str, str]:
+    """Who plays each role of a resumed game: the seats ``given`` on the command line, else
+    those of the save. A save is data and never runs code: of its seats only people and
+    built-in agents are taken as they are, a plug-in agent must be named again. A person may
+    take over a bot's seat only with ``take_seat``, since they would see its secrets."""
+    chosen: dict[str, str] = {}
+    for role in roles:
+        before = saved.get(role, DEFAULT_AGENT)
+        spec = given.get(role, before)
+        if role not in given and spec != HUMAN and spec not in BUILTIN_AGENTS:
+            raise UsageError(
+                f"{where}: the {role} seat was played by the agent '{spec}'; a save never "
+                f"runs code, so name a plug-in agent again on the command line",
+                f"--seat {role}={spec} (if you trust it), or --seat {role}=random")
+        if spec == HUMAN and before != HUMAN and not take_seat:
+            raise UsageError(
+                f"{where}: the {role} seat was played by a bot; taking it over would show "
+                f"you what only that player may see",
+                "add --take-seat to take it anyway, or leave that seat to a bot")
+        chosen[role] = spec
+    return chosen
+
+
+__all__ = ["Screen", "Session", "new_seed", "open_session", "resumed_seats"]

@@ -34,6 +34,8 @@ from rulekit.errors import GameRuntimeError, IllegalActionError, RulekitError, S
 
 SAVE_FORMAT = 1
 HUMAN = "human"
+MAX_SAVE_BYTES = 8 * 1024 * 1024  # a long game is some 30 KB; a bigger file is not a save
+MAX_SEED = 2 ** 64  # seeds are 64-bit: new ones are drawn below it
 
 
 def autosave_path(pack_id: str) -> Path:
@@ -96,8 +98,8 @@ class SavedGame:
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                 for k, v in params.items()):
             raise bad("'params' must map parameter names to integers")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise bad("'seed' must be an integer")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not -MAX_SEED < seed < MAX_SEED:
+            raise bad("'seed' must be an integer of 64 bits at most")
         if not isinstance(seats, dict) or not seats or not all(
                 isinstance(k, str) and isinstance(v, str) and v for k, v in seats.items()):
             raise bad("'seats' must map roles to 'human' or an agent")
@@ -171,7 +173,12 @@ def read_save(path: Path) -> SavedGame:
     """Read and check a save file."""
     where = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_SAVE_BYTES + 1)
+        if len(raw) > MAX_SAVE_BYTES:
+            raise SaveFileError(f"{where}: not a rulekit save file (larger than "
+                                f"{MAX_SAVE_BYTES // (1024 * 1024)} MB)")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise SaveFileError(f"{where}: no such save file") from None
     except IsADirectoryError:
@@ -185,6 +192,12 @@ def read_save(path: Path) -> SavedGame:
     except json.JSONDecodeError as exc:
         raise SaveFileError(f"{where}:{exc.lineno}:{exc.colno}: not a rulekit save file: "
                             f"bad JSON ({exc.msg})") from None
+    except RecursionError:
+        raise SaveFileError(f"{where}: not a rulekit save file (its JSON is nested too deep)"
+                            ) from None
+    except ValueError:  # int() refuses numbers of thousands of digits
+        raise SaveFileError(f"{where}: not a rulekit save file (bad JSON: a number too long "
+                            f"to read)") from None
     return SavedGame.from_data(data, where)
 
 
@@ -238,5 +251,5 @@ def rebuild(game: Game, saved: SavedGame, where: str) -> State:
     return state
 
 
-__all__ = ["HUMAN", "SAVE_FORMAT", "SavedGame", "autosave_path", "load_saved_pack",
-           "read_save", "rebuild", "restore_rng", "rng_state", "write_save"]
+__all__ = ["HUMAN", "MAX_SAVE_BYTES", "SAVE_FORMAT", "SavedGame", "autosave_path",
+           "load_saved_pack", "read_save", "rebuild", "restore_rng", "rng_state", "write_save"]

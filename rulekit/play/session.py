@@ -74,11 +74,17 @@ EXIT_OK = 0
 EXIT_INTERRUPTED = 130
 
 
-def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
-    """``["hunter=human", "runner=random,..."]`` -> ``{role: "human" | agent spec}`` for every
-    role: by default the first role is played by a person and the others by random bots."""
+def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
+    """``["hunter=human", "runner=random,..."]`` -> ``{role: "human" | agent spec}`` for the
+    roles named."""
     given = parse_assignments(pairs, roles, SEAT_WORDS, f"--seat {roles[0]}=human")
-    seats = {role: HUMAN if spec.lower() == HUMAN else spec for role, spec in given.items()}
+    return {role: HUMAN if spec.lower() == HUMAN else spec for role, spec in given.items()}
+
+
+def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
+    """The seats of a new game, for every role: those named in ``pairs``; by default the first
+    role is played by a person and the others by random bots."""
+    seats = named_seats(pairs, roles)
     if not seats:
         seats[roles[0]] = HUMAN
     for role in roles:
@@ -411,4 +417,4 @@ def _shell_path(path: Path) -> str:
     return f"'{text}'" if any(c in text for c in " '\"$&;|<>()") else text
 
 
-__all__ = ["BOT_PACE", "Bot", "Session", "parse_seats"]
+__all__ = ["BOT_PACE", "Bot", "Session", "named_seats", "parse_seats"]
