@@ -162,7 +162,7 @@ def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int,
     prefix = labels[2][:6].lower()
     assert sum(label.lower().startswith(prefix) for label in labels) == 1
     lines = ["", "0", "2 2", "1 2 3 4 5 6", "zzz", f"1, {prefix}", "log",
-             "save first.json", "quit", "n"]
+             "save first.json", "quit"]
     code, out, err = play(lines, "play", "carchase", "--seed", "3", "--fast")
     assert code == 0, err
     assert "Type the numbers of your choice, or none (1-10); help shows how." in out
@@ -174,7 +174,6 @@ def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int,
     assert saved_decisions(tmp_path / "first.json")[0] == ("law", f"{ids[0]}+{ids[2]}")
     assert "Log (" in out
     assert "Goodbye." in out
-    assert not (tmp_path / "rulekit-autosave-carchase.json").exists()
 
 
 def test_hot_seat_carchase_whole_game(play: Callable[..., tuple[int, str, str]]) -> None:
@@ -399,9 +398,11 @@ def test_resume_goes_on_to_the_same_end(play: Callable[..., tuple[int, str, str]
     assert code == 0
     code, out, _ = play(lines[:5], "play", "carchase", "--seed", "11", "--fast")
     assert code == 0
-    autosave = tmp_path / "rulekit-autosave-carchase.json"
-    assert f"End of input: the game is saved to {autosave}" in out
-    assert "rulekit play --resume rulekit-autosave-carchase.json" in out
+    found = re.search(r"End of input: the game is saved to (rulekit-carchase-\d{8}-\d{6}.json)",
+                      out)
+    assert found, out[-500:]
+    autosave = tmp_path / found.group(1)
+    assert f"rulekit play --resume {autosave.name}" in out
     saved = read_save(autosave)
     assert (saved.pack, saved.seed, saved.seats) == ("carchase", 11,
                                                      {"law": "human", "fugitive": "random"})
@@ -413,22 +414,18 @@ def test_resume_goes_on_to_the_same_end(play: Callable[..., tuple[int, str, str]
     assert saved_decisions(autosave) == saved_decisions(tmp_path / "whole.json")
 
 
-def test_ctrl_c_asks_whether_to_save(play: Callable[..., tuple[int, str, str]],
-                                     tmp_path: Path) -> None:
-    code, out, _ = play(["1", Keyboard.CTRL_C, "y"], "play", "carchase", "--seed", "2",
+def test_ctrl_c_leaves_the_game_saved(play: Callable[..., tuple[int, str, str]],
+                                      tmp_path: Path) -> None:
+    code, out, _ = play(["1", Keyboard.CTRL_C], "play", "carchase", "--seed", "2",
                         "--fast", "--save", "stopped.json")
     assert code == 130
-    assert "Interrupted. Save the game before leaving? [y/N]" in out
+    assert "Interrupted. The game is saved to stopped.json" in out
     assert len(read_save(tmp_path / "stopped.json").decisions) >= 1
-    code, out, _ = play(["1", Keyboard.CTRL_C, "n"], "play", "carchase", "--seed", "2",
-                        "--fast")
-    assert code == 130
-    assert not (tmp_path / "rulekit-autosave-carchase.json").exists()
 
 
 def test_save_file_format_and_atomic_write(play: Callable[..., tuple[int, str, str]],
                                            tmp_path: Path) -> None:
-    code, out, _ = play(["1", "save sub/x.json", "save mine.json", "quit", "n"], "play",
+    code, out, _ = play(["1", "save sub/x.json", "save mine.json", "quit"], "play",
                         "carchase", "--seed", "4", "--fast", "-p", "turns=2")
     assert code == 0
     assert "Not saved: cannot save to sub/x.json: there is no folder" in out
@@ -438,7 +435,9 @@ def test_save_file_format_and_atomic_write(play: Callable[..., tuple[int, str, s
     assert data["seats"] == {"law": "human", "fugitive": "random"}
     assert data["version"] == "1.0.0" and len(data["pack_hash"]) == 16
     assert all(isinstance(d, list) and len(d) == 2 for d in data["decisions"])
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]  # no temp file left
+    names = sorted(p.name for p in tmp_path.iterdir())  # no temp file left
+    assert len(names) == 2 and names[0] == "mine.json", names
+    assert re.fullmatch(r"rulekit-carchase-\d{8}-\d{6}\.json", names[1])
 
 
 def test_rng_state_round_trip() -> None:
@@ -574,11 +573,11 @@ def test_map_command(play: Callable[..., tuple[int, str, str]]) -> None:
 
 
 def test_in_game_map_and_help(play: Callable[..., tuple[int, str, str]]) -> None:
-    code, out, _ = play(["map", "help", "quit", "n"], "play", "rednotice", "--seed", "1",
+    code, out, _ = play(["map", "help", "quit"], "play", "rednotice", "--seed", "1",
                         "--fast")
     assert code == 0
     assert re.search(r"^  Lima: .*Bogotá", out, re.M)
-    assert "save [FILE]" in out and "rulekit play --resume FILE" in out
+    assert "save [FILE]" in out and "rulekit play --list" in out
 
 
 
@@ -591,4 +590,5 @@ def test_a_broken_bot_is_reported_and_the_game_kept(play: Callable[..., tuple[in
     assert code == 1
     assert err.startswith("rulekit: error: the bot of blue")
     assert "the game up to here is saved" in out
-    assert read_save(tmp_path / "rulekit-autosave-duel.json").decisions == [("red", "2")]
+    [saved] = tmp_path.glob("rulekit-duel-*.json")
+    assert read_save(saved).decisions == [("red", "2")]

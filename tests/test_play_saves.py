@@ -3,14 +3,24 @@ broken or hostile save gets a clear message naming the file; no game is lost."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import helpers_play
 import pytest
 from helpers_play import Play
 
+from rulekit.errors import SaveFileError
 from rulekit.play.savefile import read_save
+from rulekit.play.saves import new_save_path
 
 play = helpers_play.play  # the fixture
 
@@ -97,3 +107,123 @@ def test_a_huge_seed_in_a_save_is_refused(play: Play, duel_pack: Path, tmp_path:
     (tmp_path / "g.json").write_text(json.dumps(data))
     code, _, err = play([], "play", "--resume", "g.json")
     assert code == 1 and "g.json: not a valid rulekit save file: 'seed'" in err
+
+
+# -- no game is lost --------------------------------------------------------------------------
+
+
+def _start(duel_pack: Path, folder: Path, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "rulekit", "play", str(duel_pack), "--seat", "red=human",
+         "--seed", "3", "--fast", "--no-color", *extra],
+        cwd=folder, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
+
+
+def _wait_for_save(folder: Path, decisions: int) -> Path:
+    """The game's save file once it holds ``decisions`` decisions (polled; a generous limit
+    only guards against a hang)."""
+    for _ in range(600):
+        for path in folder.glob("rulekit-duel-*.json"):
+            with contextlib.suppress(SaveFileError):
+                if len(read_save(path).decisions) >= decisions:
+                    return path
+        time.sleep(0.1)
+    raise AssertionError("the game was never saved")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_leaves_the_game_saved(play: Play, duel_pack: Path, tmp_path: Path,
+                                        signum: int) -> None:
+    process = _start(duel_pack, tmp_path)
+    assert process.stdin is not None
+    process.stdin.write("3\n")
+    process.stdin.flush()
+    path = _wait_for_save(tmp_path, 2)  # red's answer and blue's: saved before red is asked
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signum, err
+    assert "Traceback" not in out + err
+    assert f"Stopped by a signal. The game is saved to {path.name}" in out
+    assert read_save(path).decisions[0] == ("red", "3")
+    assert [p.name for p in tmp_path.glob("*.json*")] == [path.name]  # no temporary file
+    assert not list(tmp_path.glob(".*.tmp"))
+    code, out, _ = play(["3", "3"], "play", "--resume", path.name, "--fast")
+    assert code == 0 and "Game over" in out
+    assert read_save(path).finished
+
+
+def test_a_killed_game_is_kept_and_its_temporary_file_cleaned(play: Play, duel_pack: Path,
+                                                              tmp_path: Path) -> None:
+    process = _start(duel_pack, tmp_path)
+    assert process.stdin is not None
+    process.stdin.write("3\n")
+    process.stdin.flush()
+    path = _wait_for_save(tmp_path, 2)
+    process.kill()
+    process.communicate(timeout=60)
+    stale = tmp_path / f".{path.name}.k1ll3d.tmp"  # as a write killed half-way leaves it
+    stale.write_text('{"format": 1, "pa')
+    code, _, _ = play(["1", "quit"], "play", "--resume", path.name, "--fast")
+    assert code == 0
+    assert not stale.exists()
+    assert [d for d in read_save(path).decisions if d[0] == "red"] == [("red", "3"),
+                                                                        ("red", "1")]
+
+
+def test_an_unexpected_error_saves_the_game(play: Play, duel_pack: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulekit.play.render import Renderer
+
+    shown = Renderer.decision
+    calls = []
+
+    def broken(self: Renderer, menu: Any, role: str) -> Any:
+        calls.append(role)
+        if len(calls) == 2:
+            raise RuntimeError("a bug")
+        return shown(self, menu, role)
+
+    monkeypatch.setattr(Renderer, "decision", broken)
+    code, out, err = play(["2"], "play", duel_pack, "--seat", "red=human", "--fast")
+    assert code == 1
+    assert "rulekit: error: internal error: RuntimeError: a bug" in err
+    assert "the game up to here is saved" in out
+    [path] = tmp_path.glob("rulekit-duel-*.json")
+    assert read_save(path).decisions[0] == ("red", "2")
+
+
+def test_a_new_game_never_overwrites_one_still_on(play: Play, duel_pack: Path,
+                                                 tmp_path: Path) -> None:
+    _saved_game(play, duel_pack, "red=human", "mine.json")
+    before = (tmp_path / "mine.json").read_text()
+    code, _, err = play(["1"], "play", duel_pack, "--save", "mine.json")
+    assert code == 1
+    assert "mine.json holds a game of duel that is not over: it is not overwritten" in err
+    assert (tmp_path / "mine.json").read_text() == before
+    (tmp_path / "notes.json").write_text("my notes")
+    code, _, err = play(["1"], "play", duel_pack, "--save", "notes.json")
+    assert code == 1 and "notes.json exists and is not a rulekit save" in err
+    # games started in the same second get a file each
+    first = new_save_path("duel", "2026-01-02T03:04:05Z", tmp_path)
+    second = new_save_path("duel", "2026-01-02T03:04:05Z", tmp_path)
+    assert (first.name, second.name) == ("rulekit-duel-20260102-030405.json",
+                                         "rulekit-duel-20260102-030405-2.json")
+
+
+def test_the_games_still_on_are_listed(play: Play, duel_pack: Path, tmp_path: Path) -> None:
+    code, out, _ = play([], "play", "--list")
+    assert code == 0 and "No unfinished game is saved in this folder." in out
+    _saved_game(play, duel_pack, "red=human", "on.json")
+    play(["1", "2", "3"], "play", duel_pack, "--seat", "red=human", "--fast",
+         "--save", "over.json")
+    (tmp_path / "other.json").write_text("[]")
+    code, out, _ = play([], "play", "--list")
+    assert code == 0
+    assert re.search(r"^  on\.json  duel, started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, "
+                     r"2 decisions \(red: person, blue: random\)$", out, re.M), out
+    assert "over.json" not in out and "other.json" not in out
+    code, out, _ = play(["quit"], "play", duel_pack, "--fast")
+    assert "1 unfinished game of duel here (rulekit play --list); this is a new one." in out
+    code, _, err = play([], "play", "--resume", "over.json")
+    assert code == 1 and "over.json: this game is over" in err and "rulekit replay" in err

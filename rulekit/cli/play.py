@@ -25,12 +25,15 @@ def register(commands: Any) -> None:
     add_param_option(play)
     play.add_argument("--resume", metavar="FILE", default=None,
                       help="go on with a saved game")
+    play.add_argument("--list", action="store_true",
+                      help="list the unfinished games saved in this folder, and stop")
     play.add_argument("--take-seat", action="store_true",
                       help="with --resume: let a person take over a seat a bot played "
                            "(they will see that player's secrets)")
     play.add_argument("--save", metavar="FILE", default=None,
-                      help="where save writes (default: the --resume file, else "
-                           "./rulekit-autosave-PACK.json); the finished game is written there")
+                      help="the game's save file, written before every question to a person "
+                           "and at the end (default: the --resume file, else a new "
+                           "./rulekit-PACK-DATE-TIME.json per game)")
     play.add_argument("--fast", action="store_true", help="do not pause after bots' moves")
     play.add_argument("--no-color", action="store_true", help="no colours")
     play.set_defaults(func=run_play)
@@ -55,10 +58,12 @@ def register(commands: Any) -> None:
 def run_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from rulekit.play import open_session
+    from rulekit.play import list_unfinished, open_session
     from rulekit.play.screen import Screen
 
     screen = Screen(no_color=args.no_color, fast=args.fast)
+    if args.list:
+        return list_unfinished(screen)
     session = open_session(screen, args.pack, seats=args.seat, seed=args.seed,
                            params=args.param,
                            resume=Path(args.resume) if args.resume else None,

@@ -13,9 +13,12 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
+from rich.text import Text
+
 from rulekit.agents import BUILTIN_AGENTS, DEFAULT_AGENT
 from rulekit.errors import UsageError
 from rulekit.play.savefile import HUMAN, read_save
+from rulekit.play.saves import describe, refuse_to_overwrite, unfinished_games
 from rulekit.play.screen import Screen
 from rulekit.play.session import Session, named_seats, parse_seats
 
@@ -43,9 +46,16 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
                              "rulekit play PACK, or rulekit play --resume FILE")
         loaded = load_pack(pack, parse_params(params or []))
         game = loaded.game
-        return Session(loaded, seed if seed is not None else new_seed(),
-                       parse_seats(seats or [], game.roles), screen, save_path=save,
-                       save_always=save is not None)
+        chosen = parse_seats(seats or [], game.roles)
+        if save is not None:
+            refuse_to_overwrite(save)
+        others = unfinished_games(pack_id=game.pack_id) if HUMAN in chosen.values() else []
+        if others:
+            count = len(others)
+            screen.note(f"{count} unfinished game{'s' if count > 1 else ''} of {game.pack_id} "
+                        f"here (rulekit play --list); this is a new one.")
+        return Session(loaded, seed if seed is not None else new_seed(), chosen, screen,
+                       save_path=save)
     if seed is not None:
         raise UsageError("--seed cannot be given with --resume: the saved game has its seed")
     if params:
@@ -58,9 +68,26 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
     chosen = resumed_seats(saved.seats, named_seats(seats or [], game.roles), game.roles,
                            where, take_seat)
     state = rebuild(game, saved, where)
+    if state["result"] is not None:
+        raise UsageError(f"{where}: this game is over", f"see it with rulekit replay {where}")
+    if save is not None and save.absolute() != resume.absolute():
+        refuse_to_overwrite(save)
     return Session(loaded, saved.seed, chosen, screen,
                    decisions=list(saved.decisions), state=state, rng=dict(saved.rng),
-                   save_path=save or resume, save_always=True, resumed_from=resume)
+                   save_path=save or resume, resumed_from=resume, started=saved.started)
+
+
+def list_unfinished(screen: Screen) -> int:
+    """``rulekit play --list``: the games still on saved in the working folder."""
+    games = unfinished_games()
+    if not games:
+        screen.note("No unfinished game is saved in this folder.")
+        return 0
+    screen.show(Text(f"Unfinished games in {Path.cwd()}:", style="bold"))
+    for item in games:
+        screen.show(Text("  " + describe(item)))
+    screen.note("Go on with one: rulekit play --resume FILE")
+    return 0
 
 
 def resumed_seats(saved: dict[str, str], given: dict[str, str], roles: list[str], where: str,
@@ -87,4 +114,5 @@ def resumed_seats(saved: dict[str, str], given: dict[str, str], roles: list[str]
     return chosen
 
 
-__all__ = ["Screen", "Session", "new_seed", "open_session", "resumed_seats"]
+__all__ = ["Screen", "Session", "list_unfinished", "new_seed", "open_session",
+           "resumed_seats"]

@@ -383,8 +383,8 @@ HELP_COMMANDS = (
     ("help", "this help"),
     ("log", "every event you have seen, your own private ones too"),
     ("map", "the whole board (packs with a map)"),
-    ("save [FILE]", "save the game and go on playing"),
-    ("quit", "leave the game (you are asked whether to save it)"),
+    ("save [FILE]", "say where the game is saved (or save a copy to FILE)"),
+    ("quit", "leave the game (it stays saved: go on later with rulekit play --resume)"),
 )
 
 
@@ -397,10 +397,9 @@ def help_text(default_save: str) -> RenderableType:
     ]
     for name, text in HELP_COMMANDS:
         lines.append(Text.assemble(("  " + name.ljust(12), STYLE_KEY), text))
-    lines.append(Text(f"  A save goes to {default_save} unless you name a FILE; go on with "
-                      f"rulekit play --resume FILE."))
-    lines.append(Text("  Ctrl-C asks whether to save; at the end of the input the game is "
-                      "saved there too."))
+    lines.append(Text(f"  The game is saved to {default_save} before every question, so "
+                      f"closing the terminal or Ctrl-C loses nothing; rulekit play --list "
+                      f"shows the games still on."))
     return Group(*lines)
 
 

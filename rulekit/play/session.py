@@ -28,6 +28,8 @@ ends at a prompt. Given the same seed, seats and typed lines a game is played th
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,15 +56,10 @@ from rulekit.errors import (
 )
 from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer
 from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names
-from rulekit.play.savefile import (
-    HUMAN,
-    SavedGame,
-    autosave_path,
-    restore_rng,
-    rng_state,
-    write_save,
-)
+from rulekit.play.savefile import HUMAN, SavedGame, restore_rng, rng_state, write_save
+from rulekit.play.saves import new_save_path, now_text
 from rulekit.play.screen import Screen
+from rulekit.play.signals import Stopped, stopping_signals
 from rulekit.simulate import seat_rng
 
 BOT_PACE = 0.8  # seconds after each event that follows a bot's move
@@ -127,8 +124,8 @@ class Session:
     state: State | None = None  # the state after ``decisions`` (a resumed game)
     rng: dict[str, Any] = field(default_factory=dict)  # bots' generator states (resumed)
     save_path: Path | None = None  # --save, or the file a game was resumed from
-    save_always: bool = False  # write the finished game to save_path without asking
     resumed_from: Path | None = None
+    started: str | None = None  # when the game began (UTC); now, for a new game
 
     def __post_init__(self) -> None:
         self.game: Game = self.loaded.game
@@ -145,36 +142,65 @@ class Session:
         self.holder: str | None = None if self.hot_seat or not self.humans else self.humans[0]
         self.seen: dict[str | None, int] = {}  # events shown, per viewer
         self.shown: dict[str, Any] = {}  # the view last shown, per player
-        self.saved_once = False
+        self.keeping = bool(self.humans) or self.save_path is not None  # saved as it goes
+        self.written = -1  # the number of decisions in the save file, once written
+        self.save_failed = False
+        self.started = self.started or now_text()
         if self.state is None:
             self.state = game.new_game(self.seed)
 
     # ------------------------------------------------------------ saving
 
     @property
-    def default_save(self) -> Path:
-        return self.save_path or autosave_path(self.game.pack_id)
+    def save_file(self) -> Path:
+        """The game's own save file (chosen, and created empty, on first use)."""
+        if self.save_path is None:
+            self.save_path = new_save_path(self.game.pack_id, self.started or now_text())
+        return self.save_path
 
     def saved_game(self) -> SavedGame:
         game = self.game
         return SavedGame(pack=game.pack_id, version=game.version, pack_hash=game.pack_hash,
                          params=dict(game.params), seed=self.seed, seats=dict(self.seats),
                          decisions=list(self.decisions),
-                         source=str(Path(self.loaded.folder).resolve()), rng=dict(self.rng))
+                         source=str(Path(self.loaded.folder).resolve()), rng=dict(self.rng),
+                         started=self.started, finished=self._state["result"] is not None)
 
-    def save(self, path: Path | None = None, why: str = "The game is saved") -> Path | None:
-        """Write the game; say where (or what went wrong: the game goes on either way)."""
-        target = path or self.default_save
+    def keep(self) -> Path | None:
+        """Write the game to its save file if it changed since the last write (quietly; a
+        failure is said once, and the game goes on)."""
+        if not self.keeping:
+            return None
+        if self.written == len(self.decisions) and self.save_path is not None:
+            return self.save_path
         try:
-            written = write_save(target, self.saved_game())
+            written = write_save(self.save_file, self.saved_game())
+        except SaveFileError as exc:
+            if not self.save_failed:
+                self.screen.error(f"Not saved: {exc.message}")
+            self.save_failed = True
+            return None
+        self.save_failed = False
+        self.written = len(self.decisions)
+        return written
+
+    def tell_saved(self, why: str = "The game is saved") -> None:
+        """Write the game if needed and say where it is and how to go on with it."""
+        written = self.keep()
+        if written is None:
+            return
+        command = "replay" if self._state["result"] is not None else "play --resume"
+        self.screen.note(f"{why} to {_shell_path(written)}")
+        self.screen.note(f"(rulekit {command} {_shell_path(written)})")
+
+    def save_copy(self, path: Path) -> None:
+        """``save FILE``: a copy of the game in ``path``."""
+        try:
+            written = write_save(path, self.saved_game())
         except SaveFileError as exc:
             self.screen.error(f"Not saved: {exc.message}")
-            return None
-        self.saved_once = True
-        command = "replay" if self._state["result"] is not None else "play --resume"
-        self.screen.note(f"{why} to {written}")
-        self.screen.note(f"(rulekit {command} {_shell_path(written)})")
-        return written
+            return
+        self.screen.note(f"A copy of the game is saved to {_shell_path(written)}")
 
     @property
     def _state(self) -> State:
@@ -184,21 +210,38 @@ class Session:
     # ------------------------------------------------------------ the loop
 
     def run(self) -> int:
-        """Play until the game ends or the player leaves; the exit code."""
-        try:
-            self._intro()
-            while self._state["result"] is None:
-                self._step()
-            self._finish()
-            return EXIT_OK
-        except _Leave as leave:
-            return leave.code
-        except KeyboardInterrupt:
-            return self._interrupted()
-        except RulekitError:  # a broken bot or pack: keep the game up to here, then report
-            if self.decisions and self._state["result"] is None:
-                self.save(why="Something went wrong; the game up to here is saved")
-            raise
+        """Play until the game ends or the player leaves; the exit code. The game is written
+        to its save file before every question to a person, so that closing the terminal, a
+        signal, Ctrl-C or a failure loses at most the answer being typed."""
+        with stopping_signals():
+            try:
+                self._intro()
+                while self._state["result"] is None:
+                    self._step()
+                self._finish()
+                return EXIT_OK
+            except _Leave as leave:
+                return leave.code
+            except KeyboardInterrupt:
+                self.screen.blank()
+                self.tell_saved("Interrupted. The game is saved")
+                return EXIT_INTERRUPTED
+            except Stopped as stop:
+                with contextlib.suppress(OSError, ValueError):  # the terminal may be gone
+                    self.keep()
+                    self.screen.blank()
+                    self.tell_saved("Stopped by a signal. The game is saved")
+                return stop.exit_code
+            except RulekitError:  # a broken bot or pack: keep the game up to here, then report
+                self.tell_saved("Something went wrong; the game up to here is saved")
+                raise
+            except Exception as exc:
+                if os.environ.get("RULEKIT_DEBUG"):
+                    raise
+                self.tell_saved("Something went wrong; the game up to here is saved")
+                raise RulekitError(f"internal error: {type(exc).__name__}: {exc}",
+                                   "please report it, with the save file; RULEKIT_DEBUG=1 "
+                                   "shows the details") from None
 
     def _intro(self) -> None:
         game = self.game
@@ -210,6 +253,8 @@ class Session:
         if self.resumed_from is not None:
             self.screen.note(f"Resumed from {self.resumed_from} after "
                              f"{len(self.decisions)} decisions.")
+        elif self.keeping:
+            self.screen.note(f"The game is saved as it goes, to {_shell_path(self.save_file)}.")
         if self.humans:
             self.screen.note("Type help at any prompt for the commands.")
         self.screen.blank()
@@ -308,6 +353,7 @@ class Session:
         if self.hot_seat and self.holder != role:
             self._pass_to(role)
         self.holder = role
+        self.keep()
         menu = Menu(decision, self.game.label)
         self._show_turn(role, menu)
         prompt = f"{self.render.name(role)}> "
@@ -334,7 +380,7 @@ class Session:
     def _command(self, command: Command, role: str, menu: Menu) -> None:
         screen = self.screen
         if command.name == "help":
-            screen.show(help_text(str(self.default_save)))
+            screen.show(help_text(_shell_path(self.save_file)))
         elif command.name == "log":
             events = self.game.observe(self._state, role)["log"]
             screen.show(Text(f"Log ({len(events)} events)", style="bold underline"))
@@ -343,34 +389,19 @@ class Session:
         elif command.name == "map":
             screen.show(self.render.map())
         elif command.name == "save":
-            self.save(Path(command.argument) if command.argument else None)
+            if command.argument:
+                self.save_copy(Path(command.argument))
+            else:
+                self.tell_saved()
         elif command.name == "quit":
-            if self._yes("Save the game before leaving? [y/N] "):
-                self.save()
+            self.tell_saved()
             screen.note("Goodbye.")
             raise _Leave(EXIT_OK)
         screen.show(Text(f"Back to: {menu.decision.prompt}", style="dim"))
 
-    def _yes(self, question: str) -> bool:
-        """A yes/no question; the end of the input counts as yes (nothing gets lost)."""
-        try:
-            answer = self.screen.ask(question)
-        except EOFError:
-            return True
-        return answer.strip().lower() in ("y", "yes")
-
     def _end_of_input(self) -> None:
-        self.save(why="End of input: the game is saved")
+        self.tell_saved("End of input: the game is saved")
         raise _Leave(EXIT_OK)
-
-    def _interrupted(self) -> int:
-        self.screen.blank()
-        try:
-            if self._yes("Interrupted. Save the game before leaving? [y/N] "):
-                self.save()
-        except KeyboardInterrupt:
-            self.screen.blank()
-        return EXIT_INTERRUPTED
 
     # ------------------------------------------------------------ the end
 
@@ -392,20 +423,7 @@ class Session:
         self.screen.show(Panel(Text(f"Game over: {banner} {reason}".strip(), style="bold"),
                                expand=False))
         self.screen.note(f"The seed of this game was {self.seed}.")
-        if self.save_always or self.saved_once:
-            self.save(why="The finished game is saved")
-            return
-        if not self.humans:
-            return
-        try:
-            text = self.screen.ask("Press Enter to leave, or type save [FILE] to keep the game "
-                                   "for rulekit replay: ")
-        except EOFError:
-            return
-        word, _, rest = text.strip().partition(" ")
-        if word.lower() == "save":
-            self.save(Path(rest.strip()) if rest.strip() else None,
-                      why="The finished game is saved")
+        self.tell_saved("The finished game is saved")
 
 
 def _shell_path(path: Path) -> str:
