@@ -66,8 +66,12 @@ def script_for(game: Game, seed: int, seats: dict[str, str], policy: Policy,
             if hot_seat and holder != role:
                 lines.append("")  # Enter at the pass screen
             holder = role
-            option = policy(role, decision, step)
-            lines.append(Menu(decision, game.label).key_of(option.id))
+            menu = Menu(decision, game.label)
+            key = menu.key_of(policy(role, decision, step).id)
+            lines.append(key)
+            answer = parse_answer(menu, key)  # of equal options, the one the menu shows
+            assert isinstance(answer, Choice)
+            option = answer.option
         step += 1
         state = game.apply(state, {role: option})
         decisions.append((role, option.id))
@@ -161,7 +165,7 @@ def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int,
     ids = Menu(decision, game.label).item_ids
     prefix = labels[2][:6].lower()
     assert sum(label.lower().startswith(prefix) for label in labels) == 1
-    lines = ["", "0", "2 2", "1 2 3 4 5 6", "zzz", f"1, {prefix}", "log",
+    lines = ["", "0", "2 2", "help", "1 2 3 4 5 6", "zzz", f"1, {prefix}", "log",
              "save first.json", "quit"]
     code, out, err = play(lines, "play", "carchase", "--seed", "3", "--fast")
     assert code == 0, err
@@ -292,16 +296,21 @@ def test_anytime_actions_and_number_labels_in_the_menu() -> None:
     token = game.apply(state, {"angela": decision.options()[0]})
     space = game.pending(token)[0]
     menu = Menu(space, game.label)
-    assert menu.numeric
     keys = [entry.key for entry in menu.entries]
-    assert keys[:-1] == [game.label(item) for item in space.items]  # "3" means space 3
-    assert keys[-1] == "9" and menu.entries[-1].anytime
-    assert parse_answer(menu, "3") == Choice(space.option("3"))
-    answer = parse_answer(menu, "9")
+    n = len(space.items)
+    assert keys == [str(i) for i in range(1, n + 1)] + ["a"]  # lines 1..n, the action a letter
+    assert [e.label for e in menu.entries[:-1]] == [game.label(item) for item in space.items]
+    assert menu.entries[-1].anytime
+    assert parse_answer(menu, "3") == Choice(space.options()[2])  # the third line
+    answer = parse_answer(menu, "a")
     assert isinstance(answer, Choice) and answer.option.id.startswith("!")
     answer = parse_answer(menu, "spend")
     assert isinstance(answer, Choice) and answer.option.id.startswith("!")
-    assert isinstance(parse_answer(menu, "12"), Problem)
+    assert isinstance(parse_answer(menu, str(n + 1)), Problem)
+    # the token menu before it: equal tokens are one line
+    tokens = Menu(decision, game.label)
+    labels = [e.label for e in tokens.entries if not e.anytime]
+    assert len(labels) == len(set(labels)) < len(decision.items)
 
 
 # -- parsing --------------------------------------------------------------------------------
@@ -321,6 +330,8 @@ def test_menu_of_a_one_decision() -> None:
     menu = Menu(decision, title)
     assert [(e.key, e.label) for e in menu.entries] == [
         ("1", "(none)"), ("2", "Ace"), ("3", "King"), ("4", "Queen"), ("5", "Kite")]
+    numbers = Menu(_decision(items=[0, 1, 2]), str)
+    assert [(e.key, e.label) for e in numbers.entries] == [("1", "0"), ("2", "1"), ("3", "2")]
     assert parse_answer(menu, "3") == Choice(decision.option("king"))
     assert parse_answer(menu, "qu") == Choice(decision.option("queen"))
     assert parse_answer(menu, "KITE") == Choice(decision.option("kite"))
@@ -348,6 +359,8 @@ def test_menu_of_a_subset_decision() -> None:
     too_many = parse_answer(menu, "1 2 3")
     assert isinstance(too_many, Problem) and "not 3" in too_many.message
     assert menu.key_of("a+c") == "1 3"
+    assert parse_answer(menu, "1-2") == parse_answer(menu, "1 2")
+    assert isinstance(parse_answer(menu, "all"), Problem)  # 3 items, at most 2
 
 
 def test_a_single_option_is_asked_and_enter_takes_it() -> None:
@@ -496,7 +509,10 @@ def test_play_usage_errors(play: Callable[..., tuple[int, str, str]]) -> None:
     code, _, err = play([], "play", "carchase", "--seat", "lawe=human")
     assert code == 1 and "unknown role 'lawe' in --seat" in err and "did you mean 'law'" in err
     code, _, err = play([], "play", "carchase", "--seat", "law=nosuchbot")
-    assert code == 1 and "unknown agent 'nosuchbot'" in err
+    assert code == 1 and "unknown player 'nosuchbot' for law in --seat" in err
+    assert "human, random or package.module:Name" in err
+    code, _, err = play([], "play", "carchase", "--seat", "law=humn")
+    assert code == 1 and "did you mean 'human'" in err
     code, _, err = play([], "play", "--resume", "x.json", "--seed", "3")
     assert code == 1 and "--seed cannot be given with --resume" in err
     code, _, err = play([], "play", "--resume", "missing.json")

@@ -227,3 +227,15 @@ def test_the_games_still_on_are_listed(play: Play, duel_pack: Path, tmp_path: Pa
     assert "1 unfinished game of duel here (rulekit play --list); this is a new one." in out
     code, _, err = play([], "play", "--resume", "over.json")
     assert code == 1 and "over.json: this game is over" in err and "rulekit replay" in err
+
+
+def test_piped_input_stops_after_a_few_bad_answers(play: Play, tmp_path: Path) -> None:
+    code, out, _ = play(["1"] * 3 + ["zzz"] * 1000, "play", "rednotice",
+                        "--seat", "jessah=human", "--fast")
+    assert code == 1
+    assert out.count("Nothing matches 'zzz'") == 5
+    assert "Stopping: 5 answers in a row were not understood, and the input is not a " \
+           "terminal." in out
+    [path] = tmp_path.glob("rulekit-rednotice-*.json")
+    assert sum(1 for role, _ in read_save(path).decisions if role == "jessah") == 3
+    assert f"The game is saved to {path.name}" in out

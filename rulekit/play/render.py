@@ -339,9 +339,8 @@ class Renderer:
         lines: list[RenderableType] = [title]
         for entry in menu.entries:
             line = Text("  " + entry.key.rjust(width), style=STYLE_KEY)
-            if not (menu.numeric and entry.index is not None and entry.label == entry.key):
-                line.append("  ")
-                line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
+            line.append("  ")
+            line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
             if entry.anytime:
                 line.append("  (any time)", style=STYLE_HIDDEN)
             lines.append(line)
@@ -349,11 +348,10 @@ class Renderer:
             only = menu.default.label if menu.default.id != NONE_ID else "nothing to choose"
             hint = f"Press Enter ({only})."
         elif menu.subset:
-            hint = ("Type the numbers of your choice separated by spaces or commas "
-                    "(e.g. 1 3), or none.")
+            hint = "Type numbers (1 3, 1-4), all or none."
         else:
-            hint = "Type a number, or the start of a name."
-        lines.append(Text(hint + " Commands: help, log, save, quit.", style=STYLE_HIDDEN))
+            hint = "Type a number or the start of a name."
+        lines.append(Text(hint + " Also: board, log, help, quit.", style=STYLE_HIDDEN))
         return Group(*lines)
 
     # ------------------------------------------------------------ the map
@@ -381,7 +379,8 @@ class Renderer:
 
 HELP_COMMANDS = (
     ("help", "this help"),
-    ("log", "every event you have seen, your own private ones too"),
+    ("board", "the whole table as you see it"),
+    ("log [N]", "every event you have seen (or the last N), your private ones too"),
     ("map", "the whole board (packs with a map)"),
     ("save [FILE]", "say where the game is saved (or save a copy to FILE)"),
     ("quit", "leave the game (it stays saved: go on later with rulekit play --resume)"),

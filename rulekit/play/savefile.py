@@ -238,7 +238,9 @@ def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -
     loaded = load_pack(ref, dict(saved.params))
     game: Game = loaded.game
     if game.pack_id != saved.pack:
-        raise SaveFileError(f"{where} is a game of '{saved.pack}', not of '{game.pack_id}'")
+        raise SaveFileError(f"{where}: this is a save of {saved.pack}, not of {game.pack_id}",
+                            f"leave the pack out: the save names it (rulekit play --resume "
+                            f"{where})")
     if game.pack_hash != saved.pack_hash:
         raise SaveFileError(
             f"{where} was saved with {saved.pack} {saved.version} (pack hash "

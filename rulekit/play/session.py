@@ -39,6 +39,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from rulekit.agents import (
+    BUILTIN_AGENTS,
     AssignmentWords,
     View,
     as_option,
@@ -53,6 +54,8 @@ from rulekit.errors import (
     IllegalActionError,
     RulekitError,
     SaveFileError,
+    UsageError,
+    did_you_mean,
 )
 from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer
 from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names
@@ -63,19 +66,28 @@ from rulekit.play.signals import Stopped, stopping_signals
 from rulekit.simulate import seat_rng
 
 BOT_PACE = 0.8  # seconds after each event that follows a bot's move
-MAX_RECENT = 20  # events shown at the top of a turn; the rest through 'log'
+MAX_RECENT = 10  # events shown at the start of a turn; the rest through 'log'
 
 SEAT_WORDS = AssignmentWords("--seat", "ROLE=human or ROLE=AGENT", "--seat", "seats")
 
 EXIT_OK = 0
+EXIT_BAD_INPUT = 1
 EXIT_INTERRUPTED = 130
+MAX_BAD_ANSWERS = 5  # refused answers in a row before piped play stops
 
 
 def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
     """``["hunter=human", "runner=random,..."]`` -> ``{role: "human" | agent spec}`` for the
     roles named."""
     given = parse_assignments(pairs, roles, SEAT_WORDS, f"--seat {roles[0]}=human")
-    return {role: HUMAN if spec.lower() == HUMAN else spec for role, spec in given.items()}
+    seats = {role: HUMAN if spec.lower() == HUMAN else spec for role, spec in given.items()}
+    for role, spec in seats.items():
+        if spec != HUMAN and spec not in BUILTIN_AGENTS and ":" not in spec:
+            words = [HUMAN, *BUILTIN_AGENTS]
+            raise UsageError(f"unknown player '{spec}' for {role} in --seat",
+                             did_you_mean(spec, words) or f"{', '.join(words)} or "
+                             f"package.module:Name")
+    return seats
 
 
 def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
@@ -141,7 +153,9 @@ class Session:
         self.hot_seat = len(self.humans) > 1
         self.holder: str | None = None if self.hot_seat or not self.humans else self.humans[0]
         self.seen: dict[str | None, int] = {}  # events shown, per viewer
-        self.shown: dict[str, Any] = {}  # the view last shown, per player
+        self.last_decider: str | None = None  # who took the last decision
+        self.turn_seen: dict[str, int] = {}  # events a person had seen at their last decision
+        self.bad_answers = 0  # answers not understood in a row
         self.keeping = bool(self.humans) or self.save_path is not None  # saved as it goes
         self.written = -1  # the number of decisions in the save file, once written
         self.save_failed = False
@@ -277,6 +291,7 @@ class Session:
     def _apply(self, role: str, option: Option, bot: Bot | None = None) -> None:
         state = self.game.apply(self._state, {role: option})
         self.decisions.append((role, option.id))
+        self.last_decider = role
         if bot is not None:
             self.rng[role] = rng_state(bot.rng)
         self.state = state
@@ -312,7 +327,6 @@ class Session:
 
     def _pass_to(self, role: str) -> None:
         """Wipe the screen and wait for ``role``'s player."""
-        self.shown.clear()
         self.screen.clear()
         name = self.render.name(role)
         self.screen.show(Panel(Text(f"Pass to {name}, press Enter", style="bold"),
@@ -323,20 +337,26 @@ class Session:
             self._end_of_input()
         self.screen.clear()
 
-    def _show_turn(self, role: str, menu: Menu) -> None:
+    def _show_board(self, role: str) -> None:
         obs = self.game.observe(self._state, role)
+        self.screen.show(self.render.header(obs, role))
+        for section in self.render.view(obs, role):
+            self.screen.show(section)
+
+    def _show_turn(self, role: str, menu: Menu) -> None:
+        """The question: at the start of the person's turn after the whole view and what
+        happened since their last decision (shown again under the view, so that it stays in
+        sight); later in the same run of decisions only what changed, the new events."""
         screen = self.screen
         screen.blank()
-        seen = (obs["round"], obs["phase"], obs["zones"], obs["vars"])
-        if self.shown.get(role) != seen:  # nothing new: the view above still holds
-            self.shown[role] = seen
-            screen.show(self.render.header(obs, role))
-            for section in self.render.view(obs, role):
-                screen.show(section)
+        start = self.last_decider != role
+        if start:
+            self._show_board(role)
+            self.seen[role] = min(self.seen.get(role, 0), self.turn_seen.get(role, 0))
         events, last = self._unseen(role)
         if events:
-            title = "Since your last turn" if self.hot_seat else "Events"
-            screen.show(Text(title, style="bold underline"))
+            if start:
+                screen.show(Text("Since your last turn", style="bold underline"))
             if len(events) > MAX_RECENT:
                 screen.show(Text(f"  ({len(events) - MAX_RECENT} earlier events: type log)",
                                  style="dim"))
@@ -364,8 +384,9 @@ class Session:
                 self._end_of_input()
             answer = parse_answer(menu, text)
             if isinstance(answer, Problem):
-                self.screen.show(Text(answer.message, style=STYLE_ERROR))
+                self._refuse(answer.message)
                 continue
+            self.bad_answers = 0
             if isinstance(answer, Command):
                 self._command(answer, role, menu)
                 continue
@@ -373,9 +394,22 @@ class Session:
             try:
                 self._apply(role, answer.option)
             except IllegalActionError as exc:
-                self.screen.show(Text(exc.message, style=STYLE_ERROR))
+                self._refuse(exc.message)
                 continue
+            self.keep()  # on disk at once: a kill now loses nothing typed
+            self.turn_seen[role] = len(self._visible(role))
             return
+
+    def _refuse(self, message: str) -> None:
+        """Say why an answer is refused; stop after a few in a row when no person types them
+        (piped input would otherwise be refused forever)."""
+        self.screen.show(Text(message, style=STYLE_ERROR))
+        self.bad_answers += 1
+        if self.bad_answers >= MAX_BAD_ANSWERS and not self.screen.input_is_terminal:
+            self.screen.error(f"Stopping: {self.bad_answers} answers in a row were not "
+                              f"understood, and the input is not a terminal.")
+            self.tell_saved()
+            raise _Leave(EXIT_BAD_INPUT)
 
     def _command(self, command: Command, role: str, menu: Menu) -> None:
         screen = self.screen
@@ -383,9 +417,17 @@ class Session:
             screen.show(help_text(_shell_path(self.save_file)))
         elif command.name == "log":
             events = self.game.observe(self._state, role)["log"]
-            screen.show(Text(f"Log ({len(events)} events)", style="bold underline"))
-            for line in self.render.events(events, role):
+            count = int(command.argument) if command.argument else len(events)
+            shown = events[-count:] if count > 0 else []
+            screen.show(Text(f"Log ({len(shown)} of {len(events)} events)",
+                             style="bold underline"))
+            first = len(events) - len(shown)
+            before = events[first - 1].get("round") if first > 0 else None
+            for line in self.render.events(shown, role, before if isinstance(before, int)
+                                           else None):
                 screen.show(line)
+        elif command.name == "board":
+            self._show_board(role)
         elif command.name == "map":
             screen.show(self.render.map())
         elif command.name == "save":
