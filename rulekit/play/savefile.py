@@ -225,6 +225,8 @@ def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -
     from rulekit.pack.loader import find_pack, load_pack
 
     ref: str | Path
+    if pack_ref is not None and pack_ref != saved.pack and not Path(pack_ref).exists():
+        raise _other_pack(where, saved.pack, pack_ref)  # a shipped pack's id: no need to load
     if pack_ref is not None:
         ref = pack_ref
     elif saved.source is not None and (Path(saved.source) / "pack.yaml").is_file():
@@ -238,9 +240,7 @@ def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -
     loaded = load_pack(ref, dict(saved.params))
     game: Game = loaded.game
     if game.pack_id != saved.pack:
-        raise SaveFileError(f"{where}: this is a save of {saved.pack}, not of {game.pack_id}",
-                            f"leave the pack out: the save names it (rulekit play --resume "
-                            f"{where})")
+        raise _other_pack(where, saved.pack, game.pack_id)
     if game.pack_hash != saved.pack_hash:
         raise SaveFileError(
             f"{where} was saved with {saved.pack} {saved.version} (pack hash "
@@ -251,6 +251,11 @@ def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -
     if unknown:
         raise SaveFileError(f"{where}: unknown role '{unknown[0]}' in 'seats'")
     return loaded
+
+
+def _other_pack(where: str, saved: str, named: str) -> SaveFileError:
+    return SaveFileError(f"{where}: this is a save of {saved}, not of {named}",
+                         f"leave the pack out, the save names it: rulekit play --resume {where}")
 
 
 def rebuild(game: Game, saved: SavedGame, where: str) -> State:

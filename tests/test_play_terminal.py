@@ -1,0 +1,68 @@
+"""``rulekit play`` on a real pseudo-terminal of 80x24, as a person plays it: a few decisions of
+each pack and role, read off the screen. Menu keys are the lines 1..n (anytime actions letters),
+and with ``NO_COLOR`` no escape code reaches the screen."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parent.parent
+ENTRY = re.compile(r"^ +(\d+|[a-z])  \S")
+HINT = re.compile(r"^(Type a number|Type numbers|Press Enter)")
+ROLES = [("carchase", "law", "The Law"), ("carchase", "fugitive", "The Fugitive"),
+         ("rednotice", "angela", "Angela"), ("rednotice", "jessah", "Jessah")]
+
+
+def menu_keys(screen: str) -> list[str]:
+    """The keys of the last menu on ``screen``: the entry lines just above its hint line."""
+    lines = screen.replace("\r", "").split("\n")
+    hint = max(i for i, line in enumerate(lines) if HINT.match(line))
+    keys: list[str] = []
+    for line in reversed(lines[:hint]):
+        found = ENTRY.match(line)
+        if not found:
+            break
+        keys.insert(0, found.group(1))
+    return keys
+
+
+@pytest.mark.parametrize("pack, role, name", ROLES)
+def test_a_few_moves_at_80_columns(pack: str, role: str, name: str, tmp_path: Path) -> None:
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm-256color",
+           "PYTHONPATH": str(ROOT), "COLUMNS": "80", "LINES": "24"}
+    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", pack, "--seat",
+                                           f"{role}=human", "--fast"],
+                          cwd=str(tmp_path), env=env, dimensions=(24, 80),
+                          encoding="utf-8", timeout=60)
+    try:
+        answered = 0
+        seen = ""
+        while answered < 6:
+            child.expect(re.escape(f"{name}> "))
+            screen = child.before
+            seen += screen
+            keys = menu_keys(screen)
+            numbers = [k for k in keys if k.isdigit()]
+            letters = [k for k in keys if not k.isdigit()]
+            assert numbers == [str(i) for i in range(1, len(numbers) + 1)], screen
+            assert letters == [chr(ord("a") + i) for i in range(len(letters))], screen
+            assert keys == numbers + letters, screen
+            child.sendline("1" if numbers else "")
+            answered += 1
+        child.expect(re.escape(f"{name}> "))
+        seen += child.before
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+        seen += child.before
+    finally:
+        child.close(force=True)
+    assert "\x1b" not in seen
+    assert "Goodbye." in seen
+    assert all(len(line) <= 80 for line in seen.replace("\r", "").split("\n"))
