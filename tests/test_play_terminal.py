@@ -38,14 +38,15 @@ def test_a_few_moves_at_80_columns(pack: str, role: str, name: str, tmp_path: Pa
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm-256color",
            "PYTHONPATH": str(ROOT), "COLUMNS": "80", "LINES": "24"}
     child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", pack, "--seat",
-                                           f"{role}=human", "--fast"],
+                                           f"{role}=human", "--seed", "2", "--fast"],
                           cwd=str(tmp_path), env=env, dimensions=(24, 80),
                           encoding="utf-8", timeout=60)
     try:
         answered = 0
         seen = ""
         while answered < 6:
-            child.expect(re.escape(f"{name}> "))
+            if child.expect([re.escape(f"{name}> "), pexpect.EOF]) == 1:
+                break  # the game is over already
             screen = child.before
             seen += screen
             keys = menu_keys(screen)
@@ -56,13 +57,13 @@ def test_a_few_moves_at_80_columns(pack: str, role: str, name: str, tmp_path: Pa
             assert keys == numbers + letters, screen
             child.sendline("1" if numbers else "")
             answered += 1
-        child.expect(re.escape(f"{name}> "))
-        seen += child.before
-        child.sendline("quit")
-        child.expect(pexpect.EOF)
+        if child.expect([re.escape(f"{name}> "), pexpect.EOF]) == 0:
+            child.sendline("quit")
+            child.expect(pexpect.EOF)
+            assert "Goodbye." in child.before
         seen += child.before
     finally:
         child.close(force=True)
+    assert answered >= 3
     assert "\x1b" not in seen
-    assert "Goodbye." in seen
     assert all(len(line) <= 80 for line in seen.replace("\r", "").split("\n"))

@@ -8,6 +8,7 @@ transcript of a scripted game reads like a played one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -35,6 +36,9 @@ class Screen:
                                markup=False)
         self.fast = fast
         self._sleep = sleep
+        if self.input is sys.stdin and _isatty(self.input):
+            with contextlib.suppress(ImportError):  # line editing and history for input()
+                import readline  # noqa: F401
 
     @property
     def is_terminal(self) -> bool:
