@@ -138,8 +138,11 @@ def test_carchase_whole_game_against_a_bot(play: Callable[..., tuple[int, str, s
     assert "The Fugitive exchanges" in out
     assert "The Fugitive chose" not in out and "(only The Fugitive)" not in out
     assert "The Law chose" in out and "(only you)" in out
+    assert not re.search(r"^The Law> .*\n  The Law chose", out, re.M)  # no restatement
     winner = game.role_names[final["result"]["winner"]]
     assert game_over(out).startswith(f"{winner} wins.")
+    # at the end, what the bot held
+    assert re.search(r"^What was hidden\nThe Fugitive\n  hand: [A-Z]", out, re.M)
     assert saved_decisions(tmp_path / "game.json") == decisions
     assert "The finished game is saved to" in out
 

@@ -36,3 +36,34 @@ def test_a_save_of_another_pack(play: Play, duel_pack: Path, tmp_path: Path) -> 
     assert code == 1
     assert "cc.json: this is a save of carchase, not of rednotice" in err
     assert "rulekit play --resume cc.json" in err
+
+
+def test_cards_lists_the_pack_cards_with_their_text(play: Play) -> None:
+    code, out, _ = play(["cards ghost", "cards", "cards zzz", "quit"], "play", "rednotice",
+                        "--seed", "4", "--fast")
+    assert code == 0
+    ghost = "  The Ghost: Slip away to any other city of your continent."
+    assert ghost in out.split("Angela> cards ghost")[1].split("Angela> ")[0]
+    listing = out.split("Angela> cards\n")[1].split("Angela> ")[0]
+    assert "Identity" in listing and "Upgrade" in listing and ghost in listing
+    assert "No card's name contains 'zzz'." in out
+
+
+def test_an_option_that_is_a_card_shows_its_text() -> None:
+    import io
+
+    from rich.console import Console
+
+    from rulekit.engine.decisions import Decision
+    from rulekit.pack.loader import load_pack
+    from rulekit.play.prompt import Menu
+    from rulekit.play.render import Renderer
+
+    game = load_pack("rednotice", {}).game
+    decision = Decision({"player": "angela", "kind": "one", "prompt": "Choose an Identity",
+                         "items": ["id_ghost", "id_decoy"]}, game.label)
+    out = io.StringIO()
+    Console(file=out, width=200, color_system=None).print(
+        Renderer(game).decision(Menu(decision, game.label), "angela"))
+    assert "  1  The Ghost: Slip away to any other city of your continent." in out.getvalue()
+    assert "  2  The Decoy: Move Jessah's pawn" in out.getvalue()

@@ -1,9 +1,14 @@
 """Playing at the terminal: ``rulekit play``, ``rulekit replay`` and ``rulekit map``.
 
-- :mod:`rulekit.play.session`: the game loop, seats, bots, hot seat, save and resume;
+- :mod:`rulekit.play.session`: the game loop, bots, hot seat;
+- :mod:`rulekit.play.seats`: who sits where, in a new game and a resumed one;
 - :mod:`rulekit.play.render`: what a player sees (rich renderables from ``game.observe``);
-- :mod:`rulekit.play.prompt`: numbered menus and the parsing of typed answers;
-- :mod:`rulekit.play.savefile`: the save file (JSON, written atomically) and its checks;
+- :mod:`rulekit.play.cards`: the pack's cards with their text;
+- :mod:`rulekit.play.prompt`: menus numbered by line and the parsing of typed answers;
+- :mod:`rulekit.play.savefile`: the save file (JSON, read with bounds, written atomically);
+- :mod:`rulekit.play.saves`: a file per game, the games still on, no overwriting;
+- :mod:`rulekit.play.keeper`: the game's save file, written as the game goes;
+- :mod:`rulekit.play.signals`: SIGHUP and SIGTERM end a game saved;
 - :mod:`rulekit.play.replay`: stepping through a saved game from one player's view;
 - :mod:`rulekit.play.screen`: the console and the input stream.
 """
@@ -15,12 +20,12 @@ from pathlib import Path
 
 from rich.text import Text
 
-from rulekit.agents import BUILTIN_AGENTS, DEFAULT_AGENT
 from rulekit.errors import UsageError
 from rulekit.play.savefile import HUMAN, read_save
 from rulekit.play.saves import describe, refuse_to_overwrite, unfinished_games
 from rulekit.play.screen import Screen
-from rulekit.play.session import Session, named_seats, parse_seats
+from rulekit.play.seats import named_seats, parse_seats, resumed_seats
+from rulekit.play.session import Session
 
 SEED_BITS = 64
 
@@ -88,30 +93,6 @@ def list_unfinished(screen: Screen) -> int:
         screen.show(Text("  " + describe(item)))
     screen.note("Go on with one: rulekit play --resume FILE")
     return 0
-
-
-def resumed_seats(saved: dict[str, str], given: dict[str, str], roles: list[str], where: str,
-                  take_seat: bool = False) -> dict[str, str]:
-    """Who plays each role of a resumed game: the seats ``given`` on the command line, else
-    those of the save. A save is data and never runs code: of its seats only people and
-    built-in agents are taken as they are, a plug-in agent must be named again. A person may
-    take over a bot's seat only with ``take_seat``, since they would see its secrets."""
-    chosen: dict[str, str] = {}
-    for role in roles:
-        before = saved.get(role, DEFAULT_AGENT)
-        spec = given.get(role, before)
-        if role not in given and spec != HUMAN and spec not in BUILTIN_AGENTS:
-            raise UsageError(
-                f"{where}: the {role} seat was played by the agent '{spec}'; a save never "
-                f"runs code, so name a plug-in agent again on the command line",
-                f"--seat {role}={spec} (if you trust it), or --seat {role}=random")
-        if spec == HUMAN and before != HUMAN and not take_seat:
-            raise UsageError(
-                f"{where}: the {role} seat was played by a bot; taking it over would show "
-                f"you what only that player may see",
-                "add --take-seat to take it anyway, or leave that seat to a bot")
-        chosen[role] = spec
-    return chosen
 
 
 __all__ = ["Screen", "Session", "list_unfinished", "new_seed", "open_session",

@@ -15,8 +15,8 @@ their labels (a label that is a number is shown as the label); anytime actions g
 shown once.
 
 :func:`parse_answer` turns a typed line into a :class:`Choice`, a :class:`Command` (``help``,
-``board``, ``log [N]``, ``map``, ``save [FILE]``, ``quit``) or a :class:`Problem` to show
-before asking again.
+``board``, ``cards [NAME]``, ``log [N]``, ``map``, ``save [FILE]``, ``quit``) or a
+:class:`Problem` to show before asking again.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from typing import Any
 from rulekit.engine.decisions import NONE_ID, Decision, Option, item_ids
 from rulekit.errors import IllegalActionError
 
-COMMANDS = ("help", "board", "log", "map", "save", "quit")
+COMMANDS = ("help", "board", "cards", "log", "map", "save", "quit")
+WITH_TEXT = ("save", "cards")  # commands followed by any text
 ALIASES = {"?": "help", "exit": "quit"}
 _INTEGER = re.compile(r"[+-]?\d+")
 ANYTIME_KEYS = "abcdefghijklmnopqrstuvwxyz"
@@ -152,7 +153,7 @@ def _command(text: str) -> Command | None:
         return None
     if name == "log" and _INTEGER.fullmatch(rest.strip()):
         return Command(name, str(abs(int(rest.strip()))))
-    if rest.strip() and name != "save":
+    if rest.strip() and name not in WITH_TEXT:
         return None  # 'log something' is not the command: maybe an option's name
     return Command(name, rest.strip())
 

@@ -22,6 +22,7 @@ from rich.text import Text
 from rulekit.engine.decisions import NONE_ID
 from rulekit.engine.game import Game
 from rulekit.lang.compiler import zone_key
+from rulekit.play.cards import card_text
 from rulekit.play.prompt import Menu
 
 LONG_PILE = 8  # a public pile with more different cards than this is shown as a count
@@ -177,9 +178,11 @@ class Renderer:
             parts.append(self.name(role))
         return Rule(Text(" - ".join(parts), style=STYLE_TITLE), characters="=")
 
-    def view(self, obs: dict[str, Any], role: str) -> list[RenderableType]:
+    def view(self, obs: dict[str, Any], role: str, only_own: bool = False
+             ) -> list[RenderableType]:
         """The sections of ``role``'s screen: their piles, the other players', the table,
-        the counters and the board."""
+        the counters and the board (with ``only_own``, their own section alone, under their
+        name: what they held, shown to others at the end of a game)."""
         zones: dict[str, Any] = obs["zones"]
         variables: dict[str, Any] = obs["vars"]
         by_role: dict[str, list[Text]] = {r: [] for r in self.game.roles}
@@ -206,6 +209,10 @@ class Renderer:
             line = Text(f"  {label}: {self.value(value)}")
             (by_role.get(slot.owner, counters) if slot.owner else counters).append(line)
         sections: list[RenderableType] = []
+        if only_own:
+            mine = by_role[role]
+            title = Text(self.name(role), style=STYLE_ROLE)
+            return [Group(title, *mine)] if mine else []
         order = [role] + [r for r in self.game.roles if r != role]
         for r in order:
             lines = by_role[r]
@@ -341,6 +348,11 @@ class Renderer:
             line = Text("  " + entry.key.rjust(width), style=STYLE_KEY)
             line.append("  ")
             line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
+            items = menu.decision.items
+            text = card_text(self.game, items[entry.index]) if entry.index is not None \
+                and entry.index < len(items) else None
+            if text:
+                line.append(": " + text, style=STYLE_HIDDEN)
             if entry.anytime:
                 line.append("  (any time)", style=STYLE_HIDDEN)
             lines.append(line)
@@ -380,6 +392,7 @@ class Renderer:
 HELP_COMMANDS = (
     ("help", "this help"),
     ("board", "the whole table as you see it"),
+    ("cards [NAME]", "the pack's cards with their text (those whose name has NAME)"),
     ("log [N]", "every event you have seen (or the last N), your private ones too"),
     ("map", "the whole board (packs with a map)"),
     ("save [FILE]", "say where the game is saved (or save a copy to FILE)"),

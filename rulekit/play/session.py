@@ -39,13 +39,10 @@ from rich.panel import Panel
 from rich.text import Text
 
 from rulekit.agents import (
-    BUILTIN_AGENTS,
-    AssignmentWords,
     View,
     as_option,
     choose_function,
     load_agent,
-    parse_assignments,
 )
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
@@ -53,14 +50,13 @@ from rulekit.errors import (
     GameRuntimeError,
     IllegalActionError,
     RulekitError,
-    SaveFileError,
-    UsageError,
-    did_you_mean,
 )
+from rulekit.play.cards import card_list
+from rulekit.play.keeper import Keeper, shell_path
 from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer
 from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names
-from rulekit.play.savefile import HUMAN, SavedGame, restore_rng, rng_state, write_save
-from rulekit.play.saves import new_save_path, now_text
+from rulekit.play.savefile import HUMAN, SavedGame, restore_rng, rng_state
+from rulekit.play.saves import now_text
 from rulekit.play.screen import Screen
 from rulekit.play.signals import Stopped, stopping_signals
 from rulekit.simulate import seat_rng
@@ -68,37 +64,10 @@ from rulekit.simulate import seat_rng
 BOT_PACE = 0.8  # seconds after each event that follows a bot's move
 MAX_RECENT = 10  # events shown at the start of a turn; the rest through 'log'
 
-SEAT_WORDS = AssignmentWords("--seat", "ROLE=human or ROLE=AGENT", "--seat", "seats")
-
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
 EXIT_INTERRUPTED = 130
 MAX_BAD_ANSWERS = 5  # refused answers in a row before piped play stops
-
-
-def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
-    """``["hunter=human", "runner=random,..."]`` -> ``{role: "human" | agent spec}`` for the
-    roles named."""
-    given = parse_assignments(pairs, roles, SEAT_WORDS, f"--seat {roles[0]}=human")
-    seats = {role: HUMAN if spec.lower() == HUMAN else spec for role, spec in given.items()}
-    for role, spec in seats.items():
-        if spec != HUMAN and spec not in BUILTIN_AGENTS and ":" not in spec:
-            words = [HUMAN, *BUILTIN_AGENTS]
-            raise UsageError(f"unknown player '{spec}' for {role} in --seat",
-                             did_you_mean(spec, words) or f"{', '.join(words)} or "
-                             f"package.module:Name")
-    return seats
-
-
-def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
-    """The seats of a new game, for every role: those named in ``pairs``; by default the first
-    role is played by a person and the others by random bots."""
-    seats = named_seats(pairs, roles)
-    if not seats:
-        seats[roles[0]] = HUMAN
-    for role in roles:
-        seats.setdefault(role, "random")
-    return {role: seats[role] for role in roles}
 
 
 class Bot:
@@ -156,21 +125,14 @@ class Session:
         self.last_decider: str | None = None  # who took the last decision
         self.turn_seen: dict[str, int] = {}  # events a person had seen at their last decision
         self.bad_answers = 0  # answers not understood in a row
-        self.keeping = bool(self.humans) or self.save_path is not None  # saved as it goes
-        self.written = -1  # the number of decisions in the save file, once written
-        self.save_failed = False
         self.started = self.started or now_text()
+        self.keeper = Keeper(screen=self.screen, pack_id=game.pack_id, started=self.started,
+                             path=self.save_path, active=bool(self.humans) or
+                             self.save_path is not None, snapshot=self.saved_game)
         if self.state is None:
             self.state = game.new_game(self.seed)
 
     # ------------------------------------------------------------ saving
-
-    @property
-    def save_file(self) -> Path:
-        """The game's own save file (chosen, and created empty, on first use)."""
-        if self.save_path is None:
-            self.save_path = new_save_path(self.game.pack_id, self.started or now_text())
-        return self.save_path
 
     def saved_game(self) -> SavedGame:
         game = self.game
@@ -179,42 +141,6 @@ class Session:
                          decisions=list(self.decisions),
                          source=str(Path(self.loaded.folder).resolve()), rng=dict(self.rng),
                          started=self.started, finished=self._state["result"] is not None)
-
-    def keep(self) -> Path | None:
-        """Write the game to its save file if it changed since the last write (quietly; a
-        failure is said once, and the game goes on)."""
-        if not self.keeping:
-            return None
-        if self.written == len(self.decisions) and self.save_path is not None:
-            return self.save_path
-        try:
-            written = write_save(self.save_file, self.saved_game())
-        except SaveFileError as exc:
-            if not self.save_failed:
-                self.screen.error(f"Not saved: {exc.message}")
-            self.save_failed = True
-            return None
-        self.save_failed = False
-        self.written = len(self.decisions)
-        return written
-
-    def tell_saved(self, why: str = "The game is saved") -> None:
-        """Write the game if needed and say where it is and how to go on with it."""
-        written = self.keep()
-        if written is None:
-            return
-        command = "replay" if self._state["result"] is not None else "play --resume"
-        self.screen.note(f"{why} to {_shell_path(written)}")
-        self.screen.note(f"(rulekit {command} {_shell_path(written)})")
-
-    def save_copy(self, path: Path) -> None:
-        """``save FILE``: a copy of the game in ``path``."""
-        try:
-            written = write_save(path, self.saved_game())
-        except SaveFileError as exc:
-            self.screen.error(f"Not saved: {exc.message}")
-            return
-        self.screen.note(f"A copy of the game is saved to {_shell_path(written)}")
 
     @property
     def _state(self) -> State:
@@ -238,21 +164,21 @@ class Session:
                 return leave.code
             except KeyboardInterrupt:
                 self.screen.blank()
-                self.tell_saved("Interrupted. The game is saved")
+                self.keeper.tell("Interrupted. The game is saved")
                 return EXIT_INTERRUPTED
             except Stopped as stop:
                 with contextlib.suppress(OSError, ValueError):  # the terminal may be gone
-                    self.keep()
+                    self.keeper.keep()
                     self.screen.blank()
-                    self.tell_saved("Stopped by a signal. The game is saved")
+                    self.keeper.tell("Stopped by a signal. The game is saved")
                 return stop.exit_code
             except RulekitError:  # a broken bot or pack: keep the game up to here, then report
-                self.tell_saved("Something went wrong; the game up to here is saved")
+                self.keeper.tell("Something went wrong; the game up to here is saved")
                 raise
             except Exception as exc:
                 if os.environ.get("RULEKIT_DEBUG"):
                     raise
-                self.tell_saved("Something went wrong; the game up to here is saved")
+                self.keeper.tell("Something went wrong; the game up to here is saved")
                 raise RulekitError(f"internal error: {type(exc).__name__}: {exc}",
                                    "please report it, with the save file; RULEKIT_DEBUG=1 "
                                    "shows the details") from None
@@ -267,8 +193,8 @@ class Session:
         if self.resumed_from is not None:
             self.screen.note(f"Resumed from {self.resumed_from} after "
                              f"{len(self.decisions)} decisions.")
-        elif self.keeping:
-            self.screen.note(f"The game is saved as it goes, to {_shell_path(self.save_file)}.")
+        elif self.keeper.active:
+            self.screen.note(f"The game is saved as it goes, to {shell_path(self.keeper.path)}.")
         if self.humans:
             self.screen.note("Type help at any prompt for the commands.")
         self.screen.blank()
@@ -316,10 +242,12 @@ class Session:
 
     def _stream(self, pace: float) -> None:
         """Show the person at the screen what just happened (not in hot seat, where each
-        person sees it at their next turn)."""
+        person sees it at their next turn), but for the restatement of their own answers."""
         if self.hot_seat:
             return
         events, last = self._unseen(self.holder)
+        events = [event for event in events
+                  if not (event.get("e") == "choice" and event.get("player") == self.holder)]
         for line in self.render.events(events, self.holder, last):
             self.screen.show(line)
             if not line.plain.startswith("  --"):
@@ -373,7 +301,7 @@ class Session:
         if self.hot_seat and self.holder != role:
             self._pass_to(role)
         self.holder = role
-        self.keep()
+        self.keeper.keep()
         menu = Menu(decision, self.game.label)
         self._show_turn(role, menu)
         prompt = f"{self.render.name(role)}> "
@@ -396,7 +324,7 @@ class Session:
             except IllegalActionError as exc:
                 self._refuse(exc.message)
                 continue
-            self.keep()  # on disk at once: a kill now loses nothing typed
+            self.keeper.keep()  # on disk at once: a kill now loses nothing typed
             self.turn_seen[role] = len(self._visible(role))
             return
 
@@ -408,13 +336,13 @@ class Session:
         if self.bad_answers >= MAX_BAD_ANSWERS and not self.screen.input_is_terminal:
             self.screen.error(f"Stopping: {self.bad_answers} answers in a row were not "
                               f"understood, and the input is not a terminal.")
-            self.tell_saved()
+            self.keeper.tell()
             raise _Leave(EXIT_BAD_INPUT)
 
     def _command(self, command: Command, role: str, menu: Menu) -> None:
         screen = self.screen
         if command.name == "help":
-            screen.show(help_text(_shell_path(self.save_file)))
+            screen.show(help_text(shell_path(self.keeper.path)))
         elif command.name == "log":
             events = self.game.observe(self._state, role)["log"]
             count = int(command.argument) if command.argument else len(events)
@@ -428,24 +356,32 @@ class Session:
                 screen.show(line)
         elif command.name == "board":
             self._show_board(role)
+        elif command.name == "cards":
+            screen.show(card_list(self.game, command.argument))
         elif command.name == "map":
             screen.show(self.render.map())
         elif command.name == "save":
             if command.argument:
-                self.save_copy(Path(command.argument))
+                self.keeper.copy(Path(command.argument))
             else:
-                self.tell_saved()
+                self.keeper.tell()
         elif command.name == "quit":
-            self.tell_saved()
+            self.keeper.tell()
             screen.note("Goodbye.")
             raise _Leave(EXIT_OK)
         screen.show(Text(f"Back to: {menu.decision.prompt}", style="dim"))
 
     def _end_of_input(self) -> None:
-        self.tell_saved("End of input: the game is saved")
+        self.keeper.tell("End of input: the game is saved")
         raise _Leave(EXIT_OK)
 
     # ------------------------------------------------------------ the end
+
+    def _reveal(self) -> None:
+        sections = _reveal_sections(self)
+        if sections:
+            self.screen.show(Text("What was hidden", style="bold underline"))
+            self.screen.show(*sections)
 
     def _finish(self) -> None:
         state = self._state
@@ -464,17 +400,20 @@ class Session:
         reason = str(result.get("reason") or "")
         self.screen.show(Panel(Text(f"Game over: {banner} {reason}".strip(), style="bold"),
                                expand=False))
+        self._reveal()
         self.screen.note(f"The seed of this game was {self.seed}.")
-        self.tell_saved("The finished game is saved")
+        self.keeper.tell("The finished game is saved")
 
 
-def _shell_path(path: Path) -> str:
-    """A path as a person would type it: relative to the working folder when inside it."""
-    try:
-        text = str(path.relative_to(Path.cwd()))
-    except ValueError:
-        text = str(path)
-    return f"'{text}'" if any(c in text for c in " '\"$&;|<>()") else text
+def _reveal_sections(session: Session) -> list[Any]:
+    """What each player held that the person at the screen could not see (every player's,
+    in hot seat), now that the game is over."""
+    if not session.humans:
+        return []
+    game, state = session.game, session._state
+    others = [r for r in game.roles if session.hot_seat or r != session.holder]
+    return [section for role in others
+            for section in session.render.view(game.observe(state, role), role, only_own=True)]
 
 
-__all__ = ["BOT_PACE", "Bot", "Session", "named_seats", "parse_seats"]
+__all__ = ["BOT_PACE", "Bot", "Session"]
