@@ -239,3 +239,19 @@ def test_piped_input_stops_after_a_few_bad_answers(play: Play, tmp_path: Path) -
     [path] = tmp_path.glob("rulekit-rednotice-*.json")
     assert sum(1 for role, _ in read_save(path).decisions if role == "jessah") == 3
     assert f"The game is saved to {path.name}" in out
+
+
+def test_a_finished_game_leaves_its_file_only_when_kept(play: Play, duel_pack: Path,
+                                                        tmp_path: Path) -> None:
+    code, out, _ = play(["1", "2", "3"], "play", duel_pack, "--seat", "red=human", "--fast")
+    assert code == 0 and "Game over" in out
+    assert not list(tmp_path.glob("rulekit-*.json"))  # Enter (or the end of input): not kept
+    code, out, _ = play(["1", "2", "3", "save"], "play", duel_pack, "--seat", "red=human",
+                        "--fast")
+    [kept] = tmp_path.glob("rulekit-duel-*.json")
+    assert read_save(kept).finished and f"rulekit replay {kept.name}" in out
+    kept.unlink()
+    code, out, _ = play(["1", "2", "3", "save last.json"], "play", duel_pack, "--seat",
+                        "red=human", "--fast")
+    assert read_save(tmp_path / "last.json").finished
+    assert not list(tmp_path.glob("rulekit-*.json"))

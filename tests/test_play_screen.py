@@ -36,6 +36,9 @@ def test_a_save_of_another_pack(play: Play, duel_pack: Path, tmp_path: Path) -> 
     assert code == 1
     assert "cc.json: this is a save of carchase, not of rednotice" in err
     assert "rulekit play --resume cc.json" in err
+    code, _, err = play([], "play", "cc.json")
+    assert code == 1 and "cc.json is a file, not a pack" in err
+    assert "rulekit play --resume cc.json" in err
 
 
 def test_cards_lists_the_pack_cards_with_their_text(play: Play) -> None:

@@ -49,6 +49,9 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
         if pack is None:
             raise UsageError("name the PACK to play, or a saved game to go on with",
                              "rulekit play PACK, or rulekit play --resume FILE")
+        if pack.endswith(".json") and Path(pack).is_file():
+            raise UsageError(f"{pack} is a file, not a pack: to go on with a saved game, "
+                             f"use --resume", f"rulekit play --resume {pack}")
         loaded = load_pack(pack, parse_params(params or []))
         game = loaded.game
         chosen = parse_seats(seats or [], game.roles)

@@ -3,6 +3,7 @@ changed; where it is, told when it matters."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,8 +15,9 @@ from rulekit.play.screen import Screen
 
 class Keeper:
     """Keeps one game in its save file: ``path`` (``--save`` or the resumed file), else a new
-    file of its own named by the pack and the start time, created on first use. When not
-    ``active`` (bots alone, no ``--save``), nothing is written."""
+    file of its own named by the pack and the start time, created on first use (and removed at
+    the end of the game unless the player keeps it). When not ``active`` (bots alone, no
+    ``--save``), nothing is written."""
 
     def __init__(self, screen: Screen, pack_id: str, started: str, path: Path | None,
                  active: bool, snapshot: Callable[[], SavedGame]) -> None:
@@ -23,6 +25,7 @@ class Keeper:
         self.pack_id = pack_id
         self.started = started
         self._path = path
+        self.automatic = active and path is None  # a file of its own, named here
         self.active = active
         self.snapshot = snapshot  # the game as it is now
         self.written = -1  # the number of decisions in the file, once written
@@ -62,6 +65,12 @@ class Keeper:
         command = "replay" if self.snapshot().finished else "play --resume"
         self.screen.note(f"{why} to {shell_path(written)}")
         self.screen.note(f"(rulekit {command} {shell_path(written)})")
+
+    def discard(self) -> None:
+        """Remove the game's automatic save file (a finished game the player did not keep)."""
+        if self.automatic and self._path is not None:
+            with contextlib.suppress(OSError):
+                self._path.unlink()
 
     def copy(self, path: Path) -> None:
         """``save FILE``: a copy of the game in ``path``."""

@@ -402,7 +402,29 @@ class Session:
                                expand=False))
         self._reveal()
         self.screen.note(f"The seed of this game was {self.seed}.")
-        self.keeper.tell("The finished game is saved")
+        self._keep_finished()
+
+    def _keep_finished(self) -> None:
+        """A finished game is kept where the player chose (``--save``, a resumed file); its
+        automatic save file only if they ask, for ``rulekit replay``."""
+        keeper = self.keeper
+        if not keeper.automatic:
+            keeper.tell("The finished game is saved")
+            return
+        keeper.keep()  # finished: never listed as a game still on, even if killed now
+        try:
+            text = self.screen.ask("Press Enter to leave, or type save [FILE] to keep the game "
+                                   "for rulekit replay: ")
+        except EOFError:
+            text = ""
+        word, _, rest = text.strip().partition(" ")
+        if word.lower() != "save":
+            keeper.discard()
+        elif rest.strip():
+            keeper.copy(Path(rest.strip()))
+            keeper.discard()
+        else:
+            keeper.tell("The finished game is saved")
 
 
 def _reveal_sections(session: Session) -> list[Any]:
