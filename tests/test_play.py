@@ -426,6 +426,7 @@ def test_resume_goes_on_to_the_same_end(play: Callable[..., tuple[int, str, str]
     code, resumed, _ = play(lines[5:], "play", "--resume", autosave.name, "--fast")
     assert code == 0
     assert f"Resumed from {autosave.name} after {len(saved.decisions)} decisions." in resumed
+    assert resumed.index("\nRecap\n") < resumed.index("The Law (you)")  # before the board
     assert game_over(resumed) == game_over(whole)
     assert saved_decisions(autosave) == saved_decisions(tmp_path / "whole.json")
 

@@ -70,3 +70,14 @@ def test_an_option_that_is_a_card_shows_its_text() -> None:
         Renderer(game).decision(Menu(decision, game.label), "angela"))
     assert "  1  The Ghost: Slip away to any other city of your continent." in out.getvalue()
     assert "  2  The Decoy: Move Jessah's pawn" in out.getvalue()
+
+
+def test_pile_shows_every_card_of_a_pile_one_may_see(play: Play) -> None:
+    code, out, _ = play(["1", "1", "pile discard", "pile hand", "pile zz", "quit"], "play",
+                        "carchase", "--seed", "7", "-p", "turns=2", "--fast")
+    assert code == 0
+    shown = out.split("The Law> pile discard")[1].split("The Law> ")[0]
+    assert shown.startswith("\n  discard: ") and "top:" not in shown and shown.count(", ") >= 2
+    hands = out.split("The Law> pile hand")[1].split("The Law> ")[0]
+    assert "The Law's hand: " in hands and "The Fugitive's hand: 9 cards, face down" in hands
+    assert "No pile is named 'zz'; piles: deck, discard, hand, played." in out

@@ -136,6 +136,27 @@ class Renderer:
             text += f" ({self.game.label(region)})"
         return text
 
+    def piles(self, obs: dict[str, Any], name: str) -> RenderableType:
+        """``pile NAME``: every pile whose name starts with ``name`` (any case), with all its
+        cards as far as the player may see them, however long."""
+        wanted = humanize(name.strip().lower())
+        lines: list[RenderableType] = []
+        for slot in self.zone_slots:
+            data = obs["zones"].get(slot.key)
+            label = humanize(slot.name)
+            if data is None or not label.lower().startswith(wanted):
+                continue
+            if slot.per_number or slot.per_board:
+                label += f" {self.game.label(slot.index)}"
+            if slot.per_board and not data.get("count"):
+                continue
+            owner = f"{self.name(slot.owner)}'s " if slot.owner else ""
+            lines.append(Text.assemble((f"  {owner}{label}: ", ""), self.pile(data, True)))
+        if not lines:
+            names = sorted({humanize(slot.name) for slot in self.zone_slots})
+            return Text(f"No pile is named '{name.strip()}'; piles: {', '.join(names)}.")
+        return Group(*lines)
+
     def pile(self, data: dict[str, Any], own: bool) -> Text:
         """A pile: its cards (grouped: ``Name x5``), a count and top card, or a hidden count."""
         count = int(data.get("count", 0))
@@ -393,6 +414,7 @@ HELP_COMMANDS = (
     ("help", "this help"),
     ("board", "the whole table as you see it"),
     ("cards [NAME]", "the pack's cards with their text (those whose name has NAME)"),
+    ("pile NAME", "every card of a pile you may see (a discard pile, say)"),
     ("log [N]", "every event you have seen (or the last N), your private ones too"),
     ("map", "the whole board (packs with a map)"),
     ("save [FILE]", "say where the game is saved (or save a copy to FILE)"),

@@ -193,11 +193,27 @@ class Session:
         if self.resumed_from is not None:
             self.screen.note(f"Resumed from {self.resumed_from} after "
                              f"{len(self.decisions)} decisions.")
+            self._recap()
         elif self.keeper.active:
             self.screen.note(f"The game is saved as it goes, to {shell_path(self.keeper.path)}.")
         if self.humans:
             self.screen.note("Type help at any prompt for the commands.")
         self.screen.blank()
+
+    def _recap(self) -> None:
+        """After a resume, the last events the person at the screen saw, before the board
+        (in hot seat each person gets theirs after their pass screen)."""
+        if self.hot_seat or self.holder is None:
+            return
+        events = self._visible(self.holder)
+        self.seen[self.holder] = self.turn_seen[self.holder] = len(events)
+        if not events:
+            return
+        self.screen.show(Text("Recap", style="bold underline"))
+        before = events[-MAX_RECENT - 1].get("round") if len(events) > MAX_RECENT else None
+        for line in self.render.events(events[-MAX_RECENT:], self.holder,
+                                       before if isinstance(before, int) else None):
+            self.screen.show(line)
 
     def _step(self) -> None:
         pending = self.game.pending(self._state)
@@ -358,6 +374,9 @@ class Session:
             self._show_board(role)
         elif command.name == "cards":
             screen.show(card_list(self.game, command.argument))
+        elif command.name == "pile":
+            screen.show(self.render.piles(self.game.observe(self._state, role),
+                                          command.argument))
         elif command.name == "map":
             screen.show(self.render.map())
         elif command.name == "save":
