@@ -81,3 +81,11 @@ def test_pile_shows_every_card_of_a_pile_one_may_see(play: Play) -> None:
     hands = out.split("The Law> pile hand")[1].split("The Law> ")[0]
     assert "The Law's hand: " in hands and "The Fugitive's hand: 9 cards, face down" in hands
     assert "No pile is named 'zz'; piles: deck, discard, hand, played." in out
+
+
+def test_the_header_counts_the_rounds_and_warns_on_the_last(play: Play) -> None:
+    code, out, _ = play(["1"] * 40, "play", "carchase", "--seed", "11", "-p", "turns=2",
+                        "--fast")
+    assert code == 0
+    assert "Car Chase - round 1 of 2 - Draw - The Law" in out
+    assert "Car Chase - round 2 of 2, the last - " in out

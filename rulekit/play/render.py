@@ -80,12 +80,31 @@ def phase_names(documents: Iterable[Any]) -> dict[str, str]:
     return names
 
 
+def round_count(documents: Iterable[Any], params: dict[str, int]) -> int | None:
+    """How many rounds a game has, when the pack's ``flow: rounds`` is a number or the name
+    of a parameter (else None: the count is not known before the game ends)."""
+    for doc in documents:
+        data = getattr(doc, "data", None)
+        flow = data.get("flow") if isinstance(data, dict) else None
+        rounds = flow.get("rounds") if isinstance(flow, dict) else None
+        if isinstance(rounds, int) and not isinstance(rounds, bool):
+            return rounds
+        if isinstance(rounds, str):
+            text = rounds.strip()
+            if text.isdigit() and len(text) < 7:
+                return int(text)
+            return params.get(text)
+    return None
+
+
 class Renderer:
     """Turns observations, events and decisions of one game into renderables."""
 
-    def __init__(self, game: Game, phases: dict[str, str] | None = None) -> None:
+    def __init__(self, game: Game, phases: dict[str, str] | None = None,
+                 rounds: int | None = None) -> None:
         self.game = game
         self.phases = phases or {}
+        self.rounds = rounds
         symbols = game.symbols
         self.board = symbols.board
         self.zone_slots: list[Slot] = []
@@ -189,7 +208,12 @@ class Renderer:
     def header(self, obs: dict[str, Any], role: str | None) -> RenderableType:
         parts = [self.game.pack_name]
         if obs.get("round"):
-            parts.append(f"round {obs['round']}")
+            number = obs["round"]
+            if self.rounds is None:
+                parts.append(f"round {number}")
+            else:
+                last = ", the last" if number == self.rounds else ""
+                parts.append(f"round {number} of {self.rounds}{last}")
         elif obs.get("result") is None:
             parts.append("setup")
         phase = obs.get("phase")
@@ -437,4 +461,4 @@ def help_text(default_save: str) -> RenderableType:
     return Group(*lines)
 
 
-__all__ = ["Renderer", "Slot", "help_text", "humanize", "phase_names"]
+__all__ = ["Renderer", "Slot", "help_text", "humanize", "phase_names", "round_count"]

@@ -17,7 +17,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from rulekit.errors import UsageError, did_you_mean
-from rulekit.play.render import Renderer, phase_names
+from rulekit.play.render import Renderer, phase_names, round_count
 from rulekit.play.savefile import HUMAN, SavedGame, rebuild
 from rulekit.play.screen import Screen
 
@@ -34,7 +34,8 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
         raise UsageError(f"unknown role '{as_role}' for --as", hint)
     state = rebuild(game, saved, where)
     viewer = as_role if as_role is not None else default_viewer(saved, state, where)
-    render = Renderer(game, phase_names(loaded.documents))
+    render = Renderer(game, phase_names(loaded.documents),
+                      round_count(loaded.documents, dict(game.params)))
     if viewer == EVERYONE:
         events: list[dict[str, Any]] = list(state["log"])
         seen_by = "everyone"

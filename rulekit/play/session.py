@@ -54,7 +54,7 @@ from rulekit.errors import (
 from rulekit.play.cards import card_list
 from rulekit.play.keeper import Keeper, shell_path
 from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer
-from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names
+from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names, round_count
 from rulekit.play.savefile import HUMAN, SavedGame, restore_rng, rng_state
 from rulekit.play.saves import now_text
 from rulekit.play.screen import Screen
@@ -111,7 +111,8 @@ class Session:
     def __post_init__(self) -> None:
         self.game: Game = self.loaded.game
         game = self.game
-        self.render = Renderer(game, phase_names(self.loaded.documents))
+        self.render = Renderer(game, phase_names(self.loaded.documents),
+                               round_count(self.loaded.documents, dict(game.params)))
         self.bots = {role: Bot(game, role, spec, self.seed)
                      for role, spec in self.seats.items() if spec != HUMAN}
         for role, saved_state in self.rng.items():
