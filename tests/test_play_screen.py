@@ -4,6 +4,7 @@ for mistakes on the command line."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import helpers_play
@@ -89,3 +90,13 @@ def test_the_header_counts_the_rounds_and_warns_on_the_last(play: Play) -> None:
     assert code == 0
     assert "Car Chase - round 1 of 2 - Draw - The Law" in out
     assert "Car Chase - round 2 of 2, the last - " in out
+
+
+def test_short_lines_of_the_table_share_rows(play: Play) -> None:
+    code, out, _ = play(["1", "1", "1", "1", "quit"], "play", "rednotice", "--seat",
+                        "jessah=human", "--seed", "7", "--fast")
+    assert code == 0
+    board = out.split("Programming - Jessah")[1]
+    assert re.search(r"^Angela\n  checks: 2 face down · stack: 6 face down · ", board, re.M)
+    assert re.search(r"^  security: \d+ · cashed total: 0 · initiative: ", board, re.M)
+    assert all(len(line) <= 80 for line in board.splitlines() if " · " in line)

@@ -44,8 +44,11 @@ def test_a_few_moves_at_80_columns(pack: str, role: str, name: str, tmp_path: Pa
     try:
         answered = 0
         seen = ""
+        leave = "Press Enter to leave"
         while answered < 6:
-            if child.expect([re.escape(f"{name}> "), pexpect.EOF]) == 1:
+            if child.expect([re.escape(f"{name}> "), leave]) == 1:
+                seen += child.before
+                child.sendline("")
                 break  # the game is over already
             screen = child.before
             seen += screen
@@ -57,7 +60,10 @@ def test_a_few_moves_at_80_columns(pack: str, role: str, name: str, tmp_path: Pa
             assert keys == numbers + letters, screen
             child.sendline("1" if numbers else "")
             answered += 1
-        if child.expect([re.escape(f"{name}> "), pexpect.EOF]) == 0:
+        found = child.expect([re.escape(f"{name}> "), leave, pexpect.EOF])
+        if found == 1:
+            child.sendline("")
+        if found == 0:
             child.sendline("quit")
             child.expect(pexpect.EOF)
             assert "Goodbye." in child.before

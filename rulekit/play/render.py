@@ -80,6 +80,52 @@ def phase_names(documents: Iterable[Any]) -> dict[str, str]:
     return names
 
 
+SHORT = 28  # a line whose name and value are this long or shorter shares a row
+ROW = 76  # the width of such a row
+
+
+@dataclass
+class Line:
+    """A line of a section of the table, and its short form if it may share a row."""
+
+    text: Text
+    short: Text | None = None
+
+
+def _rows(lines: list[Line]) -> list[Text]:
+    """Lines of a section, with the runs of short ones (sizes of hidden piles, small
+    counters) put side by side in rows, so that the table fits a terminal: a line that stands
+    alone keeps its long form."""
+    out: list[Text] = []
+    row: list[Text] = []
+    alone: Text | None = None
+
+    def flush() -> None:
+        if len(row) == 1 and alone is not None:
+            out.append(alone)
+        elif row:
+            joined = Text("  ")
+            for i, item in enumerate(row):
+                if i:
+                    joined.append(" · ")
+                joined.append_text(item)
+            out.append(joined)
+        row.clear()
+
+    for line in lines:
+        if line.short is None:
+            flush()
+            out.append(line.text)
+            continue
+        if row and sum(len(t.plain) + 3 for t in row) + len(line.short.plain) > ROW:
+            flush()
+        if not row:
+            alone = line.text
+        row.append(line.short)
+    flush()
+    return out
+
+
 def round_count(documents: Iterable[Any], params: dict[str, int]) -> int | None:
     """How many rounds a game has, when the pack's ``flow: rounds`` is a number or the name
     of a parameter (else None: the count is not known before the game ends)."""
@@ -230,9 +276,9 @@ class Renderer:
         name: what they held, shown to others at the end of a game)."""
         zones: dict[str, Any] = obs["zones"]
         variables: dict[str, Any] = obs["vars"]
-        by_role: dict[str, list[Text]] = {r: [] for r in self.game.roles}
-        table: list[Text] = []
-        counters: list[Text] = []
+        by_role: dict[str, list[Line]] = {r: [] for r in self.game.roles}
+        table: list[Line] = []
+        counters: list[Line] = []
         for slot in self.zone_slots:
             data = zones.get(slot.key)
             if data is None or slot.per_board:
@@ -242,7 +288,12 @@ class Renderer:
             if count == 0 and not own:
                 continue
             label = humanize(slot.name) + (f" {slot.index}" if slot.per_number else "")
-            line = Text.assemble(("  " + label + ": ", ""), self.pile(data, own))
+            pile = self.pile(data, own)
+            line = Line(Text.assemble(("  " + label + ": ", ""), pile))
+            if data.get("cards") is None:  # a hidden pile: only its size, which fits a row
+                line.short = Text(f"{label}: {count} face down", style=STYLE_HIDDEN)
+            elif len(label) + len(pile.plain) <= SHORT and ", " not in pile.plain:
+                line.short = Text.assemble(f"{label}: ", pile)
             (by_role.get(slot.owner, table) if slot.owner else table).append(line)
         for slot in self.var_slots:
             if slot.key not in variables or slot.per_board or self._on_board(slot):
@@ -251,16 +302,20 @@ class Renderer:
             if slot.per_number and value == slot.initial:
                 continue
             label = humanize(slot.name) + (f" {slot.index}" if slot.per_number else "")
-            line = Text(f"  {label}: {self.value(value)}")
+            shown = self.value(value)
+            line = Line(Text(f"  {label}: {shown}"))
+            if len(label) + len(shown) <= SHORT and ", " not in shown:
+                line.short = Text(f"{label}: {shown}")
             (by_role.get(slot.owner, counters) if slot.owner else counters).append(line)
+        rows = {r: _rows(lines) for r, lines in by_role.items()}
         sections: list[RenderableType] = []
         if only_own:
-            mine = by_role[role]
+            mine = rows[role]
             title = Text(self.name(role), style=STYLE_ROLE)
             return [Group(title, *mine)] if mine else []
         order = [role] + [r for r in self.game.roles if r != role]
         for r in order:
-            lines = by_role[r]
+            lines = rows[r]
             if not lines:
                 continue
             title = (Text.assemble((self.name(r), STYLE_YOU), (" (you)", STYLE_SECTION))
@@ -268,9 +323,9 @@ class Renderer:
             title.stylize("underline")
             sections.append(Group(title, *lines))
         if table:
-            sections.append(Group(Text("Table", style=STYLE_SECTION), *table))
+            sections.append(Group(Text("Table", style=STYLE_SECTION), *_rows(table)))
         if counters:
-            sections.append(Group(Text("Counters", style=STYLE_SECTION), *counters))
+            sections.append(Group(Text("Counters", style=STYLE_SECTION), *_rows(counters)))
         board = self.board_lines(obs, role)
         if board:
             sections.append(Group(Text("Board", style=STYLE_SECTION), *board))
