@@ -4,11 +4,19 @@ for mistakes on the command line."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
+from typing import Any
 
 import helpers_play
 from helpers_play import Play
+from rich.console import Console
+
+from rulekit.engine.decisions import Decision
+from rulekit.pack.loader import load_pack
+from rulekit.play.prompt import Menu
+from rulekit.play.render import Renderer
 
 play = helpers_play.play  # the fixture
 
@@ -53,24 +61,20 @@ def test_cards_lists_the_pack_cards_with_their_text(play: Play) -> None:
     assert "No card's name contains 'zzz'." in out
 
 
-def test_an_option_that_is_a_card_shows_its_text() -> None:
-    import io
-
-    from rich.console import Console
-
-    from rulekit.engine.decisions import Decision
-    from rulekit.pack.loader import load_pack
-    from rulekit.play.prompt import Menu
-    from rulekit.play.render import Renderer
-
+def _question(spec: dict[str, Any]) -> str:
+    """A Red Notice question to Angela as the screen shows it (80 columns, no colour)."""
     game = load_pack("rednotice", {}).game
-    decision = Decision({"player": "angela", "kind": "one", "prompt": "Choose an Identity",
-                         "items": ["id_ghost", "id_decoy"]}, game.label)
+    decision = Decision({"player": "angela", "prompt": "Pick", **spec}, game.label)
     out = io.StringIO()
-    Console(file=out, width=200, color_system=None).print(
+    Console(file=out, width=80, color_system=None).print(
         Renderer(game).decision(Menu(decision, game.label), "angela"))
-    assert "  1  The Ghost: Slip away to any other city of your continent." in out.getvalue()
-    assert "  2  The Decoy: Move Jessah's pawn" in out.getvalue()
+    return out.getvalue()
+
+
+def test_an_option_that_is_a_card_shows_its_text() -> None:
+    shown = _question({"kind": "one", "items": ["id_ghost", "id_decoy"]})
+    assert "  1  The Ghost: Slip away to any other city of your continent." in shown
+    assert "  2  The Decoy: Move Jessah's pawn" in shown
 
 
 def test_pile_shows_every_card_of_a_pile_one_may_see(play: Play) -> None:
@@ -100,3 +104,12 @@ def test_short_lines_of_the_table_share_rows(play: Play) -> None:
     assert re.search(r"^Angela\n  checks: 2 face down · stack: 6 face down · ", board, re.M)
     assert re.search(r"^  security: \d+ · cashed total: 0 · initiative: ", board, re.M)
     assert all(len(line) <= 80 for line in board.splitlines() if " · " in line)
+
+
+def test_a_question_with_one_answer_says_enter_takes_it() -> None:
+    shown = [_question(spec) for spec in ({"kind": "one", "items": [], "optional": True},
+                                          {"kind": "one", "items": ["paris"]},
+                                          {"kind": "subset", "items": [], "min": 0, "max": 2})]
+    assert "Press Enter (nothing to choose)." in shown[0]
+    assert "  1  Paris\nPress Enter (Paris)." in shown[1]
+    assert "Press Enter (nothing to choose)." in shown[2] and "choose 0" not in shown[2]

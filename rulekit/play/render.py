@@ -432,7 +432,7 @@ class Renderer:
     def decision(self, menu: Menu, role: str) -> RenderableType:
         decision = menu.decision
         title = Text.assemble((self.name(role), STYLE_YOU), (": " + decision.prompt, STYLE_TITLE))
-        if menu.subset:
+        if menu.subset and decision.items:
             n = len(decision.items)
             lo, hi = max(decision.min, 0), min(decision.max, n)
             if lo == hi:
@@ -456,9 +456,11 @@ class Renderer:
             if entry.anytime:
                 line.append("  (any time)", style=STYLE_HIDDEN)
             lines.append(line)
-        if menu.default is not None and len(menu.entries) <= 1:
+        if menu.default is not None:
             only = menu.default.label if menu.default.id != NONE_ID else "nothing to choose"
-            hint = f"Press Enter ({only})."
+            actions = any(entry.anytime for entry in menu.entries)
+            hint = f"Press Enter ({only})" + (", or a letter for an action." if actions
+                                               else ".")
         elif menu.subset:
             hint = "Type numbers (1 3, 1-4), all or none."
         else:
