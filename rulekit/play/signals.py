@@ -27,6 +27,10 @@ class Stopped(BaseException):
 
 
 def _raise(signum: int, frame: FrameType | None) -> None:
+    for name in NAMES:  # a second signal must not cut the saving short
+        number = getattr(signal, name, None)
+        if number is not None:
+            signal.signal(number, signal.SIG_IGN)
     raise Stopped(signum)
 
 
