@@ -113,3 +113,18 @@ def test_a_question_with_one_answer_says_enter_takes_it() -> None:
     assert "Press Enter (nothing to choose)." in shown[0]
     assert "  1  Paris\nPress Enter (Paris)." in shown[1]
     assert "Press Enter (nothing to choose)." in shown[2] and "choose 0" not in shown[2]
+
+
+def test_replay_steps_round_by_round_with_the_table(play: Play) -> None:
+    play(["1"] * 80, "play", "carchase", "--seed", "11", "-p", "turns=3", "--fast",
+         "--save", "fin.json")
+    code, out, _ = play(["r", "b", "", "q"], "replay", "fin.json", "--as", "law")
+    assert code == 0
+    after_round = out.split("] r\n")[1].split("] b\n")[0]
+    assert "-- Round 2 --" in after_round  # the rest of round 1, then the start of round 2
+    assert "Car Chase - round 2 of 3 - " in after_round and "The Law (you)" in after_round
+    table = out.split("] b\n")[1].split("\n[")[0]
+    assert "The Law (you)" in table and "The Fugitive\n  hand: 10 cards, face down" in table
+    code, out, _ = play(["b", "q"], "replay", "fin.json", "--as", "all")
+    table = out.split("] b\n")[1]
+    assert "- The Law ===" in table and "- The Fugitive ===" in table  # each one's view

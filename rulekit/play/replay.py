@@ -5,8 +5,9 @@ played with) and its log is shown as one player saw it (``--as ROLE``: the publi
 that player's private ones) or as everyone saw it (``--as all``: every event, each private one
 marked with whom it was for). Without ``--as``, a finished game is shown as everyone saw it; a
 game still on only as its one person saw it (with several people at the table, ``--as`` must
-say whose view), and its seed is not shown. Enter shows the next event, ``a`` all the rest,
-``q`` stops.
+say whose view), and its seed is not shown. Enter shows the next event, ``r`` goes on to the
+next round and shows the table there, ``b`` the table at the current event, ``a`` all the
+rest, ``q`` stops.
 """
 
 from __future__ import annotations
@@ -52,25 +53,42 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
                      style="bold"))
     screen.show(Text(f"{seats}; {len(saved.decisions)} decisions, {len(events)} events"))
     if not all_at_once:
-        screen.note("Enter: next event, a: all the rest, q: stop.")
+        screen.note("Enter: next event, r: to the next round, b: the table at this point, "
+                    "a: all the rest, q: stop.")
     screen.blank()
+    history = _History(game, saved, who)
     last: int | None = None
-    for number, event in enumerate(events, start=1):
+    next_round: int | None = None  # after 'r': go on without asking until this round
+    number = 0
+    while number < len(events):
+        event = events[number]
+        number += 1
         for line in render.events([event], who, last):
             screen.show(line)
         round_number = event.get("round")
         last = round_number if isinstance(round_number, int) else last
         if all_at_once or number == len(events):
             continue
-        try:
-            answer = screen.ask(f"[{number}/{len(events)}] ").strip().lower()
-        except EOFError:
-            screen.note("End of input: the replay stops here.")
-            return 0
+        if next_round is not None:
+            if last is None or last < next_round:
+                continue
+            next_round = None
+            _show_table(screen, render, game, history.state_at(number), who)
+        while True:
+            try:
+                answer = screen.ask(f"[{number}/{len(events)}] ").strip().lower()
+            except EOFError:
+                screen.note("End of input: the replay stops here.")
+                return 0
+            if answer not in ("b", "board"):
+                break
+            _show_table(screen, render, game, history.state_at(number), who)
         if answer in ("q", "quit"):
             return 0
         if answer in ("a", "all"):
             all_at_once = True
+        if answer in ("r", "round"):
+            next_round = (last or 0) + 1
     screen.blank()
     result = state["result"]
     if result is not None:
@@ -87,6 +105,40 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
         for section in render.view(obs, who):
             screen.show(section)
     return 0
+
+
+class _History:
+    """The states of a saved game after each decision, to show the table at any event."""
+
+    def __init__(self, game: Any, saved: SavedGame, who: str | None) -> None:
+        self.game = game
+        self.who = who
+        self.states: list[dict[str, Any]] = [game.new_game(saved.seed)]
+        for role, option in saved.decisions:
+            self.states.append(game.apply(self.states[-1], {role: option}))
+        self.counts = [len(self._events(state)) for state in self.states]
+
+    def _events(self, state: dict[str, Any]) -> list[Any]:
+        if self.who is None:
+            return list(state["log"])
+        return list(self.game.observe(state, self.who)["log"])
+
+    def state_at(self, shown: int) -> dict[str, Any]:
+        """The state when the viewer had seen ``shown`` events."""
+        for state, count in zip(self.states, self.counts, strict=True):
+            if count >= shown:
+                return state
+        return self.states[-1]
+
+
+def _show_table(screen: Screen, render: Renderer, game: Any, state: dict[str, Any],
+                who: str | None) -> None:
+    """The table at a point of the game, as ``who`` saw it (everyone: each player's view)."""
+    for role in [who] if who is not None else game.roles:
+        obs = game.observe(state, role)
+        screen.show(render.header(obs, role))
+        for section in render.view(obs, role):
+            screen.show(section)
 
 
 def default_viewer(saved: SavedGame, state: dict[str, Any], where: str) -> str:
