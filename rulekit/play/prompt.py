@@ -259,11 +259,27 @@ def _parse_subset(menu: Menu, typed: str) -> Answer:
             if index in chosen:
                 return Problem(f"{menu.item_labels[index]} is chosen twice.")
             chosen.append(index)
+    broken = _broken_group(menu, chosen) if decision.min <= len(chosen) <= decision.max else None
+    if broken is not None:
+        return broken
     ids = [menu.item_ids[i] for i in sorted(chosen)]
     try:
         return Choice(decision.option("+".join(ids) if ids else NONE_ID))
     except IllegalActionError as exc:
         return Problem(exc.message[:1].upper() + exc.message[1:] + ".")
+
+
+def _broken_group(menu: Menu, chosen: list[int]) -> Problem | None:
+    """The 'at most N of these' rule of a subset that ``chosen`` breaks, said with the names
+    of the cards concerned."""
+    for limit, flags in menu.decision.spec.get("at_most", ()):
+        group = [i for i, flag in enumerate(flags) if flag]
+        picked = [menu.item_labels[i] for i in sorted(chosen) if i in group]
+        if len(picked) > limit:
+            names = list(dict.fromkeys(menu.item_labels[i] for i in group))
+            return Problem(f"Only {limit} of {', '.join(names)} may be chosen together, "
+                           f"not {len(picked)} ({', '.join(picked)}).")
+    return None
 
 
 def _spell_range(match: re.Match[str]) -> str:
