@@ -255,3 +255,10 @@ def test_a_finished_game_leaves_its_file_only_when_kept(play: Play, duel_pack: P
                         "red=human", "--fast")
     assert read_save(tmp_path / "last.json").finished
     assert not list(tmp_path.glob("rulekit-*.json"))
+
+
+def test_a_save_is_readable_by_its_owner_only(play: Play, duel_pack: Path,
+                                              tmp_path: Path) -> None:
+    play(["1", "quit"], "play", duel_pack, "--seat", "red=human", "--fast")
+    [path] = tmp_path.glob("rulekit-duel-*.json")
+    assert path.stat().st_mode & 0o777 == 0o600  # it holds the seed: every secret

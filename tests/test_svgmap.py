@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -49,5 +50,11 @@ def test_the_cli_writes_svg_and_refuses_other_formats(tmp_path: Path,
     assert main(["map", "rednotice", "--out", str(out)]) == 0
     assert "30 places, 50 routes" in capsys.readouterr().out
     ET.parse(out)
+    mask = os.umask(0o022)
+    try:
+        assert main(["map", "rednotice", "--out", str(out)]) == 0
+    finally:
+        os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o644  # readable by others, like any output
     assert main(["map", "rednotice", "--out", str(tmp_path / "world.png")]) == 1
     assert "the map is drawn as SVG" in capsys.readouterr().err

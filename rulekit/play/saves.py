@@ -31,7 +31,7 @@ def new_save_path(pack_id: str, started: str, folder: Path | None = None) -> Pat
         suffix = "" if number == 1 else f"-{number}"
         path = where / f"{SAVE_PREFIX}{pack_id}-{stamp}{suffix}.json"
         try:
-            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         except FileExistsError:
             continue
         except OSError as exc:
