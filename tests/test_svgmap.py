@@ -121,3 +121,10 @@ def test_the_cli_writes_svg_and_refuses_other_formats(tmp_path: Path,
     assert out.stat().st_mode & 0o777 == 0o644  # readable by others, like any output
     assert main(["map", "rednotice", "--out", str(tmp_path / "world.png")]) == 1
     assert "the map is drawn as SVG" in capsys.readouterr().err
+
+
+def test_a_crowded_continent_is_spread_out() -> None:
+    _, dots = _world()
+    nearest = min(math.dist(a, b) for i, a in enumerate(dots.values())
+                  for b in list(dots.values())[i + 1:])
+    assert nearest >= 36  # London and Paris are 14 pixels apart at the map's scale

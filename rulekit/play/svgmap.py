@@ -2,7 +2,8 @@
 
 Where every node has ``lat`` and ``lon`` (or ``x`` and ``y``) properties, nodes are drawn
 there; otherwise regions are laid out on a circle and each region's nodes on a small circle
-around its centre. Edges between regions are dashed; a region's ``color`` colours its nodes.
+around its centre; places drawn too near one another (a crowded continent) are pushed apart.
+Edges between regions are dashed; a region's ``color`` colours its nodes.
 
 Each route is a group (``<g class="route">``) of what draws it: a straight line; a curve when
 a straight line would pass over a place it does not visit; or, on a ``lon``/``lat`` map, two
@@ -32,8 +33,41 @@ def _positions(board: Board) -> dict[str, Point]:
                          for p in nodes.values()):
             xs = [p[xkey] for p in nodes.values()]
             ys = [p[ykey] for p in nodes.values()]
-            return {ident: _scale(p[xkey], p[ykey], xs, ys, flip) for ident, p in nodes.items()}
+            return _spread({ident: _scale(p[xkey], p[ykey], xs, ys, flip)
+                            for ident, p in nodes.items()})
     return _circles(board)
+
+
+SPACING = 44.0  # places nearer than this on the picture are pushed apart
+
+
+def _spread(at: dict[str, Point], rounds: int = 120) -> dict[str, Point]:
+    """Push apart places drawn too near one another (a crowded continent), a little at a
+    time, so that the picture keeps their geography but has room for dots and names."""
+    points = {ident: list(p) for ident, p in at.items()}
+    idents = sorted(points)
+    for _ in range(rounds):
+        moved = False
+        for i, a in enumerate(idents):
+            for b in idents[i + 1:]:
+                pa, pb = points[a], points[b]
+                dx, dy = pb[0] - pa[0], pb[1] - pa[1]
+                dist = math.hypot(dx, dy)
+                if dist >= SPACING:
+                    continue
+                if dist == 0:
+                    dx, dy, dist = 1.0, 0.0, 1.0
+                push = (SPACING - dist) / 4
+                pa[0] -= dx / dist * push
+                pa[1] -= dy / dist * push
+                pb[0] += dx / dist * push
+                pb[1] += dy / dist * push
+                moved = True
+        if not moved:
+            break
+    return {ident: (min(max(p[0], MARGIN / 2), WIDTH - MARGIN / 2),
+                    min(max(p[1], MARGIN / 2), HEIGHT - MARGIN / 2))
+            for ident, p in points.items()}
 
 
 def _scale(x: float, y: float, xs: list[int], ys: list[int], flip: bool) -> Point:
