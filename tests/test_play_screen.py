@@ -128,3 +128,11 @@ def test_replay_steps_round_by_round_with_the_table(play: Play) -> None:
     code, out, _ = play(["b", "q"], "replay", "fin.json", "--as", "all")
     table = out.split("] b\n")[1]
     assert "- The Law ===" in table and "- The Fugitive ===" in table  # each one's view
+
+
+def test_a_card_that_cannot_be_chosen_is_named(play: Play) -> None:
+    code, out, _ = play(["1", "smokey", "zzz", "quit"], "play", "carchase", "--seed", "7",
+                        "-p", "turns=2", "--fast")
+    assert code == 0
+    assert "Smokey (P13) cannot be chosen here: Play cards (at most one Location)." in out
+    assert "Nothing matches 'zzz'" in out

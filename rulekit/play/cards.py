@@ -25,6 +25,17 @@ def card_text(game: Game, item: Any) -> str | None:
     return text if isinstance(text, str) and text else None
 
 
+def card_named(game: Game, typed: str) -> str | None:
+    """The name of the one card of the pack whose name is ``typed`` or starts with it."""
+    lowered = typed.strip().lower()
+    if not lowered:
+        return None
+    names = {game.label(card) for card in game.symbols.cards}
+    exact = [name for name in names if name.lower() == lowered]
+    found = exact or [name for name in names if name.lower().startswith(lowered)]
+    return found[0] if len(found) == 1 else None
+
+
 def card_list(game: Game, name: str = "") -> RenderableType:
     """Every distinct card of the pack (or those whose name contains ``name``), with its
     text, grouped by type in the pack's order."""
@@ -51,4 +62,4 @@ def card_list(game: Game, name: str = "") -> RenderableType:
     return Group(*lines)
 
 
-__all__ = ["card_list", "card_text"]
+__all__ = ["card_list", "card_named", "card_text"]

@@ -51,7 +51,7 @@ from rulekit.errors import (
     IllegalActionError,
     RulekitError,
 )
-from rulekit.play.cards import card_list
+from rulekit.play.cards import card_list, card_named
 from rulekit.play.keeper import Keeper, shell_path
 from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer
 from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names, round_count
@@ -329,7 +329,10 @@ class Session:
                 self._end_of_input()
             answer = parse_answer(menu, text)
             if isinstance(answer, Problem):
-                self._refuse(answer.message)
+                name = card_named(self.game, text) if answer.message.startswith(
+                    "Nothing matches") else None
+                self._refuse(f"{name} cannot be chosen here: {decision.prompt}." if name
+                             else answer.message)
                 continue
             self.bad_answers = 0
             if isinstance(answer, Command):
