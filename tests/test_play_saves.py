@@ -262,3 +262,12 @@ def test_a_save_is_readable_by_its_owner_only(play: Play, duel_pack: Path,
     play(["1", "quit"], "play", duel_pack, "--seat", "red=human", "--fast")
     [path] = tmp_path.glob("rulekit-duel-*.json")
     assert path.stat().st_mode & 0o777 == 0o600  # it holds the seed: every secret
+
+
+def test_a_copy_of_a_pack_leaves_its_saves_behind(play: Play, duel_pack: Path,
+                                                  tmp_path: Path) -> None:
+    (duel_pack / "rulekit-duel-20260102-030405.json").write_text("{}")
+    code, _, err = play([], "new", tmp_path / "copy", "--from", duel_pack)
+    assert code == 0, err
+    assert (tmp_path / "copy" / "pack.yaml").exists()
+    assert not list((tmp_path / "copy").glob("rulekit-*.json"))
