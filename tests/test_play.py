@@ -198,6 +198,10 @@ def test_hot_seat_carchase_whole_game(play: Callable[..., tuple[int, str, str]])
         assert f"{other} chose" not in text, text  # never the other player's private choices
         assert f"{name}> " in text and f"{other}> " not in text
     assert "(only The" not in out
+    # what both may see is shown on the wiped screen, before the pass: public events only
+    shared = re.findall(r"For everyone\n(.*?)Pass to", out, re.S)
+    assert len(shared) > 3 and all("chose" not in text for text in shared)
+    assert any("exchanges" in text for text in shared)
     winner = final["result"]["winner"]
     assert game_over(out).startswith(f"{game.role_names[winner]} wins.")
 

@@ -13,7 +13,8 @@ The loop takes the first pending decision of the game, again and again, until th
 
 With several people at one terminal (hot seat) the screen is wiped between two people's turns
 (a turn is a run of decisions by one person, however many steps it has) and a "pass to ..."
-screen waits for Enter, so that nobody sees another's secrets; each then sees what happened
+screen, under the public events both may read, waits for Enter, so that nobody sees another's
+secrets; each then sees what happened
 since their last turn. Simultaneous decisions are asked one after the other
 (the engine takes partial commits and reveals nothing until all have answered).
 
@@ -208,13 +209,7 @@ class Session:
             return
         events = self._visible(self.holder)
         self.seen[self.holder] = self.turn_seen[self.holder] = len(events)
-        if not events:
-            return
-        self.screen.show(Text("Recap", style="bold underline"))
-        before = events[-MAX_RECENT - 1].get("round") if len(events) > MAX_RECENT else None
-        for line in self.render.events(events[-MAX_RECENT:], self.holder,
-                                       before if isinstance(before, int) else None):
-            self.screen.show(line)
+        self._recent("Recap", events, self.holder, None)
 
     def _step(self) -> None:
         pending = self.game.pending(self._state)
@@ -270,9 +265,29 @@ class Session:
             if not line.plain.startswith("  --"):
                 self.screen.pause(pace)
 
+    def _recent(self, title: str | None, events: list[dict[str, Any]], viewer: str | None,
+                last: int | None) -> None:
+        """The last :data:`MAX_RECENT` of ``events`` (``last``: the round of the event shown
+        before them) under ``title``, saying how many earlier ones ``log`` shows."""
+        if not events:
+            return
+        if title:
+            self.screen.show(Text(title, style="bold underline"))
+        if len(events) > MAX_RECENT:
+            self.screen.show(Text(f"  ({len(events) - MAX_RECENT} earlier events: type log)",
+                                  style="dim"))
+            before = events[-MAX_RECENT - 1].get("round")
+            last = before if isinstance(before, int) else None
+            events = events[-MAX_RECENT:]
+        for line in self.render.events(events, viewer, last):
+            self.screen.show(line)
+
     def _pass_to(self, role: str) -> None:
-        """Wipe the screen and wait for ``role``'s player."""
+        """Wipe the screen, show what both may see of what happened since the last pass (the
+        public events), and wait for ``role``'s player."""
         self.screen.clear()
+        events, last = self._unseen(None)
+        self._recent("For everyone", events, None, last)
         name = self.render.name(role)
         self.screen.show(Panel(Text(f"Pass to {name}, press Enter", style="bold"),
                                expand=False))
@@ -299,17 +314,7 @@ class Session:
             self._show_board(role)
             self.seen[role] = min(self.seen.get(role, 0), self.turn_seen.get(role, 0))
         events, last = self._unseen(role)
-        if events:
-            if start:
-                screen.show(Text("Since your last turn", style="bold underline"))
-            if len(events) > MAX_RECENT:
-                screen.show(Text(f"  ({len(events) - MAX_RECENT} earlier events: type log)",
-                                 style="dim"))
-                last = events[-MAX_RECENT - 1].get("round")
-                events = events[-MAX_RECENT:]
-            for line in self.render.events(events, role, last if isinstance(last, int)
-                                           else None):
-                screen.show(line)
+        self._recent("Since your last turn" if start else None, events, role, last)
         screen.show(self.render.decision(menu, role))
 
     # ------------------------------------------------------------ a person's decision
@@ -412,9 +417,8 @@ class Session:
             self.screen.clear()
             obs = self.game.observe(state, self.game.roles[0])
             self.screen.show(self.render.header(obs, None))
-            events, _ = self._unseen(None)
-            for line in self.render.events(events[-MAX_RECENT:], None):
-                self.screen.show(line)
+            events, last = self._unseen(None)
+            self._recent(None, events, None, last)
         else:
             self._stream(0)
         result = state["result"]
