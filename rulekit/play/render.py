@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.rule import Rule
 from rich.text import Text
 
@@ -82,6 +82,25 @@ def phase_names(documents: Iterable[Any]) -> dict[str, str]:
 
 SHORT = 28  # a line whose name and value are this long or shorter shares a row
 ROW = 76  # the width of such a row
+
+
+class Hanging:
+    """A menu line: its key, then a text that wraps under itself (not under the key), so
+    that at any width a key stands alone at the left. Unwrapped where the console does not
+    wrap (a piped transcript)."""
+
+    def __init__(self, head: Text, body: Text) -> None:
+        self.head = head
+        self.body = body
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        indent = len(self.head.plain)
+        if console.soft_wrap or options.max_width <= indent + 10:
+            yield self.head + self.body
+            return
+        for number, part in enumerate(self.body.wrap(console, options.max_width - indent)):
+            part.rstrip()
+            yield (self.head if number == 0 else Text(" " * indent)) + part
 
 
 @dataclass
@@ -445,8 +464,7 @@ class Renderer:
         width = max((len(e.key) for e in menu.entries), default=1)
         lines: list[RenderableType] = [title]
         for entry in menu.entries:
-            line = Text("  " + entry.key.rjust(width), style=STYLE_KEY)
-            line.append("  ")
+            line = Text(style="")
             line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
             items = menu.decision.items
             text = card_text(self.game, items[entry.index]) if entry.index is not None \
@@ -455,7 +473,8 @@ class Renderer:
                 line.append(": " + text, style=STYLE_HIDDEN)
             if entry.anytime:
                 line.append("  (any time)", style=STYLE_HIDDEN)
-            lines.append(line)
+            key = Text("  " + entry.key.rjust(width), style=STYLE_KEY)
+            lines.append(Hanging(key + Text("  "), line))
         if menu.default is not None:
             only = menu.default.label if menu.default.id != NONE_ID else "nothing to choose"
             actions = any(entry.anytime for entry in menu.entries)
