@@ -525,8 +525,11 @@ HELP_COMMANDS = (
 def help_text(default_save: str) -> RenderableType:
     lines: list[RenderableType] = [
         Text("How to answer", style=STYLE_SECTION),
-        Text("  One choice: type its number, or the start of its name (lon for London)."),
-        Text("  Several cards: their numbers separated by spaces or commas (1 3 4), or none."),
+        Text("  One choice: type its line's number, or the start of its name. Enter takes "
+             "the only answer of a question that has one."),
+        Text("  Several: numbers separated by spaces or commas (1 3 4), a range (1-3), all "
+             "or none."),
+        Text("  An action you may take at any time has a letter (a, b...): type it."),
         Text("Commands", style=STYLE_SECTION),
     ]
     for name, text in HELP_COMMANDS:

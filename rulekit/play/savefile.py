@@ -7,7 +7,7 @@ also a complete record for ``rulekit replay``.
 
     {"format": 1, "pack": "demo", "version": "1.0.0", "pack_hash": "...",
      "params": {"turns": 7, ...}, "seed": 12, "seats": {"hunter": "human", "runner": "random"},
-     "decisions": [["hunter", "bust+smoke"], ["runner", "none"], ...],
+     "decisions": [["hunter", "ace+king"], ["runner", "none"], ...],
      "started": "2026-11-30T16:30:00Z", "finished": false,
      "source": "/path/to/the/pack", "rng": {"runner": [3, "base64...", null]}}
 
