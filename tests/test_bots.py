@@ -118,10 +118,3 @@ def test_a_pack_declares_its_evaluation_per_role(tmp_path: Path) -> None:
     text = str(caught.value)
     assert "unknown role 'lawe'" in text and "flow.yaml:" in text and "law" in text
 
-
-def test_play_seats_an_ismcts_opponent_unless_told_otherwise() -> None:
-    from rulekit.play.session import parse_seats
-
-    roles = ["law", "fugitive"]
-    assert parse_seats([], roles) == {"law": "human", "fugitive": "ismcts:iterations=60"}
-    assert parse_seats(["law=human", "fugitive=random"], roles)["fugitive"] == "random"
