@@ -520,7 +520,7 @@ def test_play_usage_errors(play: Callable[..., tuple[int, str, str]]) -> None:
     assert code == 1 and "unknown role 'lawe' in --seat" in err and "did you mean 'law'" in err
     code, _, err = play([], "play", "carchase", "--seat", "law=nosuchbot")
     assert code == 1 and "unknown player 'nosuchbot' for law in --seat" in err
-    assert "human, random or package.module:Name" in err
+    assert "human, random, heuristic, ismcts or package.module:Name" in err
     code, _, err = play([], "play", "carchase", "--seat", "law=humn")
     assert code == 1 and "did you mean 'human'" in err
     code, _, err = play([], "play", "--resume", "x.json", "--seed", "3")
