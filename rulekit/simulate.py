@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -180,15 +181,13 @@ def simulate(pack_ref: str | Path, params: Mapping[str, Any] | None = None, game
     job = Job(PackSource(str(loaded.folder.resolve())), tuple(sorted(game.params.items())),
               tuple(specs.items()), seed, max_rounds)
 
-    started = time.perf_counter()
-    if pool is None:
-        with open_pool(workers, scheduler) as own:
-            tally, slots, where = own.run(play_chunk, job, games, (game, agent_objects),
-                                          progress), own.slots, own.scheduler
-    else:
+    with ExitStack() as stack:
+        if pool is None:  # a pool of this run only (a Dask cluster starts before the clock)
+            pool = stack.enter_context(open_pool(workers, scheduler))
+        started = time.perf_counter()
         tally = pool.run(play_chunk, job, games, (game, agent_objects), progress)
+        seconds = time.perf_counter() - started
         slots, where = pool.slots, pool.scheduler
-    seconds = time.perf_counter() - started
     return SimulationResult.from_tally(
         tally, game.roles, pack=game.pack_id, version=game.version, pack_hash=game.pack_hash,
         params=dict(game.params), agents={r: _agent_name(s) for r, s in specs.items()},

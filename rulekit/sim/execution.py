@@ -82,12 +82,12 @@ class PackSource:
         target = Path(tempfile.gettempdir()) / "rulekit-packs" / self.digest / Path(
             self.folder).name
         if not target.is_dir():
-            staging = Path(tempfile.mkdtemp(prefix="rulekit-pack-"))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=target.parent))
             for name, data in self.files:
                 destination = staging / name
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 destination.write_bytes(data)
-            target.parent.mkdir(parents=True, exist_ok=True)
             try:
                 os.rename(staging, target)  # atomic: a concurrent worker may have won
             except OSError:
