@@ -340,3 +340,14 @@ def test_progress_bar_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "30/30" in screen.getvalue()
     with progress_bar(30, "games", quiet=True) as advance:
         assert advance is None
+
+
+def test_the_simulator_docs_show_real_output(run: Run) -> None:
+    """docs/simulator.md's example is what rulekit prints (all but the time)."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "simulator.md").read_text()
+    command = "$ rulekit simulate carchase -n 1000 --seed 1\n"
+    shown = text[text.index(command) + len(command):].split("```")[0].rstrip("\n")
+    code, out, _ = run("simulate", "carchase", "-n", "1000", "--seed", "1")
+    assert code == 0
+    assert shown.splitlines()[:-1] == out.rstrip("\n").splitlines()[:-1]
+    assert shown.splitlines()[-1].startswith("time: ")
