@@ -23,6 +23,7 @@ import os
 import sys
 import tempfile
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager
@@ -222,7 +223,9 @@ def _init_worker(paths: list[str]) -> None:
 
 
 class LocalProcesses(Pool):
-    """Worker processes on this machine (forked with the compiled pack where possible)."""
+    """``workers`` processes on this machine: this one and ``workers - 1`` helpers (forked
+    with the compiled pack where possible). All take chunks from one queue, so this process
+    plays from the first moment while the helpers start, and nobody waits at the end."""
 
     def __init__(self, workers: int) -> None:
         self.slots = workers
@@ -230,17 +233,38 @@ class LocalProcesses(Pool):
     def run(self, play: Play, job: Job, games: int, ready: Prepared,
             progress: Progress | None = None) -> Tally:
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
         fork = sys.platform.startswith("linux")
         context = multiprocessing.get_context("fork" if fork else None)
-        if fork:
-            _inherited[job.key] = ready  # the workers start with the pack compiled
-        pool = ProcessPoolExecutor(max_workers=min(self.slots, max(1, games)),
-                                   mp_context=context, initializer=_init_worker,
-                                   initargs=(list(sys.path),))
+        todo = deque(chunks(games, self.slots, 20))
+        helpers = min(self.slots, len(todo)) - 1
+        _inherited[job.key] = ready  # this process, and forked helpers, start with it
+        pool = ProcessPoolExecutor(max_workers=max(1, helpers), mp_context=context,
+                                   initializer=_init_worker, initargs=(list(sys.path),))
+        tally = Tally({})
+        running: set[Future[Tally]] = set()
+
+        def count(part: Tally) -> None:
+            tally.merge(part)
+            if progress is not None:
+                progress(part.games)
+
         try:
-            return _gather(pool, play, job, chunks(games, self.slots, 20), progress)
+            while todo or running:
+                while todo and len(running) < 2 * helpers:  # two chunks queued per helper
+                    start, stop = todo.popleft()
+                    running.add(pool.submit(play, job, start, stop))
+                if todo:
+                    start, stop = todo.pop()  # this process takes chunks from the other end
+                    count(play(job, start, stop))
+                    done = {future for future in running if future.done()}
+                else:
+                    done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    running.discard(future)
+                    count(future.result())
+            return tally
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             _inherited.pop(job.key, None)
