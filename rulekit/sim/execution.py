@@ -218,7 +218,11 @@ def _gather(executor: Executor, play: Play, job: Job, ranges: list[tuple[int, in
 
 
 def _init_worker(paths: list[str]) -> None:
-    """Give a worker the parent's import path (agents may live in modules found through it)."""
+    """Give a helper process the parent's import path (agents may live in modules found
+    through it), and leave Ctrl-C to the parent, which stops the helpers quietly."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.path[:] = paths
 
 
