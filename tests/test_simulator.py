@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from rulekit.cli import main
 from rulekit.cli.progress import progress_bar
 from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack
@@ -22,7 +21,8 @@ from rulekit.sim.execution import DaskPool, PackSource, chunks
 from rulekit.sim.stats import LengthSummary, quantile
 from rulekit.simulate import play_game, simulate, sweep
 
-Run = Callable[..., tuple[int, str, str]]
+Run = Callable[..., tuple[int, str, str]]  # the `run` fixture of conftest
+
 
 # The duel pack, where a hidden card decides who takes a warm-up decision first; the second
 # option of the warm-up scores a point.
@@ -47,16 +47,6 @@ EARLY_VARS = ("points: {per_role: true, initial: 0}",
 EARLY_END = ("  after_rounds: |", """  end_when:
     - {when: "ties >= 2", winner: blue, reason: Two ties go to Blue.}
   after_rounds: |""")
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    def _run(*argv: str | Path) -> tuple[int, str, str]:
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return _run
 
 
 def _early(make_pack: Callable[..., Path]) -> Path:

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulekit.errors import UsageError, did_you_mean
+from rulekit.errors import UsageError
 
 MAX_VALUES = 1000  # values of one swept parameter
 MAX_COMBINATIONS = 10_000
@@ -65,25 +65,23 @@ def check_sweeps(specs: Sequence[str], declared: Mapping[str, Any],
                  fixed: Mapping[str, Any]) -> list[Sweep]:
     """Parse ``specs`` and check them against the pack's ``declared`` parameters (each a
     mapping with ``min``/``max``) and the parameters ``fixed`` with ``--param``."""
+    from rulekit.pack.loader import resolve_params
+
     sweeps: list[Sweep] = []
     seen: set[str] = set()
     for spec in specs:
         key, values = parse_sweep(spec)
-        if key not in declared:
-            hint = did_you_mean(key, declared) or (
-                f"parameters: {', '.join(declared)}" if declared else "this pack has none")
-            raise UsageError(f"bad --sweep '{spec}': unknown parameter '{key}'", hint)
+        for value in values:
+            try:  # the checks and messages of --param: name (did you mean), bounds
+                resolve_params(dict(declared), {key: value})
+            except UsageError as exc:
+                raise UsageError(f"bad --sweep '{spec}': {exc.message}", exc.hint) from None
         if key in seen:
             raise UsageError(f"--sweep of '{key}' is given twice", "give all its values in one")
         if key in fixed:
             raise UsageError(f"parameter '{key}' is both swept and set with --param",
                              "leave one of them out")
         seen.add(key)
-        lo, hi = declared[key].get("min"), declared[key].get("max")
-        for value in values:
-            if (lo is not None and value < lo) or (hi is not None and value > hi):
-                raise UsageError(f"bad --sweep '{spec}': parameter '{key}' must be between "
-                                 f"{lo} and {hi}, got {value}")
         sweeps.append((key, values))
     count = 1
     for _, values in sweeps:
