@@ -8,7 +8,7 @@ import io
 import json
 import statistics
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from rulekit.cli.progress import progress_bar
 from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack
 from rulekit.sim.execution import DaskPool, PackSource, chunks
+from rulekit.sim.result import RUN_FIELDS
 from rulekit.sim.stats import LengthSummary, quantile
 from rulekit.simulate import play_game, simulate, sweep
 
@@ -163,16 +164,38 @@ def test_pack_sent_by_content(duel_pack: Path, tmp_path: Path,
     assert PackSource.with_files(duel_pack).digest != source.digest
 
 
-def test_dask_cluster_gives_the_same_figures(make_pack: Callable[..., Path]) -> None:
+@pytest.fixture(scope="module")
+def dask_address() -> Iterator[str]:
+    """The address of a Dask cluster of 2 workers, in this process (threads)."""
     dask = pytest.importorskip("distributed")
-    pack = _early(make_pack)
-    one = simulate(pack, {"turns": 6}, games=120, seed=8)
     with dask.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                            dashboard_address=None) as cluster:
-        on_dask = simulate(pack, {"turns": 6}, games=120, seed=8,
-                           scheduler=cluster.scheduler_address)
+        yield cluster.scheduler_address
+
+
+def test_dask_cluster_gives_the_same_figures(make_pack: Callable[..., Path],
+                                             dask_address: str) -> None:
+    pack = _early(make_pack)
+    one = simulate(pack, {"turns": 6}, games=120, seed=8)
+    on_dask = simulate(pack, {"turns": 6}, games=120, seed=8, scheduler=dask_address)
     assert on_dask.outcome() == one.outcome()
-    assert on_dask.scheduler == cluster.scheduler_address and on_dask.workers == 2
+    assert on_dask.scheduler == dask_address and on_dask.workers == 2
+
+
+def test_dask_from_the_command_line(run: Run, duel_pack: Path, dask_address: str) -> None:
+    def figures(*options: str) -> dict[str, Any]:
+        code, out, err = run("simulate", duel_pack, "-n", "50", "--seed", "3", *options)
+        assert code == 0, err
+        data: dict[str, Any] = json.loads(out)
+        assert data["scheduler"] == (dask_address if "--scheduler" in options else None)
+        return {key: value for key, value in data.items() if key not in RUN_FIELDS}
+
+    assert figures("--json") == figures("--json", "--scheduler", dask_address)
+    code, out, _ = run("simulate", duel_pack, "-n", "30", "--scheduler", dask_address,
+                       "--sweep", "turns=1,2")
+    assert code == 0 and "30 games per row" in out
+    code, out, _ = run("simulate", duel_pack, "-n", "20", "--scheduler", dask_address)
+    assert code == 0 and f"Dask at {dask_address}, 2 workers" in out
 
 
 def test_dask_missing_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
