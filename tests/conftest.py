@@ -225,11 +225,6 @@ def agents_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[s
 @pytest.fixture
 def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
     """``run(*argv)``: the exit code, stdout and stderr of ``rulekit.cli.main(argv)``."""
-    from rulekit.cli import main
+    from helpers_cli import runner
 
-    def _run(*argv: str | Path) -> tuple[int, str, str]:
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return _run
+    return runner(capsys)
