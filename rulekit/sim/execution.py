@@ -200,8 +200,9 @@ class InProcess(Pool):
         return tally
 
 
-def _gather(executor: Executor, play: Play, job: Job, ranges: list[tuple[int, int]],
+def _gather(executor: Executor, play: Play, job: Any, ranges: list[tuple[int, int]],
             progress: Progress | None) -> Tally:
+    """Submit a chunk per range (``job``: a Job, or a Dask future of one) and merge."""
     tally = Tally({})
     futures: list[Future[Tally]] = [executor.submit(play, job, start, stop)
                                     for start, stop in ranges]
@@ -310,8 +311,12 @@ class DaskPool(Pool):
         if job.source.files is None:
             job = Job(PackSource.with_files(Path(job.source.folder)), job.params, job.agents,
                       job.seed, job.max_rounds)
-        return _gather(self._client.get_executor(), play, job,
-                       chunks(games, self.slots, 50), progress)
+        shared = self._client.scatter(job, broadcast=True)  # the pack goes once per worker
+        try:
+            return _gather(self._client.get_executor(), play, shared,
+                           chunks(games, self.slots, 50), progress)
+        finally:
+            self._client.cancel(shared)
 
     def close(self) -> None:
         self._client.close()
