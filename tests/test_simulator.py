@@ -13,13 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rulekit.cli.progress import progress_bar
 from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack
 from rulekit.sim.execution import DaskPool, PackSource, chunks
 from rulekit.sim.result import RUN_FIELDS
-from rulekit.sim.stats import LengthSummary, quantile
+from rulekit.sim.stats import GameRecord, LengthSummary, Tally, quantile
 from rulekit.simulate import play_game, simulate, sweep
 
 Run = Callable[..., tuple[int, str, str]]  # the `run` fixture of conftest
@@ -364,3 +366,25 @@ def test_the_simulator_docs_show_real_output(run: Run) -> None:
     assert code == 0
     assert shown.splitlines()[:-1] == out.rstrip("\n").splitlines()[:-1]
     assert shown.splitlines()[-1].startswith("time: ")
+
+
+record_strategy = st.builds(
+    GameRecord, seed=st.integers(0, 9), winner=st.sampled_from([None, "red", "blue"]),
+    rounds=st.integers(1, 30), decisions=st.integers(0, 99), capped=st.booleans(),
+    reason=st.sampled_from(["", "a", "b"]), first=st.sampled_from([None, "red", "blue"]))
+
+
+@given(st.lists(record_strategy, max_size=40), st.integers(1, 8), st.randoms())
+def test_tallies_merge_to_the_same_counts_in_any_split_and_order(
+        records: list[GameRecord], parts: int, rng: Any) -> None:
+    whole = Tally({})
+    for record in records:
+        whole.add(record)
+    pieces = [Tally({}) for _ in range(parts)]
+    for i, record in enumerate(records):
+        pieces[i * parts // max(1, len(records))].add(record)
+    rng.shuffle(pieces)
+    merged = Tally({})
+    for piece in pieces:
+        merged.merge(piece)
+    assert merged == whole
