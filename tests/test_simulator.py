@@ -171,7 +171,7 @@ def dask_address() -> Iterator[str]:
     """The address of a Dask cluster of 2 workers, in this process (threads)."""
     dask = pytest.importorskip("distributed")
     with dask.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                           dashboard_address=None) as cluster:
+                           dashboard_address=":0") as cluster:
         yield cluster.scheduler_address
 
 

@@ -294,7 +294,7 @@ class DaskPool(Pool):
         self._cluster: Any = None
         if address == "local":
             self._cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                         processes=processes, dashboard_address=None)
+                                         processes=processes, dashboard_address=":0")
             self._client: Any = distributed.Client(self._cluster)
         else:
             try:
