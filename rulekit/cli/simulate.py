@@ -15,7 +15,7 @@ def register(commands: Any) -> None:
     parser = commands.add_parser(
         "simulate", help="play many games between agents and count the wins",
         description="Play games between agents (random by default) and report each role's "
-                    "win rate with a 95%% confidence interval, how the games end, how long "
+                    "win rate with a 95% confidence interval, how the games end, how long "
                     "they last and who decided first. See docs/simulator.md.")
     parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
     parser.add_argument("-n", "--games", type=games, default=100, metavar="N",
