@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+REFRESH_SECONDS = 0.1
 
 
 @contextmanager
@@ -31,9 +34,13 @@ def progress_bar(total: int, what: str, quiet: bool = False
     with Progress(*columns, console=Console(file=sys.stderr), transient=True,
                   auto_refresh=False) as bar:
         task = bar.add_task(what, total=total)
+        shown = [0.0]
 
         def advance(done: int) -> None:
             bar.update(task, advance=done)
-            bar.refresh()
+            now = time.monotonic()
+            if now - shown[0] >= REFRESH_SECONDS:  # at most ten drawings a second
+                shown[0] = now
+                bar.refresh()
 
         yield advance
