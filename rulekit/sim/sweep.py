@@ -65,7 +65,7 @@ def check_sweeps(specs: Sequence[str], declared: Mapping[str, Any],
                  fixed: Mapping[str, Any]) -> list[Sweep]:
     """Parse ``specs`` and check them against the pack's ``declared`` parameters (each a
     mapping with ``min``/``max``) and the parameters ``fixed`` with ``--param``."""
-    from rulekit.pack.loader import resolve_params
+    from rulekit.pack.params import resolve_params
 
     sweeps: list[Sweep] = []
     seen: set[str] = set()
