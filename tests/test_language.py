@@ -829,6 +829,18 @@ def test_end_when_is_checked_after_every_statement(tmp_path: Path) -> None:
     assert state["vars"]["total"] == 2
 
 
+def test_end_when_is_checked_after_changes_of_what_it_reads(tmp_path: Path) -> None:
+    # Only changes of what the end conditions read are followed by a check; what they read
+    # includes what the pack's functions they call read, and a move changes its source too.
+    game, state = run(tmp_path, content(
+        setup='label = "busy"\nrepeat 6 {\n  draw 1 from deck to hand[a]\n  log "drew"\n}',
+        functions={"left": ("{}", "count(deck)")},
+        end_when=[("left() == 4", "b", "two cards drawn"), ("label == 'done'", "a", "done")]))
+    assert logs(game, state) == ["drew"]
+    assert state["result"]["reason"] == "two cards drawn"
+    assert len(state["zones"]["hand.a"]) == 2
+
+
 def test_end_when_after_a_decision(tmp_path: Path) -> None:
     game, state = run(tmp_path, content(
         setup='score = choose a one of range(1, 9)\nlog "never"',
@@ -1094,3 +1106,13 @@ def test_an_on_enter_trigger_may_ask_for_each_card_in_turn(tmp_path: Path) -> No
     state = game.apply(state, {"a": "1"})  # then for c2
     assert logs(game, state) == ["One: 2", "Two: 1", "done"]
     assert state["vars"]["total"] == 2 * 1 + 1 * 2
+
+
+def test_a_numbered_variable_outside_its_range_is_a_located_error(tmp_path: Path) -> None:
+    base = BASE + "  marks: {per: 3, initial: 0}\n"
+    text = content(base=base, phases={"main": "let k = 7\nmarks[k] = 1"})
+    with pytest.raises(GameRuntimeError) as caught:
+        run(tmp_path, text)
+    assert caught.value.message == "no such item: 'marks.7'"
+    assert caught.value.location is not None
+    assert caught.value.location.line == locate(text, "marks[k] = 1")[0]
