@@ -31,8 +31,9 @@ from rulekit.agents import (
     choose_function,
     load_agent,
 )
-from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.decisions import Decision, Option, RandomChooser
 from rulekit.engine.game import Game
+from rulekit.engine.playout import playout
 from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did_you_mean
 from rulekit.sim.execution import Job, PackSource, Pool, Progress, open_pool, prepared
@@ -41,6 +42,7 @@ from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
 
 DEFAULT_MAX_ROUNDS = 1000
+RANDOM = RandomAgent()
 
 AgentSpec = str | AgentLike
 Chooser = Callable[[Decision], Option | str]
@@ -53,12 +55,6 @@ def seat_rng(seed: int, role: str) -> random.Random:
     """The random generator of ``role``'s seat in the game of ``seed`` (the same in every
     process: a text seed is hashed with SHA-512, not with Python's salted ``hash``)."""
     return random.Random(f"rulekit-seat:{seed}:{role}")
-
-
-def _sampler(rng: random.Random) -> Chooser:
-    def sample(decision: Decision) -> Option:
-        return decision.sample(rng)
-    return sample
 
 
 def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
@@ -78,10 +74,14 @@ def _choosers(game: Game, seed: int, agents: Mapping[str, AgentLike],
         agent = agents.get(role)
         rng = seat_rng(seed, role)
         if agent is None or type(agent) is RandomAgent:
-            choosers[role] = _sampler(rng)  # the fast path: no view, no observation
+            choosers[role] = RandomChooser(rng)  # the fast path: no view, no observation
         else:
             choosers[role] = _agent_chooser(agent, game, role, rng, state)
     return choosers
+
+
+def _random_seats(game: Game, agents: Mapping[str, AgentLike]) -> bool:
+    return all(type(agents.get(role, RANDOM)) is RandomAgent for role in game.roles)
 
 
 def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = None,
@@ -89,39 +89,54 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
     """Play one game from ``seed`` (roles without an agent play at random).
 
     The game stops when the rules end it, or once ``max_rounds`` rounds have been played
-    (then ``capped`` is true and there is no winner).
+    (then ``capped`` is true and there is no winner). When every seat plays at random, the
+    game is a quiet playout (no log, every choice answered where it is made: see
+    :mod:`rulekit.engine.playout`), which goes exactly as the same game played step by step.
     """
     loaded = {role: load_agent(a) if isinstance(a, str) else a
               for role, a in (agents or {}).items()}
-    state = game.initial_state(seed)
-    decisions = 0
+    fast = _random_seats(game, loaded)
+    state = game.initial_state(seed, quiet=fast)
     first: str | None = None
     try:
         state = game.run(state)  # game.new_game(seed), with the state at hand for errors
-        choosers = _choosers(game, seed, loaded, state)
-        pending = game.pending
-        apply = game.apply
-        while state["result"] is None:
-            if state["round"] > max_rounds:
-                return GameRecord(seed, None, max_rounds, decisions, True,
-                                  f"stopped after {max_rounds} rounds", first)
-            waiting = pending(state)
-            if not waiting:
-                raise GameRuntimeError("the game is neither over nor waiting for a decision")
-            if not decisions and len(waiting) == 1:
-                first = waiting[0].player
-            actions = {d.player: choosers[d.player](d) for d in waiting}
-            apply(state, actions, in_place=True)
-            decisions += len(actions)
+        if len(state["pending"]) == 1:
+            first = state["pending"][0]["player"]
+        if fast:
+            state, decisions, capped = playout(
+                game, state, lambda: _choosers(game, seed, loaded, state), max_rounds)
+        else:
+            decisions, capped = _play_steps(game, state, _choosers(game, seed, loaded, state),
+                                            max_rounds)
     except IllegalActionError as exc:
         raise IllegalActionError(f"illegal choice: {exc.message} {_where(seed, state)}",
                                  exc.hint) from None
     except GameRuntimeError as exc:
         raise GameRuntimeError(f"{exc.message} {_where(seed, state)}", exc.location,
                                exc.hint) from None
+    if capped:
+        return GameRecord(seed, None, max_rounds, decisions, True,
+                          f"stopped after {max_rounds} rounds", first)
     result = state["result"]
     return GameRecord(seed, result["winner"], int(result.get("round", state["round"])),
                       decisions, False, str(result.get("reason", "")), first)
+
+
+def _play_steps(game: Game, state: dict[str, Any], choosers: Mapping[str, Chooser],
+                max_rounds: int) -> tuple[int, bool]:
+    """Play ``state`` (in place) decision by decision: (decisions taken, capped)."""
+    decisions = 0
+    pending = game.pending
+    apply = game.apply
+    while state["result"] is None:
+        if state["round"] > max_rounds:
+            return decisions, True
+        actions = {d.player: choosers[d.player](d) for d in pending(state)}
+        if not actions:
+            raise GameRuntimeError("the game is neither over nor waiting for a decision")
+        apply(state, actions, in_place=True)
+        decisions += len(actions)
+    return decisions, False
 
 
 def _where(seed: int, state: dict[str, Any]) -> str:
