@@ -193,8 +193,8 @@ def simulate(pack_ref: str | Path, params: Mapping[str, Any] | None = None, game
             raise UsageError(f"unknown role '{role}' for an agent", hint)
         specs[role] = spec
     agent_objects = {role: load_agent(s) if isinstance(s, str) else s for role, s in specs.items()}
-    job = Job(PackSource(str(loaded.folder.resolve())), tuple(sorted(game.params.items())),
-              tuple(specs.items()), seed, max_rounds)
+    source = PackSource(str(loaded.folder.resolve()), portable=loaded.base_id is None)
+    job = Job(source, tuple(sorted(game.params.items())), tuple(specs.items()), seed, max_rounds)
 
     with ExitStack() as stack:
         if pool is None:  # a pool of this run only (a Dask cluster starts before the clock)

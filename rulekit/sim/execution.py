@@ -55,6 +55,7 @@ class PackSource:
     folder: str
     digest: str = ""
     files: tuple[tuple[str, bytes], ...] | None = None
+    portable: bool = True  # False for a variant, whose base is found from its folder
 
     @classmethod
     def with_files(cls, folder: Path) -> PackSource:
@@ -308,7 +309,7 @@ class DaskPool(Pool):
     def run(self, play: Play, job: Job, games: int, ready: Prepared,
             progress: Progress | None = None) -> Tally:
         self.slots = max(1, sum(self._client.nthreads().values()))
-        if job.source.files is None:
+        if job.source.files is None and job.source.portable:
             job = Job(PackSource.with_files(Path(job.source.folder)), job.params, job.agents,
                       job.seed, job.max_rounds)
         shared = self._client.scatter(job, broadcast=True)  # the pack goes once per worker
