@@ -26,6 +26,7 @@ from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
 from rulekit.lang.emitter import Emitter, LogField, Triggers, calls_in, choices_in
 from rulekit.lang.parser import Snippet
+from rulekit.lang.secrecy import SecretBody, mark_secret_choices
 from rulekit.lang.symbols import AnytimeDecl, Board, Symbols
 
 if TYPE_CHECKING:
@@ -74,6 +75,8 @@ class Program:
     line_maps: dict[str, dict[int, Location]] = field(default_factory=dict)
     plain_ids: frozenset[str] = frozenset()  # component ids usable as option ids as they are
     logs: dict[int, list[str | LogField]] = field(default_factory=dict)
+    # Roles with an anytime action whose ``when`` may read non-public data: always asked.
+    secret_anytime: frozenset[str] = frozenset()
 
 
 def zone_key(name: str, role: str) -> str:
@@ -266,6 +269,8 @@ class Compiler:
         triggers.update({("zone", z.name): z.on_enter
                          for z in self.symbols.zones.values() if z.on_enter})
         suspending = self._suspending(bodies, triggers)
+        self.program.secret_anytime = mark_secret_choices(
+            self.symbols, [SecretBody(b.name, b.stmts) for b in bodies])
         for body in bodies:
             proc = Proc(body.name, nslots=body.nslots, params=body.params)
             self.program.procs[body.name] = proc

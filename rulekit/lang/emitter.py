@@ -435,6 +435,8 @@ class Emitter:
         body = [f"items = {items}",
                 f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
                 f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}"]
+        if choice.always_ask:  # its options may tell a secret: asked even if forced
+            body.append("spec['ask'] = True")
         if choice.kind == "one":
             body.append(f"spec['optional'] = {choice.optional!r}")
         else:
