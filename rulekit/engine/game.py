@@ -271,7 +271,7 @@ class Game:
             "waiting_for": [s["player"] for s in state["pending"]
                             if s["player"] not in state["committed"]],
             "log": [_copy(e) for e in state["log"] if e["to"] is None or e["to"] == role],
-            "result": state["result"],
+            "result": _copy(state["result"]),
         }
 
     def format_event(self, event: dict[str, Any]) -> str:
