@@ -106,7 +106,8 @@ class Compiler:
             "_D": {},
             "_move": helpers.move, "_move_all": helpers.move_all, "_draw": helpers.draw,
             "_call": helpers.call, "_snap": helpers.snapshot, "_END": helpers.end_checks,
-            "_full": helpers.full,
+            "_full": helpers.full, "_add": helpers.add, "_sub": helpers.sub,
+            "_mul": helpers.mul, "_each": helpers.each,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
             "_EndRound": helpers.EndRound,
         }
@@ -196,7 +197,8 @@ class Compiler:
 
     def _x_comprehension(self, e: n.Comprehension) -> str:
         cond = f" if {self.py(e.condition)}" if e.condition is not None else ""
-        return f"[{self.py(e.element)} for L[{e.slot}] in {self.py(e.iterable)}{cond}]"
+        return (f"[{self.py(e.element)} for L[{e.slot}] in _each(rt, {self.py(e.iterable)})"
+                f"{cond}]")
 
     def _x_attr(self, e: n.Attr) -> str:
         if e.attr in ("id", "name") or (
@@ -236,7 +238,10 @@ class Compiler:
         return f"(not {operand})" if e.op == "not" else f"(-{operand})"
 
     def _x_binary(self, e: n.Binary) -> str:
-        return f"({self.py(e.left)} {_PY_OPS[e.op]} {self.py(e.right)})"
+        left, right = self.py(e.left), self.py(e.right)
+        if e.op in _SIZED_OPS and not (e.op != "*" and (_small(e.left) or _small(e.right))):
+            return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
+        return f"({left} {_PY_OPS[e.op]} {right})"
 
     def _x_choice(self, e: n.Choice) -> str:  # pragma: no cover - the checker forbids it
         raise AssertionError("a choice is not an expression")
@@ -368,6 +373,15 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
         "nodes_in": lambda region: list(members.get(region, ())),
         "distance": distance,
     }
+
+
+# Operators whose result may outgrow the size limits, and the helpers that check them. Adding
+# or taking away a small number cannot: the step budget runs out long before.
+_SIZED_OPS = {"+": "_add", "-": "_sub", "*": "_mul"}
+
+
+def _small(e: n.Expr) -> bool:
+    return isinstance(e, n.Literal) and e.value.__class__ is int and abs(e.value) < 1 << 32
 
 
 def _is_zone(e: n.Expr) -> bool:
