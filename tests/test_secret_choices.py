@@ -150,3 +150,9 @@ def test_an_anytime_condition_failing_at_run_time_is_a_located_error(tmp_path: P
     loc = info.value.location
     assert loc is not None and loc.file.endswith("content.yaml")
     assert loc.line == locate(text, when)[0]
+
+
+def test_an_anytime_condition_may_use_a_comprehension(tmp_path: Path) -> None:
+    game = anytime_pack(tmp_path, "let x = choose a one of [7, 8]",
+                        when="any([x > 1 for x in [1, 2]])")
+    assert option_ids(game, game.new_game(0)) == ["7", "8", "!pay"]

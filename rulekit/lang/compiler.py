@@ -137,8 +137,12 @@ class Compiler:
     # ------------------------------------------------------------ expressions
 
     def expr(self, e: n.Expr, location: Location | None = None) -> ExprFn:
-        """A closure ``f(rt, L)`` computing the expression."""
-        fn: ExprFn = self.function(["return " + self.py(e)], location)
+        """A closure ``f(rt, L)`` computing the expression (with room in ``L`` for the
+        variables of its comprehensions, so that it may be called with no locals)."""
+        slots = _comprehension_slots(e)
+        head = [f"L = L + [None] * {slots}"] if slots else []
+        fn: ExprFn = self.block_function("code", "L", [("return " + self.py(e), location)],
+                                         head)
         return fn
 
     def function(self, body: list[str], location: Location | None = None) -> Any:
@@ -382,6 +386,21 @@ _SIZED_OPS = {"+": "_add", "-": "_sub", "*": "_mul"}
 
 def _small(e: n.Expr) -> bool:
     return isinstance(e, n.Literal) and e.value.__class__ is int and abs(e.value) < 1 << 32
+
+
+def _comprehension_slots(e: n.Expr) -> int:
+    """One more than the highest local slot a comprehension of ``e`` uses (0 if none)."""
+    highest = -1
+    todo: list[object] = [e]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, list):
+            todo.extend(node)
+        elif isinstance(node, n.Expr):
+            if isinstance(node, n.Comprehension):
+                highest = max(highest, node.slot)
+            todo.extend(value for key, value in vars(node).items() if key != "pos")
+    return highest + 1
 
 
 def _is_zone(e: n.Expr) -> bool:
