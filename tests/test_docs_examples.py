@@ -173,8 +173,8 @@ def test_the_tutorials_simulation_figures_are_what_rulekit_prints() -> None:
     from rulekit.simulate import simulate
 
     text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
-    runs = re.findall(r"\$ rulekit simulate hideout -n (\d+) --seed (\d+)(?: --param (\S+))?\n"
-                      r"(?:.*\n)*?law\s+(\d+).*\nfugitive\s+(\d+)", text)
+    runs = re.findall(r"\$ rulekit simulate docs/examples/hideout -n (\d+) --seed (\d+)"
+                      r"(?: --param (\S+))?\n(?:.*\n)*?law\s+(\d+).*\nfugitive\s+(\d+)", text)
     assert len(runs) == 2
     for games, seed, param, law, fugitive in runs:
         params = dict([param.split("=")]) if param else {}

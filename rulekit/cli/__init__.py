@@ -8,6 +8,8 @@
                         [--resume FILE] [--save FILE] [--fast] [--no-color]
     rulekit replay FILE [--as ROLE|all] [--all] [--pack PACK] [--no-color]
     rulekit map PACK [--param KEY=VALUE]... [--no-color]
+    rulekit docs PACK [--out FILE]
+    rulekit new NAME [--from PACK]
 
 One module per command (``rulekit.cli.validate``...), each with ``register(commands)``, which
 adds its subparser, and the function that runs it. Exit codes: 0 success, 1 an error (a broken
@@ -23,12 +25,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from rulekit import __version__
+from rulekit.cli import docs, new, play, simulate, test, validate
 from rulekit.cli import map as map_command
-from rulekit.cli import play, simulate, test, validate
 from rulekit.cli.common import PROG, err
 from rulekit.errors import PackError, PackErrors, RulekitError
 
-COMMANDS = (validate, simulate, test, play, map_command)
+COMMANDS = (validate, simulate, test, play, map_command, docs, new)
 
 
 def build_parser() -> argparse.ArgumentParser:
