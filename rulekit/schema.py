@@ -26,12 +26,13 @@ from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignor
     best_match,
 )
 
+from rulekit.datafiles import data_dir
 from rulekit.errors import Location, SchemaError, did_you_mean
 from rulekit.yamlsource import JsonPath, YamlDocument
 
 __all__ = ["SCHEMA_DIR", "load_schema", "validate_document"]
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_DIR = data_dir("schemas")
 
 # What the patterns of the schemas mean, for schemas without a patternErrorMessage.
 _PATTERN_MEANINGS = {

@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from rulekit.errors import DuplicateKeyError, Location, PackFileError, YamlSyntaxError
+from rulekit.limits import MAX_FILE_BYTES, MAX_INT
 
 __all__ = ["JsonPath", "YamlDocument", "load_yaml"]
 
@@ -404,6 +405,10 @@ def _read(path: Path, name: str) -> str:
     if not path.is_file():
         raise PackFileError(f"not a file: {name}")
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise PackFileError(f"{name} is {size:,} bytes long; the limit for a pack file is "
+                                f"{MAX_FILE_BYTES:,} bytes", Location(name, 1, 1, None))
         raw = path.read_bytes()
     except OSError as error:
         reason = error.strerror or str(error)
@@ -551,7 +556,12 @@ class _Converter:
             if tag == _BOOL:
                 return self.loader.construct_yaml_bool(node)
             if tag == _INT:
-                return self.loader.construct_yaml_int(node)
+                number = None if len(value) > 64 else self.loader.construct_yaml_int(node)
+                if number is None or abs(number) > MAX_INT:
+                    shown = value if len(value) <= 24 else f"{value[:20]}... ({len(value)} chars)"
+                    raise self.error(node, f"the number {shown} is too large; numbers lie "
+                                     f"within ±{MAX_INT:,} (±2^63 - 1)")
+                return number
             if tag == _FLOAT:
                 return self.loader.construct_yaml_float(node)
         except (ValueError, KeyError, IndexError):

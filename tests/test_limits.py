@@ -1,4 +1,4 @@
-"""Run-time size limits: integers within ±2^63, texts under 64 KB, lists under 100,000 items,
+"""Run-time size limits: integers within ±(2^63 - 1), texts under 64 KB, lists under 100,000 items,
 and comprehension iterations counted against the step budget.
 
 Each reproducer ran for seconds (or ended in MemoryError) before the limits; now each stops at
@@ -15,7 +15,7 @@ from helpers_lang import content, load, locate, logs, run
 
 from rulekit.errors import GameRuntimeError
 
-INTEGER = "numbers must stay within -2^63 and 2^63"
+INTEGER = "numbers must stay within -9,223,372,036,854,775,807 and 9,223,372,036,854,775,807"
 TEXT = "texts hold at most 65,536 characters"
 LIST = "lists hold at most 100,000 items"
 STEPS = "the game ran 1,000,000 steps"
@@ -50,12 +50,12 @@ def test_values_past_a_limit_stop_the_game_with_a_located_error(
 def test_values_at_the_limits_are_fine_and_round_trip_through_json(tmp_path: Path) -> None:
     game, state = run(tmp_path, content(setup="""
         let q = 4611686018427387904
-        total = q + q
+        total = q + (q - 1)
         label = "x"
         repeat 16 { label = label + label }
         let l = range(1, 100000)
         log "{total} {count(l)} {0 - total}"
     """))
-    assert logs(game, state) == ["9223372036854775808 100000 -9223372036854775808"]
+    assert logs(game, state) == ["9223372036854775807 100000 -9223372036854775807"]
     assert len(state["vars"]["label"]) == 65_536
     assert json.loads(json.dumps(state)) == state

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulekit.limits import MAX_INT, MAX_LIST_ITEMS, MAX_TEXT_CHARS
+
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
 
@@ -107,11 +109,11 @@ def over_budget(rt: Runtime) -> None:
 
 
 # ------------------------------------------------------------------ sizes of values
-# Bounds no real game reaches, so that no pack costs more than a moment to stop.
+# Bounds no real game reaches (rulekit/limits.py), so that no pack costs more than a moment.
 
-INT_LIMIT = 2 ** 63  # integers stay within -INT_LIMIT..INT_LIMIT
-TEXT_LIMIT = 65_536  # characters of a text
-LIST_LIMIT = 100_000  # items of a list
+INT_LIMIT = MAX_INT  # integers stay within -INT_LIMIT..INT_LIMIT
+TEXT_LIMIT = MAX_TEXT_CHARS  # characters of a text
+LIST_LIMIT = MAX_LIST_ITEMS  # items of a list
 
 
 class LimitExceeded(ValueError):
@@ -124,7 +126,7 @@ def checked(value: Any) -> Any:
         if -INT_LIMIT <= value <= INT_LIMIT:
             return value
         raise LimitExceeded("an integer is out of range: numbers must stay within "
-                            "-2^63 and 2^63 (9,223,372,036,854,775,808)")
+                            f"-{INT_LIMIT:,} and {INT_LIMIT:,} (2^63 - 1)")
     if value.__class__ is str and len(value) > TEXT_LIMIT:
         raise LimitExceeded(f"a text is too long: texts hold at most {TEXT_LIMIT:,} characters")
     if value.__class__ is list and len(value) > LIST_LIMIT:

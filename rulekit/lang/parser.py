@@ -26,6 +26,7 @@ from lark.exceptions import (
 
 from rulekit.errors import EffectSyntaxError, Location
 from rulekit.lang import nodes as n
+from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT
 
 
 @dataclass(frozen=True)
@@ -138,9 +139,51 @@ def _describe_expected(expected: set[str]) -> str:
 
 def _parse(snippet: Snippet, start: str) -> Tree[Token]:
     try:
-        return _lark().parse(snippet.text, start=start)
+        tree = _lark().parse(snippet.text, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(snippet, exc) from None
+    _check_nesting(snippet, tree)
+    return tree
+
+
+def _check_nesting(snippet: Snippet, tree: Tree[Token]) -> None:
+    """Refuse code nested deeper than the limits, walking the tree without recursion (so that
+    nothing recursive ever sees a tree too deep for it)."""
+    stack: list[tuple[Tree[Token], int, int]] = [(tree, 0, 0)]
+    while stack:
+        node, depth, blocks = stack.pop()
+        if node.data == "block":
+            blocks += 1
+            if blocks > MAX_BLOCK_NESTING:
+                raise _too_deep(snippet, node, f"more than {MAX_BLOCK_NESTING} blocks inside one "
+                                "another", "move the inner blocks into a procedure")
+        if depth > MAX_CODE_NESTING:
+            raise _too_deep(snippet, node, f"more than {MAX_CODE_NESTING} levels",
+                            "split it into parts with let, functions or procedures")
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1, blocks))
+            elif isinstance(child, Token) and child.type == "NUMBER":
+                _check_number(snippet, child)
+
+
+def _too_deep(snippet: Snippet, node: Tree[Token], what: str, hint: str) -> EffectSyntaxError:
+    return EffectSyntaxError(f"the code is nested too deeply: {what} (the limit)",
+                             snippet.locate(*_line_column(node)), hint)
+
+
+def _check_number(snippet: Snippet, token: Token) -> None:
+    digits = str(token).lstrip("0")
+    if len(digits) > len(str(MAX_INT)) or (digits and int(digits) > MAX_INT):
+        shown = str(token) if len(token) <= 24 else f"{token[:20]}... ({len(token)} digits)"
+        raise EffectSyntaxError(f"the number {shown} is too large; numbers lie within "
+                                f"±{MAX_INT:,} (±2^63 - 1)",
+                                snippet.locate(*_line_column(token)))
+
+
+def _line_column(item: Tree[Token] | Token) -> tuple[int, int]:
+    where = item if isinstance(item, Token) else item.meta
+    return getattr(where, "line", 1) or 1, getattr(where, "column", 1) or 1
 
 
 def _syntax_error(snippet: Snippet, exc: UnexpectedInput) -> EffectSyntaxError:

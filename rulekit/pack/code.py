@@ -1,0 +1,197 @@
+"""Parse, check and compile the effect code of a pack: functions, procedures, setup, the flow
+and anytime conditions; then build the main procedure that runs rounds of phases."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulekit.errors import Location, PackError, PackFileError, SchemaError, did_you_mean
+from rulekit.lang import nodes as n
+from rulekit.lang.checker import Checker
+from rulekit.lang.compiler import MAIN, STOP, Body, Compiler, ExprFn, Frame, Program
+from rulekit.lang.parser import Snippet, parse_block, parse_expression
+from rulekit.lang.symbols import Symbols
+from rulekit.pack.documents import Documents, snippet
+from rulekit.yamlsource import YamlDocument
+
+SETUP = "__setup__"
+AFTER_ROUNDS = "__after_rounds__"
+
+
+class CodeBuilder:
+    """Parses, checks and compiles every piece of effect code of one pack."""
+
+    def __init__(self, docs: Documents, manifest_doc: YamlDocument) -> None:
+        self.manifest_doc = manifest_doc
+        self.errors = docs.errors
+        self._section = docs.section
+        self.bodies: list[Body] = []
+
+    def _parse_block(self, snippet: Snippet) -> list[n.Stmt] | None:
+        try:
+            return parse_block(snippet)
+        except PackError as exc:
+            self.errors.append(exc)
+            return None
+
+    def _parse_expr(self, snippet: Snippet) -> n.Expr | None:
+        try:
+            return parse_expression(snippet)
+        except PackError as exc:
+            self.errors.append(exc)
+            return None
+
+    def _body(self, symbols: Symbols, name: str, snippet: Snippet,
+              params: list[tuple[str, str]]) -> None:
+        """Parse and check one statement list; keep it for compiling."""
+        body = self._parse_block(snippet)
+        if body is None:
+            return
+        checker = Checker(symbols, snippet)
+        checker.declare_params(params)
+        nslots = checker.check_body(body)
+        self.errors.extend(checker.errors)
+        self.bodies.append(Body(name, body, snippet, nslots, params))
+
+    def _expr(self, symbols: Symbols, compiler: Compiler, snippet: Snippet, expected: str,
+              context: str = "expr") -> ExprFn | None:
+        expr = self._checked_expr(symbols, snippet, expected, context)
+        return None if expr is None else compiler.expr(expr)
+
+    def _checked_expr(self, symbols: Symbols, snippet: Snippet, expected: str,
+                      context: str = "expr") -> n.Expr | None:
+        """The syntax tree of a checked expression, or None (its errors are kept)."""
+        expr = self._parse_expr(snippet)
+        if expr is None:
+            return None
+        checker = Checker(symbols, snippet, context=context)
+        checker.check_expr(expr, expected)
+        self.errors.extend(checker.errors)
+        return None if checker.errors else expr
+
+    def compile_code(self, symbols: Symbols, compiler: Compiler) -> None:
+        doc, flow = self._section("flow", None)
+        if doc is not None:
+            # End conditions first: statements compiled later check them after each change.
+            for i, check in enumerate(flow.get("end_when", [])):
+                cond = self._expr(symbols, compiler, snippet(doc, ("flow", "end_when", i, "when")),
+                                  "bool")
+                winner = check["winner"]
+                if winner not in symbols.roles:
+                    self.errors.append(SchemaError(f"unknown role '{winner}'",
+                                                   doc.location(("flow", "end_when", i, "winner")),
+                                                   did_you_mean(winner, symbols.roles)))
+                if cond is not None:
+                    compiler.program.end_checks.append((cond, winner, check.get("reason", "")))
+        for func in symbols.functions.values():
+            expr = self._parse_expr(func.snippet)
+            if expr is None:
+                continue
+            checker = Checker(symbols, func.snippet, context="function")
+            checker.declare_params(func.params)
+            func.result = checker.check_expr(expr)
+            self.errors.extend(checker.errors)
+            if not checker.errors:
+                func.body = expr
+                compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
+        for proc in symbols.procedures.values():
+            self._body(symbols, proc.name, proc.snippet, proc.params)
+        doc, _setup = self._section("setup", None)
+        if doc is not None:
+            self._body(symbols, SETUP, snippet(doc, ("setup",)), [])
+        doc, flow = self._section("flow", None)
+        if doc is None:
+            self.errors.append(PackFileError(
+                "the pack has no flow section", self.manifest_doc.key_location(("include",)),
+                "add flow: with rounds and phases to one of the included files"))
+            return
+        phases = []
+        for i, phase in enumerate(flow.get("phases", [])):
+            name = f"phase:{phase['id']}"
+            self._body(symbols, name, snippet(doc, ("flow", "phases", i, "do")), [])
+            phases.append((phase["id"], name))
+        rounds: ExprFn | None = None
+        if "rounds" in flow:
+            rounds = self._expr(symbols, compiler, snippet(doc, ("flow", "rounds")), "int")
+            if rounds is None:
+                return
+        if "after_rounds" in flow:
+            self._body(symbols, AFTER_ROUNDS, snippet(doc, ("flow", "after_rounds")),
+                       [])
+        anytime_doc, _ = self._section("anytime", [])
+        for i, decl in enumerate(symbols.anytime):
+            when = None
+            if decl.when is not None and anytime_doc is not None:
+                where = snippet(anytime_doc, ("anytime", i, "when"))
+                decl.when_expr = self._checked_expr(symbols, where, "bool")
+                if decl.when_expr is not None:
+                    when = compiler.expr(decl.when_expr, where.location(decl.when_expr.pos))
+            compiler.program.anytime.append((decl, when))
+        if not self.errors:
+            compiler.compile_bodies(self.bodies)
+            _build_main(compiler.program, rounds, phases, doc.key_location(("flow",)))
+
+
+def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]],
+                where: Location) -> None:
+    """The main procedure: setup, then rounds of phases, then what follows the last round."""
+    from rulekit.lang.compiler import Proc
+
+    main = Proc(MAIN)
+    code = main.code
+    procs = program.procs
+
+    def call(name: str) -> Any:
+        def call_proc(rt: Any, frame: Frame) -> int:
+            rt.stack.append([name, 0, [None] * procs[name].nslots])
+            return 0
+        return call_proc
+
+    if SETUP in procs:
+        code.append(call(SETUP))
+    head = len(code)
+    program.round_start_pc = head
+    after_pc: list[int] = []
+
+    def next_round(rt: Any, frame: Frame) -> int:
+        state = rt.state
+        if rounds is not None and state["round"] >= rounds(rt, frame[2]):
+            frame[1] = after_pc[0]
+            return 0
+        state["round"] += 1
+        return 0
+
+    code.append(next_round)
+    for phase_id, proc_name in phases:
+        def enter(rt: Any, frame: Frame, phase_id: str = phase_id) -> int:
+            rt.state["phase"] = phase_id
+            return 0
+        program.phase_pcs[phase_id] = len(code)
+        code.append(enter)
+        code.append(call(proc_name))
+    program.round_end_pc = len(code)
+
+    def loop(rt: Any, frame: Frame) -> int:
+        frame[1] = head
+        return 0
+
+    code.append(loop)
+    after_pc.append(len(code))
+
+    def after(rt: Any, frame: Frame) -> int:
+        rt.state["phase"] = None
+        return 0
+
+    code.append(after)
+    if AFTER_ROUNDS in procs:
+        code.append(call(AFTER_ROUNDS))
+
+    def no_winner(rt: Any, frame: Frame) -> int:
+        if rt.state["result"] is None:
+            rt.finish(None, "the last round is over")
+        return STOP
+
+    code.append(no_winner)
+    main.locations = [where] * len(code)
+    procs[MAIN] = main
+

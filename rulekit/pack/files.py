@@ -1,0 +1,140 @@
+"""Find a pack folder on disk, and the files it names.
+
+A pack is found by path, or by id among the shipped packs and $RULEKIT_PACKS. The files it names
+(``include``, ``rules``, ``scenarios``) must lie inside its own folder, or one of the *roots*
+it may read (its folder, and later the folder of the pack it extends).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
+
+from rulekit.datafiles import data_dir
+from rulekit.errors import PackFileError, did_you_mean
+from rulekit.limits import MAX_FILE_BYTES, MAX_PATH_CHARS
+
+PACKS_ENV = "RULEKIT_PACKS"
+
+
+def shipped_packs_dir() -> Path:
+    """The folder of the shipped packs (``games/`` of the repository, or of the package)."""
+    return data_dir("games")
+
+
+def find_pack(ref: str) -> Path:
+    """The folder of a pack named by path or by id (searched in $RULEKIT_PACKS, then games/)."""
+    path = Path(ref)
+    if path.exists() or os.sep in ref or "/" in ref or ref.endswith(".yaml"):
+        if path.is_file():
+            if path.name == "pack.yaml":
+                return path.parent
+            raise PackFileError(f"{ref}: a pack is a folder with a pack.yaml, not a file",
+                                hint=None)
+        if not path.exists():
+            raise PackFileError(f"{ref}: no such pack folder")
+        return path
+    roots = [Path(p) for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p]
+    roots.append(shipped_packs_dir())
+    for root in roots:
+        candidate = root / ref
+        if (candidate / "pack.yaml").is_file():
+            return candidate
+    known = sorted(p.name for root in roots if root.is_dir() for p in root.iterdir()
+                   if (p / "pack.yaml").is_file())
+    raise PackFileError(f"{ref}: no pack folder or shipped pack of that name",
+                        hint=did_you_mean(ref, known) or (
+                            f"shipped packs: {', '.join(known)}" if known else None))
+
+
+
+def display_path(path: Path) -> str:
+    """A path as shown in messages: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+
+class OutsideError(Exception):
+    """A file name of a pack that it may not use; the caller locates the message."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+def check_name(name: str, what: str) -> None:
+    """Refuse a file name or pattern that is too long, absolute, or not a plain path."""
+    if len(name) > MAX_PATH_CHARS:
+        raise OutsideError(f"{what} is {len(name)} characters long; the limit is "
+                           f"{MAX_PATH_CHARS}", "use a shorter name")
+    if "\0" in name:
+        raise OutsideError(f"{what} holds a NUL character")
+    if PurePosixPath(name).is_absolute() or Path(name).is_absolute() or Path(name).drive:
+        raise OutsideError(f"{what} '{name}' is an absolute path; a pack reads only files "
+                           "inside its own folder", "write the path relative to the pack folder")
+
+
+def confine(path: Path, roots: Sequence[Path], name: str) -> Path:
+    """``path`` with symbolic links resolved, if it lies inside one of ``roots``."""
+    try:
+        resolved = path.resolve()
+        inside = any(resolved.is_relative_to(root.resolve()) for root in roots)
+    except (OSError, RuntimeError, ValueError) as exc:  # RuntimeError: a loop of links
+        raise OutsideError(f"cannot use '{name}': {_reason(exc)}") from None
+    if not inside:
+        raise OutsideError(f"'{name}' is outside the pack folder; a pack reads only files "
+                           "inside its own folder",
+                           "move the file into the pack folder and name it relative to it")
+    return resolved
+
+
+def check_size(path: Path, name: str) -> None:
+    """Refuse a file larger than :data:`~rulekit.limits.MAX_FILE_BYTES`."""
+    try:
+        size = path.stat().st_size if path.is_file() else 0
+    except OSError as exc:
+        raise OutsideError(f"cannot read '{name}': {_reason(exc)}") from None
+    if size > MAX_FILE_BYTES:
+        raise OutsideError(f"'{name}' is {size:,} bytes long; the limit for a pack file is "
+                           f"{MAX_FILE_BYTES:,} bytes")
+
+
+def pack_file(folder: Path, roots: Sequence[Path], name: str, what: str) -> Path:
+    """The file a pack names by ``name`` (relative to ``folder``), checked: a plain relative
+    name, inside ``roots`` (links resolved), within the size limit. It may not exist."""
+    check_name(name, what)
+    path = folder / name
+    confine(path, roots, name)
+    check_size(path, name)
+    return path
+
+
+def glob_files(folder: Path, roots: Sequence[Path], pattern: str) -> list[Path]:
+    """The files matching a glob pattern, relative to ``folder``, each checked as by
+    :func:`pack_file`. A pattern that climbs with ``..`` or matches a folder is refused."""
+    check_name(pattern, "the pattern")
+    if ".." in PurePosixPath(pattern).parts:
+        raise OutsideError(f"the pattern '{pattern}' climbs out of the pack folder with '..'",
+                           "a pack reads only files inside its own folder")
+    try:
+        matches = sorted(folder.glob(pattern))
+    except (OSError, ValueError, IndexError, NotImplementedError) as exc:
+        raise OutsideError(f"'{pattern}' is not a usable pattern: {_reason(exc)}") from None
+    for match in matches:
+        shown = match.relative_to(folder).as_posix() if match.is_relative_to(folder) else pattern
+        confine(match, roots, shown)
+        if match.is_dir():
+            raise OutsideError(f"the pattern '{pattern}' matches the folder '{shown}'",
+                               "a scenario pattern must match files, such as scenarios/*.yaml")
+        check_size(match, shown)
+    return matches
+
+
+def _reason(exc: BaseException) -> str:
+    return (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or \
+        type(exc).__name__
