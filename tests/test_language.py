@@ -829,6 +829,18 @@ def test_end_when_is_checked_after_every_statement(tmp_path: Path) -> None:
     assert state["vars"]["total"] == 2
 
 
+def test_end_when_is_checked_after_changes_of_what_it_reads(tmp_path: Path) -> None:
+    # Only changes of what the end conditions read are followed by a check; what they read
+    # includes what the pack's functions they call read, and a move changes its source too.
+    game, state = run(tmp_path, content(
+        setup='label = "busy"\nrepeat 6 {\n  draw 1 from deck to hand[a]\n  log "drew"\n}',
+        functions={"left": ("{}", "count(deck)")},
+        end_when=[("left() == 4", "b", "two cards drawn"), ("label == 'done'", "a", "done")]))
+    assert logs(game, state) == ["drew"]
+    assert state["result"]["reason"] == "two cards drawn"
+    assert len(state["zones"]["hand.a"]) == 2
+
+
 def test_end_when_after_a_decision(tmp_path: Path) -> None:
     game, state = run(tmp_path, content(
         setup='score = choose a one of range(1, 9)\nlog "never"',

@@ -78,8 +78,8 @@ def item_ids(items: list[Any]) -> list[str]:
 class Decision:
     """A decision one player must take, read from a spec in the game state."""
 
-    __slots__ = ("_ids", "_index_cache", "_labeler", "_masks", "_options", "extras", "items",
-                 "kind", "player", "prompt", "spec")
+    __slots__ = ("_ids", "_index_cache", "_labeler", "_options", "extras", "items", "kind",
+                 "player", "prompt", "spec")
 
     def __init__(self, spec: dict[str, Any], labeler: Callable[[Any], str],
                  extras: list[tuple[str, str]] | None = None) -> None:
@@ -92,7 +92,6 @@ class Decision:
         self._ids: list[str] = spec.get("ids") or item_ids(self.items)
         self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
-        self._masks: list[tuple[int, int]] | None = None
         # Anytime actions offered with this decision: (option id '!name', label).
         self.extras = [Option(i, label, None, None, self) for i, label in extras] \
             if extras else []
@@ -149,12 +148,12 @@ class Decision:
                 return False
         return True
 
-    def _subset_option(self, indexes: list[int]) -> Option:
+    def _subset_option(self, indexes: list[int] | tuple[int, ...]) -> Option:
         if not indexes:
-            return Option(NONE_ID, "(none)", [])
-        chosen = [self.items[i] for i in indexes]
-        return Option("+".join(self._ids[i] for i in indexes), None, chosen, self._labeler,
-                      self)
+            return Option(NONE_ID, "(none)", [], None, self)
+        items, ids = self.items, self._ids
+        return Option("+".join([ids[i] for i in indexes]), None, [items[i] for i in indexes],
+                      self._labeler, self)
 
     def option(self, option_id: str) -> Option:
         """The option with this id; :class:`IllegalActionError` if it is not legal."""
@@ -243,33 +242,68 @@ class Decision:
         if self.extras and rng.random() < len(self.extras) / (len(self.extras) + 1
                                                               + len(self.items)):
             return rng.choice(self.extras)
+        drawn = draw(self.spec, rng)
         if self.kind == "one":
-            n = len(self.items) + (1 if self.optional else 0)
-            k = rng.randrange(n)
-            if self.optional:
-                if k == 0:
-                    return Option(NONE_ID, "(none)", None, None, self)
-                k -= 1
-            return Option(self._ids[k], None, self.items[k], self._labeler, self)
-        n = len(self.items)
-        spec = self.spec
-        lo, hi = spec["min"], min(spec["max"], n)
-        masks = self._masks
-        if masks is None:
-            masks = self._masks = [(limit, sum(1 << i for i, flag in enumerate(flags) if flag))
-                                   for limit, flags in spec["at_most"]]
-        # Uniform subsets conditioned on the constraints: rejection sampling (a subset is a
-        # bit mask), then enumeration if the constraints reject too much.
-        getrandbits = rng.getrandbits
-        for _ in range(64):
-            bits = getrandbits(n) if n else 0
-            if lo <= bits.bit_count() <= hi:
-                for limit, mask in masks:
-                    if (bits & mask).bit_count() > limit:
-                        break
-                else:
-                    return self._subset_option(list(_bit_indexes(bits)))
-        return rng.choice(self.options())
+            if drawn < 0:
+                return Option(NONE_ID, "(none)", None, None, self)
+            return Option(self._ids[drawn], None, self.items[drawn], self._labeler, self)
+        if drawn is None:
+            return rng.choice(self.options())
+        return self._subset_option(drawn)
+
+
+def draw(spec: dict[str, Any], rng: random.Random) -> Any:
+    """A uniformly random answer to a spec, as positions of its items: for a ``one`` choice
+    the chosen item's (-1 to decline); for a ``subset`` choice the chosen items' (None if the
+    constraints rejected too many draws: then one option is drawn among all of them)."""
+    items = spec["items"]
+    n = len(items)
+    if spec["kind"] == "one":
+        if spec.get("optional"):
+            return rng.randrange(n + 1) - 1
+        return rng.randrange(n)
+    lo, hi = spec["min"], min(spec["max"], n)
+    masks = [(limit, sum(1 << i for i, flag in enumerate(flags) if flag))
+             for limit, flags in spec["at_most"]]
+    # Uniform subsets conditioned on the constraints: rejection sampling (a subset is a bit
+    # mask), then enumeration if the constraints reject too much.
+    getrandbits = rng.getrandbits
+    for _ in range(64):
+        bits = getrandbits(n) if n else 0
+        if lo <= bits.bit_count() <= hi:
+            for limit, mask in masks:
+                if (bits & mask).bit_count() > limit:
+                    break
+            else:
+                return _bit_indexes(bits)
+    return None
+
+
+class RandomChooser:
+    """Chooses uniformly at random with its own generator: ``chooser(decision)`` is
+    ``decision.sample(rng)``; ``chooser.answer(spec)`` draws the same answer, as (option id,
+    value), without making a Decision (playouts use it when no anytime action may be taken)."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def __call__(self, decision: Decision) -> Option:
+        return decision.sample(self.rng)
+
+    def answer(self, spec: dict[str, Any]) -> tuple[str, Any]:
+        drawn = draw(spec, self.rng)
+        items = spec["items"]
+        ids = spec.get("ids") or item_ids(items)
+        if spec["kind"] == "one":
+            return (NONE_ID, None) if drawn < 0 else (ids[drawn], items[drawn])
+        if drawn is None:
+            option = self.rng.choice(Decision(spec, str).options())
+            return option.id, option.value
+        if not drawn:
+            return NONE_ID, []
+        return "+".join([ids[i] for i in drawn]), [items[i] for i in drawn]
 
 
 @lru_cache(maxsize=8192)

@@ -13,6 +13,7 @@ from typing import Any
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.observe import Observer
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
@@ -47,6 +48,16 @@ class Game:
                              for key in self._keys_of(var.name, var.per)}
         self._card_owner = {card: props.get("owner") for card, props in symbols.cards.items()}
         self._decisions: dict[int, tuple[dict[str, Any], Decision]] = {}
+        # determinize: each card's kind (type, owner); per role, the piles it cannot see
+        # whole, and whether it sees its own cards in them.
+        self._card_kinds = {card: (props.get("type"), props.get("owner"))
+                            for card, props in symbols.cards.items()}
+        self._hidden_piles = {
+            role: [(key, vis == "card_owner") for key, owner, vis in self._zone_keys
+                   if not (vis == "public" or (vis == "owner" and owner == role))]
+            for role in self.roles}
+        self._observer = Observer(pack_id, self.roles, self._zone_keys, self._var_keys,
+                                  self._card_owner)
 
     # ------------------------------------------------------------ states
 
@@ -76,8 +87,14 @@ class Game:
             return [name]
         return [zone_key(name, index) for index in self.symbols.index_domain(per)]
 
-    def initial_state(self, seed: int = 0) -> State:
-        """A state at the very start, before setup has run."""
+    def initial_state(self, seed: int = 0, *, quiet: bool = False) -> State:
+        """A state at the very start, before setup has run.
+
+        A ``quiet`` game builds no events for the pack's ``log`` lines and the end of the
+        game (the players' choices are still recorded), which saves time in simulations and
+        a search bot's playouts; it goes exactly as the same game with a log. The flag is the
+        key ``quiet`` of the state, so copies of a quiet state are quiet too.
+        """
         zones: dict[str, list[str]] = {key: [] for key, _, _ in self._zone_keys}
         for zone in self.symbols.zones.values():  # initial cards are listed from the top
             if zone.initial == "all":
@@ -85,7 +102,7 @@ class Game:
             elif isinstance(zone.initial, list):
                 zones[zone.name] = list(reversed(zone.initial))
         variables = _copy(self._var_initial)
-        return {
+        state: State = {
             "format": FORMAT_VERSION,
             "pack": self.pack_id,
             "seed": seed,
@@ -101,6 +118,9 @@ class Game:
             "result": None,
             "steps": 0,
         }
+        if quiet:
+            state["quiet"] = True
+        return state
 
     def start_state(self, seed: int = 0, *, round: int = 1, phase: str | None = None) -> State:
         """A state placed at the start of ``phase`` of round ``round``, setup skipped."""
@@ -120,9 +140,9 @@ class Game:
             Runtime(self.program, state, self.step_budget).run()
         return state
 
-    def new_game(self, seed: int = 0) -> State:
-        """A new game from ``seed``, run up to its first decision."""
-        return self.run(self.initial_state(seed))
+    def new_game(self, seed: int = 0, *, quiet: bool = False) -> State:
+        """A new game from ``seed``, run up to its first decision (``quiet``: without a log)."""
+        return self.run(self.initial_state(seed, quiet=quiet))
 
     # ------------------------------------------------------------ decisions
 
@@ -244,35 +264,7 @@ class Game:
         """Everything ``role`` may know of ``state``, and nothing else (plain data)."""
         if role not in self.role_names:
             raise UsageError(f"unknown role '{role}'")
-        zones: dict[str, Any] = {}
-        for key, owner, visibility in self._zone_keys:
-            cards = state["zones"][key]
-            if visibility == "public" or (visibility == "owner" and owner == role):
-                zones[key] = {"cards": list(cards), "count": len(cards)}
-            elif visibility == "card_owner":
-                seen = [c if self._card_owner.get(c) == role else None for c in cards]
-                zones[key] = {"cards": seen, "count": len(cards)}
-            else:
-                zones[key] = {"count": len(cards)}
-        variables: dict[str, Any] = {}
-        for key, owner, visibility in self._var_keys:
-            if visibility == "public" or (visibility == "owner" and owner == role):
-                variables[key] = _copy(state["vars"][key])
-        pending = [spec for spec in state["pending"]
-                   if spec["player"] == role and role not in state["committed"]]
-        return {
-            "pack": self.pack_id,
-            "role": role,
-            "round": state["round"],
-            "phase": state["phase"],
-            "zones": zones,
-            "vars": variables,
-            "decisions": json.loads(json.dumps(pending)),
-            "waiting_for": [s["player"] for s in state["pending"]
-                            if s["player"] not in state["committed"]],
-            "log": [_copy(e) for e in state["log"] if e["to"] is None or e["to"] == role],
-            "result": _copy(state["result"]),
-        }
+        return self._observer.observe(state, role)
 
     def format_event(self, event: dict[str, Any]) -> str:
         """The text of a log event."""
@@ -306,22 +298,25 @@ class Game:
         answer, if given, is kept, the others' are forgotten.
         """
         new = copy_state(state)
-        slots: dict[tuple[Any, Any], list[tuple[str, int]]] = {}
-        cards = self.symbols.cards
-        for key, owner, vis in self._zone_keys:
-            if vis == "public" or (vis == "owner" and owner == role):
-                continue
-            for index, card in enumerate(new["zones"][key]):
-                props = cards[card]
-                if vis == "card_owner" and props.get("owner") == role:
+        slots: dict[tuple[Any, Any], list[tuple[list[str], int]]] = {}
+        kinds = self._card_kinds
+        zones = new["zones"]
+        for key, by_card in self._hidden_piles[role]:
+            pile = zones[key]
+            for index, card in enumerate(pile):
+                kind = kinds[card]
+                if by_card and kind[1] == role:
                     continue
-                kind = (props.get("type"), props.get("owner"))
-                slots.setdefault(kind, []).append((key, index))
+                places = slots.get(kind)
+                if places is None:
+                    slots[kind] = [(pile, index)]
+                else:
+                    places.append((pile, index))
         for places in slots.values():
-            pool = [new["zones"][key][index] for key, index in places]
+            pool = [pile[index] for pile, index in places]
             rand.shuffle(pool)
-            for (key, index), card in zip(places, pool, strict=True):
-                new["zones"][key][index] = card
+            for (pile, index), card in zip(places, pool, strict=True):
+                pile[index] = card
         new["rng"] = rand.getrandbits(64)
         if new["pending"]:
             # The pending decisions were built from the old cards: ask them again (a choice is
@@ -336,9 +331,40 @@ class Game:
         return new
 
 
+# The keys of a state whose values copy_state knows how to copy (see its docstring).
+_STATE_KEYS = frozenset({"format", "pack", "seed", "rng", "round", "phase", "zones", "vars",
+                         "stack", "pending", "committed", "log", "result", "steps"})
+
+
 def copy_state(state: State) -> State:
-    """A deep copy of a plain-data state (faster than ``copy.deepcopy``)."""
-    return _copy(state)  # type: ignore[no-any-return]
+    """A copy of a state that behaves as a deep copy, made in microseconds.
+
+    It copies what the engine changes in place and shares the rest. The rule that makes this
+    safe (``tests/test_state_copies.py`` checks it on random games): **once stored in a state,
+    a value is never changed in place**; only these containers are: the dicts ``zones``,
+    ``vars`` and ``committed``, the lists ``stack``, ``pending`` and ``log``, each frame and
+    its list of locals, each zone's list of cards, and the ``[items, position]`` pair of a
+    loop over a procedure that may stop. So a list held by a local or a log event, a pending
+    decision's spec, a log event and the result are shared; the log, which only ever grows,
+    is copied as a list of shared events (the lists variables hold are copied too, as few
+    variables hold one). Generated code follows the rule: an assignment makes a new value
+    (``x += [c]`` builds a new list), moves and draws copy the cards they are given, and
+    events copy the lists they show.
+    """
+    new = state.copy()
+    new["zones"] = {key: cards[:] for key, cards in state["zones"].items()}
+    new["vars"] = {key: _copy(value) if value.__class__ is list else value
+                   for key, value in state["vars"].items()}
+    new["stack"] = [[frame[0], frame[1], [value[:] if value.__class__ is list else value
+                                          for value in frame[2]]]
+                    for frame in state["stack"]]
+    new["pending"] = state["pending"][:]
+    new["committed"] = state["committed"].copy()
+    new["log"] = state["log"][:]
+    if len(new) != len(_STATE_KEYS):
+        for key in new.keys() - _STATE_KEYS - {"quiet"}:
+            new[key] = _copy(state[key])
+    return new
 
 
 def _copy(value: Any) -> Any:

@@ -53,10 +53,31 @@ def shuffle(state: int, items: list[Any]) -> int:
         x >>= got - bits
         if x < total:
             break
-    for i in range(n - 1, 0, -1):
-        x, j = divmod(x, i + 1)
-        items[i], items[j] = items[j], items[i]
+    # The digits of x in the mixed radix n, n-1, ..., 2, a few at a time: the remainder of x
+    # by a product of radices that fits a machine word holds those digits.
+    for product, positions in _digit_blocks(n):
+        x, small = divmod(x, product)
+        for i in positions:
+            small, j = divmod(small, i + 1)
+            items[i], items[j] = items[j], items[i]
     return state
+
+
+@cache
+def _digit_blocks(n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The positions n-1 down to 1 in runs whose radices multiply to less than 2**62."""
+    blocks = []
+    positions: list[int] = []
+    product = 1
+    for i in range(n - 1, 0, -1):
+        if positions and product * (i + 1) >= 1 << 62:
+            blocks.append((product, tuple(positions)))
+            positions, product = [], 1
+        positions.append(i)
+        product *= i + 1
+    if positions:
+        blocks.append((product, tuple(positions)))
+    return tuple(blocks)
 
 
 def _out(state: int) -> int:

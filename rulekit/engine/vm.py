@@ -21,7 +21,8 @@ DEFAULT_STEP_BUDGET = 1_000_000
 class Runtime:
     """A short-lived view of one state, used while instructions run."""
 
-    __slots__ = ("budget", "log", "program", "stack", "state", "ticks", "vars", "zones")
+    __slots__ = ("budget", "fast", "log", "logging", "program", "stack", "state", "ticks",
+                 "vars", "zones")
 
     def __init__(self, program: Program, state: dict[str, Any],
                  budget: int = DEFAULT_STEP_BUDGET) -> None:
@@ -31,8 +32,11 @@ class Runtime:
         self.vars: dict[str, Any] = state["vars"]
         self.stack: list[Frame] = state["stack"]
         self.log: list[dict[str, Any]] = state["log"]
+        self.logging = "quiet" not in state  # a quiet game builds no log events
         self.budget = budget
         self.ticks = budget  # counts down: one per block run and per loop turn
+        # Procedures run as one plain function each when their frame starts (playouts).
+        self.fast: dict[str, Any] | None = None
 
     # ------------------------------------------------------------ services for instructions
 
@@ -44,8 +48,9 @@ class Runtime:
         state["result"] = {"winner": winner, "reason": reason, "round": state["round"]}
         state["pending"] = []
         self.stack.clear()
-        self.log.append({"e": "end", "to": None, "winner": winner, "reason": reason,
-                         "round": state["round"]})
+        if self.logging:
+            self.log.append({"e": "end", "to": None, "winner": winner, "reason": reason,
+                             "round": state["round"]})
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Suspend for decisions. A choice with a single legal answer is taken at once, unless
@@ -122,8 +127,19 @@ class Runtime:
         state = self.state
         budget = self.budget
         steps = 0  # blocks run here; loops inside blocks count down self.ticks
+        fast = self.fast
         while stack:
             frame = stack[-1]
+            if fast is not None and frame[1] == 0 and frame[0] in fast:
+                try:
+                    fast[frame[0]](self, frame[2])
+                except StopGame:
+                    break
+                except EndRound:
+                    end_round(self)
+                    continue
+                stack.pop()
+                continue
             proc = procs[frame[0]]
             code = proc.code
             size = len(code)

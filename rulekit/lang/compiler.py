@@ -17,17 +17,18 @@ import builtins
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location
 from rulekit.lang import helpers
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
-from rulekit.lang.emitter import Emitter, LogField, Triggers, calls_in, choices_in
+from rulekit.lang.emitter import Emitter, LogField
 from rulekit.lang.parser import Snippet
 from rulekit.lang.secrecy import SecretBody, mark_secret_choices
 from rulekit.lang.symbols import AnytimeDecl, Board, Symbols
+from rulekit.lang.walk import Triggers, calls_in, choices_in
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
@@ -67,6 +68,14 @@ class Program:
 
     procs: dict[str, Proc] = field(default_factory=dict)
     functions: dict[str, Callable[[Runtime, list[Any]], Any]] = field(default_factory=dict)
+    # The same, as generated code calls them: with a new list of arguments, which they extend.
+    direct_functions: dict[str, Callable[[Runtime, list[Any]], Any]] = field(
+        default_factory=dict)
+    # The playout version of each procedure: a plain function f(rt, locals) that answers its
+    # choices at once through ``rt.answer`` and logs as the procedure's blocks do (see
+    # engine/playout).
+    playout: dict[str, Callable[[Runtime, list[Any]], Any]] = field(default_factory=dict)
+    build_playout: Callable[[], None] | None = None  # compiles ``playout`` when first needed
     phase_pcs: dict[str, int] = field(default_factory=dict)
     round_start_pc: int = -1
     round_end_pc: int = -1
@@ -99,11 +108,12 @@ class Compiler:
         self.ns: dict[str, Any] = {
             "__builtins__": _SAFE_BUILTINS,
             "C": symbols.components(),
-            "_F": program.functions,
+            "_F": program.direct_functions,
             "_OTHER": {r: roles[(i + 1) % len(roles)] for i, r in enumerate(roles)},
             "_ROLES": tuple(roles),
             "_CARD_IDS": tuple(symbols.cards),
             "_D": {},
+            "_P": program.playout,
             "_move": helpers.move, "_move_all": helpers.move_all, "_draw": helpers.draw,
             "_call": helpers.call, "_snap": helpers.snapshot, "_END": helpers.end_checks,
             "_full": helpers.full, "_add": helpers.add, "_sub": helpers.sub,
@@ -118,6 +128,10 @@ class Compiler:
         program.plain_ids = frozenset(
             ident for ident in symbols.components() if ident != "none" and "+" not in ident)
         self._counter = itertools.count()
+        self.log_ids: dict[int, int] = {}  # id of a log statement -> its number
+        self.trees: dict[Any, n.Expr] = {}  # compiled expression -> its tree
+        self.function_trees: dict[str, n.Expr] = {}  # pack function -> its body
+        self.end_watch: set[str] | None = None  # what the end conditions read (None: any)
         self.sources: dict[str, str] = {}  # generated Python by file name, for debugging
 
     # ------------------------------------------------------------ compiling Python
@@ -143,7 +157,33 @@ class Compiler:
         head = [f"L = L + [None] * {slots}"] if slots else []
         fn: ExprFn = self.block_function("code", "L", [("return " + self.py(e), location)],
                                          head)
+        self.trees[fn] = e
         return fn
+
+    def end_reads(self) -> set[str] | None:
+        """The zones and variables the end conditions read (None: unknown, so any)."""
+        found: set[str] = set()
+        for condition, _, _ in self.program.end_checks:
+            tree = self.trees.get(condition)
+            if tree is None or not self._reads(tree, found, set()):
+                return None
+        return found
+
+    def _reads(self, e: Any, found: set[str], seen: set[str]) -> bool:
+        """Add the zones and variables ``e`` reads to ``found``; False if that is unknown."""
+        if isinstance(e, list):
+            return all(self._reads(item, found, seen) for item in e)
+        if not isinstance(e, n.Expr):
+            return True
+        if isinstance(e, n.Name) and e.ref and e.ref[0] in ("var", "zone"):
+            found.add(e.ident)
+        if isinstance(e, n.Call) and e.ref and e.ref[0] == "func" and e.ref[1] not in seen:
+            seen.add(e.ref[1])
+            body = self.function_trees.get(e.ref[1])
+            if body is None or not self._reads(body, found, seen):
+                return False
+        return all(self._reads(getattr(e, f.name), found, seen) for f in fields(e)
+                   if f.name not in ("pos", "ref"))
 
     def function(self, body: list[str], location: Location | None = None) -> Any:
         """Compile ``def f(rt, L): <body>`` (the body's lines all point at ``location``)."""
@@ -280,6 +320,7 @@ class Compiler:
         suspending = self._suspending(bodies, triggers)
         self.program.secret_anytime = mark_secret_choices(
             self.symbols, [SecretBody(b.name, b.stmts) for b in bodies])
+        self.end_watch = self.end_reads()
         for body in bodies:
             proc = Proc(body.name, nslots=body.nslots, params=body.params)
             self.program.procs[body.name] = proc
@@ -293,6 +334,23 @@ class Compiler:
                 head = [f"L.extend([None] * {pad})"] if pad > 0 else []
                 self.ns["_D"][body.name] = self.block_function(
                     f"{body.name} direct", "L", lines or [("pass", None)], head)
+
+        def build_playout() -> None:
+            for body in bodies:
+                self.program.playout[body.name] = self._playout_version(body, suspending)
+            self.program.build_playout = None
+
+        self.program.build_playout = build_playout  # on first use: loading stays fast
+
+    def _playout_version(self, body: Body, suspending: set[str]) -> Any:
+        """A procedure as one plain function answering its choices at once."""
+        emitter = Emitter(self, self.program.procs[body.name], body.snippet, suspending,
+                          inline=True, nslots=body.nslots)
+        lines = emitter.structured(body.stmts, [], "")
+        pad = emitter.nslots - len(body.params)
+        head = [f"L.extend([None] * {pad})"] if pad > 0 else []
+        return self.block_function(f"{body.name} playout", "L", lines or [("pass", None)],
+                                   head)
 
     @staticmethod
     def _suspending(bodies: list[Body], triggers: Triggers) -> set[str]:
@@ -311,11 +369,18 @@ class Compiler:
     def compile_function(self, name: str, body: n.Expr, nslots: int, nparams: int,
                          location: Location | None = None) -> None:
         """Compile a pure function of the pack."""
-        fn = self.expr(body, location)
-        pad = [None] * (nslots - nparams)
+        pad = nslots - nparams
+        head = [f"L.extend([None] * {pad})"] if pad > 0 else []
+        # Generated code calls it directly with a new list of arguments, which it extends
+        # with its own locals; others call it through program.functions with any list.
+        fn = self.block_function(f"function {name}", "L", [("return " + self.py(body),
+                                                             location)], head)
+        self.trees[fn] = body
+        self.function_trees[name] = body
+        self.program.direct_functions[name] = fn
 
         def call(rt: Runtime, args: list[Any]) -> Any:
-            return fn(rt, args + pad)
+            return fn(rt, list(args))
 
         self.program.functions[name] = call
 

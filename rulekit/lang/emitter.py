@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
+from rulekit.lang.walk import bodies, stmt_chooses, zone_name
 
 # Values a log shows as they are; other values (cards, roles, places, lists) by their names.
 RAW_KINDS = frozenset({"int", "bool", "text", "none"})
@@ -46,54 +47,6 @@ _OP_HELPERS = {"+=": "_add", "-=": "_sub"}
 TICK = ["rt.ticks -= 1", "if rt.ticks < 0: _over(rt)"]
 
 
-def choices_in(body: list[n.Stmt]) -> bool:
-    """True if a statement list holds a choice (not counting procedure calls)."""
-    return any(_stmt_chooses(s) for s in body)
-
-
-def _stmt_chooses(s: n.Stmt) -> bool:
-    if isinstance(s, n.Simultaneous):
-        return True
-    if isinstance(s, (n.Let, n.Assign)):
-        return isinstance(s.value, n.Choice)
-    return any(choices_in(body) for body in _bodies(s))
-
-
-Triggers = dict[tuple[str, str], str]  # ("var", name) or ("zone", name) -> procedure
-
-
-def calls_in(body: list[n.Stmt], triggers: Triggers | None = None) -> set[str]:
-    """Names of the procedures a statement list calls, triggers included."""
-    found: set[str] = set()
-    triggers = triggers or {}
-    for s in body:
-        if isinstance(s, n.CallStmt):
-            found.add(s.proc)
-        if isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var" \
-                and ("var", s.ref[1]) in triggers:
-            found.add(triggers["var", s.ref[1]])
-        if isinstance(s, (n.Move, n.Draw)) and ("zone", zone_name(s.dest)) in triggers:
-            found.add(triggers["zone", zone_name(s.dest)])
-        for sub in _bodies(s):
-            found |= calls_in(sub, triggers)
-    return found
-
-
-def zone_name(zone: n.Expr) -> str:
-    """The declared name of a zone expression (``deck``, ``hand[p]``)."""
-    base = zone.obj if isinstance(zone, n.Index) else zone
-    assert isinstance(base, n.Name)
-    return base.ident
-
-
-def _bodies(s: n.Stmt) -> list[list[n.Stmt]]:
-    if isinstance(s, n.If):
-        return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
-    if isinstance(s, (n.For, n.While, n.Repeat)):
-        return [s.body]
-    return []
-
-
 @dataclass
 class _Op:
     """A piece of a procedure before blocks are formed."""
@@ -114,15 +67,31 @@ class Emitter:
     """Emits one procedure, given which procedures may stop for decisions."""
 
     def __init__(self, compiler: Compiler, proc: Proc, snippet: Snippet,
-                 suspending: set[str], *, direct: bool = False) -> None:
+                 suspending: set[str], *, direct: bool = False, inline: bool = False,
+                 nslots: int = 0) -> None:
         self.c = compiler
         self.proc = proc
         self.snippet = snippet
         self.suspending = suspending
-        self.direct = direct  # emitting a plain Python function (no blocks)
+        self.direct = direct or inline  # emitting a plain Python function (no blocks)
+        # inline: the playout version of a procedure, a plain function even if it chooses
+        # (``rt.answer`` answers at once) and calling the playout versions of others.
+        self.inline = inline
+        self.playout = "_P" if inline else "_D"  # how it calls procedures that may stop
+        self.nslots = nslots  # locals of an inline function (it may add temporaries)
         self.ops: list[_Op] = []
         self._labels = itertools.count()
         self.checks = bool(compiler.program.end_checks)
+
+    def checks_after(self, *names: str) -> bool:
+        """Whether a change of these zones or variables needs the end conditions checked:
+        only if some end condition reads one of them."""
+        watched = self.c.end_watch
+        return self.checks and (watched is None or any(name in watched for name in names))
+
+    def calls(self, proc: str) -> str:
+        """The table of functions through which code calls ``proc`` directly."""
+        return self.playout if proc in self.suspending else "_D"
 
     def where(self, pos: n.Pos) -> Location:
         return self.snippet.location(pos)
@@ -138,7 +107,7 @@ class Emitter:
         return self.c.symbols.zones[zone_name(s.dest)].on_enter
 
     def may_stop(self, s: n.Stmt) -> bool:
-        if _stmt_chooses(s):
+        if stmt_chooses(s):
             return True
         if isinstance(s, n.CallStmt):
             return s.proc in self.suspending
@@ -146,7 +115,7 @@ class Emitter:
             return True
         if isinstance(s, (n.Move, n.Draw)) and self.entry_trigger(s) in self.suspending:
             return True
-        return any(self._body_may_stop(b) for b in _bodies(s))
+        return any(self._body_may_stop(b) for b in bodies(s))
 
     def _body_may_stop(self, body: list[n.Stmt]) -> bool:
         return any(self.may_stop(s) for s in body)
@@ -167,17 +136,16 @@ class Emitter:
         def out(*texts: str) -> list[Line]:
             return [(indent + t, loc) for t in texts]
 
-        def check() -> list[Line]:
-            return out("_END(rt)") if self.checks else []
-
+        if self.inline and stmt_chooses(s) and not bodies(s):
+            return self._inline_choice(s, loc, indent)
         if isinstance(s, n.Let):
             return out(f"L[{s.slot}] = {c.py(s.value)}")
         if isinstance(s, n.Assign):
             assigned = out(*self._assign_lines(s, c.py(s.value))) + (
-                check() if s.ref[0] == "var" else [])
+                out("_END(rt)") if s.ref[0] == "var" and self.checks_after(s.ref[1]) else [])
             trigger = self.trigger(s)
             if trigger is not None:
-                assigned += out(f"_D[{trigger!r}](rt, [_v])")
+                assigned += out(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
             return assigned
         if isinstance(s, n.If):
             lines: list[Line] = []
@@ -213,13 +181,13 @@ class Emitter:
             lines = out(*self._move_lines(s))
             trigger = self.entry_trigger(s)
             if trigger is not None:
-                lines += out(f"for _c in _moved: _D[{trigger!r}](rt, [_c])")
+                lines += out(f"for _c in _moved: {self.calls(trigger)}[{trigger!r}](rt, [_c])")
             return lines
         if isinstance(s, n.Shuffle):
             return out(f"rt.shuffle(Z[{c.zone(s.zone)}])")
         if isinstance(s, n.CallStmt):
             args = ", ".join(c.py(a) for a in s.args)
-            return out(f"_D[{s.proc!r}](rt, [{args}])")
+            return out(f"{self.calls(s.proc)}[{s.proc!r}](rt, [{args}])")
         if isinstance(s, n.Win):
             return out(f"rt.finish({c.py(s.winner)}, {s.reason or ''!r})", "raise _Stop")
         if isinstance(s, n.EndRound):
@@ -227,6 +195,34 @@ class Emitter:
         if isinstance(s, n.Log):
             return out(self._log_line(s))
         raise AssertionError(f"cannot write {type(s).__name__} as Python")  # pragma: no cover
+
+    def _inline_choice(self, s: n.Stmt, loc: Location, indent: str) -> list[Line]:
+        """A choice answered at once (playout versions): ``rt.answer`` writes the answers
+        into their slots, as a resumed game would."""
+        if isinstance(s, n.Simultaneous):
+            pairs = [(b.value, b.slot) for b in s.bindings]
+        elif isinstance(s, n.Let):
+            pairs = [(s.value, s.slot)]
+        else:
+            assert isinstance(s, n.Assign)
+            if s.ref[0] == "local" and s.op == "=":
+                pairs = [(s.value, s.ref[1])]
+            else:
+                pairs = [(s.value, self.nslots)]
+                self.nslots += 1
+        makers = []
+        for choice, slot in pairs:
+            assert isinstance(choice, n.Choice)
+            makers.append(self.c.constant(self._choice_spec(choice, slot)))
+        lines = [f"rt.answer(L, [{', '.join(makers)}])"]
+        if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
+            lines += self._assign_lines(s, f"L[{pairs[0][1]}]")
+            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
+                lines.append("_END(rt)")
+            trigger = self.trigger(s)
+            if trigger is not None:
+                lines.append(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
+        return [(indent + t, loc) for t in lines]
 
     def _move_lines(self, s: n.Move | n.Draw) -> list[str]:
         """Python for a move or draw: the cards moved end in ``_moved``; then the capacity
@@ -245,7 +241,7 @@ class Emitter:
         if decl.capacity is not None:
             lines.append(f"if len(Z[{dst}]) > {decl.capacity}: "
                          f"_full({decl.name!r}, {decl.capacity})")
-        if self.checks:
+        if self.checks_after(zone_name(s.source), zone_name(s.dest)):
             lines.append("_END(rt)")
         return lines
 
@@ -283,14 +279,19 @@ class Emitter:
         parts: list[str | LogField] = [
             p if isinstance(p, str) else LogField(next(kinds, "any") not in RAW_KINDS)
             for p in s.parts]
-        log_id = len(c.program.logs)
-        c.program.logs[log_id] = parts
+        # A playout version logs as the blocks of its procedure do.
+        log_id = c.log_ids.get(id(s)) if self.inline else None
+        if log_id is None:
+            log_id = len(c.program.logs)
+            c.program.logs[log_id] = parts
+            if not self.direct:
+                c.log_ids[id(s)] = log_id
         exprs = [p for p in s.parts if not isinstance(p, str)]
         args = ", ".join(c.py(p) if kind in RAW_KINDS or kind in SCALAR_KINDS
                          else f"_snap({c.py(p)})"
                          for p, kind in zip(exprs, s.kinds or ["any"] * len(exprs), strict=True))
         to = c.py(s.to) if s.to is not None else "None"
-        return (f"rt.log.append({{'e': 'log', 'to': {to}, 'at': {log_id}, "
+        return (f"if rt.logging: rt.log.append({{'e': 'log', 'to': {to}, 'at': {log_id}, "
                 f"'args': [{args}], 'round': S['round']}})")
 
     # ------------------------------------------------------------ blocks
@@ -330,7 +331,7 @@ class Emitter:
             self.proc.nslots += 1
             self._choices(loc, [(s.value, tmp)])
             lines = self._assign_lines(s, f"L[{tmp}]")
-            if self.checks and s.ref[0] == "var":
+            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
                 lines.append("_END(rt)")
             self.ops.append(_Op("code", [(t, loc) for t in lines]))
             trigger = self.trigger(s)
@@ -339,7 +340,7 @@ class Emitter:
             return
         if isinstance(s, n.Assign):  # a plain assignment whose trigger may stop
             lines = self._assign_lines(s, c.py(s.value))
-            if self.checks:
+            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
                 lines.append("_END(rt)")
             self.ops.append(_Op("code", [(t, loc) for t in lines]))
             self._trigger_call(self.trigger(s) or "", loc)

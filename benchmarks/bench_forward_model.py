@@ -1,0 +1,225 @@
+"""The speed of the forward model for one pack, in one process.
+
+    python benchmarks/bench_forward_model.py PACK [--games N] [--repeat R] [--json]
+
+Figures (random player against random player, as ``rulekit simulate`` plays them):
+
+- ``games_per_s``, ``decisions_per_s``: whole games, the median of R runs;
+- ``quiet_games_per_s``: the same games without a log (``new_game(seed, quiet=True)``), as a
+  simulation or a search bot's playouts may play them; ``playout_games_per_s``: quiet games
+  played out (``engine/playout``: every choice answered where it is made);
+- ``clone_us``, ``observe_us``, ``determinize_us``, ``apply_us``: the median time of one call
+  over the states met in random games (``apply`` on a copy, in place, the copy not counted);
+- ``state_bytes``: the median size of those states as JSON, without the log;
+- for Car Chase, ``reference_games_per_s`` and ``ratio`` (also ``quiet_ratio``,
+  ``playout_ratio``): the same game written by hand in plain Python (``carchase_plain.py``),
+  run in turns with the engine in this process, 50 games at a time, so that the ratio holds
+  on a busy machine (the median of the ratios of those turns).
+
+Times are the process's CPU time (``time.process_time``), which other work on a shared machine
+disturbs less than the wall clock. Nothing here is a pass/fail test: the script prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import inspect
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import carchase_plain
+
+from rulekit.engine.game import Game, copy_state
+
+with contextlib.suppress(ImportError):  # an engine from before playouts: the rest
+    from rulekit.engine.decisions import RandomChooser
+    from rulekit.engine.playout import Chooser, playout
+from rulekit.engine.rng import derive
+from rulekit.pack.loader import load_pack
+from rulekit.simulate import play_game, seat_rng
+
+SAMPLED_STATES = 200
+
+
+def run_engine(game: Game, games: int, first: int) -> tuple[float, int]:
+    """(seconds, decisions) for ``games`` random games."""
+    started = time.process_time()
+    decisions = sum(play_game(game, derive(0, i)).decisions for i in range(first, first + games))
+    return time.process_time() - started, decisions
+
+
+def run_quiet(game: Game, games: int, first: int) -> float:
+    """Seconds for ``games`` random games without a log (as play_game, quiet)."""
+    started = time.process_time()
+    for i in range(first, first + games):
+        seed = derive(0, i)
+        rngs = {role: seat_rng(seed, role) for role in game.roles}
+        state = game.new_game(seed, quiet=True)
+        while state["result"] is None:
+            actions = {d.player: d.sample(rngs[d.player]) for d in game.pending(state)}
+            game.apply(state, actions, in_place=True)
+    return time.process_time() - started
+
+
+def run_playouts(game: Game, games: int, first: int) -> float:
+    """Seconds for ``games`` random quiet games played out (engine/playout)."""
+    started = time.process_time()
+    for i in range(first, first + games):
+        seed = derive(0, i)
+
+        def choosers(seed: int = seed) -> dict[str, Chooser]:
+            return {role: RandomChooser(seat_rng(seed, role)) for role in game.roles}
+
+        playout(game, game.initial_state(seed, quiet=True), choosers)
+    return time.process_time() - started
+
+
+def run_reference(games: int, first: int) -> float:
+    started = time.process_time()
+    for i in range(first, first + games):
+        carchase_plain.play(derive(0, i))
+    return time.process_time() - started
+
+
+def sample_states(game: Game, count: int) -> list[dict[str, Any]]:
+    """States met in random games (waiting for a decision), spread over whole games."""
+    rand = random.Random(1)
+    states: list[dict[str, Any]] = []
+    seed = 0
+    while len(states) < count * 4 and seed < 1000:
+        state = game.new_game(derive(7, seed))
+        seed += 1
+        while state["result"] is None:
+            states.append(copy_state(state))
+            actions = {d.player: d.sample(rand) for d in game.pending(state)}
+            state = game.apply(state, actions, in_place=True)
+    step = max(1, len(states) // count)
+    return states[::step][:count]
+
+
+def per_call(states: list[dict[str, Any]], call: Callable[[dict[str, Any]], object],
+             reps: int = 5) -> float:
+    """The median over ``states`` of the time of one call, in microseconds."""
+    times = []
+    for state in states:
+        started = time.process_time()
+        for _ in range(reps):
+            call(state)
+        times.append((time.process_time() - started) / reps)
+    return statistics.median(times) * 1e6
+
+
+def apply_time(game: Game, states: list[dict[str, Any]]) -> float:
+    rand = random.Random(2)
+    times = []
+    for state in states:
+        actions = {d.player: d.sample(rand).id for d in game.pending(state)}
+        copy = copy_state(state)
+        started = time.process_time()
+        game.apply(copy, actions, in_place=True)
+        times.append(time.process_time() - started)
+    return statistics.median(times) * 1e6
+
+
+def first_player(game: Game, state: dict[str, Any]) -> str:
+    pending = game.pending(state)
+    return pending[0].player if pending else game.roles[0]
+
+
+CHUNK = 50  # games per turn when the ways of playing take turns
+
+
+def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
+    game = load_pack(pack).game
+    with_reference = game.pack_id == "carchase"
+    play_game(game, derive(0, 0))  # warm up
+    with_playouts = "quiet" in inspect.signature(game.new_game).parameters
+    # The ways of playing take turns on the same seeds, CHUNK games at a time, so that a
+    # change of load on the machine weighs on all of them alike; rates are the medians of
+    # the runs, ratios the medians over the chunks.
+    seconds: dict[str, list[float]] = {"engine": [], "quiet": [], "playout": [],
+                                       "reference": []}
+    decisions = 0
+    ratios: dict[str, list[float]] = {"engine": [], "quiet": [], "playout": []}
+    rates: dict[str, list[float]] = {key: [] for key in seconds}
+    for run in range(repeat):
+        totals = dict.fromkeys(seconds, 0.0)
+        for first in range(run * games, (run + 1) * games, CHUNK):
+            size = min(CHUNK, (run + 1) * games - first)
+            took, made = run_engine(game, size, first)
+            decisions += made
+            chunk = {"engine": took}
+            if with_playouts:
+                chunk["quiet"] = run_quiet(game, size, first)
+                chunk["playout"] = run_playouts(game, size, first)
+            if with_reference:
+                chunk["reference"] = run_reference(size, first)
+                for key in ratios:
+                    if key in chunk:
+                        ratios[key].append(chunk["reference"] / chunk[key])
+            for key, value in chunk.items():
+                totals[key] += value
+        for key, value in totals.items():
+            if value:
+                rates[key].append(games / value)
+    figures: dict[str, Any] = {
+        "pack": game.pack_id,
+        "games": games,
+        "runs": repeat,
+        "games_per_s": round(statistics.median(rates["engine"]), 1),
+        "decisions_per_s": round(decisions / repeat / games
+                                 * statistics.median(rates["engine"])),
+    }
+    if with_playouts:
+        figures["quiet_games_per_s"] = round(statistics.median(rates["quiet"]), 1)
+        figures["playout_games_per_s"] = round(statistics.median(rates["playout"]), 1)
+    if with_reference:
+        figures["reference_games_per_s"] = round(statistics.median(rates["reference"]), 1)
+        figures["ratio"] = round(statistics.median(ratios["engine"]), 3)
+        if with_playouts:
+            figures["quiet_ratio"] = round(statistics.median(ratios["quiet"]), 3)
+            figures["playout_ratio"] = round(statistics.median(ratios["playout"]), 3)
+    states = sample_states(game, SAMPLED_STATES)
+    rand = random.Random(3)
+    roles = {id(s): first_player(game, s) for s in states}
+    figures.update({
+        "clone_us": round(per_call(states, copy_state), 2),
+        "observe_us": round(per_call(states, lambda s: game.observe(s, roles[id(s)])), 2),
+        "determinize_us": round(per_call(
+            states, lambda s: game.determinize(s, roles[id(s)], rand)), 2),
+        "apply_us": round(apply_time(game, states), 2),
+        "state_bytes": round(statistics.median(
+            len(json.dumps({k: v for k, v in s.items() if k != "log"})) for s in states)),
+        "states_sampled": len(states),
+    })
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pack", nargs="?", default="carchase")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per run (default 1000 for Car Chase, 100 otherwise)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs (the median is kept)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    games = args.games or (1000 if args.pack == "carchase" else 100)
+    figures = measure(args.pack, games, args.repeat)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key:>22}: {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+"""What one player may know of a state: the observation, made without copying the whole log.
+
+An observation is plain data (dicts, lists, texts, numbers) that JSON round-trips; nothing in it
+is a part of the real state, so a caller cannot change the game through it.
+
+The log only grows, and its events never change once appended (see ``copy_state``), so each
+role's view of it is kept and extended: the events a role may see are copied once, as
+read-only :class:`FrozenDict` s in a read-only :class:`FrozenList`, and an observation of a
+later state of the same game (or of a copy of it, which shares its events) reuses the view of
+the log it saw last. A caller that wants to change its copy makes one (``list(...)``,
+``dict(...)``); JSON, ``copy.deepcopy`` and ``pickle`` give plain lists and dicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, NoReturn
+
+READ_ONLY = "an observation is read-only (copy it to change it)"
+# How far back from the end of a log to look for a position whose view is known.
+LOOK_BACK = 64
+CACHE_LIMIT = 256  # views kept per role (each holds a list as long as the log)
+
+
+def _read_only(*_: Any, **__: Any) -> NoReturn:
+    raise TypeError(READ_ONLY)
+
+
+class FrozenList(list[Any]):
+    """A list that cannot be changed; equal to (and serialised as) a plain list."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
+    append = extend = insert = pop = remove = clear = sort = reverse = _read_only
+
+    def __copy__(self) -> list[Any]:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+        return [thaw(v) for v in self]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (list, (list(self),))
+
+
+class FrozenDict(dict[str, Any]):
+    """A dict that cannot be changed; equal to (and serialised as) a plain dict."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return {k: thaw(v) for k, v in self.items()}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
+
+
+def freeze(value: Any) -> Any:
+    """A read-only copy of a plain-data value."""
+    if isinstance(value, dict):
+        return FrozenDict({k: v if v.__class__ in _SCALARS else freeze(v)
+                           for k, v in value.items()})
+    if isinstance(value, list):
+        return FrozenList([v if v.__class__ in _SCALARS else freeze(v) for v in value])
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """A plain, changeable copy of a plain-data value."""
+    if isinstance(value, dict):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [thaw(v) for v in value]
+    return value
+
+
+EMPTY = FrozenList()
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
+class LogViews:
+    """Each role's read-only view of the log, kept per position of a log and extended."""
+
+    def __init__(self, roles: Iterable[str]) -> None:
+        # role -> id(last event seen) -> (that event, log length, the role's view)
+        self._views: dict[str, dict[int, tuple[dict[str, Any], int, FrozenList]]] = {
+            role: {} for role in roles}
+
+    def view(self, log: list[dict[str, Any]], role: str) -> FrozenList:
+        """The events of ``log`` that ``role`` may see (those to nobody in particular or to
+        ``role``), read-only."""
+        size = len(log)
+        if not size:
+            return EMPTY
+        known = self._views[role]
+        base, start = EMPTY, 0
+        for i in range(size - 1, max(size - LOOK_BACK, 0) - 1, -1):
+            event = log[i]
+            entry = known.get(id(event))
+            if entry is not None and entry[0] is event and entry[1] == i + 1:
+                base, start = entry[2], i + 1
+                break
+        if start == size:
+            return base
+        new = [freeze(e) for e in log[start:] if e["to"] is None or e["to"] == role]
+        view = FrozenList(base + new) if new else base
+        if len(known) >= CACHE_LIMIT:
+            known.clear()
+        known[id(log[-1])] = (log[-1], size, view)
+        return view
+
+
+Keys = list[tuple[str, str | None, str]]  # (key, owner, visibility) of each pile or value
+WHOLE, BY_CARD, COUNTED = 0, 1, 2  # how a role sees a pile
+
+
+class Observer:
+    """Makes the observations of the games of one pack."""
+
+    def __init__(self, pack_id: str, roles: list[str], zone_keys: Keys, var_keys: Keys,
+                 card_owner: dict[str, Any]) -> None:
+        self.pack_id = pack_id
+        self.card_owner = card_owner
+        # Per role: each pile, in order, with how the role sees it (WHOLE, BY_CARD or
+        # COUNTED); the variables it sees.
+        self.seen: dict[str, tuple[list[tuple[str, int]], list[str]]] = {}
+        for role in roles:
+            piles = []
+            for key, owner, visibility in zone_keys:
+                if visibility == "public" or (visibility == "owner" and owner == role):
+                    piles.append((key, WHOLE))
+                elif visibility == "card_owner":
+                    piles.append((key, BY_CARD))
+                else:
+                    piles.append((key, COUNTED))
+            shown = [key for key, owner, visibility in var_keys
+                     if visibility == "public" or (visibility == "owner" and owner == role)]
+            self.seen[role] = (piles, shown)
+        self.logs = LogViews(roles)
+
+    def observe(self, state: dict[str, Any], role: str) -> dict[str, Any]:
+        """Everything ``role`` may know of ``state``, and nothing else."""
+        piles, shown = self.seen[role]
+        zones = state["zones"]
+        owner = self.card_owner
+        found: dict[str, Any] = {}
+        for key, mode in piles:
+            cards = zones[key]
+            if mode == WHOLE:
+                found[key] = {"cards": cards[:], "count": len(cards)}
+            elif mode == COUNTED:
+                found[key] = {"count": len(cards)}
+            else:
+                found[key] = {"cards": [c if owner.get(c) == role else None for c in cards],
+                              "count": len(cards)}
+        values = state["vars"]
+        committed = state["committed"]
+        pending = state["pending"]
+        result = state["result"]
+        return {
+            "pack": self.pack_id,
+            "role": role,
+            "round": state["round"],
+            "phase": state["phase"],
+            "zones": found,
+            "vars": {key: thaw(v) if (v := values[key]).__class__ is list else v
+                     for key in shown},
+            "decisions": [thaw(spec) for spec in pending
+                          if spec["player"] == role and role not in committed],
+            "waiting_for": [s["player"] for s in pending if s["player"] not in committed],
+            "log": self.logs.view(state["log"], role),
+            "result": None if result is None else dict(result),
+        }

@@ -1,0 +1,207 @@
+"""Playouts: a game played to its end with every choice answered at once by a chooser.
+
+Simulations and a search bot's rollouts do not need to stop at each decision. A playout runs
+each procedure as one plain Python function (its *playout version*, ``Program.playout``) and
+answers each choice where it is made, through the same steps as :meth:`Game.pending` and
+:meth:`Game.apply`: the same decisions, asked in the same order, give the same game (the count
+of ``steps`` aside, as there are fewer blocks to count). If anything goes wrong, the game is
+played again on the normal path, so that the error is the one a normal game gives, with its
+place in the pack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rulekit.engine.decisions import Decision, Option, RandomChooser
+from rulekit.engine.game import Game, State, copy_state
+from rulekit.engine.vm import Runtime
+from rulekit.errors import GameRuntimeError
+from rulekit.lang.compiler import CONTINUE, SUSPEND
+
+Chooser = Callable[[Decision], Option | str]
+SpecMaker = Callable[[Runtime, list[Any]], dict[str, Any]]
+
+
+class Capped(Exception):
+    """Raised when a playout reaches its limit of rounds."""
+
+
+class PlayoutRuntime(Runtime):
+    """A runtime that answers decisions where they are asked."""
+
+    __slots__ = ("choosers", "decisions", "game", "max_rounds", "random", "spent")
+
+    def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
+                 max_rounds: int | None) -> None:
+        super().__init__(game.program, state, game.step_budget)
+        if self.program.build_playout is not None:
+            self.program.build_playout()
+        self.game = game
+        self.choosers = choosers
+        self.max_rounds = max_rounds
+        self.decisions = 0
+        self.spent = 0  # loop turns counted before the last decision
+        self.fast = game.program.playout
+        # Random choosers answer from the specs, without Decision objects, unless an anytime
+        # action may be among the options.
+        self.random = not self.program.anytime and all(
+            type(chooser) is RandomChooser for chooser in choosers.values())
+
+    def ask(self, specs: list[dict[str, Any]]) -> int:
+        """Ask as a normal game does, then answer what is pending at once; after an anytime
+        action, step back onto the choice so that it is asked again (as ``Game.apply``)."""
+        action = self._settle(specs)
+        if action is not None:
+            self.anytime(action)
+        return CONTINUE
+
+    def anytime(self, action: str) -> None:
+        """Run an anytime action's procedure, then ask the interrupted choice again."""
+        stack = self.stack
+        stack[-1][1] -= 1
+        stack.append([action, 0, [None] * self.program.procs[action].nslots])
+
+    def answer(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
+        """Answer the choices of a playout version, writing the answers into ``locals_``;
+        after an anytime action, make the choices again and ask them again."""
+        stack = self.stack
+        stack.append(["", 0, locals_])  # where ask writes answers: the top frame's locals
+        try:
+            while True:
+                action = self._settle([make(self, locals_) for make in makers])
+                if action is None:
+                    return
+                program = self.program
+                program.playout[action](self, [None] * program.procs[action].nslots)
+        finally:
+            stack.pop()
+
+    def _settle(self, specs: list[dict[str, Any]]) -> str | None:
+        """Ask, and answer what is pending; the procedure of an anytime action chosen."""
+        if Runtime.ask(self, specs) != SUSPEND:
+            return None
+        return self.answer_pending()
+
+    def answer_pending(self) -> str | None:
+        """Answer the pending decisions; the procedure of an anytime action chosen."""
+        state = self.state
+        if self.max_rounds is not None and state["round"] > self.max_rounds:
+            raise Capped
+        if self.random:
+            self._answer_at_random()
+            return None
+        game = self.game
+        choosers = self.choosers
+        decisions = game.pending(state)
+        actions = [(d, choosers[d.player](d)) for d in decisions]
+        self.decisions += len(actions)
+        chosen = []
+        log = self.log  # choices are recorded even in a quiet game, as Game.apply does
+        for decision, action in actions:  # as Game.apply does
+            if isinstance(action, Option) and action.source is decision:
+                option = action
+            else:
+                option = decision.option(action.id if isinstance(action, Option) else action)
+            if option.id.startswith("!"):
+                return self._anytime(decision.player, option, log)
+            chosen.append((decision, option))
+        locals_ = self.stack[-1][2]
+        for decision, option in chosen:
+            value = option.value
+            locals_[decision.spec["slot"]] = value
+            role = decision.player
+            log.append({"e": "choice", "to": role, "player": role, "option": option.id,
+                        "value": list(value) if isinstance(value, list) else value,
+                        "round": state["round"]})
+        self._answered()
+        return None
+
+    def _answer_at_random(self) -> None:
+        """Answer with RandomChoosers: the same draws as ``Decision.sample``."""
+        state = self.state
+        choosers = self.choosers
+        locals_ = self.stack[-1][2]
+        log = self.log
+        pending = state["pending"]
+        answers = [choosers[spec["player"]].answer(spec)  # type: ignore[attr-defined]
+                   for spec in pending]
+        self.decisions += len(answers)
+        for spec, (option_id, value) in zip(pending, answers, strict=True):
+            locals_[spec["slot"]] = value
+            role = spec["player"]
+            log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                        "value": list(value) if isinstance(value, list) else value,
+                        "round": state["round"]})
+        self._answered()
+
+    def _answered(self) -> None:
+        state = self.state
+        state["pending"] = []
+        state["committed"] = {}
+        # The step budget counts what runs between two decisions.
+        self.spent += self.budget - self.ticks
+        self.ticks = self.budget
+
+    def _anytime(self, role: str, option: Option, log: list[dict[str, Any]]) -> str:
+        decl = next(d for d, _ in self.program.anytime if "!" + d.id == option.id)
+        state = self.state
+        state["pending"] = []
+        state["committed"] = {}
+        log.append({"e": "choice", "to": role, "player": role, "option": option.id,
+                    "label": decl.label, "round": state["round"]})
+        return decl.procedure
+
+
+def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Chooser]],
+            max_rounds: int | None = None) -> tuple[State, int, bool]:
+    """Play ``state`` to its end, or until a round past ``max_rounds`` begins to ask.
+
+    ``choosers()`` gives each role's chooser (a new set, should the game be played again on
+    the normal path). Returns the final state (``state`` itself, changed in place, unless the
+    game had to be played again), the number of decisions taken and whether the round limit
+    stopped the game. Errors are those of a normal game. A game stopped by the round limit is
+    left where it stopped, inside a procedure: such a state is for reading, not for resuming.
+    """
+    if state["committed"]:  # some players have answered already
+        return state, *_play_normally(game, state, choosers(), max_rounds)
+    start = copy_state(state)
+    try:
+        return state, *run_playout(game, state, choosers(), max_rounds)
+    except Exception:  # any failure: play the normal way, which says where and why
+        return start, *_play_normally(game, start, choosers(), max_rounds)
+
+
+def _play_normally(game: Game, state: State, choosers: Mapping[str, Chooser],
+                   max_rounds: int | None) -> tuple[int, bool]:
+    decisions = 0
+    game.run(state)
+    while state["result"] is None:
+        if max_rounds is not None and state["round"] > max_rounds:
+            return decisions, True
+        actions = {d.player: choosers[d.player](d) for d in game.pending(state)}
+        if not actions:
+            raise GameRuntimeError("the game is neither over nor waiting for a decision")
+        game.apply(state, actions, in_place=True)
+        decisions += len(actions)
+    return decisions, False
+
+
+def run_playout(game: Game, state: State, choosers: Mapping[str, Chooser],
+                max_rounds: int | None = None) -> tuple[int, bool]:
+    """Run ``state`` (in place) to its end or to ``max_rounds``; (decisions, capped).
+    Unlike :func:`playout`, an error is not that of a normal game (no replay)."""
+    runtime = PlayoutRuntime(game, state, choosers, max_rounds)
+    capped = False
+    try:
+        if state["pending"]:
+            action = runtime.answer_pending()
+            if action is not None:
+                runtime.anytime(action)
+        if state["result"] is None:
+            runtime.run()
+    except Capped:
+        capped = True
+    state["steps"] += runtime.spent
+    return runtime.decisions, capped

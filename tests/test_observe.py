@@ -1,0 +1,107 @@
+"""Observations: plain data, equal to what a player may see, and no way into the real state.
+
+The log part of an observation is kept and extended per role (``engine/observe``); these tests
+compare it with the plain definition (the events to nobody in particular or to the role) over
+random games, games that branch, and states read back from JSON.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+from typing import Any
+
+import pytest
+
+from rulekit.engine.game import Game, copy_state
+from rulekit.pack.loader import load_pack
+
+
+@pytest.fixture(scope="module", params=["carchase", "rednotice"])
+def game(request: pytest.FixtureRequest) -> Game:
+    return load_pack(request.param).game
+
+
+def seen_log(state: dict[str, Any], role: str) -> list[dict[str, Any]]:
+    return [e for e in state["log"] if e["to"] is None or e["to"] == role]
+
+
+def states_of(game: Game, seed: int, limit: int = 200) -> list[dict[str, Any]]:
+    """The states of a random game, each a copy."""
+    rand = random.Random(seed)
+    state = game.new_game(seed)
+    found = [state]
+    while state["result"] is None and len(found) < limit:
+        state = game.apply(state, {d.player: d.sample(rand) for d in game.pending(state)})
+        found.append(state)
+    return found
+
+
+def test_the_log_seen_is_the_events_to_all_or_to_the_role(game: Game) -> None:
+    states = states_of(game, 1)
+    rand = random.Random(2)
+    # In order, in any order (other branches, other games), and read back from JSON.
+    order = states + rand.sample(states, len(states)) + states_of(game, 3, 60)
+    for state in order + [json.loads(json.dumps(s)) for s in states[::25]]:
+        for role in game.roles:
+            seen = game.observe(state, role)
+            assert seen["log"] == seen_log(state, role)
+            assert json.loads(json.dumps(seen)) == seen
+
+
+def test_branches_of_one_state_see_their_own_logs(game: Game) -> None:
+    rand = random.Random(5)
+    root = states_of(game, 4, 30)[-1]
+    branches = [copy_state(root) for _ in range(3)]
+    for _ in range(40):
+        for i, branch in enumerate(branches):
+            if branch["result"] is not None:
+                continue
+            branches[i] = game.apply(branch, {d.player: d.sample(rand)
+                                              for d in game.pending(branch)})
+            for role in game.roles:
+                for other in branches:
+                    assert game.observe(other, role)["log"] == seen_log(other, role)
+
+
+def test_an_observation_cannot_change_the_state(game: Game) -> None:
+    state = states_of(game, 6, 50)[-1]
+    before = json.dumps(state)
+    role = game.roles[0]
+    seen = game.observe(state, role)
+    assert seen["log"]
+    with pytest.raises(TypeError, match="read-only"):
+        seen["log"].append({})
+    with pytest.raises(TypeError, match="read-only"):
+        seen["log"][0]["e"] = "changed"
+    for event in seen["log"]:
+        for value in event.values():
+            if isinstance(value, list):
+                with pytest.raises(TypeError, match="read-only"):
+                    value.append("x")
+    for pile in seen["zones"].values():
+        pile.setdefault("cards", []).append("x")
+        pile["count"] = -1
+    for key in list(seen["vars"]):
+        seen["vars"][key] = "x"
+    for spec in seen["decisions"]:
+        spec["items"].append("x")
+        spec["player"] = "x"
+    if seen["result"] is not None:
+        seen["result"]["winner"] = "x"
+    assert json.dumps(state) == before
+    assert game.observe(state, role)["log"] == seen_log(state, role)
+
+
+def test_copies_of_an_observation_are_plain_and_changeable(game: Game) -> None:
+    state = states_of(game, 7, 50)[-1]
+    seen = game.observe(state, game.roles[1])
+    for twin in (copy.deepcopy(seen), pickle.loads(pickle.dumps(seen)),
+                 json.loads(json.dumps(seen))):
+        assert twin == seen
+        assert type(twin["log"]) is list and type(twin["log"][0]) is dict
+        twin["log"].append({"e": "mine"})
+        twin["log"][0]["e"] = "mine"
+    assert game.observe(state, game.roles[1])["log"] == seen_log(state, game.roles[1])

@@ -1,0 +1,140 @@
+"""Playouts (engine/playout) give the very games the normal path gives, and its errors.
+
+A playout answers each choice where it is made, running procedures as plain functions; only
+the count of ``steps`` may differ. Compared here over random games of both shipped packs (Red
+Notice has anytime actions), a pack with loops, lists and choices inside loops, quiet games, a
+round limit, and a game that fails after some decisions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulekit.engine.decisions import Decision, Option, RandomChooser
+from rulekit.engine.game import Game, copy_state
+from rulekit.engine.playout import Chooser, playout, run_playout
+from rulekit.engine.rng import derive
+from rulekit.errors import GameRuntimeError
+from rulekit.pack.loader import load_pack
+from tests.helpers_lang import content, load, locate
+from tests.test_state_copies import LISTS_PACK
+
+
+def samplers(seed: int, game: Game) -> dict[str, Chooser]:
+    def sampler(rand: random.Random) -> Chooser:
+        def sample(decision: Decision) -> Option | str:
+            option = decision.sample(rand)
+            return option.id if rand.random() < 0.3 else option  # ids are checked
+        return sample
+    return {role: sampler(random.Random(f"{seed}:{role}")) for role in game.roles}
+
+
+def normally(game: Game, seed: int, *, quiet: bool = False,
+             max_rounds: int | None = None) -> tuple[dict[str, Any], int, bool]:
+    """A game played decision by decision with Game.pending and Game.apply."""
+    state = game.new_game(seed, quiet=quiet)
+    choosers = samplers(seed, game)
+    decisions = 0
+    while state["result"] is None:
+        if max_rounds is not None and state["round"] > max_rounds:
+            return state, decisions, True
+        actions = {d.player: choosers[d.player](d) for d in game.pending(state)}
+        game.apply(state, actions, in_place=True)
+        decisions += len(actions)
+    return state, decisions, False
+
+
+def played_out(game: Game, seed: int, *, quiet: bool = False,
+               max_rounds: int | None = None) -> tuple[dict[str, Any], int, bool]:
+    """A game played out (without the replay on the normal path that would hide a bug)."""
+    state = game.initial_state(seed, quiet=quiet)
+    return state, *run_playout(game, state, samplers(seed, game), max_rounds)
+
+
+def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return json.dumps({**a, "steps": 0}) == json.dumps({**b, "steps": 0})
+
+
+@pytest.mark.parametrize(("pack", "games"), [("carchase", 60), ("rednotice", 6)])
+def test_playouts_are_the_games_of_the_normal_path(pack: str, games: int) -> None:
+    game = load_pack(pack).game
+    for i in range(games):
+        seed = derive(11, i)
+        quiet = i % 2 == 1
+        state, decisions, capped = played_out(game, seed, quiet=quiet)
+        expected, expected_decisions, _ = normally(game, seed, quiet=quiet)
+        assert same_game(state, expected), f"game {i} differs"
+        assert (decisions, capped) == (expected_decisions, False)
+
+
+@pytest.mark.parametrize("pack", ["carchase", "rednotice"])
+def test_playouts_from_the_middle_of_a_game(pack: str) -> None:
+    game = load_pack(pack).game
+    rand = random.Random(3)
+    for seed in range(4):
+        state = game.new_game(seed)
+        for _ in range(8 + 5 * seed):  # a search bot's rollouts start anywhere
+            if state["result"] is None:
+                state = game.apply(state, {d.player: d.sample(rand)
+                                           for d in game.pending(state)})
+        expected = copy_state(state)
+        choosers = samplers(seed, game)
+        while expected["result"] is None:
+            game.apply(expected, {d.player: choosers[d.player](d)
+                                  for d in game.pending(expected)}, in_place=True)
+        final = copy_state(state)
+        run_playout(game, final, samplers(seed, game))
+        assert same_game(final, expected)
+
+
+def random_choosers(seed: int, game: Game) -> dict[str, Chooser]:
+    return {role: RandomChooser(random.Random(f"{seed}:{role}")) for role in game.roles}
+
+
+@pytest.mark.parametrize(("pack", "games"), [("carchase", 60), ("lists", 20)])
+def test_random_choosers_answer_from_the_specs_as_decisions_would(
+        pack: str, games: int, tmp_path: Path) -> None:
+    game = load(tmp_path, LISTS_PACK).game if pack == "lists" else load_pack(pack).game
+    for seed in range(games):
+        state = game.initial_state(seed)
+        run_playout(game, state, random_choosers(seed, game))
+        expected = game.new_game(seed)
+        choosers = random_choosers(seed, game)
+        while expected["result"] is None:
+            game.apply(expected, {d.player: choosers[d.player](d)
+                                  for d in game.pending(expected)}, in_place=True)
+        assert same_game(state, expected), f"game {seed} differs"
+
+
+def test_playouts_of_loops_and_lists(tmp_path: Path) -> None:
+    game = load(tmp_path, LISTS_PACK).game
+    for seed in range(20):
+        state, decisions, _ = played_out(game, seed)
+        expected, expected_decisions, _ = normally(game, seed)
+        assert same_game(state, expected) and decisions == expected_decisions
+
+
+def test_a_playout_stops_at_the_round_limit_as_a_simulation_does() -> None:
+    game = load_pack("carchase").game
+    for seed in range(10):
+        state, decisions, capped = played_out(game, seed, max_rounds=2)
+        expected, expected_decisions, expected_capped = normally(game, seed, max_rounds=2)
+        assert (decisions, capped, state["round"]) == (
+            expected_decisions, expected_capped, expected["round"])
+
+
+def test_a_playout_that_fails_gives_the_located_error_of_a_normal_game(tmp_path: Path) -> None:
+    text = content(phases={"main": "let k = choose a one of [0, 1, 2]\ntotal = 6 // k"},
+                   rounds="5")
+    game = load(tmp_path, text).game
+    with pytest.raises(GameRuntimeError) as info:
+        for seed in range(30):
+            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
+    assert info.value.message == "division by zero"
+    loc = info.value.location
+    assert loc is not None and (loc.line, loc.column) == locate(text, "total = 6")
