@@ -1107,3 +1107,13 @@ def test_an_on_enter_trigger_may_ask_for_each_card_in_turn(tmp_path: Path) -> No
     state = game.apply(state, {"a": "1"})  # then for c2
     assert logs(game, state) == ["One: 2", "Two: 1", "done"]
     assert state["vars"]["total"] == 2 * 1 + 1 * 2
+
+
+def test_a_numbered_variable_outside_its_range_is_a_located_error(tmp_path: Path) -> None:
+    base = BASE + "  marks: {per: 3, initial: 0}\n"
+    text = content(base=base, phases={"main": "let k = 7\nmarks[k] = 1"})
+    with pytest.raises(GameRuntimeError) as caught:
+        run(tmp_path, text)
+    assert caught.value.message == "no such item: 'marks.7'"
+    assert caught.value.location is not None
+    assert caught.value.location.line == locate(text, "marks[k] = 1")[0]

@@ -168,7 +168,7 @@ def _skipped(relative: Path) -> bool:
     parts = relative.parts
     return (any(p.startswith(".") or p == "__pycache__" for p in parts)
             or relative.as_posix() == "README.md" or relative.suffix == ".pyc"
-            or relative.name.startswith("rulekit-autosave-"))
+            or (relative.name.startswith("rulekit-") and relative.suffix == ".json"))  # saves
 
 
 def _kinds(base: LoadedPack) -> dict[Path, str]:

@@ -116,8 +116,8 @@ class Compiler:
             "_P": program.playout,
             "_move": helpers.move, "_move_all": helpers.move_all, "_draw": helpers.draw,
             "_call": helpers.call, "_snap": helpers.snapshot, "_END": helpers.end_checks,
-            "_full": helpers.full, "_add": helpers.add, "_sub": helpers.sub,
-            "_mul": helpers.mul, "_each": helpers.each,
+            "_full": helpers.full, "_no_item": helpers.no_item, "_add": helpers.add,
+            "_sub": helpers.sub, "_mul": helpers.mul, "_each": helpers.each,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
             "_EndRound": helpers.EndRound,
         }

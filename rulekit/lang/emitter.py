@@ -262,7 +262,7 @@ class Emitter:
             key = repr(name)
         lines = [f"_key = {key}"]
         if per_role and s.index is not None:
-            lines.append("if _key not in V: raise LookupError('no such item: ' + _key)")
+            lines.append("if _key not in V: _no_item(_key)")
         lines.append(f"_v = {value}")
         if s.op != "=":
             lines.append(f"_v = {_OP_HELPERS[s.op]}(V[_key], _v)")

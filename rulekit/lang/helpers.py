@@ -85,6 +85,11 @@ def end_round(rt: Runtime) -> None:
     main[1] = program.round_end_pc
 
 
+def no_item(key: str) -> None:
+    """Raised when code names a numbered zone or variable outside its range."""
+    raise LookupError(f"no such item: {key!r}")
+
+
 def full(zone: str, capacity: int) -> None:
     """Raised when a move would overfill a zone with a capacity."""
     raise LookupError(f"zone '{zone}' holds at most {capacity} card"
