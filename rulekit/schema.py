@@ -80,10 +80,22 @@ def _validator(name: str) -> Draft202012Validator:
 
 def validate_document(doc: YamlDocument, schema_name: str) -> list[SchemaError]:
     """Every way ``doc`` breaks schema ``schema_name``, in file order (empty if none)."""
-    findings: list[_Finding] = []
-    for error in _validator(schema_name).iter_errors(doc.data):
-        findings.extend(_explain(error, doc))
-    return _finish(findings)
+    key = (schema_name, doc.display_name, doc.text)
+    known = _checked.get(key)
+    if known is None:
+        findings: list[_Finding] = []
+        for error in _validator(schema_name).iter_errors(doc.data):
+            findings.extend(_explain(error, doc))
+        known = _checked[key] = _finish(findings)
+        while len(_checked) > _CHECKED_KEPT:
+            del _checked[next(iter(_checked))]
+    return list(known)
+
+
+# Documents checked in this process, by schema, name and text: a file loaded again (another
+# game of a simulation, a pack loaded by every test) is not checked again.
+_checked: dict[tuple[str, str, str], list[SchemaError]] = {}
+_CHECKED_KEPT = 256
 
 
 # -- findings -------------------------------------------------------------------------------

@@ -43,6 +43,9 @@ _STR, _INT, _FLOAT, _BOOL, _NULL = (_CORE + t for t in ("str", "int", "float", "
 _TIMESTAMP, _MERGE = _CORE + "timestamp", _CORE + "merge"
 _MAP, _SEQ = _CORE + "map", _CORE + "seq"
 
+# Escapes of double-quoted YAML text followed by hexadecimal digits, and how many.
+_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+
 # How many values aliases may expand to in one file (a guard against "billion laughs").
 _MAX_NODES = 1_000_000
 
@@ -71,6 +74,7 @@ class YamlDocument:
     text: str
     data: Any
     _nodes: dict[JsonPath, _NodeInfo] = field(default_factory=dict, repr=False, compare=False)
+    origin: str = field(default="", compare=False)  # "in the base pack ID" (see Location)
     _lines: list[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -150,6 +154,10 @@ class YamlDocument:
                 return self._approximate(header + 1, value, line, column, None)
             return self._from_positions(positions, value, line, column, (header + 1, 0))
         start = self._value_start(info)
+        if info.style in ('"', "'"):
+            quoted = self._quoted_positions(info, value, start)
+            if quoted is not None:
+                return self._from_positions(quoted, value, line, column, (info.line, start))
         if info.line == info.end_line:
             # One line of text: shift by where the value starts (ignoring escapes).
             offset = _offset(value, line, column)
@@ -171,7 +179,8 @@ class YamlDocument:
 
     def _at(self, line0: int, column0: int) -> Location:
         """A Location from 0-based line and column."""
-        return Location(self.display_name, line0 + 1, column0 + 1, self.source_line(line0 + 1))
+        return Location(self.display_name, line0 + 1, column0 + 1, self.source_line(line0 + 1),
+                        self.origin)
 
     def _header_line(self, info: _NodeInfo, indicator: str) -> int:
         """The 0-based line holding a block scalar's ``|`` or ``>`` indicator."""
@@ -251,6 +260,58 @@ class YamlDocument:
             return None
         return positions
 
+    def _quoted_positions(
+        self, info: _NodeInfo, value: str, start: int
+    ) -> list[tuple[int, int]] | None:
+        """The file position of each character of a quoted scalar, replaying its escapes
+        (``\\n``, ``\\x41``, ``''``...) and line folding; None if the replay differs."""
+        lines = self._lines
+        end = (info.end_line, info.end_column - 1)  # the closing quote
+        if end[0] >= len(lines):
+            return None
+        positions: list[tuple[int, int]] = []
+        spaces: list[tuple[int, int]] = []  # kept unless a line break follows them
+        line0, col = info.line, start
+        while (line0, col) < end:
+            text = lines[line0]
+            if col >= len(text):  # a line break: trailing spaces go, the break folds
+                spaces = []
+                line0, col = self._fold(positions, line0, end[0], 1)
+                continue
+            ch = text[col]
+            if ch in " \t":
+                spaces.append((line0, col))
+                col += 1
+                continue
+            positions.extend(spaces)
+            spaces = []
+            positions.append((line0, col))
+            if info.style == "'":
+                col += 2 if text.startswith("''", col) else 1
+            elif ch != "\\":
+                col += 1
+            elif col + 1 >= len(text):  # an escaped line break joins the lines
+                positions.pop()
+                line0, col = self._fold(positions, line0, end[0], 0)
+            else:
+                col += 2 + _HEX_ESCAPES.get(text[col + 1], 0)
+        positions.extend(spaces)
+        return positions if len(positions) == len(value) else None
+
+    def _fold(self, positions: list[tuple[int, int]], line0: int, last: int,
+              space: int) -> tuple[int, int]:
+        """Step over a line break of a quoted scalar: each empty line that follows is a
+        newline; with none, the break is ``space`` spaces. Returns where the text goes on."""
+        end_of_line = (line0, len(self._lines[line0]))
+        line0 += 1
+        empty = 0
+        while line0 < last and not self._lines[line0].strip(" \t"):
+            empty += 1
+            line0 += 1
+        positions.extend([end_of_line] * (empty or space))
+        text = self._lines[line0]
+        return line0, len(text) - len(text.lstrip(" \t"))
+
     def _folded_positions(
         self, info: _NodeInfo, value: str, header: int
     ) -> list[tuple[int, int]] | None:
@@ -318,7 +379,8 @@ class YamlDocument:
         if line == 1 and start is not None:
             return self._at(line0, start + column - 1)
         text = self.source_line(line0 + 1) or ""
-        return self._at(line0, len(text) - len(text.lstrip(" \t")) + column - 1)
+        column0 = len(text) - len(text.lstrip(" \t")) + column - 1
+        return self._at(line0, min(column0, len(text)))
 
 
 def _offset(value: str, line: int, column: int) -> int:

@@ -266,3 +266,21 @@ def test_a_bad_card_label_template_is_located(tmp_path: Path, label: str) -> Non
     assert error.message.startswith("card_label ")
     assert error.location is not None
     assert error.location.line == manifest.count("\n")
+
+
+def test_a_pack_name_too_long_for_the_system_is_a_clear_error() -> None:
+    from rulekit.errors import PackFileError
+    from rulekit.pack.loader import find_pack
+
+    with pytest.raises(PackFileError) as info:
+        find_pack("x" * 300)
+    assert info.value.message.endswith(": cannot use this pack name: File name too long")
+
+
+def test_a_manifest_linked_from_outside_is_refused(tmp_path: Path, outside: Path) -> None:
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    os.symlink(outside, folder / "pack.yaml")
+    (error,) = errors_of(folder)
+    assert "'pack.yaml' is outside the pack folder" in error.message
+    assert "hunter2" not in str(error)

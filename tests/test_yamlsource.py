@@ -431,3 +431,40 @@ def test_not_utf8(tmp_path: Path) -> None:
     assert "UTF-8" in info.value.message
     assert info.value.location is not None
     assert (info.value.location.line, info.value.location.column) == (2, 7)
+
+
+@pytest.mark.parametrize("style", ['"', "'"])
+def test_text_location_in_quoted_text_with_escapes_and_folding(tmp_path: Path,
+                                                               style: str) -> None:
+    """Quoted text as a YAML writer makes it (escaped line breaks, ``\\n``, folded lines):
+    every character maps to where it is written in the file."""
+    import random
+
+    import yaml
+
+    rng = random.Random(5)
+    alphabet = list("abc xyz{}()=+-\n\n  \t\"'\\é#:")
+    checked = 0
+    for trial in range(150):
+        value = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 60)))
+        text = yaml.dump({"k": {"do": value}}, default_style=style,
+                         width=rng.choice([10, 20, 80]), allow_unicode=True)
+        path = tmp_path / f"q{trial}.yaml"
+        path.write_text(text, encoding="utf-8")
+        doc = load_yaml(path)
+        assert doc.data["k"]["do"] == value
+        for line, column, char in every_position(value):
+            if char in " \t\"'\\":
+                continue  # written as an escape, or a folded break
+            assert char_at(doc.text_location(("k", "do"), line, column)) == char, text
+            checked += 1
+    assert checked > 1000
+
+
+def test_text_location_after_escaped_line_breaks(load: Loader) -> None:
+    text = 'do: "if a {\\n  b = 1\\n\\\n  } else {\\n  c = 2\\n}"\n'
+    doc = load(text)
+    assert doc.data["do"] == "if a {\n  b = 1\n} else {\n  c = 2\n}"
+    loc = doc.text_location(("do",), 4, 5)  # the "=" of "c = 2"
+    assert (loc.line, char_at(loc)) == (2, "=")
+    assert loc.column == text.split("\n")[1].index("c = 2") + 3

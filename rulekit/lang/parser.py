@@ -138,12 +138,24 @@ def _describe_expected(expected: set[str]) -> str:
 
 
 def _parse(snippet: Snippet, start: str) -> Tree[Token]:
-    try:
-        tree = _lark().parse(snippet.text, start=start)
-    except UnexpectedInput as exc:
-        raise _syntax_error(snippet, exc) from None
-    _check_nesting(snippet, tree)
+    key = (snippet.text, start)
+    tree = _trees.get(key)
+    if tree is None:
+        try:
+            tree = _lark().parse(snippet.text, start=start)
+        except UnexpectedInput as exc:
+            raise _syntax_error(snippet, exc) from None
+        _check_nesting(snippet, tree)
+        _trees[key] = tree
+        while len(_trees) > _TREES_KEPT:
+            del _trees[next(iter(_trees))]
     return tree
+
+
+# Parse trees of the texts parsed in this process (nothing changes a tree once made): a pack
+# loaded again parses only the code that changed.
+_trees: dict[tuple[str, str], Tree[Token]] = {}
+_TREES_KEPT = 4096
 
 
 def _check_nesting(snippet: Snippet, tree: Tree[Token]) -> None:

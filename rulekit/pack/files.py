@@ -25,6 +25,14 @@ def shipped_packs_dir() -> Path:
 
 def find_pack(ref: str) -> Path:
     """The folder of a pack named by path or by id (searched in $RULEKIT_PACKS, then games/)."""
+    try:
+        return _find_pack(ref)
+    except (OSError, ValueError) as exc:  # a name too long, a NUL character...
+        raise PackFileError(f"{ref[:MAX_PATH_CHARS]}: cannot use this pack name: "
+                            f"{_reason(exc)}") from None
+
+
+def _find_pack(ref: str) -> Path:
     path = Path(ref)
     if path.exists() or os.sep in ref or "/" in ref or ref.endswith(".yaml"):
         if path.is_file():
@@ -46,7 +54,6 @@ def find_pack(ref: str) -> Path:
     raise PackFileError(f"{ref}: no pack folder or shipped pack of that name",
                         hint=did_you_mean(ref, known) or (
                             f"shipped packs: {', '.join(known)}" if known else None))
-
 
 
 def display_path(path: Path) -> str:
