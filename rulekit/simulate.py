@@ -62,7 +62,7 @@ def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
     choose = choose_function(agent)
 
     def chooser(decision: Decision) -> Option | str:
-        answer = choose(View(game, role, rng, state), decision)
+        answer = choose(View.of(game, role, rng, state), decision)
         return as_option(decision, answer, f"the agent of {role}", f"agent: {agent!r}")
     return chooser
 
