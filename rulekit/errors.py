@@ -25,6 +25,12 @@ class Location:
     line: int
     column: int
     source_line: str | None = None
+    origin: str = ""  # "in the base pack ID" for a file a variant inherits
+
+    @property
+    def prefix(self) -> str:
+        """``file:line:col: `` and the origin of the file, if any, to put before a message."""
+        return f"{self}: {self.origin}: " if self.origin else f"{self}: "
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
@@ -49,6 +55,7 @@ class PackError(RulekitError):
     """A mistake in a pack, located in one of its files."""
 
     kind = "error"
+    label = ""  # put before the message: "warning: " for a warning
 
     def __init__(
         self, message: str, location: Location | None = None, hint: str | None = None
@@ -58,7 +65,8 @@ class PackError(RulekitError):
 
     def __str__(self) -> str:
         loc = self.location
-        head = self.message if loc is None else f"{loc}: {self.message}"
+        head = self.label + self.message if loc is None else \
+            f"{loc.prefix}{self.label}{self.message}"
         lines = [head]
         if loc is not None and loc.source_line is not None:
             src = loc.source_line.rstrip("\n").expandtabs(1)
@@ -97,6 +105,13 @@ class ScenarioError(PackError):
     """A scenario file that is well-formed but cannot be set up or played."""
 
 
+class PackWarning(PackError):
+    """Something in a pack that is probably a mistake, though the pack works (a lint)."""
+
+    kind = "warning"
+    label = "warning: "
+
+
 class PackErrors(RulekitError):
     """Several pack errors found in one pass; ``errors`` keeps them in file order."""
 
@@ -126,7 +141,7 @@ class GameRuntimeError(RulekitError):
         self.location = location
 
     def __str__(self) -> str:
-        text = f"{self.location}: {self.message}" if self.location else self.message
+        text = f"{self.location.prefix}{self.message}" if self.location else self.message
         if self.location is not None and self.location.source_line is not None:
             src = self.location.source_line.rstrip("\n")
             text += "\n    " + src + "\n    " + " " * max(self.location.column - 1, 0) + "^"

@@ -122,7 +122,7 @@ def load_scenarios(files: Iterable[Path]) -> list[Scenario]:
     return scenarios
 
 
-class _Failure(Exception):
+class Failure(Exception):
     def __init__(self, message: str, location: Location | None) -> None:
         super().__init__(message)
         self.message = message
@@ -154,7 +154,7 @@ class ScenarioRunner:
             game = self.game_for(data.get("params") or {})
             state = self._setup(game, scenario)
             state = self._play(game, scenario, state, result)
-        except _Failure as failure:
+        except Failure as failure:
             result.message, result.location = failure.message, failure.location
             return result
         except (GameRuntimeError, IllegalActionError) as exc:
@@ -174,7 +174,7 @@ class ScenarioRunner:
             return result
         try:
             self._check(game, scenario, state)
-        except _Failure as failure:
+        except Failure as failure:
             result.message, result.location = failure.message, failure.location
             return result
         result.passed = True
@@ -195,39 +195,39 @@ class ScenarioRunner:
         if zones:
             self._place(game, scenario, state, zones)
         for ref, value in (data.get("variables") or {}).items():
-            key = self._ref(game, scenario, ("variables", ref), ref, "variable")
+            key = self.reference(game, scenario, ("variables", ref), ref, "variable")
             decl = game.symbols.variables[key.split(".")[0]]
             lo, hi = decl.minimum, decl.maximum
             if isinstance(value, int) and ((lo is not None and value < lo)
                                            or (hi is not None and value > hi)):
-                raise _Failure(f"{value} is outside the bounds of '{ref}' ({lo} to {hi})",
+                raise Failure(f"{value} is outside the bounds of '{ref}' ({lo} to {hi})",
                                scenario.doc.location((*scenario.path, "variables", ref)))
             state["vars"][key] = value
         return game.run(state)
 
-    def _ref(self, game: Game, scenario: Scenario, path: tuple[str, ...], ref: str,
-             kind: str) -> str:
+    def reference(self, game: Game, scenario: Scenario, path: tuple[str, ...], ref: str,
+                  kind: str) -> str:
         where = scenario.doc.key_location((*scenario.path, *path))
         match = _REF.match(ref)
         if match is None:
-            raise _Failure(f"bad {kind} reference '{ref}'", where)
+            raise Failure(f"bad {kind} reference '{ref}'", where)
         name, index = match.group(1), match.group(2)
         table: dict[str, Any] = game.symbols.zones if kind == "zone" else game.symbols.variables
         if name not in table:
             hint = did_you_mean(name, table)
-            raise _Failure(f"unknown {kind} '{name}'" + (f"; {hint}" if hint else ""), where)
+            raise Failure(f"unknown {kind} '{name}'" + (f"; {hint}" if hint else ""), where)
         per = table[name].per
         if per and index is None:
-            raise _Failure(f"{kind} '{name}' has one per {describe_per(per)}: "
+            raise Failure(f"{kind} '{name}' has one per {describe_per(per)}: "
                            f"write {name}[...]", where)
         if not per and index is not None:
-            raise _Failure(f"{kind} '{name}' is a single one; it takes no index", where)
+            raise Failure(f"{kind} '{name}' is a single one; it takes no index", where)
         if index is None:
             return str(name)
         domain = game.symbols.index_domain(per)
         if index not in domain:
             hint = did_you_mean(index, domain)
-            raise _Failure(f"'{index}' is not a {describe_per(per)} of {kind} '{name}'"
+            raise Failure(f"'{index}' is not a {describe_per(per)} of {kind} '{name}'"
                            + (f"; {hint}" if hint else ""), where)
         return zone_key(name, index)
 
@@ -235,16 +235,16 @@ class ScenarioRunner:
                zones: dict[str, list[str]]) -> None:
         """Put the listed cards in the listed zones (listed top first); cards pushed out of a
         listed zone go under the cards of the pack's starting zone (usually the deck)."""
-        keys = {self._ref(game, scenario, ("zones", ref), ref, "zone"): ref for ref in zones}
+        keys = {self.reference(game, scenario, ("zones", ref), ref, "zone"): ref for ref in zones}
         listed: set[str] = set()
         for ref in keys.values():
             for i, card in enumerate(zones[ref]):
                 if card not in game.symbols.cards:
                     hint = did_you_mean(card, game.symbols.cards)
-                    raise _Failure(f"unknown card '{card}'" + (f"; {hint}" if hint else ""),
+                    raise Failure(f"unknown card '{card}'" + (f"; {hint}" if hint else ""),
                                    scenario.doc.location((*scenario.path, "zones", ref, i)))
                 if card in listed:
-                    raise _Failure(f"card '{card}' is listed twice",
+                    raise Failure(f"card '{card}' is listed twice",
                                    scenario.doc.location((*scenario.path, "zones", ref, i)))
                 listed.add(card)
         spare = next((z.name for z in game.symbols.zones.values() if z.initial == "all"), None)
@@ -258,7 +258,7 @@ class ScenarioRunner:
             state["zones"][key] = list(reversed(zones[ref]))
         if pushed:
             if spare is None:
-                raise _Failure("cards were pushed out of the listed zones and the pack has no "
+                raise Failure("cards were pushed out of the listed zones and the pack has no "
                                "zone with 'initial: all' to take them", scenario.location)
             state["zones"][spare][:0] = pushed
 
@@ -269,14 +269,14 @@ class ScenarioRunner:
         for i, step in enumerate(scenario.data.get("play") or []):
             where = scenario.doc.location((*scenario.path, "play", i))
             if state["result"] is not None:
-                raise _Failure(f"step {i + 1}: the game is already over "
+                raise Failure(f"step {i + 1}: the game is already over "
                                f"({game.format_event(state['log'][-1])})", where)
             pending = {d.player: d for d in game.pending(state)}
             actions: dict[str, str] = {}
             for role, answer in step.items():
                 decision = pending.get(role)
                 if decision is None:
-                    raise _Failure(f"step {i + 1}: {role} has no decision to take; waiting for "
+                    raise Failure(f"step {i + 1}: {role} has no decision to take; waiting for "
                                    f"{', '.join(pending) or 'nobody'}", where)
                 try:
                     if isinstance(answer, list):
@@ -287,7 +287,7 @@ class ScenarioRunner:
                     if scenario.data.get("expect_error"):
                         raise
                     choices = ", ".join(o.id for o in decision.options()[:12])
-                    raise _Failure(f"step {i + 1}: {role}: {exc.message} "
+                    raise Failure(f"step {i + 1}: {role}: {exc.message} "
                                    f"(decision: {decision.prompt}; options: {choices})",
                                    where) from None
                 actions[role] = option.id
@@ -309,28 +309,28 @@ class ScenarioRunner:
             try:
                 expr = parse_expression(snippet)
             except PackError as exc:
-                raise _Failure(exc.message, exc.location) from None
+                raise Failure(exc.message, exc.location) from None
             checker = Checker(game.symbols, snippet, context="expect")
             checker.check_expr(expr, "bool")
             if checker.errors:
                 first = checker.errors[0]
-                raise _Failure(first.message + (f" ({first.hint})" if first.hint else ""),
+                raise Failure(first.message + (f" ({first.hint})" if first.hint else ""),
                                first.location)
             compiler = Compiler(game.symbols, game.program)
             rt = Runtime(game.program, state)
             try:
                 ok = compiler.expr(expr)(rt, [None] * checker.nslots)
             except (LookupError, TypeError, ValueError, ArithmeticError) as exc:
-                raise _Failure(f"cannot evaluate '{text}': {exc}", doc.location(path)) from None
+                raise Failure(f"cannot evaluate '{text}': {exc}", doc.location(path)) from None
             if not ok:
                 detail = _explain(compiler, expr, rt, checker.nslots, game)
-                raise _Failure(f"expected {text}{detail}", doc.location(path))
+                raise Failure(f"expected {text}{detail}", doc.location(path))
         waiting = data.get("expect_pending")
         if waiting is not None:
             wanted = [waiting] if isinstance(waiting, str) else list(waiting)
             actual = [d.player for d in game.pending(state)]
             if sorted(actual) != sorted(wanted):
-                raise _Failure(f"expected {', '.join(wanted) or 'nobody'} to decide, but "
+                raise Failure(f"expected {', '.join(wanted) or 'nobody'} to decide, but "
                                f"waiting for {', '.join(actual) or 'nobody'}",
                                scenario.doc.location((*scenario.path, "expect_pending")))
 
@@ -354,9 +354,11 @@ def _show(value: Any) -> str:
 
 
 def run_scenarios(pack: LoadedPack, params: dict[str, Any] | None = None,
-                  name_filter: str | None = None) -> ScenarioRun:
-    """Run every scenario of a pack (those whose name contains ``name_filter``)."""
-    scenarios = load_scenarios(pack.scenario_files)
+                  name_filter: str | None = None,
+                  files: list[Path] | None = None) -> ScenarioRun:
+    """Run every scenario of a pack (those whose name contains ``name_filter``); ``files``:
+    the scenario files to run instead of the pack's own (those of its base, say)."""
+    scenarios = load_scenarios(pack.scenario_files if files is None else files)
     runner = ScenarioRunner(pack, params)
     run = ScenarioRun(pack)
     for scenario in scenarios:

@@ -74,6 +74,7 @@ class YamlDocument:
     text: str
     data: Any
     _nodes: dict[JsonPath, _NodeInfo] = field(default_factory=dict, repr=False, compare=False)
+    origin: str = field(default="", compare=False)  # "in the base pack ID" (see Location)
     _lines: list[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -178,7 +179,8 @@ class YamlDocument:
 
     def _at(self, line0: int, column0: int) -> Location:
         """A Location from 0-based line and column."""
-        return Location(self.display_name, line0 + 1, column0 + 1, self.source_line(line0 + 1))
+        return Location(self.display_name, line0 + 1, column0 + 1, self.source_line(line0 + 1),
+                        self.origin)
 
     def _header_line(self, info: _NodeInfo, indicator: str) -> int:
         """The 0-based line holding a block scalar's ``|`` or ``>`` indicator."""

@@ -125,7 +125,7 @@ def test_pack_format_examples_make_a_pack_that_loads(tmp_path: Path) -> None:
     text = PACK_FORMAT.read_text(encoding="utf-8")
     blocks = re.findall(r"```yaml\n(.*?)```", text, re.S)
     manifests = [b for b in blocks if b.startswith("id:")]
-    contents = [b for b in blocks if not b.startswith(("id:", "scenarios:"))]
+    contents = [b for b in blocks if not b.startswith(("id:", "scenarios:", "# variant"))]
     assert len(manifests) == 1 and len(contents) >= 9
     manifest = yaml.safe_load(manifests[0])
     manifest["include"] = ["content.yaml"]
@@ -136,6 +136,23 @@ def test_pack_format_examples_make_a_pack_that_loads(tmp_path: Path) -> None:
     state = game.new_game(0)
     assert game.is_over(state)
     assert game.winner(state) == "runner"
+    # the variant of the section on extends, over this pack
+    variant = {b.split("\n", 1)[0].removeprefix("# variant: "): b for b in blocks
+               if b.startswith("# variant")}
+    assert set(variant) == {"pack.yaml", "changes.yaml"}
+    folder = tmp_path / "long"
+    folder.mkdir()
+    manifest = yaml.safe_load(variant["pack.yaml"])
+    manifest["extends"] = ".."
+    del manifest["scenarios"], manifest["rules"]
+    (folder / "pack.yaml").write_text(yaml.safe_dump(manifest), encoding="utf-8")
+    (folder / "changes.yaml").write_text(variant["changes.yaml"], encoding="utf-8")
+    long = load_pack(folder).game
+    assert long.params["turns"] == 9 and long.symbols.phases == ["draw", "bribe", "search"]
+    assert "sprint" in long.symbols.cards and long.symbols.cards["bust"]["score"] == 9
+    assert not {"token_1#1", "target"} & {*long.symbols.cards, *long.symbols.variables}
+    state = long.new_game(0)
+    assert long.winner(state) == "hunter" and state["round"] == 1
 
 
 def _checker_table() -> list[tuple[str, str, str]]:

@@ -20,8 +20,10 @@ def test_mutants_of_a_shipped_pack_end_in_success_or_a_located_error(tmp_path: P
                                   packs=(pack,), decisions=10)
     assert [f"{m.index} {m.file} {m.operator}: {o.kind}: {o.detail}"
             for m, o in findings] == []
-    # The series is not trivial: some mutants still load and play, most are refused.
-    assert tally.counts.get("ok", 0) >= SERIES[pack] // 10
+    # The series is not trivial: some mutants still load and play, most are refused. (Packs
+    # refuse more since rule ids and card properties are checked: 2 of the 30 Red Notice
+    # mutants load.)
+    assert tally.counts.get("ok", 0) >= SERIES[pack] // 15
     assert tally.counts.get("error", 0) >= SERIES[pack] // 3
 
 

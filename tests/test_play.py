@@ -14,18 +14,18 @@ import io
 import json
 import random
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import helpers_play
 import pytest
+from helpers_play import Keyboard
 
-from rulekit.cli import main
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game
 from rulekit.pack.loader import load_pack
-from rulekit.play.prompt import Choice, Command, Menu, Problem, forced_option, parse_answer
+from rulekit.play.prompt import Choice, Command, Menu, Problem, only_option, parse_answer
 from rulekit.play.savefile import SavedGame, read_save, restore_rng, rng_state
 from rulekit.play.screen import Screen
 from rulekit.simulate import play_game, seat_rng
@@ -37,40 +37,7 @@ COLOR = re.compile(r"\x1b\[(?:\d+;)*(?:3\d|9\d|38;5;\d+)m")
 
 Policy = Callable[[str, Decision, int], Option]
 
-
-class Keyboard(io.StringIO):
-    """Typed lines; a line :data:`CTRL_C` raises KeyboardInterrupt instead."""
-
-    CTRL_C = "<ctrl-c>"
-
-    def __init__(self, lines: list[str]) -> None:
-        super().__init__()
-        self.lines = list(lines)
-
-    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
-        if not self.lines:
-            return ""
-        line = self.lines.pop(0)
-        if line == self.CTRL_C:
-            raise KeyboardInterrupt
-        return line + "\n"
-
-
-@pytest.fixture
-def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-         tmp_path: Path) -> Callable[..., tuple[int, str, str]]:
-    """``play(lines, *argv)``: run ``rulekit *argv`` (in a fresh working folder) with ``lines``
-    as the typed input; the exit code, stdout and stderr."""
-    monkeypatch.chdir(tmp_path)
-
-    def run(lines: list[str], *argv: str | Path) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "stdin", Keyboard(lines))
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        assert "Traceback" not in out + err
-        return code, out, err
-
-    return run
+play = helpers_play.play  # the fixture
 
 
 def game_of(pack: str | Path, **params: int) -> Game:
@@ -95,14 +62,16 @@ def script_for(game: Game, seed: int, seats: dict[str, str], policy: Policy,
         role = decision.player
         if role in rngs:
             option = decision.sample(rngs[role])
-        elif (forced := forced_option(decision)) is not None:
-            option = forced
         else:
             if hot_seat and holder != role:
                 lines.append("")  # Enter at the pass screen
             holder = role
-            option = policy(role, decision, step)
-            lines.append(Menu(decision, game.label).key_of(option.id))
+            menu = Menu(decision, game.label)
+            key = menu.key_of(policy(role, decision, step).id)
+            lines.append(key)
+            answer = parse_answer(menu, key)  # of equal options, the one the menu shows
+            assert isinstance(answer, Choice)
+            option = answer.option
         step += 1
         state = game.apply(state, {role: option})
         decisions.append((role, option.id))
@@ -169,8 +138,11 @@ def test_carchase_whole_game_against_a_bot(play: Callable[..., tuple[int, str, s
     assert "The Fugitive exchanges" in out
     assert "The Fugitive chose" not in out and "(only The Fugitive)" not in out
     assert "The Law chose" in out and "(only you)" in out
+    assert not re.search(r"^The Law> .*\n  The Law chose", out, re.M)  # no restatement
     winner = game.role_names[final["result"]["winner"]]
     assert game_over(out).startswith(f"{winner} wins.")
+    # at the end, what the bot held
+    assert re.search(r"^What was hidden\nThe Fugitive\n  hand: [A-Z]", out, re.M)
     assert saved_decisions(tmp_path / "game.json") == decisions
     assert "The finished game is saved to" in out
 
@@ -196,8 +168,8 @@ def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int,
     ids = Menu(decision, game.label).item_ids
     prefix = labels[2][:6].lower()
     assert sum(label.lower().startswith(prefix) for label in labels) == 1
-    lines = ["", "0", "2 2", "1 2 3 4 5 6", "zzz", f"1, {prefix}", "log",
-             "save first.json", "quit", "n"]
+    lines = ["", "0", "2 2", "help", "1 2 3 4 5 6", "zzz", f"1, {prefix}", "log",
+             "save first.json", "quit"]
     code, out, err = play(lines, "play", "carchase", "--seed", "3", "--fast")
     assert code == 0, err
     assert "Type the numbers of your choice, or none (1-10); help shows how." in out
@@ -209,7 +181,6 @@ def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int,
     assert saved_decisions(tmp_path / "first.json")[0] == ("law", f"{ids[0]}+{ids[2]}")
     assert "Log (" in out
     assert "Goodbye." in out
-    assert not (tmp_path / "rulekit-autosave-carchase.json").exists()
 
 
 def test_hot_seat_carchase_whole_game(play: Callable[..., tuple[int, str, str]]) -> None:
@@ -227,6 +198,10 @@ def test_hot_seat_carchase_whole_game(play: Callable[..., tuple[int, str, str]])
         assert f"{other} chose" not in text, text  # never the other player's private choices
         assert f"{name}> " in text and f"{other}> " not in text
     assert "(only The" not in out
+    # what both may see is shown on the wiped screen, before the pass: public events only
+    shared = re.findall(r"For everyone\n(.*?)Pass to", out, re.S)
+    assert len(shared) > 3 and all("chose" not in text for text in shared)
+    assert any("exchanges" in text for text in shared)
     winner = final["result"]["winner"]
     assert game_over(out).startswith(f"{game.role_names[winner]} wins.")
 
@@ -239,7 +214,7 @@ def _holders(decisions: list[tuple[str, str]], game: Game) -> list[str]:
     for role, option in decisions:
         decision = game.pending(state)[0]
         assert decision.player == role
-        if forced_option(decision) is None and (not holders or holders[-1] != role):
+        if not holders or holders[-1] != role:
             holders.append(role)
         state = game.apply(state, {role: option})
     return holders
@@ -328,16 +303,21 @@ def test_anytime_actions_and_number_labels_in_the_menu() -> None:
     token = game.apply(state, {"angela": decision.options()[0]})
     space = game.pending(token)[0]
     menu = Menu(space, game.label)
-    assert menu.numeric
     keys = [entry.key for entry in menu.entries]
-    assert keys[:-1] == [game.label(item) for item in space.items]  # "3" means space 3
-    assert keys[-1] == "9" and menu.entries[-1].anytime
-    assert parse_answer(menu, "3") == Choice(space.option("3"))
-    answer = parse_answer(menu, "9")
+    n = len(space.items)
+    assert keys == [str(i) for i in range(1, n + 1)] + ["a"]  # lines 1..n, the action a letter
+    assert [e.label for e in menu.entries[:-1]] == [game.label(item) for item in space.items]
+    assert menu.entries[-1].anytime
+    assert parse_answer(menu, "3") == Choice(space.options()[2])  # the third line
+    answer = parse_answer(menu, "a")
     assert isinstance(answer, Choice) and answer.option.id.startswith("!")
     answer = parse_answer(menu, "spend")
     assert isinstance(answer, Choice) and answer.option.id.startswith("!")
-    assert isinstance(parse_answer(menu, "12"), Problem)
+    assert isinstance(parse_answer(menu, str(n + 1)), Problem)
+    # the token menu before it: equal tokens are one line
+    tokens = Menu(decision, game.label)
+    labels = [e.label for e in tokens.entries if not e.anytime]
+    assert len(labels) == len(set(labels)) < len(decision.items)
 
 
 # -- parsing --------------------------------------------------------------------------------
@@ -357,6 +337,8 @@ def test_menu_of_a_one_decision() -> None:
     menu = Menu(decision, title)
     assert [(e.key, e.label) for e in menu.entries] == [
         ("1", "(none)"), ("2", "Ace"), ("3", "King"), ("4", "Queen"), ("5", "Kite")]
+    numbers = Menu(_decision(items=[0, 1, 2]), str)
+    assert [(e.key, e.label) for e in numbers.entries] == [("1", "0"), ("2", "1"), ("3", "2")]
     assert parse_answer(menu, "3") == Choice(decision.option("king"))
     assert parse_answer(menu, "qu") == Choice(decision.option("queen"))
     assert parse_answer(menu, "KITE") == Choice(decision.option("kite"))
@@ -380,17 +362,24 @@ def test_menu_of_a_subset_decision() -> None:
     assert parse_answer(menu, "cher, ap") == Choice(decision.option("a+c"))
     assert parse_answer(menu, "none") == Choice(decision.option("none"))
     broken = parse_answer(menu, "1 2")
-    assert isinstance(broken, Problem) and "at most" in broken.message
+    assert isinstance(broken, Problem)
+    assert broken.message == ("Only 1 of Apple, Banana may be chosen together, not 2 "
+                              "(Apple, Banana).")
     too_many = parse_answer(menu, "1 2 3")
     assert isinstance(too_many, Problem) and "not 3" in too_many.message
     assert menu.key_of("a+c") == "1 3"
+    assert parse_answer(menu, "1-2") == parse_answer(menu, "1 2")
+    assert isinstance(parse_answer(menu, "all"), Problem)  # 3 items, at most 2
 
 
-def test_forced_options() -> None:
-    assert forced_option(_decision(items=["x"])) is not None
-    assert forced_option(_decision(items=["x"], optional=True)) is None
-    assert forced_option(_decision(kind="subset", items=[], min=0, max=3)) is not None
-    assert forced_option(_decision(kind="subset", items=["x"], min=0, max=1)) is None
+def test_a_single_option_is_asked_and_enter_takes_it() -> None:
+    assert only_option(_decision(items=["x"])) is not None
+    assert only_option(_decision(items=["x"], optional=True)) is None
+    assert only_option(_decision(kind="subset", items=[], min=0, max=3)) is not None
+    assert only_option(_decision(kind="subset", items=["x"], min=0, max=1)) is None
+    menu = Menu(_decision(items=["x"]), str)
+    assert parse_answer(menu, "") == Choice(menu.decision.options()[0])
+    assert isinstance(parse_answer(Menu(_decision(items=["x", "y"]), str), ""), Problem)
 
 
 # -- simultaneous decisions -------------------------------------------------------------------
@@ -431,9 +420,11 @@ def test_resume_goes_on_to_the_same_end(play: Callable[..., tuple[int, str, str]
     assert code == 0
     code, out, _ = play(lines[:5], "play", "carchase", "--seed", "11", "--fast")
     assert code == 0
-    autosave = tmp_path / "rulekit-autosave-carchase.json"
-    assert f"End of input: the game is saved to {autosave}" in out
-    assert "rulekit play --resume rulekit-autosave-carchase.json" in out
+    found = re.search(r"End of input: the game is saved to (rulekit-carchase-\d{8}-\d{6}.json)",
+                      out)
+    assert found, out[-500:]
+    autosave = tmp_path / found.group(1)
+    assert f"rulekit play --resume {autosave.name}" in out
     saved = read_save(autosave)
     assert (saved.pack, saved.seed, saved.seats) == ("carchase", 11,
                                                      {"law": "human", "fugitive": "random"})
@@ -441,26 +432,23 @@ def test_resume_goes_on_to_the_same_end(play: Callable[..., tuple[int, str, str]
     code, resumed, _ = play(lines[5:], "play", "--resume", autosave.name, "--fast")
     assert code == 0
     assert f"Resumed from {autosave.name} after {len(saved.decisions)} decisions." in resumed
+    assert resumed.index("\nRecap\n") < resumed.index("The Law (you)")  # before the board
     assert game_over(resumed) == game_over(whole)
     assert saved_decisions(autosave) == saved_decisions(tmp_path / "whole.json")
 
 
-def test_ctrl_c_asks_whether_to_save(play: Callable[..., tuple[int, str, str]],
-                                     tmp_path: Path) -> None:
-    code, out, _ = play(["1", Keyboard.CTRL_C, "y"], "play", "carchase", "--seed", "2",
+def test_ctrl_c_leaves_the_game_saved(play: Callable[..., tuple[int, str, str]],
+                                      tmp_path: Path) -> None:
+    code, out, _ = play(["1", Keyboard.CTRL_C], "play", "carchase", "--seed", "2",
                         "--fast", "--save", "stopped.json")
     assert code == 130
-    assert "Interrupted. Save the game before leaving? [y/N]" in out
+    assert "Interrupted. The game is saved to stopped.json" in out
     assert len(read_save(tmp_path / "stopped.json").decisions) >= 1
-    code, out, _ = play(["1", Keyboard.CTRL_C, "n"], "play", "carchase", "--seed", "2",
-                        "--fast")
-    assert code == 130
-    assert not (tmp_path / "rulekit-autosave-carchase.json").exists()
 
 
 def test_save_file_format_and_atomic_write(play: Callable[..., tuple[int, str, str]],
                                            tmp_path: Path) -> None:
-    code, out, _ = play(["1", "save sub/x.json", "save mine.json", "quit", "n"], "play",
+    code, out, _ = play(["1", "save sub/x.json", "save mine.json", "quit"], "play",
                         "carchase", "--seed", "4", "--fast", "-p", "turns=2")
     assert code == 0
     assert "Not saved: cannot save to sub/x.json: there is no folder" in out
@@ -470,7 +458,9 @@ def test_save_file_format_and_atomic_write(play: Callable[..., tuple[int, str, s
     assert data["seats"] == {"law": "human", "fugitive": "random"}
     assert data["version"] == "1.0.0" and len(data["pack_hash"]) == 16
     assert all(isinstance(d, list) and len(d) == 2 for d in data["decisions"])
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]  # no temp file left
+    names = sorted(p.name for p in tmp_path.iterdir())  # no temp file left
+    assert len(names) == 2 and names[0] == "mine.json", names
+    assert re.fullmatch(r"rulekit-carchase-\d{8}-\d{6}\.json", names[1])
 
 
 def test_rng_state_round_trip() -> None:
@@ -529,7 +519,10 @@ def test_play_usage_errors(play: Callable[..., tuple[int, str, str]]) -> None:
     code, _, err = play([], "play", "carchase", "--seat", "lawe=human")
     assert code == 1 and "unknown role 'lawe' in --seat" in err and "did you mean 'law'" in err
     code, _, err = play([], "play", "carchase", "--seat", "law=nosuchbot")
-    assert code == 1 and "unknown agent 'nosuchbot'" in err
+    assert code == 1 and "unknown player 'nosuchbot' for law in --seat" in err
+    assert "human, random or package.module:Name" in err
+    code, _, err = play([], "play", "carchase", "--seat", "law=humn")
+    assert code == 1 and "did you mean 'human'" in err
     code, _, err = play([], "play", "--resume", "x.json", "--seed", "3")
     assert code == 1 and "--seed cannot be given with --resume" in err
     code, _, err = play([], "play", "--resume", "missing.json")
@@ -606,11 +599,11 @@ def test_map_command(play: Callable[..., tuple[int, str, str]]) -> None:
 
 
 def test_in_game_map_and_help(play: Callable[..., tuple[int, str, str]]) -> None:
-    code, out, _ = play(["map", "help", "quit", "n"], "play", "rednotice", "--seed", "1",
+    code, out, _ = play(["map", "help", "quit"], "play", "rednotice", "--seed", "1",
                         "--fast")
     assert code == 0
     assert re.search(r"^  Lima: .*Bogotá", out, re.M)
-    assert "save [FILE]" in out and "rulekit play --resume FILE" in out
+    assert "save [FILE]" in out and "rulekit play --list" in out
 
 
 
@@ -623,4 +616,5 @@ def test_a_broken_bot_is_reported_and_the_game_kept(play: Callable[..., tuple[in
     assert code == 1
     assert err.startswith("rulekit: error: the bot of blue")
     assert "the game up to here is saved" in out
-    assert read_save(tmp_path / "rulekit-autosave-duel.json").decisions == [("red", "2")]
+    [saved] = tmp_path.glob("rulekit-duel-*.json")
+    assert read_save(saved).decisions == [("red", "2")]

@@ -56,10 +56,12 @@ def test_schema_is_valid_draft_2020_12(name: str) -> None:
 
 def walk_properties(node: Any, where: str = "#") -> Iterator[tuple[str, Any]]:
     if isinstance(node, dict):
-        for key, value in node.get("properties", {}).items():
+        for key, value in node.get("properties", {}).items():  # a map of property schemas
             yield f"{where}/properties/{key}", value
+            yield from walk_properties(value, f"{where}/properties/{key}")
         for key, value in node.items():
-            yield from walk_properties(value, f"{where}/{key}")
+            if key != "properties":
+                yield from walk_properties(value, f"{where}/{key}")
     elif isinstance(node, list):
         for index, value in enumerate(node):
             yield from walk_properties(value, f"{where}/{index}")
@@ -127,7 +129,7 @@ def doc_examples() -> list[tuple[str, str]]:
     text = DOCS.read_text(encoding="utf-8")
     examples = []
     for block in re.findall(r"```yaml\n(.*?)```", text, re.S):
-        if block.startswith("id:"):
+        if block.startswith(("id:", "# variant: pack.yaml")):
             schema = "pack"
         elif block.startswith("scenarios:"):
             schema = "scenarios"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import os
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -18,17 +21,78 @@ def test_the_world_map_is_drawn_with_every_city_and_route() -> None:
     game = load_pack("rednotice").game
     root = ET.fromstring(render_svg(game))
     circles = root.findall(f"{SVG}circle")
-    lines = root.findall(f"{SVG}line")
-    assert len(lines) == len(game.symbols.board.edges) == 50
+    routes = root.findall(f"{SVG}g")
+    assert len(routes) == len(game.symbols.board.edges) == 50
     # one dot per city, one per continent in the legend
     assert len(circles) == len(game.symbols.board.nodes) + len(game.symbols.board.regions)
     texts = {t.text for t in root.iter(f"{SVG}text")}
     assert {"Paris", "Tokyo", "Rio de Janeiro", "Oceania"} <= texts
-    dashed = [line for line in lines if line.get("stroke-dasharray")]
+    dashed = [route for route in routes if route.get("stroke-dasharray")]
     assert len(dashed) == 19  # the routes between continents
     for circle in circles:
         assert 0 <= float(circle.get("cx", -1)) <= 1200
         assert 0 <= float(circle.get("cy", -1)) <= 700
+
+
+def _world() -> tuple[ET.Element, dict[str, tuple[float, float]]]:
+    root = ET.fromstring(render_svg(load_pack("rednotice").game))
+    dots = {c.findtext(f"{SVG}title") or "": (float(c.get("cx", 0)), float(c.get("cy", 0)))
+            for c in root.findall(f"{SVG}circle") if c.get("stroke")}
+    return root, dots
+
+
+def _points(shape: ET.Element) -> list[tuple[float, float]]:
+    """Points along a line, or along a quadratic curve (``M x y Q cx cy x y``)."""
+    if shape.tag == f"{SVG}line":
+        a = (float(shape.get("x1", 0)), float(shape.get("y1", 0)))
+        b = (float(shape.get("x2", 0)), float(shape.get("y2", 0)))
+        return [(a[0] + (b[0] - a[0]) * t / 50, a[1] + (b[1] - a[1]) * t / 50)
+                for t in range(51)]
+    x1, y1, cx, cy, x2, y2 = map(float, re.findall(r"-?[\d.]+", shape.get("d", "")))
+    return [((1 - t) ** 2 * x1 + 2 * (1 - t) * t * cx + t * t * x2,
+             (1 - t) ** 2 * y1 + 2 * (1 - t) * t * cy + t * t * y2)
+            for t in (k / 50 for k in range(51))]
+
+
+def test_no_route_passes_over_a_place_it_does_not_visit() -> None:
+    root, dots = _world()
+    routes = root.findall(f"{SVG}g")
+    assert len(routes) == 50
+    for route in routes:
+        name = route.findtext(f"{SVG}title") or ""
+        shapes = [s for s in route if s.tag != f"{SVG}title"]
+        points = [p for shape in shapes for p in _points(shape)]
+        ends = {min(dots, key=lambda d: math.dist(dots[d], points[i])) for i in (0, -1)}
+        if len(shapes) == 2:  # round the globe: leaves the picture on both sides
+            xs = [p[0] for p in points]
+            assert min(xs) < 0 or max(xs) > 1200, name
+            continue
+        for city, where in dots.items():
+            if city not in ends:
+                assert min(math.dist(where, p) for p in points) > 9, (name, city)
+
+
+def test_routes_across_the_date_line_wrap_round() -> None:
+    root, _ = _world()
+    names = {route.findtext(f"{SVG}title"): route for route in root.findall(f"{SVG}g")}
+    pacific = [name for name, route in names.items() if len(route.findall(f"{SVG}line")) == 2]
+    assert len(pacific) >= 2 and all(name for name in pacific)
+
+
+def test_no_name_covers_another_dot() -> None:
+    root, dots = _world()
+    for text in root.findall(f"{SVG}text"):
+        name = text.text or ""
+        if name not in dots:
+            continue  # the legend
+        x, y = float(text.get("x", 0)), float(text.get("y", 0))
+        width = 6.6 * len(name)
+        anchor = text.get("text-anchor")
+        left = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
+        for other, (px, py) in dots.items():
+            if other != name:
+                assert not (left - 2 <= px <= left + width + 2 and y - 13 <= py <= y + 5), \
+                    (name, other)
 
 
 def test_a_map_without_coordinates_is_laid_out_by_region() -> None:
@@ -49,5 +113,18 @@ def test_the_cli_writes_svg_and_refuses_other_formats(tmp_path: Path,
     assert main(["map", "rednotice", "--out", str(out)]) == 0
     assert "30 places, 50 routes" in capsys.readouterr().out
     ET.parse(out)
+    mask = os.umask(0o022)
+    try:
+        assert main(["map", "rednotice", "--out", str(out)]) == 0
+    finally:
+        os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o644  # readable by others, like any output
     assert main(["map", "rednotice", "--out", str(tmp_path / "world.png")]) == 1
     assert "the map is drawn as SVG" in capsys.readouterr().err
+
+
+def test_a_crowded_continent_is_spread_out() -> None:
+    _, dots = _world()
+    nearest = min(math.dist(a, b) for i, a in enumerate(dots.values())
+                  for b in list(dots.values())[i + 1:])
+    assert nearest >= 36  # London and Paris are 14 pixels apart at the map's scale

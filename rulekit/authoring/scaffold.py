@@ -1,11 +1,11 @@
 """``rulekit new``: write a new pack folder that validates, tests and plays at once.
 
-A new pack is either the teaching template of :mod:`rulekit.authoring.template`, or a copy of
-an existing pack (a variant, until packs can extend one another). Either way each YAML file
-gets a ``# yaml-language-server: $schema=...`` first line naming a copy of rulekit's schemas in
-the pack's own ``.schemas/`` folder, so that editors find the schemas wherever the pack lives.
-The pack is written into a temporary folder beside its target, loaded and checked there, then
-renamed into place: a failed ``new`` leaves nothing behind.
+A new pack is either the teaching template of :mod:`rulekit.authoring.template`, or a variant
+of an existing pack: a ``pack.yaml`` that ``extends`` it and a file for what it changes. Either
+way each YAML file gets a ``# yaml-language-server: $schema=...`` first line naming a copy of
+rulekit's schemas in the pack's own ``.schemas/`` folder, so that editors find the schemas
+wherever the pack lives. The pack is written into a temporary folder beside its target, loaded
+and checked there, then renamed into place: a failed ``new`` leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pathlib import Path
 
 from rulekit.authoring import template
 from rulekit.errors import UsageError
+from rulekit.pack.files import shipped_packs_dir
 from rulekit.pack.loader import LoadedPack, load_pack
 from rulekit.scenarios import load_scenarios
 from rulekit.schema import SCHEMA_DIR
@@ -30,8 +31,6 @@ __all__ = ["SCHEMA_FOLDER", "NewPack", "new_pack", "pack_id_for"]
 SCHEMA_FOLDER = ".schemas"
 HEADER = "# yaml-language-server: $schema="
 _ID = re.compile(r"^[a-z][a-z0-9_-]*$")
-_ID_LINE = re.compile(r"^id:[^\n]*$", re.M)
-_NAME_LINE = re.compile(r"^name:[^\n]*$", re.M)
 _MARK = "__SCHEMA__\n"
 
 
@@ -62,7 +61,7 @@ def pack_id_for(target: Path) -> str:
 
 
 def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
-    """Write a new pack into ``target`` (absent or an empty folder): the template, or a copy
+    """Write a new pack into ``target`` (absent or an empty folder): the template, or a variant
     of ``base``. Return what was written, after loading and checking it."""
     pack_id = pack_id_for(target)
     _check_target(target)
@@ -72,7 +71,8 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
     except OSError as exc:
         raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
     try:
-        files = _write_copy(temp, pack_id, base) if base else _write_template(temp, pack_id)
+        files = (_write_variant(temp, target, pack_id, base) if base
+                 else _write_template(temp, pack_id))
         _copy_schemas(temp)
         loaded = load_pack(temp)
         scenarios = load_scenarios(loaded.scenario_files)
@@ -139,49 +139,6 @@ def _fill(text: str, pack_id: str, name: str) -> str:
         "__FOLDER__", pack_id)
 
 
-def _write_copy(folder: Path, pack_id: str, base: LoadedPack) -> list[str]:
-    """Copy every file of ``base`` (but its README), with a new id and the schema headers."""
-    source = base.folder.resolve()
-    kinds = _kinds(base)
-    written: list[str] = []
-    for path in sorted(source.rglob("*")):
-        relative = path.relative_to(source)
-        if not path.is_file() or _skipped(relative):
-            continue
-        target = folder / relative
-        name = relative.as_posix()
-        if path.suffix in (".yaml", ".yml"):
-            text = path.read_text(encoding="utf-8")
-            if name == "pack.yaml":
-                text = _renamed(text, pack_id, base)
-            header = _schema_header(folder, target, kinds.get(path.resolve(), "content"))
-            _write(target, _with_header(text, header))
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-        written.append(name)
-    _write(folder / "README.md", _variant_readme(pack_id, base))
-    return [*written, "README.md"]
-
-
-def _skipped(relative: Path) -> bool:
-    parts = relative.parts
-    return (any(p.startswith(".") or p == "__pycache__" for p in parts)
-            or relative.as_posix() == "README.md" or relative.suffix == ".pyc"
-            or relative.name.startswith("rulekit-autosave-"))
-
-
-def _kinds(base: LoadedPack) -> dict[Path, str]:
-    folder = base.folder.resolve()
-    kinds = {folder / "pack.yaml": "pack"}
-    kinds.update({(folder / name).resolve(): "content"
-                  for name in base.manifest.get("include", [])})
-    kinds.update({path.resolve(): "scenarios" for path in base.scenario_files})
-    if base.manifest.get("rules"):
-        kinds[(folder / base.manifest["rules"]).resolve()] = "rules"
-    return kinds
-
-
 def _with_header(text: str, header: str) -> str:
     lines = [line for line in text.splitlines(keepends=True)
              if not line.lstrip().startswith(HEADER)]
@@ -189,37 +146,96 @@ def _with_header(text: str, header: str) -> str:
     return f"{header}\n{body}" if header else body
 
 
-def _renamed(text: str, pack_id: str, base: LoadedPack) -> str:
-    title = f"{base.manifest['name']} ({pack_id})"
-    replacements = [(_ID_LINE, f"id: {pack_id}"), (_NAME_LINE, f"name: {json.dumps(title)}")]
-    for pattern, line in replacements:
-        text, count = pattern.subn(line.replace("\\", "\\\\"), text, count=1)
-        if count != 1:
-            raise UsageError(f"cannot copy {base.id}: its pack.yaml has no one-line "
-                             f"'{pattern.pattern[1:5]}' at the start of a line")
-    note = (f"# A variant of {base.id} {base.manifest['version']}, copied by "
-            f"`rulekit new --from {base.id}`.\n")
-    return note + text
+def _write_variant(folder: Path, target: Path, pack_id: str, base: LoadedPack) -> list[str]:
+    """A short variant of ``base``: a pack.yaml that extends it, a file for the changes (whose
+    comments show how) and a first scenario."""
+    files = {"pack.yaml": ("pack", _variant_manifest(target, pack_id, base)),
+             "changes.yaml": ("content", _variant_changes(base)),
+             "scenarios/variant.yaml": ("scenarios", _VARIANT_SCENARIOS)}
+    for name, (kind, text) in files.items():
+        path = folder / name
+        _write(path, _with_header(text, _schema_header(folder, path, kind)))
+    _write(folder / "README.md", _variant_readme(pack_id, base))
+    return [*files, "README.md"]
+
+
+def _base_reference(target: Path, base: LoadedPack) -> str:
+    """How the variant names its base: the id of a shipped pack, else a relative folder."""
+    folder = base.folder.resolve()
+    if folder.parent == shipped_packs_dir().resolve() and folder.name == base.id:
+        return base.id
+    relative = Path(os.path.relpath(folder, target.resolve())).as_posix()
+    return relative if relative.startswith(".") else f"./{relative}"
+
+
+def _variant_manifest(target: Path, pack_id: str, base: LoadedPack) -> str:
+    lines = [f"# A variant of {base.id}: it inherits everything of {base.id} and changes only "
+             "what its files name.",
+             f"id: {pack_id}", f"name: {json.dumps(pack_title(pack_id))}", "version: 0.1.0",
+             f"extends: {_base_reference(target, base)}"]
+    declared = base.manifest.get("parameters") or {}
+    if declared:
+        lines.append("# New defaults for parameters of the base (uncomment and change):")
+        lines.append("# parameters:")
+        lines += [f"#   {name}: {{default: {spec['default']}}}"
+                  for name, spec in declared.items()]
+    lines += ["include: [changes.yaml]        # what the variant changes",
+              "scenarios: [scenarios/*.yaml]  # its own; rulekit test --with-base runs the base's",
+              ""]
+    return "\n".join(lines)
+
+
+def _variant_changes(base: LoadedPack) -> str:
+    cards = base.game.symbols.cards
+    first = next(iter(cards.values()), {"id": "CARD"})
+    card = str(first["id"]).split("#")[0]
+    props = "".join(f", {key}: {json.dumps(value)}" for key, value in first.items()
+                    if key not in ("id", "name"))
+    phases = base.game.symbols.phases
+    phase = phases[0] if phases else "PHASE"
+    return f"""\
+# What this variant changes in {base.id}. Each section is written as in any pack; here
+# - a card, anytime action, phase or map item with the id of one of the base replaces it, and
+#   a new id adds one (a new phase may say before: ID or after: ID);
+# - a zone, variable, function or procedure with the name of one of the base replaces it;
+# - setup, flow.rounds, flow.after_rounds and flow.end_when replace the base's;
+# - remove: takes things away by id. For example:
+#
+# cards:                  # a card added
+#   - {{id: {card}_two, name: A new card{props}}}
+# flow:                   # a new phase after {phase}
+#   phases:
+#     - {{id: bonus, after: {phase}, do: "pass"}}
+# remove:                 # a card removed, every copy
+#   cards: [{card}]
+cards: []
+"""
+
+
+_VARIANT_SCENARIOS = """\
+# The variant's own scenarios: what it changes. `rulekit test PACK --with-base` also runs the
+# scenarios of the base pack against the variant, and reports them apart.
+scenarios:
+  - name: "the variant starts a game"
+    expect:
+      - "not finished"
+"""
 
 
 def _variant_readme(pack_id: str, base: LoadedPack) -> str:
-    title = f"{base.manifest['name']} ({pack_id})"
     role = base.game.roles[0]
     lines = [
-        f"# {title}",
+        f"# {pack_title(pack_id)}",
         "",
         f"A variant of the rulekit pack `{base.id}` (version {base.manifest['version']}), "
         f"made with `rulekit new {pack_id} --from {base.id}`.",
         "",
-        "**It is a full copy of the base pack.** rulekit cannot yet make a variant that extends "
-        "a pack and names only what it changes (`extends:` in `pack.yaml` is planned); until "
-        "then, change what your variant changes in these files, and keep the rest as it is. "
-        "The copy does not follow later changes of the base pack.",
-        "",
-        f"The files are those of the base pack: `pack.yaml` (its id is now `{pack_id}`), the "
-        "content files it includes, the rules file and the scenario tests, which still "
-        "describe the base game: update them with your changes, and `rulekit test` tells you "
-        "which no longer hold.",
+        f"`pack.yaml` says `extends:` {base.id}: the variant inherits everything of the base "
+        "pack, and its later changes. Write what the variant changes in `changes.yaml` (its "
+        "comments show how: cards, procedures, phases... added, replaced or removed by id) and "
+        "new parameter defaults in `pack.yaml`; a section may be split over several files. "
+        "`scenarios/variant.yaml` holds the variant's own scenarios; `rulekit test` with "
+        "`--with-base` also runs the base pack's against the variant.",
         "",
         template.COMMANDS.replace("__FOLDER__", pack_id).replace("__ROLE__", role),
         template.EDITOR,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rulekit.pack.loader import LoadedPack
+from rulekit.pack.merge import MergedDocument
 from rulekit.yamlsource import YamlDocument
 
 __all__ = ["CONTENT_SECTIONS", "PackSource"]
@@ -28,12 +29,11 @@ class PackSource:
     def __init__(self, pack: LoadedPack) -> None:
         self.pack = pack
         self.sections: dict[str, tuple[YamlDocument, Any]] = {}
-        for doc in pack.documents:
-            if not isinstance(doc.data, dict):
-                continue
+        content = pack.content
+        if content is not None and isinstance(content.data, dict):
             for key in CONTENT_SECTIONS:
-                if key in doc.data and key not in self.sections:
-                    self.sections[key] = (doc, doc.data[key])
+                if key in content.data:
+                    self.sections[key] = (content, content.data[key])
 
     def get(self, key: str, default: Any = None) -> Any:
         """The value of section ``key`` (``default`` if the pack has none)."""
@@ -46,8 +46,9 @@ class PackSource:
         found = self.sections.get(section)
         if found is None:
             return ""
-        doc = found[0]
-        full = (section, *path)
+        doc, full = found[0], (section, *path)
+        if isinstance(doc, MergedDocument):  # the file the value was read from
+            doc, full = doc.resolve(full)
         if not doc.has_path(full):
             return ""
         line = doc.key_location(full).line

@@ -5,7 +5,8 @@
                           [--workers W] [--max-rounds R] [--json]
     rulekit test PACK [--param KEY=VALUE]... [-k FILTER] [-v] [--require-coverage]
     rulekit play [PACK] [--seat ROLE=human|AGENT]... [--seed S] [--param KEY=VALUE]...
-                        [--resume FILE] [--save FILE] [--fast] [--no-color]
+                        [--resume FILE [--take-seat]] [--save FILE] [--list] [--fast]
+                        [--no-color]
     rulekit replay FILE [--as ROLE|all] [--all] [--pack PACK] [--no-color]
     rulekit map PACK [--param KEY=VALUE]... [--no-color]
     rulekit docs PACK [--out FILE]
@@ -13,7 +14,8 @@
 
 One module per command (``rulekit.cli.validate``...), each with ``register(commands)``, which
 adds its subparser, and the function that runs it. Exit codes: 0 success, 1 an error (a broken
-pack, a failing scenario, a bad value), 2 a bad command line, 130 interrupted. The engine is
+pack, a failing scenario, a bad value, piped answers not understood), 2 a bad command line, 130
+interrupted, 128 + N stopped by signal N (``play`` saves first). The engine is
 imported only when a command needs it, so that ``rulekit --help`` and friends start at once.
 """
 

@@ -42,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=out.parent,
                                          suffix=".tmp", delete=False) as handle:
             handle.write(render_svg(game))
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(handle.name, 0o666 & ~mask)  # readable like any other output, not 0600
         os.replace(handle.name, out)
         print(f"{out}: {len(game.symbols.board.nodes)} places, "
               f"{len(game.symbols.board.edges)} routes")

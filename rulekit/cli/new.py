@@ -13,14 +13,14 @@ def register(commands: Any) -> None:
     parser = commands.add_parser(
         "new", help="make a new pack folder (or a variant of a pack)",
         description="Write a new pack folder NAME that validates, tests and plays at once: a "
-                    "small complete game whose files teach in comments, or with --from a copy "
-                    "of PACK to change into a variant. NAME's last part is the pack's id. Each "
+                    "small complete game whose files teach in comments, or with --from a variant "
+                    "of PACK that extends it. NAME's last part is the pack's id. Each "
                     "YAML file names its schema, copied into NAME/.schemas/, for editors.")
     parser.add_argument("name", metavar="NAME",
                         help="the folder to create (absent or empty), e.g. my_game")
     parser.add_argument("--from", dest="base", metavar="PACK", default=None,
-                        help="copy this pack (a folder or a shipped pack id) instead of the "
-                             "template")
+                        help="make a variant that extends this pack (a folder or a shipped pack "
+                             "id) instead of the template")
     parser.set_defaults(func=run)
 
 

@@ -20,13 +20,20 @@ def register(commands: Any) -> None:
                            "package.module:Name (repeatable; other roles: random bots, "
                            "the first role a person if no seat is given)")
     play.add_argument("--seed", type=seed, default=None, metavar="S",
-                      help="seed of the game (default: a new one, shown at the start)")
+                      help="seed of the game (default: a new secret one, shown when the game is "
+                           "over)")
     add_param_option(play)
     play.add_argument("--resume", metavar="FILE", default=None,
                       help="go on with a saved game")
+    play.add_argument("--list", action="store_true",
+                      help="list the unfinished games saved in this folder, and stop")
+    play.add_argument("--take-seat", action="store_true",
+                      help="with --resume: let a person take over a seat a bot played "
+                           "(they will see that player's secrets)")
     play.add_argument("--save", metavar="FILE", default=None,
-                      help="where save writes (default: the --resume file, else "
-                           "./rulekit-autosave-PACK.json); the finished game is written there")
+                      help="the game's save file, written before every question to a person "
+                           "and at the end (default: the --resume file, else a new "
+                           "./rulekit-PACK-DATE-TIME.json per game)")
     play.add_argument("--fast", action="store_true", help="do not pause after bots' moves")
     play.add_argument("--no-color", action="store_true", help="no colours")
     play.set_defaults(func=run_play)
@@ -36,8 +43,10 @@ def register(commands: Any) -> None:
         description="Show a saved game's events one at a time (Enter), as one player saw "
                     "them or as everyone did.")
     replay.add_argument("file", metavar="FILE", help="a file written by rulekit play")
-    replay.add_argument("--as", dest="as_role", metavar="ROLE", default="all",
-                        help="whose view: a role, or all (every event; the default)")
+    replay.add_argument("--as", dest="as_role", metavar="ROLE", default=None,
+                        help="whose view: a role, or all (every event, every secret). Default: "
+                             "all for a finished game; for one still on, the view of its only "
+                             "person (with several people, --as is needed)")
     replay.add_argument("--all", action="store_true",
                         help="show every event at once instead of one per Enter")
     replay.add_argument("--pack", metavar="PACK", default=None,
@@ -49,14 +58,17 @@ def register(commands: Any) -> None:
 def run_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from rulekit.play import open_session
+    from rulekit.play import list_unfinished, open_session
     from rulekit.play.screen import Screen
 
     screen = Screen(no_color=args.no_color, fast=args.fast)
+    if args.list:
+        return list_unfinished(screen)
     session = open_session(screen, args.pack, seats=args.seat, seed=args.seed,
                            params=args.param,
                            resume=Path(args.resume) if args.resume else None,
-                           save=Path(args.save) if args.save else None)
+                           save=Path(args.save) if args.save else None,
+                           take_seat=args.take_seat)
     return session.run()
 
 

@@ -20,6 +20,9 @@ def register(commands: Any) -> None:
                         help="show what each scenario covers and the covered rules")
     parser.add_argument("--require-coverage", action="store_true",
                         help="also exit 1 when a rule of the pack is not covered")
+    parser.add_argument("--with-base", action="store_true",
+                        help="for a variant, also run the scenarios of the pack it extends "
+                             "against it (reported apart; they do not change the exit status)")
     parser.set_defaults(func=run)
 
 
@@ -36,13 +39,18 @@ def run(args: argparse.Namespace) -> int:
             covers = ", ".join(result.scenario.covers) or "-"
             out(f"     covers: {covers}; decisions played: {result.decisions}")
     if not result_run.results:
-        if args.filter:
+        if args.filter and not args.with_base:
             err(f"{PROG}: error: no scenario of {pack.id} has '{args.filter}' in its name")
             return 1
-        out(f"{pack.id} has no scenarios")
+        out(f"no scenario of {pack.id} has '{args.filter}' in its name" if args.filter
+            else f"{pack.id} has no scenarios")
     else:
         out(f"{result_run.passed} passed, {result_run.failed} failed")
-    uncovered = coverage_report(pack.rules, result_run.coverage(), args.verbose, args.filter)
+    coverage = result_run.coverage()
+    if args.with_base:
+        for rule, names in base_report(pack, params, args).items():
+            coverage.setdefault(rule, []).extend(names)
+    uncovered = coverage_report(pack.rules, coverage, args.verbose, args.filter)
     if result_run.failed:
         return 1
     if args.require_coverage:
@@ -52,6 +60,24 @@ def run(args: argparse.Namespace) -> int:
             err(f"{PROG}: error: {len(uncovered)} rule(s) not covered by a passing scenario")
             return 1
     return 0
+
+
+def base_report(pack: Any, params: dict[str, str], args: argparse.Namespace
+                ) -> dict[str, list[str]]:
+    """Run the base pack's scenarios against a variant, print them apart; their coverage."""
+    from rulekit.scenarios import run_scenarios
+
+    if pack.base_id is None:
+        err(f"{PROG}: warning: {pack.id} extends no pack; --with-base has nothing to run")
+        return {}
+    base_run = run_scenarios(pack, params, args.filter, pack.base_scenario_files)
+    out(f"scenarios of the base pack {pack.base_id}, run against {pack.id}:")
+    for result in base_run.results:
+        out(f"  {result}".replace("\n", "\n  "))
+    out(f"base: {base_run.passed} passed, {base_run.failed} failed"
+        + (" (a variant may change what they assert)" if base_run.failed else ""))
+    return {rule: [f"{pack.base_id}: {name}" for name in names]
+            for rule, names in base_run.coverage().items()}
 
 
 def coverage_report(rules: list[tuple[str, str]], coverage: dict[str, list[str]],

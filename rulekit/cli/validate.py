@@ -1,8 +1,10 @@
-"""``rulekit validate PACK...``: load packs and their scenario files, report every mistake."""
+"""``rulekit validate PACK...``: load packs and their scenario files, report every mistake and
+lint warning (as text, or as JSON for CI and editors)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
@@ -13,41 +15,80 @@ from rulekit.errors import PackError, PackErrors, RulekitError
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "validate", help="check packs and their scenario files",
-        description="Load each pack and its scenario files and report every mistake found.")
+        description="Load each pack and its scenario files and report every mistake found, "
+                    "and warnings about what is probably a mistake (exit 0 unless --strict).")
     parser.add_argument("packs", nargs="+", metavar="PACK",
                         help="a pack folder, or the id of a shipped pack")
+    parser.add_argument("--strict", action="store_true",
+                        help="fail (exit 1) on warnings too")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="json: one JSON document with every diagnostic (file, line, "
+                             "column, severity, message, hint)")
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def check(ref: str) -> tuple[list[PackError], str | None, str]:
+    """The diagnostics of one pack, a message for an error that is not located, and a
+    summary of the pack ("82 cards, 6 scenarios")."""
+    from rulekit.lint import lint_pack
     from rulekit.pack.loader import load_pack
+    from rulekit.scenariocheck import check_scenarios
     from rulekit.scenarios import load_scenarios
 
+    try:
+        pack = load_pack(ref)
+        scenarios = load_scenarios(pack.scenario_files)
+        errors = check_scenarios(pack, scenarios)
+    except PackErrors as exc:
+        return list(exc.errors), None, ""
+    except PackError as exc:
+        return [exc], None, ""
+    except RulekitError as exc:
+        return [], str(exc), ""
+    summary = f"{len(pack.game.symbols.cards)} cards, {len(scenarios)} scenarios"
+    return [*errors, *lint_pack(pack)], None, summary
+
+
+def _as_json(error: PackError) -> dict[str, Any]:
+    loc = error.location
+    return {"file": loc.file if loc else None, "line": loc.line if loc else None,
+            "column": loc.column if loc else None, "severity": error.kind,
+            "message": f"{loc.origin}: {error.message}" if loc and loc.origin else error.message,
+            "hint": error.hint}
+
+
+def run(args: argparse.Namespace) -> int:
     invalid = 0
+    report = []
     for ref in args.packs:
-        errors: list[PackError] = []
-        try:
-            pack = load_pack(ref)
-            scenarios = load_scenarios(pack.scenario_files)
-        except PackErrors as exc:
-            errors = list(exc.errors)
-        except PackError as exc:
-            errors = [exc]
-        except RulekitError as exc:
-            invalid += 1
-            err(f"{ref}: {exc}")
+        diagnostics, failure, summary = check(ref)
+        errors = [d for d in diagnostics if d.kind == "error"]
+        warnings = [d for d in diagnostics if d.kind != "error"]
+        bad = bool(failure or errors or (args.strict and warnings))
+        invalid += bad
+        if args.format == "json":
+            items = [_as_json(d) for d in diagnostics]
+            if failure:
+                items.append({"file": None, "line": None, "column": None, "severity": "error",
+                              "message": failure, "hint": None})
+            report.append({"pack": ref, "ok": not bad, "diagnostics": items})
+            continue
+        if failure:
+            err(f"{ref}: {failure}")
             err(f"{ref}: invalid")
             continue
-        if errors:
-            invalid += 1
-            for error in errors:
-                err(str(error))
-            noun = "error" if len(errors) == 1 else "errors"
-            err(f"{ref}: invalid ({len(errors)} {noun})")
-            continue
-        cards = len(pack.game.symbols.cards)
-        out(f"{ref}: ok ({cards} cards, {len(scenarios)} scenarios)")
-    if len(args.packs) > 1:
+        for diagnostic in diagnostics:
+            err(str(diagnostic))
+        counts = ", ".join(f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
+                           for items, noun in ((errors, "error"), (warnings, "warning"))
+                           if items)
+        if bad:
+            err(f"{ref}: invalid ({counts})")
+        else:
+            out(f"{ref}: ok ({summary}{'; ' + counts if counts else ''})")
+    if args.format == "json":
+        out(json.dumps({"packs": report}, indent=2))
+    elif len(args.packs) > 1:
         valid = len(args.packs) - invalid
         out(f"{len(args.packs)} packs: {valid} valid, {invalid} invalid",
             sys.stderr if invalid else sys.stdout)

@@ -99,6 +99,9 @@ class CodeBuilder:
                 "add flow: with rounds and phases to one of the included files"))
             return
         phases = []
+        if not flow.get("phases"):
+            self.errors.append(SchemaError("the flow has no phases", doc.key_location(("flow",)),
+                                           "add phases: a list of {id, do}"))
         for i, phase in enumerate(flow.get("phases", [])):
             name = f"phase:{phase['id']}"
             self._body(symbols, name, snippet(doc, ("flow", "phases", i, "do")), [])

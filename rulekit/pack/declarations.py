@@ -24,7 +24,6 @@ class Declarations:
 
     def __init__(self, docs: Documents) -> None:
         self.errors = docs.errors
-        self.sections = docs.sections
         self._section = docs.section
 
     def build(self, manifest_doc: YamlDocument,
@@ -119,6 +118,13 @@ class Declarations:
                 f"{kind} '{path[1]}' has visibility 'owner' but no owner",
                 doc.location((*path, "visibility")),
                 "add per: role (one per role), or owner: ROLE"))
+        if owner is not None and spec.get("visibility", "public") == "public" and not spec.get(
+                "public"):
+            self.errors.append(SchemaError(
+                f"{kind} '{path[1]}' has an owner but is public: every player sees it",
+                doc.location((*path, "owner")),
+                "add visibility: owner to show it to its owner only, or public: true if "
+                "every player may see it"))
         if owner is not None and per == "role":
             self.errors.append(SchemaError(f"a {kind} per role is owned by each role; "
                                            "remove owner", doc.location((*path, "owner"))))
@@ -279,9 +285,10 @@ class Declarations:
             return manifest.location(("roles", ids.index(name), "id"))
         if kind == "parameter":
             return manifest.key_location(("parameters", name))
-        section = {"zone": "zones", "variable": "variables"}.get(kind)
-        if section and section in self.sections:
-            return self.sections[section][0].key_location((section, name))
+        section = {"zone": "zones", "variable": "variables"}.get(kind, "")
+        doc, _ = self._section(section, None)
+        if doc is not None:
+            return doc.key_location((section, name))
         return None
 
     def _card_labels(self, manifest_doc: YamlDocument,
@@ -346,6 +353,13 @@ class Declarations:
         doc, flow = self._section("flow", None)
         if flow is not None:
             symbols.phases = [p["id"] for p in flow.get("phases", [])]
+            for i, phase in enumerate(symbols.phases):
+                if phase in symbols.phases[:i]:
+                    assert doc is not None
+                    self.errors.append(SchemaError(
+                        f"phase '{phase}' is given twice", doc.location(("flow", "phases", i,
+                                                                        "id")),
+                        "give each phase its own id"))
 
     def _triggers(self, symbols: Symbols) -> None:
         """Check the procedures named by on_change (variables) and on_enter (zones)."""

@@ -1,6 +1,7 @@
 """Read the YAML documents of a pack: the manifest, its includes, rules and scenario list.
 
-A :class:`Documents` collects the documents read, the sections they give and the errors found;
+A :class:`Documents` collects the documents read, the sections they give (merged by
+:mod:`~rulekit.pack.merge`, so a section may be split over several files) and the errors found;
 the later phases of loading (declarations, code) read sections from it and add their errors.
 """
 
@@ -21,6 +22,7 @@ from rulekit.pack.files import (
     glob_files,
     pack_file,
 )
+from rulekit.pack.merge import MergedDocument, Merger
 from rulekit.schema import validate_document
 from rulekit.yamlsource import JsonPath, YamlDocument, load_yaml
 
@@ -45,7 +47,15 @@ class Documents:
         self.roots = tuple(roots) or (folder,)  # the folders its files may come from
         self.errors: list[PackError] = []
         self.documents: list[YamlDocument] = []
-        self.sections: dict[str, tuple[YamlDocument, Any]] = {}
+        self.merger = Merger(self.errors)
+        self._content: MergedDocument | None = None
+        self.manifest: YamlDocument | None = None  # merged with its base's for a variant
+        self.inherited_rules: list[tuple[str, str]] = []
+        self.base_id: str | None = None
+        self.base_scenario_files: list[Path] = []
+        self.own_scenario_files: list[Path] = []
+        self.pack_rules: list[tuple[str, str]] = []
+        self.manifest_id = ""
 
     def fail_if_errors(self) -> None:
         if self.errors:
@@ -82,8 +92,9 @@ class Documents:
         assert manifest_doc is not None
         return manifest_doc
 
-    def read_includes(self, manifest_doc: YamlDocument) -> None:
-        """Read the content files the manifest includes and collect their sections."""
+    def read_includes(self, manifest_doc: YamlDocument, changes: bool = False) -> None:
+        """Read the content files the manifest includes and merge their sections (``changes``:
+        as the changes of a variant to the sections of its base)."""
         for i, name in enumerate(manifest_doc.data.get("include", [])):
             path = self._pack_file(manifest_doc, ("include", i), name, "the included file name")
             if path is None:
@@ -96,19 +107,15 @@ class Documents:
             doc = self.read(path, "content")
             if doc is None or doc.data is None:
                 continue
-            for key, value in doc.data.items():
-                if key in self.sections:
-                    first = self.sections[key][0]
-                    self.errors.append(SchemaError(
-                        f"section '{key}' is already given in {first.display_name}",
-                        doc.key_location((key,)), "each section may appear in one file only"))
-                else:
-                    self.sections[key] = (doc, value)
+            self.merger.add(doc, changes)
+        self._content = None
 
     def rules(self, manifest_doc: YamlDocument) -> list[tuple[str, str]]:
+        """The rules of the pack (those of its base, replaced and added to by id)."""
+        rules = dict(self.inherited_rules)
         name = manifest_doc.data.get("rules")
         if name is None:
-            return []
+            return list(rules.items())
         path = self._pack_file(manifest_doc, ("rules",), name, "the rules file name")
         if path is None:
             return []
@@ -116,19 +123,20 @@ class Documents:
             self.errors.append(PackFileError(f"rules file '{name}' does not exist",
                                              manifest_doc.location(("rules",))))
             return []
-        try:
-            doc = load_yaml(path, display_path(path))
-        except PackError as exc:
-            self.errors.append(exc)
+        doc = self.read(path, "rules")
+        if doc is None:
             return []
-        entries = doc.data.get("rules") if isinstance(doc.data, dict) else None
-        if not isinstance(entries, list) or not all(
-            isinstance(e, dict) and isinstance(e.get("id"), str) for e in entries
-        ):
-            self.errors.append(SchemaError("a rules file holds 'rules:', a list of {id, text}",
-                                           doc.location(())))
-            return []
-        return [(e["id"], str(e.get("text", ""))) for e in entries]
+        seen: dict[str, int] = {}
+        for i, entry in enumerate(doc.data["rules"]):
+            if entry["id"] in seen:
+                self.errors.append(SchemaError(
+                    f"rule '{entry['id']}' is given twice",
+                    doc.location(("rules", i, "id")),
+                    f"the first is on line {doc.location(('rules', seen[entry['id']])).line}; "
+                    "give each rule its own id"))
+            seen[entry["id"]] = i
+            rules[entry["id"]] = str(entry["text"])
+        return list(rules.items())
 
     def scenario_files(self, manifest_doc: YamlDocument) -> list[Path]:
         files: list[Path] = []
@@ -156,9 +164,18 @@ class Documents:
             self.errors.append(PackFileError(exc.message, doc.location(at), exc.hint))
             return None
 
+    @property
+    def content(self) -> MergedDocument:
+        """The sections of the pack, merged from its files (and its base's)."""
+        if self._content is None:
+            self._content = self.merger.document("the pack's sections")
+        return self._content
+
     def section(self, key: str, default: Any) -> tuple[YamlDocument | None, Any]:
-        if key in self.sections:
-            return self.sections[key]
+        """The document of section ``key`` and its value, or ``(None, default)``."""
+        content = self.content
+        if key in content.data:
+            return content, content.data[key]
         return None, default
 
     def pack_hash(self) -> str:

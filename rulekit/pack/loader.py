@@ -24,9 +24,10 @@ from rulekit.lang.compiler import Compiler, ExprFn, Program
 from rulekit.lang.parser import Snippet, parse_expression
 from rulekit.pack.code import CodeBuilder
 from rulekit.pack.declarations import Declarations
-from rulekit.pack.documents import Documents
+from rulekit.pack.extends import read_documents
 from rulekit.pack.files import PACKS_ENV, display_path, find_pack, shipped_packs_dir
 from rulekit.pack.params import parse_params, resolve_params
+from rulekit.pack.properties import check_properties
 from rulekit.yamlsource import YamlDocument
 
 
@@ -40,6 +41,9 @@ class LoadedPack:
     game: Game
     scenario_files: list[Path] = field(default_factory=list)
     rules: list[tuple[str, str]] = field(default_factory=list)
+    content: YamlDocument | None = None  # the sections, merged from the files that give them
+    base_id: str | None = None  # the pack this one extends, if it is a variant
+    base_scenario_files: list[Path] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -47,13 +51,11 @@ class LoadedPack:
 
 
 def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
-    docs = Documents(folder)
-    manifest_doc = docs.read_manifest()
+    docs = read_documents(folder)
+    manifest_doc = docs.manifest
+    assert manifest_doc is not None
     manifest: dict[str, Any] = manifest_doc.data
-    docs.read_includes(manifest_doc)
-    scenario_files = docs.scenario_files(manifest_doc)
-    rules = docs.rules(manifest_doc)
-    docs.fail_if_errors()
+    check_properties(docs.content, docs.errors)
     symbols, labels = Declarations(docs).build(manifest_doc, overrides)
     program = Program()
     compiler = Compiler(symbols, program)
@@ -64,7 +66,8 @@ def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
                 role_names=role_names, symbols=symbols, program=program,
                 params=symbols.parameters, card_labels=labels)
     docs.fail_if_errors()
-    return LoadedPack(folder, manifest, docs.documents, game, scenario_files, rules)
+    return LoadedPack(folder, manifest, docs.documents, game, docs.own_scenario_files,
+                      docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files)
 
 
 def load_pack(ref: str | Path, params: dict[str, Any] | None = None) -> LoadedPack:

@@ -1,34 +1,47 @@
 """Playing at the terminal: ``rulekit play``, ``rulekit replay`` and ``rulekit map``.
 
-- :mod:`rulekit.play.session`: the game loop, seats, bots, hot seat, save and resume;
+- :mod:`rulekit.play.session`: the game loop, bots, hot seat;
+- :mod:`rulekit.play.seats`: who sits where, in a new game and a resumed one;
 - :mod:`rulekit.play.render`: what a player sees (rich renderables from ``game.observe``);
-- :mod:`rulekit.play.prompt`: numbered menus and the parsing of typed answers;
-- :mod:`rulekit.play.savefile`: the save file (JSON, written atomically) and its checks;
+- :mod:`rulekit.play.cards`: the pack's cards with their text;
+- :mod:`rulekit.play.prompt`: menus numbered by line and the parsing of typed answers;
+- :mod:`rulekit.play.savefile`: the save file (JSON, read with bounds, written atomically);
+- :mod:`rulekit.play.saves`: a file per game, the games still on, no overwriting;
+- :mod:`rulekit.play.keeper`: the game's save file, written as the game goes;
+- :mod:`rulekit.play.signals`: SIGHUP and SIGTERM end a game saved;
 - :mod:`rulekit.play.replay`: stepping through a saved game from one player's view;
 - :mod:`rulekit.play.screen`: the console and the input stream.
 """
 
 from __future__ import annotations
 
-import random
+import secrets
 from pathlib import Path
 
+from rich.text import Text
+
 from rulekit.errors import UsageError
-from rulekit.play.savefile import read_save
+from rulekit.play.savefile import HUMAN, read_save
+from rulekit.play.saves import describe, refuse_to_overwrite, unfinished_games
 from rulekit.play.screen import Screen
-from rulekit.play.session import Session, parse_seats
+from rulekit.play.seats import named_seats, parse_seats, resumed_seats
+from rulekit.play.session import Session
+
+SEED_BITS = 64
 
 
 def new_seed() -> int:
-    """A seed for a game when none is given (shown at the start, so it can be replayed)."""
-    return random.SystemRandom().randrange(1, 1_000_000)
+    """A seed for a game when none is given: 64 bits from the operating system, so that no
+    player can find it from what they see (it is shown when the game is over)."""
+    return secrets.randbits(SEED_BITS)
 
 
 def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | None = None,
                  seed: int | None = None, params: list[str] | None = None,
-                 resume: Path | None = None, save: Path | None = None) -> Session:
+                 resume: Path | None = None, save: Path | None = None,
+                 take_seat: bool = False) -> Session:
     """A new game of ``pack``, or the game saved in ``resume`` (whose seed and parameters
-    cannot be changed; its seats can)."""
+    cannot be changed; its seats can, see :func:`resumed_seats`)."""
     from rulekit.pack.loader import load_pack, parse_params
     from rulekit.play.savefile import load_saved_pack, rebuild
 
@@ -36,11 +49,21 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
         if pack is None:
             raise UsageError("name the PACK to play, or a saved game to go on with",
                              "rulekit play PACK, or rulekit play --resume FILE")
+        if pack.endswith(".json") and Path(pack).is_file():
+            raise UsageError(f"{pack} is a file, not a pack: to go on with a saved game, "
+                             f"use --resume", f"rulekit play --resume {pack}")
         loaded = load_pack(pack, parse_params(params or []))
         game = loaded.game
-        return Session(loaded, seed if seed is not None else new_seed(),
-                       parse_seats(seats or [], game.roles), screen, save_path=save,
-                       save_always=save is not None)
+        chosen = parse_seats(seats or [], game.roles)
+        if save is not None:
+            refuse_to_overwrite(save)
+        others = unfinished_games(pack_id=game.pack_id) if HUMAN in chosen.values() else []
+        if others:
+            count = len(others)
+            screen.note(f"{count} unfinished game{'s' if count > 1 else ''} of {game.pack_id} "
+                        f"here (rulekit play --list); this is a new one.")
+        return Session(loaded, seed if seed is not None else new_seed(), chosen, screen,
+                       save_path=save)
     if seed is not None:
         raise UsageError("--seed cannot be given with --resume: the saved game has its seed")
     if params:
@@ -50,18 +73,30 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
     saved = read_save(resume)
     loaded = load_saved_pack(saved, where, pack)
     game = loaded.game
-    chosen = dict(saved.seats)
-    if seats:
-        overrides = parse_seats(seats, game.roles)
-        given = {item.partition("=")[0].strip() for text in seats for item in text.split(",")
-                 if item.strip()}
-        chosen.update({role: spec for role, spec in overrides.items() if role in given})
-    for role in game.roles:
-        chosen.setdefault(role, "random")
+    chosen = resumed_seats(saved.seats, named_seats(seats or [], game.roles), game.roles,
+                           where, take_seat)
     state = rebuild(game, saved, where)
-    return Session(loaded, saved.seed, {role: chosen[role] for role in game.roles}, screen,
+    if state["result"] is not None:
+        raise UsageError(f"{where}: this game is over", f"see it with rulekit replay {where}")
+    if save is not None and save.absolute() != resume.absolute():
+        refuse_to_overwrite(save)
+    return Session(loaded, saved.seed, chosen, screen,
                    decisions=list(saved.decisions), state=state, rng=dict(saved.rng),
-                   save_path=save or resume, save_always=True, resumed_from=resume)
+                   save_path=save or resume, resumed_from=resume, started=saved.started)
 
 
-__all__ = ["Screen", "Session", "new_seed", "open_session"]
+def list_unfinished(screen: Screen) -> int:
+    """``rulekit play --list``: the games still on saved in the working folder."""
+    games = unfinished_games()
+    if not games:
+        screen.note("No unfinished game is saved in this folder.")
+        return 0
+    screen.show(Text(f"Unfinished games in {Path.cwd()}:", style="bold"))
+    for item in games:
+        screen.show(Text("  " + describe(item)))
+    screen.note("Go on with one: rulekit play --resume FILE")
+    return 0
+
+
+__all__ = ["Screen", "Session", "list_unfinished", "new_seed", "open_session",
+           "resumed_seats"]

@@ -9,12 +9,14 @@ A :class:`Menu` numbers the choices of one :class:`~rulekit.engine.decisions.Dec
   checked by ``decision.option('+'.join(ids))`` so the engine's own rules (bounds, 'at most')
   give the message of an illegal choice.
 
-When every item's label is a whole number (a space, an amount), the menu keys *are* those
-numbers, so that typing ``3`` chooses 3 and not the third line; other entries then get the
-numbers that follow the largest one.
+Menu keys never change meaning: the lines of options (or items) are numbered 1..n, whatever
+their labels (a label that is a number is shown as the label); anytime actions get letters
+(``a``, ``b``...), never the next number. Options of equal labels (two tokens of one value) are
+shown once.
 
 :func:`parse_answer` turns a typed line into a :class:`Choice`, a :class:`Command` (``help``,
-``log``, ``map``, ``save [FILE]``, ``quit``) or a :class:`Problem` to show before asking again.
+``board``, ``cards [NAME]``, ``pile NAME``, ``log [N]``, ``map``, ``save [FILE]``, ``quit``) or a
+:class:`Problem` to show before asking again.
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ from typing import Any
 from rulekit.engine.decisions import NONE_ID, Decision, Option, item_ids
 from rulekit.errors import IllegalActionError
 
-COMMANDS = ("help", "log", "map", "save", "quit")
+COMMANDS = ("help", "board", "cards", "pile", "log", "map", "save", "quit")
+WITH_TEXT = ("save", "cards", "pile")  # commands followed by any text
 ALIASES = {"?": "help", "exit": "quit"}
 _INTEGER = re.compile(r"[+-]?\d+")
+ANYTIME_KEYS = "abcdefghijklmnopqrstuvwxyz"
 
 
 @dataclass(frozen=True)
@@ -63,10 +67,6 @@ class Problem:
 Answer = Choice | Command | Problem
 
 
-def _int_label(text: str) -> int | None:
-    return int(text) if _INTEGER.fullmatch(text.strip()) else None
-
-
 class Menu:
     """The numbered lines shown for one decision, and the lookup of typed keys."""
 
@@ -84,24 +84,26 @@ class Menu:
                 anytime = option.id.startswith("!")
                 index = None if anytime or option.id == NONE_ID else self._index_of(option.id)
                 rows.append((option.label, option, index, anytime))
-        numbers = [_int_label(text) for text in self.item_labels]
-        self.numeric = (bool(numbers) and all(n is not None for n in numbers)
-                        and len(set(numbers)) == len(numbers))
+        if not self.subset:  # equal options (two tokens of one value) are shown once
+            seen: set[str] = set()
+            kept = []
+            for row in rows:
+                if row[2] is None or row[0] not in seen:
+                    kept.append(row)
+                    seen.add(row[0])
+            rows = kept
         entries: list[Entry] = []
-        if self.numeric:
-            following = max(n for n in numbers if n is not None) + 1
-            for text, choice, index, anytime in rows:
-                if index is not None:
-                    key = str(numbers[index])
-                else:
-                    key = str(following)
-                    following += 1
-                entries.append(Entry(key, text, choice, index, anytime))
-        else:
-            entries = [Entry(str(i), text, choice, index, anytime)
-                       for i, (text, choice, index, anytime) in enumerate(rows, start=1)]
+        numbered = 0
+        for text, choice, index, anytime in rows:
+            if anytime:
+                key = ANYTIME_KEYS[sum(1 for e in entries if e.anytime) % len(ANYTIME_KEYS)]
+            else:
+                numbered += 1
+                key = str(numbered)
+            entries.append(Entry(key, text, choice, index, anytime))
         self.entries = entries
         self._by_key = {entry.key: entry for entry in entries}
+        self.default = only_option(decision)  # what Enter takes, when there is one choice
 
     def _index_of(self, item_id: str) -> int | None:
         try:
@@ -125,16 +127,23 @@ class Menu:
         for entry in self.entries:
             if entry.option is not None and entry.option.id == option_id:
                 return entry.key
+        label = next((o.label for o in self.decision.options() if o.id == option_id), None)
+        for entry in self.entries:  # one of equal options, shown once
+            if entry.option is not None and entry.label == label:
+                return entry.key
         raise KeyError(option_id)
 
     def keys_text(self) -> str:
-        """The valid keys, shortly: ``1-5`` or ``0, 1, 2``."""
-        keys = [e.key for e in self.entries]
-        if not keys:
-            return "none"
-        if not self.numeric and len(keys) > 2:
-            return f"{keys[0]}-{keys[-1]}"
-        return ", ".join(keys)
+        """The valid keys, shortly: ``1-5``, ``1, 2`` or ``1-5, a``."""
+        numbers = [e.key for e in self.entries if not e.anytime]
+        letters = [e.key for e in self.entries if e.anytime]
+        parts = []
+        if len(numbers) > 2:
+            parts.append(f"{numbers[0]}-{numbers[-1]}")
+        else:
+            parts.extend(numbers)
+        parts.extend(letters)
+        return ", ".join(parts) or "none"
 
 
 def _command(text: str) -> Command | None:
@@ -142,7 +151,9 @@ def _command(text: str) -> Command | None:
     name = ALIASES.get(word.lower(), word.lower())
     if name not in COMMANDS:
         return None
-    if rest.strip() and name != "save":
+    if name == "log" and _INTEGER.fullmatch(rest.strip()):
+        return Command(name, str(abs(int(rest.strip()))))
+    if rest.strip() and name not in WITH_TEXT:
         return None  # 'log something' is not the command: maybe an option's name
     return Command(name, rest.strip())
 
@@ -150,6 +161,8 @@ def _command(text: str) -> Command | None:
 def parse_answer(menu: Menu, text: str) -> Answer:
     """What ``text`` typed at ``menu``'s prompt means."""
     typed = text.strip()
+    if not typed and menu.default is not None:
+        return Choice(menu.default)
     if not typed:
         hint = ("the numbers of your choice, or none" if menu.subset
                 else "the number of your choice")
@@ -201,32 +214,33 @@ def match_name(labels: list[str], typed: str, taken: set[int] | None = None) -> 
     return Problem(f"Nothing matches '{typed}': type a number or the start of a name.")
 
 
+_RANGE = re.compile(r"(\d+)\s*-\s*(\d+)")
+
+
 def _parse_subset(menu: Menu, typed: str) -> Answer:
     decision = menu.decision
     lowered = typed.lower()
+    action = menu.entry(lowered)
+    if action is not None and action.option is not None:  # an anytime action, by its letter
+        return Choice(action.option)
     chosen: list[int] = []
-    if lowered not in (NONE_ID, "nothing", "-"):
+    if lowered == "all":
+        chosen = list(range(len(menu.item_ids)))
+    elif lowered not in (NONE_ID, "nothing", "-"):
         if "+" in typed:  # an option id as the engine writes it
             try:
                 return Choice(decision.option(typed))
             except IllegalActionError as exc:
                 return Problem(exc.message)
         chunks = [c.strip() for c in typed.split(",") if c.strip()]
-        words = [w for chunk in chunks for w in chunk.split()]
         for chunk in chunks:
-            parts = chunk.split()
+            parts = _RANGE.sub(_spell_range, chunk).split()
             if all(_INTEGER.fullmatch(p) for p in parts):
                 for part in parts:
                     entry = menu.entry(part)
-                    if entry is None:
+                    if entry is None or entry.index is None:
                         return Problem(f"There is no item {part}: type numbers among "
                                        f"{menu.keys_text()}, or none.")
-                    if entry.option is not None:  # an anytime action
-                        if len(words) > 1:
-                            return Problem(f"'{entry.label}' is an action of its own: type "
-                                           f"{entry.key} alone.")
-                        return Choice(entry.option)
-                    assert entry.index is not None
                     if entry.index in chosen:
                         return Problem(f"{entry.label} is chosen twice.")
                     chosen.append(entry.index)
@@ -245,6 +259,9 @@ def _parse_subset(menu: Menu, typed: str) -> Answer:
             if index in chosen:
                 return Problem(f"{menu.item_labels[index]} is chosen twice.")
             chosen.append(index)
+    broken = _broken_group(menu, chosen) if decision.min <= len(chosen) <= decision.max else None
+    if broken is not None:
+        return broken
     ids = [menu.item_ids[i] for i in sorted(chosen)]
     try:
         return Choice(decision.option("+".join(ids) if ids else NONE_ID))
@@ -252,10 +269,32 @@ def _parse_subset(menu: Menu, typed: str) -> Answer:
         return Problem(exc.message[:1].upper() + exc.message[1:] + ".")
 
 
-def forced_option(decision: Decision) -> Option | None:
-    """The only legal option of a decision without anytime actions, if it has just one."""
-    if decision.extras:
-        return None
+def _broken_group(menu: Menu, chosen: list[int]) -> Problem | None:
+    """The 'at most N of these' rule of a subset that ``chosen`` breaks, said with the names
+    of the cards concerned."""
+    for limit, flags in menu.decision.spec.get("at_most", ()):
+        group = [i for i, flag in enumerate(flags) if flag]
+        picked = [menu.item_labels[i] for i in sorted(chosen) if i in group]
+        if len(picked) > limit:
+            names = list(dict.fromkeys(menu.item_labels[i] for i in group))
+            return Problem(f"Only {limit} of {', '.join(names)} may be chosen together, "
+                           f"not {len(picked)} ({', '.join(picked)}).")
+    return None
+
+
+def _spell_range(match: re.Match[str]) -> str:
+    """``2-4`` -> ``2 3 4`` (a reversed or huge range is left as typed, to be refused)."""
+    low, high = int(match.group(1)), int(match.group(2))
+    if low > high or high - low > 1000:
+        return match.group(0)
+    return " ".join(str(n) for n in range(low, high + 1))
+
+
+def only_option(decision: Decision) -> Option | None:
+    """The only legal option of a decision (anytime actions aside), if it has just one.
+
+    A person is asked even then (Enter takes it): whether someone is asked must never depend
+    on what only they may see."""
     if decision.kind == "one":
         if len(decision.items) + (1 if decision.optional else 0) == 1:
             return decision.options()[0]
@@ -265,11 +304,11 @@ def forced_option(decision: Decision) -> Option | None:
         return decision.option(NONE_ID)
     if n > 0 and decision.min >= n and decision.max >= n:
         try:
-            return decision.option("+".join(Menu(decision, str).item_ids))
+            return decision.option("+".join(decision.spec.get("ids") or item_ids(decision.items)))
         except IllegalActionError:
             return None
     return None
 
 
 __all__ = ["COMMANDS", "Answer", "Choice", "Command", "Entry", "Menu", "Problem",
-           "forced_option", "parse_answer"]
+           "only_option", "parse_answer"]

@@ -15,12 +15,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.rule import Rule
 from rich.text import Text
 
+from rulekit.engine.decisions import NONE_ID
 from rulekit.engine.game import Game
 from rulekit.lang.compiler import zone_key
+from rulekit.play.cards import card_text
 from rulekit.play.prompt import Menu
 
 LONG_PILE = 8  # a public pile with more different cards than this is shown as a count
@@ -78,12 +80,96 @@ def phase_names(documents: Iterable[Any]) -> dict[str, str]:
     return names
 
 
+SHORT = 28  # a line whose name and value are this long or shorter shares a row
+ROW = 76  # the width of such a row
+
+
+class Hanging:
+    """A menu line: its key, then a text that wraps under itself (not under the key), so
+    that at any width a key stands alone at the left. Unwrapped where the console does not
+    wrap (a piped transcript)."""
+
+    def __init__(self, head: Text, body: Text) -> None:
+        self.head = head
+        self.body = body
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        indent = len(self.head.plain)
+        if console.soft_wrap or options.max_width <= indent + 10:
+            yield self.head + self.body
+            return
+        for number, part in enumerate(self.body.wrap(console, options.max_width - indent)):
+            part.rstrip()
+            yield (self.head if number == 0 else Text(" " * indent)) + part
+
+
+@dataclass
+class Line:
+    """A line of a section of the table, and its short form if it may share a row."""
+
+    text: Text
+    short: Text | None = None
+
+
+def _rows(lines: list[Line]) -> list[Text]:
+    """Lines of a section, with the runs of short ones (sizes of hidden piles, small
+    counters) put side by side in rows, so that the table fits a terminal: a line that stands
+    alone keeps its long form."""
+    out: list[Text] = []
+    row: list[Text] = []
+    alone: Text | None = None
+
+    def flush() -> None:
+        if len(row) == 1 and alone is not None:
+            out.append(alone)
+        elif row:
+            joined = Text("  ")
+            for i, item in enumerate(row):
+                if i:
+                    joined.append(" · ")
+                joined.append_text(item)
+            out.append(joined)
+        row.clear()
+
+    for line in lines:
+        if line.short is None:
+            flush()
+            out.append(line.text)
+            continue
+        if row and sum(len(t.plain) + 3 for t in row) + len(line.short.plain) > ROW:
+            flush()
+        if not row:
+            alone = line.text
+        row.append(line.short)
+    flush()
+    return out
+
+
+def round_count(documents: Iterable[Any], params: dict[str, int]) -> int | None:
+    """How many rounds a game has, when the pack's ``flow: rounds`` is a number or the name
+    of a parameter (else None: the count is not known before the game ends)."""
+    for doc in documents:
+        data = getattr(doc, "data", None)
+        flow = data.get("flow") if isinstance(data, dict) else None
+        rounds = flow.get("rounds") if isinstance(flow, dict) else None
+        if isinstance(rounds, int) and not isinstance(rounds, bool):
+            return rounds
+        if isinstance(rounds, str):
+            text = rounds.strip()
+            if text.isdigit() and len(text) < 7:
+                return int(text)
+            return params.get(text)
+    return None
+
+
 class Renderer:
     """Turns observations, events and decisions of one game into renderables."""
 
-    def __init__(self, game: Game, phases: dict[str, str] | None = None) -> None:
+    def __init__(self, game: Game, phases: dict[str, str] | None = None,
+                 rounds: int | None = None) -> None:
         self.game = game
         self.phases = phases or {}
+        self.rounds = rounds
         symbols = game.symbols
         self.board = symbols.board
         self.zone_slots: list[Slot] = []
@@ -134,8 +220,29 @@ class Renderer:
             text += f" ({self.game.label(region)})"
         return text
 
+    def piles(self, obs: dict[str, Any], name: str) -> RenderableType:
+        """``pile NAME``: every pile whose name starts with ``name`` (any case), with all its
+        cards as far as the player may see them, however long."""
+        wanted = humanize(name.strip().lower())
+        lines: list[RenderableType] = []
+        for slot in self.zone_slots:
+            data = obs["zones"].get(slot.key)
+            label = humanize(slot.name)
+            if data is None or not label.lower().startswith(wanted):
+                continue
+            if slot.per_number or slot.per_board:
+                label += f" {self.game.label(slot.index)}"
+            if slot.per_board and not data.get("count"):
+                continue
+            owner = f"{self.name(slot.owner)}'s " if slot.owner else ""
+            lines.append(Text.assemble((f"  {owner}{label}: ", ""), self.pile(data, True)))
+        if not lines:
+            names = sorted({humanize(slot.name) for slot in self.zone_slots})
+            return Text(f"No pile is named '{name.strip()}'; piles: {', '.join(names)}.")
+        return Group(*lines)
+
     def pile(self, data: dict[str, Any], own: bool) -> Text:
-        """A pile: its cards (grouped: ``Radar x5``), a count and top card, or a hidden count."""
+        """A pile: its cards (grouped: ``Name x5``), a count and top card, or a hidden count."""
         count = int(data.get("count", 0))
         cards = data.get("cards")
         noun = "card" if count == 1 else "cards"
@@ -166,7 +273,12 @@ class Renderer:
     def header(self, obs: dict[str, Any], role: str | None) -> RenderableType:
         parts = [self.game.pack_name]
         if obs.get("round"):
-            parts.append(f"round {obs['round']}")
+            number = obs["round"]
+            if self.rounds is None:
+                parts.append(f"round {number}")
+            else:
+                last = ", the last" if number == self.rounds else ""
+                parts.append(f"round {number} of {self.rounds}{last}")
         elif obs.get("result") is None:
             parts.append("setup")
         phase = obs.get("phase")
@@ -176,14 +288,16 @@ class Renderer:
             parts.append(self.name(role))
         return Rule(Text(" - ".join(parts), style=STYLE_TITLE), characters="=")
 
-    def view(self, obs: dict[str, Any], role: str) -> list[RenderableType]:
+    def view(self, obs: dict[str, Any], role: str, only_own: bool = False
+             ) -> list[RenderableType]:
         """The sections of ``role``'s screen: their piles, the other players', the table,
-        the counters and the board."""
+        the counters and the board (with ``only_own``, their own section alone, under their
+        name: what they held, shown to others at the end of a game)."""
         zones: dict[str, Any] = obs["zones"]
         variables: dict[str, Any] = obs["vars"]
-        by_role: dict[str, list[Text]] = {r: [] for r in self.game.roles}
-        table: list[Text] = []
-        counters: list[Text] = []
+        by_role: dict[str, list[Line]] = {r: [] for r in self.game.roles}
+        table: list[Line] = []
+        counters: list[Line] = []
         for slot in self.zone_slots:
             data = zones.get(slot.key)
             if data is None or slot.per_board:
@@ -193,7 +307,12 @@ class Renderer:
             if count == 0 and not own:
                 continue
             label = humanize(slot.name) + (f" {slot.index}" if slot.per_number else "")
-            line = Text.assemble(("  " + label + ": ", ""), self.pile(data, own))
+            pile = self.pile(data, own)
+            line = Line(Text.assemble(("  " + label + ": ", ""), pile))
+            if data.get("cards") is None:  # a hidden pile: only its size, which fits a row
+                line.short = Text(f"{label}: {count} face down", style=STYLE_HIDDEN)
+            elif len(label) + len(pile.plain) <= SHORT and ", " not in pile.plain:
+                line.short = Text.assemble(f"{label}: ", pile)
             (by_role.get(slot.owner, table) if slot.owner else table).append(line)
         for slot in self.var_slots:
             if slot.key not in variables or slot.per_board or self._on_board(slot):
@@ -202,12 +321,20 @@ class Renderer:
             if slot.per_number and value == slot.initial:
                 continue
             label = humanize(slot.name) + (f" {slot.index}" if slot.per_number else "")
-            line = Text(f"  {label}: {self.value(value)}")
+            shown = self.value(value)
+            line = Line(Text(f"  {label}: {shown}"))
+            if len(label) + len(shown) <= SHORT and ", " not in shown:
+                line.short = Text(f"{label}: {shown}")
             (by_role.get(slot.owner, counters) if slot.owner else counters).append(line)
+        rows = {r: _rows(lines) for r, lines in by_role.items()}
         sections: list[RenderableType] = []
+        if only_own:
+            mine = rows[role]
+            title = Text(self.name(role), style=STYLE_ROLE)
+            return [Group(title, *mine)] if mine else []
         order = [role] + [r for r in self.game.roles if r != role]
         for r in order:
-            lines = by_role[r]
+            lines = rows[r]
             if not lines:
                 continue
             title = (Text.assemble((self.name(r), STYLE_YOU), (" (you)", STYLE_SECTION))
@@ -215,9 +342,9 @@ class Renderer:
             title.stylize("underline")
             sections.append(Group(title, *lines))
         if table:
-            sections.append(Group(Text("Table", style=STYLE_SECTION), *table))
+            sections.append(Group(Text("Table", style=STYLE_SECTION), *_rows(table)))
         if counters:
-            sections.append(Group(Text("Counters", style=STYLE_SECTION), *counters))
+            sections.append(Group(Text("Counters", style=STYLE_SECTION), *_rows(counters)))
         board = self.board_lines(obs, role)
         if board:
             sections.append(Group(Text("Board", style=STYLE_SECTION), *board))
@@ -324,7 +451,7 @@ class Renderer:
     def decision(self, menu: Menu, role: str) -> RenderableType:
         decision = menu.decision
         title = Text.assemble((self.name(role), STYLE_YOU), (": " + decision.prompt, STYLE_TITLE))
-        if menu.subset:
+        if menu.subset and decision.items:
             n = len(decision.items)
             lo, hi = max(decision.min, 0), min(decision.max, n)
             if lo == hi:
@@ -337,19 +464,27 @@ class Renderer:
         width = max((len(e.key) for e in menu.entries), default=1)
         lines: list[RenderableType] = [title]
         for entry in menu.entries:
-            line = Text("  " + entry.key.rjust(width), style=STYLE_KEY)
-            if not (menu.numeric and entry.index is not None and entry.label == entry.key):
-                line.append("  ")
-                line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
+            line = Text(style="")
+            line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
+            items = menu.decision.items
+            text = card_text(self.game, items[entry.index]) if entry.index is not None \
+                and entry.index < len(items) else None
+            if text:
+                line.append(": " + text, style=STYLE_HIDDEN)
             if entry.anytime:
                 line.append("  (any time)", style=STYLE_HIDDEN)
-            lines.append(line)
-        if menu.subset:
-            hint = ("Type the numbers of your choice separated by spaces or commas "
-                    "(e.g. 1 3), or none.")
+            key = Text("  " + entry.key.rjust(width), style=STYLE_KEY)
+            lines.append(Hanging(key + Text("  "), line))
+        if menu.default is not None:
+            only = menu.default.label if menu.default.id != NONE_ID else "nothing to choose"
+            actions = any(entry.anytime for entry in menu.entries)
+            hint = f"Press Enter ({only})" + (", or a letter for an action." if actions
+                                               else ".")
+        elif menu.subset:
+            hint = "Type numbers (1 3, 1-4), all or none."
         else:
-            hint = "Type a number, or the start of a name."
-        lines.append(Text(hint + " Commands: help, log, save, quit.", style=STYLE_HIDDEN))
+            hint = "Type a number or the start of a name."
+        lines.append(Text(hint + " Also: board, log, help, quit.", style=STYLE_HIDDEN))
         return Group(*lines)
 
     # ------------------------------------------------------------ the map
@@ -377,27 +512,32 @@ class Renderer:
 
 HELP_COMMANDS = (
     ("help", "this help"),
-    ("log", "every event you have seen, your own private ones too"),
+    ("board", "the whole table as you see it"),
+    ("cards [NAME]", "the pack's cards with their text (those whose name has NAME)"),
+    ("pile NAME", "every card of a pile you may see (a discard pile, say)"),
+    ("log [N]", "every event you have seen (or the last N), your private ones too"),
     ("map", "the whole board (packs with a map)"),
-    ("save [FILE]", "save the game and go on playing"),
-    ("quit", "leave the game (you are asked whether to save it)"),
+    ("save [FILE]", "say where the game is saved (or save a copy to FILE)"),
+    ("quit", "leave the game (it stays saved: go on later with rulekit play --resume)"),
 )
 
 
 def help_text(default_save: str) -> RenderableType:
     lines: list[RenderableType] = [
         Text("How to answer", style=STYLE_SECTION),
-        Text("  One choice: type its number, or the start of its name (lon for London)."),
-        Text("  Several cards: their numbers separated by spaces or commas (1 3 4), or none."),
+        Text("  One choice: type its line's number, or the start of its name. Enter takes "
+             "the only answer of a question that has one."),
+        Text("  Several: numbers separated by spaces or commas (1 3 4), a range (1-3), all "
+             "or none."),
+        Text("  An action you may take at any time has a letter (a, b...): type it."),
         Text("Commands", style=STYLE_SECTION),
     ]
     for name, text in HELP_COMMANDS:
         lines.append(Text.assemble(("  " + name.ljust(12), STYLE_KEY), text))
-    lines.append(Text(f"  A save goes to {default_save} unless you name a FILE; go on with "
-                      f"rulekit play --resume FILE."))
-    lines.append(Text("  Ctrl-C asks whether to save; at the end of the input the game is "
-                      "saved there too."))
+    lines.append(Text(f"  The game is saved to {default_save} before every question, so "
+                      f"closing the terminal or Ctrl-C loses nothing; rulekit play --list "
+                      f"shows the games still on."))
     return Group(*lines)
 
 
-__all__ = ["Renderer", "Slot", "help_text", "humanize", "phase_names"]
+__all__ = ["Renderer", "Slot", "help_text", "humanize", "phase_names", "round_count"]

@@ -3,7 +3,11 @@
 The game is rebuilt from its save file (seed and decisions, with the very pack version it was
 played with) and its log is shown as one player saw it (``--as ROLE``: the public events and
 that player's private ones) or as everyone saw it (``--as all``: every event, each private one
-marked with whom it was for). Enter shows the next event, ``a`` all the rest, ``q`` stops.
+marked with whom it was for). Without ``--as``, a finished game is shown as everyone saw it; a
+game still on only as its one person saw it (with several people at the table, ``--as`` must
+say whose view), and its seed is not shown. Enter shows the next event, ``r`` goes on to the
+next round and shows the table there, ``b`` the table at the current event, ``a`` all the
+rest, ``q`` stops.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from rulekit.errors import UsageError, did_you_mean
-from rulekit.play.render import Renderer, phase_names
+from rulekit.play.render import Renderer, phase_names, round_count
 from rulekit.play.savefile import HUMAN, SavedGame, rebuild
 from rulekit.play.screen import Screen
 
@@ -25,13 +29,14 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
                as_role: str | None = None, all_at_once: bool = False) -> int:
     """Show the saved game ``saved`` (of ``loaded``, a LoadedPack); the exit code."""
     game = loaded.game
-    viewer = as_role if as_role is not None else EVERYONE
-    if viewer != EVERYONE and viewer not in game.role_names:
+    if as_role is not None and as_role != EVERYONE and as_role not in game.role_names:
         choices = [*game.roles, EVERYONE]
-        hint = did_you_mean(viewer, choices) or f"choose one of: {', '.join(choices)}"
-        raise UsageError(f"unknown role '{viewer}' for --as", hint)
+        hint = did_you_mean(as_role, choices) or f"choose one of: {', '.join(choices)}"
+        raise UsageError(f"unknown role '{as_role}' for --as", hint)
     state = rebuild(game, saved, where)
-    render = Renderer(game, phase_names(loaded.documents))
+    viewer = as_role if as_role is not None else default_viewer(saved, state, where)
+    render = Renderer(game, phase_names(loaded.documents),
+                      round_count(loaded.documents, dict(game.params)))
     if viewer == EVERYONE:
         events: list[dict[str, Any]] = list(state["log"])
         seen_by = "everyone"
@@ -43,29 +48,47 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
     events = [event for event in events if event.get("e") != "end"]  # the final banner
     seats = ", ".join(f"{render.name(role)}: {'person' if spec == HUMAN else spec + ' bot'}"
                       for role, spec in saved.seats.items())
-    screen.show(Text(f"Replay of {game.pack_name} {game.version}, seed {saved.seed}, "
-                     f"as seen by {seen_by}", style="bold"))
+    seed = f", seed {saved.seed}" if state["result"] is not None or who is None else ""
+    screen.show(Text(f"Replay of {game.pack_name} {game.version}{seed}, as seen by {seen_by}",
+                     style="bold"))
     screen.show(Text(f"{seats}; {len(saved.decisions)} decisions, {len(events)} events"))
     if not all_at_once:
-        screen.note("Enter: next event, a: all the rest, q: stop.")
+        screen.note("Enter: next event, r: to the next round, b: the table at this point, "
+                    "a: all the rest, q: stop.")
     screen.blank()
+    history = _History(game, saved, who)
     last: int | None = None
-    for number, event in enumerate(events, start=1):
+    next_round: int | None = None  # after 'r': go on without asking until this round
+    number = 0
+    while number < len(events):
+        event = events[number]
+        number += 1
         for line in render.events([event], who, last):
             screen.show(line)
         round_number = event.get("round")
         last = round_number if isinstance(round_number, int) else last
         if all_at_once or number == len(events):
             continue
-        try:
-            answer = screen.ask(f"[{number}/{len(events)}] ").strip().lower()
-        except EOFError:
-            screen.note("End of input: the replay stops here.")
-            return 0
+        if next_round is not None:
+            if last is None or last < next_round:
+                continue
+            next_round = None
+            _show_table(screen, render, game, history.state_at(number), who)
+        while True:
+            try:
+                answer = screen.ask(f"[{number}/{len(events)}] ").strip().lower()
+            except EOFError:
+                screen.note("End of input: the replay stops here.")
+                return 0
+            if answer not in ("b", "board"):
+                break
+            _show_table(screen, render, game, history.state_at(number), who)
         if answer in ("q", "quit"):
             return 0
         if answer in ("a", "all"):
             all_at_once = True
+        if answer in ("r", "round"):
+            next_round = (last or 0) + 1
     screen.blank()
     result = state["result"]
     if result is not None:
@@ -84,4 +107,51 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
     return 0
 
 
-__all__ = ["EVERYONE", "run_replay"]
+class _History:
+    """The states of a saved game after each decision, to show the table at any event."""
+
+    def __init__(self, game: Any, saved: SavedGame, who: str | None) -> None:
+        self.game = game
+        self.who = who
+        self.states: list[dict[str, Any]] = [game.new_game(saved.seed)]
+        for role, option in saved.decisions:
+            self.states.append(game.apply(self.states[-1], {role: option}))
+        self.counts = [len(self._events(state)) for state in self.states]
+
+    def _events(self, state: dict[str, Any]) -> list[Any]:
+        if self.who is None:
+            return list(state["log"])
+        return list(self.game.observe(state, self.who)["log"])
+
+    def state_at(self, shown: int) -> dict[str, Any]:
+        """The state when the viewer had seen ``shown`` events."""
+        for state, count in zip(self.states, self.counts, strict=True):
+            if count >= shown:
+                return state
+        return self.states[-1]
+
+
+def _show_table(screen: Screen, render: Renderer, game: Any, state: dict[str, Any],
+                who: str | None) -> None:
+    """The table at a point of the game, as ``who`` saw it (everyone: each player's view)."""
+    for role in [who] if who is not None else game.roles:
+        obs = game.observe(state, role)
+        screen.show(render.header(obs, role))
+        for section in render.view(obs, role):
+            screen.show(section)
+
+
+def default_viewer(saved: SavedGame, state: dict[str, Any], where: str) -> str:
+    """Whose view a replay shows when ``--as`` is not given: everyone's once the game is over;
+    while it is on, that of the only person at the table (with several, one must say)."""
+    if state["result"] is not None:
+        return EVERYONE
+    people = [role for role, spec in saved.seats.items() if spec == HUMAN]
+    if len(people) == 1:
+        return people[0]
+    raise UsageError(f"{where}: this game is not over, and a replay shows only what one "
+                     f"player may see", f"say whose view: --as ROLE (roles: "
+                     f"{', '.join(saved.seats)}), or --as all to see every secret")
+
+
+__all__ = ["EVERYONE", "default_viewer", "run_replay"]

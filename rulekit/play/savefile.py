@@ -7,19 +7,23 @@ also a complete record for ``rulekit replay``.
 
     {"format": 1, "pack": "demo", "version": "1.0.0", "pack_hash": "...",
      "params": {"turns": 7, ...}, "seed": 12, "seats": {"hunter": "human", "runner": "random"},
-     "decisions": [["hunter", "bust+smoke"], ["runner", "none"], ...],
+     "decisions": [["hunter", "ace+king"], ["runner", "none"], ...],
+     "started": "2026-11-30T16:30:00Z", "finished": false,
      "source": "/path/to/the/pack", "rng": {"runner": [3, "base64...", null]}}
 
 ``source`` (the pack folder the game was played from) helps find a pack that is not shipped;
 ``rng`` holds the state of each bot's random generator at the last decision, so that bots go on
-exactly as they would have after a resume. Files are written atomically: to a temporary file in
-the same folder, then renamed over the target.
+exactly as they would have after a resume; ``started`` and ``finished`` let ``rulekit play
+--list`` find the games still on without replaying them. Files are written atomically: to a
+temporary file in the same folder, then renamed over the target (a temporary file left by a
+killed write is removed by the next one).
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import glob
 import json
 import os
 import random
@@ -34,11 +38,8 @@ from rulekit.errors import GameRuntimeError, IllegalActionError, RulekitError, S
 
 SAVE_FORMAT = 1
 HUMAN = "human"
-
-
-def autosave_path(pack_id: str) -> Path:
-    """The default save file of a game of ``pack_id``, in the working folder."""
-    return Path(f"rulekit-autosave-{pack_id}.json")
+MAX_SAVE_BYTES = 8 * 1024 * 1024  # a long game is some 30 KB; a bigger file is not a save
+MAX_SEED = 2 ** 64  # seeds are 64-bit: new ones are drawn below it
 
 
 @dataclass
@@ -54,6 +55,8 @@ class SavedGame:
     decisions: list[tuple[str, str]] = field(default_factory=list)
     source: str | None = None
     rng: dict[str, Any] = field(default_factory=dict)
+    started: str | None = None  # when the game began (UTC, ISO 8601)
+    finished: bool = False  # the game is over
 
     def to_json(self) -> str:
         """The file's text: one key per line, one decision per line."""
@@ -62,6 +65,9 @@ class SavedGame:
             "pack_hash": self.pack_hash, "params": self.params, "seed": self.seed,
             "seats": self.seats,
         }
+        if self.started is not None:
+            head["started"] = self.started
+        head["finished"] = self.finished
         lines = [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
                  for key, value in head.items()]
         moves = ",\n".join(f"    {json.dumps([role, option], ensure_ascii=False)}"
@@ -96,8 +102,8 @@ class SavedGame:
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                 for k, v in params.items()):
             raise bad("'params' must map parameter names to integers")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise bad("'seed' must be an integer")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not -MAX_SEED < seed < MAX_SEED:
+            raise bad("'seed' must be an integer of 64 bits at most")
         if not isinstance(seats, dict) or not seats or not all(
                 isinstance(k, str) and isinstance(v, str) and v for k, v in seats.items()):
             raise bad("'seats' must map roles to 'human' or an agent")
@@ -112,9 +118,15 @@ class SavedGame:
         rng = data.get("rng", {})
         if not isinstance(rng, dict) or not all(_valid_rng_state(v) for v in rng.values()):
             raise bad("'rng' must map roles to random generator states")
+        started, finished = data.get("started"), data.get("finished", False)
+        if started is not None and not isinstance(started, str):
+            raise bad("'started' must be a text")
+        if not isinstance(finished, bool):
+            raise bad("'finished' must be true or false")
         return cls(pack=data["pack"], version=data["version"], pack_hash=data["pack_hash"],
                    params=dict(params), seed=seed, seats=dict(seats),
-                   decisions=[(d[0], d[1]) for d in decisions], source=source, rng=dict(rng))
+                   decisions=[(d[0], d[1]) for d in decisions], source=source, rng=dict(rng),
+                   started=started, finished=finished)
 
 
 def _valid_rng_state(value: Any) -> bool:
@@ -141,15 +153,23 @@ def restore_rng(rng: random.Random, state: list[Any]) -> None:
                             ) from None
 
 
+def _temp_prefix(target: Path) -> str:
+    return f".{target.name}."
+
+
 def write_save(path: Path, saved: SavedGame) -> Path:
-    """Write ``saved`` to ``path`` atomically; return the absolute path written."""
+    """Write ``saved`` to ``path`` atomically; return the absolute path written. A temporary
+    file left by an earlier write to the same file that was killed is removed."""
     target = path.expanduser().absolute()
     folder = target.parent
     if not folder.is_dir():
         raise SaveFileError(f"cannot save to {path}: there is no folder {folder}")
     text = saved.to_json()
+    for stale in folder.glob(f"{glob.escape(_temp_prefix(target))}*.tmp"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        fd, temp = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=".tmp", dir=folder)
     except OSError as exc:
         raise SaveFileError(f"cannot save to {path}: {exc.strerror or exc}") from None
     try:
@@ -171,7 +191,12 @@ def read_save(path: Path) -> SavedGame:
     """Read and check a save file."""
     where = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_SAVE_BYTES + 1)
+        if len(raw) > MAX_SAVE_BYTES:
+            raise SaveFileError(f"{where}: not a rulekit save file (larger than "
+                                f"{MAX_SAVE_BYTES // (1024 * 1024)} MB)")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise SaveFileError(f"{where}: no such save file") from None
     except IsADirectoryError:
@@ -185,6 +210,12 @@ def read_save(path: Path) -> SavedGame:
     except json.JSONDecodeError as exc:
         raise SaveFileError(f"{where}:{exc.lineno}:{exc.colno}: not a rulekit save file: "
                             f"bad JSON ({exc.msg})") from None
+    except RecursionError:
+        raise SaveFileError(f"{where}: not a rulekit save file (its JSON is nested too deep)"
+                            ) from None
+    except ValueError:  # int() refuses numbers of thousands of digits
+        raise SaveFileError(f"{where}: not a rulekit save file (bad JSON: a number too long "
+                            f"to read)") from None
     return SavedGame.from_data(data, where)
 
 
@@ -194,6 +225,8 @@ def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -
     from rulekit.pack.loader import find_pack, load_pack
 
     ref: str | Path
+    if pack_ref is not None and pack_ref != saved.pack and not Path(pack_ref).exists():
+        raise _other_pack(where, saved.pack, pack_ref)  # a shipped pack's id: no need to load
     if pack_ref is not None:
         ref = pack_ref
     elif saved.source is not None and (Path(saved.source) / "pack.yaml").is_file():
@@ -207,7 +240,7 @@ def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -
     loaded = load_pack(ref, dict(saved.params))
     game: Game = loaded.game
     if game.pack_id != saved.pack:
-        raise SaveFileError(f"{where} is a game of '{saved.pack}', not of '{game.pack_id}'")
+        raise _other_pack(where, saved.pack, game.pack_id)
     if game.pack_hash != saved.pack_hash:
         raise SaveFileError(
             f"{where} was saved with {saved.pack} {saved.version} (pack hash "
@@ -218,6 +251,11 @@ def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -
     if unknown:
         raise SaveFileError(f"{where}: unknown role '{unknown[0]}' in 'seats'")
     return loaded
+
+
+def _other_pack(where: str, saved: str, named: str) -> SaveFileError:
+    return SaveFileError(f"{where}: this is a save of {saved}, not of {named}",
+                         f"leave the pack out, the save names it: rulekit play --resume {where}")
 
 
 def rebuild(game: Game, saved: SavedGame, where: str) -> State:
@@ -238,5 +276,5 @@ def rebuild(game: Game, saved: SavedGame, where: str) -> State:
     return state
 
 
-__all__ = ["HUMAN", "SAVE_FORMAT", "SavedGame", "autosave_path", "load_saved_pack",
+__all__ = ["HUMAN", "MAX_SAVE_BYTES", "SAVE_FORMAT", "SavedGame", "load_saved_pack",
            "read_save", "rebuild", "restore_rng", "rng_state", "write_save"]

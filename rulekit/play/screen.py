@@ -1,12 +1,15 @@
 """The terminal: a rich console to write to and a stream of typed lines to read from.
 
-Colour is used only on a terminal and never with ``no_color`` (or the ``NO_COLOR``
-environment variable); when the input is not a terminal, each line read is echoed after its
-prompt, so that a transcript of a scripted game reads like a played one.
+Colour and other styles are used only on a terminal, and never with ``no_color`` or the
+``NO_COLOR`` environment variable (then no escape code is written but the hot seat's wipe);
+when the input is not a terminal, each line read is echoed after its prompt, so that a
+transcript of a scripted game reads like a played one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -27,14 +30,24 @@ class Screen:
         out = output if output is not None else sys.stdout
         self.input = input if input is not None else sys.stdin
         terminal = _isatty(out)
-        self.console = Console(file=out, no_color=no_color, highlight=False, emoji=False,
-                               soft_wrap=not terminal, markup=False)
+        plain = no_color or os.environ.get("NO_COLOR", "") != ""  # https://no-color.org
+        self.console = Console(file=out, no_color=plain, color_system=None if plain else "auto",
+                               highlight=False, emoji=False, soft_wrap=not terminal,
+                               markup=False)
         self.fast = fast
         self._sleep = sleep
+        if self.input is sys.stdin and _isatty(self.input):
+            with contextlib.suppress(ImportError):  # line editing and history for input()
+                import readline  # noqa: F401
 
     @property
     def is_terminal(self) -> bool:
         return self.console.is_terminal
+
+    @property
+    def input_is_terminal(self) -> bool:
+        """Whether answers are typed by a person (not piped or scripted)."""
+        return _isatty(self.input)
 
     def show(self, *items: RenderableType) -> None:
         for item in items:

@@ -5,15 +5,22 @@ The loop takes the first pending decision of the game, again and again, until th
 - a bot's decision is asked of its agent with its own :class:`~rulekit.agents.View` (seeded from
   the game's seed and its role, as in simulations) and applied at once; what the person at the
   screen may see of it is shown, paced so that they can follow (``fast`` skips the pauses);
-- a decision with a single legal option is taken without asking;
-- a person's decision shows their view (from ``game.observe``) and a numbered menu, and reads
-  answers until one is legal; ``help``, ``log``, ``map``, ``save`` and ``quit`` are answered in
-  between.
+- a person is asked every decision the engine poses, even one with a single legal option
+  (Enter takes it), since whether and how often someone is asked must not depend on what only
+  they may see; a person's decision shows their view (from ``game.observe``) and a numbered
+  menu, and reads answers until one is legal; ``help``, ``log``, ``map``, ``save`` and
+  ``quit`` are answered in between.
 
 With several people at one terminal (hot seat) the screen is wiped between two people's turns
-and a "pass to ..." screen waits for Enter, so that nobody sees another's secrets; each then
-sees what happened since their last turn. Simultaneous decisions are asked one after the other
+(a turn is a run of decisions by one person, however many steps it has) and a "pass to ..."
+screen, under the public events both may read, waits for Enter, so that nobody sees another's
+secrets; each then sees what happened
+since their last turn. Simultaneous decisions are asked one after the other
 (the engine takes partial commits and reveals nothing until all have answered).
+
+The seed of a game is a secret while it is on (whoever knows it knows every hidden card): it is
+drawn from the operating system, shown only when the game is over, and the bots' generators
+are derived from it.
 
 A game is saved as its seed, seats and decisions (see :mod:`rulekit.play.savefile`): with
 ``save``, after Ctrl-C if the player wants it, and to the default save file when the input
@@ -22,6 +29,8 @@ ends at a prompt. Given the same seed, seats and typed lines a game is played th
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,12 +40,10 @@ from rich.panel import Panel
 from rich.text import Text
 
 from rulekit.agents import (
-    AssignmentWords,
     View,
     as_option,
     choose_function,
     load_agent,
-    parse_assignments,
 )
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
@@ -44,40 +51,24 @@ from rulekit.errors import (
     GameRuntimeError,
     IllegalActionError,
     RulekitError,
-    SaveFileError,
 )
-from rulekit.play.prompt import Choice, Command, Menu, Problem, forced_option, parse_answer
-from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names
-from rulekit.play.savefile import (
-    HUMAN,
-    SavedGame,
-    autosave_path,
-    restore_rng,
-    rng_state,
-    write_save,
-)
+from rulekit.play.cards import card_list, card_named
+from rulekit.play.keeper import Keeper, shell_path
+from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer
+from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names, round_count
+from rulekit.play.savefile import HUMAN, SavedGame, restore_rng, rng_state
+from rulekit.play.saves import now_text
 from rulekit.play.screen import Screen
+from rulekit.play.signals import Stopped, stopping_signals
 from rulekit.simulate import seat_rng
 
 BOT_PACE = 0.8  # seconds after each event that follows a bot's move
-MAX_RECENT = 20  # events shown at the top of a turn; the rest through 'log'
-
-SEAT_WORDS = AssignmentWords("--seat", "ROLE=human or ROLE=AGENT", "--seat", "seats")
+MAX_RECENT = 10  # events shown at the start of a turn; the rest through 'log'
 
 EXIT_OK = 0
+EXIT_BAD_INPUT = 1
 EXIT_INTERRUPTED = 130
-
-
-def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
-    """``["hunter=human", "runner=random,..."]`` -> ``{role: "human" | agent spec}`` for every
-    role: by default the first role is played by a person and the others by random bots."""
-    given = parse_assignments(pairs, roles, SEAT_WORDS, f"--seat {roles[0]}=human")
-    seats = {role: HUMAN if spec.lower() == HUMAN else spec for role, spec in given.items()}
-    if not seats:
-        seats[roles[0]] = HUMAN
-    for role in roles:
-        seats.setdefault(role, "random")
-    return {role: seats[role] for role in roles}
+MAX_BAD_ANSWERS = 5  # refused answers in a row before piped play stops
 
 
 class Bot:
@@ -115,13 +106,14 @@ class Session:
     state: State | None = None  # the state after ``decisions`` (a resumed game)
     rng: dict[str, Any] = field(default_factory=dict)  # bots' generator states (resumed)
     save_path: Path | None = None  # --save, or the file a game was resumed from
-    save_always: bool = False  # write the finished game to save_path without asking
     resumed_from: Path | None = None
+    started: str | None = None  # when the game began (UTC); now, for a new game
 
     def __post_init__(self) -> None:
         self.game: Game = self.loaded.game
         game = self.game
-        self.render = Renderer(game, phase_names(self.loaded.documents))
+        self.render = Renderer(game, phase_names(self.loaded.documents),
+                               round_count(self.loaded.documents, dict(game.params)))
         self.bots = {role: Bot(game, role, spec, self.seed)
                      for role, spec in self.seats.items() if spec != HUMAN}
         for role, saved_state in self.rng.items():
@@ -132,37 +124,25 @@ class Session:
         self.hot_seat = len(self.humans) > 1
         self.holder: str | None = None if self.hot_seat or not self.humans else self.humans[0]
         self.seen: dict[str | None, int] = {}  # events shown, per viewer
-        self.shown: dict[str, Any] = {}  # the view last shown, per player
-        self.saved_once = False
+        self.last_decider: str | None = None  # who took the last decision
+        self.turn_seen: dict[str, int] = {}  # events a person had seen at their last decision
+        self.bad_answers = 0  # answers not understood in a row
+        self.started = self.started or now_text()
+        self.keeper = Keeper(screen=self.screen, pack_id=game.pack_id, started=self.started,
+                             path=self.save_path, active=bool(self.humans) or
+                             self.save_path is not None, snapshot=self.saved_game)
         if self.state is None:
             self.state = game.new_game(self.seed)
 
     # ------------------------------------------------------------ saving
-
-    @property
-    def default_save(self) -> Path:
-        return self.save_path or autosave_path(self.game.pack_id)
 
     def saved_game(self) -> SavedGame:
         game = self.game
         return SavedGame(pack=game.pack_id, version=game.version, pack_hash=game.pack_hash,
                          params=dict(game.params), seed=self.seed, seats=dict(self.seats),
                          decisions=list(self.decisions),
-                         source=str(Path(self.loaded.folder).resolve()), rng=dict(self.rng))
-
-    def save(self, path: Path | None = None, why: str = "The game is saved") -> Path | None:
-        """Write the game; say where (or what went wrong: the game goes on either way)."""
-        target = path or self.default_save
-        try:
-            written = write_save(target, self.saved_game())
-        except SaveFileError as exc:
-            self.screen.error(f"Not saved: {exc.message}")
-            return None
-        self.saved_once = True
-        command = "replay" if self._state["result"] is not None else "play --resume"
-        self.screen.note(f"{why} to {written}")
-        self.screen.note(f"(rulekit {command} {_shell_path(written)})")
-        return written
+                         source=str(Path(self.loaded.folder).resolve()), rng=dict(self.rng),
+                         started=self.started, finished=self._state["result"] is not None)
 
     @property
     def _state(self) -> State:
@@ -172,36 +152,64 @@ class Session:
     # ------------------------------------------------------------ the loop
 
     def run(self) -> int:
-        """Play until the game ends or the player leaves; the exit code."""
-        try:
-            self._intro()
-            while self._state["result"] is None:
-                self._step()
-            self._finish()
-            return EXIT_OK
-        except _Leave as leave:
-            return leave.code
-        except KeyboardInterrupt:
-            return self._interrupted()
-        except RulekitError:  # a broken bot or pack: keep the game up to here, then report
-            if self.decisions and self._state["result"] is None:
-                self.save(why="Something went wrong; the game up to here is saved")
-            raise
+        """Play until the game ends or the player leaves; the exit code. The game is written
+        to its save file before every question to a person, so that closing the terminal, a
+        signal, Ctrl-C or a failure loses at most the answer being typed."""
+        with stopping_signals():
+            try:
+                self._intro()
+                while self._state["result"] is None:
+                    self._step()
+                self._finish()
+                return EXIT_OK
+            except _Leave as leave:
+                return leave.code
+            except KeyboardInterrupt:
+                self.screen.blank()
+                self.keeper.tell("Interrupted. The game is saved")
+                return EXIT_INTERRUPTED
+            except Stopped as stop:
+                with contextlib.suppress(OSError, ValueError):  # the terminal may be gone
+                    self.keeper.keep()
+                    self.screen.blank()
+                    self.keeper.tell("Stopped by a signal. The game is saved")
+                return stop.exit_code
+            except RulekitError:  # a broken bot or pack: keep the game up to here, then report
+                self.keeper.tell("Something went wrong; the game up to here is saved")
+                raise
+            except Exception as exc:
+                if os.environ.get("RULEKIT_DEBUG"):
+                    raise
+                self.keeper.tell("Something went wrong; the game up to here is saved")
+                raise RulekitError(f"internal error: {type(exc).__name__}: {exc}",
+                                   "please report it, with the save file; RULEKIT_DEBUG=1 "
+                                   "shows the details") from None
 
     def _intro(self) -> None:
         game = self.game
         seats = ", ".join(
             f"{self.render.name(role)}: {'person' if spec == HUMAN else spec + ' bot'}"
             for role, spec in self.seats.items())
-        self.screen.show(Text(f"{game.pack_name} {game.version}, seed {self.seed}",
-                              style="bold"))
+        self.screen.show(Text(f"{game.pack_name} {game.version}", style="bold"))
         self.screen.show(Text(seats))
         if self.resumed_from is not None:
             self.screen.note(f"Resumed from {self.resumed_from} after "
                              f"{len(self.decisions)} decisions.")
+            self._recap()
+        elif self.keeper.active:
+            self.screen.note(f"The game is saved as it goes, to {shell_path(self.keeper.path)}.")
         if self.humans:
             self.screen.note("Type help at any prompt for the commands.")
         self.screen.blank()
+
+    def _recap(self) -> None:
+        """After a resume, the last events the person at the screen saw, before the board
+        (in hot seat each person gets theirs after their pass screen)."""
+        if self.hot_seat or self.holder is None:
+            return
+        events = self._visible(self.holder)
+        self.seen[self.holder] = self.turn_seen[self.holder] = len(events)
+        self._recent("Recap", events, self.holder, None)
 
     def _step(self) -> None:
         pending = self.game.pending(self._state)
@@ -215,17 +223,13 @@ class Session:
             self._apply(role, option, bot)
             self._stream(BOT_PACE)
             return
-        forced = forced_option(decision)
-        if forced is not None:
-            self._apply(role, forced)
-            self._stream(0)
-            return
         self._ask(role, decision)
         self._stream(0)
 
     def _apply(self, role: str, option: Option, bot: Bot | None = None) -> None:
         state = self.game.apply(self._state, {role: option})
         self.decisions.append((role, option.id))
+        self.last_decider = role
         if bot is not None:
             self.rng[role] = rng_state(bot.rng)
         self.state = state
@@ -250,19 +254,40 @@ class Session:
 
     def _stream(self, pace: float) -> None:
         """Show the person at the screen what just happened (not in hot seat, where each
-        person sees it at their next turn)."""
+        person sees it at their next turn), but for the restatement of their own answers."""
         if self.hot_seat:
             return
         events, last = self._unseen(self.holder)
+        events = [event for event in events
+                  if not (event.get("e") == "choice" and event.get("player") == self.holder)]
         for line in self.render.events(events, self.holder, last):
             self.screen.show(line)
             if not line.plain.startswith("  --"):
                 self.screen.pause(pace)
 
+    def _recent(self, title: str | None, events: list[dict[str, Any]], viewer: str | None,
+                last: int | None) -> None:
+        """The last :data:`MAX_RECENT` of ``events`` (``last``: the round of the event shown
+        before them) under ``title``, saying how many earlier ones ``log`` shows."""
+        if not events:
+            return
+        if title:
+            self.screen.show(Text(title, style="bold underline"))
+        if len(events) > MAX_RECENT:
+            self.screen.show(Text(f"  ({len(events) - MAX_RECENT} earlier events: type log)",
+                                  style="dim"))
+            before = events[-MAX_RECENT - 1].get("round")
+            last = before if isinstance(before, int) else None
+            events = events[-MAX_RECENT:]
+        for line in self.render.events(events, viewer, last):
+            self.screen.show(line)
+
     def _pass_to(self, role: str) -> None:
-        """Wipe the screen and wait for ``role``'s player."""
-        self.shown.clear()
+        """Wipe the screen, show what both may see of what happened since the last pass (the
+        public events), and wait for ``role``'s player."""
         self.screen.clear()
+        events, last = self._unseen(None)
+        self._recent("For everyone", events, None, last)
         name = self.render.name(role)
         self.screen.show(Panel(Text(f"Pass to {name}, press Enter", style="bold"),
                                expand=False))
@@ -272,28 +297,24 @@ class Session:
             self._end_of_input()
         self.screen.clear()
 
-    def _show_turn(self, role: str, menu: Menu) -> None:
+    def _show_board(self, role: str) -> None:
         obs = self.game.observe(self._state, role)
+        self.screen.show(self.render.header(obs, role))
+        for section in self.render.view(obs, role):
+            self.screen.show(section)
+
+    def _show_turn(self, role: str, menu: Menu) -> None:
+        """The question: at the start of the person's turn after the whole view and what
+        happened since their last decision (shown again under the view, so that it stays in
+        sight); later in the same run of decisions only what changed, the new events."""
         screen = self.screen
         screen.blank()
-        seen = (obs["round"], obs["phase"], obs["zones"], obs["vars"])
-        if self.shown.get(role) != seen:  # nothing new: the view above still holds
-            self.shown[role] = seen
-            screen.show(self.render.header(obs, role))
-            for section in self.render.view(obs, role):
-                screen.show(section)
+        start = self.last_decider != role
+        if start:
+            self._show_board(role)
+            self.seen[role] = min(self.seen.get(role, 0), self.turn_seen.get(role, 0))
         events, last = self._unseen(role)
-        if events:
-            title = "Since your last turn" if self.hot_seat else "Events"
-            screen.show(Text(title, style="bold underline"))
-            if len(events) > MAX_RECENT:
-                screen.show(Text(f"  ({len(events) - MAX_RECENT} earlier events: type log)",
-                                 style="dim"))
-                last = events[-MAX_RECENT - 1].get("round")
-                events = events[-MAX_RECENT:]
-            for line in self.render.events(events, role, last if isinstance(last, int)
-                                           else None):
-                screen.show(line)
+        self._recent("Since your last turn" if start else None, events, role, last)
         screen.show(self.render.decision(menu, role))
 
     # ------------------------------------------------------------ a person's decision
@@ -302,6 +323,7 @@ class Session:
         if self.hot_seat and self.holder != role:
             self._pass_to(role)
         self.holder = role
+        self.keeper.keep()
         menu = Menu(decision, self.game.label)
         self._show_turn(role, menu)
         prompt = f"{self.render.name(role)}> "
@@ -312,8 +334,12 @@ class Session:
                 self._end_of_input()
             answer = parse_answer(menu, text)
             if isinstance(answer, Problem):
-                self.screen.show(Text(answer.message, style=STYLE_ERROR))
+                name = card_named(self.game, text) if answer.message.startswith(
+                    "Nothing matches") else None
+                self._refuse(f"{name} cannot be chosen here: {decision.prompt}." if name
+                             else answer.message)
                 continue
+            self.bad_answers = 0
             if isinstance(answer, Command):
                 self._command(answer, role, menu)
                 continue
@@ -321,52 +347,69 @@ class Session:
             try:
                 self._apply(role, answer.option)
             except IllegalActionError as exc:
-                self.screen.show(Text(exc.message, style=STYLE_ERROR))
+                self._refuse(exc.message)
                 continue
+            self.keeper.keep()  # on disk at once: a kill now loses nothing typed
+            self.turn_seen[role] = len(self._visible(role))
             return
+
+    def _refuse(self, message: str) -> None:
+        """Say why an answer is refused; stop after a few in a row when no person types them
+        (piped input would otherwise be refused forever)."""
+        self.screen.show(Text(message, style=STYLE_ERROR))
+        self.bad_answers += 1
+        if self.bad_answers >= MAX_BAD_ANSWERS and not self.screen.input_is_terminal:
+            self.screen.error(f"Stopping: {self.bad_answers} answers in a row were not "
+                              f"understood, and the input is not a terminal.")
+            self.keeper.tell()
+            raise _Leave(EXIT_BAD_INPUT)
 
     def _command(self, command: Command, role: str, menu: Menu) -> None:
         screen = self.screen
         if command.name == "help":
-            screen.show(help_text(str(self.default_save)))
+            screen.show(help_text(shell_path(self.keeper.path)))
         elif command.name == "log":
             events = self.game.observe(self._state, role)["log"]
-            screen.show(Text(f"Log ({len(events)} events)", style="bold underline"))
-            for line in self.render.events(events, role):
+            count = int(command.argument) if command.argument else len(events)
+            shown = events[-count:] if count > 0 else []
+            screen.show(Text(f"Log ({len(shown)} of {len(events)} events)",
+                             style="bold underline"))
+            first = len(events) - len(shown)
+            before = events[first - 1].get("round") if first > 0 else None
+            for line in self.render.events(shown, role, before if isinstance(before, int)
+                                           else None):
                 screen.show(line)
+        elif command.name == "board":
+            self._show_board(role)
+        elif command.name == "cards":
+            screen.show(card_list(self.game, command.argument))
+        elif command.name == "pile":
+            screen.show(self.render.piles(self.game.observe(self._state, role),
+                                          command.argument))
         elif command.name == "map":
             screen.show(self.render.map())
         elif command.name == "save":
-            self.save(Path(command.argument) if command.argument else None)
+            if command.argument:
+                self.keeper.copy(Path(command.argument))
+            else:
+                self.keeper.tell()
         elif command.name == "quit":
-            if self._yes("Save the game before leaving? [y/N] "):
-                self.save()
+            self.keeper.tell()
             screen.note("Goodbye.")
             raise _Leave(EXIT_OK)
         screen.show(Text(f"Back to: {menu.decision.prompt}", style="dim"))
 
-    def _yes(self, question: str) -> bool:
-        """A yes/no question; the end of the input counts as yes (nothing gets lost)."""
-        try:
-            answer = self.screen.ask(question)
-        except EOFError:
-            return True
-        return answer.strip().lower() in ("y", "yes")
-
     def _end_of_input(self) -> None:
-        self.save(why="End of input: the game is saved")
+        self.keeper.tell("End of input: the game is saved")
         raise _Leave(EXIT_OK)
 
-    def _interrupted(self) -> int:
-        self.screen.blank()
-        try:
-            if self._yes("Interrupted. Save the game before leaving? [y/N] "):
-                self.save()
-        except KeyboardInterrupt:
-            self.screen.blank()
-        return EXIT_INTERRUPTED
-
     # ------------------------------------------------------------ the end
+
+    def _reveal(self) -> None:
+        sections = _reveal_sections(self)
+        if sections:
+            self.screen.show(Text("What was hidden", style="bold underline"))
+            self.screen.show(*sections)
 
     def _finish(self) -> None:
         state = self._state
@@ -374,9 +417,8 @@ class Session:
             self.screen.clear()
             obs = self.game.observe(state, self.game.roles[0])
             self.screen.show(self.render.header(obs, None))
-            events, _ = self._unseen(None)
-            for line in self.render.events(events[-MAX_RECENT:], None):
-                self.screen.show(line)
+            events, last = self._unseen(None)
+            self._recent(None, events, None, last)
         else:
             self._stream(0)
         result = state["result"]
@@ -385,29 +427,42 @@ class Session:
         reason = str(result.get("reason") or "")
         self.screen.show(Panel(Text(f"Game over: {banner} {reason}".strip(), style="bold"),
                                expand=False))
-        if self.save_always or self.saved_once:
-            self.save(why="The finished game is saved")
+        self._reveal()
+        self.screen.note(f"The seed of this game was {self.seed}.")
+        self._keep_finished()
+
+    def _keep_finished(self) -> None:
+        """A finished game is kept where the player chose (``--save``, a resumed file); its
+        automatic save file only if they ask, for ``rulekit replay``."""
+        keeper = self.keeper
+        if not keeper.automatic:
+            keeper.tell("The finished game is saved")
             return
-        if not self.humans:
-            return
+        keeper.keep()  # finished: never listed as a game still on, even if killed now
         try:
             text = self.screen.ask("Press Enter to leave, or type save [FILE] to keep the game "
                                    "for rulekit replay: ")
         except EOFError:
-            return
+            text = ""
         word, _, rest = text.strip().partition(" ")
-        if word.lower() == "save":
-            self.save(Path(rest.strip()) if rest.strip() else None,
-                      why="The finished game is saved")
+        if word.lower() != "save":
+            keeper.discard()
+        elif rest.strip():
+            keeper.copy(Path(rest.strip()))
+            keeper.discard()
+        else:
+            keeper.tell("The finished game is saved")
 
 
-def _shell_path(path: Path) -> str:
-    """A path as a person would type it: relative to the working folder when inside it."""
-    try:
-        text = str(path.relative_to(Path.cwd()))
-    except ValueError:
-        text = str(path)
-    return f"'{text}'" if any(c in text for c in " '\"$&;|<>()") else text
+def _reveal_sections(session: Session) -> list[Any]:
+    """What each player held that the person at the screen could not see (every player's,
+    in hot seat), now that the game is over."""
+    if not session.humans:
+        return []
+    game, state = session.game, session._state
+    others = [r for r in game.roles if session.hot_seat or r != session.holder]
+    return [section for role in others
+            for section in session.render.view(game.observe(state, role), role, only_own=True)]
 
 
-__all__ = ["BOT_PACE", "Bot", "Session", "parse_seats"]
+__all__ = ["BOT_PACE", "Bot", "Session"]

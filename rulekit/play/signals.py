@@ -1,0 +1,56 @@
+"""Closing the terminal (SIGHUP) or a SIGTERM ends a game like Ctrl-C does: as an exception in
+the game loop, which then leaves with the game saved instead of dying at once."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
+
+NAMES = ("SIGHUP", "SIGTERM")
+
+
+class Stopped(BaseException):
+    """The process was asked to stop by a signal (not an Exception: no ``except Exception``
+    swallows it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+def _raise(signum: int, frame: FrameType | None) -> None:
+    for name in NAMES:  # a second signal must not cut the saving short
+        number = getattr(signal, name, None)
+        if number is not None:
+            signal.signal(number, signal.SIG_IGN)
+    raise Stopped(signum)
+
+
+@contextmanager
+def stopping_signals() -> Iterator[None]:
+    """Within the block, SIGHUP and SIGTERM raise :class:`Stopped` (main thread only; the
+    former handlers come back after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before: dict[int, Any] = {}
+    for name in NAMES:
+        number = getattr(signal, name, None)
+        if number is not None:
+            before[number] = signal.signal(number, _raise)
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+__all__ = ["Stopped", "stopping_signals"]

@@ -1,0 +1,200 @@
+"""`rulekit validate` catches the mistakes designers really make, each with its place and a hint."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers_cli import Run, runner
+
+ROOT = Path(__file__).resolve().parent.parent
+HIDEOUT = ROOT / "docs" / "examples" / "hideout"
+SHADOW = ROOT / "tests" / "packs" / "shadow"
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    return runner(capsys)
+
+
+def copy(tmp_path: Path, source: Path = HIDEOUT) -> Path:
+    folder = tmp_path / source.name
+    shutil.copytree(source, folder)
+    return folder
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+BAD_SCENARIOS = """\
+scenarios:
+  - name: Every mistake at once
+    covers: [HO-1]
+    params: {turns: 99, tunrs: 3}
+    start: {round: 1, phase: serch}
+    zones:
+      dicard: [patroll#1]
+    variables: {haet: 1, heat: 7}
+    play:
+      - lw: []
+    expect:
+      - "count(dek) == 1"
+    expect_pending: fugitve
+  - name: Every mistake at once
+    expect: ["finished"]
+"""
+
+EXPECTED = [
+    ("3:14", "rule 'HO-1' is not in the rules of hideout", "did you mean 'HO-01'?"),
+    ("4:21", "parameter 'turns' must be between 1 and 20, not 99", None),
+    ("4:25", "unknown parameter 'tunrs'", "did you mean 'turns'?"),
+    ("5:30", "unknown phase 'serch'", "did you mean 'search'?"),
+    ("7:7", "unknown zone 'dicard'", "did you mean 'discard'?"),
+    ("7:16", "unknown card 'patroll#1'", "did you mean 'patrol#1'?"),
+    ("8:17", "unknown variable 'haet'", "did you mean 'heat'?"),
+    ("8:32", "7 is outside the bounds of 'heat' (0 to 3)", None),
+    ("10:9", "unknown role 'lw'", "did you mean 'law'?"),
+    ("12:16", "unknown name 'dek'", "did you mean 'deck'?"),
+    ("13:21", "unknown role 'fugitve'", "did you mean 'fugitive'?"),
+    ("14:11", "scenario name 'Every mistake at once' is already used at", None),
+]
+
+
+def test_validate_checks_what_scenarios_say(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    (folder / "scenarios" / "bad.yaml").write_text(BAD_SCENARIOS, encoding="utf-8")
+    code, out, err = run("validate", folder)
+    assert code == 1 and out == ""
+    for place, message, hint in EXPECTED:
+        assert f"scenarios/bad.yaml:{place}: {message}" in err, (message, err)
+        if hint:
+            assert f"{message}" in err and f"hint: {hint}" in err, hint
+    assert f"invalid ({len(EXPECTED)} errors)" in err
+
+
+def test_a_misspelt_node_in_a_scenario_is_caught_before_it_runs(run: Run,
+                                                                 tmp_path: Path) -> None:
+    folder = copy(tmp_path, SHADOW)
+    edit(folder / "pack.yaml", "include: [content.yaml]", "include: [content.yaml]\n"
+         "scenarios: [scenarios.yaml]")
+    (folder / "scenarios.yaml").write_text(
+        "scenarios:\n  - name: found\n    variables: {hider_at: bb}\n    expect: ['found == 0']\n")
+    code, _, err = run("validate", folder)
+    assert code == 1
+    assert "scenarios.yaml:3:27: 'bb' is not a node (variable 'hider_at' holds a node)" in err
+
+
+def test_an_owner_on_a_public_variable_or_zone_is_an_error(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "components.yaml", "heat:           {initial: 0, min: 0, max: 3}",
+         "heat:           {initial: 0, min: 0, max: 3, owner: law}")
+    edit(folder / "components.yaml", "discard: {visibility: public}",
+         "discard: {visibility: public, owner: fugitive}")
+    code, _, err = run("validate", folder)
+    assert code == 1
+    assert "components.yaml:3:40: zone 'discard' has an owner but is public" in err
+    assert "components.yaml:9:55: variable 'heat' has an owner but is public" in err
+    assert "hint: add visibility: owner to show it to its owner only, or public: true" in err
+    edit(folder / "components.yaml", "owner: fugitive}", "owner: fugitive, public: true}")
+    edit(folder / "components.yaml", "owner: law}", "owner: law, visibility: owner}")
+    assert run("validate", folder)[0] == 0
+
+
+def test_duplicate_rule_ids_are_an_error(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "rules.yaml", "  - id: HO-02", "  - id: HO-01")
+    code, _, err = run("validate", folder)
+    assert code == 1 and "rules.yaml:5:9: rule 'HO-01' is given twice" in err
+
+
+def test_validate_json_lists_diagnostics(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    (folder / "scenarios" / "bad.yaml").write_text(BAD_SCENARIOS, encoding="utf-8")
+    code, out, _ = run("validate", folder, "--format", "json")
+    assert code == 1
+    report = json.loads(out)
+    assert report["packs"][0]["pack"] == str(folder) and not report["packs"][0]["ok"]
+    first = report["packs"][0]["diagnostics"][0]
+    assert first["file"].endswith("scenarios/bad.yaml") and (first["line"], first["column"]) == (
+        3, 14)
+    assert first["severity"] == "error" and first["hint"] == "did you mean 'HO-01'?"
+    assert first["message"] == "rule 'HO-1' is not in the rules of hideout"
+
+
+def test_lint_warnings_are_printed_and_fail_only_with_strict(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    components, flow = folder / "components.yaml", folder / "flow.yaml"
+    edit(components, "variables:\n", "variables:\n  spare:          {initial: 0}\n")
+    edit(components, "zones:\n", "zones:\n  limbo:   {visibility: public}\n")
+    components.write_text(components.read_text() + "  helper:\n    returns: \"1\"\n")
+    edit(flow, "setup: |\n  shuffle deck\n",
+         "setup: |\n  shuffle deck\n  let x = choose law one of limbo prompt \"Pick\"\n")
+    edit(flow, "procedures:\n", "procedures:\n  unused_proc:\n    do: pass\n")
+    edit(flow, "    - when: \"heat >= 3\"", "    - when: \"heat == 0\"")
+    code, out, err = run("validate", folder)
+    assert code == 0 and out.endswith("hideout: ok (22 cards, 10 scenarios; 5 warnings)\n")
+    for place, message in [
+        ("components.yaml:10:3", "variable 'spare' is never used by the pack's code"),
+        ("components.yaml:19:3", "function 'helper' is never used"),
+        ("flow.yaml:2:3", "procedure 'unused_proc' is never called"),
+        ("flow.yaml:20:11", "this choose always offers an empty list: zone 'limbo', which no "
+                            "card ever enters"),
+        ("flow.yaml:71:7", "this end condition holds in the initial state: every game would "
+                            "end at once with law winning"),
+    ]:
+        assert f"{place}: warning: {message}" in err, (message, err)
+    code, out, err = run("validate", folder, "--strict")
+    assert code == 1 and "hideout: invalid (5 warnings)" in err
+
+
+def test_duplicate_phase_ids_are_an_error(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "flow.yaml", "    - id: stash", "    - id: draw")
+    code, _, err = run("validate", folder)
+    assert code == 1 and "flow.yaml:30:11: phase 'draw' is given twice" in err
+
+
+def test_the_shipped_packs_have_no_warnings(run: Run) -> None:
+    code, out, err = run("validate", "carchase", "rednotice", HIDEOUT, "--strict")
+    assert code == 0 and "warning" not in out + err
+
+
+def test_declared_properties_catch_misspelt_missing_and_mistyped_keys(run: Run,
+                                                                      tmp_path: Path) -> None:
+    folder = copy(tmp_path, ROOT / "games" / "carchase")
+    cards = folder / "cards.yaml"
+    edit(cards, "{id: lie_low, name: Lie Low, type: F, kind: Fugitive, score: 1}",
+         "{id: lie_low, name: Lie Low, type: F, kind: Fugitive, score: 1, copise: 12}")
+    edit(cards, "{id: skid, name: Skid, type: C, kind: Chase, score: 1}",
+         "{id: skid, nmae: Skid, type: C, kind: Chase, score: \"1\"}")
+    edit(cards, "{id: bust, name: Bust, type: I, kind: Investigation, score: 8}",
+         "{id: bust, name: Bust, type: I, score: 8}")
+    code, _, err = run("validate", folder)
+    assert code == 1
+    assert "has a property 'copise' that the pack does not declare" in err
+    assert "hint: did you mean 'copies'?" in err
+    assert "card 'skid' has a property 'nmae' that the pack does not declare\n" in err
+    assert "card 'bust' has no 'kind'" in err
+    assert "property 'score' of card 'skid' must be an integer" in err
+
+
+def test_a_misspelt_region_key_on_a_node_is_caught(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path, ROOT / "games" / "rednotice")
+    edit(folder / "map.yaml", "{id: lima, name: Lima, region: south_america,",
+         "{id: lima, name: Lima, regoin: south_america,")
+    code, _, err = run("validate", folder)
+    assert code == 1
+    assert "map.yaml:" in err and "node 'lima' has a property 'regoin'" in err
+
+
+def test_packs_that_declare_no_properties_are_not_checked(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "cards.yaml", "{id: informant,   name: Informant,   type: S, score: 8}",
+         "{id: informant,   name: Informant,   type: S, score: 8, note: any}")
+    assert run("validate", folder)[0] == 0
