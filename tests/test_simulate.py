@@ -271,6 +271,7 @@ def test_workers_give_the_same_counts(duel_pack: Path) -> None:
     two = simulate(duel_pack, None, games=40, seed=5, workers=2)
     assert (one.wins, one.draws, one.capped, one.mean_rounds, one.decisions) == (
         two.wins, two.draws, two.capped, two.mean_rounds, two.decisions)
+    assert one.outcome() == two.outcome()
     assert two.workers == 2
 
 
