@@ -3,9 +3,16 @@
 An agent is any object with a ``choose(view, decision)`` method, or a plain function
 ``(view, decision)``, that returns the chosen :class:`~rulekit.engine.decisions.Option` or an
 option id (a label or a unique label prefix is accepted too). The :class:`View` tells the agent
-who it plays (``role``), the game (``game``), a random generator of its own (``rng``, seeded from
-the game's seed and the role, so games replay exactly) and, computed only when read, what the
-player may know of the game (``observation``, from :meth:`Game.observe`).
+who it plays (``role``), the rules (``game``: the compiled pack, its labels and map; it holds
+no game in progress), a random generator of its own (``rng``, seeded from the game's seed and
+the role, so games replay exactly) and what the player may know of the game (``observation``:
+plain data from :meth:`Game.observe`, a copy made for this decision).
+
+An agent gets what its seat may know and nothing else: the view holds no reference to the game
+state (a bot that wants to search gets full states from :meth:`Game.determinize`, never the
+real one), and ``decision`` lists its own options only. Agents run in the same process as the
+engine, so they are trusted code: nothing stops a program from walking Python's own frames,
+but nothing an agent is *handed* leads to what its seat may not see.
 
 Agents named on the command line are built-in names (see :data:`BUILTIN_AGENTS`), with
 parameters if they take any (``ismcts:iterations=400``, ``ismcts:seconds=0.5:depth=20``,
@@ -33,27 +40,26 @@ if TYPE_CHECKING:
 
 
 class View:
-    """What an agent is given for one decision: its seat, the game and, lazily, what it sees.
+    """What an agent is given for one decision: its seat, the rules and what it may see.
 
-    A view belongs to one decision; the next decision comes with a new view.
+    A view belongs to one decision; the next decision comes with a new view. It holds no game
+    state: ``observation`` is ``game.observe(state, role)``, plain data of its own (see
+    :meth:`of`).
     """
 
-    __slots__ = ("_observation", "_state", "game", "rng", "role")
+    __slots__ = ("game", "observation", "rng", "role")
 
     def __init__(self, game: Game, role: str, rng: random.Random,
-                 state: dict[str, Any]) -> None:
+                 observation: dict[str, Any]) -> None:
         self.game = game
         self.role = role
         self.rng = rng
-        self._state = state
-        self._observation: dict[str, Any] | None = None
+        self.observation = observation
 
-    @property
-    def observation(self) -> dict[str, Any]:
-        """``game.observe(state, role)``: computed on first use, then kept for this decision."""
-        if self._observation is None:
-            self._observation = self.game.observe(self._state, self.role)
-        return self._observation
+    @classmethod
+    def of(cls, game: Game, role: str, rng: random.Random, state: dict[str, Any]) -> View:
+        """The view of ``role`` on ``state`` (which it does not keep)."""
+        return cls(game, role, rng, game.observe(state, role))
 
     @property
     def belief(self) -> Belief:

@@ -202,6 +202,10 @@ class ScenarioRunner:
                                            or (hi is not None and value > hi)):
                 raise Failure(f"{value} is outside the bounds of '{ref}' ({lo} to {hi})",
                                scenario.doc.location((*scenario.path, "variables", ref)))
+            expected = decl.type
+            if not _fits(game, value, expected):
+                raise Failure(f"'{ref}' holds a value of type {expected}, not {value!r}",
+                               scenario.doc.location((*scenario.path, "variables", ref)))
             state["vars"][key] = value
         return game.run(state)
 
@@ -333,6 +337,15 @@ class ScenarioRunner:
                 raise Failure(f"expected {', '.join(wanted) or 'nobody'} to decide, but "
                                f"waiting for {', '.join(actual) or 'nobody'}",
                                scenario.doc.location((*scenario.path, "expect_pending")))
+
+
+def _fits(game: Game, value: Any, expected: str) -> bool:
+    """Whether a scenario may give ``value`` to a variable of type ``expected``."""
+    if value is None or expected in ("any", "list"):
+        return value is None or expected == "any" or isinstance(value, list)
+    if expected == "text":
+        return isinstance(value, str)
+    return game.symbols.reference_type(value) == expected
 
 
 def _explain(compiler: Compiler, expr: n.Expr, rt: Runtime, nslots: int, game: Game) -> str:

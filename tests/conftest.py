@@ -220,3 +220,11 @@ def agents_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[s
     sys.modules.pop(AGENTS_MODULE, None)
     yield AGENTS_MODULE
     sys.modules.pop(AGENTS_MODULE, None)
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    """``run(*argv)``: the exit code, stdout and stderr of ``rulekit.cli.main(argv)``."""
+    from helpers_cli import runner
+
+    return runner(capsys)

@@ -201,7 +201,8 @@ def test_two_determinizations_differ_where_the_observer_cannot_know() -> None:
     assert hider == {"c"}
 
     rednotice = load_pack("rednotice").game
-    beliefs = {role: Belief(rednotice, role, random.Random(4)) for role in rednotice.roles}
+    beliefs = {role: Belief(rednotice, role, random.Random(4), particles=64, frontier=128,
+                            keep=12) for role in rednotice.roles}
     places: dict[str, set[str]] = {}
     truth: list[str] = []
 
@@ -229,7 +230,7 @@ def test_the_view_offers_the_belief_without_the_state() -> None:
         actions = {}
         for d in decisions:
             if d.player == "seeker":
-                view = View(game, "seeker", seat, state)
+                view = View.of(game, "seeker", seat, state)
                 sample = view.determinize(rng)
                 assert game.observe(sample, "seeker") == game.observe(state, "seeker")
                 assert view.belief is view.belief  # one belief per seat and game

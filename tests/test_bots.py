@@ -86,7 +86,7 @@ def test_the_heuristic_agent_takes_a_winning_move_with_an_evaluation() -> None:
     agent = HeuristicAgent(samples=1, evaluate=fewer_cards)
     decision = game.decision_for(state, "law")
     assert decision is not None
-    chosen = agent.choose(View(game, "law", random.Random(0), state), decision)
+    chosen = agent.choose(View.of(game, "law", random.Random(0), state), decision)
     assert chosen.id != "none"
     assert outcome(game, state, "law") == 0.5
 

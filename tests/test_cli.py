@@ -23,18 +23,6 @@ CARET = re.compile(r"^ +\^$", re.MULTILINE)
 Run = Callable[..., tuple[int, str, str]]
 
 
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    """``run(*argv)``: the exit code, stdout and stderr of ``main(argv)``."""
-
-    def _run(*argv: str | Path) -> tuple[int, str, str]:
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return _run
-
-
 def assert_no_traceback(*texts: str) -> None:
     for text in texts:
         assert "Traceback" not in text

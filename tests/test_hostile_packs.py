@@ -284,3 +284,15 @@ def test_a_manifest_linked_from_outside_is_refused(tmp_path: Path, outside: Path
     (error,) = errors_of(folder)
     assert "'pack.yaml' is outside the pack folder" in error.message
     assert "hunter2" not in str(error)
+
+
+def test_a_scenario_value_of_the_wrong_type_fails_at_its_place(tmp_path: Path) -> None:
+    from rulekit.scenarios import run_scenarios
+
+    folder = write_pack(tmp_path / "p", content(), MANIFEST + "scenarios: [s.yaml]\n")
+    scenario = "scenarios:\n  - name: typed\n    variables: {score: c1}\n    expect: ['true']\n"
+    (folder / "s.yaml").write_text(scenario, encoding="utf-8")
+    (result,) = run_scenarios(load_pack(folder)).results
+    assert result.message == "'score' holds a value of type int, not 'c1'"
+    assert result.location is not None
+    assert (result.location.line, result.location.column) == locate(scenario, "c1")

@@ -958,8 +958,9 @@ def test_optional_one_choice(tmp_path: Path) -> None:
 
 
 def test_optional_choice_of_nothing_is_declined_at_once(tmp_path: Path) -> None:
+    # (over public data: a choice that reads a secret is always asked, see test_secret_choices)
     game, state = run(tmp_path, content(
-        setup='let c = choose a one of hand[a] optional\nif c == none { log "declined" }'))
+        setup='let c = choose a one of discard optional\nif c == none { log "declined" }'))
     assert game.is_over(state) and logs(game, state) == ["declined"]
 
 
@@ -974,11 +975,11 @@ def test_a_choice_of_nothing_is_a_located_runtime_error(tmp_path: Path) -> None:
 
 def test_single_options_are_taken_at_once(tmp_path: Path) -> None:
     game, state = run(tmp_path, content(setup="""
-        draw 1 from deck to hand[a]
-        let c = choose a one of hand[a]
-        let d = choose b one of deck where it.score == 4
-        let e = choose a subset of hand[b]
-        let f = choose a subset of deck max 0
+        move [@c1, @c4] from deck to discard
+        let c = choose a one of discard where it.score == 1
+        let d = choose b one of discard where it.score == 4
+        let e = choose a subset of discard where it.score > 9
+        let f = choose a subset of discard max 0
         log "{c} {d} {e} {f}"
     """))
     assert game.is_over(state)
@@ -988,8 +989,8 @@ def test_single_options_are_taken_at_once(tmp_path: Path) -> None:
 
 def test_a_subset_with_one_legal_answer_is_taken_at_once(tmp_path: Path) -> None:
     game, state = run(tmp_path, content(setup="""
-        draw 2 from deck to hand[a]
-        let s = choose a subset of hand[a] min 2
+        draw 2 from deck to discard
+        let s = choose a subset of discard min 2
         log "{s}"
     """))
     assert logs(game, state) == ["One, Two"]

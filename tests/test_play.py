@@ -242,13 +242,13 @@ def test_rednotice_against_a_bot(play: Callable[..., tuple[int, str, str]]) -> N
 
 def _angela_stays(city_index: int, seed: int) -> Policy:
     """Angela shows her first Check, starts in the ``city_index``-th city of its continent and
-    never moves; otherwise both players choose at random."""
+    never moves but where an escape makes her (RN-43); otherwise both choose at random."""
     others = random_policy(seed)
 
     def choose(role: str, decision: Decision, step: int) -> Option:
         if role == "angela" and decision.prompt.startswith("Choose your secret starting city"):
             return decision.options()[city_index]
-        if role == "angela" and decision.prompt.startswith("Move to"):
+        if role == "angela" and decision.prompt == "Move to (or stop)":
             return decision.option("none")
         return others(role, decision, step)
 

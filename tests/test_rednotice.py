@@ -213,7 +213,8 @@ def test_placed_tokens_are_hidden_from_the_opponent_until_resolution(game: Game)
                for line in public_log(game, by_jessah))
     # Once the tokens are placed, the resolution reveals card 1's tokens only (RN-19).
     play(game, state, {"angela": "a_tok_1#1"}, {"angela": "2"}, {"jessah": "j_tok_3#1"},
-         {"jessah": "5"}, {"angela": "7"}, {"jessah": "3"})
+         {"jessah": "5"}, {"angela": "a_tok_pow"}, {"angela": "7"}, {"jessah": "j_tok_2#2"},
+         {"jessah": "3"})
     by_jessah = game.observe(state, "jessah")
     assert by_jessah["phase"] == "resolution"
     assert by_jessah["zones"][key("face_up[1]")]["cards"] == ["j_tok_4"]
@@ -391,7 +392,7 @@ def test_jessah_banks_in_the_city_where_she_stands(game: Game) -> None:
                          "upgrades": ["up_satellite"], "identities": ["id_decoy", "id_ghost"]},
                   variables={"angela_at": "rome", "jessah_at": "madrid"})
     play(game, state, {"jessah": "!satellite"}, {"jessah": "rome"},
-         {"angela": "id_decoy"}, {"angela": "casablanca"}, {"angela": "none"})
+         {"angela": "id_decoy"}, {"angela": "casablanca"}, {"angela": "paris"})
     assert state["vars"]["jessah_at"] == "casablanca"
     decision = game.decision_for(state, "jessah")
     assert decision is not None and decision.prompt == "Cash a Check"
@@ -435,3 +436,25 @@ def test_checks_match_the_colours_of_the_map(game: Game) -> None:
     assert {c["color"] for c in checks} == set(regions)
     colours = [r["color"] for r in regions.values()]
     assert len(set(colours)) == len(colours) == 6
+
+
+def test_one_payment_removes_one_white_token_and_the_log_says_so(game: Game) -> None:
+    """RN-34: boxed in, Angela is asked; she pays 2, one token goes, and both players read who
+    paid, what it cost and which token went."""
+    state = start(game, "resolution",
+                  zones={"card_at[1]": ["act_09"], "face_down[1]": ["a_tok_3#1"],
+                         "card_at[2]": ["act_01"], "face_down[3]": ["j_tok_1#1"],
+                         "reserve": [], "barrier_on[berlin-moscow]": ["barrier#1"],
+                         "barrier_on[moscow-beijing]": ["barrier#2"]},
+                  variables={"angela_at": "moscow", "jessah_at": "tokyo", "security": 2})
+    decision = game.decision_for(state, "angela")
+    assert decision is not None
+    assert [o.id for o in decision.options()] == ["none", "!remove_white"]
+    play(game, state, {"angela": "!remove_white"})
+    inner = game.decision_for(state, "angela")
+    assert inner is not None and "!remove_white" not in [o.id for o in inner.options()]
+    play(game, state, {"angela": "berlin-moscow"})
+    lines = public_log(game, game.observe(state, "jessah"))
+    assert lines[-2:] == ["Angela spends 2 Security to remove a white token.",
+                          "The token on Berlin - Moscow goes back to Jessah's reserve."]
+    assert state["vars"]["security"] == 0 and state["zones"]["reserve"] == ["barrier#1"]

@@ -24,6 +24,9 @@ CAUSES = {
     "a `one` choice with no candidate": "let c = choose hunter one of hand[hunter]",
     "a subset choice whose `min` is more": "let cs = choose hunter subset of hand[hunter] min 1",
     "a function calling itself without end": "security = forever(1)",
+    "an integer past": "let q = 2\nrepeat 40 { q = q * q }",
+    "a text longer than": 'let t = "ab"\nrepeat 36 { t = t + t }',
+    "a list longer than": "let l = [1]\nrepeat 40 { l = l + l }",
 }
 EXTRA = {  # declarations the causes need, added to the examples' pack
     "zones:\n": "zones:\n  slots: {per: 3, visibility: public}\n",

@@ -154,24 +154,39 @@ def test_random_agent_never_observes(duel_pack: Path, monkeypatch: pytest.Monkey
     assert simulate(duel_pack, games=10).games == 10
 
 
-def test_view_observation_is_lazy_and_cached(duel_game: Game,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[str] = []
-    real = Game.observe
-
-    def counting(self: Game, state: Any, role: str) -> Any:
-        calls.append(role)
-        return real(self, state, role)
-
-    monkeypatch.setattr(Game, "observe", counting)
+@pytest.mark.parametrize("over", [False, True])
+def test_a_view_holds_the_observation_and_never_the_state(duel_game: Game, over: bool) -> None:
     state = duel_game.new_game(3)
-    view = View(duel_game, "red", random.Random(1), state)
+    rand = random.Random(2)
+    while over and state["result"] is None:
+        state = duel_game.apply(state, {d.player: d.sample(rand)
+                                        for d in duel_game.pending(state)})
+    view = View.of(duel_game, "red", random.Random(1), state)
     assert view.role == "red" and view.game is duel_game
-    assert calls == []
-    first = view.observation
-    assert view.observation is first
-    assert calls == ["red"]
-    assert first["role"] == "red"
+    assert view.observation == duel_game.observe(state, "red")
+    # Nothing the view holds is (or contains) a part of the real state.
+    inside = {id(value) for value in _reachable(view.observation)}
+    assert not inside & {id(value) for value in _reachable(state)}
+    assert not any(value is state for value in (view.game, view.rng, view.observation))
+    with pytest.raises(AttributeError):
+        view._state  # type: ignore[attr-defined]  # noqa: B018
+    view.observation["zones"].clear()  # a bot scribbling on its copy changes nothing
+    assert duel_game.observe(state, "red")["zones"]
+
+
+def _reachable(value: Any) -> list[Any]:
+    """Every dict and list inside a plain-data value."""
+    found: list[Any] = []
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            found.append(item)
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            found.append(item)
+            todo.extend(item)
+    return found
 
 
 def test_function_agents_and_option_ids(duel_game: Game, agents_module: str) -> None:
@@ -271,6 +286,7 @@ def test_workers_give_the_same_counts(duel_pack: Path) -> None:
     two = simulate(duel_pack, None, games=40, seed=5, workers=2)
     assert (one.wins, one.draws, one.capped, one.mean_rounds, one.decisions) == (
         two.wins, two.draws, two.capped, two.mean_rounds, two.decisions)
+    assert one.outcome() == two.outcome()
     assert two.workers == 2
 
 

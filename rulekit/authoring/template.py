@@ -176,7 +176,8 @@ scenarios:
   - name: Equal values score nothing
     covers: [R-02]
     start: {round: 1, phase: showdown}
-    # two cards each: a choice with a single option is made without asking anyone
+    # two cards each (a hand is secret, so even a last card is asked for: the next play
+    # entry would be its question)
     zones:
       hand[red]: [copper#1, gold#1]
       hand[blue]: [copper#2, silver#1]

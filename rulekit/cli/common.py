@@ -42,10 +42,6 @@ def seed(value: str) -> int:
         raise argparse.ArgumentTypeError(f"expected an integer seed, got '{value}'") from None
 
 
-def percent(value: float) -> str:
-    return f"{value * 100:.1f}%"
-
-
 def add_param_option(parser: argparse.ArgumentParser) -> None:
     """``-p/--param KEY=VALUE``, repeatable."""
     parser.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",

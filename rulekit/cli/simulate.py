@@ -1,11 +1,11 @@
-"""``rulekit simulate PACK``: many games between agents, and who wins them."""
+"""``rulekit simulate PACK``: many games between agents; who wins them, how and how fast."""
 
 from __future__ import annotations
 
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from rulekit.cli.common import add_param_option, games, out, percent, positive, seed
+from rulekit.cli.common import add_param_option, games, out, positive, seed
 
 if TYPE_CHECKING:
     from rulekit.simulate import SimulationResult
@@ -15,7 +15,8 @@ def register(commands: Any) -> None:
     parser = commands.add_parser(
         "simulate", help="play many games between agents and count the wins",
         description="Play games between agents (random by default) and report each role's "
-                    "win rate with a 95%% confidence interval.")
+                    "win rate with a 95% confidence interval, how the games end, how long "
+                    "they last and who decided first. See docs/simulator.md.")
     parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
     parser.add_argument("-n", "--games", type=games, default=100, metavar="N",
                         help="number of games (default 100)")
@@ -25,55 +26,74 @@ def register(commands: Any) -> None:
                         help="agents by role: a built-in name (random) or package.module:Name;"
                              " other roles play at random")
     add_param_option(parser)
+    parser.add_argument("--sweep", action="append", default=[], metavar="KEY=V1,V2,...",
+                        help="run once per value of a parameter (a list, or a range A..B or "
+                             "A..B/STEP); repeat to sweep a grid; one row per combination")
     parser.add_argument("-j", "--workers", type=positive, default=1, metavar="W",
-                        help="worker processes (default 1); the counts do not depend on it")
+                        help="processes playing games, this one included (default 1); "
+                             "the counts do not depend on it")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the games on a Dask cluster: a scheduler's address "
+                             "(tcp://host:8786), or 'local' for a cluster of W processes on "
+                             "this machine; needs rulekit[dask]; the counts do not change")
     parser.add_argument("--max-rounds", type=positive, default=1000, metavar="R",
                         help="stop a game after R rounds and count it as capped "
                              "(default 1000)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print one JSON object")
+    output.add_argument("--csv", action="store_true",
+                        help="print CSV: a header and one row per run (per combination)")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bar (there is none either when standard error is "
+                             "not a terminal)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from rulekit.agents import parse_agents
+    from rulekit.cli.progress import progress_bar
     from rulekit.pack.loader import parse_params
-    from rulekit.simulate import simulate
+    from rulekit.sim.report import csv_report, sweep_table, text_report
+    from rulekit.simulate import simulate, sweep
 
     params = parse_params(args.param)
     agents = parse_agents(args.agents)
-    result = simulate(args.pack, params, games=args.games, seed=args.seed, agents=agents,
-                      workers=args.workers, max_rounds=args.max_rounds)
-    if args.json:
+    options: dict[str, Any] = {"games": args.games, "seed": args.seed, "agents": agents,
+                               "workers": args.workers, "max_rounds": args.max_rounds,
+                               "scheduler": args.scheduler}
+    if args.sweep:
+        from rulekit.pack.loader import load_pack
+        from rulekit.sim.sweep import check_sweeps, combinations
+
+        # Checked here first, so that the bar knows its length; sweep() checks again.
+        declared = load_pack(args.pack, params).manifest.get("parameters") or {}
+        rows = len(combinations(check_sweeps(args.sweep, declared, params)))
+        with progress_bar(args.games * rows, "games", args.quiet) as progress:
+            keys, results = sweep(args.pack, args.sweep, params, progress=progress, **options)
+        _print(args, results, keys, sweep_table(results, keys))
+        return 0
+    with progress_bar(args.games, "games", args.quiet) as progress:
+        result = simulate(args.pack, params, progress=progress, **options)
+    if args.csv:
+        out(csv_report([result]))
+    elif args.json:
         import json
 
         out(json.dumps(result.to_dict(), sort_keys=False))
     else:
-        out(simulation_table(result))
+        out(text_report(result))
     return 0
 
 
-def simulation_table(result: SimulationResult) -> str:
-    """The report of a simulation as a small text table."""
-    params = ", ".join(f"{k}={v}" for k, v in result.params.items())
-    agents = ", ".join(f"{role}={spec}" for role, spec in result.agents.items())
-    lines = [f"{result.pack} {result.version}: {result.games} games, seed {result.seed}",
-             f"agents: {agents}"]
-    if params:
-        lines.append(f"params: {params}")
-    lines.append("")
-    width = max([len("outcome"), len("capped"), *(len(r) for r in result.wins)])
-    lines.append(f"{'outcome':<{width}}  {'games':>7}  {'rate':>6}  95% CI")
-    rates, cis = result.win_rate, result.ci95
-    for role, count in result.wins.items():
-        lo, hi = cis[role]
-        lines.append(f"{role:<{width}}  {count:>7}  {percent(rates[role]):>6}  "
-                     f"{percent(lo)} - {percent(hi)}")
-    for label, count in (("draws", result.draws), ("capped", result.capped)):
-        rate = count / result.games if result.games else 0.0
-        lines.append(f"{label:<{width}}  {count:>7}  {percent(rate):>6}")
-    lines.append("")
-    lines.append(f"mean rounds: {result.mean_rounds:.2f}")
-    workers = "1 worker" if result.workers == 1 else f"{result.workers} workers"
-    lines.append(f"time: {result.seconds:.2f} s, {result.games_per_second:,.0f} games/s "
-                 f"({workers})")
-    return "\n".join(lines)
+def _print(args: argparse.Namespace, results: list[SimulationResult], keys: list[str],
+           table: str) -> None:
+    from rulekit.sim.report import csv_report
+
+    if args.csv:
+        out(csv_report(results, keys))
+    elif args.json:
+        import json
+
+        out(json.dumps({"sweep": keys, "runs": [r.to_dict() for r in results]}))
+    else:
+        out(table)

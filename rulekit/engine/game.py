@@ -192,15 +192,7 @@ class Game:
 
     def _extras(self, role: str, state: State) -> list[tuple[str, str]]:
         """The anytime actions ``role`` may take now, as (option id, label)."""
-        found = []
-        runtime = Runtime(self.program, state)
-        for decl, when in self.program.anytime:
-            if decl.role != role:
-                continue
-            if when is not None and not when(runtime, []):
-                continue
-            found.append(("!" + decl.id, decl.label))
-        return found
+        return Runtime(self.program, state, self.step_budget).anytime_options(role)
 
     def apply(self, state: State, actions: Mapping[str, str | Option], *,
               in_place: bool = False) -> State:

@@ -74,7 +74,11 @@ class PlayoutRuntime(Runtime):
                 if action is None:
                     return
                 program = self.program
-                program.playout[action](self, [None] * program.procs[action].nslots)
+                stack.append([action, 0, []])  # running: not offered inside its own questions
+                try:
+                    program.playout[action](self, [None] * program.procs[action].nslots)
+                finally:
+                    stack.pop()
         finally:
             stack.pop()
 

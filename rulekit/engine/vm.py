@@ -53,7 +53,10 @@ class Runtime:
                              "round": state["round"]})
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
-        """Suspend for decisions, unless each has a single legal answer (taken at once)."""
+        """Suspend for decisions. A choice with a single legal answer is taken at once, unless
+        its options may depend on non-public data (``ask`` in its spec) or its player may take
+        an anytime action: then it is asked with that single answer (so that whether a player
+        is asked never tells a secret)."""
         locals_ = self.stack[-1][2]
         players = [spec["player"] for spec in specs]
         if len(set(players)) != len(players):
@@ -61,6 +64,11 @@ class Runtime:
         waiting = []
         for spec in specs:
             forced, value = _forced_answer(spec)
+            if forced and (spec.get("ask") or self._may_interrupt(spec["player"])):
+                forced = False
+                if spec["kind"] == "subset":  # the single answer stays the only legal one
+                    spec["max"] = max(spec["max"], 0)
+                    spec["min"] = max(min(spec["min"], spec["max"]), 0)
             if forced:
                 locals_[spec["slot"]] = value
             else:
@@ -75,6 +83,40 @@ class Runtime:
         self.state["pending"] = waiting
         self.state["committed"] = {}
         return SUSPEND
+
+    # ------------------------------------------------------------ anytime actions
+
+    def _may_interrupt(self, role: str) -> bool:
+        """True if ``role`` has an anytime action now, or one whose availability may tell a
+        secret (then ``role`` is always asked)."""
+        program = self.program
+        return bool(program.anytime) and (role in program.secret_anytime
+                                          or bool(self.anytime_options(role)))
+
+    def anytime_options(self, role: str) -> list[tuple[str, str]]:
+        """The anytime actions ``role`` may take now, as (option id, label): those whose
+        ``when`` holds, except an action whose procedure is running (inside its own
+        question)."""
+        found: list[tuple[str, str]] = []
+        running = {frame[0] for frame in self.stack}
+        for decl, when in self.program.anytime:
+            if decl.role != role or decl.procedure in running:
+                continue
+            if when is not None and not self.evaluate(when, decl.location):
+                continue
+            found.append(("!" + decl.id, decl.label))
+        return found
+
+    def evaluate(self, fn: Any, location: Location | None) -> Any:
+        """The value of a compiled expression; a failure is a located GameRuntimeError."""
+        try:
+            return fn(self, [])
+        except GameRuntimeError:
+            raise
+        except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError,
+                RecursionError) as exc:
+            raise GameRuntimeError(_describe(exc),
+                                   self._error_location(exc, [location], 0)) from None
 
     # ------------------------------------------------------------ the loop
 

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rulekit.lang.helpers import LIST_LIMIT, LimitExceeded, checked
+
 
 @dataclass(frozen=True)
 class Builtin:
@@ -56,11 +58,19 @@ def _minmax_type(types: list[str]) -> str:
     return "int"
 
 
+def _range(a: int, b: int) -> list[int]:
+    if b - a + 1 > LIST_LIMIT:
+        raise LimitExceeded(f"range({a}, {b}) is too long: lists hold at most {LIST_LIMIT:,} "
+                            "items")
+    return list(range(a, b + 1))
+
+
 BUILTINS: dict[str, Builtin] = {
     b.name: b
     for b in [
         Builtin("count", ("list",), "int", "Number of items in a list or cards in a zone.", len),
-        Builtin("sum", ("list",), "int", "Sum of a list of integers (0 for an empty list).", sum),
+        Builtin("sum", ("list",), "int", "Sum of a list of integers (0 for an empty list).",
+                lambda xs: checked(sum(xs))),
         Builtin("max", ("any",), _minmax_type,
                 "Largest of a list of integers (0 if empty), or of several integers.",
                 _max, variadic=True),
@@ -79,9 +89,9 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("sorted", ("list",), lambda t: t[0] if t else "list",
                 "The list sorted in increasing order.", sorted),
         Builtin("range", ("int", "int"), "list:int",
-                "The integers from the first up to the second, both included.",
-                lambda a, b: list(range(a, b + 1))),
-        Builtin("text", ("any",), "text", "The value written as text.", as_text),
+                "The integers from the first up to the second, both included.", _range),
+        Builtin("text", ("any",), "text", "The value written as text.",
+                lambda value: checked(as_text(value))),
     ]
 }
 

@@ -26,6 +26,7 @@ from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
 from rulekit.lang.emitter import Emitter, LogField
 from rulekit.lang.parser import Snippet
+from rulekit.lang.secrecy import SecretBody, mark_secret_choices
 from rulekit.lang.symbols import AnytimeDecl, Board, Symbols
 from rulekit.lang.walk import Triggers, calls_in, choices_in
 
@@ -84,6 +85,8 @@ class Program:
     line_maps: dict[str, dict[int, Location]] = field(default_factory=dict)
     plain_ids: frozenset[str] = frozenset()  # component ids usable as option ids as they are
     logs: dict[int, list[str | LogField]] = field(default_factory=dict)
+    # Roles with an anytime action whose ``when`` may read non-public data: always asked.
+    secret_anytime: frozenset[str] = frozenset()
 
 
 def zone_key(name: str, role: str) -> str:
@@ -114,7 +117,8 @@ class Compiler:
             "_P": program.playout,
             "_move": helpers.move, "_move_all": helpers.move_all, "_draw": helpers.draw,
             "_call": helpers.call, "_snap": helpers.snapshot, "_END": helpers.end_checks,
-            "_full": helpers.full, "_no_item": helpers.no_item,
+            "_full": helpers.full, "_no_item": helpers.no_item, "_add": helpers.add,
+            "_sub": helpers.sub, "_mul": helpers.mul, "_each": helpers.each,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
             "_EndRound": helpers.EndRound,
         }
@@ -148,8 +152,12 @@ class Compiler:
     # ------------------------------------------------------------ expressions
 
     def expr(self, e: n.Expr, location: Location | None = None) -> ExprFn:
-        """A closure ``f(rt, L)`` computing the expression."""
-        fn: ExprFn = self.function(["return " + self.py(e)], location)
+        """A closure ``f(rt, L)`` computing the expression (with room in ``L`` for the
+        variables of its comprehensions, so that it may be called with no locals)."""
+        slots = _comprehension_slots(e)
+        head = [f"L = L + [None] * {slots}"] if slots else []
+        fn: ExprFn = self.block_function("code", "L", [("return " + self.py(e), location)],
+                                         head)
         self.trees[fn] = e
         return fn
 
@@ -234,7 +242,8 @@ class Compiler:
 
     def _x_comprehension(self, e: n.Comprehension) -> str:
         cond = f" if {self.py(e.condition)}" if e.condition is not None else ""
-        return f"[{self.py(e.element)} for L[{e.slot}] in {self.py(e.iterable)}{cond}]"
+        return (f"[{self.py(e.element)} for L[{e.slot}] in _each(rt, {self.py(e.iterable)})"
+                f"{cond}]")
 
     def _x_attr(self, e: n.Attr) -> str:
         if e.attr in ("id", "name") or (
@@ -274,7 +283,10 @@ class Compiler:
         return f"(not {operand})" if e.op == "not" else f"(-{operand})"
 
     def _x_binary(self, e: n.Binary) -> str:
-        return f"({self.py(e.left)} {_PY_OPS[e.op]} {self.py(e.right)})"
+        left, right = self.py(e.left), self.py(e.right)
+        if e.op in _SIZED_OPS and not (e.op != "*" and (_small(e.left) or _small(e.right))):
+            return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
+        return f"({left} {_PY_OPS[e.op]} {right})"
 
     def _x_choice(self, e: n.Choice) -> str:  # pragma: no cover - the checker forbids it
         raise AssertionError("a choice is not an expression")
@@ -307,6 +319,8 @@ class Compiler:
         triggers.update({("zone", z.name): z.on_enter
                          for z in self.symbols.zones.values() if z.on_enter})
         suspending = self._suspending(bodies, triggers)
+        self.program.secret_anytime = mark_secret_choices(
+            self.symbols, [SecretBody(b.name, b.stmts) for b in bodies])
         self.end_watch = self.end_reads()
         for body in bodies:
             proc = Proc(body.name, nslots=body.nslots, params=body.params)
@@ -429,6 +443,30 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
         "nodes_in": lambda region: list(members.get(region, ())),
         "distance": distance,
     }
+
+
+# Operators whose result may outgrow the size limits, and the helpers that check them. Adding
+# or taking away a small number cannot: the step budget runs out long before.
+_SIZED_OPS = {"+": "_add", "-": "_sub", "*": "_mul"}
+
+
+def _small(e: n.Expr) -> bool:
+    return isinstance(e, n.Literal) and e.value.__class__ is int and abs(e.value) < 1 << 32
+
+
+def _comprehension_slots(e: n.Expr) -> int:
+    """One more than the highest local slot a comprehension of ``e`` uses (0 if none)."""
+    highest = -1
+    todo: list[object] = [e]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, list):
+            todo.extend(node)
+        elif isinstance(node, n.Expr):
+            if isinstance(node, n.Comprehension):
+                highest = max(highest, node.slot)
+            todo.extend(value for key, value in vars(node).items() if key != "pos")
+    return highest + 1
 
 
 def _is_zone(e: n.Expr) -> bool:

@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 Line = tuple[str, Location | None]
 _LABEL = re.compile(r"@L(\d+)@")
 
+# The helpers of '+=' and '-=', which keep values within the size limits (helpers.checked).
+_OP_HELPERS = {"+=": "_add", "-=": "_sub"}
+
 # The statements that end a run of code (nothing after them in the same body runs).
 TICK = ["rt.ticks -= 1", "if rt.ticks < 0: _over(rt)"]
 
@@ -249,8 +252,8 @@ class Emitter:
     def _assign_lines(self, s: n.Assign, value: str) -> list[str]:
         ref = s.ref
         if ref[0] == "local":  # never in place: a list may be shared with the log or a zone
-            return [f"L[{ref[1]}] = L[{ref[1]}] {s.op[0]} {value}" if s.op != "=" else
-                    f"L[{ref[1]}] = {value}"]
+            return [f"L[{ref[1]}] = {_OP_HELPERS[s.op]}(L[{ref[1]}], {value})" if s.op != "="
+                    else f"L[{ref[1]}] = {value}"]
         _, name, per_role = ref
         decl = self.c.symbols.variables[name]
         if per_role and s.index is not None:
@@ -261,10 +264,8 @@ class Emitter:
         if per_role and s.index is not None:
             lines.append("if _key not in V: _no_item(_key)")
         lines.append(f"_v = {value}")
-        if s.op == "+=":
-            lines.append("_v = V[_key] + _v")
-        elif s.op == "-=":
-            lines.append("_v = V[_key] - _v")
+        if s.op != "=":
+            lines.append(f"_v = {_OP_HELPERS[s.op]}(V[_key], _v)")
         if decl.minimum is not None:
             lines.append(f"if _v < {decl.minimum!r}: _v = {decl.minimum!r}")
         if decl.maximum is not None:
@@ -436,6 +437,8 @@ class Emitter:
         body = [f"items = {items}",
                 f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
                 f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}"]
+        if choice.always_ask:  # its options may tell a secret: asked even if forced
+            body.append("spec['ask'] = True")
         if choice.kind == "one":
             body.append(f"spec['optional'] = {choice.optional!r}")
         else:

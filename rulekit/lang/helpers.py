@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulekit.limits import MAX_INT, MAX_LIST_ITEMS, MAX_TEXT_CHARS
+
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
 
@@ -109,3 +111,57 @@ def end_checks(rt: Runtime) -> None:
 
 def over_budget(rt: Runtime) -> None:
     raise BudgetExceeded
+
+
+# ------------------------------------------------------------------ sizes of values
+# Bounds no real game reaches (rulekit/limits.py), so that no pack costs more than a moment.
+
+INT_LIMIT = MAX_INT  # integers stay within -INT_LIMIT..INT_LIMIT
+TEXT_LIMIT = MAX_TEXT_CHARS  # characters of a text
+LIST_LIMIT = MAX_LIST_ITEMS  # items of a list
+
+
+class LimitExceeded(ValueError):
+    """A value grew past a size limit (a located run-time error for the pack's author)."""
+
+
+def checked(value: Any) -> Any:
+    """``value``, or :class:`LimitExceeded` if it is an integer, text or list too large."""
+    if value.__class__ is int:
+        if -INT_LIMIT <= value <= INT_LIMIT:
+            return value
+        raise LimitExceeded("an integer is out of range: numbers must stay within "
+                            f"-{INT_LIMIT:,} and {INT_LIMIT:,} (2^63 - 1)")
+    if value.__class__ is str and len(value) > TEXT_LIMIT:
+        raise LimitExceeded(f"a text is too long: texts hold at most {TEXT_LIMIT:,} characters")
+    if value.__class__ is list and len(value) > LIST_LIMIT:
+        raise LimitExceeded(f"a list is too long: lists hold at most {LIST_LIMIT:,} items")
+    return value
+
+
+def add(a: Any, b: Any) -> Any:
+    """``a + b`` (numbers, texts or lists), within the size limits."""
+    if a.__class__ is list and b.__class__ is list and len(a) + len(b) > LIST_LIMIT:
+        return checked(a + b[:LIST_LIMIT + 1])  # (never builds a huge list to refuse it)
+    if a.__class__ is str and b.__class__ is str and len(a) + len(b) > TEXT_LIMIT:
+        return checked(a + b[:TEXT_LIMIT + 1])
+    return checked(a + b)
+
+
+def sub(a: int, b: int) -> int:
+    return checked(a - b)  # type: ignore[no-any-return]
+
+
+def mul(a: int, b: int) -> int:
+    if a.__class__ is int and b.__class__ is int and \
+            a.bit_length() + b.bit_length() > 2 * INT_LIMIT.bit_length():
+        return checked(INT_LIMIT * 2)  # type: ignore[no-any-return]  # (refused unbuilt)
+    return checked(a * b)  # type: ignore[no-any-return]
+
+
+def each(rt: Runtime, items: Any) -> Any:
+    """The items a comprehension walks, each one counted against the step budget."""
+    rt.ticks -= len(items)
+    if rt.ticks < 0:
+        raise BudgetExceeded
+    return items

@@ -112,6 +112,7 @@ class Choice(Expr):
     optional: bool = False
     prompt: str | None = None
     slot: int = -1  # local slot of ``var``
+    always_ask: bool = False  # its options may read non-public data (see lang/secrecy.py)
 
 
 # ---------------------------------------------------------------- statements

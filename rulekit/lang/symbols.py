@@ -66,6 +66,7 @@ class AnytimeDecl:
     procedure: str
     when: str | None = None
     location: Location | None = None
+    when_expr: n.Expr | None = None  # the checked ``when``, for the secrecy analysis
 
 
 @dataclass

@@ -55,13 +55,19 @@ class CodeBuilder:
 
     def _expr(self, symbols: Symbols, compiler: Compiler, snippet: Snippet, expected: str,
               context: str = "expr") -> ExprFn | None:
+        expr = self._checked_expr(symbols, snippet, expected, context)
+        return None if expr is None else compiler.expr(expr)
+
+    def _checked_expr(self, symbols: Symbols, snippet: Snippet, expected: str,
+                      context: str = "expr") -> n.Expr | None:
+        """The syntax tree of a checked expression, or None (its errors are kept)."""
         expr = self._parse_expr(snippet)
         if expr is None:
             return None
         checker = Checker(symbols, snippet, context=context)
         checker.check_expr(expr, expected)
         self.errors.extend(checker.errors)
-        return None if checker.errors else compiler.expr(expr)
+        return None if checker.errors else expr
 
     def _evaluation(self, symbols: Symbols, compiler: Compiler, role: str,
                     code: Snippet) -> None:
@@ -109,6 +115,7 @@ class CodeBuilder:
             func.result = checker.check_expr(expr)
             self.errors.extend(checker.errors)
             if not checker.errors:
+                func.body = expr
                 compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
         for proc in symbols.procedures.values():
             self._body(symbols, proc.name, proc.snippet, proc.params)
@@ -141,8 +148,10 @@ class CodeBuilder:
         for i, decl in enumerate(symbols.anytime):
             when = None
             if decl.when is not None and anytime_doc is not None:
-                when = self._expr(symbols, compiler,
-                                  snippet(anytime_doc, ("anytime", i, "when")), "bool")
+                where = snippet(anytime_doc, ("anytime", i, "when"))
+                decl.when_expr = self._checked_expr(symbols, where, "bool")
+                if decl.when_expr is not None:
+                    when = compiler.expr(decl.when_expr, where.location(decl.when_expr.pos))
             compiler.program.anytime.append((decl, when))
         if not self.errors:
             compiler.compile_bodies(self.bodies)

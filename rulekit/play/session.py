@@ -82,7 +82,7 @@ class Bot:
         self.rng: random.Random = seat_rng(seed, role)
 
     def decide(self, state: State, decision: Decision) -> Option:
-        answer = self.choose(View(self.game, self.role, self.rng, state), decision)
+        answer = self.choose(View.of(self.game, self.role, self.rng, state), decision)
         return as_option(decision, answer, f"the bot of {self.role} ({self.spec})")
 
 

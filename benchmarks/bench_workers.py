@@ -1,0 +1,56 @@
+"""Speed-up of ``simulate`` with worker processes (and a local Dask cluster), same games.
+
+    python benchmarks/bench_workers.py [PACK] [--games 1000 10000] [--repeat R] [--dask]
+
+For each number of games: the best of R runs in one process, with ``--workers 2``, and with
+``--dask`` on a local Dask cluster of 2 worker processes (started once, outside the timing);
+the ratio of the times; and whether every run gave the same tallies. Runs alternate, so a
+burst of other work on the machine hurts both sides alike; the load average is printed too.
+Nothing here is a pass/fail test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from rulekit.sim.execution import DaskPool, Pool
+from rulekit.simulate import simulate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pack", nargs="?", default="carchase")
+    parser.add_argument("--games", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--dask", action="store_true", help="also a local Dask cluster")
+    args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    dask: Pool | None = DaskPool("local", 2) if args.dask else None
+    try:
+        for games in args.games:
+            best: dict[str, float] = {}
+            outcomes: dict[str, Any] = {}
+            for _ in range(args.repeat):
+                setups: list[tuple[str, dict[str, Any]]] = [("1 process", {"workers": 1}),
+                                                            ("2 workers", {"workers": 2})]
+                if dask is not None:
+                    setups.append(("dask local (2)", {"pool": dask}))
+                for name, options in setups:
+                    result = simulate(args.pack, games=games, seed=1, **options)
+                    best[name] = min(best.get(name, float("inf")), result.seconds)
+                    outcomes.setdefault(name, result.outcome())
+            base = best["1 process"]
+            for name, seconds in best.items():
+                same = "same tallies" if outcomes[name] == outcomes["1 process"] else "DIFFERENT"
+                print(f"{args.pack}, {games} games, {name:>14}: {seconds:6.2f} s  "
+                      f"x{base / seconds:4.2f}  {games / seconds:8,.0f} games/s  {same}")
+    finally:
+        if dask is not None:
+            dask.close()
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""Run-time size limits: integers within ±(2^63 - 1), texts under 64 KB, lists under 100,000 items,
+and comprehension iterations counted against the step budget.
+
+Each reproducer ran for seconds (or ended in MemoryError) before the limits; now each stops at
+once with a located GameRuntimeError that names the limit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers_lang import content, load, locate, logs, run
+
+from rulekit.errors import GameRuntimeError
+
+INTEGER = "numbers must stay within -9,223,372,036,854,775,807 and 9,223,372,036,854,775,807"
+TEXT = "texts hold at most 65,536 characters"
+LIST = "lists hold at most 100,000 items"
+STEPS = "the game ran 1,000,000 steps"
+
+
+@pytest.mark.parametrize("code, needle, message", [
+    ("let q = 2\nrepeat 40 { q = q * q }", "q = q * q", INTEGER),
+    ("let q = 1\nrepeat 70 { q += q }", "q += q", INTEGER),
+    ("repeat 70 { total += total + 1 }", "total += total", INTEGER),
+    ("let q = 0 - 4611686018427387904\nlet r = q - q - q - q - q", "let r", INTEGER),
+    ('log "{sum([9000000000000000000 for x in range(1, 5)])}"', "log", INTEGER),
+    ('let t = "ab"\nrepeat 36 { t = t + t }', "t = t + t", TEXT),
+    ('log "{count([text(range(1, 99999)) for x in [1]])}"', "log", TEXT),
+    ('log "{count(range(1, 300000000))}"', "log", "range(1, 300000000) is too long: " + LIST),
+    ("let l = [1]\nrepeat 40 { l = l + l }", "l = l + l", LIST),
+    ("let l = [1]\nrepeat 40 { l += l }", "l += l", LIST),
+    ('log "{count([count([y for y in range(1, 90000)]) for x in range(1, 90000)])}"', "log",
+     STEPS),
+])
+def test_values_past_a_limit_stop_the_game_with_a_located_error(
+        tmp_path: Path, code: str, needle: str, message: str) -> None:
+    text = content(setup=code)
+    game = load(tmp_path, text).game
+    with pytest.raises(GameRuntimeError) as info:
+        game.new_game(0)
+    assert message in info.value.message
+    loc = info.value.location
+    assert loc is not None and loc.file.endswith("content.yaml")
+    assert loc.line == locate(text, needle)[0]
+
+
+def test_values_at_the_limits_are_fine_and_round_trip_through_json(tmp_path: Path) -> None:
+    game, state = run(tmp_path, content(setup="""
+        let q = 4611686018427387904
+        total = q + (q - 1)
+        label = "x"
+        repeat 16 { label = label + label }
+        let l = range(1, 100000)
+        log "{total} {count(l)} {0 - total}"
+    """))
+    assert logs(game, state) == ["9223372036854775807 100000 -9223372036854775807"]
+    assert len(state["vars"]["label"]) == 65_536
+    assert json.loads(json.dumps(state)) == state
