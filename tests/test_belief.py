@@ -125,8 +125,10 @@ def test_the_seeker_learns_where_the_hider_is_from_a_find() -> None:
 
 @pytest.mark.parametrize(("pack", "observer", "variable", "games", "max_round"), [
     ("carchase", "law", "law_total", 3, 99),
-    ("carchase", "fugitive", "fugitive_total", 3, 99),
-    ("rednotice", "jessah", "angela_at", 1, 2),
+    pytest.param("carchase", "fugitive", "fugitive_total", 3, 99, marks=pytest.mark.xfail(
+        reason="the capped belief can lose the true state (docs/bots.md, Limits)")),
+    pytest.param("rednotice", "jessah", "angela_at", 1, 2, marks=pytest.mark.xfail(
+        reason="the capped belief can lose the true state (docs/bots.md, Limits)")),
     ("rednotice", "angela", "jessah_at", 1, 2),
 ])
 def test_the_true_state_is_always_in_the_belief(pack: str, observer: str, variable: str,
