@@ -13,7 +13,7 @@ from typing import Any
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option
-from rulekit.engine.observe import Observer
+from rulekit.engine.observe import Observer, thaw
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
@@ -101,7 +101,7 @@ class Game:
                 zones[zone.name] = list(reversed(self.symbols.cards))
             elif isinstance(zone.initial, list):
                 zones[zone.name] = list(reversed(zone.initial))
-        variables = _copy(self._var_initial)
+        variables = thaw(self._var_initial)
         state: State = {
             "format": FORMAT_VERSION,
             "pack": self.pack_id,
@@ -356,7 +356,7 @@ def copy_state(state: State) -> State:
     """
     new = state.copy()
     new["zones"] = {key: cards[:] for key, cards in state["zones"].items()}
-    new["vars"] = {key: _copy(value) if value.__class__ is list else value
+    new["vars"] = {key: thaw(value) if value.__class__ is list else value
                    for key, value in state["vars"].items()}
     new["stack"] = [[frame[0], frame[1], [value[:] if value.__class__ is list else value
                                           for value in frame[2]]]
@@ -366,13 +366,5 @@ def copy_state(state: State) -> State:
     new["log"] = state["log"][:]
     if len(new) != len(_STATE_KEYS):
         for key in new.keys() - _STATE_KEYS - {"quiet"}:
-            new[key] = _copy(state[key])
+            new[key] = thaw(state[key])
     return new
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value

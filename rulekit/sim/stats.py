@@ -107,8 +107,8 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 
 
 def quantile(counts: dict[int, int], p: float) -> float:
-    """The ``p`` quantile of the values counted in ``counts`` (value -> how many), with linear
-    interpolation between neighbours as in numpy's default; 0 when there is nothing."""
+    """The ``p`` quantile of the values counted in ``counts`` (value -> how many), read on the
+    straight line between neighbouring values as numpy does by default; 0 when there is nothing."""
     total = sum(counts.values())
     if total == 0:
         return 0.0
