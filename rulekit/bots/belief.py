@@ -84,6 +84,9 @@ class Belief:
         self.keep = keep
         self.tries = tries
         self.seeds = seeds
+        # The variables R cannot see: the states kept under a cap cover each of their values.
+        self._hidden_vars = [key for key, owner, vis in game._var_keys
+                             if not (vis == "public" or (vis == "owner" and owner == role))]
         self.restarts = 0
         self.particles = self._fresh()
         self.seen: list[Event] = []  # R's log as far as the particles have followed it
@@ -142,6 +145,7 @@ class Belief:
         finals: list[Particle] = []
         self._spent = 0
         cap = self.max_frontier
+        expanded: set[tuple[str, int]] = set()
         for _ in range(10_000):
             if not frontier:
                 break
@@ -176,8 +180,15 @@ class Belief:
             if self._spent > self.budget:
                 cap = max(self.max_particles // 2, cap // 2)
             if self._spent > 4 * self.budget:
+                cap = 1  # one state of each stratum only
+            if self._spent > 16 * self.budget:
                 break
-            frontier = self._cap([(s, w, e, p) for (s, w, e, p) in following.values()], cap)
+            # A state met again at the same place of R's log (an anytime action declined
+            # inside its own question leads back to the question) is not followed twice.
+            fresh = [(s, w, e, p) for key, (s, w, e, p) in following.items()
+                     if (key[0], key[1]) not in expanded]
+            expanded.update((key[0], key[1]) for key in following)
+            frontier = self._cap(fresh, cap)
         return finals
 
     def _step(self, state: State, actions: dict[str, str] | None, weight: float, exact: bool,
@@ -281,6 +292,9 @@ class Belief:
                 together[card], together[spare] = spare, card
         if together:
             mappings.append(together)
+        gathered = _gather(self.game, state, player, hidden, named, offered)
+        if gathered:
+            mappings.append(gathered)
         for card in named[:2]:
             others = [c for c, kind in hidden.items() if kind == hidden[card] and c != card]
             mappings += [{card: other, other: card} for other in others[:4]]
@@ -362,12 +376,53 @@ class Belief:
 
     def _cap(self, items: list[tuple[State, float, bool, int]], cap: int
              ) -> list[tuple[State, float, bool, int]]:
-        """At most ``cap`` items: exact ones first, then drawn by weight (without repeats)."""
+        """At most ``cap`` items: exact ones first, then drawn by weight (see :meth:`_pick`)."""
         if len(items) <= cap:
             return items
         exact = [i for i in items if i[2]]
         pool = exact if len(exact) >= cap else items
-        return _weighted_pick(pool, [i[1] for i in pool], cap, self.rng)
+        kept = self._pick(pool, [i[1] for i in pool], [self._stratum(i[0], i[3]) for i in pool],
+                          cap, self.max_frontier)
+        return [(pool[i][0], w, pool[i][2], pool[i][3]) for i, w in kept]
+
+    def _stratum(self, state: State, pos: int | None = None) -> str:
+        """What a cap keeps apart: the values of the variables R cannot see; while replaying,
+        also how far the state has followed R's log and where the rules stand in it (the
+        others' unseen answers lead to different questions, which R's log tells apart
+        later)."""
+        values = state["vars"]
+        hidden = [values[key] for key in self._hidden_vars]
+        if pos is None:
+            return repr(hidden)
+        return repr((pos, hidden, [frame[:2] for frame in state["stack"]]))
+
+    def _pick(self, items: list[Any], weights: list[float], strata: list[str], cap: int,
+              floor: int = 0) -> list[tuple[int, float]]:
+        """``cap`` of the items, as (index, new weight): one of each stratum first (drawn by
+        weight within it), the rest drawn by weight; each stratum keeps its total weight, so
+        the weights of the hidden variables' values survive the cap whole. With more strata
+        than ``cap`` (or ``floor``, if more), strata are drawn by their total weight."""
+        groups: dict[str, list[int]] = {}
+        for index, stratum in enumerate(strata):
+            groups.setdefault(stratum, []).append(index)
+        totals = {key: sum(weights[i] for i in members) for key, members in groups.items()}
+        keys = list(groups)
+        cap = max(cap, min(len(keys), floor))
+        if len(keys) > cap:
+            keys = _weighted_pick(keys, [totals[k] for k in keys], cap, self.rng)
+        chosen = [_weighted_pick(groups[k], [weights[i] for i in groups[k]], 1, self.rng)[0]
+                  for k in keys]
+        if len(chosen) < cap:
+            taken = set(chosen)
+            rest = [i for k in keys for i in groups[k] if i not in taken]
+            chosen += _weighted_pick(rest, [weights[i] for i in rest], cap - len(chosen),
+                                     self.rng)
+        stratum_of = {i: strata[i] for i in chosen}
+        kept_total: dict[str, float] = {}
+        for i in chosen:
+            kept_total[stratum_of[i]] = kept_total.get(stratum_of[i], 0.0) + weights[i]
+        return [(i, totals[stratum_of[i]] * weights[i] / (kept_total[stratum_of[i]] or 1.0))
+                for i in sorted(chosen)]
 
     def _resample(self, finals: list[Particle]) -> list[Particle]:
         merged: dict[tuple[str, bool], Particle] = {}
@@ -381,7 +436,9 @@ class Belief:
         if any(p.exact for p in kept):
             kept = [p for p in kept if p.exact]
         if len(kept) > self.max_particles:
-            kept = _weighted_pick(kept, [p.weight for p in kept], self.max_particles, self.rng)
+            picked = self._pick(kept, [p.weight for p in kept],
+                                [self._stratum(p.state) for p in kept], self.max_particles)
+            kept = [Particle(kept[i].state, w, kept[i].exact) for i, w in picked]
         total = sum(p.weight for p in kept) or 1.0
         for p in kept:
             p.weight /= total
@@ -444,6 +501,35 @@ def belief_for(view: View) -> Belief:
         belief = Belief(view.game, view.role, random.Random(view.rng.getrandbits(64)))
         _beliefs[view.rng] = belief
     return belief.update(observation)
+
+
+def _gather(game: Game, state: State, player: str, hidden: dict[str, tuple[Any, Any]],
+            named: list[str], offered: list[str]) -> dict[str, str]:
+    """A swap of cards R cannot see that puts every card of ``named`` not offered to
+    ``player`` into the pile the offered cards lie in (else a pile only ``player`` sees), in
+    the place of cards there that are not named: of the same kind where there is one, else of
+    the same owner. Empty if none fits."""
+    zones = state["zones"]
+    piles = [key for key, cards in zones.items() if any(c in offered for c in cards)]
+    piles += [key for key, owner, vis in game._zone_keys
+              if vis == "owner" and owner == player and key not in piles]
+    for key in piles:
+        pile = zones[key]
+        missing = [c for c in named if c not in pile and c not in offered]
+        spare = [c for c in pile if c in hidden and c not in named and c not in offered]
+        mapping: dict[str, str] = {}
+        for card in missing:
+            kind = hidden[card]
+            victim = next((c for c in spare if hidden[c] == kind), None) or \
+                next((c for c in spare if hidden[c][1] == kind[1]), None)
+            if victim is None:
+                break
+            spare.remove(victim)
+            mapping[card], mapping[victim] = victim, card
+        else:
+            if mapping:
+                return mapping
+    return {}
 
 
 def _next_answer(target: list[Event], pos: int, role: str) -> str | None:
