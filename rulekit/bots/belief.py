@@ -13,6 +13,7 @@ still deciding); cards R sees are first swapped in from places R cannot see. See
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import weakref
@@ -20,9 +21,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulekit.bots.cards import (
+    Slots,
     ask_again,
+    deal_slots,
     deal_to_match,
     hidden_cards,
+    names_any,
     project_cards,
     redeal,
     relabel,
@@ -54,6 +58,7 @@ class Particle:
     state: State
     weight: float
     exact: bool = True
+    slots: Slots | None = None  # where a sample deals the unseen cards (found once)
 
 
 class BeliefLost(Exception):
@@ -90,6 +95,7 @@ class Belief:
         self.restarts = 0
         self.particles = self._fresh()
         self.seen: list[Event] = []  # R's log as far as the particles have followed it
+        self._log: list[Event] = []  # the same, as plain events (the log of a sample)
         self.observation: dict[str, Any] | None = None
         self.lost = False
         self._spent = 0
@@ -119,6 +125,7 @@ class Belief:
         if finals:
             self.particles = self._resample(finals)
         self.lost = not finals
+        self._log += [dict(e) for e in log[len(self.seen):]]
         self.seen = list(log)
         self.observation = observation
         return self
@@ -201,6 +208,11 @@ class Belief:
         ones it saw, the cards are renamed in ``state`` and the transition is played again
         (with the renamed answer, or else every answer of the same player)."""
         child = self._play(state, actions)
+        if child is None and actions is not None and self.role in actions:
+            # R's own answer names cards this state had not dealt to R: deal them to R.
+            moved = self._own_cards(state, actions[self.role])
+            if moved is not None:
+                state, child = moved, self._play(moved, actions)
         if child is None:
             return
         start = len(state["log"])
@@ -215,6 +227,22 @@ class Belief:
                 return
         if differ != OTHER or self._loose:
             self._keep(child, weight, exact and differ == SAME, new_pos, following)
+
+    def _own_cards(self, state: State, answer: str) -> State | None:
+        """``state`` with the cards R's ``answer`` names, and R's decision does not offer,
+        swapped in from places R cannot see (a state followed from the start of the game has
+        not dealt R the cards R held); None if that cannot be done."""
+        decision = self.game.decision_for(state, self.role)
+        if decision is None:
+            return None
+        hidden = hidden_cards(self.game, state, self.role)
+        named = [c for c in answer.split("+") if c in hidden and c not in decision.items]
+        if not named:
+            return None
+        mapping = _gather(self.game, state, self.role, self.game._card_kinds, named, [])
+        if not mapping:
+            return None
+        return ask_again(self.game, relabel(state, mapping), self.rng)
 
     def _renamed(self, state: State, actions: dict[str, str] | None, mapping: dict[str, str],
                  weight: float, exact: bool, pos: int, target: list[Event],
@@ -468,11 +496,23 @@ class Belief:
         assert self.observation is not None
         weights = [p.weight for p in self.particles]
         chosen = rng.choices(self.particles, weights)[0]
+        if chosen.slots is None:
+            chosen.slots = deal_slots(self.game, chosen.state, self.role)
         state = copy_state(chosen.state)
-        redeal(self.game, state, self.role, rng)
-        state = ask_again(self.game, state, rng)
-        state["log"] = [dict(e) for e in self.observation["log"]]
+        if names_any(state, redeal(self.game, state, self.role, rng, chosen.slots)):
+            state = ask_again(self.game, state, rng)
+        state["log"] = self._log[:]  # R's log; its events are shared, as copy_state shares them
         return state
+
+    def fork(self) -> Belief:
+        """A copy that may follow the game on its own (the particles' states are shared: they
+        are never changed in place)."""
+        new = copy.copy(self)
+        new.rng = random.Random(self.rng.getrandbits(64))
+        new.particles = [Particle(p.state, p.weight, p.exact, p.slots) for p in self.particles]
+        new.seen = self.seen[:]
+        new._log = self._log[:]
+        return new
 
     def _check(self) -> None:
         if self.observation is None:
@@ -530,6 +570,44 @@ def _gather(game: Game, state: State, player: str, hidden: dict[str, tuple[Any, 
             if mapping:
                 return mapping
     return {}
+
+
+CACHED = 8  # beliefs kept per game and role for Game.determinize
+_cache: weakref.WeakKeyDictionary[Game, dict[str, list[Belief]]] = weakref.WeakKeyDictionary()
+
+
+def determinize(game: Game, state: State, role: str, rand: random.Random) -> State:
+    """``Game.determinize``: a state drawn from ``role``'s belief at ``state``.
+
+    Up to :data:`CACHED` beliefs are kept per game and role (the latest used first). The one
+    that has followed the longest part of ``role``'s log that ``state`` continues is used: as
+    it is if the observation is the same, else a copy of it follows the new part. If none, a
+    new belief follows the game from its beginning.
+    """
+    observation = game.observe(state, role)
+    log = observation["log"]
+    beliefs = _cache.setdefault(game, {}).setdefault(role, [])
+    best: Belief | None = None
+    for belief in beliefs:
+        seen = belief.seen
+        if len(seen) <= len(log) and (best is None or len(seen) > len(best.seen)) \
+                and log[:len(seen)] == seen:
+            best = belief
+    if best is not None and best.observation is not None and len(best.seen) == len(log) \
+            and _without_log(best.observation) == _without_log(observation):
+        belief = best
+        beliefs.remove(best)
+    else:
+        belief = Belief(game, role, random.Random(rand.getrandbits(64))) if best is None \
+            else best.fork()
+        belief.update(observation)
+    beliefs.insert(0, belief)
+    del beliefs[CACHED:]
+    if not belief.lost:
+        return belief.sample(rand)
+    new = copy_state(state)
+    redeal(game, new, role, rand)
+    return ask_again(game, new, rand)
 
 
 def _next_answer(target: list[Event], pos: int, role: str) -> str | None:
@@ -609,4 +687,4 @@ def _plain(value: Any) -> Any:
     return value
 
 
-__all__ = ["Belief", "BeliefLost", "Particle", "belief_for"]
+__all__ = ["Belief", "BeliefLost", "Particle", "belief_for", "determinize"]

@@ -11,14 +11,38 @@ if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
 
 
-def redeal(game: Game, state: State, role: str, rand: random.Random) -> None:
+Slots = list[tuple[list[tuple[str, int]], list[str]]]  # places by kind, and their cards
+
+
+def redeal(game: Game, state: State, role: str, rand: random.Random,
+           slots: Slots | None = None) -> set[str]:
     """Deal again, in place, every card ``role`` cannot see among the places it cannot see.
 
     Each pile keeps its size, and cards move only among cards of the same kind (the same
     ``type`` and ``owner`` properties), so a token never lands where a check was. The
-    generator state is renewed too.
+    generator state is renewed too. ``slots`` (from :func:`deal_slots`) saves finding the
+    places again. The cards that moved.
     """
-    game._redeal(state, role, rand)
+    return game._redeal(state, role, rand, slots)
+
+
+def deal_slots(game: Game, state: State, role: str) -> Slots:
+    """The places of ``state`` that :func:`redeal` deals again, by kind, with their cards."""
+    return game._deal_slots(state, role)
+
+
+def names_any(state: State, cards: set[str]) -> bool:
+    """True if a pending decision of ``state`` offers, or was answered with, one of
+    ``cards`` (it must then be asked again after a new deal)."""
+    if not cards or not state["pending"]:
+        return False
+    for spec in state["pending"]:
+        for item in spec["items"]:
+            if item in cards if item.__class__ is str else \
+                    item.__class__ is list and not cards.isdisjoint(item):
+                return True
+    return any(not cards.isdisjoint(answer.split("+"))
+               for answer in state["committed"].values())
 
 
 def ask_again(game: Game, state: State, rand: random.Random) -> State:
