@@ -237,3 +237,36 @@ def test_the_view_offers_the_belief_without_the_state() -> None:
                 assert view.belief is view.belief  # one belief per seat and game
             actions[d.player] = d.sample(rng)
         state = game.apply(state, actions)
+
+
+# A Red Notice game (seed 3): Angela shows a South American Check and starts in Rio; Jessah
+# starts in Miami and watches Africa and Europe with Radars; in round 1 Angela's one-step
+# Movement takes her from Rio to Cape Town.
+RADAR_GAME = [
+    {"angela": "chk_sa_2"}, {"angela": "rio_de_janeiro"}, {"jessah": "chk_na_2"},
+    {"jessah": "miami"}, {"jessah": "africa"}, {"jessah": "europe"},
+    {"angela": "a_tok_1#1"}, {"angela": "8"}, {"jessah": "j_tok_1#2"}, {"jessah": "5"},
+    {"angela": "a_tok_5"}, {"angela": "6"}, {"jessah": "j_tok_3#1"}, {"jessah": "4"},
+    {"angela": "a_tok_2#2"}, {"angela": "3"}, {"jessah": "j_tok_3#2"}, {"jessah": "1"},
+    {"jessah": "none"}, {"jessah": "sydney-auckland"}, {"jessah": "none"}, {"jessah": "none"},
+    {"angela": "none"}, {"angela": "cape_town"},
+]
+
+
+def test_a_triggered_radar_tells_the_hunter_where_the_step_led() -> None:
+    """RN-39: after "Angela triggered Radars in: Africa", one step from Rio, Jessah's belief
+    holds Cape Town only (the one African city next to South America's), with the belief
+    fed as a bot or the table feeds it: at each of Jessah's decisions, and then once more."""
+    game = load_pack("rednotice").game
+    state = game.new_game(3)
+    belief = Belief(game, "jessah", random.Random(0))
+    before: dict[Any, float] = {}
+    for actions in RADAR_GAME:
+        if game.decision_for(state, "jessah") is not None:
+            before = belief.update(game.observe(state, "jessah")).distribution("angela_at")
+        state = game.apply(state, actions)
+    assert set(before) == {"bogota", "lima", "santiago", "buenos_aires", "rio_de_janeiro"}
+    assert game.format_event(state["log"][-1]) == "Angela triggered Radars in: Africa."
+    assert state["vars"]["angela_at"] == "cape_town"
+    belief.update(game.observe(state, "jessah"))
+    assert belief.distribution("angela_at") == {"cape_town": pytest.approx(1.0)}
