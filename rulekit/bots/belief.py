@@ -13,6 +13,7 @@ still deciding); cards R sees are first swapped in from places R cannot see. See
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import random
@@ -33,7 +34,7 @@ from rulekit.bots.cards import (
     relabel_id,
     swappable,
 )
-from rulekit.engine.decisions import Option
+from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import copy_state
 from rulekit.errors import IllegalActionError
 
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 Event = dict[str, Any]
 SAME, CARDS, OTHER = 0, 1, 2  # how events differ from those R saw
 MAX_RESTARTS = 3  # times a belief that lost the game starts again from its beginning
+SUBSET_ENUMERATED = 6  # a subset choice of more items has its answers drawn, not listed
 
 
 @dataclass
@@ -182,8 +184,7 @@ class Belief:
                 other = next((d for d in decisions if d.player != role), None)
                 if other is None:
                     continue
-                self._branch(state, other.player, list(other.options()), weight, exact, pos,
-                             target, following)
+                self._branch(state, other, weight, exact, pos, target, following)
             if self._spent > self.budget:
                 cap = max(self.max_particles // 2, cap // 2)
             if self._spent > 4 * self.budget:
@@ -258,7 +259,8 @@ class Belief:
             if player != self.role:
                 decision = self.game.decision_for(parent, player)
                 if decision is not None:
-                    tries += [{player: o.id} for o in decision.options()[:self.keep * 4]]
+                    tries += [{player: o.id} for o in
+                              self._candidates(decision, pos, target)[0][:self.keep * 4]]
         found = False
         for moved in tries:
             child = self._play(parent, moved)
@@ -270,29 +272,57 @@ class Belief:
                     break
         return found
 
-    def _branch(self, state: State, player: str, options: list[Option], weight: float,
-                exact: bool, pos: int, target: list[Event],
-                following: dict[tuple[str, int, bool], list[Any]], rescue: bool = True) -> bool:
-        """Follow ``player``'s answers from ``state``: all of them, or (beyond ``keep``) in
-        random order until ``keep`` continue R's log or ``tries`` were tried; each kept
-        branch weighs ``weight``
-        divided by the answers tried (the other player is taken to answer at random). True
-        if a branch was kept."""
-        if len(options) > self.keep:
-            options = list(options)
-            self.rng.shuffle(options)
+    def _branch(self, state: State, decision: Decision, weight: float, exact: bool, pos: int,
+                target: list[Event], following: dict[tuple[str, int, bool], list[Any]],
+                rescue: bool = True) -> bool:
+        """Follow the answers of ``decision``'s player from ``state``: all of them, or (beyond
+        ``keep``) those R's log is about to name first, then the others in random order, until
+        ``keep`` continue R's log, or ``tries`` were tried, or ``keep`` more were tried after
+        the named ones. Each kept branch weighs ``weight`` divided by the answers tried (the
+        other player is taken to answer at random). True if a branch was kept."""
+        player = decision.player
+        options, named = self._candidates(decision, pos, target)
         mine: dict[tuple[str, int, bool], list[Any]] = {}
         tried = 0
         for option in options[:self.tries]:
             tried += 1
             self._step(state, {player: option.id}, 1.0, exact, pos, target, mine)
-            if len(mine) >= self.keep:
+            if len(mine) >= self.keep or (named and mine and tried >= named + self.keep):
                 break
         for child, share, child_exact, child_pos in mine.values():
             self._keep(child, weight * share / tried, child_exact, child_pos, following)
         if not mine and rescue:
             return self._rescue(state, player, weight, exact, pos, target, following)
         return bool(mine)
+
+    def _candidates(self, decision: Decision, pos: int, target: list[Event]
+                    ) -> tuple[list[Option], int]:
+        """The answers to try, and how many at the front answer with what R's log is about
+        to name. A subset of many items is not enumerated: its answers are drawn."""
+        named: list[str] = []
+        for event in target[pos:pos + 4]:
+            _strings_in(event.get("args"), named)
+        if decision.kind == "subset" and len(decision.items) > SUBSET_ENUMERATED:
+            front: list[Option] = []
+            picked = [i for i in decision.items if i.__class__ is str and i in named]
+            if picked:
+                with contextlib.suppress(IllegalActionError):
+                    front.append(decision.option("+".join(picked)))
+            drawn: dict[str, Option] = {o.id: o for o in front}
+            for _ in range(2 * self.tries):
+                if len(drawn) >= self.tries:
+                    break
+                option = decision.sample(self.rng)
+                drawn.setdefault(option.id, option)
+            return list(drawn.values()), len(front)
+        options = list(decision.options())
+        if len(options) <= self.keep:
+            return options, 0
+        self.rng.shuffle(options)
+        front = [o for o in options if _names(o.value, named)]
+        if front:
+            options = front + [o for o in options if not _names(o.value, named)]
+        return options, len(front)
 
     def _rescue(self, state: State, player: str, weight: float, exact: bool, pos: int,
                 target: list[Event], following: dict[tuple[str, int, bool], list[Any]]) -> bool:
@@ -329,9 +359,8 @@ class Belief:
         for mapping in mappings:
             parent = ask_again(self.game, relabel(state, mapping), self.rng)
             again = self.game.decision_for(parent, player)
-            if again is not None and self._branch(parent, player, again.options(), weight,
-                                                  exact, pos, target, following,
-                                                  rescue=False):
+            if again is not None and self._branch(parent, again, weight, exact, pos, target,
+                                                  following, rescue=False):
                 return True
         return False
 
@@ -635,6 +664,22 @@ def _card_pairs(shown: Any, wanted: Any, cards: dict[str, Any],
             pairs.append((shown, wanted))
         return True
     return False
+
+
+def _strings_in(value: Any, found: list[str]) -> None:
+    """Collect the texts ``value`` holds (ids of cards, places...)."""
+    if isinstance(value, list):
+        for v in value:
+            _strings_in(v, found)
+    elif isinstance(value, str) and value not in found:
+        found.append(value)
+
+
+def _names(value: Any, named: list[str]) -> bool:
+    """True if an answer's value is, or holds, only texts of ``named`` (and one at least)."""
+    if isinstance(value, list):
+        return bool(value) and all(v in named for v in value)
+    return isinstance(value, str) and value in named
 
 
 def _cards_in(value: Any, cards: dict[str, Any], found: list[str]) -> None:
