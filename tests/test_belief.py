@@ -270,3 +270,17 @@ def test_a_triggered_radar_tells_the_hunter_where_the_step_led() -> None:
     assert state["vars"]["angela_at"] == "cape_town"
     belief.update(game.observe(state, "jessah"))
     assert belief.distribution("angela_at") == {"cape_town": pytest.approx(1.0)}
+
+
+def test_determinize_follows_a_game_and_comes_back_to_earlier_states() -> None:
+    """Game.determinize keeps beliefs and follows them on; a state met again (an earlier one,
+    as a search comes back to its root) still gets a state that shows exactly its
+    observation."""
+    game = shadow(4)
+    states: list[State] = []
+    random_game(game, 4, None, lambda state: states.append(state))
+    rng = random.Random(6)
+    for state in states + states[::-1] + states[::3]:
+        for role in game.roles:
+            sample = game.determinize(state, role, rng)
+            assert game.observe(sample, role) == game.observe(state, role)
