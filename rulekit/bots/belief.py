@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import math
 import random
 import weakref
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from rulekit.bots.cards import (
     ask_again,
     deal_slots,
     deal_to_match,
+    gather,
     hidden_cards,
     names_any,
     project_cards,
@@ -34,6 +34,16 @@ from rulekit.bots.cards import (
     relabel_id,
     swappable,
 )
+from rulekit.bots.logs import (
+    Event,
+    card_pairs,
+    cards_in,
+    names,
+    next_answer,
+    same_kind,
+    strings_in,
+)
+from rulekit.bots.sampling import stratified_pick
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import copy_state
 from rulekit.errors import IllegalActionError
@@ -42,7 +52,6 @@ if TYPE_CHECKING:
     from rulekit.agents import View
     from rulekit.engine.game import Game, State
 
-Event = dict[str, Any]
 SAME, CARDS, OTHER = 0, 1, 2  # how events differ from those R saw
 MAX_RESTARTS = 3  # times a belief that lost the game starts again from its beginning
 SUBSET_ENUMERATED = 6  # a subset choice of more items has its answers drawn, not listed
@@ -116,7 +125,7 @@ class Belief:
         if len(log) < len(self.seen) or log[:len(self.seen)] != self.seen:
             raise ValueError("the observation does not continue the one this belief follows")
         if self.observation is not None and len(log) == len(self.seen) \
-                and _without_log(observation) == _without_log(self.observation):
+                and without_log(observation) == without_log(self.observation):
             return self
         finals = [] if self.lost else self._follow_both_ways(log[len(self.seen):], observation)
         if not finals and self.restarts < MAX_RESTARTS:
@@ -174,7 +183,7 @@ class Belief:
                     continue
                 decisions = game.pending(state)
                 if any(d.player == role for d in decisions):
-                    answer = _next_answer(target, pos, role)
+                    answer = next_answer(target, pos, role)
                     if answer is not None:
                         self._step(state, {role: answer}, weight, exact, pos, target,
                                    following)
@@ -240,7 +249,7 @@ class Belief:
         named = [c for c in answer.split("+") if c in hidden and c not in decision.items]
         if not named:
             return None
-        mapping = _gather(self.game, state, self.role, self.game._card_kinds, named, [])
+        mapping = gather(self.game, state, self.role, self.game._card_kinds, named, [])
         if not mapping:
             return None
         return ask_again(self.game, relabel(state, mapping), self.rng)
@@ -301,7 +310,7 @@ class Belief:
         to name. A subset of many items is not enumerated: its answers are drawn."""
         named: list[str] = []
         for event in target[pos:pos + 4]:
-            _strings_in(event.get("args"), named)
+            strings_in(event.get("args"), named)
         if decision.kind == "subset" and len(decision.items) > SUBSET_ENUMERATED:
             front: list[Option] = []
             picked = [i for i in decision.items if i.__class__ is str and i in named]
@@ -319,9 +328,9 @@ class Belief:
         if len(options) <= self.keep:
             return options, 0
         self.rng.shuffle(options)
-        front = [o for o in options if _names(o.value, named)]
+        front = [o for o in options if names(o.value, named)]
         if front:
-            options = front + [o for o in options if not _names(o.value, named)]
+            options = front + [o for o in options if not names(o.value, named)]
         return options, len(front)
 
     def _rescue(self, state: State, player: str, weight: float, exact: bool, pos: int,
@@ -332,13 +341,13 @@ class Belief:
         hidden = hidden_cards(self.game, state, self.role)
         named: list[str] = []
         for event in target[pos:pos + 4]:
-            _cards_in(event.get("args"), hidden, named)
+            cards_in(event.get("args"), hidden, named)
         if not named:
             return False
         decision = self.game.decision_for(state, player)
         offered: list[str] = []
         if decision is not None:
-            _cards_in(decision.items, hidden, offered)
+            cards_in(decision.items, hidden, offered)
         mappings: list[dict[str, str]] = []
         together: dict[str, str] = {}
         for card in named:
@@ -350,7 +359,7 @@ class Belief:
                 together[card], together[spare] = spare, card
         if together:
             mappings.append(together)
-        gathered = _gather(self.game, state, player, hidden, named, offered)
+        gathered = gather(self.game, state, player, hidden, named, offered)
         if gathered:
             mappings.append(gathered)
         for card in named[:2]:
@@ -399,9 +408,9 @@ class Belief:
                 return None
             wanted = target[pos]
             if event != wanted:
-                if not _same_kind(event, wanted):
+                if not same_kind(event, wanted):
                     return None
-                only_cards = _card_pairs(event.get("args"), wanted.get("args"), cards, pairs)
+                only_cards = card_pairs(event.get("args"), wanted.get("args"), cards, pairs)
                 differ = max(differ, CARDS if only_cards else OTHER)
             pos += 1
         return pos, differ, pairs
@@ -419,27 +428,29 @@ class Belief:
         if swaps:
             state = ask_again(self.game, state, self.rng)
         seen = self.game.observe(state, self.role)
-        wanted = _without_log(observation)
-        if _without_log(seen) != wanted:
+        wanted = without_log(observation)
+        if without_log(seen) != wanted:
             if not self._loose:
                 return
             exact = False
             for key, value in observation["vars"].items():
                 state["vars"][key] = _plain(value)
-            if _without_log(self.game.observe(state, self.role)) != wanted:
+            if without_log(self.game.observe(state, self.role)) != wanted:
                 return
         state["rng"] = self.rng.getrandbits(64)
         finals.append(Particle(state, weight, exact))
 
     def _cap(self, items: list[tuple[State, float, bool, int]], cap: int
              ) -> list[tuple[State, float, bool, int]]:
-        """At most ``cap`` items: exact ones first, then drawn by weight (see :meth:`_pick`)."""
+        """At most ``cap`` items: exact ones first, then drawn by weight, one of each stratum
+        first (:func:`~rulekit.bots.sampling.stratified_pick`)."""
         if len(items) <= cap:
             return items
         exact = [i for i in items if i[2]]
         pool = exact if len(exact) >= cap else items
-        kept = self._pick(pool, [i[1] for i in pool], [self._stratum(i[0], i[3]) for i in pool],
-                          cap, self.max_frontier)
+        kept = stratified_pick(pool, [i[1] for i in pool],
+                               [self._stratum(i[0], i[3]) for i in pool], cap, self.rng,
+                               self.max_frontier)
         return [(pool[i][0], w, pool[i][2], pool[i][3]) for i, w in kept]
 
     def _stratum(self, state: State, pos: int | None = None) -> str:
@@ -453,34 +464,6 @@ class Belief:
             return repr(hidden)
         return repr((pos, hidden, [frame[:2] for frame in state["stack"]]))
 
-    def _pick(self, items: list[Any], weights: list[float], strata: list[str], cap: int,
-              floor: int = 0) -> list[tuple[int, float]]:
-        """``cap`` of the items, as (index, new weight): one of each stratum first (drawn by
-        weight within it), the rest drawn by weight; each stratum keeps its total weight, so
-        the weights of the hidden variables' values survive the cap whole. With more strata
-        than ``cap`` (or ``floor``, if more), strata are drawn by their total weight."""
-        groups: dict[str, list[int]] = {}
-        for index, stratum in enumerate(strata):
-            groups.setdefault(stratum, []).append(index)
-        totals = {key: sum(weights[i] for i in members) for key, members in groups.items()}
-        keys = list(groups)
-        cap = max(cap, min(len(keys), floor))
-        if len(keys) > cap:
-            keys = _weighted_pick(keys, [totals[k] for k in keys], cap, self.rng)
-        chosen = [_weighted_pick(groups[k], [weights[i] for i in groups[k]], 1, self.rng)[0]
-                  for k in keys]
-        if len(chosen) < cap:
-            taken = set(chosen)
-            rest = [i for k in keys for i in groups[k] if i not in taken]
-            chosen += _weighted_pick(rest, [weights[i] for i in rest], cap - len(chosen),
-                                     self.rng)
-        stratum_of = {i: strata[i] for i in chosen}
-        kept_total: dict[str, float] = {}
-        for i in chosen:
-            kept_total[stratum_of[i]] = kept_total.get(stratum_of[i], 0.0) + weights[i]
-        return [(i, totals[stratum_of[i]] * weights[i] / (kept_total[stratum_of[i]] or 1.0))
-                for i in sorted(chosen)]
-
     def _resample(self, finals: list[Particle]) -> list[Particle]:
         merged: dict[tuple[str, bool], Particle] = {}
         for p in finals:
@@ -493,8 +476,9 @@ class Belief:
         if any(p.exact for p in kept):
             kept = [p for p in kept if p.exact]
         if len(kept) > self.max_particles:
-            picked = self._pick(kept, [p.weight for p in kept],
-                                [self._stratum(p.state) for p in kept], self.max_particles)
+            picked = stratified_pick(kept, [p.weight for p in kept],
+                                     [self._stratum(p.state) for p in kept], self.max_particles,
+                                     self.rng)
             kept = [Particle(kept[i].state, w, kept[i].exact) for i, w in picked]
         total = sum(p.weight for p in kept) or 1.0
         for p in kept:
@@ -572,150 +556,14 @@ def belief_for(view: View) -> Belief:
     return belief.update(observation)
 
 
-def _gather(game: Game, state: State, player: str, hidden: dict[str, tuple[Any, Any]],
-            named: list[str], offered: list[str]) -> dict[str, str]:
-    """A swap of cards R cannot see that puts every card of ``named`` not offered to
-    ``player`` into the pile the offered cards lie in (else a pile only ``player`` sees), in
-    the place of cards there that are not named: of the same kind where there is one, else of
-    the same owner. Empty if none fits."""
-    zones = state["zones"]
-    piles = [key for key, cards in zones.items() if any(c in offered for c in cards)]
-    piles += [key for key, owner, vis in game._zone_keys
-              if vis == "owner" and owner == player and key not in piles]
-    for key in piles:
-        pile = zones[key]
-        missing = [c for c in named if c not in pile and c not in offered]
-        spare = [c for c in pile if c in hidden and c not in named and c not in offered]
-        mapping: dict[str, str] = {}
-        for card in missing:
-            kind = hidden[card]
-            victim = next((c for c in spare if hidden[c] == kind), None) or \
-                next((c for c in spare if hidden[c][1] == kind[1]), None)
-            if victim is None:
-                break
-            spare.remove(victim)
-            mapping[card], mapping[victim] = victim, card
-        else:
-            if mapping:
-                return mapping
-    return {}
-
-
-CACHED = 8  # beliefs kept per game and role for Game.determinize
-_cache: weakref.WeakKeyDictionary[Game, dict[str, list[Belief]]] = weakref.WeakKeyDictionary()
-
-
-def determinize(game: Game, state: State, role: str, rand: random.Random) -> State:
-    """``Game.determinize``: a state drawn from ``role``'s belief at ``state``.
-
-    Up to :data:`CACHED` beliefs are kept per game and role (the latest used first). The one
-    that has followed the longest part of ``role``'s log that ``state`` continues is used: as
-    it is if the observation is the same, else a copy of it follows the new part. If none, a
-    new belief follows the game from its beginning.
-    """
-    observation = game.observe(state, role)
-    log = observation["log"]
-    beliefs = _cache.setdefault(game, {}).setdefault(role, [])
-    best: Belief | None = None
-    for belief in beliefs:
-        seen = belief.seen
-        if len(seen) <= len(log) and (best is None or len(seen) > len(best.seen)) \
-                and log[:len(seen)] == seen:
-            best = belief
-    if best is not None and best.observation is not None and len(best.seen) == len(log) \
-            and _without_log(best.observation) == _without_log(observation):
-        belief = best
-        beliefs.remove(best)
-    else:
-        belief = Belief(game, role, random.Random(rand.getrandbits(64))) if best is None \
-            else best.fork()
-        belief.update(observation)
-    beliefs.insert(0, belief)
-    del beliefs[CACHED:]
-    if not belief.lost:
-        return belief.sample(rand)
-    new = copy_state(state)
-    redeal(game, new, role, rand)
-    return ask_again(game, new, rand)
-
-
-def _next_answer(target: list[Event], pos: int, role: str) -> str | None:
-    """R's next answer in the rest of its log, if R answered again."""
-    for event in target[pos:]:
-        if event["e"] == "choice" and event.get("player") == role:
-            return str(event["option"])
-    return None
-
-
-def _card_pairs(shown: Any, wanted: Any, cards: dict[str, Any],
-                pairs: list[tuple[str, str]]) -> bool:
-    """Collect the (shown, wanted) pairs of different cards at the same place of two values;
-    true if they differ only there."""
-    if isinstance(shown, list) and isinstance(wanted, list) and len(shown) == len(wanted):
-        only = True
-        for a, b in zip(shown, wanted, strict=True):
-            only = _card_pairs(a, b, cards, pairs) and only
-        return only
-    if shown == wanted:
-        return True
-    if isinstance(shown, str) and isinstance(wanted, str) and shown in cards \
-            and wanted in cards:
-        if (shown, wanted) not in pairs:
-            pairs.append((shown, wanted))
-        return True
-    return False
-
-
-def _strings_in(value: Any, found: list[str]) -> None:
-    """Collect the texts ``value`` holds (ids of cards, places...)."""
-    if isinstance(value, list):
-        for v in value:
-            _strings_in(v, found)
-    elif isinstance(value, str) and value not in found:
-        found.append(value)
-
-
-def _names(value: Any, named: list[str]) -> bool:
-    """True if an answer's value is, or holds, only texts of ``named`` (and one at least)."""
-    if isinstance(value, list):
-        return bool(value) and all(v in named for v in value)
-    return isinstance(value, str) and value in named
-
-
-def _cards_in(value: Any, cards: dict[str, Any], found: list[str]) -> None:
-    """Collect the ids of ``cards`` that ``value`` names (in order, once each)."""
-    if isinstance(value, list):
-        for v in value:
-            _cards_in(v, cards, found)
-    elif isinstance(value, str) and value in cards and value not in found:
-        found.append(value)
-
-
-def _same_kind(event: Event, wanted: Event) -> bool:
-    """The same kind of event from the same statement (its values may differ)."""
-    if event["e"] != wanted["e"] or event["e"] == "choice":
-        return False
-    if event["e"] == "log":
-        return bool(event["at"] == wanted["at"])
-    return True
-
-
 def _key(state: State) -> str:
     """What tells two states apart for the future (not the log, nor the generator)."""
     return repr((state["zones"], state["vars"], state["stack"], state["pending"],
                  state["committed"], state["round"], state["phase"], state["result"]))
 
 
-def _without_log(observation: dict[str, Any]) -> dict[str, Any]:
+def without_log(observation: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in observation.items() if k != "log"}
-
-
-def _weighted_pick(items: list[Any], weights: list[float], k: int,
-                   rng: random.Random) -> list[Any]:
-    """``k`` distinct items drawn with probability by weight (Efraimidis–Spirakis keys)."""
-    keyed = sorted(range(len(items)), reverse=True,
-                   key=lambda i: math.log(rng.random() or 1e-300) / max(weights[i], 1e-300))
-    return [items[i] for i in sorted(keyed[:k])]
 
 
 def _hashable(value: Any) -> Any:
@@ -732,4 +580,4 @@ def _plain(value: Any) -> Any:
     return value
 
 
-__all__ = ["Belief", "BeliefLost", "Particle", "belief_for", "determinize"]
+__all__ = ["Belief", "BeliefLost", "Particle", "belief_for"]

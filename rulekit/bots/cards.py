@@ -201,3 +201,32 @@ def relabel(state: State, mapping: dict[str, str]) -> State:
 def relabel_id(option_id: str, mapping: dict[str, str]) -> str:
     """An option id (card ids joined by ``+``) with card ids exchanged by ``mapping``."""
     return "+".join(mapping.get(part, part) for part in option_id.split("+"))
+
+
+def gather(game: Game, state: State, player: str, hidden: dict[str, tuple[Any, Any]],
+            named: list[str], offered: list[str]) -> dict[str, str]:
+    """A swap of cards ``hidden`` (card -> kind) that puts every card of ``named`` not offered to
+    ``player`` into the pile the offered cards lie in (else a pile only ``player`` sees), in
+    the place of cards there that are not named: of the same kind where there is one, else of
+    the same owner. Empty if none fits."""
+    zones = state["zones"]
+    piles = [key for key, cards in zones.items() if any(c in offered for c in cards)]
+    piles += [key for key, owner, vis in game._zone_keys
+              if vis == "owner" and owner == player and key not in piles]
+    for key in piles:
+        pile = zones[key]
+        missing = [c for c in named if c not in pile and c not in offered]
+        spare = [c for c in pile if c in hidden and c not in named and c not in offered]
+        mapping: dict[str, str] = {}
+        for card in missing:
+            kind = hidden[card]
+            victim = next((c for c in spare if hidden[c] == kind), None) or \
+                next((c for c in spare if hidden[c][1] == kind[1]), None)
+            if victim is None:
+                break
+            spare.remove(victim)
+            mapping[card], mapping[victim] = victim, card
+        else:
+            if mapping:
+                return mapping
+    return {}

@@ -300,7 +300,7 @@ class Game:
         Pending decisions are asked again from the new cards, keeping the answers already
         given where they are still legal.
         """
-        from rulekit.bots.belief import determinize  # the bots build on this module
+        from rulekit.bots.determinize import determinize  # the bots build on this module
 
         return determinize(self, state, role, rand)
 
