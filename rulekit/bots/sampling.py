@@ -8,7 +8,7 @@ from typing import Any
 
 
 def weighted_pick(items: list[Any], weights: list[float], k: int,
-                   rng: random.Random) -> list[Any]:
+                  rng: random.Random) -> list[Any]:
     """``k`` distinct items drawn with probability by weight (Efraimidis–Spirakis keys)."""
     keyed = sorted(range(len(items)), reverse=True,
                    key=lambda i: math.log(rng.random() or 1e-300) / max(weights[i], 1e-300))
