@@ -207,7 +207,8 @@ def _check_never(game: Game, scenario: Scenario, role: str, view: dict[str, Any]
                  ids: list[str]) -> None:
     found: dict[str, str] = {}
     for text, where in _strings(view):
-        found.setdefault(text, where)
+        for part in [text, *text.split("+")]:  # an option id names its items: a+b
+            found.setdefault(part, where)
     for i, ident in enumerate(ids):
         if ident in found:
             raise Failure(f"{role} sees {show_value(ident, game.symbols)} "
