@@ -201,3 +201,24 @@ def test_a_false_expectation_shows_the_values_of_its_parts(run: Run, tmp_path: P
                                                            expect: str, message: str) -> None:
     folder = pack_with(tmp_path, f"expect: [{json.dumps(expect)}]")
     assert failure(run, folder).endswith(message)
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_the_pack_formats_example_of_views_passes(run: Run, tmp_path: Path) -> None:
+    text = (DOCS / "pack-format.md").read_text(encoding="utf-8")
+    section = text.split("### What a role sees", 1)[1]
+    block = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    folder = tmp_path / "hideout"
+    shutil.copytree(HIDEOUT, folder)
+    (folder / "scenarios" / "views.yaml").write_text(block)
+    assert run("validate", folder)[0] == 0
+    code, out, _ = run("test", folder, "-k", "secret")
+    assert code == 0 and out.startswith("ok   A stashed card is the Fugitive's secret\n"), out
+
+
+def test_the_tutorials_scenario_with_sees_is_the_packs(run: Run) -> None:
+    text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
+    (block,) = [b for b in text.split("```yaml\n")[1:] if "    sees:" in b.split("```")[0]]
+    assert block.split("```")[0] in (HIDEOUT / "scenarios" / "hideout.yaml").read_text()
