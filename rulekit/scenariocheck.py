@@ -95,7 +95,7 @@ class _ScenarioCheck:
         hint = None
         message = failure.message
         if "; did you mean" in message:
-            message, hint = message.split("; ", 1)
+            message, _, hint = message.rpartition("; ")
         self.errors.append(ScenarioError(message, failure.location, hint))
 
     def _views(self) -> None:

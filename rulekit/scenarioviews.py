@@ -89,8 +89,10 @@ def _problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
                 continue
             path = ("sees", role, ref)
             if kind == "zone":
+                yield from _form_problem(scenario, path, wanted, ZONE_FORMS, ZONE_TESTS)
                 yield from _card_problems(symbols, scenario, path, wanted)
             else:
+                yield from _form_problem(scenario, path, wanted, VARIABLE_FORMS, VALUE_TESTS)
                 var_type = symbols.variables[name].type
                 for value, at in _values(wanted, path):
                     if var_type in REFERENCE_KINDS and value not in (HIDDEN, "none", None):
@@ -102,6 +104,30 @@ def _problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
                 yield Failure(f"'{ident}' is no card, node, edge or region"
                               + (f"; {hint}" if hint else ""),
                               scenario.at("never_sees", role, i))
+
+
+ZONE_TESTS = ("count", "cards", "contains", "not_contains")
+VALUE_TESTS = ("contains", "not_contains")
+ZONE_FORMS = ("a zone is seen as `hidden`, a number of cards, the cards from the top "
+              "([hidden, CARD]) or {count: N, cards: ..., contains: [...], not_contains: [...]}")
+VARIABLE_FORMS = ("a variable is seen as `hidden`, a value, or {contains: [...], "
+                  "not_contains: [...]} for a list")
+
+
+def _form_problem(scenario: Scenario, path: tuple[str | int, ...], wanted: Any, forms: str,
+                  tests: tuple[str, ...]) -> Iterator[Failure]:
+    """A mistake in the form of what a role sees of a zone (a card id where a list is meant,
+    say) or of a variable (a zone's test such as ``count``)."""
+    if isinstance(wanted, dict):
+        for key in wanted:
+            if key not in tests:
+                hint = did_you_mean(key, tests)
+                yield Failure(f"'{key}' is no test of what a role sees here; {forms}"
+                              + (f"; {hint}" if hint else ""), scenario.key_at(*path, key))
+    elif tests is ZONE_TESTS and not (wanted == HIDDEN or isinstance(wanted, list)
+                                      or (isinstance(wanted, int)
+                                          and not isinstance(wanted, bool))):
+        yield Failure(f"{wanted!r} is no view of a zone: {forms}", scenario.at(*path))
 
 
 def _values(wanted: Any, path: tuple[str | int, ...]
@@ -149,6 +175,8 @@ def _check_zone(game: Game, scenario: Scenario, path: tuple[str, ...], role: str
         "count" if isinstance(wanted, int) else "cards": wanted}
     for key, value in checks.items():
         at = scenario.at(*path, key) if isinstance(wanted, dict) else scenario.at(*path)
+        if key in VALUE_TESTS and not isinstance(value, list):
+            value = [value]
         if key == "count" and count != value:
             raise Failure(f"expected {value} card(s): {what}", at)
         if key == "cards":

@@ -133,6 +133,9 @@ def test_validate_places_each_unknown_name_of_a_view_with_a_hint(run: Run,
             haet: 0
             stash[fugitve]: hidden
             stash[fugitive]: [vanish, back_dor#1]
+          fugitive:
+            stash[law]: back_door#1
+            heat: {count: 1}
         never_sees:
           law: [vanihs]
         log_for:
@@ -147,8 +150,12 @@ def test_validate_places_each_unknown_name_of_a_view_with_a_hint(run: Run,
         ("12:9", "unknown zone or variable 'haet'", "did you mean 'heat'?"),
         ("13:9", "'fugitve' is not a role of zone 'stash'", "did you mean 'fugitive'?"),
         ("14:35", "'back_dor#1' is not a card", "did you mean 'back_door#1'?"),
-        ("16:13", "'vanihs' is no card, node, edge or region", "did you mean 'vanish'?"),
-        ("18:7", "unknown role 'fugtive'", "did you mean 'fugitive'?"),
+        ("16:21", "'back_door#1' is no view of a zone: a zone is seen as `hidden`, a number "
+                  "of cards, the cards from the top", ""),
+        ("17:16", "'count' is no test of what a role sees here; a variable is seen as `hidden`",
+         ""),
+        ("19:13", "'vanihs' is no card, node, edge or region", "did you mean 'vanish'?"),
+        ("21:7", "unknown role 'fugtive'", "did you mean 'fugitive'?"),
     ]:
         assert f"views.yaml:{place}: {message}" in err, (place, err)
         assert hint in err.split(f"views.yaml:{place}:", 1)[1].split("views.yaml:")[0]
