@@ -1,11 +1,13 @@
 """The cost of the belief and of ``Game.determinize`` along random games, in one process.
 
-    python benchmarks/bench_belief.py PACK [--games N] [--max-round R] [--calls K] [--json]
+    python benchmarks/bench_belief.py PACK [--games N] [--max-round R] [--calls K]
+                                           [--caps P,F,K] [--json]
 
 Random players play ``N`` games (seeds 0, 1, ...), up to round ``R``. Figures:
 
-- ``update_ms``: one ``Belief.update`` (default caps) per decision of each role, as a bot's
-  ``belief_for`` makes it: the median, mean and largest, in milliseconds;
+- ``update_ms``: one ``Belief.update`` per decision of each role, as a bot's ``belief_for``
+  makes it (default caps, or ``--caps PARTICLES,FRONTIER,KEEP``): the median, mean and
+  largest, in milliseconds;
 - ``determinize_us``: ``game.determinize(state, role, rng)`` called ``K`` times on each state
   met, for each role that decides there, as a search bot does once per iteration (successive
   states of one game, so a call follows the game from the last one): the median over states of
@@ -41,12 +43,13 @@ def states_of(game: Game, seed: int, max_round: int) -> list[dict[str, Any]]:
     return found
 
 
-def updates(game: Game, games: list[list[dict[str, Any]]]) -> list[float]:
+def updates(game: Game, games: list[list[dict[str, Any]]], caps: dict[str, int]
+            ) -> list[float]:
     """Seconds of each belief update, one per decision of each role."""
     times = []
     for seed, states in enumerate(games):
         for role in game.roles:
-            belief = Belief(game, role, random.Random(seed))
+            belief = Belief(game, role, random.Random(seed), **caps)
             for state in states:
                 if game.decision_for(state, role) is None:
                     continue
@@ -83,17 +86,22 @@ def main() -> None:
     parser.add_argument("--max-round", type=int, default=99)
     parser.add_argument("--calls", type=int, default=20,
                         help="determinize calls per state and role (a bot's iterations)")
+    parser.add_argument("--caps", default=None,
+                        help="the belief's particles,frontier,keep for update_ms")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     game = load_pack(args.pack).game
     games = [states_of(game, seed, args.max_round) for seed in range(args.games)]
-    spent = updates(game, games)
+    caps = {} if args.caps is None else dict(
+        zip(("particles", "frontier", "keep"), map(int, args.caps.split(",")), strict=True))
+    spent = updates(game, games, caps)
     mean, first, later = determinizations(game, games, args.calls)
     figures: dict[str, Any] = {
         "pack": game.pack_id,
         "games": args.games,
         "states": sum(len(s) for s in games),
         "updates": len(spent),
+        "caps": caps or "default",
         "update_ms": {"median": round(statistics.median(spent) * 1e3, 2),
                       "mean": round(statistics.mean(spent) * 1e3, 2),
                       "max": round(max(spent) * 1e3, 1)},
