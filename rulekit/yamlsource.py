@@ -29,6 +29,7 @@ import yaml
 
 from rulekit.errors import DuplicateKeyError, Location, PackFileError, YamlSyntaxError
 from rulekit.limits import MAX_FILE_BYTES, MAX_INT
+from rulekit.yamlmistakes import explain
 
 __all__ = ["JsonPath", "YamlDocument", "load_yaml"]
 
@@ -711,6 +712,9 @@ def _syntax_hint(problem: str, context: str) -> str | None:
 
 
 def _syntax_error(document: YamlDocument, error: yaml.MarkedYAMLError) -> YamlSyntaxError:
+    placed = explain(document.text, error, document._at)
+    if placed is not None:
+        return placed
     problem = error.problem or error.context or "invalid YAML"
     context = error.context if error.problem else None
     mark = error.problem_mark or error.context_mark

@@ -468,3 +468,44 @@ def test_text_location_after_escaped_line_breaks(load: Loader) -> None:
     loc = doc.text_location(("do",), 4, 5)  # the "=" of "c = 2"
     assert (loc.line, char_at(loc)) == (2, "=")
     assert loc.column == text.split("\n")[1].index("c = 2") + 3
+
+
+# --------------------------------------------------------- mistakes of people writing code
+
+
+def test_an_unquoted_at_sign_says_to_quote_the_code(load: Loader) -> None:
+    with pytest.raises(YamlSyntaxError) as info:
+        load("flow:\n  end_when:\n    - when: @key in hand\n      winner: a\n")
+    assert str(info.value).splitlines() == [
+        "games/t/flow.yaml:3:13: a YAML value cannot start with '@'",
+        "        - when: @key in hand",
+        "                ^",
+        "hint: put the code in quotes (key: \"@id in hand\"), or write it on the next lines "
+        "after 'key: |'",
+    ]
+
+
+@pytest.mark.parametrize("indent", [1, 4])
+def test_a_dedented_line_in_a_block_says_the_block_ended_early(load: Loader,
+                                                               indent: int) -> None:
+    text = ("procedures:\n"
+            "  turn:\n"
+            "    do: |\n"
+            "      let x = 1\n"
+            + " " * indent + "log \"{x}\"\n"
+            "      pass\n"
+            "    params: {}\n")
+    with pytest.raises(YamlSyntaxError) as info:
+        load(text)
+    assert str(info.value).splitlines() == [
+        f"games/t/flow.yaml:5:{indent + 1}: the block under 'do: |' ended early: this line "
+        "is less indented than the lines above it",
+        " " * 4 + " " * indent + "log \"{x}\"",
+        " " * 4 + " " * indent + "^",
+        "hint: indent it by 6 spaces, like the lines of the block",
+    ]
+
+
+def test_a_block_that_ends_as_yaml_means_it_is_read(load: Loader) -> None:
+    doc = load("a:\n  do: |\n    pass\n  when: |-\n    x\nb: 1\n")
+    assert doc.data == {"a": {"do": "pass\n", "when": "x"}, "b": 1}

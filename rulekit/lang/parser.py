@@ -26,6 +26,7 @@ from lark.exceptions import (
 
 from rulekit.errors import EffectSyntaxError, Location
 from rulekit.lang import nodes as n
+from rulekit.lang.syntaxhints import explain
 from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT
 
 
@@ -199,6 +200,9 @@ def _line_column(item: Tree[Token] | Token) -> tuple[int, int]:
 
 
 def _syntax_error(snippet: Snippet, exc: UnexpectedInput) -> EffectSyntaxError:
+    placed = explain(snippet.text, exc, snippet.locate)
+    if placed is not None:
+        return placed
     line = getattr(exc, "line", 1) or 1
     column = getattr(exc, "column", 1) or 1
     if isinstance(exc, UnexpectedToken):
