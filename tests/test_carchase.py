@@ -236,10 +236,10 @@ def test_two_location_cards_are_refused_in_every_contest(game: Game) -> None:
         assert law is not None
         # Refused in the rulebook's words (the pack's 'else' text, CC-15).
         with pytest.raises(IllegalActionError,
-                           match="^Only one Location card may be played per phase.$"):
+                           match=r"^Only one Location card may be played per phase\.$"):
             game.apply(state, {"law": f"{law_card}+ferry+tunnel"})
         with pytest.raises(IllegalActionError,
-                           match="^Only one Location card may be played per phase.$"):
+                           match=r"^Only one Location card may be played per phase\.$"):
             game.apply(state, {"fugitive": f"{fugitive_card}+bridge+route_51"})
         # One Location card with other cards is fine.
         assert law.option(f"ferry+{law_card}").value is not None
