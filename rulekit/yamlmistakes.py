@@ -3,7 +3,8 @@
 PyYAML reports them in its own terms, and the second one far from where it was made:
 
 - a value that starts with a character YAML reserves (``when: @key in hand``): "found
-  character '@' that cannot start any token";
+  character '@' that cannot start any token"; or code that starts with a bracket, which YAML
+  reads as a list (``when: [c for c in hand[p]] == []``);
 - a line less indented than the lines above it inside a ``do: |`` block: the block ends
   there, and YAML reads the line as something else ("could not find expected ':'" a few lines
   further, or "expected the end of the indented block").
@@ -25,7 +26,9 @@ _BLOCK_HEADER = re.compile(r"^(\s*(?:-\s+)*)([^\s#:][^:#]*):\s*([|>])[-+0-9]*\s*
 # A line that may end a block of text as YAML means it to: a key, a list item, a comment.
 _YAML_LINE = re.compile(r"^\s*(#|-(\s|$)|[^\s#'\"{\[][^:]*:(\s|$)|\.\.\.|---)")
 
-_RESERVED = {"@": "'@'", "`": "'`'"}
+_RESERVED = {"@": "'@'", "`": "'`'", "%": "'%'"}
+_QUOTE_HINT = ("put the code in quotes (key: \"@id in hand\"), or write it on the next lines "
+               "after 'key: |'")
 
 
 def explain(text: str, error: yaml.MarkedYAMLError,
@@ -36,11 +39,25 @@ def explain(text: str, error: yaml.MarkedYAMLError,
     if mark is not None and "cannot start any token" in problem:
         char = text.splitlines()[mark.line][mark.column:mark.column + 1]
         if char in _RESERVED:
-            return YamlSyntaxError(
-                f"a YAML value cannot start with {_RESERVED[char]}",
-                at(mark.line, mark.column),
-                "put the code in quotes (key: \"@id in hand\"), or write it on the next "
-                "lines after 'key: |'")
+            return YamlSyntaxError(f"a YAML value cannot start with {_RESERVED[char]}",
+                                   at(mark.line, mark.column), _QUOTE_HINT)
+    start = error.context_mark
+    context = error.context or ""
+    if start is not None and mark is not None and ("flow sequence" in context or
+                                                    "flow mapping" in context):
+        line = text.splitlines()[start.line]
+        opener = line[start.column:start.column + 1]
+        closer = {"[": "]", "{": "}"}.get(opener, "")
+        # Code such as '[x for x in xs][0]' or '[c for c in hand[p]]': the list closes and
+        # text goes on after it, or a bracket follows a word.
+        code = line[start.column:mark.column].rstrip().endswith(closer) or \
+            problem.endswith(("got '['", "got '{'"))
+        if mark.line != start.line or not closer or not code:
+            return None
+        what = "list" if opener == "[" else "mapping"
+        return YamlSyntaxError(
+            f"YAML reads a value that starts with '{opener}' as a {what}, and this code is "
+            "not one", at(start.line, start.column), _QUOTE_HINT)
     error_line = mark.line if mark is not None else len(text.splitlines())
     dedented = _dedented_line(text.splitlines(), error_line)
     if dedented is None:

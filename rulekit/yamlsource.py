@@ -705,7 +705,8 @@ def _syntax_hint(problem: str, context: str) -> str | None:
     if "<block end>" in problem:
         return "check the indentation of this line"
     if "undefined alias" in problem:
-        return "an alias *name needs an anchor &name earlier in the file"
+        return ("an alias *name needs an anchor &name earlier in the file; if this is code, "
+                "put it in quotes")
     if "expected a single document" in context + problem:
         return "a pack file holds one YAML document; remove the extra '---'"
     return None

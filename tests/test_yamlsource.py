@@ -509,3 +509,24 @@ def test_a_dedented_line_in_a_block_says_the_block_ended_early(load: Loader,
 def test_a_block_that_ends_as_yaml_means_it_is_read(load: Loader) -> None:
     doc = load("a:\n  do: |\n    pass\n  when: |-\n    x\nb: 1\n")
     assert doc.data == {"a": {"do": "pass\n", "when": "x"}, "b": 1}
+
+
+@pytest.mark.parametrize(("value", "column", "message"), [
+    ("%x + 1", 13, "a YAML value cannot start with '%'"),
+    ("[c for c in hand[a]] == []", 13,
+     "YAML reads a value that starts with '[' as a list, and this code is not one"),
+])
+def test_code_that_yaml_reads_otherwise_says_to_quote_it(load: Loader, value: str, column: int,
+                                                         message: str) -> None:
+    with pytest.raises(YamlSyntaxError) as info:
+        load(f"flow:\n  end_when:\n    - when: {value}\n      winner: a\n")
+    err = info.value
+    assert err.message == message
+    assert err.location is not None and (err.location.line, err.location.column) == (3, column)
+    assert err.hint is not None and err.hint.startswith("put the code in quotes")
+
+
+def test_a_list_with_a_mistake_is_not_taken_for_code(load: Loader) -> None:
+    with pytest.raises(YamlSyntaxError) as info:
+        load("covers: [a, b\nnext: 1\n")
+    assert "code" not in info.value.message and "quotes" not in (info.value.hint or "")
