@@ -447,10 +447,16 @@ class Emitter:
         else:
             items = f"list({source})"
         prompt = choice.prompt or ("Choose one" if choice.kind == "one" else "Choose any number")
-        body = [f"items = {items}",
-                f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
-                f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}"]
-        body += self._reasons(choice, source)
+        body = [f"items = {items}"]
+        refusing = any(reason for _, reason in choice.wheres)
+        if refusing:  # the candidates and, in a game with a log, those refused and why
+            body = ["if rt.logging:", *("    " + line for line in self._refusing(choice, source)),
+                    "else:", *("    " + line for line in body)]
+        body.append(f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
+                    f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}")
+        if refusing:
+            body.append("if rt.logging and refused: spec['refused'] = refused")
+        body += self._reasons(choice)
         if choice.always_ask:  # its options may tell a secret: asked even if forced
             body.append("spec['ask'] = True")
         if choice.kind == "one":
@@ -470,22 +476,25 @@ class Emitter:
         maker: Callable[[Runtime, list[Any]], dict[str, Any]] = c.function(body, loc)
         return maker
 
-    def _reasons(self, choice: n.Choice, source: str) -> list[str]:
-        """Code that puts in a spec why answers that break its rules are refused: the
-        candidates 'where' refuses, each with its reason, and the reasons of 'min' and 'max'
-        (those of 'at most' rules go with the rules)."""
+    def _refusing(self, choice: n.Choice, source: str) -> list[str]:
+        """Code that sorts the candidates of a choice in one pass: ``items`` those every
+        'where' keeps, ``refused`` the others with the reason of the first clause they fail
+        (if that clause has one). Only a game with a log, told to people, needs the reasons:
+        a quiet game (a simulation, a bot's playouts) takes the plain list."""
+        var = f"L[{choice.slot}]"
+        lines = ["items = []", "refused = []", f"for {var} in {source}:"]
+        for cond, reason in choice.wheres:
+            lines.append(f"    if not ({self.c.py(cond)}):")
+            if reason is not None:
+                lines.append(f"        refused.append([{var}, {self._reason(reason)}])")
+            lines.append("        continue")
+        lines.append(f"    items.append({var})")
+        return lines
+
+    def _reasons(self, choice: n.Choice) -> list[str]:
+        """Code that puts in a spec the reasons of 'min' and 'max' (those of 'where' come
+        with the candidates, those of 'at most' rules with the rules)."""
         body = []
-        if any(reason for _, reason in choice.wheres):
-            # Each candidate with the reason of the first clause it fails (None: it has
-            # none; False: it fails no clause), the refused ones kept with their reason.
-            var = f"L[{choice.slot}]"
-            why = "False"
-            for cond, reason in reversed(choice.wheres):
-                text = self._reason(reason) if reason is not None else "None"
-                why = f"({text} if not ({self.c.py(cond)}) else {why})"
-            body.append(f"refused = [[item, why] for item, why in (({var}, {why}) "
-                        f"for {var} in {source}) if why]")
-            body.append("if refused: spec['refused'] = refused")
         for bound in ("min", "max"):
             if bound in choice.reasons:
                 body.append(f"spec['{bound}_why'] = {self._reason(choice.reasons[bound])}")
