@@ -18,6 +18,7 @@ from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
 from rulekit.lang.compiler import MAIN, Program, zone_key
+from rulekit.lang.emitter import LogField
 from rulekit.lang.symbols import Symbols, VarDecl, ZoneDecl
 
 State = dict[str, Any]
@@ -165,7 +166,7 @@ class Game:
         if cached is not None and cached[0] is spec:
             return cached[1]
         extras = self._extras(spec["player"], state) if self.program.anytime else None
-        decision = Decision(spec, self.label, extras)
+        decision = Decision(spec, self.label, extras, self.explain)
         if len(self._decisions) > 64:
             self._decisions.clear()
         self._decisions[id(spec)] = (spec, decision)
@@ -266,15 +267,22 @@ class Game:
             raise UsageError(f"unknown role '{role}'")
         return self._observer.observe(state, role)
 
+    def explain(self, why: list[Any]) -> str:
+        """The text of a pack's reason for refusing an answer: [log text id, arguments]."""
+        return self._fill(self.program.reasons[why[0]], why[1])
+
+    def _fill(self, parts: list[str | LogField], values: list[Any]) -> str:
+        """A log text with its fields filled in."""
+        args = iter(values)
+        return "".join(p if isinstance(p, str) else
+                       self.label(next(args)) if p.labelled else as_text(next(args))
+                       for p in parts)
+
     def format_event(self, event: dict[str, Any]) -> str:
         """The text of a log event."""
         kind = event["e"]
         if kind == "log":
-            parts = self.program.logs[event["at"]]
-            args = iter(event["args"])
-            return "".join(p if isinstance(p, str) else
-                           self.label(next(args)) if p.labelled else as_text(next(args))
-                           for p in parts)
+            return self._fill(self.program.logs[event["at"]], event["args"])
         if kind == "choice":
             who = self.role_names.get(event["player"], event["player"])
             if "value" in event and not event["option"].startswith("!"):
