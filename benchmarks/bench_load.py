@@ -8,8 +8,8 @@ For each pack, ``rulekit validate PACK`` as a user runs it, a whole process each
 CPU time (user + system) of the process, which a busy machine disturbs less. A bare ``python -c
 pass`` is timed alike, as the floor. Python's bytecode cache is used as in an installed
 rulekit (``PYTHONDONTWRITEBYTECODE`` is dropped, after one run to write it); ``--no-bytecode``
-compiles every module at each start instead. ``--in-process`` also times loading and validating inside
-one process (each pack loaded afresh), as before the cache existed.
+compiles every module at each start instead. ``--in-process`` also times loading and
+validating inside one process (each pack loaded afresh), as before the cache existed.
 """
 
 from __future__ import annotations
