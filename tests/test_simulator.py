@@ -395,7 +395,9 @@ def test_the_simulator_docs_show_real_output(run: Run) -> None:
 record_strategy = st.builds(
     GameRecord, seed=st.integers(0, 9), winner=st.sampled_from([None, "red", "blue"]),
     rounds=st.integers(1, 30), decisions=st.integers(0, 99), capped=st.booleans(),
-    reason=st.sampled_from(["", "a", "b"]), first=st.sampled_from([None, "red", "blue"]))
+    reason=st.sampled_from(["", "a", "b"]), first=st.sampled_from([None, "red", "blue"]),
+    initiative=st.sampled_from([None, "", "red", "blue"]),
+    initiative_end=st.sampled_from([None, "", "red", "blue"]))
 
 
 @given(st.lists(record_strategy, max_size=40), st.integers(1, 8), st.randoms())
