@@ -56,6 +56,16 @@ def test_an_unchanged_pack_is_not_loaded_again(run: Run, make_pack: Any, cache: 
     assert len(loads) == 2
 
 
+def test_version_control_folders_are_not_read(run: Run, make_pack: Any, cache: Path,
+                                              loads: list[Path]) -> None:
+    pack = make_pack()
+    run("validate", pack)
+    (pack / ".git").mkdir()
+    (pack / ".git/index").write_text("changes all the time", encoding="utf-8")
+    run("validate", pack)
+    assert len(loads) == 1
+
+
 @pytest.mark.parametrize("change", ["a comment", "a new file"])
 def test_any_change_in_the_folder_is_validated_again(run: Run, make_pack: Any, cache: Path,
                                                       loads: list[Path], change: str) -> None:
@@ -152,3 +162,15 @@ def test_the_cache_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path:
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache_dir() == tmp_path / "home/.cache/rulekit"
+
+
+def test_a_working_folder_that_is_gone(run: Run, make_pack: Any, cache: Path, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    pack = make_pack()
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    for _ in range(2):
+        code, out, _ = run("validate", pack)
+        assert code == 0 and f"{pack}: ok" in out

@@ -28,6 +28,9 @@ NO_CACHE_ENV = "RULEKIT_NO_CACHE"
 FORMAT = 1
 MAX_FILES = 2000  # a pack folder larger than this is not cached (it is not a usual pack)
 MAX_BYTES = 32 * 1024 * 1024
+# folders of version control and tools, which change without the pack changing
+SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", ".mypy_cache",
+                     ".pytest_cache", ".ruff_cache", "node_modules"})
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 
@@ -39,19 +42,23 @@ def cache_dir() -> Path | None:
     if explicit:
         return Path(explicit)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
-    return base / "rulekit"
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "rulekit"
+    try:
+        return Path.home() / ".cache" / "rulekit"
+    except (RuntimeError, KeyError, OSError):  # no home folder to be found
+        return None
 
 
 def tree_digest(folder: Path) -> str | None:
-    """A digest of the names and contents of every file under ``folder``; None if too big
-    or unreadable."""
+    """A digest of the names and contents of every file under ``folder`` (but in the folders
+    of version control and tools); None if too big or unreadable."""
     digest = hashlib.sha256()
     files = 0
     size = 0
     try:
         for top, dirs, names in os.walk(folder):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
             for name in sorted(names):
                 path = Path(top, name)
                 data = path.read_bytes()
@@ -89,10 +96,16 @@ class ValidationCache:
 
     def __init__(self, folder: Path, root: Path | None = None) -> None:
         self.root = root if root is not None else cache_dir()
-        self.folder = folder.resolve()
-        key = json.dumps([FORMAT, str(self.folder), os.getcwd()])
-        self.path = None if self.root is None else \
-            self.root / "validate" / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".json")
+        self.path: Path | None = None
+        try:
+            self.folder = folder.resolve()
+            key = json.dumps([FORMAT, str(self.folder), os.getcwd()])
+        except (OSError, RuntimeError):  # the working folder is gone, a loop of links...
+            self.folder = folder
+            return
+        if self.root is not None:
+            name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".json"
+            self.path = self.root / "validate" / name
         self._stamp: str | None = None
 
     @property

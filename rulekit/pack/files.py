@@ -52,7 +52,7 @@ def display_path(path: Path) -> str:
     """A path as shown in messages: relative to the working folder when inside it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside it; no working folder; link loops
         return str(path)
 
 
