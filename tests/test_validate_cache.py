@@ -174,3 +174,19 @@ def test_a_working_folder_that_is_gone(run: Run, make_pack: Any, cache: Path, tm
     for _ in range(2):
         code, out, _ = run("validate", pack)
         assert code == 0 and f"{pack}: ok" in out
+
+
+def test_a_pack_edited_while_it_is_validated_is_not_cached(
+        run: Run, make_pack: Any, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pack = make_pack()
+    load = rulekit.pack.loader.load_pack
+
+    def editing(ref: str | Path, params: dict[str, object] | None = None) -> LoadedPack:
+        loaded = load(ref, params)
+        with open(pack / "game.yaml", "a", encoding="utf-8") as handle:
+            handle.write("# edited meanwhile\n")
+        return loaded
+
+    monkeypatch.setattr(rulekit.pack.loader, "load_pack", editing)
+    assert run("validate", pack)[0] == 0
+    assert not list(cache.glob("validate/*.json"))

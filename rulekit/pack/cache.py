@@ -97,6 +97,8 @@ class ValidationCache:
     def __init__(self, folder: Path, root: Path | None = None) -> None:
         self.root = root if root is not None else cache_dir()
         self.path: Path | None = None
+        self._stamp: str | None = None
+        self._before: str | None = None  # the digest of the folder before validation
         try:
             self.folder = folder.resolve()
             key = json.dumps([FORMAT, str(self.folder), os.getcwd()])
@@ -106,7 +108,6 @@ class ValidationCache:
         if self.root is not None:
             name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".json"
             self.path = self.root / "validate" / name
-        self._stamp: str | None = None
 
     @property
     def stamp(self) -> str:
@@ -118,13 +119,15 @@ class ValidationCache:
         """The summary and warnings of the last validation, if nothing changed since."""
         if self.path is None:
             return None
+        self._before = tree_digest(self.folder)
         try:
             entry = json.loads(self.path.read_text(encoding="utf-8"))
             if entry["format"] != FORMAT or entry["stamp"] != self.stamp:
                 return None
             roots: dict[str, str] = entry["roots"]
-            if str(self.folder) not in roots or any(
-                    tree_digest(Path(folder)) != digest for folder, digest in roots.items()):
+            if self._before is None or roots.get(str(self.folder)) != self._before or any(
+                    tree_digest(Path(folder)) != digest for folder, digest in roots.items()
+                    if folder != str(self.folder)):
                 return None
             return str(entry["summary"]), [_warning(item) for item in entry["warnings"]]
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -132,15 +135,21 @@ class ValidationCache:
 
     def put(self, folders: Iterable[Path], summary: str,
             diagnostics: Sequence[PackError]) -> None:
-        """Remember a validation free of errors (``folders``: the pack's and its bases')."""
+        """Remember a validation free of errors (``folders``: the pack's and its bases'),
+        unless the pack's folder changed while it was validated (after :meth:`get`)."""
         if self.path is None or any(d.kind == "error" for d in diagnostics):
             return
         roots = {}
-        for folder in {self.folder, *(f.resolve() for f in folders)}:
-            digest = tree_digest(folder)
-            if digest is None:
-                return
-            roots[str(folder)] = digest
+        try:
+            for folder in {self.folder, *(f.resolve() for f in folders)}:
+                digest = tree_digest(folder)
+                if digest is None:
+                    return
+                roots[str(folder)] = digest
+        except (OSError, RuntimeError):
+            return
+        if self._before is None or roots[str(self.folder)] != self._before:
+            return
         entry = {"format": FORMAT, "stamp": self.stamp, "roots": roots, "summary": summary,
                  "warnings": [_record(d) for d in diagnostics]}
         temporary = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")
