@@ -106,3 +106,9 @@ def test_a_variant_extends_an_installed_pack_by_id(run: Run, site: Path, tmp_pat
         "id: variant\nname: Variant\nversion: '1.0'\nextends: mygam\n", encoding="utf-8")
     code, _, err = run("validate", variant)
     assert code == 1 and "did you mean 'mygame'?" in err
+
+
+def test_rulekit_list_of_a_folder_without_packs(run: Run, site: Path, tmp_path: Path) -> None:
+    code, out, err = run("list", tmp_path / "nowhere")
+    assert code == 1 and f"rulekit: {tmp_path / 'nowhere'}: no pack there" in err
+    assert "carchase" in out

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rulekit.cli.common import out
+from rulekit.cli.common import PROG, err, out
 
 
 def register(commands: Any) -> None:
@@ -60,13 +60,18 @@ def _rows(folders: list[Path]) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rulekit.pack.installed import packs_in
+
+    empty = [folder for folder in args.folders if not any(packs_in(folder, "path"))]
+    for folder in empty:
+        err(f"{PROG}: {folder}: no pack there (a pack is a folder with a pack.yaml)")
     found = _rows(args.folders)
     if args.json:
         out(json.dumps({"packs": found}, indent=2))
-        return 0
+        return 1 if empty else 0
     if not found:
         out("no packs found")
-        return 0
+        return 1 if empty else 0
     header = {"id": "id", "version": "version", "name": "name", "from": "from",
               "folder": "folder"}
     widths = {key: max(len(str(row[key])) for row in [header, *found]) for key in header}
@@ -75,4 +80,4 @@ def run(args: argparse.Namespace) -> int:
         out(line)
         for note in row.get("notes", ()):
             out(f"{'':{widths['id']}}  ({note})")
-    return 0
+    return 1 if empty else 0
