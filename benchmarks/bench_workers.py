@@ -4,8 +4,10 @@
 
 For each number of games: the best of R runs in one process, with ``--workers 2``, and with
 ``--dask`` on a local Dask cluster of 2 worker processes (started once, outside the timing);
-the ratio of the times; and whether every run gave the same tallies. Runs alternate, so a
-burst of other work on the machine hurts both sides alike; the load average is printed too.
+the ratio of the times; the CPU time of this process and of the helper processes (which shows
+how the work was shared, and that sharing it costs little, even when other work on the machine
+slows the wall clock); and whether every run gave the same tallies. Runs alternate, so a burst
+of other work on the machine hurts both sides alike; the load average is printed too.
 Nothing here is a pass/fail test.
 """
 
@@ -31,6 +33,7 @@ def main() -> None:
     try:
         for games in args.games:
             best: dict[str, float] = {}
+            cpu: dict[str, tuple[float, float]] = {}
             outcomes: dict[str, Any] = {}
             for _ in range(args.repeat):
                 setups: list[tuple[str, dict[str, Any]]] = [("1 process", {"workers": 1}),
@@ -38,14 +41,21 @@ def main() -> None:
                 if dask is not None:
                     setups.append(("dask local (2)", {"pool": dask}))
                 for name, options in setups:
+                    before = os.times()
                     result = simulate(args.pack, games=games, seed=1, **options)
-                    best[name] = min(best.get(name, float("inf")), result.seconds)
+                    after = os.times()
+                    if result.seconds < best.get(name, float("inf")):
+                        best[name] = result.seconds
+                        cpu[name] = (after.user + after.system - before.user - before.system,
+                                     after.children_user + after.children_system
+                                     - before.children_user - before.children_system)
                     outcomes.setdefault(name, result.outcome())
             base = best["1 process"]
             for name, seconds in best.items():
                 same = "same tallies" if outcomes[name] == outcomes["1 process"] else "DIFFERENT"
                 print(f"{args.pack}, {games} games, {name:>14}: {seconds:6.2f} s  "
-                      f"x{base / seconds:4.2f}  {games / seconds:8,.0f} games/s  {same}")
+                      f"x{base / seconds:4.2f}  {games / seconds:8,.0f} games/s  cpu "
+                      f"{cpu[name][0]:5.2f} s here + {cpu[name][1]:5.2f} s helpers  {same}")
     finally:
         if dask is not None:
             dask.close()

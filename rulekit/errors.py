@@ -12,7 +12,6 @@ person reads::
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -164,5 +163,7 @@ class SaveFileError(RulekitError):
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A 'did you mean' hint for ``name`` among ``candidates``, or None."""
+    import difflib  # here: most commands never need it, and it is slow to import
+
     matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None

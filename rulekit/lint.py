@@ -86,7 +86,7 @@ class _Linter:
             self._parse("phase", ("flow", "phases", i, "do"), True)
         for i, _ in enumerate(flow.get("end_when") or []):
             self._parse("end_when", ("flow", "end_when", i, "when"), False)
-        for key, block in (("rounds", False), ("after_rounds", True)):
+        for key, block in (("rounds", False), ("after_rounds", True), ("initiative", False)):
             if isinstance(flow.get(key), str):
                 self._parse(key, ("flow", key), block)
         for i, action in enumerate(data.get("anytime") or []):

@@ -8,9 +8,10 @@ processes.
 
 Outcomes: a role wins; a *draw* is a game the rules ended without a winner; a *capped* game is
 one stopped by the safety limit on rounds (``max_rounds``) before the rules ended it. Each game
-also counts by its length, by how it ended and by who took its first decision
-(:mod:`rulekit.sim.stats`). Where the games run (this process, worker processes, a Dask cluster)
-is :mod:`rulekit.sim.execution`'s job.
+also counts by its length, by how it ended, by who took its first decision and by who held the
+initiative where the pack declares one (``flow.initiative``, read where the game first waits
+for a decision and when it ends; :mod:`rulekit.sim.stats`). Where the games run (this process,
+worker processes, a Dask cluster) is :mod:`rulekit.sim.execution`'s job.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ from rulekit.engine.decisions import Decision, Option, RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import playout
 from rulekit.engine.rng import derive
+from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did_you_mean
+from rulekit.pack.code import INITIATIVE
 from rulekit.sim.execution import Job, PackSource, Pool, Progress, open_pool, prepared
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.stats import GameRecord, Tally, wilson_interval
@@ -102,12 +105,14 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
         state = game.run(state)  # game.new_game(seed), with the state at hand for errors
         if len(state["pending"]) == 1:
             first = state["pending"][0]["player"]
+        holder = initiative(game, state)
         if fast:
             state, decisions, capped = playout(
                 game, state, lambda: _choosers(game, seed, loaded, state), max_rounds)
         else:
             decisions, capped = _play_steps(game, state, _choosers(game, seed, loaded, state),
                                             max_rounds)
+        last = initiative(game, state)
     except IllegalActionError as exc:
         raise IllegalActionError(f"illegal choice: {exc.message} {_where(seed, state)}",
                                  exc.hint) from None
@@ -116,10 +121,19 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
                                exc.hint) from None
     if capped:
         return GameRecord(seed, None, max_rounds, decisions, True,
-                          f"stopped after {max_rounds} rounds", first)
+                          f"stopped after {max_rounds} rounds", first, holder, last)
     result = state["result"]
     return GameRecord(seed, result["winner"], int(result.get("round", state["round"])),
-                      decisions, False, str(result.get("reason", "")), first)
+                      decisions, False, str(result.get("reason", "")), first, holder, last)
+
+
+def initiative(game: Game, state: dict[str, Any]) -> str | None:
+    """The role that holds the initiative in ``state`` by the pack's ``flow.initiative``
+    (``""`` if it names none), or None if the pack declares no initiative."""
+    holder = game.program.functions.get(INITIATIVE)
+    if holder is None:
+        return None
+    return str(holder(Runtime(game.program, state), []) or "")
 
 
 def _play_steps(game: Game, state: dict[str, Any], choosers: Mapping[str, Chooser],
@@ -231,5 +245,5 @@ def sweep(pack_ref: str | Path, sweeps: Sequence[str], params: Mapping[str, Any]
     return [key for key, _ in checked], results
 
 
-__all__ = ["DEFAULT_MAX_ROUNDS", "GameRecord", "SimulationResult", "play_chunk", "play_game",
-           "seat_rng", "simulate", "sweep", "wilson_interval"]
+__all__ = ["DEFAULT_MAX_ROUNDS", "GameRecord", "SimulationResult", "initiative", "play_chunk",
+           "play_game", "seat_rng", "simulate", "sweep", "wilson_interval"]

@@ -9,6 +9,7 @@ with any file replaced (or removed with ``None``), so tests can break it one pie
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -23,6 +24,10 @@ settings.register_profile(
     "rulekit", deadline=None, phases=[phase for phase in Phase if phase is not Phase.explain]
 )
 settings.load_profile("rulekit")
+
+# The validation cache is off in tests (a test of the cache turns it on in a folder of its own),
+# so that no test reads a result another one left, nor writes to the user's cache folder.
+os.environ["RULEKIT_NO_CACHE"] = "1"
 
 DUEL_FILES: dict[str, str] = {
     "pack.yaml": """\

@@ -100,7 +100,7 @@ def test_uncovered_rule_and_unknown_ids_are_shown(run: Run, duel_pack: Path) -> 
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["docs", "nowhere_pack"], "nowhere_pack: no pack folder or shipped pack of that name"),
+    (["docs", "nowhere_pack"], "nowhere_pack: no pack folder, nor a pack of that id"),
     (["docs", "carchase", "--out", "/no/such/folder/rules.md"],
      "cannot write '/no/such/folder/rules.md': no folder '/no/such/folder'"),
 ])

@@ -144,7 +144,7 @@ def test_missing_parent_folder_and_unknown_base(run: Run, tmp_path: Path) -> Non
     code, _, err = run("new", tmp_path / "no" / "game")
     assert code == 1 and f"no folder '{tmp_path / 'no'}'" in err
     code, _, err = run("new", tmp_path / "game", "--from", "carchas")
-    assert code == 1 and "carchas: no pack folder or shipped pack of that name" in err
+    assert code == 1 and "carchas: no pack folder, nor a pack of that id" in err
     assert "did you mean 'carchase'?" in err
     assert list(tmp_path.iterdir()) == []
 

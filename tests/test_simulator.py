@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from rulekit.cli.progress import progress_bar
 from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack
-from rulekit.sim.execution import DaskPool, PackSource, chunks
+from rulekit.sim.execution import DaskPool, PackSource, chunks, tapering_chunks
 from rulekit.sim.result import RUN_FIELDS
 from rulekit.sim.stats import GameRecord, LengthSummary, Tally, quantile
 from rulekit.simulate import play_game, simulate, sweep
@@ -146,12 +146,36 @@ def test_chunks_cover_every_game_once(games: int, slots: int) -> None:
     assert len(ranges) >= min(slots, games)
 
 
+@pytest.mark.parametrize(("games", "slots"), [(1, 2), (5, 2), (7, 3), (1000, 2), (100_000, 4)])
+def test_tapering_chunks_cover_every_game_once_and_end_small(games: int, slots: int) -> None:
+    ranges = tapering_chunks(games, slots, 4)
+    assert [i for start, stop in ranges for i in range(start, stop)] == list(range(games))
+    sizes = [stop - start for start, stop in ranges]
+    assert sizes == sorted(sizes, reverse=True)[:len(sizes) - 1] + sizes[-1:]  # never growing
+    assert sizes[0] <= max(4, -(-games // (slots * 16))) and sizes[-1] <= 4
+    assert len(ranges) >= min(slots, games // 4)
+
+
 def test_workers_give_the_same_figures(make_pack: Callable[..., Path]) -> None:
     pack = _early(make_pack)
     one = simulate(pack, {"turns": 6}, games=90, seed=5)
     three = simulate(pack, {"turns": 6}, games=90, seed=5, workers=3)
     assert one.outcome() == three.outcome()
     assert three.workers == 3 and one.ends and one.lengths
+
+
+def test_workers_that_cannot_fork_get_the_pack_by_content(
+        make_pack: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pack = _early(make_pack)
+    one = simulate(pack, {"turns": 6}, games=60, seed=3)
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))  # for the helper, started afresh
+    monkeypatch.setattr("rulekit.sim.execution.sys.platform", "elsewhere")
+    two = simulate(pack, {"turns": 6}, games=60, seed=3, workers=2)
+    assert one.outcome() == two.outcome()
+    (copy,) = (tmp_path / "tmp/rulekit-packs").glob("*/early")
+    assert (copy / "game.yaml").read_bytes() == (pack / "game.yaml").read_bytes()
 
 
 def test_pack_sent_by_content(duel_pack: Path, tmp_path: Path,
@@ -371,7 +395,9 @@ def test_the_simulator_docs_show_real_output(run: Run) -> None:
 record_strategy = st.builds(
     GameRecord, seed=st.integers(0, 9), winner=st.sampled_from([None, "red", "blue"]),
     rounds=st.integers(1, 30), decisions=st.integers(0, 99), capped=st.booleans(),
-    reason=st.sampled_from(["", "a", "b"]), first=st.sampled_from([None, "red", "blue"]))
+    reason=st.sampled_from(["", "a", "b"]), first=st.sampled_from([None, "red", "blue"]),
+    initiative=st.sampled_from([None, "", "red", "blue"]),
+    initiative_end=st.sampled_from([None, "", "red", "blue"]))
 
 
 @given(st.lists(record_strategy, max_size=40), st.integers(1, 8), st.randoms())

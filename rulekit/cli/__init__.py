@@ -11,9 +11,11 @@
     rulekit map PACK [--param KEY=VALUE]... [--no-color]
     rulekit docs PACK [--out FILE]
     rulekit new NAME [--from PACK]
+    rulekit list [--json]
 
 One module per command (``rulekit.cli.validate``...), each with ``register(commands)``, which
-adds its subparser, and the function that runs it. Exit codes: 0 success, 1 an error (a broken
+adds its subparser, and the function that runs it; a command line that names a command imports
+and registers that command's module only. Exit codes: 0 success, 1 an error (a broken
 pack, a failing scenario, a bad value, piped answers not understood), 2 a bad command line, 130
 interrupted, 128 + N stopped by signal N (``play`` saves first). The engine is
 imported only when a command needs it, so that ``rulekit --help`` and friends start at once.
@@ -22,26 +24,29 @@ imported only when a command needs it, so that ``rulekit --help`` and friends st
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from rulekit import __version__
-from rulekit.cli import docs, new, play, simulate, test, validate
-from rulekit.cli import map as map_command
 from rulekit.cli.common import PROG, err
 from rulekit.errors import PackError, PackErrors, RulekitError
 
-COMMANDS = (validate, simulate, test, play, map_command, docs, new)
+# command -> the module of rulekit.cli that registers it, in the order of `rulekit --help`
+COMMANDS = {"validate": "validate", "simulate": "simulate", "test": "test", "play": "play",
+            "replay": "play", "map": "map", "docs": "docs", "new": "new", "list": "packs"}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of the command line; with ``only``, of that command alone."""
     parser = argparse.ArgumentParser(
         prog=PROG, description="A rules-as-data engine for two-player tabletop games.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in COMMANDS:
-        command.register(commands)
+    modules = [COMMANDS[only]] if only in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for name in modules:
+        importlib.import_module(f"rulekit.cli.{name}").register(commands)
     return parser
 
 
@@ -59,7 +64,8 @@ def _report(exc: RulekitError) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     try:
         code: Any = args.func(args)

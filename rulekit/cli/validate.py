@@ -1,11 +1,16 @@
 """``rulekit validate PACK...``: load packs and their scenario files, report every mistake and
-lint warning (as text, or as JSON for CI and editors)."""
+lint warning (as text, or as JSON for CI and editors).
+
+The result for a pack free of errors is kept in the validation cache
+(:mod:`rulekit.pack.cache`): validating it again unchanged reads no YAML and compiles nothing.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from rulekit.cli.common import err, out
@@ -24,29 +29,51 @@ def register(commands: Any) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="json: one JSON document with every diagnostic (file, line, "
                              "column, severity, message, hint)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="validate from scratch, without reading or writing the cache "
+                             "of results (also: RULEKIT_NO_CACHE=1)")
     parser.set_defaults(func=run)
 
 
-def check(ref: str) -> tuple[list[PackError], str | None, str]:
+def check(ref: str, use_cache: bool = True) -> tuple[list[PackError], str | None, str]:
     """The diagnostics of one pack, a message for an error that is not located, and a
-    summary of the pack ("82 cards, 6 scenarios")."""
+    summary of the pack ("82 cards, 6 scenarios"); from the cache when nothing changed."""
+    from rulekit.pack.cache import ValidationCache
+    from rulekit.pack.files import find_pack
+
+    try:
+        folder = find_pack(ref)
+    except PackError as exc:
+        return [exc], None, ""
+    cache = ValidationCache(folder) if use_cache else None
+    cached = cache.get() if cache is not None else None
+    if cached is not None:
+        summary, warnings = cached
+        return warnings, None, summary
+    diagnostics, failure, summary, roots = _check(folder)
+    if cache is not None and failure is None and summary:
+        cache.put(roots, summary, diagnostics)
+    return diagnostics, failure, summary
+
+
+def _check(folder: Path) -> tuple[list[PackError], str | None, str, tuple[Path, ...]]:
     from rulekit.lint import lint_pack
     from rulekit.pack.loader import load_pack
     from rulekit.scenariocheck import check_scenarios
     from rulekit.scenarios import load_scenarios
 
     try:
-        pack = load_pack(ref)
+        pack = load_pack(folder)
         scenarios = load_scenarios(pack.scenario_files)
         errors = check_scenarios(pack, scenarios)
     except PackErrors as exc:
-        return list(exc.errors), None, ""
+        return list(exc.errors), None, "", ()
     except PackError as exc:
-        return [exc], None, ""
+        return [exc], None, "", ()
     except RulekitError as exc:
-        return [], str(exc), ""
+        return [], str(exc), "", ()
     summary = f"{len(pack.game.symbols.cards)} cards, {len(scenarios)} scenarios"
-    return [*errors, *lint_pack(pack)], None, summary
+    return [*errors, *lint_pack(pack)], None, summary, pack.roots
 
 
 def _as_json(error: PackError) -> dict[str, Any]:
@@ -61,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     invalid = 0
     report = []
     for ref in args.packs:
-        diagnostics, failure, summary = check(ref)
+        diagnostics, failure, summary = check(ref, not args.no_cache)
         errors = [d for d in diagnostics if d.kind == "error"]
         warnings = [d for d in diagnostics if d.kind != "error"]
         bad = bool(failure or errors or (args.strict and warnings))

@@ -16,6 +16,7 @@ from rulekit.yamlsource import YamlDocument
 
 SETUP = "__setup__"
 AFTER_ROUNDS = "__after_rounds__"
+INITIATIVE = "__flow__:initiative"  # flow.initiative, compiled as a function of no parameters
 
 
 class CodeBuilder:
@@ -69,19 +70,26 @@ class CodeBuilder:
         self.errors.extend(checker.errors)
         return None if checker.errors else expr
 
-    def _evaluation(self, symbols: Symbols, compiler: Compiler, role: str,
-                    code: Snippet) -> None:
-        """``flow.evaluate`` of one role: an integer expression, compiled like a function
-        without parameters (its comprehensions need local slots)."""
+    def _flow_function(self, symbols: Symbols, compiler: Compiler, name: str, code: Snippet,
+                       expected: str) -> bool:
+        """An expression of the flow compiled like a function without parameters (its
+        comprehensions need local slots), as ``program.functions[name]``; false on errors."""
         expr = self._parse_expr(code)
         if expr is None:
-            return
+            return False
         checker = Checker(symbols, code)
-        checker.check_expr(expr, "int")
+        checker.check_expr(expr, expected)
         self.errors.extend(checker.errors)
-        if not checker.errors:
-            name = f"__evaluate__:{role}"
-            compiler.compile_function(name, expr, checker.nslots, 0)
+        if checker.errors:
+            return False
+        compiler.compile_function(name, expr, checker.nslots, 0)
+        return True
+
+    def _evaluation(self, symbols: Symbols, compiler: Compiler, role: str,
+                    code: Snippet) -> None:
+        """``flow.evaluate`` of one role: an integer expression."""
+        name = f"__evaluate__:{role}"
+        if self._flow_function(symbols, compiler, name, code, "int"):
             compiler.program.evaluate[role] = compiler.program.functions[name]
 
     def compile_code(self, symbols: Symbols, compiler: Compiler) -> None:
@@ -106,6 +114,9 @@ class CodeBuilder:
                     continue
                 self._evaluation(symbols, compiler, role,
                                  snippet(doc, ("flow", "evaluate", role)))
+            if "initiative" in flow:
+                self._flow_function(symbols, compiler, INITIATIVE,
+                                    snippet(doc, ("flow", "initiative")), "role")
         for func in symbols.functions.values():
             expr = self._parse_expr(func.snippet)
             if expr is None:

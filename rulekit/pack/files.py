@@ -1,6 +1,7 @@
 """Find a pack folder on disk, and the files it names.
 
-A pack is found by path, or by id among the shipped packs and $RULEKIT_PACKS. The files it names
+A pack is found by path, or by id in $RULEKIT_PACKS, among the shipped packs, or among the
+installed ones (:mod:`~rulekit.pack.installed`). The files it names
 (``include``, ``rules``, ``scenarios``) must lie inside its own folder, or one of the *roots*
 it may read (its folder, and later the folder of the pack it extends).
 """
@@ -11,20 +12,14 @@ import os
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
-from rulekit.datafiles import data_dir
 from rulekit.errors import PackFileError, did_you_mean
 from rulekit.limits import MAX_FILE_BYTES, MAX_PATH_CHARS
-
-PACKS_ENV = "RULEKIT_PACKS"
-
-
-def shipped_packs_dir() -> Path:
-    """The folder of the shipped packs (``games/`` of the repository, or of the package)."""
-    return data_dir("games")
+from rulekit.pack.installed import PACKS_ENV, find_by_id, search_order, shipped_packs_dir
 
 
 def find_pack(ref: str) -> Path:
-    """The folder of a pack named by path or by id (searched in $RULEKIT_PACKS, then games/)."""
+    """The folder of a pack named by path or by id (searched in $RULEKIT_PACKS, then among
+    the shipped packs, then among the installed ones)."""
     try:
         return _find_pack(ref)
     except (OSError, ValueError) as exc:  # a name too long, a NUL character...
@@ -43,24 +38,21 @@ def _find_pack(ref: str) -> Path:
         if not path.exists():
             raise PackFileError(f"{ref}: no such pack folder")
         return path
-    roots = [Path(p) for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p]
-    roots.append(shipped_packs_dir())
-    for root in roots:
-        candidate = root / ref
-        if (candidate / "pack.yaml").is_file():
-            return candidate
-    known = sorted(p.name for root in roots if root.is_dir() for p in root.iterdir()
-                   if (p / "pack.yaml").is_file())
-    raise PackFileError(f"{ref}: no pack folder or shipped pack of that name",
+    found = find_by_id(ref)
+    if found is not None:
+        return found.folder
+    known = sorted({pack.id for pack in search_order()})
+    raise PackFileError(f"{ref}: no pack folder, nor a pack of that id",
                         hint=did_you_mean(ref, known) or (
-                            f"shipped packs: {', '.join(known)}" if known else None))
+                            f"packs: {', '.join(known)} (rulekit list shows where each comes "
+                            "from)" if known else None))
 
 
 def display_path(path: Path) -> str:
     """A path as shown in messages: relative to the working folder when inside it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside it; no working folder; link loops
         return str(path)
 
 
@@ -145,3 +137,7 @@ def glob_files(folder: Path, roots: Sequence[Path], pattern: str) -> list[Path]:
 def _reason(exc: BaseException) -> str:
     return (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or \
         type(exc).__name__
+
+
+__all__ = ["PACKS_ENV", "OutsideError", "check_name", "check_size", "confine", "display_path",
+           "find_pack", "glob_files", "pack_file", "shipped_packs_dir"]

@@ -44,6 +44,7 @@ class LoadedPack:
     content: YamlDocument | None = None  # the sections, merged from the files that give them
     base_id: str | None = None  # the pack this one extends, if it is a variant
     base_scenario_files: list[Path] = field(default_factory=list)
+    roots: tuple[Path, ...] = ()  # the folders its files come from: its own, then its bases'
 
     @property
     def id(self) -> str:
@@ -67,7 +68,8 @@ def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
                 params=symbols.parameters, card_labels=labels)
     docs.fail_if_errors()
     return LoadedPack(folder, manifest, docs.documents, game, docs.own_scenario_files,
-                      docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files)
+                      docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files,
+                      docs.roots)
 
 
 def load_pack(ref: str | Path, params: dict[str, Any] | None = None) -> LoadedPack:

@@ -43,7 +43,7 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
     """A new game of ``pack``, or the game saved in ``resume`` (whose seed and parameters
     cannot be changed; its seats can, see :func:`resumed_seats`)."""
     from rulekit.pack.loader import load_pack, parse_params
-    from rulekit.play.savefile import load_saved_pack, rebuild
+    from rulekit.play.savefile import load_saved_pack, pack_change, rebuild
 
     if resume is None:
         if pack is None:
@@ -78,6 +78,9 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
     state = rebuild(game, saved, where)
     if state["result"] is not None:
         raise UsageError(f"{where}: this game is over", f"see it with rulekit replay {where}")
+    change = pack_change(saved, game, where)
+    if change is not None:
+        screen.note(change)
     if save is not None and save.absolute() != resume.absolute():
         refuse_to_overwrite(save)
     return Session(loaded, saved.seed, chosen, screen,

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from rulekit.errors import UsageError, did_you_mean
 from rulekit.play.render import Renderer, phase_names, round_count
-from rulekit.play.savefile import HUMAN, SavedGame, rebuild
+from rulekit.play.savefile import HUMAN, SavedGame, pack_change, rebuild
 from rulekit.play.screen import Screen
 
 EVERYONE = "all"
@@ -34,6 +34,9 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
         hint = did_you_mean(as_role, choices) or f"choose one of: {', '.join(choices)}"
         raise UsageError(f"unknown role '{as_role}' for --as", hint)
     state = rebuild(game, saved, where)
+    change = pack_change(saved, game, where)
+    if change is not None:
+        screen.note(change)
     viewer = as_role if as_role is not None else default_viewer(saved, state, where)
     render = Renderer(game, phase_names(loaded.documents),
                       round_count(loaded.documents, dict(game.params)))

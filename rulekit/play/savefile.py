@@ -11,6 +11,11 @@ also a complete record for ``rulekit replay``.
      "started": "2026-11-30T16:30:00Z", "finished": false,
      "source": "/path/to/the/pack", "rng": {"runner": [3, "base64...", null]}}
 
+A save goes on with another version of its pack (another pack hash: the files changed, even a
+comment): its decisions are replayed on the version at hand, with a note that says what
+changed (:func:`pack_change`); if one of them is no longer legal there, the error names the
+decision, who was asked what, and the answer saved.
+
 ``source`` (the pack folder the game was played from) helps find a pack that is not shipped;
 ``rng`` holds the state of each bot's random generator at the last decision, so that bots go on
 exactly as they would have after a resume; ``started`` and ``finished`` let ``rulekit play
@@ -221,7 +226,8 @@ def read_save(path: Path) -> SavedGame:
 
 def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -> Any:
     """The pack of a saved game (a :class:`~rulekit.pack.loader.LoadedPack`), compiled with the
-    saved parameters; refused if it is not the very pack version the game was played with."""
+    saved parameters; refused if it is another pack. It may be another version of the pack:
+    see :func:`pack_change`."""
     from rulekit.pack.loader import find_pack, load_pack
 
     ref: str | Path
@@ -241,16 +247,25 @@ def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -
     game: Game = loaded.game
     if game.pack_id != saved.pack:
         raise _other_pack(where, saved.pack, game.pack_id)
-    if game.pack_hash != saved.pack_hash:
-        raise SaveFileError(
-            f"{where} was saved with {saved.pack} {saved.version} (pack hash "
-            f"{saved.pack_hash}), but the pack here is {game.pack_id} {game.version} (pack hash "
-            f"{game.pack_hash}): a saved game goes on only with the very pack it was played "
-            f"with", "use that version of the pack, or start a new game")
     unknown = [role for role in saved.seats if role not in game.role_names]
     if unknown:
         raise SaveFileError(f"{where}: unknown role '{unknown[0]}' in 'seats'")
     return loaded
+
+
+def _versions(saved: SavedGame, game: Game) -> str:
+    return (f"{saved.pack} {saved.version} (pack hash {saved.pack_hash}), and this is "
+            f"{game.pack_id} {game.version} (pack hash {game.pack_hash})")
+
+
+def pack_change(saved: SavedGame, game: Game, where: str) -> str | None:
+    """A warning when ``game`` is not the very pack ``saved`` was played with, else None."""
+    if saved.pack_hash == game.pack_hash:
+        return None
+    same = " (the same version number, but its files changed)" \
+        if saved.version == game.version else ""
+    return (f"Warning: {where} was saved with {_versions(saved, game)}{same}: its "
+            f"{len(saved.decisions)} decisions are replayed on this version.")
 
 
 def _other_pack(where: str, saved: str, named: str) -> SaveFileError:
@@ -261,20 +276,47 @@ def _other_pack(where: str, saved: str, named: str) -> SaveFileError:
 def rebuild(game: Game, saved: SavedGame, where: str) -> State:
     """The state after the saved decisions, applied one by one from ``new_game(seed)``."""
     state = game.new_game(saved.seed)
+    changed = saved.pack_hash != game.pack_hash
     for number, (role, option) in enumerate(saved.decisions, start=1):
         if state["result"] is not None:
             raise SaveFileError(f"{where}: decision {number} ({role}: '{option}') comes after "
-                                f"the end of the game")
+                                f"the end of the game" + (_since(saved, game) if changed else ""),
+                                _HINT if changed else None)
         try:
             game.apply(state, {role: option}, in_place=True)
         except IllegalActionError as exc:
+            if changed:
+                raise SaveFileError(_no_longer_legal(saved, game, state, where, number, exc),
+                                    _HINT) from None
             raise SaveFileError(f"{where}: decision {number} ({role}: '{option}') cannot be "
                                 f"replayed: {exc.message}") from None
         except GameRuntimeError as exc:
             raise SaveFileError(f"{where}: replaying decision {number} failed: {exc.message}"
-                                ) from None
+                                + (_since(saved, game) if changed else "")) from None
     return state
 
 
-__all__ = ["HUMAN", "MAX_SAVE_BYTES", "SAVE_FORMAT", "SavedGame", "load_saved_pack",
+_HINT = "go on with the version of the pack the game was saved with, or start a new game"
+
+
+def _since(saved: SavedGame, game: Game) -> str:
+    return f" (the game was saved with {_versions(saved, game)})"
+
+
+def _no_longer_legal(saved: SavedGame, game: Game, state: State, where: str, number: int,
+                     exc: IllegalActionError) -> str:
+    role, option = saved.decisions[number - 1]
+    asked = [d for d in game.pending(state) if d.player == role]
+    if asked:
+        options = [o.id for o in asked[0].options()[:9]]
+        shown = ", ".join(options[:8]) + (", ..." if len(options) > 8 else "")
+        what = (f"{role} was asked \"{asked[0].prompt}\" and the save answers '{option}', "
+                f"which is not among the options now ({shown})")
+    else:
+        what = f"the save answers '{option}' for {role}: {exc.message}"
+    return (f"{where}: decision {number} of the save is no longer legal in this version of "
+            f"the pack: {what}. The game was saved with {_versions(saved, game)}.")
+
+
+__all__ = ["HUMAN", "MAX_SAVE_BYTES", "SAVE_FORMAT", "SavedGame", "load_saved_pack", "pack_change",
            "read_save", "rebuild", "restore_rng", "rng_state", "write_save"]

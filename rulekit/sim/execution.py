@@ -6,9 +6,10 @@ chunks, plays each with the same function, ``play(job, start, stop) -> Tally``, 
 tallies, whose counts do not depend on the order: so any pool gives the same figures.
 
 - :class:`InProcess` plays the chunks one after another.
-- :class:`LocalProcesses` shares them among worker processes. On Linux the workers are forked
-  after the pack is compiled, so they inherit it and start at once; elsewhere each worker
-  loads the pack from its folder once.
+- :class:`LocalProcesses` shares them among worker processes, in chunks that taper towards the
+  end so that all finish together. On Linux the workers are forked after the pack is compiled,
+  so they inherit it and start at once; elsewhere the pack travels with the job, as its files
+  and their digest, and each worker compiles it once.
 - :class:`DaskPool` submits them to a Dask cluster through its ``concurrent.futures`` executor.
   The pack travels with the job, as its files and their digest: a worker machine needs rulekit
   (and the modules of any agents) installed, not the pack folder.
@@ -158,6 +159,22 @@ def chunks(games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
+def tapering_chunks(games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
+    """Ranges of game numbers, as :func:`chunks` at first, then smaller and smaller: each at
+    most an eighth of what is left per slot, down to ``smallest`` games. Taken in order, the
+    last ranges are short, so that no slot plays on long after the others have finished."""
+    if games <= 0:
+        return []
+    largest = max(smallest, math.ceil(games / (slots * 16)))
+    ranges = []
+    start = 0
+    while start < games:
+        size = min(largest, max(smallest, math.ceil((games - start) / (slots * 8))))
+        ranges.append((start, min(start + size, games)))
+        start += size
+    return ranges
+
+
 # ---------------------------------------------------------------- pools
 
 
@@ -243,8 +260,10 @@ class LocalProcesses(Pool):
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
         fork = sys.platform.startswith("linux")
-        context = multiprocessing.get_context("fork" if fork else None)
-        todo = deque(chunks(games, self.slots, 20))
+        context = multiprocessing.get_context("fork" if fork else "spawn")
+        if not fork and job.source.files is None and job.source.portable:
+            job = _with_files(job)  # the pack travels by content, not found again by folder
+        todo = deque(tapering_chunks(games, self.slots, 4))
         helpers = min(self.slots, len(todo)) - 1
         _inherited[job.key] = ready  # this process, and forked helpers, start with it
         if fork:
@@ -265,7 +284,7 @@ class LocalProcesses(Pool):
                     start, stop = todo.popleft()
                     running.add(pool.submit(play, job, start, stop))
                 if todo:
-                    start, stop = todo.pop()  # this process takes chunks from the other end
+                    start, stop = todo.popleft()  # this process plays too, in the same order
                     count(play(job, start, stop))
                     done = {future for future in running if future.done()}
                 else:
@@ -310,8 +329,7 @@ class DaskPool(Pool):
             progress: Progress | None = None) -> Tally:
         self.slots = max(1, sum(self._client.nthreads().values()))
         if job.source.files is None and job.source.portable:
-            job = Job(PackSource.with_files(Path(job.source.folder)), job.params, job.agents,
-                      job.seed, job.max_rounds)
+            job = _with_files(job)
         shared = self._client.scatter(job, broadcast=True)  # the pack goes once per worker
         try:
             return _gather(self._client.get_executor(), play, shared,
@@ -323,6 +341,12 @@ class DaskPool(Pool):
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _with_files(job: Job) -> Job:
+    """``job`` with its pack's files and their digest in it."""
+    return Job(PackSource.with_files(Path(job.source.folder)), job.params, job.agents,
+               job.seed, job.max_rounds)
 
 
 @contextmanager
@@ -340,4 +364,4 @@ def open_pool(workers: int = 1, scheduler: str | None = None) -> Iterator[Pool]:
 
 
 __all__ = ["DaskPool", "InProcess", "Job", "LocalProcesses", "PackSource", "Pool", "chunks",
-           "open_pool", "prepared"]
+           "open_pool", "prepared", "tapering_chunks"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from typing import Any
 
 from rulekit.sim.result import SimulationResult
 
@@ -53,7 +54,7 @@ def text_report(result: SimulationResult) -> str:
         for reason, winner, count in ends:
             lines.append(f"{reason:<{width}}  {count:>7}  {_rate(count, games):>6}  "
                          f"{winner or '-'}")
-    lines += ["", *length_lines(result), *first_lines(result), ""]
+    lines += ["", *length_lines(result), *first_lines(result), *initiative_lines(result), ""]
     where = f"Dask at {result.scheduler}, " if result.scheduler else ""
     workers = "1 worker" if result.workers == 1 else f"{result.workers} workers"
     lines.append(f"time: {result.seconds:.2f} s, {result.games_per_second:,.0f} games/s "
@@ -106,6 +107,45 @@ def first_lines(result: SimulationResult) -> list[str]:
     return lines
 
 
+def _ci(stats: dict[str, Any]) -> str:
+    lo, hi = stats["ci95"]
+    return f"{percent(lo)} - {percent(hi)}"
+
+
+MOMENTS = (("start", "at the start"), ("end", "when the game ended"))
+
+
+def initiative_lines(result: SimulationResult) -> list[str]:
+    """How the initiative holder fared (the pack's ``flow.initiative``) at the start of the
+    games and when they ended, and each role by whether it held the initiative."""
+    held = result.initiative()
+    if held is None:
+        return []
+    rows: list[tuple[str, dict[str, Any]]] = [(label, held[m]) for m, label in MOMENTS]
+    for role in result.wins:
+        for moment, label in MOMENTS:
+            side = held[moment]["by_role"][role]
+            rows += [(f"{role}, held it {label}", side["held"]),
+                     (f"{role}, did not", side["not_held"])]
+    width = max(len(label) for label, _ in rows)
+    lines = ["", f"{'initiative: who won':<{width}}  {'games':>7}  {'won':>6}  95% CI"]
+    for number, (label, stats) in enumerate(rows):
+        if number == 2:
+            lines.append("")
+        lines.append(f"{label:<{width}}  {stats['games']:>7}  " + (
+            f"{percent(stats['win_rate']):>6}  {_ci(stats)}" if stats["games"] else
+            f"{'-':>6}"))
+    for moment, label in MOMENTS:
+        holders = [role for role, games in held[moment]["holders"].items() if games]
+        if len(holders) == 1:
+            lines.append(f"{label}, the initiative was always {holders[0]}'s: its advantage "
+                         "there cannot be told apart from the role's")
+        if held[moment]["none"]:
+            lines.append(f"{label}, no role held the initiative in {held[moment]['none']} "
+                         "games")
+    return lines
+
+
 # ---------------------------------------------------------------- sweeps
 
 
@@ -130,7 +170,9 @@ def sweep_table(results: Sequence[SimulationResult], keys: Sequence[str]) -> str
     roles = list(results[0].wins)
     reasons = _reason_keys(results)
     letters = [_letter(i) for i in range(len(reasons))]
-    head = [*keys, *roles, "draws", "capped", "mean rounds", *letters]
+    initiative = any(result.held for result in results)
+    head = [*keys, *roles, "draws", "capped", "mean rounds",
+            *(["initiative won"] if initiative else []), *letters]
     rows: list[list[str]] = []
     for result in results:
         cis = result.ci95
@@ -140,6 +182,12 @@ def sweep_table(results: Sequence[SimulationResult], keys: Sequence[str]) -> str
             row.append(f"{percent(result.win_rate[role])} ({percent(lo)}-{percent(hi)})")
         row += [_rate(result.draws, result.games), _rate(result.capped, result.games),
                 f"{result.mean_rounds:.2f}"]
+        if initiative:
+            held = result.initiative()
+            start = None if held is None else held["start"]
+            row.append("-" if start is None or not start["games"] else
+                       f"{percent(start['win_rate'])} ({percent(start['ci95'][0])}-"
+                       f"{percent(start['ci95'][1])})")
         row += [_rate(_end_share(result, reason, winner), result.games)
                 for reason, winner in reasons]
         rows.append(row)
@@ -179,6 +227,16 @@ def csv_report(results: Sequence[SimulationResult], keys: Sequence[str] = ()) ->
     for role in roles:
         head += [f"{role} wins", f"{role} rate", f"{role} ci low", f"{role} ci high"]
     head += ["draws", "capped", "mean rounds", "median rounds", "q1 rounds", "q3 rounds"]
+    initiative = any(result.held for result in results)
+    if initiative:
+        for moment, _ in MOMENTS:
+            head += [f"initiative {moment} {what}" for what in
+                     ("games", "holder wins", "rate", "ci low", "ci high")]
+            for role in roles:
+                head += [f"{role} held initiative {moment} games",
+                         f"{role} held initiative {moment} wins",
+                         f"{role} without initiative {moment} games",
+                         f"{role} without initiative {moment} wins"]
     head += [f"end: {reason}" for reason, _ in reasons]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -193,9 +251,29 @@ def csv_report(results: Sequence[SimulationResult], keys: Sequence[str] = ()) ->
             row += [result.wins[role], f"{result.win_rate[role]:.6f}", f"{lo:.6f}", f"{hi:.6f}"]
         row += [result.draws, result.capped, f"{result.mean_rounds:.6f}", length.median,
                 length.q1, length.q3]
+        if initiative:
+            row += _initiative_cells(result, roles)
         row += [_end_share(result, reason, winner) for reason, winner in reasons]
         writer.writerow(row)
     return buffer.getvalue().rstrip("\n")
 
 
-__all__ = ["csv_report", "header", "length_lines", "percent", "sweep_table", "text_report"]
+def _initiative_cells(result: SimulationResult, roles: Sequence[str]) -> list[object]:
+    held = result.initiative()
+    cells: list[object] = []
+    if held is None:
+        return cells + [""] * len(MOMENTS) * (5 + 4 * len(roles))
+    for moment, _ in MOMENTS:
+        stats = held[moment]
+        lo, hi = stats["ci95"]
+        cells += [stats["games"], stats["wins"], f"{stats['win_rate']:.6f}", f"{lo:.6f}",
+                  f"{hi:.6f}"]
+        for role in roles:
+            side = stats["by_role"][role]
+            cells += [side["held"]["games"], side["held"]["wins"], side["not_held"]["games"],
+                      side["not_held"]["wins"]]
+    return cells
+
+
+__all__ = ["csv_report", "header", "initiative_lines", "length_lines", "percent", "sweep_table",
+           "text_report"]

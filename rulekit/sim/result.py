@@ -36,6 +36,7 @@ class SimulationResult:
     first: dict[str, int] = field(default_factory=dict)
     first_wins: dict[str, int] = field(default_factory=dict)
     scheduler: str | None = None
+    held: dict[tuple[str, str, str], int] = field(default_factory=dict)  # see Tally.held
 
     @classmethod
     def from_tally(cls, tally: Tally, roles: list[str], **settings: Any) -> SimulationResult:
@@ -45,7 +46,8 @@ class SimulationResult:
                    mean_rounds=tally.rounds / games if games else 0.0,
                    decisions=tally.decisions, lengths=dict(sorted(tally.lengths.items())),
                    ends=dict(tally.ends), first=dict(tally.first),
-                   first_wins=dict(tally.first_wins), **settings)
+                   first_wins=dict(tally.first_wins), held=dict(sorted(tally.held.items())),
+                   **settings)
 
     @property
     def games_per_second(self) -> float:
@@ -91,6 +93,37 @@ class SimulationResult:
                 "rate": wins / games if games else 0.0,
                 "ci95": list(wilson_interval(wins, games))}
 
+    def initiative(self) -> dict[str, Any] | None:
+        """How the holder of the initiative (the pack's ``flow.initiative``) fared, or None if
+        the pack declares none: at ``start`` (where each game first waited for a decision)
+        and at ``end`` (when it ended).
+
+        For each: ``games`` where a role held it (``none``: where the expression named no
+        role), the holder's ``wins``, ``win_rate`` and 95% Wilson interval ``ci95``;
+        ``holders``: games per holding role; ``by_role[role]["held"]`` and ``["not_held"]``:
+        that role's games and wins when it held the initiative and when the other did.
+        """
+        if not self.held:
+            return None
+        return {moment: self._initiative_at(index)
+                for index, moment in enumerate(("start", "end"))}
+
+    def _initiative_at(self, index: int) -> dict[str, Any]:
+        rows = [(key[index], key[2], count) for key, count in self.held.items()]
+        known = [(holder, winner, count) for holder, winner, count in rows if holder]
+        wins = sum(count for holder, winner, count in known if holder == winner)
+        by_role = {}
+        for role in self.wins:
+            held = [(w, c) for h, w, c in known if h == role]
+            other = [(w, c) for h, w, c in known if h != role]
+            by_role[role] = {name: _share(sum(c for w, c in part if w == role),
+                                          sum(c for _, c in part))
+                             for name, part in (("held", held), ("not_held", other))}
+        holders = {role: sum(c for h, _, c in known if h == role) for role in self.wins}
+        return {**_share(wins, sum(c for _, _, c in known)),
+                "none": sum(c for h, _, c in rows if not h), "holders": holders,
+                "by_role": by_role}
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON output."""
         return {
@@ -115,6 +148,7 @@ class SimulationResult:
                       "rate": count / self.games if self.games else 0.0}
                      for reason, winner, count in self.end_reasons()],
             "first_decider": self.first_mover(),
+            "initiative": self.initiative(),
             "decisions": self.decisions,
             "seconds": self.seconds,
             "games_per_second": self.games_per_second,
@@ -127,6 +161,12 @@ class SimulationResult:
         for key in RUN_FIELDS:
             del data[key]
         return data
+
+
+def _share(wins: int, games: int) -> dict[str, Any]:
+    """Games, wins, the rate of wins and its 95% Wilson interval."""
+    return {"games": games, "wins": wins, "win_rate": wins / games if games else 0.0,
+            "ci95": list(wilson_interval(wins, games))}
 
 
 __all__ = ["RUN_FIELDS", "SimulationResult"]

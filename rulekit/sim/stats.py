@@ -1,8 +1,9 @@
 """Counts over many games, and what a designer reads from them.
 
 A :class:`Tally` holds plain integers only (wins, draws, capped games, games by length, by end
-reason, by who decided first), so tallies of ranges of games merge exactly, in any order: the
-figures never depend on how the games were shared among workers.
+reason, by who decided first, by who held the initiative and who won), so tallies of ranges of
+games merge exactly, in any order: the figures never depend on how the games were shared among
+workers.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ HISTOGRAM_BINS = 12
 class GameRecord:
     """How one game went: its seed, winner (None for a draw or a capped game), the rounds
     played, the decisions taken, whether the round cap stopped it, the reason it ended, and
-    the role that took the game's first decision (None when several decided at once)."""
+    the role that took the game's first decision (None when several decided at once), and
+    the role that held the initiative where the game first waited for a decision and when it
+    ended (``flow.initiative``; None when the pack declares none, ``""`` when it named no
+    role)."""
 
     seed: int
     winner: str | None
@@ -30,6 +34,8 @@ class GameRecord:
     capped: bool
     reason: str
     first: str | None = None
+    initiative: str | None = None
+    initiative_end: str | None = None  # who held it when the game ended
 
 
 def end_label(winner: str | None, reason: str) -> str:
@@ -52,6 +58,8 @@ class Tally:
     ends: dict[tuple[str, str], int] = field(default_factory=dict)  # (winner or "", reason)
     first: dict[str, int] = field(default_factory=dict)  # first decider -> games
     first_wins: dict[str, int] = field(default_factory=dict)  # first decider -> its wins
+    # (initiative holder at the start, when the game ended, winner) -> games; "" for none
+    held: dict[tuple[str, str, str], int] = field(default_factory=dict)
 
     def add(self, record: GameRecord) -> None:
         """Count one game."""
@@ -70,12 +78,14 @@ class Tally:
         _bump(self.first, first)
         if winner is not None and winner == record.first:
             _bump(self.first_wins, first)
+        if record.initiative is not None:
+            _bump(self.held, (record.initiative, record.initiative_end or "", winner or ""))
 
     def merge(self, other: Tally) -> None:
         """Add the counts of ``other`` to these."""
         for mine, theirs in ((self.wins, other.wins), (self.lengths, other.lengths),
                              (self.ends, other.ends), (self.first, other.first),
-                             (self.first_wins, other.first_wins)):
+                             (self.first_wins, other.first_wins), (self.held, other.held)):
             for key, count in theirs.items():
                 _bump(mine, key, count)
         self.draws += other.draws

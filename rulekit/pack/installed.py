@@ -1,0 +1,140 @@
+"""Every pack rulekit can find by id: in $RULEKIT_PACKS, shipped with rulekit, and installed
+as Python packages.
+
+A Python distribution offers a pack through an entry point of the group ``rulekit.packs``: its
+name is the pack's id, its value the import name of a package whose folder holds the pack's
+``pack.yaml``::
+
+    [project.entry-points."rulekit.packs"]
+    mygame = "rulekit_mygame"
+
+The package is located, never imported: no code of it runs. An id is looked up in
+$RULEKIT_PACKS first, then among the shipped packs, then among the entry points, so an
+installed pack never takes the place of a shipped one.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rulekit.datafiles import data_dir
+
+PACKS_ENV = "RULEKIT_PACKS"
+ENTRY_POINT_GROUP = "rulekit.packs"
+SHIPPED = "shipped"
+FROM_ENV = PACKS_ENV
+FROM_PATH = "path"
+
+
+@dataclass(frozen=True)
+class FoundPack:
+    """A pack folder found by id, and where it was found: ``shipped``, ``RULEKIT_PACKS``,
+    ``path``, or an entry point (``distribution`` names the installed distribution)."""
+
+    id: str  # the name it is found by: its folder's name, or the entry point's name
+    folder: Path
+    origin: str
+    distribution: str = ""
+
+    @property
+    def where(self) -> str:
+        """Where it comes from, as ``rulekit list`` shows it."""
+        if self.distribution:
+            return f"entry point ({self.distribution})"
+        return self.origin
+
+
+def shipped_packs_dir() -> Path:
+    """The folder of the shipped packs (``games/`` of the repository, or of the package)."""
+    return data_dir("games")
+
+
+def env_roots() -> list[Path]:
+    """The folders named in $RULEKIT_PACKS, in order."""
+    return [Path(p) for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p]
+
+
+def packs_in(folder: Path, origin: str) -> Iterator[FoundPack]:
+    """The packs of a folder: itself if it holds a ``pack.yaml``, else its subfolders that
+    do, by name."""
+    try:
+        if (folder / "pack.yaml").is_file():
+            yield FoundPack(folder.name, folder, origin)
+            return
+        children = sorted(p for p in folder.iterdir() if (p / "pack.yaml").is_file())
+    except OSError:
+        return
+    for child in children:
+        yield FoundPack(child.name, child, origin)
+
+
+def entry_point_packs() -> Iterator[FoundPack]:
+    """The packs that installed distributions offer through the ``rulekit.packs`` group (an
+    entry point whose package cannot be found, or has no pack.yaml, is left out)."""
+    from importlib.metadata import entry_points
+
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        folder = package_folder(point.value)
+        if folder is not None and (folder / "pack.yaml").is_file():
+            dist: Any = getattr(point, "dist", None)
+            name = f"{dist.name} {dist.version}" if dist is not None else point.value
+            yield FoundPack(point.name, folder, "entry point", name)
+
+
+def package_folder(name: str) -> Path | None:
+    """The folder of the package ``name`` (``pkg`` or ``pkg.sub``), without running it."""
+    module = name.split(":", 1)[0].strip()
+    try:
+        if "." not in module:
+            spec = importlib.util.find_spec(module)
+        else:  # a subpackage: look inside its parent's folder rather than import the parent
+            parent, _, last = module.rpartition(".")
+            folder = package_folder(parent)
+            return None if folder is None or not (folder / last).is_dir() else folder / last
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def search_order() -> Iterator[FoundPack]:
+    """Every pack found by id, in the order an id is looked up (the first of an id wins)."""
+    for root in env_roots():
+        for found in packs_in(root, FROM_ENV):
+            if found.folder != root:
+                yield found
+    yield from packs_in(shipped_packs_dir(), SHIPPED)
+    yield from entry_point_packs()
+
+
+def find_by_id(ref: str) -> FoundPack | None:
+    """The pack of id ``ref``: in $RULEKIT_PACKS, shipped, or installed (in that order)."""
+    for root in env_roots():
+        if (root / ref / "pack.yaml").is_file():
+            return FoundPack(ref, root / ref, FROM_ENV)
+    if (shipped_packs_dir() / ref / "pack.yaml").is_file():
+        return FoundPack(ref, shipped_packs_dir() / ref, SHIPPED)
+    return next((found for found in entry_point_packs() if found.id == ref), None)
+
+
+def all_packs(paths: Sequence[Path] = ()) -> list[tuple[FoundPack, FoundPack | None]]:
+    """Every pack found, each with the pack that hides it (one found earlier under the same
+    id), or None; the packs of ``paths`` first, then in the order of :func:`search_order`."""
+    found: list[tuple[FoundPack, FoundPack | None]] = [
+        (pack, None) for path in paths for pack in packs_in(path, FROM_PATH)]
+    seen: dict[str, FoundPack] = {}
+    for pack in search_order():
+        found.append((pack, seen.get(pack.id)))
+        seen.setdefault(pack.id, pack)
+    return found
+
+
+__all__ = ["ENTRY_POINT_GROUP", "PACKS_ENV", "FoundPack", "all_packs", "entry_point_packs",
+           "env_roots", "find_by_id", "package_folder", "packs_in", "search_order",
+           "shipped_packs_dir"]
