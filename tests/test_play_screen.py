@@ -20,7 +20,7 @@ from rulekit.play.render import Renderer
 
 play = helpers_play.play  # the fixture
 
-BOARD = "Angela (you)"  # the heading of Angela's own part of the table
+BOARD = "  Cashed 0 of 1,000,000 · Security "  # the first line of Red Notice's status
 
 
 def test_the_table_at_the_start_of_a_turn_then_only_what_changed(play: Play) -> None:
@@ -97,12 +97,19 @@ def test_the_header_counts_the_rounds_and_warns_on_the_last(play: Play) -> None:
 
 
 def test_short_lines_of_the_table_share_rows(play: Play) -> None:
-    code, out, _ = play(["1", "1", "1", "1", "quit"], "play", "rednotice", "--seat",
+    code, out, _ = play(["1", "1", "1", "1", "board", "quit"], "play", "rednotice", "--seat",
                         "jessah=human", "--seed", "7", "--fast")
     assert code == 0
-    board = out.split("Programming - Jessah")[1]
-    assert re.search(r"^Angela\n  checks: 2 face down · stack: 6 face down · ", board, re.M)
-    assert re.search(r"^  security: \d+ · cashed total: 0 · initiative: ", board, re.M)
+    status = out.split("Programming - Jessah")[1]
+    assert re.search(r"^  Cashed 0 of 1,000,000 · Security \d of 4 · Identities 2 · "
+                     r"Captures 0 of 3\n  Initiative (Angela|Jessah)\n", status, re.M)
+    assert re.search(r"^  Angela may be in [A-Z][a-z ]+: ", status, re.M)
+    assert re.search(r"^  Your tokens: Jessah ", status, re.M)
+    assert re.search(r"^  Card  Left action  Left token  Right token  Right action$", status,
+                     re.M)
+    board = out.split("Jessah> board")[1]
+    assert "Table\n  Upgrade offer: " in board  # the pack's panels, under their names
+    assert "box" not in board and "identity pool" not in board  # bookkeeping is not shown
     assert all(len(line) <= 80 for line in board.splitlines() if " · " in line)
 
 
