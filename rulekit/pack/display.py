@@ -97,6 +97,7 @@ class Display:
     rows: dict[str, Row] = field(default_factory=dict)
     panels: tuple[Panel, ...] = ()
     choices: tuple[Asking, ...] = ()
+    round: str = "round"  # what the pack calls a round
 
     def asking(self, prompt: str) -> Asking | None:
         for entry in self.choices:
@@ -231,7 +232,7 @@ class _Reader:
             choices.append(Asking(entry["prompt"], entry.get("ask"), options))
         return Display(True, frozenset(data.get("hidden", [])), dict(data.get("names", {})),
                        dict(data.get("words", {})), dict(data.get("cards", {})), rows,
-                       tuple(panels), tuple(choices))
+                       tuple(panels), tuple(choices), data.get("round", "round"))
 
 
 def read_display(doc: YamlDocument | None, data: Any, symbols: Symbols,

@@ -280,11 +280,12 @@ class Renderer:
         parts = [self.game.pack_name]
         if obs.get("round"):
             number = obs["round"]
+            word = self.display.round
             if self.rounds is None:
-                parts.append(f"round {number}")
+                parts.append(f"{word} {number}")
             else:
                 last = ", the last" if number == self.rounds else ""
-                parts.append(f"round {number} of {self.rounds}{last}")
+                parts.append(f"{word} {number} of {self.rounds}{last}")
         elif obs.get("result") is None:
             parts.append("setup")
         phase = obs.get("phase")
@@ -473,7 +474,8 @@ class Renderer:
             number = event.get("round")
             if isinstance(number, int) and number != current:
                 current = number
-                heading = "Setup" if number == 0 else f"Round {number}"
+                heading = "Setup" if number == 0 else \
+                    f"{self.display.round.capitalize()} {number}"
                 lines.append(Text(f"  -- {heading} --", style=STYLE_HIDDEN))
             lines.append(Text("  ") + self.event_text(event, viewer))
         return lines
@@ -509,14 +511,16 @@ class Renderer:
             key = Text("  " + entry.key.rjust(width), style=STYLE_KEY)
             lines.append(Hanging(key + Text("  "), line))
         if menu.default is not None:
-            only = menu.default.label if menu.default.id != NONE_ID else "nothing to choose"
+            only = next((e.label for e in menu.entries if e.option is menu.default),
+                        menu.default.label) if menu.default.id != NONE_ID \
+                else "nothing to choose"
             actions = any(entry.anytime for entry in menu.entries)
             hint = f"Press Enter ({only})" + (", or a letter for an action." if actions
                                                else ".")
         elif menu.subset:
             hint = "Type numbers (1 3, 1-4), all or none."
         else:
-            hint = "Type a number or the start of a name."
+            hint = "Type a number or a name."
         lines.append(Text(hint + " Also: board, log, help, quit.", style=STYLE_HIDDEN))
         return Group(*lines)
 

@@ -279,7 +279,7 @@ class Session:
             most -= 1
         if title and most:
             self.screen.show(Text(title, style="bold underline"))
-        if len(events) > most:
+        if len(events) > most and (room is None or most or room > 0):
             self.screen.show(Text(f"  ({len(events) - most} earlier events: type log)",
                                   style="dim"))
         for line in self._event_lines(events[-most:] if most else [], events, viewer, last):

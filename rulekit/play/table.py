@@ -343,6 +343,11 @@ class Table:
         for card in known:
             group = self.word(props.get(card, {}).get(item.group)) if item.group else ""
             groups.setdefault(group, []).append(card)
+        if item.group:  # groups in the order of the pack's cards
+            first: dict[str, int] = {}
+            for i, card_props in enumerate(props.values()):
+                first.setdefault(self.word(card_props.get(item.group)), i)
+            groups = dict(sorted(groups.items(), key=lambda kv: first.get(kv[0], 0)))
         unknown = len(cards) - len(known)
         lines: list[RenderableType] = []
         for group, members in groups.items():
