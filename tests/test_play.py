@@ -130,8 +130,9 @@ def test_carchase_whole_game_against_a_bot(play: Callable[..., tuple[int, str, s
     # the first screen: the Law's own hand by name, the Fugitive's as a count, a numbered menu
     first_hand = game.observe(game.new_game(7), "law")["zones"]["hand.law"]["cards"]
     screen = out.split("The Law> ")[0]
-    assert f"hand: {game.label(first_hand[0])}, {game.label(first_hand[1])}" in screen
-    assert "The Fugitive\n  hand: 10 cards, face down" in screen
+    hand = screen.split("  Your hand (", 1)[1].split("The Law: Discard")[0]
+    assert all(game.label(card) in hand for card in first_hand)  # grouped by kind
+    assert "The Fugitive: Cards in hand 10" in screen
     assert "The Law: Discard cards to draw replacements  (choose up to 5)" in screen
     assert re.search(r"^   1  " + re.escape(game.label(first_hand[0])) + "$", screen, re.M)
     # the bot's moves are shown as public events; its private choices never are
