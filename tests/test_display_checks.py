@@ -35,7 +35,7 @@ def test_unknown_names_in_display_are_located_with_a_hint(run: Run, tmp_path: Pa
         assert text.count(old) == 1, old
         text = text.replace(old, new)
     display.write_text(text, encoding="utf-8")
-    code, out, err = run("validate", str(folder))
+    code, _, err = run("validate", str(folder))
     assert code == 1
     lines = text.splitlines()
 

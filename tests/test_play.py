@@ -143,7 +143,7 @@ def test_carchase_whole_game_against_a_bot(play: Callable[..., tuple[int, str, s
     winner = game.role_names[final["result"]["winner"]]
     assert game_over(out).startswith(f"{winner} wins.")
     # at the end, what the bot held
-    assert re.search(r"^What was hidden\nThe Fugitive\n  hand: [A-Z]", out, re.M)
+    assert re.search(r"^What was hidden\nThe Fugitive\n  Hand: [A-Z]", out, re.M)
     assert saved_decisions(tmp_path / "game.json") == decisions
     assert "The finished game is saved to" in out
 
@@ -433,7 +433,7 @@ def test_resume_goes_on_to_the_same_end(play: Callable[..., tuple[int, str, str]
     code, resumed, _ = play(lines[5:], "play", "--resume", autosave.name, "--fast")
     assert code == 0
     assert f"Resumed from {autosave.name} after {len(saved.decisions)} decisions." in resumed
-    assert resumed.index("\nRecap\n") < resumed.index("The Law (you)")  # before the board
+    assert resumed.index("\nRecap\n") < resumed.index("Your hand (")  # before the board
     assert game_over(resumed) == game_over(whole)
     assert saved_decisions(autosave) == saved_decisions(tmp_path / "whole.json")
 
@@ -549,7 +549,7 @@ def test_replay_as_one_player(play: Callable[..., tuple[int, str, str]],
     assert "The Law chose" in out and "The Fugitive chose" not in out
     assert "The Fugitive exchanges" in out
     assert "Game over: " in out
-    assert "The Law (you)" in out  # the final view of that player
+    assert "Your hand (" in out  # the final view of that player
 
 
 def test_replay_as_everyone_and_step_by_step(play: Callable[..., tuple[int, str, str]],
