@@ -110,7 +110,8 @@ def test_short_lines_of_the_table_share_rows(play: Play) -> None:
     assert re.search(r"^  Card  Left action  Left token  Right token  Right action$", status,
                      re.M)
     board = out.split("Jessah> board")[1]
-    assert "Table\n  Upgrade offer: " in board  # the pack's panels, under their names
+    assert "Table\n  Angela's Identities 2 face down\n  Upgrade offer: " in board  # the
+    # pack's panels, under their names
     assert "box" not in board and "identity pool" not in board  # bookkeeping is not shown
     assert all(len(line) <= 80 for line in board.splitlines() if " · " in line)
 
