@@ -32,6 +32,8 @@ STYLE_HIDDEN = "dim"
 SEPARATOR = " · "
 EMPTY = "-"
 FACE_DOWN = "face down"
+# The caps of a belief shown at the table (docs/bots.md): room for many hidden moves.
+BELIEF_CAPS = {"particles": 64, "frontier": 128, "keep": 12}
 
 
 class Cells:
@@ -306,7 +308,8 @@ class Table:
                 return belief.update(obs)
             except ValueError:  # another game, or an earlier point of it (a replay)
                 pass
-        belief = Belief(self.game, role, random.Random(f"{self.game.pack_id}:{role}"))
+        belief = Belief(self.game, role, random.Random(f"{self.game.pack_id}:{role}"),
+                        **BELIEF_CAPS)
         self.beliefs[role] = belief
         return belief.update(obs)
 
