@@ -20,7 +20,7 @@ from rulekit.play.render import Renderer
 
 play = helpers_play.play  # the fixture
 
-BOARD = "Angela (you)"  # the heading of Angela's own part of the table
+BOARD = "  Cashed 0 of 1,000,000 · Security "  # the first line of Red Notice's status
 
 
 def test_the_table_at_the_start_of_a_turn_then_only_what_changed(play: Play) -> None:
@@ -82,27 +82,37 @@ def test_pile_shows_every_card_of_a_pile_one_may_see(play: Play) -> None:
                         "carchase", "--seed", "7", "-p", "turns=2", "--fast")
     assert code == 0
     shown = out.split("The Law> pile discard")[1].split("The Law> ")[0]
-    assert shown.startswith("\n  discard: ") and "top:" not in shown and shown.count(", ") >= 2
+    assert shown.startswith("\n  Discard pile: ") and "top:" not in shown
+    assert shown.count(", ") >= 2
     hands = out.split("The Law> pile hand")[1].split("The Law> ")[0]
-    assert "The Law's hand: " in hands and "The Fugitive's hand: 9 cards, face down" in hands
-    assert "No pile is named 'zz'; piles: deck, discard, hand, played." in out
+    assert "The Law's Hand: " in hands and "The Fugitive's Hand: 9 cards, face down" in hands
+    assert "No pile is named 'zz'; piles: Deck, Discard pile, Hand." in out  # as the pack
+    # names them, but for its bookkeeping
 
 
 def test_the_header_counts_the_rounds_and_warns_on_the_last(play: Play) -> None:
     code, out, _ = play(["1"] * 40, "play", "carchase", "--seed", "11", "-p", "turns=2",
                         "--fast")
     assert code == 0
-    assert "Car Chase - round 1 of 2 - Draw - The Law" in out
-    assert "Car Chase - round 2 of 2, the last - " in out
+    assert "Car Chase - turn 1 of 2 - Draw - The Law" in out  # as the pack names a round
+    assert "Car Chase - turn 2 of 2, the last - " in out
 
 
 def test_short_lines_of_the_table_share_rows(play: Play) -> None:
-    code, out, _ = play(["1", "1", "1", "1", "quit"], "play", "rednotice", "--seat",
+    code, out, _ = play(["1", "1", "1", "1", "board", "quit"], "play", "rednotice", "--seat",
                         "jessah=human", "--seed", "7", "--fast")
     assert code == 0
-    board = out.split("Programming - Jessah")[1]
-    assert re.search(r"^Angela\n  checks: 2 face down · stack: 6 face down · ", board, re.M)
-    assert re.search(r"^  security: \d+ · cashed total: 0 · initiative: ", board, re.M)
+    status = out.split("Programming - Jessah")[1]
+    assert re.search(r"^  Cashed 0 of 1,000,000 · Security \d of 4 · Identities 2 · "
+                     r"Captures 0 of 3\n  Initiative (Angela|Jessah)\n", status, re.M)
+    assert re.search(r"^  Angela may be in [A-Z][a-z ]+: ", status, re.M)
+    assert re.search(r"^  Your tokens: Jessah ", status, re.M)
+    assert re.search(r"^  Card  Left action  Left token  Right token  Right action$", status,
+                     re.M)
+    board = out.split("Jessah> board")[1]
+    assert "Table\n  Angela's Identities 2 face down\n  Upgrade offer: " in board  # the
+    # pack's panels, under their names
+    assert "box" not in board and "identity pool" not in board  # bookkeeping is not shown
     assert all(len(line) <= 80 for line in board.splitlines() if " · " in line)
 
 
@@ -121,10 +131,10 @@ def test_replay_steps_round_by_round_with_the_table(play: Play) -> None:
     code, out, _ = play(["r", "b", "", "q"], "replay", "fin.json", "--as", "law")
     assert code == 0
     after_round = out.split("] r\n")[1].split("] b\n")[0]
-    assert "-- Round 2 --" in after_round  # the rest of round 1, then the start of round 2
-    assert "Car Chase - round 2 of 3 - " in after_round and "The Law (you)" in after_round
+    assert "-- Turn 2 --" in after_round  # the rest of turn 1, then the start of turn 2
+    assert "Car Chase - turn 2 of 3 - " in after_round and "Your hand (" in after_round
     table = out.split("] b\n")[1].split("\n[")[0]
-    assert "The Law (you)" in table and "The Fugitive\n  hand: 10 cards, face down" in table
+    assert "Your hand (" in table and "The Fugitive: Cards in hand 10" in table
     code, out, _ = play(["b", "q"], "replay", "fin.json", "--as", "all")
     table = out.split("] b\n")[1]
     assert "- The Law ===" in table and "- The Fugitive ===" in table  # each one's view

@@ -172,21 +172,3 @@ def test_a_committed_choice_stays_secret_until_the_game_goes_on(game: Game) -> N
                                                      ["count"]}
         assert before["zones"][f"stack.{actor}"] == after["zones"][f"stack.{actor}"]
 
-
-@settings(max_examples=8, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=10_000))
-def test_where_angela_may_be_is_public_and_always_holds_her_city(game: Game,
-                                                                 seed: int) -> None:
-    """``may_be`` (what a hunter is shown) is public, and whenever Jessah decides it holds
-    Angela's real city: it is worked out from public facts, yet never rules out the truth."""
-    rand = random.Random(seed)
-    state = game.new_game(seed)
-    for _ in range(400):
-        if state["result"] is not None:
-            break
-        players = {d.player for d in game.pending(state)}
-        if players == {"jessah"} and state["round"] > 0:
-            may_be = game.observe(state, "jessah")["vars"]["may_be"]
-            assert state["vars"]["angela_at"] in may_be
-            assert 1 <= len(may_be) <= len(game.symbols.board.nodes)
-        state = game.apply(state, {d.player: d.sample(rand) for d in game.pending(state)})

@@ -24,6 +24,7 @@ from rulekit.lang.compiler import Compiler, ExprFn, Program
 from rulekit.lang.parser import Snippet, parse_expression
 from rulekit.pack.code import CodeBuilder
 from rulekit.pack.declarations import Declarations
+from rulekit.pack.display import Display, read_display
 from rulekit.pack.extends import read_documents
 from rulekit.pack.files import PACKS_ENV, display_path, find_pack, shipped_packs_dir
 from rulekit.pack.params import parse_params, resolve_params
@@ -45,6 +46,7 @@ class LoadedPack:
     base_id: str | None = None  # the pack this one extends, if it is a variant
     base_scenario_files: list[Path] = field(default_factory=list)
     roots: tuple[Path, ...] = ()  # the folders its files come from: its own, then its bases'
+    display: Display = field(default_factory=Display)  # how its table looks to a player
 
     @property
     def id(self) -> str:
@@ -61,6 +63,7 @@ def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
     program = Program()
     compiler = Compiler(symbols, program)
     CodeBuilder(docs, manifest_doc).compile_code(symbols, compiler)
+    display = read_display(*docs.section("display", None), symbols, docs.errors)
     role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
     game = Game(pack_id=manifest["id"], pack_name=manifest["name"],
                 version=str(manifest["version"]), pack_hash=docs.pack_hash(),
@@ -69,7 +72,7 @@ def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
     docs.fail_if_errors()
     return LoadedPack(folder, manifest, docs.documents, game, docs.own_scenario_files,
                       docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files,
-                      docs.roots)
+                      docs.roots, display)
 
 
 def load_pack(ref: str | Path, params: dict[str, Any] | None = None) -> LoadedPack:

@@ -83,7 +83,8 @@ class Menu:
             for option in decision.options():
                 anytime = option.id.startswith("!")
                 index = None if anytime or option.id == NONE_ID else self._index_of(option.id)
-                rows.append((option.label, option, index, anytime))
+                text = option.label if index is None else self.item_labels[index]
+                rows.append((text, option, index, anytime))
         if not self.subset:  # equal options (two tokens of one value) are shown once
             seen: set[str] = set()
             kept = []
@@ -127,7 +128,9 @@ class Menu:
         for entry in self.entries:
             if entry.option is not None and entry.option.id == option_id:
                 return entry.key
-        label = next((o.label for o in self.decision.options() if o.id == option_id), None)
+        at = self._index_of(option_id)
+        label = self.item_labels[at] if at is not None else next(
+            (o.label for o in self.decision.options() if o.id == option_id), None)
         for entry in self.entries:  # one of equal options, shown once
             if entry.option is not None and entry.label == label:
                 return entry.key
@@ -187,13 +190,17 @@ def _parse_one(menu: Menu, typed: str) -> Answer:
         if decision.optional:
             return Choice(decision.option(NONE_ID))
         return Problem("This choice cannot be declined.")
-    options = [e.option for e in menu.entries if e.option is not None]
+    entries = [e for e in menu.entries if e.option is not None]
+    options = [e.option for e in entries if e.option is not None]
     for option in options:
         if option.id == typed:
             return Choice(option)
-    found = match_name([o.label for o in options], typed)
-    if isinstance(found, Problem):
-        return _refused(decision, typed) or found
+    found = match_name([e.label for e in entries], typed)
+    if isinstance(found, Problem):  # the engine's name of an option (a token's value)
+        plain = match_name([o.label for o in options], typed)
+        if isinstance(plain, Problem):
+            return _refused(decision, typed) or found
+        found = plain
     return Choice(options[found])
 
 

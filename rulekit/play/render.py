@@ -19,11 +19,12 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.rule import Rule
 from rich.text import Text
 
-from rulekit.engine.decisions import NONE_ID
+from rulekit.engine.decisions import NONE_ID, Decision
 from rulekit.engine.game import Game
 from rulekit.lang.compiler import zone_key
-from rulekit.play.cards import card_text
+from rulekit.pack.display import Display
 from rulekit.play.prompt import Menu
+from rulekit.play.table import Table
 
 LONG_PILE = 8  # a public pile with more different cards than this is shown as a count
 BOARD_KINDS = ("node", "edge", "region")
@@ -166,8 +167,10 @@ class Renderer:
     """Turns observations, events and decisions of one game into renderables."""
 
     def __init__(self, game: Game, phases: dict[str, str] | None = None,
-                 rounds: int | None = None) -> None:
+                 rounds: int | None = None, display: Display | None = None) -> None:
         self.game = game
+        self.display = display or Display()
+        self.table = Table(self, self.display)
         self.phases = phases or {}
         self.rounds = rounds
         symbols = game.symbols
@@ -227,8 +230,10 @@ class Renderer:
         lines: list[RenderableType] = []
         for slot in self.zone_slots:
             data = obs["zones"].get(slot.key)
-            label = humanize(slot.name)
-            if data is None or not label.lower().startswith(wanted):
+            label = self.table.name(slot.name)
+            if data is None or slot.name in self.display.hidden or not (
+                    label.lower().startswith(wanted)
+                    or humanize(slot.name).lower().startswith(wanted)):
                 continue
             if slot.per_number or slot.per_board:
                 label += f" {self.game.label(slot.index)}"
@@ -237,7 +242,8 @@ class Renderer:
             owner = f"{self.name(slot.owner)}'s " if slot.owner else ""
             lines.append(Text.assemble((f"  {owner}{label}: ", ""), self.pile(data, True)))
         if not lines:
-            names = sorted({humanize(slot.name) for slot in self.zone_slots})
+            names = sorted({self.table.name(slot.name) for slot in self.zone_slots
+                            if slot.name not in self.display.hidden})
             return Text(f"No pile is named '{name.strip()}'; piles: {', '.join(names)}.")
         return Group(*lines)
 
@@ -274,11 +280,12 @@ class Renderer:
         parts = [self.game.pack_name]
         if obs.get("round"):
             number = obs["round"]
+            word = self.display.round
             if self.rounds is None:
-                parts.append(f"round {number}")
+                parts.append(f"{word} {number}")
             else:
                 last = ", the last" if number == self.rounds else ""
-                parts.append(f"round {number} of {self.rounds}{last}")
+                parts.append(f"{word} {number} of {self.rounds}{last}")
         elif obs.get("result") is None:
             parts.append("setup")
         phase = obs.get("phase")
@@ -288,11 +295,28 @@ class Renderer:
             parts.append(self.name(role))
         return Rule(Text(" - ".join(parts), style=STYLE_TITLE), characters="=")
 
+    def status(self, obs: dict[str, Any], role: str) -> list[RenderableType]:
+        """The compact status block of a pack that declares one (else the whole view)."""
+        if not any(panel.status for panel in self.display.panels):
+            return self.view(obs, role)
+        return self.table.status(obs, role)
+
     def view(self, obs: dict[str, Any], role: str, only_own: bool = False
              ) -> list[RenderableType]:
-        """The sections of ``role``'s screen: their piles, the other players', the table,
-        the counters and the board (with ``only_own``, their own section alone, under their
-        name: what they held, shown to others at the end of a game)."""
+        """The sections of ``role``'s screen: the pack's panels if it declares them, then
+        their piles, the other players', the table, the counters and the board, as far as
+        no panel shows them and the pack does not hide them (with ``only_own``, their own
+        section alone, under their name: what they held, shown to others at the end of a
+        game)."""
+        skip = set(self.display.hidden)
+        panels: list[RenderableType] = []
+        if self.display.declared and not only_own:
+            panels = self.table.panels(obs, role)
+            skip |= self.display.listed()
+        return panels + self._view(obs, role, only_own, skip)
+
+    def _view(self, obs: dict[str, Any], role: str, only_own: bool, skip: set[str]
+              ) -> list[RenderableType]:
         zones: dict[str, Any] = obs["zones"]
         variables: dict[str, Any] = obs["vars"]
         by_role: dict[str, list[Line]] = {r: [] for r in self.game.roles}
@@ -304,9 +328,9 @@ class Renderer:
                 continue
             count = int(data.get("count", 0))
             own = slot.owner == role
-            if count == 0 and not own:
+            if (count == 0 and not own) or slot.name in skip:
                 continue
-            label = humanize(slot.name) + (f" {slot.index}" if slot.per_number else "")
+            label = self.table.name(slot.name) + (f" {slot.index}" if slot.per_number else "")
             pile = self.pile(data, own)
             line = Line(Text.assemble(("  " + label + ": ", ""), pile))
             if data.get("cards") is None:  # a hidden pile: only its size, which fits a row
@@ -315,12 +339,13 @@ class Renderer:
                 line.short = Text.assemble(f"{label}: ", pile)
             (by_role.get(slot.owner, table) if slot.owner else table).append(line)
         for slot in self.var_slots:
-            if slot.key not in variables or slot.per_board or self._on_board(slot):
+            if slot.key not in variables or slot.per_board or self._on_board(slot) \
+                    or slot.name in skip:
                 continue
             value = variables[slot.key]
             if slot.per_number and value == slot.initial:
                 continue
-            label = humanize(slot.name) + (f" {slot.index}" if slot.per_number else "")
+            label = self.table.name(slot.name) + (f" {slot.index}" if slot.per_number else "")
             shown = self.value(value)
             line = Line(Text(f"  {label}: {shown}"))
             if len(label) + len(shown) <= SHORT and ", " not in shown:
@@ -345,7 +370,7 @@ class Renderer:
             sections.append(Group(Text("Table", style=STYLE_SECTION), *_rows(table)))
         if counters:
             sections.append(Group(Text("Counters", style=STYLE_SECTION), *_rows(counters)))
-        board = self.board_lines(obs, role)
+        board = self.board_lines(obs, role, skip)
         if board:
             sections.append(Group(Text("Board", style=STYLE_SECTION), *board))
         return sections
@@ -354,17 +379,20 @@ class Renderer:
         """A variable shown on the board: a position (a node) or a region."""
         return slot.per is None and slot.type in ("node", "region", "edge")
 
-    def board_lines(self, obs: dict[str, Any], role: str | None) -> list[Text]:
-        """Known positions with their routes, then tokens on routes, regions and nodes."""
+    def board_lines(self, obs: dict[str, Any], role: str | None,
+                    skip: set[str] | None = None) -> list[Text]:
+        """Known positions with their routes, then tokens on routes, regions and nodes
+        (those not in ``skip``)."""
+        skip = skip or set()
         if not self.board.nodes:
             return []
         zones: dict[str, Any] = obs["zones"]
         variables: dict[str, Any] = obs["vars"]
         lines: list[Text] = []
         for slot in self.var_slots:
-            if not self._on_board(slot):
+            if not self._on_board(slot) or slot.name in skip:
                 continue
-            label = humanize(slot.name)
+            label = self.table.name(slot.name)
             if slot.key not in variables:
                 lines.append(Text.assemble(f"  {label}: ", ("secret", STYLE_HIDDEN)))
                 continue
@@ -380,12 +408,13 @@ class Renderer:
         marks: dict[str, list[str]] = {}
         for slot in self.zone_slots:
             data = zones.get(slot.key)
-            if not slot.per_board or data is None or not data.get("count"):
+            if not slot.per_board or data is None or not data.get("count") \
+                    or slot.name in skip:
                 continue
             where = self.game.label(slot.index)
             marks.setdefault(slot.name, []).append(f"{where} ({self.pile(data, False).plain})")
         for slot in self.var_slots:
-            if not slot.per_board or slot.key not in variables:
+            if not slot.per_board or slot.key not in variables or slot.name in skip:
                 continue
             value = variables[slot.key]
             if value == slot.initial:
@@ -394,22 +423,26 @@ class Renderer:
             marks.setdefault(slot.name, []).append(
                 where if value is True else f"{where} = {self.value(value)}")
         for name, places in marks.items():
-            lines.append(Text(f"  {humanize(name)}: {'; '.join(places)}"))
+            lines.append(Text(f"  {self.table.name(name)}: {'; '.join(places)}"))
         return lines
 
     def routes_text(self, node: str, zones: dict[str, Any] | None = None) -> str:
         """The neighbours of a node, each marked with what lies on its route."""
+        return ", ".join(self.route_names(node, zones))
+
+    def route_names(self, node: str, zones: dict[str, Any] | None = None) -> list[str]:
+        """The names of a node's neighbours, each marked with what lies on its route."""
         parts = []
         for other, edge in self.board.adjacency.get(node, ()):
             text = self.game.label(other)
             if zones is not None:
-                on = [humanize(s.name) for s in self.zone_slots
+                on = [self.table.name(s.name) for s in self.zone_slots
                       if s.per == "edge" and s.index == edge
                       and zones.get(s.key, {}).get("count")]
                 if on:
                     text += f" [{', '.join(on)}]"
             parts.append(text)
-        return ", ".join(parts)
+        return parts
 
     # ------------------------------------------------------------ events
 
@@ -441,7 +474,8 @@ class Renderer:
             number = event.get("round")
             if isinstance(number, int) and number != current:
                 current = number
-                heading = "Setup" if number == 0 else f"Round {number}"
+                heading = "Setup" if number == 0 else \
+                    f"{self.display.round.capitalize()} {number}"
                 lines.append(Text(f"  -- {heading} --", style=STYLE_HIDDEN))
             lines.append(Text("  ") + self.event_text(event, viewer))
         return lines
@@ -450,7 +484,8 @@ class Renderer:
 
     def decision(self, menu: Menu, role: str) -> RenderableType:
         decision = menu.decision
-        title = Text.assemble((self.name(role), STYLE_YOU), (": " + decision.prompt, STYLE_TITLE))
+        title = Text.assemble((self.name(role), STYLE_YOU),
+                              (": " + self.table.prompt(decision), STYLE_TITLE))
         if menu.subset and decision.items:
             n = len(decision.items)
             lo, hi = max(decision.min, 0), min(decision.max, n)
@@ -467,7 +502,7 @@ class Renderer:
             line = Text(style="")
             line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
             items = menu.decision.items
-            text = card_text(self.game, items[entry.index]) if entry.index is not None \
+            text = self.table.card_text(items[entry.index]) if entry.index is not None \
                 and entry.index < len(items) else None
             if text:
                 line.append(": " + text, style=STYLE_HIDDEN)
@@ -476,16 +511,22 @@ class Renderer:
             key = Text("  " + entry.key.rjust(width), style=STYLE_KEY)
             lines.append(Hanging(key + Text("  "), line))
         if menu.default is not None:
-            only = menu.default.label if menu.default.id != NONE_ID else "nothing to choose"
+            only = next((e.label for e in menu.entries if e.option is menu.default),
+                        menu.default.label) if menu.default.id != NONE_ID \
+                else "nothing to choose"
             actions = any(entry.anytime for entry in menu.entries)
             hint = f"Press Enter ({only})" + (", or a letter for an action." if actions
                                                else ".")
         elif menu.subset:
             hint = "Type numbers (1 3, 1-4), all or none."
         else:
-            hint = "Type a number or the start of a name."
+            hint = "Type a number or a name."
         lines.append(Text(hint + " Also: board, log, help, quit.", style=STYLE_HIDDEN))
         return Group(*lines)
+
+    def labeler(self, decision: Decision, obs: dict[str, Any]) -> Any:
+        """How the options of ``decision`` are named to the chooser (see :class:`Table`)."""
+        return self.table.labeler(decision, obs)
 
     # ------------------------------------------------------------ the map
 

@@ -39,7 +39,7 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
         screen.note(change)
     viewer = as_role if as_role is not None else default_viewer(saved, state, where)
     render = Renderer(game, phase_names(loaded.documents),
-                      round_count(loaded.documents, dict(game.params)))
+                      round_count(loaded.documents, dict(game.params)), loaded.display)
     if viewer == EVERYONE:
         events: list[dict[str, Any]] = list(state["log"])
         seen_by = "everyone"

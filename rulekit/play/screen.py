@@ -53,6 +53,18 @@ class Screen:
         for item in items:
             self.console.print(item)
 
+    def room(self, *items: RenderableType) -> int | None:
+        """The lines of a terminal's screen that ``items`` leave free (None elsewhere)."""
+        if not self.is_terminal:
+            return None
+        return self.console.size.height - self.height(*items) - 2  # a blank, the prompt
+
+    def height(self, *items: RenderableType) -> int:
+        """The lines ``items`` take on the console."""
+        console = self.console
+        return sum(len(console.render_lines(item, console.options, pad=False))
+                   for item in items)
+
     def blank(self) -> None:
         self.console.print()
 

@@ -113,7 +113,8 @@ class Session:
         self.game: Game = self.loaded.game
         game = self.game
         self.render = Renderer(game, phase_names(self.loaded.documents),
-                               round_count(self.loaded.documents, dict(game.params)))
+                               round_count(self.loaded.documents, dict(game.params)),
+                               self.loaded.display)
         self.bots = {role: Bot(game, role, spec, self.seed)
                      for role, spec in self.seats.items() if spec != HUMAN}
         for role, saved_state in self.rng.items():
@@ -266,21 +267,31 @@ class Session:
                 self.screen.pause(pace)
 
     def _recent(self, title: str | None, events: list[dict[str, Any]], viewer: str | None,
-                last: int | None) -> None:
+                last: int | None, room: int | None = None) -> None:
         """The last :data:`MAX_RECENT` of ``events`` (``last``: the round of the event shown
-        before them) under ``title``, saying how many earlier ones ``log`` shows."""
+        before them) under ``title``, saying how many earlier ones ``log`` shows; no more
+        than fit in ``room`` lines, if given."""
         if not events:
             return
-        if title:
+        most = min(MAX_RECENT, len(events))
+        while room is not None and most > 0 and self.screen.height(
+                *self._event_lines(events[-most:], events, viewer, last)) + 2 > room:
+            most -= 1
+        if title and most:
             self.screen.show(Text(title, style="bold underline"))
-        if len(events) > MAX_RECENT:
-            self.screen.show(Text(f"  ({len(events) - MAX_RECENT} earlier events: type log)",
+        if len(events) > most and (room is None or most or room > 0):
+            self.screen.show(Text(f"  ({len(events) - most} earlier events: type log)",
                                   style="dim"))
-            before = events[-MAX_RECENT - 1].get("round")
-            last = before if isinstance(before, int) else None
-            events = events[-MAX_RECENT:]
-        for line in self.render.events(events, viewer, last):
+        for line in self._event_lines(events[-most:] if most else [], events, viewer, last):
             self.screen.show(line)
+
+    def _event_lines(self, shown: list[dict[str, Any]], events: list[dict[str, Any]],
+                     viewer: str | None, last: int | None) -> list[Text]:
+        """The lines of the last events ``shown`` of ``events``, under the right round."""
+        if len(shown) < len(events):
+            before = events[-len(shown) - 1].get("round")
+            last = before if isinstance(before, int) else None
+        return self.render.events(shown, viewer, last)
 
     def _pass_to(self, role: str) -> None:
         """Wipe the screen, show what both may see of what happened since the last pass (the
@@ -310,12 +321,17 @@ class Session:
         screen = self.screen
         screen.blank()
         start = self.last_decider != role
+        question = self.render.decision(menu, role)
+        room = None
         if start:
-            self._show_board(role)
+            obs = self.game.observe(self._state, role)
+            status = [self.render.header(obs, role), *self.render.status(obs, role)]
+            screen.show(*status)
             self.seen[role] = min(self.seen.get(role, 0), self.turn_seen.get(role, 0))
+            room = screen.room(*status, question)  # lines left for the events, on a terminal
         events, last = self._unseen(role)
-        self._recent("Since your last turn" if start else None, events, role, last)
-        screen.show(self.render.decision(menu, role))
+        self._recent("Since your last turn" if start else None, events, role, last, room)
+        screen.show(question)
 
     # ------------------------------------------------------------ a person's decision
 
@@ -324,7 +340,7 @@ class Session:
             self._pass_to(role)
         self.holder = role
         self.keeper.keep()
-        menu = Menu(decision, self.game.label)
+        menu = Menu(decision, self.render.labeler(decision, self.game.observe(self._state, role)))
         self._show_turn(role, menu)
         prompt = f"{self.render.name(role)}> "
         while True:

@@ -1,0 +1,64 @@
+"""`rulekit validate` checks a pack's ``display:`` section: every unknown name is reported at
+its place, with a did-you-mean."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulekit.pack.loader import load_pack
+from tests.helpers_cli import Run, runner
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    return runner(capsys)
+
+
+def copy_of(pack: str, tmp_path: Path) -> Path:
+    folder = tmp_path / pack
+    shutil.copytree(load_pack(pack).folder, folder)
+    return folder
+
+
+def test_unknown_names_in_display_are_located_with_a_hint(run: Run, tmp_path: Path) -> None:
+    folder = copy_of("rednotice", tmp_path)
+    display = folder / "display.yaml"
+    text = display.read_text(encoding="utf-8")
+    for old, new in [("hidden: [box,", "hidden: [boxx,"), ("{var: security, name: Security",
+                     "{var: securty, name: Security"), ("of: goal}", "of: gaol}"),
+                     ("{row: actions}", "{row: action}"), ("{left} ×{left_icons}\", side",
+                     "{lefft} ×{left_icons}\", side"), ("zone: card_at", "zone: cashed"),
+                     ("options: actions", "options: acts")]:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    display.write_text(text, encoding="utf-8")
+    code, _, err = run("validate", str(folder))
+    assert code == 1
+    lines = text.splitlines()
+
+    def at(snippet: str, message: str, hint: str, where: str | None = None) -> None:
+        line = next(i for i, line in enumerate(lines, 1) if (where or snippet) in line)
+        column = lines[line - 1].index(snippet) + 1
+        assert f"display.yaml:{line}:{column}: {message}" in err, err
+        assert f"hint: {hint}" in err
+
+    at("boxx", "unknown zone or variable 'boxx'", "did you mean 'box'?")
+    at("securty", "unknown variable 'securty'", "did you mean 'security'?")
+    at("gaol", "unknown parameter 'gaol'", "did you mean 'goal'?")
+    at("action}", "unknown row table 'action'", "did you mean 'actions'?")
+    at("cashed", "zone 'cashed' is not a zone per number",
+       "a row table reads the piles of a zone per number", where="zone: cashed")
+    at("acts", "unknown row table 'acts'", "did you mean 'actions'?")
+    assert "unknown card property 'lefft'" in err and "did you mean 'left'?" in err
+
+
+def test_a_misspelt_key_of_display_is_a_schema_error(run: Run, tmp_path: Path) -> None:
+    folder = copy_of("carchase", tmp_path)
+    display = folder / "display.yaml"
+    text = display.read_text(encoding="utf-8").replace("status: true", "stauts: true")
+    display.write_text(text, encoding="utf-8")
+    code, _, err = run("validate", str(folder))
+    assert code == 1 and "stauts" in err and "display.yaml:" in err

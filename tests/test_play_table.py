@@ -1,0 +1,109 @@
+"""The table a pack declares (its ``display:`` section), as a person sees it on a real
+pseudo-terminal of 80x24 and of 60 columns, for both packs and both roles: the status block
+and the question fit an 80x24 screen, Red Notice's Action row is a table and its spaces are
+named by card and side, Car Chase's hand is grouped, and no name is broken across lines."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulekit.pack.loader import load_pack
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parent.parent
+HEADER = re.compile(r"^=+ .+ =+$")
+SPACES = "Place your token beside an Action card"
+
+
+def names_of(pack: str) -> set[str]:
+    """Every name of the pack a screen may show that has a space in it."""
+    game = load_pack(pack).game
+    ids = [*game.symbols.cards, *game.symbols.board.nodes, *game.symbols.board.regions]
+    names = {game.label(i) for i in ids} | set(game.role_names.values())
+    return {name for name in names if " " in name}
+
+
+def broken_names(lines: list[str], names: set[str]) -> list[str]:
+    """The names that end one line and go on at the start of the next."""
+    broken = []
+    for above, below in itertools.pairwise(lines):
+        end, start = above.rstrip(), below.lstrip()
+        for name in names:
+            for i, char in enumerate(name):
+                if char == " " and end.endswith(name[:i]) and start.startswith(name[i + 1:]):
+                    broken.append(f"{name!r} in {above!r} / {below!r}")
+    return broken
+
+
+def screens(pack: str, role: str, name: str, columns: int, answers: int, tmp_path: Path,
+            until: str | None = None) -> tuple[list[str], str]:
+    """The screens that start a turn (from the status header to the prompt) among the first
+    ``answers`` questions, answering 1, in a game with seed 2, and the text shown before the
+    last question asked (the first whose text holds ``until``, if given)."""
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm-256color",
+           "PYTHONPATH": str(ROOT), "COLUMNS": str(columns), "LINES": "24"}
+    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", pack, "--seat",
+                                           f"{role}=human", "--seed", "2", "--fast"],
+                          cwd=str(tmp_path), env=env, dimensions=(24, columns),
+                          encoding="utf-8", timeout=120)
+    turns: list[str] = []
+    last = ""
+    try:
+        for _ in range(answers):
+            if child.expect([re.escape(f"{name}> "), "Press Enter to leave"]) == 1:
+                break
+            lines = [*child.before.replace("\r", "").split("\n"), f"{name}> "]
+            last = "\n".join(lines)
+            tops = [i for i, line in enumerate(lines) if HEADER.match(line)]
+            if tops:  # a new turn: its status, then the question (else only what changed)
+                turns.append("\n".join(lines[tops[-1]:]))
+            if until is not None and until in last:
+                break
+            child.sendline("1")
+        child.sendline("quit")
+        child.expect([pexpect.EOF, "Press Enter to leave"])
+    finally:
+        child.close(force=True)
+    return turns, last
+
+
+ROLES = [("rednotice", "angela", "Angela"), ("rednotice", "jessah", "Jessah"),
+         ("carchase", "law", "The Law"), ("carchase", "fugitive", "The Fugitive")]
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+@pytest.mark.parametrize("pack, role, name", ROLES)
+def test_the_status_and_the_question_fit_the_screen(pack: str, role: str, name: str,
+                                                     columns: int, tmp_path: Path) -> None:
+    shown, question = screens(pack, role, name, columns, 12, tmp_path,
+                              until=SPACES if pack == "rednotice" else None)
+    assert len(shown) >= 2
+    names = names_of(pack)
+    for screen in [*shown, question]:
+        lines = screen.split("\n")
+        if columns == 80 and screen != question:  # status and question: no scrolling
+            assert len(lines) <= 24, screen
+        assert all(len(line) <= columns for line in lines), screen
+        assert broken_names(lines, names) == [], screen
+    last = shown[-1]
+    if pack == "rednotice":
+        assert re.search(r"^  Cashed \d[\d,]* of 1,000,000 · Security \d of 4", last, re.M)
+        assert re.search(r"^  Card +Left action +Left token +Right token +Right action$",
+                         last, re.M), last  # the Action row, as a table
+        assert re.search(r"^  1 +(Movement|Check|Bank|Security|Joker) ×\d ", last, re.M)
+        assert SPACES in question  # the space asked by card and side, with its action
+        assert re.search(r"^ +1  card \d, (left|right): (Movement|Check|Bank|Security|Joker) "
+                         r"×\d$", question, re.M), question
+        where = "Angela: " if role == "angela" else "Angela may be in "
+        assert where in last
+    else:
+        assert re.search(r"Car Chase - turn 1 of 7 - ", shown[0])
+        assert re.search(r"^  Deck \d+ · Discard pile \d+", shown[0], re.M)
+        assert re.search(r"^  Your hand \([A-Z][a-z]+\): ", shown[0], re.M)
