@@ -209,7 +209,7 @@ def test_placed_tokens_are_hidden_from_the_opponent_until_resolution(game: Game)
     assert '"a_tok_5"' not in dump(by_jessah)
     assert '"j_tok_4"' not in dump(by_angela)
     # Which space was used is public; which token, not.
-    assert any("Angela places a token on space 4" in line
+    assert any("Angela places a token on the right of card 2" in line
                for line in public_log(game, by_jessah))
     # Once the tokens are placed, the resolution reveals card 1's tokens only (RN-19).
     play(game, state, {"angela": "a_tok_1#1"}, {"angela": "2"}, {"jessah": "j_tok_3#1"},
@@ -279,7 +279,8 @@ def test_radars_are_told_in_order_only_at_the_end_of_the_movement(game: Game) ->
     play(game, state, {"angela": "dubai"})
     seen = game.observe(state, "jessah")
     told = [line for line in public_log(game, seen) if "triggered" in line]
-    assert told == ["Angela triggered Radars in: Africa, Asia."]
+    assert told == ["Angela moves in secret (Movement 2); she triggered the Radars in: "
+                    "Africa, Asia."]
     assert "angela_at" not in seen["vars"] and seen["vars"]["last_seen"] is None
     assert '"dubai"' not in dump(seen) and '"cairo"' not in dump(seen)
 
@@ -455,6 +456,6 @@ def test_one_payment_removes_one_white_token_and_the_log_says_so(game: Game) -> 
     assert inner is not None and "!remove_white" not in [o.id for o in inner.options()]
     play(game, state, {"angela": "berlin-moscow"})
     lines = public_log(game, game.observe(state, "jessah"))
-    assert lines[-2:] == ["Angela spends 2 Security to remove a white token.",
-                          "The token on Berlin - Moscow goes back to Jessah's reserve."]
+    assert lines[-1] == ("Angela spends 2 Security: the Barrier on Berlin - Moscow goes back "
+                         "to Jessah's reserve.")
     assert state["vars"]["security"] == 0 and state["zones"]["reserve"] == ["barrier#1"]

@@ -267,14 +267,11 @@ class Game:
         return self._observer.observe(state, role)
 
     def format_event(self, event: dict[str, Any]) -> str:
-        """The text of a log event."""
+        """The text of a log event (a log line written between ``**`` without them)."""
         kind = event["e"]
         if kind == "log":
-            parts = self.program.logs[event["at"]]
-            args = iter(event["args"])
-            return "".join(p if isinstance(p, str) else
-                           self.label(next(args)) if p.labelled else as_text(next(args))
-                           for p in parts)
+            text = self._log_text(event)
+            return text[2:-2].strip() if _stands_out(text) else text
         if kind == "choice":
             who = self.role_names.get(event["player"], event["player"])
             if "value" in event and not event["option"].startswith("!"):
@@ -285,6 +282,18 @@ class Game:
             name = self.role_names.get(who, "nobody") if who else "nobody"
             return f"Game over: {name} wins. {event['reason']}".strip()
         return json.dumps(event)
+
+    def _log_text(self, event: dict[str, Any]) -> str:
+        parts = self.program.logs[event["at"]]
+        args = iter(event["args"])
+        return "".join(p if isinstance(p, str) else
+                       self.label(next(args)) if p.labelled else as_text(next(args))
+                       for p in parts)
+
+    def stands_out(self, event: dict[str, Any]) -> bool:
+        """Whether an event is one to make stand out: a log line its pack wrote between
+        ``**`` (``log "**...**"``)."""
+        return event.get("e") == "log" and _stands_out(self._log_text(event))
 
     def determinize(self, state: State, role: str, rand: random.Random) -> State:
         """A full state that ``role`` cannot tell from ``state``, drawn from its belief.
@@ -332,6 +341,11 @@ class Game:
             for (pile, index), card in zip(places, pool, strict=True):
                 pile[index] = card
         state["rng"] = rand.getrandbits(64)
+
+
+def _stands_out(text: str) -> bool:
+    """A log line written between ``**``: an event to make stand out."""
+    return len(text) > 4 and text.startswith("**") and text.endswith("**")
 
 
 # The keys of a state whose values copy_state knows how to copy (see its docstring).

@@ -418,6 +418,8 @@ class Renderer:
         if event.get("e") == "choice" and str(event.get("option", "")).startswith("!"):
             text = Text(f"{self.name(event.get('player'))}: "
                         f"{self.anytime_labels.get(event['option'], event['option'])}")
+        elif self.game.stands_out(event):
+            text = Text(f"*** {self.game.format_event(event)} ***", style=STYLE_END)
         else:
             text = Text(self.game.format_event(event))
         if event.get("e") == "end":
