@@ -89,12 +89,13 @@ class Hanging:
     that at any width a key stands alone at the left. Unwrapped where the console does not
     wrap (a piped transcript)."""
 
-    def __init__(self, head: Text, body: Text) -> None:
+    def __init__(self, head: Text, body: Text, indent: int | None = None) -> None:
         self.head = head
         self.body = body
+        self.indent = indent  # of the wrapped lines (by default, the head's width)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        indent = len(self.head.plain)
+        indent = len(self.head.plain) if self.indent is None else self.indent
         if console.soft_wrap or options.max_width <= indent + 10:
             yield self.head + self.body
             return

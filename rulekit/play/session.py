@@ -55,7 +55,14 @@ from rulekit.errors import (
 from rulekit.play.cards import card_list, card_named
 from rulekit.play.keeper import Keeper, shell_path
 from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer
-from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names, round_count
+from rulekit.play.render import (
+    STYLE_ERROR,
+    Hanging,
+    Renderer,
+    help_text,
+    phase_names,
+    round_count,
+)
 from rulekit.play.savefile import HUMAN, SavedGame, restore_rng, rng_state
 from rulekit.play.saves import now_text
 from rulekit.play.screen import Screen
@@ -263,7 +270,7 @@ class Session:
             return
         events, last = self._unseen(self.holder)
         for line in self.render.events(events, self.holder, last):
-            self.screen.show(line)
+            self.screen.show(_event_line(line))
             if not line.plain.startswith("  --"):
                 self.screen.pause(pace)
 
@@ -282,7 +289,7 @@ class Session:
             last = before if isinstance(before, int) else None
             events = events[-MAX_RECENT:]
         for line in self.render.events(events, viewer, last):
-            self.screen.show(line)
+            self.screen.show(_event_line(line))
 
     def _pass_to(self, role: str) -> None:
         """Wipe the screen, show what both may see of what happened since the last pass (the
@@ -414,7 +421,7 @@ class Session:
             before = events[first - 1].get("round") if first > 0 else None
             for line in self.render.events(shown, role, before if isinstance(before, int)
                                            else None):
-                screen.show(line)
+                screen.show(_event_line(line))
         elif command.name == "board":
             self._show_board(role)
         elif command.name == "cards":
@@ -488,6 +495,15 @@ class Session:
             keeper.discard()
         else:
             keeper.tell("The finished game is saved")
+
+
+EVENT_INDENT = 2  # a log line's indent; its wrapped lines are indented twice as much
+
+
+def _event_line(line: Text) -> Hanging:
+    """A log line that wraps under itself, further in than the next line's start."""
+    head, body = line[:EVENT_INDENT], line[EVENT_INDENT:]
+    return Hanging(head, body, 2 * EVENT_INDENT)
 
 
 def left_out(menu: Menu, option: Option) -> list[str]:
