@@ -203,7 +203,7 @@ def test_two_determinizations_differ_where_the_observer_cannot_know() -> None:
     assert hider == {"c"}
 
     rednotice = load_pack("rednotice").game
-    beliefs = {role: Belief(rednotice, role, random.Random(4), particles=64, frontier=128,
+    beliefs = {role: Belief(rednotice, role, random.Random(7), particles=64, frontier=128,
                             keep=12) for role in rednotice.roles}
     places: dict[str, set[str]] = {}
     truth: list[str] = []

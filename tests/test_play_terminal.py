@@ -225,7 +225,7 @@ def test_rednotice_whole_game_tells_the_story(role: str, name: str, seed: int,
                                       r"|declines to draw Checks \(hand: \d\)|draws no Check: "
                                       r".+)\.", line) for line in draws), draws
     # each card's reveal says who acts; a capture stands out and says what it means
-    assert any(re.match(r"Card \d, .+: .+ (alone|beats|ties|cancels) .+; .+ do", line)
+    assert any(re.match(r"Card \d, .+: .+ (alone|against) .+; \w+ (does|goes)", line)
                for line in lines)
     captures = [line for line in lines if "captures Angela" in line]
     meanings = [r"She escapes with one of her 2 Identities: 1 left after this\.",
@@ -280,7 +280,7 @@ def test_hot_seat_one_pass_a_turn_and_public_phases_shown_to_both(
     assert shared and all("(only" not in text and " chose " not in text for text in shared)
     public = story("\n".join(shared))
     if pack == "rednotice":  # a card's reveal and who acts, for both at once
-        assert any(re.match(r"Card \d, .+ (alone|beats|ties|cancels) ", line) for line in public)
+        assert any(re.match(r"Card \d, .+ (alone|against) ", line) for line in public)
         assert not any(line.startswith("You are in ") for line in public)
     else:  # a contest's reveal
         assert any(re.match(r"(Search|Chase|Escape): the Law plays ", line) for line in public)
