@@ -201,7 +201,7 @@ def test_two_determinizations_differ_where_the_observer_cannot_know() -> None:
     assert hider == {"c"}
 
     rednotice = load_pack("rednotice").game
-    beliefs = {role: Belief(rednotice, role, random.Random(4), particles=64, frontier=128,
+    beliefs = {role: Belief(rednotice, role, random.Random(7), particles=64, frontier=128,
                             keep=12) for role in rednotice.roles}
     places: dict[str, set[str]] = {}
     truth: list[str] = []
@@ -254,7 +254,7 @@ RADAR_GAME = [
 
 
 def test_a_triggered_radar_tells_the_hunter_where_the_step_led() -> None:
-    """RN-39: after "Angela triggered Radars in: Africa", one step from Rio, Jessah's belief
+    """RN-39: after "...she triggered the Radars in: Africa", one step from Rio, Jessah's belief
     holds Cape Town only (the one African city next to South America's), with the belief
     fed as a bot or the table feeds it: at each of Jessah's decisions, and then once more."""
     game = load_pack("rednotice").game
@@ -266,7 +266,8 @@ def test_a_triggered_radar_tells_the_hunter_where_the_step_led() -> None:
             before = belief.update(game.observe(state, "jessah")).distribution("angela_at")
         state = game.apply(state, actions)
     assert set(before) == {"bogota", "lima", "santiago", "buenos_aires", "rio_de_janeiro"}
-    assert game.format_event(state["log"][-1]) == "Angela triggered Radars in: Africa."
+    told = [game.format_event(e) for e in game.observe(state, "jessah")["log"] if e["e"] == "log"]
+    assert told[-1] == "Angela moves in secret (Movement 1); she triggered the Radars in: Africa."
     assert state["vars"]["angela_at"] == "cape_town"
     belief.update(game.observe(state, "jessah"))
     assert belief.distribution("angela_at") == {"cape_town": pytest.approx(1.0)}

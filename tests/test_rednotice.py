@@ -271,6 +271,6 @@ def test_one_payment_removes_one_white_token_and_the_log_says_so(game: Game) -> 
     assert inner is not None and "!remove_white" not in [o.id for o in inner.options()]
     play(game, state, {"angela": "berlin-moscow"})
     lines = public_log(game, game.observe(state, "jessah"))
-    assert lines[-2:] == ["Angela spends 2 Security to remove a white token.",
-                          "The token on Berlin - Moscow goes back to Jessah's reserve."]
+    assert lines[-1] == ("Angela spends 2 Security: the Barrier on Berlin - Moscow goes back "
+                         "to Jessah's reserve.")
     assert state["vars"]["security"] == 0 and state["zones"]["reserve"] == ["barrier#1"]

@@ -279,10 +279,11 @@ class Game:
                        for p in parts)
 
     def format_event(self, event: dict[str, Any]) -> str:
-        """The text of a log event."""
+        """The text of a log event (a log line written between ``**`` without them)."""
         kind = event["e"]
         if kind == "log":
-            return self._fill(self.program.logs[event["at"]], event["args"])
+            text = self._log_text(event)
+            return text[2:-2].strip() if _stands_out(text) else text
         if kind == "choice":
             who = self.role_names.get(event["player"], event["player"])
             if "value" in event and not event["option"].startswith("!"):
@@ -293,6 +294,14 @@ class Game:
             name = self.role_names.get(who, "nobody") if who else "nobody"
             return f"Game over: {name} wins. {event['reason']}".strip()
         return json.dumps(event)
+
+    def _log_text(self, event: dict[str, Any]) -> str:
+        return self._fill(self.program.logs[event["at"]], event["args"])
+
+    def stands_out(self, event: dict[str, Any]) -> bool:
+        """Whether an event is one to make stand out: a log line its pack wrote between
+        ``**`` (``log "**...**"``)."""
+        return event.get("e") == "log" and _stands_out(self._log_text(event))
 
     def determinize(self, state: State, role: str, rand: random.Random) -> State:
         """A full state that ``role`` cannot tell from ``state``, drawn from its belief.
@@ -352,6 +361,11 @@ class Game:
                     found[0].append((key, index))
                     found[1].append(card)
         return [slot for slot in slots.values() if len(slot[1]) > 1]
+
+
+def _stands_out(text: str) -> bool:
+    """A log line written between ``**``: an event to make stand out."""
+    return len(text) > 4 and text.startswith("**") and text.endswith("**")
 
 
 # The keys of a state whose values copy_state knows how to copy (see its docstring).

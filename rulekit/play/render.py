@@ -90,12 +90,13 @@ class Hanging:
     that at any width a key stands alone at the left. Unwrapped where the console does not
     wrap (a piped transcript)."""
 
-    def __init__(self, head: Text, body: Text) -> None:
+    def __init__(self, head: Text, body: Text, indent: int | None = None) -> None:
         self.head = head
         self.body = body
+        self.indent = indent  # of the wrapped lines (by default, the head's width)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        indent = len(self.head.plain)
+        indent = len(self.head.plain) if self.indent is None else self.indent
         if console.soft_wrap or options.max_width <= indent + 10:
             yield self.head + self.body
             return
@@ -451,6 +452,8 @@ class Renderer:
         if event.get("e") == "choice" and str(event.get("option", "")).startswith("!"):
             text = Text(f"{self.name(event.get('player'))}: "
                         f"{self.anytime_labels.get(event['option'], event['option'])}")
+        elif self.game.stands_out(event):
+            text = Text(f"*** {self.game.format_event(event)} ***", style=STYLE_END)
         else:
             text = Text(self.game.format_event(event))
         if event.get("e") == "end":

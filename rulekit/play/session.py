@@ -45,7 +45,7 @@ from rulekit.agents import (
     choose_function,
     load_agent,
 )
-from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.engine.game import Game, State
 from rulekit.errors import (
     GameRuntimeError,
@@ -55,7 +55,14 @@ from rulekit.errors import (
 from rulekit.play.cards import card_list, card_named
 from rulekit.play.keeper import Keeper, shell_path
 from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer
-from rulekit.play.render import STYLE_ERROR, Renderer, help_text, phase_names, round_count
+from rulekit.play.render import (
+    STYLE_ERROR,
+    Hanging,
+    Renderer,
+    help_text,
+    phase_names,
+    round_count,
+)
 from rulekit.play.savefile import HUMAN, SavedGame, restore_rng, rng_state
 from rulekit.play.saves import now_text
 from rulekit.play.screen import Screen
@@ -128,6 +135,7 @@ class Session:
         self.last_decider: str | None = None  # who took the last decision
         self.turn_seen: dict[str, int] = {}  # events a person had seen at their last decision
         self.bad_answers = 0  # answers not understood in a row
+        self.stage: tuple[Any, Any] = (None, None)  # round and phase of the last question
         self.started = self.started or now_text()
         self.keeper = Keeper(screen=self.screen, pack_id=game.pack_id, started=self.started,
                              path=self.save_path, active=bool(self.humans) or
@@ -238,9 +246,12 @@ class Session:
     # ------------------------------------------------------------ what is shown
 
     def _visible(self, viewer: str | None) -> list[dict[str, Any]]:
-        """The events ``viewer`` may see (public ones only for no one in particular)."""
+        """The events ``viewer`` may see (public ones only for no one in particular), but for
+        the records of their own answers: what an answer did is told by the pack's log lines,
+        and an answer is never restated after it was typed."""
         if viewer is not None:
-            return list(self.game.observe(self._state, viewer)["log"])
+            return [event for event in self.game.observe(self._state, viewer)["log"]
+                    if event.get("e") != "choice"]
         observed = self.game.observe(self._state, self.game.roles[0])["log"]
         return [event for event in observed if event.get("to") is None]
 
@@ -255,14 +266,12 @@ class Session:
 
     def _stream(self, pace: float) -> None:
         """Show the person at the screen what just happened (not in hot seat, where each
-        person sees it at their next turn), but for the restatement of their own answers."""
+        person sees it at their next turn)."""
         if self.hot_seat:
             return
         events, last = self._unseen(self.holder)
-        events = [event for event in events
-                  if not (event.get("e") == "choice" and event.get("player") == self.holder)]
         for line in self.render.events(events, self.holder, last):
-            self.screen.show(line)
+            self.screen.show(_event_line(line))
             if not line.plain.startswith("  --"):
                 self.screen.pause(pace)
 
@@ -283,7 +292,7 @@ class Session:
             self.screen.show(Text(f"  ({len(events) - most} earlier events: type log)",
                                   style="dim"))
         for line in self._event_lines(events[-most:] if most else [], events, viewer, last):
-            self.screen.show(line)
+            self.screen.show(_event_line(line))
 
     def _event_lines(self, shown: list[dict[str, Any]], events: list[dict[str, Any]],
                      viewer: str | None, last: int | None) -> list[Text]:
@@ -314,13 +323,13 @@ class Session:
         for section in self.render.view(obs, role):
             self.screen.show(section)
 
-    def _show_turn(self, role: str, menu: Menu) -> None:
+    def _show_turn(self, role: str, menu: Menu, passed: bool = False) -> None:
         """The question: at the start of the person's turn after the whole view and what
         happened since their last decision (shown again under the view, so that it stays in
         sight); later in the same run of decisions only what changed, the new events."""
         screen = self.screen
         screen.blank()
-        start = self.last_decider != role
+        start = passed or self.last_decider != role
         question = self.render.decision(menu, role)
         room = None
         if start:
@@ -335,13 +344,18 @@ class Session:
 
     # ------------------------------------------------------------ a person's decision
 
+    def _stage(self) -> tuple[Any, Any]:
+        return self._state.get("round"), self._state.get("phase")
+
     def _ask(self, role: str, decision: Decision) -> None:
-        if self.hot_seat and self.holder != role:
-            self._pass_to(role)
+        passed = self.hot_seat and (self.holder != role or self.stage != self._stage())
+        if passed:
+            self._pass_to(role)  # a new phase is shown to both at once, even to go on
         self.holder = role
+        self.stage = self._stage()
         self.keeper.keep()
         menu = Menu(decision, self.render.labeler(decision, self.game.observe(self._state, role)))
-        self._show_turn(role, menu)
+        self._show_turn(role, menu, passed)
         prompt = f"{self.render.name(role)}> "
         while True:
             try:
@@ -360,6 +374,8 @@ class Session:
                 self._command(answer, role, menu)
                 continue
             assert isinstance(answer, Choice)
+            if not self._confirmed(menu, answer.option, prompt):
+                continue
             try:
                 self._apply(role, answer.option)
             except IllegalActionError as exc:
@@ -368,6 +384,33 @@ class Session:
             self.keeper.keep()  # on disk at once: a kill now loses nothing typed
             self.turn_seen[role] = len(self._visible(role))
             return
+
+    def _confirmed(self, menu: Menu, option: Option, prompt: str) -> bool:
+        """Whether a subset answer that leaves out items the rules let the player add is
+        meant: asked once of a person at a terminal (yes goes on; the same answer typed again
+        too; anything else asks the question again). Piped answers are taken as meant, so
+        that a script has one line per decision."""
+        names = left_out(menu, option) if self.screen.input_is_terminal else []
+        if not names:
+            return True
+        size = 0 if option.id == NONE_ID else len(option.id.split("+"))
+        what = {0: "none of them", 1: "this one"}.get(size, f"these {size}")
+        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        self.screen.show(Text(f"You leave out {shown}, which you may choose now.",
+                              style=STYLE_ERROR))
+        try:
+            text = self.screen.ask(f"Choose {what}? [y/N] ")
+        except EOFError:
+            self._end_of_input()
+        typed = text.strip().lower()
+        if typed in ("y", "yes"):
+            return True
+        again = parse_answer(menu, text) if typed not in ("", "n", "no") else None
+        if isinstance(again, Choice) and again.option.id == option.id:
+            return True
+        self.screen.show(Text(f"Back to: {menu.decision.prompt}", style="dim"))
+        self.screen.show(self.render.decision(menu, menu.decision.player))
+        return False
 
     def _refuse(self, message: str) -> None:
         """Say why an answer is refused; stop after a few in a row when no person types them
@@ -385,7 +428,7 @@ class Session:
         if command.name == "help":
             screen.show(help_text(shell_path(self.keeper.path)))
         elif command.name == "log":
-            events = self.game.observe(self._state, role)["log"]
+            events = self.game.observe(self._state, role)["log"]  # with one's own answers
             count = int(command.argument) if command.argument else len(events)
             shown = events[-count:] if count > 0 else []
             screen.show(Text(f"Log ({len(shown)} of {len(events)} events)",
@@ -394,7 +437,7 @@ class Session:
             before = events[first - 1].get("round") if first > 0 else None
             for line in self.render.events(shown, role, before if isinstance(before, int)
                                            else None):
-                screen.show(line)
+                screen.show(_event_line(line))
         elif command.name == "board":
             self._show_board(role)
         elif command.name == "cards":
@@ -470,6 +513,36 @@ class Session:
             keeper.tell("The finished game is saved")
 
 
+EVENT_INDENT = 2  # a log line's indent; its wrapped lines are indented twice as much
+
+
+def _event_line(line: Text) -> Hanging:
+    """A log line that wraps under itself, further in than the next line's start."""
+    head, body = line[:EVENT_INDENT], line[EVENT_INDENT:]
+    return Hanging(head, body, 2 * EVENT_INDENT)
+
+
+def left_out(menu: Menu, option: Option) -> list[str]:
+    """The labels of the items a subset answer leaves out that could be added to it, when
+    the rules bound the choice by nothing but its items (no largest count below their number):
+    leaving out what may be taken then is more likely a slip than a plan."""
+    decision = menu.decision
+    if not menu.subset or option.id.startswith("!") or decision.max < len(decision.items):
+        return []
+    chosen = set() if option.id == NONE_ID else set(option.id.split("+"))
+    names: list[str] = []
+    for index, item_id in enumerate(menu.item_ids):
+        if item_id in chosen:
+            continue
+        ids = [i for i in menu.item_ids if i in chosen or i == item_id]
+        try:
+            decision.option("+".join(ids))
+        except IllegalActionError:
+            continue
+        names.append(menu.item_labels[index])
+    return list(dict.fromkeys(names))
+
+
 def _reveal_sections(session: Session) -> list[Any]:
     """What each player held that the person at the screen could not see (every player's,
     in hot seat), now that the game is over."""
@@ -481,4 +554,4 @@ def _reveal_sections(session: Session) -> list[Any]:
             for section in session.render.view(game.observe(state, role), role, only_own=True)]
 
 
-__all__ = ["BOT_PACE", "Bot", "Session"]
+__all__ = ["BOT_PACE", "Bot", "Session", "left_out"]
