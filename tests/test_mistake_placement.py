@@ -25,34 +25,35 @@ MISTAKES = [
         "                                ^",
         "hint: add the '}' that closes it"]),
     ("draw_cards(p, count(out))", "draw_cards(p, count(out)", [
-        "flow.yaml:29:17: syntax error: this '(' is never closed",
+        "flow.yaml:32:17: syntax error: this '(' is never closed",
         "          draw_cards(p, count(out)",
         "                    ^",
         "hint: add the ')' that closes it"]),
     ("sum([c.score for c in law_cards])", "sum([c.score for c in law_cards)", [
-        "flow.yaml:44:23: syntax error: this '[' is never closed",
+        "flow.yaml:46:23: syntax error: this '[' is never closed",
         "          law_total = sum([c.score for c in law_cards)",
         "                          ^",
-        "hint: close it with ']' before the ')' at line 44, column 50"]),
-    ('log "{p} exchanges {count(out)} card(s)."', 'log "{p} exchanges {count(out)} card(s).', [
-        'flow.yaml:30:11: syntax error: this quote " is never closed',
-        '          log "{p} exchanges {count(out)} card(s).',
-        "              ^",
+        "hint: close it with ']' before the ')' at line 46, column 50"]),
+    ('log "The Fugitive wins the {title} phase; the turn ends."',
+     'log "The Fugitive wins the {title} phase; the turn ends.', [
+        'flow.yaml:52:13: syntax error: this quote " is never closed',
+        '            log "The Fugitive wins the {title} phase; the turn ends.',
+        "                ^",
         'hint: end the text with " on the same line (a text in quotes cannot go on to the '
         "next line)"]),
     ("if law_total <= fugitive_total {", "if law_total = fugitive_total {", [
-        "flow.yaml:49:20: syntax error: '=' sets a variable; a condition compares with '=='",
+        "flow.yaml:51:20: syntax error: '=' sets a variable; a condition compares with '=='",
         "          if law_total = fugitive_total {",
         "                       ^",
         "hint: did you mean '=='?"]),
     ("setup: |\n  shuffle deck", "setup: @deck", [
-        "flow.yaml:55:8: a YAML value cannot start with '@'",
+        "flow.yaml:57:8: a YAML value cannot start with '@'",
         "    setup: @deck",
         "           ^",
         "hint: put the code in quotes (key: \"@id in hand\"), or write it on the next lines "
         "after 'key: |'"]),
     ('      log "The Law wins the {title} phase."', '    log "The Law wins the {title} phase."',
-     ["flow.yaml:53:5: the block under 'do: |' ended early: this line is less indented than "
+     ["flow.yaml:55:5: the block under 'do: |' ended early: this line is less indented than "
       "the lines above it",
       '        log "The Law wins the {title} phase."',
       "        ^",
