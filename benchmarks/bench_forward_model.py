@@ -10,6 +10,9 @@ Figures (random player against random player, as ``rulekit simulate`` plays them
   played out (``engine/playout``: every choice answered where it is made);
 - ``clone_us``, ``observe_us``, ``determinize_us``, ``apply_us``: the median time of one call
   over the states met in random games (``apply`` on a copy, in place, the copy not counted);
+  ``determinize_us`` over fewer states (``determinize_states``, 30 unless
+  ``--determinize-states`` says otherwise, spread over the same games), one call each, as
+  determinizing replays the observer's whole history and may take a second late in a game;
 - ``state_bytes``: the median size of those states as JSON, without the log;
 - for Car Chase, ``reference_games_per_s`` and ``ratio`` (also ``quiet_ratio``,
   ``playout_ratio``): the same game written by hand in plain Python (``carchase_plain.py``),
@@ -48,6 +51,7 @@ from rulekit.pack.loader import load_pack
 from rulekit.simulate import play_game, seat_rng
 
 SAMPLED_STATES = 200
+DETERMINIZE_STATES = 30  # determinize replays a history: a bounded sample
 
 
 def run_engine(game: Game, games: int, first: int) -> tuple[float, int]:
@@ -138,7 +142,15 @@ def first_player(game: Game, state: dict[str, Any]) -> str:
 CHUNK = 50  # games per turn when the ways of playing take turns
 
 
-def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
+def spread(states: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """``count`` of ``states`` (all if fewer), evenly spaced over them."""
+    if count >= len(states):
+        return states
+    return [states[i * len(states) // count] for i in range(count)]
+
+
+def measure(pack: str, games: int, repeat: int,
+            determinize_states: int = DETERMINIZE_STATES) -> dict[str, Any]:
     game = load_pack(pack).game
     with_reference = game.pack_id == "carchase"
     play_game(game, derive(0, 0))  # warm up
@@ -191,11 +203,13 @@ def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
     states = sample_states(game, SAMPLED_STATES)
     rand = random.Random(3)
     roles = {id(s): first_player(game, s) for s in states}
+    few = spread(states, determinize_states)
     figures.update({
         "clone_us": round(per_call(states, copy_state), 2),
         "observe_us": round(per_call(states, lambda s: game.observe(s, roles[id(s)])), 2),
         "determinize_us": round(per_call(
-            states, lambda s: game.determinize(s, roles[id(s)], rand)), 2),
+            few, lambda s: game.determinize(s, roles[id(s)], rand), reps=1), 2),
+        "determinize_states": len(few),
         "apply_us": round(apply_time(game, states), 2),
         "state_bytes": round(statistics.median(
             len(json.dumps({k: v for k, v in s.items() if k != "log"})) for s in states)),
@@ -210,10 +224,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None,
                         help="games per run (default 1000 for Car Chase, 100 otherwise)")
     parser.add_argument("--repeat", type=int, default=5, help="runs (the median is kept)")
+    parser.add_argument("--determinize-states", type=int, default=DETERMINIZE_STATES,
+                        help="states determinize_us is measured over, one call each "
+                             f"(default {DETERMINIZE_STATES})")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     games = args.games or (1000 if args.pack == "carchase" else 100)
-    figures = measure(args.pack, games, args.repeat)
+    figures = measure(args.pack, games, args.repeat, args.determinize_states)
     if args.json:
         print(json.dumps(figures))
     else:

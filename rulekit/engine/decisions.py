@@ -292,14 +292,19 @@ class RandomChooser:
     def __call__(self, decision: Decision) -> Option:
         return decision.sample(self.rng)
 
-    def answer(self, spec: dict[str, Any]) -> tuple[str, Any]:
-        drawn = draw(spec, self.rng)
+    def answer(self, spec: dict[str, Any], extras: list[tuple[str, str]] | None = None
+               ) -> tuple[str, Any]:
+        """The answer ``Decision(spec, ..., extras).sample`` draws, as (option id, value)."""
+        rng = self.rng
         items = spec["items"]
+        if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
+            return rng.choice(extras)[0], None
+        drawn = draw(spec, rng)
         ids = spec.get("ids") or item_ids(items)
         if spec["kind"] == "one":
             return (NONE_ID, None) if drawn < 0 else (ids[drawn], items[drawn])
         if drawn is None:
-            option = self.rng.choice(Decision(spec, str).options())
+            option = rng.choice(Decision(spec, str, extras).options())
             return option.id, option.value
         if not drawn:
             return NONE_ID, []

@@ -58,12 +58,12 @@ class Runtime:
         an anytime action: then it is asked with that single answer (so that whether a player
         is asked never tells a secret)."""
         locals_ = self.stack[-1][2]
-        players = [spec["player"] for spec in specs]
-        if len(set(players)) != len(players):
-            raise LookupError("one player has two choices in the same simultaneous block")
+        if len(specs) > 1:
+            check_players(specs)
+        plain_ids = self.program.plain_ids
         waiting = []
         for spec in specs:
-            forced, value = _forced_answer(spec)
+            forced, value = forced_answer(spec)
             if forced and (spec.get("ask") or self._may_interrupt(spec["player"])):
                 forced = False
                 if spec["kind"] == "subset":  # the single answer stays the only legal one
@@ -72,11 +72,7 @@ class Runtime:
             if forced:
                 locals_[spec["slot"]] = value
             else:
-                items = spec["items"]
-                if len(set(items)) == len(items) and self.program.plain_ids.issuperset(items):
-                    spec["ids"] = list(items)  # cards, nodes...: their ids are option ids
-                else:
-                    spec["ids"] = item_ids(items)
+                spec["ids"] = option_ids(spec["items"], plain_ids)
                 waiting.append(spec)
         if not waiting:
             return CONTINUE
@@ -227,7 +223,22 @@ def _describe(exc: BaseException) -> str:
     return str(exc)
 
 
-def _forced_answer(spec: dict[str, Any]) -> tuple[bool, Any]:
+def check_players(specs: list[dict[str, Any]]) -> None:
+    """An error if one player has two of the choices asked together."""
+    players = [spec["player"] for spec in specs]
+    if len(set(players)) != len(players):
+        raise LookupError("one player has two choices in the same simultaneous block")
+
+
+def option_ids(items: list[Any], plain_ids: frozenset[str]) -> list[str]:
+    """The option ids of a choice's items: the items themselves if they are distinct
+    component ids (cards, nodes...), else as :func:`item_ids` makes them."""
+    if len(set(items)) == len(items) and plain_ids.issuperset(items):
+        return list(items)
+    return item_ids(items)
+
+
+def forced_answer(spec: dict[str, Any]) -> tuple[bool, Any]:
     """(True, value) when a decision has exactly one legal answer; an error when it has none."""
     items = spec["items"]
     player = spec["player"]
