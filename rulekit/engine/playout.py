@@ -47,6 +47,29 @@ class PlayoutRuntime(Runtime):
         # Random choosers answer from the specs, without Decision objects nor pending specs.
         self.random = all(type(chooser) is RandomChooser for chooser in choosers.values())
 
+    def anytime_options(self, role: str) -> list[tuple[str, str]]:
+        """As ``Runtime.anytime_options``, each condition evaluated again only after a write
+        to what it reads (so fewer steps are counted than in a normal game)."""
+        program = self.program
+        if not program.cache_whens:
+            return Runtime.anytime_options(self, role)
+        whens = self.whens
+        if whens is None:
+            whens = self.whens = {}
+        found: list[tuple[str, str]] = []
+        running = {frame[0] for frame in self.stack}
+        for index, (decl, when) in enumerate(program.anytime):
+            if decl.role != role or decl.procedure in running:
+                continue
+            if when is not None:
+                holds = whens.get(index)
+                if holds is None:
+                    holds = whens[index] = bool(self.evaluate(when, decl.location))
+                if not holds:
+                    continue
+            found.append(("!" + decl.id, decl.label))
+        return found
+
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Ask as a normal game does, then answer what is pending at once; after an anytime
         action, step back onto the choice so that it is asked again (as ``Game.apply``)."""

@@ -22,7 +22,7 @@ class Runtime:
     """A short-lived view of one state, used while instructions run."""
 
     __slots__ = ("budget", "fast", "log", "logging", "program", "stack", "state", "ticks",
-                 "vars", "zones")
+                 "vars", "whens", "zones")
 
     def __init__(self, program: Program, state: dict[str, Any],
                  budget: int = DEFAULT_STEP_BUDGET) -> None:
@@ -37,6 +37,9 @@ class Runtime:
         self.ticks = budget  # counts down: one per block run and per loop turn
         # Procedures run as one plain function each when their frame starts (playouts).
         self.fast: dict[str, Any] | None = None
+        # The values of anytime conditions a playout keeps (see Program.cache_whens); generated
+        # code sets it to None after writing what one of them reads.
+        self.whens: dict[int, bool] | None = None
 
     # ------------------------------------------------------------ services for instructions
 

@@ -87,6 +87,9 @@ class Program:
     logs: dict[int, list[str | LogField]] = field(default_factory=dict)
     # Roles with an anytime action whose ``when`` may read non-public data: always asked.
     secret_anytime: frozenset[str] = frozenset()
+    # Whether a run may keep the values of the anytime conditions until generated code writes
+    # something they read (it then sets ``rt.whens = None``).
+    cache_whens: bool = False
 
 
 def zone_key(name: str, role: str) -> str:
@@ -133,6 +136,7 @@ class Compiler:
         self.trees: dict[Any, n.Expr] = {}  # compiled expression -> its tree
         self.function_trees: dict[str, n.Expr] = {}  # pack function -> its body
         self.end_watch: set[str] | None = None  # what the end conditions read (None: any)
+        self.when_watch: set[str] | None = None  # what the anytime conditions read (None: any)
         self.sources: dict[str, str] = {}  # generated Python by file name, for debugging
 
     # ------------------------------------------------------------ compiling Python
@@ -170,20 +174,34 @@ class Compiler:
                 return None
         return found
 
-    def _reads(self, e: Any, found: set[str], seen: set[str]) -> bool:
-        """Add the zones and variables ``e`` reads to ``found``; False if that is unknown."""
+    def when_reads(self) -> set[str] | None:
+        """The zones and variables the ``when`` conditions of anytime actions read (None:
+        unknown, or they read the round, the phase or the result, which change elsewhere)."""
+        found: set[str] = set()
+        for _, when in self.program.anytime:
+            tree = self.trees.get(when) if when is not None else None
+            if when is not None and (tree is None or not self._reads(tree, found, set(), True)):
+                return None
+        return found
+
+    def _reads(self, e: Any, found: set[str], seen: set[str], strict: bool = False) -> bool:
+        """Add the zones and variables ``e`` reads to ``found``; False if that is unknown
+        (``strict``: also if it reads the round, the phase or the result)."""
         if isinstance(e, list):
-            return all(self._reads(item, found, seen) for item in e)
+            return all(self._reads(item, found, seen, strict) for item in e)
         if not isinstance(e, n.Expr):
             return True
-        if isinstance(e, n.Name) and e.ref and e.ref[0] in ("var", "zone"):
-            found.add(e.ident)
+        if isinstance(e, n.Name) and e.ref:
+            if e.ref[0] in ("var", "zone"):
+                found.add(e.ident)
+            elif strict and e.ref[0] == "builtin":
+                return False
         if isinstance(e, n.Call) and e.ref and e.ref[0] == "func" and e.ref[1] not in seen:
             seen.add(e.ref[1])
             body = self.function_trees.get(e.ref[1])
-            if body is None or not self._reads(body, found, seen):
+            if body is None or not self._reads(body, found, seen, strict):
                 return False
-        return all(self._reads(getattr(e, f.name), found, seen) for f in fields(e)
+        return all(self._reads(getattr(e, f.name), found, seen, strict) for f in fields(e)
                    if f.name not in ("pos", "ref"))
 
     def function(self, body: list[str], location: Location | None = None) -> Any:
@@ -284,7 +302,7 @@ class Compiler:
 
     def _x_binary(self, e: n.Binary) -> str:
         left, right = self.py(e.left), self.py(e.right)
-        if e.op in _SIZED_OPS and not (e.op != "*" and (_small(e.left) or _small(e.right))):
+        if e.op in _SIZED_OPS and not _fits(e):
             return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
         return f"({left} {_PY_OPS[e.op]} {right})"
 
@@ -322,6 +340,8 @@ class Compiler:
         self.program.secret_anytime = mark_secret_choices(
             self.symbols, [SecretBody(b.name, b.stmts) for b in bodies])
         self.end_watch = self.end_reads()
+        self.when_watch = self.when_reads()
+        self.program.cache_whens = self.when_watch is not None
         for body in bodies:
             proc = Proc(body.name, nslots=body.nslots, params=body.params)
             self.program.procs[body.name] = proc
@@ -450,8 +470,31 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
 _SIZED_OPS = {"+": "_add", "-": "_sub", "*": "_mul"}
 
 
-def _small(e: n.Expr) -> bool:
-    return isinstance(e, n.Literal) and e.value.__class__ is int and abs(e.value) < 1 << 32
+def _fits(e: n.Binary) -> bool:
+    """Whether an operation cannot outgrow the size limits: adding or taking away a small
+    number (the step budget runs out long before), or multiplying two small numbers."""
+    left, right = _bound(e.left), _bound(e.right)
+    if e.op == "*":
+        return left is not None and right is not None and left * right < 1 << 62
+    return any(b is not None and b < 1 << 32 for b in (left, right))
+
+
+def _bound(e: n.Expr) -> int | None:
+    """A bound on the size of an integer expression known when compiling, if there is one
+    (a number, a remainder by a number, and sums and products of those)."""
+    if isinstance(e, n.Literal):
+        return abs(e.value) if e.value.__class__ is int else None
+    if isinstance(e, n.Unary) and e.op == "-":
+        return _bound(e.operand)
+    if isinstance(e, n.Binary) and e.op in ("%", "+", "-", "*"):
+        right = _bound(e.right)
+        if e.op == "%":
+            return right  # the remainder by b is smaller than b (or fails, by zero)
+        left = _bound(e.left)
+        if left is None or right is None:
+            return None
+        return left * right if e.op == "*" else left + right
+    return None
 
 
 def _comprehension_slots(e: n.Expr) -> int:

@@ -89,6 +89,15 @@ class Emitter:
         watched = self.c.end_watch
         return self.checks and (watched is None or any(name in watched for name in names))
 
+    def after_write(self, *names: str, ends: bool = True) -> list[str]:
+        """The lines that follow a change of these zones or variables: forget the values
+        of the anytime conditions that read one, then check the end conditions that do
+        (``ends``: unless the change is only of an order)."""
+        watched = self.c.when_watch
+        lines = ["rt.whens = None"] if watched is not None and any(
+            name in watched for name in names) else []
+        return lines + (["_END(rt)"] if ends and self.checks_after(*names) else [])
+
     def calls(self, proc: str) -> str:
         """The table of functions through which code calls ``proc`` directly."""
         return self.playout if proc in self.suspending else "_D"
@@ -141,8 +150,7 @@ class Emitter:
         if isinstance(s, n.Let):
             return out(f"L[{s.slot}] = {c.py(s.value)}")
         if isinstance(s, n.Assign):
-            assigned = out(*self._assign_lines(s, c.py(s.value))) + (
-                out("_END(rt)") if s.ref[0] == "var" and self.checks_after(s.ref[1]) else [])
+            assigned = out(*self._assign_lines(s, c.py(s.value)), *self._var_written(s))
             trigger = self.trigger(s)
             if trigger is not None:
                 assigned += out(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
@@ -184,7 +192,8 @@ class Emitter:
                 lines += out(f"for _c in _moved: {self.calls(trigger)}[{trigger!r}](rt, [_c])")
             return lines
         if isinstance(s, n.Shuffle):
-            return out(f"rt.shuffle(Z[{c.zone(s.zone)}])")
+            return out(f"rt.shuffle(Z[{c.zone(s.zone)}])",
+                       *self.after_write(zone_name(s.zone), ends=False))
         if isinstance(s, n.CallStmt):
             args = ", ".join(c.py(a) for a in s.args)
             return out(f"{self.calls(s.proc)}[{s.proc!r}](rt, [{args}])")
@@ -216,9 +225,7 @@ class Emitter:
             makers.append(self.c.constant(self._choice_spec(choice, slot)))
         lines = [f"rt.answer(L, [{', '.join(makers)}])"]
         if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
-            lines += self._assign_lines(s, f"L[{pairs[0][1]}]")
-            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
-                lines.append("_END(rt)")
+            lines += self._assign_lines(s, f"L[{pairs[0][1]}]") + self._var_written(s)
             trigger = self.trigger(s)
             if trigger is not None:
                 lines.append(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
@@ -241,9 +248,11 @@ class Emitter:
         if decl.capacity is not None:
             lines.append(f"if len(Z[{dst}]) > {decl.capacity}: "
                          f"_full({decl.name!r}, {decl.capacity})")
-        if self.checks_after(zone_name(s.source), zone_name(s.dest)):
-            lines.append("_END(rt)")
-        return lines
+        return lines + self.after_write(zone_name(s.source), zone_name(s.dest))
+
+    def _var_written(self, s: n.Assign) -> list[str]:
+        """The lines after an assignment (nothing after one to a local)."""
+        return self.after_write(s.ref[1]) if s.ref[0] == "var" else []
 
     def _suite(self, body: list[n.Stmt], loops: list[_Loop], indent: str) -> list[Line]:
         lines = self.structured(body, loops, indent)
@@ -330,18 +339,14 @@ class Emitter:
             tmp = self.proc.nslots
             self.proc.nslots += 1
             self._choices(loc, [(s.value, tmp)])
-            lines = self._assign_lines(s, f"L[{tmp}]")
-            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
-                lines.append("_END(rt)")
+            lines = self._assign_lines(s, f"L[{tmp}]") + self._var_written(s)
             self.ops.append(_Op("code", [(t, loc) for t in lines]))
             trigger = self.trigger(s)
             if trigger is not None:
                 self._trigger_call(trigger, loc)
             return
         if isinstance(s, n.Assign):  # a plain assignment whose trigger may stop
-            lines = self._assign_lines(s, c.py(s.value))
-            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
-                lines.append("_END(rt)")
+            lines = self._assign_lines(s, c.py(s.value)) + self._var_written(s)
             self.ops.append(_Op("code", [(t, loc) for t in lines]))
             self._trigger_call(self.trigger(s) or "", loc)
             return
