@@ -16,9 +16,9 @@ from typing import Any
 
 from rulekit.engine.decisions import Decision, Option, RandomChooser
 from rulekit.engine.game import Game, State, copy_state
+from rulekit.engine.program import CONTINUE, SUSPEND
 from rulekit.engine.vm import Runtime, check_players, forced_answer, option_ids
 from rulekit.errors import GameRuntimeError
-from rulekit.lang.compiler import CONTINUE, SUSPEND
 
 Chooser = Callable[[Decision], Option | str]
 SpecMaker = Callable[[Runtime, list[Any]], dict[str, Any]]

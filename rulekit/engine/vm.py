@@ -11,9 +11,9 @@ from typing import Any
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import item_ids
+from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
+from rulekit.engine.program import CONTINUE, STOP, SUSPEND, Frame, Program
 from rulekit.errors import GameRuntimeError, Location
-from rulekit.lang.compiler import CONTINUE, STOP, SUSPEND, Frame, Program
-from rulekit.lang.helpers import BudgetExceeded, EndRound, StopGame, end_round
 
 DEFAULT_STEP_BUDGET = 1_000_000
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulekit.engine.program import LogField
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
@@ -26,16 +27,10 @@ RAW_KINDS = frozenset({"int", "bool", "text", "none"})
 # Values that are never lists, so a log keeps them without a copy.
 SCALAR_KINDS = frozenset({"role", "card", "node", "edge", "region"})
 
-
-@dataclass(frozen=True)
-class LogField:
-    """A ``{...}`` field of a log text: ``labelled`` fields show names, the others raw text."""
-
-    labelled: bool
-
 if TYPE_CHECKING:
+    from rulekit.engine.program import Proc
     from rulekit.engine.vm import Runtime
-    from rulekit.lang.compiler import Compiler, Proc
+    from rulekit.lang.compiler import Compiler
 
 Line = tuple[str, Location | None]
 _LABEL = re.compile(r"@L(\d+)@")

@@ -1,16 +1,15 @@
-"""Small functions and signals that generated code calls at run time."""
+"""Small functions and signals that generated code calls at run time (the compiler binds
+them into the namespace of the code it generates)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulekit.engine.program import MAIN
 from rulekit.limits import MAX_INT, MAX_LIST_ITEMS, MAX_TEXT_CHARS
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
-
-MAIN = "__main__"
-
 
 class StopGame(Exception):
     """Raised by generated code when the game has just ended (``win`` or an end condition)."""
