@@ -258,10 +258,11 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
     constraints rejected too many draws: then one option is drawn among all of them)."""
     items = spec["items"]
     n = len(items)
-    if spec["kind"] == "one":
+    if spec["kind"] == "one":  # (_randbelow(k) is what randrange(k) draws for k > 0)
+        below = rng._randbelow  # type: ignore[attr-defined]
         if spec.get("optional"):
-            return rng.randrange(n + 1) - 1
-        return rng.randrange(n)
+            return below(n + 1) - 1
+        return below(n) if n else rng.randrange(n)
     lo, hi = spec["min"], min(spec["max"], n)
     masks = [(limit, sum(1 << i for i, flag in enumerate(flags) if flag))
              for limit, flags in spec["at_most"]]

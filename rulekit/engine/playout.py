@@ -19,6 +19,7 @@ from rulekit.engine.game import Game, State, copy_state
 from rulekit.engine.program import CONTINUE, SUSPEND
 from rulekit.engine.vm import Runtime, check_players, forced_answer, option_ids
 from rulekit.errors import GameRuntimeError
+from rulekit.lang.symbols import AnytimeDecl
 
 Chooser = Callable[[Decision], Option | str]
 SpecMaker = Callable[[Runtime, list[Any]], dict[str, Any]]
@@ -31,7 +32,7 @@ class Capped(Exception):
 class PlayoutRuntime(Runtime):
     """A runtime that answers decisions where they are asked."""
 
-    __slots__ = ("choosers", "decisions", "game", "max_rounds", "random", "spent")
+    __slots__ = ("by_role", "choosers", "decisions", "game", "max_rounds", "random", "spent")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
                  max_rounds: int | None) -> None:
@@ -46,28 +47,33 @@ class PlayoutRuntime(Runtime):
         self.fast = game.program.playout
         # Random choosers answer from the specs, without Decision objects nor pending specs.
         self.random = all(type(chooser) is RandomChooser for chooser in choosers.values())
+        # Each role's anytime actions: (index, declaration, condition, (option id, label)).
+        self.by_role: dict[str, list[tuple[int, AnytimeDecl, Any, tuple[str, str]]]] = {}
+        for index, (decl, when) in enumerate(self.program.anytime):
+            self.by_role.setdefault(decl.role, []).append(
+                (index, decl, when, ("!" + decl.id, decl.label)))
 
     def anytime_options(self, role: str) -> list[tuple[str, str]]:
         """As ``Runtime.anytime_options``, each condition evaluated again only after a write
         to what it reads (so fewer steps are counted than in a normal game)."""
-        program = self.program
-        if not program.cache_whens:
+        if not self.program.cache_whens:
             return Runtime.anytime_options(self, role)
         whens = self.whens
         if whens is None:
             whens = self.whens = {}
         found: list[tuple[str, str]] = []
-        running = {frame[0] for frame in self.stack}
-        for index, (decl, when) in enumerate(program.anytime):
-            if decl.role != role or decl.procedure in running:
-                continue
+        running = None
+        for index, decl, when, option in self.by_role.get(role, ()):
             if when is not None:
                 holds = whens.get(index)
                 if holds is None:
                     holds = whens[index] = bool(self.evaluate(when, decl.location))
                 if not holds:
                     continue
-            found.append(("!" + decl.id, decl.label))
+            if running is None:
+                running = {frame[0] for frame in self.stack}
+            if decl.procedure not in running:
+                found.append(option)
         return found
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
@@ -88,7 +94,10 @@ class PlayoutRuntime(Runtime):
         """Answer the choices of a playout version, writing the answers into ``locals_``;
         after an anytime action, make the choices again and ask them again."""
         if self.random:
-            self._answer_randomly(locals_, makers)
+            if self.program.anytime:
+                self._answer_randomly(locals_, makers)
+            else:
+                self._answer_plainly(locals_, makers)
             return
         stack = self.stack
         stack.append(["", 0, locals_])  # where ask writes answers: the top frame's locals
@@ -153,6 +162,49 @@ class PlayoutRuntime(Runtime):
         pending = state["pending"]
         self._log_random(self.stack[-1][2], [(spec, None) for spec in pending])
         self._answered()
+
+    def _answer_plainly(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
+        """:meth:`answer` with RandomChoosers in a game without anytime actions: as
+        :meth:`_answer_randomly`, each answer drawn and recorded in turn (each player draws
+        from a generator of its own, so the order of the draws does not matter)."""
+        specs = [make(self, locals_) for make in makers]
+        if len(specs) > 1:
+            check_players(specs)
+        waiting = []
+        for spec in specs:
+            forced, value = forced_answer(spec)
+            if forced and spec.get("ask"):
+                forced = False
+                if spec["kind"] == "subset":  # as Runtime.ask
+                    spec["max"] = max(spec["max"], 0)
+                    spec["min"] = max(min(spec["min"], spec["max"]), 0)
+            if forced:
+                locals_[spec["slot"]] = value
+            else:
+                waiting.append(spec)
+        if not waiting:
+            return
+        state = self.state
+        if self.max_rounds is not None and state["round"] > self.max_rounds:
+            for spec in waiting:
+                spec["ids"] = option_ids(spec["items"], self.program.plain_ids)
+            state["pending"] = waiting
+            state["committed"] = {}
+            raise Capped
+        plain_ids = self.program.plain_ids
+        choosers = self.choosers
+        log = self.log
+        for spec in waiting:
+            spec["ids"] = option_ids(spec["items"], plain_ids)
+            role = spec["player"]
+            option_id, value = choosers[role].answer(spec)  # type: ignore[attr-defined]
+            locals_[spec["slot"]] = value
+            log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                        "value": list(value) if value.__class__ is list else value,
+                        "round": state["round"]})
+        self.decisions += len(waiting)
+        self.spent += self.budget - self.ticks  # as _answered
+        self.ticks = self.budget
 
     def _answer_randomly(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
         """:meth:`answer` with RandomChoosers only: ask as ``Runtime.ask`` does and draw as

@@ -16,7 +16,8 @@ from __future__ import annotations
 import builtins
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -98,6 +99,7 @@ class Compiler:
         self.end_watch: set[str] | None = None  # what the end conditions read (None: any)
         self.when_watch: set[str] | None = None  # what the anytime conditions read (None: any)
         self.sources: dict[str, str] = {}  # generated Python by file name, for debugging
+        self._bound: dict[int, str] = {}  # local slots compiled as Python names (binding)
 
     # ------------------------------------------------------------ compiling Python
 
@@ -116,12 +118,9 @@ class Compiler:
     # ------------------------------------------------------------ expressions
 
     def expr(self, e: n.Expr, location: Location | None = None) -> ExprFn:
-        """A closure ``f(rt, L)`` computing the expression (with room in ``L`` for the
-        variables of its comprehensions, so that it may be called with no locals)."""
-        slots = _comprehension_slots(e)
-        head = [f"L = L + [None] * {slots}"] if slots else []
-        fn: ExprFn = self.block_function("code", "L", [("return " + self.py(e), location)],
-                                         head)
+        """A closure ``f(rt, L)`` computing the expression (the variables of its
+        comprehensions are Python names, so it may be called with no locals)."""
+        fn: ExprFn = self.block_function("code", "L", [("return " + self.py(e), location)])
         self.trees[fn] = e
         return fn
 
@@ -200,7 +199,7 @@ class Compiler:
         ref = e.ref
         kind = ref[0]
         if kind == "local":
-            return f"L[{ref[1]}]"
+            return self.local(ref[1])
         if kind == "var":
             return f"V[{ref[1]!r}]"
         if kind == "zone":
@@ -219,9 +218,40 @@ class Compiler:
         return "[" + ", ".join(self.py(i) for i in e.items) + "]"
 
     def _x_comprehension(self, e: n.Comprehension) -> str:
-        cond = f" if {self.py(e.condition)}" if e.condition is not None else ""
-        return (f"[{self.py(e.element)} for L[{e.slot}] in _each(rt, {self.py(e.iterable)})"
-                f"{cond}]")
+        iterable = self.py(e.iterable)  # (Python evaluates it outside the comprehension)
+        with self.binding(e.slot) as var:
+            cond = f" if {self.py(e.condition)}" if e.condition is not None else ""
+            return f"[{self.py(e.element)} for {var} in _each(rt, {iterable}){cond}]"
+
+    @contextmanager
+    def private_locals(self, slots: range) -> Iterator[None]:
+        """While compiling a procedure as a plain function, its locals but the parameters
+        are Python locals: nothing outside the function reads them."""
+        saved = dict(self._bound)
+        self._bound.update({slot: f"_l{slot}" for slot in slots})
+        try:
+            yield
+        finally:
+            self._bound = saved
+
+    def local(self, slot: int) -> str:
+        """Python source of a local slot (an item of ``L``, or a Python name)."""
+        return self._bound.get(slot) or f"L[{slot}]"
+
+    @contextmanager
+    def binding(self, slot: int) -> Iterator[str]:
+        """While compiling a comprehension (or a choice's conditions), its variable is the
+        Python local this gives rather than a slot of ``L``: faster, and it leaves the locals,
+        which are part of the state, alone."""
+        saved = self._bound.get(slot)
+        self._bound[slot] = name = f"_v{slot}"
+        try:
+            yield name
+        finally:
+            if saved is None:
+                del self._bound[slot]
+            else:
+                self._bound[slot] = saved
 
     def _x_attr(self, e: n.Attr) -> str:
         if e.attr in ("id", "name") or (
@@ -310,11 +340,10 @@ class Compiler:
             emitter.finish()
             if body.name not in suspending:
                 direct = Emitter(self, proc, body.snippet, suspending, direct=True)
-                lines = direct.structured(body.stmts, [], "")
-                pad = body.nslots - len(body.params)
-                head = [f"L.extend([None] * {pad})"] if pad > 0 else []
+                with self.private_locals(range(len(body.params), body.nslots)):
+                    lines = direct.structured(body.stmts, [], "")
                 self.ns["_D"][body.name] = self.block_function(
-                    f"{body.name} direct", "L", lines or [("pass", None)], head)
+                    f"{body.name} direct", "L", lines or [("pass", None)])
 
         def build_playout() -> None:
             for body in bodies:
@@ -455,21 +484,6 @@ def _bound(e: n.Expr) -> int | None:
             return None
         return left * right if e.op == "*" else left + right
     return None
-
-
-def _comprehension_slots(e: n.Expr) -> int:
-    """One more than the highest local slot a comprehension of ``e`` uses (0 if none)."""
-    highest = -1
-    todo: list[object] = [e]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, list):
-            todo.extend(node)
-        elif isinstance(node, n.Expr):
-            if isinstance(node, n.Comprehension):
-                highest = max(highest, node.slot)
-            todo.extend(value for key, value in vars(node).items() if key != "pos")
-    return highest + 1
 
 
 def _is_zone(e: n.Expr) -> bool:

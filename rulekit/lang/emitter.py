@@ -143,7 +143,7 @@ class Emitter:
         if self.inline and stmt_chooses(s) and not bodies(s):
             return self._inline_choice(s, loc, indent)
         if isinstance(s, n.Let):
-            return out(f"L[{s.slot}] = {c.py(s.value)}")
+            return out(f"{c.local(s.slot)} = {c.py(s.value)}")
         if isinstance(s, n.Assign):
             assigned = out(*self._assign_lines(s, c.py(s.value)), *self._var_written(s))
             trigger = self.trigger(s)
@@ -162,7 +162,7 @@ class Emitter:
             return lines
         if isinstance(s, (n.For, n.While, n.Repeat)):
             if isinstance(s, n.For):
-                head = f"for L[{s.slot}] in list({c.py(s.iterable)}):"
+                head = f"for {c.local(s.slot)} in list({c.py(s.iterable)}):"
             elif isinstance(s, n.While):
                 head = f"while {c.py(s.condition)}:"
             else:
@@ -256,8 +256,9 @@ class Emitter:
     def _assign_lines(self, s: n.Assign, value: str) -> list[str]:
         ref = s.ref
         if ref[0] == "local":  # never in place: a list may be shared with the log or a zone
-            return [f"L[{ref[1]}] = {_OP_HELPERS[s.op]}(L[{ref[1]}], {value})" if s.op != "="
-                    else f"L[{ref[1]}] = {value}"]
+            local = self.c.local(ref[1])
+            return [f"{local} = {_OP_HELPERS[s.op]}({local}, {value})" if s.op != "="
+                    else f"{local} = {value}"]
         _, name, per_role = ref
         decl = self.c.symbols.variables[name]
         if per_role and s.index is not None:
@@ -425,10 +426,10 @@ class Emitter:
                                                                     dict[str, Any]]:
         c = self.c
         loc = self.where(choice.pos)
-        var = f"L[{choice.slot}]"
         source = c.py(choice.source)
         if choice.where is not None:
-            items = f"[{var} for {var} in {source} if {c.py(choice.where)}]"
+            with c.binding(choice.slot) as var:
+                items = f"[{var} for {var} in {source} if {c.py(choice.where)}]"
         elif source.startswith(("list(", "[")) and source.endswith((")", "]")):
             items = source  # already a new list
         else:
@@ -446,7 +447,9 @@ class Emitter:
             hi = c.py(choice.max) if choice.max is not None else "len(items)"
             body += [f"spec['min'] = {lo}", f"spec['max'] = {hi}", "rules = []"]
             for rule in choice.at_most:
-                body += [f"flags = [1 if {c.py(rule.condition)} else 0 for {var} in items]",
+                with c.binding(choice.slot) as var:
+                    condition = c.py(rule.condition)
+                body += [f"flags = [1 if {condition} else 0 for {var} in items]",
                          f"if 1 in flags: rules.append([{c.py(rule.limit)}, flags])"]
             body.append("spec['at_most'] = rules")
         body.append("return spec")
