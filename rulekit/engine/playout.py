@@ -23,6 +23,7 @@ from rulekit.lang.symbols import AnytimeDecl
 
 Chooser = Callable[[Decision], Option | str]
 SpecMaker = Callable[[Runtime, list[Any]], dict[str, Any]]
+Extras = list[tuple[str, str]]  # a player's anytime actions: (option id, label)
 
 
 class Capped(Exception):
@@ -232,27 +233,25 @@ class PlayoutRuntime(Runtime):
                 stack.pop()
 
     def _ask_quickly(self, specs: list[dict[str, Any]], locals_: list[Any]
-                     ) -> list[tuple[dict[str, Any], list[tuple[str, str]] | None]]:
+                     ) -> list[tuple[dict[str, Any], Extras | None]]:
         """``Runtime.ask`` without suspending: forced answers go into ``locals_``; the specs
         still to answer are returned, each with its player's anytime actions."""
         if len(specs) > 1:
             check_players(specs)
         program = self.program
-        anytime = program.anytime
-        waiting = []
+        secret = program.secret_anytime
+        waiting: list[tuple[dict[str, Any], Extras | None]] = []
         for spec in specs:
             forced, value = forced_answer(spec)
-            extras = None
-            if anytime:
-                role = spec["player"]
-                if forced and not spec.get("ask") and role not in program.secret_anytime:
-                    extras = self.anytime_options(role)  # counted, as in Runtime.ask
-                else:  # as Game.pending works them out: not counted against the budget
-                    ticks = self.ticks
-                    extras = self.anytime_options(role)
-                    self.ticks = ticks
-            if forced and (spec.get("ask") or (anytime and (
-                    spec["player"] in program.secret_anytime or extras))):
+            role = spec["player"]
+            asked = spec.get("ask") or role in secret
+            if forced and not asked:
+                extras = self.anytime_options(role)  # counted, as in Runtime.ask
+            else:  # as Game.pending works them out: not counted against the budget
+                ticks = self.ticks
+                extras = self.anytime_options(role)
+                self.ticks = ticks
+            if forced and (asked or extras):
                 forced = False
                 if spec["kind"] == "subset":
                     spec["max"] = max(spec["max"], 0)
@@ -265,25 +264,36 @@ class PlayoutRuntime(Runtime):
         return waiting
 
     def _log_random(self, locals_: list[Any],
-                    waiting: list[tuple[dict[str, Any], list[tuple[str, str]] | None]]
-                    ) -> str | None:
+                    waiting: list[tuple[dict[str, Any], Extras | None]]) -> str | None:
         """Draw each answer (as ``Decision.sample``), then write and record them; the
         procedure of an anytime action drawn instead (then nothing else is recorded)."""
         choosers = self.choosers
+        if len(waiting) == 1:  # the usual case, in short
+            spec, extras = waiting[0]
+            role = spec["player"]
+            option_id, value = choosers[role].answer(spec, extras)  # type: ignore[attr-defined]
+            self.decisions += 1
+            if option_id.startswith("!"):
+                return self._anytime(role, option_id, self.log)
+            locals_[spec["slot"]] = value
+            self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                             "value": list(value) if value.__class__ is list else value,
+                             "round": self.state["round"]})
+            return None
         answers = [choosers[spec["player"]].answer(spec, extras)  # type: ignore[attr-defined]
                    for spec, extras in waiting]
         self.decisions += len(answers)
-        state = self.state
         log = self.log
         for (spec, _), (option_id, _) in zip(waiting, answers, strict=True):
             if option_id.startswith("!"):
                 return self._anytime(spec["player"], option_id, log)
+        now = self.state["round"]
         for (spec, _), (option_id, value) in zip(waiting, answers, strict=True):
             locals_[spec["slot"]] = value
             role = spec["player"]
             log.append({"e": "choice", "to": role, "player": role, "option": option_id,
-                        "value": list(value) if isinstance(value, list) else value,
-                        "round": state["round"]})
+                        "value": list(value) if value.__class__ is list else value,
+                        "round": now})
         return None
 
     def _answered(self) -> None:
