@@ -1,20 +1,28 @@
 """The speed of the forward model for one pack, in one process.
 
-    python benchmarks/bench_forward_model.py PACK [--games N] [--repeat R] [--json]
+    python benchmarks/bench_forward_model.py PACK [--games N] [--repeat R] [--playouts] [--json]
 
 Figures (random player against random player, as ``rulekit simulate`` plays them):
 
-- ``games_per_s``, ``decisions_per_s``: whole games, the median of R runs;
-- ``quiet_games_per_s``: the same games without a log (``new_game(seed, quiet=True)``), as a
-  simulation or a search bot's playouts may play them; ``playout_games_per_s``: quiet games
-  played out (``engine/playout``: every choice answered where it is made);
+- ``games_per_s``, ``decisions_per_s``: whole games as ``rulekit simulate`` plays them
+  (``play_game``: random seats play quiet playouts, every choice answered where it is made,
+  see ``engine/playout``), the median of R runs;
+- ``quiet_games_per_s``: the same games without a log, played step by step with
+  ``Game.pending`` and ``Game.apply`` (``new_game(seed, quiet=True)``), as a search bot that
+  stops at each decision plays them; with ``--playouts``, ``playout_games_per_s``: the games
+  played out by calling ``engine/playout`` directly (the path ``games_per_s`` measures);
 - ``clone_us``, ``observe_us``, ``determinize_us``, ``apply_us``: the median time of one call
   over the states met in random games (``apply`` on a copy, in place, the copy not counted);
+  ``determinize_us`` over fewer states (``determinize_states``, 30 unless
+  ``--determinize-states`` says otherwise, spread over the same games), one call each, as
+  determinizing replays the observer's whole history and may take a second late in a game;
 - ``state_bytes``: the median size of those states as JSON, without the log;
 - for Car Chase, ``reference_games_per_s`` and ``ratio`` (also ``quiet_ratio``,
   ``playout_ratio``): the same game written by hand in plain Python (``carchase_plain.py``),
   run in turns with the engine in this process, 50 games at a time, so that the ratio holds
-  on a busy machine (the median of the ratios of those turns).
+  on a busy machine (the median of the ratios of those turns);
+- ``cpu_s``, ``wall_s``: what the whole measurement took (CPU time of this process, and by the
+  clock: on a machine shared with other work the clock runs faster than the CPU time).
 
 Times are the process's CPU time (``time.process_time``), which other work on a shared machine
 disturbs less than the wall clock. Nothing here is a pass/fail test: the script prints figures.
@@ -48,6 +56,7 @@ from rulekit.pack.loader import load_pack
 from rulekit.simulate import play_game, seat_rng
 
 SAMPLED_STATES = 200
+DETERMINIZE_STATES = 30  # determinize replays a history: a bounded sample
 
 
 def run_engine(game: Game, games: int, first: int) -> tuple[float, int]:
@@ -138,11 +147,22 @@ def first_player(game: Game, state: dict[str, Any]) -> str:
 CHUNK = 50  # games per turn when the ways of playing take turns
 
 
-def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
+def spread(states: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """``count`` of ``states`` (all if fewer), evenly spaced over them."""
+    if count >= len(states):
+        return states
+    return [states[i * len(states) // count] for i in range(count)]
+
+
+def measure(pack: str, games: int, repeat: int,
+            determinize_states: int = DETERMINIZE_STATES,
+            playouts: bool = False) -> dict[str, Any]:
+    cpu, wall = time.process_time(), time.perf_counter()
     game = load_pack(pack).game
     with_reference = game.pack_id == "carchase"
     play_game(game, derive(0, 0))  # warm up
-    with_playouts = "quiet" in inspect.signature(game.new_game).parameters
+    with_quiet = "quiet" in inspect.signature(game.new_game).parameters
+    with_playouts = with_quiet and playouts
     # The ways of playing take turns on the same seeds, CHUNK games at a time, so that a
     # change of load on the machine weighs on all of them alike; rates are the medians of
     # the runs, ratios the medians over the chunks.
@@ -158,8 +178,9 @@ def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
             took, made = run_engine(game, size, first)
             decisions += made
             chunk = {"engine": took}
-            if with_playouts:
+            if with_quiet:
                 chunk["quiet"] = run_quiet(game, size, first)
+            if with_playouts:
                 chunk["playout"] = run_playouts(game, size, first)
             if with_reference:
                 chunk["reference"] = run_reference(size, first)
@@ -179,27 +200,33 @@ def measure(pack: str, games: int, repeat: int) -> dict[str, Any]:
         "decisions_per_s": round(decisions / repeat / games
                                  * statistics.median(rates["engine"])),
     }
-    if with_playouts:
+    if with_quiet:
         figures["quiet_games_per_s"] = round(statistics.median(rates["quiet"]), 1)
+    if with_playouts:
         figures["playout_games_per_s"] = round(statistics.median(rates["playout"]), 1)
     if with_reference:
         figures["reference_games_per_s"] = round(statistics.median(rates["reference"]), 1)
         figures["ratio"] = round(statistics.median(ratios["engine"]), 3)
-        if with_playouts:
+        if with_quiet:
             figures["quiet_ratio"] = round(statistics.median(ratios["quiet"]), 3)
+        if with_playouts:
             figures["playout_ratio"] = round(statistics.median(ratios["playout"]), 3)
     states = sample_states(game, SAMPLED_STATES)
     rand = random.Random(3)
     roles = {id(s): first_player(game, s) for s in states}
+    few = spread(states, determinize_states)
     figures.update({
         "clone_us": round(per_call(states, copy_state), 2),
         "observe_us": round(per_call(states, lambda s: game.observe(s, roles[id(s)])), 2),
         "determinize_us": round(per_call(
-            states, lambda s: game.determinize(s, roles[id(s)], rand)), 2),
+            few, lambda s: game.determinize(s, roles[id(s)], rand), reps=1), 2),
+        "determinize_states": len(few),
         "apply_us": round(apply_time(game, states), 2),
         "state_bytes": round(statistics.median(
             len(json.dumps({k: v for k, v in s.items() if k != "log"})) for s in states)),
         "states_sampled": len(states),
+        "cpu_s": round(time.process_time() - cpu, 1),
+        "wall_s": round(time.perf_counter() - wall, 1),
     })
     return figures
 
@@ -210,10 +237,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None,
                         help="games per run (default 1000 for Car Chase, 100 otherwise)")
     parser.add_argument("--repeat", type=int, default=5, help="runs (the median is kept)")
+    parser.add_argument("--determinize-states", type=int, default=DETERMINIZE_STATES,
+                        help="states determinize_us is measured over, one call each "
+                             f"(default {DETERMINIZE_STATES})")
+    parser.add_argument("--playouts", action="store_true",
+                        help="also time engine/playout called directly")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     games = args.games or (1000 if args.pack == "carchase" else 100)
-    figures = measure(args.pack, games, args.repeat)
+    figures = measure(args.pack, games, args.repeat, args.determinize_states, args.playouts)
     if args.json:
         print(json.dumps(figures))
     else:

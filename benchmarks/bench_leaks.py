@@ -27,13 +27,13 @@ KINDS = {"carchase": any_card, "rednotice": by_type_and_owner}
 
 
 def old_rule() -> None:
-    forced = vm._forced_answer
+    forced = vm.forced_answer
 
     def taken_at_once(spec: dict[str, Any]) -> tuple[bool, Any]:
         spec.pop("ask", None)
         return forced(spec)
 
-    vm._forced_answer = taken_at_once  # type: ignore[assignment]
+    vm.forced_answer = taken_at_once  # type: ignore[assignment]
     vm.Runtime._may_interrupt = lambda self, role: False  # type: ignore[method-assign]
 
 

@@ -26,6 +26,9 @@ STEPS = "the game ran 1,000,000 steps"
     ("let q = 1\nrepeat 70 { q += q }", "q += q", INTEGER),
     ("repeat 70 { total += total + 1 }", "total += total", INTEGER),
     ("let q = 0 - 4611686018427387904\nlet r = q - q - q - q - q", "let r", INTEGER),
+    # remainders are bounded, but their product may still be too large
+    ("let q = 3000000000000\nlet r = (q % 3000000000001) * (q % 3000000000001) * 7", "let r",
+     INTEGER),
     ('log "{sum([9000000000000000000 for x in range(1, 5)])}"', "log", INTEGER),
     ('let t = "ab"\nrepeat 36 { t = t + t }', "t = t + t", TEXT),
     ('log "{count([text(range(1, 99999)) for x in [1]])}"', "log", TEXT),

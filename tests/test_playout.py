@@ -96,7 +96,7 @@ def random_choosers(seed: int, game: Game) -> dict[str, Chooser]:
     return {role: RandomChooser(random.Random(f"{seed}:{role}")) for role in game.roles}
 
 
-@pytest.mark.parametrize(("pack", "games"), [("carchase", 60), ("lists", 20)])
+@pytest.mark.parametrize(("pack", "games"), [("carchase", 60), ("rednotice", 8), ("lists", 20)])
 def test_random_choosers_answer_from_the_specs_as_decisions_would(
         pack: str, games: int, tmp_path: Path) -> None:
     game = load(tmp_path, LISTS_PACK).game if pack == "lists" else load_pack(pack).game

@@ -38,13 +38,13 @@ def test_no_role_learns_what_it_cannot_see(pack: str) -> None:
 def test_the_check_finds_the_leaks_of_forced_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the old rule back (a single legal answer is taken at once, whatever it reads, and
     anytime actions do not keep a forced choice open), the check fails in both packs."""
-    forced = vm._forced_answer
+    forced = vm.forced_answer
 
     def old_rule(spec: dict[str, Any]) -> tuple[bool, Any]:
         spec.pop("ask", None)
         return forced(spec)
 
-    monkeypatch.setattr(vm, "_forced_answer", old_rule)
+    monkeypatch.setattr(vm, "forced_answer", old_rule)
     monkeypatch.setattr(vm.Runtime, "_may_interrupt", lambda self, role: False)
     for pack, (kind, _, longest) in PACKS.items():
         report = leak_check(load_pack(pack).game, games=30, kind=kind, share=0.3,

@@ -298,10 +298,11 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
     constraints rejected too many draws: then one option is drawn among all of them)."""
     items = spec["items"]
     n = len(items)
-    if spec["kind"] == "one":
+    if spec["kind"] == "one":  # (_randbelow(k) is what randrange(k) draws for k > 0)
+        below = rng._randbelow  # type: ignore[attr-defined]
         if spec.get("optional"):
-            return rng.randrange(n + 1) - 1
-        return rng.randrange(n)
+            return below(n + 1) - 1
+        return below(n) if n else rng.randrange(n)
     lo, hi = spec["min"], min(spec["max"], n)
     masks = [(limit, sum(1 << i for i, flag in enumerate(flags) if flag))
              for limit, flags in spec["at_most"]]
@@ -332,14 +333,19 @@ class RandomChooser:
     def __call__(self, decision: Decision) -> Option:
         return decision.sample(self.rng)
 
-    def answer(self, spec: dict[str, Any]) -> tuple[str, Any]:
-        drawn = draw(spec, self.rng)
+    def answer(self, spec: dict[str, Any], extras: list[tuple[str, str]] | None = None
+               ) -> tuple[str, Any]:
+        """The answer ``Decision(spec, ..., extras).sample`` draws, as (option id, value)."""
+        rng = self.rng
         items = spec["items"]
+        if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
+            return rng.choice(extras)[0], None
+        drawn = draw(spec, rng)
         ids = spec.get("ids") or item_ids(items)
         if spec["kind"] == "one":
             return (NONE_ID, None) if drawn < 0 else (ids[drawn], items[drawn])
         if drawn is None:
-            option = self.rng.choice(Decision(spec, str).options())
+            option = rng.choice(Decision(spec, str, extras).options())
             return option.id, option.value
         if not drawn:
             return NONE_ID, []

@@ -14,11 +14,10 @@ from typing import Any
 from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.observe import Observer, thaw
+from rulekit.engine.program import MAIN, LogField, Program, zone_key
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
-from rulekit.lang.compiler import MAIN, Program, zone_key
-from rulekit.lang.emitter import LogField
 from rulekit.lang.symbols import Symbols, VarDecl, ZoneDecl
 
 State = dict[str, Any]

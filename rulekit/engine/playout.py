@@ -16,12 +16,14 @@ from typing import Any
 
 from rulekit.engine.decisions import Decision, Option, RandomChooser
 from rulekit.engine.game import Game, State, copy_state
-from rulekit.engine.vm import Runtime
+from rulekit.engine.program import CONTINUE, SUSPEND
+from rulekit.engine.vm import Runtime, check_players, forced_answer, option_ids
 from rulekit.errors import GameRuntimeError
-from rulekit.lang.compiler import CONTINUE, SUSPEND
+from rulekit.lang.symbols import AnytimeDecl
 
 Chooser = Callable[[Decision], Option | str]
 SpecMaker = Callable[[Runtime, list[Any]], dict[str, Any]]
+Extras = list[tuple[str, str]]  # a player's anytime actions: (option id, label)
 
 
 class Capped(Exception):
@@ -31,7 +33,7 @@ class Capped(Exception):
 class PlayoutRuntime(Runtime):
     """A runtime that answers decisions where they are asked."""
 
-    __slots__ = ("choosers", "decisions", "game", "max_rounds", "random", "spent")
+    __slots__ = ("by_role", "choosers", "decisions", "game", "max_rounds", "random", "spent")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
                  max_rounds: int | None) -> None:
@@ -44,10 +46,36 @@ class PlayoutRuntime(Runtime):
         self.decisions = 0
         self.spent = 0  # loop turns counted before the last decision
         self.fast = game.program.playout
-        # Random choosers answer from the specs, without Decision objects, unless an anytime
-        # action may be among the options.
-        self.random = not self.program.anytime and all(
-            type(chooser) is RandomChooser for chooser in choosers.values())
+        # Random choosers answer from the specs, without Decision objects nor pending specs.
+        self.random = all(type(chooser) is RandomChooser for chooser in choosers.values())
+        # Each role's anytime actions: (index, declaration, condition, (option id, label)).
+        self.by_role: dict[str, list[tuple[int, AnytimeDecl, Any, tuple[str, str]]]] = {}
+        for index, (decl, when) in enumerate(self.program.anytime):
+            self.by_role.setdefault(decl.role, []).append(
+                (index, decl, when, ("!" + decl.id, decl.label)))
+
+    def anytime_options(self, role: str) -> list[tuple[str, str]]:
+        """As ``Runtime.anytime_options``, each condition evaluated again only after a write
+        to what it reads (so fewer steps are counted than in a normal game)."""
+        if not self.program.cache_whens:
+            return Runtime.anytime_options(self, role)
+        whens = self.whens
+        if whens is None:
+            whens = self.whens = {}
+        found: list[tuple[str, str]] = []
+        running = None
+        for index, decl, when, option in self.by_role.get(role, ()):
+            if when is not None:
+                holds = whens.get(index)
+                if holds is None:
+                    holds = whens[index] = bool(self.evaluate(when, decl.location))
+                if not holds:
+                    continue
+            if running is None:
+                running = {frame[0] for frame in self.stack}
+            if decl.procedure not in running:
+                found.append(option)
+        return found
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Ask as a normal game does, then answer what is pending at once; after an anytime
@@ -66,6 +94,12 @@ class PlayoutRuntime(Runtime):
     def answer(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
         """Answer the choices of a playout version, writing the answers into ``locals_``;
         after an anytime action, make the choices again and ask them again."""
+        if self.random:
+            if self.program.anytime:
+                self._answer_randomly(locals_, makers)
+            else:
+                self._answer_plainly(locals_, makers)
+            return
         stack = self.stack
         stack.append(["", 0, locals_])  # where ask writes answers: the top frame's locals
         try:
@@ -93,7 +127,7 @@ class PlayoutRuntime(Runtime):
         state = self.state
         if self.max_rounds is not None and state["round"] > self.max_rounds:
             raise Capped
-        if self.random:
+        if self.random and not self.program.anytime:
             self._answer_at_random()
             return None
         game = self.game
@@ -109,7 +143,7 @@ class PlayoutRuntime(Runtime):
             else:
                 option = decision.option(action.id if isinstance(action, Option) else action)
             if option.id.startswith("!"):
-                return self._anytime(decision.player, option, log)
+                return self._anytime(decision.player, option.id, log)
             chosen.append((decision, option))
         locals_ = self.stack[-1][2]
         for decision, option in chosen:
@@ -123,22 +157,144 @@ class PlayoutRuntime(Runtime):
         return None
 
     def _answer_at_random(self) -> None:
-        """Answer with RandomChoosers: the same draws as ``Decision.sample``."""
+        """Answer what is pending with RandomChoosers: the same draws as ``Decision.sample``
+        in a game without anytime actions."""
         state = self.state
-        choosers = self.choosers
-        locals_ = self.stack[-1][2]
-        log = self.log
         pending = state["pending"]
-        answers = [choosers[spec["player"]].answer(spec)  # type: ignore[attr-defined]
-                   for spec in pending]
+        self._log_random(self.stack[-1][2], [(spec, None) for spec in pending])
+        self._answered()
+
+    def _answer_plainly(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
+        """:meth:`answer` with RandomChoosers in a game without anytime actions: as
+        :meth:`_answer_randomly`, each answer drawn and recorded in turn (each player draws
+        from a generator of its own, so the order of the draws does not matter)."""
+        specs = [make(self, locals_) for make in makers]
+        if len(specs) > 1:
+            check_players(specs)
+        waiting = []
+        for spec in specs:
+            forced, value = forced_answer(spec)
+            if forced and spec.get("ask"):
+                forced = False
+                if spec["kind"] == "subset":  # as Runtime.ask
+                    spec["max"] = max(spec["max"], 0)
+                    spec["min"] = max(min(spec["min"], spec["max"]), 0)
+            if forced:
+                locals_[spec["slot"]] = value
+            else:
+                waiting.append(spec)
+        if not waiting:
+            return
+        state = self.state
+        if self.max_rounds is not None and state["round"] > self.max_rounds:
+            for spec in waiting:
+                spec["ids"] = option_ids(spec["items"], self.program.plain_ids)
+            state["pending"] = waiting
+            state["committed"] = {}
+            raise Capped
+        plain_ids = self.program.plain_ids
+        choosers = self.choosers
+        log = self.log
+        for spec in waiting:
+            spec["ids"] = option_ids(spec["items"], plain_ids)
+            role = spec["player"]
+            option_id, value = choosers[role].answer(spec)  # type: ignore[attr-defined]
+            locals_[spec["slot"]] = value
+            log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                        "value": list(value) if value.__class__ is list else value,
+                        "round": state["round"]})
+        self.decisions += len(waiting)
+        self.spent += self.budget - self.ticks  # as _answered
+        self.ticks = self.budget
+
+    def _answer_randomly(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
+        """:meth:`answer` with RandomChoosers only: ask as ``Runtime.ask`` does and draw as
+        ``Decision.sample`` does, straight from the specs (no pending specs, no Decision, each
+        player's anytime actions worked out once)."""
+        program = self.program
+        stack = self.stack
+        while True:
+            waiting = self._ask_quickly([make(self, locals_) for make in makers], locals_)
+            if not waiting:
+                return
+            if self.max_rounds is not None and self.state["round"] > self.max_rounds:
+                self.state["pending"] = [spec for spec, _ in waiting]
+                self.state["committed"] = {}
+                raise Capped
+            action = self._log_random(locals_, waiting)
+            self.spent += self.budget - self.ticks  # as _answered
+            self.ticks = self.budget
+            if action is None:
+                return
+            stack.append([action, 0, []])  # running: not offered inside its own questions
+            try:
+                program.playout[action](self, [None] * program.procs[action].nslots)
+            finally:
+                stack.pop()
+
+    def _ask_quickly(self, specs: list[dict[str, Any]], locals_: list[Any]
+                     ) -> list[tuple[dict[str, Any], Extras | None]]:
+        """``Runtime.ask`` without suspending: forced answers go into ``locals_``; the specs
+        still to answer are returned, each with its player's anytime actions."""
+        if len(specs) > 1:
+            check_players(specs)
+        program = self.program
+        secret = program.secret_anytime
+        waiting: list[tuple[dict[str, Any], Extras | None]] = []
+        for spec in specs:
+            forced, value = forced_answer(spec)
+            role = spec["player"]
+            asked = spec.get("ask") or role in secret
+            if forced and not asked:
+                extras = self.anytime_options(role)  # counted, as in Runtime.ask
+            else:  # as Game.pending works them out: not counted against the budget
+                ticks = self.ticks
+                extras = self.anytime_options(role)
+                self.ticks = ticks
+            if forced and (asked or extras):
+                forced = False
+                if spec["kind"] == "subset":
+                    spec["max"] = max(spec["max"], 0)
+                    spec["min"] = max(min(spec["min"], spec["max"]), 0)
+            if forced:
+                locals_[spec["slot"]] = value
+            else:
+                spec["ids"] = option_ids(spec["items"], program.plain_ids)
+                waiting.append((spec, extras))
+        return waiting
+
+    def _log_random(self, locals_: list[Any],
+                    waiting: list[tuple[dict[str, Any], Extras | None]]) -> str | None:
+        """Draw each answer (as ``Decision.sample``), then write and record them; the
+        procedure of an anytime action drawn instead (then nothing else is recorded)."""
+        choosers = self.choosers
+        if len(waiting) == 1:  # the usual case, in short
+            spec, extras = waiting[0]
+            role = spec["player"]
+            option_id, value = choosers[role].answer(spec, extras)  # type: ignore[attr-defined]
+            self.decisions += 1
+            if option_id.startswith("!"):
+                return self._anytime(role, option_id, self.log)
+            locals_[spec["slot"]] = value
+            self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                             "value": list(value) if value.__class__ is list else value,
+                             "round": self.state["round"]})
+            return None
+        answers = [choosers[spec["player"]].answer(spec, extras)  # type: ignore[attr-defined]
+                   for spec, extras in waiting]
         self.decisions += len(answers)
-        for spec, (option_id, value) in zip(pending, answers, strict=True):
+        log = self.log
+        for (spec, _), (option_id, _) in zip(waiting, answers, strict=True):
+            if option_id.startswith("!"):
+                return self._anytime(spec["player"], option_id, log)
+        now = self.state["round"]
+        for (spec, _), (option_id, value) in zip(waiting, answers, strict=True):
             locals_[spec["slot"]] = value
             role = spec["player"]
             log.append({"e": "choice", "to": role, "player": role, "option": option_id,
-                        "value": list(value) if isinstance(value, list) else value,
-                        "round": state["round"]})
-        self._answered()
+                        "value": list(value) if value.__class__ is list else value,
+                        "round": now})
+        return None
 
     def _answered(self) -> None:
         state = self.state
@@ -148,12 +304,12 @@ class PlayoutRuntime(Runtime):
         self.spent += self.budget - self.ticks
         self.ticks = self.budget
 
-    def _anytime(self, role: str, option: Option, log: list[dict[str, Any]]) -> str:
-        decl = next(d for d, _ in self.program.anytime if "!" + d.id == option.id)
+    def _anytime(self, role: str, option_id: str, log: list[dict[str, Any]]) -> str:
+        decl = next(d for d, _ in self.program.anytime if "!" + d.id == option_id)
         state = self.state
         state["pending"] = []
         state["committed"] = {}
-        log.append({"e": "choice", "to": role, "player": role, "option": option.id,
+        log.append({"e": "choice", "to": role, "player": role, "option": option_id,
                     "label": decl.label, "round": state["round"]})
         return decl.procedure
 

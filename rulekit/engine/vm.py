@@ -11,9 +11,9 @@ from typing import Any
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import item_ids
+from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
+from rulekit.engine.program import CONTINUE, STOP, SUSPEND, Frame, Program
 from rulekit.errors import GameRuntimeError, Location
-from rulekit.lang.compiler import CONTINUE, STOP, SUSPEND, Frame, Program
-from rulekit.lang.helpers import BudgetExceeded, EndRound, StopGame, end_round
 
 DEFAULT_STEP_BUDGET = 1_000_000
 
@@ -22,7 +22,7 @@ class Runtime:
     """A short-lived view of one state, used while instructions run."""
 
     __slots__ = ("budget", "fast", "log", "logging", "program", "stack", "state", "ticks",
-                 "vars", "zones")
+                 "vars", "whens", "zones")
 
     def __init__(self, program: Program, state: dict[str, Any],
                  budget: int = DEFAULT_STEP_BUDGET) -> None:
@@ -37,6 +37,9 @@ class Runtime:
         self.ticks = budget  # counts down: one per block run and per loop turn
         # Procedures run as one plain function each when their frame starts (playouts).
         self.fast: dict[str, Any] | None = None
+        # The values of anytime conditions a playout keeps (see Program.cache_whens); generated
+        # code sets it to None after writing what one of them reads.
+        self.whens: dict[int, bool] | None = None
 
     # ------------------------------------------------------------ services for instructions
 
@@ -58,12 +61,12 @@ class Runtime:
         an anytime action: then it is asked with that single answer (so that whether a player
         is asked never tells a secret)."""
         locals_ = self.stack[-1][2]
-        players = [spec["player"] for spec in specs]
-        if len(set(players)) != len(players):
-            raise LookupError("one player has two choices in the same simultaneous block")
+        if len(specs) > 1:
+            check_players(specs)
+        plain_ids = self.program.plain_ids
         waiting = []
         for spec in specs:
-            forced, value = _forced_answer(spec)
+            forced, value = forced_answer(spec)
             if forced and (spec.get("ask") or self._may_interrupt(spec["player"])):
                 forced = False
                 if spec["kind"] == "subset":  # the single answer stays the only legal one
@@ -72,11 +75,7 @@ class Runtime:
             if forced:
                 locals_[spec["slot"]] = value
             else:
-                items = spec["items"]
-                if len(set(items)) == len(items) and self.program.plain_ids.issuperset(items):
-                    spec["ids"] = list(items)  # cards, nodes...: their ids are option ids
-                else:
-                    spec["ids"] = item_ids(items)
+                spec["ids"] = option_ids(spec["items"], plain_ids)
                 waiting.append(spec)
         if not waiting:
             return CONTINUE
@@ -227,7 +226,22 @@ def _describe(exc: BaseException) -> str:
     return str(exc)
 
 
-def _forced_answer(spec: dict[str, Any]) -> tuple[bool, Any]:
+def check_players(specs: list[dict[str, Any]]) -> None:
+    """An error if one player has two of the choices asked together."""
+    players = [spec["player"] for spec in specs]
+    if len(set(players)) != len(players):
+        raise LookupError("one player has two choices in the same simultaneous block")
+
+
+def option_ids(items: list[Any], plain_ids: frozenset[str]) -> list[str]:
+    """The option ids of a choice's items: the items themselves if they are distinct
+    component ids (cards, nodes...), else as :func:`item_ids` makes them."""
+    if len(set(items)) == len(items) and plain_ids.issuperset(items):
+        return list(items)
+    return item_ids(items)
+
+
+def forced_answer(spec: dict[str, Any]) -> tuple[bool, Any]:
     """(True, value) when a decision has exactly one legal answer; an error when it has none."""
     items = spec["items"]
     player = spec["player"]

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rulekit.lang.helpers import LIST_LIMIT, LimitExceeded, checked
+from rulekit.engine.helpers import LIST_LIMIT, LimitExceeded, checked
 
 
 @dataclass(frozen=True)

@@ -16,84 +16,46 @@ from __future__ import annotations
 import builtins
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+from rulekit.engine import helpers
+from rulekit.engine.program import (
+    CONTINUE,
+    MAIN,
+    STOP,
+    SUSPEND,
+    ExprFn,
+    Frame,
+    Instr,
+    Locals,
+    Proc,
+    Program,
+    zone_key,
+)
 from rulekit.errors import Location
-from rulekit.lang import helpers
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
-from rulekit.lang.emitter import Emitter, LogField
+from rulekit.lang.emitter import Emitter
 from rulekit.lang.parser import Snippet
 from rulekit.lang.secrecy import SecretBody, mark_secret_choices
-from rulekit.lang.symbols import AnytimeDecl, Board, Symbols
+from rulekit.lang.symbols import Board, Symbols
 from rulekit.lang.walk import Triggers, calls_in, choices_in
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
 
-Locals = list[Any]
-Frame = list[Any]  # [procedure name, pc, locals]
-ExprFn = Callable[["Runtime", Locals], Any]
-Instr = Callable[["Runtime", Frame], int]
-
-# Block results
-CONTINUE = 0
-SUSPEND = 1  # waiting for decisions
-STOP = 2  # the game is over
-
-MAIN = helpers.MAIN
+# The runtime's names, which the compiler builds or writes code for (and which other modules
+# have long imported from here).
+__all__ = ["CONTINUE", "MAIN", "STOP", "SUSPEND", "Body", "Compiler", "ExprFn", "Frame",
+           "Instr", "Locals", "Proc", "Program", "graph_functions", "zone_key"]
 
 # The only Python built-ins generated code may reach.
 _SAFE_BUILTINS = {name: getattr(builtins, name)
                   for name in ("len", "list", "isinstance", "str", "range", "reversed", "min",
                                "max")}
-
-
-@dataclass
-class Proc:
-    """One compiled procedure: its blocks and where each came from."""
-
-    name: str
-    code: list[Instr] = field(default_factory=list)
-    locations: list[Location | None] = field(default_factory=list)
-    nslots: int = 0
-    params: list[tuple[str, str]] = field(default_factory=list)
-
-
-@dataclass
-class Program:
-    """Everything compiled from a pack; shared, read-only, by every game of it."""
-
-    procs: dict[str, Proc] = field(default_factory=dict)
-    functions: dict[str, Callable[[Runtime, list[Any]], Any]] = field(default_factory=dict)
-    # The same, as generated code calls them: with a new list of arguments, which they extend.
-    direct_functions: dict[str, Callable[[Runtime, list[Any]], Any]] = field(
-        default_factory=dict)
-    # The playout version of each procedure: a plain function f(rt, locals) that answers its
-    # choices at once through ``rt.answer`` and logs as the procedure's blocks do (see
-    # engine/playout).
-    playout: dict[str, Callable[[Runtime, list[Any]], Any]] = field(default_factory=dict)
-    build_playout: Callable[[], None] | None = None  # compiles ``playout`` when first needed
-    phase_pcs: dict[str, int] = field(default_factory=dict)
-    round_start_pc: int = -1
-    round_end_pc: int = -1
-    end_checks: list[tuple[ExprFn, str, str]] = field(default_factory=list)
-    anytime: list[tuple[AnytimeDecl, ExprFn | None]] = field(default_factory=list)
-    evaluate: dict[str, ExprFn] = field(default_factory=dict)  # flow.evaluate, per role
-    line_maps: dict[str, dict[int, Location]] = field(default_factory=dict)
-    plain_ids: frozenset[str] = frozenset()  # component ids usable as option ids as they are
-    logs: dict[int, list[str | LogField]] = field(default_factory=dict)
-    # Why a choice refuses an answer (``where ... else "text"``), written as log texts are.
-    reasons: dict[int, list[str | LogField]] = field(default_factory=dict)
-    # Roles with an anytime action whose ``when`` may read non-public data: always asked.
-    secret_anytime: frozenset[str] = frozenset()
-
-
-def zone_key(name: str, role: str) -> str:
-    """The key of one role's pile of a per-role zone (or of a per-role variable)."""
-    return f"{name}.{role}"
 
 
 _PY_OPS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">",
@@ -135,7 +97,9 @@ class Compiler:
         self.trees: dict[Any, n.Expr] = {}  # compiled expression -> its tree
         self.function_trees: dict[str, n.Expr] = {}  # pack function -> its body
         self.end_watch: set[str] | None = None  # what the end conditions read (None: any)
+        self.when_watch: set[str] | None = None  # what the anytime conditions read (None: any)
         self.sources: dict[str, str] = {}  # generated Python by file name, for debugging
+        self._bound: dict[int, str] = {}  # local slots compiled as Python names (binding)
 
     # ------------------------------------------------------------ compiling Python
 
@@ -154,12 +118,9 @@ class Compiler:
     # ------------------------------------------------------------ expressions
 
     def expr(self, e: n.Expr, location: Location | None = None) -> ExprFn:
-        """A closure ``f(rt, L)`` computing the expression (with room in ``L`` for the
-        variables of its comprehensions, so that it may be called with no locals)."""
-        slots = _comprehension_slots(e)
-        head = [f"L = L + [None] * {slots}"] if slots else []
-        fn: ExprFn = self.block_function("code", "L", [("return " + self.py(e), location)],
-                                         head)
+        """A closure ``f(rt, L)`` computing the expression (the variables of its
+        comprehensions are Python names, so it may be called with no locals)."""
+        fn: ExprFn = self.block_function("code", "L", [("return " + self.py(e), location)])
         self.trees[fn] = e
         return fn
 
@@ -172,20 +133,34 @@ class Compiler:
                 return None
         return found
 
-    def _reads(self, e: Any, found: set[str], seen: set[str]) -> bool:
-        """Add the zones and variables ``e`` reads to ``found``; False if that is unknown."""
+    def when_reads(self) -> set[str] | None:
+        """The zones and variables the ``when`` conditions of anytime actions read (None:
+        unknown, or they read the round, the phase or the result, which change elsewhere)."""
+        found: set[str] = set()
+        for _, when in self.program.anytime:
+            tree = self.trees.get(when) if when is not None else None
+            if when is not None and (tree is None or not self._reads(tree, found, set(), True)):
+                return None
+        return found
+
+    def _reads(self, e: Any, found: set[str], seen: set[str], strict: bool = False) -> bool:
+        """Add the zones and variables ``e`` reads to ``found``; False if that is unknown
+        (``strict``: also if it reads the round, the phase or the result)."""
         if isinstance(e, list):
-            return all(self._reads(item, found, seen) for item in e)
+            return all(self._reads(item, found, seen, strict) for item in e)
         if not isinstance(e, n.Expr):
             return True
-        if isinstance(e, n.Name) and e.ref and e.ref[0] in ("var", "zone"):
-            found.add(e.ident)
+        if isinstance(e, n.Name) and e.ref:
+            if e.ref[0] in ("var", "zone"):
+                found.add(e.ident)
+            elif strict and e.ref[0] == "builtin":
+                return False
         if isinstance(e, n.Call) and e.ref and e.ref[0] == "func" and e.ref[1] not in seen:
             seen.add(e.ref[1])
             body = self.function_trees.get(e.ref[1])
-            if body is None or not self._reads(body, found, seen):
+            if body is None or not self._reads(body, found, seen, strict):
                 return False
-        return all(self._reads(getattr(e, f.name), found, seen) for f in fields(e)
+        return all(self._reads(getattr(e, f.name), found, seen, strict) for f in fields(e)
                    if f.name not in ("pos", "ref"))
 
     def function(self, body: list[str], location: Location | None = None) -> Any:
@@ -224,7 +199,7 @@ class Compiler:
         ref = e.ref
         kind = ref[0]
         if kind == "local":
-            return f"L[{ref[1]}]"
+            return self.local(ref[1])
         if kind == "var":
             return f"V[{ref[1]!r}]"
         if kind == "zone":
@@ -243,9 +218,40 @@ class Compiler:
         return "[" + ", ".join(self.py(i) for i in e.items) + "]"
 
     def _x_comprehension(self, e: n.Comprehension) -> str:
-        cond = f" if {self.py(e.condition)}" if e.condition is not None else ""
-        return (f"[{self.py(e.element)} for L[{e.slot}] in _each(rt, {self.py(e.iterable)})"
-                f"{cond}]")
+        iterable = self.py(e.iterable)  # (Python evaluates it outside the comprehension)
+        with self.binding(e.slot) as var:
+            cond = f" if {self.py(e.condition)}" if e.condition is not None else ""
+            return f"[{self.py(e.element)} for {var} in _each(rt, {iterable}){cond}]"
+
+    @contextmanager
+    def private_locals(self, slots: range) -> Iterator[None]:
+        """While compiling a procedure as a plain function, its locals but the parameters
+        are Python locals: nothing outside the function reads them."""
+        saved = dict(self._bound)
+        self._bound.update({slot: f"_l{slot}" for slot in slots})
+        try:
+            yield
+        finally:
+            self._bound = saved
+
+    def local(self, slot: int) -> str:
+        """Python source of a local slot (an item of ``L``, or a Python name)."""
+        return self._bound.get(slot) or f"L[{slot}]"
+
+    @contextmanager
+    def binding(self, slot: int) -> Iterator[str]:
+        """While compiling a comprehension (or a choice's conditions), its variable is the
+        Python local this gives rather than a slot of ``L``: faster, and it leaves the locals,
+        which are part of the state, alone."""
+        saved = self._bound.get(slot)
+        self._bound[slot] = name = f"_v{slot}"
+        try:
+            yield name
+        finally:
+            if saved is None:
+                del self._bound[slot]
+            else:
+                self._bound[slot] = saved
 
     def _x_attr(self, e: n.Attr) -> str:
         if e.attr in ("id", "name") or (
@@ -286,7 +292,7 @@ class Compiler:
 
     def _x_binary(self, e: n.Binary) -> str:
         left, right = self.py(e.left), self.py(e.right)
-        if e.op in _SIZED_OPS and not (e.op != "*" and (_small(e.left) or _small(e.right))):
+        if e.op in _SIZED_OPS and not _fits(e):
             return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
         return f"({left} {_PY_OPS[e.op]} {right})"
 
@@ -324,6 +330,8 @@ class Compiler:
         self.program.secret_anytime = mark_secret_choices(
             self.symbols, [SecretBody(b.name, b.stmts) for b in bodies])
         self.end_watch = self.end_reads()
+        self.when_watch = self.when_reads()
+        self.program.cache_whens = self.when_watch is not None
         for body in bodies:
             proc = Proc(body.name, nslots=body.nslots, params=body.params)
             self.program.procs[body.name] = proc
@@ -332,11 +340,10 @@ class Compiler:
             emitter.finish()
             if body.name not in suspending:
                 direct = Emitter(self, proc, body.snippet, suspending, direct=True)
-                lines = direct.structured(body.stmts, [], "")
-                pad = body.nslots - len(body.params)
-                head = [f"L.extend([None] * {pad})"] if pad > 0 else []
+                with self.private_locals(range(len(body.params), body.nslots)):
+                    lines = direct.structured(body.stmts, [], "")
                 self.ns["_D"][body.name] = self.block_function(
-                    f"{body.name} direct", "L", lines or [("pass", None)], head)
+                    f"{body.name} direct", "L", lines or [("pass", None)])
 
         def build_playout() -> None:
             for body in bodies:
@@ -452,23 +459,31 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
 _SIZED_OPS = {"+": "_add", "-": "_sub", "*": "_mul"}
 
 
-def _small(e: n.Expr) -> bool:
-    return isinstance(e, n.Literal) and e.value.__class__ is int and abs(e.value) < 1 << 32
+def _fits(e: n.Binary) -> bool:
+    """Whether an operation cannot outgrow the size limits: adding or taking away a small
+    number (the step budget runs out long before), or multiplying two small numbers."""
+    left, right = _bound(e.left), _bound(e.right)
+    if e.op == "*":
+        return left is not None and right is not None and left * right < 1 << 62
+    return any(b is not None and b < 1 << 32 for b in (left, right))
 
 
-def _comprehension_slots(e: n.Expr) -> int:
-    """One more than the highest local slot a comprehension of ``e`` uses (0 if none)."""
-    highest = -1
-    todo: list[object] = [e]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, list):
-            todo.extend(node)
-        elif isinstance(node, n.Expr):
-            if isinstance(node, n.Comprehension):
-                highest = max(highest, node.slot)
-            todo.extend(value for key, value in vars(node).items() if key != "pos")
-    return highest + 1
+def _bound(e: n.Expr) -> int | None:
+    """A bound on the size of an integer expression known when compiling, if there is one
+    (a number, a remainder by a number, and sums and products of those)."""
+    if isinstance(e, n.Literal):
+        return abs(e.value) if e.value.__class__ is int else None
+    if isinstance(e, n.Unary) and e.op == "-":
+        return _bound(e.operand)
+    if isinstance(e, n.Binary) and e.op in ("%", "+", "-", "*"):
+        right = _bound(e.right)
+        if e.op == "%":
+            return right  # the remainder by b is smaller than b (or fails, by zero)
+        left = _bound(e.left)
+        if left is None or right is None:
+            return None
+        return left * right if e.op == "*" else left + right
+    return None
 
 
 def _is_zone(e: n.Expr) -> bool:

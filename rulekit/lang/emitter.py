@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulekit.engine.program import LogField
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
@@ -26,16 +27,10 @@ RAW_KINDS = frozenset({"int", "bool", "text", "none"})
 # Values that are never lists, so a log keeps them without a copy.
 SCALAR_KINDS = frozenset({"role", "card", "node", "edge", "region"})
 
-
-@dataclass(frozen=True)
-class LogField:
-    """A ``{...}`` field of a log text: ``labelled`` fields show names, the others raw text."""
-
-    labelled: bool
-
 if TYPE_CHECKING:
+    from rulekit.engine.program import Proc
     from rulekit.engine.vm import Runtime
-    from rulekit.lang.compiler import Compiler, Proc
+    from rulekit.lang.compiler import Compiler
 
 Line = tuple[str, Location | None]
 _LABEL = re.compile(r"@L(\d+)@")
@@ -89,6 +84,15 @@ class Emitter:
         watched = self.c.end_watch
         return self.checks and (watched is None or any(name in watched for name in names))
 
+    def after_write(self, *names: str, ends: bool = True) -> list[str]:
+        """The lines that follow a change of these zones or variables: forget the values
+        of the anytime conditions that read one, then check the end conditions that do
+        (``ends``: unless the change is only of an order)."""
+        watched = self.c.when_watch
+        lines = ["rt.whens = None"] if watched is not None and any(
+            name in watched for name in names) else []
+        return lines + (["_END(rt)"] if ends and self.checks_after(*names) else [])
+
     def calls(self, proc: str) -> str:
         """The table of functions through which code calls ``proc`` directly."""
         return self.playout if proc in self.suspending else "_D"
@@ -139,10 +143,9 @@ class Emitter:
         if self.inline and stmt_chooses(s) and not bodies(s):
             return self._inline_choice(s, loc, indent)
         if isinstance(s, n.Let):
-            return out(f"L[{s.slot}] = {c.py(s.value)}")
+            return out(f"{c.local(s.slot)} = {c.py(s.value)}")
         if isinstance(s, n.Assign):
-            assigned = out(*self._assign_lines(s, c.py(s.value))) + (
-                out("_END(rt)") if s.ref[0] == "var" and self.checks_after(s.ref[1]) else [])
+            assigned = out(*self._assign_lines(s, c.py(s.value)), *self._var_written(s))
             trigger = self.trigger(s)
             if trigger is not None:
                 assigned += out(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
@@ -159,7 +162,7 @@ class Emitter:
             return lines
         if isinstance(s, (n.For, n.While, n.Repeat)):
             if isinstance(s, n.For):
-                head = f"for L[{s.slot}] in list({c.py(s.iterable)}):"
+                head = f"for {c.local(s.slot)} in list({c.py(s.iterable)}):"
             elif isinstance(s, n.While):
                 head = f"while {c.py(s.condition)}:"
             else:
@@ -184,7 +187,8 @@ class Emitter:
                 lines += out(f"for _c in _moved: {self.calls(trigger)}[{trigger!r}](rt, [_c])")
             return lines
         if isinstance(s, n.Shuffle):
-            return out(f"rt.shuffle(Z[{c.zone(s.zone)}])")
+            return out(f"rt.shuffle(Z[{c.zone(s.zone)}])",
+                       *self.after_write(zone_name(s.zone), ends=False))
         if isinstance(s, n.CallStmt):
             args = ", ".join(c.py(a) for a in s.args)
             return out(f"{self.calls(s.proc)}[{s.proc!r}](rt, [{args}])")
@@ -216,9 +220,7 @@ class Emitter:
             makers.append(self.c.constant(self._choice_spec(choice, slot)))
         lines = [f"rt.answer(L, [{', '.join(makers)}])"]
         if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
-            lines += self._assign_lines(s, f"L[{pairs[0][1]}]")
-            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
-                lines.append("_END(rt)")
+            lines += self._assign_lines(s, f"L[{pairs[0][1]}]") + self._var_written(s)
             trigger = self.trigger(s)
             if trigger is not None:
                 lines.append(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
@@ -241,9 +243,11 @@ class Emitter:
         if decl.capacity is not None:
             lines.append(f"if len(Z[{dst}]) > {decl.capacity}: "
                          f"_full({decl.name!r}, {decl.capacity})")
-        if self.checks_after(zone_name(s.source), zone_name(s.dest)):
-            lines.append("_END(rt)")
-        return lines
+        return lines + self.after_write(zone_name(s.source), zone_name(s.dest))
+
+    def _var_written(self, s: n.Assign) -> list[str]:
+        """The lines after an assignment (nothing after one to a local)."""
+        return self.after_write(s.ref[1]) if s.ref[0] == "var" else []
 
     def _suite(self, body: list[n.Stmt], loops: list[_Loop], indent: str) -> list[Line]:
         lines = self.structured(body, loops, indent)
@@ -252,8 +256,9 @@ class Emitter:
     def _assign_lines(self, s: n.Assign, value: str) -> list[str]:
         ref = s.ref
         if ref[0] == "local":  # never in place: a list may be shared with the log or a zone
-            return [f"L[{ref[1]}] = {_OP_HELPERS[s.op]}(L[{ref[1]}], {value})" if s.op != "="
-                    else f"L[{ref[1]}] = {value}"]
+            local = self.c.local(ref[1])
+            return [f"{local} = {_OP_HELPERS[s.op]}({local}, {value})" if s.op != "="
+                    else f"{local} = {value}"]
         _, name, per_role = ref
         decl = self.c.symbols.variables[name]
         if per_role and s.index is not None:
@@ -343,18 +348,14 @@ class Emitter:
             tmp = self.proc.nslots
             self.proc.nslots += 1
             self._choices(loc, [(s.value, tmp)])
-            lines = self._assign_lines(s, f"L[{tmp}]")
-            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
-                lines.append("_END(rt)")
+            lines = self._assign_lines(s, f"L[{tmp}]") + self._var_written(s)
             self.ops.append(_Op("code", [(t, loc) for t in lines]))
             trigger = self.trigger(s)
             if trigger is not None:
                 self._trigger_call(trigger, loc)
             return
         if isinstance(s, n.Assign):  # a plain assignment whose trigger may stop
-            lines = self._assign_lines(s, c.py(s.value))
-            if s.ref[0] == "var" and self.checks_after(s.ref[1]):
-                lines.append("_END(rt)")
+            lines = self._assign_lines(s, c.py(s.value)) + self._var_written(s)
             self.ops.append(_Op("code", [(t, loc) for t in lines]))
             self._trigger_call(self.trigger(s) or "", loc)
             return
@@ -438,10 +439,10 @@ class Emitter:
                                                                     dict[str, Any]]:
         c = self.c
         loc = self.where(choice.pos)
-        var = f"L[{choice.slot}]"
         source = c.py(choice.source)
         if choice.where is not None:
-            items = f"[{var} for {var} in {source} if {c.py(choice.where)}]"
+            with c.binding(choice.slot) as var:
+                items = f"[{var} for {var} in {source} if {c.py(choice.where)}]"
         elif source.startswith(("list(", "[")) and source.endswith((")", "]")):
             items = source  # already a new list
         else:
@@ -467,7 +468,9 @@ class Emitter:
             body += [f"spec['min'] = {lo}", f"spec['max'] = {hi}", "rules = []"]
             whys = [self._reason(r.reason) if r.reason else "None" for r in choice.at_most]
             for rule, why in zip(choice.at_most, whys, strict=True):
-                body += [f"flags = [1 if {c.py(rule.condition)} else 0 for {var} in items]",
+                with c.binding(choice.slot) as var:
+                    condition = c.py(rule.condition)
+                body += [f"flags = [1 if {condition} else 0 for {var} in items]",
                          f"if 1 in flags: rules.append([{c.py(rule.limit)}, flags])"]
                 if any(r.reason for r in choice.at_most):
                     body.append(f"if 1 in flags: spec.setdefault('at_most_why', []).append({why})")
@@ -481,14 +484,14 @@ class Emitter:
         'where' keeps, ``refused`` the others with the reason of the first clause they fail
         (if that clause has one). Only a game with a log, told to people, needs the reasons:
         a quiet game (a simulation, a bot's playouts) takes the plain list."""
-        var = f"L[{choice.slot}]"
-        lines = ["items = []", "refused = []", f"for {var} in {source}:"]
-        for cond, reason in choice.wheres:
-            lines.append(f"    if not ({self.c.py(cond)}):")
-            if reason is not None:
-                lines.append(f"        refused.append([{var}, {self._reason(reason)}])")
-            lines.append("        continue")
-        lines.append(f"    items.append({var})")
+        with self.c.binding(choice.slot) as var:
+            lines = ["items = []", "refused = []", f"for {var} in {source}:"]
+            for cond, reason in choice.wheres:
+                lines.append(f"    if not ({self.c.py(cond)}):")
+                if reason is not None:
+                    lines.append(f"        refused.append([{var}, {self._reason(reason)}])")
+                lines.append("        continue")
+            lines.append(f"    items.append({var})")
         return lines
 
     def _reasons(self, choice: n.Choice) -> list[str]:

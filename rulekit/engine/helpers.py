@@ -1,16 +1,15 @@
-"""Small functions and signals that generated code calls at run time."""
+"""Small functions and signals that generated code calls at run time (the compiler binds
+them into the namespace of the code it generates)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulekit.engine.program import MAIN
 from rulekit.limits import MAX_INT, MAX_LIST_ITEMS, MAX_TEXT_CHARS
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
-
-MAIN = "__main__"
-
 
 class StopGame(Exception):
     """Raised by generated code when the game has just ended (``win`` or an end condition)."""
@@ -141,6 +140,10 @@ def checked(value: Any) -> Any:
 
 def add(a: Any, b: Any) -> Any:
     """``a + b`` (numbers, texts or lists), within the size limits."""
+    if a.__class__ is int and b.__class__ is int:  # the usual case, in short
+        total = a + b
+        if -INT_LIMIT <= total <= INT_LIMIT:
+            return total
     if a.__class__ is list and b.__class__ is list and len(a) + len(b) > LIST_LIMIT:
         return checked(a + b[:LIST_LIMIT + 1])  # (never builds a huge list to refuse it)
     if a.__class__ is str and b.__class__ is str and len(a) + len(b) > TEXT_LIMIT:
@@ -149,13 +152,23 @@ def add(a: Any, b: Any) -> Any:
 
 
 def sub(a: int, b: int) -> int:
+    if a.__class__ is int and b.__class__ is int:
+        difference = a - b
+        if -INT_LIMIT <= difference <= INT_LIMIT:
+            return difference
     return checked(a - b)  # type: ignore[no-any-return]
 
 
+_PRODUCT_BITS = 2 * INT_LIMIT.bit_length()
+
+
 def mul(a: int, b: int) -> int:
-    if a.__class__ is int and b.__class__ is int and \
-            a.bit_length() + b.bit_length() > 2 * INT_LIMIT.bit_length():
-        return checked(INT_LIMIT * 2)  # type: ignore[no-any-return]  # (refused unbuilt)
+    if a.__class__ is int and b.__class__ is int:
+        if a.bit_length() + b.bit_length() > _PRODUCT_BITS:
+            return checked(INT_LIMIT * 2)  # type: ignore[no-any-return]  # (refused unbuilt)
+        product = a * b
+        if -INT_LIMIT <= product <= INT_LIMIT:
+            return product
     return checked(a * b)  # type: ignore[no-any-return]
 
 
