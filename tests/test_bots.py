@@ -105,14 +105,23 @@ def test_a_pack_declares_its_evaluation_per_role(tmp_path: Path) -> None:
     game = load_pack("carchase").game
     state = game.new_game(3)
     evaluate = pack_evaluation(game)
-    law = sum(game.symbols.cards[c]["score"] for c in state["zones"]["hand.law"]) - 3
-    assert evaluate(game, state, "law") == pytest.approx(0.05 + 0.9 * (law / (10 + law) + 1) / 2)
+    cards = game.symbols.cards
+
+    def power(role: str, types: str) -> int:
+        return sum(cards[c]["score"] for c in state["zones"][f"hand.{role}"]
+                   if cards[c]["type"] in types)
+
+    # at the Draw of turn 1 every card that may be played this turn counts
+    law = (power("law", "ICPL") - power("fugitive", "FCEL")) // 3 - 6
+    assert state["phase"] == "draw" and state["round"] == 1
+    assert evaluate(game, state, "law") == pytest.approx(
+        0.05 + 0.9 * (law / (10 + abs(law)) + 1) / 2)
     assert 0.05 < evaluate(game, state, "fugitive") < 0.95
 
     folder = tmp_path / "carchase"
     shutil.copytree(load_pack("carchase").folder, folder)
     flow = folder / "flow.yaml"
-    flow.write_text(flow.read_text().replace('    law: "sum(', '    lawe: "sum('))
+    flow.write_text(flow.read_text().replace("    law: >-", "    lawe: >-"))
     with pytest.raises(PackErrors) as caught:
         load_pack(folder)
     text = str(caught.value)

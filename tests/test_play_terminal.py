@@ -42,8 +42,10 @@ def test_a_few_moves_at_80_and_60_columns(pack: str, role: str, name: str, colum
                                           tmp_path: Path) -> None:
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm-256color",
            "PYTHONPATH": str(ROOT), "COLUMNS": str(columns), "LINES": "24"}
+    other = next(r for p, r, _ in ROLES if p == pack and r != role)
     child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", pack, "--seat",
-                                           f"{role}=human", "--seed", "2", "--fast"],
+                                           f"{role}=human,{other}=random", "--seed", "2",
+                                           "--fast"],
                           cwd=str(tmp_path), env=env, dimensions=(24, columns),
                           encoding="utf-8", timeout=60)
     try:
