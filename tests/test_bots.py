@@ -127,3 +127,18 @@ def test_a_pack_declares_its_evaluation_per_role(tmp_path: Path) -> None:
     text = str(caught.value)
     assert "unknown role 'lawe'" in text and "flow.yaml:" in text and "law" in text
 
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_simulate_with_an_ismcts_seat_counts_each_game_and_any_workers_agree(
+        workers: int) -> None:
+    from rulekit.simulate import simulate
+
+    agents = {"law": "ismcts:iterations=2:depth=2"}
+    seen: list[int] = []
+    result = simulate("carchase", {"turns": 2}, games=4, seed=3, agents=agents,
+                      workers=workers, progress=seen.append)
+    assert seen == [1, 1, 1, 1]  # the progress moves with each game, not with each chunk
+    alone = simulate("carchase", {"turns": 2}, games=4, seed=3, agents=agents, workers=1)
+    assert (result.wins, result.mean_rounds, result.decisions) == (
+        alone.wins, alone.mean_rounds, alone.decisions)

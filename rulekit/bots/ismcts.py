@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
 
 
+ITERATIONS = 100  # the default budget per decision
+DEPTH = 6  # the default number of rollout decisions before the evaluation scores the state
+
+
 class _Node:
     """A point of the tree: per player, per option id, [visits, total reward, available]."""
 
@@ -49,10 +53,10 @@ class IsmctsAgent:
     """Information-set MCTS over determinizations of the seat's belief."""
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
-                 depth: int = 40, exploration: float = 0.7,
+                 depth: int = DEPTH, exploration: float = 0.7,
                  evaluate: Evaluation | None = None) -> None:
         if iterations is None and seconds is None:
-            iterations = 200
+            iterations = ITERATIONS
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if seconds is not None and seconds <= 0:
