@@ -3,7 +3,9 @@
 ``rulekit validate`` calls :func:`check_scenarios`: every zone, card, variable, role, phase and
 component a scenario names must exist (with a did-you-mean), its ``params`` must be parameters
 of the pack within their bounds, its ``expect`` code must parse and check, the rule ids of
-``covers`` must be in the pack's rules, and no two scenarios may share a name.
+``covers`` must be in the pack's rules, and no two scenarios may share a name. What ``sees``,
+``never_sees``, ``log_for`` and ``options_for`` name is checked by
+:func:`rulekit.scenarioviews.view_problems`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from rulekit.errors import Location, PackError, PackErrors, ScenarioError, did_y
 from rulekit.lang.checker import Checker
 from rulekit.lang.parser import Snippet, parse_expression
 from rulekit.pack.loader import LoadedPack
-from rulekit.scenarios import Failure, Scenario, ScenarioRunner
+from rulekit.scenariofile import Failure, Scenario, reference
+from rulekit.scenarioviews import view_problems
 
 _REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
 
@@ -58,6 +61,7 @@ class _ScenarioCheck:
         self._zones()
         self._variables()
         self._roles()
+        self._views()
         self._expect()
         self._covers()
         return self.errors
@@ -82,15 +86,21 @@ class _ScenarioCheck:
 
     def _reference(self, section: str, ref: str, kind: str) -> str | None:
         try:
-            return ScenarioRunner(self.pack).reference(self.game, self.scenario, (section, ref),
-                                                       ref, kind)
+            return reference(self.game, self.scenario, (section, ref), ref, kind)
         except Failure as failure:
-            hint = None
-            message = failure.message
-            if "; did you mean" in message:
-                message, hint = message.split("; ", 1)
-            self.errors.append(ScenarioError(message, failure.location, hint))
+            self._failure(failure)
             return None
+
+    def _failure(self, failure: Failure) -> None:
+        hint = None
+        message = failure.message
+        if "; did you mean" in message:
+            message, _, hint = message.rpartition("; ")
+        self.errors.append(ScenarioError(message, failure.location, hint))
+
+    def _views(self) -> None:
+        for failure in view_problems(self.game, self.scenario):
+            self._failure(failure)
 
     def _zones(self) -> None:
         cards = self.symbols.cards
@@ -108,7 +118,10 @@ class _ScenarioCheck:
                 continue
             var = self.symbols.variables[key.split(".")[0]]
             kind = var.type
-            if kind in _REFERENCE_KINDS and isinstance(value, str):
+            if isinstance(value, list) and kind not in ("list", "any"):
+                self.error(f"'{ref}' holds a value of type {kind}, not a list",
+                           ("variables", ref))
+            elif kind in _REFERENCE_KINDS and isinstance(value, str):
                 known = self._ids(kind)
                 if value not in known:
                     self.error(f"'{value}' is not a {kind} (variable '{ref}' holds a {kind})",

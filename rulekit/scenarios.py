@@ -8,7 +8,6 @@ them and the pytest suite runs the shipped packs' scenarios.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,29 +26,13 @@ from rulekit.errors import (
 )
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
-from rulekit.lang.compiler import Compiler, zone_key
+from rulekit.lang.compiler import Compiler
 from rulekit.lang.parser import Snippet, parse_expression
-from rulekit.lang.symbols import describe_per
-from rulekit.pack.loader import LoadedPack, display_path, load_pack
-from rulekit.schema import validate_document
-from rulekit.yamlsource import YamlDocument, load_yaml
-
-_REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[([A-Za-z0-9_][A-Za-z0-9_-]*)\])?$")
-
-
-@dataclass
-class Scenario:
-    """One scenario as read from its file."""
-
-    name: str
-    covers: list[str]
-    data: dict[str, Any]
-    doc: YamlDocument
-    path: tuple[str | int, ...]
-
-    @property
-    def location(self) -> Location:
-        return self.doc.location(self.path)
+from rulekit.pack.loader import LoadedPack, load_pack
+from rulekit.scenarioexplain import explain
+from rulekit.scenariofile import Failure, Scenario, load_scenarios, reference
+from rulekit.scenarioviews import check_views
+from rulekit.yamlsource import YamlDocument
 
 
 @dataclass
@@ -98,35 +81,6 @@ class ScenarioRun:
 def _rule_sort_key(rule: str) -> tuple[str, int]:
     match = re.match(r"^(.*?)(\d+)$", rule)
     return (match.group(1), int(match.group(2))) if match else (rule, 0)
-
-
-def load_scenarios(files: Iterable[Path]) -> list[Scenario]:
-    """Read and schema-check scenario files; every error is raised together."""
-    errors: list[PackError] = []
-    scenarios: list[Scenario] = []
-    for path in files:
-        try:
-            doc = load_yaml(path, display_path(path))
-        except PackError as exc:
-            errors.append(exc)
-            continue
-        problems = validate_document(doc, "scenarios")
-        if problems:
-            errors.extend(problems)
-            continue
-        for i, data in enumerate(doc.data.get("scenarios") or []):
-            scenarios.append(Scenario(data["name"], list(data.get("covers", [])), data, doc,
-                                      ("scenarios", i)))
-    if errors:
-        raise PackErrors(errors)
-    return scenarios
-
-
-class Failure(Exception):
-    def __init__(self, message: str, location: Location | None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.location = location
 
 
 class ScenarioRunner:
@@ -209,31 +163,9 @@ class ScenarioRunner:
             state["vars"][key] = value
         return game.run(state)
 
-    def reference(self, game: Game, scenario: Scenario, path: tuple[str, ...], ref: str,
+    def reference(self, game: Game, scenario: Scenario, path: tuple[str | int, ...], ref: str,
                   kind: str) -> str:
-        where = scenario.doc.key_location((*scenario.path, *path))
-        match = _REF.match(ref)
-        if match is None:
-            raise Failure(f"bad {kind} reference '{ref}'", where)
-        name, index = match.group(1), match.group(2)
-        table: dict[str, Any] = game.symbols.zones if kind == "zone" else game.symbols.variables
-        if name not in table:
-            hint = did_you_mean(name, table)
-            raise Failure(f"unknown {kind} '{name}'" + (f"; {hint}" if hint else ""), where)
-        per = table[name].per
-        if per and index is None:
-            raise Failure(f"{kind} '{name}' has one per {describe_per(per)}: "
-                           f"write {name}[...]", where)
-        if not per and index is not None:
-            raise Failure(f"{kind} '{name}' is a single one; it takes no index", where)
-        if index is None:
-            return str(name)
-        domain = game.symbols.index_domain(per)
-        if index not in domain:
-            hint = did_you_mean(index, domain)
-            raise Failure(f"'{index}' is not a {describe_per(per)} of {kind} '{name}'"
-                           + (f"; {hint}" if hint else ""), where)
-        return zone_key(name, index)
+        return reference(game, scenario, path, ref, kind)
 
     def _place(self, game: Game, scenario: Scenario, state: State,
                zones: dict[str, list[str]]) -> None:
@@ -329,6 +261,7 @@ class ScenarioRunner:
             if not ok:
                 detail = _explain(compiler, expr, rt, checker.nslots, game)
                 raise Failure(f"expected {text}{detail}", doc.location(path))
+        check_views(game, scenario, state)
         waiting = data.get("expect_pending")
         if waiting is not None:
             wanted = [waiting] if isinstance(waiting, str) else list(waiting)
@@ -349,21 +282,15 @@ def _fits(game: Game, value: Any, expected: str) -> bool:
 
 
 def _explain(compiler: Compiler, expr: n.Expr, rt: Runtime, nslots: int, game: Game) -> str:
-    """For a failed comparison, the values of both sides."""
-    if isinstance(expr, n.Binary) and expr.op not in ("and", "or"):
-        try:
-            left = compiler.expr(expr.left)(rt, [None] * nslots)
-            right = compiler.expr(expr.right)(rt, [None] * nslots)
-        except Exception:
-            return ""
-        return f" (left side: {_show(left)}, right side: {_show(right)})"
+    """The values of the parts of a false expectation, and how the game ended if it did."""
+
+    def evaluate(part: n.Expr) -> Any:
+        return compiler.expr(part)(rt, [None] * nslots)
+
+    detail = explain(expr, evaluate, game.symbols)
     if state_result := rt.state["result"]:
-        return f" (the game ended: {state_result['reason']})"
-    return ""
-
-
-def _show(value: Any) -> str:
-    return "none" if value is None else repr(value)
+        detail += f" (the game ended: {state_result['reason']})"
+    return detail
 
 
 def run_scenarios(pack: LoadedPack, params: dict[str, Any] | None = None,
@@ -381,5 +308,5 @@ def run_scenarios(pack: LoadedPack, params: dict[str, Any] | None = None,
     return run
 
 
-__all__ = ["Scenario", "ScenarioError", "ScenarioResult", "ScenarioRun", "ScenarioRunner",
-           "load_scenarios", "run_scenarios"]
+__all__ = ["Failure", "Scenario", "ScenarioError", "ScenarioResult", "ScenarioRun",
+           "ScenarioRunner", "load_scenarios", "run_scenarios"]

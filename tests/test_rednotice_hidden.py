@@ -5,6 +5,12 @@ other player's secrets are replaced in the state by other values: Angela's city,
 her Identities, her token stack and drawn tokens, her face-down tokens, her list of triggered
 Radars; and for Angela's view, Jessah's Checks and tokens. The observation includes the event
 log, so the log obeys the same rule. The observation must also never hold those secrets.
+
+These checks stay in Python because they are properties over random games: every decision point
+of many seeded games, with the other player's secrets swapped for other values. A scenario sets
+up one given situation, so it cannot say "at every step of any game". What each player sees in
+given situations is asserted by games/rednotice/scenarios/hidden.yaml (``sees``,
+``never_sees``, ``log_for``, ``options_for``), which ``rulekit test rednotice`` shows.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -128,3 +129,49 @@ def test_a_crowded_continent_is_spread_out() -> None:
     nearest = min(math.dist(a, b) for i, a in enumerate(dots.values())
                   for b in list(dots.values())[i + 1:])
     assert nearest >= 36  # London and Paris are 14 pixels apart at the map's scale
+
+
+def _pack_with_route_properties(tmp_path: Path) -> Path:
+    """The shadow pack, with a kind on every route and a cost on two of them."""
+    folder = tmp_path / "shadow"
+    shutil.copytree(Path(__file__).parent / "packs" / "shadow", folder)
+    content = folder / "content.yaml"
+    text = content.read_text()
+    for old, new in [("    - [a, b]\n", "    - {from: a, to: b, kind: tram, cost: 2}\n"),
+                     ("    - [b, c]\n", "    - {from: b, to: c, kind: bus}\n"),
+                     ("    - [a, d]\n", "    - {from: a, to: d, kind: bus, cost: 3}\n"),
+                     ("    - [d, e]\n", "    - {from: d, to: e, kind: bus}\n"),
+                     ("    - [e, f]\n", "    - {from: e, to: f, kind: bus}\n")]:
+        assert old in text
+        text = text.replace(old, new)
+    content.write_text(text)
+    return folder
+
+
+def test_route_properties_colour_and_label_the_routes(tmp_path: Path) -> None:
+    root = ET.fromstring(render_svg(load_pack(_pack_with_route_properties(tmp_path)).game))
+    routes = {g.findtext(f"{SVG}title"): g.get("stroke") for g in root.iter(f"{SVG}g")}
+    # kind (text, 2 values) colours the routes; the other properties are written on them
+    assert routes["Alder - Birch (kind tram, cost 2)"] != routes["Birch - Cedar (kind bus)"]
+    assert routes["Birch - Cedar (kind bus)"] == routes["Alder - Dogwood (kind bus, cost 3)"]
+    assert routes["Cedar - Fir (long)"] == "#888"  # no kind: grey
+    labels = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "route-label"]
+    assert sorted(labels) == ["cost 2", "cost 3", "long"]
+    legend = [t.text for t in root.iter(f"{SVG}text")]
+    assert "kind: tram" in legend and "kind: bus" in legend
+
+
+def test_the_text_map_lists_route_properties(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["map", str(_pack_with_route_properties(tmp_path)), "--no-color"]) == 0
+    out = capsys.readouterr().out
+    routes = out[out.index("Routes"):].splitlines()
+    assert routes == ["Routes", "  Alder - Birch: kind tram, cost 2", "  Birch - Cedar: kind bus",
+                      "  Alder - Dogwood: kind bus, cost 3", "  Cedar - Fir: long",
+                      "  Dogwood - Elm: kind bus", "  Elm - Fir: kind bus"]
+
+
+def test_a_map_whose_routes_carry_nothing_lists_no_routes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["map", "rednotice", "--no-color"]) == 0
+    assert "Routes" not in capsys.readouterr().out

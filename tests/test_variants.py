@@ -207,7 +207,7 @@ def test_rulekit_test_with_base_reports_the_base_scenarios_apart(run: Run) -> No
     assert code == 0  # the base's scenarios may fail: the variant deals 7 cards, not 10
     assert "scenarios of the base pack carchase, run against carchase-nine:" in out
     assert "FAIL Setup: the shuffled deck deals 10 cards" in out
-    assert "(left side: 7, right side: 10)" in out
+    assert "expected count(hand[law]) == 10: count(hand[law]) = 7" in out
     assert "base: " in out and "(a variant may change what they assert)" in out
 
 

@@ -49,5 +49,26 @@ def run(args: argparse.Namespace) -> int:
         print(f"{out}: {len(game.symbols.board.nodes)} places, "
               f"{len(game.symbols.board.edges)} routes")
         return 0
-    Screen(no_color=args.no_color).show(Renderer(game).map())
+    screen = Screen(no_color=args.no_color)
+    screen.show(Renderer(game).map())
+    routes = route_listing(game)
+    if routes is not None:
+        screen.show(routes)
     return 0
+
+
+def route_listing(game: Any) -> Any:
+    """The routes that carry properties, with them (``Cedar - Fir: long``); None if none do."""
+    from rich.console import Group
+    from rich.text import Text
+
+    from rulekit.play.render import STYLE_SECTION
+    from rulekit.play.svgmap import describe_properties, route_properties
+
+    board = game.symbols.board
+    lines = []
+    for edge in board.edges.values():
+        props = describe_properties(route_properties(edge))
+        if props:
+            lines.append(Text(f"  {edge.get('name', edge['id'])}: {props}"))
+    return Group(Text("Routes", style=STYLE_SECTION), *lines) if lines else None

@@ -5,6 +5,12 @@ there; otherwise regions are laid out on a circle and each region's nodes on a s
 around its centre; places drawn too near one another (a crowded continent) are pushed apart.
 Edges between regions are dashed; a region's ``color`` colours its nodes.
 
+A route's own properties (any key besides ``from``, ``to``, ``id`` and ``name``) are drawn too
+(:func:`route_properties`): the first text or yes/no property whose routes take 2 to 6 values
+colours each route by its value, with a legend (routes where it is no or none stay grey);
+every other property is written at the middle of the route (``cost 2``; a yes/no property by
+its name when yes); and each route's ``<title>`` (its tooltip) lists them all.
+
 Each route is a group (``<g class="route">``) of what draws it: a straight line; a curve when
 a straight line would pass over a place it does not visit; or, on a ``lon``/``lat`` map, two
 lines that leave at one edge of the picture and come back at the other when the route crosses
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from rulekit.engine.game import Game
@@ -122,23 +129,27 @@ def _clear(points: list[Point], others: list[Point]) -> bool:
     return all(_near(o, p, q) >= CLEAR for o in others for p, q in itertools.pairwise(points))
 
 
-def _route(a: Point, b: Point, others: list[Point], wrap: float) -> list[str]:
+def _route(a: Point, b: Point, others: list[Point], wrap: float
+           ) -> tuple[list[str], Point]:
     """The SVG shapes of a route from ``a`` to ``b`` (``wrap``: the width of 360 degrees when
-    the route crosses the date line, else 0)."""
+    the route crosses the date line, else 0), and the middle of the route."""
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
     if wrap:
         shift = wrap if a[0] < b[0] else -wrap
-        return [_line(a, (b[0] - shift, b[1])), _line((a[0] + shift, a[1]), b)]
+        far = (b[0] - shift, b[1])
+        return [_line(a, far), _line((a[0] + shift, a[1]), b)], ((a[0] + far[0]) / 2,
+                                                                  (a[1] + far[1]) / 2)
     if _clear([a, b], others):
-        return [_line(a, b)]
-    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+        return [_line(a, b)], (mx, my)
     length = max(math.hypot(b[0] - a[0], b[1] - a[1]), 1.0)
     nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
     for bow in BOWS:
         control = (mx + 2 * bow * nx, my + 2 * bow * ny)
         if _clear(_curve(a, control, b), others):
-            return [f'<path d="M {a[0]:.1f} {a[1]:.1f} Q {control[0]:.1f} {control[1]:.1f} '
-                    f'{b[0]:.1f} {b[1]:.1f}" fill="none"/>']
-    return [_line(a, b)]
+            return ([f'<path d="M {a[0]:.1f} {a[1]:.1f} Q {control[0]:.1f} {control[1]:.1f} '
+                     f'{b[0]:.1f} {b[1]:.1f}" fill="none"/>'],
+                    _curve(a, control, b, 2)[1])
+    return [_line(a, b)], (mx, my)
 
 
 def _line(a: Point, b: Point) -> str:
@@ -190,16 +201,25 @@ def render_svg(game: Game) -> str:
            f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbfaf5"/>']
     if not board.nodes:
         out.append(f'<text x="{MARGIN}" y="{MARGIN}">This pack has no map.</text>')
+    styled, colours = _route_style(board)
     for edge in board.edges.values():
         start, end = edge["from"], edge["to"]
         crossing = board.nodes[start].get("region") != board.nodes[end].get("region")
         dash = ' stroke-dasharray="6 4"' if crossing else ""
         across = wrap and abs(board.nodes[start]["lon"] - board.nodes[end]["lon"]) > 180
         others = [at[n] for n in board.nodes if n not in (start, end)]
-        shapes = _route(at[start], at[end], others, wrap if across else 0.0)
-        out.append(f'<g class="route" stroke="#888" stroke-width="1.5"{dash}>'
-                   f"<title>{escape(str(edge.get('name', edge['id'])))}</title>"
-                   + "".join(shapes) + "</g>")
+        shapes, middle = _route(at[start], at[end], others, wrap if across else 0.0)
+        props = route_properties(edge)
+        colour = colours.get(_style_value(board, edge, styled), "#888") if styled else "#888"
+        title = str(edge.get("name", edge["id"]))
+        if describe_properties(props):
+            title += f" ({describe_properties(props)})"
+        out.append(f'<g class="route" stroke={quoteattr(colour)} stroke-width="1.5"{dash}>'
+                   f"<title>{escape(title)}</title>" + "".join(shapes) + "</g>")
+        label = describe_properties(props, styled)
+        if label:
+            out.append(f'<text class="route-label" x="{middle[0]:.1f}" y="{middle[1] - 3:.1f}" '
+                       f'text-anchor="middle" font-size="10" fill="#555">{escape(label)}</text>')
     dots = list(at.values())
     taken: list[Box] = []
     for ident, props in board.nodes.items():
@@ -220,5 +240,60 @@ def render_svg(game: Game) -> str:
                    f"fill={quoteattr(colour)}/>")
         out.append(f'<text x="{MARGIN / 2 + 10:.0f}" y="{y:.0f}">'
                    f"{escape(str(props.get('name', ident)))}</text>")
+    for i, (value, colour) in enumerate(colours.items()):
+        y = MARGIN / 2 + 16 * i
+        out.append(f'<line class="legend" x1="{WIDTH - 190}" y1="{y - 4:.0f}" '
+                   f'x2="{WIDTH - 166}" y2="{y - 4:.0f}" stroke={quoteattr(colour)} '
+                   'stroke-width="3"/>')
+        legend = str(styled) if value == "yes" else f"{styled}: {value}"
+        out.append(f'<text x="{WIDTH - 160}" y="{y:.0f}">{escape(legend)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+ROUTE_KEYS = ("id", "from", "to", "name")
+ROUTE_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65")
+
+
+def route_properties(edge: dict[str, Any]) -> dict[str, Any]:
+    """The properties a route carries besides its ends, id and name."""
+    return {key: value for key, value in edge.items() if key not in ROUTE_KEYS}
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "none" if value is None else str(value)
+
+
+def _route_style(board: Board) -> tuple[str | None, dict[str, str]]:
+    """The property that colours the routes, and the colour of each of its values."""
+    edges = list(board.edges.values())
+    names = list(dict.fromkeys(k for edge in edges for k in route_properties(edge)))
+    for name in names:
+        if not all(isinstance(edge.get(name), str | bool | None) for edge in edges):
+            continue
+        distinct = list(dict.fromkeys(_style_value(board, edge, name) for edge in edges))
+        if 2 <= len(distinct) <= len(ROUTE_COLOURS):
+            shown = [value for value in distinct if value not in ("no", "none")]  # stay grey
+            return name, dict(zip(shown, ROUTE_COLOURS, strict=False))
+    return None, {}
+
+
+def _style_value(board: Board, edge: dict[str, Any], name: str) -> str:
+    """The value of ``name`` that colours ``edge`` (a yes/no property left out is no)."""
+    if name in edge:
+        return _value_text(edge[name])
+    boolean = all(isinstance(e[name], bool) for e in board.edges.values() if name in e)
+    return "no" if boolean else "none"
+
+
+def describe_properties(props: dict[str, Any], skip: str | None = None) -> str:
+    """Properties as a text (``kind tram, cost 2, long``; a yes/no property by its name when
+    yes), but ``skip``: what is written at the middle of a route and in the text map."""
+    parts = []
+    for key, value in props.items():
+        if key == skip or value is False or value is None:
+            continue
+        parts.append(key if value is True else f"{key} {_value_text(value)}")
+    return ", ".join(parts)
