@@ -2,8 +2,10 @@
 
 :func:`lint_pack` reads the effect code of a loaded pack again and warns about an ``end_when``
 that holds in the initial state (every game would end at once), procedures, functions, zones,
-variables and cards that nothing uses, and a ``choose`` whose list is always empty. ``rulekit
-validate`` prints the warnings; they fail it only with ``--strict``.
+variables and cards that nothing uses, and a ``choose`` whose list is always empty; with
+:mod:`rulekit.lintflow`, a public ``log`` line that prints non-public data and a phase after
+which no phase ever runs. ``rulekit validate`` prints the warnings; they fail it only with
+``--strict``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from rulekit.engine.vm import Runtime
 from rulekit.errors import Location, PackError, PackWarning
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet, parse_block, parse_expression
+from rulekit.lintflow import checked_bodies, dead_phases, log_leaks
 from rulekit.pack.documents import snippet
 from rulekit.pack.loader import LoadedPack
 from rulekit.yamlsource import JsonPath, YamlDocument
@@ -180,6 +183,9 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter.end_at_start()
     linter.unused()
     linter.empty_choices()
+    bodies = checked_bodies(pack.game.symbols, linter.doc)
+    linter.warnings += log_leaks(pack.game.symbols, bodies)
+    linter.warnings += dead_phases(linter.doc, bodies)
     return sorted(linter.warnings, key=lambda w: (w.location.file, w.location.line,
                                                   w.location.column) if w.location else
                   ("", 0, 0))

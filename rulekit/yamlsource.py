@@ -29,6 +29,7 @@ import yaml
 
 from rulekit.errors import DuplicateKeyError, Location, PackFileError, YamlSyntaxError
 from rulekit.limits import MAX_FILE_BYTES, MAX_INT
+from rulekit.yamlmistakes import explain
 
 __all__ = ["JsonPath", "YamlDocument", "load_yaml"]
 
@@ -704,13 +705,17 @@ def _syntax_hint(problem: str, context: str) -> str | None:
     if "<block end>" in problem:
         return "check the indentation of this line"
     if "undefined alias" in problem:
-        return "an alias *name needs an anchor &name earlier in the file"
+        return ("an alias *name needs an anchor &name earlier in the file; if this is code, "
+                "put it in quotes")
     if "expected a single document" in context + problem:
         return "a pack file holds one YAML document; remove the extra '---'"
     return None
 
 
 def _syntax_error(document: YamlDocument, error: yaml.MarkedYAMLError) -> YamlSyntaxError:
+    placed = explain(document.text, error, document._at)
+    if placed is not None:
+        return placed
     problem = error.problem or error.context or "invalid YAML"
     context = error.context if error.problem else None
     mark = error.problem_mark or error.context_mark

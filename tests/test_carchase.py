@@ -206,6 +206,15 @@ def test_exchanging_six_cards_is_refused(game: Game) -> None:
     assert sorted(five["zones"]["discard"]) == sorted(cards[:5])
 
 
+def test_a_card_of_another_phase_is_refused_with_its_name_and_why(game: Game) -> None:
+    state = start(game, "search", {hand("law"): ["bust", "smokey", "ferry"],
+                                   hand("fugitive"): ["lone_wolf"]})
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(state, {"law": "bust+smokey"})
+    assert info.value.message == \
+        "Smokey is a Capture card: it cannot be played in the Search phase."
+
+
 def test_two_location_cards_are_refused_in_every_contest(game: Game) -> None:
     for phase, law_card, fugitive_card in [("search", "bust", "lone_wolf"),
                                            ("chase", "skid", "wheelie"),
@@ -214,9 +223,12 @@ def test_two_location_cards_are_refused_in_every_contest(game: Game) -> None:
                                     hand("fugitive"): [fugitive_card, "bridge", "route_51"]})
         law = game.decision_for(state, "law")
         assert law is not None
-        with pytest.raises(IllegalActionError, match="at most"):
+        # Refused in the rulebook's words (the pack's 'else' text, CC-15).
+        with pytest.raises(IllegalActionError,
+                           match=r"^Only one Location card may be played per phase\.$"):
             game.apply(state, {"law": f"{law_card}+ferry+tunnel"})
-        with pytest.raises(IllegalActionError, match="at most"):
+        with pytest.raises(IllegalActionError,
+                           match=r"^Only one Location card may be played per phase\.$"):
             game.apply(state, {"fugitive": f"{fugitive_card}+bridge+route_51"})
         # One Location card with other cards is fine.
         assert law.option(f"ferry+{law_card}").value is not None

@@ -198,3 +198,45 @@ def test_packs_that_declare_no_properties_are_not_checked(run: Run, tmp_path: Pa
     edit(folder / "cards.yaml", "{id: informant,   name: Informant,   type: S, score: 8}",
          "{id: informant,   name: Informant,   type: S, score: 8, note: any}")
     assert run("validate", folder)[0] == 0
+
+
+def test_a_public_log_line_that_prints_a_secret_is_a_warning(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "flow.yaml", "{reveal(stash[fugitive])}", "{stash[fugitive]}")
+    edit(folder / "flow.yaml", '          log "The Fugitive stashes a card."',
+         '          let seen = c\n          log "The Fugitive stashes {seen}."')
+    code, out, err = run("validate", folder)
+    # A card of the hideout is a secret; an answer is not (a log of a choice tells what the
+    # rules reveal), even through a local variable.
+    assert code == 0 and out.endswith("hideout: ok (22 cards, 10 scenarios; 1 warning)\n")
+    lines = err.splitlines()
+    start = lines.index(next(line for line in lines if line.endswith(
+        "flow.yaml:52:45: warning: this log line is public, and it prints 'stash', which not "
+        "every player may see")))
+    assert lines[start + 1:start + 4] == [
+        '              log "Raid! The hideout is found: {stash[fugitive]}."',
+        "                                                ^",
+        "hint: send the line to the role that may see it (log \"...\" to ROLE), or print "
+        "something public"]
+    assert "flow.yaml:38:" not in err
+    code, out, _ = run("validate", folder, "--format", "json")
+    [warning] = [d for d in json.loads(out)["packs"][0]["diagnostics"]
+                 if "stash" in d["message"]]
+    assert (warning["severity"], warning["line"], warning["column"]) == ("warning", 52, 45)
+
+
+def test_a_phase_that_always_ends_the_round_is_a_warning(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "flow.yaml", "        refill(fugitive)\n",
+         "        refill(fugitive)\n        if heat > 1 { end_round } else { finish() }\n")
+    edit(folder / "flow.yaml", "procedures:\n",
+         "procedures:\n  finish:\n    do: |\n      if heat > 0 { pass }\n      end_round\n")
+    code, _, err = run("validate", folder)
+    assert code == 0
+    assert str(folder / "flow.yaml") + ":28:7: warning: every path of phase 'draw' ends the " \
+        "round or the game, so the phases after it never run: 'stash', 'search'" in err
+    assert "hint: end the round only on some paths (inside an if), or move the phases after " \
+        "it before it" in err
+    edit(folder / "flow.yaml", "      if heat > 0 { pass }\n", "      if heat > 0 { return }\n")
+    code, _, err = run("validate", folder)
+    assert "every path of phase" not in err

@@ -336,17 +336,46 @@ class TestSyntaxErrors:
             parse("let x = 1 +")
         assert "a name" in info.value.message
 
-    def test_unclosed_block_is_located_at_the_end(self) -> None:
+    def test_unclosed_block_points_at_its_brace(self) -> None:
         with pytest.raises(EffectSyntaxError) as info:
             parse("if x > 1 {\n  pass\n\n")
-        err = info.value
-        assert err.message.startswith("syntax error: unexpected end of text; expected ")
-        assert (err.location.line, err.location.column) == (2, 7)  # type: ignore[union-attr]
+        assert str(info.value).splitlines() == [
+            "<text>:1:10: syntax error: this '{' is never closed",
+            "    if x > 1 {",
+            "             ^",
+            "hint: add the '}' that closes it",
+        ]
 
-    def test_unclosed_block_says_a_brace_is_expected(self) -> None:
+    @pytest.mark.parametrize(
+        ("text", "line", "column", "message", "hint"),
+        [
+            ("f(1, g(2)\nlet y = 3", 1, 2, "syntax error: this '(' is never closed",
+             "add the ')' that closes it"),
+            ("let t = sum([x for x in y)\npass", 1, 13, "syntax error: this '[' is never closed",
+             "close it with ']' before the ')' at line 1, column 26"),
+            ('if a { pass }\nlog "x {a} # y\npass', 2, 5,
+             'syntax error: this quote " is never closed',
+             'end the text with " on the same line (a text in quotes cannot go on to the next '
+             "line)"),
+            ("pass\nlet x = 1)", 2, 10, "syntax error: this ')' closes nothing",
+             "remove it, or add the '(' it closes"),
+            ("if a = 0 { pass }", 1, 6,
+             "syntax error: '=' sets a variable; a condition compares with '=='",
+             "did you mean '=='?"),
+            ("let c = choose p subset of d where it.t = 1 # x\nlog \"{c}\"", 1, 41,
+             "syntax error: '=' sets a variable; a condition compares with '=='",
+             "did you mean '=='?"),
+            ("log \"{a} (\" # ( [\nf(@x#2", 2, 2, "syntax error: this '(' is never closed",
+             "add the ')' that closes it"),
+        ],
+    )
+    def test_placed_where_the_mistake_is(self, text: str, line: int, column: int,
+                                         message: str, hint: str) -> None:
         with pytest.raises(EffectSyntaxError) as info:
-            parse("if x > 1 {\n  pass\n")
-        assert "'}'" in info.value.message
+            parse(text)
+        err = info.value
+        assert (err.message, err.hint) == (message, hint)
+        assert (err.location.line, err.location.column) == (line, column)  # type: ignore[union-attr]
 
     def test_unclosed_brace_in_log_text(self) -> None:
         with pytest.raises(EffectSyntaxError) as info:
@@ -366,7 +395,7 @@ class TestSyntaxErrors:
     def test_expression_errors(self) -> None:
         with pytest.raises(EffectSyntaxError) as info:
             expr("x = 1")
-        assert info.value.message.startswith("syntax error: unexpected '='")
+        assert info.value.hint == "did you mean '=='?"
         assert info.value.location.column == 3  # type: ignore[union-attr]
 
     def test_message_quotes_the_source_with_a_caret(self) -> None:

@@ -468,3 +468,65 @@ def test_text_location_after_escaped_line_breaks(load: Loader) -> None:
     loc = doc.text_location(("do",), 4, 5)  # the "=" of "c = 2"
     assert (loc.line, char_at(loc)) == (2, "=")
     assert loc.column == text.split("\n")[1].index("c = 2") + 3
+
+
+# --------------------------------------------------------- mistakes of people writing code
+
+
+def test_an_unquoted_at_sign_says_to_quote_the_code(load: Loader) -> None:
+    with pytest.raises(YamlSyntaxError) as info:
+        load("flow:\n  end_when:\n    - when: @key in hand\n      winner: a\n")
+    assert str(info.value).splitlines() == [
+        "games/t/flow.yaml:3:13: a YAML value cannot start with '@'",
+        "        - when: @key in hand",
+        "                ^",
+        "hint: put the code in quotes (key: \"@id in hand\"), or write it on the next lines "
+        "after 'key: |'",
+    ]
+
+
+@pytest.mark.parametrize("indent", [1, 4])
+def test_a_dedented_line_in_a_block_says_the_block_ended_early(load: Loader,
+                                                               indent: int) -> None:
+    text = ("procedures:\n"
+            "  turn:\n"
+            "    do: |\n"
+            "      let x = 1\n"
+            + " " * indent + "log \"{x}\"\n"
+            "      pass\n"
+            "    params: {}\n")
+    with pytest.raises(YamlSyntaxError) as info:
+        load(text)
+    assert str(info.value).splitlines() == [
+        f"games/t/flow.yaml:5:{indent + 1}: the block under 'do: |' ended early: this line "
+        "is less indented than the lines above it",
+        " " * 4 + " " * indent + "log \"{x}\"",
+        " " * 4 + " " * indent + "^",
+        "hint: indent it by 6 spaces, like the lines of the block",
+    ]
+
+
+def test_a_block_that_ends_as_yaml_means_it_is_read(load: Loader) -> None:
+    doc = load("a:\n  do: |\n    pass\n  when: |-\n    x\nb: 1\n")
+    assert doc.data == {"a": {"do": "pass\n", "when": "x"}, "b": 1}
+
+
+@pytest.mark.parametrize(("value", "column", "message"), [
+    ("%x + 1", 13, "a YAML value cannot start with '%'"),
+    ("[c for c in hand[a]] == []", 13,
+     "YAML reads a value that starts with '[' as a list, and this code is not one"),
+])
+def test_code_that_yaml_reads_otherwise_says_to_quote_it(load: Loader, value: str, column: int,
+                                                         message: str) -> None:
+    with pytest.raises(YamlSyntaxError) as info:
+        load(f"flow:\n  end_when:\n    - when: {value}\n      winner: a\n")
+    err = info.value
+    assert err.message == message
+    assert err.location is not None and (err.location.line, err.location.column) == (3, column)
+    assert err.hint is not None and err.hint.startswith("put the code in quotes")
+
+
+def test_a_list_with_a_mistake_is_not_taken_for_code(load: Loader) -> None:
+    with pytest.raises(YamlSyntaxError) as info:
+        load("covers: [a, b\nnext: 1\n")
+    assert "code" not in info.value.message and "quotes" not in (info.value.hint or "")

@@ -13,23 +13,38 @@ still deciding); cards R sees are first swapped in from places R cannot see. See
 
 from __future__ import annotations
 
-import math
+import contextlib
+import copy
 import random
 import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulekit.bots.cards import (
+    Slots,
     ask_again,
+    deal_slots,
     deal_to_match,
+    gather,
     hidden_cards,
+    names_any,
     project_cards,
     redeal,
     relabel,
     relabel_id,
     swappable,
 )
-from rulekit.engine.decisions import Option
+from rulekit.bots.logs import (
+    Event,
+    card_pairs,
+    cards_in,
+    names,
+    next_answer,
+    same_kind,
+    strings_in,
+)
+from rulekit.bots.sampling import stratified_pick
+from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import copy_state
 from rulekit.errors import IllegalActionError
 
@@ -37,9 +52,9 @@ if TYPE_CHECKING:
     from rulekit.agents import View
     from rulekit.engine.game import Game, State
 
-Event = dict[str, Any]
 SAME, CARDS, OTHER = 0, 1, 2  # how events differ from those R saw
 MAX_RESTARTS = 3  # times a belief that lost the game starts again from its beginning
+SUBSET_ENUMERATED = 6  # a subset choice of more items has its answers drawn, not listed
 
 
 @dataclass
@@ -54,6 +69,7 @@ class Particle:
     state: State
     weight: float
     exact: bool = True
+    slots: Slots | None = None  # where a sample deals the unseen cards (found once)
 
 
 class BeliefLost(Exception):
@@ -84,9 +100,13 @@ class Belief:
         self.keep = keep
         self.tries = tries
         self.seeds = seeds
+        # The variables R cannot see: the states kept under a cap cover each of their values.
+        self._hidden_vars = [key for key, owner, vis in game._var_keys
+                             if not (vis == "public" or (vis == "owner" and owner == role))]
         self.restarts = 0
         self.particles = self._fresh()
         self.seen: list[Event] = []  # R's log as far as the particles have followed it
+        self._log: list[Event] = []  # the same, as plain events (the log of a sample)
         self.observation: dict[str, Any] | None = None
         self.lost = False
         self._spent = 0
@@ -105,7 +125,7 @@ class Belief:
         if len(log) < len(self.seen) or log[:len(self.seen)] != self.seen:
             raise ValueError("the observation does not continue the one this belief follows")
         if self.observation is not None and len(log) == len(self.seen) \
-                and _without_log(observation) == _without_log(self.observation):
+                and without_log(observation) == without_log(self.observation):
             return self
         finals = [] if self.lost else self._follow_both_ways(log[len(self.seen):], observation)
         if not finals and self.restarts < MAX_RESTARTS:
@@ -116,6 +136,7 @@ class Belief:
         if finals:
             self.particles = self._resample(finals)
         self.lost = not finals
+        self._log += [dict(e) for e in log[len(self.seen):]]
         self.seen = list(log)
         self.observation = observation
         return self
@@ -142,6 +163,7 @@ class Belief:
         finals: list[Particle] = []
         self._spent = 0
         cap = self.max_frontier
+        expanded: set[tuple[str, int]] = set()
         for _ in range(10_000):
             if not frontier:
                 break
@@ -161,7 +183,7 @@ class Belief:
                     continue
                 decisions = game.pending(state)
                 if any(d.player == role for d in decisions):
-                    answer = _next_answer(target, pos, role)
+                    answer = next_answer(target, pos, role)
                     if answer is not None:
                         self._step(state, {role: answer}, weight, exact, pos, target,
                                    following)
@@ -171,13 +193,19 @@ class Belief:
                 other = next((d for d in decisions if d.player != role), None)
                 if other is None:
                     continue
-                self._branch(state, other.player, list(other.options()), weight, exact, pos,
-                             target, following)
+                self._branch(state, other, weight, exact, pos, target, following)
             if self._spent > self.budget:
                 cap = max(self.max_particles // 2, cap // 2)
             if self._spent > 4 * self.budget:
+                cap = 1  # one state of each stratum only
+            if self._spent > 16 * self.budget:
                 break
-            frontier = self._cap([(s, w, e, p) for (s, w, e, p) in following.values()], cap)
+            # A state met again at the same place of R's log (an anytime action declined
+            # inside its own question leads back to the question) is not followed twice.
+            fresh = [(s, w, e, p) for key, (s, w, e, p) in following.items()
+                     if (key[0], key[1]) not in expanded]
+            expanded.update((key[0], key[1]) for key in following)
+            frontier = self._cap(fresh, cap)
         return finals
 
     def _step(self, state: State, actions: dict[str, str] | None, weight: float, exact: bool,
@@ -190,6 +218,11 @@ class Belief:
         ones it saw, the cards are renamed in ``state`` and the transition is played again
         (with the renamed answer, or else every answer of the same player)."""
         child = self._play(state, actions)
+        if child is None and actions is not None and self.role in actions:
+            # R's own answer names cards this state had not dealt to R: deal them to R.
+            moved = self._own_cards(state, actions[self.role])
+            if moved is not None:
+                state, child = moved, self._play(moved, actions)
         if child is None:
             return
         start = len(state["log"])
@@ -205,6 +238,22 @@ class Belief:
         if differ != OTHER or self._loose:
             self._keep(child, weight, exact and differ == SAME, new_pos, following)
 
+    def _own_cards(self, state: State, answer: str) -> State | None:
+        """``state`` with the cards R's ``answer`` names, and R's decision does not offer,
+        swapped in from places R cannot see (a state followed from the start of the game has
+        not dealt R the cards R held); None if that cannot be done."""
+        decision = self.game.decision_for(state, self.role)
+        if decision is None:
+            return None
+        hidden = hidden_cards(self.game, state, self.role)
+        named = [c for c in answer.split("+") if c in hidden and c not in decision.items]
+        if not named:
+            return None
+        mapping = gather(self.game, state, self.role, self.game._card_kinds, named, [])
+        if not mapping:
+            return None
+        return ask_again(self.game, relabel(state, mapping), self.rng)
+
     def _renamed(self, state: State, actions: dict[str, str] | None, mapping: dict[str, str],
                  weight: float, exact: bool, pos: int, target: list[Event],
                  following: dict[tuple[str, int, bool], list[Any]]) -> bool:
@@ -219,7 +268,8 @@ class Belief:
             if player != self.role:
                 decision = self.game.decision_for(parent, player)
                 if decision is not None:
-                    tries += [{player: o.id} for o in decision.options()[:self.keep * 4]]
+                    tries += [{player: o.id} for o in
+                              self._candidates(decision, pos, target)[0][:self.keep * 4]]
         found = False
         for moved in tries:
             child = self._play(parent, moved)
@@ -231,29 +281,57 @@ class Belief:
                     break
         return found
 
-    def _branch(self, state: State, player: str, options: list[Option], weight: float,
-                exact: bool, pos: int, target: list[Event],
-                following: dict[tuple[str, int, bool], list[Any]], rescue: bool = True) -> bool:
-        """Follow ``player``'s answers from ``state``: all of them, or (beyond ``keep``) in
-        random order until ``keep`` continue R's log or ``tries`` were tried; each kept
-        branch weighs ``weight``
-        divided by the answers tried (the other player is taken to answer at random). True
-        if a branch was kept."""
-        if len(options) > self.keep:
-            options = list(options)
-            self.rng.shuffle(options)
+    def _branch(self, state: State, decision: Decision, weight: float, exact: bool, pos: int,
+                target: list[Event], following: dict[tuple[str, int, bool], list[Any]],
+                rescue: bool = True) -> bool:
+        """Follow the answers of ``decision``'s player from ``state``: all of them, or (beyond
+        ``keep``) those R's log is about to name first, then the others in random order, until
+        ``keep`` continue R's log, or ``tries`` were tried, or ``keep`` more were tried after
+        the named ones. Each kept branch weighs ``weight`` divided by the answers tried (the
+        other player is taken to answer at random). True if a branch was kept."""
+        player = decision.player
+        options, named = self._candidates(decision, pos, target)
         mine: dict[tuple[str, int, bool], list[Any]] = {}
         tried = 0
         for option in options[:self.tries]:
             tried += 1
             self._step(state, {player: option.id}, 1.0, exact, pos, target, mine)
-            if len(mine) >= self.keep:
+            if len(mine) >= self.keep or (named and mine and tried >= named + self.keep):
                 break
         for child, share, child_exact, child_pos in mine.values():
             self._keep(child, weight * share / tried, child_exact, child_pos, following)
         if not mine and rescue:
             return self._rescue(state, player, weight, exact, pos, target, following)
         return bool(mine)
+
+    def _candidates(self, decision: Decision, pos: int, target: list[Event]
+                    ) -> tuple[list[Option], int]:
+        """The answers to try, and how many at the front answer with what R's log is about
+        to name. A subset of many items is not enumerated: its answers are drawn."""
+        named: list[str] = []
+        for event in target[pos:pos + 4]:
+            strings_in(event.get("args"), named)
+        if decision.kind == "subset" and len(decision.items) > SUBSET_ENUMERATED:
+            front: list[Option] = []
+            picked = [i for i in decision.items if i.__class__ is str and i in named]
+            if picked:
+                with contextlib.suppress(IllegalActionError):
+                    front.append(decision.option("+".join(picked)))
+            drawn: dict[str, Option] = {o.id: o for o in front}
+            for _ in range(2 * self.tries):
+                if len(drawn) >= self.tries:
+                    break
+                option = decision.sample(self.rng)
+                drawn.setdefault(option.id, option)
+            return list(drawn.values()), len(front)
+        options = list(decision.options())
+        if len(options) <= self.keep:
+            return options, 0
+        self.rng.shuffle(options)
+        front = [o for o in options if names(o.value, named)]
+        if front:
+            options = front + [o for o in options if not names(o.value, named)]
+        return options, len(front)
 
     def _rescue(self, state: State, player: str, weight: float, exact: bool, pos: int,
                 target: list[Event], following: dict[tuple[str, int, bool], list[Any]]) -> bool:
@@ -263,13 +341,13 @@ class Belief:
         hidden = hidden_cards(self.game, state, self.role)
         named: list[str] = []
         for event in target[pos:pos + 4]:
-            _cards_in(event.get("args"), hidden, named)
+            cards_in(event.get("args"), hidden, named)
         if not named:
             return False
         decision = self.game.decision_for(state, player)
         offered: list[str] = []
         if decision is not None:
-            _cards_in(decision.items, hidden, offered)
+            cards_in(decision.items, hidden, offered)
         mappings: list[dict[str, str]] = []
         together: dict[str, str] = {}
         for card in named:
@@ -281,15 +359,17 @@ class Belief:
                 together[card], together[spare] = spare, card
         if together:
             mappings.append(together)
+        gathered = gather(self.game, state, player, hidden, named, offered)
+        if gathered:
+            mappings.append(gathered)
         for card in named[:2]:
             others = [c for c, kind in hidden.items() if kind == hidden[card] and c != card]
             mappings += [{card: other, other: card} for other in others[:4]]
         for mapping in mappings:
             parent = ask_again(self.game, relabel(state, mapping), self.rng)
             again = self.game.decision_for(parent, player)
-            if again is not None and self._branch(parent, player, again.options(), weight,
-                                                  exact, pos, target, following,
-                                                  rescue=False):
+            if again is not None and self._branch(parent, again, weight, exact, pos, target,
+                                                  following, rescue=False):
                 return True
         return False
 
@@ -328,9 +408,9 @@ class Belief:
                 return None
             wanted = target[pos]
             if event != wanted:
-                if not _same_kind(event, wanted):
+                if not same_kind(event, wanted):
                     return None
-                only_cards = _card_pairs(event.get("args"), wanted.get("args"), cards, pairs)
+                only_cards = card_pairs(event.get("args"), wanted.get("args"), cards, pairs)
                 differ = max(differ, CARDS if only_cards else OTHER)
             pos += 1
         return pos, differ, pairs
@@ -348,26 +428,41 @@ class Belief:
         if swaps:
             state = ask_again(self.game, state, self.rng)
         seen = self.game.observe(state, self.role)
-        wanted = _without_log(observation)
-        if _without_log(seen) != wanted:
+        wanted = without_log(observation)
+        if without_log(seen) != wanted:
             if not self._loose:
                 return
             exact = False
             for key, value in observation["vars"].items():
                 state["vars"][key] = _plain(value)
-            if _without_log(self.game.observe(state, self.role)) != wanted:
+            if without_log(self.game.observe(state, self.role)) != wanted:
                 return
         state["rng"] = self.rng.getrandbits(64)
         finals.append(Particle(state, weight, exact))
 
     def _cap(self, items: list[tuple[State, float, bool, int]], cap: int
              ) -> list[tuple[State, float, bool, int]]:
-        """At most ``cap`` items: exact ones first, then drawn by weight (without repeats)."""
+        """At most ``cap`` items: exact ones first, then drawn by weight, one of each stratum
+        first (:func:`~rulekit.bots.sampling.stratified_pick`)."""
         if len(items) <= cap:
             return items
         exact = [i for i in items if i[2]]
         pool = exact if len(exact) >= cap else items
-        return _weighted_pick(pool, [i[1] for i in pool], cap, self.rng)
+        kept = stratified_pick(pool, [i[1] for i in pool],
+                               [self._stratum(i[0], i[3]) for i in pool], cap, self.rng,
+                               self.max_frontier)
+        return [(pool[i][0], w, pool[i][2], pool[i][3]) for i, w in kept]
+
+    def _stratum(self, state: State, pos: int | None = None) -> str:
+        """What a cap keeps apart: the values of the variables R cannot see; while replaying,
+        also how far the state has followed R's log and where the rules stand in it (the
+        others' unseen answers lead to different questions, which R's log tells apart
+        later)."""
+        values = state["vars"]
+        hidden = [values[key] for key in self._hidden_vars]
+        if pos is None:
+            return repr(hidden)
+        return repr((pos, hidden, [frame[:2] for frame in state["stack"]]))
 
     def _resample(self, finals: list[Particle]) -> list[Particle]:
         merged: dict[tuple[str, bool], Particle] = {}
@@ -381,7 +476,10 @@ class Belief:
         if any(p.exact for p in kept):
             kept = [p for p in kept if p.exact]
         if len(kept) > self.max_particles:
-            kept = _weighted_pick(kept, [p.weight for p in kept], self.max_particles, self.rng)
+            picked = stratified_pick(kept, [p.weight for p in kept],
+                                     [self._stratum(p.state) for p in kept], self.max_particles,
+                                     self.rng)
+            kept = [Particle(kept[i].state, w, kept[i].exact) for i, w in picked]
         total = sum(p.weight for p in kept) or 1.0
         for p in kept:
             p.weight /= total
@@ -411,11 +509,23 @@ class Belief:
         assert self.observation is not None
         weights = [p.weight for p in self.particles]
         chosen = rng.choices(self.particles, weights)[0]
+        if chosen.slots is None:
+            chosen.slots = deal_slots(self.game, chosen.state, self.role)
         state = copy_state(chosen.state)
-        redeal(self.game, state, self.role, rng)
-        state = ask_again(self.game, state, rng)
-        state["log"] = [dict(e) for e in self.observation["log"]]
+        if names_any(state, redeal(self.game, state, self.role, rng, chosen.slots)):
+            state = ask_again(self.game, state, rng)
+        state["log"] = self._log[:]  # R's log; its events are shared, as copy_state shares them
         return state
+
+    def fork(self) -> Belief:
+        """A copy that may follow the game on its own (the particles' states are shared: they
+        are never changed in place)."""
+        new = copy.copy(self)
+        new.rng = random.Random(self.rng.getrandbits(64))
+        new.particles = [Particle(p.state, p.weight, p.exact, p.slots) for p in self.particles]
+        new.seen = self.seen[:]
+        new._log = self._log[:]
+        return new
 
     def _check(self) -> None:
         if self.observation is None:
@@ -446,67 +556,14 @@ def belief_for(view: View) -> Belief:
     return belief.update(observation)
 
 
-def _next_answer(target: list[Event], pos: int, role: str) -> str | None:
-    """R's next answer in the rest of its log, if R answered again."""
-    for event in target[pos:]:
-        if event["e"] == "choice" and event.get("player") == role:
-            return str(event["option"])
-    return None
-
-
-def _card_pairs(shown: Any, wanted: Any, cards: dict[str, Any],
-                pairs: list[tuple[str, str]]) -> bool:
-    """Collect the (shown, wanted) pairs of different cards at the same place of two values;
-    true if they differ only there."""
-    if isinstance(shown, list) and isinstance(wanted, list) and len(shown) == len(wanted):
-        only = True
-        for a, b in zip(shown, wanted, strict=True):
-            only = _card_pairs(a, b, cards, pairs) and only
-        return only
-    if shown == wanted:
-        return True
-    if isinstance(shown, str) and isinstance(wanted, str) and shown in cards \
-            and wanted in cards:
-        if (shown, wanted) not in pairs:
-            pairs.append((shown, wanted))
-        return True
-    return False
-
-
-def _cards_in(value: Any, cards: dict[str, Any], found: list[str]) -> None:
-    """Collect the ids of ``cards`` that ``value`` names (in order, once each)."""
-    if isinstance(value, list):
-        for v in value:
-            _cards_in(v, cards, found)
-    elif isinstance(value, str) and value in cards and value not in found:
-        found.append(value)
-
-
-def _same_kind(event: Event, wanted: Event) -> bool:
-    """The same kind of event from the same statement (its values may differ)."""
-    if event["e"] != wanted["e"] or event["e"] == "choice":
-        return False
-    if event["e"] == "log":
-        return bool(event["at"] == wanted["at"])
-    return True
-
-
 def _key(state: State) -> str:
     """What tells two states apart for the future (not the log, nor the generator)."""
     return repr((state["zones"], state["vars"], state["stack"], state["pending"],
                  state["committed"], state["round"], state["phase"], state["result"]))
 
 
-def _without_log(observation: dict[str, Any]) -> dict[str, Any]:
+def without_log(observation: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in observation.items() if k != "log"}
-
-
-def _weighted_pick(items: list[Any], weights: list[float], k: int,
-                   rng: random.Random) -> list[Any]:
-    """``k`` distinct items drawn with probability by weight (Efraimidis–Spirakis keys)."""
-    keyed = sorted(range(len(items)), reverse=True,
-                   key=lambda i: math.log(rng.random() or 1e-300) / max(weights[i], 1e-300))
-    return [items[i] for i in sorted(keyed[:k])]
 
 
 def _hashable(value: Any) -> Any:

@@ -11,14 +11,38 @@ if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
 
 
-def redeal(game: Game, state: State, role: str, rand: random.Random) -> None:
+Slots = list[tuple[list[tuple[str, int]], list[str]]]  # places by kind, and their cards
+
+
+def redeal(game: Game, state: State, role: str, rand: random.Random,
+           slots: Slots | None = None) -> set[str]:
     """Deal again, in place, every card ``role`` cannot see among the places it cannot see.
 
     Each pile keeps its size, and cards move only among cards of the same kind (the same
     ``type`` and ``owner`` properties), so a token never lands where a check was. The
-    generator state is renewed too.
+    generator state is renewed too. ``slots`` (from :func:`deal_slots`) saves finding the
+    places again. The cards that moved.
     """
-    game._redeal(state, role, rand)
+    return game._redeal(state, role, rand, slots)
+
+
+def deal_slots(game: Game, state: State, role: str) -> Slots:
+    """The places of ``state`` that :func:`redeal` deals again, by kind, with their cards."""
+    return game._deal_slots(state, role)
+
+
+def names_any(state: State, cards: set[str]) -> bool:
+    """True if a pending decision of ``state`` offers, or was answered with, one of
+    ``cards`` (it must then be asked again after a new deal)."""
+    if not cards or not state["pending"]:
+        return False
+    for spec in state["pending"]:
+        for item in spec["items"]:
+            if item in cards if item.__class__ is str else \
+                    item.__class__ is list and not cards.isdisjoint(item):
+                return True
+    return any(not cards.isdisjoint(answer.split("+"))
+               for answer in state["committed"].values())
 
 
 def ask_again(game: Game, state: State, rand: random.Random) -> State:
@@ -177,3 +201,32 @@ def relabel(state: State, mapping: dict[str, str]) -> State:
 def relabel_id(option_id: str, mapping: dict[str, str]) -> str:
     """An option id (card ids joined by ``+``) with card ids exchanged by ``mapping``."""
     return "+".join(mapping.get(part, part) for part in option_id.split("+"))
+
+
+def gather(game: Game, state: State, player: str, hidden: dict[str, tuple[Any, Any]],
+            named: list[str], offered: list[str]) -> dict[str, str]:
+    """A swap of cards ``hidden`` (card -> kind) that puts every card of ``named`` not offered to
+    ``player`` into the pile the offered cards lie in (else a pile only ``player`` sees), in
+    the place of cards there that are not named: of the same kind where there is one, else of
+    the same owner. Empty if none fits."""
+    zones = state["zones"]
+    piles = [key for key, cards in zones.items() if any(c in offered for c in cards)]
+    piles += [key for key, owner, vis in game._zone_keys
+              if vis == "owner" and owner == player and key not in piles]
+    for key in piles:
+        pile = zones[key]
+        missing = [c for c in named if c not in pile and c not in offered]
+        spare = [c for c in pile if c in hidden and c not in named and c not in offered]
+        mapping: dict[str, str] = {}
+        for card in missing:
+            kind = hidden[card]
+            victim = next((c for c in spare if hidden[c] == kind), None) or \
+                next((c for c in spare if hidden[c][1] == kind[1]), None)
+            if victim is None:
+                break
+            spare.remove(victim)
+            mapping[card], mapping[victim] = victim, card
+        else:
+            if mapping:
+                return mapping
+    return {}

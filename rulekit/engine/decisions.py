@@ -78,12 +78,15 @@ def item_ids(items: list[Any]) -> list[str]:
 class Decision:
     """A decision one player must take, read from a spec in the game state."""
 
-    __slots__ = ("_ids", "_index_cache", "_labeler", "_options", "extras", "items", "kind",
-                 "player", "prompt", "spec")
+    __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "extras", "items",
+                 "kind", "player", "prompt", "spec")
 
     def __init__(self, spec: dict[str, Any], labeler: Callable[[Any], str],
-                 extras: list[tuple[str, str]] | None = None) -> None:
+                 extras: list[tuple[str, str]] | None = None,
+                 explain: Callable[[list[Any]], str] | None = None) -> None:
         self.spec = spec
+        # Writes a pack's reason for refusing an answer ([text id, arguments]) as text.
+        self._explain = explain
         self.player: str = spec["player"]
         self.kind: str = spec["kind"]
         self.prompt: str = spec["prompt"]
@@ -168,7 +171,8 @@ class Decision:
             if option_id in self._index:
                 i = self._index[option_id]
                 return Option(option_id, None, self.items[i], self._labeler, self)
-            raise IllegalActionError(f"'{option_id}' is not an option for {self.player}: "
+            raise IllegalActionError(self.refusal(option_id) or
+                                     f"'{option_id}' is not an option for {self.player}: "
                                      f"{self.prompt}")
         parts = [] if option_id in (NONE_ID, "") else option_id.split("+")
         ids = self._ids
@@ -176,21 +180,57 @@ class Decision:
             indexes = [ids.index(p) for p in parts]
         except ValueError:
             bad = next(p for p in parts if p not in ids)
-            raise IllegalActionError(f"'{bad}' cannot be chosen here ({self.prompt})") from None
+            raise IllegalActionError(self.refusal(bad) or
+                                     f"'{bad}' cannot be chosen here ({self.prompt})") from None
         canonical = all(a < b for a, b in itertools.pairwise(indexes))
         if not canonical:
             indexes.sort()
             if len(set(indexes)) != len(indexes):
                 raise IllegalActionError("the same item is chosen twice")
         if not self.min <= len(indexes) <= self.max:
-            raise IllegalActionError(f"choose between {self.min} and {self.max} items, "
+            why = self.spec.get("min_why" if len(indexes) < self.min else "max_why")
+            raise IllegalActionError(self._reason(why) or
+                                     f"choose between {self.min} and {self.max} items, "
                                      f"not {len(indexes)}")
         if not self._groups_ok(indexes):
-            raise IllegalActionError("that choice breaks an 'at most' rule of this decision")
+            raise IllegalActionError(self.broken_rule(indexes) or
+                                     "that choice breaks an 'at most' rule of this decision")
         if canonical and parts:
             return Option(option_id, None, [self.items[i] for i in indexes], self._labeler,
                           self)
         return self._subset_option(indexes)
+
+    # ------------------------------------------------------------ why an answer is refused
+
+    def _reason(self, why: list[Any] | None) -> str | None:
+        if why is None:
+            return None
+        return self._explain(why) if self._explain is not None else None
+
+    def refusal(self, text: str) -> str | None:
+        """The pack's reason for refusing the candidate named by ``text`` (its id, its label
+        or a unique start of its label, any case), if its ``where ... else`` refused it."""
+        refused = self.spec.get("refused")
+        if not refused:
+            return None
+        lowered = text.strip().lower()
+        ids = item_ids([item for item, _ in refused])
+        labels = [self._labeler(item).lower() for item, _ in refused]
+        for matches in ([i for i, name in enumerate(ids) if name.lower() == lowered],
+                        [i for i, label in enumerate(labels) if label == lowered],
+                        [i for i, label in enumerate(labels) if lowered and
+                         label.startswith(lowered)]):
+            if matches and len({labels[i] for i in matches}) == 1:
+                return self._reason(refused[matches[0]][1])
+        return None
+
+    def broken_rule(self, indexes: Any) -> str | None:
+        """The pack's reason for the first 'at most' rule the items at ``indexes`` break."""
+        whys = self.spec.get("at_most_why") or ()
+        for (limit, flags), why in zip(self.spec.get("at_most", ()), whys, strict=False):
+            if sum(flags[i] for i in indexes) > limit:
+                return self._reason(why)
+        return None
 
     def find(self, text: str) -> Option:
         """The option named by an id, an exact label or a unique label prefix (case-insensitive)."""
@@ -211,7 +251,7 @@ class Decision:
         if len(prefixed) > 1:
             names = ", ".join(o.label for o in prefixed[:5])
             raise IllegalActionError(f"'{text}' matches several options: {names}")
-        raise IllegalActionError(f"no option matches '{text}'")
+        raise IllegalActionError(self.refusal(text) or f"no option matches '{text}'")
 
     def _find_subset(self, text: str) -> Option:
         """A subset named item by item ('Bust + Raid', 'bust, raid'), without listing every
@@ -230,7 +270,7 @@ class Decision:
                            if self._labeler(item).lower().startswith(lowered)]
             free = [i for i in matches if self._ids[i] not in ids]
             if not free:
-                raise IllegalActionError(f"no item matches '{part}'")
+                raise IllegalActionError(self.refusal(part) or f"no item matches '{part}'")
             if len({self._labeler(self.items[i]) for i in free}) > 1:
                 names = ", ".join(self._labeler(self.items[i]) for i in free[:5])
                 raise IllegalActionError(f"'{part}' matches several items: {names}")

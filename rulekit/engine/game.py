@@ -18,6 +18,7 @@ from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
 from rulekit.lang.compiler import MAIN, Program, zone_key
+from rulekit.lang.emitter import LogField
 from rulekit.lang.symbols import Symbols, VarDecl, ZoneDecl
 
 State = dict[str, Any]
@@ -165,7 +166,7 @@ class Game:
         if cached is not None and cached[0] is spec:
             return cached[1]
         extras = self._extras(spec["player"], state) if self.program.anytime else None
-        decision = Decision(spec, self.label, extras)
+        decision = Decision(spec, self.label, extras, self.explain)
         if len(self._decisions) > 64:
             self._decisions.clear()
         self._decisions[id(spec)] = (spec, decision)
@@ -266,15 +267,22 @@ class Game:
             raise UsageError(f"unknown role '{role}'")
         return self._observer.observe(state, role)
 
+    def explain(self, why: list[Any]) -> str:
+        """The text of a pack's reason for refusing an answer: [log text id, arguments]."""
+        return self._fill(self.program.reasons[why[0]], why[1])
+
+    def _fill(self, parts: list[str | LogField], values: list[Any]) -> str:
+        """A log text with its fields filled in."""
+        args = iter(values)
+        return "".join(p if isinstance(p, str) else
+                       self.label(next(args)) if p.labelled else as_text(next(args))
+                       for p in parts)
+
     def format_event(self, event: dict[str, Any]) -> str:
         """The text of a log event."""
         kind = event["e"]
         if kind == "log":
-            parts = self.program.logs[event["at"]]
-            args = iter(event["args"])
-            return "".join(p if isinstance(p, str) else
-                           self.label(next(args)) if p.labelled else as_text(next(args))
-                           for p in parts)
+            return self._fill(self.program.logs[event["at"]], event["args"])
         if kind == "choice":
             who = self.role_names.get(event["player"], event["player"])
             if "value" in event and not event["option"].startswith("!"):
@@ -292,46 +300,58 @@ class Game:
         The belief (:mod:`rulekit.bots.belief`) is worked out from ``observe(state, role)``
         alone, by replaying the rules over the answers of the other players: hidden
         variables and face-down choices are sampled among the values consistent with
-        everything ``role`` has seen, and the cards it cannot see are dealt again. A state
-        whose history the belief cannot follow (one set up by a scenario, say) only gets its
-        unseen cards dealt again, hidden variables kept. Pending decisions are asked again from
-        the new cards, keeping the answers already given where they are still legal.
+        everything ``role`` has seen, and the cards it cannot see are dealt again. Beliefs are
+        kept per role and followed on: a call on a state whose observation continues an
+        earlier one's only replays the new part, and a call on the same observation again only
+        draws (a copy and a new deal). A state whose history the belief cannot follow (one set
+        up by a scenario, say) only gets its unseen cards dealt again, hidden variables kept.
+        Pending decisions are asked again from the new cards, keeping the answers already
+        given where they are still legal.
         """
-        from rulekit.bots.belief import Belief  # the bots build on this module
-        from rulekit.bots.cards import ask_again
+        from rulekit.bots.determinize import determinize  # the bots build on this module
 
-        belief = Belief(self, role, random.Random(rand.getrandbits(64)))
-        belief.update(self.observe(state, role))
-        if not belief.lost:
-            return belief.sample(rand)
-        new = copy_state(state)
-        self._redeal(new, role, rand)
-        return ask_again(self, new, rand)
+        return determinize(self, state, role, rand)
 
-    def _redeal(self, state: State, role: str, rand: random.Random) -> None:
+    def _redeal(self, state: State, role: str, rand: random.Random,
+                slots: list[tuple[list[tuple[str, int]], list[str]]] | None = None) -> set[str]:
         """Deal again, in place, every card ``role`` cannot see among the places it cannot see,
         each pile keeping its size, only among cards of the same kind (the same ``type`` and
-        ``owner``); renew the generator."""
-        slots: dict[tuple[Any, Any], list[tuple[list[str], int]]] = {}
+        ``owner``); renew the generator. ``slots`` are :meth:`_deal_slots` of this state (or
+        of one with the same cards in the same places). The cards that moved."""
+        zones = state["zones"]
+        moved: set[str] = set()
+        draw = rand.random
+        for places, pool in self._deal_slots(state, role) if slots is None else slots:
+            keys = [draw() for _ in pool]  # a uniform permutation: sorted by random keys
+            for (key, index), k in zip(places, sorted(range(len(pool)), key=keys.__getitem__),
+                                       strict=True):
+                card = pool[k]
+                pile = zones[key]
+                if pile[index] != card:
+                    pile[index] = card
+                    moved.add(card)
+        state["rng"] = rand.getrandbits(64)
+        return moved
+
+    def _deal_slots(self, state: State, role: str
+                    ) -> list[tuple[list[tuple[str, int]], list[str]]]:
+        """The places ``role`` cannot see, by kind of card, as (places, the cards there): the
+        kinds with at least two such cards."""
+        slots: dict[tuple[Any, Any], tuple[list[tuple[str, int]], list[str]]] = {}
         kinds = self._card_kinds
         zones = state["zones"]
         for key, by_card in self._hidden_piles[role]:
-            pile = zones[key]
-            for index, card in enumerate(pile):
+            for index, card in enumerate(zones[key]):
                 kind = kinds[card]
                 if by_card and kind[1] == role:
                     continue
-                places = slots.get(kind)
-                if places is None:
-                    slots[kind] = [(pile, index)]
+                found = slots.get(kind)
+                if found is None:
+                    slots[kind] = ([(key, index)], [card])
                 else:
-                    places.append((pile, index))
-        for places in slots.values():
-            pool = [pile[index] for pile, index in places]
-            rand.shuffle(pool)
-            for (pile, index), card in zip(places, pool, strict=True):
-                pile[index] = card
-        state["rng"] = rand.getrandbits(64)
+                    found[0].append((key, index))
+                    found[1].append(card)
+        return [slot for slot in slots.values() if len(slot[1]) > 1]
 
 
 # The keys of a state whose values copy_state knows how to copy (see its docstring).

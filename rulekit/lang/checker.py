@@ -14,6 +14,7 @@ from rulekit.errors import EffectCheckError, did_you_mean
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS, PACK_BUILTINS
 from rulekit.lang.parser import KEYWORDS, Snippet
+from rulekit.lang.reasons import seen_whole
 from rulekit.lang.symbols import Symbols, describe_per, index_type
 
 # What a resolved name refers to (stored in ``Name.ref`` / ``Assign.ref``):
@@ -345,12 +346,28 @@ class Checker:
         choice.slot = self._declare(choice.var, item, None)
         if choice.where is not None:
             self.check_expr(choice.where, "bool")
+        for _, reason in choice.wheres:  # said of one refused candidate, named as in 'where'
+            if reason is not None:
+                self._stmt_log(reason)
+                if not seen_whole([choice.source], choice.player, self.symbols):
+                    self.error(reason.pos, "a reason on 'where' names the candidate it refuses, "
+                               "and the chooser may not see every candidate of this list",
+                               "choose from a public list or the chooser's own pile, or give "
+                               "no reason")
+                else:
+                    self._reason_seen(reason, choice)
         for rule in choice.at_most:
             if choice.kind != "subset":
                 self.error(rule.pos, "'at most' applies to subset choices only")
             self.check_expr(rule.limit, "int")
             self.check_expr(rule.condition, "bool")
         self._pop()
+        # The reasons of the rules on the whole answer see no candidate.
+        for reason in [*(r.reason for r in choice.at_most),
+                       choice.reasons.get("min"), choice.reasons.get("max")]:
+            if reason is not None:
+                self._stmt_log(reason)
+                self._reason_seen(reason, choice)
         for bound in (choice.min, choice.max):
             if bound is not None:
                 if choice.kind != "subset":
@@ -360,6 +377,15 @@ class Checker:
             self.error(choice.pos, "a subset choice is optional when its min is 0 (the default)",
                        "remove 'optional'")
         return source if choice.kind == "subset" else item
+
+    def _reason_seen(self, reason: n.Log, choice: n.Choice) -> None:
+        """A reason tells its chooser only what they see (see lang/reasons)."""
+        for part in reason.parts:
+            if isinstance(part, n.Expr) and not seen_whole([part], choice.player, self.symbols,
+                                                           choice.slot):
+                self.error(part.pos, "a reason is told to the chooser, who may not see this",
+                           "say it with public data, the chooser's own piles and the "
+                           "candidate ('it')")
 
     # ------------------------------------------------------------ expressions
 

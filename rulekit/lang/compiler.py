@@ -85,6 +85,8 @@ class Program:
     line_maps: dict[str, dict[int, Location]] = field(default_factory=dict)
     plain_ids: frozenset[str] = frozenset()  # component ids usable as option ids as they are
     logs: dict[int, list[str | LogField]] = field(default_factory=dict)
+    # Why a choice refuses an answer (``where ... else "text"``), written as log texts are.
+    reasons: dict[int, list[str | LogField]] = field(default_factory=dict)
     # Roles with an anytime action whose ``when`` may read non-public data: always asked.
     secret_anytime: frozenset[str] = frozenset()
 

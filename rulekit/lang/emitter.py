@@ -274,7 +274,17 @@ class Emitter:
         return lines
 
     def _log_line(self, s: n.Log) -> str:
+        log_id, args = self._log_text(s)
+        to = self.c.py(s.to) if s.to is not None else "None"
+        return (f"if rt.logging: rt.log.append({{'e': 'log', 'to': {to}, 'at': {log_id}, "
+                f"'args': [{args}], 'round': S['round']}})")
+
+    def _log_text(self, s: n.Log, table: dict[int, list[str | LogField]] | None = None
+                  ) -> tuple[int, str]:
+        """The id of a log text in ``table`` (``program.logs``) and the code of its
+        arguments."""
         c = self.c
+        table = c.program.logs if table is None else table
         kinds = iter(s.kinds)
         parts: list[str | LogField] = [
             p if isinstance(p, str) else LogField(next(kinds, "any") not in RAW_KINDS)
@@ -282,17 +292,20 @@ class Emitter:
         # A playout version logs as the blocks of its procedure do.
         log_id = c.log_ids.get(id(s)) if self.inline else None
         if log_id is None:
-            log_id = len(c.program.logs)
-            c.program.logs[log_id] = parts
+            log_id = len(table)
+            table[log_id] = parts
             if not self.direct:
                 c.log_ids[id(s)] = log_id
         exprs = [p for p in s.parts if not isinstance(p, str)]
         args = ", ".join(c.py(p) if kind in RAW_KINDS or kind in SCALAR_KINDS
                          else f"_snap({c.py(p)})"
                          for p, kind in zip(exprs, s.kinds or ["any"] * len(exprs), strict=True))
-        to = c.py(s.to) if s.to is not None else "None"
-        return (f"if rt.logging: rt.log.append({{'e': 'log', 'to': {to}, 'at': {log_id}, "
-                f"'args': [{args}], 'round': S['round']}})")
+        return log_id, args
+
+    def _reason(self, s: n.Log) -> str:
+        """The code of why an answer is refused: [log text id, [arguments]] (plain data)."""
+        log_id, args = self._log_text(s, self.c.program.reasons)
+        return f"[{log_id}, [{args}]]"
 
     # ------------------------------------------------------------ blocks
 
@@ -434,9 +447,16 @@ class Emitter:
         else:
             items = f"list({source})"
         prompt = choice.prompt or ("Choose one" if choice.kind == "one" else "Choose any number")
-        body = [f"items = {items}",
-                f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
-                f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}"]
+        body = [f"items = {items}"]
+        refusing = any(reason for _, reason in choice.wheres)
+        if refusing:  # the candidates and, in a game with a log, those refused and why
+            body = ["if rt.logging:", *("    " + line for line in self._refusing(choice, source)),
+                    "else:", *("    " + line for line in body)]
+        body.append(f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
+                    f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}")
+        if refusing:
+            body.append("if rt.logging and refused: spec['refused'] = refused")
+        body += self._reasons(choice)
         if choice.always_ask:  # its options may tell a secret: asked even if forced
             body.append("spec['ask'] = True")
         if choice.kind == "one":
@@ -445,13 +465,40 @@ class Emitter:
             lo = c.py(choice.min) if choice.min is not None else "0"
             hi = c.py(choice.max) if choice.max is not None else "len(items)"
             body += [f"spec['min'] = {lo}", f"spec['max'] = {hi}", "rules = []"]
-            for rule in choice.at_most:
+            whys = [self._reason(r.reason) if r.reason else "None" for r in choice.at_most]
+            for rule, why in zip(choice.at_most, whys, strict=True):
                 body += [f"flags = [1 if {c.py(rule.condition)} else 0 for {var} in items]",
                          f"if 1 in flags: rules.append([{c.py(rule.limit)}, flags])"]
+                if any(r.reason for r in choice.at_most):
+                    body.append(f"if 1 in flags: spec.setdefault('at_most_why', []).append({why})")
             body.append("spec['at_most'] = rules")
         body.append("return spec")
         maker: Callable[[Runtime, list[Any]], dict[str, Any]] = c.function(body, loc)
         return maker
+
+    def _refusing(self, choice: n.Choice, source: str) -> list[str]:
+        """Code that sorts the candidates of a choice in one pass: ``items`` those every
+        'where' keeps, ``refused`` the others with the reason of the first clause they fail
+        (if that clause has one). Only a game with a log, told to people, needs the reasons:
+        a quiet game (a simulation, a bot's playouts) takes the plain list."""
+        var = f"L[{choice.slot}]"
+        lines = ["items = []", "refused = []", f"for {var} in {source}:"]
+        for cond, reason in choice.wheres:
+            lines.append(f"    if not ({self.c.py(cond)}):")
+            if reason is not None:
+                lines.append(f"        refused.append([{var}, {self._reason(reason)}])")
+            lines.append("        continue")
+        lines.append(f"    items.append({var})")
+        return lines
+
+    def _reasons(self, choice: n.Choice) -> list[str]:
+        """Code that puts in a spec the reasons of 'min' and 'max' (those of 'where' come
+        with the candidates, those of 'at most' rules with the rules)."""
+        body = []
+        for bound in ("min", "max"):
+            if bound in choice.reasons:
+                body.append(f"spec['{bound}_why'] = {self._reason(choice.reasons[bound])}")
+        return body
 
     def finish(self) -> None:
         """Group ops into blocks, resolve labels, and compile each block into the procedure."""

@@ -97,6 +97,7 @@ class AtMost:
     pos: Pos
     limit: Expr
     condition: Expr
+    reason: Log | None = None  # why an answer breaking the rule is refused (``else "..."``)
 
 
 @dataclass
@@ -113,6 +114,11 @@ class Choice(Expr):
     prompt: str | None = None
     slot: int = -1  # local slot of ``var``
     always_ask: bool = False  # its options may read non-public data (see lang/secrecy.py)
+    # Each 'where' clause (``where`` is their conjunction) with why it refuses a candidate: a
+    # text with {expr} fields, like a log line (``where COND else "..."``), or None.
+    wheres: list[tuple[Expr, Log | None]] = field(default_factory=list)
+    # Why an answer with too few or too many items is refused (``min N else "..."``).
+    reasons: dict[str, Log] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- statements

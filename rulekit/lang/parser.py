@@ -26,6 +26,7 @@ from lark.exceptions import (
 
 from rulekit.errors import EffectSyntaxError, Location
 from rulekit.lang import nodes as n
+from rulekit.lang.syntaxhints import explain
 from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT
 
 
@@ -199,6 +200,9 @@ def _line_column(item: Tree[Token] | Token) -> tuple[int, int]:
 
 
 def _syntax_error(snippet: Snippet, exc: UnexpectedInput) -> EffectSyntaxError:
+    placed = explain(snippet.text, exc, snippet.locate)
+    if placed is not None:
+        return placed
     line = getattr(exc, "line", 1) or 1
     column = getattr(exc, "column", 1) or 1
     if isinstance(exc, UnexpectedToken):
@@ -374,10 +378,15 @@ class _ToAst(Transformer[Token, Any]):
         player, kind, source, *rest = children
         choice = n.Choice(_pos(meta), player, str(kind), source)
         for item in rest:
-            tag, value = item
-            if tag == "where":
-                choice.where = value
-            elif tag == "min":
+            tag, value, *reason = item
+            if tag == "where":  # several: all must hold
+                choice.wheres.append((value, reason[0] if reason else None))
+                choice.where = value if choice.where is None else \
+                    n.Binary(choice.where.pos, "and", choice.where, value)
+                continue
+            if reason:
+                choice.reasons[tag] = reason[0]
+            if tag == "min":
                 choice.min = value
             elif tag == "max":
                 choice.max = value
@@ -394,17 +403,22 @@ class _ToAst(Transformer[Token, Any]):
     def choice_kind(self, meta: Any, children: list[Any]) -> str:
         return str(children[0])
 
-    def opt_where(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
-        return ("where", children[0])
+    def opt_where(self, meta: Any, children: list[Any]) -> tuple[Any, ...]:
+        return ("where", *children)
 
-    def opt_min(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
-        return ("min", children[0])
+    def opt_min(self, meta: Any, children: list[Any]) -> tuple[Any, ...]:
+        return ("min", *children)
 
-    def opt_max(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
-        return ("max", children[0])
+    def opt_max(self, meta: Any, children: list[Any]) -> tuple[Any, ...]:
+        return ("max", *children)
 
     def opt_at_most(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
-        return ("at_most", n.AtMost(_pos(meta), children[0], children[1]))
+        reason = children[2] if len(children) > 2 else None
+        return ("at_most", n.AtMost(_pos(meta), children[0], children[1], reason))
+
+    def reason(self, meta: Any, children: list[Any]) -> n.Log:
+        token: Token = children[0]
+        return n.Log(_pos(token), self._log_parts(token), None)
 
     def opt_optional(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
         return ("optional", True)

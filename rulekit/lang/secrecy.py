@@ -17,7 +17,7 @@ public options; it then costs a question, never a leak.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from rulekit.lang import nodes as n
 from rulekit.lang.symbols import Symbols
@@ -32,13 +32,28 @@ class SecretBody:
     tainted_params: set[int] = field(default_factory=set)
 
 
+@dataclass
+class LogLeak:
+    """A public log line that prints non-public data: the body, the ``{...}`` part and the
+    names of the non-public zones, variables, locals or functions it reads."""
+
+    body: str
+    part: n.Expr
+    names: list[str]
+
+
 class _Analysis:
-    def __init__(self, symbols: Symbols, bodies: list[SecretBody]) -> None:
+    def __init__(self, symbols: Symbols, bodies: list[SecretBody],
+                 answers_secret: bool = True) -> None:
         self.symbols = symbols
         self.bodies = {b.name: b for b in bodies}
         self.functions: dict[tuple[str, frozenset[int]], bool] = {}
         self.changed = False
         self.marking = False
+        # Whether the answer of a choice counts as non-public (its chooser alone knows it).
+        self.answers_secret = answers_secret
+        self.leaks: list[LogLeak] | None = None  # public log lines found, when collecting
+        self.current = ""  # the body being analysed
 
     # ------------------------------------------------------------ data
 
@@ -85,7 +100,7 @@ class _Analysis:
         if isinstance(e, n.Binary):
             return self._any([e.left, e.right], tainted)
         if isinstance(e, n.Choice):
-            return True  # its answer is known to its chooser only
+            return self.answers_secret  # its answer is known to its chooser only
         return True  # an expression this analysis does not know: assume the worst
 
     def _any(self, exprs: Iterable[n.Expr | None], tainted: set[int]) -> bool:
@@ -108,6 +123,8 @@ class _Analysis:
 
     def _call(self, e: n.Call, tainted: set[int]) -> bool:
         ref = e.ref or ("builtin", e.func)
+        if ref[0] == "builtin" and e.func == "reveal":
+            return False  # public on purpose, by the rules
         if ref[0] == "builtin" and e.func == "count" and len(e.args) == 1:
             zone = e.args[0]
             target = zone.obj if isinstance(zone, n.Index) else zone
@@ -140,8 +157,10 @@ class _Analysis:
             self.stmts(body.stmts, tainted, False)
             if len(tainted) == before:
                 break
-        if self.marking:
-            self.stmts(body.stmts, tainted, False, mark=True)
+        if self.marking or self.leaks is not None:
+            self.current = body.name  # log lines are looked at in this last pass only
+            self.stmts(body.stmts, tainted, False, mark=self.marking)
+            self.current = ""
 
     def stmts(self, stmts: list[n.Stmt], tainted: set[int], context: bool,
               mark: bool = False) -> None:
@@ -188,6 +207,12 @@ class _Analysis:
             for i, arg in enumerate(s.args):
                 if self.expr(arg, tainted) or context:
                     self._taint_param(s.proc, i)
+        elif isinstance(s, n.Log):
+            if self.leaks is not None and self.current and s.to is None:
+                for part in s.parts:
+                    if isinstance(part, n.Expr) and self.expr(part, tainted):
+                        self.leaks.append(LogLeak(self.current, part,
+                                                  self.secret_names(part, tainted)))
         elif isinstance(s, (n.Move, n.Draw)):
             dest = s.dest.obj if isinstance(s.dest, n.Index) else s.dest
             if isinstance(dest, n.Name):
@@ -206,15 +231,50 @@ class _Analysis:
         return self._any(parts, tainted) or source
 
 
-def mark_secret_choices(symbols: Symbols, bodies: list[SecretBody]) -> frozenset[str]:
-    """Set ``always_ask`` on every choice of ``bodies`` whose options may depend on non-public
-    data; return the roles with an anytime action whose ``when`` may read such data."""
-    analysis = _Analysis(symbols, bodies)
+    def secret_names(self, e: n.Expr, tainted: set[int]) -> list[str]:
+        """The non-public things ``e`` reads, by name (a function as ``name()``)."""
+        found: list[str] = []
+        stack: list[object] = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, n.Name) and self._name(node.ref, tainted) and node.ref:
+                found.append(node.ident)
+            elif isinstance(node, n.Call) and node.ref and node.ref[0] == "func" and \
+                    self._call(node, tainted) and not any(self.expr(a, tainted)
+                                                          for a in node.args):
+                found.append(f"{node.func}()")
+            if isinstance(node, (n.Expr, n.Stmt)):
+                stack += [getattr(node, f.name) for f in fields(node) if f.name != "pos"]
+            elif isinstance(node, (list, tuple)):
+                stack += list(node)
+        return sorted(set(found))
+
+
+def _fixed_point(analysis: _Analysis, bodies: list[SecretBody]) -> None:
     analysis.changed = True
     while analysis.changed:  # parameters receive non-public arguments, until nothing changes
         analysis.changed = False
         for body in bodies:
             analysis.body(body)
+
+
+def public_log_leaks(symbols: Symbols, bodies: list[SecretBody]) -> list[LogLeak]:
+    """The fields of public log lines (no ``to``) that may print non-public data: a zone or
+    variable that is not public, or what is worked out from one. The answer of a choice is
+    not counted: a log line that says what a player chose tells what the rules make public."""
+    analysis = _Analysis(symbols, bodies, answers_secret=False)
+    _fixed_point(analysis, bodies)
+    analysis.leaks = []
+    for body in bodies:
+        analysis.body(body)
+    return analysis.leaks
+
+
+def mark_secret_choices(symbols: Symbols, bodies: list[SecretBody]) -> frozenset[str]:
+    """Set ``always_ask`` on every choice of ``bodies`` whose options may depend on non-public
+    data; return the roles with an anytime action whose ``when`` may read such data."""
+    analysis = _Analysis(symbols, bodies)
+    _fixed_point(analysis, bodies)
     analysis.marking = True
     for body in bodies:
         analysis.body(body)

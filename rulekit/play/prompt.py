@@ -192,7 +192,15 @@ def _parse_one(menu: Menu, typed: str) -> Answer:
         if option.id == typed:
             return Choice(option)
     found = match_name([o.label for o in options], typed)
-    return found if isinstance(found, Problem) else Choice(options[found])
+    if isinstance(found, Problem):
+        return _refused(decision, typed) or found
+    return Choice(options[found])
+
+
+def _refused(decision: Decision, typed: str) -> Problem | None:
+    """The pack's reason for refusing what was typed (an item a 'where' left out), if any."""
+    why = decision.refusal(typed)
+    return None if why is None else Problem(why)
 
 
 def match_name(labels: list[str], typed: str, taken: set[int] | None = None) -> int | Problem:
@@ -254,7 +262,7 @@ def _parse_subset(menu: Menu, typed: str) -> Answer:
                     hit = [e for e in extras if e.label.lower().startswith(chunk.lower())]
                     if len(hit) == 1 and len(chunks) == 1 and hit[0].option is not None:
                         return Choice(hit[0].option)
-                    return found
+                    return _refused(decision, chunk) or found
                 index = found
             if index in chosen:
                 return Problem(f"{menu.item_labels[index]} is chosen twice.")
@@ -266,12 +274,16 @@ def _parse_subset(menu: Menu, typed: str) -> Answer:
     try:
         return Choice(decision.option("+".join(ids) if ids else NONE_ID))
     except IllegalActionError as exc:
-        return Problem(exc.message[:1].upper() + exc.message[1:] + ".")
+        text = exc.message[:1].upper() + exc.message[1:]
+        return Problem(text if text.endswith((".", "!", "?")) else text + ".")
 
 
 def _broken_group(menu: Menu, chosen: list[int]) -> Problem | None:
     """The 'at most N of these' rule of a subset that ``chosen`` breaks, said with the names
-    of the cards concerned."""
+    of the cards concerned (or in the pack's words, if it gives the rule's reason)."""
+    why = menu.decision.broken_rule(chosen)
+    if why is not None:
+        return Problem(why)
     for limit, flags in menu.decision.spec.get("at_most", ()):
         group = [i for i, flag in enumerate(flags) if flag]
         picked = [menu.item_labels[i] for i in sorted(chosen) if i in group]

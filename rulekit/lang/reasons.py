@@ -1,0 +1,67 @@
+"""Whether a choice may say why it refuses an answer without telling a secret.
+
+A reason (``where COND else "..."``) is told to the chooser, and a reason on ``where`` names
+the candidate it refuses when the chooser names it. That is safe only if the chooser sees
+every candidate of the list, and whatever the reason says, anyway: they read only public
+zones and variables, the chooser's own pile or value of a per-role ``owner`` zone or variable
+(``hand[p]`` chosen by ``p``), roles, numbers, texts, the map and the candidate itself. The test
+is syntactic and strict: a call of a pack function or a secret pile refuses the reason, and so
+does a local variable in the list. A local variable in the text of a reason is left to the
+lint, which knows what it may hold (``rulekit.lint``).
+"""
+
+from __future__ import annotations
+
+from rulekit.lang import nodes as n
+from rulekit.lang.symbols import Symbols
+
+
+def seen_whole(exprs: list[n.Expr], player: n.Expr, symbols: Symbols,
+               candidate: int | None = None) -> bool:
+    """True if ``player`` sees the whole value of each of ``exprs``. Local variables count as
+    seen only when ``candidate`` (the local slot of the choice's candidate) is given."""
+    names = ("const", "builtin") if candidate is None else ("const", "builtin", "local")
+
+    def seen(e: n.Expr | None) -> bool:
+        if e is None or isinstance(e, (n.Literal, n.CardLit)):
+            return True
+        if isinstance(e, n.Name):
+            return _public(e, symbols) or (e.ref is not None and e.ref[0] in names)
+        if isinstance(e, n.Index):
+            own = isinstance(e.obj, n.Name) and _own(e.obj, symbols) and _same(e.index, player)
+            return own or (seen(e.obj) and seen(e.index))
+        if isinstance(e, n.Attr):
+            return seen(e.obj)
+        if isinstance(e, n.ListLit):
+            return all(seen(item) for item in e.items)
+        if isinstance(e, n.Call):
+            builtin = e.ref is None or e.ref[0] == "builtin"
+            return builtin and all(seen(a) for a in e.args)
+        if isinstance(e, n.Unary):
+            return seen(e.operand)
+        if isinstance(e, n.Binary):
+            return seen(e.left) and seen(e.right)
+        return False  # a comprehension, a choice...: not worked out, so refused
+
+    return all(seen(e) for e in exprs)
+
+
+def _same(a: n.Expr, b: n.Expr) -> bool:
+    return isinstance(a, n.Name) and isinstance(b, n.Name) and a.ident == b.ident
+
+
+def _decl(name: n.Name, symbols: Symbols) -> object | None:
+    if name.ref is None or name.ref[0] not in ("zone", "var"):
+        return None
+    return (symbols.zones if name.ref[0] == "zone" else symbols.variables).get(name.ident)
+
+
+def _public(name: n.Name, symbols: Symbols) -> bool:
+    decl = _decl(name, symbols)
+    return decl is not None and getattr(decl, "visibility", "") == "public"
+
+
+def _own(name: n.Name, symbols: Symbols) -> bool:
+    decl = _decl(name, symbols)
+    return decl is not None and getattr(decl, "per", None) == "role" and \
+        getattr(decl, "visibility", "") in ("owner", "public")

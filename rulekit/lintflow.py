@@ -1,0 +1,125 @@
+"""Lint warnings that need the pack's code checked (names resolved): a public ``log`` line that
+prints non-public data, and a phase whose every path ends the round or the game while phases
+follow it (they would never run)."""
+
+from __future__ import annotations
+
+from rulekit.errors import PackError, PackWarning
+from rulekit.lang import nodes as n
+from rulekit.lang.checker import Checker
+from rulekit.lang.parser import Snippet, parse_block
+from rulekit.lang.secrecy import SecretBody, public_log_leaks
+from rulekit.lang.symbols import Symbols
+from rulekit.pack.documents import snippet
+from rulekit.yamlsource import YamlDocument
+
+
+class CheckedBody(SecretBody):
+    """A statement list of the pack, checked again, with its snippet (to place warnings)."""
+
+    def __init__(self, name: str, stmts: list[n.Stmt], where: Snippet) -> None:
+        super().__init__(name, stmts)
+        self.snippet = where
+
+
+def checked_bodies(symbols: Symbols, doc: YamlDocument) -> list[CheckedBody]:
+    """The procedures (by name), the setup, the phases (``phase:ID``) and ``after_rounds``,
+    parsed and checked again (a body that does not check is left out)."""
+    found: list[tuple[str, Snippet, list[tuple[str, str]]]] = [
+        (proc.name, proc.snippet, proc.params) for proc in symbols.procedures.values()]
+    data = doc.data or {}
+    flow = data.get("flow") or {}
+    paths: list[tuple[str, tuple[str | int, ...]]] = []
+    if isinstance(data.get("setup"), str):
+        paths.append(("setup:", ("setup",)))
+    for i, phase in enumerate(flow.get("phases") or []):
+        if isinstance(phase, dict) and isinstance(phase.get("do"), str):
+            paths.append((f"phase:{phase.get('id')}", ("flow", "phases", i, "do")))
+    if isinstance(flow.get("after_rounds"), str):
+        paths.append(("after_rounds:", ("flow", "after_rounds")))
+    for name, path in paths:
+        try:
+            found.append((name, snippet(doc, path), []))
+        except (KeyError, IndexError, TypeError):
+            continue
+    bodies = []
+    for name, where, params in found:
+        try:
+            stmts = parse_block(where)
+        except PackError:
+            continue
+        checker = Checker(symbols, where)
+        checker.declare_params(params)
+        checker.check_body(stmts)
+        if not checker.errors:
+            bodies.append(CheckedBody(name, stmts, where))
+    return bodies
+
+
+def log_leaks(symbols: Symbols, bodies: list[CheckedBody]) -> list[PackError]:
+    """A warning for each ``{...}`` of a public log line that may print non-public data."""
+    places = {b.name: b.snippet for b in bodies}
+    warnings: list[PackError] = []
+    for leak in public_log_leaks(symbols, list(bodies)):
+        names = ", ".join(f"'{name}'" for name in leak.names) or "non-public data"
+        warnings.append(PackWarning(
+            f"this log line is public, and it prints {names}, which not every player may see",
+            places[leak.body].location(leak.part.pos),
+            "send the line to the role that may see it (log \"...\" to ROLE), or print "
+            "something public"))
+    return warnings
+
+
+def dead_phases(doc: YamlDocument, bodies: list[CheckedBody]) -> list[PackError]:
+    """A warning for each phase every path of which ends the round or the game, when phases
+    follow it."""
+    procs = {b.name: b.stmts for b in bodies}
+    phases = [p for p in ((doc.data or {}).get("flow") or {}).get("phases") or []
+              if isinstance(p, dict)]
+    warnings: list[PackError] = []
+    for i, phase in enumerate(phases[:-1]):
+        stmts = procs.get(f"phase:{phase.get('id')}")
+        if stmts is not None and _always_ends(stmts, procs, set()):
+            later = ", ".join(f"'{p.get('id')}'" for p in phases[i + 1:])
+            warnings.append(PackWarning(
+                f"every path of phase '{phase.get('id')}' ends the round or the game, so the "
+                f"phases after it never run: {later}",
+                doc.key_location(("flow", "phases", i, "do")),
+                "end the round only on some paths (inside an if), or move the phases after "
+                "it before it"))
+    return warnings
+
+
+def _always_ends(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]], seen: set[str]) -> bool:
+    """True if running ``stmts`` always ends the round or the game (``end_round``, ``win``,
+    a call of a procedure that always does) before it can return or fall off its end."""
+    for s in stmts:
+        if _ends(s, procs, seen):
+            return True
+        if _may_leave(s):
+            return False
+    return False
+
+
+def _ends(s: n.Stmt, procs: dict[str, list[n.Stmt]], seen: set[str]) -> bool:
+    if isinstance(s, (n.Win, n.EndRound)):
+        return True
+    if isinstance(s, n.If):
+        return s.otherwise is not None and all(
+            _always_ends(body, procs, seen) for body in [*(b for _, b in s.branches),
+                                                         s.otherwise])
+    if isinstance(s, n.CallStmt) and s.proc in procs and s.proc not in seen:
+        return _always_ends(procs[s.proc], procs, seen | {s.proc})
+    return False
+
+
+def _may_leave(s: n.Stmt) -> bool:
+    """True if a statement may end its body early (a ``return``, not in a called procedure)."""
+    if isinstance(s, n.Return):
+        return True
+    if isinstance(s, n.If):
+        branches = [b for _, b in s.branches] + ([s.otherwise] if s.otherwise else [])
+        return any(_may_leave(x) for body in branches for x in body)
+    if isinstance(s, (n.For, n.While, n.Repeat)):
+        return any(_may_leave(x) for x in s.body)
+    return False

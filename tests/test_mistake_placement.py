@@ -1,0 +1,74 @@
+"""Syntax mistakes in a pack are reported where they are made, as `rulekit validate` prints
+them: the file, line and column, the line with a caret under the mistake, and a hint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers_cli import Run, runner
+from tests.test_designer_checks import ROOT, copy, edit
+
+CARCHASE = ROOT / "games" / "carchase"
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    return runner(capsys)
+
+
+MISTAKES = [
+    ("if discard_limit <= 0 { return }", "if discard_limit <= 0 { return", [
+        "flow.yaml:26:29: syntax error: this '{' is never closed",
+        "          if discard_limit <= 0 { return",
+        "                                ^",
+        "hint: add the '}' that closes it"]),
+    ("draw_cards(p, count(out))", "draw_cards(p, count(out)", [
+        "flow.yaml:29:17: syntax error: this '(' is never closed",
+        "          draw_cards(p, count(out)",
+        "                    ^",
+        "hint: add the ')' that closes it"]),
+    ("sum([c.score for c in law_cards])", "sum([c.score for c in law_cards)", [
+        "flow.yaml:44:23: syntax error: this '[' is never closed",
+        "          law_total = sum([c.score for c in law_cards)",
+        "                          ^",
+        "hint: close it with ']' before the ')' at line 44, column 50"]),
+    ('log "{p} exchanges {count(out)} card(s)."', 'log "{p} exchanges {count(out)} card(s).', [
+        'flow.yaml:30:11: syntax error: this quote " is never closed',
+        '          log "{p} exchanges {count(out)} card(s).',
+        "              ^",
+        'hint: end the text with " on the same line (a text in quotes cannot go on to the '
+        "next line)"]),
+    ("if law_total <= fugitive_total {", "if law_total = fugitive_total {", [
+        "flow.yaml:49:20: syntax error: '=' sets a variable; a condition compares with '=='",
+        "          if law_total = fugitive_total {",
+        "                       ^",
+        "hint: did you mean '=='?"]),
+    ("setup: |\n  shuffle deck", "setup: @deck", [
+        "flow.yaml:55:8: a YAML value cannot start with '@'",
+        "    setup: @deck",
+        "           ^",
+        "hint: put the code in quotes (key: \"@id in hand\"), or write it on the next lines "
+        "after 'key: |'"]),
+    ('      log "The Law wins the {title} phase."', '    log "The Law wins the {title} phase."',
+     ["flow.yaml:53:5: the block under 'do: |' ended early: this line is less indented than "
+      "the lines above it",
+      '        log "The Law wins the {title} phase."',
+      "        ^",
+      "hint: indent it by 6 spaces, like the lines of the block"]),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), MISTAKES,
+                         ids=["brace", "paren", "bracket", "quote", "equals", "at", "dedent"])
+def test_a_syntax_mistake_is_reported_where_it_is(run: Run, tmp_path: Path, old: str, new: str,
+                                                  expected: list[str]) -> None:
+    folder = copy(tmp_path, CARCHASE)
+    edit(folder / "flow.yaml", old, new)
+    code, _, err = run("validate", folder)
+    assert code == 1
+    lines = err.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.endswith(expected[0]))
+    assert lines[start].startswith(str(folder / "flow.yaml"))
+    assert lines[start + 1:start + len(expected)] == expected[1:]
