@@ -105,16 +105,40 @@ def test_a_pack_declares_its_evaluation_per_role(tmp_path: Path) -> None:
     game = load_pack("carchase").game
     state = game.new_game(3)
     evaluate = pack_evaluation(game)
-    law = sum(game.symbols.cards[c]["score"] for c in state["zones"]["hand.law"]) - 3
-    assert evaluate(game, state, "law") == pytest.approx(0.05 + 0.9 * (law / (10 + law) + 1) / 2)
+    cards = game.symbols.cards
+
+    def power(role: str, types: str) -> int:
+        return sum(cards[c]["score"] for c in state["zones"][f"hand.{role}"]
+                   if cards[c]["type"] in types)
+
+    # at the Draw of turn 1 every card that may be played this turn counts
+    law = (power("law", "ICPL") - power("fugitive", "FCEL")) // 3 - 6
+    assert state["phase"] == "draw" and state["round"] == 1
+    assert evaluate(game, state, "law") == pytest.approx(
+        0.05 + 0.9 * (law / (10 + abs(law)) + 1) / 2)
     assert 0.05 < evaluate(game, state, "fugitive") < 0.95
 
     folder = tmp_path / "carchase"
     shutil.copytree(load_pack("carchase").folder, folder)
     flow = folder / "flow.yaml"
-    flow.write_text(flow.read_text().replace('    law: "sum(', '    lawe: "sum('))
+    flow.write_text(flow.read_text().replace("    law: >-", "    lawe: >-"))
     with pytest.raises(PackErrors) as caught:
         load_pack(folder)
     text = str(caught.value)
     assert "unknown role 'lawe'" in text and "flow.yaml:" in text and "law" in text
 
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_simulate_with_an_ismcts_seat_counts_each_game_and_any_workers_agree(
+        workers: int) -> None:
+    from rulekit.simulate import simulate
+
+    agents = {"law": "ismcts:iterations=2:depth=2"}
+    seen: list[int] = []
+    result = simulate("carchase", {"turns": 2}, games=4, seed=3, agents=agents,
+                      workers=workers, progress=seen.append)
+    assert seen == [1, 1, 1, 1]  # the progress moves with each game, not with each chunk
+    alone = simulate("carchase", {"turns": 2}, games=4, seed=3, agents=agents, workers=1)
+    assert (result.wins, result.mean_rounds, result.decisions) == (
+        alone.wins, alone.mean_rounds, alone.decisions)

@@ -106,7 +106,7 @@ Play = Callable[..., tuple[int, str, str]]
 def test_the_player_reads_why_a_card_cannot_be_played(play: Play) -> None:  # noqa: F811
     # Seed 3: the Law holds Smokey (a Capture card) and two Location cards in the Search phase.
     code, out, _ = play(["none", "smokey", "1 2", "none", "quit"], "play", "carchase",
-                        "--seed", "3", "--no-color")
+                        "--seat", "law=human,fugitive=random", "--seed", "3", "--no-color")
     assert code == 0
     lines = out.splitlines()
     assert lines[lines.index("The Law> smokey") + 1] == \

@@ -125,7 +125,8 @@ def test_carchase_whole_game_against_a_bot(play: Callable[..., tuple[int, str, s
                                              Menu(d, game.label).item_ids[0]
                                              if d.kind == "subset" else d.options()[0].id))
     assert lines == ["1"] * len(lines)
-    code, out, err = play(lines, "play", "carchase", "--seed", "7", "--fast",
+    code, out, err = play(lines, "play", "carchase",
+                          "--seat", "law=human,fugitive=random", "--seed", "7", "--fast",
                           "--save", "game.json")
     assert code == 0, err
     assert "The Law: person, The Fugitive: random bot" in out
@@ -172,7 +173,8 @@ def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int,
     assert sum(label.lower().startswith(prefix) for label in labels) == 1
     lines = ["", "0", "2 2", "help", "1 2 3 4 5 6", "zzz", f"1, {prefix}", "log",
              "save first.json", "quit"]
-    code, out, err = play(lines, "play", "carchase", "--seed", "3", "--fast")
+    code, out, err = play(lines, "play", "carchase",
+                          "--seat", "law=human,fugitive=random", "--seed", "3", "--fast")
     assert code == 0, err
     assert "Type the numbers of your choice, or none (1-10); help shows how." in out
     assert "There is no item 0" in out
@@ -230,8 +232,8 @@ def _holders(decisions: list[tuple[str, str]], game: Game) -> list[str]:
 def test_rednotice_against_a_bot(play: Callable[..., tuple[int, str, str]]) -> None:
     game = game_of("rednotice", goal=200000)
     lines, _, final = script_for(game, 4, {"angela": "human"}, random_policy(4))
-    code, out, err = play(lines, "play", "rednotice", "--seed", "4", "-p", "goal=200000",
-                          "--fast")
+    code, out, err = play(lines, "play", "rednotice", "--seat", "angela=human,jessah=random",
+                          "--seed", "4", "-p", "goal=200000", "--fast")
     assert code == 0, err
     angela_start = next(e for e in final["log"] if e["e"] == "choice"
                         and e["player"] == "angela" and e["value"] in game.symbols.board.nodes)
@@ -419,10 +421,12 @@ def test_a_bot_from_a_module(play: Callable[..., tuple[int, str, str]], duel_pac
 def test_resume_goes_on_to_the_same_end(play: Callable[..., tuple[int, str, str]],
                                         tmp_path: Path) -> None:
     lines = ["1"] * 80
-    code, whole, _ = play(lines, "play", "carchase", "--seed", "11", "--fast",
+    code, whole, _ = play(lines, "play", "carchase",
+                          "--seat", "law=human,fugitive=random", "--seed", "11", "--fast",
                           "--save", "whole.json")
     assert code == 0
-    code, out, _ = play(lines[:5], "play", "carchase", "--seed", "11", "--fast")
+    code, out, _ = play(lines[:5], "play", "carchase",
+                        "--seat", "law=human,fugitive=random", "--seed", "11", "--fast")
     assert code == 0
     found = re.search(r"End of input: the game is saved to (rulekit-carchase-\d{8}-\d{6}.json)",
                       out)
@@ -443,7 +447,8 @@ def test_resume_goes_on_to_the_same_end(play: Callable[..., tuple[int, str, str]
 
 def test_ctrl_c_leaves_the_game_saved(play: Callable[..., tuple[int, str, str]],
                                       tmp_path: Path) -> None:
-    code, out, _ = play(["1", Keyboard.CTRL_C], "play", "carchase", "--seed", "2",
+    code, out, _ = play(["1", Keyboard.CTRL_C], "play", "carchase",
+                        "--seat", "law=human,fugitive=random", "--seed", "2",
                         "--fast", "--save", "stopped.json")
     assert code == 130
     assert "Interrupted. The game is saved to stopped.json" in out
@@ -453,7 +458,8 @@ def test_ctrl_c_leaves_the_game_saved(play: Callable[..., tuple[int, str, str]],
 def test_save_file_format_and_atomic_write(play: Callable[..., tuple[int, str, str]],
                                            tmp_path: Path) -> None:
     code, out, _ = play(["1", "save sub/x.json", "save mine.json", "quit"], "play",
-                        "carchase", "--seed", "4", "--fast", "-p", "turns=2")
+                        "carchase", "--seat", "law=human,fugitive=random", "--seed", "4",
+                        "--fast", "-p", "turns=2")
     assert code == 0
     assert "Not saved: cannot save to sub/x.json: there is no folder" in out
     data = json.loads((tmp_path / "mine.json").read_text())
@@ -538,7 +544,8 @@ def test_play_usage_errors(play: Callable[..., tuple[int, str, str]]) -> None:
 
 @pytest.fixture
 def finished(play: Callable[..., tuple[int, str, str]], tmp_path: Path) -> Path:
-    code, _, _ = play(["1"] * 80, "play", "carchase", "--seed", "8", "--fast",
+    code, _, _ = play(["1"] * 80, "play", "carchase",
+                      "--seat", "law=human,fugitive=random", "--seed", "8", "--fast",
                       "-p", "turns=2", "--save", "done.json")
     assert code == 0
     return tmp_path / "done.json"
@@ -603,7 +610,8 @@ def test_map_command(play: Callable[..., tuple[int, str, str]]) -> None:
 
 
 def test_in_game_map_and_help(play: Callable[..., tuple[int, str, str]]) -> None:
-    code, out, _ = play(["map", "help", "quit"], "play", "rednotice", "--seed", "1",
+    code, out, _ = play(["map", "help", "quit"], "play", "rednotice",
+                        "--seat", "angela=human,jessah=random", "--seed", "1",
                         "--fast")
     assert code == 0
     assert re.search(r"^  Lima: .*Bogotá", out, re.M)

@@ -45,7 +45,7 @@ def _saved_game(play: Play, duel_pack: Path, seats: str, name: str = "g.json") -
 
 def test_a_save_never_imports_an_agent(play: Play, duel_pack: Path, tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    data = _saved_game(play, duel_pack, "red=human")
+    data = _saved_game(play, duel_pack, "red=human,blue=random")
     data["seats"]["blue"] = "evil_agent:Agent"
     (tmp_path / "g.json").write_text(json.dumps(data))
     (tmp_path / "evil_agent.py").write_text(EVIL)
@@ -64,7 +64,7 @@ def test_a_save_never_imports_an_agent(play: Play, duel_pack: Path, tmp_path: Pa
 
 def test_a_bot_seat_is_taken_over_only_when_asked(play: Play, duel_pack: Path,
                                                   tmp_path: Path) -> None:
-    _saved_game(play, duel_pack, "red=human")
+    _saved_game(play, duel_pack, "red=human,blue=random")
     code, _, err = play(["2", "3"], "play", "--resume", "g.json", "--fast",
                         "--seat", "blue=human")
     assert code == 1
@@ -75,7 +75,7 @@ def test_a_bot_seat_is_taken_over_only_when_asked(play: Play, duel_pack: Path,
     assert code == 0, err
     assert "Pass to Blue" in out
     # a person leaving a seat to a bot needs no flag
-    _saved_game(play, duel_pack, "red=human", "h.json")
+    _saved_game(play, duel_pack, "red=human,blue=random", "h.json")
     code, _, err = play([], "play", "--resume", "h.json", "--fast", "--seat", "red=random")
     assert code == 0, err
 
@@ -102,7 +102,7 @@ def test_broken_save_files_are_named_and_refused(play: Play, tmp_path: Path, tex
 
 
 def test_a_huge_seed_in_a_save_is_refused(play: Play, duel_pack: Path, tmp_path: Path) -> None:
-    data = _saved_game(play, duel_pack, "red=human")
+    data = _saved_game(play, duel_pack, "red=human,blue=random")
     data["seed"] = 10 ** 40
     (tmp_path / "g.json").write_text(json.dumps(data))
     code, _, err = play([], "play", "--resume", "g.json")
@@ -114,7 +114,7 @@ def test_a_huge_seed_in_a_save_is_refused(play: Play, duel_pack: Path, tmp_path:
 
 def _start(duel_pack: Path, folder: Path, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "rulekit", "play", str(duel_pack), "--seat", "red=human",
+        [sys.executable, "-m", "rulekit", "play", str(duel_pack), "--seat", "red=human,blue=random",
          "--seed", "3", "--fast", "--no-color", *extra],
         cwd=folder, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
@@ -185,7 +185,7 @@ def test_an_unexpected_error_saves_the_game(play: Play, duel_pack: Path, tmp_pat
         return shown(self, menu, role)
 
     monkeypatch.setattr(Renderer, "decision", broken)
-    code, out, err = play(["2"], "play", duel_pack, "--seat", "red=human", "--fast")
+    code, out, err = play(["2"], "play", duel_pack, "--seat", "red=human,blue=random", "--fast")
     assert code == 1
     assert "rulekit: error: internal error: RuntimeError: a bug" in err
     assert "the game up to here is saved" in out
@@ -195,7 +195,7 @@ def test_an_unexpected_error_saves_the_game(play: Play, duel_pack: Path, tmp_pat
 
 def test_a_new_game_never_overwrites_one_still_on(play: Play, duel_pack: Path,
                                                  tmp_path: Path) -> None:
-    _saved_game(play, duel_pack, "red=human", "mine.json")
+    _saved_game(play, duel_pack, "red=human,blue=random", "mine.json")
     before = (tmp_path / "mine.json").read_text()
     code, _, err = play(["1"], "play", duel_pack, "--save", "mine.json")
     assert code == 1
@@ -214,8 +214,8 @@ def test_a_new_game_never_overwrites_one_still_on(play: Play, duel_pack: Path,
 def test_the_games_still_on_are_listed(play: Play, duel_pack: Path, tmp_path: Path) -> None:
     code, out, _ = play([], "play", "--list")
     assert code == 0 and "No unfinished game is saved in this folder." in out
-    _saved_game(play, duel_pack, "red=human", "on.json")
-    play(["1", "2", "3"], "play", duel_pack, "--seat", "red=human", "--fast",
+    _saved_game(play, duel_pack, "red=human,blue=random", "on.json")
+    play(["1", "2", "3"], "play", duel_pack, "--seat", "red=human,blue=random", "--fast",
          "--save", "over.json")
     (tmp_path / "other.json").write_text("[]")
     code, out, _ = play([], "play", "--list")
@@ -231,7 +231,7 @@ def test_the_games_still_on_are_listed(play: Play, duel_pack: Path, tmp_path: Pa
 
 def test_piped_input_stops_after_a_few_bad_answers(play: Play, tmp_path: Path) -> None:
     code, out, _ = play(["1"] * 3 + ["zzz"] * 1000, "play", "rednotice",
-                        "--seat", "jessah=human", "--fast")
+                        "--seat", "jessah=human,angela=random", "--fast")
     assert code == 1
     assert out.count("Nothing matches 'zzz'") == 5
     assert "Stopping: 5 answers in a row were not understood, and the input is not a " \
@@ -243,23 +243,25 @@ def test_piped_input_stops_after_a_few_bad_answers(play: Play, tmp_path: Path) -
 
 def test_a_finished_game_leaves_its_file_only_when_kept(play: Play, duel_pack: Path,
                                                         tmp_path: Path) -> None:
-    code, out, _ = play(["1", "2", "3"], "play", duel_pack, "--seat", "red=human", "--fast")
+    code, out, _ = play(["1", "2", "3"], "play", duel_pack, "--seat", "red=human,blue=random",
+                        "--fast")
     assert code == 0 and "Game over" in out
     assert not list(tmp_path.glob("rulekit-*.json"))  # Enter (or the end of input): not kept
-    code, out, _ = play(["1", "2", "3", "save"], "play", duel_pack, "--seat", "red=human",
+    code, out, _ = play(["1", "2", "3", "save"], "play", duel_pack, "--seat",
+                        "red=human,blue=random",
                         "--fast")
     [kept] = tmp_path.glob("rulekit-duel-*.json")
     assert read_save(kept).finished and f"rulekit replay {kept.name}" in out
     kept.unlink()
     code, out, _ = play(["1", "2", "3", "save last.json"], "play", duel_pack, "--seat",
-                        "red=human", "--fast")
+                        "red=human,blue=random", "--fast")
     assert read_save(tmp_path / "last.json").finished
     assert not list(tmp_path.glob("rulekit-*.json"))
 
 
 def test_a_save_is_readable_by_its_owner_only(play: Play, duel_pack: Path,
                                               tmp_path: Path) -> None:
-    play(["1", "quit"], "play", duel_pack, "--seat", "red=human", "--fast")
+    play(["1", "quit"], "play", duel_pack, "--seat", "red=human,blue=random", "--fast")
     [path] = tmp_path.glob("rulekit-duel-*.json")
     assert path.stat().st_mode & 0o777 == 0o600  # it holds the seed: every secret
 

@@ -26,6 +26,7 @@ BOARD = "  Cashed 0 of 1,000,000 · Security "  # the first line of Red Notice's
 def test_the_table_at_the_start_of_a_turn_then_only_what_changed(play: Play) -> None:
     # Angela's first turn: show a Check, then choose her city (one run of two decisions)
     code, out, _ = play(["1", "1", "board", "log 2", "quit"], "play", "rednotice",
+                        "--seat", "angela=human,jessah=random",
                         "--seed", "4", "--fast")
     assert code == 0
     first, second, third = out.split("Angela> ")[:3]
@@ -40,7 +41,8 @@ def test_the_table_at_the_start_of_a_turn_then_only_what_changed(play: Play) -> 
 
 
 def test_a_save_of_another_pack(play: Play, duel_pack: Path, tmp_path: Path) -> None:
-    play(["1", "quit"], "play", "carchase", "--seed", "3", "--fast", "--save", "cc.json")
+    play(["1", "quit"], "play", "carchase",
+         "--seat", "law=human,fugitive=random", "--seed", "3", "--fast", "--save", "cc.json")
     code, _, err = play([], "play", "rednotice", "--resume", "cc.json")
     assert code == 1
     assert "cc.json: this is a save of carchase, not of rednotice" in err
@@ -52,6 +54,7 @@ def test_a_save_of_another_pack(play: Play, duel_pack: Path, tmp_path: Path) -> 
 
 def test_cards_lists_the_pack_cards_with_their_text(play: Play) -> None:
     code, out, _ = play(["cards ghost", "cards", "cards zzz", "quit"], "play", "rednotice",
+                        "--seat", "angela=human,jessah=random",
                         "--seed", "4", "--fast")
     assert code == 0
     ghost = "  The Ghost: Slip away to any other city of your continent."
@@ -79,7 +82,8 @@ def test_an_option_that_is_a_card_shows_its_text() -> None:
 
 def test_pile_shows_every_card_of_a_pile_one_may_see(play: Play) -> None:
     code, out, _ = play(["1", "1", "pile discard", "pile hand", "pile zz", "quit"], "play",
-                        "carchase", "--seed", "7", "-p", "turns=2", "--fast")
+                        "carchase", "--seat", "law=human,fugitive=random", "--seed", "7",
+                        "-p", "turns=2", "--fast")
     assert code == 0
     shown = out.split("The Law> pile discard")[1].split("The Law> ")[0]
     assert shown.startswith("\n  Discard pile: ") and "top:" not in shown
@@ -91,7 +95,8 @@ def test_pile_shows_every_card_of_a_pile_one_may_see(play: Play) -> None:
 
 
 def test_the_header_counts_the_rounds_and_warns_on_the_last(play: Play) -> None:
-    code, out, _ = play(["1"] * 40, "play", "carchase", "--seed", "11", "-p", "turns=2",
+    code, out, _ = play(["1"] * 40, "play", "carchase",
+                        "--seat", "law=human,fugitive=random", "--seed", "11", "-p", "turns=2",
                         "--fast")
     assert code == 0
     assert "Car Chase - turn 1 of 2 - Draw - The Law" in out  # as the pack names a round
@@ -100,7 +105,7 @@ def test_the_header_counts_the_rounds_and_warns_on_the_last(play: Play) -> None:
 
 def test_short_lines_of_the_table_share_rows(play: Play) -> None:
     code, out, _ = play(["1", "1", "1", "1", "board", "quit"], "play", "rednotice", "--seat",
-                        "jessah=human", "--seed", "7", "--fast")
+                        "jessah=human,angela=random", "--seed", "7", "--fast")
     assert code == 0
     status = out.split("Programming - Jessah")[1]
     assert re.search(r"^  Cashed 0 of 1,000,000 · Security \d of 4 · Identities 2 · "
@@ -126,7 +131,8 @@ def test_a_question_with_one_answer_says_enter_takes_it() -> None:
 
 
 def test_replay_steps_round_by_round_with_the_table(play: Play) -> None:
-    play(["1"] * 80, "play", "carchase", "--seed", "11", "-p", "turns=3", "--fast",
+    play(["1"] * 80, "play", "carchase", "--seat", "law=human,fugitive=random", "--seed", "11",
+         "-p", "turns=3", "--fast",
          "--save", "fin.json")
     code, out, _ = play(["r", "b", "", "q"], "replay", "fin.json", "--as", "law")
     assert code == 0
@@ -141,7 +147,8 @@ def test_replay_steps_round_by_round_with_the_table(play: Play) -> None:
 
 
 def test_a_card_that_cannot_be_chosen_is_named(play: Play) -> None:
-    code, out, _ = play(["1", "smokey", "zzz", "quit"], "play", "carchase", "--seed", "7",
+    code, out, _ = play(["1", "smokey", "zzz", "quit"], "play", "carchase",
+                        "--seat", "law=human,fugitive=random", "--seed", "7",
                         "-p", "turns=2", "--fast")
     assert code == 0
     assert "Smokey (P13) cannot be chosen here: Play cards (at most one Location)." in out

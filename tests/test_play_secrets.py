@@ -19,7 +19,7 @@ def test_the_seed_is_shown_only_when_the_game_is_over(play: Play, duel_pack: Pat
                                                       tmp_path: Path) -> None:
     seeds = []
     for name in ("a.json", "b.json"):
-        code, out, err = play(["1", "2", "3"], "play", duel_pack, "--seat", "red=human",
+        code, out, err = play(["1", "2", "3"], "play", duel_pack, "--seat", "red=human,blue=random",
                               "--fast", "--save", name)
         assert code == 0, err
         seed = read_save(tmp_path / name).seed
@@ -32,7 +32,7 @@ def test_the_seed_is_shown_only_when_the_game_is_over(play: Play, duel_pack: Pat
 
 
 def test_a_game_in_progress_shows_no_seed(play: Play, duel_pack: Path, tmp_path: Path) -> None:
-    code, out, _ = play(["1", "quit"], "play", duel_pack, "--seat", "red=human",
+    code, out, _ = play(["1", "quit"], "play", duel_pack, "--seat", "red=human,blue=random",
                         "--seed", "987654321", "--fast", "--save", "on.json")
     assert code == 0
     assert "987654321" not in out
@@ -40,7 +40,7 @@ def test_a_game_in_progress_shows_no_seed(play: Play, duel_pack: Path, tmp_path:
 
 def test_replay_of_a_game_still_on_shows_its_one_persons_view(play: Play, duel_pack: Path,
                                                              tmp_path: Path) -> None:
-    play(["1", "quit"], "play", duel_pack, "--seat", "red=human", "--seed", "987654321",
+    play(["1", "quit"], "play", duel_pack, "--seat", "red=human,blue=random", "--seed", "987654321",
          "--fast", "--save", "on.json")
     code, out, err = play([], "replay", "on.json", "--all")
     assert code == 0, err
@@ -66,7 +66,7 @@ def test_replay_of_a_hot_seat_game_still_on_needs_a_view(play: Play, duel_pack: 
 
 
 def test_replay_of_a_finished_game_shows_everything(play: Play, duel_pack: Path) -> None:
-    play(["1", "2", "3"], "play", duel_pack, "--seat", "red=human", "--seed", "5",
+    play(["1", "2", "3"], "play", duel_pack, "--seat", "red=human,blue=random", "--seed", "5",
          "--fast", "--save", "done.json")
     code, out, _ = play([], "replay", "done.json", "--all")
     assert code == 0

@@ -42,6 +42,10 @@ def broken_names(lines: list[str], names: set[str]) -> list[str]:
     return broken
 
 
+# The seat not played: a quick random bot.
+OPPONENT = {"law": "fugitive", "fugitive": "law", "angela": "jessah", "jessah": "angela"}
+
+
 def screens(pack: str, role: str, name: str, columns: int, answers: int, tmp_path: Path,
             until: str | None = None) -> tuple[list[str], str]:
     """The screens that start a turn (from the status header to the prompt) among the first
@@ -50,7 +54,8 @@ def screens(pack: str, role: str, name: str, columns: int, answers: int, tmp_pat
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm-256color",
            "PYTHONPATH": str(ROOT), "COLUMNS": str(columns), "LINES": "24"}
     child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", pack, "--seat",
-                                           f"{role}=human", "--seed", "2", "--fast"],
+                                           f"{role}=human,{OPPONENT[role]}=random",
+                                           "--seed", "2", "--fast"],
                           cwd=str(tmp_path), env=env, dimensions=(24, columns),
                           encoding="utf-8", timeout=120)
     turns: list[str] = []

@@ -28,6 +28,10 @@ ROLES = [("carchase", "law", "The Law"), ("carchase", "fugitive", "The Fugitive"
          ("rednotice", "angela", "Angela"), ("rednotice", "jessah", "Jessah")]
 
 
+# The seat not played: a quick random bot.
+OPPONENT = {"law": "fugitive", "fugitive": "law", "angela": "jessah", "jessah": "angela"}
+
+
 def menu_keys(screen: str) -> list[str]:
     """The keys of the last menu on ``screen``: the entry lines just above its hint line."""
     lines = screen.replace("\r", "").split("\n")
@@ -48,8 +52,10 @@ def test_a_few_moves_at_80_and_60_columns(pack: str, role: str, name: str, colum
                                           tmp_path: Path) -> None:
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm-256color",
            "PYTHONPATH": str(ROOT), "COLUMNS": str(columns), "LINES": "24"}
+    other = next(r for p, r, _ in ROLES if p == pack and r != role)
     child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", pack, "--seat",
-                                           f"{role}=human", "--seed", "2", "--fast"],
+                                           f"{role}=human,{other}=random", "--seed", "2",
+                                           "--fast"],
                           cwd=str(tmp_path), env=env, dimensions=(24, columns),
                           encoding="utf-8", timeout=60)
     try:
@@ -189,7 +195,9 @@ CARD = r"[^,]+ \([A-Z]\d+\)"
 @pytest.mark.parametrize("role, name", [("law", "The Law"), ("fugitive", "The Fugitive")])
 def test_carchase_whole_game_names_the_exchanged_cards(role: str, name: str,
                                                        tmp_path: Path) -> None:
-    seen = whole_game(tmp_path, [name], "carchase", "--seat", f"{role}=human", "--seed", "3")
+    seen = whole_game(tmp_path, [name], "carchase",
+                      "--seat", f"{role}=human,{OPPONENT[role]}=random",
+                      "--seed", "3")
     other = "The Fugitive" if role == "law" else "The Law"
     lines = story(seen)
     exchanges = [line for line in lines if line.startswith(other) and " face up" in line]
@@ -204,7 +212,8 @@ def test_carchase_whole_game_names_the_exchanged_cards(role: str, name: str,
 @pytest.mark.parametrize("role, name, seed", [("jessah", "Jessah", 4), ("angela", "Angela", 2)])
 def test_rednotice_whole_game_tells_the_story(role: str, name: str, seed: int,
                                               tmp_path: Path) -> None:
-    seen = whole_game(tmp_path, [name], "rednotice", "--seat", f"{role}=human",
+    seen = whole_game(tmp_path, [name], "rednotice",
+                      "--seat", f"{role}=human,{OPPONENT[role]}=random",
                       "--seed", str(seed), "-p", "goal=300000", seed=seed)
     lines = story(seen)
     other = "Angela" if role == "jessah" else "Jessah"
@@ -287,7 +296,7 @@ def test_hot_seat_one_pass_a_turn_and_public_phases_shown_to_both(
 
 
 def test_a_subset_that_leaves_out_a_playable_card_is_confirmed(tmp_path: Path) -> None:
-    child = spawn(tmp_path, "carchase", "--seat", "law=human", "--seed", "3")
+    child = spawn(tmp_path, "carchase", "--seat", "law=human,fugitive=random", "--seed", "3")
     prompt = re.escape("The Law> ")
     try:
         for _ in range(40):  # until a contest offers the Law a card it may play
@@ -329,7 +338,8 @@ def test_piped_play_reads_as_a_transcript(tmp_path: Path) -> None:
     import subprocess
 
     done = subprocess.run([sys.executable, "-m", "rulekit", "play", "carchase", "--seat",
-                           "fugitive=human", "--seed", "3", "--fast"], input="none\n" * 60,
+                           "fugitive=human,law=random", "--seed", "3", "--fast"],
+                          input="none\n" * 60,
                           capture_output=True, text=True, cwd=str(tmp_path), env=env,
                           timeout=120)
     out = done.stdout

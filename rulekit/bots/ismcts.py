@@ -2,12 +2,16 @@
 
 Each iteration draws a full state from the seat's belief (a *determinization*: nothing the seat
 may not know is taken from the real game), walks down one tree shared by all iterations,
-choosing every pending player's answer by UCB, adds one node, plays at random for at most
-``depth`` decisions and scores the state reached with the evaluation (win/loss at the end; the
-pack's ``evaluate:`` when cut). Options that exist in one determinization and not in another
-are scored by how often they were *available* (the ISMCTS rule). Players deciding at the same
-time each choose from their own statistics at the node (decoupled UCB), so neither side's
-choice depends on the other's commitment. The answer is the most visited option at the root.
+choosing every pending player's answer by UCB, adds one node, then plays a *rollout* on the
+fast playout path (:mod:`rulekit.engine.playout`) for at most ``depth`` decisions, and scores
+the state reached with the evaluation (win/loss at the end; the pack's ``evaluate:`` when cut).
+The rollout policy is random with two generic leanings (see :mod:`rulekit.bots.rollout`): a
+subset choice is often answered with a largest subset, and an optional choice is seldom
+declined. For a subset choice of many items a node weighs a few largest subsets, the empty one
+and random ones. Options that exist in one determinization and not in another are scored by
+how often they were *available* (the ISMCTS rule). Players deciding at the same time each
+choose from their own statistics at the node (decoupled UCB), so neither side's choice depends
+on the other's commitment. The answer is the most visited option at the root.
 
 Budgets: ``iterations`` per decision (deterministic for a given seed), or ``seconds`` per
 decision (then the count depends on the machine's speed).
@@ -15,18 +19,24 @@ decision (then the count depends on the machine's speed).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import time
 from typing import TYPE_CHECKING
 
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
-from rulekit.engine.decisions import Decision, Option
-from rulekit.errors import IllegalActionError
+from rulekit.bots.rollout import largest_option, rollout
+from rulekit.engine.decisions import NONE_ID, Decision, Option
+from rulekit.errors import GameRuntimeError, IllegalActionError
 
 if TYPE_CHECKING:
     from rulekit.agents import View
     from rulekit.engine.game import Game, State
+
+
+ITERATIONS = 100  # the default budget per decision
+DEPTH = 6  # the default number of rollout decisions before the evaluation scores the state
 
 
 class _Node:
@@ -43,10 +53,10 @@ class IsmctsAgent:
     """Information-set MCTS over determinizations of the seat's belief."""
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
-                 depth: int = 40, exploration: float = 0.7,
+                 depth: int = DEPTH, exploration: float = 0.7,
                  evaluate: Evaluation | None = None) -> None:
         if iterations is None and seconds is None:
-            iterations = 200
+            iterations = ITERATIONS
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if seconds is not None and seconds <= 0:
@@ -78,7 +88,11 @@ class IsmctsAgent:
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
             state = view.determinize(rng)
-            self._iterate(game, state, root, rng, evaluate)
+            state["quiet"] = True  # a search builds no log lines
+            # A pack's fault on a line of play the real game may never take: the iteration
+            # counts for nothing (a real game that takes it says where).
+            with contextlib.suppress(GameRuntimeError):
+                self._iterate(game, state, root, rng, evaluate)
             done += 1
         self.last_iterations = done
         stats = root.stats.get(role, {})
@@ -110,13 +124,8 @@ class IsmctsAgent:
                 child = node.children[joint] = _Node()
                 expanded = True
             node = child
-        for _ in range(self.depth):
-            if state["result"] is not None:
-                break
-            decisions = game.pending(state)
-            if not decisions:
-                break
-            game.apply(state, {d.player: d.sample(rng) for d in decisions}, in_place=True)
+        if state["result"] is None and self.depth > 0:
+            rollout(game, state, rng, self.depth)
         rewards = {role: evaluate(game, state, role) for role in game.roles}
         for node, joint in path:
             for player, option_id in joint:
@@ -154,12 +163,14 @@ class IsmctsAgent:
 
 
 WIDTH = 16  # options considered at a node of a decision with many (subsets, say)
+LARGEST = 3  # of which (about) this many are largest subsets
 
 
 def _candidates(decision: Decision, stats: dict[str, list[float]], rng: random.Random
                 ) -> list[Option]:
-    """The options a node weighs: all of them, or for a decision with very many, those
-    already tried here that are legal now plus random ones, up to :data:`WIDTH`."""
+    """The options a node weighs: all of them, or for a decision with very many (subsets of
+    many items), those already tried here that are legal now, then a few largest subsets and
+    the empty one, then random ones, up to :data:`WIDTH`."""
     if decision.kind == "one" or len(decision.items) <= 4:
         return decision.options()
     found: dict[str, Option] = {}
@@ -169,7 +180,14 @@ def _candidates(decision: Decision, stats: dict[str, list[float]], rng: random.R
         except IllegalActionError:
             continue
         if len(found) >= WIDTH:
-            break
+            return list(found.values())
+    if len(found) < WIDTH:
+        for _ in range(2 * LARGEST):
+            option = largest_option(decision, rng)
+            if option is not None:
+                found.setdefault(option.id, option)
+        if decision.min == 0:
+            found.setdefault(NONE_ID, decision.option(NONE_ID))
     for _ in range(2 * WIDTH):
         if len(found) >= WIDTH:
             break

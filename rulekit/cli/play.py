@@ -12,12 +12,13 @@ def register(commands: Any) -> None:
     play = commands.add_parser(
         "play", help="play a game at the terminal, against bots or each other",
         description="Play a pack at the terminal. By default you play the first role against "
-                    "random bots; give several roles to people for a hot-seat game.")
+                    "ISMCTS bots; give several roles to people for a hot-seat game.")
     play.add_argument("pack", metavar="PACK", nargs="?", default=None,
                       help="a pack folder or a shipped pack id (with --resume: optional)")
     play.add_argument("--seat", action="append", default=[], metavar="ROLE=human|AGENT",
-                      help="who plays a role: human, a built-in agent (random) or "
-                           "package.module:Name (repeatable; other roles: random bots, "
+                      help="who plays a role: human, a built-in agent (random, heuristic, "
+                           "ismcts[:iterations=N]) or package.module:Name (repeatable; other "
+                           "roles: ismcts bots, ROLE=random for a random one; "
                            "the first role a person if no seat is given)")
     play.add_argument("--seed", type=seed, default=None, metavar="S",
                       help="seed of the game (default: a new secret one, shown when the game is "

@@ -8,6 +8,10 @@ from rulekit.errors import UsageError, did_you_mean
 from rulekit.play.savefile import HUMAN
 
 SEAT_WORDS = AssignmentWords("--seat", "ROLE=human or ROLE=AGENT", "--seat", "seats")
+OPPONENT = "ismcts"
+"""Who plays the roles no one was given in a new game: ISMCTS with its default budget, which
+answers in about a second per decision on the shipped packs (``--seat ROLE=random`` for the
+old random opponent)."""
 
 
 def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
@@ -26,12 +30,12 @@ def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
 
 def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
     """The seats of a new game, for every role: those named in ``pairs``; by default the first
-    role is played by a person and the others by random bots."""
+    role is played by a person and the others by :data:`OPPONENT` bots."""
     seats = named_seats(pairs, roles)
     if not seats:
         seats[roles[0]] = HUMAN
     for role in roles:
-        seats.setdefault(role, "random")
+        seats.setdefault(role, OPPONENT)
     return {role: seats[role] for role in roles}
 
 
@@ -59,4 +63,4 @@ def resumed_seats(saved: dict[str, str], given: dict[str, str], roles: list[str]
     return chosen
 
 
-__all__ = ["SEAT_WORDS", "named_seats", "parse_seats", "resumed_seats"]
+__all__ = ["OPPONENT", "SEAT_WORDS", "named_seats", "parse_seats", "resumed_seats"]

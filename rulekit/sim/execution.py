@@ -117,6 +117,21 @@ class Job:
                        for role, spec in self.agents)
         return (self.source.folder, self.source.digest, self.params, agents)
 
+    @property
+    def quick(self) -> bool:
+        """Whether every seat plays at random (a game then takes about a millisecond)."""
+        return all(spec == "random" for _, spec in self.agents)
+
+    def ranges(self, games: int, slots: int, smallest: int,
+               split: Callable[[int, int, int], list[tuple[int, int]]] | None = None
+               ) -> list[tuple[int, int]]:
+        """The chunks of this job: ``split`` (:func:`chunks` by default) if it is
+        :attr:`quick`, else one game each (a game with a search bot takes seconds: the progress
+        shown moves with each)."""
+        if self.quick:
+            return (split or chunks)(games, slots, smallest)
+        return [(start, start + 1) for start in range(games)]
+
 
 Prepared = tuple["Game", dict[str, "AgentLike"]]
 Play = Callable[[Job, int, int], Tally]
@@ -208,8 +223,9 @@ class InProcess(Pool):
         size = games if progress is None else max(1, games // 100)
         _inherited[job.key] = ready
         try:
-            for start in range(0, games, max(1, size)):
-                part = play(job, start, min(start + size, games))
+            step = max(1, size) if job.quick else 1  # a game with a search bot takes seconds
+            for start in range(0, games, step):
+                part = play(job, start, min(start + step, games))
                 tally.merge(part)
                 if progress is not None:
                     progress(part.games)
@@ -263,7 +279,7 @@ class LocalProcesses(Pool):
         context = multiprocessing.get_context("fork" if fork else "spawn")
         if not fork and job.source.files is None and job.source.portable:
             job = _with_files(job)  # the pack travels by content, not found again by folder
-        todo = deque(tapering_chunks(games, self.slots, 4))
+        todo = deque(job.ranges(games, self.slots, 4, tapering_chunks))
         helpers = min(self.slots, len(todo)) - 1
         _inherited[job.key] = ready  # this process, and forked helpers, start with it
         if fork:
@@ -333,7 +349,7 @@ class DaskPool(Pool):
         shared = self._client.scatter(job, broadcast=True)  # the pack goes once per worker
         try:
             return _gather(self._client.get_executor(), play, shared,
-                           chunks(games, self.slots, 50), progress)
+                           job.ranges(games, self.slots, 50), progress)
         finally:
             self._client.cancel(shared)
 
