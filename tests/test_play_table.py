@@ -62,7 +62,13 @@ def screens(pack: str, role: str, name: str, columns: int, answers: int, tmp_pat
     last = ""
     try:
         for _ in range(answers):
-            if child.expect([re.escape(f"{name}> "), "Press Enter to leave"]) == 1:
+            found = child.expect([re.escape(f"{name}> "), "Press Enter to leave",
+                                  re.escape("[y/N] ")])
+            while found == 2:  # an answer that leaves out a card the phase allows: meant
+                child.sendline("y")
+                found = child.expect([re.escape(f"{name}> "), "Press Enter to leave",
+                                      re.escape("[y/N] ")])
+            if found == 1:
                 break
             lines = [*child.before.replace("\r", "").split("\n"), f"{name}> "]
             last = "\n".join(lines)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.rule import Rule
 from rich.text import Text
@@ -90,19 +91,54 @@ class Hanging:
     that at any width a key stands alone at the left. Unwrapped where the console does not
     wrap (a piped transcript)."""
 
-    def __init__(self, head: Text, body: Text, indent: int | None = None) -> None:
+    def __init__(self, head: Text, body: Text, indent: int | None = None,
+                 keep: Iterable[str] = ()) -> None:
         self.head = head
         self.body = body
         self.indent = indent  # of the wrapped lines (by default, the head's width)
+        self.keep = keep  # names never broken between two lines
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         indent = len(self.head.plain) if self.indent is None else self.indent
         if console.soft_wrap or options.max_width <= indent + 10:
             yield self.head + self.body
             return
-        for number, part in enumerate(self.body.wrap(console, options.max_width - indent)):
+        for number, part in enumerate(wrap_keeping(self.body, options.max_width - indent,
+                                                   self.keep)):
             part.rstrip()
             yield (self.head if number == 0 else Text(" " * indent)) + part
+
+
+def wrap_keeping(body: Text, width: int, keep: Iterable[str]) -> list[Text]:
+    """``body`` cut into lines of at most ``width`` cells at spaces, never at a space inside
+    one of the names ``keep`` (a word or name longer than a line stands alone on it)."""
+    plain = body.plain
+    inside = [False] * len(plain)
+    for name in keep:
+        if " " not in name:
+            continue
+        start = plain.find(name)
+        while start >= 0:
+            inside[start:start + len(name)] = [True] * len(name)
+            start = plain.find(name, start + 1)
+    lines: list[Text] = []
+    start, fits = 0, -1  # the line's start; the last break that keeps it within width
+    for at, char in enumerate(plain):
+        if char != " " or inside[at]:
+            continue
+        if cell_len(plain[start:at]) <= width:
+            fits = at
+            continue
+        cut = fits if fits > start else at
+        lines.append(body[start:cut])
+        start, fits = cut + 1, -1
+        if cut != at and cell_len(plain[start:at]) <= width:
+            fits = at
+    if cell_len(plain[start:]) > width and fits > start:
+        lines.append(body[start:fits])
+        start = fits + 1
+    lines.append(body[start:])
+    return lines
 
 
 @dataclass

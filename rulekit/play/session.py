@@ -122,6 +122,7 @@ class Session:
         self.render = Renderer(game, phase_names(self.loaded.documents),
                                round_count(self.loaded.documents, dict(game.params)),
                                self.loaded.display)
+        self.names = spaced_names(game)  # never broken between two lines
         self.bots = {role: Bot(game, role, spec, self.seed)
                      for role, spec in self.seats.items() if spec != HUMAN}
         for role, saved_state in self.rng.items():
@@ -271,7 +272,7 @@ class Session:
             return
         events, last = self._unseen(self.holder)
         for line in self.render.events(events, self.holder, last):
-            self.screen.show(_event_line(line))
+            self.screen.show(_event_line(line, self.names))
             if not line.plain.startswith("  --"):
                 self.screen.pause(pace)
 
@@ -292,7 +293,7 @@ class Session:
             self.screen.show(Text(f"  ({len(events) - most} earlier events: type log)",
                                   style="dim"))
         for line in self._event_lines(events[-most:] if most else [], events, viewer, last):
-            self.screen.show(_event_line(line))
+            self.screen.show(_event_line(line, self.names))
 
     def _event_lines(self, shown: list[dict[str, Any]], events: list[dict[str, Any]],
                      viewer: str | None, last: int | None) -> list[Text]:
@@ -437,7 +438,7 @@ class Session:
             before = events[first - 1].get("round") if first > 0 else None
             for line in self.render.events(shown, role, before if isinstance(before, int)
                                            else None):
-                screen.show(_event_line(line))
+                screen.show(_event_line(line, self.names))
         elif command.name == "board":
             self._show_board(role)
         elif command.name == "cards":
@@ -516,10 +517,19 @@ class Session:
 EVENT_INDENT = 2  # a log line's indent; its wrapped lines are indented twice as much
 
 
-def _event_line(line: Text) -> Hanging:
-    """A log line that wraps under itself, further in than the next line's start."""
+def _event_line(line: Text, names: tuple[str, ...]) -> Hanging:
+    """A log line that wraps under itself, further in than the next line's start, never
+    inside one of the pack's ``names``."""
     head, body = line[:EVENT_INDENT], line[EVENT_INDENT:]
-    return Hanging(head, body, 2 * EVENT_INDENT)
+    return Hanging(head, body, 2 * EVENT_INDENT, names)
+
+
+def spaced_names(game: Game) -> tuple[str, ...]:
+    """The names of a game's components and roles that have a space in them, longest first."""
+    symbols = game.symbols
+    ids = [*symbols.cards, *symbols.board.nodes, *symbols.board.regions]
+    names = {game.label(i) for i in ids} | set(game.role_names.values())
+    return tuple(sorted((n for n in names if " " in n), key=len, reverse=True))
 
 
 def left_out(menu: Menu, option: Option) -> list[str]:
