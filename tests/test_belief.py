@@ -285,3 +285,20 @@ def test_determinize_follows_a_game_and_comes_back_to_earlier_states() -> None:
         for role in game.roles:
             sample = game.determinize(state, role, rng)
             assert game.observe(sample, role) == game.observe(state, role)
+
+
+def test_determinize_survives_renamed_cards_that_leave_a_choice_empty() -> None:
+    # Round 3 of a random Red Notice game: to follow Angela's answers, the belief renames
+    # hidden cards and asks the setup again; one renaming left her starting-city choice with
+    # nothing to choose, and determinize stopped with the pack's run-time error. Such a
+    # renaming is a branch the rules cannot follow, dropped like any other.
+    from rulekit.engine.rng import derive
+
+    game = load_pack("rednotice").game
+    rand = random.Random(1)
+    state = game.new_game(derive(7, 0))
+    while len(state["log"]) < 160:
+        actions = {d.player: d.sample(rand) for d in game.pending(state)}
+        state = game.apply(state, actions, in_place=True)
+    drawn = game.determinize(state, "jessah", random.Random(8))
+    assert game.observe(drawn, "jessah") == game.observe(state, "jessah")

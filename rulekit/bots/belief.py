@@ -46,7 +46,7 @@ from rulekit.bots.logs import (
 from rulekit.bots.sampling import stratified_pick
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import copy_state
-from rulekit.errors import IllegalActionError
+from rulekit.errors import GameRuntimeError, IllegalActionError
 
 if TYPE_CHECKING:
     from rulekit.agents import View
@@ -366,7 +366,10 @@ class Belief:
             others = [c for c, kind in hidden.items() if kind == hidden[card] and c != card]
             mappings += [{card: other, other: card} for other in others[:4]]
         for mapping in mappings:
-            parent = ask_again(self.game, relabel(state, mapping), self.rng)
+            try:
+                parent = ask_again(self.game, relabel(state, mapping), self.rng)
+            except GameRuntimeError:  # the cards renamed leave a choice with nothing to take
+                continue
             again = self.game.decision_for(parent, player)
             if again is not None and self._branch(parent, again, weight, exact, pos, target,
                                                   following, rescue=False):
