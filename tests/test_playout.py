@@ -138,3 +138,23 @@ def test_a_playout_that_fails_gives_the_located_error_of_a_normal_game(tmp_path:
     assert info.value.message == "division by zero"
     loc = info.value.location
     assert loc is not None and (loc.line, loc.column) == locate(text, "total = 6")
+
+
+def test_an_anytime_action_that_ends_the_game_ends_the_playout(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "shadow"
+    shutil.copytree(Path(__file__).parent / "packs" / "shadow", folder)
+    flow = folder / "content.yaml"
+    text = flow.read_text()
+    rest = '      log "The Hider rests." to hider\n'
+    assert rest in text
+    flow.write_text(text.replace(rest, rest + '      if energy == 0 { win seeker "Worn out." }\n'))
+    game = load_pack(folder).game
+    worn_out = 0
+    for seed in range(30):
+        state, decisions, _ = played_out(game, seed)
+        expected, expected_decisions, _ = normally(game, seed)
+        assert same_game(state, expected) and decisions == expected_decisions
+        worn_out += expected["result"]["reason"] == "Worn out."
+    assert worn_out > 0  # the anytime action did end some of these games

@@ -112,9 +112,11 @@ class PlayoutRuntime(Runtime):
                 try:
                     program.playout[action](self, [None] * program.procs[action].nslots)
                 finally:
-                    stack.pop()
+                    if stack:  # a game that ended cleared it
+                        stack.pop()
         finally:
-            stack.pop()
+            if stack:
+                stack.pop()
 
     def _settle(self, specs: list[dict[str, Any]]) -> str | None:
         """Ask, and answer what is pending; the procedure of an anytime action chosen."""
@@ -230,7 +232,8 @@ class PlayoutRuntime(Runtime):
             try:
                 program.playout[action](self, [None] * program.procs[action].nslots)
             finally:
-                stack.pop()
+                if stack:  # a game that ended cleared it
+                    stack.pop()
 
     def _ask_quickly(self, specs: list[dict[str, Any]], locals_: list[Any]
                      ) -> list[tuple[dict[str, Any], Extras | None]]:
