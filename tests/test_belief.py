@@ -18,6 +18,7 @@ import pytest
 from rulekit.agents import View
 from rulekit.bots.belief import Belief
 from rulekit.engine.game import Game, State
+from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
 
 SHADOW = Path(__file__).parent / "packs" / "shadow"
@@ -292,8 +293,6 @@ def test_determinize_survives_renamed_cards_that_leave_a_choice_empty() -> None:
     # hidden cards and asks the setup again; one renaming left her starting-city choice with
     # nothing to choose, and determinize stopped with the pack's run-time error. Such a
     # renaming is a branch the rules cannot follow, dropped like any other.
-    from rulekit.engine.rng import derive
-
     game = load_pack("rednotice").game
     rand = random.Random(1)
     state = game.new_game(derive(7, 0))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -141,8 +142,6 @@ def test_a_playout_that_fails_gives_the_located_error_of_a_normal_game(tmp_path:
 
 
 def test_an_anytime_action_that_ends_the_game_ends_the_playout(tmp_path: Path) -> None:
-    import shutil
-
     folder = tmp_path / "shadow"
     shutil.copytree(Path(__file__).parent / "packs" / "shadow", folder)
     flow = folder / "content.yaml"

@@ -107,15 +107,20 @@ class PlayoutRuntime(Runtime):
                 action = self._settle([make(self, locals_) for make in makers])
                 if action is None:
                     return
-                program = self.program
-                stack.append([action, 0, []])  # running: not offered inside its own questions
-                try:
-                    program.playout[action](self, [None] * program.procs[action].nslots)
-                finally:
-                    if stack:  # a game that ended cleared it
-                        stack.pop()
+                self._run_anytime(action)
         finally:
             if stack:
+                stack.pop()
+
+    def _run_anytime(self, action: str) -> None:
+        """Run the playout version of an anytime action's procedure, on a frame of its own
+        (so that it is not offered inside its own questions)."""
+        program, stack = self.program, self.stack
+        stack.append([action, 0, []])
+        try:
+            program.playout[action](self, [None] * program.procs[action].nslots)
+        finally:
+            if stack:  # a game that ended cleared it
                 stack.pop()
 
     def _settle(self, specs: list[dict[str, Any]]) -> str | None:
@@ -213,8 +218,6 @@ class PlayoutRuntime(Runtime):
         """:meth:`answer` with RandomChoosers only: ask as ``Runtime.ask`` does and draw as
         ``Decision.sample`` does, straight from the specs (no pending specs, no Decision, each
         player's anytime actions worked out once)."""
-        program = self.program
-        stack = self.stack
         while True:
             waiting = self._ask_quickly([make(self, locals_) for make in makers], locals_)
             if not waiting:
@@ -228,12 +231,7 @@ class PlayoutRuntime(Runtime):
             self.ticks = self.budget
             if action is None:
                 return
-            stack.append([action, 0, []])  # running: not offered inside its own questions
-            try:
-                program.playout[action](self, [None] * program.procs[action].nslots)
-            finally:
-                if stack:  # a game that ended cleared it
-                    stack.pop()
+            self._run_anytime(action)
 
     def _ask_quickly(self, specs: list[dict[str, Any]], locals_: list[Any]
                      ) -> list[tuple[dict[str, Any], Extras | None]]:
