@@ -49,6 +49,9 @@ class _Op:
     kind: str  # code | label | jump | terminal
     lines: list[Line] = field(default_factory=list)
     label: int = -1
+    # "test": the test of an ``if``/``elif`` branch or a ``while`` (it only jumps);
+    # "ask": a choice. An anytime action resumes a choice at the tests just before it.
+    role: str = ""
 
 
 @dataclass
@@ -385,7 +388,7 @@ class Emitter:
                 skip = self.new_label()
                 self.ops.append(_Op("jump", [
                     (f"if not {c.py(cond)}: frame[1] = @L{skip}@", self.where(cond.pos)),
-                    ("return 0", None)]))
+                    ("return 0", None)], role="test"))
                 self.blocks(body, loops)
                 self.jump(end)
                 self.mark(skip)
@@ -407,7 +410,8 @@ class Emitter:
         elif isinstance(s, n.While):
             self.mark(head)
             self.ops.append(_Op("jump", [
-                (f"if not {c.py(s.condition)}: frame[1] = @L{end}@", loc), ("return 0", loc)]))
+                (f"if not {c.py(s.condition)}: frame[1] = @L{end}@", loc), ("return 0", loc)],
+                role="test"))
         else:
             assert isinstance(s, n.Repeat)
             counter = f"L[{s.iter_slot}]"
@@ -433,7 +437,7 @@ class Emitter:
         self.mark(self.new_label())
         makers = [self.c.constant(self._choice_spec(choice, slot)) for choice, slot in pairs]
         calls = ", ".join(f"{m}(rt, L)" for m in makers)
-        self.ops.append(_Op("terminal", [(f"return rt.ask([{calls}])", loc)]))
+        self.ops.append(_Op("terminal", [(f"return rt.ask([{calls}])", loc)], role="ask"))
 
     def _choice_spec(self, choice: n.Choice, slot: int) -> Callable[[Runtime, list[Any]],
                                                                     dict[str, Any]]:
@@ -508,7 +512,11 @@ class Emitter:
         groups: list[list[_Op]] = []
         current: list[_Op] = []
         label_block: dict[int, int] = {}
-        for op in self.ops:
+        leading = _leading_tests(self.ops)
+        for index, op in enumerate(self.ops):
+            if index in leading and current:  # a block of its own, to be run again
+                groups.append(current)
+                current = []
             if op.kind == "label":
                 if current:
                     groups.append(current)
@@ -521,6 +529,7 @@ class Emitter:
                 current = []
         if current:
             groups.append(current)
+        self.proc.resume = _resume_points(groups)
         for index, ops in enumerate(groups):
             lines = [line for op in ops for line in op.lines]
             if ops[-1].kind not in ("jump", "terminal"):
@@ -530,3 +539,35 @@ class Emitter:
             fn = self.c.block_function(f"{self.proc.name} block {index}", "frame", lines)
             self.proc.code.append(fn)
             self.proc.locations.append(next((loc for _, loc in lines if loc), None))
+
+
+def _leading_tests(ops: list[_Op]) -> set[int]:
+    """The indexes of the ``if``/``elif``/``while`` tests that lead straight into a choice
+    (the choice, or another such test, is the first statement of their body)."""
+    leading: set[int] = set()
+    leads = False  # whether the next op that is not a label is a choice or such a test
+    for index in range(len(ops) - 1, -1, -1):
+        op = ops[index]
+        if op.kind == "label":
+            continue
+        if op.role == "test" and leads:
+            leading.add(index)
+        leads = op.role == "ask" or index in leading
+    return leading
+
+
+def _resume_points(groups: list[list[_Op]]) -> dict[int, int]:
+    """Where a choice is asked again after an anytime action, when not at itself: at the
+    first of the tests (blocks of a single ``if``/``elif``/``while`` test) that lead straight
+    into it, so that they are evaluated again (they only jump, so running them again changes
+    nothing else)."""
+    resume = {}
+    for index, ops in enumerate(groups):
+        if ops[-1].role != "ask":
+            continue
+        start = index
+        while start > 0 and all(op.role == "test" for op in groups[start - 1]):
+            start -= 1
+        if start != index:
+            resume[index] = start
+    return resume
