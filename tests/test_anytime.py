@@ -21,15 +21,20 @@ from rulekit.pack.loader import load_pack
 from tests.helpers_lang import content, load, locate, logs
 from tests.test_playout import same_game
 
-# Alice may, at any of her decisions, put every card of the discard back into the deck.
+# Alice may, at any of her decisions, put every card of the discard back into the deck;
+# Bob, at any of his, put Alice's hand into the discard.
 ANYTIME = """\
 procedures:
   clear:
     do: |
       move all from discard to deck
       log "Alice clears the discard."
+  give:
+    do: |
+      move all from hand[a] to discard
 anytime:
   - {id: clear, role: a, label: "Clear the discard", when: "count(discard) > 0", do: clear}
+  - {id: give, role: b, label: "Give", when: "count(hand[a]) > 0", do: give}
 """
 SETUP = "move [c for c in deck if c.kind == \"x\"] from deck to discard"
 
@@ -39,24 +44,29 @@ def pack(tmp_path: Path, main: str) -> Game:
     return load(tmp_path, text + ANYTIME).game
 
 
-def clearing(game: Game) -> dict[str, Chooser]:
-    """Alice clears the discard at her first decision; otherwise the first option."""
-    def choose(decision: Decision) -> Option:
+def scripted(game: Game, script: list[str]) -> dict[str, Chooser]:
+    """The answers of ``script`` first; then Alice clears the discard when she may; else
+    the first option."""
+    left = list(script)
+
+    def choose(decision: Decision) -> Option | str:
+        if left:
+            return left.pop(0)
         options = decision.options()
         return next((o for o in options if o.id == "!clear"), options[0])
     return {role: choose for role in game.roles}
 
 
-def both_paths(game: Game) -> State:
-    """The game with Alice clearing at once, on the normal path; the playout path must
-    give the same game."""
+def both_paths(game: Game, script: list[str] | None = None) -> State:
+    """The game played with :func:`scripted` choosers on the normal path; the playout path
+    must give the same game."""
     state = game.new_game(0)
-    choosers = clearing(game)
+    choosers = scripted(game, script or [])
     while state["result"] is None:
         game.apply(state, {d.player: choosers[d.player](d) for d in game.pending(state)},
                    in_place=True)
     fast = game.initial_state(0)
-    run_playout(game, fast, clearing(game))
+    run_playout(game, fast, scripted(game, script or []))
     assert same_game(fast, state)
     return state
 
@@ -118,6 +128,22 @@ def test_nested_tests_are_evaluated_again_from_the_outermost(tmp_path: Path) -> 
     assert logs(game, state) == ["Alice clears the discard.", "Outer else."]
 
 
+def test_a_loop_inside_a_test_goes_on_from_its_own_test(tmp_path: Path) -> None:
+    # The outer test led into the loop once; the loop's later turns come from its own head.
+    game = pack(tmp_path, """\
+        move [c for c in deck if c.kind == "y"] from deck to hand[a]
+        if count(hand[b]) == 0 {
+          while count(discard) > 0 {
+            let c = choose b one of discard prompt "Take"
+            move c from discard to hand[b]
+          }
+        }
+        log "Bob holds {count(hand[b])}."
+    """)
+    state = both_paths(game, ["c2", "!give"])  # Bob takes a card, then gives Alice's hand
+    assert logs(game, state)[-1] == "Bob holds 4."
+
+
 def test_a_choice_still_offering_something_is_asked_again_afresh(tmp_path: Path) -> None:
     game = pack(tmp_path, """\
         if count(deck) > 0 {
@@ -177,23 +203,13 @@ GUARDS = """\
         }
         shuffle deck
 """
-GIVE = """\
-  give:
-    do: |
-      move all from hand[a] to discard
-"""
-GIVE_ACTION = """\
-  - {id: give, role: b, label: "Give", when: "count(hand[a]) > 0", do: give}
-"""
 
 
 def guards_pack(tmp_path: Path) -> Game:
     text = content(setup=SETUP, phases={"main": GUARDS}, rounds="4",
                    after_rounds='if count(hand[a]) > count(hand[b]) { win a "More." } '
                                 'else { win b "As many." }')
-    text = text.replace("procedures:\n", "")
-    anytime = ANYTIME.replace("anytime:\n", GIVE + "anytime:\n") + GIVE_ACTION
-    return load(tmp_path, text + anytime).game
+    return load(tmp_path, text.replace("procedures:\n", "") + ANYTIME).game
 
 
 def keen(seed: int, game: Game, keenness: float = 0.5) -> dict[str, Chooser]:

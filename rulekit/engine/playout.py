@@ -82,7 +82,8 @@ class PlayoutRuntime(Runtime):
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Ask as a normal game does, then answer what is pending at once; after an anytime
-        action, step back onto the choice so that it is asked again (as ``Game.apply``)."""
+        action, step back onto the choice (or the tests before it) so that it is asked again
+        (as ``Game.apply``)."""
         if self.random and self.program.anytime:
             action = self._draw(specs, self.stack[-1][2])
         else:
@@ -90,7 +91,6 @@ class PlayoutRuntime(Runtime):
         if action is not None:
             self.interrupt(action)
         return CONTINUE
-
 
     def answer(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
         """Answer the choices of a playout version, writing the answers into ``locals_``;

@@ -49,8 +49,9 @@ class _Op:
     kind: str  # code | label | jump | terminal
     lines: list[Line] = field(default_factory=list)
     label: int = -1
-    # "test": the test of an ``if``/``elif`` branch or a ``while`` (it only jumps);
-    # "ask": a choice. An anytime action resumes a choice at the tests just before it.
+    # "test": the test of an ``if``/``elif`` branch or a ``while`` (it only jumps), "fixed"
+    # if it reads nothing an anytime action can change; "ask": a choice. An anytime action
+    # resumes a choice at the tests that lead straight into it (see _resume_ops).
     role: str = ""
 
 
@@ -388,7 +389,7 @@ class Emitter:
                 skip = self.new_label()
                 self.ops.append(_Op("jump", [
                     (f"if not {c.py(cond)}: frame[1] = @L{skip}@", self.where(cond.pos)),
-                    ("return 0", None)], role="test"))
+                    ("return 0", None)], role=self._test_role(cond)))
                 self.blocks(body, loops)
                 self.jump(end)
                 self.mark(skip)
@@ -411,7 +412,7 @@ class Emitter:
             self.mark(head)
             self.ops.append(_Op("jump", [
                 (f"if not {c.py(s.condition)}: frame[1] = @L{end}@", loc), ("return 0", loc)],
-                role="test"))
+                role=self._test_role(s.condition)))
         else:
             assert isinstance(s, n.Repeat)
             counter = f"L[{s.iter_slot}]"
@@ -423,6 +424,11 @@ class Emitter:
         self.blocks(s.body, [*loops, loop])
         self.jump(head, loc)
         self.mark(end)
+
+    def _test_role(self, cond: n.Expr) -> str:
+        """The role of a test's op: "fixed" when it reads only locals, parameters and
+        constants, which no anytime action can change under a waiting frame."""
+        return "fixed" if self.c.reads_nothing_shared(cond) else "test"
 
     def _trigger_call(self, proc: str, loc: Location) -> None:
         if proc in self.suspending:
@@ -512,11 +518,14 @@ class Emitter:
         groups: list[list[_Op]] = []
         current: list[_Op] = []
         label_block: dict[int, int] = {}
-        leading = _leading_tests(self.ops)
+        resume = _resume_ops(self.ops)
+        starts = set(resume.values())
+        op_group: dict[int, int] = {}
         for index, op in enumerate(self.ops):
-            if index in leading and current:  # a block of its own, to be run again
+            if index in starts and current:  # a block of its own, to be run again
                 groups.append(current)
                 current = []
+            op_group[index] = len(groups)
             if op.kind == "label":
                 if current:
                     groups.append(current)
@@ -529,7 +538,7 @@ class Emitter:
                 current = []
         if current:
             groups.append(current)
-        self.proc.resume = _resume_points(groups)
+        self.proc.resume = {op_group[ask]: op_group[test] for ask, test in resume.items()}
         for index, ops in enumerate(groups):
             lines = [line for op in ops for line in op.lines]
             if ops[-1].kind not in ("jump", "terminal"):
@@ -541,33 +550,21 @@ class Emitter:
             self.proc.locations.append(next((loc for _, loc in lines if loc), None))
 
 
-def _leading_tests(ops: list[_Op]) -> set[int]:
-    """The indexes of the ``if``/``elif``/``while`` tests that lead straight into a choice
-    (the choice, or another such test, is the first statement of their body)."""
-    leading: set[int] = set()
-    leads = False  # whether the next op that is not a label is a choice or such a test
-    for index in range(len(ops) - 1, -1, -1):
-        op = ops[index]
-        if op.kind == "label":
+def _resume_ops(ops: list[_Op]) -> dict[int, int]:
+    """Where each choice (by its op's index) is asked again after an anytime action, when
+    not at itself: at the outermost of the ``if``/``elif``/``while`` tests that lead straight
+    into it (each the first statement of the body of the one before; no label between them,
+    which would join other ways in) that reads something an anytime action may change. The
+    tests after it run again too: they only jump."""
+    resume: dict[int, int] = {}
+    for index, op in enumerate(ops):
+        if op.role != "ask":
             continue
-        if op.role == "test" and leads:
-            leading.add(index)
-        leads = op.role == "ask" or index in leading
-    return leading
-
-
-def _resume_points(groups: list[list[_Op]]) -> dict[int, int]:
-    """Where a choice is asked again after an anytime action, when not at itself: at the
-    first of the tests (blocks of a single ``if``/``elif``/``while`` test) that lead straight
-    into it, so that they are evaluated again (they only jump, so running them again changes
-    nothing else)."""
-    resume = {}
-    for index, ops in enumerate(groups):
-        if ops[-1].role != "ask":
-            continue
-        start = index
-        while start > 0 and all(op.role == "test" for op in groups[start - 1]):
-            start -= 1
-        if start != index:
-            resume[index] = start
+        at = index - 2  # before the choice's own label
+        while at >= 0 and ops[at].role in ("test", "fixed"):
+            if ops[at].role == "test":
+                resume[index] = at
+            if at > 0 and ops[at - 1].kind == "label":  # a loop's head, or an elif's
+                break
+            at -= 1
     return resume
