@@ -561,10 +561,8 @@ def _resume_ops(ops: list[_Op]) -> dict[int, int]:
         if op.role != "ask":
             continue
         at = index - 2  # before the choice's own label
-        while at >= 0 and ops[at].role in ("test", "fixed"):
+        while at >= 0 and ops[at].role in ("test", "fixed"):  # a label (a join) stops it
             if ops[at].role == "test":
                 resume[index] = at
-            if at > 0 and ops[at - 1].kind == "label":  # a loop's head, or an elif's
-                break
             at -= 1
     return resume
