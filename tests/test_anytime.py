@@ -257,7 +257,7 @@ def test_random_games_with_tests_before_choices_on_both_paths(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(("name", "games", "keenness"),
-                         [("rednotice", 3, 1.0), ("rednotice", 3, 0.3), ("carchase", 12, 1.0)])
+                         [("rednotice", 2, 1.0), ("rednotice", 3, 0.3), ("carchase", 12, 1.0)])
 def test_shipped_packs_with_keen_bots_on_both_paths(name: str, games: int,
                                                      keenness: float) -> None:
     game = load_pack(name).game
