@@ -182,10 +182,7 @@ class Game:
         decl = next(d for d, _ in self.program.anytime if "!" + d.id == option.id)
         state["pending"] = []
         state["committed"] = {}
-        stack = state["stack"]
-        stack[-1][1] -= 1  # step back onto the choice, which is a block of its own
-        proc = self.program.procs[decl.procedure]
-        stack.append([decl.procedure, 0, [None] * proc.nslots])
+        Runtime(self.program, state).interrupt(decl.procedure)
         state["log"].append({"e": "choice", "to": role, "player": role, "option": option.id,
                              "label": decl.label, "round": state["round"]})
         return self.run(state)

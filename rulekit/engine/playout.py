@@ -12,11 +12,13 @@ place in the pack.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from rulekit.engine.decisions import Decision, Option, RandomChooser
 from rulekit.engine.game import Game, State, copy_state
-from rulekit.engine.program import CONTINUE, SUSPEND
+from rulekit.engine.helpers import BudgetExceeded
+from rulekit.engine.program import CONTINUE, SUSPEND, Program
 from rulekit.engine.vm import Runtime, check_players, forced_answer, option_ids
 from rulekit.errors import GameRuntimeError
 from rulekit.lang.symbols import AnytimeDecl
@@ -40,6 +42,7 @@ class PlayoutRuntime(Runtime):
         super().__init__(game.program, state, game.step_budget)
         if self.program.build_playout is not None:
             self.program.build_playout()
+            _resume_in_blocks(self.program)
         self.game = game
         self.choosers = choosers
         self.max_rounds = max_rounds
@@ -79,17 +82,15 @@ class PlayoutRuntime(Runtime):
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Ask as a normal game does, then answer what is pending at once; after an anytime
-        action, step back onto the choice so that it is asked again (as ``Game.apply``)."""
-        action = self._settle(specs)
+        action, step back onto the choice (or the tests before it) so that it is asked again
+        (as ``Game.apply``)."""
+        if self.random and self.program.anytime:
+            action = self._draw(specs, self.stack[-1][2])
+        else:
+            action = self._settle(specs)
         if action is not None:
-            self.anytime(action)
+            self.interrupt(action)
         return CONTINUE
-
-    def anytime(self, action: str) -> None:
-        """Run an anytime action's procedure, then ask the interrupted choice again."""
-        stack = self.stack
-        stack[-1][1] -= 1
-        stack.append([action, 0, [None] * self.program.procs[action].nslots])
 
     def answer(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
         """Answer the choices of a playout version, writing the answers into ``locals_``;
@@ -111,6 +112,37 @@ class PlayoutRuntime(Runtime):
         finally:
             if stack:
                 stack.pop()
+
+    def run_blocks(self, locals_: list[Any], name: str) -> None:
+        """Run procedure ``name``'s blocks to its end, as ``Runtime.run`` does (the
+        procedures it calls in their playout versions): the playout version of a procedure
+        with a choice that an anytime action resumes at the tests before it (``Proc.resume``),
+        which a plain function cannot go back to."""
+        program, stack, fast = self.program, self.stack, self.fast
+        assert fast is not None
+        procs = program.procs
+        locals_.extend([None] * (procs[name].nslots - len(locals_)))
+        depth = len(stack)
+        stack.append([name, 0, locals_])
+        try:
+            while len(stack) > depth:
+                frame = stack[-1]
+                if frame[1] == 0 and len(stack) > depth + 1 and frame[0] in fast:
+                    fast[frame[0]](self, frame[2])
+                    stack.pop()
+                    continue
+                code = procs[frame[0]].code
+                pc = frame[1]
+                if pc >= len(code):
+                    stack.pop()
+                    continue
+                frame[1] = pc + 1
+                self.ticks -= 1
+                if self.ticks < 0:
+                    raise BudgetExceeded
+                code[pc](self, frame)
+        finally:
+            del stack[depth:]  # after an error, or nothing (a game that ended cleared it)
 
     def _run_anytime(self, action: str) -> None:
         """Run the playout version of an anytime action's procedure, on a frame of its own
@@ -219,19 +251,25 @@ class PlayoutRuntime(Runtime):
         ``Decision.sample`` does, straight from the specs (no pending specs, no Decision, each
         player's anytime actions worked out once)."""
         while True:
-            waiting = self._ask_quickly([make(self, locals_) for make in makers], locals_)
-            if not waiting:
-                return
-            if self.max_rounds is not None and self.state["round"] > self.max_rounds:
-                self.state["pending"] = [spec for spec, _ in waiting]
-                self.state["committed"] = {}
-                raise Capped
-            action = self._log_random(locals_, waiting)
-            self.spent += self.budget - self.ticks  # as _answered
-            self.ticks = self.budget
+            action = self._draw([make(self, locals_) for make in makers], locals_)
             if action is None:
                 return
             self._run_anytime(action)
+
+    def _draw(self, specs: list[dict[str, Any]], locals_: list[Any]) -> str | None:
+        """Ask ``specs`` and draw their answers with RandomChoosers, into ``locals_``; the
+        procedure of an anytime action drawn instead."""
+        waiting = self._ask_quickly(specs, locals_)
+        if not waiting:
+            return None
+        if self.max_rounds is not None and self.state["round"] > self.max_rounds:
+            self.state["pending"] = [spec for spec, _ in waiting]
+            self.state["committed"] = {}
+            raise Capped
+        action = self._log_random(locals_, waiting)
+        self.spent += self.budget - self.ticks  # as _answered
+        self.ticks = self.budget
+        return action
 
     def _ask_quickly(self, specs: list[dict[str, Any]], locals_: list[Any]
                      ) -> list[tuple[dict[str, Any], Extras | None]]:
@@ -315,6 +353,17 @@ class PlayoutRuntime(Runtime):
         return decl.procedure
 
 
+def _resume_in_blocks(program: Program) -> None:
+    """In a pack with anytime actions, a procedure with a choice resumed at the tests before
+    it plays out through its blocks (:meth:`PlayoutRuntime.run_blocks`), so that a playout
+    takes the way a normal game does."""
+    if not program.anytime:
+        return
+    for name, proc in program.procs.items():
+        if proc.resume and name in program.playout:
+            program.playout[name] = partial(PlayoutRuntime.run_blocks, name=name)
+
+
 def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Chooser]],
             max_rounds: int | None = None) -> tuple[State, int, bool]:
     """Play ``state`` to its end, or until a round past ``max_rounds`` begins to ask.
@@ -359,7 +408,7 @@ def run_playout(game: Game, state: State, choosers: Mapping[str, Chooser],
         if state["pending"]:
             action = runtime.answer_pending()
             if action is not None:
-                runtime.anytime(action)
+                runtime.interrupt(action)
         if state["result"] is None:
             runtime.run()
     except Capped:

@@ -47,6 +47,9 @@ class Proc:
     locations: list[Location | None] = field(default_factory=list)
     nslots: int = 0
     params: list[tuple[str, str]] = field(default_factory=list)
+    # The block at which a choice is asked again after an anytime action, by the choice's
+    # block, when that is not the choice itself: the tests that lead straight into it.
+    resume: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass

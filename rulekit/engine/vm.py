@@ -85,6 +85,13 @@ class Runtime:
 
     # ------------------------------------------------------------ anytime actions
 
+    def interrupt(self, procedure: str) -> None:
+        """Run an anytime action's ``procedure`` next; then the interrupted choice is asked
+        again from its resume point (:func:`step_back`)."""
+        stack = self.stack
+        step_back(self.program, stack[-1])
+        stack.append([procedure, 0, [None] * self.program.procs[procedure].nslots])
+
     def _may_interrupt(self, role: str) -> bool:
         """True if ``role`` has an anytime action now, or one whose availability may tell a
         secret (then ``role`` is always asked)."""
@@ -224,6 +231,15 @@ def _describe(exc: BaseException) -> str:
             return "a value is none where something else is needed"
         return f"a value has the wrong type here ({exc})"
     return str(exc)
+
+
+def step_back(program: Program, frame: Frame) -> None:
+    """Move ``frame`` back to where its interrupted choice (the block before its pc) is asked
+    again: the choice itself, or the ``if``/``elif``/``while`` tests that lead straight into
+    it (``Proc.resume``), evaluated again so that a test an anytime action made false skips
+    the choice as it would have before."""
+    choice = frame[1] - 1
+    frame[1] = program.procs[frame[0]].resume.get(choice, choice)
 
 
 def check_players(specs: list[dict[str, Any]]) -> None:

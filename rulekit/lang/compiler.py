@@ -163,6 +163,12 @@ class Compiler:
         return all(self._reads(getattr(e, f.name), found, seen, strict) for f in fields(e)
                    if f.name not in ("pos", "ref"))
 
+    def reads_nothing_shared(self, e: n.Expr) -> bool:
+        """Whether ``e`` reads only locals, parameters and constants: no zone, variable,
+        round, phase or result (what an anytime action could change while a frame waits)."""
+        found: set[str] = set()
+        return self._reads(e, found, set(), True) and not found
+
     def function(self, body: list[str], location: Location | None = None) -> Any:
         """Compile ``def f(rt, L): <body>`` (the body's lines all point at ``location``)."""
         return self.block_function("code", "L", [(line, location) for line in body])

@@ -49,6 +49,10 @@ class _Op:
     kind: str  # code | label | jump | terminal
     lines: list[Line] = field(default_factory=list)
     label: int = -1
+    # "test": the test of an ``if``/``elif`` branch or a ``while`` (it only jumps), "fixed"
+    # if it reads nothing an anytime action can change; "ask": a choice. An anytime action
+    # resumes a choice at the tests that lead straight into it (see _resume_ops).
+    role: str = ""
 
 
 @dataclass
@@ -385,7 +389,7 @@ class Emitter:
                 skip = self.new_label()
                 self.ops.append(_Op("jump", [
                     (f"if not {c.py(cond)}: frame[1] = @L{skip}@", self.where(cond.pos)),
-                    ("return 0", None)]))
+                    ("return 0", None)], role=self._test_role(cond)))
                 self.blocks(body, loops)
                 self.jump(end)
                 self.mark(skip)
@@ -407,7 +411,8 @@ class Emitter:
         elif isinstance(s, n.While):
             self.mark(head)
             self.ops.append(_Op("jump", [
-                (f"if not {c.py(s.condition)}: frame[1] = @L{end}@", loc), ("return 0", loc)]))
+                (f"if not {c.py(s.condition)}: frame[1] = @L{end}@", loc), ("return 0", loc)],
+                role=self._test_role(s.condition)))
         else:
             assert isinstance(s, n.Repeat)
             counter = f"L[{s.iter_slot}]"
@@ -419,6 +424,11 @@ class Emitter:
         self.blocks(s.body, [*loops, loop])
         self.jump(head, loc)
         self.mark(end)
+
+    def _test_role(self, cond: n.Expr) -> str:
+        """The role of a test's op: "fixed" when it reads only locals, parameters and
+        constants, which no anytime action can change under a waiting frame."""
+        return "fixed" if self.c.reads_nothing_shared(cond) else "test"
 
     def _trigger_call(self, proc: str, loc: Location) -> None:
         if proc in self.suspending:
@@ -433,7 +443,7 @@ class Emitter:
         self.mark(self.new_label())
         makers = [self.c.constant(self._choice_spec(choice, slot)) for choice, slot in pairs]
         calls = ", ".join(f"{m}(rt, L)" for m in makers)
-        self.ops.append(_Op("terminal", [(f"return rt.ask([{calls}])", loc)]))
+        self.ops.append(_Op("terminal", [(f"return rt.ask([{calls}])", loc)], role="ask"))
 
     def _choice_spec(self, choice: n.Choice, slot: int) -> Callable[[Runtime, list[Any]],
                                                                     dict[str, Any]]:
@@ -508,7 +518,14 @@ class Emitter:
         groups: list[list[_Op]] = []
         current: list[_Op] = []
         label_block: dict[int, int] = {}
-        for op in self.ops:
+        resume = _resume_ops(self.ops)
+        starts = set(resume.values())
+        op_group: dict[int, int] = {}
+        for index, op in enumerate(self.ops):
+            if index in starts and current:  # a block of its own, to be run again
+                groups.append(current)
+                current = []
+            op_group[index] = len(groups)
             if op.kind == "label":
                 if current:
                     groups.append(current)
@@ -521,6 +538,7 @@ class Emitter:
                 current = []
         if current:
             groups.append(current)
+        self.proc.resume = {op_group[ask]: op_group[test] for ask, test in resume.items()}
         for index, ops in enumerate(groups):
             lines = [line for op in ops for line in op.lines]
             if ops[-1].kind not in ("jump", "terminal"):
@@ -530,3 +548,21 @@ class Emitter:
             fn = self.c.block_function(f"{self.proc.name} block {index}", "frame", lines)
             self.proc.code.append(fn)
             self.proc.locations.append(next((loc for _, loc in lines if loc), None))
+
+
+def _resume_ops(ops: list[_Op]) -> dict[int, int]:
+    """Where each choice (by its op's index) is asked again after an anytime action, when
+    not at itself: at the outermost of the ``if``/``elif``/``while`` tests that lead straight
+    into it (each the first statement of the body of the one before; no label between them,
+    which would join other ways in) that reads something an anytime action may change. The
+    tests after it run again too: they only jump."""
+    resume: dict[int, int] = {}
+    for index, op in enumerate(ops):
+        if op.role != "ask":
+            continue
+        at = index - 2  # before the choice's own label
+        while at >= 0 and ops[at].role in ("test", "fixed"):  # a label (a join) stops it
+            if ops[at].role == "test":
+                resume[index] = at
+            at -= 1
+    return resume
