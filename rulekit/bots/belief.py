@@ -21,13 +21,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulekit.bots.cards import (
-    Slots,
+    Deal,
     ask_again,
-    deal_slots,
     deal_to_match,
     gather,
     hidden_cards,
-    names_any,
     project_cards,
     redeal,
     relabel,
@@ -69,7 +67,7 @@ class Particle:
     state: State
     weight: float
     exact: bool = True
-    slots: Slots | None = None  # where a sample deals the unseen cards (found once)
+    deal: Deal | None = None  # where a sample deals the unseen cards (found once)
 
 
 class BeliefLost(Exception):
@@ -512,10 +510,10 @@ class Belief:
         assert self.observation is not None
         weights = [p.weight for p in self.particles]
         chosen = rng.choices(self.particles, weights)[0]
-        if chosen.slots is None:
-            chosen.slots = deal_slots(self.game, chosen.state, self.role)
+        if chosen.deal is None:
+            chosen.deal = Deal(self.game, chosen.state, self.role)
         state = copy_state(chosen.state)
-        if names_any(state, redeal(self.game, state, self.role, rng, chosen.slots)):
+        if redeal(self.game, state, self.role, rng, chosen.deal):
             state = ask_again(self.game, state, rng)
         state["log"] = self._log[:]  # R's log; its events are shared, as copy_state shares them
         return state
@@ -525,7 +523,7 @@ class Belief:
         are never changed in place)."""
         new = copy.copy(self)
         new.rng = random.Random(self.rng.getrandbits(64))
-        new.particles = [Particle(p.state, p.weight, p.exact, p.slots) for p in self.particles]
+        new.particles = [Particle(p.state, p.weight, p.exact, p.deal) for p in self.particles]
         new.seen = self.seen[:]
         new._log = self._log[:]
         return new
