@@ -119,6 +119,8 @@ class Belief:
         only says that R is not asked: the states kept are those after any number of the
         others' steps that show it.
         """
+        if observation is self.observation:  # a search asks once per iteration
+            return self
         log = observation["log"]
         if len(log) < len(self.seen) or log[:len(self.seen)] != self.seen:
             raise ValueError("the observation does not continue the one this belief follows")
@@ -161,11 +163,11 @@ class Belief:
         finals: list[Particle] = []
         self._spent = 0
         cap = self.max_frontier
-        expanded: set[tuple[str, int]] = set()
+        expanded: set[tuple[Key, int]] = set()
         for _ in range(10_000):
             if not frontier:
                 break
-            following: dict[tuple[str, int, bool], list[Any]] = {}
+            following: dict[tuple[Key, int, bool], list[Any]] = {}
             waiting = not observation["decisions"]
             for state, weight, exact, pos in frontier:
                 if waiting and pos == len(target) and state["result"] is None \
@@ -207,7 +209,7 @@ class Belief:
         return finals
 
     def _step(self, state: State, actions: dict[str, str] | None, weight: float, exact: bool,
-              pos: int, target: list[Event], following: dict[tuple[str, int, bool], list[Any]]
+              pos: int, target: list[Event], following: dict[tuple[Key, int, bool], list[Any]]
               ) -> None:
         """Play one transition from ``state`` and keep the result if the events it adds, as R
         sees them, continue R's log.
@@ -216,16 +218,16 @@ class Belief:
         ones it saw, the cards are renamed in ``state`` and the transition is played again
         (with the renamed answer, or else every answer of the same player)."""
         child = self._play(state, actions)
-        if child is None and actions is not None and self.role in actions:
-            # R's own answer names cards this state had not dealt to R: deal them to R.
+        matched = None if child is None else self._match(child, len(state["log"]), pos, target)
+        if matched is None and actions is not None and self.role in actions:
+            # R's own answer names cards this state had not dealt to R, or names them in
+            # another order than this state offers them: deal them to R, in that order.
             moved = self._own_cards(state, actions[self.role])
             if moved is not None:
                 state, child = moved, self._play(moved, actions)
-        if child is None:
-            return
-        start = len(state["log"])
-        matched = self._match(child, start, pos, target)
-        if matched is None:
+                matched = None if child is None else \
+                    self._match(child, len(state["log"]), pos, target)
+        if child is None or matched is None:
             return
         new_pos, differ, pairs = matched
         if differ != SAME and pairs:
@@ -245,16 +247,27 @@ class Belief:
             return None
         hidden = hidden_cards(self.game, state, self.role)
         named = [c for c in answer.split("+") if c in hidden and c not in decision.items]
-        if not named:
-            return None
-        mapping = gather(self.game, state, self.role, self.game._card_kinds, named, [])
-        if not mapping:
-            return None
-        return ask_again(self.game, relabel(state, mapping), self.rng)
+        if named:
+            mapping = gather(self.game, state, self.role, self.game._card_kinds, named, [])
+            if not mapping:
+                return None
+            state = ask_again(self.game, relabel(state, mapping), self.rng)
+            decision = self.game.decision_for(state, self.role)
+            if decision is None:
+                return None
+        # A subset answer lists its cards in the order the decision offers them (the order
+        # of R's pile): rename the named cards among themselves to put them in R's order.
+        parts = answer.split("+")
+        wanted = set(parts)
+        offered = [i for i in decision.items if i.__class__ is str and i in wanted]
+        if len(offered) == len(parts) > 1 and offered != parts:
+            return ask_again(self.game, relabel(state, dict(zip(offered, parts, strict=True))),
+                             self.rng)
+        return state if named else None
 
     def _renamed(self, state: State, actions: dict[str, str] | None, mapping: dict[str, str],
                  weight: float, exact: bool, pos: int, target: list[Event],
-                 following: dict[tuple[str, int, bool], list[Any]]) -> bool:
+                 following: dict[tuple[Key, int, bool], list[Any]]) -> bool:
         """Play the transition again from ``state`` with cards renamed; true if it then
         shows R exactly what R saw."""
         parent = ask_again(self.game, relabel(state, mapping), self.rng)
@@ -280,7 +293,7 @@ class Belief:
         return found
 
     def _branch(self, state: State, decision: Decision, weight: float, exact: bool, pos: int,
-                target: list[Event], following: dict[tuple[str, int, bool], list[Any]],
+                target: list[Event], following: dict[tuple[Key, int, bool], list[Any]],
                 rescue: bool = True) -> bool:
         """Follow the answers of ``decision``'s player from ``state``: all of them, or (beyond
         ``keep``) those R's log is about to name first, then the others in random order, until
@@ -289,7 +302,7 @@ class Belief:
         other player is taken to answer at random). True if a branch was kept."""
         player = decision.player
         options, named = self._candidates(decision, pos, target)
-        mine: dict[tuple[str, int, bool], list[Any]] = {}
+        mine: dict[tuple[Key, int, bool], list[Any]] = {}
         tried = 0
         for option in options[:self.tries]:
             tried += 1
@@ -332,7 +345,7 @@ class Belief:
         return options, len(front)
 
     def _rescue(self, state: State, player: str, weight: float, exact: bool, pos: int,
-                target: list[Event], following: dict[tuple[str, int, bool], list[Any]]) -> bool:
+                target: list[Event], following: dict[tuple[Key, int, bool], list[Any]]) -> bool:
         """No answer of ``player`` continues R's log: if that log soon names cards R could
         not see, put them in the place of unseen cards of their kind (first of those the
         player may choose now) and try again."""
@@ -375,7 +388,7 @@ class Belief:
         return False
 
     def _keep(self, child: State, weight: float, exact: bool, pos: int,
-              following: dict[tuple[str, int, bool], list[Any]]) -> None:
+              following: dict[tuple[Key, int, bool], list[Any]]) -> None:
         key = (_key(child), pos, exact)
         entry = following.get(key)
         if entry is None:
@@ -466,7 +479,7 @@ class Belief:
         return repr((pos, hidden, [frame[:2] for frame in state["stack"]]))
 
     def _resample(self, finals: list[Particle]) -> list[Particle]:
-        merged: dict[tuple[str, bool], Particle] = {}
+        merged: dict[tuple[Key, bool], Particle] = {}
         for p in finals:
             key = (_key(p.state), p.exact)
             if key in merged:
@@ -546,6 +559,8 @@ def belief_for(view: View) -> Belief:
     """
     belief = _beliefs.get(view.rng)
     observation = view.observation
+    if belief is not None and belief.observation is observation:
+        return belief  # asked again for the same decision (a search's iterations)
     if belief is not None:
         log, seen = observation["log"], belief.seen
         if belief.game is not view.game or belief.role != view.role or \
@@ -557,10 +572,16 @@ def belief_for(view: View) -> Belief:
     return belief.update(observation)
 
 
-def _key(state: State) -> str:
-    """What tells two states apart for the future (not the log, nor the generator)."""
-    return repr((state["zones"], state["vars"], state["stack"], state["pending"],
-                 state["committed"], state["round"], state["phase"], state["result"]))
+Key = tuple[tuple[tuple[str, ...], ...], str]
+
+
+def _key(state: State) -> Key:
+    """What tells two states of a game apart for the future (not the log, nor the generator).
+    Every state of a game has the same piles and variables, in the same order: their values
+    are enough."""
+    return (tuple(map(tuple, state["zones"].values())),
+            repr((list(state["vars"].values()), state["stack"], state["pending"],
+                  state["committed"], state["round"], state["phase"], state["result"])))
 
 
 def without_log(observation: dict[str, Any]) -> dict[str, Any]:

@@ -188,17 +188,15 @@ def deal_to_match(state: State, observation: dict[str, Any]) -> bool:
 
 def hidden_cards(game: Game, state: State, role: str) -> dict[str, tuple[Any, Any]]:
     """The cards ``role`` cannot see in ``state``, with their kind (``type``, ``owner``)."""
-    cards = game.symbols.cards
+    kinds = game._card_kinds
     zones = state["zones"]
     found: dict[str, tuple[Any, Any]] = {}
-    for key, owner, vis in game._zone_keys:
-        if vis == "public" or (vis == "owner" and owner == role):
-            continue
+    for key, by_card in game._hidden_piles[role]:
         for card in zones[key]:
-            props = cards[card]
-            if vis == "card_owner" and props.get("owner") == role:
+            kind = kinds[card]
+            if by_card and kind[1] == role:
                 continue
-            found[card] = (props.get("type"), props.get("owner"))
+            found[card] = kind
     return found
 
 
@@ -234,16 +232,21 @@ def swappable(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
 
 def relabel(state: State, mapping: dict[str, str]) -> State:
     """A copy of ``state`` with card ids exchanged by ``mapping`` everywhere but the log."""
+    get = mapping.get
+
     def sub(value: Any) -> Any:
-        if isinstance(value, str):
-            return mapping.get(value, value)
-        if isinstance(value, list):
+        kind = value.__class__
+        if kind is str:
+            return get(value, value)
+        if kind is list:
             return [sub(v) for v in value]
-        if isinstance(value, dict):
+        if kind is dict:
             return {k: sub(v) for k, v in value.items()}
         return value
 
-    new = {k: v if k == "log" else sub(v) for k, v in state.items()}
+    new = {k: v if k == "log" or k == "zones" else sub(v) for k, v in state.items()}
+    new["zones"] = {key: [get(card, card) for card in pile]
+                    for key, pile in state["zones"].items()}
     new["log"] = list(state["log"])
     new["committed"] = {r: relabel_id(a, mapping) for r, a in state["committed"].items()}
     return new
