@@ -44,6 +44,7 @@ from rulekit.bots.logs import (
 from rulekit.bots.sampling import stratified_pick
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import copy_state
+from rulekit.engine.observe import FrozenList
 from rulekit.errors import GameRuntimeError, IllegalActionError
 
 if TYPE_CHECKING:
@@ -122,10 +123,10 @@ class Belief:
         if observation is self.observation:  # a search asks once per iteration
             return self
         log = observation["log"]
-        if len(log) < len(self.seen) or log[:len(self.seen)] != self.seen:
+        if not continues(log, self.seen):
             raise ValueError("the observation does not continue the one this belief follows")
         if self.observation is not None and len(log) == len(self.seen) \
-                and without_log(observation) == without_log(self.observation):
+                and same_view(observation, self.observation):
             return self
         finals = [] if self.lost else self._follow_both_ways(log[len(self.seen):], observation)
         if not finals and self.restarts < MAX_RESTARTS:
@@ -137,7 +138,7 @@ class Belief:
             self.particles = self._resample(finals)
         self.lost = not finals
         self._log += [dict(e) for e in log[len(self.seen):]]
-        self.seen = list(log)
+        self.seen = log if log.__class__ is FrozenList else list(log)  # never changed
         self.observation = observation
         return self
 
@@ -442,14 +443,13 @@ class Belief:
         if swaps:
             state = ask_again(self.game, state, self.rng)
         seen = self.game.observe(state, self.role)
-        wanted = without_log(observation)
-        if without_log(seen) != wanted:
+        if not same_view(seen, observation):
             if not self._loose:
                 return
             exact = False
             for key, value in observation["vars"].items():
                 state["vars"][key] = _plain(value)
-            if without_log(self.game.observe(state, self.role)) != wanted:
+            if not same_view(self.game.observe(state, self.role), observation):
                 return
         state["rng"] = self.rng.getrandbits(64)
         finals.append(Particle(state, weight, exact))
@@ -537,7 +537,6 @@ class Belief:
         new = copy.copy(self)
         new.rng = random.Random(self.rng.getrandbits(64))
         new.particles = [Particle(p.state, p.weight, p.exact, p.deal) for p in self.particles]
-        new.seen = self.seen[:]
         new._log = self._log[:]
         return new
 
@@ -561,11 +560,9 @@ def belief_for(view: View) -> Belief:
     observation = view.observation
     if belief is not None and belief.observation is observation:
         return belief  # asked again for the same decision (a search's iterations)
-    if belief is not None:
-        log, seen = observation["log"], belief.seen
-        if belief.game is not view.game or belief.role != view.role or \
-                len(log) < len(seen) or log[:len(seen)] != seen:
-            belief = None
+    if belief is not None and (belief.game is not view.game or belief.role != view.role
+                               or not continues(observation["log"], belief.seen)):
+        belief = None
     if belief is None:
         belief = Belief(view.game, view.role, random.Random(view.rng.getrandbits(64)))
         _beliefs[view.rng] = belief
@@ -584,8 +581,24 @@ def _key(state: State) -> Key:
                   state["committed"], state["round"], state["phase"], state["result"])))
 
 
-def without_log(observation: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in observation.items() if k != "log"}
+def same_view(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """True if two observations agree on everything but their logs."""
+    return len(a) == len(b) and all(k == "log" or (k in b and a[k] == b[k]) for k in a)
+
+
+def continues(log: list[Event], seen: list[Event]) -> bool:
+    """True if ``log`` begins with ``seen``. Two read-only views of logs (``Game.observe``)
+    that hold the same event at the same place hold the same events before it: each view
+    extends an earlier one with events of its own."""
+    size = len(seen)
+    if log is seen or size == 0:
+        return True
+    if size > len(log):
+        return False
+    if log.__class__ is FrozenList and seen.__class__ is FrozenList \
+            and log[size - 1] is seen[size - 1]:
+        return True
+    return log[:size] == seen
 
 
 def _hashable(value: Any) -> Any:
