@@ -283,8 +283,9 @@ class Belief:
                     tries += [{player: o.id} for o in
                               self._candidates(decision, pos, target)[0][:self.keep * 4]]
         found = False
+        alone = len(tries) == 1  # the renamed parent is played once: no copy of it is needed
         for moved in tries:
-            child = self._play(parent, moved)
+            child = self._play(parent, moved, in_place=alone)
             again = None if child is None else self._match(child, start, pos, target)
             if child is not None and again is not None and again[1] == SAME:
                 self._keep(child, weight, exact, again[0], following)
@@ -397,12 +398,15 @@ class Belief:
         else:
             entry[1] += weight
 
-    def _play(self, state: State, actions: dict[str, str] | None) -> State | None:
+    def _play(self, state: State, actions: dict[str, str] | None, in_place: bool = False
+              ) -> State | None:
+        """The state after ``actions`` (or, if None, after the rules run on); ``state`` itself
+        changed if ``in_place`` (one no one else holds); None if an answer is not legal."""
         self._spent += 1
         if actions is None:
-            return self.game.run(copy_state(state))
+            return self.game.run(state if in_place else copy_state(state))
         try:
-            return self.game.apply(state, actions)
+            return self.game.apply(state, actions, in_place=in_place)
         except IllegalActionError:
             return None
 
