@@ -219,16 +219,16 @@ class Belief:
         ones it saw, the cards are renamed in ``state`` and the transition is played again
         (with the renamed answer, or else every answer of the same player)."""
         child = self._play(state, actions)
-        matched = None if child is None else self._match(child, len(state["log"]), pos, target)
-        if matched is None and actions is not None and self.role in actions:
-            # R's own answer names cards this state had not dealt to R, or names them in
-            # another order than this state offers them: deal them to R, in that order.
+        if child is None and actions is not None and self.role in actions:
+            # R's own answer names cards this state had not dealt to R: deal them to R.
             moved = self._own_cards(state, actions[self.role])
             if moved is not None:
                 state, child = moved, self._play(moved, actions)
-                matched = None if child is None else \
-                    self._match(child, len(state["log"]), pos, target)
-        if child is None or matched is None:
+        if child is None:
+            return
+        start = len(state["log"])
+        matched = self._match(child, start, pos, target)
+        if matched is None:
             return
         new_pos, differ, pairs = matched
         if differ != SAME and pairs:
@@ -248,23 +248,12 @@ class Belief:
             return None
         hidden = hidden_cards(self.game, state, self.role)
         named = [c for c in answer.split("+") if c in hidden and c not in decision.items]
-        if named:
-            mapping = gather(self.game, state, self.role, self.game._card_kinds, named, [])
-            if not mapping:
-                return None
-            state = ask_again(self.game, relabel(state, mapping), self.rng)
-            decision = self.game.decision_for(state, self.role)
-            if decision is None:
-                return None
-        # A subset answer lists its cards in the order the decision offers them (the order
-        # of R's pile): rename the named cards among themselves to put them in R's order.
-        parts = answer.split("+")
-        wanted = set(parts)
-        offered = [i for i in decision.items if i.__class__ is str and i in wanted]
-        if len(offered) == len(parts) > 1 and offered != parts:
-            return ask_again(self.game, relabel(state, dict(zip(offered, parts, strict=True))),
-                             self.rng)
-        return state if named else None
+        if not named:
+            return None
+        mapping = gather(self.game, state, self.role, self.game._card_kinds, named, [])
+        if not mapping:
+            return None
+        return ask_again(self.game, relabel(state, mapping), self.rng)
 
     def _renamed(self, state: State, actions: dict[str, str] | None, mapping: dict[str, str],
                  weight: float, exact: bool, pos: int, target: list[Event],
