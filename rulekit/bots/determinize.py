@@ -27,7 +27,8 @@ def determinize(game: Game, state: State, role: str, rand: random.Random) -> Sta
     Up to :data:`CACHED` beliefs are kept per game and role (the latest used first). The one
     that has followed the longest part of ``role``'s log that ``state`` continues is used: as
     it is if the observation is the same, else a copy of it follows the new part. If none, a
-    new belief follows the game from its beginning.
+    new belief follows the game from its beginning. A state equal to the last one determinized
+    for ``role`` is not observed again: the belief used for it draws at once.
     """
     beliefs = _cache.setdefault(game, {}).setdefault(role, [])
     last = _last.setdefault(game, {})
