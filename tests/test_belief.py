@@ -301,3 +301,39 @@ def test_determinize_survives_renamed_cards_that_leave_a_choice_empty() -> None:
         state = game.apply(state, actions, in_place=True)
     drawn = game.determinize(state, "jessah", random.Random(8))
     assert game.observe(drawn, "jessah") == game.observe(state, "jessah")
+
+
+def contest_state(game: Game) -> State:
+    """A Car Chase state where both players must pick cards (the Search contest)."""
+    rand = random.Random(2)
+    state = game.new_game(11)
+    while len(game.pending(state)) < 2:
+        state = game.apply(state, {d.player: d.sample(rand) for d in game.pending(state)})
+    return state
+
+
+def test_determinized_cards_differ_only_where_the_observer_cannot_see() -> None:
+    game = load_pack("carchase").game
+    state = contest_state(game)
+    rng = random.Random(4)
+    drawn = [game.determinize(state, "law", rng) for _ in range(10)]
+    assert {tuple(s["zones"]["hand.law"]) for s in drawn} == {tuple(state["zones"]["hand.law"])}
+    assert len({tuple(s["zones"]["hand.fugitive"]) for s in drawn}) > 5
+    assert len({tuple(s["zones"]["deck"]) for s in drawn}) == 10
+
+
+def test_a_determinized_state_asks_what_its_cards_allow() -> None:
+    """The other player's pending choice offers the cards the new deal gave that player (and
+    an answer it had already committed stays one of them)."""
+    game = load_pack("carchase").game
+    state = contest_state(game)
+    state = game.apply(state, {"fugitive": game.decision_for(state, "fugitive").options()[-1]})
+    rng = random.Random(5)
+    for _ in range(10):
+        drawn = game.determinize(state, "law", rng)
+        (spec,) = [s for s in drawn["pending"] if s["player"] == "fugitive"]
+        hand = drawn["zones"]["hand.fugitive"]
+        refused = [card for card, _ in spec.get("refused", [])]
+        assert sorted(spec["items"] + refused) == sorted(hand)
+        assert set(drawn["committed"]["fugitive"].split("+")) <= set(spec["items"]) | {"none"}
+        assert game.observe(drawn, "law") == game.observe(state, "law")

@@ -21,13 +21,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulekit.bots.cards import (
-    Slots,
+    Deal,
     ask_again,
-    deal_slots,
     deal_to_match,
     gather,
     hidden_cards,
-    names_any,
     project_cards,
     redeal,
     relabel,
@@ -46,6 +44,7 @@ from rulekit.bots.logs import (
 from rulekit.bots.sampling import stratified_pick
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import copy_state
+from rulekit.engine.observe import FrozenList
 from rulekit.errors import GameRuntimeError, IllegalActionError
 
 if TYPE_CHECKING:
@@ -69,7 +68,7 @@ class Particle:
     state: State
     weight: float
     exact: bool = True
-    slots: Slots | None = None  # where a sample deals the unseen cards (found once)
+    deal: Deal | None = None  # where a sample deals the unseen cards (found once)
 
 
 class BeliefLost(Exception):
@@ -121,11 +120,13 @@ class Belief:
         only says that R is not asked: the states kept are those after any number of the
         others' steps that show it.
         """
+        if observation is self.observation:  # a search asks once per iteration
+            return self
         log = observation["log"]
-        if len(log) < len(self.seen) or log[:len(self.seen)] != self.seen:
+        if not continues(log, self.seen):
             raise ValueError("the observation does not continue the one this belief follows")
         if self.observation is not None and len(log) == len(self.seen) \
-                and without_log(observation) == without_log(self.observation):
+                and same_view(observation, self.observation):
             return self
         finals = [] if self.lost else self._follow_both_ways(log[len(self.seen):], observation)
         if not finals and self.restarts < MAX_RESTARTS:
@@ -137,7 +138,7 @@ class Belief:
             self.particles = self._resample(finals)
         self.lost = not finals
         self._log += [dict(e) for e in log[len(self.seen):]]
-        self.seen = list(log)
+        self.seen = log if log.__class__ is FrozenList else list(log)  # never changed
         self.observation = observation
         return self
 
@@ -163,11 +164,11 @@ class Belief:
         finals: list[Particle] = []
         self._spent = 0
         cap = self.max_frontier
-        expanded: set[tuple[str, int]] = set()
+        expanded: set[tuple[Key, int]] = set()
         for _ in range(10_000):
             if not frontier:
                 break
-            following: dict[tuple[str, int, bool], list[Any]] = {}
+            following: dict[tuple[Key, int, bool], list[Any]] = {}
             waiting = not observation["decisions"]
             for state, weight, exact, pos in frontier:
                 if waiting and pos == len(target) and state["result"] is None \
@@ -209,7 +210,7 @@ class Belief:
         return finals
 
     def _step(self, state: State, actions: dict[str, str] | None, weight: float, exact: bool,
-              pos: int, target: list[Event], following: dict[tuple[str, int, bool], list[Any]]
+              pos: int, target: list[Event], following: dict[tuple[Key, int, bool], list[Any]]
               ) -> None:
         """Play one transition from ``state`` and keep the result if the events it adds, as R
         sees them, continue R's log.
@@ -256,7 +257,7 @@ class Belief:
 
     def _renamed(self, state: State, actions: dict[str, str] | None, mapping: dict[str, str],
                  weight: float, exact: bool, pos: int, target: list[Event],
-                 following: dict[tuple[str, int, bool], list[Any]]) -> bool:
+                 following: dict[tuple[Key, int, bool], list[Any]]) -> bool:
         """Play the transition again from ``state`` with cards renamed; true if it then
         shows R exactly what R saw."""
         parent = ask_again(self.game, relabel(state, mapping), self.rng)
@@ -271,8 +272,9 @@ class Belief:
                     tries += [{player: o.id} for o in
                               self._candidates(decision, pos, target)[0][:self.keep * 4]]
         found = False
+        alone = len(tries) == 1  # the renamed parent is played once: no copy of it is needed
         for moved in tries:
-            child = self._play(parent, moved)
+            child = self._play(parent, moved, in_place=alone)
             again = None if child is None else self._match(child, start, pos, target)
             if child is not None and again is not None and again[1] == SAME:
                 self._keep(child, weight, exact, again[0], following)
@@ -282,7 +284,7 @@ class Belief:
         return found
 
     def _branch(self, state: State, decision: Decision, weight: float, exact: bool, pos: int,
-                target: list[Event], following: dict[tuple[str, int, bool], list[Any]],
+                target: list[Event], following: dict[tuple[Key, int, bool], list[Any]],
                 rescue: bool = True) -> bool:
         """Follow the answers of ``decision``'s player from ``state``: all of them, or (beyond
         ``keep``) those R's log is about to name first, then the others in random order, until
@@ -291,7 +293,7 @@ class Belief:
         other player is taken to answer at random). True if a branch was kept."""
         player = decision.player
         options, named = self._candidates(decision, pos, target)
-        mine: dict[tuple[str, int, bool], list[Any]] = {}
+        mine: dict[tuple[Key, int, bool], list[Any]] = {}
         tried = 0
         for option in options[:self.tries]:
             tried += 1
@@ -334,7 +336,7 @@ class Belief:
         return options, len(front)
 
     def _rescue(self, state: State, player: str, weight: float, exact: bool, pos: int,
-                target: list[Event], following: dict[tuple[str, int, bool], list[Any]]) -> bool:
+                target: list[Event], following: dict[tuple[Key, int, bool], list[Any]]) -> bool:
         """No answer of ``player`` continues R's log: if that log soon names cards R could
         not see, put them in the place of unseen cards of their kind (first of those the
         player may choose now) and try again."""
@@ -377,7 +379,7 @@ class Belief:
         return False
 
     def _keep(self, child: State, weight: float, exact: bool, pos: int,
-              following: dict[tuple[str, int, bool], list[Any]]) -> None:
+              following: dict[tuple[Key, int, bool], list[Any]]) -> None:
         key = (_key(child), pos, exact)
         entry = following.get(key)
         if entry is None:
@@ -385,12 +387,15 @@ class Belief:
         else:
             entry[1] += weight
 
-    def _play(self, state: State, actions: dict[str, str] | None) -> State | None:
+    def _play(self, state: State, actions: dict[str, str] | None, in_place: bool = False
+              ) -> State | None:
+        """The state after ``actions`` (or, if None, after the rules run on); ``state`` itself
+        changed if ``in_place`` (one no one else holds); None if an answer is not legal."""
         self._spent += 1
         if actions is None:
-            return self.game.run(copy_state(state))
+            return self.game.run(state if in_place else copy_state(state))
         try:
-            return self.game.apply(state, actions)
+            return self.game.apply(state, actions, in_place=in_place)
         except IllegalActionError:
             return None
 
@@ -431,14 +436,13 @@ class Belief:
         if swaps:
             state = ask_again(self.game, state, self.rng)
         seen = self.game.observe(state, self.role)
-        wanted = without_log(observation)
-        if without_log(seen) != wanted:
+        if not same_view(seen, observation):
             if not self._loose:
                 return
             exact = False
             for key, value in observation["vars"].items():
                 state["vars"][key] = _plain(value)
-            if without_log(self.game.observe(state, self.role)) != wanted:
+            if not same_view(self.game.observe(state, self.role), observation):
                 return
         state["rng"] = self.rng.getrandbits(64)
         finals.append(Particle(state, weight, exact))
@@ -468,7 +472,7 @@ class Belief:
         return repr((pos, hidden, [frame[:2] for frame in state["stack"]]))
 
     def _resample(self, finals: list[Particle]) -> list[Particle]:
-        merged: dict[tuple[str, bool], Particle] = {}
+        merged: dict[tuple[Key, bool], Particle] = {}
         for p in finals:
             key = (_key(p.state), p.exact)
             if key in merged:
@@ -512,10 +516,10 @@ class Belief:
         assert self.observation is not None
         weights = [p.weight for p in self.particles]
         chosen = rng.choices(self.particles, weights)[0]
-        if chosen.slots is None:
-            chosen.slots = deal_slots(self.game, chosen.state, self.role)
+        if chosen.deal is None:
+            chosen.deal = Deal(self.game, chosen.state, self.role)
         state = copy_state(chosen.state)
-        if names_any(state, redeal(self.game, state, self.role, rng, chosen.slots)):
+        if redeal(self.game, state, self.role, rng, chosen.deal):
             state = ask_again(self.game, state, rng)
         state["log"] = self._log[:]  # R's log; its events are shared, as copy_state shares them
         return state
@@ -525,8 +529,7 @@ class Belief:
         are never changed in place)."""
         new = copy.copy(self)
         new.rng = random.Random(self.rng.getrandbits(64))
-        new.particles = [Particle(p.state, p.weight, p.exact, p.slots) for p in self.particles]
-        new.seen = self.seen[:]
+        new.particles = [Particle(p.state, p.weight, p.exact, p.deal) for p in self.particles]
         new._log = self._log[:]
         return new
 
@@ -548,25 +551,47 @@ def belief_for(view: View) -> Belief:
     """
     belief = _beliefs.get(view.rng)
     observation = view.observation
-    if belief is not None:
-        log, seen = observation["log"], belief.seen
-        if belief.game is not view.game or belief.role != view.role or \
-                len(log) < len(seen) or log[:len(seen)] != seen:
-            belief = None
+    if belief is not None and belief.observation is observation:
+        return belief  # asked again for the same decision (a search's iterations)
+    if belief is not None and (belief.game is not view.game or belief.role != view.role
+                               or not continues(observation["log"], belief.seen)):
+        belief = None
     if belief is None:
         belief = Belief(view.game, view.role, random.Random(view.rng.getrandbits(64)))
         _beliefs[view.rng] = belief
     return belief.update(observation)
 
 
-def _key(state: State) -> str:
-    """What tells two states apart for the future (not the log, nor the generator)."""
-    return repr((state["zones"], state["vars"], state["stack"], state["pending"],
-                 state["committed"], state["round"], state["phase"], state["result"]))
+Key = tuple[tuple[tuple[str, ...], ...], str]
 
 
-def without_log(observation: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in observation.items() if k != "log"}
+def _key(state: State) -> Key:
+    """What tells two states of a game apart for the future (not the log, nor the generator).
+    Every state of a game has the same piles and variables, in the same order: their values
+    are enough."""
+    return (tuple(map(tuple, state["zones"].values())),
+            repr((list(state["vars"].values()), state["stack"], state["pending"],
+                  state["committed"], state["round"], state["phase"], state["result"])))
+
+
+def same_view(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """True if two observations agree on everything but their logs."""
+    return len(a) == len(b) and all(k == "log" or (k in b and a[k] == b[k]) for k in a)
+
+
+def continues(log: list[Event], seen: list[Event]) -> bool:
+    """True if ``log`` begins with ``seen``. Two read-only views of logs (``Game.observe``)
+    that hold the same event at the same place hold the same events before it: each view
+    extends an earlier one with events of its own."""
+    size = len(seen)
+    if log is seen or size == 0:
+        return True
+    if size > len(log):
+        return False
+    if log.__class__ is FrozenList and seen.__class__ is FrozenList \
+            and log[size - 1] is seen[size - 1]:
+        return True
+    return log[:size] == seen
 
 
 def _hashable(value: Any) -> Any:

@@ -11,38 +11,89 @@ if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
 
 
-Slots = list[tuple[list[tuple[str, int]], list[str]]]  # places by kind, and their cards
+class Deal:
+    """Where :func:`redeal` deals the cards a role cannot see in one layout of the cards, found
+    once and used for every new deal of a state with the same cards in the same places.
+
+    ``pools`` are the cards of each kind (the same ``type`` and ``owner``) with at least two
+    such cards, in the order of their places; ``piles`` each pile that holds one of them, as
+    the positions of its new cards in the flat list of the pools dealt, followed by the cards
+    that stay (``fixed``); ``watched`` the places of the cards a pending decision offers or
+    was answered with (a new deal that moves one asks the decision again).
+    """
+
+    __slots__ = ("fixed", "piles", "pools", "watched")
+
+    def __init__(self, game: Game, state: State, role: str) -> None:
+        kinds = game._card_kinds
+        zones = state["zones"]
+        by_kind: dict[tuple[Any, Any], list[tuple[str, int, str]]] = {}
+        for key, by_card in game._hidden_piles[role]:
+            for index, card in enumerate(zones[key]):
+                kind = kinds[card]
+                if by_card and kind[1] == role:
+                    continue
+                by_kind.setdefault(kind, []).append((key, index, card))
+        groups = [places for places in by_kind.values() if len(places) > 1]
+        self.pools = [[card for _, _, card in places] for places in groups]
+        flat: dict[tuple[str, int], int] = {}
+        for places in groups:
+            for key, index, _ in places:
+                flat[key, index] = len(flat)
+        self.fixed: list[str] = []
+        self.piles: list[tuple[str, list[int]]] = []
+        for key in dict.fromkeys(key for places in groups for key, _, _ in places):
+            plan = []
+            for index, card in enumerate(zones[key]):
+                at = flat.get((key, index))
+                if at is None:
+                    at = len(flat) + len(self.fixed)
+                    self.fixed.append(card)
+                plan.append(at)
+            self.piles.append((key, plan))
+        named = _named_cards(state)
+        self.watched = [(key, index, card) for places in groups for key, index, card in places
+                        if card in named]
+
+
+def _named_cards(state: State) -> set[str]:
+    """The cards a pending decision of ``state`` offers or was answered with."""
+    named: set[str] = set()
+    for spec in state["pending"]:
+        for item in spec["items"]:
+            if item.__class__ is str:
+                named.add(item)
+            elif item.__class__ is list:
+                named.update(i for i in item if i.__class__ is str)
+    for answer in state["committed"].values():
+        named.update(answer.split("+"))
+    return named
 
 
 def redeal(game: Game, state: State, role: str, rand: random.Random,
-           slots: Slots | None = None) -> set[str]:
+           deal: Deal | None = None) -> bool:
     """Deal again, in place, every card ``role`` cannot see among the places it cannot see.
 
     Each pile keeps its size, and cards move only among cards of the same kind (the same
-    ``type`` and ``owner`` properties), so a token never lands where a check was. The
-    generator state is renewed too. ``slots`` (from :func:`deal_slots`) saves finding the
-    places again. The cards that moved.
+    ``type`` and ``owner`` properties), so a token never lands where a check was: each kind's
+    cards take a uniform random order over its places. The generator state is renewed too.
+    ``deal`` (a :class:`Deal` of this state, or of one with the same cards in the same places)
+    saves finding the places again. True if a card that a pending decision offers or was
+    answered with moved (the decision must then be asked again).
     """
-    return game._redeal(state, role, rand, slots)
-
-
-def deal_slots(game: Game, state: State, role: str) -> Slots:
-    """The places of ``state`` that :func:`redeal` deals again, by kind, with their cards."""
-    return game._deal_slots(state, role)
-
-
-def names_any(state: State, cards: set[str]) -> bool:
-    """True if a pending decision of ``state`` offers, or was answered with, one of
-    ``cards`` (it must then be asked again after a new deal)."""
-    if not cards or not state["pending"]:
-        return False
-    for spec in state["pending"]:
-        for item in spec["items"]:
-            if item in cards if item.__class__ is str else \
-                    item.__class__ is list and not cards.isdisjoint(item):
-                return True
-    return any(not cards.isdisjoint(answer.split("+"))
-               for answer in state["committed"].values())
+    if deal is None:
+        deal = Deal(game, state, role)
+    draw = rand.random
+    flat: list[str] = []
+    for pool in deal.pools:
+        keys = [draw() for _ in pool]  # a uniform permutation: sorted by random keys
+        flat += [pool[k] for k in sorted(range(len(pool)), key=keys.__getitem__)]
+    flat += deal.fixed
+    zones = state["zones"]
+    for key, plan in deal.piles:
+        zones[key] = [flat[i] for i in plan]
+    state["rng"] = rand.getrandbits(64)
+    return any(zones[key][index] != card for key, index, card in deal.watched)
 
 
 def ask_again(game: Game, state: State, rand: random.Random) -> State:
@@ -80,6 +131,16 @@ def project_cards(state: State, observation: dict[str, Any]) -> int:
     """
     zones = state["zones"]
     seen = observation["zones"]
+    right = True
+    for key, pile in zones.items():
+        view = seen[key]
+        if len(pile) != view["count"]:
+            return -1
+        shown = view.get("cards")
+        if right and shown is not None and shown != pile:
+            right = all(s is None or s == c for s, c in zip(shown, pile, strict=True))
+    if right:  # every card shown is where it is shown (most states a replay reaches)
+        return 0
     movable: dict[str, tuple[str, int]] = {}  # card -> a place it may be swapped out of
     wrong: list[tuple[str, int, str]] = []  # places showing the wrong card, and the right one
     for key, pile in zones.items():
@@ -137,17 +198,15 @@ def deal_to_match(state: State, observation: dict[str, Any]) -> bool:
 
 def hidden_cards(game: Game, state: State, role: str) -> dict[str, tuple[Any, Any]]:
     """The cards ``role`` cannot see in ``state``, with their kind (``type``, ``owner``)."""
-    cards = game.symbols.cards
+    kinds = game._card_kinds
     zones = state["zones"]
     found: dict[str, tuple[Any, Any]] = {}
-    for key, owner, vis in game._zone_keys:
-        if vis == "public" or (vis == "owner" and owner == role):
-            continue
+    for key, by_card in game._hidden_piles[role]:
         for card in zones[key]:
-            props = cards[card]
-            if vis == "card_owner" and props.get("owner") == role:
+            kind = kinds[card]
+            if by_card and kind[1] == role:
                 continue
-            found[card] = (props.get("type"), props.get("owner"))
+            found[card] = kind
     return found
 
 
@@ -183,16 +242,21 @@ def swappable(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
 
 def relabel(state: State, mapping: dict[str, str]) -> State:
     """A copy of ``state`` with card ids exchanged by ``mapping`` everywhere but the log."""
+    get = mapping.get
+
     def sub(value: Any) -> Any:
-        if isinstance(value, str):
-            return mapping.get(value, value)
-        if isinstance(value, list):
+        kind = value.__class__
+        if kind is str:
+            return get(value, value)
+        if kind is list:
             return [sub(v) for v in value]
-        if isinstance(value, dict):
+        if kind is dict:
             return {k: sub(v) for k, v in value.items()}
         return value
 
-    new = {k: v if k == "log" else sub(v) for k, v in state.items()}
+    new = {k: v if k == "log" or k == "zones" else sub(v) for k, v in state.items()}
+    new["zones"] = {key: [get(card, card) for card in pile]
+                    for key, pile in state["zones"].items()}
     new["log"] = list(state["log"])
     new["committed"] = {r: relabel_id(a, mapping) for r, a in state["committed"].items()}
     return new

@@ -6,7 +6,7 @@ import random
 import weakref
 from typing import TYPE_CHECKING
 
-from rulekit.bots.belief import Belief, without_log
+from rulekit.bots.belief import Belief, continues, same_view
 from rulekit.bots.cards import ask_again, redeal
 from rulekit.engine.game import copy_state
 
@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 
 CACHED = 8  # beliefs kept per game and role for Game.determinize
 _cache: weakref.WeakKeyDictionary[Game, dict[str, list[Belief]]] = weakref.WeakKeyDictionary()
+# Per game and role, a copy of the last state determinized and the belief used for it: a state
+# equal to it has the same observation, which then need not be made again.
+_last: weakref.WeakKeyDictionary[Game, dict[str, tuple[State, Belief]]] = \
+    weakref.WeakKeyDictionary()
 
 
 def determinize(game: Game, state: State, role: str, rand: random.Random) -> State:
@@ -23,19 +27,37 @@ def determinize(game: Game, state: State, role: str, rand: random.Random) -> Sta
     Up to :data:`CACHED` beliefs are kept per game and role (the latest used first). The one
     that has followed the longest part of ``role``'s log that ``state`` continues is used: as
     it is if the observation is the same, else a copy of it follows the new part. If none, a
-    new belief follows the game from its beginning.
+    new belief follows the game from its beginning. A state equal to the last one determinized
+    for ``role`` is not observed again: the belief used for it draws at once.
     """
+    beliefs = _cache.setdefault(game, {}).setdefault(role, [])
+    last = _last.setdefault(game, {})
+    seen = last.get(role)
+    if seen is not None and beliefs and beliefs[0] is seen[1] and state == seen[0]:
+        belief = seen[1]  # the same state as last time (a search's iterations)
+    else:
+        belief = _follow(game, state, role, rand, beliefs)
+        last[role] = (copy_state(state), belief)
+    if not belief.lost:
+        return belief.sample(rand)
+    new = copy_state(state)
+    redeal(game, new, role, rand)
+    return ask_again(game, new, rand)
+
+
+def _follow(game: Game, state: State, role: str, rand: random.Random, beliefs: list[Belief]
+            ) -> Belief:
+    """The belief of ``beliefs`` that follows ``role``'s observation of ``state`` (a copy of
+    the one that has followed the longest part of it brought up to date, or a new one), put
+    first."""
     observation = game.observe(state, role)
     log = observation["log"]
-    beliefs = _cache.setdefault(game, {}).setdefault(role, [])
     best: Belief | None = None
     for belief in beliefs:
-        seen = belief.seen
-        if len(seen) <= len(log) and (best is None or len(seen) > len(best.seen)) \
-                and log[:len(seen)] == seen:
+        if (best is None or len(belief.seen) > len(best.seen)) and continues(log, belief.seen):
             best = belief
     if best is not None and best.observation is not None and len(best.seen) == len(log) \
-            and without_log(best.observation) == without_log(observation):
+            and same_view(best.observation, observation):
         belief = best
         beliefs.remove(best)
     else:
@@ -44,8 +66,4 @@ def determinize(game: Game, state: State, role: str, rand: random.Random) -> Sta
         belief.update(observation)
     beliefs.insert(0, belief)
     del beliefs[CACHED:]
-    if not belief.lost:
-        return belief.sample(rand)
-    new = copy_state(state)
-    redeal(game, new, role, rand)
-    return ask_again(game, new, rand)
+    return belief

@@ -317,47 +317,6 @@ class Game:
 
         return determinize(self, state, role, rand)
 
-    def _redeal(self, state: State, role: str, rand: random.Random,
-                slots: list[tuple[list[tuple[str, int]], list[str]]] | None = None) -> set[str]:
-        """Deal again, in place, every card ``role`` cannot see among the places it cannot see,
-        each pile keeping its size, only among cards of the same kind (the same ``type`` and
-        ``owner``); renew the generator. ``slots`` are :meth:`_deal_slots` of this state (or
-        of one with the same cards in the same places). The cards that moved."""
-        zones = state["zones"]
-        moved: set[str] = set()
-        draw = rand.random
-        for places, pool in self._deal_slots(state, role) if slots is None else slots:
-            keys = [draw() for _ in pool]  # a uniform permutation: sorted by random keys
-            for (key, index), k in zip(places, sorted(range(len(pool)), key=keys.__getitem__),
-                                       strict=True):
-                card = pool[k]
-                pile = zones[key]
-                if pile[index] != card:
-                    pile[index] = card
-                    moved.add(card)
-        state["rng"] = rand.getrandbits(64)
-        return moved
-
-    def _deal_slots(self, state: State, role: str
-                    ) -> list[tuple[list[tuple[str, int]], list[str]]]:
-        """The places ``role`` cannot see, by kind of card, as (places, the cards there): the
-        kinds with at least two such cards."""
-        slots: dict[tuple[Any, Any], tuple[list[tuple[str, int]], list[str]]] = {}
-        kinds = self._card_kinds
-        zones = state["zones"]
-        for key, by_card in self._hidden_piles[role]:
-            for index, card in enumerate(zones[key]):
-                kind = kinds[card]
-                if by_card and kind[1] == role:
-                    continue
-                found = slots.get(kind)
-                if found is None:
-                    slots[kind] = ([(key, index)], [card])
-                else:
-                    found[0].append((key, index))
-                    found[1].append(card)
-        return [slot for slot in slots.values() if len(slot[1]) > 1]
-
 
 def _stands_out(text: str) -> bool:
     """A log line written between ``**``: an event to make stand out."""
