@@ -83,6 +83,7 @@ class Compiler:
             "_call": helpers.call, "_snap": helpers.snapshot, "_END": helpers.end_checks,
             "_full": helpers.full, "_no_item": helpers.no_item, "_add": helpers.add,
             "_sub": helpers.sub, "_mul": helpers.mul, "_each": helpers.each,
+            "_each_if": helpers.each_if,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
             "_EndRound": helpers.EndRound,
         }
@@ -220,6 +221,11 @@ class Compiler:
     def _x_comprehension(self, e: n.Comprehension) -> str:
         iterable = self.py(e.iterable)  # (Python evaluates it outside the comprehension)
         with self.binding(e.slot) as var:
+            if e.condition is not None and _invariant(e.condition, e.slot):
+                # Worked out once rather than once per item (counted as once per item).
+                cond = self.py(e.condition)
+                return f"[{self.py(e.element)} for {var} in _each_if(rt, {iterable}, " \
+                       f"lambda: {cond})]"
             cond = f" if {self.py(e.condition)}" if e.condition is not None else ""
             return f"[{self.py(e.element)} for {var} in _each(rt, {iterable}){cond}]"
 
@@ -393,6 +399,28 @@ class Compiler:
             return fn(rt, list(args))
 
         self.program.functions[name] = call
+
+
+def _invariant(condition: n.Expr, slot: int) -> bool:
+    """Whether a comprehension's condition is worth working out once for all its items: it
+    does not read the comprehension's variable (local ``slot``), and it walks a list or calls
+    a function of the pack (expressions change nothing, so once is as good as each time)."""
+    costly = False
+    todo: list[Any] = [condition]
+    while todo:
+        e = todo.pop()
+        if isinstance(e, list):
+            todo += e
+            continue
+        if not isinstance(e, n.Expr):
+            continue
+        if isinstance(e, n.Name) and e.ref and e.ref[0] == "local" and e.ref[1] == slot:
+            return False
+        if isinstance(e, n.Comprehension) or (isinstance(e, n.Call) and e.ref
+                                              and e.ref[0] == "func"):
+            costly = True
+        todo += [getattr(e, f.name) for f in fields(e) if f.name not in ("pos", "ref")]
+    return costly
 
 
 @dataclass
