@@ -218,8 +218,13 @@ class Compiler:
     def _x_listlit(self, e: n.ListLit) -> str:
         return "[" + ", ".join(self.py(i) for i in e.items) + "]"
 
+    def read(self, e: n.Expr) -> str:
+        """Python source of an expression whose value is only read, never kept nor returned: a
+        zone is then its list itself, not a copy (expressions change nothing)."""
+        return f"Z[{self.zone(e)}]" if _is_zone(e) else self.py(e)
+
     def _x_comprehension(self, e: n.Comprehension) -> str:
-        iterable = self.py(e.iterable)  # (Python evaluates it outside the comprehension)
+        iterable = self.read(e.iterable)  # (Python evaluates it outside the comprehension)
         with self.binding(e.slot) as var:
             if e.condition is not None and _invariant(e.condition, e.slot):
                 # Worked out once rather than once per item (counted as once per item).
@@ -275,7 +280,8 @@ class Compiler:
 
     def _x_call(self, e: n.Call) -> str:
         kind, name = e.ref
-        args = [self.py(a) for a in e.args]
+        reading = kind not in ("func", "pack_builtin") and name in _READING_BUILTINS
+        args = [self.read(a) if reading else self.py(a) for a in e.args]
         if kind == "func":
             return f"_F[{name!r}](rt, [{', '.join(args)}])"
         if kind == "pack_builtin":
@@ -297,7 +303,8 @@ class Compiler:
         return f"(not {operand})" if e.op == "not" else f"(-{operand})"
 
     def _x_binary(self, e: n.Binary) -> str:
-        left, right = self.py(e.left), self.py(e.right)
+        left = self.py(e.left)
+        right = self.read(e.right) if e.op in ("in", "not in") else self.py(e.right)
         if e.op in _SIZED_OPS and not _fits(e):
             return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
         return f"({left} {_PY_OPS[e.op]} {right})"
@@ -512,6 +519,10 @@ def _bound(e: n.Expr) -> int | None:
             return None
         return left * right if e.op == "*" else left + right
     return None
+
+
+# Built-ins that only read their list (they return an item or a number, never the list).
+_READING_BUILTINS = frozenset({"top", "first", "any", "all"})
 
 
 def _is_zone(e: n.Expr) -> bool:
