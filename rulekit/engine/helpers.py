@@ -3,6 +3,7 @@ them into the namespace of the code it generates)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulekit.engine.program import MAIN
@@ -178,3 +179,20 @@ def each(rt: Runtime, items: Any) -> Any:
     if rt.ticks < 0:
         raise BudgetExceeded
     return items
+
+
+def each_if(rt: Runtime, items: Any, condition: Callable[[], Any]) -> Any:
+    """The items a comprehension walks when its condition does not read its variable: all of
+    them if the condition holds, else none. The condition is worked out once, but counted
+    against the step budget as if once per item, so a game counts the same steps."""
+    rt.ticks -= len(items)
+    if rt.ticks < 0:
+        raise BudgetExceeded
+    if not items:
+        return items
+    before = rt.ticks
+    holds = condition()
+    rt.ticks -= (len(items) - 1) * (before - rt.ticks)
+    if rt.ticks < 0:
+        raise BudgetExceeded
+    return items if holds else ()

@@ -22,6 +22,9 @@ LOOK_BACK = 64
 CACHE_LIMIT = 256  # views kept per role (each holds a list as long as the log)
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def _read_only(*_: Any, **__: Any) -> NoReturn:
     raise TypeError(READ_ONLY)
 
@@ -61,26 +64,40 @@ class FrozenDict(dict[str, Any]):
 
 
 def freeze(value: Any) -> Any:
-    """A read-only copy of a plain-data value."""
+    """A read-only copy of a plain-data value (a read-only value is its own copy)."""
+    cls = value.__class__
+    if cls is FrozenDict or cls is FrozenList or cls in _SCALARS:
+        return value
     if isinstance(value, dict):
-        return FrozenDict({k: v if v.__class__ in _SCALARS else freeze(v)
-                           for k, v in value.items()})
+        frozen = FrozenDict(value)
+        for key, item in value.items():
+            if item.__class__ not in _SCALARS:
+                dict.__setitem__(frozen, key, freeze(item))
+        return frozen
     if isinstance(value, list):
-        return FrozenList([v if v.__class__ in _SCALARS else freeze(v) for v in value])
+        for item in value:
+            if item.__class__ not in _SCALARS:
+                return FrozenList([v if v.__class__ in _SCALARS else freeze(v) for v in value])
+        return FrozenList(value)
     return value
 
 
 def thaw(value: Any) -> Any:
     """A plain, changeable copy of a plain-data value."""
     if isinstance(value, dict):
-        return {k: thaw(v) for k, v in value.items()}
+        for item in value.values():
+            if item.__class__ not in _SCALARS:
+                return {k: v if v.__class__ in _SCALARS else thaw(v) for k, v in value.items()}
+        return dict(value)
     if isinstance(value, list):
-        return [thaw(v) for v in value]
+        for item in value:
+            if item.__class__ not in _SCALARS:
+                return [v if v.__class__ in _SCALARS else thaw(v) for v in value]
+        return list(value)
     return value
 
 
 EMPTY = FrozenList()
-_SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
 class LogViews:

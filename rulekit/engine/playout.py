@@ -250,6 +250,9 @@ class PlayoutRuntime(Runtime):
         """:meth:`answer` with RandomChoosers only: ask as ``Runtime.ask`` does and draw as
         ``Decision.sample`` does, straight from the specs (no pending specs, no Decision, each
         player's anytime actions worked out once)."""
+        if len(makers) == 1:
+            self._answer_one(locals_, makers[0])
+            return
         while True:
             action = self._draw([make(self, locals_) for make in makers], locals_)
             if action is None:
@@ -270,6 +273,48 @@ class PlayoutRuntime(Runtime):
         self.spent += self.budget - self.ticks  # as _answered
         self.ticks = self.budget
         return action
+
+    def _answer_one(self, locals_: list[Any], make: SpecMaker) -> None:
+        """:meth:`_answer_randomly` for a single choice (the usual case), in short: the same
+        steps as :meth:`_ask_quickly` and :meth:`_log_random` for one spec."""
+        program = self.program
+        chooser = self.choosers
+        while True:
+            spec = make(self, locals_)
+            role = spec["player"]
+            forced, value = forced_answer(spec)
+            asked = spec.get("ask") or role in program.secret_anytime
+            if forced and not asked:
+                extras = self.anytime_options(role)  # counted, as in Runtime.ask
+            else:  # as Game.pending works them out: not counted against the budget
+                ticks = self.ticks
+                extras = self.anytime_options(role)
+                self.ticks = ticks
+            if forced:
+                if not (asked or extras):
+                    locals_[spec["slot"]] = value
+                    return
+                if spec["kind"] == "subset":
+                    spec["max"] = max(spec["max"], 0)
+                    spec["min"] = max(min(spec["min"], spec["max"]), 0)
+            state = self.state
+            spec["ids"] = option_ids(spec["items"], program.plain_ids)
+            if self.max_rounds is not None and state["round"] > self.max_rounds:
+                state["pending"] = [spec]
+                state["committed"] = {}
+                raise Capped
+            option_id, value = chooser[role].answer(spec, extras)  # type: ignore[attr-defined]
+            self.decisions += 1
+            self.spent += self.budget - self.ticks  # as _answered
+            self.ticks = self.budget
+            if option_id.startswith("!"):
+                self._run_anytime(self._anytime(role, option_id, self.log))
+                continue
+            locals_[spec["slot"]] = value
+            self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                             "value": list(value) if value.__class__ is list else value,
+                             "round": state["round"]})
+            return
 
     def _ask_quickly(self, specs: list[dict[str, Any]], locals_: list[Any]
                      ) -> list[tuple[dict[str, Any], Extras | None]]:

@@ -83,6 +83,7 @@ class Compiler:
             "_call": helpers.call, "_snap": helpers.snapshot, "_END": helpers.end_checks,
             "_full": helpers.full, "_no_item": helpers.no_item, "_add": helpers.add,
             "_sub": helpers.sub, "_mul": helpers.mul, "_each": helpers.each,
+            "_each_if": helpers.each_if,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
             "_EndRound": helpers.EndRound,
         }
@@ -223,9 +224,19 @@ class Compiler:
     def _x_listlit(self, e: n.ListLit) -> str:
         return "[" + ", ".join(self.py(i) for i in e.items) + "]"
 
+    def read(self, e: n.Expr) -> str:
+        """Python source of an expression whose value is only read, never kept nor returned: a
+        zone is then its list itself, not a copy (expressions change nothing)."""
+        return f"Z[{self.zone(e)}]" if _is_zone(e) else self.py(e)
+
     def _x_comprehension(self, e: n.Comprehension) -> str:
-        iterable = self.py(e.iterable)  # (Python evaluates it outside the comprehension)
+        iterable = self.read(e.iterable)  # (Python evaluates it outside the comprehension)
         with self.binding(e.slot) as var:
+            if e.condition is not None and _invariant(e.condition, e.slot):
+                # Worked out once rather than once per item (counted as once per item).
+                cond = self.py(e.condition)
+                return f"[{self.py(e.element)} for {var} in _each_if(rt, {iterable}, " \
+                       f"lambda: {cond})]"
             cond = f" if {self.py(e.condition)}" if e.condition is not None else ""
             return f"[{self.py(e.element)} for {var} in _each(rt, {iterable}){cond}]"
 
@@ -275,7 +286,8 @@ class Compiler:
 
     def _x_call(self, e: n.Call) -> str:
         kind, name = e.ref
-        args = [self.py(a) for a in e.args]
+        reading = kind not in ("func", "pack_builtin") and name in _READING_BUILTINS
+        args = [self.read(a) if reading else self.py(a) for a in e.args]
         if kind == "func":
             return f"_F[{name!r}](rt, [{', '.join(args)}])"
         if kind == "pack_builtin":
@@ -297,7 +309,8 @@ class Compiler:
         return f"(not {operand})" if e.op == "not" else f"(-{operand})"
 
     def _x_binary(self, e: n.Binary) -> str:
-        left, right = self.py(e.left), self.py(e.right)
+        left = self.py(e.left)
+        right = self.read(e.right) if e.op in ("in", "not in") else self.py(e.right)
         if e.op in _SIZED_OPS and not _fits(e):
             return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
         return f"({left} {_PY_OPS[e.op]} {right})"
@@ -401,6 +414,28 @@ class Compiler:
         self.program.functions[name] = call
 
 
+def _invariant(condition: n.Expr, slot: int) -> bool:
+    """Whether a comprehension's condition is worth working out once for all its items: it
+    does not read the comprehension's variable (local ``slot``), and it walks a list or calls
+    a function of the pack (expressions change nothing, so once is as good as each time)."""
+    costly = False
+    todo: list[Any] = [condition]
+    while todo:
+        e = todo.pop()
+        if isinstance(e, list):
+            todo += e
+            continue
+        if not isinstance(e, n.Expr):
+            continue
+        if isinstance(e, n.Name) and e.ref and e.ref[0] == "local" and e.ref[1] == slot:
+            return False
+        if isinstance(e, n.Comprehension) or (isinstance(e, n.Call) and e.ref
+                                              and e.ref[0] == "func"):
+            costly = True
+        todo += [getattr(e, f.name) for f in fields(e) if f.name not in ("pos", "ref")]
+    return costly
+
+
 @dataclass
 class Body:
     """A checked statement list to compile: a procedure, the setup or a phase."""
@@ -490,6 +525,10 @@ def _bound(e: n.Expr) -> int | None:
             return None
         return left * right if e.op == "*" else left + right
     return None
+
+
+# Built-ins that only read their list (they return an item or a number, never the list).
+_READING_BUILTINS = frozenset({"top", "first", "any", "all"})
 
 
 def _is_zone(e: n.Expr) -> bool:
