@@ -65,6 +65,18 @@ def test_the_template_teaches_a_secrecy_test_that_can_fail(run: Run, tmp_path: P
     assert code == 1 and "Gold" in out, out
 
 
+def test_the_template_declares_its_card_properties(run: Run, tmp_path: Path) -> None:
+    folder = tmp_path / "typo"
+    assert run("new", folder)[0] == 0
+    cards = folder / "cards.yaml"
+    text = cards.read_text("utf-8").replace("name: Crown,  value: 5", "name: Crown,  vlaue: 5")
+    cards.write_text(text, "utf-8")
+    code, out, err = run("validate", folder)
+    line = text[:text.index("vlaue: 5")].count("\n") + 1
+    said = out + err
+    assert code == 1 and f"cards.yaml:{line}:" in said and "did you mean 'value'" in said, said
+
+
 def test_new_pack_is_named_after_its_folder(run: Run, tmp_path: Path) -> None:
     assert run("new", tmp_path / "tide-pool")[0] == 0
     manifest = yaml.safe_load((tmp_path / "tide-pool" / "pack.yaml").read_text("utf-8"))

@@ -55,8 +55,13 @@ rules:
 CARDS = """\
 __SCHEMA__
 # The cards. `id` names a card in code (@gold); `copies: 4` makes four cards, copper#1 to
-# copper#4. Any other key is a property that code reads (c.value): give every card the same
-# ones. 12 cards in all.
+# copper#4. Any other key is a property that code reads (c.value). 12 cards in all.
+
+# The properties every card carries, with their types (int, text, bool): a misspelt key
+# (`vlaue: 3`), a missing one or a value of the wrong type is then an error that names it.
+properties:
+  cards: {value: int}
+
 cards:
   - {id: copper, name: Copper, value: 1, copies: 4}
   - {id: silver, name: Silver, value: 2, copies: 4}
