@@ -349,8 +349,8 @@ def _offered(game: Game, decision: Decision) -> list[tuple[str, str]]:
     chosen (not every combination of them)."""
     if decision.kind == "subset":
         ids = decision.spec.get("ids") or item_ids(decision.items)
-        items = [(ident, game.label(item)) for ident, item in zip(ids, decision.items,
-                                                                    strict=True)]
+        items = [(ident, decision.item_label(item) or game.label(item))
+                 for ident, item in zip(ids, decision.items, strict=True)]
         return items + [(o.id, o.label) for o in decision.extras]
     return [(option.id, option.label) for option in decision.options()]
 

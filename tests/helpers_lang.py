@@ -48,7 +48,7 @@ variables:
   score: {initial: 2, min: 0, max: 5}
   total: {initial: 0}
   bonus: {per_role: true, initial: 0, max: 3}
-  label: {initial: "start"}
+  tag: {initial: "start"}
 """
 
 CARDS = ["c1", "c2", "c3", "c4", "c5", "c6"]

@@ -195,9 +195,13 @@ def test_a_misspelt_region_key_on_a_node_is_caught(run: Run, tmp_path: Path) -> 
 
 def test_packs_that_declare_no_properties_are_not_checked(run: Run, tmp_path: Path) -> None:
     folder = copy(tmp_path)
+    edit(folder / "cards.yaml", "properties:\n  cards: {type: text, score: int}\n", "")
     edit(folder / "cards.yaml", "{id: informant,   name: Informant,   type: S, score: 8}",
          "{id: informant,   name: Informant,   type: S, score: 8, note: any}")
     assert run("validate", folder)[0] == 0
+    edit(folder / "cards.yaml", "cards:\n", "properties:\n  cards: {type: text, score: int}\n"
+         "cards:\n")
+    assert run("validate", folder)[0] == 1  # declared, the same key is an error
 
 
 def test_a_public_log_line_that_prints_a_secret_is_a_warning(run: Run, tmp_path: Path) -> None:

@@ -436,7 +436,7 @@ CHECK_CASES = [
     ("refill(p)", "refill(p)", 0, "'refill' takes 2 argument(s), got 1", "refill(q, k)"),
     ('refill(p, "two")', '"two"', 0, "expected an integer, got a text", None),
     ("refill(n, 2)", "n, 2", 0, "expected a role, got an integer", None),
-    ("let x = label + 1", "label + 1", 0, "expected an integer, got a text", None),
+    ("let x = tag + 1", "tag + 1", 0, "expected an integer, got a text", None),
     ('total = 3 * "x"', '"x"', 0, "expected an integer, got a text", None),
     ("let y = n.score", "n.score", 0,
      re.compile(r"'\.score' needs a card(, [a-z ,]+)?, got an integer"), None),
@@ -547,7 +547,7 @@ def test_a_correct_pack_has_no_errors(tmp_path: Path) -> None:
     for c in hand_cards { move c from hand[p] to discard bottom }
     bonus[p] += count(hand_cards)
     refill(p, min(n, 3))
-    if label == "start" and @c1 in deck { label = "go" }
+    if tag == "start" and @c1 in deck { tag = "go" }
     """
     text = content(procs={"refill": REFILL, "main_proc": (PROC_PARAMS, code)})
     assert load(tmp_path, text).game.pack_id == "t"
@@ -577,12 +577,12 @@ def test_let_assign_and_clamping(tmp_path: Path) -> None:
         log "{x}"
         bonus[a] += 7
         bonus[b] -= 2
-        label = "changed"
+        tag = "changed"
         total = 6 * 2 // 3 % 3 - 10
     """)
     assert lines == ["5", "0", "3 6", "100"]  # locals are never clamped
     assert variables == {"score": 3, "total": -9, "bonus.a": 3, "bonus.b": -2,
-                         "label": "changed"}
+                         "tag": "changed"}
 
 
 def test_plain_assignment_is_clamped_too(tmp_path: Path) -> None:
@@ -790,7 +790,7 @@ def test_shuffle_is_seeded_and_keeps_the_cards(tmp_path: Path) -> None:
 def test_log_formatting(tmp_path: Path) -> None:
     game, state = run(tmp_path, content(setup="""
         log "Card {@c3} scores {@c3.score}; {{braces}} and {[@c1, @c2]} / {[c for c in discard]}"
-        log "role {a}, bool {total == 0}, none {none}, text {label}, sum {total + 7}"
+        log "role {a}, bool {total == 0}, none {none}, text {tag}, sum {total + 7}"
         draw 2 from deck to hand[a]
         log "Alice holds {hand[a]}" to a
         move all from hand[a] to discard
@@ -862,9 +862,9 @@ def test_end_when_is_checked_after_changes_of_what_it_reads(tmp_path: Path) -> N
     # Only changes of what the end conditions read are followed by a check; what they read
     # includes what the pack's functions they call read, and a move changes its source too.
     game, state = run(tmp_path, content(
-        setup='label = "busy"\nrepeat 6 {\n  draw 1 from deck to hand[a]\n  log "drew"\n}',
+        setup='tag = "busy"\nrepeat 6 {\n  draw 1 from deck to hand[a]\n  log "drew"\n}',
         functions={"left": ("{}", "count(deck)")},
-        end_when=[("left() == 4", "b", "two cards drawn"), ("label == 'done'", "a", "done")]))
+        end_when=[("left() == 4", "b", "two cards drawn"), ("tag == 'done'", "a", "done")]))
     assert logs(game, state) == ["drew"]
     assert state["result"]["reason"] == "two cards drawn"
     assert len(state["zones"]["hand.a"]) == 2

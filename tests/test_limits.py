@@ -54,11 +54,11 @@ def test_values_at_the_limits_are_fine_and_round_trip_through_json(tmp_path: Pat
     game, state = run(tmp_path, content(setup="""
         let q = 4611686018427387904
         total = q + (q - 1)
-        label = "x"
-        repeat 16 { label = label + label }
+        tag = "x"
+        repeat 16 { tag = tag + tag }
         let l = range(1, 100000)
         log "{total} {count(l)} {0 - total}"
     """))
     assert logs(game, state) == ["9223372036854775807 100000 -9223372036854775807"]
-    assert len(state["vars"]["label"]) == 65_536
+    assert len(state["vars"]["tag"]) == 65_536
     assert json.loads(json.dumps(state)) == state

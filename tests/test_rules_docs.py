@@ -57,7 +57,9 @@ def test_hideout_document(run: Run) -> None:
     rule = _section(out, "### HO-06")
     assert "When the heat reaches 3, the Fugitive is cornered and the Law wins." in rule
     assert "Scenarios: *At heat 3 the Law corners the Fugitive*" in rule
-    assert "7 rules; 7 are covered by scenario tests" in out
+    # its command names the pack as it was given, which finds it from where that ran
+    assert f"7 rules; 7 are covered by scenario tests (`rulekit test {HIDEOUT}` runs them)." \
+        in out
 
 
 def test_rednotice_document_cards_with_texts_and_effects(run: Run) -> None:
@@ -86,6 +88,7 @@ def test_carchase_document_to_a_file(run: Run, tmp_path: Path) -> None:
     assert "### 4. Escape (phase `escape`)" in text
     assert "| Pedal to the Metal | `pedal_to_the_metal` | 1 | Chase | 10 |" in text
     assert "Scenarios:" in _section(text, "### CC-03")
+    assert "(`rulekit test carchase` runs them)" in text
     assert [p.name for p in tmp_path.iterdir()] == ["rules.md"]  # no temporary file left
     code, stdout, _ = run("docs", "carchase")
     assert stdout == text

@@ -22,13 +22,13 @@ def test_texts_shaped_like_python_are_only_texts(tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     code = f'''
     let t = "{NASTY}"
-    label = t + "!"
-    log "{NASTY} / {{label}}"
+    tag = t + "!"
+    log "{NASTY} / {{tag}}"
     if t == "{NASTY}" {{ log "equal" }}
     '''
     game, state = run(tmp_path / "p", content(setup=code))
     assert not (tmp_path / "PWNED").exists()
-    assert state["vars"]["label"].startswith("'); open(")
+    assert state["vars"]["tag"].startswith("'); open(")
     assert logs(game, state)[-1] == "equal"
     assert "open('PWNED'" in logs(game, state)[0]
 

@@ -26,14 +26,14 @@ def test_new_pack_validates_tests_simulates_and_plays(run: Run, tmp_path: Path) 
     folder = tmp_path / "my_game"
     code, out, err = run("new", folder)
     assert code == 0, err
-    assert out.startswith(f"{folder}: a new pack, 7 files; ok (12 cards, 6 scenarios)")
+    assert out.startswith(f"{folder}: a new pack, 7 files; ok (12 cards, 7 scenarios)")
     assert f"rulekit play {folder} --seat red=human" in out
     code, out, err = run("validate", folder)
-    assert (code, out) == (0, "my_game: ok (12 cards, 6 scenarios)\n".replace(
+    assert (code, out) == (0, "my_game: ok (12 cards, 7 scenarios)\n".replace(
         "my_game", str(folder))), err
     code, out, err = run("test", folder, "--require-coverage")
     assert code == 0, out + err
-    assert "6 passed, 0 failed" in out and "rules covered: 5 of 5" in out
+    assert "7 passed, 0 failed" in out and "rules covered: 5 of 5" in out
     code, out, err = run("simulate", folder, "-n", "30", "--seed", "1", "--json")
     assert code == 0, err
     result = json.loads(out)
@@ -42,6 +42,39 @@ def test_new_pack_validates_tests_simulates_and_plays(run: Run, tmp_path: Path) 
                          "--fast", "--seed", "2", "--no-color", "--save", tmp_path / "game.json")
     assert code == 0, err
     assert "Game over" in out
+
+
+def test_the_template_teaches_a_secrecy_test_that_can_fail(run: Run, tmp_path: Path) -> None:
+    folder = tmp_path / "secrets"
+    assert run("new", folder)[0] == 0
+    path = folder / "scenarios" / "basics.yaml"
+    text = path.read_text("utf-8")
+    assert "    sees:" in text and "    log_for:" in text and "# The most important test" in text
+    code, out, _ = run("test", folder, "-k", "secret")
+    assert code == 0 and "1 passed, 0 failed" in out, out
+    # a pack that showed Red's hand to Blue fails the scenario, at the line of the assertion
+    leak = text.replace("hand[red]: {count: 3, cards: hidden}",
+                        "hand[red]: {count: 3, contains: [copper#1]}")
+    path.write_text(leak, "utf-8")
+    code, out, _ = run("test", folder, "-k", "secret")
+    line = leak[:leak.index("contains: [copper#1]}")].count("\n") + 1
+    assert code == 1 and f"basics.yaml:{line}:" in out and \
+        "blue sees hand[red] as [hidden, hidden, hidden]" in out, out
+    path.write_text(text.replace("not_contains: [Copper]", "not_contains: [Gold]"), "utf-8")
+    code, out, _ = run("test", folder, "-k", "secret")
+    assert code == 1 and "Gold" in out, out
+
+
+def test_the_template_declares_its_card_properties(run: Run, tmp_path: Path) -> None:
+    folder = tmp_path / "typo"
+    assert run("new", folder)[0] == 0
+    cards = folder / "cards.yaml"
+    text = cards.read_text("utf-8").replace("name: Crown,  value: 5", "name: Crown,  vlaue: 5")
+    cards.write_text(text, "utf-8")
+    code, out, err = run("validate", folder)
+    line = text[:text.index("vlaue: 5")].count("\n") + 1
+    said = out + err
+    assert code == 1 and f"cards.yaml:{line}:" in said and "did you mean 'value'" in said, said
 
 
 def test_new_pack_is_named_after_its_folder(run: Run, tmp_path: Path) -> None:
@@ -96,6 +129,8 @@ def test_variant_of_a_shipped_pack(run: Run, tmp_path: Path) -> None:
         "changes.yaml", "pack.yaml", "scenarios/variant.yaml"]
     readme = (folder / "README.md").read_text("utf-8")
     assert "`extends:` carchase" in readme and "--with-base" in readme
+    scenario = (folder / "scenarios" / "variant.yaml").read_text("utf-8")
+    assert "sees:\n      fugitive:\n        hand[law]: {cards: hidden}\n" in scenario
     code, out, err = run("test", folder, "--with-base", "-k", "escape")
     assert code == 0 and "base: 13 passed, 0 failed" in out, out + err
     changes = folder / "changes.yaml"  # uncommenting the example of changes.yaml works

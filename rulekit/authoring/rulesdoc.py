@@ -25,14 +25,17 @@ CODE = "rulekit"  # the info string of effect-code blocks
 _CARD_KEYS = ("id", "name", "copies", "type", "text")
 
 
-def rules_document(pack: LoadedPack, scenarios: list[Scenario]) -> str:
-    """The Markdown rules document of ``pack``; ``scenarios`` give the rules' coverage."""
-    return _Writer(pack, scenarios).document()
+def rules_document(pack: LoadedPack, scenarios: list[Scenario], name: str | None = None) -> str:
+    """The Markdown rules document of ``pack``; ``scenarios`` give the rules' coverage.
+    ``name`` is how the document's commands name the pack (as it was given: a folder, or an
+    id that finds it); by default its id."""
+    return _Writer(pack, scenarios, name or pack.id).document()
 
 
 class _Writer:
-    def __init__(self, pack: LoadedPack, scenarios: list[Scenario]) -> None:
+    def __init__(self, pack: LoadedPack, scenarios: list[Scenario], name: str) -> None:
         self.pack = pack
+        self.name = name
         self.manifest = pack.manifest
         self.source = PackSource(pack)
         self.scenarios = scenarios
@@ -308,7 +311,7 @@ class _Writer:
         covered = sum(1 for rule_id, _ in rules if covering.get(rule_id))
         lines = ["## Rules", "",
                  f"{len(rules)} rules; {covered} are covered by scenario tests "
-                 f"(`rulekit test {self.pack.id}` runs them)."]
+                 f"(`rulekit test {self.name}` runs them)."]
         for rule_id, text in rules:
             lines += ["", f"### {rule_id}", "", " ".join(text.split()) or "*(no text)*", ""]
             names = covering.get(rule_id, [])

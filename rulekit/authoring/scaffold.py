@@ -151,7 +151,7 @@ def _write_variant(folder: Path, target: Path, pack_id: str, base: LoadedPack) -
     comments show how) and a first scenario."""
     files = {"pack.yaml": ("pack", _variant_manifest(target, pack_id, base)),
              "changes.yaml": ("content", _variant_changes(base)),
-             "scenarios/variant.yaml": ("scenarios", _VARIANT_SCENARIOS)}
+             "scenarios/variant.yaml": ("scenarios", _variant_scenarios(base))}
     for name, (kind, text) in files.items():
         path = folder / name
         _write(path, _with_header(text, _schema_header(folder, path, kind)))
@@ -219,6 +219,25 @@ scenarios:
   - name: "the variant starts a game"
     expect:
       - "not finished"
+"""
+
+
+def _variant_scenarios(base: LoadedPack) -> str:
+    """The first scenario of a variant; with a secret pile per role in the base, it also
+    checks that a player does not see another's (``sees``), as every change should keep."""
+    roles = base.game.roles
+    secret = next((z.name for z in base.game.symbols.zones.values()
+                   if z.per == "role" and z.visibility == "owner"), None)
+    if secret is None or len(roles) < 2:
+        return _VARIANT_SCENARIOS
+    owner, other = roles[0], roles[1]
+    return _VARIANT_SCENARIOS + f"""\
+    # What a player may know, checked on what the engine hands that player (or a bot):
+    # {other} sees none of the cards of {secret}[{owner}] (it may see how many).
+    sees:
+      {other}:
+        {secret}[{owner}]: {{cards: hidden}}
+    # log_for: {{{other}: [not_contains: [SOME SECRET]]}}   # no line of {other}'s log has it
 """
 
 

@@ -55,8 +55,13 @@ rules:
 CARDS = """\
 __SCHEMA__
 # The cards. `id` names a card in code (@gold); `copies: 4` makes four cards, copper#1 to
-# copper#4. Any other key is a property that code reads (c.value): give every card the same
-# ones. 12 cards in all.
+# copper#4. Any other key is a property that code reads (c.value). 12 cards in all.
+
+# The properties every card carries, with their types (int, text, bool): a misspelt key
+# (`vlaue: 3`), a missing one or a value of the wrong type is then an error that names it.
+properties:
+  cards: {value: int}
+
 cards:
   - {id: copper, name: Copper, value: 1, copies: 4}
   - {id: silver, name: Silver, value: 2, copies: 4}
@@ -172,6 +177,29 @@ scenarios:
       - "points[red] == 1 and points[blue] == 0"
       - "@gold#1 in discard and @silver#1 in discard"
       - "count(hand[red]) == cards_in_hand"
+
+  # The most important test of a game with secrets: what each player may know. `sees` checks
+  # a role's view (all the engine ever hands that player or a bot), `log_for` the lines of
+  # its log, as printed; both are checked when the scenario's play is over.
+  - name: A hand is its owner's secret until the card is played
+    covers: [R-02]
+    start: {round: 1, phase: showdown}
+    zones:
+      hand[red]: [gold#1, copper#1]
+      hand[blue]: [silver#1, copper#2]
+    play:
+      - {red: "gold#1", blue: "silver#1"}
+    sees:                                # by role: zones and variables as that role sees them
+      blue:
+        hand[red]: {count: 3, cards: hidden}    # how many cards, but none of them
+        discard: [silver#1, gold#1]             # played cards are face up (from the top)
+        points[red]: 1                          # a variable's value
+      red:
+        hand[red]: {count: 3, contains: [copper#1]}   # a player sees its own hand
+    log_for:                             # the lines of a role's log
+      blue:
+        - "Red plays Gold (3), Blue plays Silver (2)."   # a line; * stands for any text
+        - not_contains: [Copper]         # no line names a card still in Red's hand
 
   - name: Equal values score nothing
     covers: [R-02]

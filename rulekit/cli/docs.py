@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from rulekit.scenarios import load_scenarios
 
     pack = load_pack(args.pack)
-    text = rules_document(pack, load_scenarios(pack.scenario_files))
+    text = rules_document(pack, load_scenarios(pack.scenario_files), args.pack)
     if args.out is None:
         out(text.rstrip("\n"))
         return 0

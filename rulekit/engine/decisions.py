@@ -91,13 +91,20 @@ class Decision:
         self.kind: str = spec["kind"]
         self.prompt: str = spec["prompt"]
         self.items: list[Any] = spec["items"]
-        self._labeler = labeler
+        labels = spec.get("labels")  # the pack's label of each item (``label "..."``)
+        self._labeler = labeler if labels is None or explain is None else \
+            _PackLabels(self.items, labels, explain, labeler)
         self._ids: list[str] = spec.get("ids") or item_ids(self.items)
         self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
         # Anytime actions offered with this decision: (option id '!name', label).
         self.extras = [Option(i, label, None, None, self) for i, label in extras] \
             if extras else []
+
+    def item_label(self, item: Any) -> str | None:
+        """The pack's label of an item of this decision (its ``label "..."``), if it has one."""
+        labeler = self._labeler
+        return labeler.of(item) if isinstance(labeler, _PackLabels) else None
 
     @property
     def _index(self) -> dict[str, int]:
@@ -290,6 +297,35 @@ class Decision:
         if drawn is None:
             return rng.choice(self.options())
         return self._subset_option(drawn)
+
+
+class _PackLabels:
+    """Names the items of a decision by the texts of its choice's ``label`` (written on first
+    use), anything else (a refused candidate) by ``fallback``."""
+
+    __slots__ = ("_explain", "_fallback", "_items", "_labels", "_texts")
+
+    def __init__(self, items: list[Any], labels: list[list[Any]],
+                 explain: Callable[[list[Any]], str], fallback: Callable[[Any], str]) -> None:
+        self._items = items
+        self._labels = labels
+        self._explain = explain
+        self._fallback = fallback
+        self._texts: dict[int, str] = {}
+
+    def of(self, item: Any) -> str | None:
+        try:
+            i = self._items.index(item)
+        except ValueError:
+            return None
+        text = self._texts.get(i)
+        if text is None:
+            text = self._texts[i] = self._explain(self._labels[i])
+        return text
+
+    def __call__(self, item: Any) -> str:
+        text = self.of(item)
+        return self._fallback(item) if text is None else text
 
 
 def draw(spec: dict[str, Any], rng: random.Random) -> Any:

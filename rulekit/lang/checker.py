@@ -356,6 +356,9 @@ class Checker:
                                "no reason")
                 else:
                     self._reason_seen(reason, choice)
+        if choice.label is not None:  # said of each candidate, to the chooser only
+            self._stmt_log(choice.label)
+            self._reason_seen(choice.label, choice, label=True)
         for rule in choice.at_most:
             if choice.kind != "subset":
                 self.error(rule.pos, "'at most' applies to subset choices only")
@@ -378,12 +381,13 @@ class Checker:
                        "remove 'optional'")
         return source if choice.kind == "subset" else item
 
-    def _reason_seen(self, reason: n.Log, choice: n.Choice) -> None:
-        """A reason tells its chooser only what they see (see lang/reasons)."""
+    def _reason_seen(self, reason: n.Log, choice: n.Choice, label: bool = False) -> None:
+        """A reason or a label tells its chooser only what they see (see lang/reasons)."""
+        what = "a label" if label else "a reason"
         for part in reason.parts:
             if isinstance(part, n.Expr) and not seen_whole([part], choice.player, self.symbols,
-                                                           choice.slot):
-                self.error(part.pos, "a reason is told to the chooser, who may not see this",
+                                                           choice.slot, label):
+                self.error(part.pos, f"{what} is told to the chooser, who may not see this",
                            "say it with public data, the chooser's own piles and the "
                            "candidate ('it')")
 

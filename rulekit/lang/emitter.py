@@ -467,6 +467,10 @@ class Emitter:
                     f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}")
         if refusing:
             body.append("if rt.logging and refused: spec['refused'] = refused")
+        if choice.label is not None:  # each candidate's label, for people: [text id, args]
+            with c.binding(choice.slot) as var:
+                body.append(f"if rt.logging: spec['labels'] = "
+                            f"[{self._reason(choice.label)} for {var} in items]")
         body += self._reasons(choice)
         if choice.always_ask:  # its options may tell a secret: asked even if forced
             body.append("spec['ask'] = True")

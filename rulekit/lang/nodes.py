@@ -119,6 +119,9 @@ class Choice(Expr):
     wheres: list[tuple[Expr, Log | None]] = field(default_factory=list)
     # Why an answer with too few or too many items is refused (``min N else "..."``).
     reasons: dict[str, Log] = field(default_factory=dict)
+    # How each candidate is named to the chooser (``label "..."``): a text with {expr} fields
+    # evaluated with the candidate bound, or None for the candidate's own name.
+    label: Log | None = None
 
 
 # ---------------------------------------------------------------- statements

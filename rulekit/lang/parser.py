@@ -398,6 +398,8 @@ class _ToAst(Transformer[Token, Any]):
                 choice.prompt = value
             elif tag == "as":
                 choice.var = value
+            elif tag == "label":
+                choice.label = value
         return choice
 
     def choice_kind(self, meta: Any, children: list[Any]) -> str:
@@ -425,6 +427,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def opt_as(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
         return ("as", str(children[0]))
+
+    def opt_label(self, meta: Any, children: list[Any]) -> tuple[str, n.Log]:
+        return ("label", self.reason(meta, children))
 
     def opt_prompt(self, meta: Any, children: list[Any]) -> tuple[str, Any]:
         return ("prompt", _unquote(children[0]))

@@ -8,25 +8,36 @@ zones and variables, the chooser's own pile or value of a per-role ``owner`` zon
 is syntactic and strict: a call of a pack function or a secret pile refuses the reason, and so
 does a local variable in the list. A local variable in the text of a reason is left to the
 lint, which knows what it may hold (``rulekit.lint``).
+
+A label (``label "..."``) names each candidate offered, to the chooser only, so it follows
+the same rule with no exception: its fields read what the chooser sees and the candidate,
+and no other local variable (whose value may come from a secret).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from rulekit.lang import nodes as n
 from rulekit.lang.symbols import Symbols
 
 
 def seen_whole(exprs: list[n.Expr], player: n.Expr, symbols: Symbols,
-               candidate: int | None = None) -> bool:
+               candidate: int | None = None, only_candidate: bool = False) -> bool:
     """True if ``player`` sees the whole value of each of ``exprs``. Local variables count as
-    seen only when ``candidate`` (the local slot of the choice's candidate) is given."""
+    seen only when ``candidate`` (the local slot of the choice's candidate) is given; with
+    ``only_candidate``, no other local variable does."""
     names = ("const", "builtin") if candidate is None else ("const", "builtin", "local")
+
+    def local_seen(ref: tuple[Any, ...]) -> bool:
+        return ref[0] in names and not (only_candidate and ref[0] == "local" and
+                                        ref[1] != candidate)
 
     def seen(e: n.Expr | None) -> bool:
         if e is None or isinstance(e, (n.Literal, n.CardLit)):
             return True
         if isinstance(e, n.Name):
-            return _public(e, symbols) or (e.ref is not None and e.ref[0] in names)
+            return _public(e, symbols) or (e.ref is not None and local_seen(e.ref))
         if isinstance(e, n.Index):
             own = isinstance(e.obj, n.Name) and _own(e.obj, symbols) and _same(e.index, player)
             return own or (seen(e.obj) and seen(e.index))

@@ -147,8 +147,8 @@ class Table:
 
     def labeler(self, decision: Decision, obs: dict[str, Any]) -> Callable[[Any], str]:
         """How the options of ``decision`` are named (``obs``: the chooser's observation): a
-        pile number of a row table by its row and side ("card 2, left: ..."), a text value by
-        its word, anything else by its name."""
+        pile number of a row table by its row and side ("card 2, left: ..."), else by the
+        choice's own ``label``, a text value by its word, anything else by its name."""
         asking = self.display.asking(decision.prompt)
         row = self.display.rows.get(asking.options) if asking and asking.options else None
 
@@ -157,6 +157,9 @@ class Table:
                 found = self._on_row(row, item, obs)
                 if found:
                     return found
+            labelled = decision.item_label(item)
+            if labelled is not None:
+                return labelled
             if isinstance(item, str) and item in self.display.words:
                 return self.display.words[item]
             return self.game.label(item)
