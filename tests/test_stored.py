@@ -97,3 +97,27 @@ def test_a_store_that_does_not_fit_is_not_read(run: Run, make_pack: Any, cache: 
     parsed.clear()
     (cache / "validate").rename(cache / "validated-thrice")
     assert run("validate", pack) == first and not parsed  # the stored trees serve
+
+
+def test_only_the_yaml_file_that_changed_is_read_again(run: Run, make_pack: Any, cache: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import rulekit.yamlsource
+
+    composed: list[str] = []
+    compose = rulekit.yamlsource._compose
+
+    def counting(text: str) -> Any:
+        composed.append(text)
+        return compose(text)
+
+    monkeypatch.setattr(rulekit.yamlsource, "_compose", counting)
+    pack = make_pack()
+    assert run("validate", pack)[0] == 0 and len(composed) >= 3
+    composed.clear()
+    edit(pack, "cards:", "cards:  # the deck")
+    assert run("validate", pack)[0] == 0
+    assert len(composed) == 1 and "# the deck" in composed[0]
+    edit(pack, "cards:  # the deck", "cards: [")
+    for _ in range(2):
+        code, _, err = run("validate", pack)
+        assert code == 1 and "game.yaml:" in err
