@@ -1,13 +1,14 @@
 """Print how long ``rulekit validate PACK`` takes, a whole process each time, as a user runs it.
 
-    python benchmarks/bench_validate.py [REPEATS] [--pack PACK ...] [--edit FILE]
+    python benchmarks/bench_validate.py [REPEATS] [--pack PACK ...] [--edit FILE] [--code]
 
 Each pack is copied into a temporary folder, and validated there with a cache folder of its own:
 
 - *empty cache*: nothing stored yet (no validation result, no syntax tree, no schema check);
 - *after an edit*: the first run after a change of one pack file (``--edit``, ``flow.yaml`` by
-  default: a comment line is added at its end, different at each run), everything stored by the
-  run before;
+  default: a comment line is added at its end, different at each run; with ``--code``, a comment
+  line of the effect language in its first ``do: |`` block, so that one piece of code is parsed
+  again), everything stored by the run before;
 - *unchanged*: run again, the pack unchanged (answered from the validation cache);
 - ``--no-cache``: from scratch, reading and writing no cache at all.
 
@@ -55,7 +56,21 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def bench(pack: str, edit: str, repeats: int, env: dict[str, str]) -> None:
+def change(file: Path, run: int, code: bool) -> None:
+    """Edit ``file``: a YAML comment at its end, or (``code``) a comment of the effect language
+    at the start of its first ``do: |`` block, so that one piece of code changes."""
+    text = file.read_text(encoding="utf-8")
+    if not code:
+        file.write_text(f"{text}\n# edited ({run})\n", encoding="utf-8")
+        return
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.rstrip().endswith("do: |"))
+    indent = len(lines[at + 1]) - len(lines[at + 1].lstrip())
+    lines.insert(at + 1, " " * indent + f"# edited ({run})")
+    file.write_text("\n".join(lines), encoding="utf-8")
+
+
+def bench(pack: str, edit: str, repeats: int, env: dict[str, str], code: bool) -> None:
     source = ROOT / "games" / pack if (ROOT / "games" / pack).is_dir() else Path(pack)
     samples: dict[str, list[tuple[float, float]]] = {
         "empty cache": [], "after an edit": [], "unchanged": [], "--no-cache": []}
@@ -67,8 +82,7 @@ def bench(pack: str, edit: str, repeats: int, env: dict[str, str]) -> None:
         for run in range(repeats):
             env["RULEKIT_CACHE_DIR"] = str(Path(scratch) / f"cache{run}")
             samples["empty cache"].append(timed(command, env))
-            with edited.open("a", encoding="utf-8") as file:
-                file.write(f"\n# edited ({run})\n")
+            change(edited, run, code)
             samples["after an edit"].append(timed(command, env))
             samples["unchanged"].append(timed(command, env))
             samples["--no-cache"].append(timed([*command, "--no-cache"], env))
@@ -82,6 +96,8 @@ def main() -> None:
     parser.add_argument("--pack", nargs="+", default=["carchase", "rednotice"])
     parser.add_argument("--edit", default="flow.yaml", help="the pack file changed before the "
                         "'after an edit' run (default: flow.yaml)")
+    parser.add_argument("--code", action="store_true", help="edit a piece of effect code (a "
+                        "comment in the first `do: |` block) rather than add a YAML comment")
     args = parser.parse_args()
     env = {**os.environ, "RULEKIT_NO_CACHE": ""}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -90,10 +106,11 @@ def main() -> None:
     print(f"load average before: {load()}")
     floor = [timed([sys.executable, "-c", "pass"], env) for _ in range(args.repeats)]
     print(f"{'(wall, cpu)':<12} {'empty cache':>16}  {'after an edit':>16}  {'unchanged':>16}  "
-          f"{'--no-cache':>16}   median of {args.repeats}; edited: {args.edit}")
+          f"{'--no-cache':>16}   median of {args.repeats}; edited: {args.edit}"
+          f"{' (code)' if args.code else ''}")
     print(f"{'python -c pass':<12} {medians(floor)}")
     for pack in args.pack:
-        bench(pack, args.edit, args.repeats, env)
+        bench(pack, args.edit, args.repeats, env, args.code)
     print(f"load average after: {load()}")
 
 
