@@ -6,7 +6,8 @@ file in the user's cache folder (:func:`cache_dir`), tied to a stamp of this rul
 (:func:`code_stamp`: its version, and the size and time of each of its code and schema files):
 an edit of rulekit makes every stored result a miss. Only results free of errors are put in a
 store, so that a stored result never hides an error. A store that cannot be read (missing,
-corrupt, of another rulekit) is empty; one that cannot be written is not kept. With
+corrupt, of another rulekit, writable by other users) is empty; one that cannot be written is
+not kept. With
 ``RULEKIT_NO_CACHE=1`` nothing is read nor written: results are kept in memory for the run only.
 
 This module imports no other part of rulekit but its version, so that any phase can use it.
@@ -91,6 +92,15 @@ def _digest(key: tuple[str, ...]) -> bytes:
     return hasher.digest()
 
 
+def _trusted(info: os.stat_result) -> bool:
+    """Whether a store file may be read: not too big and, where files have owners, written by
+    this user alone (a pickle runs code as it loads: nobody else may have put it there)."""
+    if info.st_size > MAX_FILE_BYTES:
+        return False
+    getuid = getattr(os, "getuid", None)
+    return getuid is None or (info.st_uid == getuid() and not info.st_mode & 0o022)
+
+
 class Store:
     """Stored results of one kind (``name``): the file is read at first use (and again if the
     cache folder changes), and written at exit if a result was added."""
@@ -111,7 +121,7 @@ class Store:
         if root is not None:
             path = self._path(root)
             with contextlib.suppress(Exception):  # missing, corrupt, unreadable: start afresh
-                if path.stat().st_size <= MAX_FILE_BYTES:
+                if _trusted(path.stat()):
                     found = pickle.loads(path.read_bytes())
                     if (isinstance(found, dict) and found.get("format") == FORMAT
                             and found.get("stamp") == code_stamp()

@@ -70,7 +70,7 @@ def test_a_stored_tree_never_hides_an_error(run: Run, make_pack: Any, cache: Pat
     assert run("validate", pack)[0] == 0 and not parsed
 
 
-@pytest.mark.parametrize("damage", ["garbage", "another rulekit"])
+@pytest.mark.parametrize("damage", ["garbage", "another rulekit", "writable by others"])
 def test_a_store_that_does_not_fit_is_not_read(run: Run, make_pack: Any, cache: Path,
                                                parsed: list[str], damage: str,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
@@ -81,6 +81,9 @@ def test_a_store_that_does_not_fit_is_not_read(run: Run, make_pack: Any, cache: 
     if damage == "garbage":
         for file in cache.glob("stored/*.pickle"):
             file.write_bytes(b"\x80\x05not a pickle")
+    elif damage == "writable by others":
+        for file in cache.glob("stored/*.pickle"):
+            file.chmod(0o666)
     else:
         monkeypatch.setattr(rulekit.stored, "code_stamp", lambda: "an edited rulekit")
     monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache.with_name("elsewhere")))
