@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import os
 import pickle
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -30,7 +31,8 @@ from rulekit import __version__
 CACHE_ENV = "RULEKIT_CACHE_DIR"
 NO_CACHE_ENV = "RULEKIT_NO_CACHE"
 FORMAT = 1
-MAX_ENTRIES = 20_000  # per store: the results last used are kept
+MAX_ENTRIES = 20_000  # per store: the results last added are kept
+MEMORY_ENTRIES = 2_000  # per store, without a cache folder (kept for one process only)
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a bigger file is not read
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -67,8 +69,9 @@ def cache_dir() -> Path | None:
 
 @cache
 def code_stamp() -> str:
-    """The version of rulekit, with the size and time of each of its code and schema files."""
-    parts = [__version__]
+    """The version of rulekit, with the size and time of each of its code and schema files,
+    and the version of Python (whose bytecode and pickles a store may hold)."""
+    parts = [__version__, sys.version, str(sys.implementation.cache_tag)]
     from rulekit.datafiles import data_dir
 
     try:
@@ -147,7 +150,7 @@ class Store:
         digest = _digest(key)
         entries.pop(digest, None)
         entries[digest] = value
-        while len(entries) > MAX_ENTRIES:
+        while len(entries) > (MAX_ENTRIES if self._root is not None else MEMORY_ENTRIES):
             del entries[next(iter(entries))]
         if self._root is not None and not self._dirty:
             self._dirty = True
