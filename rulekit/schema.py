@@ -18,17 +18,19 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
-from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignore]
-    ValidationError,
-    best_match,
-)
+from typing import TYPE_CHECKING, Any
 
 from rulekit.datafiles import data_dir
 from rulekit.errors import Location, SchemaError, did_you_mean
+from rulekit.schemafast import Unsure, conforms
+from rulekit.stored import Store
 from rulekit.yamlsource import JsonPath, YamlDocument
+
+if TYPE_CHECKING:  # jsonschema is imported when a document is checked, not before
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
+    from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignore]
+        ValidationError,
+    )
 
 __all__ = ["SCHEMA_DIR", "load_schema", "validate_document"]
 
@@ -75,6 +77,8 @@ def load_schema(name: str) -> dict[str, Any]:
 
 @functools.cache
 def _validator(name: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema(name))
 
 
@@ -82,14 +86,35 @@ def validate_document(doc: YamlDocument, schema_name: str) -> list[SchemaError]:
     """Every way ``doc`` breaks schema ``schema_name``, in file order (empty if none)."""
     key = (schema_name, doc.display_name, doc.text)
     known = _checked.get(key)
+    if known is None and _passed.get((schema_name, doc.text)) is not None:
+        known = []  # checked in an earlier run, without a mistake
+    if known is None and _conforms(doc.data, schema_name):
+        known = []
+        _passed.put((schema_name, doc.text), b"")
     if known is None:
         findings: list[_Finding] = []
         for error in _validator(schema_name).iter_errors(doc.data):
             findings.extend(_explain(error, doc))
-        known = _checked[key] = _finish(findings)
-        while len(_checked) > _CHECKED_KEPT:
-            del _checked[next(iter(_checked))]
+        known = _finish(findings)
+        if not known:
+            _passed.put((schema_name, doc.text), b"")
+    _checked[key] = known
+    while len(_checked) > _CHECKED_KEPT:
+        del _checked[next(iter(_checked))]
     return list(known)
+
+
+def _conforms(data: Any, schema_name: str) -> bool:
+    """Whether ``data`` surely conforms to the schema, found without jsonschema."""
+    schema = load_schema(schema_name)
+    try:
+        return conforms(data, schema, schema)
+    except Unsure:
+        return False
+
+
+# Texts found free of mistakes, by schema (a document's data is read from its text alone).
+_passed = Store("schema-passes")
 
 
 # Documents checked in this process, by schema, name and text: a file loaded again (another
@@ -316,6 +341,8 @@ def _explain_alternatives(
     if len(fitting) == 1:
         return [finding for sub in fitting[0] for finding in _explain(sub, doc)]
     if fitting:
+        from jsonschema.exceptions import best_match
+
         best = best_match([e for errors in fitting for e in errors])
         return _explain(best, doc) if best is not None else []
     # The value fits none of the alternatives: list what was expected.

@@ -29,6 +29,7 @@ import yaml
 
 from rulekit.errors import DuplicateKeyError, Location, PackFileError, YamlSyntaxError
 from rulekit.limits import MAX_FILE_BYTES, MAX_INT
+from rulekit.stored import Store
 from rulekit.yamlmistakes import explain
 
 __all__ = ["JsonPath", "YamlDocument", "load_yaml"]
@@ -441,9 +442,14 @@ def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
     name = display_name if display_name is not None else path.as_posix()
     text = _read(path, name)
     document = YamlDocument(path=path, display_name=name, text=text, data=None)
+    stored = _loaded.get_object((text,))
+    if isinstance(stored, tuple) and len(stored) == 2:  # the same text, read before
+        document.data, document._nodes = stored
+        return document
     try:
         root, loader = _compose(text)
         document.data = _Converter(document, loader).convert_root(root)
+        _loaded.put_object((text,), (document.data, document._nodes))
     except yaml.MarkedYAMLError as error:
         raise _syntax_error(document, error) from None
     except yaml.reader.ReaderError as error:
@@ -460,6 +466,10 @@ def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
     except RecursionError:
         raise YamlSyntaxError("the YAML is nested too deeply", document._at(0, 0)) from None
     return document
+
+
+# The data and positions of texts read without error (they depend on the text alone).
+_loaded = Store("yaml-documents")
 
 
 def _read(path: Path, name: str) -> str:

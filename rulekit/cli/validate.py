@@ -85,6 +85,18 @@ def _as_json(error: PackError) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rulekit.stored import save_all, switched_off
+
+    if args.no_cache:  # no stored syntax trees nor schema checks either
+        with switched_off():
+            return _run(args)
+    try:
+        return _run(args)
+    finally:
+        save_all()
+
+
+def _run(args: argparse.Namespace) -> int:
     invalid = 0
     report = []
     for ref in args.packs:

@@ -14,11 +14,14 @@ later resumes from the frame ``[procedure, pc, locals]`` alone, which is plain d
 from __future__ import annotations
 
 import builtins
+import contextlib
 import itertools
+import marshal
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
+from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from rulekit.engine import helpers
@@ -43,6 +46,7 @@ from rulekit.lang.parser import Snippet
 from rulekit.lang.secrecy import SecretBody, mark_secret_choices
 from rulekit.lang.symbols import Board, Symbols
 from rulekit.lang.walk import Triggers, calls_in, choices_in
+from rulekit.stored import Store
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
@@ -61,6 +65,22 @@ _SAFE_BUILTINS = {name: getattr(builtins, name)
 _PY_OPS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">",
            ">=": ">=", "in": "in", "not in": "not in", "+": "+", "-": "-", "*": "*",
            "//": "//", "%": "%"}
+
+
+# Python compiled from generated source before, by source and file name (as bytecode).
+_compiled = Store("python-code")
+
+
+def _python_code(source: str, filename: str) -> CodeType:
+    stored = _compiled.get((source, filename))
+    if stored is not None:
+        with contextlib.suppress(Exception):  # a stored result that does not load is a miss
+            code = marshal.loads(stored)
+            if isinstance(code, CodeType):
+                return code
+    code = compile(source, filename, "exec")
+    _compiled.put((source, filename), marshal.dumps(code))
+    return code
 
 
 class Compiler:
@@ -112,7 +132,7 @@ class Compiler:
 
     def _build(self, source: str, filename: str, line_map: dict[int, Location]) -> Any:
         local_ns: dict[str, Any] = {}
-        exec(compile(source, filename, "exec"), self.ns, local_ns)
+        exec(_python_code(source, filename), self.ns, local_ns)
         self.program.line_maps[filename] = line_map
         return next(iter(local_ns.values()))
 

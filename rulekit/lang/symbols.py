@@ -123,6 +123,8 @@ class Symbols:
     phases: list[str] = field(default_factory=list)
     board: Board = field(default_factory=Board)
     anytime: list[AnytimeDecl] = field(default_factory=list)
+    _property_types: dict[str, tuple[tuple[int, ...], dict[str, str]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     def components(self) -> dict[str, dict[str, Any]]:
         """Every card, node, edge and region by id, with its properties."""
@@ -148,6 +150,16 @@ class Symbols:
 
     def properties(self, kind: str) -> dict[str, str]:
         """Property names of one kind of component with their types."""
+        board = self.board
+        # components are only ever added to the tables: their sizes tell whether any changed
+        sizes = (len(self.roles), len(self.cards), len(board.nodes), len(board.edges),
+                 len(board.regions))
+        known = self._property_types.get(kind)
+        if known is None or known[0] != sizes:
+            known = self._property_types[kind] = (sizes, self._find_properties(kind))
+        return dict(known[1])
+
+    def _find_properties(self, kind: str) -> dict[str, str]:
         table = {"card": self.cards, "node": self.board.nodes, "edge": self.board.edges,
                  "region": self.board.regions}[kind]
         props: dict[str, str] = {"id": "text", "name": "text"}

@@ -20,34 +20,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulekit import __version__
 from rulekit.errors import Location, PackError, PackWarning
+from rulekit.stored import CACHE_ENV, NO_CACHE_ENV, cache_dir, code_stamp
 
-CACHE_ENV = "RULEKIT_CACHE_DIR"
-NO_CACHE_ENV = "RULEKIT_NO_CACHE"
 FORMAT = 1
 MAX_FILES = 2000  # a pack folder larger than this is not cached (it is not a usual pack)
 MAX_BYTES = 32 * 1024 * 1024
 # folders of version control and tools, which change without the pack changing
 SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", ".mypy_cache",
                      ".pytest_cache", ".ruff_cache", "node_modules"})
-_PACKAGE = Path(__file__).resolve().parent.parent
-
-
-def cache_dir() -> Path | None:
-    """The folder of the validation cache, or None when the cache is turned off."""
-    if os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
-        return None
-    explicit = os.environ.get(CACHE_ENV)
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and Path(xdg).is_absolute():
-        return Path(xdg) / "rulekit"
-    try:
-        return Path.home() / ".cache" / "rulekit"
-    except (RuntimeError, KeyError, OSError):  # no home folder to be found
-        return None
 
 
 def tree_digest(folder: Path) -> str | None:
@@ -71,24 +52,6 @@ def tree_digest(folder: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return digest.hexdigest()
-
-
-def code_stamp() -> str:
-    """The version of rulekit, with the size and time of each of its code and schema files."""
-    parts = [__version__]
-    from rulekit.datafiles import data_dir
-
-    try:
-        for folder in (_PACKAGE, data_dir("schemas")):
-            for top, dirs, names in os.walk(folder):
-                dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "games"))
-                for name in sorted(names):
-                    if name.endswith((".py", ".lark", ".json")):
-                        info = os.stat(os.path.join(top, name))
-                        parts.append(f"{name}:{info.st_size}:{info.st_mtime_ns}")
-    except OSError:
-        parts.append("?")
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
 class ValidationCache:

@@ -8,8 +8,9 @@ tallies, whose counts do not depend on the order: so any pool gives the same fig
 - :class:`InProcess` plays the chunks one after another.
 - :class:`LocalProcesses` shares them among worker processes, in chunks that taper towards the
   end so that all finish together. On Linux the workers are forked after the pack is compiled,
-  so they inherit it and start at once; elsewhere the pack travels with the job, as its files
-  and their digest, and each worker compiles it once.
+  so they inherit it and start at once, and take chunks from a shared counter
+  (:mod:`rulekit.sim.forked`); elsewhere the pack travels with the job, as its files and their
+  digest, and each worker compiles it once.
 - :class:`DaskPool` submits them to a Dask cluster through its ``concurrent.futures`` executor.
   The pack travels with the job, as its files and their digest: a worker machine needs rulekit
   (and the modules of any agents) installed, not the pack folder.
@@ -17,7 +18,6 @@ tallies, whose counts do not depend on the order: so any pool gives the same fig
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import importlib
 import math
@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import GameRuntimeError, PackErrors, UsageError
+from rulekit.sim.forked import run_forked
 from rulekit.sim.stats import Tally
 
 if TYPE_CHECKING:
@@ -263,9 +264,11 @@ def _init_worker(paths: list[str]) -> None:
 
 
 class LocalProcesses(Pool):
-    """``workers`` processes on this machine: this one and ``workers - 1`` helpers (forked
-    with the compiled pack where possible). All take chunks from one queue, so this process
-    plays from the first moment while the helpers start, and nobody waits at the end."""
+    """``workers`` processes on this machine: this one and ``workers - 1`` helpers. All take
+    chunks from one queue, so this process plays from the first moment while the helpers start,
+    and nobody waits at the end. Where processes fork, the helpers are forked with the compiled
+    pack and share a counter of chunks (:mod:`rulekit.sim.forked`); elsewhere they are a
+    ``ProcessPoolExecutor``'s, and the pack travels by content."""
 
     def __init__(self, workers: int) -> None:
         self.slots = workers
@@ -276,24 +279,28 @@ class LocalProcesses(Pool):
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
         fork = sys.platform.startswith("linux")
-        context = multiprocessing.get_context("fork" if fork else "spawn")
         if not fork and job.source.files is None and job.source.portable:
             job = _with_files(job)  # the pack travels by content, not found again by folder
         todo = deque(job.ranges(games, self.slots, 4, tapering_chunks))
         helpers = min(self.slots, len(todo)) - 1
-        _inherited[job.key] = ready  # this process, and forked helpers, start with it
-        if fork:
-            gc.freeze()  # the collector leaves inherited objects alone: fewer pages copied
-        pool = ProcessPoolExecutor(max_workers=max(1, helpers), mp_context=context,
-                                   initializer=_init_worker, initargs=(list(sys.path),))
         tally = Tally({})
-        running: set[Future[Tally]] = set()
 
         def count(part: Tally) -> None:
             tally.merge(part)
             if progress is not None:
                 progress(part.games)
 
+        _inherited[job.key] = ready  # this process, and forked helpers, start with it
+        if fork:
+            try:
+                run_forked(play, job, list(todo), helpers, count)
+                return tally
+            finally:
+                _inherited.pop(job.key, None)
+        pool = ProcessPoolExecutor(max_workers=max(1, helpers),
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_init_worker, initargs=(list(sys.path),))
+        running: set[Future[Tally]] = set()
         try:
             while todo or running:
                 while todo and len(running) < 2 * helpers:  # two chunks queued per helper
@@ -312,8 +319,6 @@ class LocalProcesses(Pool):
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             _inherited.pop(job.key, None)
-            if fork:
-                gc.unfreeze()
 
 
 class DaskPool(Pool):

@@ -1,0 +1,208 @@
+"""Results kept on disk between runs, keyed by what they are computed from.
+
+A :class:`Store` maps a key (texts: say, a piece of effect code and the rule of the grammar it
+was parsed with) to bytes (say, the pickled syntax tree). The store of one kind of result is one
+file in the user's cache folder (:func:`cache_dir`), tied to a stamp of this rulekit
+(:func:`code_stamp`: its version, and the size and time of each of its code and schema files):
+an edit of rulekit makes every stored result a miss. Only results free of errors are put in a
+store, so that a stored result never hides an error. A store that cannot be read (missing,
+corrupt, of another rulekit, writable by other users) is empty; one that cannot be written is
+not kept. With
+``RULEKIT_NO_CACHE=1`` nothing is read nor written: results are kept in memory for the run only.
+
+This module imports no other part of rulekit but its version, so that any phase can use it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import hashlib
+import os
+import pickle
+import sys
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rulekit import __version__
+
+CACHE_ENV = "RULEKIT_CACHE_DIR"
+NO_CACHE_ENV = "RULEKIT_NO_CACHE"
+FORMAT = 1
+MAX_ENTRIES = 20_000  # per store: the results last added are kept
+MEMORY_ENTRIES = 2_000  # per store, without a cache folder (kept for one process only)
+MAX_FILE_BYTES = 64 * 1024 * 1024  # a bigger file is not read
+_PACKAGE = Path(__file__).resolve().parent
+
+
+_switched_off = False  # within switched_off()
+
+
+@contextlib.contextmanager
+def switched_off() -> Iterator[None]:
+    """Within: no stored result is read, and none is stored (``validate --no-cache``)."""
+    global _switched_off
+    before, _switched_off = _switched_off, True
+    try:
+        yield
+    finally:
+        _switched_off = before
+
+
+def cache_dir() -> Path | None:
+    """The user's cache folder for rulekit, or None when caching is turned off."""
+    if _switched_off or os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
+        return None
+    explicit = os.environ.get(CACHE_ENV)
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "rulekit"
+    try:
+        return Path.home() / ".cache" / "rulekit"
+    except (RuntimeError, KeyError, OSError):  # no home folder to be found
+        return None
+
+
+@cache
+def code_stamp() -> str:
+    """The version of rulekit, with the size and time of each of its code and schema files,
+    and the version of Python (whose bytecode and pickles a store may hold)."""
+    parts = [__version__, sys.version, str(sys.implementation.cache_tag)]
+    from rulekit.datafiles import data_dir
+
+    try:
+        for folder in (_PACKAGE, data_dir("schemas")):
+            for top, dirs, names in os.walk(folder):
+                dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "games"))
+                for name in sorted(names):
+                    if name.endswith((".py", ".lark", ".json")):
+                        info = os.stat(os.path.join(top, name))
+                        parts.append(f"{name}:{info.st_size}:{info.st_mtime_ns}")
+    except OSError:
+        parts.append("?")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _digest(key: tuple[str, ...]) -> bytes:
+    hasher = hashlib.sha256()
+    for part in key:
+        encoded = part.encode("utf-8", "surrogatepass")
+        hasher.update(len(encoded).to_bytes(8, "big") + encoded)
+    return hasher.digest()
+
+
+def _trusted(info: os.stat_result) -> bool:
+    """Whether a store file may be read: not too big and, where files have owners, written by
+    this user alone (a pickle runs code as it loads: nobody else may have put it there)."""
+    if info.st_size > MAX_FILE_BYTES:
+        return False
+    getuid = getattr(os, "getuid", None)
+    return getuid is None or (info.st_uid == getuid() and not info.st_mode & 0o022)
+
+
+class Store:
+    """Stored results of one kind (``name``): the file is read at first use (and again if the
+    cache folder changes), and written at exit if a result was added."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._entries: dict[bytes, bytes] = {}
+        self._root: Path | None = None
+        self._loaded = False
+        self._dirty = False
+
+    def _current(self) -> dict[bytes, bytes]:
+        """The entries, read from the file of the cache folder in use."""
+        root = cache_dir()
+        if self._loaded and root == self._root:
+            return self._entries
+        self._root, self._loaded, self._entries, self._dirty = root, True, {}, False
+        if root is not None:
+            path = self._path(root)
+            with contextlib.suppress(Exception):  # missing, corrupt, unreadable: start afresh
+                if _trusted(path.stat()):
+                    found = pickle.loads(path.read_bytes())
+                    if (isinstance(found, dict) and found.get("format") == FORMAT
+                            and found.get("stamp") == code_stamp()
+                            and isinstance(found.get("entries"), dict)):
+                        self._entries = found["entries"]
+        return self._entries
+
+    def _path(self, root: Path) -> Path:
+        return root / "stored" / f"{self.name}.pickle"
+
+    def get(self, key: tuple[str, ...]) -> bytes | None:
+        """The result stored for ``key``, or None."""
+        if _switched_off:
+            return None
+        found = self._current().get(_digest(key))
+        return found if isinstance(found, bytes) else None
+
+    def put(self, key: tuple[str, ...], value: bytes) -> None:
+        """Store a result (free of errors) for ``key``."""
+        if _switched_off:
+            return
+        entries = self._current()
+        digest = _digest(key)
+        entries.pop(digest, None)
+        entries[digest] = value
+        while len(entries) > (MAX_ENTRIES if self._root is not None else MEMORY_ENTRIES):
+            del entries[next(iter(entries))]
+        if self._root is not None and not self._dirty:
+            self._dirty = True
+            if not _stores:
+                atexit.register(save_all)
+            _stores.add(self)
+
+    def get_object(self, key: tuple[str, ...]) -> Any:
+        """The object pickled for ``key``, or None (also if it cannot be unpickled)."""
+        found = self.get(key)
+        if found is None:
+            return None
+        try:
+            return pickle.loads(found)
+        except Exception:  # a stored result that does not load is a miss
+            return None
+
+    def put_object(self, key: tuple[str, ...], value: Any) -> None:
+        """Store ``value`` pickled, if it can be."""
+        try:
+            data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+        except Exception:  # not picklable: nothing stored
+            return
+        self.put(key, data)
+
+    def save(self) -> None:
+        """Write the store's file if something was added (a failure to write is ignored)."""
+        if not self._dirty or self._root is None:
+            return
+        self._dirty = False
+        _stores.discard(self)
+        path = self._path(self._root)
+        temporary = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
+        try:
+            data = pickle.dumps({"format": FORMAT, "stamp": code_stamp(),
+                                 "entries": self._entries}, pickle.HIGHEST_PROTOCOL)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_bytes(data)
+            os.replace(temporary, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+
+
+_stores: set[Store] = set()  # the stores with results to write
+
+
+def save_all() -> None:
+    """Write every store to which a result was added (done at exit in any case)."""
+    for store in list(_stores):
+        store.save()
+
+
+__all__ = ["CACHE_ENV", "NO_CACHE_ENV", "Store", "cache_dir", "code_stamp", "save_all",
+           "switched_off"]

@@ -1,0 +1,126 @@
+"""Stored results (syntax trees, schema checks): a run after a change parses only the code that
+changed, a stored result never hides an error, and a store that is corrupt, of another rulekit
+or turned off is not read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers_cli import Run, runner
+
+import rulekit.lang.larkparse
+import rulekit.stored
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    return runner(capsys)
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("RULEKIT_NO_CACHE", "")
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts lark parses while the test runs."""
+    seen: list[str] = []
+    parse = rulekit.lang.larkparse.parse
+
+    def counting(snippet: Any, start: str) -> Any:
+        seen.append(snippet.text)
+        return parse(snippet, start)
+
+    monkeypatch.setattr(rulekit.lang.larkparse, "parse", counting)
+    return seen
+
+
+def edit(pack: Path, old: str, new: str) -> None:
+    game = pack / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+
+def test_only_the_code_that_changed_is_parsed_again(run: Run, make_pack: Any, cache: Path,
+                                                    parsed: list[str]) -> None:
+    pack = make_pack()
+    assert run("validate", pack)[0] == 0
+    assert parsed and list(cache.glob("stored/*.pickle"))
+    parsed.clear()
+    edit(pack, "points[red] += 1", "points[red] += 2")
+    assert run("validate", pack)[0] == 0
+    assert len(parsed) == 1 and "points[red] += 2" in parsed[0]
+
+
+def test_a_stored_tree_never_hides_an_error(run: Run, make_pack: Any, cache: Path,
+                                            parsed: list[str]) -> None:
+    pack = make_pack()
+    run("validate", pack)
+    edit(pack, "points[red] += 1", "points[red] +=")
+    for _ in range(2):
+        code, _, err = run("validate", pack)
+        assert code == 1 and "game.yaml:20:35: syntax error" in err
+    edit(pack, "points[red] +=", "points[red] += 1")
+    parsed.clear()
+    assert run("validate", pack)[0] == 0 and not parsed
+
+
+@pytest.mark.parametrize("damage", ["garbage", "another rulekit", "writable by others"])
+def test_a_store_that_does_not_fit_is_not_read(run: Run, make_pack: Any, cache: Path,
+                                               parsed: list[str], damage: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    pack = make_pack()
+    first = run("validate", "--no-cache", pack)  # reads and writes nothing
+    assert not cache.exists()
+    assert run("validate", pack) == first
+    if damage == "garbage":
+        for file in cache.glob("stored/*.pickle"):
+            file.write_bytes(b"\x80\x05not a pickle")
+    elif damage == "writable by others":
+        for file in cache.glob("stored/*.pickle"):
+            file.chmod(0o666)
+    else:
+        monkeypatch.setattr(rulekit.stored, "code_stamp", lambda: "an edited rulekit")
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache.with_name("elsewhere")))
+    run("validate", pack)
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache))  # the stores are read again
+    (cache / "validate").rename(cache / "validated-before")
+    parsed.clear()
+    assert run("validate", pack) == first
+    assert parsed  # parsed afresh, and stored again
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache.with_name("elsewhere")))
+    run("validate", pack)
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache))
+    (cache / "validated-before").rename(cache / "validated-twice")
+    parsed.clear()
+    (cache / "validate").rename(cache / "validated-thrice")
+    assert run("validate", pack) == first and not parsed  # the stored trees serve
+
+
+def test_only_the_yaml_file_that_changed_is_read_again(run: Run, make_pack: Any, cache: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import rulekit.yamlsource
+
+    composed: list[str] = []
+    compose = rulekit.yamlsource._compose
+
+    def counting(text: str) -> Any:
+        composed.append(text)
+        return compose(text)
+
+    monkeypatch.setattr(rulekit.yamlsource, "_compose", counting)
+    pack = make_pack()
+    assert run("validate", pack)[0] == 0 and len(composed) >= 3
+    composed.clear()
+    edit(pack, "cards:", "cards:  # the deck")
+    assert run("validate", pack)[0] == 0
+    assert len(composed) == 1 and "# the deck" in composed[0]
+    edit(pack, "cards:  # the deck", "cards: [")
+    for _ in range(2):
+        code, _, err = run("validate", pack)
+        assert code == 1 and "game.yaml:" in err

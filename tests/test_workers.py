@@ -1,0 +1,47 @@
+"""Local worker processes: every chunk is played exactly once whoever plays it, and a mistake
+met by a helper process stops the run with its message, in this process."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import pytest
+
+from rulekit.errors import GameRuntimeError
+from rulekit.sim.execution import Job, LocalProcesses, PackSource
+from rulekit.sim.stats import Tally
+
+JOB = Job(PackSource("nowhere"), (), (("red", "random"), ("blue", "random")), 0, 10)
+
+
+def played(job: Job, start: int, stop: int) -> Tally:
+    """A chunk as a tally: who played it, by game numbers."""
+    return Tally({str(os.getpid()): stop - start}, games=stop - start,
+                 lengths={index: 1 for index in range(start, stop)})
+
+
+def failing(job: Job, start: int, stop: int) -> Tally:
+    time.sleep(0.002)  # the helper starts before this process has played every chunk
+    if start > 0 and os.getpid() != PARENT:
+        raise GameRuntimeError(f"no rule for game {start}")
+    return played(job, start, stop)
+
+
+PARENT = os.getpid()
+
+
+@pytest.mark.parametrize("workers, games", [(2, 1000), (3, 50), (2, 1), (4, 2)])
+def test_every_game_is_played_once(workers: int, games: int) -> None:
+    seen: list[int] = []
+    with LocalProcesses(workers) as pool:
+        tally = pool.run(played, JOB, games, (Any, {}), seen.append)  # type: ignore[arg-type]
+    assert tally.games == games == sum(seen)
+    assert tally.lengths == {index: 1 for index in range(games)}
+    assert sum(tally.wins.values()) == games
+
+
+def test_a_mistake_in_a_helper_stops_the_run_with_its_message() -> None:
+    with LocalProcesses(2) as pool, pytest.raises(GameRuntimeError, match="no rule for game"):
+        pool.run(failing, JOB, 2000, (Any, {}))  # type: ignore[arg-type]
