@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
+from rulekit.bots.rollout import rollout_choice
 from rulekit.engine.decisions import Decision, Option
 from rulekit.errors import IllegalActionError
 
@@ -34,8 +35,8 @@ class HeuristicAgent:
             return options[0]
         game, role, rng = view.game, view.role, view.rng
         evaluate = self.evaluate or pack_evaluation(game)
-        if view.belief.lost:
-            return decision.sample(rng)
+        if view.belief.lost:  # no state to look ahead on: play as rollouts do
+            return rollout_choice(decision, rng)
         states = [view.determinize(rng) for _ in range(self.samples)]
         totals = [0.0] * len(options)
         for state in states:

@@ -5,13 +5,17 @@ may not know is taken from the real game), walks down one tree shared by all ite
 choosing every pending player's answer by UCB, adds one node, then plays a *rollout* on the
 fast playout path (:mod:`rulekit.engine.playout`) for at most ``depth`` decisions, and scores
 the state reached with the evaluation (win/loss at the end; the pack's ``evaluate:`` when cut).
+By default ``depth`` is 0: the new node's state is scored as it is, which measured stronger
+than random rollouts on the shipped packs (they add noise that 100 iterations do not average
+out; ``docs/bots.md``).
 The rollout policy is random with two generic leanings (see :mod:`rulekit.bots.rollout`): a
 subset choice is often answered with a largest subset, and an optional choice is seldom
 declined. For a subset choice of many items a node weighs a few largest subsets, the empty one
 and random ones. Options that exist in one determinization and not in another are scored by
 how often they were *available* (the ISMCTS rule). Players deciding at the same time each
 choose from their own statistics at the node (decoupled UCB), so neither side's choice depends
-on the other's commitment. The answer is the most visited option at the root.
+on the other's commitment. The answer is the most visited option at the root. A seat whose
+belief has lost the game has no state to search on: it answers as the rollout policy would.
 
 Budgets: ``iterations`` per decision (deterministic for a given seed), or ``seconds`` per
 decision (then the count depends on the machine's speed).
@@ -26,7 +30,7 @@ import time
 from typing import TYPE_CHECKING
 
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
-from rulekit.bots.rollout import largest_option, rollout
+from rulekit.bots.rollout import largest_option, rollout, rollout_choice
 from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.errors import GameRuntimeError, IllegalActionError
 
@@ -36,7 +40,7 @@ if TYPE_CHECKING:
 
 
 ITERATIONS = 100  # the default budget per decision
-DEPTH = 6  # the default number of rollout decisions before the evaluation scores the state
+DEPTH = 0  # the default number of rollout decisions before the evaluation scores the state
 
 
 class _Node:
@@ -77,7 +81,7 @@ class IsmctsAgent:
         game, role = view.game, view.role
         rng = random.Random(view.rng.getrandbits(64))
         if view.belief.lost:  # brought up to date before the clock starts
-            return decision.sample(view.rng)
+            return rollout_choice(decision, view.rng)  # no state to search: play as rollouts
         evaluate = self.evaluate or pack_evaluation(game)
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
