@@ -71,6 +71,28 @@ def test_ismcts_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
     assert runs[0] == runs[1]
 
 
+def test_a_seat_whose_belief_is_lost_answers_as_rollouts_do(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no state to search on, the bots play the rollout policy (a largest subset most of
+    the time), not a uniform answer."""
+    from rulekit.agents import View
+    from rulekit.bots.rollout import rollout_choice
+
+    game = load_pack("carchase").game
+    state = game.new_game(1)
+    decision = game.decision_for(state, "law")
+    assert decision is not None and decision.kind == "subset"
+
+    class Lost:
+        lost = True
+
+    monkeypatch.setattr("rulekit.bots.belief.belief_for", lambda view: Lost())
+    for agent in (IsmctsAgent(iterations=2), HeuristicAgent()):
+        for seed in range(12):
+            view = View.of(game, "law", random.Random(seed), state)
+            assert agent.choose(view, decision) == rollout_choice(decision, random.Random(seed))
+
+
 def test_the_heuristic_agent_takes_a_winning_move_with_an_evaluation() -> None:
     """With an evaluation that prefers fewer cards in the Law's hand, the agent discards."""
     game = load_pack("carchase", {"turns": 1}).game

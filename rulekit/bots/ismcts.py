@@ -79,9 +79,9 @@ class IsmctsAgent:
         if len(options) == 1:
             return options[0]
         game, role = view.game, view.role
-        rng = random.Random(view.rng.getrandbits(64))
         if view.belief.lost:  # brought up to date before the clock starts
             return rollout_choice(decision, view.rng)  # no state to search: play as rollouts
+        rng = random.Random(view.rng.getrandbits(64))
         evaluate = self.evaluate or pack_evaluation(game)
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
