@@ -7,7 +7,8 @@
 For each pair ``A-B`` and each role, A plays that role and B the other for N games (seeds
 0..N-1 of ``rulekit simulate``; ``--games-rn`` sets another N for Red Notice); the table gives
 A's wins with a Wilson 95% interval, the mean number of rounds, seconds of one process per game
-(the wall time times the workers, over the games) and how the games ended. It also prints ISMCTS
+(the wall time times the workers, over the games; and the CPU time, which a loaded machine
+does not inflate) and how the games ended. It also prints ISMCTS
 iterations per second per pack (the iterations run over the time spent choosing, the belief's
 update left out), and with ``--self-play N`` N Red Notice games of ISMCTS against ISMCTS (mean
 length, seconds per game, how they ended). Figures only: nothing here passes or fails.
@@ -21,12 +22,15 @@ from __future__ import annotations
 
 import argparse
 import collections
+import resource
 import time
+from collections.abc import Callable
 
 from rulekit.agents import View, load_agent
 from rulekit.bots.ismcts import IsmctsAgent
 from rulekit.engine.decisions import Decision, Option
 from rulekit.pack.loader import load_pack
+from rulekit.sim.result import SimulationResult
 from rulekit.simulate import play_game, simulate, wilson_interval
 
 
@@ -36,20 +40,35 @@ def endings(ends: dict[tuple[str, str], int]) -> str:
     return "; ".join(f"{w or 'nobody'}: {r} ({n})" for (w, r), n in counted.most_common())
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its ended worker processes (a loaded machine's wall
+    time says little)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed(run: Callable[[], SimulationResult]) -> tuple[SimulationResult, float, float]:
+    """The result of ``run``, its wall seconds and its CPU seconds."""
+    wall, cpu = time.perf_counter(), cpu_seconds()
+    result = run()
+    return result, time.perf_counter() - wall, cpu_seconds() - cpu
+
+
 def strength(pack: str, a: str, b: str, games: int, workers: int) -> list[str]:
     game = load_pack(pack).game
     rows = []
     for role in game.roles:
         other = next(r for r in game.roles if r != role)
-        start = time.perf_counter()
-        result = simulate(pack, games=games, seed=0, agents={role: a, other: b},
-                          workers=workers)
-        spent = (time.perf_counter() - start) * workers
+        result, wall, cpu = timed(lambda: simulate(
+            pack, games=games, seed=0, agents={role: a, other: b},  # noqa: B023
+            workers=workers))
         wins = result.wins.get(role, 0)
         low, high = wilson_interval(wins, games)
         rows.append(f"| {pack} | {a} | {b} | {role} | {wins}/{games} = {wins / games:.0%} "
                     f"[{low:.0%}, {high:.0%}] | {result.mean_rounds:.1f} | "
-                    f"{spent / games:.1f} | {endings(result.ends)} |")
+                    f"{wall * workers / games:.1f} / {cpu / games:.1f} | "
+                    f"{endings(result.ends)} |")
     return rows
 
 
@@ -63,9 +82,9 @@ class _Timed:
 
     def choose(self, view: View, decision: Decision) -> Option:
         view.belief  # noqa: B018 - the belief is brought up to date outside the timing
-        start = time.perf_counter()
+        start = time.process_time()  # CPU time: the machine's load does not count
         option = self.agent.choose(view, decision)
-        self.seconds += time.perf_counter() - start
+        self.seconds += time.process_time() - start
         self.iterations += self.agent.last_iterations
         return option
 
@@ -78,18 +97,19 @@ def speed(pack: str, spec: str, games: int) -> str:
     for seed in range(games):
         play_game(game, seed, {game.roles[seed % 2]: timed})
     rate = timed.iterations / timed.seconds if timed.seconds else 0.0
-    return f"{pack}: {rate:.0f} ISMCTS iterations/s ({timed.iterations} in {timed.seconds:.1f} s)"
+    return (f"{pack}: {rate:.0f} ISMCTS iterations/s of CPU ({timed.iterations} in "
+            f"{timed.seconds:.1f} s, {games} games)")
 
 
 def self_play(pack: str, spec: str, games: int, workers: int) -> str:
     game = load_pack(pack).game
-    start = time.perf_counter()
-    result = simulate(pack, games=games, seed=0, agents={role: spec for role in game.roles},
-                      workers=workers)
-    spent = (time.perf_counter() - start) * workers / games
+    result, wall, cpu = timed(lambda: simulate(
+        pack, games=games, seed=0, agents={role: spec for role in game.roles},
+        workers=workers))
     wins = ", ".join(f"{role} {result.wins.get(role, 0)}" for role in game.roles)
     return (f"{pack} {spec} vs itself: {games} games ({wins}), mean "
-            f"{result.mean_rounds:.1f} rounds, {spent:.0f} s/game; {endings(result.ends)}")
+            f"{result.mean_rounds:.1f} rounds, {wall * workers / games:.0f} s/game "
+            f"({cpu / games:.0f} s of CPU); {endings(result.ends)}")
 
 
 def main() -> None:
@@ -105,7 +125,8 @@ def main() -> None:
     parser.add_argument("--self-play", type=int, default=0, metavar="N")
     args = parser.parse_args()
     names = {"ismcts": args.ismcts, "heuristic": "heuristic", "random": "random"}
-    print("| pack | agent | against | role | wins [95%] | mean rounds | s/game | ends |")
+    print("| pack | agent | against | role | wins [95%] | mean rounds | s/game (wall x workers "
+          "/ CPU) | ends |")
     print("|---|---|---|---|---|---|---|---|")
     for pack in args.packs:
         games = args.games_rn if args.games_rn and pack == "rednotice" else args.games
