@@ -93,6 +93,26 @@ def test_a_seat_whose_belief_is_lost_answers_as_rollouts_do(
             assert agent.choose(view, decision) == rollout_choice(decision, random.Random(seed))
 
 
+def test_an_anytime_action_is_taken_only_if_it_scores_better_by_a_margin() -> None:
+    """An anytime action that gains nothing the evaluation sees (it leads to a question that
+    may go back) is not taken: taking it again and again stalled games."""
+    from rulekit.bots.ismcts import MARGIN, _unless_idle
+
+    game = load_pack("rednotice").game
+    state, rng = game.new_game(0), random.Random(0)
+    while not any(d.extras for d in game.pending(state)):
+        game.apply(state, {d.player: d.sample(rng) for d in game.pending(state)}, in_place=True)
+    decision = next(d for d in game.pending(state) if d.extras)
+    tried = decision.options()
+    extra, own = decision.extras[0], [o for o in tried if o not in decision.extras]
+    values = {o.id: 0.5 for o in tried}
+    values[own[1].id] = 0.6
+    for gain, chosen in [(0.0, own[1]), (MARGIN / 2, own[1]), (2 * MARGIN, extra)]:
+        values[extra.id] = 0.6 + gain
+        assert _unless_idle(extra, tried, decision, lambda o: values[o.id]) == chosen
+    assert _unless_idle(own[0], tried, decision, lambda o: values[o.id]) == own[0]
+
+
 def test_the_heuristic_agent_takes_a_winning_move_with_an_evaluation() -> None:
     """With an evaluation that prefers fewer cards in the Law's hand, the agent discards."""
     game = load_pack("carchase", {"turns": 1}).game

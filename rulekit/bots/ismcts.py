@@ -27,6 +27,7 @@ import contextlib
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
@@ -109,7 +110,8 @@ class IsmctsAgent:
                     continue
         if not tried:
             return decision.sample(view.rng)
-        return max(tried, key=lambda o: (stats[o.id][0], stats[o.id][1]))
+        best = max(tried, key=lambda o: (stats[o.id][0], stats[o.id][1]))
+        return _unless_idle(best, tried, decision, lambda o: stats[o.id][1] / stats[o.id][0])
 
     def _iterate(self, game: Game, state: State, root: _Node, rng: random.Random,
                  evaluate: Evaluation) -> None:
@@ -164,6 +166,25 @@ class IsmctsAgent:
         budget = f"seconds={self.seconds}" if self.seconds is not None else \
             f"iterations={self.iterations}"
         return f"IsmctsAgent({budget}, depth={self.depth})"
+
+
+MARGIN = 0.02  # how much better than the best other option an anytime action must score
+
+
+def _unless_idle(best: Option, tried: list[Option], decision: Decision,
+                 value: Callable[[Option], float]) -> Option:
+    """``best``, unless it is an anytime action that does not score :data:`MARGIN` more than
+    the best of the decision's own options: then that one. An anytime action that changes
+    nothing the evaluation sees (one that leads to a question whose answers include going
+    back) would otherwise be taken again and again, a game that does not move on."""
+    extras = {o.id for o in decision.extras}
+    if best.id not in extras:
+        return best
+    own = [o for o in tried if o.id not in extras]
+    if not own:
+        return best
+    other = max(own, key=value)
+    return best if value(best) > value(other) + MARGIN else other
 
 
 WIDTH = 16  # options considered at a node of a decision with many (subsets, say)
