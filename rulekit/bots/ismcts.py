@@ -76,6 +76,7 @@ class IsmctsAgent:
         self.last_iterations = 0  # how many the last decision ran (for benchmarks)
 
     def choose(self, view: View, decision: Decision) -> Option:
+        self.last_iterations = 0
         options = decision.options()
         if len(options) == 1:
             return options[0]
