@@ -54,13 +54,16 @@ def test_a_module_path_is_still_a_module_path() -> None:
 
 @pytest.mark.parametrize("pack", ["carchase", "rednotice"])
 def test_ismcts_seats_play_shipped_packs_to_the_end(pack: str) -> None:
+    """Short games (3 turns; a goal of one Check) end by the rules, with the default depth in
+    one seat and rollouts in the other."""
     params = {"turns": 3} if pack == "carchase" else {"goal": 100000}
     game = load_pack(pack, params).game
-    tiny = IsmctsAgent(iterations=3, depth=4)
-    for seed, seats in enumerate([{game.roles[0]: tiny}, {game.roles[1]: tiny}]):
-        record = play_game(game, seed, seats, max_rounds=4 if pack == "carchase" else 1)
+    seats = [{game.roles[0]: IsmctsAgent(iterations=3)},
+             {game.roles[1]: IsmctsAgent(iterations=3, depth=4)}]
+    for seed, seat in enumerate(seats):
+        record = play_game(game, seed, seat, max_rounds=8)
         assert record.decisions > 0
-        assert record.capped or record.winner in game.roles
+        assert not record.capped and record.winner in game.roles, record
 
 
 def test_ismcts_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
@@ -69,6 +72,48 @@ def test_ismcts_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
                                 "fugitive": HeuristicAgent(samples=1)})
             for _ in range(2)]
     assert runs[0] == runs[1]
+
+
+def test_a_seat_whose_belief_is_lost_answers_as_rollouts_do(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no state to search on, the bots play the rollout policy (a largest subset most of
+    the time), not a uniform answer."""
+    from rulekit.agents import View
+    from rulekit.bots.rollout import rollout_choice
+
+    game = load_pack("carchase").game
+    state = game.new_game(1)
+    decision = game.decision_for(state, "law")
+    assert decision is not None and decision.kind == "subset"
+
+    class Lost:
+        lost = True
+
+    monkeypatch.setattr("rulekit.bots.belief.belief_for", lambda view: Lost())
+    for agent in (IsmctsAgent(iterations=2), HeuristicAgent()):
+        for seed in range(12):
+            view = View.of(game, "law", random.Random(seed), state)
+            assert agent.choose(view, decision) == rollout_choice(decision, random.Random(seed))
+
+
+def test_an_anytime_action_is_taken_only_if_it_scores_better_by_a_margin() -> None:
+    """An anytime action that gains nothing the evaluation sees (it leads to a question that
+    may go back) is not taken: taking it again and again stalled games."""
+    from rulekit.bots.ismcts import MARGIN, _unless_idle
+
+    game = load_pack("rednotice").game
+    state, rng = game.new_game(0), random.Random(0)
+    while not any(d.extras for d in game.pending(state)):
+        game.apply(state, {d.player: d.sample(rng) for d in game.pending(state)}, in_place=True)
+    decision = next(d for d in game.pending(state) if d.extras)
+    tried = decision.options()
+    extra, own = decision.extras[0], [o for o in tried if o not in decision.extras]
+    values = {o.id: 0.5 for o in tried}
+    values[own[1].id] = 0.6
+    for gain, chosen in [(0.0, own[1]), (MARGIN / 2, own[1]), (2 * MARGIN, extra)]:
+        values[extra.id] = 0.6 + gain
+        assert _unless_idle(extra, tried, decision, lambda o: values[o.id]) == chosen
+    assert _unless_idle(own[0], tried, decision, lambda o: values[o.id]) == own[0]
 
 
 def test_the_heuristic_agent_takes_a_winning_move_with_an_evaluation() -> None:

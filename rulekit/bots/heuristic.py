@@ -3,7 +3,8 @@
 For each legal option the agent plays it on a few states drawn from its belief (the other
 players' simultaneous answers drawn at random), runs the game up to the next decision and
 scores the result with the evaluation; it takes the best mean, ties broken at random with the
-seat's generator.
+seat's generator. An anytime action is taken only if it scores better than the decision's own
+options by a margin (:data:`rulekit.bots.ismcts.MARGIN`), as in ``ismcts``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
+from rulekit.bots.ismcts import MARGIN
+from rulekit.bots.rollout import rollout_choice
 from rulekit.engine.decisions import Decision, Option
 from rulekit.errors import IllegalActionError
 
@@ -34,8 +37,8 @@ class HeuristicAgent:
             return options[0]
         game, role, rng = view.game, view.role, view.rng
         evaluate = self.evaluate or pack_evaluation(game)
-        if view.belief.lost:
-            return decision.sample(rng)
+        if view.belief.lost:  # no state to look ahead on: play as rollouts do
+            return rollout_choice(decision, rng)
         states = [view.determinize(rng) for _ in range(self.samples)]
         totals = [0.0] * len(options)
         for state in states:
@@ -46,8 +49,14 @@ class HeuristicAgent:
                 except IllegalActionError:
                     continue
                 totals[i] += evaluate(game, after, role)
+        extras = {o.id for o in decision.extras}
+        scored = list(zip(options, totals, strict=True))
+        own = [(o, t) for o, t in scored if o.id not in extras]
+        best_own = max((t for _, t in own), default=None)
         best = max(totals)
-        return rng.choice([o for o, t in zip(options, totals, strict=True) if t == best])
+        if best_own is not None and best <= best_own + MARGIN * len(states):
+            scored, best = own, best_own  # an anytime action must gain (see ismcts.MARGIN)
+        return rng.choice([o for o, t in scored if t == best])
 
     def __repr__(self) -> str:
         return f"HeuristicAgent(samples={self.samples})"

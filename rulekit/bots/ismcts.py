@@ -5,13 +5,17 @@ may not know is taken from the real game), walks down one tree shared by all ite
 choosing every pending player's answer by UCB, adds one node, then plays a *rollout* on the
 fast playout path (:mod:`rulekit.engine.playout`) for at most ``depth`` decisions, and scores
 the state reached with the evaluation (win/loss at the end; the pack's ``evaluate:`` when cut).
+By default ``depth`` is 0: the new node's state is scored as it is, which measured stronger
+than random rollouts on the shipped packs (they add noise that 100 iterations do not average
+out; ``docs/bots.md``).
 The rollout policy is random with two generic leanings (see :mod:`rulekit.bots.rollout`): a
 subset choice is often answered with a largest subset, and an optional choice is seldom
 declined. For a subset choice of many items a node weighs a few largest subsets, the empty one
 and random ones. Options that exist in one determinization and not in another are scored by
 how often they were *available* (the ISMCTS rule). Players deciding at the same time each
 choose from their own statistics at the node (decoupled UCB), so neither side's choice depends
-on the other's commitment. The answer is the most visited option at the root.
+on the other's commitment. The answer is the most visited option at the root. A seat whose
+belief has lost the game has no state to search on: it answers as the rollout policy would.
 
 Budgets: ``iterations`` per decision (deterministic for a given seed), or ``seconds`` per
 decision (then the count depends on the machine's speed).
@@ -23,10 +27,11 @@ import contextlib
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
-from rulekit.bots.rollout import largest_option, rollout
+from rulekit.bots.rollout import largest_option, rollout, rollout_choice
 from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.errors import GameRuntimeError, IllegalActionError
 
@@ -36,7 +41,7 @@ if TYPE_CHECKING:
 
 
 ITERATIONS = 100  # the default budget per decision
-DEPTH = 6  # the default number of rollout decisions before the evaluation scores the state
+DEPTH = 0  # the default number of rollout decisions before the evaluation scores the state
 
 
 class _Node:
@@ -71,13 +76,14 @@ class IsmctsAgent:
         self.last_iterations = 0  # how many the last decision ran (for benchmarks)
 
     def choose(self, view: View, decision: Decision) -> Option:
+        self.last_iterations = 0
         options = decision.options()
         if len(options) == 1:
             return options[0]
         game, role = view.game, view.role
-        rng = random.Random(view.rng.getrandbits(64))
         if view.belief.lost:  # brought up to date before the clock starts
-            return decision.sample(view.rng)
+            return rollout_choice(decision, view.rng)  # no state to search: play as rollouts
+        rng = random.Random(view.rng.getrandbits(64))
         evaluate = self.evaluate or pack_evaluation(game)
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -105,7 +111,8 @@ class IsmctsAgent:
                     continue
         if not tried:
             return decision.sample(view.rng)
-        return max(tried, key=lambda o: (stats[o.id][0], stats[o.id][1]))
+        best = max(tried, key=lambda o: (stats[o.id][0], stats[o.id][1]))
+        return _unless_idle(best, tried, decision, lambda o: stats[o.id][1] / stats[o.id][0])
 
     def _iterate(self, game: Game, state: State, root: _Node, rng: random.Random,
                  evaluate: Evaluation) -> None:
@@ -160,6 +167,25 @@ class IsmctsAgent:
         budget = f"seconds={self.seconds}" if self.seconds is not None else \
             f"iterations={self.iterations}"
         return f"IsmctsAgent({budget}, depth={self.depth})"
+
+
+MARGIN = 0.02  # how much better than the best other option an anytime action must score
+
+
+def _unless_idle(best: Option, tried: list[Option], decision: Decision,
+                 value: Callable[[Option], float]) -> Option:
+    """``best``, unless it is an anytime action that does not score :data:`MARGIN` more than
+    the best of the decision's own options: then that one. An anytime action that changes
+    nothing the evaluation sees (one that leads to a question whose answers include going
+    back) would otherwise be taken again and again, a game that does not move on."""
+    extras = {o.id for o in decision.extras}
+    if best.id not in extras:
+        return best
+    own = [o for o in tried if o.id not in extras]
+    if not own:
+        return best
+    other = max(own, key=value)
+    return best if value(best) > value(other) + MARGIN else other
 
 
 WIDTH = 16  # options considered at a node of a decision with many (subsets, say)
