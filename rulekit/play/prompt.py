@@ -15,7 +15,8 @@ their labels (a label that is a number is shown as the label); anytime actions g
 shown once.
 
 :func:`parse_answer` turns a typed line into a :class:`Choice`, a :class:`Command` (``help``,
-``board``, ``cards [NAME]``, ``pile NAME``, ``log [N]``, ``map``, ``save [FILE]``, ``quit``) or a
+``board``, ``cards [NAME]``, ``pile NAME``, ``log [N]``, ``map``, ``more`` (a long menu in
+full), ``save [FILE]``, ``quit``) or a
 :class:`Problem` to show before asking again.
 """
 
@@ -29,7 +30,7 @@ from typing import Any
 from rulekit.engine.decisions import NONE_ID, Decision, Option, item_ids
 from rulekit.errors import IllegalActionError
 
-COMMANDS = ("help", "board", "cards", "pile", "log", "map", "save", "quit")
+COMMANDS = ("help", "board", "cards", "pile", "log", "map", "more", "save", "quit")
 WITH_TEXT = ("save", "cards", "pile")  # commands followed by any text
 ALIASES = {"?": "help", "exit": "quit"}
 _INTEGER = re.compile(r"[+-]?\d+")

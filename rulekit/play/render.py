@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -26,6 +26,9 @@ from rulekit.lang.compiler import zone_key
 from rulekit.pack.display import Display
 from rulekit.play.prompt import Menu
 from rulekit.play.table import Table
+
+if TYPE_CHECKING:
+    from rulekit.play.menuview import MenuBlock
 
 LONG_PILE = 8  # a public pile with more different cards than this is shown as a count
 BOARD_KINDS = ("node", "edge", "region")
@@ -107,6 +110,20 @@ class Hanging:
                                                    self.keep)):
             part.rstrip()
             yield (self.head if number == 0 else Text(" " * indent)) + part
+
+
+class Header:
+    """The title line of a screen: its parts joined in a rule of ``=``; where they do not fit,
+    the first part (the pack's name) is left out, so that no name is cut."""
+
+    def __init__(self, parts: list[str]) -> None:
+        self.parts = parts
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        parts = self.parts
+        if len(" - ".join(parts)) + 4 > options.max_width and len(parts) > 1:
+            parts = parts[1:]
+        yield Rule(Text(" - ".join(parts), style=STYLE_TITLE), characters="=")
 
 
 def wrap_keeping(body: Text, width: int, keep: Iterable[str]) -> list[Text]:
@@ -330,7 +347,7 @@ class Renderer:
             parts.append(self.phases.get(phase, humanize(phase)))
         if role is not None:
             parts.append(self.name(role))
-        return Rule(Text(" - ".join(parts), style=STYLE_TITLE), characters="=")
+        return Header(parts)
 
     def status(self, obs: dict[str, Any], role: str) -> list[RenderableType]:
         """The compact status block of a pack that declares one (else the whole view)."""
@@ -521,7 +538,7 @@ class Renderer:
 
     # ------------------------------------------------------------ decisions
 
-    def decision(self, menu: Menu, role: str) -> RenderableType:
+    def decision(self, menu: Menu, role: str) -> MenuBlock:
         decision = menu.decision
         title = Text.assemble((self.name(role), STYLE_YOU),
                               (": " + self.table.prompt(decision), STYLE_TITLE))
@@ -536,7 +553,7 @@ class Renderer:
                 rule = f"choose {lo} to {hi}"
             title.append(f"  ({rule})", style=STYLE_HIDDEN)
         width = max((len(e.key) for e in menu.entries), default=1)
-        lines: list[RenderableType] = [title]
+        entries: list[tuple[Text, Text]] = []
         for entry in menu.entries:
             line = Text(style="")
             line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
@@ -547,8 +564,8 @@ class Renderer:
                 line.append(": " + text, style=STYLE_HIDDEN)
             if entry.anytime:
                 line.append("  (any time)", style=STYLE_HIDDEN)
-            key = Text("  " + entry.key.rjust(width), style=STYLE_KEY)
-            lines.append(Hanging(key + Text("  "), line))
+            entries.append((Text("  " + entry.key.rjust(width), style=STYLE_KEY) + Text("  "),
+                            line))
         if menu.default is not None:
             only = next((e.label for e in menu.entries if e.option is menu.default),
                         menu.default.label) if menu.default.id != NONE_ID \
@@ -560,8 +577,10 @@ class Renderer:
             hint = "Type numbers (1 3, 1-4), all or none."
         else:
             hint = "Type a number or a name."
-        lines.append(Text(hint + " Also: board, log, help, quit.", style=STYLE_HIDDEN))
-        return Group(*lines)
+        from rulekit.play.menuview import MenuBlock
+
+        return MenuBlock(title, entries, Text(hint + " Also: board, log, help, quit.",
+                                              style=STYLE_HIDDEN))
 
     def labeler(self, decision: Decision, obs: dict[str, Any]) -> Any:
         """How the options of ``decision`` are named to the chooser (see :class:`Table`)."""
@@ -597,6 +616,7 @@ HELP_COMMANDS = (
     ("pile NAME", "every card of a pile you may see (a discard pile, say)"),
     ("log [N]", "every event you have seen (or the last N), your private ones too"),
     ("map", "the whole board (packs with a map)"),
+    ("more", "every line of a menu too long for the screen"),
     ("save [FILE]", "say where the game is saved (or save a copy to FILE)"),
     ("quit", "leave the game (it stays saved: go on later with rulekit play --resume)"),
 )

@@ -187,7 +187,7 @@ class Table:
         out: list[RenderableType] = []
         for panel in self.display.panels:
             if panel.status:
-                out += self.items(panel, obs, role)
+                out += self.items(panel, obs, role, brief=True)
         return out
 
     def panels(self, obs: dict[str, Any], role: str) -> list[RenderableType]:
@@ -199,11 +199,13 @@ class Table:
                 sections.append(Group(Text(panel.name, style=STYLE_SECTION), *lines))
         return sections
 
-    def items(self, panel: Panel, obs: dict[str, Any], role: str) -> list[RenderableType]:
+    def items(self, panel: Panel, obs: dict[str, Any], role: str,
+              brief: bool = False) -> list[RenderableType]:
+        """The lines of a panel; ``brief`` (the status block) leaves out empty piles."""
         out: list[RenderableType] = []
         inline: list[Text] = []
         for item in panel.items:
-            shown = self.item(item, obs, role)
+            shown = self.item(item, obs, role, brief)
             if isinstance(shown, list):
                 inline += shown
                 continue
@@ -216,13 +218,13 @@ class Table:
             out.append(Cells(inline))
         return out
 
-    def item(self, item: Item, obs: dict[str, Any], role: str
+    def item(self, item: Item, obs: dict[str, Any], role: str, brief: bool = False
              ) -> list[Text] | RenderableType | None:
         """Short cells (a list), or a block of lines of its own."""
         if item.kind == "row":
             return self.row(self.display.rows[item.ref], obs)
         if item.kind == "zone":
-            return self.zone(item, obs, role)
+            return self.zone(item, obs, role, brief)
         return self.variable(item, obs, role)
 
     def _keys(self, item: Item, role: str, per: Any) -> list[tuple[str, str]]:
@@ -257,6 +259,8 @@ class Table:
                     cells.append(Text(f"{name}: secret", style=STYLE_HIDDEN))
                 continue
             value = values[key]
+            if value is None:  # not set yet (a piece not on the table): nothing to say
+                continue
             if item.routes and isinstance(value, str) and value in self.render.board.nodes:
                 head = Text.assemble((f"{name}: ", STYLE_HEAD),
                                      (self.render.node_text(value), STYLE_CARD))
@@ -313,7 +317,7 @@ class Table:
         self.beliefs[role] = belief
         return belief.update(obs)
 
-    def zone(self, item: Item, obs: dict[str, Any], role: str
+    def zone(self, item: Item, obs: dict[str, Any], role: str, brief: bool = False
              ) -> list[Text] | RenderableType | None:
         decl = self.game.symbols.zones[item.ref]
         cells: list[Text] = []
@@ -327,6 +331,8 @@ class Table:
             if item.count or cards is None:
                 hidden = "" if item.count else f" {FACE_DOWN}"
                 cells.append(Text.assemble((f"{name} ", STYLE_HEAD), f"{count}{hidden}"))
+            elif not cards and brief:
+                continue
             elif not cards:
                 cells.append(Text.assemble((f"{name}: ", STYLE_HEAD), ("none", STYLE_HIDDEN)))
             else:
