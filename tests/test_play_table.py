@@ -118,3 +118,32 @@ def test_the_status_and_the_question_fit_the_screen(pack: str, role: str, name: 
         assert re.search(r"Car Chase - turn 1 of 7 - ", shown[0])
         assert re.search(r"^  Deck \d+ · Discard pile \d+", shown[0], re.M)
         assert re.search(r"^  Your hand \([A-Z][a-z]+\): ", shown[0], re.M)
+
+
+def test_a_space_the_rules_refuse_says_why_by_its_name() -> None:
+    """A token space that holds a token is not in the menu; typed by its name (or the start
+    of it) it gets the pack's reason, and the menu lists it as not open."""
+    import random
+
+    from rulekit.play.prompt import Menu, Problem, parse_answer
+    from rulekit.play.render import Renderer
+
+    loaded = load_pack("rednotice")
+    game = loaded.game
+    state = game.new_game(5)
+    rng = random.Random(1)
+    render = Renderer(game, {}, None, loaded.display)
+    for _ in range(300):
+        decision = game.pending(state)[0]
+        if decision.spec.get("refused"):
+            break
+        options = [o for o in decision.options() if not o.id.startswith("!")]
+        state = game.apply(state, {decision.player: rng.choice(options)})
+    menu = Menu(decision, render.labeler(decision, game.observe(state, decision.player)))
+    name = menu.refused[0][0]
+    assert name.startswith("card ") and name not in [e.label for e in menu.entries]
+    for typed in (name, name.split(":")[0]):
+        answer = parse_answer(menu, typed)
+        assert isinstance(answer, Problem) and "already holds a token" in answer.message
+    hint = render.decision(menu, decision.player).hint.plain
+    assert f"Not open now: {name}" in hint

@@ -577,6 +577,9 @@ class Renderer:
             hint = "Type numbers (1 3, 1-4), all or none."
         else:
             hint = "Type a number or a name."
+        if menu.refused:
+            names = list(dict.fromkeys(text for text, _ in menu.refused))
+            hint += f" Not open now: {'; '.join(names)} (type one to see why)."
         from rulekit.play.menuview import MenuBlock
 
         return MenuBlock(title, entries, Text(hint + " Also: board, log, help, quit.",

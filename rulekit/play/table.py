@@ -108,6 +108,8 @@ class Table:
         self.game = render.game
         self.display = display
         self.beliefs: dict[str, Belief] = {}
+        # The values last shown of a hidden variable, per (viewer, key): (log length, values).
+        self.shown: dict[tuple[str, str], tuple[int, dict[Any, float]]] = {}
 
     # ------------------------------------------------------------ names and words
 
@@ -277,12 +279,9 @@ class Table:
 
     def belief(self, key: str, name: str, obs: dict[str, Any], role: str) -> RenderableType:
         """Where a variable the viewer cannot see may be, from the engine's belief."""
-        from rulekit.bots.belief import BeliefLost
-
-        try:
-            weights = self._belief(role, obs).distribution(key)
-        except BeliefLost:
-            return Cells([Text("unknown", style=STYLE_HIDDEN)],
+        weights = self._weights(role, key, obs)
+        if weights is None:
+            return Cells([Text("anywhere the rules allow", style=STYLE_HIDDEN)],
                          Text(f"{name} may be: ", style=STYLE_HEAD))
         nodes = self.render.board.nodes
         order = {node: i for i, node in enumerate(nodes)}
@@ -302,6 +301,23 @@ class Table:
             lines.append(Cells(others, Text(f"{name} may be: ", style=STYLE_HEAD),
                                separator=", "))
         return Group(*lines)
+
+    def _weights(self, role: str, key: str, obs: dict[str, Any]) -> dict[Any, float] | None:
+        """The values ``key`` may have for ``role``: worked out once per point of the game
+        (a screen drawn again, ``board``, costs nothing); where the belief loses track of the
+        game, the last values it gave (None before any)."""
+        from rulekit.bots.belief import BeliefLost
+
+        point = (role, key, len(obs.get("log", ())))
+        found = self.shown.get(point[:2])
+        if found is not None and found[0] == point[2]:
+            return found[1]
+        try:
+            weights = self._belief(role, obs).distribution(key)
+        except BeliefLost:  # not worked out afresh from the whole game: too slow at a table
+            return found[1] if found is not None else None
+        self.shown[point[:2]] = (point[2], weights)
+        return weights
 
     def _belief(self, role: str, obs: dict[str, Any]) -> Belief:
         from rulekit.bots.belief import Belief
