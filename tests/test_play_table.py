@@ -145,5 +145,32 @@ def test_a_space_the_rules_refuse_says_why_by_its_name() -> None:
     for typed in (name, name.split(":")[0]):
         answer = parse_answer(menu, typed)
         assert isinstance(answer, Problem) and "already holds a token" in answer.message
-    hint = render.decision(menu, decision.player).hint.plain
-    assert f"Not open now: {name}" in hint
+    closed = render.decision(menu, decision.player).closed
+    assert closed is not None and f"Not open now: {name}" in closed.body.plain
+
+
+def test_a_question_says_what_it_is_about() -> None:
+    """The pack's context of the procedures a question is asked in: the card resolved, the
+    side, the action and its icons, the step of a move."""
+    import random
+
+    from rulekit.play.context import Context
+    from rulekit.play.render import Renderer
+
+    loaded = load_pack("rednotice")
+    game = loaded.game
+    state = game.new_game(5)
+    rng = random.Random(3)
+    context = Context(game, Renderer(game, {}, None, loaded.display).table)
+    said: list[tuple[str, str, str | None]] = []
+    for _ in range(200):
+        decision = game.pending(state)[0]
+        said.append((decision.player, decision.prompt, context.text(state)))
+        options = [o for o in decision.options() if not o.id.startswith("!")]
+        state = game.apply(state, {decision.player: rng.choice(options)})
+    assert ("jessah", "Move to (or stop)", "Card 1, your left side, Movement 2, step 1") in said
+    assert ("angela", "Move to (or stop)",
+            "Card 3, your right side, Movement 2, step 1 of 2") in said
+    assert ("angela", "How many Checks to draw", "Card 1, your right side, Check 1") in said
+    assert ("jessah", "Move to (or stop)", "Card 1, your left side, Movement 2, step 2") in said
+    assert all(text is None for _, prompt, text in said if prompt.startswith("Choose a token"))

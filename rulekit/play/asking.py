@@ -50,6 +50,7 @@ def ask(session: Session, role: str, decision: Decision) -> None:
     game, screen = session.game, session.screen
     menu = Menu(decision, session.render.labeler(decision, game.observe(session.state_now(),
                                                                          role)))
+    menu.context = session.context.text(session.state_now())
     show_turn(session, role, menu, passed)
     prompt = f"{session.render.name(role)}> "
     while True:

@@ -4,7 +4,7 @@ else in columns (read down, like ``ls``), else the first of them with the count 
 
 from __future__ import annotations
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.text import Text
 
 from rulekit.play.render import Hanging
@@ -18,19 +18,20 @@ class MenuBlock:
     if given, is the most lines the entries may take."""
 
     def __init__(self, title: Text, entries: list[tuple[Text, Text]], hint: Text,
-                 rows: int | None = None) -> None:
+                 rows: int | None = None, closed: RenderableType | None = None) -> None:
         self.title = title
         self.entries = entries
         self.hint = hint
         self.rows = rows
+        self.closed = closed  # the options not open now, under the entries
 
     def capped(self, rows: int | None) -> MenuBlock:
         """The same menu, its entries in at most ``rows`` lines."""
-        return MenuBlock(self.title, self.entries, self.hint, rows)
+        return MenuBlock(self.title, self.entries, self.hint, rows, self.closed)
 
     def bare(self) -> MenuBlock:
         """The title and hint alone (to measure what the entries leave)."""
-        return MenuBlock(self.title, [], self.hint)
+        return MenuBlock(self.title, [], self.hint, closed=self.closed)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.title
@@ -39,7 +40,7 @@ class MenuBlock:
         if rows is None or len(lines) <= rows or console.soft_wrap:
             for key, text in self.entries:
                 yield Hanging(key, text)
-            yield self.hint
+            yield from self._end()
             return
         rows = max(rows, 2)
         column = max(len(line.plain) for line in lines) + GAP
@@ -63,6 +64,11 @@ class MenuBlock:
         if rest:
             yield Text(f"  ... and {rest} more: type {MORE} to list them all, or a name.",
                        style="dim")
+        yield from self._end()
+
+    def _end(self) -> RenderResult:
+        if self.closed is not None:
+            yield self.closed
         yield self.hint
 
 

@@ -74,6 +74,7 @@ class Menu:
     def __init__(self, decision: Decision, label: Callable[[Any], str]) -> None:
         self.decision = decision
         self.subset = decision.kind == "subset"
+        self.context: str | None = None  # what the decision is about, before its prompt
         self.item_ids: list[str] = list(decision.spec.get("ids") or item_ids(decision.items))
         self.item_labels = [label(item) for item in decision.items]
         # What the rules refuse here, with the pack's reason (``where ... else``): by label.

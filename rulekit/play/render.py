@@ -112,6 +112,21 @@ class Hanging:
             yield (self.head if number == 0 else Text(" " * indent)) + part
 
 
+SHOWN_CLOSED = 3  # options not open now named under a menu; the rest counted
+
+
+def closed_text(menu: Menu) -> Hanging | None:
+    """The options the rules refuse now (a few by name), which typed get the pack's reason."""
+    names = list(dict.fromkeys(text for text, _ in menu.refused))
+    if not names:
+        return None
+    shown = "; ".join(names[:SHOWN_CLOSED])
+    if len(names) > SHOWN_CLOSED:
+        shown += f" and {len(names) - SHOWN_CLOSED} more"
+    return Hanging(Text("  "), Text(f"Not open now: {shown} (type one to see why).",
+                                    style=STYLE_HIDDEN), 4, names)
+
+
 class Header:
     """The title line of a screen: its parts joined in a rule of ``=``; where they do not fit,
     the first part (the pack's name) is left out, so that no name is cut."""
@@ -540,8 +555,9 @@ class Renderer:
 
     def decision(self, menu: Menu, role: str) -> MenuBlock:
         decision = menu.decision
+        about = f"{menu.context}: " if menu.context else ""
         title = Text.assemble((self.name(role), STYLE_YOU),
-                              (": " + self.table.prompt(decision), STYLE_TITLE))
+                              (": " + about + self.table.prompt(decision), STYLE_TITLE))
         if menu.subset and decision.items:
             n = len(decision.items)
             lo, hi = max(decision.min, 0), min(decision.max, n)
@@ -577,13 +593,10 @@ class Renderer:
             hint = "Type numbers (1 3, 1-4), all or none."
         else:
             hint = "Type a number or a name."
-        if menu.refused:
-            names = list(dict.fromkeys(text for text, _ in menu.refused))
-            hint += f" Not open now: {'; '.join(names)} (type one to see why)."
         from rulekit.play.menuview import MenuBlock
 
         return MenuBlock(title, entries, Text(hint + " Also: board, log, help, quit.",
-                                              style=STYLE_HIDDEN))
+                                              style=STYLE_HIDDEN), closed=closed_text(menu))
 
     def labeler(self, decision: Decision, obs: dict[str, Any]) -> Any:
         """How the options of ``decision`` are named to the chooser (see :class:`Table`)."""

@@ -45,6 +45,7 @@ from rulekit.engine.game import Game, State
 from rulekit.errors import GameRuntimeError, RulekitError
 from rulekit.play.asking import EXIT_OK, Leave, ask
 from rulekit.play.bot import Bot
+from rulekit.play.context import Context
 from rulekit.play.ending import finish
 from rulekit.play.feed import Feed
 from rulekit.play.keeper import Keeper, shell_path
@@ -98,6 +99,7 @@ class Session:
         if self.state is None:
             self.state = game.new_game(self.seed)
         self.feed = Feed(game, self.render, self.screen, self.state_now)
+        self.context = Context(game, self.render.table)
 
     # ------------------------------------------------------------ saving
 
