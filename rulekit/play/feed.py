@@ -26,7 +26,7 @@ class Feed:
         self.render = render
         self.screen = screen
         self.state = state
-        self.names = spaced_names(game)  # never broken between two lines
+        self.names = render.names  # never broken between two lines
         self.seen: dict[str | None, int] = {}  # events shown, per viewer
 
     def visible(self, viewer: str | None) -> list[dict[str, Any]]:
@@ -109,12 +109,4 @@ def event_line(line: Text, names: tuple[str, ...]) -> Hanging:
     return Hanging(head, body, 2 * EVENT_INDENT, names)
 
 
-def spaced_names(game: Game) -> tuple[str, ...]:
-    """The names of a game's components and roles that have a space in them, longest first."""
-    symbols = game.symbols
-    ids = [*symbols.cards, *symbols.board.nodes, *symbols.board.regions]
-    names = {game.label(i) for i in ids} | set(game.role_names.values())
-    return tuple(sorted((n for n in names if " " in n), key=len, reverse=True))
-
-
-__all__ = ["MAX_RECENT", "Feed", "event_line", "spaced_names"]
+__all__ = ["MAX_RECENT", "Feed", "event_line"]

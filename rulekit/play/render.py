@@ -181,11 +181,11 @@ class Line:
     short: Text | None = None
 
 
-def _rows(lines: list[Line]) -> list[Text]:
+def _rows(lines: list[Line], keep: tuple[str, ...] = ()) -> list[RenderableType]:
     """Lines of a section, with the runs of short ones (sizes of hidden piles, small
     counters) put side by side in rows, so that the table fits a terminal: a line that stands
-    alone keeps its long form."""
-    out: list[Text] = []
+    alone keeps its long form, wrapped under itself, never inside one of the names ``keep``."""
+    out: list[RenderableType] = []
     row: list[Text] = []
     alone: Text | None = None
 
@@ -204,7 +204,7 @@ def _rows(lines: list[Line]) -> list[Text]:
     for line in lines:
         if line.short is None:
             flush()
-            out.append(line.text)
+            out.append(Hanging(line.text[:2], line.text[2:], 4, keep))
             continue
         if row and sum(len(t.plain) + 3 for t in row) + len(line.short.plain) > ROW:
             flush()
@@ -213,6 +213,14 @@ def _rows(lines: list[Line]) -> list[Text]:
         row.append(line.short)
     flush()
     return out
+
+
+def spaced_names(game: Game) -> tuple[str, ...]:
+    """The names of a game's components and roles that have a space in them, longest first."""
+    symbols = game.symbols
+    ids = [*symbols.cards, *symbols.board.nodes, *symbols.board.regions]
+    names = {game.label(i) for i in ids} | set(game.role_names.values())
+    return tuple(sorted((n for n in names if " " in n), key=len, reverse=True))
 
 
 def round_count(documents: Iterable[Any], params: dict[str, int]) -> int | None:
@@ -240,6 +248,7 @@ class Renderer:
         self.game = game
         self.display = display or Display()
         self.table = Table(self, self.display)
+        self.names = spaced_names(game)  # never broken between two lines
         self.phases = phases or {}
         self.rounds = rounds
         symbols = game.symbols
@@ -420,7 +429,7 @@ class Renderer:
             if len(label) + len(shown) <= SHORT and ", " not in shown:
                 line.short = Text(f"{label}: {shown}")
             (by_role.get(slot.owner, counters) if slot.owner else counters).append(line)
-        rows = {r: _rows(lines) for r, lines in by_role.items()}
+        rows = {r: _rows(lines, self.names) for r, lines in by_role.items()}
         sections: list[RenderableType] = []
         if only_own:
             mine = rows[role]
@@ -436,9 +445,10 @@ class Renderer:
             title.stylize("underline")
             sections.append(Group(title, *lines))
         if table:
-            sections.append(Group(Text("Table", style=STYLE_SECTION), *_rows(table)))
+            sections.append(Group(Text("Table", style=STYLE_SECTION), *_rows(table, self.names)))
         if counters:
-            sections.append(Group(Text("Counters", style=STYLE_SECTION), *_rows(counters)))
+            sections.append(Group(Text("Counters", style=STYLE_SECTION),
+                                  *_rows(counters, self.names)))
         board = self.board_lines(obs, role, skip)
         if board:
             sections.append(Group(Text("Board", style=STYLE_SECTION), *board))
