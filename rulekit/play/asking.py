@@ -120,10 +120,13 @@ def show_turn(session: Session, role: str, menu: Menu, passed: bool = False) -> 
     lines = screen.lines()
     if lines is not None:
         frame = screen.height(question.bare()) + 1  # title, hint, and a line for "more"
+        alone = lines - FIXED - 1 - frame  # lines for the entries under a one-line status
         entries = lines - FIXED - screen.height(*status) - frame
-        if status and entries < min(len(question.entries), MIN_ENTRIES):
+        need = min(screen.height(question) - frame + 1,
+                   question.rows_needed(screen.console.width))
+        if status and entries < need and (alone >= need or entries < MIN_ENTRIES):
             status = [Text(f"{render.name(role)}: type board to see the table", style="dim")]
-            entries = lines - FIXED - 1 - frame
+            entries = alone
         question = question.capped(max(entries, 2))
     screen.show(*status)
     room = screen.room(*status, question)  # lines left for the events, on a terminal

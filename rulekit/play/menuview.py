@@ -23,11 +23,19 @@ class MenuBlock:
         self.entries = entries
         self.hint = hint
         self.rows = rows
-        self.closed = closed  # the options not open now, under the entries
+        self.closed = closed  # the options not open now, above the entries
 
     def capped(self, rows: int | None) -> MenuBlock:
         """The same menu, its entries in at most ``rows`` lines."""
         return MenuBlock(self.title, self.entries, self.hint, rows, self.closed)
+
+    def rows_needed(self, width: int) -> int:
+        """The fewest lines that show every entry, in columns if need be, at ``width``."""
+        if not self.entries:
+            return 0
+        column = max(len(key.plain) + len(text.plain) for key, text in self.entries) + GAP
+        across = max(1, (width + GAP) // column)
+        return -(-len(self.entries) // across)
 
     def bare(self) -> MenuBlock:
         """The title and hint alone (to measure what the entries leave)."""
@@ -35,12 +43,14 @@ class MenuBlock:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.title
+        if self.closed is not None:
+            yield self.closed
         rows, width = self.rows, options.max_width
         lines = [key + text for key, text in self.entries]
         if rows is None or len(lines) <= rows or console.soft_wrap:
             for key, text in self.entries:
                 yield Hanging(key, text)
-            yield from self._end()
+            yield self.hint
             return
         rows = max(rows, 2)
         column = max(len(line.plain) for line in lines) + GAP
@@ -64,11 +74,6 @@ class MenuBlock:
         if rest:
             yield Text(f"  ... and {rest} more: type {MORE} to list them all, or a name.",
                        style="dim")
-        yield from self._end()
-
-    def _end(self) -> RenderResult:
-        if self.closed is not None:
-            yield self.closed
         yield self.hint
 
 
