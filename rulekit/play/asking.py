@@ -110,7 +110,8 @@ def show_turn(session: Session, role: str, menu: Menu, passed: bool = False) -> 
     the events first give way, then a long menu goes in columns or is cut short (``more``
     lists it), and the status block last (``board`` shows it)."""
     screen, render = session.screen, session.render
-    screen.blank()
+    if not passed:  # (after a pass screen, the screen is wiped: no blank at its top)
+        screen.blank()
     start = passed or session.last_decider != role
     question = render.decision(menu, role)
     status: list[RenderableType] = []

@@ -74,8 +74,9 @@ class Feed:
         if title and most:
             self.screen.show(Text(title, style="bold underline"))
         if len(events) > most and (room is None or most or room > 0):
-            self.screen.show(Text(f"  ({len(events) - most} earlier events: type log)",
-                                  style="dim"))
+            earlier = len(events) - most
+            self.screen.show(Text(f"  ({earlier} earlier event{'s' if earlier > 1 else ''}: "
+                                  f"type log)", style="dim"))
         for line in self._lines(events[-most:] if most else [], events, viewer, last):
             self.screen.show(event_line(line, self.names))
 

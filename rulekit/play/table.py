@@ -41,25 +41,27 @@ class Cells:
     after the first are indented under the head (a piped transcript too: 80 columns)."""
 
     def __init__(self, cells: list[Text], head: Text | None = None, indent: int = 2,
-                 separator: str = SEPARATOR) -> None:
+                 separator: str = SEPARATOR, separators: list[str] | None = None) -> None:
         self.cells = cells
         self.head = head or Text()
         self.indent = indent
         self.separator = separator
+        self.separators = separators  # the one before each cell, if not all the same
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         line = Text(" " * self.indent) + self.head
         under = " " * min(self.indent + len(self.head.plain), max(width // 3, self.indent))
         first = True
-        for cell in self.cells:
-            joined = len(line.plain) + (0 if first else len(self.separator)) + len(cell.plain)
+        for i, cell in enumerate(self.cells):
+            separator = self.separators[i] if self.separators else self.separator
+            joined = len(line.plain) + (0 if first else len(separator)) + len(cell.plain)
             if not first and joined > width:
                 yield line
                 line = Text(under)
                 first = True
             if not first:
-                line.append(self.separator, style=STYLE_HIDDEN)
+                line.append(separator, style=STYLE_HIDDEN)
             line.append_text(cell)
             first = False
         yield line
@@ -293,14 +295,18 @@ class Table:
                 places.setdefault(region, []).append(Text(self.game.label(value)))
             else:
                 others.append(Text(self.word(value)))
-        lines: list[RenderableType] = [
-            Cells(cells, Text(f"{name} may be in {self.game.label(region)}: ",
-                              style=STYLE_HEAD), separator=", ")
-            for region, cells in places.items()]
-        if others:
-            lines.append(Cells(others, Text(f"{name} may be: ", style=STYLE_HEAD),
-                               separator=", "))
-        return Group(*lines)
+        cells: list[Text] = []
+        separators: list[str] = []
+        for region, names in places.items():  # one flow: "Europe: London, Paris; Africa: ..."
+            for n, place in enumerate(names):
+                cells.append(Text.assemble((f"{self.game.label(region)}: ", STYLE_HEAD), place)
+                             if n == 0 else place)
+                separators.append("; " if n == 0 else ", ")
+        for value in others:
+            cells.append(value)
+            separators.append(", ")
+        return Cells(cells, Text(f"{name} may be in ", style=STYLE_HEAD), separator=", ",
+                     separators=separators)
 
     def _weights(self, role: str, key: str, obs: dict[str, Any]) -> dict[Any, float] | None:
         """The values ``key`` may have for ``role``: worked out once per point of the game
