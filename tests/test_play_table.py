@@ -174,3 +174,14 @@ def test_a_question_says_what_it_is_about() -> None:
     assert ("angela", "How many Checks to draw", "Card 1, your right side, Check 1") in said
     assert ("jessah", "Move to (or stop)", "Card 1, your left side, Movement 2, step 2") in said
     assert all(text is None for _, prompt, text in said if prompt.startswith("Choose a token"))
+
+
+def test_a_count_stays_with_its_name_when_a_line_wraps() -> None:
+    from rich.text import Text
+
+    from rulekit.play.render import wrap_keeping
+
+    text = Text("Checks: $200,000 (North America), $200,000 (South America), "
+                "$100,000 (Asia) x2")
+    lines = [line.plain for line in wrap_keeping(text, 74, ["$100,000 (Asia)"])]
+    assert lines[-1] == "$100,000 (Asia) x2", lines

@@ -11,6 +11,7 @@ and the tokens on routes and regions. Nothing here knows any particular game.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -141,6 +142,9 @@ class Header:
         yield Rule(Text(" - ".join(parts), style=STYLE_TITLE), characters="=")
 
 
+_COUNT = re.compile(r" [x×]\d+\b")  # the count after a name: " x2", " ×2"
+
+
 def wrap_keeping(body: Text, width: int, keep: Iterable[str]) -> list[Text]:
     """``body`` cut into lines of at most ``width`` cells at spaces, never at a space inside
     one of the names ``keep`` (a word or name longer than a line stands alone on it)."""
@@ -153,6 +157,8 @@ def wrap_keeping(body: Text, width: int, keep: Iterable[str]) -> list[Text]:
         while start >= 0:
             inside[start:start + len(name)] = [True] * len(name)
             start = plain.find(name, start + 1)
+    for count in _COUNT.finditer(plain):  # "Name x2" stays on one line
+        inside[count.start()] = True
     lines: list[Text] = []
     start, fits = 0, -1  # the line's start; the last break that keeps it within width
     for at, char in enumerate(plain):
