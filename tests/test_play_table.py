@@ -183,5 +183,5 @@ def test_a_count_stays_with_its_name_when_a_line_wraps() -> None:
 
     text = Text("Checks: $200,000 (North America), $200,000 (South America), "
                 "$100,000 (Asia) x2")
-    lines = [line.plain for line in wrap_keeping(text, 74, ["$100,000 (Asia)"])]
+    lines = [line.plain for line in wrap_keeping(text, 75, ["$100,000 (Asia)"])]
     assert lines[-1] == "$100,000 (Asia) x2", lines
