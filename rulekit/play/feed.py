@@ -28,6 +28,7 @@ class Feed:
         self.state = state
         self.names = render.names  # never broken between two lines
         self.seen: dict[str | None, int] = {}  # events shown, per viewer
+        self.told: list[dict[str, Any]] = []  # the public events of the last pass screen
 
     def visible(self, viewer: str | None) -> list[dict[str, Any]]:
         """The events ``viewer`` may see (public ones only for no one in particular), but for
@@ -65,9 +66,19 @@ class Feed:
         ``title``, saying how many earlier ones ``log`` shows; no more than fit in ``room``
         lines, if given."""
         events, last = self.unseen(viewer)
+        if viewer is not None and self.told:  # read on the pass screen just before: once
+            told, self.told = self.told, []
+            kept = [event for event in events if event not in told]
+            if kept != events and kept:
+                before = events[events.index(kept[0]) - 1].get("round") \
+                    if events.index(kept[0]) > 0 else last
+                last = before if isinstance(before, int) else last
+            events = kept
         if not events:
             return
         most = min(MAX_RECENT, len(events))
+        if viewer is None:
+            self.told = events[-most:]
         while room is not None and most > 0 and self.screen.height(
                 *self._lines(events[-most:], events, viewer, last)) + 2 > room:
             most -= 1
