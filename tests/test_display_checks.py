@@ -62,3 +62,24 @@ def test_a_misspelt_key_of_display_is_a_schema_error(run: Run, tmp_path: Path) -
     display.write_text(text, encoding="utf-8")
     code, _, err = run("validate", str(folder))
     assert code == 1 and "stauts" in err and "display.yaml:" in err
+
+
+def test_a_context_names_a_procedure_and_its_parameters(run: Run, tmp_path: Path) -> None:
+    folder = copy_of("rednotice", tmp_path)
+    display = folder / "display.yaml"
+    text = display.read_text(encoding="utf-8")
+    for old, new in [('resolve: "Card {k}"', 'resolv: "Card {k}"'),
+                     ('perform: "{kind} {icons}"', 'perform: "{kinds} {icons}"'),
+                     ('escape: "escaping as {tile}"', 'escape: "escaping as {tile.txt}"')]:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    display.write_text(text, encoding="utf-8")
+    code, _, err = run("validate", str(folder))
+    assert code == 1
+    lines = text.splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if "resolv:" in text)
+    assert f"display.yaml:{line}:5: unknown procedure 'resolv'" in err, err
+    assert "did you mean 'resolve'?" in err
+    assert "'kinds' is not a parameter of 'perform'" in err and "did you mean 'kind'?" in err
+    assert "'tile.txt': only a card parameter has properties" in err
+    assert "did you mean 'text'?" in err

@@ -118,3 +118,70 @@ def test_the_status_and_the_question_fit_the_screen(pack: str, role: str, name: 
         assert re.search(r"Car Chase - turn 1 of 7 - ", shown[0])
         assert re.search(r"^  Deck \d+ · Discard pile \d+", shown[0], re.M)
         assert re.search(r"^  Your hand \([A-Z][a-z]+\): ", shown[0], re.M)
+
+
+def test_a_space_the_rules_refuse_says_why_by_its_name() -> None:
+    """A token space that holds a token is not in the menu; typed by its name (or the start
+    of it) it gets the pack's reason, and the menu lists it as not open."""
+    import random
+
+    from rulekit.play.prompt import Menu, Problem, parse_answer
+    from rulekit.play.render import Renderer
+
+    loaded = load_pack("rednotice")
+    game = loaded.game
+    state = game.new_game(5)
+    rng = random.Random(1)
+    render = Renderer(game, {}, None, loaded.display)
+    for _ in range(300):
+        decision = game.pending(state)[0]
+        if decision.spec.get("refused"):
+            break
+        options = [o for o in decision.options() if not o.id.startswith("!")]
+        state = game.apply(state, {decision.player: rng.choice(options)})
+    menu = Menu(decision, render.labeler(decision, game.observe(state, decision.player)))
+    name = menu.refused[0][0]
+    assert name.startswith("card ") and name not in [e.label for e in menu.entries]
+    for typed in (name, name.split(":")[0]):
+        answer = parse_answer(menu, typed)
+        assert isinstance(answer, Problem) and "already holds a token" in answer.message
+    closed = render.decision(menu, decision.player).closed
+    assert closed is not None and f"Not open now: {name}" in closed.body.plain
+
+
+def test_a_question_says_what_it_is_about() -> None:
+    """The pack's context of the procedures a question is asked in: the card resolved, the
+    side, the action and its icons, the step of a move."""
+    import random
+
+    from rulekit.play.context import Context
+    from rulekit.play.render import Renderer
+
+    loaded = load_pack("rednotice")
+    game = loaded.game
+    state = game.new_game(5)
+    rng = random.Random(3)
+    context = Context(game, Renderer(game, {}, None, loaded.display).table)
+    said: list[tuple[str, str, str | None]] = []
+    for _ in range(200):
+        decision = game.pending(state)[0]
+        said.append((decision.player, decision.prompt, context.text(state)))
+        options = [o for o in decision.options() if not o.id.startswith("!")]
+        state = game.apply(state, {decision.player: rng.choice(options)})
+    assert ("jessah", "Move to (or stop)", "Card 1, your left side, Movement 2, step 1") in said
+    assert ("angela", "Move to (or stop)",
+            "Card 3, your right side, Movement 2, step 1 of 2") in said
+    assert ("angela", "How many Checks to draw", "Card 1, your right side, Check 1") in said
+    assert ("jessah", "Move to (or stop)", "Card 1, your left side, Movement 2, step 2") in said
+    assert all(text is None for _, prompt, text in said if prompt.startswith("Choose a token"))
+
+
+def test_a_count_stays_with_its_name_when_a_line_wraps() -> None:
+    from rich.text import Text
+
+    from rulekit.play.render import wrap_keeping
+
+    text = Text("Checks: $200,000 (North America), $200,000 (South America), "
+                "$100,000 (Asia) x2")
+    lines = [line.plain for line in wrap_keeping(text, 75, ["$100,000 (Asia)"])]
+    assert lines[-1] == "$100,000 (Asia) x2", lines

@@ -98,6 +98,8 @@ class Display:
     panels: tuple[Panel, ...] = ()
     choices: tuple[Asking, ...] = ()
     round: str = "round"  # what the pack calls a round
+    # By procedure: a template of what a decision asked inside it is about (``context:``).
+    context: dict[str, str] = field(default_factory=dict)
 
     def asking(self, prompt: str) -> Asking | None:
         for entry in self.choices:
@@ -230,9 +232,34 @@ class _Reader:
                 self.fail(f"unknown row table '{options}'", (*top, "choices", c, "options"),
                           did_you_mean(options, raw_rows))
             choices.append(Asking(entry["prompt"], entry.get("ask"), options))
+        context = dict(data.get("context", {}))
+        for proc, text in context.items():
+            self.context_template(proc, text, (*top, "context", proc))
         return Display(True, frozenset(data.get("hidden", [])), dict(data.get("names", {})),
                        dict(data.get("words", {})), dict(data.get("cards", {})), rows,
-                       tuple(panels), tuple(choices), data.get("round", "round"))
+                       tuple(panels), tuple(choices), data.get("round", "round"), context)
+
+    def context_template(self, proc: str, text: str, at: JsonPath) -> None:
+        """A ``context:`` entry: a procedure of the pack, a text of its parameters."""
+        decl = self.symbols.procedures.get(proc)
+        if decl is None:
+            self.fail(f"unknown procedure '{proc}'", at,
+                      did_you_mean(proc, self.symbols.procedures), key=True)
+            return
+        keys = template_keys(text)
+        if keys is None:
+            self.fail("a '{' or '}' without its pair", at, "write {param} for a parameter")
+            return
+        params = dict(decl.params)
+        for key in keys:
+            name, _, prop = key.partition(".")
+            if name != "step" and name not in params:
+                self.fail(f"'{name}' is not a parameter of '{proc}'", at,
+                          did_you_mean(name, [*params, "step"]) or
+                          f"its parameters: {', '.join(params) or 'none'}; and step")
+            elif prop and (params.get(name) != "card" or prop not in self.card_props):
+                self.fail(f"'{key}': only a card parameter has properties", at,
+                          did_you_mean(prop, self.card_props))
 
 
 def read_display(doc: YamlDocument | None, data: Any, symbols: Symbols,

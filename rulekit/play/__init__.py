@@ -1,6 +1,11 @@
 """Playing at the terminal: ``rulekit play``, ``rulekit replay`` and ``rulekit map``.
 
-- :mod:`rulekit.play.session`: the game loop, bots, hot seat;
+- :mod:`rulekit.play.session`: the game loop, hot seat;
+- :mod:`rulekit.play.asking`: a person's decision (status, question, answers, commands);
+- :mod:`rulekit.play.feed`: the events, each told once to each person;
+- :mod:`rulekit.play.ending`: the end of a game (result, what was hidden, keeping it);
+- :mod:`rulekit.play.bot`: a seat played by an agent;
+- :mod:`rulekit.play.menuview`: a menu laid out to fit the terminal;
 - :mod:`rulekit.play.seats`: who sits where, in a new game and a resumed one;
 - :mod:`rulekit.play.render`: what a player sees (rich renderables from ``game.observe``);
 - :mod:`rulekit.play.table`: the pack's ``display:`` section drawn (status block, panels, row

@@ -15,7 +15,8 @@ their labels (a label that is a number is shown as the label); anytime actions g
 shown once.
 
 :func:`parse_answer` turns a typed line into a :class:`Choice`, a :class:`Command` (``help``,
-``board``, ``cards [NAME]``, ``pile NAME``, ``log [N]``, ``map``, ``save [FILE]``, ``quit``) or a
+``board``, ``cards [NAME]``, ``pile NAME``, ``log [N]``, ``map``, ``more`` (a long menu in
+full), ``save [FILE]``, ``quit``) or a
 :class:`Problem` to show before asking again.
 """
 
@@ -29,7 +30,7 @@ from typing import Any
 from rulekit.engine.decisions import NONE_ID, Decision, Option, item_ids
 from rulekit.errors import IllegalActionError
 
-COMMANDS = ("help", "board", "cards", "pile", "log", "map", "save", "quit")
+COMMANDS = ("help", "board", "cards", "pile", "log", "map", "more", "save", "quit")
 WITH_TEXT = ("save", "cards", "pile")  # commands followed by any text
 ALIASES = {"?": "help", "exit": "quit"}
 _INTEGER = re.compile(r"[+-]?\d+")
@@ -73,8 +74,14 @@ class Menu:
     def __init__(self, decision: Decision, label: Callable[[Any], str]) -> None:
         self.decision = decision
         self.subset = decision.kind == "subset"
+        self.context: str | None = None  # what the decision is about, before its prompt
         self.item_ids: list[str] = list(decision.spec.get("ids") or item_ids(decision.items))
         self.item_labels = [label(item) for item in decision.items]
+        # What the rules refuse here, with the pack's reason (``where ... else``): by label.
+        refused = decision.spec.get("refused") or []
+        self.refused: list[tuple[str, str]] = [
+            (label(item), item_id) for (item, _), item_id in
+            zip(refused, item_ids([item for item, _ in refused]), strict=True)]
         rows: list[tuple[str, Option | None, int | None, bool]] = []
         if self.subset:
             rows = [(text, None, i, False) for i, text in enumerate(self.item_labels)]
@@ -199,14 +206,20 @@ def _parse_one(menu: Menu, typed: str) -> Answer:
     if isinstance(found, Problem):  # the engine's name of an option (a token's value)
         plain = match_name([o.label for o in options], typed)
         if isinstance(plain, Problem):
-            return _refused(decision, typed) or found
+            return _refused(menu, typed) or found
         found = plain
     return Choice(options[found])
 
 
-def _refused(decision: Decision, typed: str) -> Problem | None:
-    """The pack's reason for refusing what was typed (an item a 'where' left out), if any."""
+def _refused(menu: Menu, typed: str) -> Problem | None:
+    """The pack's reason for refusing what was typed (an item a 'where' left out, by its id,
+    its label as the menu writes it, or the start of that label), if any."""
+    decision = menu.decision
     why = decision.refusal(typed)
+    if why is None and menu.refused:
+        found = match_name([text for text, _ in menu.refused], typed)
+        if not isinstance(found, Problem):
+            why = decision.refusal(menu.refused[found][1])
     return None if why is None else Problem(why)
 
 
@@ -269,7 +282,7 @@ def _parse_subset(menu: Menu, typed: str) -> Answer:
                     hit = [e for e in extras if e.label.lower().startswith(chunk.lower())]
                     if len(hit) == 1 and len(chunks) == 1 and hit[0].option is not None:
                         return Choice(hit[0].option)
-                    return _refused(decision, chunk) or found
+                    return _refused(menu, chunk) or found
                 index = found
             if index in chosen:
                 return Problem(f"{menu.item_labels[index]} is chosen twice.")

@@ -11,9 +11,10 @@ and the tokens on routes and regions. Nothing here knows any particular game.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -26,6 +27,9 @@ from rulekit.lang.compiler import zone_key
 from rulekit.pack.display import Display
 from rulekit.play.prompt import Menu
 from rulekit.play.table import Table
+
+if TYPE_CHECKING:
+    from rulekit.play.menuview import MenuBlock
 
 LONG_PILE = 8  # a public pile with more different cards than this is shown as a count
 BOARD_KINDS = ("node", "edge", "region")
@@ -109,6 +113,38 @@ class Hanging:
             yield (self.head if number == 0 else Text(" " * indent)) + part
 
 
+SHOWN_CLOSED = 3  # options not open now named under a menu; the rest counted
+
+
+def closed_text(menu: Menu) -> Hanging | None:
+    """The options the rules refuse now (a few by name), which typed get the pack's reason."""
+    names = list(dict.fromkeys(text for text, _ in menu.refused))
+    if not names:
+        return None
+    shown = "; ".join(names[:SHOWN_CLOSED])
+    if len(names) > SHOWN_CLOSED:
+        shown += f" and {len(names) - SHOWN_CLOSED} more"
+    return Hanging(Text("  "), Text(f"Not open now: {shown} (type one to see why).",
+                                    style=STYLE_HIDDEN), 4, names)
+
+
+class Header:
+    """The title line of a screen: its parts joined in a rule of ``=``; where they do not fit,
+    the first part (the pack's name) is left out, so that no name is cut."""
+
+    def __init__(self, parts: list[str]) -> None:
+        self.parts = parts
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        parts = self.parts
+        if len(" - ".join(parts)) + 4 > options.max_width and len(parts) > 1:
+            parts = parts[1:]
+        yield Rule(Text(" - ".join(parts), style=STYLE_TITLE), characters="=")
+
+
+_COUNT = re.compile(r" [x×]\d+\b")  # the count after a name: " x2", " ×2"
+
+
 def wrap_keeping(body: Text, width: int, keep: Iterable[str]) -> list[Text]:
     """``body`` cut into lines of at most ``width`` cells at spaces, never at a space inside
     one of the names ``keep`` (a word or name longer than a line stands alone on it)."""
@@ -121,6 +157,8 @@ def wrap_keeping(body: Text, width: int, keep: Iterable[str]) -> list[Text]:
         while start >= 0:
             inside[start:start + len(name)] = [True] * len(name)
             start = plain.find(name, start + 1)
+    for count in _COUNT.finditer(plain):  # "Name x2" stays on one line
+        inside[count.start()] = True
     lines: list[Text] = []
     start, fits = 0, -1  # the line's start; the last break that keeps it within width
     for at, char in enumerate(plain):
@@ -149,11 +187,11 @@ class Line:
     short: Text | None = None
 
 
-def _rows(lines: list[Line]) -> list[Text]:
+def _rows(lines: list[Line], keep: tuple[str, ...] = ()) -> list[RenderableType]:
     """Lines of a section, with the runs of short ones (sizes of hidden piles, small
     counters) put side by side in rows, so that the table fits a terminal: a line that stands
-    alone keeps its long form."""
-    out: list[Text] = []
+    alone keeps its long form, wrapped under itself, never inside one of the names ``keep``."""
+    out: list[RenderableType] = []
     row: list[Text] = []
     alone: Text | None = None
 
@@ -172,7 +210,7 @@ def _rows(lines: list[Line]) -> list[Text]:
     for line in lines:
         if line.short is None:
             flush()
-            out.append(line.text)
+            out.append(Hanging(line.text[:2], line.text[2:], 4, keep))
             continue
         if row and sum(len(t.plain) + 3 for t in row) + len(line.short.plain) > ROW:
             flush()
@@ -181,6 +219,14 @@ def _rows(lines: list[Line]) -> list[Text]:
         row.append(line.short)
     flush()
     return out
+
+
+def spaced_names(game: Game) -> tuple[str, ...]:
+    """The names of a game's components and roles that have a space in them, longest first."""
+    symbols = game.symbols
+    ids = [*symbols.cards, *symbols.board.nodes, *symbols.board.regions]
+    names = {game.label(i) for i in ids} | set(game.role_names.values())
+    return tuple(sorted((n for n in names if " " in n), key=len, reverse=True))
 
 
 def round_count(documents: Iterable[Any], params: dict[str, int]) -> int | None:
@@ -208,6 +254,7 @@ class Renderer:
         self.game = game
         self.display = display or Display()
         self.table = Table(self, self.display)
+        self.names = spaced_names(game)  # never broken between two lines
         self.phases = phases or {}
         self.rounds = rounds
         symbols = game.symbols
@@ -330,7 +377,7 @@ class Renderer:
             parts.append(self.phases.get(phase, humanize(phase)))
         if role is not None:
             parts.append(self.name(role))
-        return Rule(Text(" - ".join(parts), style=STYLE_TITLE), characters="=")
+        return Header(parts)
 
     def status(self, obs: dict[str, Any], role: str) -> list[RenderableType]:
         """The compact status block of a pack that declares one (else the whole view)."""
@@ -388,7 +435,7 @@ class Renderer:
             if len(label) + len(shown) <= SHORT and ", " not in shown:
                 line.short = Text(f"{label}: {shown}")
             (by_role.get(slot.owner, counters) if slot.owner else counters).append(line)
-        rows = {r: _rows(lines) for r, lines in by_role.items()}
+        rows = {r: _rows(lines, self.names) for r, lines in by_role.items()}
         sections: list[RenderableType] = []
         if only_own:
             mine = rows[role]
@@ -404,9 +451,10 @@ class Renderer:
             title.stylize("underline")
             sections.append(Group(title, *lines))
         if table:
-            sections.append(Group(Text("Table", style=STYLE_SECTION), *_rows(table)))
+            sections.append(Group(Text("Table", style=STYLE_SECTION), *_rows(table, self.names)))
         if counters:
-            sections.append(Group(Text("Counters", style=STYLE_SECTION), *_rows(counters)))
+            sections.append(Group(Text("Counters", style=STYLE_SECTION),
+                                  *_rows(counters, self.names)))
         board = self.board_lines(obs, role, skip)
         if board:
             sections.append(Group(Text("Board", style=STYLE_SECTION), *board))
@@ -521,10 +569,11 @@ class Renderer:
 
     # ------------------------------------------------------------ decisions
 
-    def decision(self, menu: Menu, role: str) -> RenderableType:
+    def decision(self, menu: Menu, role: str) -> MenuBlock:
         decision = menu.decision
+        about = f"{menu.context}: " if menu.context else ""
         title = Text.assemble((self.name(role), STYLE_YOU),
-                              (": " + self.table.prompt(decision), STYLE_TITLE))
+                              (": " + about + self.table.prompt(decision), STYLE_TITLE))
         if menu.subset and decision.items:
             n = len(decision.items)
             lo, hi = max(decision.min, 0), min(decision.max, n)
@@ -536,7 +585,7 @@ class Renderer:
                 rule = f"choose {lo} to {hi}"
             title.append(f"  ({rule})", style=STYLE_HIDDEN)
         width = max((len(e.key) for e in menu.entries), default=1)
-        lines: list[RenderableType] = [title]
+        entries: list[tuple[Text, Text]] = []
         for entry in menu.entries:
             line = Text(style="")
             line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
@@ -547,8 +596,8 @@ class Renderer:
                 line.append(": " + text, style=STYLE_HIDDEN)
             if entry.anytime:
                 line.append("  (any time)", style=STYLE_HIDDEN)
-            key = Text("  " + entry.key.rjust(width), style=STYLE_KEY)
-            lines.append(Hanging(key + Text("  "), line))
+            entries.append((Text("  " + entry.key.rjust(width), style=STYLE_KEY) + Text("  "),
+                            line))
         if menu.default is not None:
             only = next((e.label for e in menu.entries if e.option is menu.default),
                         menu.default.label) if menu.default.id != NONE_ID \
@@ -560,8 +609,10 @@ class Renderer:
             hint = "Type numbers (1 3, 1-4), all or none."
         else:
             hint = "Type a number or a name."
-        lines.append(Text(hint + " Also: board, log, help, quit.", style=STYLE_HIDDEN))
-        return Group(*lines)
+        from rulekit.play.menuview import MenuBlock
+
+        return MenuBlock(title, entries, Text(hint + " Also: board, log, help, quit.",
+                                              style=STYLE_HIDDEN), closed=closed_text(menu))
 
     def labeler(self, decision: Decision, obs: dict[str, Any]) -> Any:
         """How the options of ``decision`` are named to the chooser (see :class:`Table`)."""
@@ -597,6 +648,7 @@ HELP_COMMANDS = (
     ("pile NAME", "every card of a pile you may see (a discard pile, say)"),
     ("log [N]", "every event you have seen (or the last N), your private ones too"),
     ("map", "the whole board (packs with a map)"),
+    ("more", "every line of a menu too long for the screen"),
     ("save [FILE]", "say where the game is saved (or save a copy to FILE)"),
     ("quit", "leave the game (it stays saved: go on later with rulekit play --resume)"),
 )

@@ -59,6 +59,10 @@ class Screen:
             return None
         return self.console.size.height - self.height(*items) - 2  # a blank, the prompt
 
+    def lines(self) -> int | None:
+        """The lines of a terminal's screen (None elsewhere)."""
+        return self.console.size.height if self.is_terminal else None
+
     def height(self, *items: RenderableType) -> int:
         """The lines ``items`` take on the console."""
         console = self.console

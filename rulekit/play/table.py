@@ -41,25 +41,27 @@ class Cells:
     after the first are indented under the head (a piped transcript too: 80 columns)."""
 
     def __init__(self, cells: list[Text], head: Text | None = None, indent: int = 2,
-                 separator: str = SEPARATOR) -> None:
+                 separator: str = SEPARATOR, separators: list[str] | None = None) -> None:
         self.cells = cells
         self.head = head or Text()
         self.indent = indent
         self.separator = separator
+        self.separators = separators  # the one before each cell, if not all the same
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         line = Text(" " * self.indent) + self.head
         under = " " * min(self.indent + len(self.head.plain), max(width // 3, self.indent))
         first = True
-        for cell in self.cells:
-            joined = len(line.plain) + (0 if first else len(self.separator)) + len(cell.plain)
+        for i, cell in enumerate(self.cells):
+            separator = self.separators[i] if self.separators else self.separator
+            joined = len(line.plain) + (0 if first else len(separator)) + len(cell.plain)
             if not first and joined > width:
                 yield line
                 line = Text(under)
                 first = True
             if not first:
-                line.append(self.separator, style=STYLE_HIDDEN)
+                line.append(separator, style=STYLE_HIDDEN)
             line.append_text(cell)
             first = False
         yield line
@@ -108,6 +110,8 @@ class Table:
         self.game = render.game
         self.display = display
         self.beliefs: dict[str, Belief] = {}
+        # The values last shown of a hidden variable, per (viewer, key): (log length, values).
+        self.shown: dict[tuple[str, str], tuple[int, dict[Any, float]]] = {}
 
     # ------------------------------------------------------------ names and words
 
@@ -190,7 +194,7 @@ class Table:
         out: list[RenderableType] = []
         for panel in self.display.panels:
             if panel.status:
-                out += self.items(panel, obs, role)
+                out += self.items(panel, obs, role, brief=True)
         return out
 
     def panels(self, obs: dict[str, Any], role: str) -> list[RenderableType]:
@@ -202,11 +206,13 @@ class Table:
                 sections.append(Group(Text(panel.name, style=STYLE_SECTION), *lines))
         return sections
 
-    def items(self, panel: Panel, obs: dict[str, Any], role: str) -> list[RenderableType]:
+    def items(self, panel: Panel, obs: dict[str, Any], role: str,
+              brief: bool = False) -> list[RenderableType]:
+        """The lines of a panel; ``brief`` (the status block) leaves out empty piles."""
         out: list[RenderableType] = []
         inline: list[Text] = []
         for item in panel.items:
-            shown = self.item(item, obs, role)
+            shown = self.item(item, obs, role, brief)
             if isinstance(shown, list):
                 inline += shown
                 continue
@@ -219,13 +225,13 @@ class Table:
             out.append(Cells(inline))
         return out
 
-    def item(self, item: Item, obs: dict[str, Any], role: str
+    def item(self, item: Item, obs: dict[str, Any], role: str, brief: bool = False
              ) -> list[Text] | RenderableType | None:
         """Short cells (a list), or a block of lines of its own."""
         if item.kind == "row":
             return self.row(self.display.rows[item.ref], obs)
         if item.kind == "zone":
-            return self.zone(item, obs, role)
+            return self.zone(item, obs, role, brief)
         return self.variable(item, obs, role)
 
     def _keys(self, item: Item, role: str, per: Any) -> list[tuple[str, str]]:
@@ -260,6 +266,8 @@ class Table:
                     cells.append(Text(f"{name}: secret", style=STYLE_HIDDEN))
                 continue
             value = values[key]
+            if value is None:  # not set yet (a piece not on the table): nothing to say
+                continue
             if item.routes and isinstance(value, str) and value in self.render.board.nodes:
                 head = Text.assemble((f"{name}: ", STYLE_HEAD),
                                      (self.render.node_text(value), STYLE_CARD))
@@ -276,12 +284,9 @@ class Table:
 
     def belief(self, key: str, name: str, obs: dict[str, Any], role: str) -> RenderableType:
         """Where a variable the viewer cannot see may be, from the engine's belief."""
-        from rulekit.bots.belief import BeliefLost
-
-        try:
-            weights = self._belief(role, obs).distribution(key)
-        except BeliefLost:
-            return Cells([Text("unknown", style=STYLE_HIDDEN)],
+        weights = self._weights(role, key, obs)
+        if weights is None:
+            return Cells([Text("anywhere the rules allow", style=STYLE_HIDDEN)],
                          Text(f"{name} may be: ", style=STYLE_HEAD))
         nodes = self.render.board.nodes
         order = {node: i for i, node in enumerate(nodes)}
@@ -293,14 +298,35 @@ class Table:
                 places.setdefault(region, []).append(Text(self.game.label(value)))
             else:
                 others.append(Text(self.word(value)))
-        lines: list[RenderableType] = [
-            Cells(cells, Text(f"{name} may be in {self.game.label(region)}: ",
-                              style=STYLE_HEAD), separator=", ")
-            for region, cells in places.items()]
-        if others:
-            lines.append(Cells(others, Text(f"{name} may be: ", style=STYLE_HEAD),
-                               separator=", "))
-        return Group(*lines)
+        cells: list[Text] = []
+        separators: list[str] = []
+        for region, names in places.items():  # one flow: "Europe: London, Paris; Africa: ..."
+            for n, place in enumerate(names):
+                cells.append(Text.assemble((f"{self.game.label(region)}: ", STYLE_HEAD), place)
+                             if n == 0 else place)
+                separators.append("; " if n == 0 else ", ")
+        for value in others:
+            cells.append(value)
+            separators.append(", ")
+        return Cells(cells, Text(f"{name} may be in ", style=STYLE_HEAD), separator=", ",
+                     separators=separators)
+
+    def _weights(self, role: str, key: str, obs: dict[str, Any]) -> dict[Any, float] | None:
+        """The values ``key`` may have for ``role``: worked out once per point of the game
+        (a screen drawn again, ``board``, costs nothing); where the belief loses track of the
+        game, the last values it gave (None before any)."""
+        from rulekit.bots.belief import BeliefLost
+
+        point = (role, key, len(obs.get("log", ())))
+        found = self.shown.get(point[:2])
+        if found is not None and found[0] == point[2]:
+            return found[1]
+        try:
+            weights = self._belief(role, obs).distribution(key)
+        except BeliefLost:  # not worked out afresh from the whole game: too slow at a table
+            return found[1] if found is not None else None
+        self.shown[point[:2]] = (point[2], weights)
+        return weights
 
     def _belief(self, role: str, obs: dict[str, Any]) -> Belief:
         from rulekit.bots.belief import Belief
@@ -316,7 +342,7 @@ class Table:
         self.beliefs[role] = belief
         return belief.update(obs)
 
-    def zone(self, item: Item, obs: dict[str, Any], role: str
+    def zone(self, item: Item, obs: dict[str, Any], role: str, brief: bool = False
              ) -> list[Text] | RenderableType | None:
         decl = self.game.symbols.zones[item.ref]
         cells: list[Text] = []
@@ -330,6 +356,8 @@ class Table:
             if item.count or cards is None:
                 hidden = "" if item.count else f" {FACE_DOWN}"
                 cells.append(Text.assemble((f"{name} ", STYLE_HEAD), f"{count}{hidden}"))
+            elif not cards and brief:
+                continue
             elif not cards:
                 cells.append(Text.assemble((f"{name}: ", STYLE_HEAD), ("none", STYLE_HIDDEN)))
             else:

@@ -1,0 +1,89 @@
+"""What a decision is about, written before its prompt: the pack's ``context:`` templates of the
+procedures the decision is asked in (outermost first), filled with their parameters under the
+pack's names ("Card 1, your left side, Movement 2, step 1: Move to").
+
+``{step}`` counts how many times in a row the same procedure call asks its question (a loop's
+steps), and a template that uses it is written only when its procedure is the one asking. The
+text is shown only to the one who decides: a pack names in it only what they know.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from rulekit.engine.game import Game, State
+
+if TYPE_CHECKING:
+    from rulekit.play.table import Table
+
+
+class _Card:
+    """A card parameter in a template: its name, and its properties as attributes."""
+
+    def __init__(self, card: str, table: Table) -> None:
+        self.card = card
+        self.table = table
+
+    def __format__(self, spec: str) -> str:
+        return self.table.game.label(self.card)
+
+    def __getattr__(self, prop: str) -> str:
+        props = self.table.game.symbols.cards.get(self.card, {})
+        return self.table.word(props.get(prop))
+
+
+class Context:
+    """The context of each question asked at one table, with the count of its steps."""
+
+    def __init__(self, game: Game, table: Table) -> None:
+        self.game = game
+        self.table = table
+        self.templates = table.display.context
+        self.call: str | None = None  # the call asking the last question (its name, args, pc)
+        self.steps: list[str] = []  # the locals it had at each of its questions in a row
+
+    def text(self, state: State) -> str | None:
+        """The context of the question ``state`` waits on, if the pack writes one."""
+        if not self.templates:
+            return None
+        stack: list[Any] = state.get("stack") or []
+        step = self._step(stack[-1]) if stack else 1
+        parts = []
+        for depth, (name, _pc, local) in enumerate(stack):
+            template = self.templates.get(name)
+            decl = self.game.symbols.procedures.get(name)
+            if template is None or decl is None:
+                continue
+            if "{step" in template and depth != len(stack) - 1:
+                continue
+            values: dict[str, Any] = {"step": step}
+            for (param, kind), value in zip(decl.params, local, strict=False):
+                values[param] = self._value(kind, value)
+            try:
+                parts.append(template.format_map(values))
+            except (KeyError, AttributeError, ValueError, IndexError):
+                continue
+        return ", ".join(parts) or None
+
+    def _value(self, kind: str, value: Any) -> Any:
+        if kind == "card" and isinstance(value, str):
+            return _Card(value, self.table)
+        if kind == "role" and isinstance(value, str):
+            return self.table.render.name(value)
+        return self.table.word(value)
+
+    def _step(self, frame: list[Any]) -> int:
+        name, pc, local = frame
+        decl = self.game.symbols.procedures.get(name)
+        arity = len(decl.params) if decl is not None else 0
+        call = json.dumps([name, pc, local[:arity]])
+        now = json.dumps(local)
+        if call != self.call:
+            self.call, self.steps = call, []
+        if now not in self.steps:  # a question asked again (after an action) is one step
+            self.steps.append(now)
+        return self.steps.index(now) + 1
+
+
+__all__ = ["Context"]
