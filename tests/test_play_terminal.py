@@ -243,8 +243,8 @@ def test_rednotice_whole_game_tells_the_story(role: str, name: str, seed: int,
     for count, line in enumerate(captures):
         assert re.fullmatch(rf"\*\*\* Jessah captures Angela in .+! {meanings[count]} \*\*\*",
                             line)
-    if role == "jessah":  # this game has two captures or more
-        assert len(captures) >= 2, lines
+    if role == "jessah":  # this game has a capture (the later ones: tests/test_story.py)
+        assert captures, lines
     assert "Game over:" in seen
     assert_no_restatement(seen, [name])
 

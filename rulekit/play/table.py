@@ -54,9 +54,12 @@ class Cells:
         under = " " * min(self.indent + len(self.head.plain), max(width // 3, self.indent))
         first = True
         for i, cell in enumerate(self.cells):
-            separator = self.separators[i] if self.separators else self.separator
+            separator = self._separator(i)
+            # room for the comma that ends the line should the next cell go on the next one
+            after = len(self._mark(i + 1)) if i + 1 < len(self.cells) else 0
             joined = len(line.plain) + (0 if first else len(separator)) + len(cell.plain)
-            if not first and joined > width:
+            if not first and joined + after > width:
+                line.append(self._mark(i), style=STYLE_HIDDEN)  # "a," then "b" below it
                 yield line
                 line = Text(under)
                 first = True
@@ -65,6 +68,15 @@ class Cells:
             line.append_text(cell)
             first = False
         yield line
+
+    def _separator(self, i: int) -> str:
+        return self.separators[i] if self.separators else self.separator
+
+    def _mark(self, i: int) -> str:
+        """What stays at the end of a line broken before cell ``i``: a comma or semicolon,
+        never a dot between items."""
+        mark = self._separator(i).strip()
+        return mark if mark in (",", ";") else ""
 
 
 class RowTable:
