@@ -153,3 +153,26 @@ def test_a_card_that_cannot_be_chosen_is_named(play: Play) -> None:
     assert code == 0
     assert "Smokey (P13) cannot be chosen here: Play cards (at most one Location)." in out
     assert "Nothing matches 'zzz'" in out
+
+
+def test_a_belief_that_loses_track_says_so(play: Play, monkeypatch: Any) -> None:
+    from rulekit.bots import belief as belief_module
+
+    real = belief_module.Belief.update
+    calls = {"n": 0}
+
+    def update_then_lose(self: Any, obs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] > 1:
+            raise belief_module.BeliefLost("lost")
+        return real(self, obs)
+
+    monkeypatch.setattr(belief_module.Belief, "update", update_then_lose)
+    code, out, _ = play(["1", "1", "1", "1", "board", "quit"], "play", "rednotice", "--seat",
+                        "jessah=human,angela=random", "--seed", "7", "--fast")
+    assert code == 0
+    first, later = out.split("Jessah> ", 1)
+    assert re.search(r"^  Angela may be in [A-Z]", first, re.M)  # worked out
+    # after that the places shown are the last worked out, and the screen says so
+    assert re.search(r"^  Angela \(lost track; last worked out\) may be in [A-Z]", later, re.M)
+    assert not re.search(r"^  Angela may be in ", later, re.M)

@@ -123,7 +123,7 @@ class Table:
         self.display = display
         self.beliefs: dict[str, Belief] = {}
         # The values last shown of a hidden variable, per (viewer, key): (log length, values).
-        self.shown: dict[tuple[str, str], tuple[int, dict[Any, float]]] = {}
+        self.shown: dict[tuple[str, str], tuple[int, dict[Any, float], bool]] = {}
 
     # ------------------------------------------------------------ names and words
 
@@ -296,7 +296,9 @@ class Table:
 
     def belief(self, key: str, name: str, obs: dict[str, Any], role: str) -> RenderableType:
         """Where a variable the viewer cannot see may be, from the engine's belief."""
-        weights = self._weights(role, key, obs)
+        weights, stale = self._weights(role, key, obs)
+        if stale:  # said so: the places once worked out may no longer all be possible
+            name = f"{name} (lost track; last worked out)"
         if weights is None:
             return Cells([Text("anywhere the rules allow", style=STYLE_HIDDEN)],
                          Text(f"{name} may be: ", style=STYLE_HEAD))
@@ -323,22 +325,26 @@ class Table:
         return Cells(cells, Text(f"{name} may be in ", style=STYLE_HEAD), separator=", ",
                      separators=separators)
 
-    def _weights(self, role: str, key: str, obs: dict[str, Any]) -> dict[Any, float] | None:
+    def _weights(self, role: str, key: str, obs: dict[str, Any]
+                 ) -> tuple[dict[Any, float] | None, bool]:
         """The values ``key`` may have for ``role``: worked out once per point of the game
         (a screen drawn again, ``board``, costs nothing); where the belief loses track of the
-        game, the last values it gave (None before any)."""
+        game, the last values it gave (None before any), and True with them."""
         from rulekit.bots.belief import BeliefLost
 
         point = (role, key, len(obs.get("log", ())))
         found = self.shown.get(point[:2])
         if found is not None and found[0] == point[2]:
-            return found[1]
+            return found[1], found[2]
         try:
             weights = self._belief(role, obs).distribution(key)
         except BeliefLost:  # not worked out afresh from the whole game: too slow at a table
-            return found[1] if found is not None else None
-        self.shown[point[:2]] = (point[2], weights)
-        return weights
+            if found is None:
+                return None, False
+            self.shown[point[:2]] = (point[2], found[1], True)
+            return found[1], True
+        self.shown[point[:2]] = (point[2], weights, False)
+        return weights, False
 
     def _belief(self, role: str, obs: dict[str, Any]) -> Belief:
         from rulekit.bots.belief import Belief
