@@ -19,7 +19,7 @@ from rulekit.engine.decisions import Decision, Option, RandomChooser
 from rulekit.engine.game import Game, State, copy_state
 from rulekit.engine.helpers import BudgetExceeded
 from rulekit.engine.program import CONTINUE, SUSPEND, Program
-from rulekit.engine.vm import Runtime, check_players, forced_answer, option_ids
+from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer, option_ids
 from rulekit.errors import GameRuntimeError
 from rulekit.lang.symbols import AnytimeDecl
 
@@ -215,9 +215,7 @@ class PlayoutRuntime(Runtime):
             forced, value = forced_answer(spec)
             if forced and spec.get("ask"):
                 forced = False
-                if spec["kind"] == "subset":  # as Runtime.ask
-                    spec["max"] = max(spec["max"], 0)
-                    spec["min"] = max(min(spec["min"], spec["max"]), 0)
+                ask_anyway(spec)
             if forced:
                 locals_[spec["slot"]] = value
             else:
@@ -284,19 +282,12 @@ class PlayoutRuntime(Runtime):
             role = spec["player"]
             forced, value = forced_answer(spec)
             asked = spec.get("ask") or role in program.secret_anytime
-            if forced and not asked:
-                extras = self.anytime_options(role)  # counted, as in Runtime.ask
-            else:  # as Game.pending works them out: not counted against the budget
-                ticks = self.ticks
-                extras = self.anytime_options(role)
-                self.ticks = ticks
+            extras = self._extras(role, counted=forced and not asked)
             if forced:
                 if not (asked or extras):
                     locals_[spec["slot"]] = value
                     return
-                if spec["kind"] == "subset":
-                    spec["max"] = max(spec["max"], 0)
-                    spec["min"] = max(min(spec["min"], spec["max"]), 0)
+                ask_anyway(spec)
             state = self.state
             spec["ids"] = option_ids(spec["items"], program.plain_ids)
             if self.max_rounds is not None and state["round"] > self.max_rounds:
@@ -316,6 +307,16 @@ class PlayoutRuntime(Runtime):
                              "round": state["round"]})
             return
 
+    def _extras(self, role: str, counted: bool) -> Extras:
+        """``role``'s anytime actions: counted against the step budget as in ``Runtime.ask``,
+        or not, as ``Game.pending`` works them out for a choice that is asked."""
+        if counted:
+            return self.anytime_options(role)
+        ticks = self.ticks
+        extras = self.anytime_options(role)
+        self.ticks = ticks
+        return extras
+
     def _ask_quickly(self, specs: list[dict[str, Any]], locals_: list[Any]
                      ) -> list[tuple[dict[str, Any], Extras | None]]:
         """``Runtime.ask`` without suspending: forced answers go into ``locals_``; the specs
@@ -329,17 +330,10 @@ class PlayoutRuntime(Runtime):
             forced, value = forced_answer(spec)
             role = spec["player"]
             asked = spec.get("ask") or role in secret
-            if forced and not asked:
-                extras = self.anytime_options(role)  # counted, as in Runtime.ask
-            else:  # as Game.pending works them out: not counted against the budget
-                ticks = self.ticks
-                extras = self.anytime_options(role)
-                self.ticks = ticks
+            extras = self._extras(role, counted=forced and not asked)
             if forced and (asked or extras):
                 forced = False
-                if spec["kind"] == "subset":
-                    spec["max"] = max(spec["max"], 0)
-                    spec["min"] = max(min(spec["min"], spec["max"]), 0)
+                ask_anyway(spec)
             if forced:
                 locals_[spec["slot"]] = value
             else:

@@ -69,9 +69,7 @@ class Runtime:
             forced, value = forced_answer(spec)
             if forced and (spec.get("ask") or self._may_interrupt(spec["player"])):
                 forced = False
-                if spec["kind"] == "subset":  # the single answer stays the only legal one
-                    spec["max"] = max(spec["max"], 0)
-                    spec["min"] = max(min(spec["min"], spec["max"]), 0)
+                ask_anyway(spec)
             if forced:
                 locals_[spec["slot"]] = value
             else:
@@ -255,6 +253,13 @@ def option_ids(items: list[Any], plain_ids: frozenset[str]) -> list[str]:
     if len(set(items)) == len(items) and plain_ids.issuperset(items):
         return list(items)
     return item_ids(items)
+
+
+def ask_anyway(spec: dict[str, Any]) -> None:
+    """A forced choice asked all the same: a subset's single answer stays the only legal one."""
+    if spec["kind"] == "subset":
+        spec["max"] = max(spec["max"], 0)
+        spec["min"] = max(min(spec["min"], spec["max"]), 0)
 
 
 def forced_answer(spec: dict[str, Any]) -> tuple[bool, Any]:
