@@ -22,28 +22,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_load import timed  # one run of a command: wall and CPU seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEKIT = [sys.executable, "-m", "rulekit", "validate"]
-
-
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one run of ``command``."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def medians(samples: list[tuple[float, float]]) -> str:
