@@ -6,8 +6,73 @@ checker fills ``Name.ref`` with what a name refers to; the compiler reads it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import dataclasses
+import inspect
+from collections.abc import Callable
+from dataclasses import MISSING, Field, dataclass, field
+from typing import Any, TypeVar, dataclass_transform
+
+_T = TypeVar("_T")
+
+
+@dataclass_transform(field_specifiers=(field,))
+def node(cls: type[_T]) -> type[_T]:
+    """Make ``cls`` a node class: the ``__init__``, ``__eq__`` and ``__repr__`` of a dataclass,
+    and its fields for :func:`dataclasses.fields`, without writing and compiling Python source
+    for each class as ``@dataclass`` does (which made importing this module slow)."""
+    fields = dict(getattr(cls, "__dataclass_fields__", {}))
+    for name, annotation in inspect.get_annotations(cls).items():
+        value = cls.__dict__.get(name, MISSING)
+        made: Any = value if isinstance(value, Field) else field(default=value)
+        made.name, made.type = name, annotation
+        made._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # what fields() reads
+        fields[name] = made
+        if made.default is MISSING:
+            if name in cls.__dict__:
+                delattr(cls, name)
+        else:
+            setattr(cls, name, made.default)
+    names = tuple(fields)
+    defaults: list[tuple[str, Any, Callable[[], Any] | None]] = [
+        (f.name, f.default, None if f.default_factory is MISSING else f.default_factory)
+        for f in fields.values()]
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(names):
+            raise TypeError(f"{cls.__name__}() takes {len(names)} arguments, "
+                            f"{len(args)} given")
+        values = self.__dict__
+        for name, value in zip(names, args, strict=False):
+            values[name] = value
+        for name, default, factory in defaults[len(args):]:
+            if name in kwargs:
+                values[name] = kwargs.pop(name)
+            elif factory is not None:
+                values[name] = factory()
+            elif default is not MISSING:
+                values[name] = default
+            else:
+                raise TypeError(f"{cls.__name__}() is missing the argument '{name}'")
+        if kwargs:
+            raise TypeError(f"{cls.__name__}() got an unexpected argument '{next(iter(kwargs))}'")
+
+    def __eq__(self: Any, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine, theirs = self.__dict__, other.__dict__
+        return all(mine[name] == theirs[name] for name in names)
+
+    def __repr__(self: Any) -> str:
+        values = self.__dict__
+        return f"{cls.__qualname__}({', '.join(f'{n}={values[n]!r}' for n in names)})"
+
+    cls.__dataclass_fields__ = fields  # type: ignore[attr-defined]
+    cls.__init__ = __init__  # type: ignore[method-assign]
+    cls.__eq__ = __eq__  # type: ignore[method-assign]
+    cls.__repr__ = __repr__  # type: ignore[method-assign]
+    cls.__hash__ = None  # type: ignore[assignment]
+    cls.__match_args__ = names  # type: ignore[attr-defined,misc]
+    return cls
 
 
 @dataclass(frozen=True)
@@ -21,33 +86,33 @@ class Pos:
 # ---------------------------------------------------------------- expressions
 
 
-@dataclass
+@node
 class Expr:
     pos: Pos
 
 
-@dataclass
+@node
 class Literal(Expr):
     value: Any  # int, bool, str or None
 
 
-@dataclass
+@node
 class CardLit(Expr):
     card_id: str
 
 
-@dataclass
+@node
 class Name(Expr):
     ident: str
     ref: Any = None  # filled by the checker: a resolved symbol
 
 
-@dataclass
+@node
 class ListLit(Expr):
     items: list[Expr]
 
 
-@dataclass
+@node
 class Comprehension(Expr):
     element: Expr
     var: str
@@ -56,33 +121,33 @@ class Comprehension(Expr):
     slot: int = -1  # local slot of ``var``, set by the checker
 
 
-@dataclass
+@node
 class Attr(Expr):
     obj: Expr
     attr: str
     obj_kind: str = "any"  # the type of ``obj``, filled by the checker
 
 
-@dataclass
+@node
 class Index(Expr):
     obj: Expr
     index: Expr
 
 
-@dataclass
+@node
 class Call(Expr):
     func: str
     args: list[Expr]
     ref: Any = None
 
 
-@dataclass
+@node
 class Unary(Expr):
     op: str  # '-' or 'not'
     operand: Expr
 
 
-@dataclass
+@node
 class Binary(Expr):
     op: str  # + - * // % == != < <= > >= in 'not in' and or
     left: Expr
@@ -92,7 +157,7 @@ class Binary(Expr):
 # ---------------------------------------------------------------- choices
 
 
-@dataclass
+@node
 class AtMost:
     pos: Pos
     limit: Expr
@@ -100,7 +165,7 @@ class AtMost:
     reason: Log | None = None  # why an answer breaking the rule is refused (``else "..."``)
 
 
-@dataclass
+@node
 class Choice(Expr):
     player: Expr
     kind: str  # 'one' or 'subset'
@@ -127,19 +192,19 @@ class Choice(Expr):
 # ---------------------------------------------------------------- statements
 
 
-@dataclass
+@node
 class Stmt:
     pos: Pos
 
 
-@dataclass
+@node
 class Let(Stmt):
     name: str
     value: Expr
     slot: int = -1
 
 
-@dataclass
+@node
 class Assign(Stmt):
     name: str
     index: Expr | None
@@ -148,13 +213,13 @@ class Assign(Stmt):
     ref: Any = None
 
 
-@dataclass
+@node
 class If(Stmt):
     branches: list[tuple[Expr, list[Stmt]]]
     otherwise: list[Stmt] | None
 
 
-@dataclass
+@node
 class For(Stmt):
     var: str
     iterable: Expr
@@ -163,20 +228,20 @@ class For(Stmt):
     iter_slot: int = -1
 
 
-@dataclass
+@node
 class While(Stmt):
     condition: Expr
     body: list[Stmt]
 
 
-@dataclass
+@node
 class Repeat(Stmt):
     count: Expr
     body: list[Stmt]
     iter_slot: int = -1
 
 
-@dataclass
+@node
 class Move(Stmt):
     cards: Expr | None  # None means 'all'
     source: Expr
@@ -184,63 +249,63 @@ class Move(Stmt):
     to_bottom: bool = False
 
 
-@dataclass
+@node
 class Draw(Stmt):
     count: Expr
     source: Expr
     dest: Expr
 
 
-@dataclass
+@node
 class Shuffle(Stmt):
     zone: Expr
 
 
-@dataclass
+@node
 class CallStmt(Stmt):
     proc: str
     args: list[Expr]
     ref: Any = None
 
 
-@dataclass
+@node
 class Simultaneous(Stmt):
     bindings: list[Let]
 
 
-@dataclass
+@node
 class Win(Stmt):
     winner: Expr
     reason: str | None
 
 
-@dataclass
+@node
 class Log(Stmt):
     parts: list[str | Expr]  # text pieces and embedded expressions
     to: Expr | None
     kinds: list[str] = field(default_factory=list)  # the type of each expression, by the checker
 
 
-@dataclass
+@node
 class Break(Stmt):
     pass
 
 
-@dataclass
+@node
 class Continue(Stmt):
     pass
 
 
-@dataclass
+@node
 class Return(Stmt):
     pass
 
 
-@dataclass
+@node
 class EndRound(Stmt):
     pass
 
 
-@dataclass
+@node
 class Pass(Stmt):
     pass
