@@ -10,7 +10,8 @@ corrupt, of another rulekit, writable by other users) is empty; one that cannot 
 not kept. With
 ``RULEKIT_NO_CACHE=1`` nothing is read nor written: results are kept in memory for the run only.
 
-This module imports no other part of rulekit but its version, so that any phase can use it.
+This module imports no other part of rulekit but its version, so that any phase can use it;
+it imports :mod:`pickle` only when a store is read or written.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import atexit
 import contextlib
 import hashlib
 import os
-import pickle
 import sys
 from collections.abc import Iterator
 from functools import cache
@@ -53,12 +53,25 @@ def switched_off() -> Iterator[None]:
 
 def cache_dir() -> Path | None:
     """The user's cache folder for rulekit, or None when caching is turned off."""
-    if _switched_off or os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
+    if _switched_off:
         return None
-    explicit = os.environ.get(CACHE_ENV)
+    environ = os.environ
+    key = (environ.get(NO_CACHE_ENV, ""), environ.get(CACHE_ENV), environ.get("XDG_CACHE_HOME"),
+           environ.get("HOME"))
+    if key != _last_dir[0]:  # asked at every use of a store: found again only on a change
+        _last_dir[:] = [key, _find_cache_dir(*key[:3])]
+    found: Path | None = _last_dir[1]
+    return found
+
+
+_last_dir: list[Any] = [None, None]  # the environment cache_dir() last saw, and its answer
+
+
+def _find_cache_dir(no_cache: str, explicit: str | None, xdg: str | None) -> Path | None:
+    if no_cache not in ("", "0"):
+        return None
     if explicit:
         return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
     if xdg and Path(xdg).is_absolute():
         return Path(xdg) / "rulekit"
     try:
@@ -122,6 +135,8 @@ class Store:
             return self._entries
         self._root, self._loaded, self._entries, self._dirty = root, True, {}, False
         if root is not None:
+            import pickle
+
             path = self._path(root)
             with contextlib.suppress(Exception):  # missing, corrupt, unreadable: start afresh
                 if _trusted(path.stat()):
@@ -163,6 +178,8 @@ class Store:
         found = self.get(key)
         if found is None:
             return None
+        import pickle
+
         try:
             return pickle.loads(found)
         except Exception:  # a stored result that does not load is a miss
@@ -170,6 +187,8 @@ class Store:
 
     def put_object(self, key: tuple[str, ...], value: Any) -> None:
         """Store ``value`` pickled, if it can be."""
+        import pickle
+
         try:
             data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
         except Exception:  # not picklable: nothing stored
@@ -184,6 +203,8 @@ class Store:
         _stores.discard(self)
         path = self._path(self._root)
         temporary = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
+        import pickle
+
         try:
             data = pickle.dumps({"format": FORMAT, "stamp": code_stamp(),
                                  "entries": self._entries}, pickle.HIGHEST_PROTOCOL)
