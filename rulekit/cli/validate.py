@@ -1,7 +1,9 @@
 """``rulekit validate PACK...``: load packs and their scenario files, report every mistake and
 lint warning (as text, or as JSON for CI and editors).
 
-The result for a pack free of errors is kept in the validation cache
+A pack is loaded with every check but without compiling its statement lists to Python (see
+:func:`~rulekit.pack.loader.load_pack`). The result for a pack free of errors is kept in the
+validation cache
 (:mod:`rulekit.pack.cache`): validating it again unchanged reads no YAML and compiles nothing.
 """
 
@@ -63,7 +65,7 @@ def _check(folder: Path) -> tuple[list[PackError], str | None, str, tuple[Path, 
     from rulekit.scenarios import load_scenarios
 
     try:
-        pack = load_pack(folder)
+        pack = load_pack(folder, checked_only=True)
         scenarios = load_scenarios(pack.scenario_files)
         errors = check_scenarios(pack, scenarios)
     except PackErrors as exc:

@@ -53,7 +53,7 @@ class LoadedPack:
         return str(self.manifest["id"])
 
 
-def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
+def _load(folder: Path, overrides: dict[str, Any], compile_bodies: bool) -> LoadedPack:
     docs = read_documents(folder)
     manifest_doc = docs.manifest
     assert manifest_doc is not None
@@ -62,7 +62,7 @@ def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
     symbols, labels = Declarations(docs).build(manifest_doc, overrides)
     program = Program()
     compiler = Compiler(symbols, program)
-    CodeBuilder(docs, manifest_doc).compile_code(symbols, compiler)
+    CodeBuilder(docs, manifest_doc).compile_code(symbols, compiler, compile_bodies)
     display = read_display(*docs.section("display", None), symbols, docs.errors)
     role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
     game = Game(pack_id=manifest["id"], pack_name=manifest["name"],
@@ -75,11 +75,16 @@ def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
                       docs.roots, display)
 
 
-def load_pack(ref: str | Path, params: dict[str, Any] | None = None) -> LoadedPack:
-    """Load, check and compile a pack named by path or id."""
+def load_pack(ref: str | Path, params: dict[str, Any] | None = None, *,
+              checked_only: bool = False) -> LoadedPack:
+    """Load, check and compile a pack named by path or id.
+
+    ``checked_only``: every check is made (all the errors a load finds are found), but the
+    statement lists of procedures, setup and phases are not compiled to Python, so the game
+    cannot be played (``rulekit validate``: compiling code that checks finds no mistake)."""
     folder = ref if isinstance(ref, Path) else find_pack(ref)
     try:
-        return _load(folder, params or {})
+        return _load(folder, params or {}, not checked_only)
     except (PackErrors, UsageError):
         raise
     except PackError as exc:
