@@ -3,8 +3,8 @@ lint warning (as text, or as JSON for CI and editors).
 
 A pack is loaded with every check but without compiling its statement lists to Python (see
 :func:`~rulekit.pack.loader.load_pack`). The result for a pack free of errors is kept in the
-validation cache
-(:mod:`rulekit.pack.cache`): validating it again unchanged reads no YAML and compiles nothing.
+validation cache (:mod:`rulekit.pack.cache`): validating it again unchanged reads no YAML and
+compiles nothing.
 """
 
 from __future__ import annotations
