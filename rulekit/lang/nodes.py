@@ -6,73 +6,10 @@ checker fills ``Name.ref`` with what a name refers to; the compiler reads it.
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
-from collections.abc import Callable
-from dataclasses import MISSING, Field, dataclass, field
-from typing import Any, TypeVar, dataclass_transform
+from dataclasses import dataclass, field
+from typing import Any
 
-_T = TypeVar("_T")
-
-
-@dataclass_transform(field_specifiers=(field,))
-def node(cls: type[_T]) -> type[_T]:
-    """Make ``cls`` a node class: the ``__init__``, ``__eq__`` and ``__repr__`` of a dataclass,
-    and its fields for :func:`dataclasses.fields`, without writing and compiling Python source
-    for each class as ``@dataclass`` does (which made importing this module slow)."""
-    fields = dict(getattr(cls, "__dataclass_fields__", {}))
-    for name, annotation in inspect.get_annotations(cls).items():
-        value = cls.__dict__.get(name, MISSING)
-        made: Any = value if isinstance(value, Field) else field(default=value)
-        made.name, made.type = name, annotation
-        made._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # what fields() reads
-        fields[name] = made
-        if made.default is MISSING:
-            if name in cls.__dict__:
-                delattr(cls, name)
-        else:
-            setattr(cls, name, made.default)
-    names = tuple(fields)
-    defaults: list[tuple[str, Any, Callable[[], Any] | None]] = [
-        (f.name, f.default, None if f.default_factory is MISSING else f.default_factory)
-        for f in fields.values()]
-
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        if len(args) > len(names):
-            raise TypeError(f"{cls.__name__}() takes {len(names)} arguments, "
-                            f"{len(args)} given")
-        values = self.__dict__
-        for name, value in zip(names, args, strict=False):
-            values[name] = value
-        for name, default, factory in defaults[len(args):]:
-            if name in kwargs:
-                values[name] = kwargs.pop(name)
-            elif factory is not None:
-                values[name] = factory()
-            elif default is not MISSING:
-                values[name] = default
-            else:
-                raise TypeError(f"{cls.__name__}() is missing the argument '{name}'")
-        if kwargs:
-            raise TypeError(f"{cls.__name__}() got an unexpected argument '{next(iter(kwargs))}'")
-
-    def __eq__(self: Any, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        mine, theirs = self.__dict__, other.__dict__
-        return all(mine[name] == theirs[name] for name in names)
-
-    def __repr__(self: Any) -> str:
-        values = self.__dict__
-        return f"{cls.__qualname__}({', '.join(f'{n}={values[n]!r}' for n in names)})"
-
-    cls.__dataclass_fields__ = fields  # type: ignore[attr-defined]
-    cls.__init__ = __init__  # type: ignore[method-assign]
-    cls.__eq__ = __eq__  # type: ignore[method-assign]
-    cls.__repr__ = __repr__  # type: ignore[method-assign]
-    cls.__hash__ = None  # type: ignore[assignment]
-    cls.__match_args__ = names  # type: ignore[attr-defined,misc]
-    return cls
+from rulekit.records import record as node
 
 
 @dataclass(frozen=True)
