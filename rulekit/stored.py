@@ -34,6 +34,8 @@ FORMAT = 1
 MAX_ENTRIES = 20_000  # per store: the results last added are kept
 MEMORY_ENTRIES = 2_000  # per store, without a cache folder (kept for one process only)
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a bigger file is not read
+KEPT_BYTES = 16 * 1024 * 1024  # per store file: the results last added are kept (each run
+# reads the whole file: a pack edited all day must not make it grow without end)
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -203,6 +205,10 @@ class Store:
         _stores.discard(self)
         path = self._path(self._root)
         temporary = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
+        entries = self._entries
+        size = sum(map(len, entries.values()))
+        while size > KEPT_BYTES and entries:
+            size -= len(entries.pop(next(iter(entries))))
         import pickle
 
         try:
