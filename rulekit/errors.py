@@ -31,9 +31,12 @@ class Location:
 
     def __init__(self, file: str, line: int, column: int, source_line: str | None = None,
                  origin: str = "") -> None:
-        for name, value in zip(self._FIELDS, (file, line, column, source_line, origin),
-                               strict=True):
-            object.__setattr__(self, name, value)
+        set_field = object.__setattr__
+        set_field(self, "file", file)
+        set_field(self, "line", line)
+        set_field(self, "column", column)
+        set_field(self, "source_line", source_line)
+        set_field(self, "origin", origin)
 
     def _fields(self) -> tuple[str, int, int, str | None, str]:
         return (self.file, self.line, self.column, self.source_line, self.origin)
