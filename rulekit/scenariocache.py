@@ -11,7 +11,6 @@ files of a run that found one, and names given twice are looked at afresh.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
@@ -19,7 +18,7 @@ from rulekit.errors import PackError, PackFileError
 from rulekit.pack.loader import LoadedPack
 from rulekit.scenariocheck import check_scenarios
 from rulekit.scenariofile import load_scenarios
-from rulekit.stored import Store
+from rulekit.stored import Store, sha256
 from rulekit.yamlsource import read_text
 
 # (text of a scenario file, interface of its pack) -> the names of its scenarios
@@ -40,7 +39,7 @@ def interface(pack: LoadedPack) -> str:
             flow["phases"] = [_without(phase, "do") for phase in flow["phases"]]
         data["flow"] = flow
     text = json.dumps([pack.manifest, [rule for rule, _ in pack.rules], data], default=repr)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _without(value: Any, key: str) -> Any:

@@ -18,15 +18,22 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import hashlib
 import os
 import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulekit import __version__
+
+if TYPE_CHECKING:
+    from hashlib import sha256
+else:
+    try:  # SHA-256 built into Python: hashlib loads OpenSSL, which takes longer than the rest
+        from _sha256 import sha256  # of validating an unchanged pack
+    except ImportError:  # another Python
+        from hashlib import sha256
 
 CACHE_ENV = "RULEKIT_CACHE_DIR"
 NO_CACHE_ENV = "RULEKIT_NO_CACHE"
@@ -99,11 +106,11 @@ def code_stamp() -> str:
                         parts.append(f"{name}:{info.st_size}:{info.st_mtime_ns}")
     except OSError:
         parts.append("?")
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    return sha256("\n".join(parts).encode()).hexdigest()
 
 
 def _digest(key: tuple[str, ...]) -> bytes:
-    hasher = hashlib.sha256()
+    hasher = sha256()
     for part in key:
         encoded = part.encode("utf-8", "surrogatepass")
         hasher.update(len(encoded).to_bytes(8, "big") + encoded)
@@ -231,5 +238,5 @@ def save_all() -> None:
         store.save()
 
 
-__all__ = ["CACHE_ENV", "NO_CACHE_ENV", "Store", "cache_dir", "code_stamp", "save_all",
+__all__ = ["CACHE_ENV", "NO_CACHE_ENV", "Store", "cache_dir", "code_stamp", "save_all", "sha256",
            "switched_off"]
