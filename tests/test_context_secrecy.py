@@ -1,0 +1,115 @@
+"""A prompt's context (``display: context:``) is shown to the player who decides: `rulekit
+validate` refuses a field that may show them what they may not see, at the field, saying what
+is secret and from whom (see ``rulekit/lang/contexts.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulekit.errors import PackError
+from tests.helpers_lang import BASE, content, load, load_errors, locate
+
+# ``spot`` is a's secret; ``shelf`` a zone only a sees; ``hand`` each role's own pile.
+SECRETS = BASE + """\
+  spot: {initial: 3, owner: a, visibility: owner}
+  pick: {initial: 0, owner: a, visibility: owner, on_change: told}
+"""
+# b decides inside ``show``, a or b (its parameter ``p``) inside ``ask``.
+PROCS = {
+    "show": ("{n: any}", 'let x = choose b one of [1, 2] prompt "Pick"\nlog "{x}" to b\n'),
+    "ask": ("{p: role, n: any}", 'let x = choose p one of [1, 2] prompt "Pick"\n'
+                                 'log "{x}" to p\n'),
+    "told": ("{v: int}", 'let x = choose b one of [1, 2] prompt "Heard"\nlog "{x}" to b\n'),
+}
+DISPLAY = """\
+display:
+  context:
+    show: "about {n}"
+    ask: "asking {n}"
+    told: "heard {v}"
+"""
+FIELD = {"show": "{n}", "ask": "{n}", "told": "{v}"}
+
+
+def pack(setup: str, procs: dict[str, tuple[str, str]] | None = None) -> str:
+    return content(base=SECRETS, setup="draw 2 from deck to hand[a]\n" + setup,
+                   procs={**PROCS, **(procs or {})}) + DISPLAY
+
+
+def refused(tmp_path: Path, text: str, proc: str) -> PackError:
+    """The one error of a pack, at the field of ``proc``'s context."""
+    [error] = [e for e in load_errors(tmp_path, text) if "a context" in e.message]
+    assert error.location is not None
+    line, column = locate(text, FIELD[proc], after=f"    {proc}: ")
+    assert (error.location.file.endswith("content.yaml"), error.location.line,
+            error.location.column) == (True, line, column), error
+    assert error.hint is not None and "reveal(...)" in error.hint
+    return error
+
+
+@pytest.mark.parametrize(("setup", "procs", "proc", "secret", "read"), [
+    # a secret variable of another role, passed straight
+    ("show(spot)\n", None, "show", "the variable 'spot', which only a sees", "show(spot)"),
+    # a value worked out from it, through a local variable
+    ("let far = spot * 2 + 1\nshow(far)\n", None, "show", "only a sees", "far = spot"),
+    # a hidden zone's cards, and another role's own pile
+    ("show(top(deck))\n", None, "show", "the zone 'deck', which no player sees", "top(deck)"),
+    ("show(hand[a])\n", None, "show", "'hand[a]', which only a sees", "show(hand[a])"),
+    # a parameter passed through two procedures
+    ("relay(spot + 1)\n", {"relay": ("{m: int}", "hop(m)\n"), "hop": ("{k: int}", "show(k)\n")},
+     "show", "only a sees", "relay(spot"),
+    # the decider is the role a caller passes: b here
+    ("ask(b, spot)\n", None, "ask", "only a sees", "ask(b, spot)"),
+    # which call runs tells the secret
+    ("if spot > 2 { show(1) } else { show(2) }\n", None, "show", "only a sees", "if spot"),
+    # what a chose, shown to b
+    ('let c = choose a one of [1, 2] prompt "Secret"\nshow(c)\n', None, "show",
+     "the answer of a choice of a, which only they know", "choose a"),
+    # the new value of a secret variable, handed to its on_change procedure
+    ("pick = spot\n", None, "told", "only a sees", "pick = spot"),
+])
+def test_a_context_that_may_show_a_secret_is_refused_at_its_field(
+        tmp_path: Path, setup: str, procs: dict[str, tuple[str, str]] | None, proc: str,
+        secret: str, read: str) -> None:
+    text = pack(setup, procs)
+    error = refused(tmp_path, text, proc)
+    who = "here b" if proc != "ask" else "here b (the role passed as 'p')"
+    assert f"decides inside '{proc}', {who}, who may not see" in error.message, error.message
+    assert secret in error.message, error.message
+    line, _ = locate(text, read)
+    assert f"content.yaml:{line}:" in error.message, error.message
+
+
+@pytest.mark.parametrize("setup", [
+    "show(score + total)\n",                      # public variables
+    "show(hand[b])\nshow(count(hand[a]))\n",      # b's own pile; the size of a's
+    "show(reveal(spot))\n",                       # made public on purpose
+    "ask(a, spot)\nask(a, hand[a])\n",            # a sees her own secrets
+    'let c = choose b one of [1, 2] prompt "Mine"\nshow(c)\n',  # what b chose, to b
+    "for k in range(1, 3) { show(k) }\n",         # a loop over public values
+    "relay(score)\n",                             # through two procedures, public
+    "if score > 1 { show(1) } else { show(2) }\n",  # which call runs is public
+])
+def test_a_context_of_what_the_decider_sees_loads(tmp_path: Path, setup: str) -> None:
+    procs = {"relay": ("{m: int}", "hop(m)\n"), "hop": ("{k: int}", "show(k)\n")}
+    load(tmp_path, pack(setup, procs))
+
+
+def test_the_decider_of_a_called_procedure_counts(tmp_path: Path) -> None:
+    # 'wrap' asks nothing itself; b decides inside the procedure it calls
+    procs = {"wrap": ("{n: int}", "show(1)\n")}
+    text = pack("wrap(spot)\n", procs).replace('show: "about {n}"', 'wrap: "wrap {n}"')
+    [error] = [e for e in load_errors(tmp_path, text) if "a context" in e.message]
+    assert "inside 'wrap', here b" in error.message
+    # a procedure inside which nobody decides may name anything
+    load(tmp_path / "quiet", pack("quiet(spot)\n", {"quiet": ("{n: int}", "total = 1\n")})
+         .replace('show: "about {n}"', 'quiet: "quiet {n}"'))
+
+
+def test_the_shipped_contexts_pass(tmp_path: Path) -> None:
+    from rulekit.pack.loader import load_pack
+
+    for name in ("rednotice", "carchase"):
+        assert load_pack(name).game is not None
