@@ -113,3 +113,28 @@ def test_the_shipped_contexts_pass(tmp_path: Path) -> None:
 
     for name in ("rednotice", "carchase"):
         assert load_pack(name).game is not None
+
+
+def test_a_player_deciding_in_an_anytime_action_counts(tmp_path: Path) -> None:
+    # only a decides inside 'wait'; at that decision a may take an anytime action in which b
+    # decides, with 'wait' still running under it
+    procs = {"wait": ("{n: int}", 'let x = choose a one of [1, 2] prompt "Wait"\n'
+                                  'log "{x}" to a\n'),
+             "interrupt": ("", 'let y = choose b one of [1, 2] prompt "Now"\nlog "{y}" to b\n')}
+    text = pack("wait(spot)\n", procs).replace('show: "about {n}"', 'wait: "waiting {n}"')
+    load(tmp_path / "alone", text)  # a sees spot
+    text += "anytime:\n  - {id: stop, role: a, label: Stop, do: interrupt}\n"
+    [error] = [e for e in load_errors(tmp_path, text) if "a context" in e.message]
+    assert "inside 'wait', here b, who may not see '{n}'" in error.message
+
+
+def test_a_label_may_read_a_piles_size_its_choosers_own_and_what_is_revealed(
+        tmp_path: Path) -> None:
+    code = ('let x = choose a one of [1, 2] label "{it} {count(deck)} {spot} '
+            '{reveal(top(deck))}"\nlog "{x}" to a\n')
+    load(tmp_path / "a", content(base=SECRETS, setup=code, procs=PROCS))
+    [error] = load_errors(tmp_path / "b", content(base=SECRETS, procs=PROCS, setup=code.replace(
+        "choose a", "choose b").replace('to a', 'to b')))
+    assert "a label is told to the chooser" in error.message
+    assert error.location is not None and error.location.source_line is not None
+    assert error.location.source_line[error.location.column - 1:].startswith("spot")
