@@ -54,6 +54,7 @@ def refused(tmp_path: Path, text: str, proc: str) -> PackError:
     ("show(spot)\n", None, "show", "the variable 'spot', which only a sees", "show(spot)"),
     # a value worked out from it, through a local variable
     ("let far = spot * 2 + 1\nshow(far)\n", None, "show", "only a sees", "far = spot"),
+    ("let t = 0\nt += spot\nshow(t)\n", None, "show", "only a sees", "t += spot"),
     # a hidden zone's cards, and another role's own pile
     ("show(top(deck))\n", None, "show", "the zone 'deck', which no player sees", "top(deck)"),
     ("show(hand[a])\n", None, "show", "'hand[a]', which only a sees", "show(hand[a])"),
@@ -90,11 +91,16 @@ def test_a_context_that_may_show_a_secret_is_refused_at_its_field(
     'let c = choose b one of [1, 2] prompt "Mine"\nshow(c)\n',  # what b chose, to b
     "for k in range(1, 3) { show(k) }\n",         # a loop over public values
     "relay(score)\n",                             # through two procedures, public
+    "let t = score\nt += 1\nshow(t)\n",            # a public value, changed
+    "total = score\n",                            # a trigger of a public variable
     "if score > 1 { show(1) } else { show(2) }\n",  # which call runs is public
 ])
 def test_a_context_of_what_the_decider_sees_loads(tmp_path: Path, setup: str) -> None:
     procs = {"relay": ("{m: int}", "hop(m)\n"), "hop": ("{k: int}", "show(k)\n")}
-    load(tmp_path, pack(setup, procs))
+    text = pack(setup, procs).replace("  total: {initial: 0}", "  total: {initial: 0, on_change: "
+                                      "told}")
+    assert "on_change: told}" in text
+    load(tmp_path, text)
 
 
 def test_the_decider_of_a_called_procedure_counts(tmp_path: Path) -> None:

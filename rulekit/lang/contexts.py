@@ -12,11 +12,14 @@ What a parameter holds is worked out at each call: the argument must be seen by 
 (named as the caller names it), by the rules of a label (:func:`rulekit.lang.reasons.seen_whole`),
 and so must the conditions of the ``if``, ``while``, ``repeat`` and ``for`` the call is in
 (which call runs tells them). A local variable in an argument is seen if everything assigned to
-it is (``let``, ``=``, the list a ``for`` walks, under the conditions it is assigned in), a
-parameter if every call passes something seen, through any number of calls; the answer of a
-choice is seen by its chooser only. As for a label, a pack function and a comprehension are not
-worked out, so refused; so is a value the engine passes to a trigger that is not worked out
-either (the card entering a zone, a variable changed by ``+=``).
+it is (``let``, ``=``, ``+=``, the list a ``for`` walks, under the conditions it is assigned in),
+a parameter if every call passes something seen, through any number of calls; the answer of a
+choice is seen by its chooser only; an ``on_change`` procedure gets what its variable now holds.
+As for a label, a pack function and a comprehension are not worked out, so refused; so is the
+card the engine hands to an ``on_enter`` procedure.
+
+Not followed: the conditions under which the caller itself was called, and an early ``return``
+or ``break`` (a field whose calls pass the same value everywhere tells nothing by them).
 """
 
 from __future__ import annotations
@@ -60,10 +63,10 @@ class _Site:
 @dataclass
 class _Source:
     """Something assigned to a local variable: a value, the list a ``for`` walks (``element``)
-    or a choice; None for a value not worked out."""
+    or a choice."""
 
     kind: str  # "value", "element", "choice"
-    expr: n.Expr | None
+    expr: n.Expr
     guards: tuple[n.Expr, ...]
     pos: n.Pos
 
@@ -136,8 +139,10 @@ class _Reader:
         value = s.value
         if isinstance(value, n.Choice):
             code.choosers.append(value.player)
-        source = _Source("choice" if isinstance(value, n.Choice) else "value",
-                         value if isinstance(s, n.Let) or s.op == "=" else None, guards,
+        # (x += v and x[i] = v keep what x held, and add v, and i)
+        index = s.index if isinstance(s, n.Assign) else None
+        held = value if index is None else n.ListLit(s.pos, [value, index])
+        source = _Source("choice" if isinstance(value, n.Choice) else "value", held, guards,
                          s.pos)
         if isinstance(s, n.Let):
             code.sources.setdefault(s.slot, []).append(source)
@@ -146,9 +151,11 @@ class _Reader:
             code.sources.setdefault(s.ref[1], []).append(source)
         elif s.ref is not None and s.ref[0] == "var":
             proc = self.symbols.variables[s.ref[1]].on_change
-            if proc is not None:  # called with the new value
-                arg = value if s.op == "=" and not isinstance(value, n.Choice) else None
-                code.calls.append((proc, _Site(code.body.name, [arg], guards, s.pos)))
+            if proc is not None:  # called with the new value: what the variable holds now
+                var: n.Expr = n.Name(s.pos, s.name, s.ref)
+                if s.index is not None:
+                    var = n.Index(s.pos, var, s.index)
+                code.calls.append((proc, _Site(code.body.name, [var], guards, s.pos)))
 
 
 class ContextCheck:
@@ -381,8 +388,6 @@ class ContextCheck:
             if chooser == ANY or chooser != d:
                 return (f"the answer of a choice of {self.who(body, chooser)}, which only "
                         "they know", body, source.expr.pos)
-        elif source.expr is None:
-            return ("a value not worked out (a change by += or -=)", body, source.pos)
         elif not self.seen(body, [source.expr], d):
             return self._culprit(body, [source.expr], d, visited)
         return self._culprit(body, list(source.guards), d, visited)
