@@ -114,11 +114,13 @@ def test_the_decider_of_a_called_procedure_counts(tmp_path: Path) -> None:
          .replace('show: "about {n}"', 'quiet: "quiet {n}"'))
 
 
-def test_the_shipped_contexts_pass(tmp_path: Path) -> None:
+def test_red_notices_contexts_pass() -> None:
     from rulekit.pack.loader import load_pack
 
-    for name in ("rednotice", "carchase"):
-        assert load_pack(name).game is not None
+    # (each player may decide under a Card, a side and an action: those fields are public;
+    # only Angela decides in an escape and in her steps, and she knows her Identity)
+    assert set(load_pack("rednotice").display.context) >= {"resolve", "perform", "escape",
+                                                             "step_angela"}
 
 
 def test_a_player_deciding_in_an_anytime_action_counts(tmp_path: Path) -> None:
@@ -144,3 +146,21 @@ def test_a_label_may_read_a_piles_size_its_choosers_own_and_what_is_revealed(
     assert "a label is told to the chooser" in error.message
     assert error.location is not None and error.location.source_line is not None
     assert error.location.source_line[error.location.column - 1:].startswith("spot")
+
+
+def test_validate_prints_the_field_with_a_caret_and_a_hint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.helpers_cli import runner
+    from tests.helpers_lang import write_pack
+
+    text = pack("relay(spot + 1)\n", {"relay": ("{m: int}", "show(m)\n")})
+    folder = write_pack(tmp_path / "leaky", text)
+    code, _, err = runner(capsys)("validate", str(folder))
+    assert code == 1
+    line, column = locate(text, "{n}", after="    show: ")
+    assert f"content.yaml:{line}:{column}: a context is shown to the player who decides " \
+           "inside 'show', here b, who may not see '{n}': it may hold the variable 'spot', " \
+           "which only a sees" in err, err
+    # the line quoted, indented by four, with a caret under the field
+    assert '\n        show: "about {n}"\n' + " " * (4 + column - 1) + "^\n" in err, err
+    assert "hint: name in a context only what every player deciding inside it sees" in err
