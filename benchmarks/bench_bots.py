@@ -4,14 +4,16 @@
                                     [--pairs ismcts-random,ismcts-heuristic,heuristic-random]
                                     [--self-play N]
 
-For each pair ``A-B`` and each role, A plays that role and B the other for N games (seeds
-0..N-1 of ``rulekit simulate``; ``--games-rn`` sets another N for Red Notice); the table gives
-A's wins with a Wilson 95% interval, the mean number of rounds, seconds of one process per game
-(the wall time times the workers, over the games; and the CPU time, which a loaded machine
-does not inflate) and how the games ended. It also prints ISMCTS
-iterations per second per pack (the iterations run over the time spent choosing, the belief's
+For each pair ``A-B`` and each role, A plays that role and B the other for N games (games
+0..N-1 of ``rulekit simulate`` with seed 0; ``--games-rn`` sets another N for Red Notice); the
+table gives A's wins with a Wilson 95% interval, the mean number of rounds, seconds of one
+process per game (the wall time times the workers, over the games; and the CPU time, which a
+loaded machine does not inflate) and how the games ended. It also prints ISMCTS iterations per
+second per pack (the iterations run over the time spent choosing, the belief's
 update left out), and with ``--self-play N`` N Red Notice games of ISMCTS against ISMCTS (mean
-length, seconds per game, how they ended). Figures only: nothing here passes or fails.
+length, seconds per game, how they ended). Figures only: nothing here passes or fails. Progress
+goes to stderr (a line at each tenth of a run's games and at least every half minute while
+games finish, with the clock time).
 
 The full table asked for (200 games per role on Car Chase, 100 on Red Notice)::
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import collections
 import resource
+import sys
 import time
 from collections.abc import Callable
 
@@ -48,6 +51,26 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+class Progress:
+    """Tells (on stderr, so the table stays clean) how a run goes: a line at each tenth of its
+    games and whenever half a minute has passed since the last line, with the clock time, so
+    that a long run shows where it is and a game that takes long shows as a silence."""
+
+    def __init__(self, what: str, games: int) -> None:
+        self.what, self.games, self.done = what, games, 0
+        self.start = self.last = time.perf_counter()
+
+    def __call__(self, finished: int) -> None:
+        before, self.done = self.done, self.done + finished
+        now = time.perf_counter()
+        step = max(1, self.games // 10)
+        if self.done // step > before // step or now - self.last >= 30 or \
+                self.done == self.games:
+            self.last = now
+            print(f"  [{time.strftime('%H:%M:%S')}] {self.what}: {self.done}/{self.games} "
+                  f"games, {now - self.start:.0f} s", file=sys.stderr, flush=True)
+
+
 def timed(run: Callable[[], SimulationResult]) -> tuple[SimulationResult, float, float]:
     """The result of ``run``, its wall seconds and its CPU seconds."""
     wall, cpu = time.perf_counter(), cpu_seconds()
@@ -60,9 +83,10 @@ def strength(pack: str, a: str, b: str, games: int, workers: int) -> list[str]:
     rows = []
     for role in game.roles:
         other = next(r for r in game.roles if r != role)
+        progress = Progress(f"{pack} {a} ({role}) against {b}", games)
         result, wall, cpu = timed(lambda: simulate(
             pack, games=games, seed=0, agents={role: a, other: b},  # noqa: B023
-            workers=workers))
+            workers=workers, progress=progress))  # noqa: B023
         wins = result.wins.get(role, 0)
         low, high = wilson_interval(wins, games)
         rows.append(f"| {pack} | {a} | {b} | {role} | {wins}/{games} = {wins / games:.0%} "
@@ -94,8 +118,10 @@ def speed(pack: str, spec: str, games: int) -> str:
     agent = load_agent(spec)
     assert isinstance(agent, IsmctsAgent)
     timed = _Timed(agent)
+    progress = Progress(f"{pack} {spec} iterations per second", games)
     for seed in range(games):
         play_game(game, seed, {game.roles[seed % 2]: timed})
+        progress(1)
     rate = timed.iterations / timed.seconds if timed.seconds else 0.0
     return (f"{pack}: {rate:.0f} ISMCTS iterations/s of CPU ({timed.iterations} in "
             f"{timed.seconds:.1f} s, {games} games)")
@@ -105,7 +131,7 @@ def self_play(pack: str, spec: str, games: int, workers: int) -> str:
     game = load_pack(pack).game
     result, wall, cpu = timed(lambda: simulate(
         pack, games=games, seed=0, agents={role: spec for role in game.roles},
-        workers=workers))
+        workers=workers, progress=Progress(f"{pack} {spec} against itself", games)))
     wins = ", ".join(f"{role} {result.wins.get(role, 0)}" for role in game.roles)
     return (f"{pack} {spec} vs itself: {games} games ({wins}), mean "
             f"{result.mean_rounds:.1f} rounds, {wall * workers / games:.0f} s/game "

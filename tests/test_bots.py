@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import random
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rulekit.agents import load_agent, parse_agents
-from rulekit.bots.evaluation import outcome
+from rulekit.bots.evaluation import Evaluation, outcome
 from rulekit.bots.heuristic import HeuristicAgent
 from rulekit.bots.ismcts import IsmctsAgent
+from rulekit.engine.game import Game
 from rulekit.errors import PackErrors, UsageError
 from rulekit.pack.loader import load_pack
 from rulekit.simulate import play_game
@@ -99,7 +102,7 @@ def test_a_seat_whose_belief_is_lost_answers_as_rollouts_do(
 def test_an_anytime_action_is_taken_only_if_it_scores_better_by_a_margin() -> None:
     """An anytime action that gains nothing the evaluation sees (it leads to a question that
     may go back) is not taken: taking it again and again stalled games."""
-    from rulekit.bots.ismcts import MARGIN, _unless_idle
+    from rulekit.bots.anytime import MARGIN, unless_idle
 
     game = load_pack("rednotice").game
     state, rng = game.new_game(0), random.Random(0)
@@ -112,8 +115,45 @@ def test_an_anytime_action_is_taken_only_if_it_scores_better_by_a_margin() -> No
     values[own[1].id] = 0.6
     for gain, chosen in [(0.0, own[1]), (MARGIN / 2, own[1]), (2 * MARGIN, extra)]:
         values[extra.id] = 0.6 + gain
-        assert _unless_idle(extra, tried, decision, lambda o: values[o.id]) == chosen
-    assert _unless_idle(own[0], tried, decision, lambda o: values[o.id]) == own[0]
+        assert unless_idle(extra, tried, decision, lambda o: values[o.id]) == chosen
+    assert unless_idle(own[0], tried, decision, lambda o: values[o.id]) == own[0]
+
+
+def _detour_state() -> tuple[Game, dict[str, Any]]:
+    """A Red Notice state where a player is offered an anytime action (random play)."""
+    game = load_pack("rednotice").game
+    state, rng = game.new_game(0), random.Random(0)
+    while not any(d.extras for d in game.pending(state)):
+        game.apply(state, {d.player: d.sample(rng) for d in game.pending(state)}, in_place=True)
+    return game, state
+
+
+@pytest.mark.parametrize("make", [lambda e: IsmctsAgent(iterations=20, evaluate=e),
+                                  lambda e: HeuristicAgent(samples=2, evaluate=e)])
+def test_a_seat_back_where_it_took_an_anytime_action_does_not_take_it_again(
+        make: Callable[[Evaluation], IsmctsAgent | HeuristicAgent]) -> None:
+    """An evaluation that likes being inside the anytime action's own question makes the seat
+    take it; declined there, the seat is back at the same question with nothing new and
+    answers it (Angela once went round that loop for minutes)."""
+    from rulekit.agents import View
+
+    game, state = _detour_state()
+    decision = next(d for d in game.pending(state) if d.extras)
+    role, prompt = decision.player, decision.prompt
+
+    def inside(game: Game, state: dict[str, Any], role: str) -> float:
+        asked = game.decision_for(state, role)
+        return 0.9 if asked is not None and not asked.extras else 0.1
+
+    agent, seat = make(inside), random.Random(1)
+    first = agent.choose(View.of(game, role, seat, state), decision)
+    assert first.id in {o.id for o in decision.extras}
+    game.apply(state, {role: first.id}, in_place=True)
+    game.apply(state, {role: "none"}, in_place=True)  # declined inside its own question
+    again = game.decision_for(state, role)
+    assert again is not None and again.prompt == prompt
+    answer = agent.choose(View.of(game, role, seat, state), again)
+    assert answer.id not in {o.id for o in again.extras}
 
 
 def test_the_heuristic_agent_takes_a_winning_move_with_an_evaluation() -> None:

@@ -269,10 +269,11 @@ def relabel_id(option_id: str, mapping: dict[str, str]) -> str:
 
 def gather(game: Game, state: State, player: str, hidden: dict[str, tuple[Any, Any]],
             named: list[str], offered: list[str]) -> dict[str, str]:
-    """A swap of cards ``hidden`` (card -> kind) that puts every card of ``named`` not offered to
-    ``player`` into the pile the offered cards lie in (else a pile only ``player`` sees), in
+    """A swap of cards ``hidden`` (card -> kind) that puts the cards of ``named`` not offered
+    to ``player`` into the pile the offered cards lie in (else a pile only ``player`` sees), in
     the place of cards there that are not named: of the same kind where there is one, else of
-    the same owner. Empty if none fits."""
+    the same owner. A named card with no such place in a pile stays where it is (the log names
+    cards of several kinds, which do not all go to one pile). Empty if none fits."""
     zones = state["zones"]
     piles = [key for key, cards in zones.items() if any(c in offered for c in cards)]
     piles += [key for key, owner, vis in game._zone_keys
@@ -287,10 +288,9 @@ def gather(game: Game, state: State, player: str, hidden: dict[str, tuple[Any, A
             victim = next((c for c in spare if hidden[c] == kind), None) or \
                 next((c for c in spare if hidden[c][1] == kind[1]), None)
             if victim is None:
-                break
+                continue  # a card of another kind (named further on) goes elsewhere or not
             spare.remove(victim)
             mapping[card], mapping[victim] = victim, card
-        else:
-            if mapping:
-                return mapping
+        if mapping:
+            return mapping
     return {}

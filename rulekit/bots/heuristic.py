@@ -4,15 +4,16 @@ For each legal option the agent plays it on a few states drawn from its belief (
 players' simultaneous answers drawn at random), runs the game up to the next decision and
 scores the result with the evaluation; it takes the best mean, ties broken at random with the
 seat's generator. An anytime action is taken only if it scores better than the decision's own
-options by a margin (:data:`rulekit.bots.ismcts.MARGIN`), as in ``ismcts``.
+options by a margin (:data:`rulekit.bots.anytime.MARGIN`), and not again where the seat took it
+and came back with nothing new, as in ``ismcts``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulekit.bots.anytime import MARGIN, idle_here, own_options, remember
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
-from rulekit.bots.ismcts import MARGIN
 from rulekit.bots.rollout import rollout_choice
 from rulekit.engine.decisions import Decision, Option
 from rulekit.errors import IllegalActionError
@@ -32,7 +33,7 @@ class HeuristicAgent:
         self.evaluate = evaluate
 
     def choose(self, view: View, decision: Decision) -> Option:
-        options = decision.options()
+        options = own_options(decision, idle_here(view))
         if len(options) == 1:
             return options[0]
         game, role, rng = view.game, view.role, view.rng
@@ -55,8 +56,8 @@ class HeuristicAgent:
         best_own = max((t for _, t in own), default=None)
         best = max(totals)
         if best_own is not None and best <= best_own + MARGIN * len(states):
-            scored, best = own, best_own  # an anytime action must gain (see ismcts.MARGIN)
-        return rng.choice([o for o, t in scored if t == best])
+            scored, best = own, best_own  # an anytime action must gain (see anytime.MARGIN)
+        return remember(view, decision, rng.choice([o for o, t in scored if t == best]))
 
     def __repr__(self) -> str:
         return f"HeuristicAgent(samples={self.samples})"

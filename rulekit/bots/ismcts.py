@@ -27,9 +27,9 @@ import contextlib
 import math
 import random
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from rulekit.bots.anytime import Detours, idle_here, own_options, remember, unless_idle
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
 from rulekit.bots.rollout import largest_option, rollout, rollout_choice
 from rulekit.engine.decisions import NONE_ID, Decision, Option
@@ -83,6 +83,7 @@ class IsmctsAgent:
         game, role = view.game, view.role
         if view.belief.lost:  # brought up to date before the clock starts
             return rollout_choice(decision, view.rng)  # no state to search: play as rollouts
+        barred = idle_here(view)  # anytime actions taken here already, back with nothing new
         rng = random.Random(view.rng.getrandbits(64))
         evaluate = self.evaluate or pack_evaluation(game)
         root = _Node()
@@ -98,32 +99,44 @@ class IsmctsAgent:
             # A pack's fault on a line of play the real game may never take: the iteration
             # counts for nothing (a real game that takes it says where).
             with contextlib.suppress(GameRuntimeError):
-                self._iterate(game, state, root, rng, evaluate)
+                self._iterate(game, state, root, rng, evaluate, (role, barred))
             done += 1
         self.last_iterations = done
         stats = root.stats.get(role, {})
         tried = []
         for option_id, entry in stats.items():
-            if entry[0] > 0:
+            if entry[0] > 0 and option_id not in barred:
                 try:
                     tried.append(decision.option(option_id))
                 except IllegalActionError:
                     continue
         if not tried:
-            return decision.sample(view.rng)
+            options = own_options(decision, barred)
+            return remember(view, decision, view.rng.choice(options) if barred else
+                            decision.sample(view.rng))
         best = max(tried, key=lambda o: (stats[o.id][0], stats[o.id][1]))
-        return _unless_idle(best, tried, decision, lambda o: stats[o.id][1] / stats[o.id][0])
+        best = unless_idle(best, tried, decision, lambda o: stats[o.id][1] / stats[o.id][0])
+        return remember(view, decision, best)
 
     def _iterate(self, game: Game, state: State, root: _Node, rng: random.Random,
-                 evaluate: Evaluation) -> None:
+                 evaluate: Evaluation, barred_at_root: tuple[str, set[str]]) -> None:
         path: list[tuple[_Node, tuple[tuple[str, str], ...]]] = []
         node = root
         expanded = False
+        detours = Detours()  # no going round an anytime action's loop inside the tree
         while state["result"] is None and not expanded:
             decisions = game.pending(state)
             if not decisions:
                 break
-            joint = tuple((d.player, self._select(node, d, rng)) for d in decisions)
+            answers = []
+            for d in decisions:
+                barred = detours.barred(state, d)
+                if node is root and d.player == barred_at_root[0]:
+                    barred = barred | barred_at_root[1]
+                answer = self._select(node, d, rng, barred)
+                detours.took(state, d, answer)
+                answers.append((d.player, answer))
+            joint = tuple(answers)
             path.append((node, joint))
             game.apply(state, dict(joint), in_place=True)
             child = node.children.get(joint)
@@ -140,10 +153,14 @@ class IsmctsAgent:
                 entry[0] += 1
                 entry[1] += rewards[player]
 
-    def _select(self, node: _Node, decision: Decision, rng: random.Random) -> str:
-        """UCB over the options available here, untried ones first (in random order)."""
+    def _select(self, node: _Node, decision: Decision, rng: random.Random,
+                barred: set[str]) -> str:
+        """UCB over the options available here but ``barred`` anytime actions, untried ones
+        first (in random order)."""
         stats = node.stats.setdefault(decision.player, {})
         options = _candidates(decision, stats, rng)
+        if barred:
+            options = [o for o in options if o.id not in barred] or options
         untried = []
         for option in options:
             entry = stats.get(option.id)
@@ -167,25 +184,6 @@ class IsmctsAgent:
         budget = f"seconds={self.seconds}" if self.seconds is not None else \
             f"iterations={self.iterations}"
         return f"IsmctsAgent({budget}, depth={self.depth})"
-
-
-MARGIN = 0.02  # how much better than the best other option an anytime action must score
-
-
-def _unless_idle(best: Option, tried: list[Option], decision: Decision,
-                 value: Callable[[Option], float]) -> Option:
-    """``best``, unless it is an anytime action that does not score :data:`MARGIN` more than
-    the best of the decision's own options: then that one. An anytime action that changes
-    nothing the evaluation sees (one that leads to a question whose answers include going
-    back) would otherwise be taken again and again, a game that does not move on."""
-    extras = {o.id for o in decision.extras}
-    if best.id not in extras:
-        return best
-    own = [o for o in tried if o.id not in extras]
-    if not own:
-        return best
-    other = max(own, key=value)
-    return best if value(best) > value(other) + MARGIN else other
 
 
 WIDTH = 16  # options considered at a node of a decision with many (subsets, say)
