@@ -15,11 +15,11 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from rulekit.engine.decisions import Decision, Option, RandomChooser
+from rulekit.engine.decisions import Decision, Option, RandomChooser, option_ids
 from rulekit.engine.game import Game, State, copy_state
 from rulekit.engine.helpers import BudgetExceeded
 from rulekit.engine.program import CONTINUE, SUSPEND, Program
-from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer, option_ids
+from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer
 from rulekit.errors import GameRuntimeError
 from rulekit.lang.symbols import AnytimeDecl
 
@@ -85,7 +85,10 @@ class PlayoutRuntime(Runtime):
         action, step back onto the choice (or the tests before it) so that it is asked again
         (as ``Game.apply``)."""
         if self.random and self.program.anytime:
-            action = self._draw(specs, self.stack[-1][2])
+            if len(specs) == 1:
+                action = self._one(self.stack[-1][2], specs[0])
+            else:
+                action = self._draw(specs, self.stack[-1][2])
         else:
             action = self._settle(specs)
         if action is not None:
@@ -224,18 +227,14 @@ class PlayoutRuntime(Runtime):
             return
         state = self.state
         if self.max_rounds is not None and state["round"] > self.max_rounds:
-            for spec in waiting:
-                spec["ids"] = option_ids(spec["items"], self.program.plain_ids)
-            state["pending"] = waiting
-            state["committed"] = {}
-            raise Capped
+            self._cap(waiting)
         plain_ids = self.program.plain_ids
         choosers = self.choosers
         log = self.log
         for spec in waiting:
-            spec["ids"] = option_ids(spec["items"], plain_ids)
             role = spec["player"]
-            option_id, value = choosers[role].answer(spec)  # type: ignore[attr-defined]
+            option_id, value = choosers[role].answer(  # type: ignore[attr-defined]
+                spec, None, plain_ids)
             locals_[spec["slot"]] = value
             log.append({"e": "choice", "to": role, "player": role, "option": option_id,
                         "value": list(value) if value.__class__ is list else value,
@@ -264,48 +263,57 @@ class PlayoutRuntime(Runtime):
         if not waiting:
             return None
         if self.max_rounds is not None and self.state["round"] > self.max_rounds:
-            self.state["pending"] = [spec for spec, _ in waiting]
-            self.state["committed"] = {}
-            raise Capped
+            self._cap([spec for spec, _ in waiting])
         action = self._log_random(locals_, waiting)
         self.spent += self.budget - self.ticks  # as _answered
         self.ticks = self.budget
         return action
 
     def _answer_one(self, locals_: list[Any], make: SpecMaker) -> None:
-        """:meth:`_answer_randomly` for a single choice (the usual case), in short: the same
-        steps as :meth:`_ask_quickly` and :meth:`_log_random` for one spec."""
-        program = self.program
-        chooser = self.choosers
+        """:meth:`_answer_randomly` for a single choice (the usual case), in short."""
         while True:
-            spec = make(self, locals_)
-            role = spec["player"]
-            forced, value = forced_answer(spec)
-            asked = spec.get("ask") or role in program.secret_anytime
-            extras = self._extras(role, counted=forced and not asked)
-            if forced:
-                if not (asked or extras):
-                    locals_[spec["slot"]] = value
-                    return
-                ask_anyway(spec)
-            state = self.state
-            spec["ids"] = option_ids(spec["items"], program.plain_ids)
-            if self.max_rounds is not None and state["round"] > self.max_rounds:
-                state["pending"] = [spec]
-                state["committed"] = {}
-                raise Capped
-            option_id, value = chooser[role].answer(spec, extras)  # type: ignore[attr-defined]
-            self.decisions += 1
-            self.spent += self.budget - self.ticks  # as _answered
-            self.ticks = self.budget
-            if option_id.startswith("!"):
-                self._run_anytime(self._anytime(role, option_id, self.log))
-                continue
-            locals_[spec["slot"]] = value
-            self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
-                             "value": list(value) if value.__class__ is list else value,
-                             "round": state["round"]})
-            return
+            action = self._one(locals_, make(self, locals_))
+            if action is None:
+                return
+            self._run_anytime(action)
+
+    def _one(self, locals_: list[Any], spec: dict[str, Any]) -> str | None:
+        """:meth:`_draw` for a single spec, in short: the same steps as :meth:`_ask_quickly`
+        and :meth:`_log_random` for one spec."""
+        program = self.program
+        role = spec["player"]
+        forced, value = forced_answer(spec)
+        asked = spec.get("ask") or role in program.secret_anytime
+        extras = self._extras(role, counted=forced and not asked)
+        if forced:
+            if not (asked or extras):
+                locals_[spec["slot"]] = value
+                return None
+            ask_anyway(spec)
+        state = self.state
+        if self.max_rounds is not None and state["round"] > self.max_rounds:
+            self._cap([spec])
+        option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
+            spec, extras, program.plain_ids)
+        self.decisions += 1
+        self.spent += self.budget - self.ticks  # as _answered
+        self.ticks = self.budget
+        if option_id.startswith("!"):
+            return self._anytime(role, option_id, self.log)
+        locals_[spec["slot"]] = value
+        self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                         "value": list(value) if value.__class__ is list else value,
+                         "round": state["round"]})
+        return None
+
+    def _cap(self, specs: list[dict[str, Any]]) -> None:
+        """Stop at the round limit, leaving ``specs`` pending (with their ids)."""
+        plain_ids = self.program.plain_ids
+        for spec in specs:
+            spec["ids"] = option_ids(spec["items"], plain_ids)
+        self.state["pending"] = specs
+        self.state["committed"] = {}
+        raise Capped
 
     def _extras(self, role: str, counted: bool) -> Extras:
         """``role``'s anytime actions: counted against the step budget as in ``Runtime.ask``,
@@ -337,7 +345,6 @@ class PlayoutRuntime(Runtime):
             if forced:
                 locals_[spec["slot"]] = value
             else:
-                spec["ids"] = option_ids(spec["items"], program.plain_ids)
                 waiting.append((spec, extras))
         return waiting
 
@@ -346,10 +353,12 @@ class PlayoutRuntime(Runtime):
         """Draw each answer (as ``Decision.sample``), then write and record them; the
         procedure of an anytime action drawn instead (then nothing else is recorded)."""
         choosers = self.choosers
+        plain_ids = self.program.plain_ids
         if len(waiting) == 1:  # the usual case, in short
             spec, extras = waiting[0]
             role = spec["player"]
-            option_id, value = choosers[role].answer(spec, extras)  # type: ignore[attr-defined]
+            option_id, value = choosers[role].answer(  # type: ignore[attr-defined]
+                spec, extras, plain_ids)
             self.decisions += 1
             if option_id.startswith("!"):
                 return self._anytime(role, option_id, self.log)
@@ -358,8 +367,8 @@ class PlayoutRuntime(Runtime):
                              "value": list(value) if value.__class__ is list else value,
                              "round": self.state["round"]})
             return None
-        answers = [choosers[spec["player"]].answer(spec, extras)  # type: ignore[attr-defined]
-                   for spec, extras in waiting]
+        answers = [choosers[spec["player"]].answer(  # type: ignore[attr-defined]
+            spec, extras, plain_ids) for spec, extras in waiting]
         self.decisions += len(answers)
         log = self.log
         for (spec, _), (option_id, _) in zip(waiting, answers, strict=True):
