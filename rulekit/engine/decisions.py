@@ -22,6 +22,7 @@ from typing import Any
 from rulekit.errors import IllegalActionError
 
 NONE_ID = "none"
+_INTS = {int}
 ENUMERATION_LIMIT = 100_000
 
 
@@ -91,7 +92,7 @@ def option_id(items: list[Any], index: int, plain_ids: frozenset[str]) -> str:
         if item.__class__ is str:
             if plain_ids.issuperset(items):
                 return item
-        elif item.__class__ is int and all(i.__class__ is int for i in items):
+        elif item.__class__ is int and set(map(type, items)) == _INTS:
             return str(item)  # (distinct integers have distinct texts, none with a '+')
     return item_ids(items)[index]
 
@@ -361,11 +362,17 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
             return below(n + 1) - 1
         return below(n) if n else rng.randrange(n)
     lo, hi = spec["min"], min(spec["max"], n)
-    masks = [(limit, sum(1 << i for i, flag in enumerate(flags) if flag))
-             for limit, flags in spec["at_most"]]
     # Uniform subsets conditioned on the constraints: rejection sampling (a subset is a bit
     # mask), then enumeration if the constraints reject too much.
     getrandbits = rng.getrandbits
+    rules = spec["at_most"]
+    if not rules:  # the usual case, in short
+        for _ in range(64):
+            bits = getrandbits(n) if n else 0
+            if lo <= bits.bit_count() <= hi:
+                return _bit_indexes(bits)
+        return None
+    masks = [(limit, _mask(flags)) for limit, flags in rules]
     for _ in range(64):
         bits = getrandbits(n) if n else 0
         if lo <= bits.bit_count() <= hi:
@@ -375,6 +382,15 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
             else:
                 return _bit_indexes(bits)
     return None
+
+
+def _mask(flags: list[Any]) -> int:
+    """The bit mask of the items a rule's flags mark (item ``i`` is bit ``i``)."""
+    mask = 0
+    for i, flag in enumerate(flags):
+        if flag:
+            mask |= 1 << i
+    return mask
 
 
 class RandomChooser:
