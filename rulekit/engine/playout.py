@@ -26,6 +26,9 @@ from rulekit.lang.symbols import AnytimeDecl
 Chooser = Callable[[Decision], Option | str]
 SpecMaker = Callable[[Runtime, list[Any]], dict[str, Any]]
 Extras = list[tuple[str, str]]  # a player's anytime actions: (option id, label)
+# Told of the first decisions a playout waits for (the state, and the specs of those not
+# answered at once), before they are answered.
+Watch = Callable[[State, list[dict[str, Any]]], None]
 
 
 class Capped(Exception):
@@ -35,10 +38,11 @@ class Capped(Exception):
 class PlayoutRuntime(Runtime):
     """A runtime that answers decisions where they are asked."""
 
-    __slots__ = ("by_role", "choosers", "decisions", "game", "max_rounds", "random", "spent")
+    __slots__ = ("by_role", "choosers", "decisions", "game", "max_rounds", "random", "spent",
+                 "watch")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
-                 max_rounds: int | None) -> None:
+                 max_rounds: int | None, watch: Watch | None = None) -> None:
         super().__init__(game.program, state, game.step_budget)
         if self.program.build_playout is not None:
             self.program.build_playout()
@@ -46,6 +50,7 @@ class PlayoutRuntime(Runtime):
         self.game = game
         self.choosers = choosers
         self.max_rounds = max_rounds
+        self.watch = watch
         self.decisions = 0
         self.spent = 0  # loop turns counted before the last decision
         self.fast = game.program.playout
@@ -167,6 +172,8 @@ class PlayoutRuntime(Runtime):
     def answer_pending(self) -> str | None:
         """Answer the pending decisions; the procedure of an anytime action chosen."""
         state = self.state
+        if self.watch is not None:
+            self._waiting(state["pending"])
         if self.max_rounds is not None and state["round"] > self.max_rounds:
             raise Capped
         if self.random and not self.program.anytime:
@@ -226,6 +233,8 @@ class PlayoutRuntime(Runtime):
         if not waiting:
             return
         state = self.state
+        if self.watch is not None:
+            self._waiting(waiting)
         if self.max_rounds is not None and state["round"] > self.max_rounds:
             self._cap(waiting)
         plain_ids = self.program.plain_ids
@@ -262,6 +271,8 @@ class PlayoutRuntime(Runtime):
         waiting = self._ask_quickly(specs, locals_)
         if not waiting:
             return None
+        if self.watch is not None:
+            self._waiting([spec for spec, _ in waiting])
         if self.max_rounds is not None and self.state["round"] > self.max_rounds:
             self._cap([spec for spec, _ in waiting])
         action = self._log_random(locals_, waiting)
@@ -291,6 +302,8 @@ class PlayoutRuntime(Runtime):
                 return None
             ask_anyway(spec)
         state = self.state
+        if self.watch is not None:
+            self._waiting([spec])
         if self.max_rounds is not None and state["round"] > self.max_rounds:
             self._cap([spec])
         option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
@@ -305,6 +318,13 @@ class PlayoutRuntime(Runtime):
                          "value": list(value) if value.__class__ is list else value,
                          "round": state["round"]})
         return None
+
+    def _waiting(self, specs: list[dict[str, Any]]) -> None:
+        """Tell the watch of the first decisions waited for."""
+        watch = self.watch
+        self.watch = None
+        assert watch is not None
+        watch(self.state, specs)
 
     def _cap(self, specs: list[dict[str, Any]]) -> None:
         """Stop at the round limit, leaving ``specs`` pending (with their ids)."""
@@ -413,7 +433,8 @@ def _resume_in_blocks(program: Program) -> None:
 
 
 def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Chooser]],
-            max_rounds: int | None = None) -> tuple[State, int, bool]:
+            max_rounds: int | None = None, watch: Watch | None = None
+            ) -> tuple[State, int, bool]:
     """Play ``state`` to its end, or until a round past ``max_rounds`` begins to ask.
 
     ``choosers()`` gives each role's chooser (a new set, should the game be played again on
@@ -421,20 +442,24 @@ def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Choose
     game had to be played again), the number of decisions taken and whether the round limit
     stopped the game. Errors are those of a normal game. A game stopped by the round limit is
     left where it stopped, inside a procedure: such a state is for reading, not for resuming.
+    ``watch`` is told of the first decisions the game waits for (as ``Game.pending`` would
+    list them), before they are answered.
     """
     if state["committed"]:  # some players have answered already
-        return state, *_play_normally(game, state, choosers(), max_rounds)
+        return state, *_play_normally(game, state, choosers(), max_rounds, watch)
     start = copy_state(state)
     try:
-        return state, *run_playout(game, state, choosers(), max_rounds)
+        return state, *run_playout(game, state, choosers(), max_rounds, watch)
     except Exception:  # any failure: play the normal way, which says where and why
-        return start, *_play_normally(game, start, choosers(), max_rounds)
+        return start, *_play_normally(game, start, choosers(), max_rounds, watch)
 
 
 def _play_normally(game: Game, state: State, choosers: Mapping[str, Chooser],
-                   max_rounds: int | None) -> tuple[int, bool]:
+                   max_rounds: int | None, watch: Watch | None) -> tuple[int, bool]:
     decisions = 0
     game.run(state)
+    if watch is not None and state["pending"]:
+        watch(state, state["pending"])
     while state["result"] is None:
         if max_rounds is not None and state["round"] > max_rounds:
             return decisions, True
@@ -447,10 +472,11 @@ def _play_normally(game: Game, state: State, choosers: Mapping[str, Chooser],
 
 
 def run_playout(game: Game, state: State, choosers: Mapping[str, Chooser],
-                max_rounds: int | None = None) -> tuple[int, bool]:
+                max_rounds: int | None = None, watch: Watch | None = None
+                ) -> tuple[int, bool]:
     """Run ``state`` (in place) to its end or to ``max_rounds``; (decisions, capped).
     Unlike :func:`playout`, an error is not that of a normal game (no replay)."""
-    runtime = PlayoutRuntime(game, state, choosers, max_rounds)
+    runtime = PlayoutRuntime(game, state, choosers, max_rounds, watch)
     capped = False
     try:
         if state["pending"]:
