@@ -17,7 +17,7 @@ from typing import Any
 
 from rulekit.engine.decisions import Decision, Option, RandomChooser, option_ids
 from rulekit.engine.game import Game, State, copy_state
-from rulekit.engine.helpers import BudgetExceeded
+from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
 from rulekit.engine.program import CONTINUE, SUSPEND, Program
 from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer
 from rulekit.errors import GameRuntimeError
@@ -64,26 +64,28 @@ class PlayoutRuntime(Runtime):
 
     def anytime_options(self, role: str) -> list[tuple[str, str]]:
         """As ``Runtime.anytime_options``, each condition evaluated again only after a write
-        to what it reads (so fewer steps are counted than in a normal game)."""
+        to what it reads (so fewer steps are counted than in a normal game); which of a role's
+        actions hold is kept likewise."""
         if not self.program.cache_whens:
             return Runtime.anytime_options(self, role)
         whens = self.whens
         if whens is None:
             whens = self.whens = {}
-        found: list[tuple[str, str]] = []
-        running = None
-        for index, decl, when, option in self.by_role.get(role, ()):
-            if when is not None:
-                holds = whens.get(index)
-                if holds is None:
-                    holds = whens[index] = bool(self.evaluate(when, decl.location))
-                if not holds:
-                    continue
-            if running is None:
-                running = {frame[0] for frame in self.stack}
-            if decl.procedure not in running:
-                found.append(option)
-        return found
+        held = whens.get(role)  # role's actions whose condition holds: (procedure, option)
+        if held is None:
+            held = whens[role] = []
+            for index, decl, when, option in self.by_role.get(role, ()):
+                if when is not None:
+                    holds = whens.get(index)
+                    if holds is None:
+                        holds = whens[index] = bool(self.evaluate(when, decl.location))
+                    if not holds:
+                        continue
+                held.append((decl.procedure, option))
+        if not held:
+            return []
+        running = {frame[0] for frame in self.stack}
+        return [option for procedure, option in held if procedure not in running]
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Ask as a normal game does, then answer what is pending at once; after an anytime
@@ -120,6 +122,51 @@ class PlayoutRuntime(Runtime):
         finally:
             if stack:
                 stack.pop()
+
+    def run(self) -> None:
+        """As ``Runtime.run``, for a playout: decisions are answered where they are asked, so
+        the game runs to its end (or a :class:`Capped` round); a failure is left to
+        :func:`playout`, which plays the game again the normal way. Each procedure whose
+        frame starts runs as its playout version."""
+        stack = self.stack
+        procs = self.program.procs
+        fast = self.fast
+        assert fast is not None
+        budget = self.budget
+        steps = 0  # blocks run here; loops inside blocks count down self.ticks
+        try:
+            while stack:
+                frame = stack[-1]
+                if frame[1] == 0 and frame[0] in fast:
+                    try:
+                        fast[frame[0]](self, frame[2])
+                    except EndRound:
+                        end_round(self)
+                        continue
+                    stack.pop()
+                    continue
+                code = procs[frame[0]].code
+                pc = frame[1]
+                if pc >= len(code):
+                    stack.pop()
+                    continue
+                frame[1] = pc + 1
+                try:
+                    status = code[pc](self, frame)
+                except EndRound:
+                    end_round(self)
+                    continue
+                steps += 1
+                if steps > budget:
+                    raise BudgetExceeded
+                if status:  # STOP (a playout never suspends)
+                    break
+        except StopGame:
+            pass
+        state = self.state
+        state["steps"] += steps + budget - self.ticks
+        if not stack and state["result"] is None:
+            self.finish(None, "the game ended without a winner")
 
     def run_blocks(self, locals_: list[Any], name: str) -> None:
         """Run procedure ``name``'s blocks to its end, as ``Runtime.run`` does (the

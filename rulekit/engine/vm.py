@@ -37,9 +37,10 @@ class Runtime:
         self.ticks = budget  # counts down: one per block run and per loop turn
         # Procedures run as one plain function each when their frame starts (playouts).
         self.fast: dict[str, Any] | None = None
-        # The values of anytime conditions a playout keeps (see Program.cache_whens); generated
-        # code sets it to None after writing what one of them reads.
-        self.whens: dict[int, bool] | None = None
+        # The values of anytime conditions a playout keeps, by the action's index, and each
+        # role's actions that hold, by role (see Program.cache_whens); generated code sets it
+        # to None after writing what one of them reads.
+        self.whens: dict[Any, Any] | None = None
 
     # ------------------------------------------------------------ services for instructions
 
