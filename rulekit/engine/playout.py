@@ -82,8 +82,10 @@ class PlayoutRuntime(Runtime):
                     if not holds:
                         continue
                 held.append((decl.procedure, option))
-        if not held:
-            return []
+        return self._not_running(held) if held else []
+
+    def _not_running(self, held: list[tuple[str, tuple[str, str]]]) -> Extras:
+        """The options of ``held`` whose procedure is not running (inside its own question)."""
         running = {frame[0] for frame in self.stack}
         return [option for procedure, option in held if procedure not in running]
 
@@ -340,9 +342,17 @@ class PlayoutRuntime(Runtime):
         and :meth:`_log_random` for one spec."""
         program = self.program
         role = spec["player"]
-        forced, value = forced_answer(spec)
-        asked = spec.get("ask") or role in program.secret_anytime
-        extras = self._extras(role, counted=forced and not asked)
+        if spec["kind"] == "one" and len(spec["items"]) > 1:  # the usual case, in short
+            forced, value = False, None
+        else:
+            forced, value = forced_answer(spec)
+        asked = forced and (spec.get("ask") or role in program.secret_anytime)
+        whens = self.whens
+        held = None if whens is None else whens.get(role)
+        if held is None:
+            extras = self._extras(role, counted=forced and not asked)
+        else:  # as anytime_options, in short
+            extras = self._not_running(held) if held else []
         if forced:
             if not (asked or extras):
                 locals_[spec["slot"]] = value
