@@ -62,8 +62,10 @@ def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
     symbols, labels = Declarations(docs).build(manifest_doc, overrides)
     program = Program()
     compiler = Compiler(symbols, program)
-    CodeBuilder(docs, manifest_doc).compile_code(symbols, compiler)
-    display = read_display(*docs.section("display", None), symbols, docs.errors)
+    builder = CodeBuilder(docs, manifest_doc)
+    builder.compile_code(symbols, compiler)
+    display = read_display(*docs.section("display", None), symbols, docs.errors,
+                           builder.bodies)
     role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
     game = Game(pack_id=manifest["id"], pack_name=manifest["name"],
                 version=str(manifest["version"]), pack_hash=docs.pack_hash(),
