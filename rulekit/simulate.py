@@ -101,18 +101,25 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
     fast = _random_seats(game, loaded)
     state = game.initial_state(seed, quiet=fast)
     first: str | None = None
+    # Where the game first waits for a decision: who decides, and who holds the initiative.
+    start: list[tuple[str | None, str | None]] = []
+
+    def watch(state: dict[str, Any], specs: list[dict[str, Any]]) -> None:
+        start[:] = [(specs[0]["player"] if len(specs) == 1 else None,
+                     initiative(game, state))]
+
     try:
-        state = game.run(state)  # game.new_game(seed), with the state at hand for errors
-        if len(state["pending"]) == 1:
-            first = state["pending"][0]["player"]
-        holder = initiative(game, state)
-        if fast:
+        if fast:  # played out from the start (run to the first decision on the way)
             state, decisions, capped = playout(
-                game, state, lambda: _choosers(game, seed, loaded, state), max_rounds)
+                game, state, lambda: _choosers(game, seed, loaded, state), max_rounds, watch)
         else:
+            state = game.run(state)  # game.new_game(seed), with the state at hand for errors
+            if state["pending"]:
+                watch(state, state["pending"])
             decisions, capped = _play_steps(game, state, _choosers(game, seed, loaded, state),
                                             max_rounds)
         last = initiative(game, state)
+        first, holder = start[0] if start else (None, last)
     except IllegalActionError as exc:
         raise IllegalActionError(f"illegal choice: {exc.message} {_where(seed, state)}",
                                  exc.hint) from None

@@ -22,6 +22,7 @@ from typing import Any
 from rulekit.errors import IllegalActionError
 
 NONE_ID = "none"
+_INTS = {int}
 ENUMERATION_LIMIT = 100_000
 
 
@@ -73,6 +74,27 @@ def item_ids(items: list[Any]) -> list[str]:
     if len(set(ids)) != len(ids) or NONE_ID in ids or "+" in "".join(ids):
         return [str(i + 1) for i in range(len(items))]
     return ids
+
+
+def option_ids(items: list[Any], plain_ids: frozenset[str]) -> list[str]:
+    """The option ids of a choice's items, as :func:`item_ids` makes them: the items themselves
+    at once if they are distinct component ids (cards, nodes...)."""
+    if len(set(items)) == len(items) and plain_ids.issuperset(items):
+        return list(items)
+    return item_ids(items)
+
+
+def option_id(items: list[Any], index: int, plain_ids: frozenset[str]) -> str:
+    """``option_ids(items, plain_ids)[index]``, without making the ids of the other items when
+    the items are distinct component ids or distinct integers (the usual cases)."""
+    if len(set(items)) == len(items):
+        item = items[index]
+        if item.__class__ is str:
+            if plain_ids.issuperset(items):
+                return item
+        elif item.__class__ is int and set(map(type, items)) == _INTS:
+            return str(item)  # (distinct integers have distinct texts, none with a '+')
+    return item_ids(items)[index]
 
 
 class Decision:
@@ -340,11 +362,17 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
             return below(n + 1) - 1
         return below(n) if n else rng.randrange(n)
     lo, hi = spec["min"], min(spec["max"], n)
-    masks = [(limit, sum(1 << i for i, flag in enumerate(flags) if flag))
-             for limit, flags in spec["at_most"]]
     # Uniform subsets conditioned on the constraints: rejection sampling (a subset is a bit
     # mask), then enumeration if the constraints reject too much.
     getrandbits = rng.getrandbits
+    rules = spec["at_most"]
+    if not rules:  # the usual case, in short
+        for _ in range(64):
+            bits = getrandbits(n) if n else 0
+            if lo <= bits.bit_count() <= hi:
+                return _bit_indexes(bits)
+        return None
+    masks = [(limit, _mask(flags)) for limit, flags in rules]
     for _ in range(64):
         bits = getrandbits(n) if n else 0
         if lo <= bits.bit_count() <= hi:
@@ -354,6 +382,15 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
             else:
                 return _bit_indexes(bits)
     return None
+
+
+def _mask(flags: list[Any]) -> int:
+    """The bit mask of the items a rule's flags mark (item ``i`` is bit ``i``)."""
+    mask = 0
+    for i, flag in enumerate(flags):
+        if flag:
+            mask |= 1 << i
+    return mask
 
 
 class RandomChooser:
@@ -369,17 +406,27 @@ class RandomChooser:
     def __call__(self, decision: Decision) -> Option:
         return decision.sample(self.rng)
 
-    def answer(self, spec: dict[str, Any], extras: list[tuple[str, str]] | None = None
-               ) -> tuple[str, Any]:
-        """The answer ``Decision(spec, ..., extras).sample`` draws, as (option id, value)."""
+    def answer(self, spec: dict[str, Any], extras: list[tuple[str, str]] | None = None,
+               plain_ids: frozenset[str] = frozenset()) -> tuple[str, Any]:
+        """The answer ``Decision(spec, ..., extras).sample`` draws, as (option id, value);
+        the ids are ``spec["ids"]``, or worked out with ``plain_ids`` as ``Runtime.ask`` does
+        (:func:`option_ids`), only those of the items drawn."""
         rng = self.rng
         items = spec["items"]
         if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
             return rng.choice(extras)[0], None
+        if spec["kind"] == "one":  # as draw() does, in short
+            n = len(items)
+            if spec.get("optional"):
+                drawn = rng._randbelow(n + 1) - 1  # type: ignore[attr-defined]
+                if drawn < 0:
+                    return NONE_ID, None
+            else:
+                drawn = rng._randbelow(n) if n else rng.randrange(n)  # type: ignore[attr-defined]
+            ids = spec.get("ids")
+            return (ids[drawn] if ids else option_id(items, drawn, plain_ids)), items[drawn]
         drawn = draw(spec, rng)
-        ids = spec.get("ids") or item_ids(items)
-        if spec["kind"] == "one":
-            return (NONE_ID, None) if drawn < 0 else (ids[drawn], items[drawn])
+        ids = spec.get("ids") or option_ids(items, plain_ids)
         if drawn is None:
             option = rng.choice(Decision(spec, str, extras).options())
             return option.id, option.value

@@ -15,17 +15,20 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from rulekit.engine.decisions import Decision, Option, RandomChooser
+from rulekit.engine.decisions import Decision, Option, RandomChooser, option_ids
 from rulekit.engine.game import Game, State, copy_state
-from rulekit.engine.helpers import BudgetExceeded
+from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
 from rulekit.engine.program import CONTINUE, SUSPEND, Program
-from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer, option_ids
+from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer
 from rulekit.errors import GameRuntimeError
 from rulekit.lang.symbols import AnytimeDecl
 
 Chooser = Callable[[Decision], Option | str]
 SpecMaker = Callable[[Runtime, list[Any]], dict[str, Any]]
 Extras = list[tuple[str, str]]  # a player's anytime actions: (option id, label)
+# Told of the first decisions a playout waits for (the state, and the specs of those not
+# answered at once), before they are answered.
+Watch = Callable[[State, list[dict[str, Any]]], None]
 
 
 class Capped(Exception):
@@ -35,10 +38,11 @@ class Capped(Exception):
 class PlayoutRuntime(Runtime):
     """A runtime that answers decisions where they are asked."""
 
-    __slots__ = ("by_role", "choosers", "decisions", "game", "max_rounds", "random", "spent")
+    __slots__ = ("by_role", "choosers", "decisions", "game", "max_rounds", "random", "spent",
+                 "watch")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
-                 max_rounds: int | None) -> None:
+                 max_rounds: int | None, watch: Watch | None = None) -> None:
         super().__init__(game.program, state, game.step_budget)
         if self.program.build_playout is not None:
             self.program.build_playout()
@@ -46,6 +50,7 @@ class PlayoutRuntime(Runtime):
         self.game = game
         self.choosers = choosers
         self.max_rounds = max_rounds
+        self.watch = watch
         self.decisions = 0
         self.spent = 0  # loop turns counted before the last decision
         self.fast = game.program.playout
@@ -59,33 +64,40 @@ class PlayoutRuntime(Runtime):
 
     def anytime_options(self, role: str) -> list[tuple[str, str]]:
         """As ``Runtime.anytime_options``, each condition evaluated again only after a write
-        to what it reads (so fewer steps are counted than in a normal game)."""
+        to what it reads (so fewer steps are counted than in a normal game); which of a role's
+        actions hold is kept likewise."""
         if not self.program.cache_whens:
             return Runtime.anytime_options(self, role)
         whens = self.whens
         if whens is None:
             whens = self.whens = {}
-        found: list[tuple[str, str]] = []
-        running = None
-        for index, decl, when, option in self.by_role.get(role, ()):
-            if when is not None:
-                holds = whens.get(index)
-                if holds is None:
-                    holds = whens[index] = bool(self.evaluate(when, decl.location))
-                if not holds:
-                    continue
-            if running is None:
-                running = {frame[0] for frame in self.stack}
-            if decl.procedure not in running:
-                found.append(option)
-        return found
+        held = whens.get(role)  # role's actions whose condition holds: (procedure, option)
+        if held is None:
+            held = whens[role] = []
+            for index, decl, when, option in self.by_role.get(role, ()):
+                if when is not None:
+                    holds = whens.get(index)
+                    if holds is None:
+                        holds = whens[index] = bool(self.evaluate(when, decl.location))
+                    if not holds:
+                        continue
+                held.append((decl.procedure, option))
+        return self._not_running(held) if held else []
+
+    def _not_running(self, held: list[tuple[str, tuple[str, str]]]) -> Extras:
+        """The options of ``held`` whose procedure is not running (inside its own question)."""
+        running = {frame[0] for frame in self.stack}
+        return [option for procedure, option in held if procedure not in running]
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Ask as a normal game does, then answer what is pending at once; after an anytime
         action, step back onto the choice (or the tests before it) so that it is asked again
         (as ``Game.apply``)."""
         if self.random and self.program.anytime:
-            action = self._draw(specs, self.stack[-1][2])
+            if len(specs) == 1:
+                action = self._one(self.stack[-1][2], specs[0])
+            else:
+                action = self._draw(specs, self.stack[-1][2])
         else:
             action = self._settle(specs)
         if action is not None:
@@ -112,6 +124,51 @@ class PlayoutRuntime(Runtime):
         finally:
             if stack:
                 stack.pop()
+
+    def run(self) -> None:
+        """As ``Runtime.run``, for a playout: decisions are answered where they are asked, so
+        the game runs to its end (or a :class:`Capped` round); a failure is left to
+        :func:`playout`, which plays the game again the normal way. Each procedure whose
+        frame starts runs as its playout version."""
+        stack = self.stack
+        procs = self.program.procs
+        fast = self.fast
+        assert fast is not None
+        budget = self.budget
+        steps = 0  # blocks run here; loops inside blocks count down self.ticks
+        try:
+            while stack:
+                frame = stack[-1]
+                if frame[1] == 0 and frame[0] in fast:
+                    try:
+                        fast[frame[0]](self, frame[2])
+                    except EndRound:
+                        end_round(self)
+                        continue
+                    stack.pop()
+                    continue
+                code = procs[frame[0]].code
+                pc = frame[1]
+                if pc >= len(code):
+                    stack.pop()
+                    continue
+                frame[1] = pc + 1
+                try:
+                    status = code[pc](self, frame)
+                except EndRound:
+                    end_round(self)
+                    continue
+                steps += 1
+                if steps > budget:
+                    raise BudgetExceeded
+                if status:  # STOP (a playout never suspends)
+                    break
+        except StopGame:
+            pass
+        state = self.state
+        state["steps"] += steps + budget - self.ticks
+        if not stack and state["result"] is None:
+            self.finish(None, "the game ended without a winner")
 
     def run_blocks(self, locals_: list[Any], name: str) -> None:
         """Run procedure ``name``'s blocks to its end, as ``Runtime.run`` does (the
@@ -164,6 +221,8 @@ class PlayoutRuntime(Runtime):
     def answer_pending(self) -> str | None:
         """Answer the pending decisions; the procedure of an anytime action chosen."""
         state = self.state
+        if self.watch is not None:
+            self._waiting(state["pending"])
         if self.max_rounds is not None and state["round"] > self.max_rounds:
             raise Capped
         if self.random and not self.program.anytime:
@@ -223,19 +282,17 @@ class PlayoutRuntime(Runtime):
         if not waiting:
             return
         state = self.state
+        if self.watch is not None:
+            self._waiting(waiting)
         if self.max_rounds is not None and state["round"] > self.max_rounds:
-            for spec in waiting:
-                spec["ids"] = option_ids(spec["items"], self.program.plain_ids)
-            state["pending"] = waiting
-            state["committed"] = {}
-            raise Capped
+            self._cap(waiting)
         plain_ids = self.program.plain_ids
         choosers = self.choosers
         log = self.log
         for spec in waiting:
-            spec["ids"] = option_ids(spec["items"], plain_ids)
             role = spec["player"]
-            option_id, value = choosers[role].answer(spec)  # type: ignore[attr-defined]
+            option_id, value = choosers[role].answer(  # type: ignore[attr-defined]
+                spec, None, plain_ids)
             locals_[spec["slot"]] = value
             log.append({"e": "choice", "to": role, "player": role, "option": option_id,
                         "value": list(value) if value.__class__ is list else value,
@@ -263,49 +320,77 @@ class PlayoutRuntime(Runtime):
         waiting = self._ask_quickly(specs, locals_)
         if not waiting:
             return None
+        if self.watch is not None:
+            self._waiting([spec for spec, _ in waiting])
         if self.max_rounds is not None and self.state["round"] > self.max_rounds:
-            self.state["pending"] = [spec for spec, _ in waiting]
-            self.state["committed"] = {}
-            raise Capped
+            self._cap([spec for spec, _ in waiting])
         action = self._log_random(locals_, waiting)
         self.spent += self.budget - self.ticks  # as _answered
         self.ticks = self.budget
         return action
 
     def _answer_one(self, locals_: list[Any], make: SpecMaker) -> None:
-        """:meth:`_answer_randomly` for a single choice (the usual case), in short: the same
-        steps as :meth:`_ask_quickly` and :meth:`_log_random` for one spec."""
-        program = self.program
-        chooser = self.choosers
+        """:meth:`_answer_randomly` for a single choice (the usual case), in short."""
         while True:
-            spec = make(self, locals_)
-            role = spec["player"]
+            action = self._one(locals_, make(self, locals_))
+            if action is None:
+                return
+            self._run_anytime(action)
+
+    def _one(self, locals_: list[Any], spec: dict[str, Any]) -> str | None:
+        """:meth:`_draw` for a single spec, in short: the same steps as :meth:`_ask_quickly`
+        and :meth:`_log_random` for one spec."""
+        program = self.program
+        role = spec["player"]
+        if spec["kind"] == "one" and len(spec["items"]) > 1:  # the usual case, in short
+            forced, value = False, None
+        else:
             forced, value = forced_answer(spec)
-            asked = spec.get("ask") or role in program.secret_anytime
+        asked = forced and (spec.get("ask") or role in program.secret_anytime)
+        whens = self.whens
+        held = None if whens is None else whens.get(role)
+        if held is None:
             extras = self._extras(role, counted=forced and not asked)
-            if forced:
-                if not (asked or extras):
-                    locals_[spec["slot"]] = value
-                    return
-                ask_anyway(spec)
-            state = self.state
-            spec["ids"] = option_ids(spec["items"], program.plain_ids)
-            if self.max_rounds is not None and state["round"] > self.max_rounds:
-                state["pending"] = [spec]
-                state["committed"] = {}
-                raise Capped
-            option_id, value = chooser[role].answer(spec, extras)  # type: ignore[attr-defined]
-            self.decisions += 1
-            self.spent += self.budget - self.ticks  # as _answered
-            self.ticks = self.budget
-            if option_id.startswith("!"):
-                self._run_anytime(self._anytime(role, option_id, self.log))
-                continue
-            locals_[spec["slot"]] = value
-            self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
-                             "value": list(value) if value.__class__ is list else value,
-                             "round": state["round"]})
-            return
+        else:  # as anytime_options, in short
+            extras = self._not_running(held) if held else []
+        if forced:
+            if not (asked or extras):
+                locals_[spec["slot"]] = value
+                return None
+            ask_anyway(spec)
+        state = self.state
+        if self.watch is not None:
+            self._waiting([spec])
+        if self.max_rounds is not None and state["round"] > self.max_rounds:
+            self._cap([spec])
+        option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
+            spec, extras, program.plain_ids)
+        self.decisions += 1
+        self.spent += self.budget - self.ticks  # as _answered
+        self.ticks = self.budget
+        if option_id.startswith("!"):
+            return self._anytime(role, option_id, self.log)
+        locals_[spec["slot"]] = value
+        self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                         "value": list(value) if value.__class__ is list else value,
+                         "round": state["round"]})
+        return None
+
+    def _waiting(self, specs: list[dict[str, Any]]) -> None:
+        """Tell the watch of the first decisions waited for."""
+        watch = self.watch
+        self.watch = None
+        assert watch is not None
+        watch(self.state, specs)
+
+    def _cap(self, specs: list[dict[str, Any]]) -> None:
+        """Stop at the round limit, leaving ``specs`` pending (with their ids)."""
+        plain_ids = self.program.plain_ids
+        for spec in specs:
+            spec["ids"] = option_ids(spec["items"], plain_ids)
+        self.state["pending"] = specs
+        self.state["committed"] = {}
+        raise Capped
 
     def _extras(self, role: str, counted: bool) -> Extras:
         """``role``'s anytime actions: counted against the step budget as in ``Runtime.ask``,
@@ -337,7 +422,6 @@ class PlayoutRuntime(Runtime):
             if forced:
                 locals_[spec["slot"]] = value
             else:
-                spec["ids"] = option_ids(spec["items"], program.plain_ids)
                 waiting.append((spec, extras))
         return waiting
 
@@ -346,10 +430,12 @@ class PlayoutRuntime(Runtime):
         """Draw each answer (as ``Decision.sample``), then write and record them; the
         procedure of an anytime action drawn instead (then nothing else is recorded)."""
         choosers = self.choosers
+        plain_ids = self.program.plain_ids
         if len(waiting) == 1:  # the usual case, in short
             spec, extras = waiting[0]
             role = spec["player"]
-            option_id, value = choosers[role].answer(spec, extras)  # type: ignore[attr-defined]
+            option_id, value = choosers[role].answer(  # type: ignore[attr-defined]
+                spec, extras, plain_ids)
             self.decisions += 1
             if option_id.startswith("!"):
                 return self._anytime(role, option_id, self.log)
@@ -358,8 +444,8 @@ class PlayoutRuntime(Runtime):
                              "value": list(value) if value.__class__ is list else value,
                              "round": self.state["round"]})
             return None
-        answers = [choosers[spec["player"]].answer(spec, extras)  # type: ignore[attr-defined]
-                   for spec, extras in waiting]
+        answers = [choosers[spec["player"]].answer(  # type: ignore[attr-defined]
+            spec, extras, plain_ids) for spec, extras in waiting]
         self.decisions += len(answers)
         log = self.log
         for (spec, _), (option_id, _) in zip(waiting, answers, strict=True):
@@ -404,7 +490,8 @@ def _resume_in_blocks(program: Program) -> None:
 
 
 def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Chooser]],
-            max_rounds: int | None = None) -> tuple[State, int, bool]:
+            max_rounds: int | None = None, watch: Watch | None = None
+            ) -> tuple[State, int, bool]:
     """Play ``state`` to its end, or until a round past ``max_rounds`` begins to ask.
 
     ``choosers()`` gives each role's chooser (a new set, should the game be played again on
@@ -412,20 +499,24 @@ def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Choose
     game had to be played again), the number of decisions taken and whether the round limit
     stopped the game. Errors are those of a normal game. A game stopped by the round limit is
     left where it stopped, inside a procedure: such a state is for reading, not for resuming.
+    ``watch`` is told of the first decisions the game waits for (as ``Game.pending`` would
+    list them), before they are answered.
     """
     if state["committed"]:  # some players have answered already
-        return state, *_play_normally(game, state, choosers(), max_rounds)
+        return state, *_play_normally(game, state, choosers(), max_rounds, watch)
     start = copy_state(state)
     try:
-        return state, *run_playout(game, state, choosers(), max_rounds)
+        return state, *run_playout(game, state, choosers(), max_rounds, watch)
     except Exception:  # any failure: play the normal way, which says where and why
-        return start, *_play_normally(game, start, choosers(), max_rounds)
+        return start, *_play_normally(game, start, choosers(), max_rounds, watch)
 
 
 def _play_normally(game: Game, state: State, choosers: Mapping[str, Chooser],
-                   max_rounds: int | None) -> tuple[int, bool]:
+                   max_rounds: int | None, watch: Watch | None) -> tuple[int, bool]:
     decisions = 0
     game.run(state)
+    if watch is not None and state["pending"]:
+        watch(state, state["pending"])
     while state["result"] is None:
         if max_rounds is not None and state["round"] > max_rounds:
             return decisions, True
@@ -438,10 +529,11 @@ def _play_normally(game: Game, state: State, choosers: Mapping[str, Chooser],
 
 
 def run_playout(game: Game, state: State, choosers: Mapping[str, Chooser],
-                max_rounds: int | None = None) -> tuple[int, bool]:
+                max_rounds: int | None = None, watch: Watch | None = None
+                ) -> tuple[int, bool]:
     """Run ``state`` (in place) to its end or to ``max_rounds``; (decisions, capped).
     Unlike :func:`playout`, an error is not that of a normal game (no replay)."""
-    runtime = PlayoutRuntime(game, state, choosers, max_rounds)
+    runtime = PlayoutRuntime(game, state, choosers, max_rounds, watch)
     capped = False
     try:
         if state["pending"]:

@@ -47,8 +47,10 @@ def shuffle(state: int, items: list[Any]) -> int:
         x = 0
         got = 0
         while got < bits:
-            state = (state + GOLDEN) & MASK
-            x = (x << 64) | _out(state)
+            state = z = (state + GOLDEN) & MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK  # _out(state), inline
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            x = (x << 64) | z ^ (z >> 31)
             got += 64
         x >>= got - bits
         if x < total:

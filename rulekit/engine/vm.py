@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.engine import rng
-from rulekit.engine.decisions import item_ids
+from rulekit.engine.decisions import option_ids
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
 from rulekit.engine.program import CONTINUE, STOP, SUSPEND, Frame, Program
 from rulekit.errors import GameRuntimeError, Location
@@ -37,9 +37,10 @@ class Runtime:
         self.ticks = budget  # counts down: one per block run and per loop turn
         # Procedures run as one plain function each when their frame starts (playouts).
         self.fast: dict[str, Any] | None = None
-        # The values of anytime conditions a playout keeps (see Program.cache_whens); generated
-        # code sets it to None after writing what one of them reads.
-        self.whens: dict[int, bool] | None = None
+        # The values of anytime conditions a playout keeps, by the action's index, and each
+        # role's actions that hold, by role (see Program.cache_whens); generated code sets it
+        # to None after writing what one of them reads.
+        self.whens: dict[Any, Any] | None = None
 
     # ------------------------------------------------------------ services for instructions
 
@@ -245,14 +246,6 @@ def check_players(specs: list[dict[str, Any]]) -> None:
     players = [spec["player"] for spec in specs]
     if len(set(players)) != len(players):
         raise LookupError("one player has two choices in the same simultaneous block")
-
-
-def option_ids(items: list[Any], plain_ids: frozenset[str]) -> list[str]:
-    """The option ids of a choice's items: the items themselves if they are distinct
-    component ids (cards, nodes...), else as :func:`item_ids` makes them."""
-    if len(set(items)) == len(items) and plain_ids.issuperset(items):
-        return list(items)
-    return item_ids(items)
 
 
 def ask_anyway(spec: dict[str, Any]) -> None:
