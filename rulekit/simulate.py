@@ -7,7 +7,9 @@ the agents, so the counts are the same whatever the order of the games or the nu
 processes.
 
 Outcomes: a role wins; a *draw* is a game the rules ended without a winner; a *capped* game is
-one stopped by the safety limit on rounds (``max_rounds``) before the rules ended it. Each game
+one stopped by the safety limit on rounds (``max_rounds``) before the rules ended it, or stalled:
+a round that asks :data:`MAX_ROUND_DECISIONS` decisions without ending (agents that answer
+alike at the same point can go round a loop of choices for ever). Each game
 also counts by its length, by how it ended, by who took its first decision and by who held the
 initiative where the pack declares one (``flow.initiative``, read where the game first waits
 for a decision and when it ends; :mod:`rulekit.sim.stats`). Where the games run (this process,
@@ -45,6 +47,9 @@ from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
 
 DEFAULT_MAX_ROUNDS = 1000
+# A round that asks this many decisions without ending is stalled (agents that answer the same
+# way at the same point can go round a loop of choices for ever): the game is stopped.
+MAX_ROUND_DECISIONS = 10_000
 RANDOM = RandomAgent()
 
 AgentSpec = str | AgentLike
@@ -112,12 +117,13 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
         if fast:  # played out from the start (run to the first decision on the way)
             state, decisions, capped = playout(
                 game, state, lambda: _choosers(game, seed, loaded, state), max_rounds, watch)
+            stopped = "" if capped else None
         else:
             state = game.run(state)  # game.new_game(seed), with the state at hand for errors
             if state["pending"]:
                 watch(state, state["pending"])
-            decisions, capped = _play_steps(game, state, _choosers(game, seed, loaded, state),
-                                            max_rounds)
+            decisions, stopped = _play_steps(game, state,
+                                             _choosers(game, seed, loaded, state), max_rounds)
         last = initiative(game, state)
         first, holder = start[0] if start else (None, last)
     except IllegalActionError as exc:
@@ -126,9 +132,12 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
     except GameRuntimeError as exc:
         raise GameRuntimeError(f"{exc.message} {_where(seed, state)}", exc.location,
                                exc.hint) from None
-    if capped:
+    if stopped == "":
         return GameRecord(seed, None, max_rounds, decisions, True,
                           f"stopped after {max_rounds} rounds", first, holder, last)
+    if stopped:
+        return GameRecord(seed, None, int(state["round"]), decisions, True, stopped, first,
+                          holder, last)
     result = state["result"]
     return GameRecord(seed, result["winner"], int(result.get("round", state["round"])),
                       decisions, False, str(result.get("reason", "")), first, holder, last)
@@ -144,20 +153,27 @@ def initiative(game: Game, state: dict[str, Any]) -> str | None:
 
 
 def _play_steps(game: Game, state: dict[str, Any], choosers: Mapping[str, Chooser],
-                max_rounds: int) -> tuple[int, bool]:
-    """Play ``state`` (in place) decision by decision: (decisions taken, capped)."""
+                max_rounds: int) -> tuple[int, str | None]:
+    """Play ``state`` (in place) decision by decision: the decisions taken, and why the game
+    was stopped before its end (``""`` for the round limit), or None."""
     decisions = 0
     pending = game.pending
     apply = game.apply
+    round_seen, round_start = state["round"], 0
     while state["result"] is None:
         if state["round"] > max_rounds:
-            return decisions, True
+            return decisions, ""
+        if state["round"] != round_seen:
+            round_seen, round_start = state["round"], decisions
+        elif decisions - round_start >= MAX_ROUND_DECISIONS:
+            return decisions, (f"stopped: {MAX_ROUND_DECISIONS:,} decisions in round "
+                               f"{round_seen} and the round did not end")
         actions = {d.player: choosers[d.player](d) for d in pending(state)}
         if not actions:
             raise GameRuntimeError("the game is neither over nor waiting for a decision")
         apply(state, actions, in_place=True)
         decisions += len(actions)
-    return decisions, False
+    return decisions, None
 
 
 def _where(seed: int, state: dict[str, Any]) -> str:
