@@ -410,7 +410,7 @@ class Belief:
         """No answer of ``player`` continues R's log: if that log soon names cards whose
         place R does not know (:meth:`_free_cards`), put them in the place of such cards of
         their kind (first of those the player may choose now) and try again."""
-        hidden = hidden_cards(self.game, state, self.role)
+        hidden = self._free_cards(state, (target, pos))
         named: list[str] = []
         for event in target[pos:pos + 4]:
             cards_in(event.get("args"), hidden, named)
