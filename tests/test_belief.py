@@ -17,6 +17,7 @@ import pytest
 
 from rulekit.agents import View
 from rulekit.bots.belief import Belief
+from rulekit.bots.sampling import stratified_pick
 from rulekit.engine.game import Game, State
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
@@ -337,3 +338,31 @@ def test_a_determinized_state_asks_what_its_cards_allow() -> None:
         assert sorted(spec["items"] + refused) == sorted(hand)
         assert set(drawn["committed"]["fugitive"].split("+")) <= set(spec["items"]) | {"none"}
         assert game.observe(drawn, "law") == game.observe(state, "law")
+
+
+def test_the_observers_subset_answer_is_replayed_in_the_order_its_log_lists_it() -> None:
+    # R's answer lists the cards it picks in the order of R's hand; a belief that follows the
+    # game from its beginning dealt R other cards and swaps the named ones in, so it may hold
+    # them in another order, and its replayed answer would then log them otherwise.
+    game = load_pack("carchase").game
+    state = game.new_game(3)
+    decision = game.pending(state)[0]
+    role, items = decision.player, decision.items
+    answer = f"{items[3]}+{items[1]}+{items[0]}"  # not in the order of the hand
+    belief = Belief(game, role, random.Random(0))
+    moved = belief._in_answer_order(state, answer)
+    child = game.apply(moved, {role: answer})
+    assert child["log"][-2]["option"] == answer
+    assert sorted(moved["zones"][f"hand.{role}"]) == sorted(state["zones"][f"hand.{role}"])
+
+
+def test_a_cap_keeps_one_state_of_every_hidden_value() -> None:
+    # More values of a hidden variable than the cap holds: each keeps a state, and the
+    # weights of the values survive.
+    items = list(range(12))
+    weights = [1.0 + i for i in items]
+    strata = [str(i % 6) for i in items]
+    covers = [((0, str(i % 6)),) for i in items]
+    kept = stratified_pick(items, weights, strata, 2, random.Random(0), covers=covers)
+    assert {strata[i] for i, _ in kept} == set(strata)
+    assert sum(w for _, w in kept) == pytest.approx(sum(weights))

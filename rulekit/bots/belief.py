@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import itertools
 import random
 import weakref
 from dataclasses import dataclass
@@ -26,10 +27,12 @@ from rulekit.bots.cards import (
     deal_to_match,
     gather,
     hidden_cards,
+    in_order,
     project_cards,
     redeal,
     relabel,
     relabel_id,
+    reordered,
     swappable,
 )
 from rulekit.bots.logs import (
@@ -129,7 +132,8 @@ class Belief:
                 and same_view(observation, self.observation):
             return self
         finals = [] if self.lost else self._follow_both_ways(log[len(self.seen):], observation)
-        if not finals and self.restarts < MAX_RESTARTS:
+        if not finals and self.restarts < MAX_RESTARTS and (self.seen or self.lost):
+            # (a belief that has just followed the game from its beginning is not restarted)
             # Start again from the beginning of the game with other unknown seeds.
             self.restarts += 1
             self.particles = self._fresh()
@@ -151,7 +155,7 @@ class Belief:
         """The particles followed along ``target``: exactly, or else loosely (the same
         statements logged, any values; what R sees is then made to agree)."""
         finals = self._advance(target, observation)
-        if not finals:
+        if not finals and self.seen:
             self._loose = True
             finals = self._advance(target, observation)
             self._loose = False
@@ -163,6 +167,7 @@ class Belief:
             (p.state, p.weight, p.exact, 0) for p in self.particles]
         finals: list[Particle] = []
         self._spent = 0
+        self._pinned: dict[tuple[int, int], set[str]] = {}
         cap = self.max_frontier
         expanded: set[tuple[Key, int]] = set()
         for _ in range(10_000):
@@ -218,10 +223,12 @@ class Belief:
         Where they name other cards than R saw, and R could not tell those cards from the
         ones it saw, the cards are renamed in ``state`` and the transition is played again
         (with the renamed answer, or else every answer of the same player)."""
+        if actions is not None and "+" in actions.get(self.role, ""):
+            state = self._in_answer_order(state, actions[self.role])
         child = self._play(state, actions)
         if child is None and actions is not None and self.role in actions:
             # R's own answer names cards this state had not dealt to R: deal them to R.
-            moved = self._own_cards(state, actions[self.role])
+            moved = self._own_cards(state, actions[self.role], (target, pos))
             if moved is not None:
                 state, child = moved, self._play(moved, actions)
         if child is None:
@@ -232,6 +239,9 @@ class Belief:
             return
         new_pos, differ, pairs = matched
         if differ != SAME and pairs:
+            if actions is not None and self._reordered(state, actions, pairs, weight, exact,
+                                                       pos, target, following):
+                return
             mapping = swappable(self.game, state, self.role, pairs)
             if mapping and self._renamed(state, actions, mapping, weight, exact, pos, target,
                                          following):
@@ -239,21 +249,81 @@ class Belief:
         if differ != OTHER or self._loose:
             self._keep(child, weight, exact and differ == SAME, new_pos, following)
 
-    def _own_cards(self, state: State, answer: str) -> State | None:
+    def _in_answer_order(self, state: State, answer: str) -> State:
+        """``state`` with the cards of R's subset ``answer`` in the order R's log lists them
+        (the order R held them in; a state followed from the start of the game may hold
+        them in another order, and its answer would then list them otherwise)."""
+        decision = self.game.decision_for(state, self.role)
+        if decision is None or decision.kind != "subset":
+            return state
+        cards = answer.split("+")
+        index = {item: i for i, item in enumerate(decision.items) if item.__class__ is str}
+        at = [index.get(card, -1) for card in cards]
+        if -1 in at or all(a < b for a, b in itertools.pairwise(at)):
+            return state
+        moved = in_order(state, cards)
+        return state if moved is None else ask_again(self.game, moved, self.rng)
+
+    def _free_cards(self, state: State, before: tuple[list[Event], int]
+                    ) -> dict[str, tuple[Any, Any]]:
+        """The cards whose place in ``state`` R does not know, with their kind: those R cannot
+        see, then those R's log has never named up to ``before`` (R's log and a position in
+        it) and R was not shown in its last observation (where the rules moved cards
+        without a word, a state followed from the start may hold other cards than R saw
+        there; the end of the update checks what R sees now)."""
+        free = hidden_cards(self.game, state, self.role)
+        key = (id(before[0]), before[1])
+        pinned = self._pinned.get(key)
+        if pinned is None:
+            found: list[str] = []
+            kinds = self.game._card_kinds
+            for event in (*self.seen, *before[0][:before[1]]):
+                cards_in(event.get("args"), kinds, found)
+                cards_in(event.get("value"), kinds, found)
+            if self.observation is not None:
+                for view in self.observation["zones"].values():
+                    cards_in(view.get("cards"), kinds, found)
+            pinned = self._pinned[key] = set(found)
+        for card, kind in self.game._card_kinds.items():
+            if card not in pinned and card not in free:
+                free[card] = kind
+        return free
+
+    def _own_cards(self, state: State, answer: str, before: tuple[list[Event], int]
+                   ) -> State | None:
         """``state`` with the cards R's ``answer`` names, and R's decision does not offer,
-        swapped in from places R cannot see (a state followed from the start of the game has
-        not dealt R the cards R held); None if that cannot be done."""
+        swapped in from places whose cards R does not know (:meth:`_free_cards`; a state
+        followed from the start of the game has not dealt R the cards R held); None if that
+        cannot be done."""
         decision = self.game.decision_for(state, self.role)
         if decision is None:
             return None
-        hidden = hidden_cards(self.game, state, self.role)
-        named = [c for c in answer.split("+") if c in hidden and c not in decision.items]
-        if not named:
+        named = [c for c in answer.split("+") if c not in decision.items]
+        pool = self._free_cards(state, before)
+        if not named or any(c not in pool for c in named):
             return None
-        mapping = gather(self.game, state, self.role, self.game._card_kinds, named, [])
+        mapping = gather(self.game, state, self.role, pool, named, [])
         if not mapping:
             return None
-        return ask_again(self.game, relabel(state, mapping), self.rng)
+        moved = ask_again(self.game, relabel(state, mapping), self.rng)
+        return self._in_answer_order(moved, answer) if "+" in answer else moved
+
+    def _reordered(self, state: State, actions: dict[str, str], pairs: list[tuple[str, str]],
+                   weight: float, exact: bool, pos: int, target: list[Event],
+                   following: dict[tuple[Key, int, bool], list[Any]]) -> bool:
+        """Play the transition again from ``state`` with cards in another order within a pile
+        R cannot see (an answer of several of those cards lists them in the order they lie);
+        true if it then shows R exactly what R saw."""
+        moved = reordered(self.game, state, self.role, pairs)
+        if moved is None:
+            return False
+        start = len(state["log"])
+        child = self._play(ask_again(self.game, moved, self.rng), actions, in_place=True)
+        again = None if child is None else self._match(child, start, pos, target)
+        if child is None or again is None or again[1] != SAME:
+            return False
+        self._keep(child, weight, exact, again[0], following)
+        return True
 
     def _renamed(self, state: State, actions: dict[str, str] | None, mapping: dict[str, str],
                  weight: float, exact: bool, pos: int, target: list[Event],
@@ -337,10 +407,10 @@ class Belief:
 
     def _rescue(self, state: State, player: str, weight: float, exact: bool, pos: int,
                 target: list[Event], following: dict[tuple[Key, int, bool], list[Any]]) -> bool:
-        """No answer of ``player`` continues R's log: if that log soon names cards R could
-        not see, put them in the place of unseen cards of their kind (first of those the
-        player may choose now) and try again."""
-        hidden = hidden_cards(self.game, state, self.role)
+        """No answer of ``player`` continues R's log: if that log soon names cards whose
+        place R does not know (:meth:`_free_cards`), put them in the place of such cards of
+        their kind (first of those the player may choose now) and try again."""
+        hidden = self._free_cards(state, (target, pos))
         named: list[str] = []
         for event in target[pos:pos + 4]:
             cards_in(event.get("args"), hidden, named)
@@ -449,15 +519,16 @@ class Belief:
 
     def _cap(self, items: list[tuple[State, float, bool, int]], cap: int
              ) -> list[tuple[State, float, bool, int]]:
-        """At most ``cap`` items: exact ones first, then drawn by weight, one of each stratum
-        first (:func:`~rulekit.bots.sampling.stratified_pick`)."""
+        """At most ``cap`` items (more if the hidden variables have more values): exact ones
+        first, then drawn by weight, one of each value of each hidden variable and one of each
+        stratum first (:func:`~rulekit.bots.sampling.stratified_pick`)."""
         if len(items) <= cap:
             return items
         exact = [i for i in items if i[2]]
         pool = exact if len(exact) >= cap else items
         kept = stratified_pick(pool, [i[1] for i in pool],
                                [self._stratum(i[0], i[3]) for i in pool], cap, self.rng,
-                               self.max_frontier)
+                               self.max_frontier, [self._labels(i[0], i[3]) for i in pool])
         return [(pool[i][0], w, pool[i][2], pool[i][3]) for i, w in kept]
 
     def _stratum(self, state: State, pos: int | None = None) -> str:
@@ -470,6 +541,15 @@ class Belief:
         if pos is None:
             return repr(hidden)
         return repr((pos, hidden, [frame[:2] for frame in state["stack"]]))
+
+    def _labels(self, state: State, pos: int = -1) -> tuple[tuple[int, str, int, str], ...]:
+        """The value of each variable R cannot see (while replaying, with how far the state
+        has followed R's log and where the rules stand): a cap keeps one state of each (a
+        cap that holds fewer states than a variable has values would otherwise drop some)."""
+        values = state["vars"]
+        where = repr([frame[:2] for frame in state["stack"]]) if pos >= 0 else ""
+        return tuple((pos, where, i, repr(values[key]))
+                     for i, key in enumerate(self._hidden_vars))
 
     def _resample(self, finals: list[Particle]) -> list[Particle]:
         merged: dict[tuple[Key, bool], Particle] = {}
@@ -485,7 +565,7 @@ class Belief:
         if len(kept) > self.max_particles:
             picked = stratified_pick(kept, [p.weight for p in kept],
                                      [self._stratum(p.state) for p in kept], self.max_particles,
-                                     self.rng)
+                                     self.rng, covers=[self._labels(p.state) for p in kept])
             kept = [Particle(kept[i].state, w, kept[i].exact) for i, w in picked]
         total = sum(p.weight for p in kept) or 1.0
         for p in kept:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from rulekit.engine.game import copy_state
 from rulekit.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -260,6 +261,48 @@ def relabel(state: State, mapping: dict[str, str]) -> State:
     new["log"] = list(state["log"])
     new["committed"] = {r: relabel_id(a, mapping) for r, a in state["committed"].items()}
     return new
+
+
+def in_order(state: State, cards: list[str]) -> State | None:
+    """A copy of ``state`` whose places holding ``cards`` hold them in that order (the cards
+    trade places within their pile); None if they are already in order or do not all lie in
+    one pile. A subset answer lists its cards in the order of their pile."""
+    for key, pile in state["zones"].items():
+        if cards[0] not in pile:
+            continue
+        places = sorted(pile.index(card) for card in cards if card in pile)
+        if len(places) != len(cards) or all(pile[i] == c for i, c in zip(places, cards,
+                                                                            strict=True)):
+            return None
+        new = copy_state(state)
+        moved = new["zones"][key]
+        for i, card in zip(places, cards, strict=True):
+            moved[i] = card
+        return new
+    return None
+
+
+def reordered(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
+              ) -> State | None:
+    """A copy of ``state`` where, for each ``(shown, wanted)`` pair, ``wanted`` takes the
+    place of ``shown``, if the pairs only reorder cards within one pile ``role`` cannot see
+    (an order it cannot tell); otherwise None."""
+    shown = [a for a, _ in pairs]
+    if sorted(shown) != sorted(b for _, b in pairs) or len(set(shown)) != len(shown):
+        return None
+    zones = state["zones"]
+    for key, _ in game._hidden_piles[role]:
+        pile = zones[key]
+        if shown[0] not in pile:
+            continue
+        if any(card not in pile for card in shown):
+            return None
+        new = copy_state(state)
+        moved = new["zones"][key]
+        for a, b in pairs:
+            moved[pile.index(a)] = b
+        return new
+    return None
 
 
 def relabel_id(option_id: str, mapping: dict[str, str]) -> str:
