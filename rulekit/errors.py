@@ -13,18 +13,61 @@ person reads::
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import Any
 
 
-@dataclass(frozen=True)
 class Location:
-    """A position in a pack file; ``line`` and ``column`` count from 1."""
+    """A position in a pack file; ``line`` and ``column`` count from 1. Immutable, equal when
+    its fields are (written out rather than as a dataclass: every command imports this module,
+    and the dataclasses module takes longer to import than all the rest of it)."""
 
+    __slots__ = ("column", "file", "line", "origin", "source_line")
+    _FIELDS = ("file", "line", "column", "source_line", "origin")  # in order
     file: str
     line: int
     column: int
-    source_line: str | None = None
-    origin: str = ""  # "in the base pack ID" for a file a variant inherits
+    source_line: str | None
+    origin: str  # "in the base pack ID" for a file a variant inherits
+
+    def __init__(self, file: str, line: int, column: int, source_line: str | None = None,
+                 origin: str = "") -> None:
+        set_field = object.__setattr__
+        set_field(self, "file", file)
+        set_field(self, "line", line)
+        set_field(self, "column", column)
+        set_field(self, "source_line", source_line)
+        set_field(self, "origin", origin)
+
+    def _fields(self) -> tuple[str, int, int, str | None, str]:
+        return (self.file, self.line, self.column, self.source_line, self.origin)
+
+    def replace(self, **changes: Any) -> Location:
+        """A copy with some fields changed."""
+        values: dict[str, Any] = dict(zip(self._FIELDS, self._fields(), strict=True))
+        values.update(changes)
+        return Location(**values)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field '{name}': a Location does not change")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field '{name}': a Location does not change")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Location:
+            return NotImplemented
+        assert isinstance(other, Location)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __reduce__(self) -> tuple[type[Location], tuple[str, int, int, str | None, str]]:
+        return (Location, self._fields())
+
+    def __repr__(self) -> str:
+        return "Location(" + ", ".join(f"{name}={value!r}" for name, value in zip(
+            self._FIELDS, self._fields(), strict=True)) + ")"
 
     @property
     def prefix(self) -> str:

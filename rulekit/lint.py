@@ -11,7 +11,7 @@ which no phase ever runs. ``rulekit validate`` prints the warnings; they fail it
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from rulekit.engine.vm import Runtime
@@ -31,18 +31,33 @@ class _Code:
     owner: str
     nodes: list[Any]
     snippet: Snippet
+    below: list[Any] = field(default_factory=list)  # every node of the tree, parents first
+
+    def __post_init__(self) -> None:
+        self.below = list(walk(self.nodes))
 
 
 def walk(node: Any) -> Iterator[Any]:
-    """``node`` and every node of the effect language's tree below it."""
-    if isinstance(node, (n.Expr, n.Stmt, n.AtMost)):
-        yield node
-        for f in fields(node):
-            if f.name not in ("pos", "ref"):
-                yield from walk(getattr(node, f.name))
-    elif isinstance(node, (list, tuple)):
-        for item in node:
-            yield from walk(item)
+    """``node`` and every node of the effect language's tree below it, parents first."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (n.Expr, n.Stmt, n.AtMost)):
+            yield item
+            stack.extend(getattr(item, name) for name in reversed(_children(type(item))))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+
+
+_CHILDREN: dict[type, tuple[str, ...]] = {}  # a node class -> its fields that may hold nodes
+
+
+def _children(kind: type) -> tuple[str, ...]:
+    names = _CHILDREN.get(kind)
+    if names is None:
+        names = _CHILDREN[kind] = tuple(f.name for f in fields(kind)
+                                        if f.name not in ("pos", "ref"))
+    return names
 
 
 def _root_name(expr: Any) -> str | None:
@@ -59,6 +74,7 @@ class _Linter:
         self.doc: YamlDocument | None = pack.content
         self.warnings: list[PackError] = []
         self.code: list[_Code] = []
+        self.known: dict[str, list[n.Stmt]] = {}
 
     def warn(self, message: str, path: JsonPath, hint: str | None = None) -> None:
         where: Location | None = self.doc.key_location(path) if self.doc is not None else None
@@ -68,12 +84,17 @@ class _Linter:
         assert self.doc is not None
         try:
             text = snippet(self.doc, path)
-            tree = parse_block(text) if block else [parse_expression(text)]
+            known = self.known.get(text.text) if block else None
+            tree: list[Any] = known if known is not None else (
+                parse_block(text) if block else [parse_expression(text)])
         except (PackError, KeyError, IndexError, TypeError):
             return
         self.code.append(_Code(owner, tree, text))
 
-    def read_code(self) -> None:
+    def read_code(self, known: dict[str, list[n.Stmt]]) -> None:
+        """Parse every piece of code (``known``: statement lists already parsed, by text; the
+        checker's marks on them do not matter here)."""
+        self.known = known
         data = self.doc.data if self.doc is not None else {}
         for name in data.get("procedures") or {}:
             self._parse(f"procedure:{name}", ("procedures", name, "do"), True)
@@ -97,7 +118,7 @@ class _Linter:
         """The names code uses, but in the definition of the thing itself."""
         found: set[str] = set()
         for code in self.code:
-            for node in walk(code.nodes):
+            for node in code.below:
                 name = (node.ident if isinstance(node, n.Name) else
                         node.name if isinstance(node, n.Assign) else
                         node.func if isinstance(node, n.Call) else
@@ -141,11 +162,11 @@ class _Linter:
     def empty_choices(self) -> None:
         filled = {z.name for z in self.symbols.zones.values() if z.initial}
         for code in self.code:
-            for node in walk(code.nodes):
+            for node in code.below:
                 if isinstance(node, (n.Move, n.Draw)) and _root_name(node.dest):
                     filled.add(str(_root_name(node.dest)))
         for code in self.code:
-            for node in walk(code.nodes):
+            for node in code.below:
                 if not isinstance(node, n.Choice):
                     continue
                 source = _root_name(node.source)
@@ -179,11 +200,11 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter = _Linter(pack)
     if linter.doc is None:
         return []
-    linter.read_code()
+    bodies = checked_bodies(pack.game.symbols, linter.doc)
+    linter.read_code({body.snippet.text: body.stmts for body in bodies})
     linter.end_at_start()
     linter.unused()
     linter.empty_choices()
-    bodies = checked_bodies(pack.game.symbols, linter.doc)
     linter.warnings += log_leaks(pack.game.symbols, bodies)
     linter.warnings += dead_phases(linter.doc, bodies)
     return sorted(linter.warnings, key=lambda w: (w.location.file, w.location.line,

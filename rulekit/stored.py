@@ -10,23 +10,30 @@ corrupt, of another rulekit, writable by other users) is empty; one that cannot 
 not kept. With
 ``RULEKIT_NO_CACHE=1`` nothing is read nor written: results are kept in memory for the run only.
 
-This module imports no other part of rulekit but its version, so that any phase can use it.
+This module imports no other part of rulekit but its version, so that any phase can use it;
+it imports :mod:`pickle` only when a store is read or written.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
-import hashlib
 import os
-import pickle
 import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulekit import __version__
+
+if TYPE_CHECKING:
+    from hashlib import sha256
+else:
+    try:  # SHA-256 built into Python: hashlib loads OpenSSL, which takes longer than the rest
+        from _sha256 import sha256  # of validating an unchanged pack
+    except ImportError:  # another Python
+        from hashlib import sha256
 
 CACHE_ENV = "RULEKIT_CACHE_DIR"
 NO_CACHE_ENV = "RULEKIT_NO_CACHE"
@@ -34,6 +41,8 @@ FORMAT = 1
 MAX_ENTRIES = 20_000  # per store: the results last added are kept
 MEMORY_ENTRIES = 2_000  # per store, without a cache folder (kept for one process only)
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a bigger file is not read
+KEPT_BYTES = 16 * 1024 * 1024  # per store file: the results last added are kept (each run
+# reads the whole file: a pack edited all day must not make it grow without end)
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -53,12 +62,25 @@ def switched_off() -> Iterator[None]:
 
 def cache_dir() -> Path | None:
     """The user's cache folder for rulekit, or None when caching is turned off."""
-    if _switched_off or os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
+    if _switched_off:
         return None
-    explicit = os.environ.get(CACHE_ENV)
+    environ = os.environ
+    key = (environ.get(NO_CACHE_ENV, ""), environ.get(CACHE_ENV), environ.get("XDG_CACHE_HOME"),
+           environ.get("HOME"))
+    if key != _last_dir[0]:  # asked at every use of a store: found again only on a change
+        _last_dir[:] = [key, _find_cache_dir(*key[:3])]
+    found: Path | None = _last_dir[1]
+    return found
+
+
+_last_dir: list[Any] = [None, None]  # the environment cache_dir() last saw, and its answer
+
+
+def _find_cache_dir(no_cache: str, explicit: str | None, xdg: str | None) -> Path | None:
+    if no_cache not in ("", "0"):
+        return None
     if explicit:
         return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
     if xdg and Path(xdg).is_absolute():
         return Path(xdg) / "rulekit"
     try:
@@ -84,11 +106,11 @@ def code_stamp() -> str:
                         parts.append(f"{name}:{info.st_size}:{info.st_mtime_ns}")
     except OSError:
         parts.append("?")
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    return sha256("\n".join(parts).encode()).hexdigest()
 
 
 def _digest(key: tuple[str, ...]) -> bytes:
-    hasher = hashlib.sha256()
+    hasher = sha256()
     for part in key:
         encoded = part.encode("utf-8", "surrogatepass")
         hasher.update(len(encoded).to_bytes(8, "big") + encoded)
@@ -122,6 +144,8 @@ class Store:
             return self._entries
         self._root, self._loaded, self._entries, self._dirty = root, True, {}, False
         if root is not None:
+            import pickle
+
             path = self._path(root)
             with contextlib.suppress(Exception):  # missing, corrupt, unreadable: start afresh
                 if _trusted(path.stat()):
@@ -163,6 +187,8 @@ class Store:
         found = self.get(key)
         if found is None:
             return None
+        import pickle
+
         try:
             return pickle.loads(found)
         except Exception:  # a stored result that does not load is a miss
@@ -170,6 +196,8 @@ class Store:
 
     def put_object(self, key: tuple[str, ...], value: Any) -> None:
         """Store ``value`` pickled, if it can be."""
+        import pickle
+
         try:
             data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
         except Exception:  # not picklable: nothing stored
@@ -184,6 +212,12 @@ class Store:
         _stores.discard(self)
         path = self._path(self._root)
         temporary = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
+        entries = self._entries
+        size = sum(map(len, entries.values()))
+        while size > KEPT_BYTES and entries:
+            size -= len(entries.pop(next(iter(entries))))
+        import pickle
+
         try:
             data = pickle.dumps({"format": FORMAT, "stamp": code_stamp(),
                                  "entries": self._entries}, pickle.HIGHEST_PROTOCOL)
@@ -204,5 +238,5 @@ def save_all() -> None:
         store.save()
 
 
-__all__ = ["CACHE_ENV", "NO_CACHE_ENV", "Store", "cache_dir", "code_stamp", "save_all",
+__all__ = ["CACHE_ENV", "NO_CACHE_ENV", "Store", "cache_dir", "code_stamp", "save_all", "sha256",
            "switched_off"]

@@ -32,7 +32,7 @@ from rulekit.limits import MAX_FILE_BYTES, MAX_INT
 from rulekit.stored import Store
 from rulekit.yamlmistakes import explain
 
-__all__ = ["JsonPath", "YamlDocument", "load_yaml"]
+__all__ = ["JsonPath", "YamlDocument", "load_yaml", "read_text"]
 
 JsonPath = tuple[str | int, ...]
 """The path of a value in a document: mapping keys and list indexes, from the root."""
@@ -470,6 +470,12 @@ def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
 
 # The data and positions of texts read without error (they depend on the text alone).
 _loaded = Store("yaml-documents")
+
+
+def read_text(path: Path) -> str:
+    """The text of a pack file, as :func:`load_yaml` reads it (UTF-8, universal newlines);
+    raises :class:`PackFileError` if it cannot."""
+    return _read(path, path.as_posix())
 
 
 def _read(path: Path, name: str) -> str:

@@ -102,8 +102,8 @@ def reask(game: Game, state: State) -> State:
 
 def _shown(game: Game, state: State, role: str) -> str:
     seen = game.observe(state, role)
-    for decision in seen["decisions"]:
-        decision.pop("ids", None)  # derived from the items
+    seen["decisions"] = [{key: value for key, value in decision.items() if key != "ids"}
+                         for decision in seen["decisions"]]  # ids: derived from the items
     return json.dumps(seen, sort_keys=True)
 
 

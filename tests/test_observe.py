@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from rulekit.engine.game import Game, copy_state
+from rulekit.engine.observe import Observer
 from rulekit.pack.loader import load_pack
 
 
@@ -82,13 +83,20 @@ def test_an_observation_cannot_change_the_state(game: Game) -> None:
                 with pytest.raises(TypeError, match="read-only"):
                     value.append("x")
     for pile in seen["zones"].values():
-        pile.setdefault("cards", []).append("x")
-        pile["count"] = -1
+        with pytest.raises(TypeError, match="read-only"):
+            pile["count"] = -1
+        if "cards" in pile:
+            with pytest.raises(TypeError, match="read-only"):
+                pile["cards"].append("x")
     for key in list(seen["vars"]):
-        seen["vars"][key] = "x"
+        with pytest.raises(TypeError, match="read-only"):
+            seen["vars"][key] = "x"
     for spec in seen["decisions"]:
-        spec["items"].append("x")
-        spec["player"] = "x"
+        with pytest.raises(TypeError, match="read-only"):
+            spec["items"].append("x")
+        with pytest.raises(TypeError, match="read-only"):
+            spec["player"] = "x"
+    seen["zones"] = seen["vars"] = {}  # the observation itself is a dict of the caller's
     if seen["result"] is not None:
         seen["result"]["winner"] = "x"
     assert json.dumps(state) == before
@@ -105,3 +113,29 @@ def test_copies_of_an_observation_are_plain_and_changeable(game: Game) -> None:
         twin["log"].append({"e": "mine"})
         twin["log"][0]["e"] = "mine"
     assert game.observe(state, game.roles[1])["log"] == seen_log(state, game.roles[1])
+
+
+def fresh_observation(game: Game, state: dict[str, Any], role: str) -> dict[str, Any]:
+    """The observation made from nothing kept: by a new observer."""
+    observer = Observer(game.pack_id, game.roles, game._zone_keys, game._var_keys,
+                        game._card_owner)
+    return observer.observe(state, role)
+
+
+def test_an_observation_is_kept_from_the_state_that_follows(game: Game) -> None:
+    """The views of piles, variables and decisions are kept and reused while they do not
+    change: an observation taken earlier never changes with the game (even one played in
+    place), and each equals the observation made afresh."""
+    rand = random.Random(8)
+    state = game.new_game(8)
+    taken = []
+    while state["result"] is None and len(taken) < 240:
+        for role in game.roles:
+            seen = game.observe(state, role)
+            assert seen == fresh_observation(game, state, role)
+            taken.append((seen, json.dumps(seen, sort_keys=True)))
+        state = game.apply(state, {d.player: d.sample(rand) for d in game.pending(state)},
+                           in_place=True)
+    for seen, text in taken:
+        assert json.dumps(seen, sort_keys=True) == text
+    assert len({id(seen["zones"]) for seen, _ in taken}) > 1

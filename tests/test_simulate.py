@@ -170,7 +170,9 @@ def test_a_view_holds_the_observation_and_never_the_state(duel_game: Game, over:
     assert not any(value is state for value in (view.game, view.rng, view.observation))
     with pytest.raises(AttributeError):
         view._state  # type: ignore[attr-defined]  # noqa: B018
-    view.observation["zones"].clear()  # a bot scribbling on its copy changes nothing
+    with pytest.raises(TypeError, match="read-only"):
+        view.observation["zones"].clear()  # a bot cannot scribble on what it sees
+    view.observation["zones"] = {}  # nor change anything by replacing it
     assert duel_game.observe(state, "red")["zones"]
 
 

@@ -124,3 +124,15 @@ def test_only_the_yaml_file_that_changed_is_read_again(run: Run, make_pack: Any,
     for _ in range(2):
         code, _, err = run("validate", pack)
         assert code == 1 and "game.yaml:" in err
+
+
+def test_a_store_file_keeps_the_results_last_added_within_its_size(
+        cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rulekit.stored, "KEPT_BYTES", 2500)
+    store = rulekit.stored.Store("size-test")
+    for i in range(5):
+        store.put((f"key {i}",), bytes(1000))
+    store.save()
+    assert (cache / "stored/size-test.pickle").stat().st_size < 4000
+    again = rulekit.stored.Store("size-test")
+    assert [again.get((f"key {i}",)) is not None for i in range(5)] == [False] * 3 + [True] * 2

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from helpers_cli import Run, runner
 
+import rulekit.errors
 import rulekit.pack.loader
+import rulekit.scenariocache
 from rulekit.pack.loader import LoadedPack
 
 UNUSED = ("  points: {per_role: true, initial: 0}\n",
@@ -35,9 +37,10 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     seen: list[Path] = []
     load = rulekit.pack.loader.load_pack
 
-    def counting(ref: str | Path, params: dict[str, object] | None = None) -> LoadedPack:
+    def counting(ref: str | Path, params: dict[str, object] | None = None,
+                 **options: bool) -> LoadedPack:
         seen.append(Path(ref))
-        return load(ref, params)
+        return load(ref, params, **options)
 
     monkeypatch.setattr(rulekit.pack.loader, "load_pack", counting)
     return seen
@@ -181,8 +184,9 @@ def test_a_pack_edited_while_it_is_validated_is_not_cached(
     pack = make_pack()
     load = rulekit.pack.loader.load_pack
 
-    def editing(ref: str | Path, params: dict[str, object] | None = None) -> LoadedPack:
-        loaded = load(ref, params)
+    def editing(ref: str | Path, params: dict[str, object] | None = None,
+                **options: bool) -> LoadedPack:
+        loaded = load(ref, params, **options)
         with open(pack / "game.yaml", "a", encoding="utf-8") as handle:
             handle.write("# edited meanwhile\n")
         return loaded
@@ -190,3 +194,66 @@ def test_a_pack_edited_while_it_is_validated_is_not_cached(
     monkeypatch.setattr(rulekit.pack.loader, "load_pack", editing)
     assert run("validate", pack)[0] == 0
     assert not list(cache.glob("validate/*.json"))
+
+
+@pytest.mark.parametrize("mistake", [("points[red] += 1", "points[red] += \"one\""),
+                                     ("if b > r", "if b > q")])
+def test_validate_checks_the_code_it_does_not_compile(make_pack: Any, mistake: tuple[str, str],
+                                                      cache: Path) -> None:
+    """``validate`` loads a pack without compiling its statement lists to Python: it finds
+    the same errors, at the same places, as a full load."""
+    pack = make_pack(replace={"game.yaml": mistake})
+    found = []
+    for checked_only in (False, True):
+        with pytest.raises(rulekit.errors.PackErrors) as caught:
+            rulekit.pack.loader.load_pack(pack, checked_only=checked_only)
+        found.append([str(error) for error in caught.value.errors])
+    assert found[0] == found[1] and found[0]
+
+
+@pytest.fixture
+def scenario_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many times validation read the scenario files to check them."""
+    seen: list[int] = []
+    read = rulekit.scenariocache.load_scenarios
+
+    def counting(files: Any) -> Any:
+        seen.append(1)
+        return read(files)
+
+    monkeypatch.setattr(rulekit.scenariocache, "load_scenarios", counting)
+    return seen
+
+
+def test_scenarios_are_not_checked_again_after_an_edit_of_code(
+        run: Run, make_pack: Any, cache: Path, scenario_reads: list[int]) -> None:
+    pack = make_pack()
+    first = run("validate", pack)
+    assert first[0] == 0 and "(2 cards, 2 scenarios; 3 warnings)" in first[1]
+    game = pack / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "points[red] += 1", "points[red] += 2"), encoding="utf-8")
+    assert run("validate", pack) == first
+    assert len(scenario_reads) == 1  # what the scenarios name did not change
+    game.write_text(game.read_text(encoding="utf-8").replace("points[red] += 2",
+                                                             "points[red] += 3 +"),
+                    encoding="utf-8")
+    assert run("validate", pack)[0] == 1  # an error in code is found, not hidden
+    assert len(scenario_reads) == 1
+
+
+def test_scenarios_are_checked_again_when_what_they_name_changes(
+        run: Run, make_pack: Any, cache: Path, scenario_reads: list[int]) -> None:
+    pack = make_pack()
+    assert run("validate", pack)[0] == 0
+    rules = pack / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("D-1,", "D-9,"),
+                     encoding="utf-8")
+    for _ in range(2):  # a scenario file with a mistake is never kept as checked
+        code, _out, err = run("validate", pack)
+        assert code == 1 and "rule 'D-1' is not in the rules of duel" in err
+    assert len(scenario_reads) == 3
+    scenarios = pack / "scenarios/duel.yaml"
+    scenarios.write_text(scenarios.read_text(encoding="utf-8").replace("[D-1]", "[D-9]"),
+                         encoding="utf-8")
+    assert run("validate", pack)[0] == 0 and len(scenario_reads) == 4

@@ -1,8 +1,10 @@
 """``rulekit validate PACK...``: load packs and their scenario files, report every mistake and
 lint warning (as text, or as JSON for CI and editors).
 
-The result for a pack free of errors is kept in the validation cache
-(:mod:`rulekit.pack.cache`): validating it again unchanged reads no YAML and compiles nothing.
+A pack is loaded with every check but without compiling its statement lists to Python (see
+:func:`~rulekit.pack.loader.load_pack`). The result for a pack free of errors is kept in the
+validation cache (:mod:`rulekit.pack.cache`): validating it again unchanged reads no YAML and
+compiles nothing.
 """
 
 from __future__ import annotations
@@ -59,20 +61,18 @@ def check(ref: str, use_cache: bool = True) -> tuple[list[PackError], str | None
 def _check(folder: Path) -> tuple[list[PackError], str | None, str, tuple[Path, ...]]:
     from rulekit.lint import lint_pack
     from rulekit.pack.loader import load_pack
-    from rulekit.scenariocheck import check_scenarios
-    from rulekit.scenarios import load_scenarios
+    from rulekit.scenariocache import check_scenario_files
 
     try:
-        pack = load_pack(folder)
-        scenarios = load_scenarios(pack.scenario_files)
-        errors = check_scenarios(pack, scenarios)
+        pack = load_pack(folder, checked_only=True)
+        errors, scenarios = check_scenario_files(pack)
     except PackErrors as exc:
         return list(exc.errors), None, "", ()
     except PackError as exc:
         return [exc], None, "", ()
     except RulekitError as exc:
         return [], str(exc), "", ()
-    summary = f"{len(pack.game.symbols.cards)} cards, {len(scenarios)} scenarios"
+    summary = f"{len(pack.game.symbols.cards)} cards, {scenarios} scenarios"
     return [*errors, *lint_pack(pack)], None, summary, pack.roots
 
 

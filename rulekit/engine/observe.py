@@ -7,19 +7,28 @@ The log only grows, and its events never change once appended (see ``copy_state`
 role's view of it is kept and extended: the events a role may see are copied once, as
 read-only :class:`FrozenDict` s in a read-only :class:`FrozenList`, and an observation of a
 later state of the same game (or of a copy of it, which shares its events) reuses the view of
-the log it saw last. A caller that wants to change its copy makes one (``list(...)``,
-``dict(...)``); JSON, ``copy.deepcopy`` and ``pickle`` give plain lists and dicts.
+the log it saw last. The piles (``zones``), the variables (``vars``) and the role's pending
+decisions (``decisions``) are read-only views too, each kept per role with a copy of what it
+was made from: a pile, a variable or a decision that has not changed since the role's last
+observation (compared by value, in C) keeps its view, and only what changed is copied again.
+Nothing of the state is ever shared: every view holds copies. A caller that wants to change its
+copy makes one (``list(...)``, ``dict(...)``, :func:`thaw`); JSON, ``copy.deepcopy`` and
+``pickle`` give plain lists and dicts. The observation itself (the outer dict) is a new plain
+dict at each call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import compress
+from operator import itemgetter, ne
 from typing import Any, NoReturn
 
 READ_ONLY = "an observation is read-only (copy it to change it)"
 # How far back from the end of a log to look for a position whose view is known.
 LOOK_BACK = 64
 CACHE_LIMIT = 256  # views kept per role (each holds a list as long as the log)
+FROZEN_LIMIT = 8192  # read-only copies of events kept
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
@@ -107,6 +116,18 @@ class LogViews:
         # role -> id(last event seen) -> (that event, log length, the role's view)
         self._views: dict[str, dict[int, tuple[dict[str, Any], int, FrozenList]]] = {
             role: {} for role in roles}
+        # id(event) -> (the event, its read-only copy), shared by the roles' views
+        self._frozen: dict[int, tuple[dict[str, Any], FrozenDict]] = {}
+
+    def _freeze(self, event: dict[str, Any]) -> FrozenDict:
+        entry = self._frozen.get(id(event))
+        if entry is not None and entry[0] is event:
+            return entry[1]
+        frozen: FrozenDict = freeze(event)
+        if len(self._frozen) >= FROZEN_LIMIT:
+            self._frozen.clear()
+        self._frozen[id(event)] = (event, frozen)
+        return frozen
 
     def view(self, log: list[dict[str, Any]], role: str) -> FrozenList:
         """The events of ``log`` that ``role`` may see (those to nobody in particular or to
@@ -124,7 +145,7 @@ class LogViews:
                 break
         if start == size:
             return base
-        new = [freeze(e) for e in log[start:] if e["to"] is None or e["to"] == role]
+        new = [self._freeze(e) for e in log[start:] if e["to"] is None or e["to"] == role]
         view = FrozenList(base + new) if new else base
         if len(known) >= CACHE_LIMIT:
             known.clear()
@@ -134,6 +155,89 @@ class LogViews:
 
 Keys = list[tuple[str, str | None, str]]  # (key, owner, visibility) of each pile or value
 WHOLE, BY_CARD, COUNTED = 0, 1, 2  # how a role sees a pile
+
+
+class _Views:
+    """Read-only views of a row of values (the piles, or the variables, a role sees), kept
+    with the copies they were made from and made again only for the values that changed
+    (``typed``: a value may change its type, as a variable holding ``1`` then ``True``, which
+    are equal)."""
+
+    def __init__(self, keys: list[str], make: Any, typed: bool) -> None:
+        self.keys = keys
+        self.get = itemgetter(*keys) if len(keys) > 1 else None
+        self.make = make  # (index, value) -> (the copy compared with later values, its view)
+        self.typed = typed
+        self.copies: list[Any] = []  # what the views were made from, by index
+        self.types: list[type] = []
+        self.view = FrozenDict()
+
+    def of(self, values: dict[str, Any]) -> FrozenDict:
+        keys = self.keys
+        if self.get is None:
+            if not keys:
+                return self.view
+            row: tuple[Any, ...] = (values[keys[0]],)
+        else:
+            row = self.get(values)
+        copies = self.copies
+        if self.typed:
+            types = list(map(type, row))
+            if types != self.types:
+                self.types, copies = types, []
+        if not copies:
+            changed: Iterable[int] = range(len(keys))
+            copies = self.copies = [None] * len(keys)
+            view = FrozenDict()
+        else:
+            changed = list(compress(range(len(keys)), map(ne, row, copies)))
+            if not changed:
+                return self.view
+            view = FrozenDict(self.view)
+        make = self.make
+        for i in changed:
+            copies[i], shown = make(i, row[i])
+            dict.__setitem__(view, keys[i], shown)
+        self.view = view
+        return view
+
+
+class _RoleViews:
+    """What one role sees: its piles and variables, as kept :class:`_Views`."""
+
+    def __init__(self, role: str, piles: list[tuple[str, int]], shown: list[str],
+                 card_owner: dict[str, Any]) -> None:
+        modes = [mode for _, mode in piles]
+
+        def pile(i: int, cards: list[str]) -> tuple[FrozenList, FrozenDict]:
+            mode = modes[i]
+            kept = FrozenList(cards)
+            if mode == WHOLE:
+                return kept, FrozenDict({"cards": kept, "count": len(cards)})
+            if mode == COUNTED:
+                return kept, FrozenDict({"count": len(cards)})
+            return kept, FrozenDict({
+                "cards": FrozenList([c if card_owner.get(c) == role else None for c in cards]),
+                "count": len(cards)})
+
+        def variable(i: int, value: Any) -> tuple[Any, Any]:
+            kept = freeze(value)
+            return kept, kept
+
+        self.zones = _Views([key for key, _ in piles], pile, typed=False)
+        self.vars = _Views(shown, variable, typed=True)
+        self.decisions: list[FrozenDict] = []  # the last pending decisions seen, read-only
+
+    def decision(self, spec: dict[str, Any]) -> FrozenDict:
+        """A read-only copy of a pending decision: one of the last few made, if equal."""
+        for view in self.decisions:
+            if view == spec:
+                return view
+        made: FrozenDict = freeze(spec)
+        if len(self.decisions) >= 4:
+            del self.decisions[0]
+        self.decisions.append(made)
+        return made
 
 
 class Observer:
@@ -146,6 +250,7 @@ class Observer:
         # Per role: each pile, in order, with how the role sees it (WHOLE, BY_CARD or
         # COUNTED); the variables it sees.
         self.seen: dict[str, tuple[list[tuple[str, int]], list[str]]] = {}
+        self.views: dict[str, _RoleViews] = {}
         for role in roles:
             piles = []
             for key, owner, visibility in zone_keys:
@@ -158,24 +263,12 @@ class Observer:
             shown = [key for key, owner, visibility in var_keys
                      if visibility == "public" or (visibility == "owner" and owner == role)]
             self.seen[role] = (piles, shown)
+            self.views[role] = _RoleViews(role, piles, shown, card_owner)
         self.logs = LogViews(roles)
 
     def observe(self, state: dict[str, Any], role: str) -> dict[str, Any]:
         """Everything ``role`` may know of ``state``, and nothing else."""
-        piles, shown = self.seen[role]
-        zones = state["zones"]
-        owner = self.card_owner
-        found: dict[str, Any] = {}
-        for key, mode in piles:
-            cards = zones[key]
-            if mode == WHOLE:
-                found[key] = {"cards": cards[:], "count": len(cards)}
-            elif mode == COUNTED:
-                found[key] = {"count": len(cards)}
-            else:
-                found[key] = {"cards": [c if owner.get(c) == role else None for c in cards],
-                              "count": len(cards)}
-        values = state["vars"]
+        views = self.views[role]
         committed = state["committed"]
         pending = state["pending"]
         result = state["result"]
@@ -184,10 +277,9 @@ class Observer:
             "role": role,
             "round": state["round"],
             "phase": state["phase"],
-            "zones": found,
-            "vars": {key: thaw(v) if (v := values[key]).__class__ is list else v
-                     for key in shown},
-            "decisions": [thaw(spec) for spec in pending
+            "zones": views.zones.of(state["zones"]),
+            "vars": views.vars.of(state["vars"]),
+            "decisions": [views.decision(spec) for spec in pending
                           if spec["player"] == role and role not in committed],
             "waiting_for": [s["player"] for s in pending if s["player"] not in committed],
             "log": self.logs.view(state["log"], role),

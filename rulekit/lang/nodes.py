@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulekit.records import record as node
+
 
 @dataclass(frozen=True)
 class Pos:
@@ -21,33 +23,33 @@ class Pos:
 # ---------------------------------------------------------------- expressions
 
 
-@dataclass
+@node
 class Expr:
     pos: Pos
 
 
-@dataclass
+@node
 class Literal(Expr):
     value: Any  # int, bool, str or None
 
 
-@dataclass
+@node
 class CardLit(Expr):
     card_id: str
 
 
-@dataclass
+@node
 class Name(Expr):
     ident: str
     ref: Any = None  # filled by the checker: a resolved symbol
 
 
-@dataclass
+@node
 class ListLit(Expr):
     items: list[Expr]
 
 
-@dataclass
+@node
 class Comprehension(Expr):
     element: Expr
     var: str
@@ -56,33 +58,33 @@ class Comprehension(Expr):
     slot: int = -1  # local slot of ``var``, set by the checker
 
 
-@dataclass
+@node
 class Attr(Expr):
     obj: Expr
     attr: str
     obj_kind: str = "any"  # the type of ``obj``, filled by the checker
 
 
-@dataclass
+@node
 class Index(Expr):
     obj: Expr
     index: Expr
 
 
-@dataclass
+@node
 class Call(Expr):
     func: str
     args: list[Expr]
     ref: Any = None
 
 
-@dataclass
+@node
 class Unary(Expr):
     op: str  # '-' or 'not'
     operand: Expr
 
 
-@dataclass
+@node
 class Binary(Expr):
     op: str  # + - * // % == != < <= > >= in 'not in' and or
     left: Expr
@@ -92,7 +94,7 @@ class Binary(Expr):
 # ---------------------------------------------------------------- choices
 
 
-@dataclass
+@node
 class AtMost:
     pos: Pos
     limit: Expr
@@ -100,7 +102,7 @@ class AtMost:
     reason: Log | None = None  # why an answer breaking the rule is refused (``else "..."``)
 
 
-@dataclass
+@node
 class Choice(Expr):
     player: Expr
     kind: str  # 'one' or 'subset'
@@ -127,19 +129,19 @@ class Choice(Expr):
 # ---------------------------------------------------------------- statements
 
 
-@dataclass
+@node
 class Stmt:
     pos: Pos
 
 
-@dataclass
+@node
 class Let(Stmt):
     name: str
     value: Expr
     slot: int = -1
 
 
-@dataclass
+@node
 class Assign(Stmt):
     name: str
     index: Expr | None
@@ -148,13 +150,13 @@ class Assign(Stmt):
     ref: Any = None
 
 
-@dataclass
+@node
 class If(Stmt):
     branches: list[tuple[Expr, list[Stmt]]]
     otherwise: list[Stmt] | None
 
 
-@dataclass
+@node
 class For(Stmt):
     var: str
     iterable: Expr
@@ -163,20 +165,20 @@ class For(Stmt):
     iter_slot: int = -1
 
 
-@dataclass
+@node
 class While(Stmt):
     condition: Expr
     body: list[Stmt]
 
 
-@dataclass
+@node
 class Repeat(Stmt):
     count: Expr
     body: list[Stmt]
     iter_slot: int = -1
 
 
-@dataclass
+@node
 class Move(Stmt):
     cards: Expr | None  # None means 'all'
     source: Expr
@@ -184,63 +186,63 @@ class Move(Stmt):
     to_bottom: bool = False
 
 
-@dataclass
+@node
 class Draw(Stmt):
     count: Expr
     source: Expr
     dest: Expr
 
 
-@dataclass
+@node
 class Shuffle(Stmt):
     zone: Expr
 
 
-@dataclass
+@node
 class CallStmt(Stmt):
     proc: str
     args: list[Expr]
     ref: Any = None
 
 
-@dataclass
+@node
 class Simultaneous(Stmt):
     bindings: list[Let]
 
 
-@dataclass
+@node
 class Win(Stmt):
     winner: Expr
     reason: str | None
 
 
-@dataclass
+@node
 class Log(Stmt):
     parts: list[str | Expr]  # text pieces and embedded expressions
     to: Expr | None
     kinds: list[str] = field(default_factory=list)  # the type of each expression, by the checker
 
 
-@dataclass
+@node
 class Break(Stmt):
     pass
 
 
-@dataclass
+@node
 class Continue(Stmt):
     pass
 
 
-@dataclass
+@node
 class Return(Stmt):
     pass
 
 
-@dataclass
+@node
 class EndRound(Stmt):
     pass
 
 
-@dataclass
+@node
 class Pass(Stmt):
     pass

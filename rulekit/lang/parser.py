@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from rulekit.errors import Location
@@ -44,8 +44,9 @@ def plain_snippet(text: str, file: str = "<text>") -> Snippet:
 
 
 def grammar_text() -> str:
-    """The text of the effect language's lark grammar."""
-    return resources.files("rulekit.lang").joinpath("grammar.lark").read_text("utf-8")
+    """The text of the effect language's lark grammar (read next to this module, without
+    importlib.resources, whose import took longer than the rest of this module's)."""
+    return Path(__file__).with_name("grammar.lark").read_text("utf-8")
 
 
 # Words of the language; they cannot name variables, zones, procedures or parameters.

@@ -6,15 +6,16 @@ against it and the compiler reads it. Nothing here is specific to any game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
+from rulekit.records import record
 
 
-@dataclass
+@record
 class ZoneDecl:
     """A pile of cards; with ``per``, one pile per role, node, edge or region."""
 
@@ -32,7 +33,7 @@ class ZoneDecl:
         return self.per == "role"
 
 
-@dataclass
+@record
 class VarDecl:
     """A variable; with ``per``, one value per role, node, edge or region."""
 
@@ -56,7 +57,7 @@ class VarDecl:
         return self.declared_type or value_type(self.initial)
 
 
-@dataclass
+@record
 class AnytimeDecl:
     """An action a role may take at any of its decision points."""
 
@@ -69,7 +70,7 @@ class AnytimeDecl:
     when_expr: n.Expr | None = None  # the checked ``when``, for the secrecy analysis
 
 
-@dataclass
+@record
 class Board:
     """A map: nodes with properties, edges between them, regions grouping nodes."""
 
@@ -88,7 +89,7 @@ class Board:
         return None
 
 
-@dataclass
+@record
 class FuncDecl:
     name: str
     params: list[tuple[str, str]]
@@ -99,7 +100,7 @@ class FuncDecl:
     result: str = "any"  # the type of the body, found by the checker
 
 
-@dataclass
+@record
 class ProcDecl:
     name: str
     params: list[tuple[str, str]]
@@ -109,7 +110,7 @@ class ProcDecl:
     location: Location | None = None
 
 
-@dataclass
+@record
 class Symbols:
     """Every name a pack declares."""
 

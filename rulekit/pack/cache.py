@@ -13,7 +13,6 @@ read or written is ignored: it never makes validation fail.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from collections.abc import Iterable, Sequence
@@ -21,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekit.errors import Location, PackError, PackWarning
-from rulekit.stored import CACHE_ENV, NO_CACHE_ENV, cache_dir, code_stamp
+from rulekit.stored import CACHE_ENV, NO_CACHE_ENV, cache_dir, code_stamp, sha256
 
 FORMAT = 1
 MAX_FILES = 2000  # a pack folder larger than this is not cached (it is not a usual pack)
@@ -34,7 +33,7 @@ SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", ".mypy_cache
 def tree_digest(folder: Path) -> str | None:
     """A digest of the names and contents of every file under ``folder`` (but in the folders
     of version control and tools); None if too big or unreadable."""
-    digest = hashlib.sha256()
+    digest = sha256()
     files = 0
     size = 0
     try:
@@ -48,7 +47,7 @@ def tree_digest(folder: Path) -> str | None:
                 if files > MAX_FILES or size > MAX_BYTES:
                     return None
                 digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-                digest.update(hashlib.sha256(data).digest())
+                digest.update(sha256(data).digest())
     except (OSError, ValueError):
         return None
     return digest.hexdigest()
@@ -69,7 +68,7 @@ class ValidationCache:
             self.folder = folder
             return
         if self.root is not None:
-            name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".json"
+            name = sha256(key.encode()).hexdigest()[:32] + ".json"
             self.path = self.root / "validate" / name
 
     @property

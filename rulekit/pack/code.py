@@ -92,7 +92,9 @@ class CodeBuilder:
         if self._flow_function(symbols, compiler, name, code, "int"):
             compiler.program.evaluate[role] = compiler.program.functions[name]
 
-    def compile_code(self, symbols: Symbols, compiler: Compiler) -> None:
+    def compile_code(self, symbols: Symbols, compiler: Compiler, bodies: bool = True) -> None:
+        """Parse and check every piece of code, and compile it into ``compiler.program``;
+        without ``bodies``, statement lists (procedures, setup, phases) are checked only."""
         doc, flow = self._section("flow", None)
         if doc is not None:
             # End conditions first: statements compiled later check them after each change.
@@ -164,7 +166,7 @@ class CodeBuilder:
                 if decl.when_expr is not None:
                     when = compiler.expr(decl.when_expr, where.location(decl.when_expr.pos))
             compiler.program.anytime.append((decl, when))
-        if not self.errors:
+        if not self.errors and bodies:
             compiler.compile_bodies(self.bodies)
             _build_main(compiler.program, rounds, phases, doc.key_location(("flow",)))
 

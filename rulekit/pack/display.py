@@ -6,16 +6,20 @@ what is shown in panels (one of them the compact status block), reads a zone per
 row table, gives the text of each type of card and the words for text values, and says how
 some decisions are asked. :func:`read_display` turns it into a :class:`Display`, reporting
 every unknown name at its place in the file with a "did you mean" hint; a pack without the
-section gets an empty :class:`Display` (its table is drawn as by default).
+section gets an empty :class:`Display` (its table is drawn as by default). A ``context:``
+field that may show the player who decides what they may not see is an error too (see
+:mod:`rulekit.lang.contexts`).
 """
 
 from __future__ import annotations
 
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit.errors import EffectCheckError, PackError, did_you_mean
+from rulekit.lang.contexts import CodeBody, ContextCheck
 from rulekit.lang.symbols import Symbols
 from rulekit.yamlsource import JsonPath, YamlDocument
 
@@ -126,10 +130,13 @@ def template_keys(text: str) -> list[str] | None:
 
 
 class _Reader:
-    def __init__(self, doc: YamlDocument, symbols: Symbols, errors: list[PackError]) -> None:
+    def __init__(self, doc: YamlDocument, symbols: Symbols, errors: list[PackError],
+                 code: Sequence[CodeBody] = ()) -> None:
         self.doc = doc
         self.symbols = symbols
         self.errors = errors
+        self.code = code
+        self._secrets: ContextCheck | None = None
         self.card_props = set(symbols.properties("card")) if symbols.cards else {"id", "name"}
 
     def fail(self, message: str, at: JsonPath, hint: str | None = None, key: bool = False
@@ -260,15 +267,38 @@ class _Reader:
             elif prop and (params.get(name) != "card" or prop not in self.card_props):
                 self.fail(f"'{key}': only a card parameter has properties", at,
                           did_you_mean(prop, self.card_props))
+            elif name != "step":
+                self.context_secret(proc, text, key, at)
+
+    def context_secret(self, proc: str, text: str, key: str, at: JsonPath) -> None:
+        """A field shows each player deciding inside ``proc`` only what they see."""
+        if not self.code:
+            return
+        if self._secrets is None:
+            self._secrets = ContextCheck(self.symbols, self.code)
+        leak = self._secrets.leak(proc, key.partition(".")[0])
+        if leak is None:
+            return
+        offset = max(text.find("{" + key), 0)
+        line = text.count("\n", 0, offset) + 1
+        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        passed = "" if leak.site == leak.read else f", passed at {leak.site}"
+        self.errors.append(EffectCheckError(
+            f"a context is shown to the player who decides inside '{proc}', here "
+            f"{leak.decider}, who may not see '{{{key}}}': it may hold {leak.what} (read at "
+            f"{leak.read}{passed})", self.doc.text_location(at, line, column),
+            "name in a context only what every player deciding inside it sees: public data, "
+            "their own piles, what they chose; wrap in reveal(...) what the rules make public"))
 
 
 def read_display(doc: YamlDocument | None, data: Any, symbols: Symbols,
-                 errors: list[PackError]) -> Display:
+                 errors: list[PackError], code: Sequence[CodeBody] = ()) -> Display:
     """The pack's ``display:`` section (``data``, from ``doc``), its mistakes added to
-    ``errors``; an empty :class:`Display` when the pack has none."""
+    ``errors``; an empty :class:`Display` when the pack has none. With the pack's checked
+    ``code`` (and no error so far), what its contexts may show is checked too."""
     if doc is None or not isinstance(data, dict):
         return Display()
-    return _Reader(doc, symbols, errors).read(data)
+    return _Reader(doc, symbols, errors, () if errors else code).read(data)
 
 
 __all__ = ["Asking", "Column", "Display", "Item", "Panel", "Row", "read_display",

@@ -11,7 +11,6 @@ to itself, is an error located at ``extends``.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from pathlib import Path
 
 from rulekit.errors import PackError, PackErrors, PackFileError
@@ -91,4 +90,4 @@ def _origin(folder: Path) -> str:
 
 def _mark(error: PackError, origin: str) -> None:
     if error.location is not None and not error.location.origin:
-        error.location = replace(error.location, origin=origin)
+        error.location = error.location.replace(origin=origin)

@@ -18,9 +18,8 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulekit.datafiles import data_dir
 
@@ -31,8 +30,7 @@ FROM_ENV = PACKS_ENV
 FROM_PATH = "path"
 
 
-@dataclass(frozen=True)
-class FoundPack:
+class FoundPack(NamedTuple):
     """A pack folder found by id, and where it was found: ``shipped``, ``RULEKIT_PACKS``,
     ``path``, or an entry point (``distribution`` names the installed distribution)."""
 

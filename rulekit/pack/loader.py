@@ -13,7 +13,7 @@ The phases live in their own modules: :mod:`~rulekit.pack.files` (finding a pack
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +29,11 @@ from rulekit.pack.extends import read_documents
 from rulekit.pack.files import PACKS_ENV, display_path, find_pack, shipped_packs_dir
 from rulekit.pack.params import parse_params, resolve_params
 from rulekit.pack.properties import check_properties
+from rulekit.records import record
 from rulekit.yamlsource import YamlDocument
 
 
-@dataclass
+@record
 class LoadedPack:
     """A pack read from disk and compiled."""
 
@@ -53,7 +54,7 @@ class LoadedPack:
         return str(self.manifest["id"])
 
 
-def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
+def _load(folder: Path, overrides: dict[str, Any], compile_bodies: bool) -> LoadedPack:
     docs = read_documents(folder)
     manifest_doc = docs.manifest
     assert manifest_doc is not None
@@ -62,8 +63,10 @@ def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
     symbols, labels = Declarations(docs).build(manifest_doc, overrides)
     program = Program()
     compiler = Compiler(symbols, program)
-    CodeBuilder(docs, manifest_doc).compile_code(symbols, compiler)
-    display = read_display(*docs.section("display", None), symbols, docs.errors)
+    builder = CodeBuilder(docs, manifest_doc)
+    builder.compile_code(symbols, compiler, compile_bodies)
+    display = read_display(*docs.section("display", None), symbols, docs.errors,
+                           builder.bodies)
     role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
     game = Game(pack_id=manifest["id"], pack_name=manifest["name"],
                 version=str(manifest["version"]), pack_hash=docs.pack_hash(),
@@ -75,11 +78,16 @@ def _load(folder: Path, overrides: dict[str, Any]) -> LoadedPack:
                       docs.roots, display)
 
 
-def load_pack(ref: str | Path, params: dict[str, Any] | None = None) -> LoadedPack:
-    """Load, check and compile a pack named by path or id."""
+def load_pack(ref: str | Path, params: dict[str, Any] | None = None, *,
+              checked_only: bool = False) -> LoadedPack:
+    """Load, check and compile a pack named by path or id.
+
+    ``checked_only``: every check is made (all the errors a load finds are found), but the
+    statement lists of procedures, setup and phases are not compiled to Python, so the game
+    cannot be played (``rulekit validate``: compiling code that checks finds no mistake)."""
     folder = ref if isinstance(ref, Path) else find_pack(ref)
     try:
-        return _load(folder, params or {})
+        return _load(folder, params or {}, not checked_only)
     except (PackErrors, UsageError):
         raise
     except PackError as exc:

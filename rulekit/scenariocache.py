@@ -1,0 +1,74 @@
+"""The scenario files of a pack, checked (:mod:`rulekit.scenariocheck`) or found checked before.
+
+What the checks of a scenario file read of its pack is its *interface*: the manifest, the rule
+ids, and the merged sections but the statement lists (the ``do`` of procedures and phases,
+``setup``, ``after_rounds``), which a scenario file cannot name. A file found free of mistakes is
+kept in a :class:`~rulekit.stored.Store` by its text and that interface, with the names of its
+scenarios; while both are unchanged (say, after an edit of a procedure's code), ``rulekit
+validate`` neither reads nor checks it again. A file with a mistake is never kept, nor are the
+files of a run that found one, and names given twice are looked at afresh.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rulekit.errors import PackError, PackFileError
+from rulekit.pack.loader import LoadedPack
+from rulekit.scenariocheck import check_scenarios
+from rulekit.scenariofile import load_scenarios
+from rulekit.stored import Store, sha256
+from rulekit.yamlsource import read_text
+
+# (text of a scenario file, interface of its pack) -> the names of its scenarios
+_checked = Store("scenario-checks")
+
+
+def interface(pack: LoadedPack) -> str:
+    """A digest of what the checks of a scenario file read of ``pack``."""
+    data: dict[str, Any] = dict(pack.content.data) if pack.content is not None else {}
+    data.pop("setup", None)
+    procedures = data.get("procedures")
+    if isinstance(procedures, dict):
+        data["procedures"] = {name: _without(proc, "do") for name, proc in procedures.items()}
+    flow = data.get("flow")
+    if isinstance(flow, dict):
+        flow = _without(flow, "after_rounds")
+        if isinstance(flow.get("phases"), list):
+            flow["phases"] = [_without(phase, "do") for phase in flow["phases"]]
+        data["flow"] = flow
+    text = json.dumps([pack.manifest, [rule for rule, _ in pack.rules], data], default=repr)
+    return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _without(value: Any, key: str) -> Any:
+    return {k: v for k, v in value.items() if k != key} if isinstance(value, dict) else value
+
+
+def check_scenario_files(pack: LoadedPack) -> tuple[list[PackError], int]:
+    """Every mistake in the scenario files of ``pack``, and how many scenarios they hold;
+    raises :class:`~rulekit.errors.PackErrors` for a file that cannot be read."""
+    files = pack.scenario_files
+    shape = interface(pack)
+    names: list[str] = []
+    for path in files:
+        try:
+            found = _checked.get_object((read_text(path), shape))
+        except PackFileError:
+            found = None
+        if not isinstance(found, list):
+            break
+        names.extend(found)
+    else:
+        if len(set(names)) == len(names):
+            return [], len(names)
+    scenarios = load_scenarios(files)
+    errors = check_scenarios(pack, scenarios)
+    if not errors:
+        for path in files:
+            docs = [s.doc for s in scenarios if s.doc.path == path]
+            if docs:
+                _checked.put_object((docs[0].text, shape),
+                                    [s.name for s in scenarios if s.doc.path == path])
+    return errors, len(scenarios)
