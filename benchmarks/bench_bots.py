@@ -160,7 +160,7 @@ def main() -> None:
             a, b = (names[p.strip()] for p in pair.split("-"))
             for row in strength(pack, a, b, games, args.workers):
                 print(row, flush=True)
-    for pack in args.packs:
+    for pack in args.packs if args.speed_games > 0 else []:
         print(speed(pack, args.ismcts, args.speed_games), flush=True)
     if args.self_play:
         print(self_play("rednotice", args.ismcts, args.self_play, args.workers), flush=True)
