@@ -23,21 +23,31 @@ def copy_of(pack: str, tmp_path: Path) -> Path:
     return folder
 
 
-def test_unknown_names_in_display_are_located_with_a_hint(run: Run, tmp_path: Path) -> None:
-    folder = copy_of("rednotice", tmp_path)
+def invalid_display(run: Run, tmp_path: Path, pack: str,
+                    edits: list[tuple[str, str]]) -> tuple[list[str], str]:
+    """Validate a copy of ``pack`` whose display.yaml has each ``old`` text (found once) made
+    ``new``; it must fail. The lines of the edited file and what validate printed."""
+    folder = copy_of(pack, tmp_path)
     display = folder / "display.yaml"
     text = display.read_text(encoding="utf-8")
-    for old, new in [("hidden: [box,", "hidden: [boxx,"), ("{var: security, name: Security",
-                     "{var: securty, name: Security"), ("of: goal}", "of: gaol}"),
-                     ("{row: actions}", "{row: action}"), ("{left} ×{left_icons}\", side",
-                     "{lefft} ×{left_icons}\", side"), ("zone: card_at", "zone: cashed"),
-                     ("options: actions", "options: acts")]:
+    for old, new in edits:
         assert text.count(old) == 1, old
         text = text.replace(old, new)
     display.write_text(text, encoding="utf-8")
     code, _, err = run("validate", str(folder))
     assert code == 1
-    lines = text.splitlines()
+    return text.splitlines(), err
+
+
+def test_unknown_names_in_display_are_located_with_a_hint(run: Run, tmp_path: Path) -> None:
+    lines, err = invalid_display(run, tmp_path, "rednotice", [
+        ("hidden: [box,", "hidden: [boxx,"),
+        ("{var: security, name: Security", "{var: securty, name: Security"),
+        ("of: goal}", "of: gaol}"),
+        ("{row: actions}", "{row: action}"),
+        ("{left} ×{left_icons}\", side", "{lefft} ×{left_icons}\", side"),
+        ("zone: card_at", "zone: cashed"),
+        ("options: actions", "options: acts")])
 
     def at(snippet: str, message: str, hint: str, where: str | None = None) -> None:
         line = next(i for i, line in enumerate(lines, 1) if (where or snippet) in line)
@@ -65,18 +75,10 @@ def test_a_misspelt_key_of_display_is_a_schema_error(run: Run, tmp_path: Path) -
 
 
 def test_a_context_names_a_procedure_and_its_parameters(run: Run, tmp_path: Path) -> None:
-    folder = copy_of("rednotice", tmp_path)
-    display = folder / "display.yaml"
-    text = display.read_text(encoding="utf-8")
-    for old, new in [('resolve: "Card {k}"', 'resolv: "Card {k}"'),
-                     ('perform: "{kind} {icons}"', 'perform: "{kinds} {icons}"'),
-                     ('escape: "escaping as {tile}"', 'escape: "escaping as {tile.txt}"')]:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    display.write_text(text, encoding="utf-8")
-    code, _, err = run("validate", str(folder))
-    assert code == 1
-    lines = text.splitlines()
+    lines, err = invalid_display(run, tmp_path, "rednotice", [
+        ('resolve: "Card {k}"', 'resolv: "Card {k}"'),
+        ('perform: "{kind} {icons}"', 'perform: "{kinds} {icons}"'),
+        ('escape: "escaping as {tile}"', 'escape: "escaping as {tile.txt}"')])
     line = next(i for i, text in enumerate(lines, 1) if "resolv:" in text)
     assert f"display.yaml:{line}:5: unknown procedure 'resolv'" in err, err
     assert "did you mean 'resolve'?" in err
