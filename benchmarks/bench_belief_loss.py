@@ -74,7 +74,7 @@ def measure(pack: str, role: str, games: int, agent_spec: str, max_rounds: int,
                         lost += 1
                         was_lost = True
                     elif any(_plain(state["vars"][key]) not in belief.distribution(key)
-                             for key in belief._hidden_vars):
+                             for key in belief.caps.hidden_vars):
                         missed += 1
                         was_missed = True
                     actions[role] = as_option(decision, choose(view, decision), role)

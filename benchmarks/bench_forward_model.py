@@ -14,8 +14,13 @@ Figures (random player against random player, as ``rulekit simulate`` plays them
 - ``clone_us``, ``observe_us``, ``determinize_us``, ``apply_us``: the median time of one call
   over the states met in random games (``apply`` on a copy, in place, the copy not counted);
   ``determinize_us`` over fewer states (``determinize_states``, 30 unless
-  ``--determinize-states`` says otherwise, spread over the same games), one call each, as
-  determinizing replays the observer's whole history and may take a second late in a game;
+  ``--determinize-states`` says otherwise, spread over the same games), one call each, on
+  states of games the observer's belief has never followed (each call replays the observer's
+  whole history and may take a second late in a game);
+- ``determinize_followed_us``: ``Game.determinize`` as a bot meets it, along games it follows:
+  random games (``--followed-games``, up to round ``FOLLOWED_ROUNDS``) where each role that
+  must decide determinizes once at each of its decisions (the belief's update with what
+  happened since its last decision, and one sample): the median per call;
 - ``state_bytes``: the median size of those states as JSON, without the log;
 - for Car Chase, ``reference_games_per_s`` and ``ratio`` (also ``quiet_ratio``,
   ``playout_ratio``): the same game written by hand in plain Python (``carchase_plain.py``),
@@ -57,6 +62,8 @@ from rulekit.simulate import play_game, seat_rng
 
 SAMPLED_STATES = 200
 DETERMINIZE_STATES = 30  # determinize replays a history: a bounded sample
+FOLLOWED_GAMES = 2  # games along which determinize_followed_us is measured
+FOLLOWED_ROUNDS = 10  # ... up to this round
 
 
 def run_engine(game: Game, games: int, first: int) -> tuple[float, int]:
@@ -139,6 +146,24 @@ def apply_time(game: Game, states: list[dict[str, Any]]) -> float:
     return statistics.median(times) * 1e6
 
 
+def followed_time(game: Game, games: int, rounds: int = FOLLOWED_ROUNDS) -> float:
+    """The median time of ``Game.determinize`` for each role at each of its decisions along
+    random games (so each call follows the game from that role's last call), in µs."""
+    times = []
+    for index in range(games):
+        play, rand = random.Random(index), random.Random(100 + index)
+        state = game.new_game(derive(11, index))
+        while state["result"] is None and state["round"] <= rounds:
+            decisions = game.pending(state)
+            for decision in decisions:
+                started = time.process_time()
+                game.determinize(state, decision.player, rand)
+                times.append(time.process_time() - started)
+            state = game.apply(state, {d.player: d.sample(play) for d in decisions},
+                               in_place=True)
+    return statistics.median(times) * 1e6
+
+
 def first_player(game: Game, state: dict[str, Any]) -> str:
     pending = game.pending(state)
     return pending[0].player if pending else game.roles[0]
@@ -156,7 +181,7 @@ def spread(states: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
 
 def measure(pack: str, games: int, repeat: int,
             determinize_states: int = DETERMINIZE_STATES,
-            playouts: bool = False) -> dict[str, Any]:
+            playouts: bool = False, followed_games: int = FOLLOWED_GAMES) -> dict[str, Any]:
     cpu, wall = time.process_time(), time.perf_counter()
     game = load_pack(pack).game
     with_reference = game.pack_id == "carchase"
@@ -221,6 +246,7 @@ def measure(pack: str, games: int, repeat: int,
         "determinize_us": round(per_call(
             few, lambda s: game.determinize(s, roles[id(s)], rand), reps=1), 2),
         "determinize_states": len(few),
+        "determinize_followed_us": round(followed_time(game, followed_games), 2),
         "apply_us": round(apply_time(game, states), 2),
         "state_bytes": round(statistics.median(
             len(json.dumps({k: v for k, v in s.items() if k != "log"})) for s in states)),
@@ -240,12 +266,16 @@ def main() -> None:
     parser.add_argument("--determinize-states", type=int, default=DETERMINIZE_STATES,
                         help="states determinize_us is measured over, one call each "
                              f"(default {DETERMINIZE_STATES})")
+    parser.add_argument("--followed-games", type=int, default=FOLLOWED_GAMES,
+                        help="games along which determinize_followed_us is measured "
+                             f"(default {FOLLOWED_GAMES})")
     parser.add_argument("--playouts", action="store_true",
                         help="also time engine/playout called directly")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     games = args.games or (1000 if args.pack == "carchase" else 100)
-    figures = measure(args.pack, games, args.repeat, args.determinize_states, args.playouts)
+    figures = measure(args.pack, games, args.repeat, args.determinize_states, args.playouts,
+                      args.followed_games)
     if args.json:
         print(json.dumps(figures))
     else:

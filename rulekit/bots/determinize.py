@@ -6,8 +6,9 @@ import random
 import weakref
 from typing import TYPE_CHECKING
 
-from rulekit.bots.belief import Belief, continues, same_view
+from rulekit.bots.belief import Belief
 from rulekit.bots.cards import ask_again, redeal
+from rulekit.bots.views import continues, same_view
 from rulekit.engine.game import copy_state
 
 if TYPE_CHECKING:
