@@ -52,6 +52,15 @@ def strings_in(value: Any, found: list[str]) -> None:
         found.append(value)
 
 
+def leaves(value: Any, found: list[Any]) -> None:
+    """Collect the values ``value`` holds (itself, or the leaves of its lists)."""
+    if isinstance(value, list):
+        for v in value:
+            leaves(v, found)
+    elif value is not None:
+        found.append(value)
+
+
 def names(value: Any, named: list[str]) -> bool:
     """True if an answer's value is, or holds, only texts of ``named`` (and one at least)."""
     if isinstance(value, list):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rulekit.bots.cards import (
@@ -61,11 +62,12 @@ class Repairs:
         raise NotImplementedError
 
     def _branch(self, state: State, decision: Decision, weight: float, exact: bool, pos: int,
-                target: list[Event], following: Following, rescue: bool = True) -> bool:
+                target: list[Event], following: Following, rescue: bool = True,
+                front: bool = False) -> bool:
         raise NotImplementedError
 
     def _candidates(self, decision: Decision, pos: int, target: list[Event]
-                    ) -> tuple[list[Option], int]:
+                    ) -> tuple[Iterator[Option], int, int]:
         raise NotImplementedError
 
     # ------------------------------------------------------------ repairs
@@ -160,8 +162,8 @@ class Repairs:
             if player != self.role:
                 decision = self.game.decision_for(parent, player)
                 if decision is not None:
-                    tries += [{player: o.id} for o in
-                              self._candidates(decision, pos, target)[0][:self.keep * 4]]
+                    options = self._candidates(decision, pos, target)[0]
+                    tries += [{player: o.id} for o in itertools.islice(options, self.keep * 4)]
         found = False
         alone = len(tries) == 1  # the renamed parent is played once: no copy of it is needed
         for moved in tries:
@@ -175,10 +177,12 @@ class Repairs:
         return found
 
     def _rescue(self, state: State, player: str, weight: float, exact: bool, pos: int,
-                target: list[Event], following: Following) -> bool:
+                target: list[Event], following: Following, first: bool = False) -> bool:
         """No answer of ``player`` continues R's log: if that log soon names cards whose
         place R does not know (:meth:`_free_cards`), put them in the place of such cards of
-        their kind (first of those the player may choose now) and try again."""
+        their kind (first of those the player may choose now) and try again. ``first``: the
+        answers the log names did not continue it and the others are not tried yet: only
+        the cards gathered are tried, with those answers only."""
         hidden = self._free_cards(state, (target, pos))
         named: list[str] = []
         for event in target[pos:pos + 4]:
@@ -203,7 +207,7 @@ class Repairs:
         gathered = gather(self.game, state, player, hidden, named, offered)
         if gathered:
             mappings.append(gathered)
-        for card in named[:2]:
+        for card in [] if first else named[:2]:
             others = [c for c, kind in hidden.items() if kind == hidden[card] and c != card]
             mappings += [{card: other, other: card} for other in others[:4]]
         for mapping in mappings:
@@ -213,6 +217,6 @@ class Repairs:
                 continue
             again = self.game.decision_for(parent, player)
             if again is not None and self._branch(parent, again, weight, exact, pos, target,
-                                                  following, rescue=False):
+                                                  following, rescue=False, front=first):
                 return True
         return False

@@ -11,10 +11,20 @@ branch must also show R exactly what R is shown now. The caps of
 from __future__ import annotations
 
 import contextlib
+import itertools
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rulekit.bots.cards import ask_again, deal_to_match, project_cards, swappable
-from rulekit.bots.logs import Event, card_pairs, names, next_answer, same_kind, strings_in
+from rulekit.bots.logs import (
+    Event,
+    card_pairs,
+    leaves,
+    names,
+    next_answer,
+    same_kind,
+    strings_in,
+)
 from rulekit.bots.particles import Caps, Item, Particle
 from rulekit.bots.repairs import CARDS, OTHER, SAME, Following, Repairs
 from rulekit.bots.views import Key, plain, same_view, state_key
@@ -75,6 +85,9 @@ class Replay(Repairs):
                         continue
                     if pos == len(target):
                         self._finish(state, weight, exact, observation, finals)
+                        if all(d.player == role or d.player in observation["waiting_for"]
+                               for d in decisions):
+                            continue  # R sees that the others have not answered yet
                 other = next((d for d in decisions if d.player != role), None)
                 if other is None:
                     continue
@@ -129,32 +142,62 @@ class Replay(Repairs):
             self._keep(child, weight, exact and differ == SAME, new_pos, following)
 
     def _branch(self, state: State, decision: Decision, weight: float, exact: bool, pos: int,
-                target: list[Event], following: Following,
-                rescue: bool = True) -> bool:
+                target: list[Event], following: Following, rescue: bool = True,
+                front: bool = False) -> bool:
         """Follow the answers of ``decision``'s player from ``state``: all of them, or (beyond
         ``keep``) those R's log is about to name first, then the others in random order, until
         ``keep`` continue R's log, or ``tries`` were tried, or ``keep`` more were tried after
         the named ones. Each kept branch weighs ``weight`` divided by the answers tried (the
-        other player is taken to answer at random). True if a branch was kept."""
+        other player is taken to answer at random). True if a branch was kept.
+
+        An answer R saw whole is not looked for further: if the first answer that continues
+        R's log is one of those R's log names, and the events it showed R name every item of
+        it, the other answers (which would show R other items) are not tried, and its branch
+        weighs ``weight`` divided by the number of answers. If none of the named answers
+        continues R's log, the cards it names are first gathered where the player may choose
+        them (:meth:`_rescue`), before other answers are tried. ``front``: only the named
+        answers are tried."""
         player = decision.player
-        options, named = self._candidates(decision, pos, target)
+        options, named, total = self._candidates(decision, pos, target)
         mine: Following = {}
         tried = 0
-        for option in options[:self.tries]:
+        for option in itertools.islice(options, named if front else self.tries):
             tried += 1
             self._step(state, {player: option.id}, 1.0, exact, pos, target, mine)
+            if tried <= named and len(mine) == 1 and self._revealed(option, mine, pos, target):
+                tried = total
+                break
+            if tried == named and not mine and rescue and self._rescue(
+                    state, player, weight, exact, pos, target, following, first=True):
+                return True
             if len(mine) >= self.keep or (named and mine and tried >= named + self.keep):
                 break
-        for child, share, child_exact, child_pos in mine.values():
-            self._keep(child, weight * share / tried, child_exact, child_pos, following)
+        for key, (child, share, child_exact, child_pos) in mine.items():
+            self._add(key, child, weight * share / tried, child_exact, child_pos, following)
         if not mine and rescue:
             return self._rescue(state, player, weight, exact, pos, target, following)
         return bool(mine)
 
+    @staticmethod
+    def _revealed(option: Option, mine: Following, pos: int, target: list[Event]) -> bool:
+        """True if the events that the one branch of ``mine`` showed R (from ``pos`` of R's
+        log) name every item of ``option``, and it has one at least."""
+        items: list[Any] = []
+        leaves(option.value, items)
+        if not items:
+            return False
+        ((_, _, _, new_pos),) = mine.values()
+        shown: list[str] = []
+        for event in target[pos:new_pos]:
+            strings_in(event.get("args"), shown)
+        return all(item.__class__ is str and item in shown for item in items)
+
     def _candidates(self, decision: Decision, pos: int, target: list[Event]
-                    ) -> tuple[list[Option], int]:
-        """The answers to try, and how many at the front answer with what R's log is about
-        to name. A subset of many items is not enumerated: its answers are drawn."""
+                    ) -> tuple[Iterator[Option], int, int]:
+        """The answers to try, how many at the front answer with what R's log is about
+        to name (the largest first), and how many answers there are (at most ``tries`` are
+        counted where they are drawn). A subset of many items is not enumerated: its answers
+        are drawn (as they are needed)."""
         named: list[str] = []
         for event in target[pos:pos + 4]:
             strings_in(event.get("args"), named)
@@ -164,25 +207,37 @@ class Replay(Repairs):
             if picked:
                 with contextlib.suppress(IllegalActionError):
                     front.append(decision.option("+".join(picked)))
-            drawn: dict[str, Option] = {o.id: o for o in front}
-            for _ in range(2 * self.tries):
-                if len(drawn) >= self.tries:
-                    break
-                option = decision.sample(self.rng)
-                drawn.setdefault(option.id, option)
-            return list(drawn.values()), len(front)
+            return self._drawn(decision, front), len(front), self.tries
         options = list(decision.options())
-        if len(options) <= self.keep:
-            return options, 0
-        self.rng.shuffle(options)
+        total = len(options)
+        if total > self.keep:
+            self.rng.shuffle(options)
         front = [o for o in options if names(o.value, named)]
         if front:
+            front.sort(key=lambda o: -len(o.value) if isinstance(o.value, list) else -1)
             options = front + [o for o in options if not names(o.value, named)]
-        return options, len(front)
+        return iter(options), len(front), total
+
+    def _drawn(self, decision: Decision, front: list[Option]) -> Iterator[Option]:
+        """``front``, then distinct answers of ``decision`` drawn at random (``tries`` in all,
+        or fewer if draws keep repeating)."""
+        drawn = {o.id for o in front}
+        yield from front
+        for _ in range(2 * self.tries):
+            if len(drawn) >= self.tries:
+                return
+            option = decision.sample(self.rng)
+            if option.id not in drawn:
+                drawn.add(option.id)
+                yield option
 
     def _keep(self, child: State, weight: float, exact: bool, pos: int,
               following: Following) -> None:
-        key = (state_key(child), pos, exact)
+        self._add((state_key(child), pos, exact), child, weight, exact, pos, following)
+
+    @staticmethod
+    def _add(key: tuple[Key, int, bool], child: State, weight: float, exact: bool, pos: int,
+             following: Following) -> None:
         entry = following.get(key)
         if entry is None:
             following[key] = [child, weight, exact, pos]
