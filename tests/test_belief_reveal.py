@@ -1,5 +1,7 @@
 """An answer the observer sees whole (a card shown, a place named) is followed once, with the
-weight of one answer among all of them, as a brute-force enumeration of histories weighs it."""
+weight of one answer among all of them, as a brute-force enumeration of histories weighs it;
+so are the ways to it through an anytime action the observer does not see (the Hider may rest
+before it answers, at one question or the next: two ways to the same state, each counted)."""
 
 from __future__ import annotations
 
@@ -31,9 +33,7 @@ def signalling(tmp_path_factory: pytest.TempPathFactory) -> Game:
     shutil.copytree(SHADOW, folder)
     content = folder / "content.yaml"
     text = content.read_text()
-    text = text.replace("    - id: seek\n", SIGNAL + "    - id: seek\n", 1)
-    # No energy to rest: the anytime action is never offered (its weights are another matter).
-    content.write_text(text.replace("energy:    {initial: 1,", "energy:    {initial: 0,", 1))
+    content.write_text(text.replace("    - id: seek\n", SIGNAL + "    - id: seek\n", 1))
     return load_pack(Path(folder), {"rounds": 2}).game
 
 

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from rulekit.engine.decisions import Decision, Option
     from rulekit.engine.game import State
 
+_NO_TRAIL: frozenset[Key] = frozenset()
 SUBSET_ENUMERATED = 6  # a subset choice of more items has its answers drawn, not listed
 
 
@@ -49,6 +50,8 @@ class Replay(Repairs):
     tries: int
     _spent: int  # apply calls made in this update
     _loose: bool  # events that match R's only in kind are kept (a second pass)
+    _trail: frozenset[Key]  # the state being followed, and those it came from (_advance)
+    _at: int  # where in R's log it stands
 
     def _advance(self, target: list[Event], observation: dict[str, Any]) -> list[Particle]:
         game, role = self.game, self.role
@@ -58,13 +61,20 @@ class Replay(Repairs):
         self._spent = 0
         self._pinned: dict[tuple[int, int], set[str]] = {}
         cap = self.caps.max_frontier
-        expanded: set[tuple[Key, int]] = set()
+        # Each state's key, and the keys of the states it came from since R's log last moved
+        # on: a state met again on its own way (an anytime action declined inside its own
+        # question leads back to the question) is not followed again; one reached by two
+        # ways (an anytime action taken at one question or the next) is, with each weight.
+        paths: dict[int, tuple[Key, frozenset[Key]]] = {
+            id(p.state): (state_key(p.state), frozenset()) for p in self.particles}
         for _ in range(10_000):
             if not frontier:
                 break
             following: Following = {}
             waiting = not observation["decisions"]
             for state, weight, exact, pos in frontier:
+                key, trail = paths[id(state)]
+                self._trail, self._at = trail | {key}, pos
                 if waiting and pos == len(target) and state["result"] is None \
                         and not any(s["player"] == role for s in state["pending"]):
                     self._finish(state, weight, exact, observation, finals)
@@ -98,11 +108,9 @@ class Replay(Repairs):
                 cap = 1  # one state of each stratum only
             if self._spent > 16 * self.budget:
                 break
-            # A state met again at the same place of R's log (an anytime action declined
-            # inside its own question leads back to the question) is not followed twice.
-            fresh = [(s, w, e, p) for key, (s, w, e, p) in following.items()
-                     if (key[0], key[1]) not in expanded]
-            expanded.update((key[0], key[1]) for key in following)
+            fresh = [(s, w, e, p) for key, (s, w, e, p, trail) in following.items()
+                     if key[0] not in trail]
+            paths = {id(entry[0]): (key[0], entry[4]) for key, entry in following.items()}
             frontier = self.caps.cap(fresh, cap, self.rng)
         return finals
 
@@ -152,11 +160,11 @@ class Replay(Repairs):
 
         An answer R saw whole is not looked for further: if the first answer that continues
         R's log is one of those R's log names, and the events it showed R name every item of
-        it, the other answers (which would show R other items) are not tried, and its branch
-        weighs ``weight`` divided by the number of answers. If none of the named answers
-        continues R's log, the cards it names are first gathered where the player may choose
-        them (:meth:`_rescue`), before other answers are tried. ``front``: only the named
-        answers are tried."""
+        it, the other answers (which would show R other items) are not tried, but for anytime
+        actions, and its branch weighs ``weight`` divided by the number of answers. If none
+        of the named answers continues R's log, the cards it names are first gathered where
+        the player may choose them (:meth:`_rescue`), before other answers are tried.
+        ``front``: only the named answers are tried."""
         player = decision.player
         options, named, total = self._candidates(decision, pos, target)
         mine: Following = {}
@@ -165,6 +173,8 @@ class Replay(Repairs):
             tried += 1
             self._step(state, {player: option.id}, 1.0, exact, pos, target, mine)
             if tried <= named and len(mine) == 1 and self._revealed(option, mine, pos, target):
+                for extra in decision.extras:  # an anytime action first, then the same answer
+                    self._step(state, {player: extra.id}, 1.0, exact, pos, target, mine)
                 tried = total
                 break
             if tried == named and not mine and rescue and self._rescue(
@@ -172,7 +182,7 @@ class Replay(Repairs):
                 return True
             if len(mine) >= self.keep or (named and mine and tried >= named + self.keep):
                 break
-        for key, (child, share, child_exact, child_pos) in mine.items():
+        for key, (child, share, child_exact, child_pos, _) in mine.items():
             self._add(key, child, weight * share / tried, child_exact, child_pos, following)
         if not mine and rescue:
             return self._rescue(state, player, weight, exact, pos, target, following)
@@ -186,7 +196,7 @@ class Replay(Repairs):
         leaves(option.value, items)
         if not items:
             return False
-        ((_, _, _, new_pos),) = mine.values()
+        ((_, _, _, new_pos, _),) = mine.values()
         shown: list[str] = []
         for event in target[pos:new_pos]:
             strings_in(event.get("args"), shown)
@@ -235,14 +245,15 @@ class Replay(Repairs):
               following: Following) -> None:
         self._add((state_key(child), pos, exact), child, weight, exact, pos, following)
 
-    @staticmethod
-    def _add(key: tuple[Key, int, bool], child: State, weight: float, exact: bool, pos: int,
-             following: Following) -> None:
+    def _add(self, key: tuple[Key, int, bool], child: State, weight: float, exact: bool,
+             pos: int, following: Following) -> None:
+        trail = self._trail if pos == self._at else _NO_TRAIL
         entry = following.get(key)
         if entry is None:
-            following[key] = [child, weight, exact, pos]
+            following[key] = [child, weight, exact, pos, trail]
         else:
             entry[1] += weight
+            entry[4] = entry[4] | trail
 
     def _play(self, state: State, actions: dict[str, str] | None, in_place: bool = False
               ) -> State | None:
