@@ -6,7 +6,8 @@
 Each pack is copied into a temporary folder, and validated there with a cache folder of its own:
 
 - *empty cache*: nothing stored yet (no validation result, no syntax tree, no schema check), and
-  an empty temp folder (where lark keeps the tables of a grammar it builds): a fresh CI machine;
+  an empty temp folder (where lark keeps the tables of a grammar it builds): a fresh CI machine
+  (``--temp-kept``: the temp folder of the machine, as measured before this option);
 - *after an edit*: the first run after a change of one pack file (``--edit``, ``flow.yaml`` by
   default: a comment line is added at its end, different at each run; with ``--code``, a comment
   line of the effect language in its first ``do: |`` block, so that one piece of code is parsed
@@ -70,7 +71,7 @@ def change(file: Path, run: int, code: bool) -> None:
 
 
 def bench(pack: str, edit: str, repeats: int, env: dict[str, str], code: bool,
-          against: Path | None) -> None:
+          against: Path | None, temp_kept: bool) -> None:
     source = ROOT / "games" / pack if (ROOT / "games" / pack).is_dir() else Path(pack)
     versions = {"": ROOT}
     if against is not None:
@@ -90,7 +91,8 @@ def bench(pack: str, edit: str, repeats: int, env: dict[str, str], code: bool,
                 own["RULEKIT_CACHE_DIR"] = str(Path(scratch) / f"cache{run}{label}")
                 temp = Path(scratch) / f"tmp{run}{label}"
                 temp.mkdir()
-                found["empty cache"].append(timed(command, {**own, "TMPDIR": str(temp)}))
+                fresh = own if temp_kept else {**own, "TMPDIR": str(temp)}
+                found["empty cache"].append(timed(command, fresh))
                 change(folder / edit, run, code)
                 found["after an edit"].append(timed(command, own))
                 found["unchanged"].append(timed(command, own))
@@ -111,6 +113,8 @@ def main() -> None:
     parser.add_argument("--against", type=lambda p: Path(p).resolve(),
                         help="a checkout of another rulekit, timed "
                         "alike, interleaved with this one")
+    parser.add_argument("--temp-kept", action="store_true", help="empty cache: keep the temp "
+                        "folder of the machine (lark's cache of grammar tables)")
     args = parser.parse_args()
     env = {**os.environ, "RULEKIT_NO_CACHE": ""}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -127,7 +131,7 @@ def main() -> None:
           f"edited: {args.edit}{' (code)' if args.code else ''}")
     print(f"{'python -c pass':<22} {medians(floor)}")
     for pack in packs:
-        bench(pack, args.edit, args.repeats, env, args.code, args.against)
+        bench(pack, args.edit, args.repeats, env, args.code, args.against, args.temp_kept)
     print(f"load average after: {load()}")
 
 
