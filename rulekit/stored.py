@@ -1,19 +1,17 @@
 """Results kept on disk between runs, keyed by what they are computed from.
 
 A :class:`Store` maps a key (texts: say, a piece of effect code and the rule of the grammar it
-was parsed with) to bytes (say, the pickled syntax tree). Each result is one file of its store's
-folder in the user's cache folder (:func:`cache_dir`), named by the digest of its key, so that a
-run reads only the results it asks for, however many earlier runs added. A file holds a stamp of
-this rulekit (:func:`code_stamp`: its version, and the size and time of each of its code and
-schema files: an edit of rulekit makes every stored result a miss) and a checksum of the result.
-Only results free of errors are put in a store, so that a stored result never hides an error. A
-file that cannot be trusted (corrupt, of another rulekit, writable by other users, too big) is a
-miss; one that cannot be written is not kept. A store keeps the results last written or used,
-up to :data:`MAX_ENTRIES` files and :data:`KEPT_BYTES` bytes. With ``RULEKIT_NO_CACHE=1`` nothing
-is read nor written: results are kept in memory for the run only.
+was parsed with) to bytes (say, the pickled syntax tree). The store of one kind of result is one
+file in the user's cache folder (:func:`cache_dir`), tied to a stamp of this rulekit
+(:func:`code_stamp`: its version, and the size and time of each of its code and schema files):
+an edit of rulekit makes every stored result a miss. Only results free of errors are put in a
+store, so that a stored result never hides an error. A store that cannot be read (missing,
+corrupt, of another rulekit, writable by other users) is empty; one that cannot be written is
+not kept. With
+``RULEKIT_NO_CACHE=1`` nothing is read nor written: results are kept in memory for the run only.
 
 This module imports no other part of rulekit but its version, so that any phase can use it;
-it imports :mod:`pickle` only when an object is stored or read.
+it imports :mod:`pickle` only when a store is read or written.
 """
 
 from __future__ import annotations
@@ -39,12 +37,12 @@ else:
 
 CACHE_ENV = "RULEKIT_CACHE_DIR"
 NO_CACHE_ENV = "RULEKIT_NO_CACHE"
-FORMAT = 2
-MAGIC = b"rulekit-stored-%d\n" % FORMAT
-MAX_ENTRIES = 5_000  # per store: the results last written or used are kept
-MEMORY_ENTRIES = 2_000  # per store, kept in memory (read or added) for one process
+FORMAT = 1
+MAX_ENTRIES = 20_000  # per store: the results last added are kept
+MEMORY_ENTRIES = 2_000  # per store, without a cache folder (kept for one process only)
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a bigger file is not read
-KEPT_BYTES = 64 * 1024 * 1024  # per store
+KEPT_BYTES = 16 * 1024 * 1024  # per store file: the results last added are kept (each run
+# reads the whole file: a pack edited all day must not make it grow without end)
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -120,7 +118,7 @@ def _digest(key: tuple[str, ...]) -> bytes:
 
 
 def _trusted(info: os.stat_result) -> bool:
-    """Whether a stored file may be read: not too big and, where files have owners, written by
+    """Whether a store file may be read: not too big and, where files have owners, written by
     this user alone (a pickle runs code as it loads: nobody else may have put it there)."""
     if info.st_size > MAX_FILE_BYTES:
         return False
@@ -128,87 +126,61 @@ def _trusted(info: os.stat_result) -> bool:
     return getuid is None or (info.st_uid == getuid() and not info.st_mode & 0o022)
 
 
-def _read_entry(path: Path, stamp: bytes) -> bytes | None:
-    """The result kept in the file ``path``, if it can be trusted and is of this rulekit."""
-    try:
-        with open(path, "rb") as file:
-            if not _trusted(os.fstat(file.fileno())):
-                return None
-            data = file.read()
-    except OSError:
-        return None
-    head = len(MAGIC) + len(stamp)
-    if data[:head] != MAGIC + stamp or len(data) < head + 4:
-        return None
-    from binascii import crc32
-
-    value = data[head + 4:]
-    return value if crc32(value).to_bytes(4, "big") == data[head:head + 4] else None
-
-
-def _entry(stamp: bytes, value: bytes) -> bytes:
-    from binascii import crc32
-
-    return MAGIC + stamp + crc32(value).to_bytes(4, "big") + value
-
-
 class Store:
-    """Stored results of one kind (``name``): each read from its file at first use, and the
-    results added written at exit."""
+    """Stored results of one kind (``name``): the file is read at first use (and again if the
+    cache folder changes), and written at exit if a result was added."""
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self._entries: dict[bytes, bytes] = {}  # read or added (the last ones), in order of use
-        self._missing: set[bytes] = set()  # asked for and not found there
-        self._added: dict[bytes, bytes] = {}  # to write
+        self._entries: dict[bytes, bytes] = {}
         self._root: Path | None = None
-        self._ready = False
+        self._loaded = False
+        self._dirty = False
 
-    def _folder(self) -> Path | None:
-        """The store's folder in the cache folder in use (None: no cache folder)."""
+    def _current(self) -> dict[bytes, bytes]:
+        """The entries, read from the file of the cache folder in use."""
         root = cache_dir()
-        if not self._ready or root != self._root:
-            self._root, self._ready = root, True
-            self._entries, self._missing, self._added = {}, set(), {}
-        return None if root is None else root / "stored" / self.name
+        if self._loaded and root == self._root:
+            return self._entries
+        self._root, self._loaded, self._entries, self._dirty = root, True, {}, False
+        if root is not None:
+            import pickle
+
+            path = self._path(root)
+            with contextlib.suppress(Exception):  # missing, corrupt, unreadable: start afresh
+                if _trusted(path.stat()):
+                    found = pickle.loads(path.read_bytes())
+                    if (isinstance(found, dict) and found.get("format") == FORMAT
+                            and found.get("stamp") == code_stamp()
+                            and isinstance(found.get("entries"), dict)):
+                        self._entries = found["entries"]
+        return self._entries
+
+    def _path(self, root: Path) -> Path:
+        return root / "stored" / f"{self.name}.pickle"
 
     def get(self, key: tuple[str, ...]) -> bytes | None:
         """The result stored for ``key``, or None."""
         if _switched_off:
             return None
-        folder = self._folder()
-        digest = _digest(key)
-        found = self._entries.get(digest)
-        if found is None and folder is not None and digest not in self._missing:
-            found = _read_entry(folder / digest.hex(), code_stamp().encode())
-            if found is None:
-                self._missing.add(digest)
-            else:
-                self._remember(digest, found)
-        return found
-
-    def _remember(self, digest: bytes, value: bytes) -> None:
-        entries = self._entries
-        entries.pop(digest, None)
-        entries[digest] = value
-        while len(entries) > MEMORY_ENTRIES:
-            del entries[next(iter(entries))]
+        found = self._current().get(_digest(key))
+        return found if isinstance(found, bytes) else None
 
     def put(self, key: tuple[str, ...], value: bytes) -> None:
         """Store a result (free of errors) for ``key``."""
         if _switched_off:
             return
-        folder = self._folder()
+        entries = self._current()
         digest = _digest(key)
-        self._remember(digest, value)
-        self._missing.discard(digest)
-        if folder is None:
-            return
-        if not self._added:
+        entries.pop(digest, None)
+        entries[digest] = value
+        while len(entries) > (MAX_ENTRIES if self._root is not None else MEMORY_ENTRIES):
+            del entries[next(iter(entries))]
+        if self._root is not None and not self._dirty:
+            self._dirty = True
             if not _stores:
                 atexit.register(save_all)
             _stores.add(self)
-        self._added[digest] = value
 
     def get_object(self, key: tuple[str, ...]) -> Any:
         """The object pickled for ``key``, or None (also if it cannot be unpickled)."""
@@ -233,52 +205,28 @@ class Store:
         self.put(key, data)
 
     def save(self) -> None:
-        """Write the results added (a failure to write is ignored), then keep the store within
-        its bounds."""
+        """Write the store's file if something was added (a failure to write is ignored)."""
+        if not self._dirty or self._root is None:
+            return
+        self._dirty = False
         _stores.discard(self)
-        added, self._added = self._added, {}
-        folder = self._folder()
-        if not added or folder is None or _switched_off:
-            return
-        stamp = code_stamp().encode()
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            return
-        for digest, value in added.items():
-            path = folder / digest.hex()
-            temporary = folder / f"{digest.hex()}.{os.getpid()}.tmp"
-            try:
-                temporary.write_bytes(_entry(stamp, value))
-                os.replace(temporary, path)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    temporary.unlink()
-        with contextlib.suppress(OSError):  # the single file of a store of rulekit 0.1.0
-            folder.with_suffix(".pickle").unlink()
-        self._prune(folder)
+        path = self._path(self._root)
+        temporary = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
+        entries = self._entries
+        size = sum(map(len, entries.values()))
+        while size > KEPT_BYTES and entries:
+            size -= len(entries.pop(next(iter(entries))))
+        import pickle
 
-    def _prune(self, folder: Path) -> None:
-        """Delete the files least recently written or used beyond the store's bounds (those
-        of this run last)."""
-        files: list[tuple[str, int, int]] = []  # name, time, size
         try:
-            for entry in os.scandir(folder):
-                info = entry.stat(follow_symlinks=False)
-                files.append((entry.name, info.st_mtime_ns, info.st_size))
+            data = pickle.dumps({"format": FORMAT, "stamp": code_stamp(),
+                                 "entries": self._entries}, pickle.HIGHEST_PROTOCOL)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_bytes(data)
+            os.replace(temporary, path)
         except OSError:
-            return
-        count, size = len(files), sum(f[2] for f in files)
-        if count <= MAX_ENTRIES and size <= KEPT_BYTES:
-            return
-        used = {digest.hex(): i for i, digest in enumerate(self._entries)}
-        files.sort(key=lambda f: (f[0] in used, used.get(f[0], 0), f[1]))
-        for name, _, length in files:
-            if count <= MAX_ENTRIES and size <= KEPT_BYTES:
-                break
             with contextlib.suppress(OSError):
-                os.unlink(folder / name)
-            count, size = count - 1, size - length
+                temporary.unlink()
 
 
 _stores: set[Store] = set()  # the stores with results to write
