@@ -1,10 +1,13 @@
 """Print how long ``rulekit validate PACK`` takes, a whole process each time, as a user runs it.
 
     python benchmarks/bench_validate.py [REPEATS] [--pack PACK ...] [--edit FILE] [--code]
+                                        [--against FOLDER]
 
 Each pack is copied into a temporary folder, and validated there with a cache folder of its own:
 
-- *empty cache*: nothing stored yet (no validation result, no syntax tree, no schema check);
+- *empty cache*: nothing stored yet (no validation result, no syntax tree, no schema check), and
+  an empty temp folder (where lark keeps the tables of a grammar it builds): a fresh CI machine
+  (``--temp-kept``: the temp folder of the machine, as measured before this option);
 - *after an edit*: the first run after a change of one pack file (``--edit``, ``flow.yaml`` by
   default: a comment line is added at its end, different at each run; with ``--code``, a comment
   line of the effect language in its first ``do: |`` block, so that one piece of code is parsed
@@ -12,10 +15,14 @@ Each pack is copied into a temporary folder, and validated there with a cache fo
 - *unchanged*: run again, the pack unchanged (answered from the validation cache);
 - ``--no-cache``: from scratch, reading and writing no cache at all.
 
-For each: the median wall time and the median CPU time (user + system) of the process, which a
-busy machine disturbs less; ``python -c pass`` is timed alike, as the floor. The load average is
-printed before and after: figures taken on a busy machine are noisy. Python's bytecode cache is
-used as in an installed rulekit. Nothing here is a pass/fail test.
+``--against FOLDER`` (a checkout of another rulekit, say ``git worktree add /tmp/before main``)
+times that rulekit too, each of its runs right after the same run of this one (interleaved, so
+that both see the same load), on a copy of the pack of its own.
+
+For each: the minimum and the median of the wall time and of the CPU time (user + system) of
+the process, which a busy machine disturbs less; ``python -c pass`` is timed alike, as the
+floor. The load average is printed before and after: figures taken on a busy machine are noisy.
+Python's bytecode cache is used as in an installed rulekit. Nothing here is a pass/fail test.
 """
 
 from __future__ import annotations
@@ -38,9 +45,11 @@ RULEKIT = [sys.executable, "-m", "rulekit", "validate"]
 
 
 def medians(samples: list[tuple[float, float]]) -> str:
-    wall = statistics.median(s[0] for s in samples)
-    cpu = statistics.median(s[1] for s in samples)
-    return f"{wall * 1000:>6.0f} ms {cpu * 1000:>5.0f} ms"
+    """Wall min/median and CPU min/median, in ms."""
+    wall = [s[0] * 1000 for s in samples]
+    cpu = [s[1] * 1000 for s in samples]
+    return (f"{min(wall):>4.0f}/{statistics.median(wall):<4.0f} "
+            f"{min(cpu):>4.0f}/{statistics.median(cpu):<4.0f}")
 
 
 def load() -> str:
@@ -61,24 +70,36 @@ def change(file: Path, run: int, code: bool) -> None:
     file.write_text("\n".join(lines), encoding="utf-8")
 
 
-def bench(pack: str, edit: str, repeats: int, env: dict[str, str], code: bool) -> None:
+def bench(pack: str, edit: str, repeats: int, env: dict[str, str], code: bool,
+          against: Path | None, temp_kept: bool) -> None:
     source = ROOT / "games" / pack if (ROOT / "games" / pack).is_dir() else Path(pack)
-    samples: dict[str, list[tuple[float, float]]] = {
-        "empty cache": [], "after an edit": [], "unchanged": [], "--no-cache": []}
+    versions = {"": ROOT}
+    if against is not None:
+        versions[f" ({against.name})"] = against
+    samples: dict[str, dict[str, list[tuple[float, float]]]] = {
+        label: {"empty cache": [], "after an edit": [], "unchanged": [], "--no-cache": []}
+        for label in versions}
     with tempfile.TemporaryDirectory() as scratch:
-        folder = Path(scratch) / source.name
-        shutil.copytree(source, folder)
-        edited = folder / edit
-        command = [*RULEKIT, str(folder)]
         for run in range(repeats):
-            env["RULEKIT_CACHE_DIR"] = str(Path(scratch) / f"cache{run}")
-            samples["empty cache"].append(timed(command, env))
-            change(edited, run, code)
-            samples["after an edit"].append(timed(command, env))
-            samples["unchanged"].append(timed(command, env))
-            samples["--no-cache"].append(timed([*command, "--no-cache"], env))
-    cells = "  ".join(medians(s) for s in samples.values())
-    print(f"{source.name:<12} {cells}")
+            for label, version in versions.items():
+                folder = Path(scratch) / f"{source.name}{label.replace(' ', '')}"
+                if run == 0:
+                    shutil.copytree(source, folder)
+                own = {**env, "PYTHONPATH": str(version)}
+                command = [*RULEKIT, str(folder)]
+                found = samples[label]
+                own["RULEKIT_CACHE_DIR"] = str(Path(scratch) / f"cache{run}{label}")
+                temp = Path(scratch) / f"tmp{run}{label}"
+                temp.mkdir()
+                fresh = own if temp_kept else {**own, "TMPDIR": str(temp)}
+                found["empty cache"].append(timed(command, fresh))
+                change(folder / edit, run, code)
+                found["after an edit"].append(timed(command, own))
+                found["unchanged"].append(timed(command, own))
+                found["--no-cache"].append(timed([*command, "--no-cache"], own))
+    for label, found in samples.items():
+        cells = "  ".join(medians(s) for s in found.values())
+        print(f"{source.name + label:<22} {cells}")
 
 
 def main() -> None:
@@ -89,19 +110,28 @@ def main() -> None:
                         "'after an edit' run (default: flow.yaml)")
     parser.add_argument("--code", action="store_true", help="edit a piece of effect code (a "
                         "comment in the first `do: |` block) rather than add a YAML comment")
+    parser.add_argument("--against", type=lambda p: Path(p).resolve(),
+                        help="a checkout of another rulekit, timed "
+                        "alike, interleaved with this one")
+    parser.add_argument("--temp-kept", action="store_true", help="empty cache: keep the temp "
+                        "folder of the machine (lark's cache of grammar tables)")
     args = parser.parse_args()
     env = {**os.environ, "RULEKIT_NO_CACHE": ""}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run([*RULEKIT, "--no-cache", "carchase"], env=env, check=True,
-                   stdout=subprocess.DEVNULL)  # writes the bytecode
+    packs = [p if (ROOT / "games" / p).is_dir() else str(Path(p).resolve()) for p in args.pack]
+    os.chdir(tempfile.gettempdir())  # not the checkout: `python -m` puts the working folder
+    for version in (ROOT, args.against):  # first on the path; this writes the bytecode
+        if version is not None:
+            subprocess.run([*RULEKIT, "--no-cache", "carchase"], check=True,
+                           stdout=subprocess.DEVNULL, env={**env, "PYTHONPATH": str(version)})
     print(f"load average before: {load()}")
     floor = [timed([sys.executable, "-c", "pass"], env) for _ in range(args.repeats)]
-    print(f"{'(wall, cpu)':<12} {'empty cache':>16}  {'after an edit':>16}  {'unchanged':>16}  "
-          f"{'--no-cache':>16}   median of {args.repeats}; edited: {args.edit}"
-          f"{' (code)' if args.code else ''}")
-    print(f"{'python -c pass':<12} {medians(floor)}")
-    for pack in args.pack:
-        bench(pack, args.edit, args.repeats, env, args.code)
+    print(f"{'ms: wall, cpu':<22} {'empty cache':^19}  {'after an edit':^19}  "
+          f"{'unchanged':^19}  {'--no-cache':^19}   min/median of {args.repeats}; "
+          f"edited: {args.edit}{' (code)' if args.code else ''}")
+    print(f"{'python -c pass':<22} {medians(floor)}")
+    for pack in packs:
+        bench(pack, args.edit, args.repeats, env, args.code, args.against, args.temp_kept)
     print(f"load average after: {load()}")
 
 

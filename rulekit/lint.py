@@ -200,7 +200,7 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter = _Linter(pack)
     if linter.doc is None:
         return []
-    bodies = checked_bodies(pack.game.symbols, linter.doc)
+    bodies = checked_bodies(pack.bodies)
     linter.read_code({body.snippet.text: body.stmts for body in bodies})
     linter.end_at_start()
     linter.unused()

@@ -6,54 +6,28 @@ from __future__ import annotations
 
 from rulekit.errors import PackError, PackWarning
 from rulekit.lang import nodes as n
-from rulekit.lang.checker import Checker
-from rulekit.lang.parser import Snippet, parse_block
+from rulekit.lang.compiler import Body
+from rulekit.lang.parser import Snippet
 from rulekit.lang.secrecy import SecretBody, public_log_leaks
 from rulekit.lang.symbols import Symbols
-from rulekit.pack.documents import snippet
+from rulekit.pack.code import AFTER_ROUNDS, SETUP
 from rulekit.yamlsource import YamlDocument
 
 
 class CheckedBody(SecretBody):
-    """A statement list of the pack, checked again, with its snippet (to place warnings)."""
+    """A checked statement list of the pack, with its snippet (to place warnings)."""
 
     def __init__(self, name: str, stmts: list[n.Stmt], where: Snippet) -> None:
         super().__init__(name, stmts)
         self.snippet = where
 
 
-def checked_bodies(symbols: Symbols, doc: YamlDocument) -> list[CheckedBody]:
-    """The procedures (by name), the setup, the phases (``phase:ID``) and ``after_rounds``,
-    parsed and checked again (a body that does not check is left out)."""
-    found: list[tuple[str, Snippet, list[tuple[str, str]]]] = [
-        (proc.name, proc.snippet, proc.params) for proc in symbols.procedures.values()]
-    data = doc.data or {}
-    flow = data.get("flow") or {}
-    paths: list[tuple[str, tuple[str | int, ...]]] = []
-    if isinstance(data.get("setup"), str):
-        paths.append(("setup:", ("setup",)))
-    for i, phase in enumerate(flow.get("phases") or []):
-        if isinstance(phase, dict) and isinstance(phase.get("do"), str):
-            paths.append((f"phase:{phase.get('id')}", ("flow", "phases", i, "do")))
-    if isinstance(flow.get("after_rounds"), str):
-        paths.append(("after_rounds:", ("flow", "after_rounds")))
-    for name, path in paths:
-        try:
-            found.append((name, snippet(doc, path), []))
-        except (KeyError, IndexError, TypeError):
-            continue
-    bodies = []
-    for name, where, params in found:
-        try:
-            stmts = parse_block(where)
-        except PackError:
-            continue
-        checker = Checker(symbols, where)
-        checker.declare_params(params)
-        checker.check_body(stmts)
-        if not checker.errors:
-            bodies.append(CheckedBody(name, stmts, where))
-    return bodies
+def checked_bodies(bodies: list[Body]) -> list[CheckedBody]:
+    """The statement lists the loader parsed and checked: the procedures (by name), the setup
+    (``setup:``), the phases (``phase:ID``) and ``after_rounds`` (``after_rounds:``)."""
+    names = {SETUP: "setup:", AFTER_ROUNDS: "after_rounds:"}
+    return [CheckedBody(names.get(body.name, body.name), body.stmts, body.snippet)
+            for body in bodies]
 
 
 def log_leaks(symbols: Symbols, bodies: list[CheckedBody]) -> list[PackError]:

@@ -16,8 +16,6 @@ from typing import Any
 
 from rulekit.errors import PackError, PackFileError
 from rulekit.pack.loader import LoadedPack
-from rulekit.scenariocheck import check_scenarios
-from rulekit.scenariofile import load_scenarios
 from rulekit.stored import Store, sha256
 from rulekit.yamlsource import read_text
 
@@ -63,6 +61,9 @@ def check_scenario_files(pack: LoadedPack) -> tuple[list[PackError], int]:
     else:
         if len(set(names)) == len(names):
             return [], len(names)
+    from rulekit.scenariocheck import check_scenarios  # only when some file is not known
+    from rulekit.scenariofile import load_scenarios
+
     scenarios = load_scenarios(files)
     errors = check_scenarios(pack, scenarios)
     if not errors:

@@ -38,11 +38,12 @@ else:
 CACHE_ENV = "RULEKIT_CACHE_DIR"
 NO_CACHE_ENV = "RULEKIT_NO_CACHE"
 FORMAT = 1
-MAX_ENTRIES = 20_000  # per store: the results last added are kept
+MAX_ENTRIES = 20_000  # per store: the results last added or used are kept
 MEMORY_ENTRIES = 2_000  # per store, without a cache folder (kept for one process only)
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a bigger file is not read
-KEPT_BYTES = 16 * 1024 * 1024  # per store file: the results last added are kept (each run
-# reads the whole file: a pack edited all day must not make it grow without end)
+KEPT_BYTES = 4 * 1024 * 1024  # per store file: the results last added or used are kept (a
+# run that adds a result reads and writes the whole file: each edit adds the new version of a
+# file, which must not make every later run slower; 4 MB is read and written in ~15 ms)
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -163,8 +164,13 @@ class Store:
         """The result stored for ``key``, or None."""
         if _switched_off:
             return None
-        found = self._current().get(_digest(key))
-        return found if isinstance(found, bytes) else None
+        entries = self._current()
+        digest = _digest(key)
+        found = entries.pop(digest, None)
+        if not isinstance(found, bytes):
+            return None
+        entries[digest] = found  # last in order: a result in use is the last to go
+        return found
 
     def put(self, key: tuple[str, ...], value: bytes) -> None:
         """Store a result (free of errors) for ``key``."""

@@ -136,3 +136,21 @@ def test_a_store_file_keeps_the_results_last_added_within_its_size(
     assert (cache / "stored/size-test.pickle").stat().st_size < 4000
     again = rulekit.stored.Store("size-test")
     assert [again.get((f"key {i}",)) is not None for i in range(5)] == [False] * 3 + [True] * 2
+
+
+def test_a_store_keeps_the_results_used_over_those_added_before_them(
+        cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file edited again and again adds a result at each edit; the results of the files left
+    unchanged, used at every run, stay."""
+    monkeypatch.setattr(rulekit.stored, "KEPT_BYTES", 2500)
+    store = rulekit.stored.Store("use-test")
+    store.put(("unchanged",), bytes(1000))
+    store.put(("edited, first version",), bytes(1000))
+    store.save()
+    store._loaded = False  # as in the next run
+    assert store.get(("unchanged",)) is not None
+    store.put(("edited, second version",), bytes(1000))
+    store.save()
+    again = rulekit.stored.Store("use-test")
+    assert again.get(("unchanged",)) is not None
+    assert again.get(("edited, first version",)) is None

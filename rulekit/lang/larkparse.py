@@ -1,9 +1,10 @@
 """Effect-language text to syntax tree with lark: the grammar's LALR parser, and the
 transformer from lark's parse tree to :mod:`rulekit.lang.nodes`.
 
-Used by :mod:`rulekit.lang.parser` for a text it has not parsed before. The lark parser is built
-once per process (its tables kept by lark in the temp folder). Syntax errors become
-:class:`~rulekit.errors.EffectSyntaxError` located through the snippet's ``locate`` function.
+Used by :mod:`rulekit.lang.parser` for a text it has not parsed before. The lark parser is made
+once per process, from the tables shipped with rulekit (:mod:`rulekit.lang.larkbuild`). Syntax
+errors become :class:`~rulekit.errors.EffectSyntaxError` located through the snippet's
+``locate`` function.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from lark.exceptions import (
 
 from rulekit.errors import EffectSyntaxError
 from rulekit.lang import nodes as n
-from rulekit.lang.parser import Snippet, grammar_text, parse_expression
+from rulekit.lang.larkbuild import lalr_parser
+from rulekit.lang.parser import Snippet, parse_expression
 from rulekit.lang.syntaxhints import explain
 from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT
 
@@ -35,14 +37,7 @@ logging.getLogger("lark").addHandler(logging.NullHandler())
 
 @cache
 def _lark() -> Lark:
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        start=["start", "expr_start"],
-        propagate_positions=True,
-        maybe_placeholders=False,
-        cache=True,  # lark keeps the LALR tables in a file of the temp folder, by grammar hash
-    )
+    return lalr_parser()
 
 
 def parse(snippet: Snippet, start: str) -> Any:

@@ -7,7 +7,6 @@ the later phases of loading (declarations, code) read sections from it and add t
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from rulekit.pack.files import (
 )
 from rulekit.pack.merge import MergedDocument, Merger
 from rulekit.schema import validate_document
+from rulekit.stored import sha256
 from rulekit.yamlsource import JsonPath, YamlDocument, load_yaml
 
 
@@ -179,7 +179,7 @@ class Documents:
         return None, default
 
     def pack_hash(self) -> str:
-        digest = hashlib.sha256()
+        digest = sha256()
         for doc in sorted(self.documents, key=lambda d: d.path.name):
             digest.update(doc.path.name.encode())
             digest.update(doc.text.encode())

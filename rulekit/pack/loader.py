@@ -20,7 +20,7 @@ from typing import Any
 from rulekit.engine.game import Game
 from rulekit.errors import EffectCheckError, PackError, PackErrors, RulekitError, UsageError
 from rulekit.lang.checker import Checker
-from rulekit.lang.compiler import Compiler, ExprFn, Program
+from rulekit.lang.compiler import Body, Compiler, ExprFn, Program
 from rulekit.lang.parser import Snippet, parse_expression
 from rulekit.pack.code import CodeBuilder
 from rulekit.pack.declarations import Declarations
@@ -48,6 +48,8 @@ class LoadedPack:
     base_scenario_files: list[Path] = field(default_factory=list)
     roots: tuple[Path, ...] = ()  # the folders its files come from: its own, then its bases'
     display: Display = field(default_factory=Display)  # how its table looks to a player
+    # its statement lists (procedures, setup, phases, after_rounds), parsed and checked
+    bodies: list[Body] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -75,7 +77,7 @@ def _load(folder: Path, overrides: dict[str, Any], compile_bodies: bool) -> Load
     docs.fail_if_errors()
     return LoadedPack(folder, manifest, docs.documents, game, docs.own_scenario_files,
                       docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files,
-                      docs.roots, display)
+                      docs.roots, display, builder.bodies)
 
 
 def load_pack(ref: str | Path, params: dict[str, Any] | None = None, *,
