@@ -361,7 +361,14 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
         if spec.get("optional"):
             return below(n + 1) - 1
         return below(n) if n else rng.randrange(n)
-    lo, hi = spec["min"], min(spec["max"], n)
+    bits = subset_bits(spec, n, rng)
+    return None if bits is None else _bit_indexes(bits)
+
+
+def subset_bits(spec: dict[str, Any], n: int, rng: random.Random) -> int | None:
+    """A uniformly random answer to a ``subset`` spec of ``n`` items, as a bit mask (item
+    ``i`` is bit ``i``); None if the constraints rejected too many draws."""
+    lo, hi = spec["min"], spec["max"]
     # Uniform subsets conditioned on the constraints: rejection sampling (a subset is a bit
     # mask), then enumeration if the constraints reject too much.
     getrandbits = rng.getrandbits
@@ -370,9 +377,9 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
         for _ in range(64):
             bits = getrandbits(n) if n else 0
             if lo <= bits.bit_count() <= hi:
-                return _bit_indexes(bits)
+                return bits
         return None
-    masks = [(limit, _mask(flags)) for limit, flags in rules]
+    masks = [(limit, _mask(tuple(flags))) for limit, flags in rules]
     for _ in range(64):
         bits = getrandbits(n) if n else 0
         if lo <= bits.bit_count() <= hi:
@@ -380,17 +387,28 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
                 if (bits & mask).bit_count() > limit:
                     break
             else:
-                return _bit_indexes(bits)
+                return bits
     return None
 
 
-def _mask(flags: list[Any]) -> int:
+@lru_cache(maxsize=4096)
+def _mask(flags: tuple[Any, ...]) -> int:
     """The bit mask of the items a rule's flags mark (item ``i`` is bit ``i``)."""
     mask = 0
     for i, flag in enumerate(flags):
         if flag:
             mask |= 1 << i
     return mask
+
+
+def subset_id(items: list[Any], indexes: tuple[int, ...], plain_ids: frozenset[str]) -> str:
+    """The option id of the subset of ``items`` at ``indexes`` (not empty), as
+    :func:`option_ids` makes the ids: only those of the chosen items when the items are
+    distinct component ids (the usual case)."""
+    if plain_ids.issuperset(items) and len(set(items)) == len(items):
+        return "+".join([items[i] for i in indexes])
+    ids = item_ids(items)
+    return "+".join([ids[i] for i in indexes])
 
 
 class RandomChooser:
@@ -425,14 +443,16 @@ class RandomChooser:
                 drawn = rng._randbelow(n) if n else rng.randrange(n)  # type: ignore[attr-defined]
             ids = spec.get("ids")
             return (ids[drawn] if ids else option_id(items, drawn, plain_ids)), items[drawn]
-        drawn = draw(spec, rng)
-        ids = spec.get("ids") or option_ids(items, plain_ids)
-        if drawn is None:
+        bits = subset_bits(spec, len(items), rng)
+        if bits is None:
             option = rng.choice(Decision(spec, str, extras).options())
             return option.id, option.value
-        if not drawn:
+        if not bits:
             return NONE_ID, []
-        return "+".join([ids[i] for i in drawn]), [items[i] for i in drawn]
+        drawn = _bit_indexes(bits)
+        ids = spec.get("ids")
+        return ("+".join([ids[i] for i in drawn]) if ids else subset_id(items, drawn, plain_ids),
+                [items[i] for i in drawn])
 
 
 @lru_cache(maxsize=8192)

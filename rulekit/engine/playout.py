@@ -271,6 +271,9 @@ class PlayoutRuntime(Runtime):
             check_players(specs)
         waiting = []
         for spec in specs:
+            if _asked(spec):  # the usual case, in short
+                waiting.append(spec)
+                continue
             forced, value = forced_answer(spec)
             if forced and spec.get("ask"):
                 forced = False
@@ -476,6 +479,16 @@ class PlayoutRuntime(Runtime):
         log.append({"e": "choice", "to": role, "player": role, "option": option_id,
                     "label": decl.label, "round": state["round"]})
         return decl.procedure
+
+
+def _asked(spec: dict[str, Any]) -> bool:
+    """True if ``spec`` surely has several legal answers (then ``forced_answer`` would say it
+    is not forced); False if it may have one or none."""
+    n = len(spec["items"])
+    if spec["kind"] == "one":
+        return n > 1
+    return n > 0 and spec["min"] <= 0 < spec["max"] and all(
+        limit > 0 for limit, _ in spec["at_most"])
 
 
 def _resume_in_blocks(program: Program) -> None:
