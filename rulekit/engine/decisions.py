@@ -401,12 +401,13 @@ def _mask(flags: tuple[Any, ...]) -> int:
     return mask
 
 
-def subset_id(items: list[Any], indexes: tuple[int, ...], plain_ids: frozenset[str]) -> str:
-    """The option id of the subset of ``items`` at ``indexes`` (not empty), as
-    :func:`option_ids` makes the ids: only those of the chosen items when the items are
+def subset_id(items: list[Any], chosen: list[Any], indexes: tuple[int, ...],
+              plain_ids: frozenset[str]) -> str:
+    """The option id of the subset ``chosen`` of ``items`` (at ``indexes``, not empty), as
+    :func:`option_ids` makes the ids: from the chosen items alone when the items are
     distinct component ids (the usual case)."""
     if plain_ids.issuperset(items) and len(set(items)) == len(items):
-        return "+".join([items[i] for i in indexes])
+        return "+".join(chosen)
     ids = item_ids(items)
     return "+".join([ids[i] for i in indexes])
 
@@ -425,10 +426,12 @@ class RandomChooser:
         return decision.sample(self.rng)
 
     def answer(self, spec: dict[str, Any], extras: list[tuple[str, str]] | None = None,
-               plain_ids: frozenset[str] = frozenset()) -> tuple[str, Any]:
+               plain_ids: frozenset[str] = frozenset(), named: bool = True) -> tuple[str, Any]:
         """The answer ``Decision(spec, ..., extras).sample`` draws, as (option id, value);
         the ids are ``spec["ids"]``, or worked out with ``plain_ids`` as ``Runtime.ask`` does
-        (:func:`option_ids`), only those of the items drawn."""
+        (:func:`option_ids`), only those of the items drawn. Unless ``named``, the id of an
+        answer that is not an anytime action is not made (it is ``""``): the same draws,
+        for a game that records no choices."""
         rng = self.rng
         items = spec["items"]
         if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
@@ -441,6 +444,8 @@ class RandomChooser:
                     return NONE_ID, None
             else:
                 drawn = rng._randbelow(n) if n else rng.randrange(n)  # type: ignore[attr-defined]
+            if not named:
+                return "", items[drawn]
             ids = spec.get("ids")
             return (ids[drawn] if ids else option_id(items, drawn, plain_ids)), items[drawn]
         bits = subset_bits(spec, len(items), rng)
@@ -449,10 +454,14 @@ class RandomChooser:
             return option.id, option.value
         if not bits:
             return NONE_ID, []
-        drawn = _bit_indexes(bits)
+        indexes = _bit_indexes(bits)
+        chosen = [items[i] for i in indexes]
+        if not named:
+            return "", chosen
         ids = spec.get("ids")
-        return ("+".join([ids[i] for i in drawn]) if ids else subset_id(items, drawn, plain_ids),
-                [items[i] for i in drawn])
+        if ids:
+            return "+".join([ids[i] for i in indexes]), chosen
+        return subset_id(items, chosen, indexes, plain_ids), chosen
 
 
 @lru_cache(maxsize=8192)

@@ -38,11 +38,12 @@ class Capped(Exception):
 class PlayoutRuntime(Runtime):
     """A runtime that answers decisions where they are asked."""
 
-    __slots__ = ("by_role", "choosers", "decisions", "game", "max_rounds", "random", "spent",
-                 "watch")
+    __slots__ = ("by_role", "choosers", "decisions", "game", "max_rounds", "random", "record",
+                 "spent", "watch")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
-                 max_rounds: int | None, watch: Watch | None = None) -> None:
+                 max_rounds: int | None, watch: Watch | None = None,
+                 record: bool = True) -> None:
         super().__init__(game.program, state, game.step_budget)
         if self.program.build_playout is not None:
             self.program.build_playout()
@@ -56,6 +57,9 @@ class PlayoutRuntime(Runtime):
         self.fast = game.program.playout
         # Random choosers answer from the specs, without Decision objects nor pending specs.
         self.random = all(type(chooser) is RandomChooser for chooser in choosers.values())
+        # Whether the choices of RandomChoosers are recorded in the log (as in a game played
+        # step by step), or only the anytime actions taken (a simulation reads no log).
+        self.record = record
         # Each role's anytime actions: (index, declaration, condition, (option id, label)).
         self.by_role: dict[str, list[tuple[int, AnytimeDecl, Any, tuple[str, str]]]] = {}
         for index, (decl, when) in enumerate(self.program.anytime):
@@ -292,14 +296,16 @@ class PlayoutRuntime(Runtime):
         plain_ids = self.program.plain_ids
         choosers = self.choosers
         log = self.log
+        record = self.record
         for spec in waiting:
             role = spec["player"]
             option_id, value = choosers[role].answer(  # type: ignore[attr-defined]
-                spec, None, plain_ids)
+                spec, None, plain_ids, record)
             locals_[spec["slot"]] = value
-            log.append({"e": "choice", "to": role, "player": role, "option": option_id,
-                        "value": list(value) if value.__class__ is list else value,
-                        "round": state["round"]})
+            if record:
+                log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                            "value": list(value) if value.__class__ is list else value,
+                            "round": state["round"]})
         self.decisions += len(waiting)
         self.spent += self.budget - self.ticks  # as _answered
         self.ticks = self.budget
@@ -367,16 +373,17 @@ class PlayoutRuntime(Runtime):
         if self.max_rounds is not None and state["round"] > self.max_rounds:
             self._cap([spec])
         option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
-            spec, extras, program.plain_ids)
+            spec, extras, program.plain_ids, self.record)
         self.decisions += 1
         self.spent += self.budget - self.ticks  # as _answered
         self.ticks = self.budget
         if option_id.startswith("!"):
             return self._anytime(role, option_id, self.log)
         locals_[spec["slot"]] = value
-        self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
-                         "value": list(value) if value.__class__ is list else value,
-                         "round": state["round"]})
+        if self.record:
+            self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                             "value": list(value) if value.__class__ is list else value,
+                             "round": state["round"]})
         return None
 
     def _waiting(self, specs: list[dict[str, Any]]) -> None:
@@ -438,17 +445,18 @@ class PlayoutRuntime(Runtime):
             spec, extras = waiting[0]
             role = spec["player"]
             option_id, value = choosers[role].answer(  # type: ignore[attr-defined]
-                spec, extras, plain_ids)
+                spec, extras, plain_ids, self.record)
             self.decisions += 1
             if option_id.startswith("!"):
                 return self._anytime(role, option_id, self.log)
             locals_[spec["slot"]] = value
-            self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
-                             "value": list(value) if value.__class__ is list else value,
-                             "round": self.state["round"]})
+            if self.record:
+                self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
+                                 "value": list(value) if value.__class__ is list else value,
+                                 "round": self.state["round"]})
             return None
         answers = [choosers[spec["player"]].answer(  # type: ignore[attr-defined]
-            spec, extras, plain_ids) for spec, extras in waiting]
+            spec, extras, plain_ids, self.record) for spec, extras in waiting]
         self.decisions += len(answers)
         log = self.log
         for (spec, _), (option_id, _) in zip(waiting, answers, strict=True):
@@ -457,6 +465,8 @@ class PlayoutRuntime(Runtime):
         now = self.state["round"]
         for (spec, _), (option_id, value) in zip(waiting, answers, strict=True):
             locals_[spec["slot"]] = value
+            if not self.record:
+                continue
             role = spec["player"]
             log.append({"e": "choice", "to": role, "player": role, "option": option_id,
                         "value": list(value) if value.__class__ is list else value,
@@ -487,8 +497,12 @@ def _asked(spec: dict[str, Any]) -> bool:
     n = len(spec["items"])
     if spec["kind"] == "one":
         return n > 1
-    return n > 0 and spec["min"] <= 0 < spec["max"] and all(
-        limit > 0 for limit, _ in spec["at_most"])
+    if n == 0 or spec["min"] > 0 or spec["max"] <= 0:
+        return False
+    for limit, _ in spec["at_most"]:  # noqa: SIM110 (a loop is quicker than all(...) here)
+        if limit <= 0:  # an 'at most 0' rule: fewer items are free
+            return False
+    return True
 
 
 def _resume_in_blocks(program: Program) -> None:
@@ -503,8 +517,8 @@ def _resume_in_blocks(program: Program) -> None:
 
 
 def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Chooser]],
-            max_rounds: int | None = None, watch: Watch | None = None
-            ) -> tuple[State, int, bool]:
+            max_rounds: int | None = None, watch: Watch | None = None, *,
+            record: bool = True) -> tuple[State, int, bool]:
     """Play ``state`` to its end, or until a round past ``max_rounds`` begins to ask.
 
     ``choosers()`` gives each role's chooser (a new set, should the game be played again on
@@ -513,13 +527,14 @@ def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Choose
     stopped the game. Errors are those of a normal game. A game stopped by the round limit is
     left where it stopped, inside a procedure: such a state is for reading, not for resuming.
     ``watch`` is told of the first decisions the game waits for (as ``Game.pending`` would
-    list them), before they are answered.
+    list them), before they are answered. Unless ``record``, the choices of RandomChoosers
+    are not recorded in the log (for a caller that reads only the outcome).
     """
     if state["committed"]:  # some players have answered already
         return state, *_play_normally(game, state, choosers(), max_rounds, watch)
     start = copy_state(state)
     try:
-        return state, *run_playout(game, state, choosers(), max_rounds, watch)
+        return state, *run_playout(game, state, choosers(), max_rounds, watch, record)
     except Exception:  # any failure: play the normal way, which says where and why
         return start, *_play_normally(game, start, choosers(), max_rounds, watch)
 
@@ -542,11 +557,11 @@ def _play_normally(game: Game, state: State, choosers: Mapping[str, Chooser],
 
 
 def run_playout(game: Game, state: State, choosers: Mapping[str, Chooser],
-                max_rounds: int | None = None, watch: Watch | None = None
-                ) -> tuple[int, bool]:
+                max_rounds: int | None = None, watch: Watch | None = None,
+                record: bool = True) -> tuple[int, bool]:
     """Run ``state`` (in place) to its end or to ``max_rounds``; (decisions, capped).
     Unlike :func:`playout`, an error is not that of a normal game (no replay)."""
-    runtime = PlayoutRuntime(game, state, choosers, max_rounds, watch)
+    runtime = PlayoutRuntime(game, state, choosers, max_rounds, watch, record)
     capped = False
     try:
         if state["pending"]:
