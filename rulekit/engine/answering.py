@@ -97,8 +97,10 @@ class AnsweringRuntime(Runtime):
         """:meth:`answer` with RandomChoosers in a game without anytime actions: as
         :meth:`_answer_randomly`, each answer drawn and recorded in turn (each player draws
         from a generator of its own, so the order of the draws does not matter)."""
-        specs = [make(self, locals_) for make in makers]
-        if len(specs) > 1:
+        if len(makers) == 1:  # (no comprehension: its frame costs more than the call)
+            specs = [makers[0](self, locals_)]
+        else:
+            specs = [make(self, locals_) for make in makers]
             check_players(specs)
         waiting = []
         for spec in specs:
