@@ -10,13 +10,17 @@ slows the wall clock); and whether every run gave the same tallies. Runs alterna
 of other work on the machine hurts both sides alike; the load average is printed too: with more
 runnable processes than cores, the wall clock of two workers says little, the CPU times more.
 ``--cli`` also times the whole ``rulekit simulate PACK --games N --workers W`` process, as a user
-runs it (loading the pack included). Nothing here is a pass/fail test.
+runs it (loading the pack included), and the bound Amdahl's law sets on their ratio from CPU
+times: what a run of 0 games costs (starting Python, imports, loading the pack, the report)
+cannot be shared by workers. Nothing here is a pass/fail test.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -72,17 +76,32 @@ def main() -> None:
 
 
 def whole_processes(pack: str, games: int, repeat: int) -> None:
-    """The best wall time of ``rulekit simulate`` with 1 and 2 workers, runs alternating."""
-    best = {1: float("inf"), 2: float("inf")}
+    """The best wall time of ``rulekit simulate`` with 1 and 2 workers, runs alternating; and
+    the bound Amdahl's law sets on their ratio: the CPU time of a run of 0 games (starting
+    Python, imports, loading the pack, the report: what no worker can share) against that of
+    the games themselves (a run of ``games`` in one process, less the former)."""
+    best = {0: float("inf"), 1: float("inf"), 2: float("inf")}
+    cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
     for _ in range(repeat):
-        for workers in best:
+        for workers in (1, 2, 0):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             subprocess.run([sys.executable, "-m", "rulekit", "simulate", pack, "--games",
-                            str(games), "--seed", "1", "--workers", str(workers)],
+                            str(games if workers else 0), "--seed", "1", "--workers",
+                            str(max(workers, 1))],
                            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             best[workers] = min(best[workers], time.perf_counter() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[workers].append(after.ru_utime + after.ru_stime
+                                - before.ru_utime - before.ru_stime)
     print(f"{pack}, {games} games, whole `rulekit simulate` process: 1 worker {best[1]:.2f} s, "
           f"2 workers {best[2]:.2f} s  x{best[1] / best[2]:4.2f}")
+    serial = statistics.median(cpu[0])
+    shared = statistics.median(cpu[1]) - serial
+    print(f"{pack}, {games} games, CPU medians: serial part (a run of 0 games) {serial:.2f} s, "
+          f"the games {shared:.2f} s, 2 workers in all {statistics.median(cpu[2]):.2f} s; "
+          f"Amdahl's bound on 2 idle cores x{(serial + shared) / (serial + shared / 2):4.2f} "
+          f"(x1.8 needs a serial part of at most {shared / 8:.2f} s)")
 
 
 if __name__ == "__main__":

@@ -116,7 +116,8 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
     try:
         if fast:  # played out from the start (run to the first decision on the way)
             state, decisions, capped = playout(
-                game, state, lambda: _choosers(game, seed, loaded, state), max_rounds, watch)
+                game, state, lambda: _choosers(game, seed, loaded, state), max_rounds, watch,
+                record=False)  # nobody reads the choices of this game
             stopped = "" if capped else None
         else:
             state = game.run(state)  # game.new_game(seed), with the state at hand for errors

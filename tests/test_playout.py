@@ -112,6 +112,25 @@ def test_random_choosers_answer_from_the_specs_as_decisions_would(
         assert same_game(state, expected), f"game {seed} differs"
 
 
+@pytest.mark.parametrize(("pack", "games"), [("carchase", 30), ("rednotice", 6), ("lists", 20)])
+def test_a_playout_that_records_no_choices_is_the_same_game(
+        pack: str, games: int, tmp_path: Path) -> None:
+    """As a simulation plays (``record=False``): the same draws and the same final state, with
+    no choice in the log but the anytime actions taken."""
+    game = load(tmp_path, LISTS_PACK).game if pack == "lists" else load_pack(pack).game
+    for seed in range(games):
+        recorded = game.initial_state(seed, quiet=True)
+        run_playout(game, recorded, random_choosers(seed, game))
+        unrecorded = game.initial_state(seed, quiet=True)
+        run_playout(game, unrecorded, random_choosers(seed, game), record=False)
+        assert recorded["log"], f"game {seed}: a quiet game records its choices"
+        assert all(e["option"].startswith("!") for e in unrecorded["log"])
+        chosen = [e for e in recorded["log"] if e["option"].startswith("!")]
+        assert unrecorded["log"] == chosen, f"game {seed}: anytime actions differ"
+        assert same_game({**recorded, "log": []}, {**unrecorded, "log": []}), \
+            f"game {seed} differs"
+
+
 def test_playouts_of_loops_and_lists(tmp_path: Path) -> None:
     game = load(tmp_path, LISTS_PACK).game
     for seed in range(20):

@@ -4,6 +4,8 @@ met by a helper process stops the run with its message, in this process."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -45,3 +47,16 @@ def test_every_game_is_played_once(workers: int, games: int) -> None:
 def test_a_mistake_in_a_helper_stops_the_run_with_its_message() -> None:
     with LocalProcesses(2) as pool, pytest.raises(GameRuntimeError, match="no rule for game"):
         pool.run(failing, JOB, 2000, (Any, {}))  # type: ignore[arg-type]
+
+
+def test_a_run_in_one_process_loads_no_machinery_for_worker_processes() -> None:
+    """``simulate`` with one worker starts no process and imports nothing for them
+    (multiprocessing and concurrent.futures cost start-up time of every run)."""
+    code = ("import sys\n"
+            "from rulekit.simulate import simulate\n"
+            "simulate('carchase', games=3)\n"
+            "print(sorted(m for m in ('multiprocessing', 'concurrent.futures', "
+            "'rulekit.sim.forked') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

@@ -361,7 +361,14 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
         if spec.get("optional"):
             return below(n + 1) - 1
         return below(n) if n else rng.randrange(n)
-    lo, hi = spec["min"], min(spec["max"], n)
+    bits = subset_bits(spec, n, rng)
+    return None if bits is None else _bit_indexes(bits)
+
+
+def subset_bits(spec: dict[str, Any], n: int, rng: random.Random) -> int | None:
+    """A uniformly random answer to a ``subset`` spec of ``n`` items, as a bit mask (item
+    ``i`` is bit ``i``); None if the constraints rejected too many draws."""
+    lo, hi = spec["min"], spec["max"]
     # Uniform subsets conditioned on the constraints: rejection sampling (a subset is a bit
     # mask), then enumeration if the constraints reject too much.
     getrandbits = rng.getrandbits
@@ -370,9 +377,9 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
         for _ in range(64):
             bits = getrandbits(n) if n else 0
             if lo <= bits.bit_count() <= hi:
-                return _bit_indexes(bits)
+                return bits
         return None
-    masks = [(limit, _mask(flags)) for limit, flags in rules]
+    masks = [(limit, _mask(tuple(flags))) for limit, flags in rules]
     for _ in range(64):
         bits = getrandbits(n) if n else 0
         if lo <= bits.bit_count() <= hi:
@@ -380,17 +387,29 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
                 if (bits & mask).bit_count() > limit:
                     break
             else:
-                return _bit_indexes(bits)
+                return bits
     return None
 
 
-def _mask(flags: list[Any]) -> int:
+@lru_cache(maxsize=4096)
+def _mask(flags: tuple[Any, ...]) -> int:
     """The bit mask of the items a rule's flags mark (item ``i`` is bit ``i``)."""
     mask = 0
     for i, flag in enumerate(flags):
         if flag:
             mask |= 1 << i
     return mask
+
+
+def subset_id(items: list[Any], chosen: list[Any], indexes: tuple[int, ...],
+              plain_ids: frozenset[str]) -> str:
+    """The option id of the subset ``chosen`` of ``items`` (at ``indexes``, not empty), as
+    :func:`option_ids` makes the ids: from the chosen items alone when the items are
+    distinct component ids (the usual case)."""
+    if plain_ids.issuperset(items) and len(set(items)) == len(items):
+        return "+".join(chosen)
+    ids = item_ids(items)
+    return "+".join([ids[i] for i in indexes])
 
 
 class RandomChooser:
@@ -407,10 +426,12 @@ class RandomChooser:
         return decision.sample(self.rng)
 
     def answer(self, spec: dict[str, Any], extras: list[tuple[str, str]] | None = None,
-               plain_ids: frozenset[str] = frozenset()) -> tuple[str, Any]:
+               plain_ids: frozenset[str] = frozenset(), named: bool = True) -> tuple[str, Any]:
         """The answer ``Decision(spec, ..., extras).sample`` draws, as (option id, value);
         the ids are ``spec["ids"]``, or worked out with ``plain_ids`` as ``Runtime.ask`` does
-        (:func:`option_ids`), only those of the items drawn."""
+        (:func:`option_ids`), only those of the items drawn. Unless ``named``, the id of an
+        answer that is not an anytime action is not made (it is ``""``): the same draws,
+        for a game that records no choices."""
         rng = self.rng
         items = spec["items"]
         if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
@@ -423,16 +444,24 @@ class RandomChooser:
                     return NONE_ID, None
             else:
                 drawn = rng._randbelow(n) if n else rng.randrange(n)  # type: ignore[attr-defined]
+            if not named:
+                return "", items[drawn]
             ids = spec.get("ids")
             return (ids[drawn] if ids else option_id(items, drawn, plain_ids)), items[drawn]
-        drawn = draw(spec, rng)
-        ids = spec.get("ids") or option_ids(items, plain_ids)
-        if drawn is None:
+        bits = subset_bits(spec, len(items), rng)
+        if bits is None:
             option = rng.choice(Decision(spec, str, extras).options())
             return option.id, option.value
-        if not drawn:
+        if not bits:
             return NONE_ID, []
-        return "+".join([ids[i] for i in drawn]), [items[i] for i in drawn]
+        indexes = _bit_indexes(bits)
+        chosen = [items[i] for i in indexes]
+        if not named:
+            return "", chosen
+        ids = spec.get("ids")
+        if ids:
+            return "+".join([ids[i] for i in indexes]), chosen
+        return subset_id(items, chosen, indexes, plain_ids), chosen
 
 
 @lru_cache(maxsize=8192)

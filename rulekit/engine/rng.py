@@ -59,23 +59,25 @@ def shuffle(state: int, items: list[Any]) -> int:
     # by a product of radices that fits a machine word holds those digits.
     for product, positions in _digit_blocks(n):
         x, small = divmod(x, product)
-        for i in positions:
-            small, j = divmod(small, i + 1)
+        for i, radix in positions:  # (small % and //= are quicker than a call of divmod)
+            j = small % radix
+            small //= radix
             items[i], items[j] = items[j], items[i]
     return state
 
 
 @cache
-def _digit_blocks(n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The positions n-1 down to 1 in runs whose radices multiply to less than 2**62."""
+def _digit_blocks(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """The positions n-1 down to 1, each with its radix (position + 1), in runs whose radices
+    multiply to less than 2**62."""
     blocks = []
-    positions: list[int] = []
+    positions: list[tuple[int, int]] = []
     product = 1
     for i in range(n - 1, 0, -1):
         if positions and product * (i + 1) >= 1 << 62:
             blocks.append((product, tuple(positions)))
             positions, product = [], 1
-        positions.append(i)
+        positions.append((i, i + 1))
         product *= i + 1
     if positions:
         blocks.append((product, tuple(positions)))

@@ -18,26 +18,24 @@ tallies, whose counts do not depend on the order: so any pool gives the same fig
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import math
 import os
 import sys
-import tempfile
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import GameRuntimeError, PackErrors, UsageError
-from rulekit.sim.forked import run_forked
 from rulekit.sim.stats import Tally
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what only worker processes or a cluster need is imported where used
+    from concurrent.futures import Executor, Future
+
     from rulekit.agents import AgentLike
     from rulekit.engine.game import Game
 
@@ -62,6 +60,8 @@ class PackSource:
     @classmethod
     def with_files(cls, folder: Path) -> PackSource:
         """The pack in ``folder`` with its files (hidden files and caches left out)."""
+        import hashlib
+
         files = []
         size = 0
         for path in sorted(folder.rglob("*")):
@@ -84,6 +84,8 @@ class PackSource:
         """A folder holding the pack on this machine."""
         if self.files is None:
             return Path(self.folder)
+        import tempfile
+
         target = Path(tempfile.gettempdir()) / "rulekit-packs" / self.digest / Path(
             self.folder).name
         if not target.is_dir():
@@ -238,6 +240,8 @@ class InProcess(Pool):
 def _gather(executor: Executor, play: Play, job: Any, ranges: list[tuple[int, int]],
             progress: Progress | None) -> Tally:
     """Submit a chunk per range (``job``: a Job, or a Dask future of one) and merge."""
+    from concurrent.futures import as_completed
+
     tally = Tally({})
     futures: list[Future[Tally]] = [executor.submit(play, job, start, stop)
                                     for start, stop in ranges]
@@ -275,9 +279,6 @@ class LocalProcesses(Pool):
 
     def run(self, play: Play, job: Job, games: int, ready: Prepared,
             progress: Progress | None = None) -> Tally:
-        import multiprocessing
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
         fork = sys.platform.startswith("linux")
         if not fork and job.source.files is None and job.source.portable:
             job = _with_files(job)  # the pack travels by content, not found again by folder
@@ -292,11 +293,16 @@ class LocalProcesses(Pool):
 
         _inherited[job.key] = ready  # this process, and forked helpers, start with it
         if fork:
+            from rulekit.sim.forked import run_forked
+
             try:
                 run_forked(play, job, list(todo), helpers, count)
                 return tally
             finally:
                 _inherited.pop(job.key, None)
+        import multiprocessing
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
         pool = ProcessPoolExecutor(max_workers=max(1, helpers),
                                    mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_init_worker, initargs=(list(sys.path),))
