@@ -53,6 +53,9 @@ class _Op:
     # if it reads nothing an anytime action can change; "ask": a choice. An anytime action
     # resumes a choice at the tests that lead straight into it (see _resume_ops).
     role: str = ""
+    # A "test" that an anytime action may change indeed: it reads something the procedure
+    # of an anytime action writes (or the round, the phase, the result).
+    moved: bool = False
 
 
 @dataclass
@@ -67,7 +70,7 @@ class Emitter:
 
     def __init__(self, compiler: Compiler, proc: Proc, snippet: Snippet,
                  suspending: set[str], *, direct: bool = False, inline: bool = False,
-                 nslots: int = 0) -> None:
+                 called: bool = False, nslots: int = 0) -> None:
         self.c = compiler
         self.proc = proc
         self.snippet = snippet
@@ -76,6 +79,9 @@ class Emitter:
         # inline: the playout version of a procedure, a plain function even if it chooses
         # (``rt.answer`` answers at once) and calling the playout versions of others.
         self.inline = inline
+        # called: the playout version of a procedure that never stops, as code calls it
+        # (``_PD``, in place of its direct version).
+        self.called = called
         self.playout = "_P" if inline else "_D"  # how it calls procedures that may stop
         self.nslots = nslots  # locals of an inline function (it may add temporaries)
         self.ops: list[_Op] = []
@@ -98,8 +104,11 @@ class Emitter:
         return lines + (["_END(rt)"] if ends and self.checks_after(*names) else [])
 
     def calls(self, proc: str) -> str:
-        """The table of functions through which code calls ``proc`` directly."""
-        return self.playout if proc in self.suspending else "_D"
+        """The table of functions through which code calls ``proc`` directly (a playout
+        version calls the playout versions of all procedures)."""
+        if proc in self.suspending:
+            return self.playout
+        return "_PD" if self.inline else "_D"
 
     def where(self, pos: n.Pos) -> Location:
         return self.snippet.location(pos)
@@ -298,13 +307,15 @@ class Emitter:
         parts: list[str | LogField] = [
             p if isinstance(p, str) else LogField(next(kinds, "any") not in RAW_KINDS)
             for p in s.parts]
-        # A playout version logs as the blocks of its procedure do.
-        log_id = c.log_ids.get(id(s)) if self.inline else None
+        # A playout version logs as the blocks of its procedure do, or as its direct version
+        # for a procedure called from code (``called``).
+        key = (id(s), self.called or (self.direct and not self.inline))
+        log_id = c.log_ids.get(key) if self.inline else None
         if log_id is None:
             log_id = len(table)
             table[log_id] = parts
-            if not self.direct:
-                c.log_ids[id(s)] = log_id
+            if not self.inline:
+                c.log_ids[key] = log_id
         exprs = [p for p in s.parts if not isinstance(p, str)]
         args = ", ".join(c.py(p) if kind in RAW_KINDS or kind in SCALAR_KINDS
                          else f"_snap({c.py(p)})"
@@ -387,9 +398,9 @@ class Emitter:
             end = self.new_label()
             for cond, body in s.branches:
                 skip = self.new_label()
-                self.ops.append(_Op("jump", [
+                self.ops.append(self._test([
                     (f"if not {c.py(cond)}: frame[1] = @L{skip}@", self.where(cond.pos)),
-                    ("return 0", None)], role=self._test_role(cond)))
+                    ("return 0", None)], cond))
                 self.blocks(body, loops)
                 self.jump(end)
                 self.mark(skip)
@@ -410,9 +421,9 @@ class Emitter:
                 ("return 0", loc)]))
         elif isinstance(s, n.While):
             self.mark(head)
-            self.ops.append(_Op("jump", [
+            self.ops.append(self._test([
                 (f"if not {c.py(s.condition)}: frame[1] = @L{end}@", loc), ("return 0", loc)],
-                role=self._test_role(s.condition)))
+                s.condition))
         else:
             assert isinstance(s, n.Repeat)
             counter = f"L[{s.iter_slot}]"
@@ -425,10 +436,13 @@ class Emitter:
         self.jump(head, loc)
         self.mark(end)
 
-    def _test_role(self, cond: n.Expr) -> str:
-        """The role of a test's op: "fixed" when it reads only locals, parameters and
-        constants, which no anytime action can change under a waiting frame."""
-        return "fixed" if self.c.reads_nothing_shared(cond) else "test"
+    def _test(self, lines: list[Line], cond: n.Expr) -> _Op:
+        """The op of a test: "fixed" when it reads only locals, parameters and constants,
+        which no anytime action can change under a waiting frame; "test" otherwise, "moved"
+        if an anytime action may change it indeed."""
+        if self.c.reads_nothing_shared(cond):
+            return _Op("jump", lines, role="fixed")
+        return _Op("jump", lines, role="test", moved=self.c.anytime_may_change(cond))
 
     def _trigger_call(self, proc: str, loc: Location) -> None:
         if proc in self.suspending:
@@ -543,6 +557,10 @@ class Emitter:
         if current:
             groups.append(current)
         self.proc.resume = {op_group[ask]: op_group[test] for ask, test in resume.items()}
+        # Asking the choice again is the same as running its tests again, unless an anytime
+        # action may change one of them.
+        self.proc.moved_tests = any(op.moved for ask, test in resume.items()
+                                    for op in self.ops[test:ask])
         for index, ops in enumerate(groups):
             lines = [line for op in ops for line in op.lines]
             if ops[-1].kind not in ("jump", "terminal"):
