@@ -146,3 +146,16 @@ def test_choices_after_tests_an_anytime_action_may_change_run_in_blocks(
     game = guards_pack(tmp_path)
     assert game.program.procs["phase:main"].moved_tests
     assert _runs_in_blocks(game, "phase:main")
+
+
+def test_a_product_past_the_size_limits_in_a_playout_is_the_error_of_a_normal_game(
+        tmp_path: Path) -> None:
+    main = 'let k = choose a one of [1, 2] prompt "k"\ntotal = 4611686018427387904 * k'
+    text = content(phases={"main": main}, rounds="8")
+    game = load(tmp_path, text).game
+    with pytest.raises(GameRuntimeError) as info:
+        for seed in range(30):
+            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
+    assert "an integer is out of range" in info.value.message
+    loc = info.value.location
+    assert loc is not None and (loc.line, loc.column) == locate(text, "total = 4611")

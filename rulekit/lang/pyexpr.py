@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import fields
 from typing import Any
 
+from rulekit.engine.helpers import INT_LIMIT
 from rulekit.engine.program import zone_key
 from rulekit.lang import nodes as n
 from rulekit.lang.symbols import Symbols
@@ -231,11 +232,27 @@ class ExprWriter:
         left = self.py(e.left)
         right = self.read(e.right) if e.op in ("in", "not in") else self.py(e.right)
         if e.op in _SIZED_OPS and not _fits(e):
+            if self.playout_mode and e.op == "*":
+                short = _times_small(e, left, right)
+                if short is not None:
+                    return short
             return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
         return f"({left} {_PY_OPS[e.op]} {right})"
 
     def _x_choice(self, e: n.Choice) -> str:  # pragma: no cover - the checker forbids it
         raise AssertionError("a choice is not an expression")
+
+
+def _times_small(e: n.Binary, left: str, right: str) -> str | None:
+    """``a * k`` for a name ``a`` and a number ``k`` (``2 * x``), checked against the size
+    limits without a call: ``_mul`` only when the product may be too large (or ``a`` is not
+    a number; a failure there is the normal path's, as the playout is played again)."""
+    for name, number, text in ((e.left, e.right, left), (e.right, e.left, right)):
+        bound = _bound(number)
+        if _simple(name) and not isinstance(name, n.Literal) and bound:
+            most = INT_LIMIT // bound
+            return f"({left} * {right} if -{most} <= {text} <= {most} else _mul({left}, {right}))"
+    return None
 
 
 def _simple(e: n.Expr) -> bool:
