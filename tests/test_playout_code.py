@@ -16,7 +16,7 @@ from rulekit.engine.game import Game
 from rulekit.engine.playout import PlayoutRuntime, playout
 from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError
-from tests.helpers_lang import content, load, locate
+from tests.helpers_lang import BASE, content, load, locate
 from tests.test_anytime import ANYTIME, SETUP, check_games, guards_pack
 from tests.test_playout import normally, played_out, same_game, samplers
 
@@ -159,3 +159,40 @@ def test_a_product_past_the_size_limits_in_a_playout_is_the_error_of_a_normal_ga
     assert "an integer is out of range" in info.value.message
     loc = info.value.location
     assert loc is not None and (loc.line, loc.column) == locate(text, "total = 4611")
+
+
+# A zone numbered 1 to 3, indexed by sums and by a variable that walks a range: playout
+# versions find its keys in a table by number.
+ROWS = BASE.replace("zones:\n", "zones:\n  row: {per: 3, visibility: public}\n")
+ROW_MAIN = """\
+    let k = choose a one of KS prompt "k"
+    let s = choose b one of range(1, 3) where count(row[it]) <= count(row[4 - it]) optional
+    prompt "s"
+    if s != none and count(deck) > 0 { move top(deck) from deck to row[s] }
+    total = count(row[k * 1]) + count([r for r in range(1, 3) if count(row[r - 0]) > 0])
+"""
+
+
+def rows_pack(tmp_path: Path, ks: str) -> tuple[Game, str]:
+    text = content(phases={"main": ROW_MAIN.replace("KS", ks)}, rounds="6", base=ROWS,
+                   after_rounds='if total > 1 { win a "Many." } else { win b "Few." }')
+    return load(tmp_path, text).game, text
+
+
+def test_numbered_zones_by_table_play_the_games_of_the_normal_path(tmp_path: Path) -> None:
+    game, _ = rows_pack(tmp_path, "[1, 2, 3]")
+    for i in range(30):
+        seed = derive(9, i)
+        state = played_out(game, seed, quiet=i % 2 == 1)
+        assert same_game(state[0], normally(game, seed, quiet=i % 2 == 1)[0]), f"game {i}"
+
+
+def test_a_number_out_of_range_in_a_playout_is_the_error_of_a_normal_game(
+        tmp_path: Path) -> None:
+    game, text = rows_pack(tmp_path, "[1, 2, 3, 4]")
+    with pytest.raises(GameRuntimeError) as info:
+        for seed in range(30):
+            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
+    assert info.value.message == "no such item: 'row.4'"
+    loc = info.value.location
+    assert loc is not None and (loc.line, loc.column) == locate(text, "total = count")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.engine.program import LogField
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
+from rulekit.lang.pyexpr import is_range
 
 Line = tuple[str, Location | None]
 
@@ -121,7 +122,7 @@ class ChoiceWriter:
         loc = self.where(choice.pos)
         source = c.py(choice.source)
         if choice.where is not None:
-            with c.binding(choice.slot) as var:
+            with c.binding(choice.slot, counting=is_range(choice.source)) as var:
                 items = f"[{var} for {var} in {source} if {c.py(choice.where)}]"
         elif source.startswith(("list(", "[")) and source.endswith((")", "]")):
             items = source  # already a new list
@@ -168,7 +169,7 @@ class ChoiceWriter:
         'where' keeps, ``refused`` the others with the reason of the first clause they fail
         (if that clause has one). Only a game with a log, told to people, needs the reasons:
         a quiet game (a simulation, a bot's playouts) takes the plain list."""
-        with self.c.binding(choice.slot) as var:
+        with self.c.binding(choice.slot, counting=is_range(choice.source)) as var:
             lines = ["items = []", "refused = []", f"for {var} in {source}:"]
             for cond, reason in choice.wheres:
                 lines.append(f"    if not ({self.c.py(cond)}):")

@@ -43,6 +43,7 @@ class ExprWriter:
         self._counter = itertools.count()
         self._bound: dict[int, str] = {}  # local slots compiled as Python names (binding)
         self._prefix = ""  # of the Python names of comprehension variables
+        self._counting: set[str] = set()  # those of them that walk a range (numbers only)
         self.function_trees: dict[str, n.Expr] = {}  # pack function -> its body
         self.function_params: dict[str, int] = {}  # pack function -> number of parameters
         self.playout_mode = False  # writing a playout version (see the module's docstring)
@@ -76,10 +77,34 @@ class ExprWriter:
             decl = self.symbols.zones.get(name) or self.symbols.variables.get(name)
             index = self.py(e.index)
             if decl is not None and isinstance(decl.per, int):
+                if self.playout_mode and self._never_bool(e.index):
+                    return f"{self._key_table(name, decl.per)}[{index}]"
                 index = f"str({index})"
             return f"({name + '.'!r} + {index})"
         assert isinstance(e, n.Name)
         return repr(e.ident)
+
+    def _key_table(self, name: str, count: int) -> str:
+        """The name of a table of the keys of a zone or variable numbered 1 to ``count``, by
+        number (a number out of range fails, as its key would)."""
+        table = f"_ZK_{name}"
+        if table not in self.ns:
+            self.ns[table] = {i: zone_key(name, str(i)) for i in range(1, count + 1)}
+        return table
+
+    def _never_bool(self, e: n.Expr) -> bool:
+        """Whether an index is surely not true or false (which a table by number would take
+        for 1 or 0): a sum, difference, product, quotient or remainder (or a call of a
+        function of the pack whose body is one), or a variable that walks a ``range``."""
+        if isinstance(e, n.Binary):
+            return e.op in _SIZED_OPS or e.op in ("//", "%")
+        if isinstance(e, n.Unary):
+            return e.op == "-"
+        if isinstance(e, n.Call) and e.ref and e.ref[0] == "func":  # what the body gives
+            body = self.function_trees.get(e.ref[1])
+            return isinstance(body, (n.Binary, n.Unary)) and self._never_bool(body)
+        return isinstance(e, n.Name) and bool(e.ref) and e.ref[0] == "local" \
+            and self._bound.get(e.ref[1]) in self._counting
 
     def py(self, e: n.Expr) -> str:
         """Python source of an expression, reading locals ``L``, zones ``Z``, variables ``V``."""
@@ -121,7 +146,7 @@ class ExprWriter:
 
     def _x_comprehension(self, e: n.Comprehension) -> str:
         iterable = self.read(e.iterable)  # (Python evaluates it outside the comprehension)
-        with self.binding(e.slot) as var:
+        with self.binding(e.slot, counting=is_range(e.iterable)) as var:
             if e.condition is not None and _invariant(e.condition, e.slot):
                 # Worked out once rather than once per item (counted as once per item).
                 cond = self.py(e.condition)
@@ -152,15 +177,18 @@ class ExprWriter:
         return name
 
     @contextmanager
-    def binding(self, slot: int) -> Iterator[str]:
+    def binding(self, slot: int, counting: bool = False) -> Iterator[str]:
         """While compiling a comprehension (or a choice's conditions), its variable is the
         Python local this gives rather than a slot of ``L``: faster, and it leaves the locals,
-        which are part of the state, alone."""
+        which are part of the state, alone. ``counting``: it walks a ``range``."""
         saved = self._bound.get(slot)
         self._bound[slot] = name = f"_v{self._prefix}{slot}"
+        if counting:
+            self._counting.add(name)
         try:
             yield name
         finally:
+            self._counting.discard(name)
             if saved is None:
                 del self._bound[slot]
             else:
@@ -328,6 +356,11 @@ def _bound(e: n.Expr) -> int | None:
 
 # Built-ins that only read their list (they return an item or a number, never the list).
 _READING_BUILTINS = frozenset({"top", "first", "any", "all"})
+
+
+def is_range(e: n.Expr) -> bool:
+    """Whether an expression is a call of ``range`` (a list of numbers)."""
+    return isinstance(e, n.Call) and bool(e.ref) and e.ref[0] == "builtin" and e.ref[1] == "range"
 
 
 def _is_zone(e: n.Expr) -> bool:
