@@ -15,7 +15,8 @@ from pathlib import Path
 import rulekit
 
 ENGINE = Path(rulekit.__file__).parent / "engine"
-COMPILE_SIDE = {"rulekit.lang.checker", "rulekit.lang.compiler", "rulekit.lang.emitter"}
+COMPILE_SIDE = {"rulekit.lang.checker", "rulekit.lang.compiler", "rulekit.lang.emitter",
+                "rulekit.lang.choicecode", "rulekit.lang.pyexpr", "rulekit.lang.reads"}
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -234,13 +234,13 @@ class PlayoutRuntime(AnsweringRuntime):
             self._run_anytime(action)
 
 def _resume_in_blocks(program: Program) -> None:
-    """In a pack with anytime actions, a procedure with a choice resumed at the tests before
-    it plays out through its blocks (:meth:`PlayoutRuntime.run_blocks`), so that a playout
-    takes the way a normal game does."""
+    """In a pack with anytime actions, a procedure with a choice resumed at tests before it
+    that an anytime action may change (``Proc.moved_tests``) plays out through its blocks
+    (:meth:`PlayoutRuntime.run_blocks`), so that a playout takes the way a normal game does."""
     if not program.anytime:
         return
     for name, proc in program.procs.items():
-        if proc.resume and name in program.playout:
+        if proc.moved_tests and name in program.playout:
             program.playout[name] = partial(PlayoutRuntime.run_blocks, name=name)
 
 

@@ -50,6 +50,10 @@ class Proc:
     # The block at which a choice is asked again after an anytime action, by the choice's
     # block, when that is not the choice itself: the tests that lead straight into it.
     resume: dict[int, int] = field(default_factory=dict)
+    # Whether an anytime action may change one of those tests (it reads what the action's
+    # procedure writes): otherwise asking the choice again goes the same way as running them
+    # again, and a playout may ask it again at once.
+    moved_tests: bool = False
 
 
 @dataclass

@@ -12,27 +12,19 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rulekit.engine.program import LogField
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
+from rulekit.lang.choicecode import ChoiceWriter, Line
 from rulekit.lang.parser import Snippet
 from rulekit.lang.walk import bodies, stmt_chooses, zone_name
 
-# Values a log shows as they are; other values (cards, roles, places, lists) by their names.
-RAW_KINDS = frozenset({"int", "bool", "text", "none"})
-# Values that are never lists, so a log keeps them without a copy.
-SCALAR_KINDS = frozenset({"role", "card", "node", "edge", "region"})
-
 if TYPE_CHECKING:
     from rulekit.engine.program import Proc
-    from rulekit.engine.vm import Runtime
     from rulekit.lang.compiler import Compiler
 
-Line = tuple[str, Location | None]
 _LABEL = re.compile(r"@L(\d+)@")
 
 # The helpers of '+=' and '-=', which keep values within the size limits (helpers.checked).
@@ -53,6 +45,9 @@ class _Op:
     # if it reads nothing an anytime action can change; "ask": a choice. An anytime action
     # resumes a choice at the tests that lead straight into it (see _resume_ops).
     role: str = ""
+    # A "test" that an anytime action may change indeed: it reads something the procedure
+    # of an anytime action writes (or the round, the phase, the result).
+    moved: bool = False
 
 
 @dataclass
@@ -62,12 +57,12 @@ class _Loop:
     end: int = -1
 
 
-class Emitter:
+class Emitter(ChoiceWriter):
     """Emits one procedure, given which procedures may stop for decisions."""
 
     def __init__(self, compiler: Compiler, proc: Proc, snippet: Snippet,
                  suspending: set[str], *, direct: bool = False, inline: bool = False,
-                 nslots: int = 0) -> None:
+                 called: bool = False, nslots: int = 0) -> None:
         self.c = compiler
         self.proc = proc
         self.snippet = snippet
@@ -76,6 +71,9 @@ class Emitter:
         # inline: the playout version of a procedure, a plain function even if it chooses
         # (``rt.answer`` answers at once) and calling the playout versions of others.
         self.inline = inline
+        # called: the playout version of a procedure that never stops, as code calls it
+        # (``_PD``, in place of its direct version).
+        self.called = called
         self.playout = "_P" if inline else "_D"  # how it calls procedures that may stop
         self.nslots = nslots  # locals of an inline function (it may add temporaries)
         self.ops: list[_Op] = []
@@ -98,8 +96,11 @@ class Emitter:
         return lines + (["_END(rt)"] if ends and self.checks_after(*names) else [])
 
     def calls(self, proc: str) -> str:
-        """The table of functions through which code calls ``proc`` directly."""
-        return self.playout if proc in self.suspending else "_D"
+        """The table of functions through which code calls ``proc`` directly (a playout
+        version calls the playout versions of all procedures)."""
+        if proc in self.suspending:
+            return self.playout
+        return "_PD" if self.inline else "_D"
 
     def where(self, pos: n.Pos) -> Location:
         return self.snippet.location(pos)
@@ -204,32 +205,6 @@ class Emitter:
             return out(self._log_line(s))
         raise AssertionError(f"cannot write {type(s).__name__} as Python")  # pragma: no cover
 
-    def _inline_choice(self, s: n.Stmt, loc: Location, indent: str) -> list[Line]:
-        """A choice answered at once (playout versions): ``rt.answer`` writes the answers
-        into their slots, as a resumed game would."""
-        if isinstance(s, n.Simultaneous):
-            pairs = [(b.value, b.slot) for b in s.bindings]
-        elif isinstance(s, n.Let):
-            pairs = [(s.value, s.slot)]
-        else:
-            assert isinstance(s, n.Assign)
-            if s.ref[0] == "local" and s.op == "=":
-                pairs = [(s.value, s.ref[1])]
-            else:
-                pairs = [(s.value, self.nslots)]
-                self.nslots += 1
-        makers = []
-        for choice, slot in pairs:
-            assert isinstance(choice, n.Choice)
-            makers.append(self.c.constant(self._choice_spec(choice, slot)))
-        lines = [f"rt.answer(L, [{', '.join(makers)}])"]
-        if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
-            lines += self._assign_lines(s, f"L[{pairs[0][1]}]") + self._var_written(s)
-            trigger = self.trigger(s)
-            if trigger is not None:
-                lines.append(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
-        return [(indent + t, loc) for t in lines]
-
     def _move_lines(self, s: n.Move | n.Draw) -> list[str]:
         """Python for a move or draw: the cards moved end in ``_moved``; then the capacity
         check of a slot and the end conditions."""
@@ -281,40 +256,6 @@ class Emitter:
             lines.append(f"if _v > {decl.maximum!r}: _v = {decl.maximum!r}")
         lines.append("V[_key] = _v")
         return lines
-
-    def _log_line(self, s: n.Log) -> str:
-        log_id, args = self._log_text(s)
-        to = self.c.py(s.to) if s.to is not None else "None"
-        return (f"if rt.logging: rt.log.append({{'e': 'log', 'to': {to}, 'at': {log_id}, "
-                f"'args': [{args}], 'round': S['round']}})")
-
-    def _log_text(self, s: n.Log, table: dict[int, list[str | LogField]] | None = None
-                  ) -> tuple[int, str]:
-        """The id of a log text in ``table`` (``program.logs``) and the code of its
-        arguments."""
-        c = self.c
-        table = c.program.logs if table is None else table
-        kinds = iter(s.kinds)
-        parts: list[str | LogField] = [
-            p if isinstance(p, str) else LogField(next(kinds, "any") not in RAW_KINDS)
-            for p in s.parts]
-        # A playout version logs as the blocks of its procedure do.
-        log_id = c.log_ids.get(id(s)) if self.inline else None
-        if log_id is None:
-            log_id = len(table)
-            table[log_id] = parts
-            if not self.direct:
-                c.log_ids[id(s)] = log_id
-        exprs = [p for p in s.parts if not isinstance(p, str)]
-        args = ", ".join(c.py(p) if kind in RAW_KINDS or kind in SCALAR_KINDS
-                         else f"_snap({c.py(p)})"
-                         for p, kind in zip(exprs, s.kinds or ["any"] * len(exprs), strict=True))
-        return log_id, args
-
-    def _reason(self, s: n.Log) -> str:
-        """The code of why an answer is refused: [log text id, [arguments]] (plain data)."""
-        log_id, args = self._log_text(s, self.c.program.reasons)
-        return f"[{log_id}, [{args}]]"
 
     # ------------------------------------------------------------ blocks
 
@@ -387,9 +328,9 @@ class Emitter:
             end = self.new_label()
             for cond, body in s.branches:
                 skip = self.new_label()
-                self.ops.append(_Op("jump", [
+                self.ops.append(self._test([
                     (f"if not {c.py(cond)}: frame[1] = @L{skip}@", self.where(cond.pos)),
-                    ("return 0", None)], role=self._test_role(cond)))
+                    ("return 0", None)], cond))
                 self.blocks(body, loops)
                 self.jump(end)
                 self.mark(skip)
@@ -410,9 +351,9 @@ class Emitter:
                 ("return 0", loc)]))
         elif isinstance(s, n.While):
             self.mark(head)
-            self.ops.append(_Op("jump", [
+            self.ops.append(self._test([
                 (f"if not {c.py(s.condition)}: frame[1] = @L{end}@", loc), ("return 0", loc)],
-                role=self._test_role(s.condition)))
+                s.condition))
         else:
             assert isinstance(s, n.Repeat)
             counter = f"L[{s.iter_slot}]"
@@ -425,10 +366,13 @@ class Emitter:
         self.jump(head, loc)
         self.mark(end)
 
-    def _test_role(self, cond: n.Expr) -> str:
-        """The role of a test's op: "fixed" when it reads only locals, parameters and
-        constants, which no anytime action can change under a waiting frame."""
-        return "fixed" if self.c.reads_nothing_shared(cond) else "test"
+    def _test(self, lines: list[Line], cond: n.Expr) -> _Op:
+        """The op of a test: "fixed" when it reads only locals, parameters and constants,
+        which no anytime action can change under a waiting frame; "test" otherwise, "moved"
+        if an anytime action may change it indeed."""
+        if self.c.reads_nothing_shared(cond):
+            return _Op("jump", lines, role="fixed")
+        return _Op("jump", lines, role="test", moved=self.c.anytime_may_change(cond))
 
     def _trigger_call(self, proc: str, loc: Location) -> None:
         if proc in self.suspending:
@@ -444,78 +388,6 @@ class Emitter:
         makers = [self.c.constant(self._choice_spec(choice, slot)) for choice, slot in pairs]
         calls = ", ".join(f"{m}(rt, L)" for m in makers)
         self.ops.append(_Op("terminal", [(f"return rt.ask([{calls}])", loc)], role="ask"))
-
-    def _choice_spec(self, choice: n.Choice, slot: int) -> Callable[[Runtime, list[Any]],
-                                                                    dict[str, Any]]:
-        c = self.c
-        loc = self.where(choice.pos)
-        source = c.py(choice.source)
-        if choice.where is not None:
-            with c.binding(choice.slot) as var:
-                items = f"[{var} for {var} in {source} if {c.py(choice.where)}]"
-        elif source.startswith(("list(", "[")) and source.endswith((")", "]")):
-            items = source  # already a new list
-        else:
-            items = f"list({source})"
-        prompt = choice.prompt or ("Choose one" if choice.kind == "one" else "Choose any number")
-        body = [f"items = {items}"]
-        refusing = any(reason for _, reason in choice.wheres)
-        if refusing:  # the candidates and, in a game with a log, those refused and why
-            body = ["if rt.logging:", *("    " + line for line in self._refusing(choice, source)),
-                    "else:", *("    " + line for line in body)]
-        body.append(f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
-                    f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}")
-        if refusing:
-            body.append("if rt.logging and refused: spec['refused'] = refused")
-        if choice.label is not None:  # each candidate's label, for people: [text id, args]
-            with c.binding(choice.slot) as var:
-                body.append(f"if rt.logging: spec['labels'] = "
-                            f"[{self._reason(choice.label)} for {var} in items]")
-        body += self._reasons(choice)
-        if choice.always_ask:  # its options may tell a secret: asked even if forced
-            body.append("spec['ask'] = True")
-        if choice.kind == "one":
-            body.append(f"spec['optional'] = {choice.optional!r}")
-        else:
-            lo = c.py(choice.min) if choice.min is not None else "0"
-            hi = c.py(choice.max) if choice.max is not None else "len(items)"
-            body += [f"spec['min'] = {lo}", f"spec['max'] = {hi}", "rules = []"]
-            whys = [self._reason(r.reason) if r.reason else "None" for r in choice.at_most]
-            for rule, why in zip(choice.at_most, whys, strict=True):
-                with c.binding(choice.slot) as var:
-                    condition = c.py(rule.condition)
-                body += [f"flags = [1 if {condition} else 0 for {var} in items]",
-                         f"if 1 in flags: rules.append([{c.py(rule.limit)}, flags])"]
-                if any(r.reason for r in choice.at_most):
-                    body.append(f"if 1 in flags: spec.setdefault('at_most_why', []).append({why})")
-            body.append("spec['at_most'] = rules")
-        body.append("return spec")
-        maker: Callable[[Runtime, list[Any]], dict[str, Any]] = c.function(body, loc)
-        return maker
-
-    def _refusing(self, choice: n.Choice, source: str) -> list[str]:
-        """Code that sorts the candidates of a choice in one pass: ``items`` those every
-        'where' keeps, ``refused`` the others with the reason of the first clause they fail
-        (if that clause has one). Only a game with a log, told to people, needs the reasons:
-        a quiet game (a simulation, a bot's playouts) takes the plain list."""
-        with self.c.binding(choice.slot) as var:
-            lines = ["items = []", "refused = []", f"for {var} in {source}:"]
-            for cond, reason in choice.wheres:
-                lines.append(f"    if not ({self.c.py(cond)}):")
-                if reason is not None:
-                    lines.append(f"        refused.append([{var}, {self._reason(reason)}])")
-                lines.append("        continue")
-            lines.append(f"    items.append({var})")
-        return lines
-
-    def _reasons(self, choice: n.Choice) -> list[str]:
-        """Code that puts in a spec the reasons of 'min' and 'max' (those of 'where' come
-        with the candidates, those of 'at most' rules with the rules)."""
-        body = []
-        for bound in ("min", "max"):
-            if bound in choice.reasons:
-                body.append(f"spec['{bound}_why'] = {self._reason(choice.reasons[bound])}")
-        return body
 
     def finish(self) -> None:
         """Group ops into blocks, resolve labels, and compile each block into the procedure."""
@@ -543,6 +415,10 @@ class Emitter:
         if current:
             groups.append(current)
         self.proc.resume = {op_group[ask]: op_group[test] for ask, test in resume.items()}
+        # Asking the choice again is the same as running its tests again, unless an anytime
+        # action may change one of them.
+        self.proc.moved_tests = any(op.moved for ask, test in resume.items()
+                                    for op in self.ops[test:ask])
         for index, ops in enumerate(groups):
             lines = [line for op in ops for line in op.lines]
             if ops[-1].kind not in ("jump", "terminal"):

@@ -1,0 +1,48 @@
+"""The map built-ins (``neighbors``, ``edge``, ``distance``...) over one board, worked out once
+per pack: generated code calls them (the compiler binds them into its namespace)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rulekit.lang.symbols import Board
+
+
+def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
+    """The map built-ins (neighbors, edge, distance...) over one board."""
+    nodes, edges, regions = tuple(board.nodes), tuple(board.edges), tuple(board.regions)
+    neighbors = {node: [other for other, _ in links] for node, links in board.adjacency.items()}
+    touching = {node: [edge for _, edge in links] for node, links in board.adjacency.items()}
+    members: dict[str, list[str]] = {region: [] for region in regions}
+    for node, props in board.nodes.items():
+        if props.get("region") in members:
+            members[props["region"]].append(node)
+
+    def distance(a: str, b: str) -> int:
+        seen = {a: 0}
+        frontier = [a]
+        while frontier:
+            if b in seen:
+                return seen[b]
+            following = []
+            for node in frontier:
+                for other in neighbors.get(node, ()):
+                    if other not in seen:
+                        seen[other] = seen[node] + 1
+                        following.append(other)
+            frontier = following
+        return seen.get(b, -1)
+
+    return {
+        "nodes": lambda: list(nodes),
+        "edges": lambda: list(edges),
+        "regions": lambda: list(regions),
+        "neighbors": lambda node: list(neighbors.get(node, ())),
+        "edge": board.edge_between,
+        "edges_of": lambda node: list(touching.get(node, ())),
+        "ends": lambda edge: [board.edges[edge]["from"], board.edges[edge]["to"]],
+        "nodes_in": lambda region: list(members.get(region, ())),
+        "distance": distance,
+    }

@@ -1,0 +1,189 @@
+"""The code of a choice's spec and of a log line's event: the part of the emitter that writes
+what a player is asked and what the log keeps.
+
+A choice becomes a *spec maker* ``f(rt, L) -> spec``: the candidates (with those refused and
+why, in a game with a log), the constraints, and the labels of the candidates. A log line
+becomes an event that keeps the id of its text and the values of its ``{...}`` fields, so the
+text is only written when someone reads it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rulekit.engine.program import LogField
+from rulekit.errors import Location
+from rulekit.lang import nodes as n
+from rulekit.lang.pyexpr import is_range
+
+Line = tuple[str, Location | None]
+
+if TYPE_CHECKING:
+    from rulekit.engine.vm import Runtime
+    from rulekit.lang.compiler import Compiler
+
+# Values a log shows as they are; other values (cards, roles, places, lists) by their names.
+RAW_KINDS = frozenset({"int", "bool", "text", "none"})
+# Values that are never lists, so a log keeps them without a copy.
+SCALAR_KINDS = frozenset({"role", "card", "node", "edge", "region"})
+
+
+class ChoiceWriter:
+    """Writes specs and log events for an :class:`~rulekit.lang.emitter.Emitter`."""
+
+    c: Compiler
+    direct: bool  # writing a plain Python function
+    inline: bool  # writing a playout version
+    called: bool  # writing the playout version of a procedure, as code calls it
+
+    nslots: int  # locals of a playout version (it may add temporaries)
+
+    def where(self, pos: n.Pos) -> Location:
+        raise NotImplementedError
+
+    def calls(self, proc: str) -> str:
+        raise NotImplementedError
+
+    def trigger(self, s: n.Assign) -> str | None:
+        raise NotImplementedError
+
+    def _assign_lines(self, s: n.Assign, value: str) -> list[str]:
+        raise NotImplementedError
+
+    def _var_written(self, s: n.Assign) -> list[str]:
+        raise NotImplementedError
+
+    def _inline_choice(self, s: n.Stmt, loc: Location, indent: str) -> list[Line]:
+        """A choice answered at once (playout versions): ``rt.answer`` writes the answers
+        into their slots, as a resumed game would."""
+        if isinstance(s, n.Simultaneous):
+            pairs = [(b.value, b.slot) for b in s.bindings]
+        elif isinstance(s, n.Let):
+            pairs = [(s.value, s.slot)]
+        else:
+            assert isinstance(s, n.Assign)
+            if s.ref[0] == "local" and s.op == "=":
+                pairs = [(s.value, s.ref[1])]
+            else:
+                pairs = [(s.value, self.nslots)]
+                self.nslots += 1
+        makers = []
+        for choice, slot in pairs:
+            assert isinstance(choice, n.Choice)
+            makers.append(self.c.constant(self._choice_spec(choice, slot)))
+        lines = [f"rt.answer(L, [{', '.join(makers)}])"]
+        if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
+            lines += self._assign_lines(s, f"L[{pairs[0][1]}]") + self._var_written(s)
+            trigger = self.trigger(s)
+            if trigger is not None:
+                lines.append(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
+        return [(indent + t, loc) for t in lines]
+
+    def _log_line(self, s: n.Log) -> str:
+        log_id, args = self._log_text(s)
+        to = self.c.py(s.to) if s.to is not None else "None"
+        return (f"if rt.logging: rt.log.append({{'e': 'log', 'to': {to}, 'at': {log_id}, "
+                f"'args': [{args}], 'round': S['round']}})")
+
+    def _log_text(self, s: n.Log, table: dict[int, list[str | LogField]] | None = None
+                  ) -> tuple[int, str]:
+        """The id of a log text in ``table`` (``program.logs``) and the code of its
+        arguments."""
+        c = self.c
+        table = c.program.logs if table is None else table
+        kinds = iter(s.kinds)
+        parts: list[str | LogField] = [
+            p if isinstance(p, str) else LogField(next(kinds, "any") not in RAW_KINDS)
+            for p in s.parts]
+        # A playout version logs as the blocks of its procedure do, or as its direct version
+        # for a procedure called from code (``called``).
+        key = (id(s), self.called or (self.direct and not self.inline))
+        log_id = c.log_ids.get(key) if self.inline else None
+        if log_id is None:
+            log_id = len(table)
+            table[log_id] = parts
+            if not self.inline:
+                c.log_ids[key] = log_id
+        exprs = [p for p in s.parts if not isinstance(p, str)]
+        args = ", ".join(c.py(p) if kind in RAW_KINDS or kind in SCALAR_KINDS
+                         else f"_snap({c.py(p)})"
+                         for p, kind in zip(exprs, s.kinds or ["any"] * len(exprs), strict=True))
+        return log_id, args
+
+    def _reason(self, s: n.Log) -> str:
+        """The code of why an answer is refused: [log text id, [arguments]] (plain data)."""
+        log_id, args = self._log_text(s, self.c.program.reasons)
+        return f"[{log_id}, [{args}]]"
+
+    def _choice_spec(self, choice: n.Choice, slot: int) -> Callable[[Runtime, list[Any]],
+                                                                    dict[str, Any]]:
+        c = self.c
+        loc = self.where(choice.pos)
+        source = c.py(choice.source)
+        if choice.where is not None:
+            with c.binding(choice.slot, counting=is_range(choice.source)) as var:
+                items = f"[{var} for {var} in {source} if {c.py(choice.where)}]"
+        elif source.startswith(("list(", "[")) and source.endswith((")", "]")):
+            items = source  # already a new list
+        else:
+            items = f"list({source})"
+        prompt = choice.prompt or ("Choose one" if choice.kind == "one" else "Choose any number")
+        body = [f"items = {items}"]
+        refusing = any(reason for _, reason in choice.wheres)
+        if refusing:  # the candidates and, in a game with a log, those refused and why
+            body = ["if rt.logging:", *("    " + line for line in self._refusing(choice, source)),
+                    "else:", *("    " + line for line in body)]
+        body.append(f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
+                    f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}")
+        if refusing:
+            body.append("if rt.logging and refused: spec['refused'] = refused")
+        if choice.label is not None:  # each candidate's label, for people: [text id, args]
+            with c.binding(choice.slot) as var:
+                body.append(f"if rt.logging: spec['labels'] = "
+                            f"[{self._reason(choice.label)} for {var} in items]")
+        body += self._reasons(choice)
+        if choice.always_ask:  # its options may tell a secret: asked even if forced
+            body.append("spec['ask'] = True")
+        if choice.kind == "one":
+            body.append(f"spec['optional'] = {choice.optional!r}")
+        else:
+            lo = c.py(choice.min) if choice.min is not None else "0"
+            hi = c.py(choice.max) if choice.max is not None else "len(items)"
+            body += [f"spec['min'] = {lo}", f"spec['max'] = {hi}", "rules = []"]
+            whys = [self._reason(r.reason) if r.reason else "None" for r in choice.at_most]
+            for rule, why in zip(choice.at_most, whys, strict=True):
+                with c.binding(choice.slot) as var:
+                    condition = c.py(rule.condition)
+                body += [f"flags = [1 if {condition} else 0 for {var} in items]",
+                         f"if 1 in flags: rules.append([{c.py(rule.limit)}, flags])"]
+                if any(r.reason for r in choice.at_most):
+                    body.append(f"if 1 in flags: spec.setdefault('at_most_why', []).append({why})")
+            body.append("spec['at_most'] = rules")
+        body.append("return spec")
+        maker: Callable[[Runtime, list[Any]], dict[str, Any]] = c.function(body, loc)
+        return maker
+
+    def _refusing(self, choice: n.Choice, source: str) -> list[str]:
+        """Code that sorts the candidates of a choice in one pass: ``items`` those every
+        'where' keeps, ``refused`` the others with the reason of the first clause they fail
+        (if that clause has one). Only a game with a log, told to people, needs the reasons:
+        a quiet game (a simulation, a bot's playouts) takes the plain list."""
+        with self.c.binding(choice.slot, counting=is_range(choice.source)) as var:
+            lines = ["items = []", "refused = []", f"for {var} in {source}:"]
+            for cond, reason in choice.wheres:
+                lines.append(f"    if not ({self.c.py(cond)}):")
+                if reason is not None:
+                    lines.append(f"        refused.append([{var}, {self._reason(reason)}])")
+                lines.append("        continue")
+            lines.append(f"    items.append({var})")
+        return lines
+
+    def _reasons(self, choice: n.Choice) -> list[str]:
+        """Code that puts in a spec the reasons of 'min' and 'max' (those of 'where' come
+        with the candidates, those of 'at most' rules with the rules)."""
+        body = []
+        for bound in ("min", "max"):
+            if bound in choice.reasons:
+                body.append(f"spec['{bound}_why'] = {self._reason(choice.reasons[bound])}")
+        return body

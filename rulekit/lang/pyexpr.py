@@ -1,0 +1,368 @@
+"""Write a checked expression as Python source: the expression phase of the compiler.
+
+Names become list indexes (locals ``L``), quoted keys (zones ``Z``, variables ``V``, the
+state ``S``) or names bound in the namespace of the generated code; texts become ``repr``
+literals, so nothing a pack writes is ever run as Python. :class:`ExprWriter` is the part of
+the :class:`~rulekit.lang.compiler.Compiler` that does this.
+
+While the compiler writes the *playout versions* of procedures (``playing_out``), it writes
+faster code that may count fewer steps: no step is counted for the items a comprehension
+walks, and the pack's small functions are written in place of their calls (a playout that
+fails is played again on the normal path, whose code is written as before, so errors keep
+their places).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import fields
+from typing import Any
+
+from rulekit.engine.helpers import INT_LIMIT
+from rulekit.engine.program import zone_key
+from rulekit.lang import nodes as n
+from rulekit.lang.symbols import Symbols
+
+_PY_OPS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">",
+           ">=": ">=", "in": "in", "not in": "not in", "+": "+", "-": "-", "*": "*",
+           "//": "//", "%": "%"}
+
+# A function of the pack written in place of its calls in playout versions has a body of at
+# most this many nodes.
+INLINE_NODES = 60
+
+
+class ExprWriter:
+    """Python source of expressions, over one pack's symbols."""
+
+    def __init__(self, symbols: Symbols, ns: dict[str, Any]) -> None:
+        self.symbols = symbols
+        self.ns = ns  # the namespace of the generated code
+        self._counter = itertools.count()
+        self._bound: dict[int, str] = {}  # local slots compiled as Python names (binding)
+        self._prefix = ""  # of the Python names of comprehension variables
+        self._counting: set[str] = set()  # those of them that walk a range (numbers only)
+        self.function_trees: dict[str, n.Expr] = {}  # pack function -> its body
+        self.function_params: dict[str, int] = {}  # pack function -> number of parameters
+        self.playout_mode = False  # writing a playout version (see the module's docstring)
+        self._inlining: list[str] = []  # functions being written in place, innermost last
+
+    def constant(self, value: Any) -> str:
+        """A name in the namespace bound to ``value`` (for objects without a literal)."""
+        name = f"_k{next(self._counter)}"
+        self.ns[name] = value
+        return name
+
+    @contextmanager
+    def playing_out(self) -> Iterator[None]:
+        """While writing playout versions (see the module's docstring)."""
+        saved = self.playout_mode
+        self.playout_mode = True
+        try:
+            yield
+        finally:
+            self.playout_mode = saved
+
+    def zone(self, e: n.Expr) -> str:
+        """Python source of the key of a zone expression (``deck``, ``hand[p]``)."""
+        if isinstance(e, n.Index):
+            assert isinstance(e.obj, n.Name)
+            name = e.obj.ident
+            if isinstance(e.index, n.Name) and e.index.ref and e.index.ref[0] == "const":
+                return repr(zone_key(name, str(e.index.ref[1])))
+            if isinstance(e.index, n.Literal):
+                return repr(zone_key(name, str(e.index.value)))
+            decl = self.symbols.zones.get(name) or self.symbols.variables.get(name)
+            index = self.py(e.index)
+            if decl is not None and isinstance(decl.per, int):
+                if self.playout_mode and self._never_bool(e.index):
+                    return f"{self._key_table(name, decl.per)}[{index}]"
+                index = f"str({index})"
+            return f"({name + '.'!r} + {index})"
+        assert isinstance(e, n.Name)
+        return repr(e.ident)
+
+    def _key_table(self, name: str, count: int) -> str:
+        """The name of a table of the keys of a zone or variable numbered 1 to ``count``, by
+        number (a number out of range fails, as its key would)."""
+        table = f"_ZK_{name}"
+        if table not in self.ns:
+            self.ns[table] = {i: zone_key(name, str(i)) for i in range(1, count + 1)}
+        return table
+
+    def _never_bool(self, e: n.Expr) -> bool:
+        """Whether an index is surely not true or false (which a table by number would take
+        for 1 or 0): a sum, difference, product, quotient or remainder (or a call of a
+        function of the pack whose body is one), or a variable that walks a ``range``."""
+        if isinstance(e, n.Binary):
+            return e.op in _SIZED_OPS or e.op in ("//", "%")
+        if isinstance(e, n.Unary):
+            return e.op == "-"
+        if isinstance(e, n.Call) and e.ref and e.ref[0] == "func":  # what the body gives
+            body = self.function_trees.get(e.ref[1])
+            return isinstance(body, (n.Binary, n.Unary)) and self._never_bool(body)
+        return isinstance(e, n.Name) and bool(e.ref) and e.ref[0] == "local" \
+            and self._bound.get(e.ref[1]) in self._counting
+
+    def py(self, e: n.Expr) -> str:
+        """Python source of an expression, reading locals ``L``, zones ``Z``, variables ``V``."""
+        method: Callable[[Any], str] = getattr(self, "_x_" + type(e).__name__.lower())
+        return method(e)
+
+    def _x_literal(self, e: n.Literal) -> str:
+        return repr(e.value)
+
+    def _x_cardlit(self, e: n.CardLit) -> str:
+        return repr(e.card_id)
+
+    def _x_name(self, e: n.Name) -> str:
+        ref = e.ref
+        kind = ref[0]
+        if kind == "local":
+            return self.local(ref[1])
+        if kind == "var":
+            return f"V[{ref[1]!r}]"
+        if kind == "zone":
+            return f"list(Z[{ref[1]!r}])"
+        if kind == "const":
+            return repr(ref[1])
+        name = ref[1]
+        return {
+            "round": "S['round']",
+            "phase": "S['phase']",
+            "winner": "(S['result'] or {}).get('winner')",
+            "finished": "(S['result'] is not None)",
+        }[name]
+
+    def _x_listlit(self, e: n.ListLit) -> str:
+        return "[" + ", ".join(self.py(i) for i in e.items) + "]"
+
+    def read(self, e: n.Expr) -> str:
+        """Python source of an expression whose value is only read, never kept nor returned: a
+        zone is then its list itself, not a copy (expressions change nothing)."""
+        return f"Z[{self.zone(e)}]" if _is_zone(e) else self.py(e)
+
+    def _x_comprehension(self, e: n.Comprehension) -> str:
+        iterable = self.read(e.iterable)  # (Python evaluates it outside the comprehension)
+        with self.binding(e.slot, counting=is_range(e.iterable)) as var:
+            if e.condition is not None and _invariant(e.condition, e.slot):
+                # Worked out once rather than once per item (counted as once per item).
+                cond = self.py(e.condition)
+                return f"[{self.py(e.element)} for {var} in _each_if(rt, {iterable}, " \
+                       f"lambda: {cond})]"
+            cond = f" if {self.py(e.condition)}" if e.condition is not None else ""
+            if not self.playout_mode:
+                iterable = f"_each(rt, {iterable})"  # each item counted against the budget
+            return f"[{self.py(e.element)} for {var} in {iterable}{cond}]"
+
+    @contextmanager
+    def private_locals(self, slots: range) -> Iterator[None]:
+        """While compiling a procedure as a plain function, its locals but the parameters
+        are Python locals: nothing outside the function reads them."""
+        saved = dict(self._bound)
+        self._bound.update({slot: f"_l{slot}" for slot in slots})
+        try:
+            yield
+        finally:
+            self._bound = saved
+
+    def local(self, slot: int) -> str:
+        """Python source of a local slot (an item of ``L``, or a Python name)."""
+        name = self._bound.get(slot)
+        if name is None:
+            assert not self._inlining, "a function written in place reads only its own names"
+            return f"L[{slot}]"
+        return name
+
+    @contextmanager
+    def binding(self, slot: int, counting: bool = False) -> Iterator[str]:
+        """While compiling a comprehension (or a choice's conditions), its variable is the
+        Python local this gives rather than a slot of ``L``: faster, and it leaves the locals,
+        which are part of the state, alone. ``counting``: it walks a ``range``."""
+        saved = self._bound.get(slot)
+        self._bound[slot] = name = f"_v{self._prefix}{slot}"
+        if counting:
+            self._counting.add(name)
+        try:
+            yield name
+        finally:
+            self._counting.discard(name)
+            if saved is None:
+                del self._bound[slot]
+            else:
+                self._bound[slot] = saved
+
+    def _x_attr(self, e: n.Attr) -> str:
+        obj = self.py(e.obj)
+        if e.attr in ("id", "name") or (
+            e.obj_kind == "card" and all(e.attr in card for card in self.symbols.cards.values())
+        ):
+            return f"C[{obj}][{e.attr!r}]"
+        return f"C[{obj}].get({e.attr!r})"  # a missing property is none
+
+    def _x_index(self, e: n.Index) -> str:
+        obj = e.obj
+        if isinstance(obj, n.Name) and obj.ref and obj.ref[0] in ("zone", "var"):
+            key = self.zone(e)
+            return f"list(Z[{key}])" if obj.ref[0] == "zone" else f"V[{key}]"
+        return f"({self.py(obj)})[{self.py(e.index)}]"
+
+    def _x_call(self, e: n.Call) -> str:
+        kind, name = e.ref
+        if kind == "func" and self.playout_mode:
+            inlined = self._inline(name, e.args)
+            if inlined is not None:
+                return inlined
+        reading = kind not in ("func", "pack_builtin") and name in _READING_BUILTINS
+        args = [self.read(a) if reading else self.py(a) for a in e.args]
+        if kind == "func":
+            return f"_F[{name!r}](rt, [{', '.join(args)}])"
+        if kind == "pack_builtin":
+            if name == "other":
+                return f"_OTHER[{args[0]}]"
+            if name == "roles":
+                return "list(_ROLES)"
+            if name == "cards":
+                return "list(_CARD_IDS)"
+            return f"_G_{name}({', '.join(args)})"
+        if name == "count" and _is_zone(e.args[0]):
+            return f"len(Z[{self.zone(e.args[0])}])"
+        if name in ("min", "max") and len(args) > 1:
+            return f"{name}({', '.join(args)})"  # Python's own, for two or more numbers
+        return f"_b_{name}({', '.join(args)})"
+
+    def _inline(self, name: str, args: list[n.Expr]) -> str | None:
+        """The body of the pack's function ``name`` written in place of a call with ``args``,
+        if it is small, not recursive, and each argument is a name or a constant (cheap to
+        read again, and never failing); else None."""
+        body = self.function_trees.get(name)
+        if body is None or name in self._inlining or _size(body) > INLINE_NODES \
+                or not all(_simple(a) for a in args) \
+                or self.function_params.get(name) != len(args):
+            return None
+        params = {slot: f"({self.py(a)})" for slot, a in enumerate(args)}
+        saved = self._bound, self._prefix
+        self._bound, self._prefix = params, f"{next(self._counter)}_"
+        self._inlining.append(name)
+        try:
+            return f"({self.py(body)})"
+        finally:
+            self._inlining.pop()
+            self._bound, self._prefix = saved
+
+    def _x_unary(self, e: n.Unary) -> str:
+        operand = self.py(e.operand)
+        return f"(not {operand})" if e.op == "not" else f"(-{operand})"
+
+    def _x_binary(self, e: n.Binary) -> str:
+        left = self.py(e.left)
+        right = self.read(e.right) if e.op in ("in", "not in") else self.py(e.right)
+        if e.op in _SIZED_OPS and not _fits(e):
+            if self.playout_mode and e.op == "*":
+                short = _times_small(e, left, right)
+                if short is not None:
+                    return short
+            return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
+        return f"({left} {_PY_OPS[e.op]} {right})"
+
+    def _x_choice(self, e: n.Choice) -> str:  # pragma: no cover - the checker forbids it
+        raise AssertionError("a choice is not an expression")
+
+
+def _times_small(e: n.Binary, left: str, right: str) -> str | None:
+    """``a * k`` for a name ``a`` and a number ``k`` (``2 * x``), checked against the size
+    limits without a call: ``_mul`` only when the product may be too large (or ``a`` is not
+    a number; a failure there is the normal path's, as the playout is played again)."""
+    for name, number, text in ((e.left, e.right, left), (e.right, e.left, right)):
+        bound = _bound(number)
+        if _simple(name) and not isinstance(name, n.Literal) and bound:
+            most = INT_LIMIT // bound
+            return f"({left} * {right} if -{most} <= {text} <= {most} else _mul({left}, {right}))"
+    return None
+
+
+def _simple(e: n.Expr) -> bool:
+    """Whether an argument may be read in place of a parameter, as often as the body reads
+    it: a constant, a local or a variable (no list built, nothing that may fail)."""
+    if isinstance(e, (n.Literal, n.CardLit)):
+        return True
+    return isinstance(e, n.Name) and bool(e.ref) and e.ref[0] in ("local", "const", "var")
+
+
+def _size(e: Any) -> int:
+    """The number of nodes of an expression."""
+    if isinstance(e, list):
+        return sum(_size(item) for item in e)
+    if not isinstance(e, n.Expr):
+        return 0
+    return 1 + sum(_size(getattr(e, f.name)) for f in fields(e) if f.name not in ("pos", "ref"))
+
+
+def _invariant(condition: n.Expr, slot: int) -> bool:
+    """Whether a comprehension's condition is worth working out once for all its items: it
+    does not read the comprehension's variable (local ``slot``), and it walks a list or calls
+    a function of the pack (expressions change nothing, so once is as good as each time)."""
+    costly = False
+    todo: list[Any] = [condition]
+    while todo:
+        e = todo.pop()
+        if isinstance(e, list):
+            todo += e
+            continue
+        if not isinstance(e, n.Expr):
+            continue
+        if isinstance(e, n.Name) and e.ref and e.ref[0] == "local" and e.ref[1] == slot:
+            return False
+        if isinstance(e, n.Comprehension) or (isinstance(e, n.Call) and e.ref
+                                              and e.ref[0] == "func"):
+            costly = True
+        todo += [getattr(e, f.name) for f in fields(e) if f.name not in ("pos", "ref")]
+    return costly
+
+
+# Operators whose result may outgrow the size limits, and the helpers that check them. Adding
+# or taking away a small number cannot: the step budget runs out long before.
+_SIZED_OPS = {"+": "_add", "-": "_sub", "*": "_mul"}
+
+
+def _fits(e: n.Binary) -> bool:
+    """Whether an operation cannot outgrow the size limits: adding or taking away a small
+    number (the step budget runs out long before), or multiplying two small numbers."""
+    left, right = _bound(e.left), _bound(e.right)
+    if e.op == "*":
+        return left is not None and right is not None and left * right < 1 << 62
+    return any(b is not None and b < 1 << 32 for b in (left, right))
+
+
+def _bound(e: n.Expr) -> int | None:
+    """A bound on the size of an integer expression known when compiling, if there is one
+    (a number, a remainder by a number, and sums and products of those)."""
+    if isinstance(e, n.Literal):
+        return abs(e.value) if e.value.__class__ is int else None
+    if isinstance(e, n.Unary) and e.op == "-":
+        return _bound(e.operand)
+    if isinstance(e, n.Binary) and e.op in ("%", "+", "-", "*"):
+        right = _bound(e.right)
+        if e.op == "%":
+            return right  # the remainder by b is smaller than b (or fails, by zero)
+        left = _bound(e.left)
+        if left is None or right is None:
+            return None
+        return left * right if e.op == "*" else left + right
+    return None
+
+
+# Built-ins that only read their list (they return an item or a number, never the list).
+_READING_BUILTINS = frozenset({"top", "first", "any", "all"})
+
+
+def is_range(e: n.Expr) -> bool:
+    """Whether an expression is a call of ``range`` (a list of numbers)."""
+    return isinstance(e, n.Call) and bool(e.ref) and e.ref[0] == "builtin" and e.ref[1] == "range"
+
+
+def _is_zone(e: n.Expr) -> bool:
+    target = e.obj if isinstance(e, n.Index) else e
+    return isinstance(target, n.Name) and bool(target.ref) and target.ref[0] == "zone"

@@ -1,0 +1,198 @@
+"""The code the compiler writes for playouts: the pack's small functions written in place of
+their calls, and choices asked again at once after an anytime action when no test before them
+can have changed. Either way a playout is the game of the normal path, and an error in it is
+the located error of a normal game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+import pytest
+
+from rulekit.engine.game import Game
+from rulekit.engine.playout import PlayoutRuntime, playout
+from rulekit.engine.rng import derive
+from rulekit.errors import GameRuntimeError
+from tests.helpers_lang import BASE, content, load, locate
+from tests.test_anytime import ANYTIME, SETUP, check_games, guards_pack
+from tests.test_playout import normally, played_out, same_game, samplers
+
+# Functions calling functions (one of them recursive), called with locals, variables,
+# constants and items of comprehensions (``x``, whose Python name would be that of ``c`` in
+# ``pick`` were the names of a function written in place not its own), and with a list built
+# in place (not written in).
+FUNCTIONS = {
+    "twice": ("{x: int}", "x + x"),
+    "pick": ("{k: int}", "[c for c in cards() if c.score == twice(k) or c.score == k]"),
+    "depth": ("{k: int}", "sum([1 + depth(k - 1) for x in [1] if k > 0])"),
+    "fits": ("{c: card, k: int}", "c.score <= twice(k) and depth(k) >= 0"),
+    "sizes": ("{xs: list}", "count(xs) + count([y for y in xs if y != none])"),
+}
+MAIN = """\
+    bonus[b] = count([y for y in [1, 2] if y > 1])
+    bonus[a] = count([x for x in [1, 2, 3] if count(pick(x)) > 0])
+    let k = choose a one of [1, 2, 3] prompt "k"
+    total = count(pick(k)) + depth(k)
+    let c = choose b one of [c for c in deck if fits(c, total)] optional prompt "c"
+    if c != none { move c from deck to hand[b] }
+    score = sizes([k, total]) + sizes(hand[b])
+"""
+
+
+def functions_pack(tmp_path: Path) -> Game:
+    text = content(phases={"main": MAIN}, rounds="3", functions=FUNCTIONS,
+                   after_rounds='if total > 3 { win a "Big." } else { win b "Small." }')
+    return load(tmp_path, text).game
+
+
+def test_functions_written_in_place_play_the_games_of_the_normal_path(tmp_path: Path) -> None:
+    game = functions_pack(tmp_path)
+    for i in range(40):
+        seed = derive(5, i)
+        state = played_out(game, seed, quiet=i % 2 == 1)
+        assert same_game(state[0], normally(game, seed, quiet=i % 2 == 1)[0]), f"game {i}"
+    called = _functions_called(game)
+    assert "twice" not in called and "fits" not in called  # written in place
+    assert "depth" in called  # recursive: called, from its copy written in place
+    assert "sizes" in called  # called with a list built in place
+
+
+def _functions_called(game: Game) -> set[str]:
+    """The names of the pack's functions the playout versions call (``_F[name]``), in
+    their code and that of the choices they make."""
+    PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
+    todo: list[Any] = [fn.__code__ for fn in game.program.playout.values()
+                       if hasattr(fn, "__code__")]
+    namespace = next(fn.__globals__ for fn in game.program.playout.values()
+                     if hasattr(fn, "__globals__"))
+    seen: set[Any] = set()
+    called: set[str] = set()
+    while todo:
+        code = todo.pop()
+        if code in seen:
+            continue
+        seen.add(code)
+        if "_F" in code.co_names:
+            called |= {c for c in code.co_consts if isinstance(c, str)} & set(FUNCTIONS)
+        todo += [c for c in code.co_consts if isinstance(c, CodeType)]
+        todo += [namespace[name].__code__ for name in code.co_names
+                 if name.startswith("_k") and hasattr(namespace.get(name), "__code__")]
+    return called
+
+
+def test_an_error_in_a_function_written_in_place_is_that_of_a_normal_game(
+        tmp_path: Path) -> None:
+    functions = {"share": ("{n: int}", "12 // (n - 2)")}
+    text = content(phases={"main": 'let k = choose a one of [1, 2, 3] prompt "k"\n'
+                                   "total = share(k)"},
+                   rounds="6", functions=functions)
+    game = load(tmp_path, text).game
+    with pytest.raises(GameRuntimeError) as normal:
+        for seed in range(30):
+            normally(game, seed)
+    with pytest.raises(GameRuntimeError) as info:
+        for seed in range(30):
+            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
+    assert info.value.message == normal.value.message == "division by zero"
+    loc = info.value.location
+    assert loc == normal.value.location
+    assert loc is not None and (loc.line, loc.column) == locate(text, "total = share(k)")
+
+
+# Tests before choices that read only what no anytime action writes (the actions move the
+# deck, the discard and the hands; these read a variable and locals).
+STEADY = """\
+        let n = 0
+        while total < 4 and n < 2 {
+          let c = choose a one of deck prompt "Take"
+          move c from deck to hand[a]
+          total += 1
+          n += 1
+        }
+        if total % 2 == 1 {
+          let c = choose b one of hand[a] optional prompt "Send back"
+          if c != none { move c from hand[a] to deck }
+        }
+        shuffle deck
+"""
+
+
+def steady_pack(tmp_path: Path) -> Game:
+    text = content(setup=SETUP, phases={"main": STEADY}, rounds="4",
+                   after_rounds='if total > 2 { win a "Many." } else { win b "Few." }')
+    return load(tmp_path, text.replace("procedures:\n", "") + ANYTIME).game
+
+
+def _runs_in_blocks(game: Game, name: str) -> bool:
+    """Whether a playout runs procedure ``name`` through its blocks."""
+    PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
+    return getattr(game.program.playout[name], "func", None) is PlayoutRuntime.run_blocks
+
+
+def test_choices_after_tests_no_anytime_action_changes_are_asked_again_at_once(
+        tmp_path: Path) -> None:
+    game = steady_pack(tmp_path)
+    proc = game.program.procs["phase:main"]
+    assert proc.resume and not proc.moved_tests
+    assert not _runs_in_blocks(game, "phase:main")
+    assert check_games(game, range(60), 0.5) > 40
+
+
+def test_choices_after_tests_an_anytime_action_may_change_run_in_blocks(
+        tmp_path: Path) -> None:
+    game = guards_pack(tmp_path)
+    assert game.program.procs["phase:main"].moved_tests
+    assert _runs_in_blocks(game, "phase:main")
+
+
+def test_a_product_past_the_size_limits_in_a_playout_is_the_error_of_a_normal_game(
+        tmp_path: Path) -> None:
+    main = 'let k = choose a one of [1, 2] prompt "k"\ntotal = 4611686018427387904 * k'
+    text = content(phases={"main": main}, rounds="8")
+    game = load(tmp_path, text).game
+    with pytest.raises(GameRuntimeError) as info:
+        for seed in range(30):
+            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
+    assert "an integer is out of range" in info.value.message
+    loc = info.value.location
+    assert loc is not None and (loc.line, loc.column) == locate(text, "total = 4611")
+
+
+# A zone numbered 1 to 3, indexed by sums and by a variable that walks a range: playout
+# versions find its keys in a table by number.
+ROWS = BASE.replace("zones:\n", "zones:\n  row: {per: 3, visibility: public}\n")
+ROW_MAIN = """\
+    let k = choose a one of KS prompt "k"
+    let s = choose b one of range(1, 3) where count(row[it]) <= count(row[4 - it]) optional
+    prompt "s"
+    if s != none and count(deck) > 0 { move top(deck) from deck to row[s] }
+    total = count(row[k * 1]) + count([r for r in range(1, 3) if count(row[r - 0]) > 0])
+"""
+
+
+def rows_pack(tmp_path: Path, ks: str) -> tuple[Game, str]:
+    text = content(phases={"main": ROW_MAIN.replace("KS", ks)}, rounds="6", base=ROWS,
+                   after_rounds='if total > 1 { win a "Many." } else { win b "Few." }')
+    return load(tmp_path, text).game, text
+
+
+def test_numbered_zones_by_table_play_the_games_of_the_normal_path(tmp_path: Path) -> None:
+    game, _ = rows_pack(tmp_path, "[1, 2, 3]")
+    for i in range(30):
+        seed = derive(9, i)
+        state = played_out(game, seed, quiet=i % 2 == 1)
+        assert same_game(state[0], normally(game, seed, quiet=i % 2 == 1)[0]), f"game {i}"
+
+
+def test_a_number_out_of_range_in_a_playout_is_the_error_of_a_normal_game(
+        tmp_path: Path) -> None:
+    game, text = rows_pack(tmp_path, "[1, 2, 3, 4]")
+    with pytest.raises(GameRuntimeError) as info:
+        for seed in range(30):
+            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
+    assert info.value.message == "no such item: 'row.4'"
+    loc = info.value.location
+    assert loc is not None and (loc.line, loc.column) == locate(text, "total = count")
