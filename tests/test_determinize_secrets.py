@@ -50,7 +50,8 @@ def played(game: Game, seed: int, decisions: int, half: bool) -> State:
 
 def sibling(game: Game, state: State, role: str, rng: random.Random) -> State:
     """A copy of ``state`` changed only where ``role`` cannot see: two hidden cards traded,
-    each hidden variable given another value of its type, the others' answers changed."""
+    each hidden variable given another value (of its type where it has one), the others'
+    answers changed."""
     new = copy_state(state)
     zones = new["zones"]
     owner = game._card_owner
@@ -69,6 +70,8 @@ def sibling(game: Game, state: State, role: str, rng: random.Random) -> State:
             new["vars"][key] = not value
         elif value in nodes:
             new["vars"][key] = rng.choice([n for n in nodes if n != value])
+        elif isinstance(value, list):  # a value of no declared domain
+            new["vars"][key] = value[1:] if value else [rng.choice(nodes)]
     for spec in new["pending"]:
         player = spec["player"]
         if player != role and player in new["committed"]:
