@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -97,12 +98,14 @@ def redeal(game: Game, state: State, role: str, rand: random.Random,
     return any(zones[key][index] != card for key, index, card in deal.watched)
 
 
-def ask_again(game: Game, state: State, rand: random.Random) -> State:
+def ask_again(game: Game, state: State, rand: random.Random, *, mine: str | None = None
+              ) -> State:
     """Build the pending decisions of ``state`` again from its (re-dealt) cards.
 
     The answers already committed are kept where they are still legal; an answer that no
     longer is gives way to another legal one drawn with ``rand``, so who is still deciding does
-    not change.
+    not change. With ``mine``, only that player's answer is kept so: the answers of the others
+    (which ``mine`` has not seen) are all drawn again.
     """
     if not state["pending"]:
         return state
@@ -115,9 +118,11 @@ def ask_again(game: Game, state: State, rand: random.Random) -> State:
         answer = committed.get(decision.player)
         if answer is None:
             continue
-        try:
-            option = decision.option(answer)
-        except IllegalActionError:
+        option = None
+        if mine is None or decision.player == mine:
+            with contextlib.suppress(IllegalActionError):  # no longer legal: drawn below
+                option = decision.option(answer)
+        if option is None:
             option = decision.sample(rand)
         state = game.apply(state, {decision.player: option}, in_place=True)
     return state

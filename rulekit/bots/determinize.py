@@ -7,7 +7,7 @@ import weakref
 from typing import TYPE_CHECKING
 
 from rulekit.bots.belief import Belief
-from rulekit.bots.cards import ask_again, redeal
+from rulekit.bots.blind import blind_state
 from rulekit.bots.views import continues, same_view
 from rulekit.engine.game import copy_state
 
@@ -29,7 +29,10 @@ def determinize(game: Game, state: State, role: str, rand: random.Random) -> Sta
     that has followed the longest part of ``role``'s log that ``state`` continues is used: as
     it is if the observation is the same, else a copy of it follows the new part. If none, a
     new belief follows the game from its beginning. A state equal to the last one determinized
-    for ``role`` is not observed again: the belief used for it draws at once.
+    for ``role`` is not observed again: the belief used for it draws at once. A lost belief
+    (one that cannot follow ``role``'s log) gives way to :func:`~rulekit.bots.blind.blind_state`,
+    a state drawn from the observation alone. Nothing kept here is keyed by what ``role`` cannot
+    see: the state drawn depends on ``role``'s observations and ``rand`` only.
     """
     beliefs = _cache.setdefault(game, {}).setdefault(role, [])
     last = _last.setdefault(game, {})
@@ -41,9 +44,7 @@ def determinize(game: Game, state: State, role: str, rand: random.Random) -> Sta
         last[role] = (copy_state(state), belief)
     if not belief.lost:
         return belief.sample(rand)
-    new = copy_state(state)
-    redeal(game, new, role, rand)
-    return ask_again(game, new, rand)
+    return blind_state(game, state, role, rand)
 
 
 def _follow(game: Game, state: State, role: str, rand: random.Random, beliefs: list[Belief]

@@ -308,10 +308,13 @@ class Game:
         everything ``role`` has seen, and the cards it cannot see are dealt again. Beliefs are
         kept per role and followed on: a call on a state whose observation continues an
         earlier one's only replays the new part, and a call on the same observation again only
-        draws (a copy and a new deal). A state whose history the belief cannot follow (one set
-        up by a scenario, say) only gets its unseen cards dealt again, hidden variables kept.
-        Pending decisions are asked again from the new cards, keeping the answers already
-        given where they are still legal.
+        draws (a copy and a new deal). Pending decisions are asked again from the new cards.
+        A state whose history the belief cannot follow (one set up by a scenario, say) is drawn
+        from the observation alone (:mod:`rulekit.bots.blind`): hidden variables drawn among
+        the values their declared type allows (else their initial value), the unseen cards
+        dealt over all unseen places where the pack's rules put their kind, the answers other
+        players committed drawn again. Either way the state returned depends only on what
+        ``role`` has observed and on ``rand``, never on what it may not see.
         """
         from rulekit.bots.determinize import determinize  # the bots build on this module
 
