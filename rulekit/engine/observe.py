@@ -32,6 +32,8 @@ FROZEN_LIMIT = 8192  # read-only copies of events kept
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
+_all_scalars = _SCALARS.issuperset  # of an iterable of types, in C
+_set = dict.__setitem__
 
 
 def _read_only(*_: Any, **__: Any) -> NoReturn:
@@ -75,19 +77,22 @@ class FrozenDict(dict[str, Any]):
 def freeze(value: Any) -> Any:
     """A read-only copy of a plain-data value (a read-only value is its own copy)."""
     cls = value.__class__
-    if cls is FrozenDict or cls is FrozenList or cls in _SCALARS:
-        return value
-    if isinstance(value, dict):
+    if cls is dict:
         frozen = FrozenDict(value)
         for key, item in value.items():
             if item.__class__ not in _SCALARS:
-                dict.__setitem__(frozen, key, freeze(item))
+                _set(frozen, key, freeze(item))
         return frozen
+    if cls is list:
+        if _all_scalars(map(type, value)):
+            return FrozenList(value)
+        return FrozenList([freeze(item) for item in value])
+    if cls in _SCALARS or cls is FrozenDict or cls is FrozenList:
+        return value
+    if isinstance(value, dict):
+        return freeze(dict(value))
     if isinstance(value, list):
-        for item in value:
-            if item.__class__ not in _SCALARS:
-                return FrozenList([v if v.__class__ in _SCALARS else freeze(v) for v in value])
-        return FrozenList(value)
+        return freeze(list(value))
     return value
 
 
@@ -109,25 +114,34 @@ def thaw(value: Any) -> Any:
 EMPTY = FrozenList()
 
 
+class Copies:
+    """Read-only copies of values that are never changed once stored in a state (log events,
+    pending decisions: see ``copy_state``), kept by identity: every copy of a state shares
+    these values, so each is copied once whichever state or role it is seen from."""
+
+    def __init__(self) -> None:
+        # id(value) -> (the value, its read-only copy)
+        self._made: dict[int, tuple[dict[str, Any], FrozenDict]] = {}
+
+    def of(self, value: dict[str, Any]) -> FrozenDict:
+        entry = self._made.get(id(value))
+        if entry is not None and entry[0] is value:
+            return entry[1]
+        frozen: FrozenDict = freeze(value)
+        if len(self._made) >= FROZEN_LIMIT:
+            self._made.clear()
+        self._made[id(value)] = (value, frozen)
+        return frozen
+
+
 class LogViews:
     """Each role's read-only view of the log, kept per position of a log and extended."""
 
-    def __init__(self, roles: Iterable[str]) -> None:
+    def __init__(self, roles: Iterable[str], copies: Copies) -> None:
         # role -> id(last event seen) -> (that event, log length, the role's view)
         self._views: dict[str, dict[int, tuple[dict[str, Any], int, FrozenList]]] = {
             role: {} for role in roles}
-        # id(event) -> (the event, its read-only copy), shared by the roles' views
-        self._frozen: dict[int, tuple[dict[str, Any], FrozenDict]] = {}
-
-    def _freeze(self, event: dict[str, Any]) -> FrozenDict:
-        entry = self._frozen.get(id(event))
-        if entry is not None and entry[0] is event:
-            return entry[1]
-        frozen: FrozenDict = freeze(event)
-        if len(self._frozen) >= FROZEN_LIMIT:
-            self._frozen.clear()
-        self._frozen[id(event)] = (event, frozen)
-        return frozen
+        self._copies = copies  # the read-only copies of events, shared by the roles' views
 
     def view(self, log: list[dict[str, Any]], role: str) -> FrozenList:
         """The events of ``log`` that ``role`` may see (those to nobody in particular or to
@@ -145,7 +159,8 @@ class LogViews:
                 break
         if start == size:
             return base
-        new = [self._freeze(e) for e in log[start:] if e["to"] is None or e["to"] == role]
+        copy = self._copies.of
+        new = [copy(e) for e in log[start:] if e["to"] is None or e["to"] == role]
         view = FrozenList(base + new) if new else base
         if len(known) >= CACHE_LIMIT:
             known.clear()
@@ -226,18 +241,6 @@ class _RoleViews:
 
         self.zones = _Views([key for key, _ in piles], pile, typed=False)
         self.vars = _Views(shown, variable, typed=True)
-        self.decisions: list[FrozenDict] = []  # the last pending decisions seen, read-only
-
-    def decision(self, spec: dict[str, Any]) -> FrozenDict:
-        """A read-only copy of a pending decision: one of the last few made, if equal."""
-        for view in self.decisions:
-            if view == spec:
-                return view
-        made: FrozenDict = freeze(spec)
-        if len(self.decisions) >= 4:
-            del self.decisions[0]
-        self.decisions.append(made)
-        return made
 
 
 class Observer:
@@ -264,7 +267,8 @@ class Observer:
                      if visibility == "public" or (visibility == "owner" and owner == role)]
             self.seen[role] = (piles, shown)
             self.views[role] = _RoleViews(role, piles, shown, card_owner)
-        self.logs = LogViews(roles)
+        self.copies = Copies()  # of log events and pending decisions, for every role
+        self.logs = LogViews(roles, self.copies)
 
     def observe(self, state: dict[str, Any], role: str) -> dict[str, Any]:
         """Everything ``role`` may know of ``state``, and nothing else."""
@@ -279,7 +283,7 @@ class Observer:
             "phase": state["phase"],
             "zones": views.zones.of(state["zones"]),
             "vars": views.vars.of(state["vars"]),
-            "decisions": [views.decision(spec) for spec in pending
+            "decisions": [self.copies.of(spec) for spec in pending
                           if spec["player"] == role and role not in committed],
             "waiting_for": [s["player"] for s in pending if s["player"] not in committed],
             "log": self.logs.view(state["log"], role),
