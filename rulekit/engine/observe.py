@@ -7,10 +7,12 @@ The log only grows, and its events never change once appended (see ``copy_state`
 role's view of it is kept and extended: the events a role may see are copied once, as
 read-only :class:`FrozenDict` s in a read-only :class:`FrozenList`, and an observation of a
 later state of the same game (or of a copy of it, which shares its events) reuses the view of
-the log it saw last. The piles (``zones``), the variables (``vars``) and the role's pending
-decisions (``decisions``) are read-only views too, each kept per role with a copy of what it
-was made from: a pile, a variable or a decision that has not changed since the role's last
-observation (compared by value, in C) keeps its view, and only what changed is copied again.
+the log it saw last. A pending decision never changes either: its read-only copy is made once
+and kept by identity, as an event's is (:class:`Copies`, shared by every role). The piles
+(``zones``) and the variables (``vars``) are read-only views too, each kept per role with a
+copy of what it was made from: when no pile (no variable) has changed since the role's last
+observation (one comparison by value, in C) the same view is handed out again, and otherwise
+only what changed is copied again.
 Nothing of the state is ever shared: every view holds copies. A caller that wants to change its
 copy makes one (``list(...)``, ``dict(...)``, :func:`thaw`); JSON, ``copy.deepcopy`` and
 ``pickle`` give plain lists and dicts. The observation itself (the outer dict) is a new plain
@@ -19,7 +21,7 @@ dict at each call.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import compress
 from operator import itemgetter, ne
 from typing import Any, NoReturn
@@ -150,15 +152,17 @@ class LogViews:
         if not size:
             return EMPTY
         known = self._views[role]
+        last = log[-1]
+        entry = known.get(id(last))
+        if entry is not None and entry[0] is last and entry[1] == size:
+            return entry[2]  # the view last made of this log, or of a copy of it
         base, start = EMPTY, 0
-        for i in range(size - 1, max(size - LOOK_BACK, 0) - 1, -1):
+        for i in range(size - 2, max(size - LOOK_BACK, 0) - 1, -1):
             event = log[i]
             entry = known.get(id(event))
             if entry is not None and entry[0] is event and entry[1] == i + 1:
                 base, start = entry[2], i + 1
                 break
-        if start == size:
-            return base
         copy = self._copies.of
         new = [copy(e) for e in log[start:] if e["to"] is None or e["to"] == role]
         view = FrozenList(base + new) if new else base
@@ -180,39 +184,36 @@ class _Views:
 
     def __init__(self, keys: list[str], make: Any, typed: bool) -> None:
         self.keys = keys
-        self.get = itemgetter(*keys) if len(keys) > 1 else None
+        self.get: Callable[[dict[str, Any]], tuple[Any, ...]] = (
+            itemgetter(*keys) if len(keys) > 1 else lambda values: tuple(map(values.get, keys)))
         self.make = make  # (index, value) -> (the copy compared with later values, its view)
         self.typed = typed
-        self.copies: list[Any] = []  # what the views were made from, by index
-        self.types: list[type] = []
+        self.copies: tuple[Any, ...] | None = None  # what the views were made from, by index
+        self.types: tuple[type, ...] = ()
         self.view = FrozenDict()
 
     def of(self, values: dict[str, Any]) -> FrozenDict:
-        keys = self.keys
-        if self.get is None:
-            if not keys:
-                return self.view
-            row: tuple[Any, ...] = (values[keys[0]],)
-        else:
-            row = self.get(values)
+        row = self.get(values)
         copies = self.copies
         if self.typed:
-            types = list(map(type, row))
+            types = tuple(map(type, row))
             if types != self.types:
-                self.types, copies = types, []
-        if not copies:
-            changed: Iterable[int] = range(len(keys))
-            copies = self.copies = [None] * len(keys)
+                self.types, copies = types, None
+        if copies is None:
+            changed: Iterable[int] = range(len(row))
+            kept: list[Any] = [None] * len(row)
             view = FrozenDict()
+        elif row == copies:  # nothing changed (one comparison, in C)
+            return self.view
         else:
-            changed = list(compress(range(len(keys)), map(ne, row, copies)))
-            if not changed:
-                return self.view
+            changed = list(compress(range(len(row)), map(ne, row, copies)))
+            kept = list(copies)
             view = FrozenDict(self.view)
-        make = self.make
+        make, keys = self.make, self.keys
         for i in changed:
-            copies[i], shown = make(i, row[i])
-            dict.__setitem__(view, keys[i], shown)
+            kept[i], shown = make(i, row[i])
+            _set(view, keys[i], shown)
+        self.copies = tuple(kept)
         self.view = view
         return view
 
@@ -274,8 +275,15 @@ class Observer:
         """Everything ``role`` may know of ``state``, and nothing else."""
         views = self.views[role]
         committed = state["committed"]
-        pending = state["pending"]
         result = state["result"]
+        decisions = []
+        waiting = []
+        for spec in state["pending"]:
+            player = spec["player"]
+            if player not in committed:
+                waiting.append(player)
+                if player == role:
+                    decisions.append(self.copies.of(spec))
         return {
             "pack": self.pack_id,
             "role": role,
@@ -283,9 +291,8 @@ class Observer:
             "phase": state["phase"],
             "zones": views.zones.of(state["zones"]),
             "vars": views.vars.of(state["vars"]),
-            "decisions": [self.copies.of(spec) for spec in pending
-                          if spec["player"] == role and role not in committed],
-            "waiting_for": [s["player"] for s in pending if s["player"] not in committed],
+            "decisions": decisions,
+            "waiting_for": waiting,
             "log": self.logs.view(state["log"], role),
             "result": None if result is None else dict(result),
         }
