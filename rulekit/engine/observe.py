@@ -81,14 +81,15 @@ def freeze(value: Any) -> Any:
     cls = value.__class__
     if cls is dict:
         frozen = FrozenDict(value)
-        for key, item in value.items():
-            if item.__class__ not in _SCALARS:
-                _set(frozen, key, freeze(item))
+        if not _all_scalars(map(type, value.values())):
+            for key, item in value.items():
+                if item.__class__ not in _SCALARS:
+                    _set(frozen, key, freeze(item))
         return frozen
     if cls is list:
         if _all_scalars(map(type, value)):
             return FrozenList(value)
-        return FrozenList([freeze(item) for item in value])
+        return FrozenList([v if v.__class__ in _SCALARS else freeze(v) for v in value])
     if cls in _SCALARS or cls is FrozenDict or cls is FrozenList:
         return value
     if isinstance(value, dict):
