@@ -21,6 +21,10 @@ Figures (random player against random player, as ``rulekit simulate`` plays them
   random games (``--followed-games``, up to round ``FOLLOWED_ROUNDS``) where each role that
   must decide determinizes once at each of its decisions (the belief's update with what
   happened since its last decision, and one sample): the median per call;
+  ``observe_us`` calls ``observe`` 5 times on each state, for the player to decide first;
+- ``observe_along_us``: the median time of ``Game.observe`` as the play table and the bots
+  call it, every role after every move of a few whole random games (each state the copy
+  ``apply`` made, so each call sees a state it has not seen);
 - ``state_bytes``: the median size of those states as JSON, without the log;
 - for Car Chase, ``reference_games_per_s`` and ``ratio`` (also ``quiet_ratio``,
   ``playout_ratio``): the same game written by hand in plain Python (``carchase_plain.py``),
@@ -64,6 +68,7 @@ SAMPLED_STATES = 200
 DETERMINIZE_STATES = 30  # determinize replays a history: a bounded sample
 FOLLOWED_GAMES = 2  # games along which determinize_followed_us is measured
 FOLLOWED_ROUNDS = 10  # ... up to this round
+OBSERVED_GAMES = 3  # games observed move by move for observe_along_us
 
 
 def run_engine(game: Game, games: int, first: int) -> tuple[float, int]:
@@ -131,6 +136,22 @@ def per_call(states: list[dict[str, Any]], call: Callable[[dict[str, Any]], obje
         for _ in range(reps):
             call(state)
         times.append((time.process_time() - started) / reps)
+    return statistics.median(times) * 1e6
+
+
+def observe_along(game: Game, games: int = OBSERVED_GAMES) -> float:
+    """The median time of ``Game.observe`` as the play table and the bots call it: every role
+    after every move of whole random games, each state the copy ``apply`` made."""
+    rand = random.Random(4)
+    times = []
+    for seed in range(games):
+        state = game.new_game(derive(8, seed))
+        while state["result"] is None:
+            for role in game.roles:
+                started = time.process_time()
+                game.observe(state, role)
+                times.append(time.process_time() - started)
+            state = game.apply(state, {d.player: d.sample(rand) for d in game.pending(state)})
     return statistics.median(times) * 1e6
 
 
@@ -243,6 +264,7 @@ def measure(pack: str, games: int, repeat: int,
     figures.update({
         "clone_us": round(per_call(states, copy_state), 2),
         "observe_us": round(per_call(states, lambda s: game.observe(s, roles[id(s)])), 2),
+        "observe_along_us": round(observe_along(game), 2),
         "determinize_us": round(per_call(
             few, lambda s: game.determinize(s, roles[id(s)], rand), reps=1), 2),
         "determinize_states": len(few),

@@ -139,3 +139,41 @@ def test_an_observation_is_kept_from_the_state_that_follows(game: Game) -> None:
     for seen, text in taken:
         assert json.dumps(seen, sort_keys=True) == text
     assert len({id(seen["zones"]) for seen, _ in taken}) > 1
+
+
+def test_a_value_that_changes_only_its_type_is_seen_anew(game: Game) -> None:
+    """Views are kept while their values compare equal: ``1`` and ``True`` are equal in Python
+    but not in the observation's JSON."""
+    state = states_of(game, 9, 5)[-1]
+    role = game.roles[0]
+    key = next(iter(game.observe(state, role)["vars"]))
+    for value in (1, True, 1.0, 1):
+        twin = copy_state(state)
+        twin["vars"][key] = value
+        seen = game.observe(twin, role)
+        assert json.dumps(seen["vars"][key]) == json.dumps(value)
+        assert seen == fresh_observation(game, twin, role)
+
+
+def test_a_decision_is_the_one_pending_in_the_state_observed(game: Game) -> None:
+    """Read-only copies of decisions are kept by identity (a spec never changes once pending):
+    a state whose spec is another object, equal or not, shows its own, and only to its
+    player."""
+    rand = random.Random(10)
+    state = game.new_game(10)
+    for _ in range(30):
+        if state["result"] is not None:
+            break
+        for twin in (state, json.loads(json.dumps(state))):
+            for role in game.roles:
+                seen = game.observe(twin, role)["decisions"]
+                mine = [s for s in twin["pending"]
+                        if s["player"] == role and role not in twin["committed"]]
+                assert seen == mine
+                assert all(s["player"] == role for s in seen)
+        changed = copy_state(state)
+        if changed["pending"]:
+            spec = changed["pending"][0]
+            changed["pending"][0] = {**spec, "prompt": spec.get("prompt", "") + "!"}
+            assert game.observe(changed, spec["player"])["decisions"][0]["prompt"].endswith("!")
+        state = game.apply(state, {d.player: d.sample(rand) for d in game.pending(state)})

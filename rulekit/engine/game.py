@@ -335,28 +335,28 @@ def copy_state(state: State) -> State:
     """A copy of a state that behaves as a deep copy, made in microseconds.
 
     It copies what the engine changes in place and shares the rest. The rule that makes this
-    safe (``tests/test_state_copies.py`` checks it on random games): **once stored in a state,
-    a value is never changed in place**; only these containers are: the dicts ``zones``,
-    ``vars`` and ``committed``, the lists ``stack``, ``pending`` and ``log``, each frame and
-    its list of locals, each zone's list of cards, and the ``[items, position]`` pair of a
-    loop over a procedure that may stop. So a list held by a local or a log event, a pending
-    decision's spec, a log event and the result are shared; the log, which only ever grows,
-    is copied as a list of shared events (the lists variables hold are copied too, as few
-    variables hold one). Generated code follows the rule: an assignment makes a new value
-    (``x += [c]`` builds a new list), moves and draws copy the cards they are given, and
-    events copy the lists they show.
+    safe (``tests/test_state_copies.py`` checks it on random games, writing to the original
+    and to the copy): **once stored in a state, a value is never changed in place**; only
+    these containers are: the dicts ``zones``, ``vars`` and ``committed``, the lists
+    ``stack``, ``pending`` and ``log``, each frame and its list of locals, each zone's list
+    of cards, and the ``[items, position]`` pair of a loop over a procedure that may stop. So
+    a list held by a variable, a local or a log event, a pending decision's spec, a log event
+    and the result are shared; the log, which only ever grows, is copied as a list of shared
+    events. Generated code follows the rule: an assignment makes a new value (``x += [c]``
+    builds a new list), moves and draws copy the cards they are given, and events copy the
+    lists they show.
     """
     new = state.copy()
-    new["zones"] = {key: cards[:] for key, cards in state["zones"].items()}
-    new["vars"] = {key: thaw(value) if value.__class__ is list else value
-                   for key, value in state["vars"].items()}
+    zones = state["zones"]
+    new["zones"] = dict(zip(zones, map(list.copy, zones.values()), strict=True))
+    new["vars"] = state["vars"].copy()
     new["stack"] = [[frame[0], frame[1], [value[:] if value.__class__ is list else value
                                           for value in frame[2]]]
                     for frame in state["stack"]]
     new["pending"] = state["pending"][:]
     new["committed"] = state["committed"].copy()
     new["log"] = state["log"][:]
-    if len(new) != len(_STATE_KEYS):
+    if len(new) != len(_STATE_KEYS) and not (len(new) == len(_STATE_KEYS) + 1 and "quiet" in new):
         for key in new.keys() - _STATE_KEYS - {"quiet"}:
             new[key] = thaw(state[key])
     return new

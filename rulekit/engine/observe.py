@@ -7,10 +7,12 @@ The log only grows, and its events never change once appended (see ``copy_state`
 role's view of it is kept and extended: the events a role may see are copied once, as
 read-only :class:`FrozenDict` s in a read-only :class:`FrozenList`, and an observation of a
 later state of the same game (or of a copy of it, which shares its events) reuses the view of
-the log it saw last. The piles (``zones``), the variables (``vars``) and the role's pending
-decisions (``decisions``) are read-only views too, each kept per role with a copy of what it
-was made from: a pile, a variable or a decision that has not changed since the role's last
-observation (compared by value, in C) keeps its view, and only what changed is copied again.
+the log it saw last. A pending decision never changes either: its read-only copy is made once
+and kept by identity, as an event's is (:class:`Copies`, shared by every role). The piles
+(``zones``) and the variables (``vars``) are read-only views too, each kept per role with a
+copy of what it was made from: when no pile (no variable) has changed since the role's last
+observation (one comparison by value, in C) the same view is handed out again, and otherwise
+only what changed is copied again.
 Nothing of the state is ever shared: every view holds copies. A caller that wants to change its
 copy makes one (``list(...)``, ``dict(...)``, :func:`thaw`); JSON, ``copy.deepcopy`` and
 ``pickle`` give plain lists and dicts. The observation itself (the outer dict) is a new plain
@@ -19,7 +21,7 @@ dict at each call.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import compress
 from operator import itemgetter, ne
 from typing import Any, NoReturn
@@ -32,6 +34,8 @@ FROZEN_LIMIT = 8192  # read-only copies of events kept
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
+_all_scalars = _SCALARS.issuperset  # of an iterable of types, in C
+_set = dict.__setitem__
 
 
 def _read_only(*_: Any, **__: Any) -> NoReturn:
@@ -75,19 +79,23 @@ class FrozenDict(dict[str, Any]):
 def freeze(value: Any) -> Any:
     """A read-only copy of a plain-data value (a read-only value is its own copy)."""
     cls = value.__class__
-    if cls is FrozenDict or cls is FrozenList or cls in _SCALARS:
+    if cls is dict:
+        frozen = FrozenDict(value)
+        if not _all_scalars(map(type, value.values())):
+            for key, item in value.items():
+                if item.__class__ not in _SCALARS:
+                    _set(frozen, key, freeze(item))
+        return frozen
+    if cls is list:
+        if _all_scalars(map(type, value)):
+            return FrozenList(value)
+        return FrozenList([v if v.__class__ in _SCALARS else freeze(v) for v in value])
+    if cls in _SCALARS or cls is FrozenDict or cls is FrozenList:
         return value
     if isinstance(value, dict):
-        frozen = FrozenDict(value)
-        for key, item in value.items():
-            if item.__class__ not in _SCALARS:
-                dict.__setitem__(frozen, key, freeze(item))
-        return frozen
+        return freeze(dict(value))
     if isinstance(value, list):
-        for item in value:
-            if item.__class__ not in _SCALARS:
-                return FrozenList([v if v.__class__ in _SCALARS else freeze(v) for v in value])
-        return FrozenList(value)
+        return freeze(list(value))
     return value
 
 
@@ -109,25 +117,34 @@ def thaw(value: Any) -> Any:
 EMPTY = FrozenList()
 
 
+class Copies:
+    """Read-only copies of values that are never changed once stored in a state (log events,
+    pending decisions: see ``copy_state``), kept by identity: every copy of a state shares
+    these values, so each is copied once whichever state or role it is seen from."""
+
+    def __init__(self) -> None:
+        # id(value) -> (the value, its read-only copy)
+        self._made: dict[int, tuple[dict[str, Any], FrozenDict]] = {}
+
+    def of(self, value: dict[str, Any]) -> FrozenDict:
+        entry = self._made.get(id(value))
+        if entry is not None and entry[0] is value:
+            return entry[1]
+        frozen: FrozenDict = freeze(value)
+        if len(self._made) >= FROZEN_LIMIT:
+            self._made.clear()
+        self._made[id(value)] = (value, frozen)
+        return frozen
+
+
 class LogViews:
     """Each role's read-only view of the log, kept per position of a log and extended."""
 
-    def __init__(self, roles: Iterable[str]) -> None:
+    def __init__(self, roles: Iterable[str], copies: Copies) -> None:
         # role -> id(last event seen) -> (that event, log length, the role's view)
         self._views: dict[str, dict[int, tuple[dict[str, Any], int, FrozenList]]] = {
             role: {} for role in roles}
-        # id(event) -> (the event, its read-only copy), shared by the roles' views
-        self._frozen: dict[int, tuple[dict[str, Any], FrozenDict]] = {}
-
-    def _freeze(self, event: dict[str, Any]) -> FrozenDict:
-        entry = self._frozen.get(id(event))
-        if entry is not None and entry[0] is event:
-            return entry[1]
-        frozen: FrozenDict = freeze(event)
-        if len(self._frozen) >= FROZEN_LIMIT:
-            self._frozen.clear()
-        self._frozen[id(event)] = (event, frozen)
-        return frozen
+        self._copies = copies  # the read-only copies of events, shared by the roles' views
 
     def view(self, log: list[dict[str, Any]], role: str) -> FrozenList:
         """The events of ``log`` that ``role`` may see (those to nobody in particular or to
@@ -136,16 +153,19 @@ class LogViews:
         if not size:
             return EMPTY
         known = self._views[role]
+        last = log[-1]
+        entry = known.get(id(last))
+        if entry is not None and entry[0] is last and entry[1] == size:
+            return entry[2]  # the view last made of this log, or of a copy of it
         base, start = EMPTY, 0
-        for i in range(size - 1, max(size - LOOK_BACK, 0) - 1, -1):
+        for i in range(size - 2, max(size - LOOK_BACK, 0) - 1, -1):
             event = log[i]
             entry = known.get(id(event))
             if entry is not None and entry[0] is event and entry[1] == i + 1:
                 base, start = entry[2], i + 1
                 break
-        if start == size:
-            return base
-        new = [self._freeze(e) for e in log[start:] if e["to"] is None or e["to"] == role]
+        copy = self._copies.of
+        new = [copy(e) for e in log[start:] if e["to"] is None or e["to"] == role]
         view = FrozenList(base + new) if new else base
         if len(known) >= CACHE_LIMIT:
             known.clear()
@@ -165,39 +185,36 @@ class _Views:
 
     def __init__(self, keys: list[str], make: Any, typed: bool) -> None:
         self.keys = keys
-        self.get = itemgetter(*keys) if len(keys) > 1 else None
+        self.get: Callable[[dict[str, Any]], tuple[Any, ...]] = (
+            itemgetter(*keys) if len(keys) > 1 else lambda values: tuple(map(values.get, keys)))
         self.make = make  # (index, value) -> (the copy compared with later values, its view)
         self.typed = typed
-        self.copies: list[Any] = []  # what the views were made from, by index
-        self.types: list[type] = []
+        self.copies: tuple[Any, ...] | None = None  # what the views were made from, by index
+        self.types: tuple[type, ...] = ()
         self.view = FrozenDict()
 
     def of(self, values: dict[str, Any]) -> FrozenDict:
-        keys = self.keys
-        if self.get is None:
-            if not keys:
-                return self.view
-            row: tuple[Any, ...] = (values[keys[0]],)
-        else:
-            row = self.get(values)
+        row = self.get(values)
         copies = self.copies
         if self.typed:
-            types = list(map(type, row))
+            types = tuple(map(type, row))
             if types != self.types:
-                self.types, copies = types, []
-        if not copies:
-            changed: Iterable[int] = range(len(keys))
-            copies = self.copies = [None] * len(keys)
+                self.types, copies = types, None
+        if copies is None:
+            changed: Iterable[int] = range(len(row))
+            kept: list[Any] = [None] * len(row)
             view = FrozenDict()
+        elif row == copies:  # nothing changed (one comparison, in C)
+            return self.view
         else:
-            changed = list(compress(range(len(keys)), map(ne, row, copies)))
-            if not changed:
-                return self.view
+            changed = list(compress(range(len(row)), map(ne, row, copies)))
+            kept = list(copies)
             view = FrozenDict(self.view)
-        make = self.make
+        make, keys = self.make, self.keys
         for i in changed:
-            copies[i], shown = make(i, row[i])
-            dict.__setitem__(view, keys[i], shown)
+            kept[i], shown = make(i, row[i])
+            _set(view, keys[i], shown)
+        self.copies = tuple(kept)
         self.view = view
         return view
 
@@ -226,18 +243,6 @@ class _RoleViews:
 
         self.zones = _Views([key for key, _ in piles], pile, typed=False)
         self.vars = _Views(shown, variable, typed=True)
-        self.decisions: list[FrozenDict] = []  # the last pending decisions seen, read-only
-
-    def decision(self, spec: dict[str, Any]) -> FrozenDict:
-        """A read-only copy of a pending decision: one of the last few made, if equal."""
-        for view in self.decisions:
-            if view == spec:
-                return view
-        made: FrozenDict = freeze(spec)
-        if len(self.decisions) >= 4:
-            del self.decisions[0]
-        self.decisions.append(made)
-        return made
 
 
 class Observer:
@@ -264,14 +269,22 @@ class Observer:
                      if visibility == "public" or (visibility == "owner" and owner == role)]
             self.seen[role] = (piles, shown)
             self.views[role] = _RoleViews(role, piles, shown, card_owner)
-        self.logs = LogViews(roles)
+        self.copies = Copies()  # of log events and pending decisions, for every role
+        self.logs = LogViews(roles, self.copies)
 
     def observe(self, state: dict[str, Any], role: str) -> dict[str, Any]:
         """Everything ``role`` may know of ``state``, and nothing else."""
         views = self.views[role]
         committed = state["committed"]
-        pending = state["pending"]
         result = state["result"]
+        decisions = []
+        waiting = []
+        for spec in state["pending"]:
+            player = spec["player"]
+            if player not in committed:
+                waiting.append(player)
+                if player == role:
+                    decisions.append(self.copies.of(spec))
         return {
             "pack": self.pack_id,
             "role": role,
@@ -279,9 +292,8 @@ class Observer:
             "phase": state["phase"],
             "zones": views.zones.of(state["zones"]),
             "vars": views.vars.of(state["vars"]),
-            "decisions": [views.decision(spec) for spec in pending
-                          if spec["player"] == role and role not in committed],
-            "waiting_for": [s["player"] for s in pending if s["player"] not in committed],
+            "decisions": decisions,
+            "waiting_for": waiting,
             "log": self.logs.view(state["log"], role),
             "result": None if result is None else dict(result),
         }
