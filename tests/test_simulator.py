@@ -414,3 +414,18 @@ def test_tallies_merge_to_the_same_counts_in_any_split_and_order(
     for piece in pieces:
         merged.merge(piece)
     assert merged == whole
+
+
+@pytest.mark.parametrize(("seconds", "shown"), [(0.5, "40 games/s"), (20.0, "1 games/s"),
+                                                 (80.0, "4.0 s/game")])
+def test_text_report_speed_of_slow_games(make_pack: Callable[..., Path], seconds: float,
+                                         shown: str) -> None:
+    """Games slower than one a second (bots that search) read in seconds a game, never as
+    "0 games/s"."""
+    from dataclasses import replace
+
+    from rulekit.sim.report import text_report
+
+    result = replace(simulate(_early(make_pack), games=20), seconds=seconds)
+    line = text_report(result).splitlines()[-1]
+    assert line.startswith(f"time: {seconds:.2f} s, {shown} (1 worker)"), line

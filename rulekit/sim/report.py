@@ -57,9 +57,17 @@ def text_report(result: SimulationResult) -> str:
     lines += ["", *length_lines(result), *first_lines(result), *initiative_lines(result), ""]
     where = f"Dask at {result.scheduler}, " if result.scheduler else ""
     workers = "1 worker" if result.workers == 1 else f"{result.workers} workers"
-    lines.append(f"time: {result.seconds:.2f} s, {result.games_per_second:,.0f} games/s "
+    lines.append(f"time: {result.seconds:.2f} s, {_rate_text(result.games_per_second)} "
                  f"({where}{workers})")
     return "\n".join(lines)
+
+
+def _rate_text(per_second: float) -> str:
+    """Games per second, or seconds per game when a game takes longer than a second (a slow
+    bot's games would otherwise read "0 games/s")."""
+    if per_second >= 1 or per_second <= 0:
+        return f"{per_second:,.0f} games/s"
+    return f"{1 / per_second:,.1f} s/game"
 
 
 def length_lines(result: SimulationResult) -> list[str]:
