@@ -14,7 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rulekit.engine.decisions import Decision, Option, RandomChooser, option_ids
+from rulekit.engine.decisions import (
+    Decision,
+    Option,
+    RandomChooser,
+    choice_event,
+    option_ids,
+)
 from rulekit.engine.game import State
 from rulekit.engine.program import Program
 from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer
@@ -132,9 +138,7 @@ class AnsweringRuntime(Runtime):
                 spec, None, plain_ids, record)
             locals_[spec["slot"]] = value
             if record:
-                log.append({"e": "choice", "to": role, "player": role, "option": option_id,
-                            "value": list(value) if value.__class__ is list else value,
-                            "round": state["round"]})
+                log.append(choice_event(role, option_id, value, state["round"]))
         self.decisions += len(waiting)
         self.spent += self.budget - self.ticks  # as _answered
         self.ticks = self.budget
@@ -189,9 +193,7 @@ class AnsweringRuntime(Runtime):
             return self._anytime(role, option_id, self.log)
         locals_[spec["slot"]] = value
         if self.record:
-            self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
-                             "value": list(value) if value.__class__ is list else value,
-                             "round": state["round"]})
+            self.log.append(choice_event(role, option_id, value, state["round"]))
         return None
 
     def _waiting(self, specs: list[dict[str, Any]]) -> None:
@@ -259,9 +261,7 @@ class AnsweringRuntime(Runtime):
                 return self._anytime(role, option_id, self.log)
             locals_[spec["slot"]] = value
             if self.record:
-                self.log.append({"e": "choice", "to": role, "player": role, "option": option_id,
-                                 "value": list(value) if value.__class__ is list else value,
-                                 "round": self.state["round"]})
+                self.log.append(choice_event(role, option_id, value, self.state["round"]))
             return None
         answers = [choosers[spec["player"]].answer(  # type: ignore[attr-defined]
             spec, extras, plain_ids, self.record) for spec, extras in waiting]
@@ -275,10 +275,7 @@ class AnsweringRuntime(Runtime):
             locals_[spec["slot"]] = value
             if not self.record:
                 continue
-            role = spec["player"]
-            log.append({"e": "choice", "to": role, "player": role, "option": option_id,
-                        "value": list(value) if value.__class__ is list else value,
-                        "round": now})
+            log.append(choice_event(spec["player"], option_id, value, now))
         return None
 
     def _answered(self) -> None:

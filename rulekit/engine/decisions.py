@@ -76,6 +76,13 @@ def item_ids(items: list[Any]) -> list[str]:
     return ids
 
 
+def choice_event(role: str, option_id: str, value: Any, round_: int) -> dict[str, Any]:
+    """The log event of ``role``'s answer ``option_id`` (seen by ``role`` only): the value
+    chosen (a list copied) and the round."""
+    return {"e": "choice", "to": role, "player": role, "option": option_id,
+            "value": list(value) if value.__class__ is list else value, "round": round_}
+
+
 def option_ids(items: list[Any], plain_ids: frozenset[str]) -> list[str]:
     """The option ids of a choice's items, as :func:`item_ids` makes them: the items themselves
     at once if they are distinct component ids (cards, nodes...)."""

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rulekit.engine import rng
-from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.decisions import Decision, Option, choice_event
 from rulekit.engine.observe import Observer, thaw
 from rulekit.engine.program import MAIN, LogField, Program, zone_key
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
@@ -231,10 +231,7 @@ class Game:
             role = spec["player"]
             option = resolved.get(role) or self._decision(spec, state).option(committed[role])
             locals_[spec["slot"]] = option.value
-            value = option.value
-            log.append({"e": "choice", "to": role, "player": role, "option": option.id,
-                        "value": list(value) if isinstance(value, list) else value,
-                        "round": state["round"]})
+            log.append(choice_event(role, option.id, option.value, state["round"]))
         state["pending"] = []
         state["committed"] = {}
         return self.run(state)

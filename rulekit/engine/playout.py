@@ -22,7 +22,7 @@ from rulekit.engine.answering import (
     SpecMaker,
     Watch,
 )
-from rulekit.engine.decisions import Option
+from rulekit.engine.decisions import Option, choice_event
 from rulekit.engine.game import Game, State, copy_state
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
 from rulekit.engine.program import CONTINUE, SUSPEND, Program
@@ -131,8 +131,8 @@ class PlayoutRuntime(AnsweringRuntime):
     def run_blocks(self, locals_: list[Any], name: str) -> None:
         """Run procedure ``name``'s blocks to its end, as ``Runtime.run`` does (the
         procedures it calls in their playout versions): the playout version of a procedure
-        with a choice that an anytime action resumes at the tests before it (``Proc.resume``),
-        which a plain function cannot go back to."""
+        with a choice asked again after an anytime action from tests before it that the action
+        may change (``Proc.moved_tests``), which a plain function cannot go back to."""
         program, stack, fast = self.program, self.stack, self.fast
         assert fast is not None
         procs = program.procs
@@ -205,10 +205,7 @@ class PlayoutRuntime(AnsweringRuntime):
         for decision, option in chosen:
             value = option.value
             locals_[decision.spec["slot"]] = value
-            role = decision.player
-            log.append({"e": "choice", "to": role, "player": role, "option": option.id,
-                        "value": list(value) if isinstance(value, list) else value,
-                        "round": state["round"]})
+            log.append(choice_event(decision.player, option.id, value, state["round"]))
         self._answered()
         return None
 
