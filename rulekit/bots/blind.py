@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 LEARNING_GAMES = 6  # random games played to learn where each kind of card may lie
 LEARNING_STEPS = 2_000  # decisions at most per learning game
+DRAWS = 20  # draws tried for one that shows the role what it was shown
 Kind = tuple[Any, Any]
 
 _kinds_at: weakref.WeakKeyDictionary[Game, dict[str, set[Kind]]] = weakref.WeakKeyDictionary()
@@ -67,8 +68,23 @@ def where_kinds_go(game: Game) -> dict[str, set[Kind]]:
 
 
 def blind_state(game: Game, state: State, role: str, rand: random.Random) -> State:
-    """A full state drawn from ``observe(state, role)`` and ``rand`` alone (see the module)."""
+    """A full state drawn from ``observe(state, role)`` and ``rand`` alone (see the module).
+
+    A draw that would show ``role`` something else than it was shown (a value nobody sees that
+    decides which options ``role`` itself is offered, say) is drawn again, up to
+    :data:`DRAWS` times; the last draw is kept if none fits.
+    """
     observation = game.observe(state, role)
+    for _ in range(DRAWS):
+        new = _draw(game, state, role, observation, rand)
+        if game.observe(new, role) == observation:
+            break
+    return new
+
+
+def _draw(game: Game, state: State, role: str, observation: dict[str, Any],
+          rand: random.Random) -> State:
+    """One draw of :func:`blind_state`."""
     new = copy_state(state)
     _draw_variables(game, new, role, rand)
     _deal(game, new, observation, rand)
