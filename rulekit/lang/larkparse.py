@@ -15,19 +15,14 @@ from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import (
-    UnexpectedCharacters,
-    UnexpectedEOF,
-    UnexpectedInput,
-    UnexpectedToken,
-    VisitError,
-)
+from lark.exceptions import UnexpectedInput, VisitError
 
 from rulekit.errors import EffectSyntaxError
 from rulekit.lang import nodes as n
 from rulekit.lang.larkbuild import lalr_parser
+from rulekit.lang.larkfast import FastParser
 from rulekit.lang.parser import Snippet, parse_expression
-from rulekit.lang.syntaxhints import explain
+from rulekit.lang.syntaxhints import syntax_error
 from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT
 
 # lark reports a cache file it could not read (say, one another process is still writing) on
@@ -40,9 +35,25 @@ def _lark() -> Lark:
     return lalr_parser()
 
 
+@cache
+def _fast() -> FastParser:
+    return FastParser(_lark())
+
+
 def parse(snippet: Snippet, start: str) -> Any:
     """The syntax tree of ``snippet`` by the grammar's rule ``start`` (``start``: statements,
-    ``expr_start``: one expression)."""
+    ``expr_start``: one expression).
+
+    Made as lark parses (:mod:`rulekit.lang.larkfast`); code with a mistake, or nested near
+    the limits, is parsed again the usual way (a parse tree, checked, then transformed), which
+    says what and where the mistake is."""
+    try:
+        found = _fast().parse(snippet.text, start, _ToAst(snippet).build)
+    except Exception:  # any mistake: the usual way finds it and says it
+        found = None
+    if found is not None and found.height < MAX_CODE_NESTING \
+            and found.blocks <= MAX_BLOCK_NESTING:
+        return found.value
     return _transform(snippet, _parse(snippet, start))
 
 
@@ -55,44 +66,6 @@ def _transform(snippet: Snippet, tree: Tree[Token]) -> Any:
         raise
 
 
-_TOKEN_WORDS = {
-    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
-    "RSQB": "']'", "COMMA": "','", "DOT": "'.'", "SEMICOLON": "';'", "NAME": "a name",
-    "NUMBER": "a number", "STRING": "a text in quotes", "CARD": "a card (@id)",
-    "ASSIGN_OP": "'=' or '+='", "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
-    "MUL_OP": "'*', '//' or '%'", "EQUAL": "'='", "MINUS": "'-'", "$END": "the end of the text",
-}
-
-
-_STATEMENT_WORDS = {"LET", "IF", "FOR", "WHILE", "REPEAT", "MOVE", "DRAW", "SHUFFLE",
-                    "SIMULTANEOUS", "WIN", "LOG", "BREAK", "CONTINUE", "RETURN", "END_ROUND",
-                    "PASS"}
-
-
-def _describe_expected(expected: set[str]) -> str:
-    """The expected tokens in words: punctuation first, then values, then keywords."""
-    names = set(expected)
-    statement = len(names & _STATEMENT_WORDS) >= 4
-    if statement:
-        names -= _STATEMENT_WORDS
-    punctuation, values, keywords = [], [], []
-    for name in names:
-        word = _TOKEN_WORDS.get(name)
-        if word is not None and word.startswith("'"):
-            punctuation.append(word)
-        elif word is not None:
-            values.append(word)
-        elif name.isupper() and name.replace("_", "").isalpha():
-            keywords.append(f"'{name.lower()}'")
-    words = sorted(set(punctuation)) + sorted(set(values))
-    if statement:
-        words.append("a statement")
-    words += sorted(set(keywords))
-    if len(words) > 10:
-        words = [*words[:10], "..."]
-    return ", ".join(words)
-
-
 def _parse(snippet: Snippet, start: str) -> Tree[Token]:
     key = (snippet.text, start)
     tree = _trees.get(key)
@@ -100,7 +73,7 @@ def _parse(snippet: Snippet, start: str) -> Tree[Token]:
         try:
             tree = _lark().parse(snippet.text, start=start)
         except UnexpectedInput as exc:
-            raise _syntax_error(snippet, exc) from None
+            raise syntax_error(snippet, exc) from None
         _check_nesting(snippet, tree)
         _trees[key] = tree
         while len(_trees) > _TREES_KEPT:
@@ -154,33 +127,9 @@ def _line_column(item: Tree[Token] | Token) -> tuple[int, int]:
     return getattr(where, "line", 1) or 1, getattr(where, "column", 1) or 1
 
 
-def _syntax_error(snippet: Snippet, exc: UnexpectedInput) -> EffectSyntaxError:
-    placed = explain(snippet.text, exc, snippet.locate)
-    if placed is not None:
-        return placed
-    line = getattr(exc, "line", 1) or 1
-    column = getattr(exc, "column", 1) or 1
-    if isinstance(exc, UnexpectedToken):
-        tok = exc.token
-        if tok.type == "$END":
-            lines = snippet.text.rstrip().splitlines() or [""]
-            line, column = len(lines), len(lines[-1]) + 1
-            what = "unexpected end of text"
-        else:
-            what = f"unexpected {tok.value!r}"
-        message = f"syntax error: {what}; expected {_describe_expected(set(exc.expected))}"
-    elif isinstance(exc, UnexpectedCharacters):
-        index = exc.pos_in_stream or 0
-        ch = snippet.text[index] if index < len(snippet.text) else "?"
-        message = f"syntax error: unexpected character {ch!r}"
-    elif isinstance(exc, UnexpectedEOF):
-        message = "syntax error: unexpected end of text"
-    else:  # pragma: no cover - lark has no other kinds today
-        message = f"syntax error: {exc}"
-    return EffectSyntaxError(message, snippet.locate(line, column))
-
-
 def _pos(meta_or_token: Any) -> n.Pos:
+    if type(meta_or_token) is n.Pos:  # made by larkfast
+        return meta_or_token
     return n.Pos(getattr(meta_or_token, "line", 1) or 1, getattr(meta_or_token, "column", 1) or 1)
 
 
@@ -199,6 +148,12 @@ class _ToAst(Transformer[Token, Any]):
     def __init__(self, snippet: Snippet) -> None:
         super().__init__()
         self.snippet = snippet
+
+    def build(self, name: str, pos: n.Pos, children: list[Any]) -> Any:
+        """The node of the rule ``name`` (for :mod:`rulekit.lang.larkfast`)."""
+        if name == "number":
+            _check_number(self.snippet, children[0])
+        return _MAKERS[name](self, pos, children)
 
     # -- statements
     def start(self, meta: Any, children: list[Any]) -> list[n.Stmt]:
@@ -455,6 +410,12 @@ class _ToAst(Transformer[Token, Any]):
     def expr_start(self, meta: Any, children: list[Any]) -> n.Expr:
         result: n.Expr = children[0]
         return result
+
+
+# the node makers of _ToAst as plain functions (a method wrapped by v_args is made again at
+# each use)
+_MAKERS: dict[str, Any] = {name: getattr(made, "base_func", made)
+                           for name, made in vars(_ToAst).items() if not name.startswith("_")}
 
 
 def _unescape(text: str) -> str:

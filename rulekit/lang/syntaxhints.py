@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from rulekit.errors import EffectSyntaxError, Location
+
+if TYPE_CHECKING:
+    from rulekit.lang.parser import Snippet
 
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _OPENERS = {close: open_ for open_, close in _CLOSERS.items()}
@@ -110,3 +114,69 @@ def _closing_quote(line: str, start: int) -> int:
             return i
         i += 1
     return -1
+
+
+_TOKEN_WORDS = {
+    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
+    "RSQB": "']'", "COMMA": "','", "DOT": "'.'", "SEMICOLON": "';'", "NAME": "a name",
+    "NUMBER": "a number", "STRING": "a text in quotes", "CARD": "a card (@id)",
+    "ASSIGN_OP": "'=' or '+='", "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '//' or '%'", "EQUAL": "'='", "MINUS": "'-'", "$END": "the end of the text",
+}
+
+
+_STATEMENT_WORDS = {"LET", "IF", "FOR", "WHILE", "REPEAT", "MOVE", "DRAW", "SHUFFLE",
+                    "SIMULTANEOUS", "WIN", "LOG", "BREAK", "CONTINUE", "RETURN", "END_ROUND",
+                    "PASS"}
+
+
+def _describe_expected(expected: set[str]) -> str:
+    """The expected tokens in words: punctuation first, then values, then keywords."""
+    names = set(expected)
+    statement = len(names & _STATEMENT_WORDS) >= 4
+    if statement:
+        names -= _STATEMENT_WORDS
+    punctuation, values, keywords = [], [], []
+    for name in names:
+        word = _TOKEN_WORDS.get(name)
+        if word is not None and word.startswith("'"):
+            punctuation.append(word)
+        elif word is not None:
+            values.append(word)
+        elif name.isupper() and name.replace("_", "").isalpha():
+            keywords.append(f"'{name.lower()}'")
+    words = sorted(set(punctuation)) + sorted(set(values))
+    if statement:
+        words.append("a statement")
+    words += sorted(set(keywords))
+    if len(words) > 10:
+        words = [*words[:10], "..."]
+    return ", ".join(words)
+
+
+def syntax_error(snippet: Snippet, exc: UnexpectedInput) -> EffectSyntaxError:
+    """The error to show for lark's ``exc`` on ``snippet``: the mistake at its place if
+    :func:`explain` knows it, else where the parser stopped, with what it expected."""
+    placed = explain(snippet.text, exc, snippet.locate)
+    if placed is not None:
+        return placed
+    line = getattr(exc, "line", 1) or 1
+    column = getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        if tok.type == "$END":
+            lines = snippet.text.rstrip().splitlines() or [""]
+            line, column = len(lines), len(lines[-1]) + 1
+            what = "unexpected end of text"
+        else:
+            what = f"unexpected {tok.value!r}"
+        message = f"syntax error: {what}; expected {_describe_expected(set(exc.expected))}"
+    elif isinstance(exc, UnexpectedCharacters):
+        index = exc.pos_in_stream or 0
+        ch = snippet.text[index] if index < len(snippet.text) else "?"
+        message = f"syntax error: unexpected character {ch!r}"
+    elif isinstance(exc, UnexpectedEOF):
+        message = "syntax error: unexpected end of text"
+    else:  # pragma: no cover - lark has no other kinds today
+        message = f"syntax error: {exc}"
+    return EffectSyntaxError(message, snippet.locate(line, column))
