@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from helpers_cli import Run, runner
 
-import rulekit.lang.larkparse
+import rulekit.lang.parser
 import rulekit.stored
 
 
@@ -29,15 +29,15 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The texts lark parses while the test runs."""
+    """The texts parsed while the test runs."""
     seen: list[str] = []
-    parse = rulekit.lang.larkparse.parse
+    parse = rulekit.lang.parser._parse_new
 
     def counting(snippet: Any, start: str) -> Any:
         seen.append(snippet.text)
         return parse(snippet, start)
 
-    monkeypatch.setattr(rulekit.lang.larkparse, "parse", counting)
+    monkeypatch.setattr(rulekit.lang.parser, "_parse_new", counting)
     return seen
 
 

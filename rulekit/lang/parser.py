@@ -74,8 +74,20 @@ def _stored_parse(snippet: Snippet, start: str) -> Any:
     key = (snippet.text, start)
     found = _syntax_trees.get_object(key)
     if found is None:
+        found = _parse_new(snippet, start)
+        _syntax_trees.put_object(key, found)
+    return found
+
+
+def _parse_new(snippet: Snippet, start: str) -> Any:
+    """A text not parsed before: by the shipped tables without lark (:mod:`~rulekit.lang.
+    larkfast`), else (a mistake, code nested near the limits) with lark, which says what and
+    where the mistake is (:mod:`~rulekit.lang.larkparse`, imported only then)."""
+    from rulekit.lang.larkfast import fast_parse
+
+    found = fast_parse(snippet, start)
+    if found is None:
         from rulekit.lang.larkparse import parse
 
         found = parse(snippet, start)
-        _syntax_trees.put_object(key, found)
     return found
