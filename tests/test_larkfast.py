@@ -6,17 +6,20 @@ way, by lark."""
 from __future__ import annotations
 
 import pickle
+import random
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 import rulekit.lang.larkparse as larkparse
 import rulekit.lang.parser as parser
 from rulekit.errors import EffectSyntaxError
 from rulekit.lang.larkfast import fast_parse
 from rulekit.lang.parser import Snippet, plain_snippet
-from rulekit.pack.loader import load_pack
-from rulekit.stored import switched_off
+from tests.fuzzing import _TOKEN, CODE_KEYS, CODE_TOKENS
 
 
 def usual(snippet: Snippet, start: str) -> Any:
@@ -59,22 +62,52 @@ def test_every_construct_gives_the_same_tree(start: str, text: str) -> None:
     assert fast(snippet, start) == usual(snippet, start)
 
 
-def test_the_shipped_packs_give_the_same_trees(monkeypatch: pytest.MonkeyPatch) -> None:
-    met: list[tuple[Snippet, str]] = []
-    parse = parser._parse_new
+ROOT = Path(__file__).resolve().parent.parent
 
-    def recording(snippet: Snippet, start: str) -> Any:
-        met.append((snippet, start))
-        return parse(snippet, start)
 
-    monkeypatch.setattr(parser, "_parse_new", recording)
-    with switched_off():  # every text parsed, none read from the store
-        for pack in ("carchase", "rednotice"):
-            load_pack(pack, checked_only=True)
-    assert len(met) > 100
-    differ = [snippet.text for snippet, start in met
-              if fast(snippet, start) != usual(snippet, start)]
-    assert differ == []
+@cache
+def _shipped_texts() -> list[str]:
+    """Every piece of code in the shipped packs' files (their scenarios too)."""
+    found: set[str] = set()
+
+    def walk(node: object, code: bool = False) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, key in CODE_KEYS)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, code)
+        elif isinstance(node, str) and code:
+            found.add(node)
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    for path in sorted((ROOT / "games").glob("**/*.yaml")):
+        walk(yaml.load(path.read_text("utf-8"), Loader=loader))
+    return sorted(found)
+
+
+def _same_or_refused(text: str, start: str) -> bool:
+    """Whether larkfast reads ``text`` as lark does: the same tree, or refused by both (then
+    larkfast gives it up to lark); True when lark reads it."""
+    snippet = plain_snippet(text)
+    try:
+        expected = usual(snippet, start)
+    except EffectSyntaxError:
+        assert fast_parse(snippet, start) is None, text
+        return False
+    assert fast(snippet, start) == expected, text
+    return True
+
+
+def _rules(text: str) -> tuple[str, ...]:
+    """Statements; and an expression, for a text of one line."""
+    return ("start", "expr_start") if "\n" not in text.strip() else ("start",)
+
+
+def test_the_shipped_packs_give_the_same_trees() -> None:
+    read = [text for text in _shipped_texts() for start in _rules(text)
+            if _same_or_refused(text, start)]
+    assert len(read) > 300
 
 
 @pytest.mark.parametrize(("text", "where", "says"), [
@@ -91,3 +124,20 @@ def test_a_mistake_is_said_at_its_place(text: str, where: tuple[int, int], says:
     assert location is not None
     assert (location.line, location.column) == where
     assert says in caught.value.message
+
+
+def test_mutants_of_the_shipped_code_are_refused_or_read_as_lark_reads_them() -> None:
+    """Texts of the shipped packs with a token inserted, deleted or replaced."""
+    texts = _shipped_texts()
+    rng = random.Random(8)
+    outcomes = []
+    for _ in range(300):
+        text = rng.choice(texts)
+        tokens = list(_TOKEN.finditer(text))
+        if not tokens:
+            continue
+        token = rng.choice(tokens)
+        new = rng.choice(["", *CODE_TOKENS, f" {token.group()} {rng.choice(CODE_TOKENS)}"])
+        mutant = f"{text[:token.start()]}{new}{text[token.end():]}"
+        outcomes += [_same_or_refused(mutant, start) for start in _rules(mutant)]
+    assert outcomes.count(True) > 50 and outcomes.count(False) > 50
