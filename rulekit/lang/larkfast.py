@@ -176,6 +176,18 @@ class _Lexer:
         self.newlines = frozenset(t["name"] for t in kept if _has_newline(regexps[t["name"]]))
 
 
+class _Lazy(dict[int, Any]):
+    """A dict whose value for a key is made at its first use."""
+
+    def __init__(self, make: Callable[[int], Any]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: int) -> Any:
+        value = self[key] = self._make(key)
+        return value
+
+
 def _width(terminal: dict[str, Any]) -> int:
     pattern = terminal["pattern"]
     return len(pattern["value"]) if pattern["__type__"] == "PatternStr" \
@@ -206,12 +218,15 @@ class FastParser:
                                      None if alone else _reduction(rule, self))
             return found
 
-        self._states: dict[int, dict[str, tuple[bool, Any]]] = {
-            state: {names[kind]: (True, arg) if shift == 0 else (False, reduction(arg["@"]))
-                    for kind, (shift, arg) in actions.items()}
-            for state, actions in table["states"].items()}
-        self._accepts = {state: frozenset(k for k in actions if k in terminals) | ignore
-                         for state, actions in self._states.items()}
+        raw = table["states"]
+
+        def actions(state: int) -> dict[str, tuple[bool, Any]]:
+            return {names[kind]: (True, arg) if shift == 0 else (False, reduction(arg["@"]))
+                    for kind, (shift, arg) in raw[state].items()}
+
+        self._states = _Lazy(actions)  # a state's actions, made when first met
+        self._accepts = _Lazy(lambda state: frozenset(
+            k for k in self._states[state] if k in terminals) | ignore)
         self._terminals = terminals
         self._ignore = ignore
         self._lexers: dict[frozenset[str], _Lexer] = {}
