@@ -41,8 +41,8 @@ class Capped(Exception):
 class AnsweringRuntime(Runtime):
     """A runtime that answers decisions where they are asked (see the module's text)."""
 
-    __slots__ = ("by_role", "choosers", "decisions", "max_rounds", "random", "record", "spent",
-                 "watch")
+    __slots__ = ("by_role", "choosers", "decisions", "max_rounds", "random", "record", "rngs",
+                 "spent", "watch")
 
     def __init__(self, program: Program, state: State, budget: int,
                  choosers: Mapping[str, Chooser], max_rounds: int | None,
@@ -55,6 +55,10 @@ class AnsweringRuntime(Runtime):
         self.spent = 0  # loop turns counted before the last decision
         # Random choosers answer from the specs, without Decision objects nor pending specs.
         self.random = all(type(chooser) is RandomChooser for chooser in choosers.values())
+        # Their generators, by role: a choice of one item is drawn here, in short.
+        self.rngs: dict[str, Any] = {
+            role: chooser.rng for role, chooser in choosers.items()  # type: ignore[attr-defined]
+        } if self.random else {}
         # Whether the choices of RandomChoosers are recorded in the log (as in a game played
         # step by step), or only the anytime actions taken (a simulation reads no log).
         self.record = record
@@ -160,14 +164,14 @@ class AnsweringRuntime(Runtime):
 
     def _one(self, locals_: list[Any], spec: dict[str, Any]) -> str | None:
         """:meth:`_draw` for a single spec, in short: the same steps as :meth:`_ask_quickly`
-        and :meth:`_log_random` for one spec."""
-        program = self.program
+        and :meth:`_log_random` for one spec (and the draw of ``RandomChooser.answer``)."""
         role = spec["player"]
         if _asked(spec):  # the usual case, in short
-            forced, value = False, None
+            forced = asked = False
+            value = None
         else:
             forced, value = forced_answer(spec)
-        asked = forced and (spec.get("ask") or role in program.secret_anytime)
+            asked = forced and (spec.get("ask") or role in self.program.secret_anytime)
         whens = self.whens
         held = None if whens is None else whens.get(role)
         if held is None:
@@ -184,15 +188,22 @@ class AnsweringRuntime(Runtime):
             self._waiting([spec])
         if self.max_rounds is not None and state["round"] > self.max_rounds:
             self._cap([spec])
-        option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
-            spec, extras, program.plain_ids, self.record)
         self.decisions += 1
         self.spent += self.budget - self.ticks  # as _answered
         self.ticks = self.budget
-        if option_id.startswith("!"):
-            return self._anytime(role, option_id, self.log)
+        rng = self.rngs[role]
+        items = spec["items"]
+        # The draws of RandomChooser.answer: an anytime action now and then, else an item.
+        if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
+            return self._anytime(role, rng.choice(extras)[0], self.log)
+        record = self.record
+        if items and not record and spec["kind"] == "one" and not spec.get("optional"):
+            locals_[spec["slot"]] = items[rng._randbelow(len(items))]
+            return None
+        option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
+            spec, None, self.program.plain_ids, record)
         locals_[spec["slot"]] = value
-        if self.record:
+        if record:
             self.log.append(choice_event(role, option_id, value, state["round"]))
         return None
 
