@@ -18,8 +18,10 @@ from rulekit.engine.decisions import (
     Decision,
     Option,
     RandomChooser,
+    bit_indexes,
     choice_event,
     option_ids,
+    subset_bits,
 )
 from rulekit.engine.game import State
 from rulekit.engine.program import Program
@@ -132,17 +134,27 @@ class AnsweringRuntime(Runtime):
             self._waiting(waiting)
         if self.max_rounds is not None and state["round"] > self.max_rounds:
             self._cap(waiting)
-        plain_ids = self.program.plain_ids
-        choosers = self.choosers
-        log = self.log
         record = self.record
+        rngs = self.rngs
         for spec in waiting:
             role = spec["player"]
-            option_id, value = choosers[role].answer(  # type: ignore[attr-defined]
-                spec, None, plain_ids, record)
-            locals_[spec["slot"]] = value
             if record:
-                log.append(choice_event(role, option_id, value, state["round"]))
+                option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
+                    spec, None, self.program.plain_ids, True)
+                self.log.append(choice_event(role, option_id, value, state["round"]))
+            else:  # the value RandomChooser.answer draws, in short
+                items = spec["items"]
+                rng = rngs[role]
+                if spec["kind"] == "subset":
+                    bits = subset_bits(spec, len(items), rng)
+                    value = [items[i] for i in bit_indexes(bits)] if bits is not None \
+                        else rng.choice(Decision(spec, str).options()).value
+                elif items and not spec.get("optional"):
+                    value = items[rng._randbelow(len(items))]
+                else:
+                    value = self.choosers[role].answer(  # type: ignore[attr-defined]
+                        spec, None, self.program.plain_ids, False)[1]
+            locals_[spec["slot"]] = value
         self.decisions += len(waiting)
         self.spent += self.budget - self.ticks  # as _answered
         self.ticks = self.budget

@@ -369,7 +369,7 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
             return below(n + 1) - 1
         return below(n) if n else rng.randrange(n)
     bits = subset_bits(spec, n, rng)
-    return None if bits is None else _bit_indexes(bits)
+    return None if bits is None else bit_indexes(bits)
 
 
 def subset_bits(spec: dict[str, Any], n: int, rng: random.Random) -> int | None:
@@ -461,7 +461,7 @@ class RandomChooser:
             return option.id, option.value
         if not bits:
             return NONE_ID, []
-        indexes = _bit_indexes(bits)
+        indexes = bit_indexes(bits)
         chosen = [items[i] for i in indexes]
         if not named:
             return "", chosen
@@ -472,6 +472,6 @@ class RandomChooser:
 
 
 @lru_cache(maxsize=8192)
-def _bit_indexes(bits: int) -> tuple[int, ...]:
+def bit_indexes(bits: int) -> tuple[int, ...]:
     """The positions of the 1 bits of ``bits``, lowest first."""
     return tuple(i for i in range(bits.bit_length()) if bits >> i & 1)
