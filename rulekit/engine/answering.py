@@ -11,6 +11,7 @@ procedures as plain functions, and answering other choosers through ``Game.pendi
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -43,8 +44,8 @@ class Capped(Exception):
 class AnsweringRuntime(Runtime):
     """A runtime that answers decisions where they are asked (see the module's text)."""
 
-    __slots__ = ("by_role", "choosers", "decisions", "max_rounds", "random", "record", "rngs",
-                 "spent", "watch")
+    __slots__ = ("by_role", "choosers", "decisions", "last_round", "max_rounds", "random",
+                 "record", "rngs", "spent", "watch")
 
     def __init__(self, program: Program, state: State, budget: int,
                  choosers: Mapping[str, Chooser], max_rounds: int | None,
@@ -52,6 +53,8 @@ class AnsweringRuntime(Runtime):
         super().__init__(program, state, budget)
         self.choosers = choosers
         self.max_rounds = max_rounds
+        # The last round whose decisions are answered (a game past it is Capped).
+        self.last_round = sys.maxsize if max_rounds is None else max_rounds
         self.watch = watch
         self.decisions = 0
         self.spent = 0  # loop turns counted before the last decision
@@ -109,30 +112,27 @@ class AnsweringRuntime(Runtime):
         """:meth:`answer` with RandomChoosers in a game without anytime actions: as
         :meth:`_answer_randomly`, each answer drawn and recorded in turn (each player draws
         from a generator of its own, so the order of the draws does not matter)."""
-        if len(makers) == 1:  # (no comprehension: its frame costs more than the call)
+        # (no comprehension for one or two choices: its frame costs more than the calls)
+        if len(makers) == 1:
             specs = [makers[0](self, locals_)]
+        elif len(makers) == 2:
+            specs = [makers[0](self, locals_), makers[1](self, locals_)]
+            if specs[0]["player"] == specs[1]["player"]:
+                check_players(specs)
         else:
             specs = [make(self, locals_) for make in makers]
             check_players(specs)
-        waiting = []
+        waiting = specs
         for spec in specs:
-            if _asked(spec):  # the usual case, in short
-                waiting.append(spec)
-                continue
-            forced, value = forced_answer(spec)
-            if forced and spec.get("ask"):
-                forced = False
-                ask_anyway(spec)
-            if forced:
-                locals_[spec["slot"]] = value
-            else:
-                waiting.append(spec)
-        if not waiting:
-            return
+            if not _asked(spec):  # (the usual case: every choice is asked)
+                waiting = self._force_plainly(specs, locals_)
+                if not waiting:
+                    return
+                break
         state = self.state
         if self.watch is not None:
             self._waiting(waiting)
-        if self.max_rounds is not None and state["round"] > self.max_rounds:
+        if state["round"] > self.last_round:
             self._cap(waiting)
         record = self.record
         rngs = self.rngs
@@ -159,6 +159,22 @@ class AnsweringRuntime(Runtime):
         self.spent += self.budget - self.ticks  # as _answered
         self.ticks = self.budget
 
+    def _force_plainly(self, specs: list[dict[str, Any]], locals_: list[Any]
+                       ) -> list[dict[str, Any]]:
+        """The forced answers of ``specs`` (in a game without anytime actions) written into
+        ``locals_``, as ``Runtime.ask`` takes them; the specs still to answer."""
+        waiting = []
+        for spec in specs:
+            forced, value = forced_answer(spec)
+            if forced and spec.get("ask"):
+                forced = False
+                ask_anyway(spec)
+            if forced:
+                locals_[spec["slot"]] = value
+            else:
+                waiting.append(spec)
+        return waiting
+
     def _draw(self, specs: list[dict[str, Any]], locals_: list[Any]) -> str | None:
         """Ask ``specs`` and draw their answers with RandomChoosers, into ``locals_``; the
         procedure of an anytime action drawn instead."""
@@ -167,7 +183,7 @@ class AnsweringRuntime(Runtime):
             return None
         if self.watch is not None:
             self._waiting([spec for spec, _ in waiting])
-        if self.max_rounds is not None and self.state["round"] > self.max_rounds:
+        if self.state["round"] > self.last_round:
             self._cap([spec for spec, _ in waiting])
         action = self._log_random(locals_, waiting)
         self.spent += self.budget - self.ticks  # as _answered
@@ -178,7 +194,8 @@ class AnsweringRuntime(Runtime):
         """:meth:`_draw` for a single spec, in short: the same steps as :meth:`_ask_quickly`
         and :meth:`_log_random` for one spec (and the draw of ``RandomChooser.answer``)."""
         role = spec["player"]
-        if _asked(spec):  # the usual case, in short
+        items = spec["items"]
+        if len(items) > 1 if spec["kind"] == "one" else _asked(spec):  # the usual case
             forced = asked = False
             value = None
         else:
@@ -198,13 +215,12 @@ class AnsweringRuntime(Runtime):
         state = self.state
         if self.watch is not None:
             self._waiting([spec])
-        if self.max_rounds is not None and state["round"] > self.max_rounds:
+        if state["round"] > self.last_round:
             self._cap([spec])
         self.decisions += 1
         self.spent += self.budget - self.ticks  # as _answered
         self.ticks = self.budget
         rng = self.rngs[role]
-        items = spec["items"]
         # The draws of RandomChooser.answer: an anytime action now and then, else an item.
         if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
             return self._anytime(role, rng.choice(extras)[0], self.log)

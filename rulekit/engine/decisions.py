@@ -386,6 +386,14 @@ def subset_bits(spec: dict[str, Any], n: int, rng: random.Random) -> int | None:
             if lo <= bits.bit_count() <= hi:
                 return bits
         return None
+    if len(rules) == 1:  # one 'at most' rule, in short
+        limit, flags = rules[0]
+        mask = _mask(tuple(flags))
+        for _ in range(64):
+            bits = getrandbits(n) if n else 0
+            if lo <= bits.bit_count() <= hi and (bits & mask).bit_count() <= limit:
+                return bits
+        return None
     masks = [(limit, _mask(tuple(flags))) for limit, flags in rules]
     for _ in range(64):
         bits = getrandbits(n) if n else 0
