@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from rulekit.engine.decisions import (
@@ -30,6 +31,7 @@ from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer
 from rulekit.lang.symbols import AnytimeDecl
 
 Chooser = Callable[[Decision], Option | str]
+_NAME = itemgetter(0)  # the procedure of a frame
 SpecMaker = Callable[[Runtime, list[Any]], dict[str, Any]]
 Extras = list[tuple[str, str]]  # a player's anytime actions: (option id, label)
 # Told of the first decisions a playout waits for (the state, and the specs of those not
@@ -44,8 +46,8 @@ class Capped(Exception):
 class AnsweringRuntime(Runtime):
     """A runtime that answers decisions where they are asked (see the module's text)."""
 
-    __slots__ = ("by_role", "choosers", "decisions", "last_round", "max_rounds", "random",
-                 "record", "rngs", "spent", "watch")
+    __slots__ = ("actions", "by_role", "choosers", "decisions", "last_round", "max_rounds",
+                 "random", "record", "rngs", "spent", "watch")
 
     def __init__(self, program: Program, state: State, budget: int,
                  choosers: Mapping[str, Chooser], max_rounds: int | None,
@@ -69,6 +71,7 @@ class AnsweringRuntime(Runtime):
         self.record = record
         # Each role's anytime actions: (index, declaration, condition, (option id, label)).
         self.by_role: dict[str, list[tuple[int, AnytimeDecl, Any, tuple[str, str]]]] = {}
+        self.actions = {"!" + decl.id: decl for decl, _ in program.anytime}  # by option id
         for index, (decl, when) in enumerate(program.anytime):
             self.by_role.setdefault(decl.role, []).append(
                 (index, decl, when, ("!" + decl.id, decl.label)))
@@ -97,7 +100,9 @@ class AnsweringRuntime(Runtime):
 
     def _not_running(self, held: list[tuple[str, tuple[str, str]]]) -> Extras:
         """The options of ``held`` whose procedure is not running (inside its own question)."""
-        running = {frame[0] for frame in self.stack}
+        running = set(map(_NAME, self.stack))
+        if len(held) == 1:  # (no comprehension for one action: its frame costs more)
+            return [] if held[0][0] in running else [held[0][1]]
         return [option for procedure, option in held if procedure not in running]
 
     def _answer_at_random(self) -> None:
@@ -326,7 +331,7 @@ class AnsweringRuntime(Runtime):
         self.ticks = self.budget
 
     def _anytime(self, role: str, option_id: str, log: list[dict[str, Any]]) -> str:
-        decl = next(d for d, _ in self.program.anytime if "!" + d.id == option_id)
+        decl = self.actions[option_id]
         state = self.state
         state["pending"] = []
         state["committed"] = {}
