@@ -20,11 +20,10 @@ from rulekit.engine.decisions import (
     Decision,
     Option,
     RandomChooser,
-    bit_indexes,
     choice_event,
     option_ids,
-    subset_bits,
 )
+from rulekit.engine.draws import bit_indexes, subset_bits
 from rulekit.engine.game import State
 from rulekit.engine.program import Program
 from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer
