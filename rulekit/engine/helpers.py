@@ -64,6 +64,10 @@ def move_all(src: list[str], dst: list[str], bottom: bool, keep: bool = False) -
 def draw(src: list[str], dst: list[str], count: int) -> list[str]:
     """Move up to ``count`` cards one by one from the top of ``src`` to the top of ``dst``;
     return them in the order they were drawn."""
+    if count == 1 and src:  # one card (the usual case), in short
+        card = src.pop()
+        dst.append(card)
+        return [card]
     k = min(count, len(src))
     if k <= 0:
         return []

@@ -34,7 +34,7 @@ class PlayoutRuntime(AnsweringRuntime):
     """A runtime that answers decisions where they are asked, running each procedure whose
     frame starts as its playout version."""
 
-    __slots__ = ("game",)
+    __slots__ = ("anytime", "game")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
                  max_rounds: int | None, watch: Watch | None = None,
@@ -46,6 +46,7 @@ class PlayoutRuntime(AnsweringRuntime):
             _resume_in_blocks(self.program)
         self.game = game
         self.fast = game.program.playout
+        self.anytime = bool(game.program.anytime)  # whether the pack has anytime actions
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Ask as a normal game does, then answer what is pending at once; after an anytime
@@ -66,7 +67,7 @@ class PlayoutRuntime(AnsweringRuntime):
         """Answer the choices of a playout version, writing the answers into ``locals_``;
         after an anytime action, make the choices again and ask them again."""
         if self.random:
-            if self.program.anytime:
+            if self.anytime:
                 if len(makers) == 1:  # the usual case, in short
                     make = makers[0]
                     while (action := self._one(locals_, make(self, locals_))) is not None:
