@@ -90,8 +90,8 @@ class AnsweringRuntime(Runtime):
             for index, decl, when, option in self.by_role.get(role, ()):
                 if when is not None:
                     holds = whens.get(index)
-                    if holds is None:
-                        holds = whens[index] = bool(self.evaluate(when, decl.location))
+                    if holds is None:  # (a failure is located by the game played again)
+                        holds = whens[index] = bool(when(self, []))
                     if not holds:
                         continue
                 held.append((decl.procedure, option))
