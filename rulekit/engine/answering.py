@@ -229,9 +229,14 @@ class AnsweringRuntime(Runtime):
         if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
             return self._anytime(role, rng.choice(extras)[0], self.log)
         record = self.record
-        if items and not record and spec["kind"] == "one" and not spec.get("optional"):
-            locals_[spec["slot"]] = items[rng._randbelow(len(items))]
-            return None
+        if not record and spec["kind"] == "one":
+            if spec.get("optional"):  # to decline is one more answer, drawn as -1
+                drawn = rng._randbelow(len(items) + 1) - 1
+                locals_[spec["slot"]] = None if drawn < 0 else items[drawn]
+                return None
+            if items:
+                locals_[spec["slot"]] = items[rng._randbelow(len(items))]
+                return None
         option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
             spec, None, self.program.plain_ids, record)
         locals_[spec["slot"]] = value
