@@ -176,3 +176,26 @@ def test_an_anytime_action_that_ends_the_game_ends_the_playout(tmp_path: Path) -
         assert same_game(state, expected) and decisions == expected_decisions
         worn_out += expected["result"]["reason"] == "Worn out."
     assert worn_out > 0  # the anytime action did end some of these games
+
+
+def test_a_failing_anytime_condition_gives_the_located_error_of_a_normal_game(
+        tmp_path: Path) -> None:
+    """A playout evaluates anytime conditions without locating their errors: the game played
+    again on the normal path locates them."""
+    folder = tmp_path / "shadow"
+    shutil.copytree(Path(__file__).parent / "packs" / "shadow", folder)
+    flow = folder / "content.yaml"
+    text = flow.read_text()
+    when = 'when: "energy >= 1"'
+    assert when in text
+    text = text.replace(when, 'when: "6 // (energy - 1) >= 1"')
+    flow.write_text(text)
+    game = load_pack(folder).game
+    for choosers in (samplers, random_choosers):  # (random seats draw from the specs)
+        with pytest.raises(GameRuntimeError) as info:
+            for seed in range(30):
+                playout(game, game.initial_state(seed),
+                        lambda seed=seed, choosers=choosers: choosers(seed, game))
+        assert info.value.message == "division by zero"
+        loc = info.value.location
+        assert loc is not None and loc.line == locate(text, "6 // (energy")[0]

@@ -11,7 +11,9 @@ procedures as plain functions, and answering other choosers through ``Game.pendi
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from rulekit.engine.decisions import (
@@ -21,12 +23,14 @@ from rulekit.engine.decisions import (
     choice_event,
     option_ids,
 )
+from rulekit.engine.draws import bit_indexes, subset_bits
 from rulekit.engine.game import State
 from rulekit.engine.program import Program
 from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer
 from rulekit.lang.symbols import AnytimeDecl
 
 Chooser = Callable[[Decision], Option | str]
+_NAME = itemgetter(0)  # the procedure of a frame
 SpecMaker = Callable[[Runtime, list[Any]], dict[str, Any]]
 Extras = list[tuple[str, str]]  # a player's anytime actions: (option id, label)
 # Told of the first decisions a playout waits for (the state, and the specs of those not
@@ -41,8 +45,8 @@ class Capped(Exception):
 class AnsweringRuntime(Runtime):
     """A runtime that answers decisions where they are asked (see the module's text)."""
 
-    __slots__ = ("by_role", "choosers", "decisions", "max_rounds", "random", "record", "spent",
-                 "watch")
+    __slots__ = ("actions", "by_role", "choosers", "decisions", "last_round", "max_rounds",
+                 "random", "record", "rngs", "spent", "watch")
 
     def __init__(self, program: Program, state: State, budget: int,
                  choosers: Mapping[str, Chooser], max_rounds: int | None,
@@ -50,16 +54,23 @@ class AnsweringRuntime(Runtime):
         super().__init__(program, state, budget)
         self.choosers = choosers
         self.max_rounds = max_rounds
+        # The last round whose decisions are answered (a game past it is Capped).
+        self.last_round = sys.maxsize if max_rounds is None else max_rounds
         self.watch = watch
         self.decisions = 0
         self.spent = 0  # loop turns counted before the last decision
         # Random choosers answer from the specs, without Decision objects nor pending specs.
         self.random = all(type(chooser) is RandomChooser for chooser in choosers.values())
+        # Their generators, by role: a choice of one item is drawn here, in short.
+        self.rngs: dict[str, Any] = {
+            role: chooser.rng for role, chooser in choosers.items()  # type: ignore[attr-defined]
+        } if self.random else {}
         # Whether the choices of RandomChoosers are recorded in the log (as in a game played
         # step by step), or only the anytime actions taken (a simulation reads no log).
         self.record = record
         # Each role's anytime actions: (index, declaration, condition, (option id, label)).
         self.by_role: dict[str, list[tuple[int, AnytimeDecl, Any, tuple[str, str]]]] = {}
+        self.actions = {"!" + decl.id: decl for decl, _ in program.anytime}  # by option id
         for index, (decl, when) in enumerate(program.anytime):
             self.by_role.setdefault(decl.role, []).append(
                 (index, decl, when, ("!" + decl.id, decl.label)))
@@ -79,8 +90,8 @@ class AnsweringRuntime(Runtime):
             for index, decl, when, option in self.by_role.get(role, ()):
                 if when is not None:
                     holds = whens.get(index)
-                    if holds is None:
-                        holds = whens[index] = bool(self.evaluate(when, decl.location))
+                    if holds is None:  # (a failure is located by the game played again)
+                        holds = whens[index] = bool(when(self, []))
                     if not holds:
                         continue
                 held.append((decl.procedure, option))
@@ -88,7 +99,9 @@ class AnsweringRuntime(Runtime):
 
     def _not_running(self, held: list[tuple[str, tuple[str, str]]]) -> Extras:
         """The options of ``held`` whose procedure is not running (inside its own question)."""
-        running = {frame[0] for frame in self.stack}
+        running = set(map(_NAME, self.stack))
+        if len(held) == 1:  # (no comprehension for one action: its frame costs more)
+            return [] if held[0][0] in running else [held[0][1]]
         return [option for procedure, option in held if procedure not in running]
 
     def _answer_at_random(self) -> None:
@@ -103,16 +116,59 @@ class AnsweringRuntime(Runtime):
         """:meth:`answer` with RandomChoosers in a game without anytime actions: as
         :meth:`_answer_randomly`, each answer drawn and recorded in turn (each player draws
         from a generator of its own, so the order of the draws does not matter)."""
-        if len(makers) == 1:  # (no comprehension: its frame costs more than the call)
+        # (no comprehension for one or two choices: its frame costs more than the calls)
+        if len(makers) == 1:
             specs = [makers[0](self, locals_)]
+        elif len(makers) == 2:
+            specs = [makers[0](self, locals_), makers[1](self, locals_)]
+            if specs[0]["player"] == specs[1]["player"]:
+                check_players(specs)
         else:
             specs = [make(self, locals_) for make in makers]
             check_players(specs)
+        waiting = specs
+        for spec in specs:
+            if not _asked(spec):  # (the usual case: every choice is asked)
+                waiting = self._force_plainly(specs, locals_)
+                if not waiting:
+                    return
+                break
+        state = self.state
+        if self.watch is not None:
+            self._waiting(waiting)
+        if state["round"] > self.last_round:
+            self._cap(waiting)
+        record = self.record
+        rngs = self.rngs
+        for spec in waiting:
+            role = spec["player"]
+            if record:
+                option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
+                    spec, None, self.program.plain_ids, True)
+                self.log.append(choice_event(role, option_id, value, state["round"]))
+            else:  # the value RandomChooser.answer draws, in short
+                items = spec["items"]
+                rng = rngs[role]
+                if spec["kind"] == "subset":
+                    bits = subset_bits(spec, len(items), rng)
+                    value = [items[i] for i in bit_indexes(bits)] if bits is not None \
+                        else rng.choice(Decision(spec, str).options()).value
+                elif items and not spec.get("optional"):
+                    value = items[rng._randbelow(len(items))]
+                else:
+                    value = self.choosers[role].answer(  # type: ignore[attr-defined]
+                        spec, None, self.program.plain_ids, False)[1]
+            locals_[spec["slot"]] = value
+        self.decisions += len(waiting)
+        self.spent += self.budget - self.ticks  # as _answered
+        self.ticks = self.budget
+
+    def _force_plainly(self, specs: list[dict[str, Any]], locals_: list[Any]
+                       ) -> list[dict[str, Any]]:
+        """The forced answers of ``specs`` (in a game without anytime actions) written into
+        ``locals_``, as ``Runtime.ask`` takes them; the specs still to answer."""
         waiting = []
         for spec in specs:
-            if _asked(spec):  # the usual case, in short
-                waiting.append(spec)
-                continue
             forced, value = forced_answer(spec)
             if forced and spec.get("ask"):
                 forced = False
@@ -121,27 +177,7 @@ class AnsweringRuntime(Runtime):
                 locals_[spec["slot"]] = value
             else:
                 waiting.append(spec)
-        if not waiting:
-            return
-        state = self.state
-        if self.watch is not None:
-            self._waiting(waiting)
-        if self.max_rounds is not None and state["round"] > self.max_rounds:
-            self._cap(waiting)
-        plain_ids = self.program.plain_ids
-        choosers = self.choosers
-        log = self.log
-        record = self.record
-        for spec in waiting:
-            role = spec["player"]
-            option_id, value = choosers[role].answer(  # type: ignore[attr-defined]
-                spec, None, plain_ids, record)
-            locals_[spec["slot"]] = value
-            if record:
-                log.append(choice_event(role, option_id, value, state["round"]))
-        self.decisions += len(waiting)
-        self.spent += self.budget - self.ticks  # as _answered
-        self.ticks = self.budget
+        return waiting
 
     def _draw(self, specs: list[dict[str, Any]], locals_: list[Any]) -> str | None:
         """Ask ``specs`` and draw their answers with RandomChoosers, into ``locals_``; the
@@ -151,7 +187,7 @@ class AnsweringRuntime(Runtime):
             return None
         if self.watch is not None:
             self._waiting([spec for spec, _ in waiting])
-        if self.max_rounds is not None and self.state["round"] > self.max_rounds:
+        if self.state["round"] > self.last_round:
             self._cap([spec for spec, _ in waiting])
         action = self._log_random(locals_, waiting)
         self.spent += self.budget - self.ticks  # as _answered
@@ -160,14 +196,15 @@ class AnsweringRuntime(Runtime):
 
     def _one(self, locals_: list[Any], spec: dict[str, Any]) -> str | None:
         """:meth:`_draw` for a single spec, in short: the same steps as :meth:`_ask_quickly`
-        and :meth:`_log_random` for one spec."""
-        program = self.program
+        and :meth:`_log_random` for one spec (and the draw of ``RandomChooser.answer``)."""
         role = spec["player"]
-        if _asked(spec):  # the usual case, in short
-            forced, value = False, None
+        items = spec["items"]
+        if len(items) > 1 if spec["kind"] == "one" else _asked(spec):  # the usual case
+            forced = asked = False
+            value = None
         else:
             forced, value = forced_answer(spec)
-        asked = forced and (spec.get("ask") or role in program.secret_anytime)
+            asked = forced and (spec.get("ask") or role in self.program.secret_anytime)
         whens = self.whens
         held = None if whens is None else whens.get(role)
         if held is None:
@@ -182,17 +219,28 @@ class AnsweringRuntime(Runtime):
         state = self.state
         if self.watch is not None:
             self._waiting([spec])
-        if self.max_rounds is not None and state["round"] > self.max_rounds:
+        if state["round"] > self.last_round:
             self._cap([spec])
-        option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
-            spec, extras, program.plain_ids, self.record)
         self.decisions += 1
         self.spent += self.budget - self.ticks  # as _answered
         self.ticks = self.budget
-        if option_id.startswith("!"):
-            return self._anytime(role, option_id, self.log)
+        rng = self.rngs[role]
+        # The draws of RandomChooser.answer: an anytime action now and then, else an item.
+        if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
+            return self._anytime(role, rng.choice(extras)[0], self.log)
+        record = self.record
+        if not record and spec["kind"] == "one":
+            if spec.get("optional"):  # to decline is one more answer, drawn as -1
+                drawn = rng._randbelow(len(items) + 1) - 1
+                locals_[spec["slot"]] = None if drawn < 0 else items[drawn]
+                return None
+            if items:
+                locals_[spec["slot"]] = items[rng._randbelow(len(items))]
+                return None
+        option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
+            spec, None, self.program.plain_ids, record)
         locals_[spec["slot"]] = value
-        if self.record:
+        if record:
             self.log.append(choice_event(role, option_id, value, state["round"]))
         return None
 
@@ -287,7 +335,7 @@ class AnsweringRuntime(Runtime):
         self.ticks = self.budget
 
     def _anytime(self, role: str, option_id: str, log: list[dict[str, Any]]) -> str:
-        decl = next(d for d, _ in self.program.anytime if "!" + d.id == option_id)
+        decl = self.actions[option_id]
         state = self.state
         state["pending"] = []
         state["committed"] = {}

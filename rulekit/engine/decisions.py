@@ -16,9 +16,9 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from typing import Any
 
+from rulekit.engine.draws import bit_indexes, draw, subset_bits
 from rulekit.errors import IllegalActionError
 
 NONE_ID = "none"
@@ -357,57 +357,6 @@ class _PackLabels:
         return self._fallback(item) if text is None else text
 
 
-def draw(spec: dict[str, Any], rng: random.Random) -> Any:
-    """A uniformly random answer to a spec, as positions of its items: for a ``one`` choice
-    the chosen item's (-1 to decline); for a ``subset`` choice the chosen items' (None if the
-    constraints rejected too many draws: then one option is drawn among all of them)."""
-    items = spec["items"]
-    n = len(items)
-    if spec["kind"] == "one":  # (_randbelow(k) is what randrange(k) draws for k > 0)
-        below = rng._randbelow  # type: ignore[attr-defined]
-        if spec.get("optional"):
-            return below(n + 1) - 1
-        return below(n) if n else rng.randrange(n)
-    bits = subset_bits(spec, n, rng)
-    return None if bits is None else _bit_indexes(bits)
-
-
-def subset_bits(spec: dict[str, Any], n: int, rng: random.Random) -> int | None:
-    """A uniformly random answer to a ``subset`` spec of ``n`` items, as a bit mask (item
-    ``i`` is bit ``i``); None if the constraints rejected too many draws."""
-    lo, hi = spec["min"], spec["max"]
-    # Uniform subsets conditioned on the constraints: rejection sampling (a subset is a bit
-    # mask), then enumeration if the constraints reject too much.
-    getrandbits = rng.getrandbits
-    rules = spec["at_most"]
-    if not rules:  # the usual case, in short
-        for _ in range(64):
-            bits = getrandbits(n) if n else 0
-            if lo <= bits.bit_count() <= hi:
-                return bits
-        return None
-    masks = [(limit, _mask(tuple(flags))) for limit, flags in rules]
-    for _ in range(64):
-        bits = getrandbits(n) if n else 0
-        if lo <= bits.bit_count() <= hi:
-            for limit, mask in masks:
-                if (bits & mask).bit_count() > limit:
-                    break
-            else:
-                return bits
-    return None
-
-
-@lru_cache(maxsize=4096)
-def _mask(flags: tuple[Any, ...]) -> int:
-    """The bit mask of the items a rule's flags mark (item ``i`` is bit ``i``)."""
-    mask = 0
-    for i, flag in enumerate(flags):
-        if flag:
-            mask |= 1 << i
-    return mask
-
-
 def subset_id(items: list[Any], chosen: list[Any], indexes: tuple[int, ...],
               plain_ids: frozenset[str]) -> str:
     """The option id of the subset ``chosen`` of ``items`` (at ``indexes``, not empty), as
@@ -461,7 +410,7 @@ class RandomChooser:
             return option.id, option.value
         if not bits:
             return NONE_ID, []
-        indexes = _bit_indexes(bits)
+        indexes = bit_indexes(bits)
         chosen = [items[i] for i in indexes]
         if not named:
             return "", chosen
@@ -469,9 +418,3 @@ class RandomChooser:
         if ids:
             return "+".join([ids[i] for i in indexes]), chosen
         return subset_id(items, chosen, indexes, plain_ids), chosen
-
-
-@lru_cache(maxsize=8192)
-def _bit_indexes(bits: int) -> tuple[int, ...]:
-    """The positions of the 1 bits of ``bits``, lowest first."""
-    return tuple(i for i in range(bits.bit_length()) if bits >> i & 1)

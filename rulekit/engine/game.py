@@ -43,6 +43,7 @@ class Game:
         self.card_labels = card_labels
         self.step_budget = step_budget
         self._zone_keys = self._make_zone_keys()
+        self._zone_start = self._make_zone_start()
         self._var_keys = self._make_var_keys()
         self._var_initial = {key: var.initial for var in symbols.variables.values()
                              for key in self._keys_of(var.name, var.per)}
@@ -64,6 +65,17 @@ class Game:
     def _make_zone_keys(self) -> list[tuple[str, str | None, str]]:
         """(key, owner, visibility) of every zone pile, in declaration order."""
         return self._keys_with_owners(self.symbols.zones.values())
+
+    def _make_zone_start(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """Every zone pile's key and its cards at the start (listed from the bottom), in the
+        order of the state's zones: what each new game copies."""
+        zones: dict[str, tuple[str, ...]] = {key: () for key, _, _ in self._zone_keys}
+        for zone in self.symbols.zones.values():  # initial cards are listed from the top
+            if zone.initial == "all":
+                zones[zone.name] = tuple(reversed(self.symbols.cards))
+            elif isinstance(zone.initial, list):
+                zones[zone.name] = tuple(reversed(zone.initial))
+        return tuple(zones), tuple(zones.values())
 
     def _make_var_keys(self) -> list[tuple[str, str | None, str]]:
         """(key, owner, visibility) of every variable value, in declaration order."""
@@ -95,12 +107,8 @@ class Game:
         a search bot's playouts; it goes exactly as the same game with a log. The flag is the
         key ``quiet`` of the state, so copies of a quiet state are quiet too.
         """
-        zones: dict[str, list[str]] = {key: [] for key, _, _ in self._zone_keys}
-        for zone in self.symbols.zones.values():  # initial cards are listed from the top
-            if zone.initial == "all":
-                zones[zone.name] = list(reversed(self.symbols.cards))
-            elif isinstance(zone.initial, list):
-                zones[zone.name] = list(reversed(zone.initial))
+        keys, cards = self._zone_start
+        zones: dict[str, list[str]] = dict(zip(keys, map(list, cards), strict=True))
         variables = thaw(self._var_initial)
         state: State = {
             "format": FORMAT_VERSION,

@@ -27,6 +27,13 @@ class BudgetExceeded(Exception):
 def move(src: list[str], dst: list[str], value: Any, bottom: bool, src_key: str) -> list[str]:
     """Move one card (a text) or a list of cards from ``src`` to the top (or bottom) of ``dst``;
     return the cards moved."""
+    if value.__class__ is str and not bottom:  # one card to the top (the usual case)
+        try:
+            src.remove(value)
+        except ValueError:
+            raise LookupError(f"card '{value}' is not in zone '{src_key}'") from None
+        dst.append(value)
+        return [value]
     cards = [value] if isinstance(value, str) else list(value)
     for card in cards:
         try:
@@ -57,6 +64,10 @@ def move_all(src: list[str], dst: list[str], bottom: bool, keep: bool = False) -
 def draw(src: list[str], dst: list[str], count: int) -> list[str]:
     """Move up to ``count`` cards one by one from the top of ``src`` to the top of ``dst``;
     return them in the order they were drawn."""
+    if count == 1 and src:  # one card (the usual case), in short
+        card = src.pop()
+        dst.append(card)
+        return [card]
     k = min(count, len(src))
     if k <= 0:
         return []

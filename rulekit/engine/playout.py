@@ -34,7 +34,7 @@ class PlayoutRuntime(AnsweringRuntime):
     """A runtime that answers decisions where they are asked, running each procedure whose
     frame starts as its playout version."""
 
-    __slots__ = ("game",)
+    __slots__ = ("anytime", "game")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
                  max_rounds: int | None, watch: Watch | None = None,
@@ -46,6 +46,7 @@ class PlayoutRuntime(AnsweringRuntime):
             _resume_in_blocks(self.program)
         self.game = game
         self.fast = game.program.playout
+        self.anytime = bool(game.program.anytime)  # whether the pack has anytime actions
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Ask as a normal game does, then answer what is pending at once; after an anytime
@@ -66,7 +67,12 @@ class PlayoutRuntime(AnsweringRuntime):
         """Answer the choices of a playout version, writing the answers into ``locals_``;
         after an anytime action, make the choices again and ask them again."""
         if self.random:
-            if self.program.anytime:
+            if self.anytime:
+                if len(makers) == 1:  # the usual case, in short
+                    make = makers[0]
+                    while (action := self._one(locals_, make(self, locals_))) is not None:
+                        self._run_anytime(action)
+                    return
                 self._answer_randomly(locals_, makers)
             else:
                 self._answer_plainly(locals_, makers)
@@ -210,25 +216,15 @@ class PlayoutRuntime(AnsweringRuntime):
         return None
 
     def _answer_randomly(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
-        """:meth:`answer` with RandomChoosers only: ask as ``Runtime.ask`` does and draw as
-        ``Decision.sample`` does, straight from the specs (no pending specs, no Decision, each
-        player's anytime actions worked out once)."""
-        if len(makers) == 1:
-            self._answer_one(locals_, makers[0])
-            return
+        """:meth:`answer` with RandomChoosers only, for several choices asked together: ask
+        as ``Runtime.ask`` does and draw as ``Decision.sample`` does, straight from the specs
+        (no pending specs, no Decision, each player's anytime actions worked out once)."""
         while True:
             action = self._draw([make(self, locals_) for make in makers], locals_)
             if action is None:
                 return
             self._run_anytime(action)
 
-    def _answer_one(self, locals_: list[Any], make: SpecMaker) -> None:
-        """:meth:`_answer_randomly` for a single choice (the usual case), in short."""
-        while True:
-            action = self._one(locals_, make(self, locals_))
-            if action is None:
-                return
-            self._run_anytime(action)
 
 def _resume_in_blocks(program: Program) -> None:
     """In a pack with anytime actions, a procedure with a choice resumed at tests before it
