@@ -21,6 +21,8 @@ Figures (random player against random player, as ``rulekit simulate`` plays them
   random games (``--followed-games``, up to round ``FOLLOWED_ROUNDS``) where each role that
   must decide determinizes once at each of its decisions (the belief's update with what
   happened since its last decision, and one sample): the median per call;
+- ``determinize_draw_us``: on each of those states, ``FOLLOWED_DRAWS`` calls again right after
+  that one (a search's iterations: the belief is up to date, a call only draws): the median;
   ``observe_us`` calls ``observe`` 5 times on each state, for the player to decide first;
 - ``observe_along_us``: the median time of ``Game.observe`` as the play table and the bots
   call it, every role after every move of a few whole random games (each state the copy
@@ -68,6 +70,7 @@ SAMPLED_STATES = 200
 DETERMINIZE_STATES = 30  # determinize replays a history: a bounded sample
 FOLLOWED_GAMES = 2  # games along which determinize_followed_us is measured
 FOLLOWED_ROUNDS = 10  # ... up to this round
+FOLLOWED_DRAWS = 5  # calls again on each of those states (determinize_draw_us)
 OBSERVED_GAMES = 3  # games observed move by move for observe_along_us
 
 
@@ -167,10 +170,13 @@ def apply_time(game: Game, states: list[dict[str, Any]]) -> float:
     return statistics.median(times) * 1e6
 
 
-def followed_time(game: Game, games: int, rounds: int = FOLLOWED_ROUNDS) -> float:
+def followed_time(game: Game, games: int, rounds: int = FOLLOWED_ROUNDS,
+                  draws: int = FOLLOWED_DRAWS) -> tuple[float, float]:
     """The median time of ``Game.determinize`` for each role at each of its decisions along
-    random games (so each call follows the game from that role's last call), in µs."""
-    times = []
+    random games (so each call follows the game from that role's last call), and the median
+    time of ``draws`` calls again on the same state right after it (a search's iterations,
+    which only draw from the belief brought up to date), in µs."""
+    times, again = [], []
     for index in range(games):
         play, rand = random.Random(index), random.Random(100 + index)
         state = game.new_game(derive(11, index))
@@ -180,9 +186,13 @@ def followed_time(game: Game, games: int, rounds: int = FOLLOWED_ROUNDS) -> floa
                 started = time.process_time()
                 game.determinize(state, decision.player, rand)
                 times.append(time.process_time() - started)
+                for _ in range(draws):
+                    started = time.process_time()
+                    game.determinize(state, decision.player, rand)
+                    again.append(time.process_time() - started)
             state = game.apply(state, {d.player: d.sample(play) for d in decisions},
                                in_place=True)
-    return statistics.median(times) * 1e6
+    return statistics.median(times) * 1e6, statistics.median(again) * 1e6
 
 
 def first_player(game: Game, state: dict[str, Any]) -> str:
@@ -261,6 +271,7 @@ def measure(pack: str, games: int, repeat: int,
     rand = random.Random(3)
     roles = {id(s): first_player(game, s) for s in states}
     few = spread(states, determinize_states)
+    followed = followed_time(game, followed_games)
     figures.update({
         "clone_us": round(per_call(states, copy_state), 2),
         "observe_us": round(per_call(states, lambda s: game.observe(s, roles[id(s)])), 2),
@@ -268,7 +279,8 @@ def measure(pack: str, games: int, repeat: int,
         "determinize_us": round(per_call(
             few, lambda s: game.determinize(s, roles[id(s)], rand), reps=1), 2),
         "determinize_states": len(few),
-        "determinize_followed_us": round(followed_time(game, followed_games), 2),
+        "determinize_followed_us": round(followed[0], 2),
+        "determinize_draw_us": round(followed[1], 2),
         "apply_us": round(apply_time(game, states), 2),
         "state_bytes": round(statistics.median(
             len(json.dumps({k: v for k, v in s.items() if k != "log"})) for s in states)),

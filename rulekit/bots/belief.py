@@ -22,9 +22,10 @@ from __future__ import annotations
 import copy
 import random
 import weakref
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
-from rulekit.bots.cards import Deal, ask_again, redeal
+from rulekit.bots.cards import Deal, ask_again, named_cards, redeal
 from rulekit.bots.logs import Event
 from rulekit.bots.particles import Caps, Particle
 from rulekit.bots.replay import Replay
@@ -74,6 +75,9 @@ class Belief(Replay):
         self.lost = False
         self._spent = 0
         self._loose = False
+        self._sampled: list[Particle] | None = None  # the particles _cumulative is of
+        self._cumulative: list[float] = []
+        self._deals: dict[tuple[Any, ...], Deal] = {}  # Deal of a layout (see _deal)
 
     # ------------------------------------------------------------ following the game
 
@@ -101,6 +105,9 @@ class Belief(Replay):
             finals = self._follow_both_ways(list(log), observation)
         if finals:
             self.particles = self.caps.resample(finals, self.rng)
+            self._deals = {}
+            for particle in self.particles:  # found now, so that a draw only deals
+                particle.deal = self._deal(particle.state)
         self.lost = not finals
         self._log += [dict(e) for e in log[len(self.seen):]]
         self.seen = log if log.__class__ is FrozenList else list(log)  # never changed
@@ -143,15 +150,28 @@ class Belief(Replay):
         """
         self._check()
         assert self.observation is not None
-        weights = [p.weight for p in self.particles]
-        chosen = rng.choices(self.particles, weights)[0]
+        particles = self.particles
+        if self._sampled is not particles:  # the cumulative weights, once per set of particles
+            self._sampled = particles
+            self._cumulative = list(accumulate(p.weight for p in particles))
+        chosen = rng.choices(particles, cum_weights=self._cumulative)[0]
         if chosen.deal is None:
-            chosen.deal = Deal(self.game, chosen.state, self.role)
-        state = copy_state(chosen.state)
+            chosen.deal = self._deal(chosen.state)
+        base = chosen.state.copy()
+        base["log"] = self._log  # R's log, copied by copy_state (its events shared)
+        state = copy_state(base)
         if redeal(self.game, state, self.role, rng, chosen.deal):
             state = ask_again(self.game, state, rng)
-        state["log"] = self._log[:]  # R's log; its events are shared, as copy_state shares them
         return state
+
+    def _deal(self, state: State) -> Deal:
+        """The :class:`Deal` of ``state``, shared by the particles with the same cards in the
+        same places and the same cards named by their pending decisions."""
+        key = (tuple(map(tuple, state["zones"].values())), tuple(sorted(named_cards(state))))
+        deal = self._deals.get(key)
+        if deal is None:
+            deal = self._deals[key] = Deal(self.game, state, self.role)
+        return deal
 
     def fork(self) -> Belief:
         """A copy that may follow the game on its own (the particles' states are shared: they
@@ -159,6 +179,7 @@ class Belief(Replay):
         new = copy.copy(self)
         new.rng = random.Random(self.rng.getrandbits(64))
         new.particles = [Particle(p.state, p.weight, p.exact, p.deal) for p in self.particles]
+        new._deals = {}
         new._log = self._log[:]
         return new
 

@@ -21,10 +21,12 @@ class Deal:
     such cards, in the order of their places; ``piles`` each pile that holds one of them, as
     the positions of its new cards in the flat list of the pools dealt, followed by the cards
     that stay (``fixed``); ``watched`` the places of the cards a pending decision offers or
-    was answered with (a new deal that moves one asks the decision again).
+    was answered with (a new deal that moves one asks the decision again). ``cards`` is the
+    pools laid end to end and ``offsets`` the number of each card's pool: a deal sorts the
+    cards by that number plus a random fraction, which orders each pool at random in one sort.
     """
 
-    __slots__ = ("fixed", "piles", "pools", "watched")
+    __slots__ = ("cards", "fixed", "offsets", "piles", "pools", "watched")
 
     def __init__(self, game: Game, state: State, role: str) -> None:
         kinds = game._card_kinds
@@ -38,6 +40,8 @@ class Deal:
                 by_kind.setdefault(kind, []).append((key, index, card))
         groups = [places for places in by_kind.values() if len(places) > 1]
         self.pools = [[card for _, _, card in places] for places in groups]
+        self.cards = [card for pool in self.pools for card in pool]
+        self.offsets = [float(number) for number, pool in enumerate(self.pools) for _ in pool]
         flat: dict[tuple[str, int], int] = {}
         for places in groups:
             for key, index, _ in places:
@@ -53,12 +57,12 @@ class Deal:
                     self.fixed.append(card)
                 plan.append(at)
             self.piles.append((key, plan))
-        named = _named_cards(state)
+        named = named_cards(state)
         self.watched = [(key, index, card) for places in groups for key, index, card in places
                         if card in named]
 
 
-def _named_cards(state: State) -> set[str]:
+def named_cards(state: State) -> set[str]:
     """The cards a pending decision of ``state`` offers or was answered with."""
     named: set[str] = set()
     for spec in state["pending"]:
@@ -86,10 +90,10 @@ def redeal(game: Game, state: State, role: str, rand: random.Random,
     if deal is None:
         deal = Deal(game, state, role)
     draw = rand.random
-    flat: list[str] = []
-    for pool in deal.pools:
-        keys = [draw() for _ in pool]  # a uniform permutation: sorted by random keys
-        flat += [pool[k] for k in sorted(range(len(pool)), key=keys.__getitem__)]
+    # A uniform permutation of each pool: the cards sorted by their pool's number plus a
+    # random fraction (each pool stays in its place, in a random order).
+    keys = [offset + draw() for offset in deal.offsets]
+    flat = list(map(deal.cards.__getitem__, sorted(range(len(keys)), key=keys.__getitem__)))
     flat += deal.fixed
     zones = state["zones"]
     for key, plan in deal.piles:
@@ -114,6 +118,8 @@ def ask_again(game: Game, state: State, rand: random.Random, *, mine: str | None
     state["committed"] = {}
     state["stack"][-1][1] -= 1  # a choice is a block of its own, just before the frame's pc
     game.run(state)
+    if not committed:
+        return state
     for decision in game.pending(state):
         answer = committed.get(decision.player)
         if answer is None:

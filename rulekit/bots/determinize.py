@@ -34,14 +34,14 @@ def determinize(game: Game, state: State, role: str, rand: random.Random) -> Sta
     a state drawn from the observation alone. Nothing kept here is keyed by what ``role`` cannot
     see: the state drawn depends on ``role``'s observations and ``rand`` only.
     """
-    beliefs = _cache.setdefault(game, {}).setdefault(role, [])
-    last = _last.setdefault(game, {})
-    seen = last.get(role)
-    if seen is not None and beliefs and beliefs[0] is seen[1] and state == seen[0]:
+    last = _last.get(game)
+    seen = None if last is None else last.get(role)
+    if seen is not None and state == seen[0]:
         belief = seen[1]  # the same state as last time (a search's iterations)
     else:
+        beliefs = _cache.setdefault(game, {}).setdefault(role, [])
         belief = _follow(game, state, role, rand, beliefs)
-        last[role] = (copy_state(state), belief)
+        _last.setdefault(game, {})[role] = (copy_state(state), belief)
     if not belief.lost:
         return belief.sample(rand)
     return blind_state(game, state, role, rand)

@@ -15,7 +15,7 @@ import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from rulekit.bots.cards import ask_again, deal_to_match, project_cards, swappable
+from rulekit.bots.cards import ask_again, deal_to_match, hidden_cards, project_cards, swappable
 from rulekit.bots.logs import (
     Event,
     card_pairs,
@@ -167,6 +167,10 @@ class Replay(Repairs):
         ``front``: only the named answers are tried."""
         player = decision.player
         options, named, total = self._candidates(decision, pos, target)
+        if not named and rescue and not front and self._unoffered(state, decision, pos, target) \
+                and self._rescue(state, player, weight, exact, pos, target, following,
+                                 first=True):
+            return True  # the cards R's log names were not offered: gathered first
         mine: Following = {}
         tried = 0
         for option in itertools.islice(options, named if front else self.tries):
@@ -201,6 +205,19 @@ class Replay(Repairs):
         for event in target[pos:new_pos]:
             strings_in(event.get("args"), shown)
         return all(item.__class__ is str and item in shown for item in items)
+
+    def _unoffered(self, state: State, decision: Decision, pos: int, target: list[Event]
+                   ) -> bool:
+        """True if R's log is about to name a card R cannot see in ``state`` that
+        ``decision`` does not offer (no answer can name it before the cards are gathered,
+        and drawing answers is vain)."""
+        named: list[str] = []
+        for event in target[pos:pos + 4]:
+            strings_in(event.get("args"), named)
+        offered: list[str] = []
+        strings_in(decision.items, offered)
+        hidden = hidden_cards(self.game, state, self.role)
+        return any(name in hidden and name not in offered for name in named)
 
     def _candidates(self, decision: Decision, pos: int, target: list[Event]
                     ) -> tuple[Iterator[Option], int, int]:
