@@ -481,6 +481,19 @@ def test_checker_errors(tmp_path: Path, code: str, needle: str, nth: int,
     assert err.location.source_line == text.splitlines()[line - 1]
 
 
+def test_a_keyword_read_as_a_value_points_at_the_unfinished_line(tmp_path: Path) -> None:
+    # A line left unfinished makes the grammar read the next line's first word as a name:
+    # the error says that word is the language's and asks about the line before it.
+    text, errors = check(tmp_path, "let x = n +\nlet y = 2")
+    first = errors[0]
+    assert isinstance(first, EffectCheckError)
+    assert first.message == "'let' is a word of the language, read here as a value"
+    assert first.hint == "is the expression before it unfinished?"
+    assert first.location is not None
+    assert (first.location.line, first.location.column) == locate(
+        text, "let y", 0, after="main_proc:")
+
+
 def test_checker_location_in_a_procedure_is_exact(tmp_path: Path) -> None:
     text, errors = check(tmp_path, "let x = 1\nmove all from hand[p] to dicard")
     # BASE has 16 lines; then procedures: (17), refill (18-21), main_proc: (22), params (23),

@@ -453,6 +453,11 @@ class Checker:
         hint = did_you_mean(name, self._known_names())
         if name in s.procedures:
             self.error(expr.pos, f"'{name}' is a procedure, not a value")
+        elif name in KEYWORDS:
+            # Where the grammar expects no keyword, one is read as a name: most often the
+            # expression before it was left unfinished (a trailing operator, a line cut short).
+            self.error(expr.pos, f"'{name}' is a word of the language, read here as a value",
+                       "is the expression before it unfinished?")
         else:
             self.error(expr.pos, f"unknown name '{name}'", hint)
         return "any"
