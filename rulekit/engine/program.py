@@ -86,6 +86,9 @@ class Program:
     # Whether a run may keep the values of the anytime conditions until generated code writes
     # something they read (it then sets ``rt.whens = None``).
     cache_whens: bool = False
+    # The flow, for the playout version of the main procedure (engine/rounds): the setup's
+    # procedure, the number of rounds, the phases (id, procedure), what follows the rounds.
+    flow: tuple[str | None, ExprFn | None, list[tuple[str, str]], str | None] | None = None
 
 
 def zone_key(name: str, role: str) -> str:

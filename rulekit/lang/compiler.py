@@ -36,6 +36,7 @@ from rulekit.engine.program import (
     Program,
     zone_key,
 )
+from rulekit.engine.rounds import main_playout
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
@@ -227,6 +228,8 @@ class Compiler(ExprWriter):
                 self.program.playout[body.name] = self._playout_version(body, suspending)
                 if body.name not in suspending:
                     self.ns["_PD"][body.name] = self._playout_version(body, suspending, True)
+            if self.program.flow is not None:
+                self.program.playout[MAIN] = main_playout(self.program, *self.program.flow)
             self.program.build_playout = None
 
         self.program.build_playout = build_playout  # on first use: loading stays fast
