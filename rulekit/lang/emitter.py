@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.choicecode import ChoiceWriter, Line
+from rulekit.lang.movecode import inline_draw, inline_move
 from rulekit.lang.parser import Snippet
 from rulekit.lang.walk import bodies, stmt_chooses, zone_name
 
@@ -210,7 +211,11 @@ class Emitter(ChoiceWriter):
         check of a slot and the end conditions."""
         c = self.c
         src, dst = c.zone(s.source), c.zone(s.dest)
-        if isinstance(s, n.Draw):
+        if self.inline and self.entry_trigger(s) is None:  # nothing reads _moved
+            cards = None if isinstance(s, n.Draw) or s.cards is None else c.py(s.cards)
+            lines = (inline_draw(src, dst, c.py(s.count)) if isinstance(s, n.Draw)
+                     else inline_move(src, dst, cards, s.to_bottom))
+        elif isinstance(s, n.Draw):
             lines = [f"_moved = _draw(Z[{src}], Z[{dst}], {c.py(s.count)})"]
         elif s.cards is None:
             keep = self.entry_trigger(s) is not None
