@@ -48,6 +48,7 @@ class ExprWriter:
         self.function_params: dict[str, int] = {}  # pack function -> number of parameters
         self.playout_mode = False  # writing a playout version (see the module's docstring)
         self._inlining: list[str] = []  # functions being written in place, innermost last
+        self._tables: dict[tuple[str, bool], str | None] = {}  # property tables, by property
 
     def constant(self, value: Any) -> str:
         """A name in the namespace bound to ``value`` (for objects without a literal)."""
@@ -196,11 +197,28 @@ class ExprWriter:
 
     def _x_attr(self, e: n.Attr) -> str:
         obj = self.py(e.obj)
-        if e.attr in ("id", "name") or (
+        strict = e.attr in ("id", "name") or (
             e.obj_kind == "card" and all(e.attr in card for card in self.symbols.cards.values())
-        ):
-            return f"C[{obj}][{e.attr!r}]"
-        return f"C[{obj}].get({e.attr!r})"  # a missing property is none
+        )
+        table = self._property_table(e.attr, strict)
+        if table is not None:
+            return f"{table}[{obj}]"
+        return f"C[{obj}][{e.attr!r}]"
+
+    def _property_table(self, attr: str, strict: bool) -> str | None:
+        """The name of a table of property ``attr`` by component (one lookup rather than
+        two and a call): each component's value, none where it has no such property; if
+        ``strict``, None unless every component has it (``C[x][attr]`` then fails as before)."""
+        key = (attr, strict)
+        name = self._tables.get(key)
+        if name is None and key not in self._tables:
+            components: dict[str, dict[str, Any]] = self.ns["C"]
+            if strict and not all(attr in props for props in components.values()):
+                self._tables[key] = None
+                return None
+            table = {ident: props.get(attr) for ident, props in components.items()}
+            name = self._tables[key] = self.constant(table)
+        return name
 
     def _x_index(self, e: n.Index) -> str:
         obj = e.obj
