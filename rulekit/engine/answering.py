@@ -80,7 +80,9 @@ class AnsweringRuntime(Runtime):
                 if when is not None:
                     holds = whens.get(index)
                     if holds is None:
-                        holds = whens[index] = bool(self.evaluate(when, decl.location))
+                        fast = self.program.playout_whens
+                        holds = whens[index] = bool(self.evaluate(
+                            fast[index] if fast else when, decl.location))
                     if not holds:
                         continue
                 held.append((decl.procedure, option))

@@ -92,8 +92,9 @@ class Emitter(ChoiceWriter):
         of the anytime conditions that read one, then check the end conditions that do
         (``ends``: unless the change is only of an order)."""
         watched = self.c.when_watch
-        lines = ["rt.whens = None"] if watched is not None and any(
-            name in watched for name in names) else []
+        keys = dict.fromkeys(k for name in names for k in (watched or {}).get(name, ()))
+        lines = [] if not keys else [
+            "if rt.whens: " + "; ".join(f"rt.whens.pop({k!r}, None)" for k in keys)]
         return lines + (["_END(rt)"] if ends and self.checks_after(*names) else [])
 
     def calls(self, proc: str) -> str:
