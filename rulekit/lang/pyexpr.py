@@ -81,16 +81,23 @@ class ExprWriter:
                 if self.playout_mode and self._never_bool(e.index):
                     return f"{self._key_table(name, decl.per)}[{index}]"
                 index = f"str({index})"
+            elif decl is not None and decl.per is not None and self.playout_mode:
+                return f"{self._key_table(name, decl.per)}[{index}]"
             return f"({name + '.'!r} + {index})"
         assert isinstance(e, n.Name)
         return repr(e.ident)
 
-    def _key_table(self, name: str, count: int) -> str:
-        """The name of a table of the keys of a zone or variable numbered 1 to ``count``, by
-        number (a number out of range fails, as its key would)."""
+    def _key_table(self, name: str, per: int | str) -> str:
+        """The name of a table of the keys of a zone or variable, by number (``per`` 1 to a
+        count) or by role, node, edge or region: an index out of its domain fails, as its key
+        would (in a playout, whose failure is played again on the normal path)."""
         table = f"_ZK_{name}"
         if table not in self.ns:
-            self.ns[table] = {i: zone_key(name, str(i)) for i in range(1, count + 1)}
+            if isinstance(per, int):
+                self.ns[table] = {i: zone_key(name, str(i)) for i in range(1, per + 1)}
+            else:
+                self.ns[table] = {ident: zone_key(name, ident)
+                                  for ident in self.symbols.index_domain(per)}
         return table
 
     def _never_bool(self, e: n.Expr) -> bool:
