@@ -169,7 +169,10 @@ class Emitter(ChoiceWriter):
             return lines
         if isinstance(s, (n.For, n.While, n.Repeat)):
             if isinstance(s, n.For):
-                head = f"for {c.local(s.slot)} in list({c.py(s.iterable)}):"
+                walked = c.walked(s.iterable)
+                if not walked.startswith("range("):
+                    walked = f"list({c.py(s.iterable)})"
+                head = f"for {c.local(s.slot)} in {walked}:"
             elif isinstance(s, n.While):
                 head = f"while {c.py(s.condition)}:"
             else:

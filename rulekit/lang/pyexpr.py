@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import fields
 from typing import Any
 
-from rulekit.engine.helpers import INT_LIMIT
+from rulekit.engine.helpers import INT_LIMIT, LIST_LIMIT
 from rulekit.engine.program import zone_key
 from rulekit.lang import nodes as n
 from rulekit.lang.symbols import Symbols
@@ -152,8 +152,20 @@ class ExprWriter:
         zone is then its list itself, not a copy (expressions change nothing)."""
         return f"Z[{self.zone(e)}]" if _is_zone(e) else self.py(e)
 
+    def walked(self, e: n.Expr) -> str:
+        """Python source of a list that is only walked, never kept: ``range`` of two numbers
+        written in the code is Python's range (no list made, nothing to check at run time)."""
+        if is_range(e):
+            assert isinstance(e, n.Call)
+            low, high = e.args
+            if isinstance(low, n.Literal) and isinstance(high, n.Literal) \
+                    and low.value.__class__ is int and high.value.__class__ is int \
+                    and high.value - low.value + 1 <= LIST_LIMIT:
+                return f"range({low.value}, {high.value + 1})"
+        return self.read(e)
+
     def _x_comprehension(self, e: n.Comprehension) -> str:
-        iterable = self.read(e.iterable)  # (Python evaluates it outside the comprehension)
+        iterable = self.walked(e.iterable)  # (Python evaluates it outside the comprehension)
         with self.binding(e.slot, counting=is_range(e.iterable)) as var:
             if e.condition is not None and _invariant(e.condition, e.slot):
                 # Worked out once rather than once per item (counted as once per item).
