@@ -169,10 +169,7 @@ class Emitter(ChoiceWriter):
             return lines
         if isinstance(s, (n.For, n.While, n.Repeat)):
             if isinstance(s, n.For):
-                walked = c.walked(s.iterable)
-                if not walked.startswith("range("):
-                    walked = f"list({c.py(s.iterable)})"
-                head = f"for {c.local(s.slot)} in {walked}:"
+                head = f"for {c.local(s.slot)} in {c.walked(s.iterable, copied=True)}:"
             elif isinstance(s, n.While):
                 head = f"while {c.py(s.condition)}:"
             else:

@@ -152,9 +152,10 @@ class ExprWriter:
         zone is then its list itself, not a copy (expressions change nothing)."""
         return f"Z[{self.zone(e)}]" if _is_zone(e) else self.py(e)
 
-    def walked(self, e: n.Expr) -> str:
+    def walked(self, e: n.Expr, copied: bool = False) -> str:
         """Python source of a list that is only walked, never kept: ``range`` of two numbers
-        written in the code is Python's range (no list made, nothing to check at run time)."""
+        written in the code is Python's range (no list made, nothing to check at run time).
+        ``copied``: any other list is a copy (a loop's body may change what it walks)."""
         if is_range(e):
             assert isinstance(e, n.Call)
             low, high = e.args
@@ -162,7 +163,7 @@ class ExprWriter:
                     and low.value.__class__ is int and high.value.__class__ is int \
                     and high.value - low.value + 1 <= LIST_LIMIT:
                 return f"range({low.value}, {high.value + 1})"
-        return self.read(e)
+        return f"list({self.py(e)})" if copied else self.read(e)
 
     def _x_comprehension(self, e: n.Comprehension) -> str:
         iterable = self.walked(e.iterable)  # (Python evaluates it outside the comprehension)
