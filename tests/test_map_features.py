@@ -174,3 +174,22 @@ def test_a_zone_with_capacity_one_is_a_slot(tmp_path: Path) -> None:
     assert caught.value.message == "zone 'slot' holds at most 1 card"
     assert caught.value.location is not None
     assert (caught.value.location.line, caught.value.location.column) == locate(text, "move @c2")
+
+
+def test_distances_and_edges_kept_are_those_searched_each_time(
+        game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulekit.engine import graph
+
+    board = game.symbols.board
+    kept = graph.graph_functions(board)
+    monkeypatch.setattr(graph, "CACHED_NODES", 0)  # a map too large to keep them
+    searched = graph.graph_functions(board)
+    nodes = [*board.nodes, "nowhere"]
+    for _ in range(2):  # worked out, then kept
+        for a in nodes:
+            for b in nodes:
+                assert kept["distance"](a, b) == searched["distance"](a, b), (a, b)
+                found = next((e for o, e in board.adjacency.get(a, ()) if o == b), None)
+                assert kept["edge"](a, b) == found, (a, b)
+    assert kept["distance"]("a", "nowhere") == -1 and kept["distance"]("a", "a") == 0
+    assert kept["distance"]("a", "f") == 3

@@ -91,7 +91,9 @@ class AnsweringRuntime(Runtime):
                 if when is not None:
                     holds = whens.get(index)
                     if holds is None:  # (a failure is located by the game played again)
-                        holds = whens[index] = bool(when(self, []))
+                        fast = self.program.playout_whens
+                        written = fast[index] if fast else None  # the playout version
+                        holds = whens[index] = bool((written or when)(self, []))
                     if not holds:
                         continue
                 held.append((decl.procedure, option))

@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulekit.lang.symbols import Board
 
+# Maps of at most this many nodes keep the distances worked out (at most its square of them).
+CACHED_NODES = 400
+
 
 def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
     """The map built-ins (neighbors, edge, distance...) over one board."""
@@ -20,27 +23,40 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
         if props.get("region") in members:
             members[props["region"]].append(node)
 
+    between = {(a, b): edge for a, links in board.adjacency.items() for b, edge in reversed(links)}
+    # The distances from each node met so far, worked out whole at its first call (on a map of
+    # at most CACHED_NODES nodes; a larger one searches at each call).
+    known: dict[str, dict[str, int]] = {}
+    cached = len(nodes) <= CACHED_NODES
+
     def distance(a: str, b: str) -> int:
-        seen = {a: 0}
-        frontier = [a]
-        while frontier:
-            if b in seen:
-                return seen[b]
-            following = []
-            for node in frontier:
-                for other in neighbors.get(node, ()):
-                    if other not in seen:
-                        seen[other] = seen[node] + 1
-                        following.append(other)
-            frontier = following
+        seen = known.get(a) if cached else None
+        if seen is None:
+            seen = {a: 0}
+            frontier = [a]
+            while frontier:
+                if not cached and b in seen:
+                    return seen[b]
+                following = []
+                for node in frontier:
+                    for other in neighbors.get(node, ()):
+                        if other not in seen:
+                            seen[other] = seen[node] + 1
+                            following.append(other)
+                frontier = following
+            if cached:
+                known[a] = seen
         return seen.get(b, -1)
+
+    def edge(a: str, b: str) -> str | None:
+        return between.get((a, b))
 
     return {
         "nodes": lambda: list(nodes),
         "edges": lambda: list(edges),
         "regions": lambda: list(regions),
         "neighbors": lambda node: list(neighbors.get(node, ())),
-        "edge": board.edge_between,
+        "edge": edge,
         "edges_of": lambda node: list(touching.get(node, ())),
         "ends": lambda edge: [board.edges[edge]["from"], board.edges[edge]["to"]],
         "nodes_in": lambda region: list(members.get(region, ())),

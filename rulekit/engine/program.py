@@ -84,8 +84,14 @@ class Program:
     # Roles with an anytime action whose ``when`` may read non-public data: always asked.
     secret_anytime: frozenset[str] = frozenset()
     # Whether a run may keep the values of the anytime conditions until generated code writes
-    # something they read (it then sets ``rt.whens = None``).
+    # something they read (it then forgets, in ``rt.whens``, the values of those conditions and
+    # the actions that hold for their roles).
     cache_whens: bool = False
+    # The ``when`` of each anytime action (as in ``anytime``) written as playout code.
+    playout_whens: list[ExprFn | None] = field(default_factory=list)
+    # The flow, for the playout version of the main procedure (engine/rounds): the setup's
+    # procedure, the number of rounds, the phases (id, procedure), what follows the rounds.
+    flow: tuple[str | None, ExprFn | None, list[tuple[str, str]], str | None] | None = None
 
 
 def zone_key(name: str, role: str) -> str:

@@ -38,8 +38,8 @@ class Runtime:
         # Procedures run as one plain function each when their frame starts (playouts).
         self.fast: dict[str, Any] | None = None
         # The values of anytime conditions a playout keeps, by the action's index, and each
-        # role's actions that hold, by role (see Program.cache_whens); generated code sets it
-        # to None after writing what one of them reads.
+        # role's actions that hold, by role (see Program.cache_whens); after writing what one
+        # of them reads, generated code forgets its value and its role's actions.
         self.whens: dict[Any, Any] | None = None
 
     # ------------------------------------------------------------ services for instructions

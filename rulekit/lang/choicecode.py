@@ -120,7 +120,7 @@ class ChoiceWriter:
                                                                     dict[str, Any]]:
         c = self.c
         loc = self.where(choice.pos)
-        source = c.py(choice.source)
+        source = c.walked(choice.source)
         if choice.where is not None:
             with c.binding(choice.slot, counting=is_range(choice.source)) as var:
                 items = f"[{var} for {var} in {source} if {c.py(choice.where)}]"

@@ -36,6 +36,7 @@ from rulekit.engine.program import (
     Program,
     zone_key,
 )
+from rulekit.engine.rounds import main_playout
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
@@ -112,7 +113,9 @@ class Compiler(ExprWriter):
         self.log_ids: dict[tuple[int, bool], int] = {}
         self.trees: dict[Any, n.Expr] = {}  # compiled expression -> its tree
         self.end_watch: set[str] | None = None  # what the end conditions read (None: any)
-        self.when_watch: set[str] | None = None  # what the anytime conditions read (None: any)
+        # What the anytime conditions read, and what to forget of them after a write to it
+        # (see when_reads; None: anything).
+        self.when_watch: dict[str, list[int | str]] | None = None
         # What the procedures of anytime actions write (None: unknown, so anything).
         self.anytime_writes: set[str] | None = None
         self.sources: dict[str, str] = {}  # generated Python by file name, for debugging
@@ -143,15 +146,31 @@ class Compiler(ExprWriter):
                 return None
         return found
 
-    def when_reads(self) -> set[str] | None:
-        """The zones and variables the ``when`` conditions of anytime actions read (None:
-        unknown, or they read the round, the phase or the result, which change elsewhere)."""
-        found: set[str] = set()
-        for _, when in self.program.anytime:
-            tree = self.trees.get(when) if when is not None else None
-            if when is not None and (tree is None or not reads(tree, self.function_trees, found,
-                                                               set(), True)):
+    def when_reads(self) -> dict[str, list[int | str]] | None:
+        """What a playout forgets of the values of anytime conditions it keeps (``rt.whens``)
+        after a write, by zone or variable: the index of each ``when`` that reads it and the
+        role of that action (None: unknown, or a condition reads the round, the phase or the
+        result, which change elsewhere)."""
+        forget: dict[str, list[int | str]] = {}
+        for index, (decl, when) in enumerate(self.program.anytime):
+            if when is None:
+                continue
+            tree = self.trees.get(when)
+            found: set[str] = set()
+            if tree is None or not reads(tree, self.function_trees, found, set(), True):
                 return None
+            for name in found:
+                forget.setdefault(name, []).extend([index, decl.role])
+        return forget
+
+    def playout_whens(self) -> list[ExprFn | None]:
+        """The ``when`` conditions of anytime actions written as playout code (the pack's
+        small functions in place, no step counted per item)."""
+        found: list[ExprFn | None] = []
+        with self.playing_out():
+            for decl, when in self.program.anytime:
+                tree = self.trees.get(when) if when is not None else None
+                found.append(when if tree is None else self.expr(tree, decl.location))
         return found
 
     def reads_nothing_shared(self, e: n.Expr) -> bool:
@@ -227,6 +246,9 @@ class Compiler(ExprWriter):
                 self.program.playout[body.name] = self._playout_version(body, suspending)
                 if body.name not in suspending:
                     self.ns["_PD"][body.name] = self._playout_version(body, suspending, True)
+            self.program.playout_whens = self.playout_whens()
+            if self.program.flow is not None:
+                self.program.playout[MAIN] = main_playout(self.program, *self.program.flow)
             self.program.build_playout = None
 
         self.program.build_playout = build_playout  # on first use: loading stays fast

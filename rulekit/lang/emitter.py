@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.choicecode import ChoiceWriter, Line
+from rulekit.lang.movecode import inline_draw, inline_move
 from rulekit.lang.parser import Snippet
 from rulekit.lang.walk import bodies, stmt_chooses, zone_name
 
@@ -91,8 +92,9 @@ class Emitter(ChoiceWriter):
         of the anytime conditions that read one, then check the end conditions that do
         (``ends``: unless the change is only of an order)."""
         watched = self.c.when_watch
-        lines = ["rt.whens = None"] if watched is not None and any(
-            name in watched for name in names) else []
+        keys = dict.fromkeys(k for name in names for k in (watched or {}).get(name, ()))
+        lines = [] if not keys else [
+            "if rt.whens: " + "; ".join(f"rt.whens.pop({k!r}, None)" for k in keys)]
         return lines + (["_END(rt)"] if ends and self.checks_after(*names) else [])
 
     def calls(self, proc: str) -> str:
@@ -167,7 +169,7 @@ class Emitter(ChoiceWriter):
             return lines
         if isinstance(s, (n.For, n.While, n.Repeat)):
             if isinstance(s, n.For):
-                head = f"for {c.local(s.slot)} in list({c.py(s.iterable)}):"
+                head = f"for {c.local(s.slot)} in {c.walked(s.iterable, copied=True)}:"
             elif isinstance(s, n.While):
                 head = f"while {c.py(s.condition)}:"
             else:
@@ -210,7 +212,11 @@ class Emitter(ChoiceWriter):
         check of a slot and the end conditions."""
         c = self.c
         src, dst = c.zone(s.source), c.zone(s.dest)
-        if isinstance(s, n.Draw):
+        if self.inline and self.entry_trigger(s) is None:  # nothing reads _moved
+            cards = None if isinstance(s, n.Draw) or s.cards is None else c.py(s.cards)
+            lines = (inline_draw(src, dst, c.py(s.count)) if isinstance(s, n.Draw)
+                     else inline_move(src, dst, cards, s.to_bottom))
+        elif isinstance(s, n.Draw):
             lines = [f"_moved = _draw(Z[{src}], Z[{dst}], {c.py(s.count)})"]
         elif s.cards is None:
             keep = self.entry_trigger(s) is not None

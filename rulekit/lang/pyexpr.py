@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import fields
 from typing import Any
 
-from rulekit.engine.helpers import INT_LIMIT
+from rulekit.engine.helpers import INT_LIMIT, LIST_LIMIT
 from rulekit.engine.program import zone_key
 from rulekit.lang import nodes as n
 from rulekit.lang.symbols import Symbols
@@ -48,6 +48,7 @@ class ExprWriter:
         self.function_params: dict[str, int] = {}  # pack function -> number of parameters
         self.playout_mode = False  # writing a playout version (see the module's docstring)
         self._inlining: list[str] = []  # functions being written in place, innermost last
+        self._tables: dict[tuple[str, bool], str | None] = {}  # property tables, by property
 
     def constant(self, value: Any) -> str:
         """A name in the namespace bound to ``value`` (for objects without a literal)."""
@@ -80,16 +81,23 @@ class ExprWriter:
                 if self.playout_mode and self._never_bool(e.index):
                     return f"{self._key_table(name, decl.per)}[{index}]"
                 index = f"str({index})"
+            elif decl is not None and decl.per is not None and self.playout_mode:
+                return f"{self._key_table(name, decl.per)}[{index}]"
             return f"({name + '.'!r} + {index})"
         assert isinstance(e, n.Name)
         return repr(e.ident)
 
-    def _key_table(self, name: str, count: int) -> str:
-        """The name of a table of the keys of a zone or variable numbered 1 to ``count``, by
-        number (a number out of range fails, as its key would)."""
+    def _key_table(self, name: str, per: int | str) -> str:
+        """The name of a table of the keys of a zone or variable, by number (``per`` 1 to a
+        count) or by role, node, edge or region: an index out of its domain fails, as its key
+        would (in a playout, whose failure is played again on the normal path)."""
         table = f"_ZK_{name}"
         if table not in self.ns:
-            self.ns[table] = {i: zone_key(name, str(i)) for i in range(1, count + 1)}
+            if isinstance(per, int):
+                self.ns[table] = {i: zone_key(name, str(i)) for i in range(1, per + 1)}
+            else:
+                self.ns[table] = {ident: zone_key(name, ident)
+                                  for ident in self.symbols.index_domain(per)}
         return table
 
     def _never_bool(self, e: n.Expr) -> bool:
@@ -144,8 +152,21 @@ class ExprWriter:
         zone is then its list itself, not a copy (expressions change nothing)."""
         return f"Z[{self.zone(e)}]" if _is_zone(e) else self.py(e)
 
+    def walked(self, e: n.Expr, copied: bool = False) -> str:
+        """Python source of a list that is only walked, never kept: ``range`` of two numbers
+        written in the code is Python's range (no list made, nothing to check at run time).
+        ``copied``: any other list is a copy (a loop's body may change what it walks)."""
+        if is_range(e):
+            assert isinstance(e, n.Call)
+            low, high = e.args
+            if isinstance(low, n.Literal) and isinstance(high, n.Literal) \
+                    and low.value.__class__ is int and high.value.__class__ is int \
+                    and high.value - low.value + 1 <= LIST_LIMIT:
+                return f"range({low.value}, {high.value + 1})"
+        return f"list({self.py(e)})" if copied else self.read(e)
+
     def _x_comprehension(self, e: n.Comprehension) -> str:
-        iterable = self.read(e.iterable)  # (Python evaluates it outside the comprehension)
+        iterable = self.walked(e.iterable)  # (Python evaluates it outside the comprehension)
         with self.binding(e.slot, counting=is_range(e.iterable)) as var:
             if e.condition is not None and _invariant(e.condition, e.slot):
                 # Worked out once rather than once per item (counted as once per item).
@@ -196,11 +217,28 @@ class ExprWriter:
 
     def _x_attr(self, e: n.Attr) -> str:
         obj = self.py(e.obj)
-        if e.attr in ("id", "name") or (
+        strict = e.attr in ("id", "name") or (
             e.obj_kind == "card" and all(e.attr in card for card in self.symbols.cards.values())
-        ):
-            return f"C[{obj}][{e.attr!r}]"
-        return f"C[{obj}].get({e.attr!r})"  # a missing property is none
+        )
+        table = self._property_table(e.attr, strict)
+        if table is not None:
+            return f"{table}[{obj}]"
+        return f"C[{obj}][{e.attr!r}]"
+
+    def _property_table(self, attr: str, strict: bool) -> str | None:
+        """The name of a table of property ``attr`` by component (one lookup rather than
+        two and a call): each component's value, none where it has no such property; if
+        ``strict``, None unless every component has it (``C[x][attr]`` then fails as before)."""
+        key = (attr, strict)
+        name = self._tables.get(key)
+        if name is None and key not in self._tables:
+            components: dict[str, dict[str, Any]] = self.ns["C"]
+            if strict and not all(attr in props for props in components.values()):
+                self._tables[key] = None
+                return None
+            table = {ident: props.get(attr) for ident, props in components.items()}
+            name = self._tables[key] = self.constant(table)
+        return name
 
     def _x_index(self, e: n.Index) -> str:
         obj = e.obj

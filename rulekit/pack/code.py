@@ -233,4 +233,6 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
     code.append(no_winner)
     main.locations = [where] * len(code)
     procs[MAIN] = main
+    program.flow = (SETUP if SETUP in procs else None, rounds, phases,
+                    AFTER_ROUNDS if AFTER_ROUNDS in procs else None)
 

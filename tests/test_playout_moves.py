@@ -1,0 +1,76 @@
+"""Moves and draws written out in place in playout versions (``lang/movecode``): the same
+cards end in the same order as through the runtime's helpers, and a card that is not where a
+move takes it from is the located error of a normal game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulekit.engine.game import Game
+from rulekit.engine.playout import PlayoutRuntime, playout
+from rulekit.engine.rng import derive
+from rulekit.errors import GameRuntimeError
+from tests.helpers_lang import content, load, locate
+from tests.test_playout import normally, played_out, same_game, samplers
+
+# Every kind of move: one card and a list of cards, onto and under a zone, all the cards of a
+# zone onto and under another (and onto itself), draws of more cards than a zone holds.
+MOVES = """\
+    let k = choose a one of [0, 1, 2, 5] prompt "k"
+    draw k from deck to hand[a]
+    let c = choose b one of hand[a] optional prompt "c"
+    if c != none { move c from hand[a] to hand[b] bottom }
+    let s = choose a subset of hand[a] prompt "s"
+    move s from hand[a] to discard
+    let t = choose b subset of hand[b] prompt "t"
+    move t from hand[b] to deck bottom
+    if count(deck) < 2 { move all from discard to deck bottom }
+    if count(hand[b]) > 2 { move all from hand[b] to discard }
+    move all from hand[a] to hand[a]
+    if count(discard) > 3 { move all from discard to deck }
+    total = count(deck) * 10 + count(discard)
+"""
+
+
+def moves_pack(tmp_path: Path) -> Game:
+    text = content(setup="shuffle deck", phases={"main": MOVES}, rounds="6",
+                   after_rounds='if total > 30 { win a "Deep." } else { win b "Shallow." }')
+    return load(tmp_path, text).game
+
+
+def _helpers_called(game: Game) -> set[str]:
+    """The helpers of moves the playout version of the phase calls."""
+    PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
+    names = game.program.playout["phase:main"].__code__.co_names
+    return {"_move", "_move_all", "_draw"} & set(names)
+
+
+def test_moves_written_in_place_play_the_games_of_the_normal_path(tmp_path: Path) -> None:
+    game = moves_pack(tmp_path)
+    for i in range(40):
+        seed = derive(13, i)
+        state, decisions, _ = played_out(game, seed, quiet=i % 2 == 1)
+        expected, expected_decisions, _ = normally(game, seed, quiet=i % 2 == 1)
+        assert same_game(state, expected), f"game {i}"
+        assert decisions == expected_decisions
+    assert not _helpers_called(game)  # written in place
+
+
+def test_a_card_moved_from_where_it_is_not_in_a_playout_is_the_error_of_a_normal_game(
+        tmp_path: Path) -> None:
+    main = ('let c = choose a one of deck prompt "c"\nmove c from deck to hand[a]\n'
+            "move c from deck to discard")
+    text = content(phases={"main": main})
+    game = load(tmp_path, text).game
+    with pytest.raises(GameRuntimeError) as normal:
+        normally(game, 0)
+    with pytest.raises(GameRuntimeError) as info:
+        playout(game, game.initial_state(0), lambda: samplers(0, game))
+    assert info.value.message == normal.value.message
+    assert "is not in zone 'deck'" in info.value.message
+    loc = info.value.location
+    assert loc == normal.value.location
+    assert loc is not None and (loc.line, loc.column) == locate(text, "move c from deck to d")
