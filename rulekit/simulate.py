@@ -203,16 +203,17 @@ def _compiled(pack_ref: str | Path, params: dict[str, Any]) -> tuple[Path, Game,
     extends (or None): kept from an earlier run if nothing changed since
     (:mod:`rulekit.sim.gamecache`), else loaded, then kept."""
     from rulekit.pack.files import find_pack
-    from rulekit.sim.gamecache import cached_game, keep_game
+    from rulekit.sim.gamecache import KeptGame
 
     folder = pack_ref if isinstance(pack_ref, Path) else find_pack(pack_ref)
-    found = cached_game(folder, params)
+    kept = KeptGame(folder, params)
+    found = kept.get()
     if found is not None:
         return folder, found[0], found[1]
     from rulekit.pack.loader import load_pack
 
     loaded = load_pack(folder, params)
-    keep_game(folder, params, loaded)
+    kept.put(loaded)
     return loaded.folder, loaded.game, loaded.base_id
 
 

@@ -9,6 +9,7 @@ import os
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ import rulekit.sim.gamecache as gamecache
 from rulekit.engine.game import Game
 from rulekit.pack.files import find_pack
 from rulekit.pack.loader import load_pack
+from rulekit.sim.gamecache import KeptGame
 from rulekit.simulate import simulate
 
 
@@ -30,8 +32,8 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _kept(folder: Path, params: dict[str, object] | None = None) -> Game:
     """The game of ``folder`` as a later run finds it kept."""
     params = params or {}
-    gamecache.keep_game(folder, params, load_pack(folder, params))
-    found = gamecache.cached_game(folder, params)
+    KeptGame(folder, params).put(load_pack(folder, params))
+    found = KeptGame(folder, params).get()
     assert found is not None
     return found[0]
 
@@ -83,6 +85,25 @@ def test_an_edited_pack_is_compiled_again(cache: Path, duel_pack: Path) -> None:
     assert simulate(duel_pack, {"turns": 2}, games=20, seed=1).length.longest == 2
 
 
+def test_a_pack_edited_while_it_loads_is_not_kept(cache: Path, duel_pack: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import rulekit.pack.loader
+
+    manifest = duel_pack / "pack.yaml"
+    before = manifest.read_text()
+    load = rulekit.pack.loader.load_pack
+
+    def edit_then_load(*args: Any, **kwargs: Any) -> Any:  # after the files were looked at
+        manifest.write_text(before.replace("default: 3", "default: 5"))
+        return load(*args, **kwargs)
+
+    monkeypatch.setattr(rulekit.pack.loader, "load_pack", edit_then_load)
+    assert simulate(duel_pack, games=20, seed=1).length.longest == 5
+    monkeypatch.setattr(rulekit.pack.loader, "load_pack", load)
+    manifest.write_text(before)  # the files as they were looked at: not the game compiled
+    assert simulate(duel_pack, games=20, seed=1).length.longest == 3
+
+
 def test_an_edited_base_pack_is_compiled_again(cache: Path, tmp_path: Path) -> None:
     base = tmp_path / "packs" / "carchase"
     shutil.copytree(find_pack("carchase"), base)
@@ -109,17 +130,17 @@ def test_a_corrupt_entry_is_ignored_and_written_again(cache: Path, duel_pack: Pa
     header, _, data = entry.read_bytes().partition(b"\n")
     for broken in (b"nonsense", header + b"\n" + data[: len(data) // 2], header + b"\n"):
         entry.write_bytes(broken)
-        assert gamecache.cached_game(duel_pack, {}) is None
+        assert KeptGame(duel_pack, {}).get() is None
         assert simulate(duel_pack, games=20, seed=3).outcome() == first
-        assert gamecache.cached_game(duel_pack, {}) is not None  # written again
+        assert KeptGame(duel_pack, {}).get() is not None  # written again
 
 
 def test_an_entry_others_could_write_is_not_used(cache: Path, duel_pack: Path) -> None:
     simulate(duel_pack, games=5, seed=3)
     entry = _entry(cache)
-    assert gamecache.cached_game(duel_pack, {}) is not None
+    assert KeptGame(duel_pack, {}).get() is not None
     entry.chmod(0o666)
-    assert gamecache.cached_game(duel_pack, {}) is None
+    assert KeptGame(duel_pack, {}).get() is None
 
 
 def test_at_most_a_few_entries_are_kept(cache: Path, duel_pack: Path,
@@ -129,7 +150,7 @@ def test_at_most_a_few_entries_are_kept(cache: Path, duel_pack: Path,
         simulate(duel_pack, {"turns": turns}, games=1)
         os.utime(_newest(cache), (turns, turns))  # the order they were used in
     assert len(list((cache / "games").glob("*.pickle"))) == 2
-    assert gamecache.cached_game(duel_pack, {"turns": 1}) is None  # the first used went
+    assert KeptGame(duel_pack, {"turns": 1}).get() is None  # the first used went
 
 
 def _newest(cache: Path) -> Path:
@@ -139,4 +160,4 @@ def _newest(cache: Path) -> Path:
 def test_nothing_is_kept_without_a_cache_folder(duel_pack: Path, tmp_path: Path) -> None:
     assert os.environ["RULEKIT_NO_CACHE"] == "1"
     simulate(duel_pack, games=5)
-    assert gamecache.cached_game(duel_pack, {}) is None
+    assert KeptGame(duel_pack, {}).get() is None

@@ -52,75 +52,85 @@ def _path(root: Path, key: list[str]) -> Path:
     return root / "games" / f"{sha256(json.dumps(key).encode()).hexdigest()[:32]}.pickle"
 
 
-def cached_game(folder: Path, params: Mapping[str, Any]) -> tuple[Game, str | None] | None:
-    """The game of the pack in ``folder`` with ``params`` compiled by an earlier run, and the
-    id of the pack it extends (or None); None if there is none to trust and use."""
-    root = cache_dir()
-    if root is None:
-        return None
-    try:
-        folder = folder.resolve()
-        key = _key(folder, params)
-        if key is None:
-            return None
-        path = _path(root, key)
-        with open(path, "rb") as file:
-            if not _trusted(os.fstat(file.fileno())):
-                return None
-            header = json.loads(file.readline())
-            if header["key"] != key or any(tree_digest(Path(base)) != digest
-                                           for base, digest in header["bases"].items()):
-                return None
-            data = file.read()
-        from rulekit.engine.game import Game
-        from rulekit.sim.codepickle import loads
+class KeptGame:
+    """The kept game of the pack in ``folder`` with ``params``, keyed by the files as they are
+    when this is made (before the pack is loaded, so that an edit made while it loads is not
+    kept under the new files' key)."""
 
-        fields = loads(data)
-        game = Game(**{name: fields[name] for name in _GAME_FIELDS})
-        with contextlib.suppress(OSError):
-            os.utime(path)  # the last used are kept
-        return game, header["base"]
-    except Exception:  # missing, corrupt, of another rulekit: loaded and kept again
-        return None
-
-
-def keep_game(folder: Path, params: Mapping[str, Any], loaded: LoadedPack) -> None:
-    """Keep the game of ``loaded`` (the pack in ``folder`` with ``params``) for later runs;
-    nothing is kept if it cannot be (a failure to write is ignored)."""
-    root = cache_dir()
-    if root is None:
-        return
-    try:
-        folder = folder.resolve()
-        key = _key(folder, params)
-        game = loaded.game
-        if key is None or key[-1] != tree_digest(folder):
+    def __init__(self, folder: Path, params: Mapping[str, Any]) -> None:
+        self.params = dict(params)
+        self.key: list[str] | None = None
+        self.path: Path | None = None
+        root = cache_dir()
+        if root is None:
             return
-        bases = {}
-        for base in loaded.roots:
-            if base.resolve() != folder:
-                digest = tree_digest(base.resolve())
-                if digest is None:
-                    return
-                bases[str(base.resolve())] = digest
-        if game.program.build_playout is not None:  # kept compiled, both ways
-            game.program.build_playout()
-        from rulekit.sim.codepickle import dumps
+        try:
+            self.folder = folder.resolve()
+            self.key = _key(self.folder, self.params)
+        except (OSError, RuntimeError):
+            return
+        if self.key is not None:
+            self.path = _path(root, self.key)
 
-        data = dumps({name: getattr(game, name) for name in _GAME_FIELDS})
-        header = json.dumps({"key": key, "bases": bases, "base": loaded.base_id})
-    except Exception:  # something that does not pickle: nothing kept
-        return
-    path = _path(root, key)
-    temporary = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        temporary.write_bytes(header.encode() + b"\n" + data)
-        os.replace(temporary, path)
-        _prune(path.parent)
-    except OSError:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
+    def get(self) -> tuple[Game, str | None] | None:
+        """The game compiled by an earlier run, and the id of the pack it extends (or None);
+        None if there is none to trust and use."""
+        if self.path is None:
+            return None
+        try:
+            with open(self.path, "rb") as file:
+                if not _trusted(os.fstat(file.fileno())):
+                    return None
+                header = json.loads(file.readline())
+                if header["key"] != self.key or any(
+                        tree_digest(Path(base)) != digest
+                        for base, digest in header["bases"].items()):
+                    return None
+                data = file.read()
+            from rulekit.engine.game import Game
+            from rulekit.sim.codepickle import loads
+
+            fields = loads(data)
+            game = Game(**{name: fields[name] for name in _GAME_FIELDS})
+            with contextlib.suppress(OSError):
+                os.utime(self.path)  # the last used are kept
+            return game, header["base"]
+        except Exception:  # missing, corrupt, of another rulekit: loaded and kept again
+            return None
+
+    def put(self, loaded: LoadedPack) -> None:
+        """Keep the game of ``loaded`` for later runs, unless the pack's files changed since
+        this was made; nothing is kept if it cannot be (a failure to write is ignored)."""
+        if self.path is None or self.key is None:
+            return
+        try:
+            if self.key != _key(self.folder, self.params):
+                return
+            game = loaded.game
+            bases = {}
+            for base in loaded.roots:
+                if base.resolve() != self.folder:
+                    digest = tree_digest(base.resolve())
+                    if digest is None:
+                        return
+                    bases[str(base.resolve())] = digest
+            if game.program.build_playout is not None:  # kept compiled, both ways
+                game.program.build_playout()
+            from rulekit.sim.codepickle import dumps
+
+            data = dumps({name: getattr(game, name) for name in _GAME_FIELDS})
+            header = json.dumps({"key": self.key, "bases": bases, "base": loaded.base_id})
+        except Exception:  # something that does not pickle: nothing kept
+            return
+        temporary = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            temporary.write_bytes(header.encode() + b"\n" + data)
+            os.replace(temporary, self.path)
+            _prune(self.path.parent)
+        except OSError:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
 
 
 def _prune(folder: Path) -> None:
@@ -131,4 +141,4 @@ def _prune(folder: Path) -> None:
             old.unlink()
 
 
-__all__ = ["MAX_FILES", "cached_game", "keep_game"]
+__all__ = ["MAX_FILES", "KeptGame"]
