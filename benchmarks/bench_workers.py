@@ -12,7 +12,8 @@ runnable processes than cores, the wall clock of two workers says little, the CP
 ``--cli`` also times the whole ``rulekit simulate PACK --games N --workers W`` process, as a user
 runs it (loading the pack included), and the bound Amdahl's law sets on their ratio from CPU
 times: what a run of 0 games costs (starting Python, imports, loading the pack, the report)
-cannot be shared by workers. Nothing here is a pass/fail test.
+cannot be shared by workers; that of a run of 0 games with ``RULEKIT_NO_CACHE=1`` too (the pack
+compiled afresh: a first run after a change). Nothing here is a pass/fail test.
 """
 
 from __future__ import annotations
@@ -80,15 +81,16 @@ def whole_processes(pack: str, games: int, repeat: int) -> None:
     the bound Amdahl's law sets on their ratio: the CPU time of a run of 0 games (starting
     Python, imports, loading the pack, the report: what no worker can share) against that of
     the games themselves (a run of ``games`` in one process, less the former)."""
-    best = {0: float("inf"), 1: float("inf"), 2: float("inf")}
-    cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    best = {-1: float("inf"), 0: float("inf"), 1: float("inf"), 2: float("inf")}
+    cpu: dict[int, list[float]] = {-1: [], 0: [], 1: [], 2: []}
+    cold = {**os.environ, "RULEKIT_NO_CACHE": "1"}
     for _ in range(repeat):
-        for workers in (1, 2, 0):
+        for workers in (1, 2, 0, -1):  # -1: 0 games, nothing kept from earlier runs
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             subprocess.run([sys.executable, "-m", "rulekit", "simulate", pack, "--games",
-                            str(games if workers else 0), "--seed", "1", "--workers",
-                            str(max(workers, 1))],
+                            str(games if workers > 0 else 0), "--seed", "1", "--workers",
+                            str(max(workers, 1))], env=cold if workers < 0 else None,
                            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             best[workers] = min(best[workers], time.perf_counter() - start)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -101,7 +103,8 @@ def whole_processes(pack: str, games: int, repeat: int) -> None:
     print(f"{pack}, {games} games, CPU medians: serial part (a run of 0 games) {serial:.2f} s, "
           f"the games {shared:.2f} s, 2 workers in all {statistics.median(cpu[2]):.2f} s; "
           f"Amdahl's bound on 2 idle cores x{(serial + shared) / (serial + shared / 2):4.2f} "
-          f"(x1.8 needs a serial part of at most {shared / 8:.2f} s)")
+          f"(x1.8 needs a serial part of at most {shared / 8:.2f} s); serial part with "
+          f"nothing kept from earlier runs (RULEKIT_NO_CACHE=1) {statistics.median(cpu[-1]):.2f} s")
 
 
 if __name__ == "__main__":

@@ -37,10 +37,10 @@ from rulekit.agents import (
 from rulekit.engine.decisions import Decision, Option, RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import playout
+from rulekit.engine.program import INITIATIVE
 from rulekit.engine.rng import derive
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did_you_mean
-from rulekit.pack.code import INITIATIVE
 from rulekit.sim.execution import Job, PackSource, Pool, Progress, open_pool, prepared
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.stats import GameRecord, Tally, wilson_interval
@@ -198,6 +198,25 @@ def play_chunk(job: Job, start: int, stop: int) -> Tally:
     return _play_range(game, agents, job.seed, start, stop, job.max_rounds)
 
 
+def _compiled(pack_ref: str | Path, params: dict[str, Any]) -> tuple[Path, Game, str | None]:
+    """The folder of a pack, its game compiled with ``params`` and the id of the pack it
+    extends (or None): kept from an earlier run if nothing changed since
+    (:mod:`rulekit.sim.gamecache`), else loaded, then kept."""
+    from rulekit.pack.files import find_pack
+    from rulekit.sim.gamecache import KeptGame
+
+    folder = pack_ref if isinstance(pack_ref, Path) else find_pack(pack_ref)
+    kept = KeptGame(folder, params)
+    found = kept.get()
+    if found is not None:
+        return folder, found[0], found[1]
+    from rulekit.pack.loader import load_pack
+
+    loaded = load_pack(folder, params)
+    kept.put(loaded)
+    return loaded.folder, loaded.game, loaded.base_id
+
+
 def _agent_name(spec: AgentSpec) -> str:
     return spec.strip() if isinstance(spec, str) else repr(spec)
 
@@ -214,16 +233,13 @@ def simulate(pack_ref: str | Path, params: Mapping[str, Any] | None = None, game
     a Dask cluster; an open ``pool`` (:func:`rulekit.sim.execution.open_pool`) serves several
     runs. The counts are the same in every case. ``progress`` is told of games as they finish.
     """
-    from rulekit.pack.loader import load_pack
-
     if games < 0:
         raise UsageError(f"the number of games must be 0 or more, not {games}")
     if workers < 1:
         raise UsageError(f"the number of workers must be 1 or more, not {workers}")
     if max_rounds < 1:
         raise UsageError(f"the round cap must be 1 or more, not {max_rounds}")
-    loaded = load_pack(pack_ref, dict(params or {}))
-    game = loaded.game
+    folder, game, base_id = _compiled(pack_ref, dict(params or {}))
     specs: dict[str, AgentSpec] = {role: DEFAULT_AGENT for role in game.roles}
     for role, spec in (agents or {}).items():
         if role not in game.role_names:
@@ -231,7 +247,7 @@ def simulate(pack_ref: str | Path, params: Mapping[str, Any] | None = None, game
             raise UsageError(f"unknown role '{role}' for an agent", hint)
         specs[role] = spec
     agent_objects = {role: load_agent(s) if isinstance(s, str) else s for role, s in specs.items()}
-    source = PackSource(str(loaded.folder.resolve()), portable=loaded.base_id is None)
+    source = PackSource(str(folder.resolve()), portable=base_id is None)
     job = Job(source, tuple(sorted(game.params.items())), tuple(specs.items()), seed, max_rounds)
 
     with ExitStack() as stack:

@@ -52,8 +52,7 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from rulekit.agents import parse_agents
     from rulekit.cli.progress import progress_bar
-    from rulekit.pack.loader import parse_params
-    from rulekit.sim.report import csv_report, sweep_table, text_report
+    from rulekit.pack.params import parse_params
     from rulekit.simulate import simulate, sweep
 
     params = parse_params(args.param)
@@ -70,10 +69,14 @@ def run(args: argparse.Namespace) -> int:
         rows = len(combinations(check_sweeps(args.sweep, declared, params)))
         with progress_bar(args.games * rows, "games", args.quiet) as progress:
             keys, results = sweep(args.pack, args.sweep, params, progress=progress, **options)
+        from rulekit.sim.report import sweep_table
+
         _print(args, results, keys, sweep_table(results, keys))
         return 0
     with progress_bar(args.games, "games", args.quiet) as progress:
         result = simulate(args.pack, params, progress=progress, **options)
+    from rulekit.sim.report import csv_report, text_report
+
     if args.csv:
         out(csv_report([result]))
     elif args.json:

@@ -29,6 +29,7 @@ SUSPEND = 1  # waiting for decisions
 STOP = 2  # the game is over
 
 MAIN = "__main__"  # the procedure that runs setup, then rounds of phases
+INITIATIVE = "__flow__:initiative"  # flow.initiative, compiled as a function of no parameters
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulekit.engine.program import INITIATIVE
 from rulekit.errors import Location, PackError, PackFileError, SchemaError, did_you_mean
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
@@ -16,7 +17,6 @@ from rulekit.yamlsource import YamlDocument
 
 SETUP = "__setup__"
 AFTER_ROUNDS = "__after_rounds__"
-INITIATIVE = "__flow__:initiative"  # flow.initiative, compiled as a function of no parameters
 
 
 class CodeBuilder:
