@@ -177,3 +177,33 @@ def test_a_decision_is_the_one_pending_in_the_state_observed(game: Game) -> None
             changed["pending"][0] = {**spec, "prompt": spec.get("prompt", "") + "!"}
             assert game.observe(changed, spec["player"])["decisions"][0]["prompt"].endswith("!")
         state = game.apply(state, {d.player: d.sample(rand) for d in game.pending(state)})
+
+
+def containers(value: Any) -> list[Any]:
+    """Every list and dict in ``value``, at every depth."""
+    found = []
+    if isinstance(value, (list, dict)):
+        found.append(value)
+        for item in value.values() if isinstance(value, dict) else value:
+            found += containers(item)
+    return found
+
+
+def test_every_list_and_dict_of_an_observation_is_read_only_at_every_depth(game: Game) -> None:
+    """Events, decisions (with their refused candidates and the reasons why, lists in lists)
+    and values: each is a read-only copy, however deep; only the outer dict and its list of
+    decisions are the caller's."""
+    rand = random.Random(11)
+    state = game.new_game(11)
+    nested = 0
+    while state["result"] is None and state["round"] < 4:
+        for role in game.roles:
+            seen = game.observe(state, role)
+            for part in (seen["zones"], seen["vars"], *seen["decisions"], seen["log"]):
+                for inner in containers(part):
+                    with pytest.raises(TypeError, match="read-only"):
+                        inner.clear()
+                    nested += any(isinstance(v, list) for v in (
+                        inner.values() if isinstance(inner, dict) else inner))
+        state = game.apply(state, {d.player: d.sample(rand) for d in game.pending(state)})
+    assert nested

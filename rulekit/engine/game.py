@@ -334,6 +334,8 @@ def _stands_out(text: str) -> bool:
 # The keys of a state whose values copy_state knows how to copy (see its docstring).
 _STATE_KEYS = frozenset({"format", "pack", "seed", "rng", "round", "phase", "zones", "vars",
                          "stack", "pending", "committed", "log", "result", "steps"})
+_LIST = frozenset({list})
+_FEW_PILES = 16  # up to this many piles, copy_state copies them in a loop
 
 
 def copy_state(state: State) -> State:
@@ -353,11 +355,20 @@ def copy_state(state: State) -> State:
     """
     new = state.copy()
     zones = state["zones"]
-    new["zones"] = dict(zip(zones, map(list.copy, zones.values()), strict=True))
+    copied = zones.copy()  # the dict's table at once, then each pile's list
+    if len(zones) > _FEW_PILES:
+        copied.update(zip(zones, map(list.copy, zones.values()), strict=True))
+    else:  # few piles: a loop costs less than the update's calls
+        for key, cards in zones.items():
+            copied[key] = cards[:]
+    new["zones"] = copied
     new["vars"] = state["vars"].copy()
-    new["stack"] = [[frame[0], frame[1], [value[:] if value.__class__ is list else value
-                                          for value in frame[2]]]
-                    for frame in state["stack"]]
+    stack: list[list[Any]] = []
+    push = stack.append
+    for name, pc, local in state["stack"]:  # a frame's lists copied only where there are some
+        push([name, pc, local[:] if _LIST.isdisjoint(map(type, local))
+              else [value[:] if value.__class__ is list else value for value in local]])
+    new["stack"] = stack
     new["pending"] = state["pending"][:]
     new["committed"] = state["committed"].copy()
     new["log"] = state["log"][:]

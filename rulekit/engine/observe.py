@@ -78,18 +78,19 @@ class FrozenDict(dict[str, Any]):
 
 def freeze(value: Any) -> Any:
     """A read-only copy of a plain-data value (a read-only value is its own copy)."""
-    cls = value.__class__
+    cls = type(value)
     if cls is dict:
         frozen = FrozenDict(value)
-        if not _all_scalars(map(type, value.values())):
-            for key, item in value.items():
-                if item.__class__ not in _SCALARS:
-                    _set(frozen, key, freeze(item))
+        for key, item in value.items():
+            cls = type(item)
+            if cls is list:
+                _set(frozen, key, FrozenList(item) if _all_scalars(map(type, item))
+                     else _freeze_items(item))
+            elif cls not in _SCALARS:
+                _set(frozen, key, freeze(item))
         return frozen
     if cls is list:
-        if _all_scalars(map(type, value)):
-            return FrozenList(value)
-        return FrozenList([v if v.__class__ in _SCALARS else freeze(v) for v in value])
+        return FrozenList(value) if _all_scalars(map(type, value)) else _freeze_items(value)
     if cls in _SCALARS or cls is FrozenDict or cls is FrozenList:
         return value
     if isinstance(value, dict):
@@ -97,6 +98,22 @@ def freeze(value: Any) -> Any:
     if isinstance(value, list):
         return freeze(list(value))
     return value
+
+
+def _freeze_items(value: list[Any]) -> FrozenList:
+    """``freeze`` of a list holding other lists or dicts (lists of lists, as a decision's
+    refused candidates with their reasons, frozen here without a call per list)."""
+    items: list[Any] = []
+    push = items.append
+    for item in value:
+        cls = type(item)
+        if cls is list:
+            push(FrozenList(item) if _all_scalars(map(type, item)) else _freeze_items(item))
+        elif cls in _SCALARS:
+            push(item)
+        else:
+            push(freeze(item))
+    return FrozenList(items)
 
 
 def thaw(value: Any) -> Any:
