@@ -17,10 +17,12 @@ from operator import itemgetter
 from typing import Any
 
 from rulekit.engine.decisions import (
+    NONE_ID,
     Decision,
     Option,
     RandomChooser,
     choice_event,
+    option_id,
     option_ids,
 )
 from rulekit.engine.draws import bit_indexes, subset_bits
@@ -45,8 +47,8 @@ class Capped(Exception):
 class AnsweringRuntime(Runtime):
     """A runtime that answers decisions where they are asked (see the module's text)."""
 
-    __slots__ = ("actions", "by_role", "choosers", "decisions", "last_round", "max_rounds",
-                 "random", "record", "rngs", "spent", "watch")
+    __slots__ = ("actions", "anytime", "by_role", "choosers", "decisions", "last_round",
+                 "max_rounds", "random", "record", "rngs", "spent", "watch")
 
     def __init__(self, program: Program, state: State, budget: int,
                  choosers: Mapping[str, Chooser], max_rounds: int | None,
@@ -58,6 +60,7 @@ class AnsweringRuntime(Runtime):
         self.last_round = sys.maxsize if max_rounds is None else max_rounds
         self.watch = watch
         self.decisions = 0
+        self.anytime = bool(program.anytime)  # whether the pack has anytime actions
         self.spent = 0  # loop turns counted before the last decision
         # Random choosers answer from the specs, without Decision objects nor pending specs.
         self.random = all(type(chooser) is RandomChooser for chooser in choosers.values())
@@ -244,6 +247,57 @@ class AnsweringRuntime(Runtime):
         locals_[spec["slot"]] = value
         if record:
             self.log.append(choice_event(role, option_id, value, state["round"]))
+        return None
+
+    def choose_one(self, locals_: list[Any], slot: int, items: list[Any], role: str,
+                   optional: bool, ask: bool, make: SpecMaker) -> str | None:
+        """A choice of one item of ``items`` asked alone, answered by RandomChoosers
+        (``random``) without its spec: the steps and draws of :meth:`_one` (and of
+        :meth:`_answer_plainly` in a game without anytime actions), the answer written into
+        ``locals_[slot]``; the procedure of an anytime action drawn instead. Playout code
+        calls it with the candidates it works out in place (``make`` makes the spec only
+        for the watch and the round limit, its steps not counted, as they were once)."""
+        n = len(items)
+        forced = False
+        if n < 2 and (n == 0 or not optional):  # as forced_answer
+            if n == 0 and not optional:
+                raise LookupError(f"{role} must choose, but there is nothing to choose")
+            forced = True
+        if self.anytime:
+            asked = forced and (ask or role in self.program.secret_anytime)
+            whens = self.whens
+            held = None if whens is None else whens.get(role)
+            if held is None:
+                extras = self._extras(role, counted=forced and not asked)
+            else:  # as anytime_options, in short
+                extras = self._not_running(held) if held else []
+        else:
+            asked, extras = forced and ask, []
+        if forced and not (asked or extras):
+            locals_[slot] = items[0] if n else None
+            return None
+        state = self.state
+        if self.watch is not None or state["round"] > self.last_round:
+            ticks = self.ticks
+            spec = make(self, locals_)
+            self.ticks = ticks
+            if self.watch is not None:
+                self._waiting([spec])
+            if state["round"] > self.last_round:
+                self._cap([spec])
+        self.decisions += 1
+        self.spent += self.budget - self.ticks  # as _answered
+        self.ticks = self.budget
+        rng = self.rngs[role]
+        # The draws of RandomChooser.answer: an anytime action now and then, else an item.
+        if extras and rng.random() < len(extras) / (len(extras) + 1 + n):
+            return self._anytime(role, rng.choice(extras)[0], self.log)
+        drawn = rng._randbelow(n + 1) - 1 if optional else rng._randbelow(n)
+        value = items[drawn] if drawn >= 0 else None
+        locals_[slot] = value
+        if self.record:
+            option = option_id(items, drawn, self.program.plain_ids) if drawn >= 0 else NONE_ID
+            self.log.append(choice_event(role, option, value, state["round"]))
         return None
 
     def _waiting(self, specs: list[dict[str, Any]]) -> None:

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 RAW_KINDS = frozenset({"int", "bool", "text", "none"})
 # Values that are never lists, so a log keeps them without a copy.
 SCALAR_KINDS = frozenset({"role", "card", "node", "edge", "region"})
+# Playout code answers a random choice asked alone in place (off: through ``rt.answer``, to
+# compare the two in one process, benchmarks/bench_answers.py).
+QUICK = True
 
 
 class ChoiceWriter:
@@ -56,7 +59,8 @@ class ChoiceWriter:
 
     def _inline_choice(self, s: n.Stmt, loc: Location, indent: str) -> list[Line]:
         """A choice answered at once (playout versions): ``rt.answer`` writes the answers
-        into their slots, as a resumed game would."""
+        into their slots, as a resumed game would; for random seats, a choice of one item
+        asked alone goes straight to ``rt.choose_one`` (:meth:`_quick_one`)."""
         if isinstance(s, n.Simultaneous):
             pairs = [(b.value, b.slot) for b in s.bindings]
         elif isinstance(s, n.Let):
@@ -73,12 +77,33 @@ class ChoiceWriter:
             assert isinstance(choice, n.Choice)
             makers.append(self.c.constant(self._choice_spec(choice, slot)))
         lines = [f"rt.answer(L, [{', '.join(makers)}])"]
+        first, slot = pairs[0]
+        if QUICK and len(pairs) == 1 and isinstance(first, n.Choice) and first.kind == "one":
+            lines = [*self._quick_one(first, slot, makers[0]), "else:", "    " + lines[0]]
         if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
             lines += self._assign_lines(s, f"L[{pairs[0][1]}]") + self._var_written(s)
             trigger = self.trigger(s)
             if trigger is not None:
                 lines.append(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
         return [(indent + t, loc) for t in lines]
+
+    def _quick_one(self, choice: n.Choice, slot: int, maker: str) -> list[str]:
+        """A choice of one item asked alone, answered by random players
+        (``AnsweringRuntime.choose_one``) from its candidates worked out in place, without a
+        spec; asked again, the candidates worked out again, after an anytime action."""
+        c = self.c
+        source = c.walked(choice.source)
+        if choice.where is not None:  # (the candidates of the spec, without those refused)
+            with c.binding(choice.slot, counting=is_range(choice.source)) as var:
+                items = f"[{var} for {var} in {source} if {c.py(choice.where)}]"
+        elif source.startswith(("list(", "[")) and source.endswith((")", "]")):
+            items = source
+        else:
+            items = f"list({source})"
+        call = (f"rt.choose_one(L, {slot}, {items}, {c.py(choice.player)}, "
+                f"{bool(choice.optional)!r}, {bool(choice.always_ask)!r}, {maker})")
+        return ["if rt.random:", f"    while (_act := {call}) is not None:",
+                "        rt.run_anytime(_act)"]
 
     def _log_line(self, s: n.Log) -> str:
         log_id, args = self._log_text(s)
