@@ -104,9 +104,13 @@ class AnsweringRuntime(Runtime):
 
     def _not_running(self, held: list[tuple[str, tuple[str, str]]]) -> Extras:
         """The options of ``held`` whose procedure is not running (inside its own question)."""
+        if len(held) == 1:  # (no set nor comprehension for one action: they cost more)
+            procedure = held[0][0]
+            for frame in self.stack:
+                if frame[0] == procedure:
+                    return []
+            return [held[0][1]]
         running = set(map(_NAME, self.stack))
-        if len(held) == 1:  # (no comprehension for one action: its frame costs more)
-            return [] if held[0][0] in running else [held[0][1]]
         return [option for procedure, option in held if procedure not in running]
 
     def _answer_at_random(self) -> None:
@@ -258,24 +262,28 @@ class AnsweringRuntime(Runtime):
         calls it with the candidates it works out in place (``make`` makes the spec only
         for the watch and the round limit, its steps not counted, as they were once)."""
         n = len(items)
-        forced = False
-        if n < 2 and (n == 0 or not optional):  # as forced_answer
-            if n == 0 and not optional:
-                raise LookupError(f"{role} must choose, but there is nothing to choose")
+        if n > 1 or (n and optional):  # the usual case: not forced
+            forced = False
+        elif n or optional:  # as forced_answer
             forced = True
+        else:
+            raise LookupError(f"{role} must choose, but there is nothing to choose")
         if self.anytime:
-            asked = forced and (ask or role in self.program.secret_anytime)
             whens = self.whens
             held = None if whens is None else whens.get(role)
-            if held is None:
+            if held is not None and not forced:  # as anytime_options, in short
+                extras = self._not_running(held) if held else held
+            else:
+                asked = forced and (ask or role in self.program.secret_anytime)
                 extras = self._extras(role, counted=forced and not asked)
-            else:  # as anytime_options, in short
-                extras = self._not_running(held) if held else []
-        else:
-            asked, extras = forced and ask, []
-        if forced and not (asked or extras):
+                if forced and not (asked or extras):
+                    locals_[slot] = items[0] if n else None
+                    return None
+        elif forced and not ask:
             locals_[slot] = items[0] if n else None
             return None
+        else:
+            extras = []
         state = self.state
         if self.watch is not None or state["round"] > self.last_round:
             ticks = self.ticks
@@ -286,14 +294,19 @@ class AnsweringRuntime(Runtime):
             if state["round"] > self.last_round:
                 self._cap([spec])
         self.decisions += 1
-        self.spent += self.budget - self.ticks  # as _answered
-        self.ticks = self.budget
+        budget = self.budget
+        self.spent += budget - self.ticks  # as _answered
+        self.ticks = budget
         rng = self.rngs[role]
         # The draws of RandomChooser.answer: an anytime action now and then, else an item.
         if extras and rng.random() < len(extras) / (len(extras) + 1 + n):
             return self._anytime(role, rng.choice(extras)[0], self.log)
-        drawn = rng._randbelow(n + 1) - 1 if optional else rng._randbelow(n)
-        value = items[drawn] if drawn >= 0 else None
+        if optional:  # to decline is one more answer, drawn as -1
+            drawn = rng._randbelow(n + 1) - 1
+            value = items[drawn] if drawn >= 0 else None
+        else:
+            drawn = rng._randbelow(n)
+            value = items[drawn]
         locals_[slot] = value
         if self.record:
             option = option_id(items, drawn, self.program.plain_ids) if drawn >= 0 else NONE_ID
