@@ -1,8 +1,10 @@
-"""A choice of one item asked alone, in the playout code of random seats: answered by
-``AnsweringRuntime.choose_one`` from its candidates worked out in place, without a spec (the
-spec is made only for the watch and the round limit). Every shape of such a choice (forced,
-optional, empty, with ``where``, in a pack with anytime actions and without) gives the games
-of the normal path, recorded or not, stopped at a round limit or not.
+"""A choice asked alone, in the playout code of random seats: answered by
+``QuickAnswers.choose_one`` (one item) or ``choose_subset`` (a subset with no 'at most' rule,
+in a game without anytime actions) from its candidates worked out in place, without a spec (the
+spec is made only for the watch, the round limit and what is not drawn in short). Every shape
+of such a choice (forced, optional, empty, with ``where``, refused draws, in a pack with anytime
+actions and without) gives the games of the normal path, recorded or not, stopped at a round
+limit or not.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from rulekit.engine.answering import AnsweringRuntime
 from rulekit.engine.decisions import RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import run_playout
+from rulekit.engine.quickanswers import QuickAnswers
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
 from rulekit.simulate import seat_rng
@@ -35,13 +37,19 @@ let o = choose a one of hand[a] as y where y.score > 2 optional prompt "Show"
 let p = choose a one of discard optional prompt "Maybe none"
 total = m
 tag = choose b one of ["left", "right"] prompt "Side"
+let s = choose b subset of discard max 1 prompt "Some"
+let t = choose a subset of [1, 2, 3, 4] min 1 max 2 prompt "At least one"
+let u = choose b subset of range(1, 30) max 1 prompt "Mostly refused draws"
+let v = choose a subset of hand[a] prompt "Any"
+total = count(t) + count(u)
 """
 
 
 def shapes_pack(tmp_path: Path, anytime: bool) -> Game:
     text = content(setup=SETUP, phases={"main": SHAPES}, rounds="5",
                    after_rounds='if count(hand[a]) > 1 { win a "Many." } else { win b "Few." }')
-    if anytime:
+    if anytime:  # (a subset whose draws are mostly refused only in a plain game, for now)
+        text = text.replace("range(1, 30)", "range(1, 3)")
         text = text.replace("procedures:\n", "") + ANYTIME
     return load(tmp_path, text).game
 
@@ -70,14 +78,17 @@ def played_out(game: Game, seed: int, record: bool = True,
 def test_single_choices_of_every_shape_are_the_games_of_the_normal_path(
         tmp_path: Path, anytime: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     game = shapes_pack(tmp_path, anytime)
-    calls = 0
-    choose_one = AnsweringRuntime.choose_one
+    calls = {"choose_one": 0, "choose_subset": 0}
 
-    def counted(self: AnsweringRuntime, *args: Any) -> Any:
-        nonlocal calls
-        calls += 1
-        return choose_one(self, *args)
-    monkeypatch.setattr(AnsweringRuntime, "choose_one", counted)
+    def counted(name: str) -> Any:
+        method = getattr(QuickAnswers, name)
+
+        def call(self: QuickAnswers, *args: Any) -> Any:
+            calls[name] += 1
+            return method(self, *args)
+        return call
+    for name in calls:
+        monkeypatch.setattr(QuickAnswers, name, counted(name))
     taken = 0
     for i in range(40):
         seed = derive(31, i)
@@ -89,7 +100,8 @@ def test_single_choices_of_every_shape_are_the_games_of_the_normal_path(
         assert same_game({**quiet, "log": []}, {**expected, "log": []}), f"game {i}"
         assert quiet["log"] == chosen, f"game {i}"
         taken += sum(e["e"] == "choice" and e["option"][0] == "!" for e in expected["log"])
-    assert calls > 40 * 5 * 5
+    assert calls["choose_one"] > 40 * 5 * 6
+    assert calls["choose_subset"] == (0 if anytime else 40 * 5 * 4 * 2)  # (in plain games)
     assert (taken > 20) == anytime
 
 

@@ -17,12 +17,10 @@ from operator import itemgetter
 from typing import Any
 
 from rulekit.engine.decisions import (
-    NONE_ID,
     Decision,
     Option,
     RandomChooser,
     choice_event,
-    option_id,
     option_ids,
 )
 from rulekit.engine.draws import bit_indexes, subset_bits
@@ -48,7 +46,7 @@ class AnsweringRuntime(Runtime):
     """A runtime that answers decisions where they are asked (see the module's text)."""
 
     __slots__ = ("actions", "anytime", "by_role", "choosers", "decisions", "last_round",
-                 "max_rounds", "random", "record", "rngs", "spent", "watch")
+                 "max_rounds", "plain", "random", "record", "rngs", "spent", "watch")
 
     def __init__(self, program: Program, state: State, budget: int,
                  choosers: Mapping[str, Chooser], max_rounds: int | None,
@@ -64,6 +62,7 @@ class AnsweringRuntime(Runtime):
         self.spent = 0  # loop turns counted before the last decision
         # Random choosers answer from the specs, without Decision objects nor pending specs.
         self.random = all(type(chooser) is RandomChooser for chooser in choosers.values())
+        self.plain = self.random and not self.anytime  # (and no anytime action to offer)
         # Their generators, by role: a choice of one item is drawn here, in short.
         self.rngs: dict[str, Any] = {
             role: chooser.rng for role, chooser in choosers.items()  # type: ignore[attr-defined]
@@ -135,6 +134,10 @@ class AnsweringRuntime(Runtime):
         else:
             specs = [make(self, locals_) for make in makers]
             check_players(specs)
+        self._answer_specs(locals_, specs)
+
+    def _answer_specs(self, locals_: list[Any], specs: list[dict[str, Any]]) -> None:
+        """:meth:`_answer_plainly` once the specs are made."""
         waiting = specs
         for spec in specs:
             if not _asked(spec):  # (the usual case: every choice is asked)
@@ -253,65 +256,12 @@ class AnsweringRuntime(Runtime):
             self.log.append(choice_event(role, option_id, value, state["round"]))
         return None
 
-    def choose_one(self, locals_: list[Any], slot: int, items: list[Any], role: str,
-                   optional: bool, ask: bool, make: SpecMaker) -> str | None:
-        """A choice of one item of ``items`` asked alone, answered by RandomChoosers
-        (``random``) without its spec: the steps and draws of :meth:`_one` (and of
-        :meth:`_answer_plainly` in a game without anytime actions), the answer written into
-        ``locals_[slot]``; the procedure of an anytime action drawn instead. Playout code
-        calls it with the candidates it works out in place (``make`` makes the spec only
-        for the watch and the round limit, its steps not counted, as they were once)."""
-        n = len(items)
-        if n > 1 or (n and optional):  # the usual case: not forced
-            forced = False
-        elif n or optional:  # as forced_answer
-            forced = True
-        else:
-            raise LookupError(f"{role} must choose, but there is nothing to choose")
-        if self.anytime:
-            whens = self.whens
-            held = None if whens is None else whens.get(role)
-            if held is not None and not forced:  # as anytime_options, in short
-                extras = self._not_running(held) if held else held
-            else:
-                asked = forced and (ask or role in self.program.secret_anytime)
-                extras = self._extras(role, counted=forced and not asked)
-                if forced and not (asked or extras):
-                    locals_[slot] = items[0] if n else None
-                    return None
-        elif forced and not ask:
-            locals_[slot] = items[0] if n else None
-            return None
-        else:
-            extras = []
-        state = self.state
-        if self.watch is not None or state["round"] > self.last_round:
-            ticks = self.ticks
-            spec = make(self, locals_)
-            self.ticks = ticks
-            if self.watch is not None:
-                self._waiting([spec])
-            if state["round"] > self.last_round:
-                self._cap([spec])
-        self.decisions += 1
-        budget = self.budget
-        self.spent += budget - self.ticks  # as _answered
-        self.ticks = budget
-        rng = self.rngs[role]
-        # The draws of RandomChooser.answer: an anytime action now and then, else an item.
-        if extras and rng.random() < len(extras) / (len(extras) + 1 + n):
-            return self._anytime(role, rng.choice(extras)[0], self.log)
-        if optional:  # to decline is one more answer, drawn as -1
-            drawn = rng._randbelow(n + 1) - 1
-            value = items[drawn] if drawn >= 0 else None
-        else:
-            drawn = rng._randbelow(n)
-            value = items[drawn]
-        locals_[slot] = value
-        if self.record:
-            option = option_id(items, drawn, self.program.plain_ids) if drawn >= 0 else NONE_ID
-            self.log.append(choice_event(role, option, value, state["round"]))
-        return None
+    def remade(self, make: SpecMaker, locals_: list[Any]) -> dict[str, Any]:
+        """The spec of a choice made again, its steps not counted (they were once)."""
+        ticks = self.ticks
+        spec = make(self, locals_)
+        self.ticks = ticks
+        return spec
 
     def _waiting(self, specs: list[dict[str, Any]]) -> None:
         """Tell the watch of the first decisions waited for."""

@@ -16,7 +16,6 @@ from functools import partial
 from typing import Any
 
 from rulekit.engine.answering import (
-    AnsweringRuntime,
     Capped,
     Chooser,
     SpecMaker,
@@ -26,11 +25,12 @@ from rulekit.engine.decisions import Option, choice_event
 from rulekit.engine.game import Game, State, copy_state
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
 from rulekit.engine.program import CONTINUE, SUSPEND, Program
+from rulekit.engine.quickanswers import QuickAnswers
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError
 
 
-class PlayoutRuntime(AnsweringRuntime):
+class PlayoutRuntime(QuickAnswers):
     """A runtime that answers decisions where they are asked, running each procedure whose
     frame starts as its playout version."""
 
