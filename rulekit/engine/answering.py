@@ -45,8 +45,8 @@ class Capped(Exception):
 class AnsweringRuntime(Runtime):
     """A runtime that answers decisions where they are asked (see the module's text)."""
 
-    __slots__ = ("actions", "by_role", "choosers", "decisions", "last_round", "max_rounds",
-                 "random", "record", "rngs", "spent", "watch")
+    __slots__ = ("actions", "anytime", "by_role", "choosers", "decisions", "last_round",
+                 "max_rounds", "plain", "random", "record", "rngs", "spent", "watch")
 
     def __init__(self, program: Program, state: State, budget: int,
                  choosers: Mapping[str, Chooser], max_rounds: int | None,
@@ -58,9 +58,11 @@ class AnsweringRuntime(Runtime):
         self.last_round = sys.maxsize if max_rounds is None else max_rounds
         self.watch = watch
         self.decisions = 0
+        self.anytime = bool(program.anytime)  # whether the pack has anytime actions
         self.spent = 0  # loop turns counted before the last decision
         # Random choosers answer from the specs, without Decision objects nor pending specs.
         self.random = all(type(chooser) is RandomChooser for chooser in choosers.values())
+        self.plain = self.random and not self.anytime  # (and no anytime action to offer)
         # Their generators, by role: a choice of one item is drawn here, in short.
         self.rngs: dict[str, Any] = {
             role: chooser.rng for role, chooser in choosers.items()  # type: ignore[attr-defined]
@@ -101,9 +103,13 @@ class AnsweringRuntime(Runtime):
 
     def _not_running(self, held: list[tuple[str, tuple[str, str]]]) -> Extras:
         """The options of ``held`` whose procedure is not running (inside its own question)."""
+        if len(held) == 1:  # (no set nor comprehension for one action: they cost more)
+            procedure = held[0][0]
+            for frame in self.stack:
+                if frame[0] == procedure:
+                    return []
+            return [held[0][1]]
         running = set(map(_NAME, self.stack))
-        if len(held) == 1:  # (no comprehension for one action: its frame costs more)
-            return [] if held[0][0] in running else [held[0][1]]
         return [option for procedure, option in held if procedure not in running]
 
     def _answer_at_random(self) -> None:
@@ -128,6 +134,10 @@ class AnsweringRuntime(Runtime):
         else:
             specs = [make(self, locals_) for make in makers]
             check_players(specs)
+        self._answer_specs(locals_, specs)
+
+    def _answer_specs(self, locals_: list[Any], specs: list[dict[str, Any]]) -> None:
+        """:meth:`_answer_plainly` once the specs are made."""
         waiting = specs
         for spec in specs:
             if not _asked(spec):  # (the usual case: every choice is asked)
@@ -245,6 +255,13 @@ class AnsweringRuntime(Runtime):
         if record:
             self.log.append(choice_event(role, option_id, value, state["round"]))
         return None
+
+    def remade(self, make: SpecMaker, locals_: list[Any]) -> dict[str, Any]:
+        """The spec of a choice made again, its steps not counted (they were once)."""
+        ticks = self.ticks
+        spec = make(self, locals_)
+        self.ticks = ticks
+        return spec
 
     def _waiting(self, specs: list[dict[str, Any]]) -> None:
         """Tell the watch of the first decisions waited for."""

@@ -16,7 +16,6 @@ from functools import partial
 from typing import Any
 
 from rulekit.engine.answering import (
-    AnsweringRuntime,
     Capped,
     Chooser,
     SpecMaker,
@@ -26,15 +25,16 @@ from rulekit.engine.decisions import Option, choice_event
 from rulekit.engine.game import Game, State, copy_state
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
 from rulekit.engine.program import CONTINUE, SUSPEND, Program
+from rulekit.engine.quickanswers import QuickAnswers
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError
 
 
-class PlayoutRuntime(AnsweringRuntime):
+class PlayoutRuntime(QuickAnswers):
     """A runtime that answers decisions where they are asked, running each procedure whose
     frame starts as its playout version."""
 
-    __slots__ = ("anytime", "game")
+    __slots__ = ("game",)
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
                  max_rounds: int | None, watch: Watch | None = None,
@@ -46,7 +46,6 @@ class PlayoutRuntime(AnsweringRuntime):
             _resume_in_blocks(self.program)
         self.game = game
         self.fast = game.program.playout
-        self.anytime = bool(game.program.anytime)  # whether the pack has anytime actions
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Ask as a normal game does, then answer what is pending at once; after an anytime
@@ -71,7 +70,7 @@ class PlayoutRuntime(AnsweringRuntime):
                 if len(makers) == 1:  # the usual case, in short
                     make = makers[0]
                     while (action := self._one(locals_, make(self, locals_))) is not None:
-                        self._run_anytime(action)
+                        self.run_anytime(action)
                     return
                 self._answer_randomly(locals_, makers)
             else:
@@ -84,7 +83,7 @@ class PlayoutRuntime(AnsweringRuntime):
                 action = self._settle([make(self, locals_) for make in makers])
                 if action is None:
                     return
-                self._run_anytime(action)
+                self.run_anytime(action)
         finally:
             if stack:
                 stack.pop()
@@ -165,7 +164,7 @@ class PlayoutRuntime(AnsweringRuntime):
         finally:
             del stack[depth:]  # after an error, or nothing (a game that ended cleared it)
 
-    def _run_anytime(self, action: str) -> None:
+    def run_anytime(self, action: str) -> None:
         """Run the playout version of an anytime action's procedure, on a frame of its own
         (so that it is not offered inside its own questions)."""
         program, stack = self.program, self.stack
@@ -223,7 +222,7 @@ class PlayoutRuntime(AnsweringRuntime):
             action = self._draw([make(self, locals_) for make in makers], locals_)
             if action is None:
                 return
-            self._run_anytime(action)
+            self.run_anytime(action)
 
 
 def _resume_in_blocks(program: Program) -> None:

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 RAW_KINDS = frozenset({"int", "bool", "text", "none"})
 # Values that are never lists, so a log keeps them without a copy.
 SCALAR_KINDS = frozenset({"role", "card", "node", "edge", "region"})
+# Playout code answers a random choice asked alone in place (off: through ``rt.answer``, to
+# compare the two in one process, benchmarks/bench_answers.py).
+QUICK = True
 
 
 class ChoiceWriter:
@@ -56,7 +59,9 @@ class ChoiceWriter:
 
     def _inline_choice(self, s: n.Stmt, loc: Location, indent: str) -> list[Line]:
         """A choice answered at once (playout versions): ``rt.answer`` writes the answers
-        into their slots, as a resumed game would."""
+        into their slots, as a resumed game would; for random seats, a choice of one item
+        asked alone goes straight to ``rt.choose_one`` (:meth:`_quick_one`), and one of a
+        subset to ``rt.choose_subset`` (:meth:`_quick_subset`)."""
         if isinstance(s, n.Simultaneous):
             pairs = [(b.value, b.slot) for b in s.bindings]
         elif isinstance(s, n.Let):
@@ -73,12 +78,49 @@ class ChoiceWriter:
             assert isinstance(choice, n.Choice)
             makers.append(self.c.constant(self._choice_spec(choice, slot)))
         lines = [f"rt.answer(L, [{', '.join(makers)}])"]
+        first, slot = pairs[0]
+        if QUICK and len(pairs) == 1 and isinstance(first, n.Choice):
+            quick = self._quick_one if first.kind == "one" else \
+                self._quick_subset if not first.at_most else None
+            if quick is not None:
+                lines = [*quick(first, slot, makers[0]), "else:", "    " + lines[0]]
         if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
             lines += self._assign_lines(s, f"L[{pairs[0][1]}]") + self._var_written(s)
             trigger = self.trigger(s)
             if trigger is not None:
                 lines.append(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
         return [(indent + t, loc) for t in lines]
+
+    def _quick_one(self, choice: n.Choice, slot: int, maker: str) -> list[str]:
+        """A choice of one item asked alone, answered by random seats
+        (``QuickAnswers.choose_one``) from its candidates worked out in place, without a
+        spec; asked again, the candidates worked out again, after an anytime action."""
+        call = (f"rt.choose_one(L, {slot}, {self._quick_items(choice)}, "
+                f"{self.c.py(choice.player)}, {bool(choice.optional)!r}, "
+                f"{bool(choice.always_ask)!r}, {maker})")
+        return ["if rt.random:", f"    while (_act := {call}) is not None:",
+                "        rt.run_anytime(_act)"]
+
+    def _quick_subset(self, choice: n.Choice, slot: int, maker: str) -> list[str]:
+        """A choice of a subset with no 'at most' rule asked alone, answered by random seats
+        in a game without anytime actions (``QuickAnswers.choose_subset``), without a spec."""
+        c = self.c
+        least = c.py(choice.min) if choice.min is not None else "0"
+        most = c.py(choice.max) if choice.max is not None else "len(_it)"
+        return ["if rt.plain:",
+                f"    rt.choose_subset(L, {slot}, (_it := {self._quick_items(choice)}), "
+                f"{c.py(choice.player)}, {least}, {most}, {maker})"]
+
+    def _quick_items(self, choice: n.Choice) -> str:
+        """The candidates of a choice, as its spec lists them (without those refused)."""
+        c = self.c
+        source = c.walked(choice.source)
+        if choice.where is not None:
+            with c.binding(choice.slot, counting=is_range(choice.source)) as var:
+                return f"[{var} for {var} in {source} if {c.py(choice.where)}]"
+        if source.startswith(("list(", "[")) and source.endswith((")", "]")):
+            return source
+        return f"list({source})"
 
     def _log_line(self, s: n.Log) -> str:
         log_id, args = self._log_text(s)
