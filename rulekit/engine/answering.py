@@ -249,8 +249,10 @@ class AnsweringRuntime(Runtime):
             if items:
                 locals_[spec["slot"]] = items[rng._randbelow(len(items))]
                 return None
-        option_id, value = self.choosers[role].answer(  # type: ignore[attr-defined]
-            spec, None, self.program.plain_ids, record)
+        option_id, value = self.choosers[role].drawn(  # type: ignore[attr-defined]
+            spec, extras, self.program.plain_ids, record)
+        if option_id.startswith("!"):  # (the draws of a subset all refused: any option)
+            return self._anytime(role, option_id, self.log)
         locals_[spec["slot"]] = value
         if record:
             self.log.append(choice_event(role, option_id, value, state["round"]))

@@ -389,9 +389,17 @@ class RandomChooser:
         answer that is not an anytime action is not made (it is ``""``): the same draws,
         for a game that records no choices."""
         rng = self.rng
-        items = spec["items"]
-        if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
+        if extras and rng.random() < len(extras) / (len(extras) + 1 + len(spec["items"])):
             return rng.choice(extras)[0], None
+        return self.drawn(spec, extras, plain_ids, named)
+
+    def drawn(self, spec: dict[str, Any], extras: list[tuple[str, str]] | None,
+              plain_ids: frozenset[str], named: bool) -> tuple[str, Any]:
+        """:meth:`answer` once no anytime action was drawn first: an item, or, when the
+        draws of a subset are all refused, any of the decision's options (``extras`` among
+        them, so an anytime action too)."""
+        rng = self.rng
+        items = spec["items"]
         if spec["kind"] == "one":  # as draw() does, in short
             n = len(items)
             if spec.get("optional"):
