@@ -107,13 +107,17 @@ def option_id(items: list[Any], index: int, plain_ids: frozenset[str]) -> str:
 class Decision:
     """A decision one player must take, read from a spec in the game state."""
 
-    __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "extras", "items",
-                 "kind", "player", "prompt", "spec")
+    __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "_refused",
+                 "extras", "items", "kind", "player", "prompt", "spec")
 
     def __init__(self, spec: dict[str, Any], labeler: Callable[[Any], str],
                  extras: list[tuple[str, str]] | None = None,
-                 explain: Callable[[list[Any]], str] | None = None) -> None:
+                 explain: Callable[[list[Any]], str] | None = None,
+                 refused: Callable[[], list[list[Any]]] | None = None) -> None:
         self.spec = spec
+        # Lists the candidates refused and why, for a spec that keeps only how to find them
+        # (``refusing``: engine/refusals); called when first read.
+        self._refused: Callable[[], list[list[Any]]] | list[list[Any]] | None = refused
         # Writes a pack's reason for refusing an answer ([text id, arguments]) as text.
         self._explain = explain
         self.player: str = spec["player"]
@@ -243,10 +247,20 @@ class Decision:
             return None
         return self._explain(why) if self._explain is not None else None
 
+    def refused(self) -> list[list[Any]]:
+        """The candidates the choice's ``where ... else`` refused, each with the pack's
+        reason (``[candidate, [text id, [arguments]]]``), worked out on first use."""
+        found = self._refused
+        if found is None:
+            return self.spec.get("refused") or []
+        if not isinstance(found, list):
+            found = self._refused = found()
+        return found
+
     def refusal(self, text: str) -> str | None:
         """The pack's reason for refusing the candidate named by ``text`` (its id, its label
         or a unique start of its label, any case), if its ``where ... else`` refused it."""
-        refused = self.spec.get("refused")
+        refused = self.refused()
         if not refused:
             return None
         lowered = text.strip().lower()

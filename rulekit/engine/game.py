@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option, choice_event
 from rulekit.engine.observe import Observer, thaw
 from rulekit.engine.program import MAIN, LogField, Program, zone_key
+from rulekit.engine.refusals import REFUSING, refused, shown
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
@@ -58,7 +60,7 @@ class Game:
                    if not (vis == "public" or (vis == "owner" and owner == role))]
             for role in self.roles}
         self._observer = Observer(pack_id, self.roles, self._zone_keys, self._var_keys,
-                                  self._card_owner)
+                                  self._card_owner, partial(shown, program))
 
     # ------------------------------------------------------------ states
 
@@ -173,7 +175,9 @@ class Game:
         if cached is not None and cached[0] is spec:
             return cached[1]
         extras = self._extras(spec["player"], state) if self.program.anytime else None
-        decision = Decision(spec, self.label, extras, self.explain)
+        decision = Decision(spec, self.label, extras, self.explain,
+                            partial(refused, self.program, spec, state)
+                            if REFUSING in spec else None)
         if len(self._decisions) > 64:
             self._decisions.clear()
         self._decisions[id(spec)] = (spec, decision)
