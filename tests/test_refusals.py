@@ -64,3 +64,22 @@ def test_a_quiet_game_keeps_no_reason(tmp_path: Path) -> None:
     [decision] = game.pending(state)
     assert decision.refused() == [] and decision.refusal("Six") is None
     assert "refused" not in game.observe(state, "a")["decisions"][0]
+
+
+LABELLED = ("{p: role, n: int}", """
+    let c = choose p one of hand[p] where it.score > n + 1 else "{it} is too low" label LABEL
+    log "{c}"
+""".replace("LABEL", '"{it} for {it.score + score}" prompt "Play"'))
+
+
+def test_labels_are_written_when_read_from_the_frame_of_the_choice(tmp_path: Path) -> None:
+    game, state = run(tmp_path, content(setup=SETUP, procs={"pick": LABELLED}))
+    [spec] = state["pending"]
+    assert "labels" not in spec
+    [decision] = game.pending(state)
+    assert [o.label for o in decision.options()] == ["Five for 7", "Six for 8"]
+    assert decision.refusal("four") == "Four is too low"
+    [seen] = game.observe(state, "a")["decisions"]
+    assert [game.explain(label) for label in seen["labels"]] == ["Five for 7", "Six for 8"]
+    assert list(seen)[:7] == ["player", "kind", "prompt", "items", "slot", "refused", "labels"]
+    assert game.observe(json.loads(json.dumps(state)), "a") == game.observe(state, "a")

@@ -16,7 +16,7 @@ from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option, choice_event
 from rulekit.engine.observe import Observer, thaw
 from rulekit.engine.program import MAIN, LogField, Program, zone_key
-from rulekit.engine.refusals import REFUSING, refused, shown
+from rulekit.engine.refusals import later, read, shown
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
@@ -176,8 +176,7 @@ class Game:
             return cached[1]
         extras = self._extras(spec["player"], state) if self.program.anytime else None
         decision = Decision(spec, self.label, extras, self.explain,
-                            partial(refused, self.program, spec, state)
-                            if REFUSING in spec else None)
+                            partial(read, self.program, spec, state) if later(spec) else None)
         if len(self._decisions) > 64:
             self._decisions.clear()
         self._decisions[id(spec)] = (spec, decision)

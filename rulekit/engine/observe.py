@@ -299,7 +299,8 @@ class Observer:
             if player not in committed:
                 waiting.append(player)
                 if player == role:
-                    decisions.append(self.copies.of(spec) if "refusing" not in spec else
+                    decisions.append(self.copies.of(spec) if "refusing" not in spec and
+                                     "labelling" not in spec else
                                      self.copies.shown(spec, state, self.show))
         return {
             "pack": self.pack_id,

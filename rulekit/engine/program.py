@@ -85,6 +85,10 @@ class Program:
     # and why, and the choice's place in the pack (a spec's ``refusing``: engine/refusals).
     refusers: list[tuple[Callable[[Runtime, list[Any]], list[Any]], Location | None]] = field(
         default_factory=list)
+    # Per choice with a ``label``: a function f(rt, L, items) giving the label of each item
+    # (a spec's ``labelling``).
+    labellers: list[tuple[Callable[[Runtime, list[Any], list[Any]], list[Any]],
+                          Location | None]] = field(default_factory=list)
     # Roles with an anytime action whose ``when`` may read non-public data: always asked.
     secret_anytime: frozenset[str] = frozenset()
     # Whether a run may keep the values of the anytime conditions until generated code writes

@@ -1,9 +1,9 @@
 """The code of a choice's spec and of a log line's event: the part of the emitter that writes
 what a player is asked and what the log keeps.
 
-A choice becomes a *spec maker* ``f(rt, L) -> spec``: the candidates, the constraints, and the
-labels of the candidates; in a game with a log, the number of the function that finds those
-refused and why (run only when someone reads them). A log line
+A choice becomes a *spec maker* ``f(rt, L) -> spec``: the candidates and the constraints; in a
+game with a log, the numbers of the functions that find the candidates refused and why, and
+the labels of the candidates (run only when someone reads them: engine/refusals). A log line
 becomes an event that keeps the id of its text and the values of its ``{...}`` fields, so the
 text is only written when someone reads it.
 """
@@ -137,10 +137,8 @@ class ChoiceWriter:
             # In a game with a log, the number of the function that finds the candidates
             # refused and why, when someone reads them (engine/refusals).
             body.append(f"if rt.logging: spec['refusing'] = {self._refuser(choice, source)}")
-        if choice.label is not None:  # each candidate's label, for people: [text id, args]
-            with c.binding(choice.slot) as var:
-                body.append(f"if rt.logging: spec['labels'] = "
-                            f"[{self._reason(choice.label)} for {var} in items]")
+        if choice.label is not None:  # each candidate's label, for people, when read
+            body.append(f"if rt.logging: spec['labelling'] = {self._labeller(choice)}")
         body += self._reasons(choice)
         if choice.always_ask:  # its options may tell a secret: asked even if forced
             body.append("spec['ask'] = True")
@@ -183,6 +181,22 @@ class ChoiceWriter:
         loc = self.where(choice.pos)
         number = c.refuser_ids[id(choice)] = len(c.program.refusers)
         c.program.refusers.append((c.function([*lines, "return refused"], loc), loc))
+        return number
+
+    def _labeller(self, choice: n.Choice) -> int:
+        """The number in ``program.labellers`` of a function ``f(rt, L, items)`` that gives
+        the ``label`` of each of the candidates ``items`` of ``choice``: ``[[text id,
+        [arguments]]...]``, run only when someone reads them."""
+        c = self.c
+        number = c.labeller_ids.get(id(choice))
+        if number is not None:
+            return number
+        assert choice.label is not None
+        loc = self.where(choice.pos)
+        with c.binding(choice.slot) as var:
+            line = f"return [{self._reason(choice.label)} for {var} in items]"
+        number = c.labeller_ids[id(choice)] = len(c.program.labellers)
+        c.program.labellers.append((c.block_function("code", "L, items", [(line, loc)]), loc))
         return number
 
     def _reasons(self, choice: n.Choice) -> list[str]:
