@@ -7,7 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulekit.engine.game import Game, State
+import pytest
+
+from rulekit.engine.game import Game, State, copy_state
+from rulekit.engine.refusals import read
+from rulekit.errors import UsageError
 from tests.helpers_lang import content, run
 
 # The choice stands in a procedure (its frame above the setup's), and its reason reads a
@@ -83,3 +87,17 @@ def test_labels_are_written_when_read_from_the_frame_of_the_choice(tmp_path: Pat
     assert [game.explain(label) for label in seen["labels"]] == ["Five for 7", "Six for 8"]
     assert list(seen)[:7] == ["player", "kind", "prompt", "items", "slot", "refused", "labels"]
     assert game.observe(json.loads(json.dumps(state)), "a") == game.observe(state, "a")
+
+
+def test_a_decision_shared_by_copies_reads_a_copy_that_still_waits_on_it(tmp_path: Path
+                                                                          ) -> None:
+    game, state = game_and_state(tmp_path)
+    twin = copy_state(state)  # shares the pending spec
+    [decision] = game.pending(state)
+    game.apply(state, {"a": "c3"}, in_place=True)  # the original goes on
+    assert state["pending"] == []
+    [again] = game.pending(twin)
+    assert again is decision  # made once per spec
+    assert again.refusal("Five") == REFUSED[0]
+    with pytest.raises(UsageError):
+        read(game.program, twin["pending"][0], state, "refused")

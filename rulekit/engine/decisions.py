@@ -257,6 +257,11 @@ class Decision:
             found = self._refused = self._read("refused") or []
         return found
 
+    def read_from(self, read: Callable[[str], list[Any] | None]) -> None:
+        """Read the texts not written yet with ``read`` (of another state waiting on this
+        spec: the one this decision was made from may have gone on since)."""
+        self._read = read
+
     def _labels(self) -> list[list[Any]]:
         return self._read("labels") or []
 

@@ -50,7 +50,7 @@ class Game:
         self._var_initial = {key: var.initial for var in symbols.variables.values()
                              for key in self._keys_of(var.name, var.per)}
         self._card_owner = {card: props.get("owner") for card, props in symbols.cards.items()}
-        self._decisions: dict[int, tuple[dict[str, Any], Decision]] = {}
+        self._decisions: dict[int, tuple[dict[str, Any], Decision, State]] = {}
         # determinize: each card's kind (type, owner); per role, the piles it cannot see
         # whole, and whether it sees its own cards in them.
         self._card_kinds = {card: (props.get("type"), props.get("owner"))
@@ -170,16 +170,21 @@ class Game:
                 if spec["player"] not in committed]
 
     def _decision(self, spec: dict[str, Any], state: State) -> Decision:
-        """The Decision of a spec, reused while that very spec object is pending."""
+        """The Decision of a spec, reused while that very spec object is pending (in any copy
+        of the state: the texts it has not written yet are then read from the last one
+        given, which waits on it now)."""
         cached = self._decisions.get(id(spec))
         if cached is not None and cached[0] is spec:
+            if cached[2] is not state and later(spec):
+                cached[1].read_from(partial(read, self.program, spec, state))
+                self._decisions[id(spec)] = (spec, cached[1], state)
             return cached[1]
         extras = self._extras(spec["player"], state) if self.program.anytime else None
         decision = Decision(spec, self.label, extras, self.explain,
                             partial(read, self.program, spec, state) if later(spec) else None)
         if len(self._decisions) > 64:
             self._decisions.clear()
-        self._decisions[id(spec)] = (spec, decision)
+        self._decisions[id(spec)] = (spec, decision, state)
         return decision
 
     def decision_for(self, state: State, role: str) -> Decision | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulekit.engine.vm import Runtime
+from rulekit.errors import UsageError
 
 if TYPE_CHECKING:
     from rulekit.engine.program import Program
@@ -48,6 +49,9 @@ def read(program: Program, spec: dict[str, Any], state: dict[str, Any], key: str
          ) -> list[Any] | None:
     """What a reader finds under ``key`` (``refused`` or ``labels``) of ``spec``, a pending
     decision of ``state``: None if the choice has none."""
+    if not any(waiting is spec for waiting in state["pending"]):
+        raise UsageError("this state no longer waits on that decision (its texts are read "
+                         "from a state that does)")
     if key == "refused":
         number = spec.get(REFUSING)
         if number is None:
