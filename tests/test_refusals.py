@@ -101,3 +101,12 @@ def test_a_decision_shared_by_copies_reads_a_copy_that_still_waits_on_it(tmp_pat
     assert again.refusal("Five") == REFUSED[0]
     with pytest.raises(UsageError):
         read(game.program, twin["pending"][0], state, "refused")
+
+
+def test_a_decision_still_reads_its_state_after_a_copy_went_on(tmp_path: Path) -> None:
+    game, state = run(tmp_path, content(setup=SETUP, procs={"pick": LABELLED}))
+    [decision] = game.pending(state)
+    after = game.apply(state, {"a": "c5"})  # a copy goes on; the state given waits still
+    assert after["pending"] == [] and state["pending"]
+    assert [o.label for o in decision.options()] == ["Five for 7", "Six for 8"]
+    assert decision.refusal("four") == "Four is too low"

@@ -214,6 +214,7 @@ class Game:
         Players deciding at the same time may commit one by one: nothing is revealed and the
         game does not go on until every pending decision has an answer.
         """
+        given = state  # (its decisions read their texts from it: it stays where it is)
         if not in_place:
             state = copy_state(state)
         if state["result"] is not None:
@@ -230,7 +231,7 @@ class Game:
                                          f"{waiting})")
             if role in committed:
                 raise IllegalActionError(f"{role} has already decided")
-            decision = self._decision(spec, state)
+            decision = self._decision(spec, given)
             if isinstance(action, Option) and action.source is decision:
                 option = action  # made by this very decision: legal by construction
             else:
@@ -245,7 +246,7 @@ class Game:
         log = state["log"]
         for spec in state["pending"]:
             role = spec["player"]
-            option = resolved.get(role) or self._decision(spec, state).option(committed[role])
+            option = resolved.get(role) or self._decision(spec, given).option(committed[role])
             locals_[spec["slot"]] = option.value
             log.append(choice_event(role, option.id, option.value, state["round"]))
         state["pending"] = []
