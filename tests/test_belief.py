@@ -18,6 +18,7 @@ import pytest
 from rulekit.agents import View
 from rulekit.bots.belief import Belief
 from rulekit.bots.sampling import stratified_pick
+from rulekit.engine import refusals
 from rulekit.engine.game import Game, State
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
@@ -334,7 +335,7 @@ def test_a_determinized_state_asks_what_its_cards_allow() -> None:
         drawn = game.determinize(state, "law", rng)
         (spec,) = [s for s in drawn["pending"] if s["player"] == "fugitive"]
         hand = drawn["zones"]["hand.fugitive"]
-        refused = [card for card, _ in spec.get("refused", [])]
+        refused = [card for card, _ in refusals.refused(game.program, spec, drawn)]
         assert sorted(spec["items"] + refused) == sorted(hand)
         assert set(drawn["committed"]["fugitive"].split("+")) <= set(spec["items"]) | {"none"}
         assert game.observe(drawn, "law") == game.observe(state, "law")

@@ -17,6 +17,7 @@ import pytest
 
 from rulekit.engine.game import Game, copy_state
 from rulekit.engine.observe import Observer
+from rulekit.engine.refusals import shown
 from rulekit.pack.loader import load_pack
 
 
@@ -118,7 +119,7 @@ def test_copies_of_an_observation_are_plain_and_changeable(game: Game) -> None:
 def fresh_observation(game: Game, state: dict[str, Any], role: str) -> dict[str, Any]:
     """The observation made from nothing kept: by a new observer."""
     observer = Observer(game.pack_id, game.roles, game._zone_keys, game._var_keys,
-                        game._card_owner)
+                        game._card_owner, game._observer.show)
     return observer.observe(state, role)
 
 
@@ -167,7 +168,7 @@ def test_a_decision_is_the_one_pending_in_the_state_observed(game: Game) -> None
         for twin in (state, json.loads(json.dumps(state))):
             for role in game.roles:
                 seen = game.observe(twin, role)["decisions"]
-                mine = [s for s in twin["pending"]
+                mine = [shown(game.program, s, twin) for s in twin["pending"]
                         if s["player"] == role and role not in twin["committed"]]
                 assert seen == mine
                 assert all(s["player"] == role for s in seen)

@@ -135,7 +135,7 @@ def test_a_space_the_rules_refuse_says_why_by_its_name() -> None:
     render = Renderer(game, {}, None, loaded.display)
     for _ in range(300):
         decision = game.pending(state)[0]
-        if decision.spec.get("refused"):
+        if decision.refused():
             break
         options = [o for o in decision.options() if not o.id.startswith("!")]
         state = game.apply(state, {decision.player: rng.choice(options)})

@@ -107,22 +107,28 @@ def option_id(items: list[Any], index: int, plain_ids: frozenset[str]) -> str:
 class Decision:
     """A decision one player must take, read from a spec in the game state."""
 
-    __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "extras", "items",
-                 "kind", "player", "prompt", "spec")
+    __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "_read", "_refused",
+                 "extras", "items", "kind", "player", "prompt", "spec")
 
     def __init__(self, spec: dict[str, Any], labeler: Callable[[Any], str],
                  extras: list[tuple[str, str]] | None = None,
-                 explain: Callable[[list[Any]], str] | None = None) -> None:
+                 explain: Callable[[list[Any]], str] | None = None,
+                 read: Callable[[str], list[Any] | None] | None = None) -> None:
         self.spec = spec
+        # For a spec that keeps only how to find its texts for people (engine/refusals):
+        # ``read("refused")``, ``read("labels")`` work them out, when first read.
+        self._read = read or spec.get
+        self._refused: list[list[Any]] | None = None
         # Writes a pack's reason for refusing an answer ([text id, arguments]) as text.
         self._explain = explain
         self.player: str = spec["player"]
         self.kind: str = spec["kind"]
         self.prompt: str = spec["prompt"]
         self.items: list[Any] = spec["items"]
-        labels = spec.get("labels")  # the pack's label of each item (``label "..."``)
-        self._labeler = labeler if labels is None or explain is None else \
-            _PackLabels(self.items, labels, explain, labeler)
+        # The pack's label of each item (``label "..."``).
+        self._labeler = labeler if explain is None or not (
+            "labels" in spec or "labelling" in spec) else \
+            _PackLabels(self.items, self._labels, explain, labeler)
         self._ids: list[str] = spec.get("ids") or item_ids(self.items)
         self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
@@ -243,10 +249,26 @@ class Decision:
             return None
         return self._explain(why) if self._explain is not None else None
 
+    def refused(self) -> list[list[Any]]:
+        """The candidates the choice's ``where ... else`` refused, each with the pack's
+        reason (``[candidate, [text id, [arguments]]]``), worked out on first use."""
+        found = self._refused
+        if found is None:
+            found = self._refused = self._read("refused") or []
+        return found
+
+    def read_from(self, read: Callable[[str], list[Any] | None]) -> None:
+        """Read the texts not written yet with ``read`` (of another state waiting on this
+        spec: the one this decision was made from may have gone on since)."""
+        self._read = read
+
+    def _labels(self) -> list[list[Any]]:
+        return self._read("labels") or []
+
     def refusal(self, text: str) -> str | None:
         """The pack's reason for refusing the candidate named by ``text`` (its id, its label
         or a unique start of its label, any case), if its ``where ... else`` refused it."""
-        refused = self.spec.get("refused")
+        refused = self.refused()
         if not refused:
             return None
         lowered = text.strip().lower()
@@ -334,10 +356,10 @@ class _PackLabels:
 
     __slots__ = ("_explain", "_fallback", "_items", "_labels", "_texts")
 
-    def __init__(self, items: list[Any], labels: list[list[Any]],
+    def __init__(self, items: list[Any], labels: Callable[[], list[list[Any]]],
                  explain: Callable[[list[Any]], str], fallback: Callable[[Any], str]) -> None:
         self._items = items
-        self._labels = labels
+        self._labels: Callable[[], list[list[Any]]] | list[list[Any]] = labels  # (when read)
         self._explain = explain
         self._fallback = fallback
         self._texts: dict[int, str] = {}
@@ -349,7 +371,10 @@ class _PackLabels:
             return None
         text = self._texts.get(i)
         if text is None:
-            text = self._texts[i] = self._explain(self._labels[i])
+            labels = self._labels
+            if not isinstance(labels, list):
+                labels = self._labels = labels()
+            text = self._texts[i] = self._explain(labels[i])
         return text
 
     def __call__(self, item: Any) -> str:

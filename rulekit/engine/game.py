@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option, choice_event
 from rulekit.engine.observe import Observer, thaw
 from rulekit.engine.program import MAIN, LogField, Program, zone_key
+from rulekit.engine.refusals import later, read, shown
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
@@ -48,7 +50,7 @@ class Game:
         self._var_initial = {key: var.initial for var in symbols.variables.values()
                              for key in self._keys_of(var.name, var.per)}
         self._card_owner = {card: props.get("owner") for card, props in symbols.cards.items()}
-        self._decisions: dict[int, tuple[dict[str, Any], Decision]] = {}
+        self._decisions: dict[int, tuple[dict[str, Any], Decision, State]] = {}
         # determinize: each card's kind (type, owner); per role, the piles it cannot see
         # whole, and whether it sees its own cards in them.
         self._card_kinds = {card: (props.get("type"), props.get("owner"))
@@ -58,7 +60,7 @@ class Game:
                    if not (vis == "public" or (vis == "owner" and owner == role))]
             for role in self.roles}
         self._observer = Observer(pack_id, self.roles, self._zone_keys, self._var_keys,
-                                  self._card_owner)
+                                  self._card_owner, partial(shown, program))
 
     # ------------------------------------------------------------ states
 
@@ -168,15 +170,21 @@ class Game:
                 if spec["player"] not in committed]
 
     def _decision(self, spec: dict[str, Any], state: State) -> Decision:
-        """The Decision of a spec, reused while that very spec object is pending."""
+        """The Decision of a spec, reused while that very spec object is pending (in any copy
+        of the state: the texts it has not written yet are then read from the last one
+        given, which waits on it now)."""
         cached = self._decisions.get(id(spec))
         if cached is not None and cached[0] is spec:
+            if cached[2] is not state and later(spec):
+                cached[1].read_from(partial(read, self.program, spec, state))
+                self._decisions[id(spec)] = (spec, cached[1], state)
             return cached[1]
         extras = self._extras(spec["player"], state) if self.program.anytime else None
-        decision = Decision(spec, self.label, extras, self.explain)
+        decision = Decision(spec, self.label, extras, self.explain,
+                            partial(read, self.program, spec, state) if later(spec) else None)
         if len(self._decisions) > 64:
             self._decisions.clear()
-        self._decisions[id(spec)] = (spec, decision)
+        self._decisions[id(spec)] = (spec, decision, state)
         return decision
 
     def decision_for(self, state: State, role: str) -> Decision | None:
@@ -206,6 +214,7 @@ class Game:
         Players deciding at the same time may commit one by one: nothing is revealed and the
         game does not go on until every pending decision has an answer.
         """
+        given = state  # (its decisions read their texts from it: it stays where it is)
         if not in_place:
             state = copy_state(state)
         if state["result"] is not None:
@@ -222,7 +231,7 @@ class Game:
                                          f"{waiting})")
             if role in committed:
                 raise IllegalActionError(f"{role} has already decided")
-            decision = self._decision(spec, state)
+            decision = self._decision(spec, given)
             if isinstance(action, Option) and action.source is decision:
                 option = action  # made by this very decision: legal by construction
             else:
@@ -237,7 +246,7 @@ class Game:
         log = state["log"]
         for spec in state["pending"]:
             role = spec["player"]
-            option = resolved.get(role) or self._decision(spec, state).option(committed[role])
+            option = resolved.get(role) or self._decision(spec, given).option(committed[role])
             locals_[spec["slot"]] = option.value
             log.append(choice_event(role, option.id, option.value, state["round"]))
         state["pending"] = []

@@ -147,7 +147,18 @@ class Copies:
         entry = self._made.get(id(value))
         if entry is not None and entry[0] is value:
             return entry[1]
-        frozen: FrozenDict = freeze(value)
+        return self._keep(value, freeze(value))
+
+    def shown(self, spec: dict[str, Any], state: dict[str, Any],
+              show: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]) -> FrozenDict:
+        """The read-only copy of what a reader sees of ``spec``, a pending decision of
+        ``state`` (``show(spec, state)``), kept by the identity of ``spec``."""
+        entry = self._made.get(id(spec))
+        if entry is not None and entry[0] is spec:
+            return entry[1]
+        return self._keep(spec, freeze(show(spec, state)))
+
+    def _keep(self, value: dict[str, Any], frozen: FrozenDict) -> FrozenDict:
         if len(self._made) >= FROZEN_LIMIT:
             self._made.clear()
         self._made[id(value)] = (value, frozen)
@@ -266,8 +277,12 @@ class Observer:
     """Makes the observations of the games of one pack."""
 
     def __init__(self, pack_id: str, roles: list[str], zone_keys: Keys, var_keys: Keys,
-                 card_owner: dict[str, Any]) -> None:
+                 card_owner: dict[str, Any],
+                 show: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]) -> None:
         self.pack_id = pack_id
+        # A pending decision's spec as its player sees it, given the state (the candidates
+        # refused, and why, are worked out when first read: engine/refusals).
+        self.show = show
         self.card_owner = card_owner
         # Per role: each pile, in order, with how the role sees it (WHOLE, BY_CARD or
         # COUNTED); the variables it sees.
@@ -301,7 +316,9 @@ class Observer:
             if player not in committed:
                 waiting.append(player)
                 if player == role:
-                    decisions.append(self.copies.of(spec))
+                    decisions.append(self.copies.of(spec) if "refusing" not in spec and
+                                     "labelling" not in spec else
+                                     self.copies.shown(spec, state, self.show))
         return {
             "pack": self.pack_id,
             "role": role,

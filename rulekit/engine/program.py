@@ -82,6 +82,14 @@ class Program:
     logs: dict[int, list[str | LogField]] = field(default_factory=dict)
     # Why a choice refuses an answer (``where ... else "text"``), written as log texts are.
     reasons: dict[int, list[str | LogField]] = field(default_factory=dict)
+    # Per choice with a reason on 'where': a function f(rt, L) listing the candidates refused
+    # and why, and the choice's place in the pack (a spec's ``refusing``: engine/refusals).
+    refusers: list[tuple[Callable[[Runtime, list[Any]], list[Any]], Location | None]] = field(
+        default_factory=list)
+    # Per choice with a ``label``: a function f(rt, L, items) giving the label of each item
+    # (a spec's ``labelling``).
+    labellers: list[tuple[Callable[[Runtime, list[Any], list[Any]], list[Any]],
+                          Location | None]] = field(default_factory=list)
     # Roles with an anytime action whose ``when`` may read non-public data: always asked.
     secret_anytime: frozenset[str] = frozenset()
     # Whether a run may keep the values of the anytime conditions until generated code writes

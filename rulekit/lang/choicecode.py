@@ -1,8 +1,9 @@
 """The code of a choice's spec and of a log line's event: the part of the emitter that writes
 what a player is asked and what the log keeps.
 
-A choice becomes a *spec maker* ``f(rt, L) -> spec``: the candidates (with those refused and
-why, in a game with a log), the constraints, and the labels of the candidates. A log line
+A choice becomes a *spec maker* ``f(rt, L) -> spec``: the candidates and the constraints; in a
+game with a log, the numbers of the functions that find the candidates refused and why, and
+the labels of the candidates (run only when someone reads them: engine/refusals). A log line
 becomes an event that keeps the id of its text and the values of its ``{...}`` fields, so the
 text is only written when someone reads it.
 """
@@ -171,19 +172,15 @@ class ChoiceWriter:
         else:
             items = f"list({source})"
         prompt = choice.prompt or ("Choose one" if choice.kind == "one" else "Choose any number")
-        body = [f"items = {items}"]
-        refusing = any(reason for _, reason in choice.wheres)
-        if refusing:  # the candidates and, in a game with a log, those refused and why
-            body = ["if rt.logging:", *("    " + line for line in self._refusing(choice, source)),
-                    "else:", *("    " + line for line in body)]
-        body.append(f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
-                    f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}")
-        if refusing:
-            body.append("if rt.logging and refused: spec['refused'] = refused")
-        if choice.label is not None:  # each candidate's label, for people: [text id, args]
-            with c.binding(choice.slot) as var:
-                body.append(f"if rt.logging: spec['labels'] = "
-                            f"[{self._reason(choice.label)} for {var} in items]")
+        body = [f"items = {items}",
+                f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
+                f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}"]
+        if any(reason for _, reason in choice.wheres):
+            # In a game with a log, the number of the function that finds the candidates
+            # refused and why, when someone reads them (engine/refusals).
+            body.append(f"if rt.logging: spec['refusing'] = {self._refuser(choice, source)}")
+        if choice.label is not None:  # each candidate's label, for people, when read
+            body.append(f"if rt.logging: spec['labelling'] = {self._labeller(choice)}")
         body += self._reasons(choice)
         if choice.always_ask:  # its options may tell a secret: asked even if forced
             body.append("spec['ask'] = True")
@@ -206,20 +203,43 @@ class ChoiceWriter:
         maker: Callable[[Runtime, list[Any]], dict[str, Any]] = c.function(body, loc)
         return maker
 
-    def _refusing(self, choice: n.Choice, source: str) -> list[str]:
-        """Code that sorts the candidates of a choice in one pass: ``items`` those every
-        'where' keeps, ``refused`` the others with the reason of the first clause they fail
-        (if that clause has one). Only a game with a log, told to people, needs the reasons:
-        a quiet game (a simulation, a bot's playouts) takes the plain list."""
-        with self.c.binding(choice.slot, counting=is_range(choice.source)) as var:
-            lines = ["items = []", "refused = []", f"for {var} in {source}:"]
+    def _refuser(self, choice: n.Choice, source: str) -> int:
+        """The number in ``program.refusers`` of a function ``f(rt, L)`` that lists the
+        candidates of ``choice`` its 'where' clauses refuse, each with the reason of the first
+        clause it fails (if that clause has one): ``[[candidate, [text id, [arguments]]]...]``.
+        It is run only when someone reads the reasons (a player, ``observe``, a log): a game
+        that never shows them (a bot's search, a belief's replays) never builds them."""
+        c = self.c
+        number = c.refuser_ids.get(id(choice))
+        if number is not None:
+            return number
+        with c.binding(choice.slot, counting=is_range(choice.source)) as var:
+            lines = ["refused = []", f"for {var} in {source}:"]
             for cond, reason in choice.wheres:
-                lines.append(f"    if not ({self.c.py(cond)}):")
+                lines.append(f"    if not ({c.py(cond)}):")
                 if reason is not None:
                     lines.append(f"        refused.append([{var}, {self._reason(reason)}])")
                 lines.append("        continue")
-            lines.append(f"    items.append({var})")
-        return lines
+        loc = self.where(choice.pos)
+        number = c.refuser_ids[id(choice)] = len(c.program.refusers)
+        c.program.refusers.append((c.function([*lines, "return refused"], loc), loc))
+        return number
+
+    def _labeller(self, choice: n.Choice) -> int:
+        """The number in ``program.labellers`` of a function ``f(rt, L, items)`` that gives
+        the ``label`` of each of the candidates ``items`` of ``choice``: ``[[text id,
+        [arguments]]...]``, run only when someone reads them."""
+        c = self.c
+        number = c.labeller_ids.get(id(choice))
+        if number is not None:
+            return number
+        assert choice.label is not None
+        loc = self.where(choice.pos)
+        with c.binding(choice.slot) as var:
+            line = f"return [{self._reason(choice.label)} for {var} in items]"
+        number = c.labeller_ids[id(choice)] = len(c.program.labellers)
+        c.program.labellers.append((c.block_function("code", "L, items", [(line, loc)]), loc))
+        return number
 
     def _reasons(self, choice: n.Choice) -> list[str]:
         """Code that puts in a spec the reasons of 'min' and 'max' (those of 'where' come

@@ -111,6 +111,8 @@ class Compiler(ExprWriter):
             ident for ident in symbols.components() if ident != "none" and "+" not in ident)
         # (id of a log statement, in a direct version) -> its number
         self.log_ids: dict[tuple[int, bool], int] = {}
+        self.refuser_ids: dict[int, int] = {}  # id of a choice -> its number in refusers
+        self.labeller_ids: dict[int, int] = {}  # id of a choice -> its number in labellers
         self.trees: dict[Any, n.Expr] = {}  # compiled expression -> its tree
         self.end_watch: set[str] | None = None  # what the end conditions read (None: any)
         # What the anytime conditions read, and what to forget of them after a write to it

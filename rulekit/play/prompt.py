@@ -78,7 +78,7 @@ class Menu:
         self.item_ids: list[str] = list(decision.spec.get("ids") or item_ids(decision.items))
         self.item_labels = [label(item) for item in decision.items]
         # What the rules refuse here, with the pack's reason (``where ... else``): by label.
-        refused = decision.spec.get("refused") or []
+        refused = decision.refused()
         self.refused: list[tuple[str, str]] = [
             (label(item), item_id) for (item, _), item_id in
             zip(refused, item_ids([item for item, _ in refused]), strict=True)]
