@@ -123,6 +123,15 @@ def write_pack(folder: Path, files: dict[str, str | None] | None = None,
 
 
 @pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Caching on, in a folder of the test's own (returned; made when first written)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("RULEKIT_NO_CACHE", "")
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
 def make_pack(tmp_path: Path) -> PackMaker:
     """``make_pack(name, files=..., replace=...)``: write a variant of the duel pack under
     ``tmp_path`` (see :func:`write_pack`) and return its folder."""

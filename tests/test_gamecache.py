@@ -21,14 +21,6 @@ from rulekit.sim.gamecache import KeptGame
 from rulekit.simulate import simulate
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("RULEKIT_NO_CACHE", "")
-    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(folder))
-    return folder
-
-
 def _kept(folder: Path, params: dict[str, object] | None = None) -> Game:
     """The game of ``folder`` as a later run finds it kept."""
     params = params or {}

@@ -61,6 +61,45 @@ def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return json.dumps({**a, "steps": 0}) == json.dumps({**b, "steps": 0})
 
 
+def check_playouts(game: Game, base: int, count: int = 40, *, decisions: bool = False
+                   ) -> list[dict[str, Any]]:
+    """Play ``count`` games (seeds ``derive(base, i)``, every other one quiet) as playouts
+    and on the normal path: each playout must be the normal game (and make as many
+    decisions, if ``decisions``). The final states of the playouts."""
+    states = []
+    for i in range(count):
+        seed, quiet = derive(base, i), i % 2 == 1
+        state, made, _ = played_out(game, seed, quiet=quiet)
+        expected, expected_made, _ = normally(game, seed, quiet=quiet)
+        assert same_game(state, expected), f"game {i}"
+        if decisions:
+            assert made == expected_made
+        states.append(state)
+    return states
+
+
+def playout_error(game: Game, seeds: int = 30) -> GameRuntimeError:
+    """The error of the first of ``seeds`` playouts of sampling seats that fails (the test
+    fails if none does)."""
+    with pytest.raises(GameRuntimeError) as info:
+        for seed in range(seeds):
+            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
+    return info.value
+
+
+def edited_shadow(tmp_path: Path, old: str, new: str) -> tuple[Game, str]:
+    """The test pack "shadow" with ``old`` (which it must hold) replaced by ``new`` in its
+    content file: its game and the new text."""
+    folder = tmp_path / "shadow"
+    shutil.copytree(Path(__file__).parent / "packs" / "shadow", folder)
+    flow = folder / "content.yaml"
+    text = flow.read_text()
+    assert old in text
+    text = text.replace(old, new)
+    flow.write_text(text)
+    return load_pack(folder).game, text
+
+
 @pytest.mark.parametrize(("pack", "games"), [("carchase", 60), ("rednotice", 6)])
 def test_playouts_are_the_games_of_the_normal_path(pack: str, games: int) -> None:
     game = load_pack(pack).game
@@ -151,24 +190,16 @@ def test_a_playout_stops_at_the_round_limit_as_a_simulation_does() -> None:
 def test_a_playout_that_fails_gives_the_located_error_of_a_normal_game(tmp_path: Path) -> None:
     text = content(phases={"main": "let k = choose a one of [0, 1, 2]\ntotal = 6 // k"},
                    rounds="5")
-    game = load(tmp_path, text).game
-    with pytest.raises(GameRuntimeError) as info:
-        for seed in range(30):
-            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
-    assert info.value.message == "division by zero"
-    loc = info.value.location
+    error = playout_error(load(tmp_path, text).game)
+    assert error.message == "division by zero"
+    loc = error.location
     assert loc is not None and (loc.line, loc.column) == locate(text, "total = 6")
 
 
 def test_an_anytime_action_that_ends_the_game_ends_the_playout(tmp_path: Path) -> None:
-    folder = tmp_path / "shadow"
-    shutil.copytree(Path(__file__).parent / "packs" / "shadow", folder)
-    flow = folder / "content.yaml"
-    text = flow.read_text()
     rest = '      log "The Hider rests." to hider\n'
-    assert rest in text
-    flow.write_text(text.replace(rest, rest + '      if energy == 0 { win seeker "Worn out." }\n'))
-    game = load_pack(folder).game
+    game, _ = edited_shadow(tmp_path, rest,
+                            rest + '      if energy == 0 { win seeker "Worn out." }\n')
     worn_out = 0
     for seed in range(30):
         state, decisions, _ = played_out(game, seed)
@@ -182,15 +213,8 @@ def test_a_failing_anytime_condition_gives_the_located_error_of_a_normal_game(
         tmp_path: Path) -> None:
     """A playout evaluates anytime conditions without locating their errors: the game played
     again on the normal path locates them."""
-    folder = tmp_path / "shadow"
-    shutil.copytree(Path(__file__).parent / "packs" / "shadow", folder)
-    flow = folder / "content.yaml"
-    text = flow.read_text()
-    when = 'when: "energy >= 1"'
-    assert when in text
-    text = text.replace(when, 'when: "6 // (energy - 1) >= 1"')
-    flow.write_text(text)
-    game = load_pack(folder).game
+    game, text = edited_shadow(tmp_path, 'when: "energy >= 1"',
+                               'when: "6 // (energy - 1) >= 1"')
     for choosers in (samplers, random_choosers):  # (random seats draw from the specs)
         with pytest.raises(GameRuntimeError) as info:
             for seed in range(30):

@@ -13,12 +13,11 @@ from typing import Any
 import pytest
 
 from rulekit.engine.game import Game
-from rulekit.engine.playout import PlayoutRuntime, playout
-from rulekit.engine.rng import derive
+from rulekit.engine.playout import PlayoutRuntime
 from rulekit.errors import GameRuntimeError
 from tests.helpers_lang import BASE, content, load, locate
 from tests.test_anytime import ANYTIME, SETUP, check_games, guards_pack
-from tests.test_playout import normally, played_out, same_game, samplers
+from tests.test_playout import check_playouts, normally, playout_error
 
 # Functions calling functions (one of them recursive), called with locals, variables,
 # constants and items of comprehensions (``x``, whose Python name would be that of ``c`` in
@@ -50,10 +49,7 @@ def functions_pack(tmp_path: Path) -> Game:
 
 def test_functions_written_in_place_play_the_games_of_the_normal_path(tmp_path: Path) -> None:
     game = functions_pack(tmp_path)
-    for i in range(40):
-        seed = derive(5, i)
-        state = played_out(game, seed, quiet=i % 2 == 1)
-        assert same_game(state[0], normally(game, seed, quiet=i % 2 == 1)[0]), f"game {i}"
+    check_playouts(game, 5, 40)
     called = _functions_called(game)
     assert "twice" not in called and "fits" not in called  # written in place
     assert "depth" in called  # recursive: called, from its copy written in place
@@ -93,11 +89,9 @@ def test_an_error_in_a_function_written_in_place_is_that_of_a_normal_game(
     with pytest.raises(GameRuntimeError) as normal:
         for seed in range(30):
             normally(game, seed)
-    with pytest.raises(GameRuntimeError) as info:
-        for seed in range(30):
-            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
-    assert info.value.message == normal.value.message == "division by zero"
-    loc = info.value.location
+    error = playout_error(game)
+    assert error.message == normal.value.message == "division by zero"
+    loc = error.location
     assert loc == normal.value.location
     assert loc is not None and (loc.line, loc.column) == locate(text, "total = share(k)")
 
@@ -153,11 +147,9 @@ def test_a_product_past_the_size_limits_in_a_playout_is_the_error_of_a_normal_ga
     main = 'let k = choose a one of [1, 2] prompt "k"\ntotal = 4611686018427387904 * k'
     text = content(phases={"main": main}, rounds="8")
     game = load(tmp_path, text).game
-    with pytest.raises(GameRuntimeError) as info:
-        for seed in range(30):
-            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
-    assert "an integer is out of range" in info.value.message
-    loc = info.value.location
+    error = playout_error(game)
+    assert "an integer is out of range" in error.message
+    loc = error.location
     assert loc is not None and (loc.line, loc.column) == locate(text, "total = 4611")
 
 
@@ -181,18 +173,13 @@ def rows_pack(tmp_path: Path, ks: str) -> tuple[Game, str]:
 
 def test_numbered_zones_by_table_play_the_games_of_the_normal_path(tmp_path: Path) -> None:
     game, _ = rows_pack(tmp_path, "[1, 2, 3]")
-    for i in range(30):
-        seed = derive(9, i)
-        state = played_out(game, seed, quiet=i % 2 == 1)
-        assert same_game(state[0], normally(game, seed, quiet=i % 2 == 1)[0]), f"game {i}"
+    check_playouts(game, 9, 30)
 
 
 def test_a_number_out_of_range_in_a_playout_is_the_error_of_a_normal_game(
         tmp_path: Path) -> None:
     game, text = rows_pack(tmp_path, "[1, 2, 3, 4]")
-    with pytest.raises(GameRuntimeError) as info:
-        for seed in range(30):
-            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
-    assert info.value.message == "no such item: 'row.4'"
-    loc = info.value.location
+    error = playout_error(game)
+    assert error.message == "no such item: 'row.4'"
+    loc = error.location
     assert loc is not None and (loc.line, loc.column) == locate(text, "total = count")

@@ -13,10 +13,9 @@ import pytest
 from rulekit.engine.game import Game
 from rulekit.engine.playout import PlayoutRuntime, playout
 from rulekit.engine.program import MAIN
-from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError
 from tests.helpers_lang import content, load
-from tests.test_playout import normally, played_out, same_game, samplers
+from tests.test_playout import check_playouts, normally, samplers
 
 # Three phases; the second ends the round at times, before the third; the game may end in a
 # phase (win), after the rounds (win), or with no winner.
@@ -40,14 +39,8 @@ def test_the_flow_of_a_playout_plays_the_games_of_the_normal_path(tmp_path: Path
     game = flow_pack(tmp_path)
     PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
     assert MAIN in game.program.playout  # the flow runs as one function
-    ends: set[str] = set()
-    for i in range(40):
-        seed = derive(3, i)
-        state, decisions, _ = played_out(game, seed, quiet=i % 2 == 1)
-        expected, expected_decisions, _ = normally(game, seed, quiet=i % 2 == 1)
-        assert same_game(state, expected), f"game {i}"
-        assert decisions == expected_decisions
-        ends.add(state["result"]["reason"])
+    states = check_playouts(game, 3, decisions=True)
+    ends = {state["result"]["reason"] for state in states}
     assert ends == {"Many.", "Cards.", "the last round is over"}
 
 

@@ -11,10 +11,9 @@ import pytest
 
 from rulekit.engine.game import Game
 from rulekit.engine.playout import PlayoutRuntime, playout
-from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError
 from tests.helpers_lang import content, load, locate
-from tests.test_playout import normally, played_out, same_game, samplers
+from tests.test_playout import check_playouts, normally, samplers
 
 # Every kind of move: one card and a list of cards, onto and under a zone, all the cards of a
 # zone onto and under another (and onto itself), draws of more cards than a zone holds.
@@ -50,12 +49,7 @@ def _helpers_called(game: Game) -> set[str]:
 
 def test_moves_written_in_place_play_the_games_of_the_normal_path(tmp_path: Path) -> None:
     game = moves_pack(tmp_path)
-    for i in range(40):
-        seed = derive(13, i)
-        state, decisions, _ = played_out(game, seed, quiet=i % 2 == 1)
-        expected, expected_decisions, _ = normally(game, seed, quiet=i % 2 == 1)
-        assert same_game(state, expected), f"game {i}"
-        assert decisions == expected_decisions
+    check_playouts(game, 13, decisions=True)
     assert not _helpers_called(game)  # written in place
 
 

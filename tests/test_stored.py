@@ -20,14 +20,6 @@ def run(capsys: pytest.CaptureFixture[str]) -> Run:
 
 
 @pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("RULEKIT_NO_CACHE", "")
-    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
 def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The texts parsed while the test runs."""
     seen: list[str] = []
