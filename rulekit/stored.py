@@ -118,7 +118,7 @@ def _digest(key: tuple[str, ...]) -> bytes:
     return hasher.digest()
 
 
-def _trusted(info: os.stat_result) -> bool:
+def trusted(info: os.stat_result) -> bool:
     """Whether a store file may be read: not too big and, where files have owners, written by
     this user alone (a pickle runs code as it loads: nobody else may have put it there)."""
     if info.st_size > MAX_FILE_BYTES:
@@ -149,7 +149,7 @@ class Store:
 
             path = self._path(root)
             with contextlib.suppress(Exception):  # missing, corrupt, unreadable: start afresh
-                if _trusted(path.stat()):
+                if trusted(path.stat()):
                     found = pickle.loads(path.read_bytes())
                     if (isinstance(found, dict) and found.get("format") == FORMAT
                             and found.get("stamp") == code_stamp()

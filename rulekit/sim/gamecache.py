@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.pack.cache import tree_digest
 from rulekit.pack.installed import PACKS_ENV
-from rulekit.stored import _trusted, cache_dir, code_stamp, sha256
+from rulekit.stored import cache_dir, code_stamp, sha256, trusted
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game
@@ -79,7 +79,7 @@ class KeptGame:
             return None
         try:
             with open(self.path, "rb") as file:
-                if not _trusted(os.fstat(file.fileno())):
+                if not trusted(os.fstat(file.fileno())):
                     return None
                 header = json.loads(file.readline())
                 if header["key"] != self.key or any(
