@@ -1,10 +1,11 @@
-"""A choice asked alone, in the playout code of random seats: answered by
-``QuickAnswers.choose_one`` (one item) or ``choose_subset`` (a subset with no 'at most' rule,
-in a game without anytime actions) from its candidates worked out in place, without a spec (the
-spec is made only for the watch, the round limit and what is not drawn in short). Every shape
-of such a choice (forced, optional, empty, with ``where``, refused draws, in a pack with anytime
-actions and without) gives the games of the normal path, recorded or not, stopped at a round
-limit or not.
+"""Choices in the playout code of random seats, answered from their candidates worked out in
+place, without a spec (the spec is made only for the watch, the round limit and what is not
+drawn in short): a choice of one item asked alone by ``QuickAnswers.choose_one``; in a game
+without anytime actions, a subset asked alone with no 'at most' rule by ``choose_subset``, and
+subsets asked together or with 'at most' rules by ``choose_subsets``. Every shape of such a
+choice (forced, optional, empty, with ``where``, refused draws, in a pack with anytime actions
+and without) gives the games of the normal path, recorded or not, stopped at a round limit or
+not, with as many decisions and the same errors.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ import pytest
 
 from rulekit.engine.decisions import RandomChooser
 from rulekit.engine.game import Game
-from rulekit.engine.playout import run_playout
+from rulekit.engine.playout import _play_normally, run_playout
 from rulekit.engine.quickanswers import QuickAnswers
 from rulekit.engine.rng import derive
+from rulekit.errors import GameRuntimeError
 from rulekit.pack.loader import load_pack
-from rulekit.simulate import seat_rng
+from rulekit.simulate import play_game, seat_rng
 from tests.helpers_lang import content, load
 from tests.test_anytime import ANYTIME, SETUP
 from tests.test_playout import same_game
@@ -115,3 +117,97 @@ def test_a_playout_of_random_seats_stops_at_the_round_limit_with_the_specs_pendi
         assert state["pending"] and state["result"] is None
         # (a playout stopped by the round limit is for reading: its frames are its own)
         assert same_game({**state, "stack": []}, {**expected, "stack": []}), f"game {i}"
+
+
+TOGETHER = """\
+draw 2 from deck to hand[a]
+draw 1 from deck to hand[b]
+let h = choose a subset of hand[a] at most 1 where it.score > 3 prompt "At most one high"
+simultaneous {
+  let x = choose a subset of discard at most 1 where it.kind == "x" prompt "Together"
+  let y = choose b subset of hand[b] as c where c.score > 100 prompt "None, asked"
+}
+simultaneous {
+  let p = choose a subset of range(1, 30) max 2 at most 1 where it > 5 prompt "Mostly refused"
+  let q = choose b subset of [c for c in discard if c.score > 100] prompt "None, forced"
+}
+simultaneous {
+  let r = choose a subset of [1, 2, 3] min 1 max 2 at most 1 where it > 1 prompt "At least one"
+  let s = choose b subset of [1, 2, 3] at most 0 where it == 2 prompt "Never two"
+}
+simultaneous {
+  let t = choose a subset of [1, 2] max 0 at most 1 where it > 0 prompt "None allowed"
+  let u = choose b subset of discard at most 2 where it.score > 0 prompt "Any"
+}
+move all from hand[a] to discard
+move all from hand[b] to discard
+total = count(h) + count(x) + count(p) + count(r) + count(s) + count(t) + count(u)
+total += count(y) + count(q)
+"""
+
+
+@pytest.mark.parametrize("anytime", [True, False])
+def test_subsets_asked_together_or_with_rules_are_the_games_of_the_normal_path(
+        tmp_path: Path, anytime: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Subsets asked together, and one asked alone with an 'at most' rule, answered by
+    ``QuickAnswers.choose_subsets`` in plain games: candidates or none (asked or forced),
+    refused draws, a least above 0, an 'at most 0' rule, a most of 0."""
+    text = content(setup=SETUP, phases={"main": TOGETHER}, rounds="4",
+                   after_rounds='if total > 3 { win a "Many." } else { win b "Few." }')
+    if anytime:
+        text = text.replace("procedures:\n", "") + ANYTIME
+    game = load(tmp_path, text).game
+    calls = {"choose_subsets": 0, "_answer_specs": 0}  # (in quiet playouts)
+
+    def counted(name: str) -> Any:
+        method = getattr(QuickAnswers, name)
+
+        def call(self: QuickAnswers, *args: Any) -> Any:
+            calls[name] += not self.record
+            return method(self, *args)
+        return call
+    for name in calls:
+        monkeypatch.setattr(QuickAnswers, name, counted(name))
+    for i in range(40):
+        seed = derive(33, i)
+        expected = stepped(game, seed)
+        assert same_game(played_out(game, seed), expected), f"game {i}"
+        quiet = game.initial_state(seed)
+        decisions, _ = run_playout(game, quiet, {role: RandomChooser(seat_rng(seed, role))
+                                                 for role in game.roles}, record=False)
+        chosen = [e for e in expected["log"] if e["e"] != "choice" or e["option"][0] == "!"]
+        assert same_game({**quiet, "log": []}, {**expected, "log": []}), f"game {i}"
+        assert quiet["log"] == chosen, f"game {i}"
+        normal = game.initial_state(seed)
+        assert decisions == _play_normally(game, normal, {
+            role: RandomChooser(seat_rng(seed, role)) for role in game.roles}, None, None)[0]
+    if anytime:  # (answered through the specs)
+        assert calls["choose_subsets"] == 0
+    else:  # five groups a round; the spec's way only for the least above 0, 'at most 0'...
+        assert calls["choose_subsets"] == 40 * 4 * 5
+        assert calls["_answer_specs"] == 40 * 4 * 2
+
+
+@pytest.mark.parametrize(("second", "call", "error"), [
+    ('choose q subset of [1, 2, 3] prompt "Second"', "both(b, b)",
+     "two choices in the same simultaneous block"),
+    ('choose q subset of [c for c in discard if c.score > 100] min 1 max 3 prompt "None"',
+     "both(a, b)", "must choose at least 1"),
+])
+def test_subsets_asked_together_that_cannot_be_answered_are_the_errors_of_the_normal_path(
+        tmp_path: Path, second: str, call: str, error: str) -> None:
+    """(A playout that fails is played again on the normal path: the error must come from
+    the playout itself, the only way a wrong answer in short could show; and after the first
+    choice, which play_game watches through its spec.)"""
+    text = content(procs={"both": ("{p: role, q: role}", f"""\
+simultaneous {{
+  let x = choose p subset of [1, 2, 3] prompt "First"
+  let y = {second}
+}}
+""")}, phases={"main": f'let z = choose a subset of [1, 2] prompt "Watched"\n{call}'})
+    game = load(tmp_path, text).game
+    with pytest.raises(GameRuntimeError, match=error) as played:
+        play_game(game, 5)
+    with pytest.raises(GameRuntimeError, match=error) as normal:
+        stepped(game, 5)
+    assert played.value.location == normal.value.location

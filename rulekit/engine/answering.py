@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
+from itertools import compress
 from operator import itemgetter
 from typing import Any
 
@@ -23,7 +24,7 @@ from rulekit.engine.decisions import (
     choice_event,
     option_ids,
 )
-from rulekit.engine.draws import bit_indexes, subset_bits
+from rulekit.engine.draws import bit_flags, subset_bits
 from rulekit.engine.game import State
 from rulekit.engine.program import Program
 from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer
@@ -163,7 +164,7 @@ class AnsweringRuntime(Runtime):
                 rng = rngs[role]
                 if spec["kind"] == "subset":
                     bits = subset_bits(spec, len(items), rng)
-                    value = [items[i] for i in bit_indexes(bits)] if bits is not None \
+                    value = list(compress(items, bit_flags(bits))) if bits is not None \
                         else rng.choice(Decision(spec, str).options()).value
                 elif items and not spec.get("optional"):
                     value = items[rng._randbelow(len(items))]

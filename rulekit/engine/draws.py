@@ -61,6 +61,11 @@ def subset_bits(spec: dict[str, Any], n: int, rng: random.Random) -> int | None:
     return None
 
 
+def flags_mask(flags: list[Any]) -> int:
+    """The bit mask of the items ``flags`` marks as true (item ``i`` is bit ``i``)."""
+    return _mask(tuple(flags))
+
+
 @lru_cache(maxsize=4096)
 def _mask(flags: tuple[Any, ...]) -> int:
     """The bit mask of the items a rule's flags mark (item ``i`` is bit ``i``)."""
@@ -75,3 +80,10 @@ def _mask(flags: tuple[Any, ...]) -> int:
 def bit_indexes(bits: int) -> tuple[int, ...]:
     """The positions of the 1 bits of ``bits``, lowest first."""
     return tuple(i for i in range(bits.bit_length()) if bits >> i & 1)
+
+
+@lru_cache(maxsize=8192)
+def bit_flags(bits: int) -> tuple[int, ...]:
+    """Bit ``i`` of ``bits`` at position ``i``, lowest first: ``compress(items,
+    bit_flags(bits))`` gives the items a subset's bit mask chooses, in their order."""
+    return tuple(bits >> i & 1 for i in range(bits.bit_length()))

@@ -1,21 +1,24 @@
-"""Random answers to a choice asked alone, straight from its candidates (no spec).
+"""Random answers to a choice, straight from its candidates (no spec).
 
 Playout code of random seats (``rt.random``) calls :meth:`QuickAnswers.choose_one` for a
-choice of one item asked alone, and :meth:`QuickAnswers.choose_subset` for a choice of a
-subset with no ``at most`` rule asked alone in a game without anytime actions (``rt.plain``),
-with the candidates it works out in place: the same steps and the same draws as
-:class:`~rulekit.engine.answering.AnsweringRuntime` takes from the spec (and ``Decision.sample``
-from a pending decision), without making the spec, which is made only when it is needed (the
-watch, the round limit, an answer that is not drawn in short).
+choice of one item asked alone; in a game without anytime actions (``rt.plain``),
+:meth:`QuickAnswers.choose_subset` for a choice of a subset with no ``at most`` rule asked
+alone, and :meth:`QuickAnswers.choose_subsets` for subsets asked together (a ``simultaneous``
+group) or one with ``at most`` rules. It passes the candidates it works out in place: the same
+steps and the same draws as :class:`~rulekit.engine.answering.AnsweringRuntime` takes from the
+spec (and ``Decision.sample`` from a pending decision), without making the spec, which is made
+only when it is needed (the watch, the round limit, an answer that is not drawn in short).
 """
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from rulekit.engine.answering import AnsweringRuntime, SpecMaker
 from rulekit.engine.decisions import NONE_ID, Decision, choice_event, option_id
-from rulekit.engine.draws import bit_indexes
+from rulekit.engine.draws import bit_flags
+from rulekit.engine.vm import check_players
 
 
 class QuickAnswers(AnsweringRuntime):
@@ -98,7 +101,7 @@ class QuickAnswers(AnsweringRuntime):
         for _ in range(64):  # as subset_bits draws
             bits = getrandbits(n)
             if least <= bits.bit_count() <= most:
-                locals_[slot] = [items[i] for i in bit_indexes(bits)]
+                locals_[slot] = list(compress(items, bit_flags(bits)))
                 break
         else:  # the constraints rejected too many draws: as RandomChooser.answer
             spec = self.remade(make, locals_)
@@ -107,3 +110,81 @@ class QuickAnswers(AnsweringRuntime):
         budget = self.budget
         self.spent += budget - self.ticks  # as _answered
         self.ticks = budget
+
+    def choose_subsets(self, locals_: list[Any], choices: tuple[QuickSubset, ...],
+                       makers: tuple[SpecMaker, ...]) -> None:
+        """Choices of subsets asked together (or one alone with 'at most' rules) in a game
+        without anytime actions (``plain``), answered by RandomChoosers: the steps and draws
+        of ``_answer_plainly``, each answer written into its slot of ``locals_``. A choice is
+        ``(slot, candidates, player, least, most, rules, ask)``, a rule ``(limit, mask)``
+        (bit ``i`` of the mask set when candidate ``i`` counts for the rule), ``ask`` whether
+        it is asked even when forced. A choice with no candidate is answered with none (a
+        decision if it is asked). What is not the usual case (another forced choice, one with
+        no answer, one player choosing twice, the watch, the round limit, a recorded answer)
+        goes the way of the specs, made here from ``makers``."""
+        if self.record or self.watch is not None or self.state["round"] > self.last_round \
+                or not _usual(choices):
+            self._answer_specs(locals_, self._remade_all(makers, locals_))
+            return
+        rngs = self.rngs
+        decisions = 0
+        for index, (slot, items, role, least, most, rules, ask) in enumerate(choices):
+            n = len(items)
+            if not n:  # as forced_answer (a forced choice asked draws no bit)
+                locals_[slot] = []
+                decisions += ask
+                continue
+            decisions += 1
+            getrandbits = rngs[role].getrandbits
+            for _ in range(64):  # as subset_bits draws
+                bits = getrandbits(n)
+                if least <= bits.bit_count() <= most:
+                    for limit, mask in rules:
+                        if (bits & mask).bit_count() > limit:
+                            break
+                    else:
+                        locals_[slot] = list(compress(items, bit_flags(bits)))
+                        break
+            else:  # the constraints rejected too many draws: as RandomChooser.answer
+                spec = self.remade(makers[index], locals_)
+                locals_[slot] = rngs[role].choice(Decision(spec, str).options()).value
+        if not decisions:  # all forced, none asked: no decision was waited for
+            return
+        self.decisions += decisions
+        budget = self.budget
+        self.spent += budget - self.ticks  # as _answered
+        self.ticks = budget
+
+    def _remade_all(self, makers: tuple[SpecMaker, ...], locals_: list[Any]
+                    ) -> list[dict[str, Any]]:
+        """The specs of choices asked together, made again (as ``_answer_plainly`` makes
+        them: one player with two of them is an error)."""
+        specs = [self.remade(make, locals_) for make in makers]
+        if len(specs) > 1:
+            check_players(specs)
+        return specs
+
+
+# A subset choice as playout code passes it to QuickAnswers.choose_subsets: (slot,
+# candidates, player, least, most, rules, ask), a rule as (limit, mask).
+QuickSubset = tuple[int, list[Any], str, int, int, tuple[tuple[int, int], ...], bool]
+
+
+def _usual(choices: tuple[QuickSubset, ...]) -> bool:
+    """Whether ``choose_subsets`` answers ``choices`` in short: each surely has several
+    legal answers (as ``_asked`` says of its spec: no least above 0, a most above 0, no rule
+    of at most 0 that counts a candidate) or no candidate and none to choose (as
+    ``forced_answer`` says), and each player chooses once."""
+    for _, items, _, least, most, rules, _ in choices:
+        if not items:
+            if least > min(most, 0):
+                return False  # (an error, which the spec's way raises)
+            continue
+        if least > 0 or most <= 0:
+            return False
+        for limit, mask in rules:
+            if mask and limit <= 0:
+                return False
+    if len(choices) == 2:
+        return choices[0][2] != choices[1][2]
+    return len({choice[2] for choice in choices}) == len(choices)

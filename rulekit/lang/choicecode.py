@@ -74,17 +74,19 @@ class ChoiceWriter:
             else:
                 pairs = [(s.value, self.nslots)]
                 self.nslots += 1
-        makers = []
+        choices: list[tuple[n.Choice, int]] = []
         for choice, slot in pairs:
             assert isinstance(choice, n.Choice)
-            makers.append(self.c.constant(self._choice_spec(choice, slot)))
+            choices.append((choice, slot))
+        makers = [self.c.constant(self._choice_spec(choice, slot)) for choice, slot in choices]
         lines = [f"rt.answer(L, [{', '.join(makers)}])"]
-        first, slot = pairs[0]
-        if QUICK and len(pairs) == 1 and isinstance(first, n.Choice):
-            quick = self._quick_one if first.kind == "one" else \
-                self._quick_subset if not first.at_most else None
-            if quick is not None:
-                lines = [*quick(first, slot, makers[0]), "else:", "    " + lines[0]]
+        first, slot = choices[0]
+        if QUICK and len(choices) == 1 and first.kind == "one":
+            lines = [*self._quick_one(first, slot, makers[0]), "else:", "    " + lines[0]]
+        elif QUICK and len(choices) == 1 and not first.at_most:
+            lines = [*self._quick_subset(first, slot, makers[0]), "else:", "    " + lines[0]]
+        elif QUICK and all(choice.kind == "subset" for choice, _ in choices):
+            lines = [*self._quick_subsets(choices, makers), "else:", "    " + lines[0]]
         if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
             lines += self._assign_lines(s, f"L[{pairs[0][1]}]") + self._var_written(s)
             trigger = self.trigger(s)
@@ -111,6 +113,29 @@ class ChoiceWriter:
         return ["if rt.plain:",
                 f"    rt.choose_subset(L, {slot}, (_it := {self._quick_items(choice)}), "
                 f"{c.py(choice.player)}, {least}, {most}, {maker})"]
+
+    def _quick_subsets(self, choices: list[tuple[n.Choice, int]], makers: list[str]
+                       ) -> list[str]:
+        """Choices of subsets asked together (or one with 'at most' rules), answered by random
+        seats in a game without anytime actions (``QuickAnswers.choose_subsets``), without
+        specs: each choice as ``(slot, candidates, player, least, most, rules, ask)``, a rule
+        as ``(limit, mask)``, the mask's bit ``i`` set when candidate ``i`` counts for it."""
+        c = self.c
+        lines, quick = ["if rt.plain:"], []
+        for index, (choice, slot) in enumerate(choices):
+            items = f"_q{index}"
+            lines.append(f"    {items} = {self._quick_items(choice)}")
+            least = c.py(choice.min) if choice.min is not None else "0"
+            most = c.py(choice.max) if choice.max is not None else f"len({items})"
+            rules = []
+            for rule in choice.at_most:
+                with c.binding(choice.slot) as var:
+                    condition = c.py(rule.condition)
+                rules.append(f"({c.py(rule.limit)}, _mask([{condition} for {var} in {items}])), ")
+            quick.append(f"({slot}, {items}, {c.py(choice.player)}, {least}, {most}, "
+                         f"({''.join(rules)}), {bool(choice.always_ask)!r}), ")
+        lines.append(f"    rt.choose_subsets(L, ({''.join(quick)}), ({', '.join(makers)},))")
+        return lines
 
     def _quick_items(self, choice: n.Choice) -> str:
         """The candidates of a choice, as its spec lists them (without those refused)."""

@@ -22,6 +22,7 @@ from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from rulekit.engine import helpers
+from rulekit.engine.draws import flags_mask
 from rulekit.engine.graph import graph_functions
 from rulekit.engine.program import (
     CONTINUE,
@@ -101,7 +102,7 @@ class Compiler(ExprWriter):
             "_sub": helpers.sub, "_mul": helpers.mul, "_each": helpers.each,
             "_each_if": helpers.each_if,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
-            "_EndRound": helpers.EndRound,
+            "_EndRound": helpers.EndRound, "_mask": flags_mask,
         })
         for name, builtin in BUILTINS.items():
             self.ns[f"_b_{name}"] = builtin.impl

@@ -30,4 +30,4 @@ def inline_draw(src: str, dst: str, count: str) -> list[str]:
     """Python lines drawing up to ``count`` cards one by one from the top of ``src`` onto
     ``dst``, as ``helpers.draw`` does."""
     return [f"_s = Z[{src}]; _n = min({count}, len(_s))",
-            f"if _n > 0: _t = _s[-_n:]; del _s[-_n:]; _t.reverse(); Z[{dst}].extend(_t)"]
+            f"if _n > 0: _t = _s[:-_n - 1:-1]; del _s[-_n:]; Z[{dst}].extend(_t)"]
