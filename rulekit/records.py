@@ -45,8 +45,13 @@ def record(cls: type[_T]) -> type[_T]:
     compared = tuple(name for name, f in fields.items() if f.compare)
     shown = tuple(name for name, f in fields.items() if f.repr)
     post_init = getattr(cls, "__post_init__", None)
+    plain = not later and post_init is None  # every field given by position: in short
+    count = len(names)
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if plain and len(args) == count and not kwargs:
+            self.__dict__.update(zip(names, args, strict=True))
+            return
         if len(args) > len(names):
             raise TypeError(f"{cls.__name__}() takes {len(names)} arguments, "
                             f"{len(args)} given")

@@ -117,7 +117,8 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
         if fast:  # played out from the start (run to the first decision on the way)
             state, decisions, capped = playout(
                 game, state, lambda: _choosers(game, seed, loaded, state), max_rounds, watch,
-                record=False)  # nobody reads the choices of this game
+                record=False,  # nobody reads the choices of this game
+                restart=lambda: game.initial_state(seed, quiet=True))
             stopped = "" if capped else None
         else:
             state = game.run(state)  # game.new_game(seed), with the state at hand for errors

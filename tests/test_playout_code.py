@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from rulekit.engine.game import Game
-from rulekit.engine.playout import PlayoutRuntime
+from rulekit.engine.helpers import LimitExceeded
+from rulekit.engine.playout import PlayoutRuntime, run_playout
 from rulekit.errors import GameRuntimeError
 from tests.helpers_lang import BASE, content, load, locate
 from tests.test_anytime import ANYTIME, SETUP, check_games, guards_pack
-from tests.test_playout import check_playouts, normally, playout_error
+from tests.test_playout import check_playouts, normally, playout_error, samplers
 
 # Functions calling functions (one of them recursive), called with locals, variables,
 # constants and items of comprehensions (``x``, whose Python name would be that of ``c`` in
@@ -183,3 +184,50 @@ def test_a_number_out_of_range_in_a_playout_is_the_error_of_a_normal_game(
     assert error.message == "no such item: 'row.4'"
     loc = error.location
     assert loc is not None and (loc.line, loc.column) == locate(text, "total = count")
+
+
+# Sums and differences of locals and variables around half the size limit (``big``), written in
+# playout versions without a call while both are at most half of it, and of texts and lists.
+SUMS = """\
+    let k = choose a one of [1, 2, 3] prompt "k"
+    let big = 4611686018427387903
+    let x = big + k
+    x -= k
+    x = x - big + k
+    x += big
+    x -= big
+    let t = tag + "x"
+    t = t + "y"
+    let xs = [1]
+    xs = xs + [k]
+    xs = xs + [x]
+    total += count(xs) + x
+    total -= 1
+    score += k - 2
+    tag = t
+"""
+
+
+def test_sums_in_a_playout_play_the_games_of_the_normal_path(tmp_path: Path) -> None:
+    text = content(phases={"main": SUMS}, rounds="6",
+                   after_rounds='if total > 20 { win a "Big." } else { win b "Small." }')
+    states = check_playouts(load(tmp_path, text).game, 10, 30)
+    assert {state["vars"]["score"] for state in states} >= {0, 5}  # (clamped both ways)
+
+
+@pytest.mark.parametrize("line", ["total = big + big + k", "total = 0 - big - big - k",
+                                  "total += big\n    total += big\n    total += k",
+                                  "total -= big\n    total -= big\n    total -= k",
+                                  "let y = big\n    y += big\n    y += k"])
+def test_a_sum_past_the_size_limits_in_a_playout_is_the_error_of_a_normal_game(
+        tmp_path: Path, line: str) -> None:
+    main = f'let k = choose a one of [2, 3] prompt "k"\nlet big = 4611686018427387903\n{line}'
+    text = content(phases={"main": main.replace("\n", "\n    ")})
+    game = load(tmp_path, text).game
+    with pytest.raises(LimitExceeded):  # the playout itself refuses it (not only the game
+        run_playout(game, game.initial_state(1), samplers(1, game))  # played again)
+    error = playout_error(game)
+    assert "an integer is out of range" in error.message
+    loc = error.location
+    last = line.split("\n")[-1].strip()
+    assert loc is not None and (loc.line, loc.column) == locate(text, last)

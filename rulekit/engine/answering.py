@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
-from itertools import compress
 from operator import itemgetter
 from typing import Any
 
@@ -24,7 +23,7 @@ from rulekit.engine.decisions import (
     choice_event,
     option_ids,
 )
-from rulekit.engine.draws import bit_flags, subset_bits
+from rulekit.engine.draws import below, bit_indexes, pick, subset_bits
 from rulekit.engine.game import State
 from rulekit.engine.program import Program
 from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer
@@ -164,10 +163,10 @@ class AnsweringRuntime(Runtime):
                 rng = rngs[role]
                 if spec["kind"] == "subset":
                     bits = subset_bits(spec, len(items), rng)
-                    value = list(compress(items, bit_flags(bits))) if bits is not None \
-                        else rng.choice(Decision(spec, str).options()).value
+                    value = [items[i] for i in bit_indexes(bits)] if bits is not None \
+                        else pick(rng, Decision(spec, str).options()).value
                 elif items and not spec.get("optional"):
-                    value = items[rng._randbelow(len(items))]
+                    value = items[below(rng, len(items))]
                 else:
                     value = self.choosers[role].answer(  # type: ignore[attr-defined]
                         spec, None, self.program.plain_ids, False)[1]
@@ -240,15 +239,15 @@ class AnsweringRuntime(Runtime):
         rng = self.rngs[role]
         # The draws of RandomChooser.answer: an anytime action now and then, else an item.
         if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
-            return self._anytime(role, rng.choice(extras)[0], self.log)
+            return self._anytime(role, pick(rng, extras)[0], self.log)
         record = self.record
         if not record and spec["kind"] == "one":
             if spec.get("optional"):  # to decline is one more answer, drawn as -1
-                drawn = rng._randbelow(len(items) + 1) - 1
+                drawn = below(rng, len(items) + 1) - 1
                 locals_[spec["slot"]] = None if drawn < 0 else items[drawn]
                 return None
             if items:
-                locals_[spec["slot"]] = items[rng._randbelow(len(items))]
+                locals_[spec["slot"]] = items[below(rng, len(items))]
                 return None
         option_id, value = self.choosers[role].drawn(  # type: ignore[attr-defined]
             spec, extras, self.program.plain_ids, record)

@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from rulekit.engine.draws import bit_indexes, draw, subset_bits
+from rulekit.engine.draws import below, bit_indexes, draw, pick, subset_bits
 from rulekit.errors import IllegalActionError
 
 NONE_ID = "none"
@@ -339,14 +339,14 @@ class Decision:
         """A legal option drawn uniformly at random (anytime actions now and then)."""
         if self.extras and rng.random() < len(self.extras) / (len(self.extras) + 1
                                                               + len(self.items)):
-            return rng.choice(self.extras)
+            return pick(rng, self.extras)
         drawn = draw(self.spec, rng)
         if self.kind == "one":
             if drawn < 0:
                 return Option(NONE_ID, "(none)", None, None, self)
             return Option(self._ids[drawn], None, self.items[drawn], self._labeler, self)
         if drawn is None:
-            return rng.choice(self.options())
+            return pick(rng, self.options())
         return self._subset_option(drawn)
 
 
@@ -415,7 +415,7 @@ class RandomChooser:
         for a game that records no choices."""
         rng = self.rng
         if extras and rng.random() < len(extras) / (len(extras) + 1 + len(spec["items"])):
-            return rng.choice(extras)[0], None
+            return pick(rng, extras)[0], None
         return self.drawn(spec, extras, plain_ids, named)
 
     def drawn(self, spec: dict[str, Any], extras: list[tuple[str, str]] | None,
@@ -428,18 +428,18 @@ class RandomChooser:
         if spec["kind"] == "one":  # as draw() does, in short
             n = len(items)
             if spec.get("optional"):
-                drawn = rng._randbelow(n + 1) - 1  # type: ignore[attr-defined]
+                drawn = below(rng, n + 1) - 1
                 if drawn < 0:
                     return NONE_ID, None
             else:
-                drawn = rng._randbelow(n) if n else rng.randrange(n)  # type: ignore[attr-defined]
+                drawn = below(rng, n)
             if not named:
                 return "", items[drawn]
             ids = spec.get("ids")
             return (ids[drawn] if ids else option_id(items, drawn, plain_ids)), items[drawn]
         bits = subset_bits(spec, len(items), rng)
         if bits is None:
-            option = rng.choice(Decision(spec, str, extras).options())
+            option = pick(rng, Decision(spec, str, extras).options())
             return option.id, option.value
         if not bits:
             return NONE_ID, []

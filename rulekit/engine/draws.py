@@ -8,8 +8,33 @@ same answers on every path.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A uniformly random integer from 0 to ``n - 1`` (``n`` > 0), drawn as Python 3.11's
+    ``Random.randrange(n)`` draws it: ``n.bit_length()`` bits, again while they make ``n`` or
+    more. Every path of the engine draws through this (or the same steps written in place),
+    so the same generator gives the same answers on each, whatever Python's own may do."""
+    if n <= 0:
+        raise ValueError(f"nothing to draw from ({n} possibilities)")
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def pick(rng: random.Random, items: Sequence[_T]) -> _T:
+    """An item of ``items`` drawn uniformly, as Python 3.11's ``Random.choice`` draws it."""
+    if not items:
+        raise IndexError("cannot choose from an empty sequence")
+    return items[below(rng, len(items))]
 
 
 def draw(spec: dict[str, Any], rng: random.Random) -> Any:
@@ -18,11 +43,10 @@ def draw(spec: dict[str, Any], rng: random.Random) -> Any:
     constraints rejected too many draws: then one option is drawn among all of them)."""
     items = spec["items"]
     n = len(items)
-    if spec["kind"] == "one":  # (_randbelow(k) is what randrange(k) draws for k > 0)
-        below = rng._randbelow  # type: ignore[attr-defined]
+    if spec["kind"] == "one":
         if spec.get("optional"):
-            return below(n + 1) - 1
-        return below(n) if n else rng.randrange(n)
+            return below(rng, n + 1) - 1
+        return below(rng, n)
     bits = subset_bits(spec, n, rng)
     return None if bits is None else bit_indexes(bits)
 
@@ -81,9 +105,3 @@ def bit_indexes(bits: int) -> tuple[int, ...]:
     """The positions of the 1 bits of ``bits``, lowest first."""
     return tuple(i for i in range(bits.bit_length()) if bits >> i & 1)
 
-
-@lru_cache(maxsize=8192)
-def bit_flags(bits: int) -> tuple[int, ...]:
-    """Bit ``i`` of ``bits`` at position ``i``, lowest first: ``compress(items,
-    bit_flags(bits))`` gives the items a subset's bit mask chooses, in their order."""
-    return tuple(bits >> i & 1 for i in range(bits.bit_length()))

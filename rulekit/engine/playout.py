@@ -238,7 +238,8 @@ def _resume_in_blocks(program: Program) -> None:
 
 def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Chooser]],
             max_rounds: int | None = None, watch: Watch | None = None, *,
-            record: bool = True) -> tuple[State, int, bool]:
+            record: bool = True, restart: Callable[[], State] | None = None
+            ) -> tuple[State, int, bool]:
     """Play ``state`` to its end, or until a round past ``max_rounds`` begins to ask.
 
     ``choosers()`` gives each role's chooser (a new set, should the game be played again on
@@ -248,14 +249,19 @@ def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Choose
     left where it stopped, inside a procedure: such a state is for reading, not for resuming.
     ``watch`` is told of the first decisions the game waits for (as ``Game.pending`` would
     list them), before they are answered. Unless ``record``, the choices of RandomChoosers
-    are not recorded in the log (for a caller that reads only the outcome).
+    are not recorded in the log (for a caller that reads only the outcome). ``restart()``
+    makes ``state`` again should the game be played again (a new game from its seed, say); by
+    default a copy of it is taken first.
     """
     if state["committed"]:  # some players have answered already
         return state, *_play_normally(game, state, choosers(), max_rounds, watch)
-    start = copy_state(state)
+    if restart is None:
+        kept = copy_state(state)
+        restart = lambda: kept  # noqa: E731
     try:
         return state, *run_playout(game, state, choosers(), max_rounds, watch, record)
     except Exception:  # any failure: play the normal way, which says where and why
+        start = restart()
         return start, *_play_normally(game, start, choosers(), max_rounds, watch)
 
 

@@ -12,12 +12,11 @@ only when it is needed (the watch, the round limit, an answer that is not drawn 
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import Any
 
 from rulekit.engine.answering import AnsweringRuntime, SpecMaker
 from rulekit.engine.decisions import NONE_ID, Decision, choice_event, option_id
-from rulekit.engine.draws import bit_flags
+from rulekit.engine.draws import bit_indexes, pick
 from rulekit.engine.vm import check_players
 
 
@@ -71,12 +70,18 @@ class QuickAnswers(AnsweringRuntime):
         rng = self.rngs[role]
         # The draws of RandomChooser.answer: an anytime action now and then, else an item.
         if extras and rng.random() < len(extras) / (len(extras) + 1 + n):
-            return self._anytime(role, rng.choice(extras)[0], self.log)
-        if optional:  # to decline is one more answer, drawn as -1
-            drawn = rng._randbelow(n + 1) - 1
+            return self._anytime(role, pick(rng, extras)[0], self.log)
+        # draws.below(rng, n), or one more for to decline (drawn as -1), written in place
+        count = n + 1 if optional else n
+        getrandbits = rng.getrandbits
+        bits = count.bit_length()
+        drawn = getrandbits(bits)
+        while drawn >= count:
+            drawn = getrandbits(bits)
+        if optional:
+            drawn -= 1
             value = items[drawn] if drawn >= 0 else None
         else:
-            drawn = rng._randbelow(n)
             value = items[drawn]
         locals_[slot] = value
         if self.record:
@@ -101,18 +106,18 @@ class QuickAnswers(AnsweringRuntime):
         for _ in range(64):  # as subset_bits draws
             bits = getrandbits(n)
             if least <= bits.bit_count() <= most:
-                locals_[slot] = list(compress(items, bit_flags(bits)))
+                locals_[slot] = [items[i] for i in bit_indexes(bits)]
                 break
         else:  # the constraints rejected too many draws: as RandomChooser.answer
             spec = self.remade(make, locals_)
-            locals_[slot] = rng.choice(Decision(spec, str).options()).value
+            locals_[slot] = pick(rng, Decision(spec, str).options()).value
         self.decisions += 1
         budget = self.budget
         self.spent += budget - self.ticks  # as _answered
         self.ticks = budget
 
     def choose_subsets(self, locals_: list[Any], choices: tuple[QuickSubset, ...],
-                       makers: tuple[SpecMaker, ...]) -> None:
+                       makers: tuple[SpecMaker, ...], sure: bool = False) -> None:
         """Choices of subsets asked together (or one alone with 'at most' rules) in a game
         without anytime actions (``plain``), answered by RandomChoosers: the steps and draws
         of ``_answer_plainly``, each answer written into its slot of ``locals_``. A choice is
@@ -121,9 +126,10 @@ class QuickAnswers(AnsweringRuntime):
         it is asked even when forced. A choice with no candidate is answered with none (a
         decision if it is asked). What is not the usual case (another forced choice, one with
         no answer, one player choosing twice, the watch, the round limit, a recorded answer)
-        goes the way of the specs, made here from ``makers``."""
+        goes the way of the specs, made here from ``makers``. ``sure``: the compiler found
+        that ``choices`` are always the usual case."""
         if self.record or self.watch is not None or self.state["round"] > self.last_round \
-                or not _usual(choices):
+                or not (sure or _usual(choices)):
             self._answer_specs(locals_, self._remade_all(makers, locals_))
             return
         rngs = self.rngs
@@ -143,11 +149,11 @@ class QuickAnswers(AnsweringRuntime):
                         if (bits & mask).bit_count() > limit:
                             break
                     else:
-                        locals_[slot] = list(compress(items, bit_flags(bits)))
+                        locals_[slot] = [items[i] for i in bit_indexes(bits)]
                         break
             else:  # the constraints rejected too many draws: as RandomChooser.answer
                 spec = self.remade(makers[index], locals_)
-                locals_[slot] = rngs[role].choice(Decision(spec, str).options()).value
+                locals_[slot] = pick(rngs[role], Decision(spec, str).options()).value
         if not decisions:  # all forced, none asked: no decision was waited for
             return
         self.decisions += decisions

@@ -122,6 +122,13 @@ class ChoiceWriter:
         as ``(limit, mask)``, the mask's bit ``i`` set when candidate ``i`` counts for it."""
         c = self.c
         lines, quick = ["if rt.plain:"], []
+        players = [c.py(choice.player) for choice, _ in choices]
+        # Whether every choice surely takes the short way (QuickAnswers._usual), as known here.
+        sure = len(set(players)) == len(players) and all(
+            player.startswith("'") for player in players) and all(
+            _at_most(choice.min, 0) and (choice.max is None or _at_least(choice.max, 1))
+            and all(_at_least(rule.limit, 1) for rule in choice.at_most)
+            for choice, _ in choices)
         for index, (choice, slot) in enumerate(choices):
             items = f"_q{index}"
             lines.append(f"    {items} = {self._quick_items(choice)}")
@@ -132,9 +139,10 @@ class ChoiceWriter:
                 with c.binding(choice.slot) as var:
                     condition = c.py(rule.condition)
                 rules.append(f"({c.py(rule.limit)}, _mask([{condition} for {var} in {items}])), ")
-            quick.append(f"({slot}, {items}, {c.py(choice.player)}, {least}, {most}, "
+            quick.append(f"({slot}, {items}, {players[index]}, {least}, {most}, "
                          f"({''.join(rules)}), {bool(choice.always_ask)!r}), ")
-        lines.append(f"    rt.choose_subsets(L, ({''.join(quick)}), ({', '.join(makers)},))")
+        lines.append(f"    rt.choose_subsets(L, ({''.join(quick)}), ({', '.join(makers)},), "
+                     f"{sure!r})")
         return lines
 
     def _quick_items(self, choice: n.Choice) -> str:
@@ -274,3 +282,15 @@ class ChoiceWriter:
             if bound in choice.reasons:
                 body.append(f"spec['{bound}_why'] = {self._reason(choice.reasons[bound])}")
         return body
+
+
+def _at_most(e: n.Expr | None, bound: int) -> bool:
+    """Whether ``e`` is a number of at most ``bound`` (none counts as 0)."""
+    if e is None:
+        return bound >= 0
+    return isinstance(e, n.Literal) and e.value.__class__ is int and e.value <= bound
+
+
+def _at_least(e: n.Expr, bound: int) -> bool:
+    """Whether ``e`` is a number of at least ``bound``."""
+    return isinstance(e, n.Literal) and e.value.__class__ is int and e.value >= bound

@@ -102,7 +102,7 @@ class Compiler(ExprWriter):
             "_sub": helpers.sub, "_mul": helpers.mul, "_each": helpers.each,
             "_each_if": helpers.each_if,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
-            "_EndRound": helpers.EndRound, "_mask": flags_mask,
+            "_EndRound": helpers.EndRound, "_mask": flags_mask, "_INT": int,
         })
         for name, builtin in BUILTINS.items():
             self.ns[f"_b_{name}"] = builtin.impl

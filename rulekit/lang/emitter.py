@@ -20,6 +20,7 @@ from rulekit.lang import nodes as n
 from rulekit.lang.choicecode import ChoiceWriter, Line
 from rulekit.lang.movecode import inline_draw, inline_move
 from rulekit.lang.parser import Snippet
+from rulekit.lang.pyexpr import is_simple, sum_of_halves
 from rulekit.lang.walk import bodies, stmt_chooses, zone_name
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ _LABEL = re.compile(r"@L(\d+)@")
 
 # The helpers of '+=' and '-=', which keep values within the size limits (helpers.checked).
 _OP_HELPERS = {"+=": "_add", "-=": "_sub"}
+_SLOT = re.compile(r"L\[\d+\]")  # a local slot, as choices pass their answers
 
 # The statements that end a run of code (nothing after them in the same body runs).
 TICK = ["rt.ticks -= 1", "if rt.ticks < 0: _over(rt)"]
@@ -242,8 +244,13 @@ class Emitter(ChoiceWriter):
         ref = s.ref
         if ref[0] == "local":  # never in place: a list may be shared with the log or a zone
             local = self.c.local(ref[1])
-            return [f"{local} = {_OP_HELPERS[s.op]}({local}, {value})" if s.op != "="
-                    else f"{local} = {value}"]
+            if s.op == "=":
+                return [f"{local} = {value}"]
+            if not self.inline:
+                return [f"{local} = {_OP_HELPERS[s.op]}({local}, {value})"]
+            if _SLOT.fullmatch(value) or is_simple(s.value):  # (read more than once)
+                return [f"{local} = {sum_of_halves(s.op[0], local, value)}"]
+            return [f"_v = {value}", f"{local} = {sum_of_halves(s.op[0], local, '_v')}"]
         _, name, per_role = ref
         decl = self.c.symbols.variables[name]
         if per_role and s.index is not None:
@@ -254,7 +261,9 @@ class Emitter(ChoiceWriter):
         if per_role and s.index is not None:
             lines.append("if _key not in V: _no_item(_key)")
         lines.append(f"_v = {value}")
-        if s.op != "=":
+        if s.op != "=" and self.inline:
+            lines += ["_w = V[_key]", f"_v = {sum_of_halves(s.op[0], '_w', '_v')}"]
+        elif s.op != "=":
             lines.append(f"_v = {_OP_HELPERS[s.op]}(V[_key], _v)")
         if decl.minimum is not None:
             lines.append(f"if _v < {decl.minimum!r}: _v = {decl.minimum!r}")

@@ -15,6 +15,7 @@ their places).
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import fields
@@ -277,7 +278,7 @@ class ExprWriter:
         read again, and never failing); else None."""
         body = self.function_trees.get(name)
         if body is None or name in self._inlining or _size(body) > INLINE_NODES \
-                or not all(_simple(a) for a in args) \
+                or not all(is_simple(a) for a in args) \
                 or self.function_params.get(name) != len(args):
             return None
         params = {slot: f"({self.py(a)})" for slot, a in enumerate(args)}
@@ -298,8 +299,10 @@ class ExprWriter:
         left = self.py(e.left)
         right = self.read(e.right) if e.op in ("in", "not in") else self.py(e.right)
         if e.op in _SIZED_OPS and not _fits(e):
-            if self.playout_mode and e.op == "*":
-                short = _times_small(e, left, right)
+            if self.playout_mode:
+                short = _times_small(e, left, right) if e.op == "*" else \
+                    sum_of_halves(e.op, left, right) if is_simple(e.left) and is_simple(e.right) \
+                    else None
                 if short is not None:
                     return short
             return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
@@ -315,13 +318,37 @@ def _times_small(e: n.Binary, left: str, right: str) -> str | None:
     a number; a failure there is the normal path's, as the playout is played again)."""
     for name, number, text in ((e.left, e.right, left), (e.right, e.left, right)):
         bound = _bound(number)
-        if _simple(name) and not isinstance(name, n.Literal) and bound:
+        if is_simple(name) and not isinstance(name, n.Literal) and bound:
             most = INT_LIMIT // bound
             return f"({left} * {right} if -{most} <= {text} <= {most} else _mul({left}, {right}))"
     return None
 
 
-def _simple(e: n.Expr) -> bool:
+def sum_of_halves(op: str, left: str, right: str) -> str:
+    """``left + right`` or ``left - right`` (Python sources of names or numbers, read more than
+    once), checked against the size limits without a call when both are numbers of at most
+    half the limit, whose sum or difference cannot outgrow it: ``_add`` or ``_sub`` otherwise
+    (texts and lists are added by ``_add``; a failure there is the normal path's, as a playout
+    is played again)."""
+    half = INT_LIMIT // 2
+    tests = []
+    if op == "+":  # (a number is one; '-' takes only numbers, or fails)
+        names = [side for side in (left, right) if not _NUMBER.fullmatch(side)]
+        tests += [" is ".join([f"{name}.__class__" for name in names[:1]] + ["_INT"]
+                              + [f"{name}.__class__" for name in names[1:]])] if names else []
+    for side in (left, right):
+        if not _NUMBER.fullmatch(side):
+            tests.append(f"-{half} <= {side} <= {half}")
+        elif abs(int(side)) > half:
+            return f"{_SIZED_OPS[op]}({left}, {right})"
+    condition = " and ".join(tests) or "True"
+    return f"({left} {op} {right} if {condition} else {_SIZED_OPS[op]}({left}, {right}))"
+
+
+_NUMBER = re.compile(r"\(?-?\d+\)?")  # the source of a number
+
+
+def is_simple(e: n.Expr) -> bool:
     """Whether an argument may be read in place of a parameter, as often as the body reads
     it: a constant, a local or a variable (no list built, nothing that may fail)."""
     if isinstance(e, (n.Literal, n.CardLit)):
