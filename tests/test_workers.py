@@ -60,3 +60,44 @@ def test_a_run_in_one_process_loads_no_machinery_for_worker_processes() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def dying(job: Job, start: int, stop: int) -> Tally:
+    time.sleep(0.002)
+    if os.getpid() != PARENT:
+        os._exit(3)  # a helper killed without a word
+    return played(job, start, stop)
+
+
+def bulky(job: Job, start: int, stop: int) -> Tally:
+    """A tally far larger than a pipe holds at once (its message comes in many reads)."""
+    tally = played(job, start, stop)
+    tally.ends = {(f"game {start}", f"reason {i}"): 1 for i in range(3000)}
+    return tally
+
+
+def test_a_helper_that_dies_stops_the_run_and_no_helper_is_left_behind(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    forked: list[int] = []
+    fork = os.fork
+
+    def counted() -> int:
+        pid = fork()
+        if pid:
+            forked.append(pid)
+        return pid
+    monkeypatch.setattr(os, "fork", counted)
+    with LocalProcesses(3) as pool, pytest.raises(GameRuntimeError, match="stopped unexpect"):
+        pool.run(dying, JOB, 2000, (Any, {}))  # type: ignore[arg-type]
+    assert len(forked) == 2
+    for pid in forked:  # every helper was waited for (and stopped, if it still ran)
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def test_tallies_larger_than_a_pipe_arrive_whole() -> None:
+    with LocalProcesses(2) as pool:
+        tally = pool.run(bulky, JOB, 400, (Any, {}))  # type: ignore[arg-type]
+    chunks = {winner for winner, _ in tally.ends}
+    assert tally.games == 400 and len(chunks) > 2
+    assert tally.ends == {(chunk, f"reason {i}"): 1 for chunk in chunks for i in range(3000)}

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rulekit.engine.helpers import LIST_LIMIT, LimitExceeded, checked
+from rulekit.engine.helpers import INT_LIMIT, LIST_LIMIT, LimitExceeded, checked
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,14 @@ class Builtin:
 def _elem(types: list[str]) -> str:
     first = types[0] if types else "any"
     return first.split(":", 1)[1] if first.startswith("list:") else "any"
+
+
+def _sum(numbers: list[int]) -> int:
+    """The sum of ``numbers``, within the size limits."""
+    total = sum(numbers)
+    if total.__class__ is int and -INT_LIMIT <= total <= INT_LIMIT:  # the usual case, in short
+        return total
+    return checked(total)  # type: ignore[no-any-return]
 
 
 def _max(*args: Any) -> Any:
@@ -70,7 +78,7 @@ BUILTINS: dict[str, Builtin] = {
     for b in [
         Builtin("count", ("list",), "int", "Number of items in a list or cards in a zone.", len),
         Builtin("sum", ("list",), "int", "Sum of a list of integers (0 for an empty list).",
-                lambda xs: checked(sum(xs))),
+                _sum),
         Builtin("max", ("any",), _minmax_type,
                 "Largest of a list of integers (0 if empty), or of several integers.",
                 _max, variadic=True),

@@ -268,6 +268,10 @@ class ExprWriter:
             return f"_G_{name}({', '.join(args)})"
         if name == "count" and _is_zone(e.args[0]):
             return f"len(Z[{self.zone(e.args[0])}])"
+        if name in ("top", "first") and self.playout_mode and _is_zone(e.args[0]) \
+                and (not isinstance(e.args[0], n.Index) or is_simple(e.args[0].index)):
+            pile = f"Z[{self.zone(e.args[0])}]"  # (read twice: a key and a lookup)
+            return f"({pile}[{-1 if name == 'top' else 0}] if {pile} else None)"
         if name in ("min", "max") and len(args) > 1:
             return f"{name}({', '.join(args)})"  # Python's own, for two or more numbers
         return f"_b_{name}({', '.join(args)})"
