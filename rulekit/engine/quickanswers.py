@@ -133,33 +133,50 @@ class QuickAnswers(AnsweringRuntime):
             self._answer_specs(locals_, self._remade_all(makers, locals_))
             return
         rngs = self.rngs
-        decisions = 0
-        for index, (slot, items, role, least, most, rules, ask) in enumerate(choices):
+        decisions = index = 0
+        for slot, items, role, least, most, rules, ask in choices:
             n = len(items)
             if not n:  # as forced_answer (a forced choice asked draws no bit)
                 locals_[slot] = []
                 decisions += ask
+                index += 1
                 continue
             decisions += 1
             getrandbits = rngs[role].getrandbits
-            for _ in range(64):  # as subset_bits draws
-                bits = getrandbits(n)
-                if least <= bits.bit_count() <= most:
-                    for limit, mask in rules:
-                        if (bits & mask).bit_count() > limit:
-                            break
-                    else:
+            if len(rules) == 1:  # (one 'at most' rule, the usual case, in short)
+                limit, mask = rules[0]
+                for _ in range(64):  # as subset_bits draws
+                    bits = getrandbits(n)
+                    if least <= bits.bit_count() <= most and (bits & mask).bit_count() <= limit:
                         locals_[slot] = [items[i] for i in bit_indexes(bits)]
                         break
-            else:  # the constraints rejected too many draws: as RandomChooser.answer
-                spec = self.remade(makers[index], locals_)
-                locals_[slot] = pick(rngs[role], Decision(spec, str).options()).value
+                else:
+                    self._refused(locals_, slot, role, makers[index])
+            else:
+                for _ in range(64):
+                    bits = getrandbits(n)
+                    if least <= bits.bit_count() <= most:
+                        for limit, mask in rules:
+                            if (bits & mask).bit_count() > limit:
+                                break
+                        else:
+                            locals_[slot] = [items[i] for i in bit_indexes(bits)]
+                            break
+                else:
+                    self._refused(locals_, slot, role, makers[index])
+            index += 1
         if not decisions:  # all forced, none asked: no decision was waited for
             return
         self.decisions += decisions
         budget = self.budget
         self.spent += budget - self.ticks  # as _answered
         self.ticks = budget
+
+    def _refused(self, locals_: list[Any], slot: int, role: str, make: SpecMaker) -> None:
+        """The answer when the constraints rejected too many draws: one of all the legal
+        answers, drawn as RandomChooser.answer draws it."""
+        spec = self.remade(make, locals_)
+        locals_[slot] = pick(self.rngs[role], Decision(spec, str).options()).value
 
     def _remade_all(self, makers: tuple[SpecMaker, ...], locals_: list[Any]
                     ) -> list[dict[str, Any]]:
@@ -189,8 +206,8 @@ def _usual(choices: tuple[QuickSubset, ...]) -> bool:
         if least > 0 or most <= 0:
             return False
         for limit, mask in rules:
-            if mask and limit <= 0:
-                return False
+            if limit < 0 or (mask and limit == 0):  # (a rule that counts no candidate is
+                return False  # left out of the spec: below 0, the spec's way takes it)
     if len(choices) == 2:
         return choices[0][2] != choices[1][2]
     return len({choice[2] for choice in choices}) == len(choices)
