@@ -231,3 +231,34 @@ def test_a_sum_past_the_size_limits_in_a_playout_is_the_error_of_a_normal_game(
     loc = error.location
     last = line.split("\n")[-1].strip()
     assert loc is not None and (loc.line, loc.column) == locate(text, last)
+
+
+# A zone's count compared with 0 or 1, which the code reads as whether the pile is empty, on
+# both paths, against the same comparisons of a count held by a local.
+EMPTINESS = ["count(Z) == 0", "count(Z) != 0", "count(Z) > 0", "count(Z) >= 1",
+             "count(Z) < 1", "count(Z) <= 0", "0 == count(Z)", "0 < count(Z)", "1 > count(Z)",
+             "1 <= count(Z)", "count(Z) == 1", "count(Z) > 1", "2 > count(Z)"]
+
+
+@pytest.mark.parametrize("zone", ["discard", "hand[a]", "deck"])
+def test_a_count_compared_with_zero_tells_whether_a_pile_is_empty(tmp_path: Path,
+                                                                    zone: str) -> None:
+    lines = [f"let n = count({zone})", "let got = 0", "let want = 0"]
+    for bit, test in enumerate(EMPTINESS):
+        lines += [f"if {test.replace('count(Z)', f'count({zone})')} {{ got += {1 << bit} }}",
+                  f"if {test.replace('count(Z)', 'n')} {{ want += {1 << bit} }}"]
+    lines += ["total = got", "score = 0", "if got == want { score = 1 }"]
+    main = ("move [c for c in deck if c.kind == \"y\"] from deck to hand[b]\n"
+            "move top(deck) from deck to hand[b]\n" + "\n".join(lines))
+    text = content(phases={"main": main}, setup=SETUP,
+                   after_rounds='if score == 1 { win a "Same." } else { win b "Not." }')
+    game = load(tmp_path, text).game
+    for quiet in (False, True):
+        state, _, _ = normally(game, 3, quiet=quiet)
+        assert state["result"]["winner"] == "a", state["vars"]
+    states = check_playouts(game, 3, 4)
+    assert all(state["result"]["winner"] == "a" for state in states)
+    assert {state["vars"]["total"] for state in states} == {
+        sum(1 << bit for bit, test in enumerate(EMPTINESS)
+            if eval(test.replace("count(Z)", str(count)), {}))  # (numbers only)
+        for count in [{"discard": 2, "hand[a]": 0, "deck": 1}[zone]]}

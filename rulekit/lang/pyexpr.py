@@ -300,6 +300,10 @@ class ExprWriter:
         return f"(not {operand})" if e.op == "not" else f"(-{operand})"
 
     def _x_binary(self, e: n.Binary) -> str:
+        pile = _counted_against_zero(e)
+        if pile is not None:  # (a zone is a list: empty when its count is 0)
+            zone, empty = pile
+            return f"(not Z[{self.zone(zone)}])" if empty else f"(not not Z[{self.zone(zone)}])"
         left = self.py(e.left)
         right = self.read(e.right) if e.op in ("in", "not in") else self.py(e.right)
         if e.op in _SIZED_OPS and not _fits(e):
@@ -430,6 +434,28 @@ _READING_BUILTINS = frozenset({"top", "first", "any", "all"})
 def is_range(e: n.Expr) -> bool:
     """Whether an expression is a call of ``range`` (a list of numbers)."""
     return isinstance(e, n.Call) and bool(e.ref) and e.ref[0] == "builtin" and e.ref[1] == "range"
+
+
+# A count compared with 0 (or 1) that says whether a pile is empty: op -> (empty, swapped op).
+_EMPTINESS = {"==": (0, True), "!=": (0, False), ">": (0, False), ">=": (1, False),
+              "<": (1, True), "<=": (0, True)}
+_SWAPPED = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
+
+
+def _counted_against_zero(e: n.Binary) -> tuple[n.Expr, bool] | None:
+    """(the zone, whether the test is that it is empty) when ``e`` compares the count of a
+    zone with 0 (or 1) to tell whether it is empty (``count(deck) == 0``, ``0 < count(x)``,
+    ``count(x) >= 1``); else None."""
+    op, count, number = e.op, e.left, e.right
+    if isinstance(e.left, n.Literal):
+        op, count, number = _SWAPPED.get(op, ""), e.right, e.left
+    if op not in _EMPTINESS or not isinstance(number, n.Literal) \
+            or number.value.__class__ is not int or not isinstance(count, n.Call) \
+            or count.ref != ("builtin", "count") or len(count.args) != 1 \
+            or not _is_zone(count.args[0]):
+        return None
+    bound, empty = _EMPTINESS[op]
+    return (count.args[0], empty) if number.value == bound else None
 
 
 def _is_zone(e: n.Expr) -> bool:
