@@ -18,7 +18,7 @@ from rulekit.engine.playout import PlayoutRuntime, run_playout
 from rulekit.errors import GameRuntimeError
 from tests.helpers_lang import BASE, content, load, locate
 from tests.test_anytime import ANYTIME, SETUP, check_games, guards_pack
-from tests.test_playout import check_playouts, normally, playout_error, samplers
+from tests.test_playout import check_playouts, edited_shadow, normally, playout_error, samplers
 
 # Functions calling functions (one of them recursive), called with locals, variables,
 # constants and items of comprehensions (``x``, whose Python name would be that of ``c`` in
@@ -262,3 +262,28 @@ def test_a_count_compared_with_zero_tells_whether_a_pile_is_empty(tmp_path: Path
         sum(1 << bit for bit, test in enumerate(EMPTINESS)
             if eval(test.replace("count(Z)", str(count)), {}))  # (numbers only)
         for count in [{"discard": 2, "hand[a]": 0, "deck": 1}[zone]]}
+
+
+# Loops and comprehensions over the lists of the map, the roles and the cards (read in place in
+# playout versions), over a zone whose cards the body moves (walked as a copy: each card of the
+# desk goes to the notes and back, in order), and over a variable the body assigns (the list
+# walked is the one the loop began with).
+WALKS = """\
+        let spots = count([r for r in roles()]) + count([c for c in cards() if c.kind == "wall"])
+        for x in nodes() { spots += count(neighbors(x)) + count(edges_of(x)) }
+        for r in regions() { spots += count([y for y in nodes_in(r) if y != seeker_at]) }
+        for e in edges() { if count(wall_on[e]) > 0 { spots += 1 } }
+        for w in desk { move w from desk to notes }
+        for w in notes { move w from notes to desk }
+        for t in trail { if count(trail) < 6 { trail += [t] } }
+        if spots > 40 { energy += 1 }
+"""
+
+
+def test_walks_of_fixed_lists_zones_and_variables_play_the_games_of_the_normal_path(
+        tmp_path: Path) -> None:
+    move = "          move top(walls) from walls to wall_on[wall]\n        }\n"
+    game, _ = edited_shadow(tmp_path, move, move + WALKS)
+    states = check_playouts(game, 11, 30)
+    assert all(state["zones"]["desk"] == ["note_s", "note_h"] for state in states)
+    assert any(len(state["vars"]["trail"]) > 1 for state in states)

@@ -62,3 +62,25 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
         "nodes_in": lambda region: list(members.get(region, ())),
         "distance": distance,
     }
+
+
+def graph_walks(board: Board) -> dict[str, Any]:
+    """What code that only walks the lists of the map built-ins reads instead of a copy of
+    each: ``nodes``, ``edges`` and ``regions`` as tuples, and ``neighbors``, ``edges_of`` and
+    ``nodes_in`` as functions giving tuples (nothing a pack does changes the map)."""
+    neighbors = {node: tuple(other for other, _ in links)
+                 for node, links in board.adjacency.items()}
+    touching = {node: tuple(edge for _, edge in links) for node, links in board.adjacency.items()}
+    members: dict[str, list[str]] = {region: [] for region in board.regions}
+    for node, props in board.nodes.items():
+        if props.get("region") in members:
+            members[props["region"]].append(node)
+    within = {region: tuple(nodes) for region, nodes in members.items()}
+    return {
+        "nodes": tuple(board.nodes),
+        "edges": tuple(board.edges),
+        "regions": tuple(board.regions),
+        "neighbors": lambda node: neighbors.get(node, ()),
+        "edges_of": lambda node: touching.get(node, ()),
+        "nodes_in": lambda region: within.get(region, ()),
+    }

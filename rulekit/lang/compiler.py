@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.engine import helpers
 from rulekit.engine.draws import flags_mask
-from rulekit.engine.graph import graph_functions
+from rulekit.engine.graph import graph_functions, graph_walks
 from rulekit.engine.program import (
     CONTINUE,
     MAIN,
@@ -108,6 +108,8 @@ class Compiler(ExprWriter):
             self.ns[f"_b_{name}"] = builtin.impl
         for name, impl in graph_functions(symbols.board).items():
             self.ns[f"_G_{name}"] = impl
+        for name, walk in graph_walks(symbols.board).items():
+            self.ns[f"_GW_{name}"] = walk
         program.plain_ids = frozenset(
             ident for ident in symbols.components() if ident != "none" and "+" not in ident)
         # (id of a log statement, in a direct version) -> its number

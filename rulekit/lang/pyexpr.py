@@ -155,8 +155,10 @@ class ExprWriter:
 
     def walked(self, e: n.Expr, copied: bool = False) -> str:
         """Python source of a list that is only walked, never kept: ``range`` of two numbers
-        written in the code is Python's range (no list made, nothing to check at run time).
-        ``copied``: any other list is a copy (a loop's body may change what it walks)."""
+        written in the code is Python's range (no list made, nothing to check at run time);
+        the roles, the cards and the map's lists are read in place. ``copied``: a zone is a
+        copy of its list (a loop's body may move its cards; every other value is never
+        changed in place, see docs/architecture.md, so it is walked as it is)."""
         if is_range(e):
             assert isinstance(e, n.Call)
             low, high = e.args
@@ -164,7 +166,25 @@ class ExprWriter:
                     and low.value.__class__ is int and high.value.__class__ is int \
                     and high.value - low.value + 1 <= LIST_LIMIT:
                 return f"range({low.value}, {high.value + 1})"
-        return f"list({self.py(e)})" if copied else self.read(e)
+        fixed = self._fixed(e)
+        if fixed is not None:
+            return fixed
+        if copied and _is_zone(e):
+            return f"list(Z[{self.zone(e)}])"
+        return self.py(e) if copied else self.read(e)
+
+    def _fixed(self, e: n.Expr) -> str | None:
+        """Python source of a list no game changes (the roles, the cards, the map's lists),
+        read in place of a copy of it; None for another expression."""
+        if not (isinstance(e, n.Call) and e.ref and e.ref[0] == "pack_builtin"):
+            return None
+        name = e.ref[1]
+        if not e.args:
+            return {"roles": "_ROLES", "cards": "_CARD_IDS"}.get(name) or (
+                f"_GW_{name}" if name in _WALKS else None)
+        if name in _WALKS and len(e.args) == 1:
+            return f"_GW_{name}({self.py(e.args[0])})"
+        return None
 
     def _x_comprehension(self, e: n.Comprehension) -> str:
         iterable = self.walked(e.iterable)  # (Python evaluates it outside the comprehension)
@@ -426,6 +446,9 @@ def _bound(e: n.Expr) -> int | None:
         return left * right if e.op == "*" else left + right
     return None
 
+
+# The map built-ins whose lists code that only walks them reads in place (engine/graph).
+_WALKS = frozenset({"nodes", "edges", "regions", "neighbors", "edges_of", "nodes_in"})
 
 # Built-ins that only read their list (they return an item or a number, never the list).
 _READING_BUILTINS = frozenset({"top", "first", "any", "all"})
