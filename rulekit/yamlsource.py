@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ from rulekit.limits import MAX_FILE_BYTES, MAX_INT
 from rulekit.stored import Store
 from rulekit.yamlmistakes import explain
 
-__all__ = ["JsonPath", "YamlDocument", "load_yaml", "read_text"]
+__all__ = ["JsonPath", "YamlDocument", "decode_text", "load_yaml", "parse_yaml", "read_text"]
 
 JsonPath = tuple[str | int, ...]
 """The path of a value in a document: mapping keys and list indexes, from the root."""
@@ -52,35 +51,63 @@ _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 _MAX_NODES = 1_000_000
 
 
-@dataclass(frozen=True)
 class _NodeInfo:
-    """Where a value sits in the text; lines and columns count from 0, as PyYAML's marks do."""
+    """Where a value sits in the text; lines and columns count from 0, as PyYAML's marks do.
+    (Plain classes here, not dataclasses: a validation that reads one edited file imports
+    little else, and the dataclasses module takes longer to import than this one.)"""
 
-    kind: str  # "scalar", "sequence" or "mapping"
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    style: str = ""  # scalars: '' plain, '|' literal, '>' folded, '"' or "'" quoted
-    raw: str | None = None  # scalars: the text of the value before tag resolution
-    key_line: int | None = None  # mapping values: where their key starts
-    key_column: int | None = None
+    __slots__ = ("column", "end_column", "end_line", "key_column", "key_line", "kind", "line",
+                 "raw", "style")
+
+    def __init__(self, kind: str, line: int, column: int, end_line: int, end_column: int,
+                 style: str = "", raw: str | None = None, key_line: int | None = None,
+                 key_column: int | None = None) -> None:
+        self.kind = kind  # "scalar", "sequence" or "mapping"
+        self.line = line
+        self.column = column
+        self.end_line = end_line
+        self.end_column = end_column
+        self.style = style  # scalars: '' plain, '|' literal, '>' folded, '"' or "'" quoted
+        self.raw = raw  # scalars: the text of the value before tag resolution
+        self.key_line = key_line  # mapping values: where their key starts
+        self.key_column = key_column
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(self.__slots__, state, strict=True):
+            setattr(self, name, value)
 
 
-@dataclass
 class YamlDocument:
-    """A loaded YAML file: its text, its data and the position of every value in it."""
+    """A loaded YAML file: its text, its data and the position of every value in it. Equal
+    when the path, name, text and data are."""
 
-    path: Path
-    display_name: str
-    text: str
-    data: Any
-    _nodes: dict[JsonPath, _NodeInfo] = field(default_factory=dict, repr=False, compare=False)
-    origin: str = field(default="", compare=False)  # "in the base pack ID" (see Location)
-    _lines: list[str] = field(init=False, repr=False, compare=False)
+    def __init__(self, path: Path, display_name: str, text: str, data: Any,
+                 _nodes: dict[JsonPath, _NodeInfo] | None = None, origin: str = "") -> None:
+        self.path = path
+        self.display_name = display_name
+        self.text = text
+        self.data = data
+        self._nodes: dict[JsonPath, _NodeInfo] = {} if _nodes is None else _nodes
+        self.origin = origin  # "in the base pack ID" (see Location)
+        self.schema = ""  # the schema it was checked against, if any
+        # the paths of the values read as effect code (marked as their snippets are made)
+        self.code_paths: set[JsonPath] = set()
+        self._lines = _LINE_BREAK.split(text)
 
-    def __post_init__(self) -> None:
-        self._lines = _LINE_BREAK.split(self.text)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, YamlDocument) or type(other) is not type(self):
+            return NotImplemented
+        return (self.path, self.display_name, self.text, self.data) == (
+            other.path, other.display_name, other.text, other.data)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(path={self.path!r}, display_name="
+                f"{self.display_name!r}, text={self.text!r}, data={self.data!r})")
 
     # -- plain positions ------------------------------------------------------------------
 
@@ -130,6 +157,17 @@ class YamlDocument:
         """The source text of the scalar at ``path`` (``'yes'`` for a value read as True)."""
         info = self._nodes.get(tuple(path))
         return None if info is None else info.raw
+
+    def resolve(self, path: Sequence[str | int]) -> tuple[YamlDocument, JsonPath]:
+        """The document the value at ``path`` comes from, and its path there: this one (a
+        merged document answers the file each value came from)."""
+        return self, tuple(path)
+
+    def shapes(self) -> list[tuple[JsonPath, str, str, str | None, bool]]:
+        """How each value is written, but where: its path, kind, style, source text (of a
+        scalar) and whether it has a key, in the order of the file."""
+        return [(path, info.kind, info.style, info.raw, info.key_line is not None)
+                for path, info in self._nodes.items()]
 
     # -- positions inside text values -----------------------------------------------------
 
@@ -440,16 +478,22 @@ def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
     mapping has the same key twice.
     """
     name = display_name if display_name is not None else path.as_posix()
-    text = _read(path, name)
+    return parse_yaml(_read(path, name), path, name)
+
+
+def parse_yaml(text: str, path: Path, name: str, keep: bool = True) -> YamlDocument:
+    """The document of ``text`` (read from ``path``, called ``name`` in messages), as
+    :func:`load_yaml` makes it (``keep``: found among the texts read before, or kept)."""
     document = YamlDocument(path=path, display_name=name, text=text, data=None)
-    stored = _loaded.get_object((text,))
+    stored = _loaded.get_object((text,)) if keep else None
     if isinstance(stored, tuple) and len(stored) == 2:  # the same text, read before
         document.data, document._nodes = stored
         return document
     try:
         root, loader = _compose(text)
         document.data = _Converter(document, loader).convert_root(root)
-        _loaded.put_object((text,), (document.data, document._nodes))
+        if keep:
+            _loaded.put_object((text,), (document.data, document._nodes))
     except yaml.MarkedYAMLError as error:
         raise _syntax_error(document, error) from None
     except yaml.reader.ReaderError as error:
@@ -486,12 +530,24 @@ def _read(path: Path, name: str) -> str:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise PackFileError(f"{name} is {size:,} bytes long; the limit for a pack file is "
-                                f"{MAX_FILE_BYTES:,} bytes", Location(name, 1, 1, None))
+            raise _too_big(name, size)
         raw = path.read_bytes()
     except OSError as error:
         reason = error.strerror or str(error)
         raise PackFileError(f"cannot read {name}: {reason}") from None
+    return decode_text(raw, name)
+
+
+def _too_big(name: str, size: int) -> PackFileError:
+    return PackFileError(f"{name} is {size:,} bytes long; the limit for a pack file is "
+                         f"{MAX_FILE_BYTES:,} bytes", Location(name, 1, 1, None))
+
+
+def decode_text(raw: bytes, name: str) -> str:
+    """The text of the bytes of a pack file called ``name`` (UTF-8, universal newlines);
+    raises :class:`PackFileError` if they are not UTF-8 or too many."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise _too_big(name, len(raw))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -28,10 +28,14 @@ from rulekit.yamlsource import JsonPath, YamlDocument, load_yaml
 
 
 def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
+    """The effect code at ``path`` in ``doc``, located there (the value is marked as code in
+    the file it comes from: see :mod:`rulekit.pack.meaning`)."""
     value = doc.data
     for key in path:
         value = value[key]
     text = str(value)
+    source, real = doc.resolve(path)
+    source.code_paths.add(real)
 
     def locate(line: int, column: int) -> Location:
         return doc.text_location(path, line, column)
@@ -68,6 +72,7 @@ class Documents:
             self.errors.append(exc)
             return None
         self.documents.append(doc)
+        doc.schema = schema
         schema_errors = validate_document(doc, schema)
         self.errors.extend(schema_errors)
         return None if schema_errors else doc
