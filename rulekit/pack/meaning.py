@@ -24,33 +24,35 @@ from typing import Any
 from rulekit.stored import sha256
 from rulekit.yamlsource import JsonPath, YamlDocument
 
-# A text of the effect language, piece by piece: what the lexer ignores (the WS of lark's
-# common grammar, a COMMENT), a STRING, a CARD (whose '#' is no comment), a quote that opens
-# no STRING, and runs of anything else (kept as written).
-_PIECE = re.compile(r"""(?P<gap>(?:[ \t\f\r\n]+|\#[^\n]*)+)"""
-                    r'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*\''''
-                    r"""|@[A-Za-z_][A-Za-z0-9_]*(?:\#[0-9]+)?"""
-                    r"""|(?P<open>["'])"""
-                    r"""|[^ \t\f\r\n#"'@]+|@""")
+# In a text of the effect language: what the lexer ignores (runs of lark's common WS and of
+# COMMENTs), a STRING, a CARD (whose '#' is no comment), and a quote that opens no STRING;
+# anything else is kept as written.
+_PIECE = re.compile(r"""(?:[ \t\f\r\n]+|\#[^\n]*)+"""
+                    r"""|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
+                    r"""|@[A-Za-z_][A-Za-z0-9_]*(?:\#[0-9]+)?|["']""")
 _CODE = "\0code"  # what stands for a value read as code, in the data compared
+
+
+class _NoString(Exception):
+    """A quote opens no string."""
+
+
+def _piece(match: re.Match[str]) -> str:
+    piece = match.group()
+    if piece[0] in " \t\f\r\n#":
+        return " "
+    if piece in ('"', "'"):
+        raise _NoString
+    return piece
 
 
 def code_tokens(text: str) -> str | None:
     """``text`` with each run of spaces, line breaks and comments made one space (none at the
     ends); None if a quote opens no string (its tokens are not clear)."""
-    pieces: list[str] = []
-    gap = False
-    for match in _PIECE.finditer(text):
-        if match.group("open") is not None:
-            return None
-        if match.group("gap") is not None:
-            gap = True
-            continue
-        if gap and pieces:
-            pieces.append(" ")
-        gap = False
-        pieces.append(match.group())
-    return "".join(pieces)
+    try:
+        return _PIECE.sub(_piece, text).strip(" ")
+    except _NoString:
+        return None
 
 
 def meaning(doc: YamlDocument) -> str:
