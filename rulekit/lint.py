@@ -17,6 +17,7 @@ from typing import Any
 from rulekit.engine.vm import Runtime
 from rulekit.errors import Location, PackError, PackWarning
 from rulekit.lang import nodes as n
+from rulekit.lang.builtins import BUILTINS
 from rulekit.lang.parser import Snippet, parse_block, parse_expression
 from rulekit.lintflow import checked_bodies, dead_phases, log_leaks
 from rulekit.pack.documents import snippet
@@ -210,3 +211,54 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     return sorted(linter.warnings, key=lambda w: (w.location.file, w.location.line,
                                                   w.location.column) if w.location else
                   ("", 0, 0))
+
+
+def end_condition_reads(pack: LoadedPack) -> list[tuple[YamlDocument, JsonPath, bool]]:
+    """What the check of the end conditions against the initial state (:meth:`_Linter.end_at_start`)
+    may read of the pack's files, but their names and types: the code of each end condition
+    and of each function it calls, directly or not (marked True); the default of each
+    parameter that code names; and when it may read a property of a component (it names a
+    zone, a card, node, edge or region, reads a property, or calls a function of the pack
+    that reads the cards or the map), the components of every file. Each as the document and
+    the path of the value there."""
+    content = pack.content
+    flow = (content.data.get("flow") or {}) if content is not None else {}
+    if content is None or not flow.get("end_when"):
+        return []
+    symbols = pack.game.symbols
+    pending: list[JsonPath] = [("flow", "end_when", i, "when")
+                               for i in range(len(flow["end_when"]))]
+    code: list[JsonPath] = []
+    params: set[str] = set()
+    components = False
+    while pending:
+        path = pending.pop()
+        code.append(path)
+        try:
+            tree = parse_expression(snippet(content, path))
+        except (PackError, KeyError, IndexError, TypeError):
+            components = True  # (it did not parse when validated: nothing is known)
+            continue
+        for node in walk(tree):
+            if isinstance(node, n.Name) and node.ident in symbols.parameters:
+                params.add(node.ident)
+            elif isinstance(node, (n.CardLit, n.Attr)) or (
+                    isinstance(node, n.Name) and node.ident in symbols.zones):
+                components = True
+            elif isinstance(node, n.Call) and node.func in symbols.functions:
+                called = ("functions", node.func, "returns")
+                if called not in code and called not in pending:
+                    pending.append(called)
+            elif isinstance(node, n.Call) and node.func not in BUILTINS:
+                components = True
+    found = [(*content.resolve(path), True) for path in code]
+    manifest = pack.manifest_doc
+    if manifest is not None:
+        found += [(*manifest.resolve(("parameters", name, "default")), False)
+                  for name in sorted(params)]
+    if components:
+        found += [(doc, (section,), False) for doc in pack.documents
+                  for section in ("cards", "map")
+                  if doc.schema == "content" and isinstance(doc.data, dict)
+                  and section in doc.data]
+    return found

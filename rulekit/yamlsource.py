@@ -29,6 +29,7 @@ import yaml
 from rulekit.errors import DuplicateKeyError, Location, PackFileError, YamlSyntaxError
 from rulekit.limits import MAX_FILE_BYTES, MAX_INT
 from rulekit.stored import Store
+from rulekit.textfiles import decode_text, too_big
 from rulekit.yamlmistakes import explain
 
 __all__ = ["JsonPath", "YamlDocument", "decode_text", "load_yaml", "parse_yaml", "read_text"]
@@ -530,38 +531,12 @@ def _read(path: Path, name: str) -> str:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise _too_big(name, size)
+            raise too_big(name, size)
         raw = path.read_bytes()
     except OSError as error:
         reason = error.strerror or str(error)
         raise PackFileError(f"cannot read {name}: {reason}") from None
     return decode_text(raw, name)
-
-
-def _too_big(name: str, size: int) -> PackFileError:
-    return PackFileError(f"{name} is {size:,} bytes long; the limit for a pack file is "
-                         f"{MAX_FILE_BYTES:,} bytes", Location(name, 1, 1, None))
-
-
-def decode_text(raw: bytes, name: str) -> str:
-    """The text of the bytes of a pack file called ``name`` (UTF-8, universal newlines);
-    raises :class:`PackFileError` if they are not UTF-8 or too many."""
-    if len(raw) > MAX_FILE_BYTES:
-        raise _too_big(name, len(raw))
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        before = raw[: error.start]
-        line = before.count(b"\n") + 1
-        line_start = before.rfind(b"\n") + 1
-        column = len(before[line_start:].decode("utf-8", "replace")) + 1
-        raise PackFileError(
-            f"{name} is not UTF-8 text (byte 0x{raw[error.start]:02x} on line {line})",
-            Location(name, line, column, None),
-            "save the file with the UTF-8 encoding",
-        ) from None
-    # Universal newlines, as Path.read_text would do.
-    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _line_column(text: str, index: int) -> tuple[int, int]:

@@ -260,8 +260,8 @@ def test_a_stale_or_corrupt_entry_is_ignored_after_an_edit(
     found["summary"] = "what it was not"
     if spoil == "stamp":
         found["stamp"] = "another rulekit"
-    elif spoil == "meaning":
-        found["meanings"][manifest][3] = "0" * 64
+    elif spoil == "meaning":  # with numbers left out or not
+        found["meanings"][manifest][3:5] = ["0" * 64, "0" * 64]
     elif spoil == "code":  # the name as if it were code: its tokens do not change below
         found["meanings"][manifest][2] = [["name"]]
     else:

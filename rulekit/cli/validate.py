@@ -5,7 +5,9 @@ A pack is loaded with every check but without compiling its statement lists to P
 :func:`~rulekit.pack.loader.load_pack`). The result for a pack free of errors is kept in the
 validation cache (:mod:`rulekit.pack.cache`): validating it again unchanged reads no YAML and
 compiles nothing; after an edit that keeps what its files mean (a comment, blank lines, the
-spaces of code), it reads only the edited files.
+spaces of code), or changes only numbers that the checks read for their types (a card's
+score, a parameter's default, a number of code: :mod:`rulekit.pack.edits`), it reads only the
+edited files.
 """
 
 from __future__ import annotations
@@ -58,7 +60,11 @@ def check(ref: str, use_cache: bool = True) -> tuple[list[PackError], str | None
         return warnings, None, summary
     diagnostics, failure, summary, pack = _check(folder)
     if cache is not None and pack is not None and failure is None and summary:
-        cache.put(pack.roots, summary, diagnostics, pack.documents)
+        from rulekit.lint import end_condition_reads
+        from rulekit.pack.edits import Reads, parameter_bounds
+
+        reads = Reads(end_condition_reads(pack), parameter_bounds(pack.manifest_doc))
+        cache.put(pack.roots, summary, diagnostics, pack.documents, reads)
     return diagnostics, failure, summary
 
 

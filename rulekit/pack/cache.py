@@ -1,20 +1,20 @@
 """A cache of validation results, so that ``rulekit validate`` of an unchanged pack is instant,
-and of a pack whose files were edited without changing what they mean nearly so.
+and of a pack whose files were edited in ways that keep its report nearly so.
 
 An entry is plain JSON in the user's cache folder (``$RULEKIT_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/rulekit``, else ``~/.cache/rulekit``), one file per pack folder and working
 folder, read only when written by this user alone (:func:`~rulekit.stored.trusted`). It holds
 a digest of every file under the pack's folder and under the folders of the packs it extends, a
 stamp of this rulekit (its version, and the size and time of its code and schema files, so that
-an edit of rulekit itself is a miss), the validation's summary and warnings, and the *meaning*
-of each pack file the validation read (:mod:`rulekit.pack.meaning`). Only a pack free of errors
-is written. An entry is used:
+an edit of rulekit itself is a miss), the validation's summary and warnings, and what
+:mod:`rulekit.pack.edits` keeps of each pack file the validation read (its meaning, the places
+of its plain numbers, the numbers the report reads). Only a pack free of errors is written. An
+entry is used:
 
 - when every file is as it was: the summary and warnings as kept;
-- when the same files are there and only pack files changed, each to a text of the same
-  meaning that is valid YAML and passes its schema, with no warning in them: the validation
-  would find what it found (same data, same code but for places), and nothing it reports is
-  in a place that moved. The entry is written again with the new files.
+- when the same files are there and only pack files changed, in ways that keep the report
+  (:func:`rulekit.pack.edits.still_holds`: what they mean is unchanged, or but for numbers
+  that the checks read only for their types). The entry is written again with the new files.
 
 Else the pack is validated again. ``RULEKIT_NO_CACHE=1`` (or ``validate --no-cache``) turns the
 cache off. A cache that cannot be read or written is ignored: it never makes validation fail.
@@ -33,9 +33,10 @@ from rulekit.errors import Location, PackError, PackWarning
 from rulekit.stored import CACHE_ENV, NO_CACHE_ENV, cache_dir, code_stamp, sha256, trusted
 
 if TYPE_CHECKING:
+    from rulekit.pack.edits import Reads
     from rulekit.yamlsource import YamlDocument
 
-FORMAT = 2
+FORMAT = 3
 MAX_FILES = 2000  # a pack folder larger than this is not cached (it is not a usual pack)
 MAX_BYTES = 32 * 1024 * 1024
 # folders of version control and tools, which change without the pack changing
@@ -109,7 +110,7 @@ class ValidationCache:
 
     def get(self) -> tuple[str, list[PackError]] | None:
         """The summary and warnings of the last validation, if the pack's files are as they
-        were then, or mean what they meant (see the module's documentation)."""
+        were then, or were edited in ways that keep the report (:mod:`rulekit.pack.edits`)."""
         if self.path is None:
             return None
         self._before = folder_files(self.folder)
@@ -128,21 +129,31 @@ class ValidationCache:
             changed = _changed(roots, now)
             if changed is None:
                 return None
-            if changed and not _same_meanings(changed, entry["meanings"], warnings):
-                return None
+            kept: dict[str, Any] | None = {}
+            if changed:
+                from rulekit.pack.edits import still_holds
+
+                placed = {w.location.file for w in warnings if w.location is not None}
+                kept = still_holds(changed, entry, placed)
+                if kept is None:
+                    return None
         except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError,
                 PackError):
             return None
-        if changed:  # kept with the files as they are now
-            self._write({**entry, "roots": {folder: _digests(files)
-                                            for folder, files in now.items() if files}})
+        if changed and kept:  # kept with the files as they are now
+            self._write({**entry, **{key: {**entry[key], **value} for key, value in kept.items()},
+                         "roots": {folder: _digests(files)
+                                   for folder, files in now.items() if files}})
         return str(entry["summary"]), warnings
 
     def put(self, folders: Iterable[Path], summary: str, diagnostics: Sequence[PackError],
-            documents: Sequence[YamlDocument] = ()) -> None:
+            documents: Sequence[YamlDocument] = (), reads: Reads | None = None) -> None:
         """Remember a validation free of errors (``folders``: the pack's and its bases';
-        ``documents``: the pack files it read), unless the pack's folder changed while it was
-        validated (after :meth:`get`)."""
+        ``documents``: the pack files it read; ``reads``: where its report reads numbers),
+        unless the pack's folder changed while it was validated (after :meth:`get`)."""
+        from rulekit.pack.edits import Reads, record
+        from rulekit.textfiles import decode_text
+
         if self.path is None or any(d.kind == "error" for d in diagnostics):
             return
         roots: dict[str, Files] = {}
@@ -152,16 +163,20 @@ class ValidationCache:
                 if files is None:
                     return
                 roots[str(folder)] = files
-            meanings = _meanings(documents, roots)
+            read = {str(doc.path.resolve()) for doc in documents}
+            texts = {os.path.join(folder, name): decode_text(data, name)
+                     for folder, files in roots.items() for name, (_, data) in files.items()
+                     if os.path.join(folder, name) in read}
+            kept = record(documents, texts, reads or Reads())
         except (OSError, RuntimeError, PackError):
             return
-        if (meanings is None or self._before is None
+        if (kept is None or self._before is None
                 or _digests(roots[str(self.folder)]) != _digests(self._before)):
             return
         self._write({"format": FORMAT, "stamp": self.stamp,
                      "roots": {folder: _digests(files) for folder, files in roots.items()},
                      "summary": summary, "warnings": [_record(d) for d in diagnostics],
-                     "meanings": meanings})
+                     **kept})
 
     def _write(self, entry: dict[str, Any]) -> None:
         assert self.path is not None
@@ -188,52 +203,6 @@ def _changed(roots: dict[str, dict[str, str]],
             if digest != digests[name]:
                 changed[os.path.join(folder, name)] = data
     return changed
-
-
-def _same_meanings(changed: dict[str, bytes], meanings: dict[str, list[Any]],
-                   warnings: list[PackError]) -> bool:
-    """Whether each changed file is a pack file that means what it meant when validated, is
-    valid YAML, passes its schema, and holds none of the warnings."""
-    from rulekit.pack.files import display_path
-    from rulekit.pack.meaning import meaning
-    from rulekit.schemafast import passes
-    from rulekit.yamlsource import decode_text, parse_yaml
-
-    placed = {w.location.file for w in warnings if w.location is not None}
-    for path, data in changed.items():
-        name, schema, code_paths, digest = meanings[path]
-        if name in placed or display_path(Path(path)) != name:
-            return False
-        doc = parse_yaml(decode_text(data, name), Path(path), name, keep=False)
-        doc.schema = str(schema)
-        doc.code_paths = {tuple(p) for p in code_paths}
-        if meaning(doc) != digest or not passes(doc.data, doc.schema):
-            return False
-    return True
-
-
-def _meanings(documents: Sequence[YamlDocument],
-              roots: dict[str, Files]) -> dict[str, list[Any]] | None:
-    """The display name, schema, paths of code and meaning of each document, by full path;
-    None if one is not under a root, or not as it was read."""
-    from rulekit.pack.meaning import meaning
-    from rulekit.yamlsource import decode_text
-
-    found: dict[str, list[Any]] = {}
-    for doc in documents:
-        path = doc.path.resolve()
-        for folder, files in roots.items():
-            with contextlib.suppress(ValueError):
-                name = path.relative_to(folder).as_posix()
-                if name in files:
-                    break
-        else:
-            return None
-        if decode_text(files[name][1], doc.display_name) != doc.text:  # edited meanwhile
-            return None
-        code = sorted(doc.code_paths, key=json.dumps)
-        found[str(path)] = [doc.display_name, doc.schema, code, meaning(doc)]
-    return found
 
 
 def _record(diagnostic: PackError) -> dict[str, Any]:

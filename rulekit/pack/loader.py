@@ -50,6 +50,7 @@ class LoadedPack:
     display: Display = field(default_factory=Display)  # how its table looks to a player
     # its statement lists (procedures, setup, phases, after_rounds), parsed and checked
     bodies: list[Body] = field(default_factory=list)
+    manifest_doc: YamlDocument | None = None  # the manifest (merged with its base's)
 
     @property
     def id(self) -> str:
@@ -77,7 +78,7 @@ def _load(folder: Path, overrides: dict[str, Any], compile_bodies: bool) -> Load
     docs.fail_if_errors()
     return LoadedPack(folder, manifest, docs.documents, game, docs.own_scenario_files,
                       docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files,
-                      docs.roots, display, builder.bodies)
+                      docs.roots, display, builder.bodies, manifest_doc)
 
 
 def load_pack(ref: str | Path, params: dict[str, Any] | None = None, *,

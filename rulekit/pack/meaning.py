@@ -13,6 +13,15 @@ its tokens: the language ignores spaces, tabs, line breaks and ``#`` comments be
 (``grammar.lark``: ``%ignore WS``, ``%ignore COMMENT``), and no token spans a line break, so
 two texts whose tokens and separations are the same parse into the same tree but for its
 positions. A text whose tokens this cannot tell (a quote never closed) is compared whole.
+
+*Numbers left out* (``meaning(doc, numbers=True)``), the meaning is also blind to the numbers
+that validation reads only in a few known places (see :mod:`rulekit.pack.edits`): the numbers
+of effect code (a ``NUMBER`` token: its value is read by no check but the evaluation of the end
+conditions; the checker reads its type) and the *number slots* of data
+(:func:`number_slots`): a number given as a property of a card, node, edge or region (but
+under the keys rulekit reads by name), and a parameter's ``default``. Each is left out for its
+type (an integer, or a number with a fraction): two files that mean the same, numbers left out,
+differ only in those values.
 """
 
 from __future__ import annotations
@@ -21,20 +30,31 @@ import json
 import re
 from typing import Any
 
+from rulekit.limits import MAX_INT
 from rulekit.stored import sha256
 from rulekit.yamlsource import JsonPath, YamlDocument
 
 # In a text of the effect language: what the lexer ignores (runs of lark's common WS and of
-# COMMENTs), a STRING, a CARD (whose '#' is no comment), and a quote that opens no STRING;
-# anything else is kept as written.
+# COMMENTs), a STRING, a CARD (whose '#' is no comment), a quote that opens no STRING, and a
+# NUMBER (digits that do not go on a NAME); anything else is kept as written.
 _PIECE = re.compile(r"""(?:[ \t\f\r\n]+|\#[^\n]*)+"""
                     r"""|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
-                    r"""|@[A-Za-z_][A-Za-z0-9_]*(?:\#[0-9]+)?|["']""")
+                    r"""|@[A-Za-z_][A-Za-z0-9_]*(?:\#[0-9]+)?|["']|(?<![A-Za-z0-9_])[0-9]+""")
 _CODE = "\0code"  # what stands for a value read as code, in the data compared
+_NUMBER = "\0"  # what stands for a number of code, numbers left out
+# The keys of a component whose values rulekit reads by name (never a number slot).
+_NAMED_KEYS = frozenset({"id", "name", "copies", "type", "owner", "region", "from", "to",
+                         "before", "after"})
+_COMPONENTS: tuple[JsonPath, ...] = (("cards",), ("map", "nodes"), ("map", "edges"),
+                                     ("map", "regions"))
 
 
 class _NoString(Exception):
     """A quote opens no string."""
+
+
+class _TooLarge(Exception):
+    """A number of code is larger than a number may be."""
 
 
 def _piece(match: re.Match[str]) -> str:
@@ -46,35 +66,89 @@ def _piece(match: re.Match[str]) -> str:
     return piece
 
 
-def code_tokens(text: str) -> str | None:
+def _blind_piece(match: re.Match[str]) -> str:
+    piece = match.group()
+    if not piece[0].isdigit():
+        return _piece(match)
+    if len(piece.lstrip("0")) > len(str(MAX_INT)) or int(piece) > MAX_INT:
+        raise _TooLarge  # an error of the parser, which validation must report
+    return _NUMBER
+
+
+def code_tokens(text: str, numbers: bool = False) -> str | None:
     """``text`` with each run of spaces, line breaks and comments made one space (none at the
-    ends); None if a quote opens no string (its tokens are not clear)."""
+    ends), and with ``numbers``, each number made ``\\0``; None if a quote opens no string
+    (its tokens are not clear) or, with ``numbers``, a number is too large."""
     try:
-        return _PIECE.sub(_piece, text).strip(" ")
-    except _NoString:
+        return _PIECE.sub(_blind_piece if numbers else _piece, text).strip(" ")
+    except (_NoString, _TooLarge):
         return None
 
 
-def meaning(doc: YamlDocument) -> str:
-    """A digest of what ``doc`` means to validation (see the module's documentation)."""
+def code_numbers(text: str) -> list[tuple[int, str]]:
+    """The offset and digits of each number of code ``text`` (none if a quote opens no
+    string: its tokens are not clear)."""
+    found = []
+    for match in _PIECE.finditer(text):
+        piece = match.group()
+        if piece in ('"', "'"):
+            return []
+        if piece[0].isdigit():
+            found.append((match.start(), piece))
+    return found
+
+
+def number_slots(doc: YamlDocument) -> list[JsonPath]:
+    """The paths of the numbers of ``doc`` (by its schema) that only a few known checks read:
+    the properties of components but those read by name, and the defaults of parameters."""
+    data = doc.data
+    found: list[JsonPath] = []
+    if not isinstance(data, dict):
+        return found
+    if doc.schema == "pack" and isinstance(data.get("parameters"), dict):
+        found += [("parameters", name, "default") for name, spec in data["parameters"].items()
+                  if isinstance(spec, dict) and _is_number(spec.get("default"))]
+    elif doc.schema == "content":
+        for section in _COMPONENTS:
+            items = value_at(data, section)
+            for i, item in enumerate(items if isinstance(items, list) else []):
+                if isinstance(item, dict):
+                    found += [(*section, i, key) for key, value in item.items()
+                              if key not in _NAMED_KEYS and _is_number(value)]
+    return found
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def meaning(doc: YamlDocument, numbers: bool = False) -> str | None:
+    """A digest of what ``doc`` means to validation (see the module's documentation); with
+    ``numbers``, numbers left out (None if a number of its code is too large)."""
     data = doc.data
     code: list[tuple[str, str | None]] = []
     marked: set[JsonPath] = set()
     for path in doc.code_paths:
-        value = _at(data, path)
+        value = value_at(data, path)
         if isinstance(value, str):
-            data = _replaced(data, path)
+            data = _replaced(data, path, _CODE)
             marked.add(path)
-            tokens = code_tokens(value)
+            tokens = code_tokens(value, numbers)
+            if tokens is None and numbers and code_tokens(value) is not None:
+                return None
             code.append((json.dumps(path), tokens if tokens is not None else "\0" + value))
+    if numbers:
+        for path in number_slots(doc):
+            data = _replaced(data, path, "\0" + type(value_at(data, path)).__name__)
+            marked.add(path)
     code.sort()
     shapes = [(path, kind, style, None if path in marked else raw, keyed)
               for path, kind, style, raw, keyed in doc.shapes()]
-    text = json.dumps([doc.display_name, doc.schema, data, shapes, code])
+    text = json.dumps([doc.display_name, doc.schema, data, shapes, code, numbers])
     return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _at(data: Any, path: JsonPath) -> Any:
+def value_at(data: Any, path: JsonPath) -> Any:
     """The value at ``path``, or None."""
     for key in path:
         found = (isinstance(data, dict) and isinstance(key, str) and key in data) or (
@@ -85,11 +159,11 @@ def _at(data: Any, path: JsonPath) -> Any:
     return data
 
 
-def _replaced(data: Any, path: JsonPath) -> Any:
-    """``data`` with the value at ``path`` replaced by the mark of code (containers on the way
-    copied, the rest shared)."""
+def _replaced(data: Any, path: JsonPath, mark: str) -> Any:
+    """``data`` with the value at ``path`` replaced by ``mark`` (containers on the way copied,
+    the rest shared)."""
     if not path:
-        return _CODE
+        return mark
     copy: Any = dict(data) if isinstance(data, dict) else list(data)
-    copy[path[0]] = _replaced(data[path[0]], path[1:])
+    copy[path[0]] = _replaced(data[path[0]], path[1:], mark)
     return copy

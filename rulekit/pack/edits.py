@@ -1,0 +1,186 @@
+"""Whether the report of a validation still holds after its pack's files were edited.
+
+A validation free of errors keeps, for each pack file it read, what the file means
+(:mod:`rulekit.pack.meaning`), and the same with numbers left out; and two lists of the
+places whose numbers the report reads: those whose exact value a check read (the code of the
+end conditions and of the functions they call, the defaults of the parameters they name, the
+components when they may read a property: the lint's check of the end conditions against the
+initial state, :func:`rulekit.lint.end_condition_reads`), and the defaults of the parameters
+with their bounds (the check of the declarations). The report holds for edited files when
+each one:
+
+- is still valid YAML, and holds none of the report's warnings (their places, or the lines
+  they quote, may have changed);
+- and means what it meant (a comment, blank lines, the spaces of code changed): every check
+  finds what it found;
+- or means what it meant with its numbers left out, every place of the first list in it holds
+  the same (its code the same tokens), and every default of a parameter in it is within its
+  bounds, and it passes its schema: no other check reads those numbers but for their types
+  (:mod:`rulekit.pack.meaning` says which), so every check finds what it found.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rulekit.stored import sha256
+
+if TYPE_CHECKING:
+    from rulekit.yamlsource import JsonPath, YamlDocument
+
+class Reads:
+    """The places whose numbers a validation's report reads (see the module's documentation):
+    ``exact`` (True marks code) and ``bounds`` (the spec of the parameter whose default
+    is there)."""
+
+    def __init__(self, exact: Sequence[tuple[YamlDocument, JsonPath, bool]] = (),
+                 bounds: Sequence[tuple[YamlDocument, JsonPath, dict[str, Any]]] = ()) -> None:
+        self.exact = list(exact)
+        self.bounds = list(bounds)
+
+
+def parameter_bounds(manifest: YamlDocument | None) -> list[tuple[YamlDocument, JsonPath,
+                                                                 dict[str, Any]]]:
+    """Where the default of each parameter of a (merged) manifest is written, with its spec."""
+    params = manifest.data.get("parameters") if manifest is not None else None
+    if manifest is None or not isinstance(params, dict):
+        return []
+    return [(*manifest.resolve(("parameters", name, "default")), spec)
+            for name, spec in params.items() if isinstance(spec, dict)]
+
+
+def record(documents: Sequence[YamlDocument], texts: dict[str, str],
+           reads: Reads) -> dict[str, Any] | None:
+    """What the cache keeps of the files a validation read (their texts as now, by full path):
+    ``meanings``, ``exact``, ``bounds``, and the places of their plain numbers (``numbers``,
+    :mod:`rulekit.pack.digits`) with their ``data``, each by full path; None if one was edited
+    meanwhile."""
+    kept: dict[str, Any] = {"meanings": {}, "exact": {}, "bounds": {}, "numbers": {},
+                            "data": {}}
+    for doc in documents:
+        path = str(doc.path.resolve())
+        if texts.get(path) != doc.text:
+            return None
+        _keep(kept, path, doc)
+    for doc, at, is_code in reads.exact:
+        kept["exact"].setdefault(str(doc.path.resolve()), []).append(
+            [list(at), is_code, _exact(doc, at, is_code)])
+    for doc, at, spec in reads.bounds:
+        kept["bounds"].setdefault(str(doc.path.resolve()), []).append(
+            [list(at), spec.get("min"), spec.get("max")])
+    if any(path not in kept["meanings"] for path in (*kept["exact"], *kept["bounds"])):
+        return None
+    return kept
+
+
+def _keep(kept: dict[str, Any], path: str, doc: YamlDocument) -> None:
+    """Keep the meanings and the plain numbers of ``doc`` (the file at ``path``)."""
+    from rulekit.pack.digits import places
+    from rulekit.pack.meaning import meaning
+
+    code = sorted(doc.code_paths, key=json.dumps)
+    kept["meanings"][path] = [doc.display_name, doc.schema, code, meaning(doc),
+                              meaning(doc, numbers=True)]
+    numbers = places(doc)
+    kept["numbers"][path] = numbers
+    kept["data"][path] = doc.data if numbers is not None else None
+
+
+def _exact(doc: YamlDocument, at: JsonPath, is_code: bool) -> str:
+    """A digest of the value at ``at`` (of code: its tokens)."""
+    from rulekit.pack.meaning import code_tokens, value_at
+
+    value = value_at(doc.data, at)
+    tokens = code_tokens(value) if is_code and isinstance(value, str) else None
+    text = json.dumps(["code", tokens] if tokens is not None else ["data", value])
+    return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def still_holds(changed: dict[str, bytes], kept: dict[str, Any],
+                placed: set[str]) -> dict[str, Any] | None:
+    """What the cache keeps of the ``changed`` files (their bytes now, by full path) if the
+    report kept with ``kept`` (as :func:`record` made it) holds for them; None if it may not
+    (``placed``: the files its warnings are in)."""
+    from rulekit.pack.files import display_path
+    from rulekit.textfiles import decode_text
+
+    found: dict[str, Any] = {key: {} for key in ("meanings", "numbers", "data")}
+    for path, data in changed.items():
+        name = kept["meanings"][path][0]
+        if name in placed or display_path(Path(path)) != name:
+            return None
+        text = decode_text(data, name)
+        verdict = _renumbered(path, text, kept, found)
+        if verdict is None:
+            verdict = _reparsed(path, text, kept, found)
+        if not verdict:
+            return None
+    return found
+
+
+def _renumbered(path: str, text: str, kept: dict[str, Any],
+                found: dict[str, Any]) -> bool | None:
+    """Whether the report holds for ``text``, the file at ``path`` now, if it differs from
+    the text validated only in its plain numbers (what is kept of it is put in ``found``);
+    None if it differs elsewhere too."""
+    from rulekit.pack.digits import renumbered, reread
+    from rulekit.schemafast import passes
+
+    numbers = kept["numbers"].get(path)
+    digits = reread(text, numbers) if numbers is not None else None
+    if numbers is None or digits is None:
+        return None
+    name, schema, code_paths, _, blind = kept["meanings"][path]
+    changed = [(tuple(place[2]), place[3] < 0, new)
+               for place, new in zip(numbers["places"], digits, strict=True)
+               if new != place[4]]
+    guarded = [tuple(at) for at, _, _ in kept["exact"].get(path, [])]
+    bounds = {tuple(at): (lo, hi) for at, lo, hi in kept["bounds"].get(path, [])}
+    for at, in_data, new in changed:
+        if any(at[:len(place)] == place for place in guarded):
+            return False
+        if in_data and at in bounds and _outside(int(new), *bounds[at]):
+            return False
+    data = kept["data"][path]
+    found["numbers"][path] = renumbered(numbers, data, digits)
+    found["data"][path] = data
+    found["meanings"][path] = [name, schema, code_paths, None, blind]
+    return passes(data, schema)
+
+
+def _outside(value: Any, lo: Any, hi: Any) -> bool:
+    from rulekit.pack.params import outside_bounds
+
+    return isinstance(value, bool) or not isinstance(value, (int, float)) \
+        or outside_bounds(value, {"min": lo, "max": hi})
+
+
+def _reparsed(path: str, text: str, kept: dict[str, Any], found: dict[str, Any]) -> bool:
+    """Whether the report holds for ``text``, the file at ``path`` now, parsed (what is kept
+    of it is put in ``found``)."""
+    from rulekit.pack.meaning import value_at
+    from rulekit.schemafast import passes
+    from rulekit.yamlsource import parse_yaml
+
+    name, schema, code_paths, digest, blind = kept["meanings"][path]
+    doc = parse_yaml(text, Path(path), name, keep=False)
+    doc.schema = str(schema)
+    doc.code_paths = {tuple(p) for p in code_paths}
+    _keep(found, path, doc)
+    if found["meanings"][path][3] == digest:  # (the same data passes the same schema)
+        return True
+    if found["meanings"][path][4] != blind:
+        return False
+    for at, is_code, value in kept["exact"].get(path, []):
+        if _exact(doc, tuple(at), bool(is_code)) != value:
+            return False
+    for at, lo, hi in kept["bounds"].get(path, []):
+        if _outside(value_at(doc.data, tuple(at)), lo, hi):
+            return False
+    return passes(doc.data, doc.schema)  # (no schema bounds a number slot today)
+
+
+__all__ = ["Reads", "parameter_bounds", "record", "still_holds"]
