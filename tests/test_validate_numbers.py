@@ -295,3 +295,42 @@ def test_a_number_an_alias_repeats(run: Run, make_pack: Any, cache: Path,
     edit(pack / "cards.yaml", "&n 1}", "&n 2}")
     code, out, _ = as_from_scratch(run, pack, loads)
     assert code == 0 and "(3 cards" in out and len(loads) == 2
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many scenarios each check of scenario files checked, while the test runs."""
+    import rulekit.scenariocheck
+
+    seen: list[int] = []
+    check = rulekit.scenariocheck.check_scenarios
+
+    def counting(pack: Any, scenarios: list[Any]) -> list[Any]:
+        seen.append(len(scenarios))
+        return check(pack, scenarios)
+
+    monkeypatch.setattr(rulekit.scenariocheck, "check_scenarios", counting)
+    return seen
+
+
+def test_the_scenarios_read_no_number_slot(run: Run, cache: Path, loads: list[Path],
+                                           checked: list[int], tmp_path: Path) -> None:
+    pack = shipped("rednotice", tmp_path)
+    first = run("validate", pack)
+    assert checked == [123]
+    edit(pack / "pack.yaml", "goal: {default: 1000000,", "goal: {default: 2000000,")
+    found = run("validate", pack)  # an end condition reads it: validated again
+    assert found == first and len(loads) == 2 and checked == [123]
+    assert as_from_scratch(run, pack, loads) == first
+
+
+def test_the_scenarios_read_the_bounds_of_parameters(run: Run, make_pack: Any, cache: Path,
+                                                     loads: list[Path],
+                                                     checked: list[int]) -> None:
+    pack = make_pack()
+    first = run("validate", pack)
+    edit(pack / "pack.yaml", "turns: {default: 3, min: 1,", "turns: {default: 3, min: 2,")
+    code, _, err = as_from_scratch(run, pack, loads)
+    assert code == 1 and "parameter 'turns' must be between 2 and 20, not 1" in err
+    edit(pack / "pack.yaml", "turns: {default: 3, min: 2,", "turns: {default: 3, min: 1,")
+    assert as_from_scratch(run, pack, loads) == first

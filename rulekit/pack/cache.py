@@ -92,6 +92,7 @@ class ValidationCache:
         self.path: Path | None = None
         self._stamp: str | None = None
         self._before: Files | None = None  # the files of the folder before validation
+        self._entry: dict[str, Any] | None = None  # the entry then, if of this rulekit
         try:
             self.folder = folder.resolve()
             key = json.dumps([FORMAT, str(self.folder), os.getcwd()])
@@ -120,6 +121,7 @@ class ValidationCache:
             entry = json.loads(self.path.read_text(encoding="utf-8"))
             if entry["format"] != FORMAT or entry["stamp"] != self.stamp:
                 return None
+            self._entry = entry
             roots: dict[str, dict[str, str]] = entry["roots"]
             if self._before is None or str(self.folder) not in roots:
                 return None
@@ -167,7 +169,7 @@ class ValidationCache:
             texts = {os.path.join(folder, name): decode_text(data, name)
                      for folder, files in roots.items() for name, (_, data) in files.items()
                      if os.path.join(folder, name) in read}
-            kept = record(documents, texts, reads or Reads())
+            kept = record(documents, texts, reads or Reads(), self._unchanged(roots))
         except (OSError, RuntimeError, PackError):
             return
         if (kept is None or self._before is None
@@ -177,6 +179,21 @@ class ValidationCache:
                      "roots": {folder: _digests(files) for folder, files in roots.items()},
                      "summary": summary, "warnings": [_record(d) for d in diagnostics],
                      **kept})
+
+    def _unchanged(self, roots: dict[str, Files]) -> dict[str, Any] | None:
+        """What the entry read before validation keeps of the files that are as they were
+        then (by full path), or None."""
+        entry = self._entry
+        if entry is None:
+            return None
+        try:
+            same = {os.path.join(folder, name) for folder, files in roots.items()
+                    for name, (digest, _) in files.items()
+                    if entry["roots"].get(folder, {}).get(name) == digest}
+            return {key: {path: value for path, value in entry[key].items() if path in same}
+                    for key in ("meanings", "numbers", "data")}
+        except (KeyError, TypeError, AttributeError):
+            return None
 
     def _write(self, entry: dict[str, Any]) -> None:
         assert self.path is not None

@@ -52,19 +52,19 @@ def parameter_bounds(manifest: YamlDocument | None) -> list[tuple[YamlDocument, 
             for name, spec in params.items() if isinstance(spec, dict)]
 
 
-def record(documents: Sequence[YamlDocument], texts: dict[str, str],
-           reads: Reads) -> dict[str, Any] | None:
+def record(documents: Sequence[YamlDocument], texts: dict[str, str], reads: Reads,
+           before: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """What the cache keeps of the files a validation read (their texts as now, by full path):
     ``meanings``, ``exact``, ``bounds``, and the places of their plain numbers (``numbers``,
     :mod:`rulekit.pack.digits`) with their ``data``, each by full path; None if one was edited
-    meanwhile."""
+    meanwhile. ``before``: what was kept of the files whose texts are the same as then."""
     kept: dict[str, Any] = {"meanings": {}, "exact": {}, "bounds": {}, "numbers": {},
                             "data": {}}
     for doc in documents:
         path = str(doc.path.resolve())
         if texts.get(path) != doc.text:
             return None
-        _keep(kept, path, doc)
+        _keep(kept, path, doc, before)
     for doc, at, is_code in reads.exact:
         kept["exact"].setdefault(str(doc.path.resolve()), []).append(
             [list(at), is_code, _exact(doc, at, is_code)])
@@ -76,12 +76,21 @@ def record(documents: Sequence[YamlDocument], texts: dict[str, str],
     return kept
 
 
-def _keep(kept: dict[str, Any], path: str, doc: YamlDocument) -> None:
-    """Keep the meanings and the plain numbers of ``doc`` (the file at ``path``)."""
+def _keep(kept: dict[str, Any], path: str, doc: YamlDocument,
+          before: dict[str, Any] | None = None) -> None:
+    """Keep the meanings and the plain numbers of ``doc`` (the file at ``path``), or those
+    of ``before`` when its text was the same and read alike."""
     from rulekit.pack.digits import places
     from rulekit.pack.meaning import meaning
 
     code = sorted(doc.code_paths, key=json.dumps)
+    same = before is not None and path in before["meanings"]
+    if same and before is not None and before["meanings"][path][:3] == [
+            doc.display_name, doc.schema, [list(at) for at in code]] \
+            and before["meanings"][path][3] is not None:
+        for key in ("meanings", "numbers", "data"):
+            kept[key][path] = before[key][path]
+        return
     kept["meanings"][path] = [doc.display_name, doc.schema, code, meaning(doc),
                               meaning(doc, numbers=True)]
     numbers = places(doc)

@@ -101,14 +101,19 @@ def code_numbers(text: str) -> list[tuple[int, str]]:
 def number_slots(doc: YamlDocument) -> list[JsonPath]:
     """The paths of the numbers of ``doc`` (by its schema) that only a few known checks read:
     the properties of components but those read by name, and the defaults of parameters."""
-    data = doc.data
+    return slots_of(doc.data, doc.schema)
+
+
+def slots_of(data: Any, schema: str) -> list[JsonPath]:
+    """The number slots of ``data``, a document of the schema ``schema`` (``pack``:
+    a manifest; ``content``: sections, of one file or merged)."""
     found: list[JsonPath] = []
     if not isinstance(data, dict):
         return found
-    if doc.schema == "pack" and isinstance(data.get("parameters"), dict):
+    if schema == "pack" and isinstance(data.get("parameters"), dict):
         found += [("parameters", name, "default") for name, spec in data["parameters"].items()
                   if isinstance(spec, dict) and _is_number(spec.get("default"))]
-    elif doc.schema == "content":
+    elif schema == "content":
         for section in _COMPONENTS:
             items = value_at(data, section)
             for i, item in enumerate(items if isinstance(items, list) else []):
@@ -138,14 +143,22 @@ def meaning(doc: YamlDocument, numbers: bool = False) -> str | None:
                 return None
             code.append((json.dumps(path), tokens if tokens is not None else "\0" + value))
     if numbers:
-        for path in number_slots(doc):
-            data = _replaced(data, path, "\0" + type(value_at(data, path)).__name__)
-            marked.add(path)
+        slots = number_slots(doc)
+        data = numbers_left_out(data, slots)
+        marked.update(slots)
     code.sort()
     shapes = [(path, kind, style, None if path in marked else raw, keyed)
               for path, kind, style, raw, keyed in doc.shapes()]
     text = json.dumps([doc.display_name, doc.schema, data, shapes, code, numbers])
     return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def numbers_left_out(data: Any, slots: list[JsonPath]) -> Any:
+    """``data`` with the number at each of ``slots`` replaced by its type (containers on the
+    way copied, the rest shared)."""
+    for path in slots:
+        data = _replaced(data, path, "\0" + type(value_at(data, path)).__name__)
+    return data
 
 
 def value_at(data: Any, path: JsonPath) -> Any:
