@@ -52,33 +52,55 @@ _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 _MAX_NODES = 1_000_000
 
 
-class _NodeInfo:
-    """Where a value sits in the text; lines and columns count from 0, as PyYAML's marks do.
-    (Plain classes here, not dataclasses: a validation that reads one edited file imports
-    little else, and the dataclasses module takes longer to import than this one.)"""
+_Node = tuple[str, int, int, int, int, str, "str | None", "int | None", "int | None"]
+"""Where a value sits, as kept: the fields of :class:`_NodeInfo`, in order (a plain tuple: made,
+kept and read back from the store with no Python code run per value)."""
 
-    __slots__ = ("column", "end_column", "end_line", "key_column", "key_line", "kind", "line",
-                 "raw", "style")
 
-    def __init__(self, kind: str, line: int, column: int, end_line: int, end_column: int,
-                 style: str = "", raw: str | None = None, key_line: int | None = None,
-                 key_column: int | None = None) -> None:
-        self.kind = kind  # "scalar", "sequence" or "mapping"
-        self.line = line
-        self.column = column
-        self.end_line = end_line
-        self.end_column = end_column
-        self.style = style  # scalars: '' plain, '|' literal, '>' folded, '"' or "'" quoted
-        self.raw = raw  # scalars: the text of the value before tag resolution
-        self.key_line = key_line  # mapping values: where their key starts
-        self.key_column = key_column
+class _NodeInfo(tuple[str, int, int, int, int, str, str | None, int | None, int | None]):
+    """Where a value sits in the text; lines and columns count from 0, as PyYAML's marks do:
+    its kind ("scalar", "sequence" or "mapping"), line, column, end line and end column; for a
+    scalar its style ('' plain, '|' literal, '>' folded, '"' or "'" quoted) and its text
+    before tag resolution; for a mapping value, where its key starts. Made from a kept
+    :data:`_Node` when a place is asked for."""
 
-    def __getstate__(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
+    __slots__ = ()
 
-    def __setstate__(self, state: tuple[Any, ...]) -> None:
-        for name, value in zip(self.__slots__, state, strict=True):
-            setattr(self, name, value)
+    @property
+    def kind(self) -> str:
+        return self[0]
+
+    @property
+    def line(self) -> int:
+        return self[1]
+
+    @property
+    def column(self) -> int:
+        return self[2]
+
+    @property
+    def end_line(self) -> int:
+        return self[3]
+
+    @property
+    def end_column(self) -> int:
+        return self[4]
+
+    @property
+    def style(self) -> str:
+        return self[5]
+
+    @property
+    def raw(self) -> str | None:
+        return self[6]
+
+    @property
+    def key_line(self) -> int | None:
+        return self[7]
+
+    @property
+    def key_column(self) -> int | None:
+        return self[8]
 
 
 class YamlDocument:
@@ -86,12 +108,12 @@ class YamlDocument:
     when the path, name, text and data are."""
 
     def __init__(self, path: Path, display_name: str, text: str, data: Any,
-                 _nodes: dict[JsonPath, _NodeInfo] | None = None, origin: str = "") -> None:
+                 _nodes: dict[JsonPath, _Node] | None = None, origin: str = "") -> None:
         self.path = path
         self.display_name = display_name
         self.text = text
         self.data = data
-        self._nodes: dict[JsonPath, _NodeInfo] = {} if _nodes is None else _nodes
+        self._nodes: dict[JsonPath, _Node] = {} if _nodes is None else _nodes
         self.origin = origin  # "in the base pack ID" (see Location)
         self.schema = ""  # the schema it was checked against, if any
         # the paths of the values read as effect code (marked as their snippets are made)
@@ -122,6 +144,15 @@ class YamlDocument:
         """Whether a value is recorded exactly at ``path``."""
         return tuple(path) in self._nodes
 
+    def node(self, path: Sequence[str | int]) -> _NodeInfo | None:
+        """Where the value at ``path`` sits, if one is recorded there."""
+        found = self._nodes.get(tuple(path))
+        return None if found is None else _NodeInfo(found)
+
+    def nodes(self) -> list[tuple[JsonPath, _NodeInfo]]:
+        """Where each value sits, by path, in the order of the file."""
+        return [(path, _NodeInfo(found)) for path, found in self._nodes.items()]
+
     def location(self, path: Sequence[str | int]) -> Location:
         """Where the value at ``path`` starts; for an unknown path, its nearest known ancestor."""
         info = self._nearest(path)
@@ -149,14 +180,14 @@ class YamlDocument:
         ``"'"``. For a path that is not a scalar, the location of the nearest known value and
         ``''``.
         """
-        info = self._nodes.get(tuple(path))
+        info = self.node(path)
         if info is None or info.kind != "scalar":
             return self.location(path), ""
         return self._at(info.line, info.column), info.style
 
     def raw_text(self, path: Sequence[str | int]) -> str | None:
         """The source text of the scalar at ``path`` (``'yes'`` for a value read as True)."""
-        info = self._nodes.get(tuple(path))
+        info = self.node(path)
         return None if info is None else info.raw
 
     def resolve(self, path: Sequence[str | int]) -> tuple[YamlDocument, JsonPath]:
@@ -167,7 +198,7 @@ class YamlDocument:
     def shapes(self) -> list[tuple[JsonPath, str, str, str | None, bool]]:
         """How each value is written, but where: its path, kind, style, source text (of a
         scalar) and whether it has a key, in the order of the file."""
-        return [(path, info.kind, info.style, info.raw, info.key_line is not None)
+        return [(path, info[0], info[5], info[6], info[7] is not None)
                 for path, info in self._nodes.items()]
 
     # -- positions inside text values -----------------------------------------------------
@@ -181,7 +212,7 @@ class YamlDocument:
         Folded blocks and multi-line plain or quoted scalars are mapped through YAML's line
         folding when it can be replayed, approximately otherwise.
         """
-        info = self._nodes.get(tuple(path))
+        info = self.node(path)
         if info is None or info.kind != "scalar" or info.raw is None:
             return self.location(path)
         line, column = max(line, 1), max(column, 1)
@@ -213,7 +244,7 @@ class YamlDocument:
     def _nearest(self, path: Sequence[str | int]) -> _NodeInfo | None:
         key = tuple(path)
         while True:
-            info = self._nodes.get(key)
+            info = self.node(key)
             if info is not None or not key:
                 return info
             key = key[:-1]
@@ -560,7 +591,7 @@ class _Converter:
 
     def convert_root(self, node: yaml.Node | None) -> Any:
         if node is None:  # an empty file, or only comments
-            self.nodes[()] = _NodeInfo("scalar", 0, 0, 0, 0, raw=None)
+            self.nodes[()] = ("scalar", 0, 0, 0, 0, "", None, None, None)
             return None
         return self.convert(node, (), None)
 
@@ -574,7 +605,7 @@ class _Converter:
         )
         raw = node.value if isinstance(node, yaml.ScalarNode) else None
         style = (getattr(node, "style", None) or "") if kind == "scalar" else ""
-        self.nodes[path] = _NodeInfo(
+        self.nodes[path] = (
             kind,
             node.start_mark.line,
             node.start_mark.column,

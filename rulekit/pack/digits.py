@@ -52,14 +52,13 @@ def places(doc: YamlDocument) -> dict[str, Any] | None:
     starts = [0]
     for written in text.split("\n"):
         starts.append(starts[-1] + len(written) + 1)
-    nodes = doc._nodes
     shared: dict[tuple[int, int], int] = {}
-    for node in nodes.values():
+    for _, node in doc.nodes():
         key = (node.line, node.column)
         shared[key] = shared.get(key, 0) + 1
     found: list[list[Any]] = []
     for path in number_slots(doc):
-        info = nodes.get(path)
+        info = doc.node(path)
         value = value_at(doc.data, path)
         if info is None or info.kind != "scalar" or info.style or info.raw is None \
                 or shared[(info.line, info.column)] > 1 or not isinstance(value, int) \
@@ -69,7 +68,7 @@ def places(doc: YamlDocument) -> dict[str, Any] | None:
         if text[start:start + len(info.raw)] == info.raw:
             found.append([start, start + len(info.raw), list(path), -1, info.raw])
     for path in doc.code_paths:
-        info = nodes.get(path)
+        info = doc.node(path)
         value = value_at(doc.data, path)
         if info is None or info.style != "|" or not isinstance(value, str) \
                 or shared[(info.line, info.column)] > 1:
