@@ -334,3 +334,25 @@ def test_the_scenarios_read_the_bounds_of_parameters(run: Run, make_pack: Any, c
     assert code == 1 and "parameter 'turns' must be between 2 and 20, not 1" in err
     edit(pack / "pack.yaml", "turns: {default: 3, min: 2,", "turns: {default: 3, min: 1,")
     assert as_from_scratch(run, pack, loads) == first
+
+
+def test_numbers_then_a_comment_of_the_same_file(run: Run, cache: Path, loads: list[Path],
+                                                 tmp_path: Path) -> None:
+    pack = shipped("carchase", tmp_path)
+    first = run("validate", pack)
+    card_number(pack, "cards.yaml", 1234)  # read from the text: its meaning is not worked out
+    assert run("validate", pack) == first
+    card_number(pack, "cards.yaml", 7)
+    edit(pack / "cards.yaml", "\ncards:\n", "\n# all of them\ncards:\n")
+    assert run("validate", pack) == first
+    assert as_from_scratch(run, pack, loads) == first and len(loads) == 1
+
+
+def test_numbers_of_a_file_with_other_line_breaks(run: Run, cache: Path, loads: list[Path],
+                                                  tmp_path: Path) -> None:
+    pack = shipped("carchase", tmp_path)
+    cards = pack / "cards.yaml"
+    cards.write_bytes(cards.read_bytes().replace(b"\n", b"\r\n"))
+    first = run("validate", pack)
+    cards.write_bytes(cards.read_bytes().replace(b"score: 5}", b"score: 55}", 1))
+    assert as_from_scratch(run, pack, loads) == first and len(loads) == 1
