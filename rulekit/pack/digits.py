@@ -73,11 +73,13 @@ def places(doc: YamlDocument) -> dict[str, Any] | None:
         if info is None or info.style != "|" or not isinstance(value, str) \
                 or shared[(info.line, info.column)] > 1:
             continue
-        for offset, digits in code_numbers(value):
-            line = value.count("\n", 0, offset) + 1
-            column = offset - (value.rfind("\n", 0, offset) + 1) + 1
-            where = doc.text_location(path, line, column)
-            start = starts[where.line - 1] + where.column - 1
+        base = doc.text_location(path, 1, 1)  # (a literal block: line k, column c on the
+        for offset, digits in code_numbers(value):  # k-1th line after, c-1 columns on)
+            line = value.count("\n", 0, offset)
+            column = offset - (value.rfind("\n", 0, offset) + 1)
+            if base.line - 1 + line >= len(starts):
+                break
+            start = starts[base.line - 1 + line] + base.column - 1 + column
             if text[start:start + len(digits)] == digits:
                 found.append([start, start + len(digits), list(path), offset, digits])
     found.sort()

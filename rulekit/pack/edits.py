@@ -81,7 +81,7 @@ def _keep(kept: dict[str, Any], path: str, doc: YamlDocument,
     """Keep the meanings and the plain numbers of ``doc`` (the file at ``path``), or those
     of ``before`` when its text was the same and read alike."""
     from rulekit.pack.digits import places
-    from rulekit.pack.meaning import meaning
+    from rulekit.pack.meaning import meanings
 
     code = sorted(doc.code_paths, key=json.dumps)
     same = before is not None and path in before["meanings"]
@@ -91,8 +91,7 @@ def _keep(kept: dict[str, Any], path: str, doc: YamlDocument,
         for key in ("meanings", "numbers", "data"):
             kept[key][path] = before[key][path]
         return
-    kept["meanings"][path] = [doc.display_name, doc.schema, code, meaning(doc),
-                              meaning(doc, numbers=True)]
+    kept["meanings"][path] = [doc.display_name, doc.schema, code, *meanings(doc)]
     numbers = places(doc)
     kept["numbers"][path] = numbers
     kept["data"][path] = doc.data if numbers is not None else None

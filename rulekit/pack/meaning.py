@@ -35,11 +35,15 @@ from rulekit.stored import sha256
 from rulekit.yamlsource import JsonPath, YamlDocument
 
 # In a text of the effect language: what the lexer ignores (runs of lark's common WS and of
-# COMMENTs), a STRING, a CARD (whose '#' is no comment), a quote that opens no STRING, and a
-# NUMBER (digits that do not go on a NAME); anything else is kept as written.
-_PIECE = re.compile(r"""(?:[ \t\f\r\n]+|\#[^\n]*)+"""
-                    r"""|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
-                    r"""|@[A-Za-z_][A-Za-z0-9_]*(?:\#[0-9]+)?|["']|(?<![A-Za-z0-9_])[0-9]+""")
+# COMMENTs), a STRING, a CARD (whose '#' is no comment), and a quote that opens no STRING;
+# anything else is kept as written. With a NUMBER (digits that do not go on a NAME), to find
+# the numbers; and in a text so made, to leave them out, what holds digits but a NUMBER.
+_STRING_OR_CARD = (r"""|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
+                   r"""|@[A-Za-z_][A-Za-z0-9_]*(?:\#[0-9]+)?""")
+_NUMBER_TOKEN = r"|(?<![A-Za-z0-9_])[0-9]+"
+_PIECE = re.compile(r"(?:[ \t\f\r\n]+|\#[^\n]*)+" + _STRING_OR_CARD + r"""|["']""")
+_PIECE_OR_NUMBER = re.compile(_PIECE.pattern + _NUMBER_TOKEN)
+_IN_TOKENS = re.compile(_STRING_OR_CARD[1:] + _NUMBER_TOKEN)
 _CODE = "\0code"  # what stands for a value read as code, in the data compared
 _NUMBER = "\0"  # what stands for a number of code, numbers left out
 # The keys of a component whose values rulekit reads by name (never a number slot).
@@ -66,10 +70,10 @@ def _piece(match: re.Match[str]) -> str:
     return piece
 
 
-def _blind_piece(match: re.Match[str]) -> str:
+def _number(match: re.Match[str]) -> str:
     piece = match.group()
     if not piece[0].isdigit():
-        return _piece(match)
+        return piece
     if len(piece.lstrip("0")) > len(str(MAX_INT)) or int(piece) > MAX_INT:
         raise _TooLarge  # an error of the parser, which validation must report
     return _NUMBER
@@ -80,7 +84,8 @@ def code_tokens(text: str, numbers: bool = False) -> str | None:
     ends), and with ``numbers``, each number made ``\\0``; None if a quote opens no string
     (its tokens are not clear) or, with ``numbers``, a number is too large."""
     try:
-        return _PIECE.sub(_blind_piece if numbers else _piece, text).strip(" ")
+        tokens = _PIECE.sub(_piece, text).strip(" ")
+        return _IN_TOKENS.sub(_number, tokens) if numbers else tokens
     except (_NoString, _TooLarge):
         return None
 
@@ -89,7 +94,7 @@ def code_numbers(text: str) -> list[tuple[int, str]]:
     """The offset and digits of each number of code ``text`` (none if a quote opens no
     string: its tokens are not clear)."""
     found = []
-    for match in _PIECE.finditer(text):
+    for match in _PIECE_OR_NUMBER.finditer(text):
         piece = match.group()
         if piece in ('"', "'"):
             return []
@@ -130,26 +135,49 @@ def _is_number(value: Any) -> bool:
 def meaning(doc: YamlDocument, numbers: bool = False) -> str | None:
     """A digest of what ``doc`` means to validation (see the module's documentation); with
     ``numbers``, numbers left out (None if a number of its code is too large)."""
+    return meanings(doc)[numbers]
+
+
+def meanings(doc: YamlDocument) -> tuple[str, str | None]:
+    """What ``doc`` means, as :func:`meaning` says it without numbers left out and with."""
     data = doc.data
-    code: list[tuple[str, str | None]] = []
+    code: list[tuple[str, str, str | None]] = []
     marked: set[JsonPath] = set()
     for path in doc.code_paths:
         value = value_at(data, path)
         if isinstance(value, str):
             data = _replaced(data, path, _CODE)
             marked.add(path)
-            tokens = code_tokens(value, numbers)
-            if tokens is None and numbers and code_tokens(value) is not None:
-                return None
-            code.append((json.dumps(path), tokens if tokens is not None else "\0" + value))
-    if numbers:
-        slots = number_slots(doc)
-        data = numbers_left_out(data, slots)
-        marked.update(slots)
+            tokens = code_tokens(value)
+            blind = _blind(tokens) if tokens is not None else None
+            code.append((json.dumps(path), tokens if tokens is not None else "\0" + value,
+                         blind if tokens is not None else "\0" + value))
     code.sort()
-    shapes = [(path, kind, style, None if path in marked else raw, keyed)
-              for path, kind, style, raw, keyed in doc.shapes()]
-    text = json.dumps([doc.display_name, doc.schema, data, shapes, code, numbers])
+    shapes = doc.shapes()
+    exact = _digest(doc, data, shapes, marked, [(at, tokens) for at, tokens, _ in code], False)
+    if any(blind is None for _, _, blind in code):
+        return exact, None  # a number too large
+    slots = number_slots(doc)
+    blind = _digest(doc, numbers_left_out(data, slots), shapes, marked | set(slots),
+                    [(at, tokens) for at, _, tokens in code], True)
+    return exact, blind
+
+
+def _blind(tokens: str) -> str | None:
+    """The tokens of code (as :func:`code_tokens` made them) with each number made ``\\0``;
+    None if one is too large."""
+    try:
+        return _IN_TOKENS.sub(_number, tokens)
+    except _TooLarge:
+        return None
+
+
+def _digest(doc: YamlDocument, data: Any, shapes: list[tuple[JsonPath, str, str, str | None,
+                                                              bool]],
+            marked: set[JsonPath], code: list[tuple[str, str | None]], numbers: bool) -> str:
+    shown = [(path, kind, style, None if path in marked else raw, keyed)
+             for path, kind, style, raw, keyed in shapes]
+    text = json.dumps([doc.display_name, doc.schema, data, shown, code, numbers])
     return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
