@@ -11,7 +11,7 @@ which no phase ever runs. ``rulekit validate`` prints the warnings; they fail it
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from typing import Any
 
 from rulekit.engine.vm import Runtime
@@ -22,10 +22,11 @@ from rulekit.lang.parser import Snippet, parse_block, parse_expression
 from rulekit.lintflow import checked_bodies, dead_phases, log_leaks
 from rulekit.pack.documents import snippet
 from rulekit.pack.loader import LoadedPack
+from rulekit.records import field, record
 from rulekit.yamlsource import JsonPath, YamlDocument
 
 
-@dataclass
+@record
 class _Code:
     """One piece of effect code: what it belongs to (a procedure's name, say) and its tree."""
 
