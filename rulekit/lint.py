@@ -1,24 +1,22 @@
 """Lint warnings: what a pack says that works but is probably a mistake.
 
 :func:`lint_pack` reads the effect code of a loaded pack again and warns about an ``end_when``
-that holds in the initial state (every game would end at once), procedures, functions, zones,
-variables and cards that nothing uses, and a ``choose`` whose list is always empty; with
-:mod:`rulekit.lintflow`, a public ``log`` line that prints non-public data and a phase after
-which no phase ever runs. ``rulekit validate`` prints the warnings; they fail it only with
-``--strict``.
+that holds in the initial state (every game would end at once: :mod:`rulekit.lintend`),
+procedures, functions, zones, variables and cards that nothing uses, and a ``choose`` whose
+list is always empty; with :mod:`rulekit.lintflow`, a public ``log`` line that prints
+non-public data and a phase after which no phase ever runs. ``rulekit validate`` prints the
+warnings; they fail it only with ``--strict``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import fields
 from typing import Any
 
-from rulekit.engine.vm import Runtime
 from rulekit.errors import Location, PackError, PackWarning
 from rulekit.lang import nodes as n
-from rulekit.lang.builtins import BUILTINS
 from rulekit.lang.parser import Snippet, parse_block, parse_expression
+from rulekit.lang.walk import every_node
+from rulekit.lintend import end_verdicts
 from rulekit.lintflow import checked_bodies, dead_phases, log_leaks
 from rulekit.pack.documents import snippet
 from rulekit.pack.loader import LoadedPack
@@ -36,30 +34,7 @@ class _Code:
     below: list[Any] = field(default_factory=list)  # every node of the tree, parents first
 
     def __post_init__(self) -> None:
-        self.below = list(walk(self.nodes))
-
-
-def walk(node: Any) -> Iterator[Any]:
-    """``node`` and every node of the effect language's tree below it, parents first."""
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (n.Expr, n.Stmt, n.AtMost)):
-            yield item
-            stack.extend(getattr(item, name) for name in reversed(_children(type(item))))
-        elif isinstance(item, (list, tuple)):
-            stack.extend(reversed(item))
-
-
-_CHILDREN: dict[type, tuple[str, ...]] = {}  # a node class -> its fields that may hold nodes
-
-
-def _children(kind: type) -> tuple[str, ...]:
-    names = _CHILDREN.get(kind)
-    if names is None:
-        names = _CHILDREN[kind] = tuple(f.name for f in fields(kind)
-                                        if f.name not in ("pos", "ref"))
-    return names
+        self.below = list(every_node(self.nodes))
 
 
 def _root_name(expr: Any) -> str | None:
@@ -182,14 +157,9 @@ class _Linter:
                         "choose from a zone or list that can hold something"))
 
     def end_at_start(self) -> None:
-        game = self.pack.game
-        state = game.initial_state(0)
-        runtime = Runtime(game.program, state)
-        for i, (condition, winner, _) in enumerate(game.program.end_checks):
-            try:
-                holds = condition(runtime, [None] * 64)
-            except Exception:  # a condition that cannot be evaluated before setup
-                continue
+        checks = self.pack.game.program.end_checks
+        for i, ((_, winner, _), holds) in enumerate(zip(checks, end_verdicts(self.pack.game),
+                                                       strict=True)):
             if holds:
                 self.warn(f"this end condition holds in the initial state: every game would "
                           f"end at once with {winner} winning",
@@ -213,53 +183,3 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
                                                   w.location.column) if w.location else
                   ("", 0, 0))
 
-
-def end_condition_reads(pack: LoadedPack) -> list[tuple[YamlDocument, JsonPath, bool]]:
-    """What the check of the end conditions against the initial state (:meth:`_Linter.end_at_start`)
-    may read of the pack's files, but their names and types: the code of each end condition
-    and of each function it calls, directly or not (marked True); the default of each
-    parameter that code names; and when it may read a property of a component (it names a
-    zone, a card, node, edge or region, reads a property, or calls a function of the pack
-    that reads the cards or the map), the components of every file. Each as the document and
-    the path of the value there."""
-    content = pack.content
-    flow = (content.data.get("flow") or {}) if content is not None else {}
-    if content is None or not flow.get("end_when"):
-        return []
-    symbols = pack.game.symbols
-    pending: list[JsonPath] = [("flow", "end_when", i, "when")
-                               for i in range(len(flow["end_when"]))]
-    code: list[JsonPath] = []
-    params: set[str] = set()
-    components = False
-    while pending:
-        path = pending.pop()
-        code.append(path)
-        try:
-            tree = parse_expression(snippet(content, path))
-        except (PackError, KeyError, IndexError, TypeError):
-            components = True  # (it did not parse when validated: nothing is known)
-            continue
-        for node in walk(tree):
-            if isinstance(node, n.Name) and node.ident in symbols.parameters:
-                params.add(node.ident)
-            elif isinstance(node, (n.CardLit, n.Attr)) or (
-                    isinstance(node, n.Name) and node.ident in symbols.zones):
-                components = True
-            elif isinstance(node, n.Call) and node.func in symbols.functions:
-                called = ("functions", node.func, "returns")
-                if called not in code and called not in pending:
-                    pending.append(called)
-            elif isinstance(node, n.Call) and node.func not in BUILTINS:
-                components = True
-    found = [(*content.resolve(path), True) for path in code]
-    manifest = pack.manifest_doc
-    if manifest is not None:
-        found += [(*manifest.resolve(("parameters", name, "default")), False)
-                  for name in sorted(params)]
-    if components:
-        found += [(doc, (section,), False) for doc in pack.documents
-                  for section in ("cards", "map")
-                  if doc.schema == "content" and isinstance(doc.data, dict)
-                  and section in doc.data]
-    return found

@@ -5,7 +5,7 @@ A validation free of errors keeps, for each pack file it read, what the file mea
 places whose numbers the report reads: those whose exact value a check read (the code of the
 end conditions and of the functions they call, the defaults of the parameters they name, the
 components when they may read a property: the lint's check of the end conditions against the
-initial state, :func:`rulekit.lint.end_condition_reads`), and the defaults of the parameters
+initial state, :func:`rulekit.lintend.end_condition_reads`), and the defaults of the parameters
 with their bounds (the check of the declarations). The report holds for edited files when
 each one:
 
