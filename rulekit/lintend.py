@@ -2,11 +2,14 @@
 holds there would end every game at once.
 
 What the check reads of a pack's files (:func:`end_condition_reads`) is kept by the validation
-cache (:mod:`rulekit.pack.edits`): an edit of numbers there validates the pack again.
+cache (:mod:`rulekit.pack.edits`) with what it found (:func:`end_verdicts`); when an edit of
+numbers changes some of what it reads, the cache tries the conditions again
+(:func:`verdicts_after_edit`) rather than validate the whole pack.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulekit.errors import PackError
@@ -38,6 +41,20 @@ def end_verdicts(game: Game) -> list[bool]:
         except Exception:  # a condition that cannot be evaluated before setup
             found.append(False)
     return found
+
+
+def verdicts_after_edit(folder: Path,
+                        given: dict[str, YamlDocument] | None = None) -> list[bool] | None:
+    """:func:`end_verdicts` of the pack in ``folder`` as its files are now (``given``: the
+    documents of those edited, read already, by full path), worked out with only its end
+    conditions and functions compiled; None if that finds a mistake or fails otherwise (the
+    pack is then validated again, which says what is wrong)."""
+    from rulekit.pack.loader import load_end_checks
+
+    try:
+        return end_verdicts(load_end_checks(folder, given))
+    except Exception:  # (any failure here is answered by a validation from scratch)
+        return None
 
 
 def end_condition_reads(pack: LoadedPack) -> list[tuple[YamlDocument, JsonPath, bool]]:

@@ -121,31 +121,76 @@ def ending_pack(make_pack: Any, when: str, more: str = "") -> Path:
     return pack
 
 
+def variant_of(tmp_path: Path, base: str, parameter: str) -> Path:
+    """A variant of the pack ``base`` (a folder of ``tmp_path``) that gives ``parameter``."""
+    folder = tmp_path / "variant"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text(
+        f"id: variant\nname: Variant\nversion: '1.0'\nextends: ../{base}\n"
+        f"parameters:\n  {parameter}\n", encoding="utf-8")
+    return folder
+
+
 WARNING = "this end condition holds in the initial state"
 
 
-@pytest.mark.parametrize(("when", "more", "old", "new"), [
-    ("points[red] >= target", "", "target: {default: 2,", "target: {default: 0,"),
-    ("points[red] >= 2", "", ">= 2", ">= 0"),
+@pytest.mark.parametrize(("when", "more", "old", "same", "holds"), [
+    ("points[red] >= target", "", "target: {default: 2,", "target: {default: 3,",
+     "target: {default: 0,"),
+    ("points[red] >= 2", "", ">= 2", ">= 5", ">= 0"),
     ("reached()", "functions:\n  reached: {returns: 'points[red] + 2 >= 4'}\n",
-     "+ 2 >=", "+ 4 >="),
-    ("sum([c.score for c in deck]) >= 20", "", "score: 13", "score: 20"),
-    ("sum([c.score for c in cards()]) >= 20", "", "score: 13", "score: 20"),
-    ("@king.score >= 20", "", "score: 13", "score: 20"),
+     "+ 2 >=", "+ 1 >=", "+ 4 >="),
+    ("sum([c.score for c in deck]) >= 20", "", "score: 13", "score: 18", "score: 20"),
+    ("sum([c.score for c in cards()]) >= 20", "", "score: 13", "score: 18", "score: 20"),
+    ("@king.score >= 20", "", "score: 13", "score: 2", "score: 20"),
+    ("points[red] + 1 // target >= 1", "", "target: {default: 2,",
+     "target: {default: 0,", "target: {default: 1,"),  # (with 0, it fails: it does not hold)
 ])
 def test_a_number_the_end_conditions_read(run: Run, make_pack: Any, cache: Path,
                                           loads: list[Path], when: str, more: str, old: str,
-                                          new: str) -> None:
+                                          same: str, holds: str) -> None:
     pack = ending_pack(make_pack, when, more)
     first = run("validate", pack)
     assert first[0] == 0 and WARNING not in first[2]
     file = pack / ("pack.yaml" if "target" in old else "cards.yaml" if "score" in old
                    else "end.yaml")
-    edit(file, old, new)
+    edit(file, old, same)  # the end conditions find what they found: tried again only
+    assert as_from_scratch(run, pack, loads) == first and len(loads) == 1
+    edit(file, same, old)
+    assert as_from_scratch(run, pack, loads) == first and len(loads) == 1
+    edit(file, old, holds)  # one holds in the initial state now: validated again
     code, _, err = as_from_scratch(run, pack, loads)
     assert code == 0 and WARNING in err and len(loads) == 2
-    edit(file, new, old)
+    edit(file, holds, old)
     assert as_from_scratch(run, pack, loads) == first and len(loads) == 3
+
+
+def test_a_number_the_end_conditions_read_and_a_scenario_file(
+        run: Run, make_pack: Any, cache: Path, loads: list[Path]) -> None:
+    pack = ending_pack(make_pack, "points[red] >= target")
+    first = run("validate", pack)
+    edit(pack / "pack.yaml", "target: {default: 2,", "target: {default: 3,")
+    edit(pack / "scenarios/duel.yaml", "params: {turns: 1}", "params: {turns: 0}")
+    code, _, err = as_from_scratch(run, pack, loads)  # a scenario file changed too
+    assert code == 1 and "must be between 1 and 20, not 0" in err and len(loads) == 3
+    edit(pack / "scenarios/duel.yaml", "params: {turns: 0}", "params: {turns: 1}")
+    assert as_from_scratch(run, pack, loads) == first and len(loads) == 3  # tried again
+
+
+def test_a_default_the_end_conditions_of_a_base_read(run: Run, cache: Path, loads: list[Path],
+                                                     tmp_path: Path) -> None:
+    base = shipped("rednotice", tmp_path)
+    first = run("validate", base)
+    edit(base / "pack.yaml", "goal: {default: 1000000,", "goal: {default: 100000,")
+    assert as_from_scratch(run, base, loads) == first and len(loads) == 1  # tried again only
+    variant = variant_of(tmp_path, "rednotice", "goal: {default: 2000000}")
+    first = run("validate", variant)
+    assert first[0] == 0 and len(loads) == 2
+    edit(variant / "pack.yaml", "default: 2000000", "default: 3000000")
+    assert as_from_scratch(run, variant, loads) == first and len(loads) == 2
+    edit(variant / "pack.yaml", "default: 3000000", "default: 99999")  # the bounds of the base
+    code, _, err = as_from_scratch(run, variant, loads)
+    assert code == 1 and "default 99999 of parameter 'goal' is outside its bounds" in err
 
 
 def test_a_number_the_end_conditions_do_not_read(run: Run, make_pack: Any, cache: Path,
@@ -195,11 +240,7 @@ def test_a_number_of_code_too_large(run: Run, cache: Path, loads: list[Path],
 def test_a_number_of_a_variant_and_of_its_base(run: Run, cache: Path, loads: list[Path],
                                                tmp_path: Path) -> None:
     base = shipped("carchase", tmp_path)
-    variant = tmp_path / "variant"
-    variant.mkdir()
-    (variant / "pack.yaml").write_text(
-        "id: variant\nname: Variant\nversion: '1.0'\nextends: ../carchase\n"
-        "parameters:\n  turns: {default: 9}\n", encoding="utf-8")
+    variant = variant_of(tmp_path, "carchase", "turns: {default: 9}")
     first = run("validate", variant)
     assert first[0] == 0
     card_number(base, "cards.yaml", 12)
@@ -250,7 +291,9 @@ def test_a_number_of_an_end_condition_in_a_block(run: Run, make_pack: Any, cache
                                               "      when: |\n        points[red] >= 2\n"},
                       ("end.yaml",))
     first = run("validate", pack)
-    edit(pack / "end.yaml", ">= 2", ">= 0")
+    edit(pack / "end.yaml", ">= 2", ">= 3")  # read from the text, the end condition tried again
+    assert as_from_scratch(run, pack, loads) == first and len(loads) == 1
+    edit(pack / "end.yaml", ">= 3", ">= 0")
     code, _, err = as_from_scratch(run, pack, loads)
     assert code == 0 and WARNING in err and "end.yaml:4:" in err and len(loads) == 2
     edit(pack / "end.yaml", ">= 0", ">= 3")
@@ -319,7 +362,8 @@ def test_the_scenarios_read_no_number_slot(run: Run, cache: Path, loads: list[Pa
     first = run("validate", pack)
     assert checked == [123]
     edit(pack / "pack.yaml", "goal: {default: 1000000,", "goal: {default: 2000000,")
-    found = run("validate", pack)  # an end condition reads it: validated again
+    edit(pack / "flow.yaml", "triggered += [region]", "triggered = triggered + [region]")
+    found = run("validate", pack)  # a statement list changed too: validated again
     assert found == first and len(loads) == 2 and checked == [123]
     assert as_from_scratch(run, pack, loads) == first
 

@@ -60,10 +60,11 @@ def check(ref: str, use_cache: bool = True) -> tuple[list[PackError], str | None
         return warnings, None, summary
     diagnostics, failure, summary, pack = _check(folder)
     if cache is not None and pack is not None and failure is None and summary:
-        from rulekit.lintend import end_condition_reads
+        from rulekit.lintend import end_condition_reads, end_verdicts
         from rulekit.pack.edits import Reads, parameter_bounds
 
-        reads = Reads(end_condition_reads(pack), parameter_bounds(pack.manifest_doc))
+        reads = Reads(end_condition_reads(pack), parameter_bounds(pack.manifest_doc),
+                      end_verdicts(pack.game))
         cache.put(pack.roots, summary, diagnostics, pack.documents, reads)
     return diagnostics, failure, summary
 

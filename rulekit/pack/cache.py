@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from rulekit.pack.edits import Reads
     from rulekit.yamlsource import YamlDocument
 
-FORMAT = 3
+FORMAT = 4
 MAX_FILES = 2000  # a pack folder larger than this is not cached (it is not a usual pack)
 MAX_BYTES = 32 * 1024 * 1024
 # folders of version control and tools, which change without the pack changing
@@ -136,7 +136,7 @@ class ValidationCache:
                 from rulekit.pack.edits import still_holds
 
                 placed = {w.location.file for w in warnings if w.location is not None}
-                kept = still_holds(changed, entry, placed)
+                kept = still_holds(changed, entry, placed, self._verdicts)
                 if kept is None:
                     return None
         except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError,
@@ -179,6 +179,14 @@ class ValidationCache:
                      "roots": {folder: _digests(files) for folder, files in roots.items()},
                      "summary": summary, "warnings": [_record(d) for d in diagnostics],
                      **kept})
+
+    def _verdicts(self, given: dict[str, YamlDocument]) -> list[bool] | None:
+        """What the end conditions of the pack, as its files are now (``given``: the documents
+        of those edited), find on the first state of a game (asked when an edit changed
+        numbers they read)."""
+        from rulekit.lintend import verdicts_after_edit
+
+        return verdicts_after_edit(self.folder, given)
 
     def _unchanged(self, roots: dict[str, Files]) -> dict[str, Any] | None:
         """What the entry read before validation keeps of the files that are as they were

@@ -46,9 +46,12 @@ def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
 class Documents:
     """The documents of one pack folder, the sections they give, and the errors found so far."""
 
-    def __init__(self, folder: Path, roots: Sequence[Path] = ()) -> None:
+    def __init__(self, folder: Path, roots: Sequence[Path] = (),
+                 given: dict[str, YamlDocument] | None = None) -> None:
         self.folder = folder
         self.roots = tuple(roots) or (folder,)  # the folders its files may come from
+        # documents read already, by full path (:func:`rulekit.pack.loader.load_end_checks`)
+        self.given = given or {}
         self.errors: list[PackError] = []
         self.documents: list[YamlDocument] = []
         self.merger = Merger(self.errors)
@@ -67,7 +70,7 @@ class Documents:
 
     def read(self, path: Path, schema: str) -> YamlDocument | None:
         try:
-            doc = load_yaml(path, display_path(path))
+            doc = self.given.get(str(path.resolve())) or load_yaml(path, display_path(path))
         except PackError as exc:
             self.errors.append(exc)
             return None
