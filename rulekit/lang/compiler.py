@@ -17,7 +17,6 @@ import builtins
 import contextlib
 import marshal
 import re
-from dataclasses import dataclass, field
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +46,7 @@ from rulekit.lang.reads import reads, writes_of
 from rulekit.lang.secrecy import SecretBody, mark_secret_choices
 from rulekit.lang.symbols import Symbols
 from rulekit.lang.walk import Triggers, calls_in, choices_in
+from rulekit.records import field, record
 from rulekit.stored import Store
 
 if TYPE_CHECKING:
@@ -304,7 +304,7 @@ class Compiler(ExprWriter):
         self.program.functions[name] = call
 
 
-@dataclass
+@record
 class Body:
     """A checked statement list to compile: a procedure, the setup or a phase."""
 
