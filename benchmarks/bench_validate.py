@@ -1,17 +1,26 @@
 """Print how long ``rulekit validate PACK`` takes, a whole process each time, as a user runs it.
 
-    python benchmarks/bench_validate.py [REPEATS] [--pack PACK ...] [--edit FILE] [--code]
-                                        [--against FOLDER]
+    python benchmarks/bench_validate.py [REPEATS] [--pack PACK ...] [--edit FILE]
+                                        [--code [comment|number] | --value] [--against FOLDER]
 
 Each pack is copied into a temporary folder, and validated there with a cache folder of its own:
 
 - *empty cache*: nothing stored yet (no validation result, no syntax tree, no schema check), and
   an empty temp folder (where lark keeps the tables of a grammar it builds): a fresh CI machine
   (``--temp-kept``: the temp folder of the machine, as measured before this option);
-- *after an edit*: the first run after a change of one pack file (``--edit``, ``flow.yaml`` by
-  default: a comment line is added at its end, different at each run; with ``--code``, a comment
-  line of the effect language in its first ``do: |`` block, so that one piece of code is parsed
-  again), everything stored by the run before;
+- *after an edit*: the first run after a change of one pack file, everything stored by the run
+  before. The change is different at each run:
+
+  - by default, a comment line added at the end of ``--edit`` (``flow.yaml`` by default): what
+    the files mean is unchanged;
+  - ``--code`` (``--code comment``): a comment line of the effect language at the start of the
+    first ``do: |`` block of ``--edit``, so that the text of one piece of code changes, not
+    its meaning;
+  - ``--code number``: the first number of that block made another (say ``0`` to ``3``), so
+    that what one piece of code means changes (a real edit, still valid);
+  - ``--value``: a real edit of data, still valid: a number of the first card of ``--edit``
+    (by default the file that declares the ``cards:``), or, when ``--edit`` is ``pack.yaml``,
+    the default of its first parameter, another value within its bounds;
 - *unchanged*: run again, the pack unchanged (answered from the validation cache);
 - ``--no-cache``: from scratch, reading and writing no cache at all.
 
@@ -29,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -56,21 +66,57 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def change(file: Path, run: int, code: bool) -> None:
-    """Edit ``file``: a YAML comment at its end, or (``code``) a comment of the effect language
-    at the start of its first ``do: |`` block, so that one piece of code changes."""
+def change(file: Path, run: int, mode: str) -> None:
+    """Edit ``file`` as ``mode`` says (see the module's documentation), differently at each
+    ``run``."""
     text = file.read_text(encoding="utf-8")
-    if not code:
+    if mode == "comment":
         file.write_text(f"{text}\n# edited ({run})\n", encoding="utf-8")
         return
     lines = text.split("\n")
-    at = next(i for i, line in enumerate(lines) if line.rstrip().endswith("do: |"))
-    indent = len(lines[at + 1]) - len(lines[at + 1].lstrip())
-    lines.insert(at + 1, " " * indent + f"# edited ({run})")
+    if mode == "value" and file.name == "pack.yaml":
+        at = next(i for i, line in enumerate(lines) if DEFAULT.search(line))
+        found = DEFAULT.search(lines[at])
+        assert found is not None
+        low, high = int(found["min"]), int(found["max"])
+        value = low + (int(found["value"]) - low + run + 1) % (high - low + 1)
+        lines[at] = DEFAULT.sub(lambda m: m.group().replace(m["value"], str(value), 1),
+                                lines[at], count=1)
+    elif mode == "value":
+        start = lines.index("cards:")
+        at = next(i for i in range(start, len(lines)) if CARD_NUMBER.search(lines[i]))
+        lines[at] = CARD_NUMBER.sub(lambda m: f"{m[1]}{int(m[2]) + run + 1}", lines[at],
+                                    count=1)
+    else:
+        at = next(i for i, line in enumerate(lines) if line.rstrip().endswith("do: |"))
+        indent = len(lines[at + 1]) - len(lines[at + 1].lstrip())
+        if mode == "code comment":
+            lines.insert(at + 1, " " * indent + f"# edited ({run})")
+        else:  # the first number of the block, outside texts
+            end = next(i for i in range(at + 1, len(lines)) if lines[i].strip()
+                       and len(lines[i]) - len(lines[i].lstrip()) < indent)
+            at = next(i for i in range(at + 1, end) if NUMBER.search(_unquoted(lines[i])))
+            found = NUMBER.search(_unquoted(lines[at]))
+            assert found is not None
+            lines[at] = (lines[at][:found.start()] + str(int(found.group()) + run + 1)
+                         + lines[at][found.end():])
     file.write_text("\n".join(lines), encoding="utf-8")
 
 
-def bench(pack: str, edit: str, repeats: int, env: dict[str, str], code: bool,
+DEFAULT = re.compile(r"default: (?P<value>-?[0-9]+), min: (?P<min>-?[0-9]+), "
+                     r"max: (?P<max>-?[0-9]+)")
+CARD_NUMBER = re.compile(r"(\b[a-z_]+: )(-?[0-9]+)\b")
+NUMBER = re.compile(r"(?<![A-Za-z0-9_#])[0-9]+(?![A-Za-z0-9_])")
+
+
+def _unquoted(line: str) -> str:
+    """``line`` with its quoted texts and comment blanked out (same length)."""
+    line = re.sub(r'"(?:[^"\\]|\\.)*"', lambda m: " " * len(m.group()), line)
+    at = line.find("#")
+    return line if at < 0 else line[:at] + " " * (len(line) - at)
+
+
+def bench(pack: str, edit: str | None, repeats: int, env: dict[str, str], mode: str,
           against: Path | None, temp_kept: bool) -> None:
     source = ROOT / "games" / pack if (ROOT / "games" / pack).is_dir() else Path(pack)
     versions = {"": ROOT}
@@ -93,7 +139,7 @@ def bench(pack: str, edit: str, repeats: int, env: dict[str, str], code: bool,
                 temp.mkdir()
                 fresh = own if temp_kept else {**own, "TMPDIR": str(temp)}
                 found["empty cache"].append(timed(command, fresh))
-                change(folder / edit, run, code)
+                change(folder / (edit or edited_file(folder, mode)), run, mode)
                 found["after an edit"].append(timed(command, own))
                 found["unchanged"].append(timed(command, own))
                 found["--no-cache"].append(timed([*command, "--no-cache"], own))
@@ -102,14 +148,27 @@ def bench(pack: str, edit: str, repeats: int, env: dict[str, str], code: bool,
         print(f"{source.name + label:<22} {cells}")
 
 
+def edited_file(folder: Path, mode: str) -> str:
+    """The file edited when ``--edit`` is not given: the one declaring the cards for
+    ``--value``, else ``flow.yaml``."""
+    if mode != "value":
+        return "flow.yaml"
+    return next(p.name for p in sorted(folder.glob("*.yaml"))
+                if "\ncards:\n" in p.read_text(encoding="utf-8"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("repeats", nargs="?", type=int, default=5)
     parser.add_argument("--pack", nargs="+", default=["carchase", "rednotice"])
-    parser.add_argument("--edit", default="flow.yaml", help="the pack file changed before the "
-                        "'after an edit' run (default: flow.yaml)")
-    parser.add_argument("--code", action="store_true", help="edit a piece of effect code (a "
-                        "comment in the first `do: |` block) rather than add a YAML comment")
+    parser.add_argument("--edit", help="the pack file changed before the 'after an edit' "
+                        "run (default: flow.yaml; with --value, the file of the cards)")
+    edits = parser.add_mutually_exclusive_group()
+    edits.add_argument("--code", nargs="?", const="comment", choices=("comment", "number"),
+                       help="edit a piece of effect code (the first `do: |` block): a comment "
+                       "(the default), or its first number (what it means changes)")
+    edits.add_argument("--value", action="store_true", help="change a value: a number of the "
+                       "first card, or with --edit pack.yaml the first parameter's default")
     parser.add_argument("--against", type=lambda p: Path(p).resolve(),
                         help="a checkout of another rulekit, timed "
                         "alike, interleaved with this one")
@@ -118,6 +177,7 @@ def main() -> None:
     args = parser.parse_args()
     env = {**os.environ, "RULEKIT_NO_CACHE": ""}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    mode = "value" if args.value else f"code {args.code}" if args.code else "comment"
     packs = [p if (ROOT / "games" / p).is_dir() else str(Path(p).resolve()) for p in args.pack]
     os.chdir(tempfile.gettempdir())  # not the checkout: `python -m` puts the working folder
     for version in (ROOT, args.against):  # first on the path; this writes the bytecode
@@ -128,10 +188,10 @@ def main() -> None:
     floor = [timed([sys.executable, "-c", "pass"], env) for _ in range(args.repeats)]
     print(f"{'ms: wall, cpu':<22} {'empty cache':^19}  {'after an edit':^19}  "
           f"{'unchanged':^19}  {'--no-cache':^19}   min/median of {args.repeats}; "
-          f"edited: {args.edit}{' (code)' if args.code else ''}")
+          f"edited: {args.edit or edited_file(ROOT / 'games' / 'carchase', mode)}: {mode}")
     print(f"{'python -c pass':<22} {medians(floor)}")
     for pack in packs:
-        bench(pack, args.edit, args.repeats, env, args.code, args.against, args.temp_kept)
+        bench(pack, args.edit, args.repeats, env, mode, args.against, args.temp_kept)
     print(f"load average after: {load()}")
 
 

@@ -1,30 +1,30 @@
 """Lint warnings: what a pack says that works but is probably a mistake.
 
 :func:`lint_pack` reads the effect code of a loaded pack again and warns about an ``end_when``
-that holds in the initial state (every game would end at once), procedures, functions, zones,
-variables and cards that nothing uses, and a ``choose`` whose list is always empty; with
-:mod:`rulekit.lintflow`, a public ``log`` line that prints non-public data and a phase after
-which no phase ever runs. ``rulekit validate`` prints the warnings; they fail it only with
-``--strict``.
+that holds in the initial state (every game would end at once: :mod:`rulekit.lintend`),
+procedures, functions, zones, variables and cards that nothing uses, and a ``choose`` whose
+list is always empty; with :mod:`rulekit.lintflow`, a public ``log`` line that prints
+non-public data and a phase after which no phase ever runs. ``rulekit validate`` prints the
+warnings; they fail it only with ``--strict``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
 from typing import Any
 
-from rulekit.engine.vm import Runtime
 from rulekit.errors import Location, PackError, PackWarning
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet, parse_block, parse_expression
+from rulekit.lang.walk import every_node
+from rulekit.lintend import end_verdicts
 from rulekit.lintflow import checked_bodies, dead_phases, log_leaks
 from rulekit.pack.documents import snippet
 from rulekit.pack.loader import LoadedPack
+from rulekit.records import field, record
 from rulekit.yamlsource import JsonPath, YamlDocument
 
 
-@dataclass
+@record
 class _Code:
     """One piece of effect code: what it belongs to (a procedure's name, say) and its tree."""
 
@@ -34,30 +34,7 @@ class _Code:
     below: list[Any] = field(default_factory=list)  # every node of the tree, parents first
 
     def __post_init__(self) -> None:
-        self.below = list(walk(self.nodes))
-
-
-def walk(node: Any) -> Iterator[Any]:
-    """``node`` and every node of the effect language's tree below it, parents first."""
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (n.Expr, n.Stmt, n.AtMost)):
-            yield item
-            stack.extend(getattr(item, name) for name in reversed(_children(type(item))))
-        elif isinstance(item, (list, tuple)):
-            stack.extend(reversed(item))
-
-
-_CHILDREN: dict[type, tuple[str, ...]] = {}  # a node class -> its fields that may hold nodes
-
-
-def _children(kind: type) -> tuple[str, ...]:
-    names = _CHILDREN.get(kind)
-    if names is None:
-        names = _CHILDREN[kind] = tuple(f.name for f in fields(kind)
-                                        if f.name not in ("pos", "ref"))
-    return names
+        self.below = list(every_node(self.nodes))
 
 
 def _root_name(expr: Any) -> str | None:
@@ -180,14 +157,9 @@ class _Linter:
                         "choose from a zone or list that can hold something"))
 
     def end_at_start(self) -> None:
-        game = self.pack.game
-        state = game.initial_state(0)
-        runtime = Runtime(game.program, state)
-        for i, (condition, winner, _) in enumerate(game.program.end_checks):
-            try:
-                holds = condition(runtime, [None] * 64)
-            except Exception:  # a condition that cannot be evaluated before setup
-                continue
+        checks = self.pack.game.program.end_checks
+        for i, ((_, winner, _), holds) in enumerate(zip(checks, end_verdicts(self.pack.game),
+                                                       strict=True)):
             if holds:
                 self.warn(f"this end condition holds in the initial state: every game would "
                           f"end at once with {winner} winning",
@@ -210,3 +182,4 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     return sorted(linter.warnings, key=lambda w: (w.location.file, w.location.line,
                                                   w.location.column) if w.location else
                   ("", 0, 0))
+

@@ -2,11 +2,14 @@
 
 What the checks of a scenario file read of its pack is its *interface*: the manifest, the rule
 ids, and the merged sections but the statement lists (the ``do`` of procedures and phases,
-``setup``, ``after_rounds``), which a scenario file cannot name. A file found free of mistakes is
-kept in a :class:`~rulekit.stored.Store` by its text and that interface, with the names of its
-scenarios; while both are unchanged (say, after an edit of a procedure's code), ``rulekit
-validate`` neither reads nor checks it again. A file with a mistake is never kept, nor are the
-files of a run that found one, and names given twice are looked at afresh.
+``setup``, ``after_rounds``), which a scenario file cannot name, and but the values of the
+number slots (a property of a component, a parameter's default:
+:func:`rulekit.pack.meaning.slots_of`), of which the checks read only the types. A file found
+free of mistakes is kept in a :class:`~rulekit.stored.Store` by its text and that interface,
+with the names of its scenarios; while both are unchanged (say, after an edit of a
+procedure's code, or of a card's score), ``rulekit validate`` neither reads nor checks it
+again. A file with a mistake is never kept, nor are the files of a run that found one, and
+names given twice are looked at afresh.
 """
 
 from __future__ import annotations
@@ -25,7 +28,10 @@ _checked = Store("scenario-checks")
 
 def interface(pack: LoadedPack) -> str:
     """A digest of what the checks of a scenario file read of ``pack``."""
+    from rulekit.pack.meaning import numbers_left_out, slots_of
+
     data: dict[str, Any] = dict(pack.content.data) if pack.content is not None else {}
+    data = numbers_left_out(data, slots_of(data, "content"))
     data.pop("setup", None)
     procedures = data.get("procedures")
     if isinstance(procedures, dict):
@@ -36,7 +42,8 @@ def interface(pack: LoadedPack) -> str:
         if isinstance(flow.get("phases"), list):
             flow["phases"] = [_without(phase, "do") for phase in flow["phases"]]
         data["flow"] = flow
-    text = json.dumps([pack.manifest, [rule for rule, _ in pack.rules], data], default=repr)
+    manifest = numbers_left_out(pack.manifest, slots_of(pack.manifest, "pack"))
+    text = json.dumps([manifest, [rule for rule, _ in pack.rules], data], default=repr)
     return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -13,16 +13,13 @@ are used for messages: ``patternErrorMessage`` says what a ``pattern`` means, an
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulekit.datafiles import data_dir
 from rulekit.errors import Location, SchemaError, did_you_mean
-from rulekit.schemafast import Unsure, conforms
+from rulekit.records import record
+from rulekit.schemafast import SCHEMA_DIR, load_schema, passes
 from rulekit.stored import Store
 from rulekit.yamlsource import JsonPath, YamlDocument
 
@@ -33,8 +30,6 @@ if TYPE_CHECKING:  # jsonschema is imported when a document is checked, not befo
     )
 
 __all__ = ["SCHEMA_DIR", "load_schema", "validate_document"]
-
-SCHEMA_DIR = data_dir("schemas")
 
 # What the patterns of the schemas mean, for schemas without a patternErrorMessage.
 _PATTERN_MEANINGS = {
@@ -55,26 +50,6 @@ _TYPE_NAMES = {
 _SHOWN_LIMIT = 40  # longest text quoted in full in a message
 
 
-def _schema_file(name: str) -> Path:
-    if name.endswith(".json"):
-        return SCHEMA_DIR / name
-    return SCHEMA_DIR / f"{name.removesuffix('.schema')}.schema.json"
-
-
-@functools.cache
-def load_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema ``name`` of ``schemas/`` (``"pack"`` or ``"pack.schema.json"``)."""
-    file = _schema_file(name)
-    try:
-        schema = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        known = sorted(p.name for p in SCHEMA_DIR.glob("*.schema.json"))
-        raise ValueError(f"no schema {name!r} in {SCHEMA_DIR} (known: {known})") from None
-    if not isinstance(schema, dict):
-        raise ValueError(f"{file} does not hold a JSON Schema object")
-    return schema
-
-
 @functools.cache
 def _validator(name: str) -> Draft202012Validator:
     from jsonschema import Draft202012Validator
@@ -88,7 +63,7 @@ def validate_document(doc: YamlDocument, schema_name: str) -> list[SchemaError]:
     known = _checked.get(key)
     if known is None and _passed.get((schema_name, doc.text)) is not None:
         known = []  # checked in an earlier run, without a mistake
-    if known is None and _conforms(doc.data, schema_name):
+    if known is None and passes(doc.data, schema_name):
         known = []
         _passed.put((schema_name, doc.text), b"")
     if known is None:
@@ -104,15 +79,6 @@ def validate_document(doc: YamlDocument, schema_name: str) -> list[SchemaError]:
     return list(known)
 
 
-def _conforms(data: Any, schema_name: str) -> bool:
-    """Whether ``data`` surely conforms to the schema, found without jsonschema."""
-    schema = load_schema(schema_name)
-    try:
-        return conforms(data, schema, schema)
-    except Unsure:
-        return False
-
-
 # Texts found free of mistakes, by schema (a document's data is read from its text alone).
 _passed = Store("schema-passes")
 
@@ -126,7 +92,7 @@ _CHECKED_KEPT = 256
 # -- findings -------------------------------------------------------------------------------
 
 
-@dataclass
+@record
 class _Finding:
     location: Location
     message: str

@@ -1,4 +1,5 @@
-"""A quick check that a document conforms to one of rulekit's JSON Schemas.
+"""A quick check that a document conforms to one of rulekit's JSON Schemas (``schemas/``,
+read by :func:`load_schema`).
 
 :func:`conforms` answers True, False, or raises :class:`Unsure` for a schema it does not
 understand (a keyword it does not know, a ``$ref`` outside the schema). It knows the keywords
@@ -9,10 +10,16 @@ document does not conform, :mod:`rulekit.schema` asks jsonschema what is wrong, 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any
+
+from rulekit.datafiles import data_dir
+
+SCHEMA_DIR = data_dir("schemas")
 
 # keywords that say nothing about validity
 _ANNOTATIONS = frozenset({"description", "title", "default", "$schema", "$id", "$defs",
@@ -26,6 +33,35 @@ Check = Callable[[Any, Any, dict[str, Any], dict[str, Any]], bool]
 
 class Unsure(Exception):
     """The schema uses something this check does not know."""
+
+
+def _schema_file(name: str) -> Path:
+    if name.endswith(".json"):
+        return SCHEMA_DIR / name
+    return SCHEMA_DIR / f"{name.removesuffix('.schema')}.schema.json"
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema ``name`` of ``schemas/`` (``"pack"`` or ``"pack.schema.json"``)."""
+    file = _schema_file(name)
+    try:
+        schema = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        known = sorted(p.name for p in SCHEMA_DIR.glob("*.schema.json"))
+        raise ValueError(f"no schema {name!r} in {SCHEMA_DIR} (known: {known})") from None
+    if not isinstance(schema, dict):
+        raise ValueError(f"{file} does not hold a JSON Schema object")
+    return schema
+
+
+def passes(data: Any, schema_name: str) -> bool:
+    """Whether ``data`` surely conforms to the schema ``schema_name`` (false when unsure)."""
+    schema = load_schema(schema_name)
+    try:
+        return conforms(data, schema, schema)
+    except Unsure:
+        return False
 
 
 def conforms(instance: Any, schema: Any, root: dict[str, Any]) -> bool:

@@ -1,11 +1,13 @@
 """Load pack YAML files safely, keeping the file position of every value.
 
-:func:`load_yaml` parses a file with PyYAML's composer (a ``SafeLoader``: no Python tags, no
-other non-standard tag either) and turns the node graph into plain Python values (``dict``,
-``list``, ``str``, ``int``, ``float``, ``bool``, ``None``). While doing so it records where each
-value is, by its JSON path (``("flow", "phases", 0, "do")``), so that later checks can point at
-the exact line and column of a mistake, and so that the effect language can map positions
-*inside* a string back to the file (:meth:`YamlDocument.text_location`).
+:func:`load_yaml` reads a file into a :class:`YamlDocument`: its plain Python values
+(``dict``, ``list``, ``str``, ``int``, ``float``, ``bool``, ``None``) and where each value is,
+by its JSON path (``("flow", "phases", 0, "do")``), so that later checks can point at the
+exact line and column of a mistake, and so that the effect language can map positions
+*inside* a string back to the file (:meth:`YamlDocument.text_location`). A text read before
+is found in the store (:mod:`rulekit.stored`); a new one is parsed by :mod:`rulekit.yamlparse`
+(PyYAML's composer, a ``SafeLoader``: no Python tags, no other non-standard tag either),
+imported only then.
 
 Decisions worth knowing:
 
@@ -21,18 +23,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from rulekit.errors import DuplicateKeyError, Location, PackFileError, YamlSyntaxError
-from rulekit.limits import MAX_FILE_BYTES, MAX_INT
+from rulekit.errors import Location, PackFileError
+from rulekit.limits import MAX_FILE_BYTES
 from rulekit.stored import Store
-from rulekit.yamlmistakes import explain
+from rulekit.textfiles import decode_text, too_big
 
-__all__ = ["JsonPath", "YamlDocument", "load_yaml", "read_text"]
+__all__ = ["JsonPath", "YamlDocument", "decode_text", "load_yaml", "parse_yaml", "read_text"]
 
 JsonPath = tuple[str | int, ...]
 """The path of a value in a document: mapping keys and list indexes, from the root."""
@@ -40,47 +39,90 @@ JsonPath = tuple[str | int, ...]
 # PyYAML counts these as line breaks (after Python's universal newlines removed the '\r's).
 _LINE_BREAK = re.compile("\n|\x85|\u2028|\u2029")
 
-_CORE = "tag:yaml.org,2002:"
-_STR, _INT, _FLOAT, _BOOL, _NULL = (_CORE + t for t in ("str", "int", "float", "bool", "null"))
-_TIMESTAMP, _MERGE = _CORE + "timestamp", _CORE + "merge"
-_MAP, _SEQ = _CORE + "map", _CORE + "seq"
-
 # Escapes of double-quoted YAML text followed by hexadecimal digits, and how many.
 _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 
-# How many values aliases may expand to in one file (a guard against "billion laughs").
-_MAX_NODES = 1_000_000
 
 
-@dataclass(frozen=True)
-class _NodeInfo:
-    """Where a value sits in the text; lines and columns count from 0, as PyYAML's marks do."""
-
-    kind: str  # "scalar", "sequence" or "mapping"
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    style: str = ""  # scalars: '' plain, '|' literal, '>' folded, '"' or "'" quoted
-    raw: str | None = None  # scalars: the text of the value before tag resolution
-    key_line: int | None = None  # mapping values: where their key starts
-    key_column: int | None = None
+_Node = tuple[str, int, int, int, int, str, "str | None", "int | None", "int | None"]
+"""Where a value sits, as kept: the fields of :class:`_NodeInfo`, in order (a plain tuple: made,
+kept and read back from the store with no Python code run per value)."""
 
 
-@dataclass
+class _NodeInfo(tuple[str, int, int, int, int, str, str | None, int | None, int | None]):
+    """Where a value sits in the text; lines and columns count from 0, as PyYAML's marks do:
+    its kind ("scalar", "sequence" or "mapping"), line, column, end line and end column; for a
+    scalar its style ('' plain, '|' literal, '>' folded, '"' or "'" quoted) and its text
+    before tag resolution; for a mapping value, where its key starts. Made from a kept
+    :data:`_Node` when a place is asked for."""
+
+    __slots__ = ()
+
+    @property
+    def kind(self) -> str:
+        return self[0]
+
+    @property
+    def line(self) -> int:
+        return self[1]
+
+    @property
+    def column(self) -> int:
+        return self[2]
+
+    @property
+    def end_line(self) -> int:
+        return self[3]
+
+    @property
+    def end_column(self) -> int:
+        return self[4]
+
+    @property
+    def style(self) -> str:
+        return self[5]
+
+    @property
+    def raw(self) -> str | None:
+        return self[6]
+
+    @property
+    def key_line(self) -> int | None:
+        return self[7]
+
+    @property
+    def key_column(self) -> int | None:
+        return self[8]
+
+
 class YamlDocument:
-    """A loaded YAML file: its text, its data and the position of every value in it."""
+    """A loaded YAML file: its text, its data and the position of every value in it. Equal
+    when the path, name, text and data are."""
 
-    path: Path
-    display_name: str
-    text: str
-    data: Any
-    _nodes: dict[JsonPath, _NodeInfo] = field(default_factory=dict, repr=False, compare=False)
-    origin: str = field(default="", compare=False)  # "in the base pack ID" (see Location)
-    _lines: list[str] = field(init=False, repr=False, compare=False)
+    def __init__(self, path: Path, display_name: str, text: str, data: Any,
+                 _nodes: dict[JsonPath, _Node] | None = None, origin: str = "") -> None:
+        self.path = path
+        self.display_name = display_name
+        self.text = text
+        self.data = data
+        self._nodes: dict[JsonPath, _Node] = {} if _nodes is None else _nodes
+        self.origin = origin  # "in the base pack ID" (see Location)
+        self.schema = ""  # the schema it was checked against, if any
+        # the paths of the values read as effect code (marked as their snippets are made)
+        self.code_paths: set[JsonPath] = set()
+        self._lines = _LINE_BREAK.split(text)
 
-    def __post_init__(self) -> None:
-        self._lines = _LINE_BREAK.split(self.text)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, YamlDocument) or type(other) is not type(self):
+            return NotImplemented
+        return (self.path, self.display_name, self.text, self.data) == (
+            other.path, other.display_name, other.text, other.data)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(path={self.path!r}, display_name="
+                f"{self.display_name!r}, text={self.text!r}, data={self.data!r})")
 
     # -- plain positions ------------------------------------------------------------------
 
@@ -93,6 +135,15 @@ class YamlDocument:
     def has_path(self, path: Sequence[str | int]) -> bool:
         """Whether a value is recorded exactly at ``path``."""
         return tuple(path) in self._nodes
+
+    def node(self, path: Sequence[str | int]) -> _NodeInfo | None:
+        """Where the value at ``path`` sits, if one is recorded there."""
+        found = self._nodes.get(tuple(path))
+        return None if found is None else _NodeInfo(found)
+
+    def nodes(self) -> list[tuple[JsonPath, _NodeInfo]]:
+        """Where each value sits, by path, in the order of the file."""
+        return [(path, _NodeInfo(found)) for path, found in self._nodes.items()]
 
     def location(self, path: Sequence[str | int]) -> Location:
         """Where the value at ``path`` starts; for an unknown path, its nearest known ancestor."""
@@ -121,15 +172,26 @@ class YamlDocument:
         ``"'"``. For a path that is not a scalar, the location of the nearest known value and
         ``''``.
         """
-        info = self._nodes.get(tuple(path))
+        info = self.node(path)
         if info is None or info.kind != "scalar":
             return self.location(path), ""
         return self._at(info.line, info.column), info.style
 
     def raw_text(self, path: Sequence[str | int]) -> str | None:
         """The source text of the scalar at ``path`` (``'yes'`` for a value read as True)."""
-        info = self._nodes.get(tuple(path))
+        info = self.node(path)
         return None if info is None else info.raw
+
+    def resolve(self, path: Sequence[str | int]) -> tuple[YamlDocument, JsonPath]:
+        """The document the value at ``path`` comes from, and its path there: this one (a
+        merged document answers the file each value came from)."""
+        return self, tuple(path)
+
+    def shapes(self) -> list[tuple[JsonPath, str, str, str | None, bool]]:
+        """How each value is written, but where: its path, kind, style, source text (of a
+        scalar) and whether it has a key, in the order of the file."""
+        return [(path, info[0], info[5], info[6], info[7] is not None)
+                for path, info in self._nodes.items()]
 
     # -- positions inside text values -----------------------------------------------------
 
@@ -142,7 +204,7 @@ class YamlDocument:
         Folded blocks and multi-line plain or quoted scalars are mapped through YAML's line
         folding when it can be replayed, approximately otherwise.
         """
-        info = self._nodes.get(tuple(path))
+        info = self.node(path)
         if info is None or info.kind != "scalar" or info.raw is None:
             return self.location(path)
         line, column = max(line, 1), max(column, 1)
@@ -174,7 +236,7 @@ class YamlDocument:
     def _nearest(self, path: Sequence[str | int]) -> _NodeInfo | None:
         key = tuple(path)
         while True:
-            info = self._nodes.get(key)
+            info = self.node(key)
             if info is not None or not key:
                 return info
             key = key[:-1]
@@ -402,35 +464,6 @@ def _skip_properties(text: str, column: int) -> int:
     return column
 
 
-# -- loading --------------------------------------------------------------------------------
-
-
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader; only its composer and scalar constructors are used."""
-
-
-# The same on libyaml (C, several times faster) when PyYAML was built with it. Files that fail
-# to parse are parsed again with the Python loader, whose messages the errors are made from.
-_FastLoader: Any = getattr(yaml, "CSafeLoader", None)
-
-
-def _compose(text: str) -> tuple[yaml.Node | None, Any]:
-    """The root node of ``text`` and the loader that made it."""
-    if _FastLoader is not None:
-        fast = _FastLoader(text)
-        try:
-            return fast.get_single_node(), fast
-        except yaml.YAMLError:
-            pass  # parsed again below, for the message
-        finally:
-            fast.dispose()
-    loader = _Loader(text)
-    try:
-        return loader.get_single_node(), loader
-    finally:
-        loader.dispose()
-
-
 def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
     """Read and parse the YAML file at ``path``.
 
@@ -440,31 +473,22 @@ def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
     mapping has the same key twice.
     """
     name = display_name if display_name is not None else path.as_posix()
-    text = _read(path, name)
+    return parse_yaml(_read(path, name), path, name)
+
+
+def parse_yaml(text: str, path: Path, name: str, keep: bool = True) -> YamlDocument:
+    """The document of ``text`` (read from ``path``, called ``name`` in messages), as
+    :func:`load_yaml` makes it (``keep``: found among the texts read before, or kept)."""
     document = YamlDocument(path=path, display_name=name, text=text, data=None)
-    stored = _loaded.get_object((text,))
+    stored = _loaded.get_object((text,)) if keep else None
     if isinstance(stored, tuple) and len(stored) == 2:  # the same text, read before
         document.data, document._nodes = stored
         return document
-    try:
-        root, loader = _compose(text)
-        document.data = _Converter(document, loader).convert_root(root)
+    from rulekit.yamlparse import convert  # (PyYAML only for a text not read before)
+
+    convert(document)
+    if keep:
         _loaded.put_object((text,), (document.data, document._nodes))
-    except yaml.MarkedYAMLError as error:
-        raise _syntax_error(document, error) from None
-    except yaml.reader.ReaderError as error:
-        line0, column0 = _line_column(text, error.position)
-        raise YamlSyntaxError(
-            f"character #x{error.character:04x} is not allowed in YAML text"
-            if isinstance(error.character, int)
-            else "this character is not allowed in YAML text",
-            document._at(line0, column0),
-            "remove it, or write it as an escape such as \\x07 inside double quotes",
-        ) from None
-    except yaml.YAMLError as error:
-        raise YamlSyntaxError(f"invalid YAML: {error}", document._at(0, 0)) from None
-    except RecursionError:
-        raise YamlSyntaxError("the YAML is nested too deeply", document._at(0, 0)) from None
     return document
 
 
@@ -486,266 +510,9 @@ def _read(path: Path, name: str) -> str:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise PackFileError(f"{name} is {size:,} bytes long; the limit for a pack file is "
-                                f"{MAX_FILE_BYTES:,} bytes", Location(name, 1, 1, None))
+            raise too_big(name, size)
         raw = path.read_bytes()
     except OSError as error:
         reason = error.strerror or str(error)
         raise PackFileError(f"cannot read {name}: {reason}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        before = raw[: error.start]
-        line = before.count(b"\n") + 1
-        line_start = before.rfind(b"\n") + 1
-        column = len(before[line_start:].decode("utf-8", "replace")) + 1
-        raise PackFileError(
-            f"{name} is not UTF-8 text (byte 0x{raw[error.start]:02x} on line {line})",
-            Location(name, line, column, None),
-            "save the file with the UTF-8 encoding",
-        ) from None
-    # Universal newlines, as Path.read_text would do.
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _line_column(text: str, index: int) -> tuple[int, int]:
-    """0-based line and column of character ``index`` of ``text``."""
-    before = text[:index]
-    breaks = list(_LINE_BREAK.finditer(before))
-    if not breaks:
-        return 0, len(before)
-    return len(breaks), len(before) - breaks[-1].end()
-
-
-class _Converter:
-    """Turns a composed node graph into plain values, recording positions."""
-
-    def __init__(self, document: YamlDocument, loader: Any) -> None:
-        self.document = document
-        self.nodes = document._nodes
-        self.loader = loader
-        self.active: set[int] = set()  # ids of collection nodes being converted (cycle check)
-        self.count = 0
-
-    def convert_root(self, node: yaml.Node | None) -> Any:
-        if node is None:  # an empty file, or only comments
-            self.nodes[()] = _NodeInfo("scalar", 0, 0, 0, 0, raw=None)
-            return None
-        return self.convert(node, (), None)
-
-    def record(self, node: yaml.Node, path: JsonPath, key: yaml.Node | None) -> None:
-        kind = (
-            "mapping"
-            if isinstance(node, yaml.MappingNode)
-            else "sequence"
-            if isinstance(node, yaml.SequenceNode)
-            else "scalar"
-        )
-        raw = node.value if isinstance(node, yaml.ScalarNode) else None
-        style = (getattr(node, "style", None) or "") if kind == "scalar" else ""
-        self.nodes[path] = _NodeInfo(
-            kind,
-            node.start_mark.line,
-            node.start_mark.column,
-            node.end_mark.line,
-            node.end_mark.column,
-            style,
-            raw,
-            key.start_mark.line if key is not None else None,
-            key.start_mark.column if key is not None else None,
-        )
-
-    def convert(self, node: yaml.Node, path: JsonPath, key: yaml.Node | None) -> Any:
-        self.count += 1
-        if self.count > _MAX_NODES:
-            raise self.error(node, "the aliases of this file expand to too many values")
-        if isinstance(node, yaml.ScalarNode):
-            self.record(node, path, key)
-            return self.scalar(node)
-        if id(node) in self.active:
-            raise self.error(node, "an alias refers to a value that contains it")
-        self.active.add(id(node))
-        try:
-            if isinstance(node, yaml.SequenceNode):
-                if node.tag != _SEQ:
-                    raise self.bad_tag(node)
-                self.record(node, path, key)
-                return [self.convert(item, (*path, i), None) for i, item in enumerate(node.value)]
-            if isinstance(node, yaml.MappingNode):
-                if node.tag != _MAP:
-                    raise self.bad_tag(node)
-                result = self.mapping(node, path)
-                self.record(node, path, key)
-                return result
-        finally:
-            self.active.discard(id(node))
-        raise self.error(node, "unexpected YAML node")  # pragma: no cover
-
-    def mapping(self, node: yaml.MappingNode, path: JsonPath) -> dict[str, Any]:
-        explicit: list[tuple[str, yaml.Node, yaml.Node]] = []
-        merges: list[yaml.Node] = []
-        first_seen: dict[str, yaml.Node] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise self.error(key_node, "a mapping key must be a plain value, not a collection")
-            if key_node.tag == _MERGE:
-                if "<<" in first_seen:
-                    raise self.duplicate("<<", key_node, first_seen["<<"])
-                first_seen["<<"] = key_node
-                merges.append(value_node)
-                continue
-            if key_node.tag not in (_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP):
-                raise self.bad_tag(key_node)
-            key = str(key_node.value)
-            if key in first_seen:
-                raise self.duplicate(key, key_node, first_seen[key])
-            first_seen[key] = key_node
-            explicit.append((key, key_node, value_node))
-        result: dict[str, Any] = {}
-        for merge in merges:
-            result.update(self.merged(merge, path))
-        for key, key_node, value_node in explicit:
-            result[key] = self.convert(value_node, (*path, key), key_node)
-        return result
-
-    def merged(self, node: yaml.Node, path: JsonPath) -> dict[str, Any]:
-        """The entries a ``<<`` key brings in (earlier mappings of a list win)."""
-        if isinstance(node, yaml.MappingNode):
-            sources: list[yaml.Node] = [node]
-        elif isinstance(node, yaml.SequenceNode):
-            sources = list(node.value)
-        else:
-            sources = []
-        if not sources or not all(isinstance(s, yaml.MappingNode) for s in sources):
-            raise self.error(node, "a merge key '<<' needs a mapping or a list of mappings")
-        result: dict[str, Any] = {}
-        for source in reversed(sources):
-            value = self.convert(source, path, None)
-            result.update(value)
-        return result
-
-    def scalar(self, node: yaml.ScalarNode) -> Any:
-        tag = node.tag
-        value = node.value
-        if tag in (_STR, _TIMESTAMP, _MERGE):
-            return value
-        if tag == _NULL:
-            return None
-        try:
-            if tag == _BOOL:
-                return self.loader.construct_yaml_bool(node)
-            if tag == _INT:
-                number = None if len(value) > 64 else self.loader.construct_yaml_int(node)
-                if number is None or abs(number) > MAX_INT:
-                    shown = value if len(value) <= 24 else f"{value[:20]}... ({len(value)} chars)"
-                    raise self.error(node, f"the number {shown} is too large; numbers lie "
-                                     f"within ±{MAX_INT:,} (±2^63 - 1)")
-                return number
-            if tag == _FLOAT:
-                return self.loader.construct_yaml_float(node)
-        except (ValueError, KeyError, IndexError):
-            kind = {_BOOL: "a boolean", _INT: "an integer", _FLOAT: "a number"}[tag]
-            raise self.error(node, f"'{value}' is not {kind}") from None
-        raise self.bad_tag(node)
-
-    def error(self, node: yaml.Node, message: str, hint: str | None = None) -> YamlSyntaxError:
-        mark = node.start_mark
-        return YamlSyntaxError(message, self.document._at(mark.line, mark.column), hint)
-
-    def bad_tag(self, node: yaml.Node) -> YamlSyntaxError:
-        tag = str(node.tag)
-        shown = "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
-        if "python/" in tag:
-            message = f"the tag '{shown}' is not allowed: pack files hold plain data only"
-        else:
-            message = f"unsupported tag '{shown}'"
-        return self.error(
-            node, message, "remove the tag; only !!str, !!int, !!float, !!bool and !!null work"
-        )
-
-    def duplicate(self, key: str, node: yaml.Node, first: yaml.Node) -> DuplicateKeyError:
-        mark = node.start_mark
-        return DuplicateKeyError(
-            f"duplicate key '{key}' (first given on line {first.start_mark.line + 1})",
-            self.document._at(mark.line, mark.column),
-            "a key may appear only once in a mapping; remove or rename one of them",
-        )
-
-
-# -- syntax errors --------------------------------------------------------------------------
-
-_TOKEN_NAMES = {
-    "'<stream end>'": "the end of the file",
-    "'<stream start>'": "the start of the file",
-    "<block end>": "the end of the indented block",
-    "'<block mapping start>'": "a new indented mapping",
-    "'<block sequence start>'": "a new indented list",
-    "'<block end>'": "the end of the indented block",
-    "'<scalar>'": "a value",
-    "'<document start>'": "'---'",
-    "'<document end>'": "'...'",
-    "'?'": "a new key",
-    "'<anchor>'": "an anchor",
-    "'<alias>'": "an alias",
-    "'<tag>'": "a tag",
-    "end of stream": "end of the file",
-    "character '\\t'": "a tab character",
-    "the node content": "a value",
-    "block collection": "indented collection",
-    "block mapping": "indented mapping",
-    "block sequence": "indented list",
-    "flow mapping": "{...} mapping",
-    "flow sequence": "[...] list",
-    "flow node": "value",
-    "block node": "value",
-    "scalar": "value",
-}
-
-
-def _clean(text: str) -> str:
-    text = " ".join(text.split())
-    for raw, nice in _TOKEN_NAMES.items():
-        text = text.replace(raw, nice)
-    return text.replace(" a indented", " an indented").rstrip(".")
-
-
-def _syntax_hint(problem: str, context: str) -> str | None:
-    if "'\\t'" in problem:
-        return "indent YAML with spaces, not tabs"
-    if "mapping values are not allowed" in problem:
-        return "put text that contains ': ' in quotes, or check the indentation of this line"
-    if "could not find expected ':'" in problem:
-        return "a key needs ': ' after it; check the indentation or quote the text"
-    if "quoted scalar" in context:
-        return "the closing quote is missing"
-    if "<block end>" in problem:
-        return "check the indentation of this line"
-    if "undefined alias" in problem:
-        return ("an alias *name needs an anchor &name earlier in the file; if this is code, "
-                "put it in quotes")
-    if "expected a single document" in context + problem:
-        return "a pack file holds one YAML document; remove the extra '---'"
-    return None
-
-
-def _syntax_error(document: YamlDocument, error: yaml.MarkedYAMLError) -> YamlSyntaxError:
-    placed = explain(document.text, error, document._at)
-    if placed is not None:
-        return placed
-    problem = error.problem or error.context or "invalid YAML"
-    context = error.context if error.problem else None
-    mark = error.problem_mark or error.context_mark
-    message = _clean(problem)
-    cmark = error.context_mark
-    if context and "single document" in context:
-        message = "a second YAML document starts here"
-    elif (
-        context
-        and cmark is not None
-        and mark is not None
-        and ((cmark.line, cmark.column) != (mark.line, mark.column))
-    ):
-        message += f" ({_clean(context)} that starts at line {cmark.line + 1}, "
-        message += f"column {cmark.column + 1})"
-    location = document._at(mark.line, mark.column) if mark is not None else document._at(0, 0)
-    return YamlSyntaxError(message, location, _syntax_hint(problem, context or ""))
+    return decode_text(raw, name)

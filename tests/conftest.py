@@ -242,3 +242,20 @@ def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str
     from helpers_cli import runner
 
     return runner(capsys)
+
+
+@pytest.fixture
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The folders loaded from scratch (``load_pack``) while the test runs."""
+    import rulekit.pack.loader
+
+    seen: list[Path] = []
+    load = rulekit.pack.loader.load_pack
+
+    def counting(ref: str | Path, params: dict[str, object] | None = None,
+                 **options: bool) -> rulekit.pack.loader.LoadedPack:
+        seen.append(Path(ref))
+        return load(ref, params, **options)
+
+    monkeypatch.setattr(rulekit.pack.loader, "load_pack", counting)
+    return seen

@@ -96,16 +96,16 @@ def test_a_store_that_does_not_fit_is_not_read(run: Run, make_pack: Any, cache: 
 
 def test_only_the_yaml_file_that_changed_is_read_again(run: Run, make_pack: Any, cache: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    import rulekit.yamlsource
+    import rulekit.yamlparse
 
     composed: list[str] = []
-    compose = rulekit.yamlsource._compose
+    compose = rulekit.yamlparse._compose
 
     def counting(text: str) -> Any:
         composed.append(text)
         return compose(text)
 
-    monkeypatch.setattr(rulekit.yamlsource, "_compose", counting)
+    monkeypatch.setattr(rulekit.yamlparse, "_compose", counting)
     pack = make_pack()
     assert run("validate", pack)[0] == 0 and len(composed) >= 3
     composed.clear()

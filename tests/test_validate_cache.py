@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_cli import Run, runner
+from helpers_cli import Run
 
 import rulekit.errors
 import rulekit.pack.loader
@@ -16,26 +16,6 @@ from rulekit.pack.loader import LoadedPack
 
 UNUSED = ("  points: {per_role: true, initial: 0}\n",
           "  points: {per_role: true, initial: 0}\n  spare: {initial: 0}\n")
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]) -> Run:
-    return runner(capsys)
-
-
-@pytest.fixture
-def loads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """The folders loaded from scratch while the test runs."""
-    seen: list[Path] = []
-    load = rulekit.pack.loader.load_pack
-
-    def counting(ref: str | Path, params: dict[str, object] | None = None,
-                 **options: bool) -> LoadedPack:
-        seen.append(Path(ref))
-        return load(ref, params, **options)
-
-    monkeypatch.setattr(rulekit.pack.loader, "load_pack", counting)
-    return seen
 
 
 def test_an_unchanged_pack_is_not_loaded_again(run: Run, make_pack: Any, cache: Path,

@@ -4,7 +4,10 @@ lint warning (as text, or as JSON for CI and editors).
 A pack is loaded with every check but without compiling its statement lists to Python (see
 :func:`~rulekit.pack.loader.load_pack`). The result for a pack free of errors is kept in the
 validation cache (:mod:`rulekit.pack.cache`): validating it again unchanged reads no YAML and
-compiles nothing.
+compiles nothing; after an edit that keeps what its files mean (a comment, blank lines, the
+spaces of code), or changes only numbers that the checks read for their types (a card's
+score, a parameter's default, a number of code: :mod:`rulekit.pack.edits`), it reads only the
+edited files.
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulekit.cli.common import err, out
 from rulekit.errors import PackError, PackErrors, RulekitError
+
+if TYPE_CHECKING:
+    from rulekit.pack.loader import LoadedPack
 
 
 def register(commands: Any) -> None:
@@ -52,13 +58,18 @@ def check(ref: str, use_cache: bool = True) -> tuple[list[PackError], str | None
     if cached is not None:
         summary, warnings = cached
         return warnings, None, summary
-    diagnostics, failure, summary, roots = _check(folder)
-    if cache is not None and failure is None and summary:
-        cache.put(roots, summary, diagnostics)
+    diagnostics, failure, summary, pack = _check(folder)
+    if cache is not None and pack is not None and failure is None and summary:
+        from rulekit.lintend import end_condition_reads, end_verdicts
+        from rulekit.pack.edits import Reads, parameter_bounds
+
+        reads = Reads(end_condition_reads(pack), parameter_bounds(pack.manifest_doc),
+                      end_verdicts(pack.game))
+        cache.put(pack.roots, summary, diagnostics, pack.documents, reads)
     return diagnostics, failure, summary
 
 
-def _check(folder: Path) -> tuple[list[PackError], str | None, str, tuple[Path, ...]]:
+def _check(folder: Path) -> tuple[list[PackError], str | None, str, LoadedPack | None]:
     from rulekit.lint import lint_pack
     from rulekit.pack.loader import load_pack
     from rulekit.scenariocache import check_scenario_files
@@ -67,13 +78,13 @@ def _check(folder: Path) -> tuple[list[PackError], str | None, str, tuple[Path, 
         pack = load_pack(folder, checked_only=True)
         errors, scenarios = check_scenario_files(pack)
     except PackErrors as exc:
-        return list(exc.errors), None, "", ()
+        return list(exc.errors), None, "", None
     except PackError as exc:
-        return [exc], None, "", ()
+        return [exc], None, "", None
     except RulekitError as exc:
-        return [], str(exc), "", ()
+        return [], str(exc), "", None
     summary = f"{len(pack.game.symbols.cards)} cards, {scenarios} scenarios"
-    return [*errors, *lint_pack(pack)], None, summary, pack.roots
+    return [*errors, *lint_pack(pack)], None, summary, pack
 
 
 def _as_json(error: PackError) -> dict[str, Any]:

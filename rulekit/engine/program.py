@@ -9,10 +9,11 @@ imports the compiler: the language's phases run one way, parse → check → com
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location
+from rulekit.records import field, record
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
@@ -39,7 +40,7 @@ class LogField:
     labelled: bool
 
 
-@dataclass
+@record
 class Proc:
     """One compiled procedure: its blocks and where each came from."""
 
@@ -57,7 +58,7 @@ class Proc:
     moved_tests: bool = False
 
 
-@dataclass
+@record
 class Program:
     """Everything compiled from a pack; shared, read-only, by every game of it."""
 

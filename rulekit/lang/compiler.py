@@ -17,7 +17,6 @@ import builtins
 import contextlib
 import marshal
 import re
-from dataclasses import dataclass, field
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +47,7 @@ from rulekit.lang.reads import reads, writes_of
 from rulekit.lang.secrecy import SecretBody, mark_secret_choices
 from rulekit.lang.symbols import Symbols
 from rulekit.lang.walk import Triggers, calls_in, choices_in
+from rulekit.records import field, record
 from rulekit.stored import Store
 
 if TYPE_CHECKING:
@@ -307,7 +307,7 @@ class Compiler(ExprWriter):
         self.program.functions[name] = call
 
 
-@dataclass
+@record
 class Body:
     """A checked statement list to compile: a procedure, the setup or a phase."""
 

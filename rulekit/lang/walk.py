@@ -1,10 +1,15 @@
-"""What a checked statement list holds: choices, calls of procedures, the zones it names.
+"""What a checked statement list holds: choices, calls of procedures, the zones it names; and
+every node of a tree (:func:`every_node`).
 
 The compiler asks these questions to find which procedures may stop for a decision, and the
-emitter to choose between structured Python and blocks.
+emitter to choose between structured Python and blocks; the lint reads every node.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import fields
+from typing import Any
 
 from rulekit.lang import nodes as n
 
@@ -57,3 +62,26 @@ def bodies(s: n.Stmt) -> list[list[n.Stmt]]:
     if isinstance(s, (n.For, n.While, n.Repeat)):
         return [s.body]
     return []
+
+
+def every_node(node: Any) -> Iterator[Any]:
+    """``node`` and every node of the effect language's tree below it, parents first."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (n.Expr, n.Stmt, n.AtMost)):
+            yield item
+            stack.extend(getattr(item, name) for name in reversed(_children(type(item))))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+
+
+_CHILDREN: dict[type, tuple[str, ...]] = {}  # a node class -> its fields that may hold nodes
+
+
+def _children(kind: type) -> tuple[str, ...]:
+    names = _CHILDREN.get(kind)
+    if names is None:
+        names = _CHILDREN[kind] = tuple(f.name for f in fields(kind)
+                                        if f.name not in ("pos", "ref"))
+    return names

@@ -1,13 +1,23 @@
-"""A cache of validation results, so that ``rulekit validate`` of an unchanged pack is instant.
+"""A cache of validation results, so that ``rulekit validate`` of an unchanged pack is instant,
+and of a pack whose files were edited in ways that keep its report nearly so.
 
 An entry is plain JSON in the user's cache folder (``$RULEKIT_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/rulekit``, else ``~/.cache/rulekit``), one file per pack folder and working
-folder. It holds a digest of every file under the pack's folder and under the folders of the
-packs it extends, a stamp of this rulekit (its version, and the size and time of its code and
-schema files, so that an edit of rulekit itself is a miss), and the validation's summary and
-warnings. An entry is used only when all of these match; only a pack free of errors is written.
-``RULEKIT_NO_CACHE=1`` (or ``validate --no-cache``) turns the cache off. A cache that cannot be
-read or written is ignored: it never makes validation fail.
+folder, read only when written by this user alone (:func:`~rulekit.stored.trusted`). It holds
+a digest of every file under the pack's folder and under the folders of the packs it extends, a
+stamp of this rulekit (its version, and the size and time of its code and schema files, so that
+an edit of rulekit itself is a miss), the validation's summary and warnings, and what
+:mod:`rulekit.pack.edits` keeps of each pack file the validation read (its meaning, the places
+of its plain numbers, the numbers the report reads). Only a pack free of errors is written. An
+entry is used:
+
+- when every file is as it was: the summary and warnings as kept;
+- when the same files are there and only pack files changed, in ways that keep the report
+  (:func:`rulekit.pack.edits.still_holds`: what they mean is unchanged, or but for numbers
+  that the checks read only for their types). The entry is written again with the new files.
+
+Else the pack is validated again. ``RULEKIT_NO_CACHE=1`` (or ``validate --no-cache``) turns the
+cache off. A cache that cannot be read or written is ignored: it never makes validation fail.
 """
 
 from __future__ import annotations
@@ -17,24 +27,30 @@ import json
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location, PackError, PackWarning
-from rulekit.stored import CACHE_ENV, NO_CACHE_ENV, cache_dir, code_stamp, sha256
+from rulekit.stored import CACHE_ENV, NO_CACHE_ENV, cache_dir, code_stamp, sha256, trusted
 
-FORMAT = 1
+if TYPE_CHECKING:
+    from rulekit.pack.edits import Reads
+    from rulekit.yamlsource import YamlDocument
+
+FORMAT = 4
 MAX_FILES = 2000  # a pack folder larger than this is not cached (it is not a usual pack)
 MAX_BYTES = 32 * 1024 * 1024
 # folders of version control and tools, which change without the pack changing
 SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", ".mypy_cache",
                      ".pytest_cache", ".ruff_cache", "node_modules"})
 
+Files = dict[str, tuple[str, bytes]]
+"""The files under a folder: their paths (relative, with '/') -> their digest and bytes."""
 
-def tree_digest(folder: Path) -> str | None:
-    """A digest of the names and contents of every file under ``folder`` (but in the folders
-    of version control and tools); None if too big or unreadable."""
-    digest = sha256()
-    files = 0
+
+def folder_files(folder: Path) -> Files | None:
+    """Every file under ``folder`` (but in the folders of version control and tools), in
+    order; None if too big or unreadable."""
+    found: Files = {}
     size = 0
     try:
         for top, dirs, names in os.walk(folder):
@@ -42,15 +58,30 @@ def tree_digest(folder: Path) -> str | None:
             for name in sorted(names):
                 path = Path(top, name)
                 data = path.read_bytes()
-                files += 1
                 size += len(data)
-                if files > MAX_FILES or size > MAX_BYTES:
+                if len(found) >= MAX_FILES or size > MAX_BYTES:
                     return None
-                digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-                digest.update(sha256(data).digest())
+                found[path.relative_to(folder).as_posix()] = (sha256(data).hexdigest(), data)
     except (OSError, ValueError):
         return None
+    return found
+
+
+def tree_digest(folder: Path) -> str | None:
+    """A digest of the names and contents of every file under ``folder`` (but in the folders
+    of version control and tools); None if too big or unreadable."""
+    files = folder_files(folder)
+    if files is None:
+        return None
+    digest = sha256()
+    for name, (file_digest, _) in files.items():
+        digest.update(name.encode() + b"\0")
+        digest.update(bytes.fromhex(file_digest))
     return digest.hexdigest()
+
+
+def _digests(files: Files) -> dict[str, str]:
+    return {name: digest for name, (digest, _) in files.items()}
 
 
 class ValidationCache:
@@ -60,7 +91,8 @@ class ValidationCache:
         self.root = root if root is not None else cache_dir()
         self.path: Path | None = None
         self._stamp: str | None = None
-        self._before: str | None = None  # the digest of the folder before validation
+        self._before: Files | None = None  # the files of the folder before validation
+        self._entry: dict[str, Any] | None = None  # the entry then, if of this rulekit
         try:
             self.folder = folder.resolve()
             key = json.dumps([FORMAT, str(self.folder), os.getcwd()])
@@ -78,42 +110,101 @@ class ValidationCache:
         return self._stamp
 
     def get(self) -> tuple[str, list[PackError]] | None:
-        """The summary and warnings of the last validation, if nothing changed since."""
+        """The summary and warnings of the last validation, if the pack's files are as they
+        were then, or were edited in ways that keep the report (:mod:`rulekit.pack.edits`)."""
         if self.path is None:
             return None
-        self._before = tree_digest(self.folder)
+        self._before = folder_files(self.folder)
         try:
+            if not trusted(self.path.stat()):
+                return None
             entry = json.loads(self.path.read_text(encoding="utf-8"))
             if entry["format"] != FORMAT or entry["stamp"] != self.stamp:
                 return None
-            roots: dict[str, str] = entry["roots"]
-            if self._before is None or roots.get(str(self.folder)) != self._before or any(
-                    tree_digest(Path(folder)) != digest for folder, digest in roots.items()
-                    if folder != str(self.folder)):
+            self._entry = entry
+            roots: dict[str, dict[str, str]] = entry["roots"]
+            if self._before is None or str(self.folder) not in roots:
                 return None
-            return str(entry["summary"]), [_warning(item) for item in entry["warnings"]]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return None
+            now = {folder: self._before if folder == str(self.folder) else
+                   folder_files(Path(folder)) for folder in roots}
+            warnings = [_warning(item) for item in entry["warnings"]]
+            changed = _changed(roots, now)
+            if changed is None:
+                return None
+            kept: dict[str, Any] | None = {}
+            if changed:
+                from rulekit.pack.edits import still_holds
 
-    def put(self, folders: Iterable[Path], summary: str,
-            diagnostics: Sequence[PackError]) -> None:
-        """Remember a validation free of errors (``folders``: the pack's and its bases'),
+                placed = {w.location.file for w in warnings if w.location is not None}
+                kept = still_holds(changed, entry, placed, self._verdicts)
+                if kept is None:
+                    return None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError,
+                PackError):
+            return None
+        if changed and kept:  # kept with the files as they are now
+            self._write({**entry, **{key: {**entry[key], **value} for key, value in kept.items()},
+                         "roots": {folder: _digests(files)
+                                   for folder, files in now.items() if files}})
+        return str(entry["summary"]), warnings
+
+    def put(self, folders: Iterable[Path], summary: str, diagnostics: Sequence[PackError],
+            documents: Sequence[YamlDocument] = (), reads: Reads | None = None) -> None:
+        """Remember a validation free of errors (``folders``: the pack's and its bases';
+        ``documents``: the pack files it read; ``reads``: where its report reads numbers),
         unless the pack's folder changed while it was validated (after :meth:`get`)."""
+        from rulekit.pack.edits import Reads, record
+        from rulekit.textfiles import decode_text
+
         if self.path is None or any(d.kind == "error" for d in diagnostics):
             return
-        roots = {}
+        roots: dict[str, Files] = {}
         try:
             for folder in {self.folder, *(f.resolve() for f in folders)}:
-                digest = tree_digest(folder)
-                if digest is None:
+                files = folder_files(folder)
+                if files is None:
                     return
-                roots[str(folder)] = digest
-        except (OSError, RuntimeError):
+                roots[str(folder)] = files
+            read = {str(doc.path.resolve()) for doc in documents}
+            texts = {os.path.join(folder, name): decode_text(data, name)
+                     for folder, files in roots.items() for name, (_, data) in files.items()
+                     if os.path.join(folder, name) in read}
+            kept = record(documents, texts, reads or Reads(), self._unchanged(roots))
+        except (OSError, RuntimeError, PackError):
             return
-        if self._before is None or roots[str(self.folder)] != self._before:
+        if (kept is None or self._before is None
+                or _digests(roots[str(self.folder)]) != _digests(self._before)):
             return
-        entry = {"format": FORMAT, "stamp": self.stamp, "roots": roots, "summary": summary,
-                 "warnings": [_record(d) for d in diagnostics]}
+        self._write({"format": FORMAT, "stamp": self.stamp,
+                     "roots": {folder: _digests(files) for folder, files in roots.items()},
+                     "summary": summary, "warnings": [_record(d) for d in diagnostics],
+                     **kept})
+
+    def _verdicts(self, given: dict[str, YamlDocument]) -> list[bool] | None:
+        """What the end conditions of the pack, as its files are now (``given``: the documents
+        of those edited), find on the first state of a game (asked when an edit changed
+        numbers they read)."""
+        from rulekit.lintend import verdicts_after_edit
+
+        return verdicts_after_edit(self.folder, given)
+
+    def _unchanged(self, roots: dict[str, Files]) -> dict[str, Any] | None:
+        """What the entry read before validation keeps of the files that are as they were
+        then (by full path), or None."""
+        entry = self._entry
+        if entry is None:
+            return None
+        try:
+            same = {os.path.join(folder, name) for folder, files in roots.items()
+                    for name, (digest, _) in files.items()
+                    if entry["roots"].get(folder, {}).get(name) == digest}
+            return {key: {path: value for path, value in entry[key].items() if path in same}
+                    for key in ("meanings", "numbers", "data")}
+        except (KeyError, TypeError, AttributeError):
+            return None
+
+    def _write(self, entry: dict[str, Any]) -> None:
+        assert self.path is not None
         temporary = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -122,6 +213,21 @@ class ValidationCache:
         except OSError:
             with contextlib.suppress(OSError):
                 temporary.unlink()
+
+
+def _changed(roots: dict[str, dict[str, str]],
+             now: dict[str, Files | None]) -> dict[str, bytes] | None:
+    """The files (by full path) whose bytes changed since the entry was written; None if a
+    folder cannot be read or its files are not the same ones."""
+    changed: dict[str, bytes] = {}
+    for folder, digests in roots.items():
+        files = now[folder]
+        if files is None or files.keys() != digests.keys():
+            return None
+        for name, (digest, data) in files.items():
+            if digest != digests[name]:
+                changed[os.path.join(folder, name)] = data
+    return changed
 
 
 def _record(diagnostic: PackError) -> dict[str, Any]:
@@ -141,4 +247,4 @@ def _warning(item: dict[str, Any]) -> PackError:
 
 
 __all__ = ["CACHE_ENV", "NO_CACHE_ENV", "ValidationCache", "cache_dir", "code_stamp",
-           "tree_digest"]
+           "folder_files", "tree_digest"]

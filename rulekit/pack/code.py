@@ -92,33 +92,24 @@ class CodeBuilder:
         if self._flow_function(symbols, compiler, name, code, "int"):
             compiler.program.evaluate[role] = compiler.program.functions[name]
 
-    def compile_code(self, symbols: Symbols, compiler: Compiler, bodies: bool = True) -> None:
-        """Parse and check every piece of code, and compile it into ``compiler.program``;
-        without ``bodies``, statement lists (procedures, setup, phases) are checked only."""
+    def _end_checks(self, symbols: Symbols, compiler: Compiler) -> None:
+        """The end conditions (``flow.end_when``), into ``compiler.program.end_checks``."""
         doc, flow = self._section("flow", None)
-        if doc is not None:
-            # End conditions first: statements compiled later check them after each change.
-            for i, check in enumerate(flow.get("end_when", [])):
-                cond = self._expr(symbols, compiler, snippet(doc, ("flow", "end_when", i, "when")),
-                                  "bool")
-                winner = check["winner"]
-                if winner not in symbols.roles:
-                    self.errors.append(SchemaError(f"unknown role '{winner}'",
-                                                   doc.location(("flow", "end_when", i, "winner")),
-                                                   did_you_mean(winner, symbols.roles)))
-                if cond is not None:
-                    compiler.program.end_checks.append((cond, winner, check.get("reason", "")))
-            for role in flow.get("evaluate", {}):
-                if role not in symbols.roles:
-                    self.errors.append(SchemaError(
-                        f"unknown role '{role}'", doc.key_location(("flow", "evaluate", role)),
-                        did_you_mean(role, symbols.roles)))
-                    continue
-                self._evaluation(symbols, compiler, role,
-                                 snippet(doc, ("flow", "evaluate", role)))
-            if "initiative" in flow:
-                self._flow_function(symbols, compiler, INITIATIVE,
-                                    snippet(doc, ("flow", "initiative")), "role")
+        if doc is None:
+            return
+        for i, check in enumerate(flow.get("end_when", [])):
+            cond = self._expr(symbols, compiler, snippet(doc, ("flow", "end_when", i, "when")),
+                              "bool")
+            winner = check["winner"]
+            if winner not in symbols.roles:
+                self.errors.append(SchemaError(f"unknown role '{winner}'",
+                                               doc.location(("flow", "end_when", i, "winner")),
+                                               did_you_mean(winner, symbols.roles)))
+            if cond is not None:
+                compiler.program.end_checks.append((cond, winner, check.get("reason", "")))
+
+    def _functions(self, symbols: Symbols, compiler: Compiler) -> None:
+        """The pack's functions, checked (their result types found) and compiled."""
         for func in symbols.functions.values():
             expr = self._parse_expr(func.snippet)
             if expr is None:
@@ -130,6 +121,32 @@ class CodeBuilder:
             if not checker.errors:
                 func.body = expr
                 compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
+
+    def compile_end_checks(self, symbols: Symbols, compiler: Compiler) -> None:
+        """Only what the end conditions need: themselves and the functions, checked and
+        compiled as :meth:`compile_code` does them (``rulekit.lintend``)."""
+        self._end_checks(symbols, compiler)
+        self._functions(symbols, compiler)
+
+    def compile_code(self, symbols: Symbols, compiler: Compiler, bodies: bool = True) -> None:
+        """Parse and check every piece of code, and compile it into ``compiler.program``;
+        without ``bodies``, statement lists (procedures, setup, phases) are checked only."""
+        # End conditions first: statements compiled later check them after each change.
+        self._end_checks(symbols, compiler)
+        doc, flow = self._section("flow", None)
+        if doc is not None:
+            for role in flow.get("evaluate", {}):
+                if role not in symbols.roles:
+                    self.errors.append(SchemaError(
+                        f"unknown role '{role}'", doc.key_location(("flow", "evaluate", role)),
+                        did_you_mean(role, symbols.roles)))
+                    continue
+                self._evaluation(symbols, compiler, role,
+                                 snippet(doc, ("flow", "evaluate", role)))
+            if "initiative" in flow:
+                self._flow_function(symbols, compiler, INITIATIVE,
+                                    snippet(doc, ("flow", "initiative")), "role")
+        self._functions(symbols, compiler)
         for proc in symbols.procedures.values():
             self._body(symbols, proc.name, proc.snippet, proc.params)
         doc, _setup = self._section("setup", None)

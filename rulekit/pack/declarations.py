@@ -13,7 +13,7 @@ from rulekit.lang.parser import KEYWORDS
 from rulekit.lang.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
 from rulekit.limits import MAX_COPIES
 from rulekit.pack.documents import Documents, snippet
-from rulekit.pack.params import resolve_params
+from rulekit.pack.params import outside_bounds, resolve_params
 from rulekit.yamlsource import YamlDocument
 
 _PROPERTY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -39,10 +39,9 @@ class Declarations:
                                                "give each role its own id"))
         declared_params = manifest.get("parameters", {}) or {}
         for name, spec in declared_params.items():
-            lo, hi, default = spec.get("min"), spec.get("max"), spec["default"]
-            if (lo is not None and default < lo) or (hi is not None and default > hi):
+            if outside_bounds(spec["default"], spec):
                 self.errors.append(SchemaError(
-                    f"default {default} of parameter '{name}' is outside its bounds",
+                    f"default {spec['default']} of parameter '{name}' is outside its bounds",
                     manifest_doc.location(("parameters", name, "default"))))
         params = resolve_params(declared_params, overrides)
 

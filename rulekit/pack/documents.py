@@ -28,10 +28,14 @@ from rulekit.yamlsource import JsonPath, YamlDocument, load_yaml
 
 
 def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
+    """The effect code at ``path`` in ``doc``, located there (the value is marked as code in
+    the file it comes from: see :mod:`rulekit.pack.meaning`)."""
     value = doc.data
     for key in path:
         value = value[key]
     text = str(value)
+    source, real = doc.resolve(path)
+    source.code_paths.add(real)
 
     def locate(line: int, column: int) -> Location:
         return doc.text_location(path, line, column)
@@ -42,9 +46,12 @@ def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
 class Documents:
     """The documents of one pack folder, the sections they give, and the errors found so far."""
 
-    def __init__(self, folder: Path, roots: Sequence[Path] = ()) -> None:
+    def __init__(self, folder: Path, roots: Sequence[Path] = (),
+                 given: dict[str, YamlDocument] | None = None) -> None:
         self.folder = folder
         self.roots = tuple(roots) or (folder,)  # the folders its files may come from
+        # documents read already, by full path (:func:`rulekit.pack.loader.load_end_checks`)
+        self.given = given or {}
         self.errors: list[PackError] = []
         self.documents: list[YamlDocument] = []
         self.merger = Merger(self.errors)
@@ -63,11 +70,12 @@ class Documents:
 
     def read(self, path: Path, schema: str) -> YamlDocument | None:
         try:
-            doc = load_yaml(path, display_path(path))
+            doc = self.given.get(str(path.resolve())) or load_yaml(path, display_path(path))
         except PackError as exc:
             self.errors.append(exc)
             return None
         self.documents.append(doc)
+        doc.schema = schema
         schema_errors = validate_document(doc, schema)
         self.errors.extend(schema_errors)
         return None if schema_errors else doc

@@ -22,9 +22,11 @@ from rulekit.errors import EffectCheckError, PackError, PackErrors, RulekitError
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Body, Compiler, ExprFn, Program
 from rulekit.lang.parser import Snippet, parse_expression
+from rulekit.lang.symbols import Symbols
 from rulekit.pack.code import CodeBuilder
 from rulekit.pack.declarations import Declarations
 from rulekit.pack.display import Display, read_display
+from rulekit.pack.documents import Documents
 from rulekit.pack.extends import read_documents
 from rulekit.pack.files import PACKS_ENV, display_path, find_pack, shipped_packs_dir
 from rulekit.pack.params import parse_params, resolve_params
@@ -50,6 +52,7 @@ class LoadedPack:
     display: Display = field(default_factory=Display)  # how its table looks to a player
     # its statement lists (procedures, setup, phases, after_rounds), parsed and checked
     bodies: list[Body] = field(default_factory=list)
+    manifest_doc: YamlDocument | None = None  # the manifest (merged with its base's)
 
     @property
     def id(self) -> str:
@@ -69,15 +72,42 @@ def _load(folder: Path, overrides: dict[str, Any], compile_bodies: bool) -> Load
     builder.compile_code(symbols, compiler, compile_bodies)
     display = read_display(*docs.section("display", None), symbols, docs.errors,
                            builder.bodies)
-    role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
-    game = Game(pack_id=manifest["id"], pack_name=manifest["name"],
-                version=str(manifest["version"]), pack_hash=docs.pack_hash(),
-                role_names=role_names, symbols=symbols, program=program,
-                params=symbols.parameters, card_labels=labels)
+    game = _game(docs, symbols, program, labels)
     docs.fail_if_errors()
     return LoadedPack(folder, manifest, docs.documents, game, docs.own_scenario_files,
                       docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files,
-                      docs.roots, display, builder.bodies)
+                      docs.roots, display, builder.bodies, manifest_doc)
+
+
+def _game(docs: Documents, symbols: Symbols, program: Program,
+          labels: dict[str, str]) -> Game:
+    manifest: dict[str, Any] = docs.manifest.data if docs.manifest is not None else {}
+    role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
+    return Game(pack_id=manifest["id"], pack_name=manifest["name"],
+                version=str(manifest["version"]), pack_hash=docs.pack_hash(),
+                role_names=role_names, symbols=symbols, program=program,
+                params=symbols.parameters, card_labels=labels)
+
+
+def load_end_checks(folder: Path, given: dict[str, YamlDocument] | None = None) -> Game:
+    """The game of the pack in ``folder`` with nothing compiled but its end conditions and
+    functions, checked as :func:`load_pack` checks them: enough to try the end conditions on
+    the first state of a game (:mod:`rulekit.lintend`), not to play. Raises
+    :class:`~rulekit.errors.PackErrors` for the mistakes it finds (not every mistake of the
+    pack: the rest of its code and its display are not read; a mistake of a document
+    ``given`` with no positions is not placed). ``given``: documents read already, by full
+    path."""
+    try:
+        docs = read_documents(folder, given=given)
+        assert docs.manifest is not None
+        symbols, labels = Declarations(docs).build(docs.manifest, {})
+        program = Program()
+        CodeBuilder(docs, docs.manifest).compile_end_checks(symbols, Compiler(symbols, program))
+        game = _game(docs, symbols, program, labels)
+        docs.fail_if_errors()
+    except PackError as exc:
+        raise PackErrors([exc]) from None
+    return game
 
 
 def load_pack(ref: str | Path, params: dict[str, Any] | None = None, *,

@@ -73,7 +73,7 @@ class MergedDocument(YamlDocument):
     def resolve(self, path: Sequence[str | int]) -> tuple[YamlDocument, JsonPath]:
         """The document the value at ``path`` comes from, and its path there."""
         doc, real = self._hop(tuple(path))
-        return doc.resolve(real) if isinstance(doc, MergedDocument) else (doc, real)
+        return doc.resolve(real)
 
     def _hop(self, path: JsonPath) -> tuple[YamlDocument, JsonPath]:
         for n in range(len(path), -1, -1):

@@ -19,6 +19,12 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
     return result
 
 
+def outside_bounds(value: Any, spec: dict[str, Any]) -> bool:
+    """Whether ``value`` lies outside the ``min`` and ``max`` a parameter's ``spec`` gives."""
+    lo, hi = spec.get("min"), spec.get("max")
+    return bool((lo is not None and value < lo) or (hi is not None and value > hi))
+
+
 def resolve_params(declared: dict[str, Any], overrides: dict[str, Any]) -> dict[str, int]:
     """Declared defaults with overrides applied; unknown names and bad values are errors."""
     values = {name: int(spec["default"]) for name, spec in declared.items()}
@@ -32,8 +38,8 @@ def resolve_params(declared: dict[str, Any], overrides: dict[str, Any]) -> dict[
         except (TypeError, ValueError):
             raise UsageError(f"parameter '{name}' must be an integer, got '{raw}'") from None
         spec = declared[name]
-        lo, hi = spec.get("min"), spec.get("max")
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            raise UsageError(f"parameter '{name}' must be between {lo} and {hi}, got {value}")
+        if outside_bounds(value, spec):
+            raise UsageError(f"parameter '{name}' must be between {spec.get('min')} and "
+                             f"{spec.get('max')}, got {value}")
         values[name] = value
     return values
