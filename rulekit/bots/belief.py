@@ -30,8 +30,8 @@ from rulekit.bots.logs import Event
 from rulekit.bots.particles import Caps, Particle
 from rulekit.bots.replay import Replay
 from rulekit.bots.views import continues, hashable, same_view
+from rulekit.engine.frozen import FrozenList
 from rulekit.engine.game import copy_state
-from rulekit.engine.observe import FrozenList
 
 if TYPE_CHECKING:
     from rulekit.agents import View
