@@ -16,6 +16,7 @@ from rulekit.agents import (
     parse_agents,
 )
 from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.frozen import FrozenDict, FrozenList
 from rulekit.engine.game import Game
 from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError
@@ -164,9 +165,15 @@ def test_a_view_holds_the_observation_and_never_the_state(duel_game: Game, over:
     view = View.of(duel_game, "red", random.Random(1), state)
     assert view.role == "red" and view.game is duel_game
     assert view.observation == duel_game.observe(state, "red")
-    # Nothing the view holds is (or contains) a part of the real state.
-    inside = {id(value) for value in _reachable(view.observation)}
-    assert not inside & {id(value) for value in _reachable(state)}
+    # Nothing the view holds is (or contains) a part of the real state that can change: what
+    # it shares with the state is the state's read-only log events (engine/frozen).
+    inside = {id(value): value for value in _reachable(view.observation)}
+    shared = inside.keys() & {id(value) for value in _reachable(state)}
+    events = {id(event) for event in state["log"]}
+    assert {id(e) for e in view.observation["log"]} <= events
+    assert shared <= {id(value) for event in view.observation["log"]
+                      for value in _reachable(event)}
+    assert all(type(inside[i]) in (FrozenDict, FrozenList) for i in shared)
     assert not any(value is state for value in (view.game, view.rng, view.observation))
     with pytest.raises(AttributeError):
         view._state  # type: ignore[attr-defined]  # noqa: B018

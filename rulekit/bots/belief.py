@@ -20,8 +20,10 @@ game from one observation to the next, and reading the belief).
 from __future__ import annotations
 
 import copy
+import math
 import random
 import weakref
+from bisect import bisect
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +32,8 @@ from rulekit.bots.logs import Event
 from rulekit.bots.particles import Caps, Particle
 from rulekit.bots.replay import Replay
 from rulekit.bots.views import continues, hashable, same_view
+from rulekit.engine.frozen import FrozenList
 from rulekit.engine.game import copy_state
-from rulekit.engine.observe import FrozenList
 
 if TYPE_CHECKING:
     from rulekit.agents import View
@@ -77,6 +79,7 @@ class Belief(Replay):
         self._loose = False
         self._sampled: list[Particle] | None = None  # the particles _cumulative is of
         self._cumulative: list[float] = []
+        self._total: float | None = None  # the last cumulative weight, if one can draw by them
         self._deals: dict[tuple[Any, ...], Deal] = {}  # Deal of a layout (see _deal)
 
     # ------------------------------------------------------------ following the game
@@ -148,13 +151,19 @@ class Belief(Replay):
         generator is renewed, and the log is R's own, so ``observe(sample, R)`` is R's
         observation.
         """
-        self._check()
-        assert self.observation is not None
+        if self.lost or self.observation is None:
+            self._check()
         particles = self.particles
         if self._sampled is not particles:  # the cumulative weights, once per set of particles
             self._sampled = particles
             self._cumulative = list(accumulate(p.weight for p in particles))
-        chosen = rng.choices(particles, cum_weights=self._cumulative)[0]
+            total = self._cumulative[-1] + 0.0 if particles else math.nan
+            self._total = total if 0.0 < total < math.inf else None
+        if self._total is None:  # (no weight to draw by: rng.choices says why)
+            chosen = rng.choices(particles, cum_weights=self._cumulative)[0]
+        else:  # the draw rng.choices makes, without its checks at every draw
+            chosen = particles[bisect(self._cumulative, rng.random() * self._total, 0,
+                                      len(particles) - 1)]
         if chosen.deal is None:
             chosen.deal = self._deal(chosen.state)
         base = chosen.state.copy()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Callable
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from rulekit.engine.game import copy_state
@@ -26,7 +28,8 @@ class Deal:
     cards by that number plus a random fraction, which orders each pool at random in one sort.
     """
 
-    __slots__ = ("cards", "fixed", "offsets", "piles", "pools", "watched")
+    __slots__ = ("cards", "fixed", "indexes", "offsets", "piles", "pools", "takes", "watched",
+                 "watched_at", "watched_cards")
 
     def __init__(self, game: Game, state: State, role: str) -> None:
         kinds = game._card_kinds
@@ -60,6 +63,20 @@ class Deal:
         named = named_cards(state)
         self.watched = [(key, index, card) for places in groups for key, index, card in places
                         if card in named]
+        # What a deal runs in C: the positions of the pools' cards, each pile's cards taken
+        # from the flat list (a tuple of them, or the one card), the cards watched likewise.
+        self.indexes = range(len(self.cards))
+        self.takes = [(key, _taker(plan), len(plan) == 1) for key, plan in self.piles]
+        plans = dict(self.piles)
+        self.watched_at = _taker([plans[key][index] for key, index, _ in self.watched])
+        cards = tuple(card for _, _, card in self.watched)
+        self.watched_cards = None if not cards else cards[0] if len(cards) == 1 else cards
+
+
+def _taker(positions: list[int]) -> Callable[[list[str]], Any]:
+    """What takes the items at ``positions`` out of a list, in C: a tuple of them, or the one
+    item if there is one (``operator.itemgetter``)."""
+    return itemgetter(*positions) if positions else tuple
 
 
 def named_cards(state: State) -> set[str]:
@@ -93,13 +110,13 @@ def redeal(game: Game, state: State, role: str, rand: random.Random,
     # A uniform permutation of each pool: the cards sorted by their pool's number plus a
     # random fraction (each pool stays in its place, in a random order).
     keys = [offset + draw() for offset in deal.offsets]
-    flat = list(map(deal.cards.__getitem__, sorted(range(len(keys)), key=keys.__getitem__)))
+    flat = list(map(deal.cards.__getitem__, sorted(deal.indexes, key=keys.__getitem__)))
     flat += deal.fixed
     zones = state["zones"]
-    for key, plan in deal.piles:
-        zones[key] = [flat[i] for i in plan]
+    for key, take, single in deal.takes:
+        zones[key] = [take(flat)] if single else list(take(flat))
     state["rng"] = rand.getrandbits(64)
-    return any(zones[key][index] != card for key, index, card in deal.watched)
+    return deal.watched_cards is not None and deal.watched_at(flat) != deal.watched_cards
 
 
 def ask_again(game: Game, state: State, rand: random.Random, *, mine: str | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulekit.bots.logs import Event
-from rulekit.engine.observe import FrozenList
+from rulekit.engine.frozen import FrozenList
 
 if TYPE_CHECKING:
     from rulekit.engine.game import State

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from rulekit.engine.draws import below, bit_indexes, draw, pick, subset_bits
+from rulekit.engine.frozen import FrozenDict, freeze
 from rulekit.errors import IllegalActionError
 
 NONE_ID = "none"
@@ -81,6 +82,13 @@ def choice_event(role: str, option_id: str, value: Any, round_: int) -> dict[str
     chosen (a list copied) and the round."""
     return {"e": "choice", "to": role, "player": role, "option": option_id,
             "value": list(value) if value.__class__ is list else value, "round": round_}
+
+
+def logged_choice_event(role: str, option_id: str, value: Any, round_: int) -> FrozenDict:
+    """:func:`choice_event` read-only, as every event the engine logs in a game with a log is
+    (``engine/frozen``; a quiet game's choices stay plain, an observation copies them)."""
+    return FrozenDict({"e": "choice", "to": role, "player": role, "option": option_id,
+                       "value": freeze(value), "round": round_})
 
 
 def option_ids(items: list[Any], plain_ids: frozenset[str]) -> list[str]:

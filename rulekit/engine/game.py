@@ -13,8 +13,9 @@ from functools import partial
 from typing import Any
 
 from rulekit.engine import rng
-from rulekit.engine.decisions import Decision, Option, choice_event
-from rulekit.engine.observe import Observer, thaw
+from rulekit.engine.decisions import Decision, Option, choice_event, logged_choice_event
+from rulekit.engine.frozen import FrozenDict, thaw
+from rulekit.engine.observe import Observer
 from rulekit.engine.program import MAIN, LogField, Program, zone_key
 from rulekit.engine.refusals import later, read, shown
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
@@ -199,8 +200,9 @@ class Game:
         state["pending"] = []
         state["committed"] = {}
         Runtime(self.program, state).interrupt(decl.procedure)
-        state["log"].append({"e": "choice", "to": role, "player": role, "option": option.id,
-                             "label": decl.label, "round": state["round"]})
+        event = {"e": "choice", "to": role, "player": role, "option": option.id,
+                 "label": decl.label, "round": state["round"]}
+        state["log"].append(event if "quiet" in state else FrozenDict(event))
         return self.run(state)
 
     def _extras(self, role: str, state: State) -> list[tuple[str, str]]:
@@ -244,11 +246,12 @@ class Game:
             return state
         locals_ = state["stack"][-1][2]
         log = state["log"]
+        event = choice_event if "quiet" in state else logged_choice_event
         for spec in state["pending"]:
             role = spec["player"]
             option = resolved.get(role) or self._decision(spec, given).option(committed[role])
             locals_[spec["slot"]] = option.value
-            log.append(choice_event(role, option.id, option.value, state["round"]))
+            log.append(event(role, option.id, option.value, state["round"]))
         state["pending"] = []
         state["committed"] = {}
         return self.run(state)
@@ -273,8 +276,6 @@ class Game:
 
     def observe(self, state: State, role: str) -> dict[str, Any]:
         """Everything ``role`` may know of ``state``, and nothing else (plain data)."""
-        if role not in self.role_names:
-            raise UsageError(f"unknown role '{role}'")
         return self._observer.observe(state, role)
 
     def explain(self, why: list[Any]) -> str:

@@ -1,137 +1,43 @@
-"""What one player may know of a state: the observation, made without copying the whole log.
+"""What one player may know of a state: the observation, made from views kept and reused.
 
-An observation is plain data (dicts, lists, texts, numbers) that JSON round-trips; nothing in it
-is a part of the real state, so a caller cannot change the game through it.
+An observation is plain data (dicts, lists, texts, numbers) that JSON round-trips; its parts
+are read-only (``engine/frozen``), so a caller cannot change the game through it.
 
-The log only grows, and its events never change once appended (see ``copy_state``), so each
-role's view of it is kept and extended: the events a role may see are copied once, as
-read-only :class:`FrozenDict` s in a read-only :class:`FrozenList`, and an observation of a
-later state of the same game (or of a copy of it, which shares its events) reuses the view of
-the log it saw last. A pending decision never changes either: its read-only copy is made once
-and kept by identity, as an event's is (:class:`Copies`, shared by every role). The piles
-(``zones``) and the variables (``vars``) are read-only views too, each kept per role with a
-copy of what it was made from: when no pile (no variable) has changed since the role's last
-observation (one comparison by value, in C) the same view is handed out again, and otherwise
-only what changed is copied again.
-Nothing of the state is ever shared: every view holds copies. A caller that wants to change its
-copy makes one (``list(...)``, ``dict(...)``, :func:`thaw`); JSON, ``copy.deepcopy`` and
-``pickle`` give plain lists and dicts. The observation itself (the outer dict) is a new plain
-dict at each call.
+The log only grows, and its events never change once appended (see ``copy_state``); in a game
+with a log, the engine makes each event read-only as it logs it, and an observation shows that
+very event. Each role's view of the log is kept and extended: an observation of a later state
+of the same game (or of a copy of it, which shares its events) reuses the view of the log it
+saw last. An event made otherwise (a quiet game's choices, a state read back from JSON) and a
+pending decision are copied once, read-only, and kept by identity (:class:`Copies`, shared by
+every role). The piles are copied once per change, read-only, for every role
+(:class:`PileRow`), and each role's view of them (:class:`PileViews`) is made again only for
+the piles whose copy changed (found by identity); each role's view of its variables
+(:class:`ValueViews`) is kept with the values it shows and made again only where one changed.
+The observation itself (the outer dict) is a new plain dict at each call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import compress
-from operator import itemgetter, ne
-from typing import Any, NoReturn
+from itertools import compress, islice
+from operator import is_not, itemgetter, ne, or_
+from typing import Any
 
-READ_ONLY = "an observation is read-only (copy it to change it)"
+from rulekit.engine.frozen import EMPTY, SCALARS, FrozenDict, FrozenList, freeze
+from rulekit.errors import UsageError
+
 # How far back from the end of a log to look for a position whose view is known.
 LOOK_BACK = 64
+RECENT = 4  # a role's latest views of the log, tried first as the start of a new log
 CACHE_LIMIT = 256  # views kept per role (each holds a list as long as the log)
 FROZEN_LIMIT = 8192  # read-only copies of events kept
-
-
-_SCALARS = frozenset({str, int, bool, float, type(None)})
-_all_scalars = _SCALARS.issuperset  # of an iterable of types, in C
+WHOLE, BY_CARD, COUNTED = 0, 1, 2  # how a role sees a pile
+Keys = list[tuple[str, str | None, str]]  # (key, owner, visibility) of each pile or value
+LogEntry = tuple[dict[str, Any], int, FrozenList]  # a log's last event, its length, a view
+Show = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 _set = dict.__setitem__
-
-
-def _read_only(*_: Any, **__: Any) -> NoReturn:
-    raise TypeError(READ_ONLY)
-
-
-class FrozenList(list[Any]):
-    """A list that cannot be changed; equal to (and serialised as) a plain list."""
-
-    __slots__ = ()
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
-    append = extend = insert = pop = remove = clear = sort = reverse = _read_only
-
-    def __copy__(self) -> list[Any]:
-        return list(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
-        return [thaw(v) for v in self]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (list, (list(self),))
-
-
-class FrozenDict(dict[str, Any]):
-    """A dict that cannot be changed; equal to (and serialised as) a plain dict."""
-
-    __slots__ = ()
-    __setitem__ = __delitem__ = __ior__ = _read_only
-    clear = pop = popitem = setdefault = update = _read_only
-
-    def __copy__(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
-        return {k: thaw(v) for k, v in self.items()}
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (dict, (dict(self),))
-
-
-def freeze(value: Any) -> Any:
-    """A read-only copy of a plain-data value (a read-only value is its own copy)."""
-    cls = type(value)
-    if cls is dict:
-        frozen = FrozenDict(value)
-        for key, item in value.items():
-            cls = type(item)
-            if cls is list:
-                _set(frozen, key, FrozenList(item) if _all_scalars(map(type, item))
-                     else _freeze_items(item))
-            elif cls not in _SCALARS:
-                _set(frozen, key, freeze(item))
-        return frozen
-    if cls is list:
-        return FrozenList(value) if _all_scalars(map(type, value)) else _freeze_items(value)
-    if cls in _SCALARS or cls is FrozenDict or cls is FrozenList:
-        return value
-    if isinstance(value, dict):
-        return freeze(dict(value))
-    if isinstance(value, list):
-        return freeze(list(value))
-    return value
-
-
-def _freeze_items(value: list[Any]) -> FrozenList:
-    """``freeze`` of a list holding other lists or dicts (lists of lists, as a decision's
-    refused candidates with their reasons, frozen here without a call per list)."""
-    items: list[Any] = []
-    push = items.append
-    for item in value:
-        cls = type(item)
-        if cls is list:
-            push(FrozenList(item) if _all_scalars(map(type, item)) else _freeze_items(item))
-        elif cls in _SCALARS:
-            push(item)
-        else:
-            push(freeze(item))
-    return FrozenList(items)
-
-
-def thaw(value: Any) -> Any:
-    """A plain, changeable copy of a plain-data value."""
-    if isinstance(value, dict):
-        for item in value.values():
-            if item.__class__ not in _SCALARS:
-                return {k: v if v.__class__ in _SCALARS else thaw(v) for k, v in value.items()}
-        return dict(value)
-    if isinstance(value, list):
-        for item in value:
-            if item.__class__ not in _SCALARS:
-                return [v if v.__class__ in _SCALARS else thaw(v) for v in value]
-        return list(value)
-    return value
-
-
-EMPTY = FrozenList()
+_TO = itemgetter("to")
+_ALL_FROZEN = frozenset({FrozenDict}).issuperset  # of the types of events
 
 
 class Copies:
@@ -141,27 +47,26 @@ class Copies:
 
     def __init__(self) -> None:
         # id(value) -> (the value, its read-only copy)
-        self._made: dict[int, tuple[dict[str, Any], FrozenDict]] = {}
+        self.made: dict[int, tuple[dict[str, Any], FrozenDict]] = {}
 
     def of(self, value: dict[str, Any]) -> FrozenDict:
-        entry = self._made.get(id(value))
+        entry = self.made.get(id(value))
         if entry is not None and entry[0] is value:
             return entry[1]
         return self._keep(value, freeze(value))
 
-    def shown(self, spec: dict[str, Any], state: dict[str, Any],
-              show: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]) -> FrozenDict:
+    def shown(self, spec: dict[str, Any], state: dict[str, Any], show: Show) -> FrozenDict:
         """The read-only copy of what a reader sees of ``spec``, a pending decision of
         ``state`` (``show(spec, state)``), kept by the identity of ``spec``."""
-        entry = self._made.get(id(spec))
+        entry = self.made.get(id(spec))
         if entry is not None and entry[0] is spec:
             return entry[1]
         return self._keep(spec, freeze(show(spec, state)))
 
     def _keep(self, value: dict[str, Any], frozen: FrozenDict) -> FrozenDict:
-        if len(self._made) >= FROZEN_LIMIT:
-            self._made.clear()
-        self._made[id(value)] = (value, frozen)
+        if len(self.made) >= FROZEN_LIMIT:
+            self.made.clear()
+        self.made[id(value)] = (value, frozen)
         return frozen
 
 
@@ -170,9 +75,11 @@ class LogViews:
 
     def __init__(self, roles: Iterable[str], copies: Copies) -> None:
         # role -> id(last event seen) -> (that event, log length, the role's view)
-        self._views: dict[str, dict[int, tuple[dict[str, Any], int, FrozenList]]] = {
-            role: {} for role in roles}
+        self._views: dict[str, dict[int, LogEntry]] = {role: {} for role in roles}
+        self._recent: dict[str, list[LogEntry]] = {role: [] for role in roles}  # latest first
         self._copies = copies  # the read-only copies of events, shared by the roles' views
+        # Per role: whether an event to someone is seen by the role (to nobody, or to it).
+        self._seers = {role: frozenset({None, role}).__contains__ for role in roles}
 
     def view(self, log: list[dict[str, Any]], role: str) -> FrozenList:
         """The events of ``log`` that ``role`` may see (those to nobody in particular or to
@@ -185,109 +92,208 @@ class LogViews:
         entry = known.get(id(last))
         if entry is not None and entry[0] is last and entry[1] == size:
             return entry[2]  # the view last made of this log, or of a copy of it
-        base, start = EMPTY, 0
-        for i in range(size - 2, max(size - LOOK_BACK, 0) - 1, -1):
-            event = log[i]
-            entry = known.get(id(event))
-            if entry is not None and entry[0] is event and entry[1] == i + 1:
-                base, start = entry[2], i + 1
-                break
-        copy = self._copies.of
-        new = [copy(e) for e in log[start:] if e["to"] is None or e["to"] == role]
-        view = FrozenList(base + new) if new else base
+        recent = self._recent[role]
+        base, start = self._base(log, known, recent)
+        events = log[start:] if start else log
+        try:  # the events to nobody in particular or to the role, picked in C
+            new = list(compress(events, map(self._seers[role], map(_TO, events))))
+        except TypeError:  # (an event to something that is not a text)
+            new = [e for e in events if (to := e["to"]) is None or to == role]
+        if new and not _ALL_FROZEN(map(type, new)):
+            copy = self._copies.of
+            new = [e if e.__class__ is FrozenDict else copy(e) for e in new]
+        if new:
+            view = FrozenList(base)
+            list.extend(view, new)
+        else:
+            view = base
         if len(known) >= CACHE_LIMIT:
             known.clear()
-        known[id(log[-1])] = (log[-1], size, view)
+        entry = known[id(last)] = (last, size, view)
+        recent.insert(0, entry)
+        del recent[RECENT:]
+        return view
+
+    @staticmethod
+    def _base(log: list[dict[str, Any]], known: dict[int, LogEntry], recent: list[LogEntry]
+              ) -> tuple[FrozenList, int]:
+        """The view of the longest log this role has seen that ``log`` continues, found among
+        its latest views (a game going on), or else at one of the last places of ``log``
+        (branches of a search), with that log's length: ``(EMPTY, 0)`` if none. An entry
+        keeps its event alive, so no other event has its id; two logs holding the same event
+        at the same place hold the same events before it (events are shared, never
+        changed)."""
+        size = len(log)
+        base, start = EMPTY, 0
+        for event, length, view in recent:
+            if start < length < size and log[length - 1] is event:
+                base, start = view, length
+        if start or size <= 1:
+            return base, start
+        # The latest event known among the last ones, looked for in C.
+        entry = next(filter(None, map(known.get, map(id, islice(reversed(log), 1, LOOK_BACK)))),
+                     None)
+        if entry is not None and entry[1] < size and log[entry[1] - 1] is entry[0]:
+            return entry[2], entry[1]
+        return base, start
+
+
+class PileRow:
+    """The piles of the state last observed, as read-only copies by position, shared by the
+    roles: copied again only where a pile changed (compared by value, in C), so that two
+    rows share the copy of every pile that did not change."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self.get = _getter(keys)
+        self.row: tuple[FrozenList, ...] = ()
+        # The view of each pile as a role that sees it whole sees it, made when first asked.
+        self.whole: list[FrozenDict | None] = []
+
+    def of(self, cards: tuple[list[str], ...]) -> tuple[FrozenList, ...]:
+        """The copies of the piles ``cards`` (``get`` of a state's zones), once ``Observer``
+        has found that they are not those of ``row`` (one comparison, in C)."""
+        row = self.row
+        if len(row) != len(cards):
+            changed: Iterable[int] = range(len(cards))
+            copies: list[FrozenList] = [EMPTY] * len(cards)
+            self.whole = [None] * len(cards)
+        else:
+            changed = compress(range(len(cards)), map(ne, cards, row))
+            copies = list(row)
+        whole = self.whole
+        for i in changed:
+            copies[i] = FrozenList(cards[i])
+            whole[i] = None
+        self.row = row = tuple(copies)
+        return row
+
+    def whole_view(self, i: int, cards: FrozenList) -> FrozenDict:
+        """The view of pile ``i`` (``cards``, its copy in ``row``) to a role that sees it
+        whole."""
+        view = self.whole[i]
+        if view is None or view["cards"] is not cards:
+            view = self.whole[i] = FrozenDict({"cards": cards, "count": len(cards)})
         return view
 
 
-Keys = list[tuple[str, str | None, str]]  # (key, owner, visibility) of each pile or value
-WHOLE, BY_CARD, COUNTED = 0, 1, 2  # how a role sees a pile
+class PileViews:
+    """A role's read-only view of the piles, made from a :class:`PileRow` and made again only
+    for the piles whose copy is another (compared by identity, in C): whole (the view shared
+    by every role that sees the pile whole), by card (the cards the role owns, ``None`` in
+    place of the others), or counted (the size only)."""
 
-
-class _Views:
-    """Read-only views of a row of values (the piles, or the variables, a role sees), kept
-    with the copies they were made from and made again only for the values that changed
-    (``typed``: a value may change its type, as a variable holding ``1`` then ``True``, which
-    are equal)."""
-
-    def __init__(self, keys: list[str], make: Any, typed: bool) -> None:
-        self.keys = keys
-        self.get: Callable[[dict[str, Any]], tuple[Any, ...]] = (
-            itemgetter(*keys) if len(keys) > 1 else lambda values: tuple(map(values.get, keys)))
-        self.make = make  # (index, value) -> (the copy compared with later values, its view)
-        self.typed = typed
-        self.copies: tuple[Any, ...] | None = None  # what the views were made from, by index
-        self.types: tuple[type, ...] = ()
+    def __init__(self, role: str, piles: list[tuple[str, int]], card_owner: dict[str, Any],
+                 shared: PileRow) -> None:
+        self.role = role
+        self.keys = [key for key, _ in piles]
+        self.modes = [mode for _, mode in piles]
+        self.card_owner = card_owner
+        self.shared = shared
+        self.row: tuple[FrozenList, ...] = ()  # the copies the view was made from
         self.view = FrozenDict()
 
-    def of(self, values: dict[str, Any]) -> FrozenDict:
-        row = self.get(values)
-        copies = self.copies
-        if self.typed:
-            types = tuple(map(type, row))
-            if types != self.types:
-                self.types, copies = types, None
-        if copies is None:
+    def of(self, row: tuple[FrozenList, ...]) -> FrozenDict:
+        """The view of the piles of ``row``, once ``Observer`` has found that it is not the
+        row the view was made from."""
+        made = self.row
+        if len(made) != len(row):
             changed: Iterable[int] = range(len(row))
-            kept: list[Any] = [None] * len(row)
             view = FrozenDict()
-        elif row == copies:  # nothing changed (one comparison, in C)
-            return self.view
         else:
-            changed = list(compress(range(len(row)), map(ne, row, copies)))
-            kept = list(copies)
+            changed = compress(range(len(row)), map(is_not, row, made))
             view = FrozenDict(self.view)
-        make, keys = self.make, self.keys
+        keys, modes = self.keys, self.modes
         for i in changed:
-            kept[i], shown = make(i, row[i])
+            cards = row[i]
+            mode = modes[i]
+            if mode == WHOLE:
+                shown = self.shared.whole_view(i, cards)
+            elif mode == COUNTED:
+                shown = _COUNTED.get(len(cards)) or _counted(len(cards))
+            else:
+                shown = self._by_card(cards)
             _set(view, keys[i], shown)
-        self.copies = tuple(kept)
+        self.row = row
+        self.view = view
+        return view
+
+    def _by_card(self, cards: list[str]) -> FrozenDict:
+        """The view of a pile whose cards each show to their owner only."""
+        owner, role = self.card_owner.get, self.role
+        return FrozenDict({"cards": FrozenList([c if owner(c) == role else None for c in cards]),
+                           "count": len(cards)})
+
+
+class ValueViews:
+    """A role's read-only view of the variables it sees, kept with the values it shows (read-only
+    copies of lists): when every value is the one shown (one comparison by value, in C) and of
+    the same type (``1`` and ``True`` are equal, not the same in JSON) the same view is handed
+    out again; else only the values that changed are copied again."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self.keys = keys
+        self.get = _getter(keys)
+        self.row: tuple[Any, ...] = ()  # the values the view shows, by index
+        self.types: tuple[type, ...] = ()  # their types, as the state holds them
+        self.view = FrozenDict()
+
+    def of(self, row: tuple[Any, ...], types: tuple[type, ...]) -> FrozenDict:
+        """The view of the values ``row`` (``get`` of a state's variables), of ``types``, once
+        ``Observer`` has found that they are not those shown (or not of the same types)."""
+        shown = self.row
+        if SCALARS.issuperset(types):  # numbers, texts and none: shown as they are
+            view = FrozenDict(zip(self.keys, row, strict=True))
+            self.row = row
+        else:
+            if len(shown) != len(row):
+                changed: Iterable[int] = range(len(row))
+                copies: list[Any] = [None] * len(row)
+                view = FrozenDict()
+            else:
+                changed = compress(range(len(row)), map(or_, map(ne, row, shown),
+                                                        map(is_not, types, self.types)))
+                copies = list(shown)
+                view = FrozenDict(self.view)
+            keys = self.keys
+            for i in changed:
+                copies[i] = value = freeze(row[i])
+                _set(view, keys[i], value)
+            self.row = tuple(copies)
+        self.types = types
         self.view = view
         return view
 
 
-class _RoleViews:
-    """What one role sees: its piles and variables, as kept :class:`_Views`."""
+def _getter(keys: list[str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """The values of ``keys`` in a dict, as a tuple (in C)."""
+    if len(keys) > 1:
+        return itemgetter(*keys)
+    return lambda values: tuple(map(values.get, keys))
 
-    def __init__(self, role: str, piles: list[tuple[str, int]], shown: list[str],
-                 card_owner: dict[str, Any]) -> None:
-        modes = [mode for _, mode in piles]
 
-        def pile(i: int, cards: list[str]) -> tuple[FrozenList, FrozenDict]:
-            mode = modes[i]
-            kept = FrozenList(cards)
-            if mode == WHOLE:
-                return kept, FrozenDict({"cards": kept, "count": len(cards)})
-            if mode == COUNTED:
-                return kept, FrozenDict({"count": len(cards)})
-            return kept, FrozenDict({
-                "cards": FrozenList([c if card_owner.get(c) == role else None for c in cards]),
-                "count": len(cards)})
+_COUNTED: dict[int, FrozenDict] = {}  # the view of a pile seen only by its size, by size
 
-        def variable(i: int, value: Any) -> tuple[Any, Any]:
-            kept = freeze(value)
-            return kept, kept
 
-        self.zones = _Views([key for key, _ in piles], pile, typed=False)
-        self.vars = _Views(shown, variable, typed=True)
+def _counted(size: int) -> FrozenDict:
+    view = _COUNTED.get(size)
+    if view is None:
+        view = _COUNTED[size] = FrozenDict({"count": size})
+    return view
 
 
 class Observer:
     """Makes the observations of the games of one pack."""
 
     def __init__(self, pack_id: str, roles: list[str], zone_keys: Keys, var_keys: Keys,
-                 card_owner: dict[str, Any],
-                 show: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]) -> None:
+                 card_owner: dict[str, Any], show: Show) -> None:
         self.pack_id = pack_id
         # A pending decision's spec as its player sees it, given the state (the candidates
         # refused, and why, are worked out when first read: engine/refusals).
         self.show = show
-        self.card_owner = card_owner
-        # Per role: each pile, in order, with how the role sees it (WHOLE, BY_CARD or
-        # COUNTED); the variables it sees.
-        self.seen: dict[str, tuple[list[tuple[str, int]], list[str]]] = {}
-        self.views: dict[str, _RoleViews] = {}
+        self.piles = PileRow([key for key, _, _ in zone_keys])
+        # Per role: its views of the piles (each pile with how the role sees it: WHOLE,
+        # BY_CARD or COUNTED) and of the variables it sees.
+        self.views: dict[str, tuple[PileViews, ValueViews]] = {}
         for role in roles:
             piles = []
             for key, owner, visibility in zone_keys:
@@ -299,35 +305,54 @@ class Observer:
                     piles.append((key, COUNTED))
             shown = [key for key, owner, visibility in var_keys
                      if visibility == "public" or (visibility == "owner" and owner == role)]
-            self.seen[role] = (piles, shown)
-            self.views[role] = _RoleViews(role, piles, shown, card_owner)
+            self.views[role] = (PileViews(role, piles, card_owner, self.piles),
+                                ValueViews(shown))
         self.copies = Copies()  # of log events and pending decisions, for every role
         self.logs = LogViews(roles, self.copies)
 
     def observe(self, state: dict[str, Any], role: str) -> dict[str, Any]:
         """Everything ``role`` may know of ``state``, and nothing else."""
-        views = self.views[role]
-        committed = state["committed"]
-        result = state["result"]
+        views = self.views.get(role)
+        if views is None:
+            raise UsageError(f"unknown role '{role}'")
+        piles, values = views
         decisions = []
         waiting = []
-        for spec in state["pending"]:
-            player = spec["player"]
-            if player not in committed:
-                waiting.append(player)
-                if player == role:
-                    decisions.append(self.copies.of(spec) if "refusing" not in spec and
-                                     "labelling" not in spec else
-                                     self.copies.shown(spec, state, self.show))
+        pending = state["pending"]
+        if pending:
+            committed = state["committed"]
+            made = self.copies.made
+            for spec in pending:
+                player = spec["player"]
+                if player not in committed:
+                    waiting.append(player)
+                    if player == role:
+                        entry = made.get(id(spec))
+                        decisions.append(entry[1] if entry is not None and entry[0] is spec
+                                         else self._decision(spec, state))
+        # What was seen last is handed out again if nothing changed, checked here in C.
+        shared = self.piles
+        cards = shared.get(state["zones"])
+        row = shared.row if cards == shared.row else shared.of(cards)
+        shown = values.get(state["vars"])
+        types = tuple(map(type, shown))
+        result = state["result"]
         return {
             "pack": self.pack_id,
             "role": role,
             "round": state["round"],
             "phase": state["phase"],
-            "zones": views.zones.of(state["zones"]),
-            "vars": views.vars.of(state["vars"]),
+            "zones": piles.view if row is piles.row else piles.of(row),
+            "vars": values.view if shown == values.row and types == values.types
+            else values.of(shown, types),
             "decisions": decisions,
             "waiting_for": waiting,
             "log": self.logs.view(state["log"], role),
             "result": None if result is None else dict(result),
         }
+
+    def _decision(self, spec: dict[str, Any], state: dict[str, Any]) -> FrozenDict:
+        """The read-only copy of a pending decision as its player sees it, made once."""
+        if "refusing" in spec or "labelling" in spec:
+            return self.copies.shown(spec, state, self.show)
+        return self.copies.of(spec)

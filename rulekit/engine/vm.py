@@ -11,6 +11,7 @@ from typing import Any
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import option_ids
+from rulekit.engine.frozen import FrozenDict
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
 from rulekit.engine.program import CONTINUE, STOP, SUSPEND, Frame, Program
 from rulekit.errors import GameRuntimeError, Location
@@ -52,9 +53,9 @@ class Runtime:
         state["result"] = {"winner": winner, "reason": reason, "round": state["round"]}
         state["pending"] = []
         self.stack.clear()
-        if self.logging:
-            self.log.append({"e": "end", "to": None, "winner": winner, "reason": reason,
-                             "round": state["round"]})
+        if self.logging:  # read-only, as every event of a game with a log (engine/frozen)
+            self.log.append(FrozenDict({"e": "end", "to": None, "winner": winner,
+                                        "reason": reason, "round": state["round"]}))
 
     def ask(self, specs: list[dict[str, Any]]) -> int:
         """Suspend for decisions. A choice with a single legal answer is taken at once, unless

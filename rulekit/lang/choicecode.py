@@ -157,15 +157,16 @@ class ChoiceWriter:
         return f"list({source})"
 
     def _log_line(self, s: n.Log) -> str:
-        log_id, args = self._log_text(s)
+        """A log line's event, read-only from the start (``engine/frozen``)."""
+        log_id, args = self._log_text(s, snap="_fsnap")
         to = self.c.py(s.to) if s.to is not None else "None"
-        return (f"if rt.logging: rt.log.append({{'e': 'log', 'to': {to}, 'at': {log_id}, "
-                f"'args': [{args}], 'round': S['round']}})")
+        return (f"if rt.logging: rt.log.append(_FD({{'e': 'log', 'to': {to}, 'at': {log_id}, "
+                f"'args': _FL([{args}]), 'round': S['round']}}))")
 
-    def _log_text(self, s: n.Log, table: dict[int, list[str | LogField]] | None = None
-                  ) -> tuple[int, str]:
+    def _log_text(self, s: n.Log, table: dict[int, list[str | LogField]] | None = None,
+                  snap: str = "_snap") -> tuple[int, str]:
         """The id of a log text in ``table`` (``program.logs``) and the code of its
-        arguments."""
+        arguments, each list among them copied by ``snap``."""
         c = self.c
         table = c.program.logs if table is None else table
         kinds = iter(s.kinds)
@@ -183,12 +184,16 @@ class ChoiceWriter:
                 c.log_ids[key] = log_id
         exprs = [p for p in s.parts if not isinstance(p, str)]
         args = ", ".join(c.py(p) if kind in RAW_KINDS or kind in SCALAR_KINDS
-                         else f"_snap({c.py(p)})"
+                         else f"{snap}({c.py(p)})"
                          for p, kind in zip(exprs, s.kinds or ["any"] * len(exprs), strict=True))
         return log_id, args
 
-    def _reason(self, s: n.Log) -> str:
-        """The code of why an answer is refused: [log text id, [arguments]] (plain data)."""
+    def _reason(self, s: n.Log, read_only: bool = False) -> str:
+        """The code of why an answer is refused: [log text id, [arguments]] (plain data; with
+        ``read_only``, read-only at every depth, as an observation shows it)."""
+        if read_only:
+            log_id, args = self._log_text(s, self.c.program.reasons, snap="_fsnap")
+            return f"_FL([{log_id}, _FL([{args}])])"
         log_id, args = self._log_text(s, self.c.program.reasons)
         return f"[{log_id}, [{args}]]"
 
@@ -239,8 +244,9 @@ class ChoiceWriter:
     def _refuser(self, choice: n.Choice, source: str) -> int:
         """The number in ``program.refusers`` of a function ``f(rt, L)`` that lists the
         candidates of ``choice`` its 'where' clauses refuse, each with the reason of the first
-        clause it fails (if that clause has one): ``[[candidate, [text id, [arguments]]]...]``.
-        It is run only when someone reads the reasons (a player, ``observe``, a log): a game
+        clause it fails (if that clause has one): ``[[candidate, [text id, [arguments]]]...]``,
+        read-only at every depth (as ``observe`` shows it, without copying it again). It is run
+        only when someone reads the reasons (a player, ``observe``, a log): a game
         that never shows them (a bot's search, a belief's replays) never builds them."""
         c = self.c
         number = c.refuser_ids.get(id(choice))
@@ -251,17 +257,19 @@ class ChoiceWriter:
             for cond, reason in choice.wheres:
                 lines.append(f"    if not ({c.py(cond)}):")
                 if reason is not None:
-                    lines.append(f"        refused.append([{var}, {self._reason(reason)}])")
+                    lines.append(f"        refused.append(_FL([{var}, "
+                                 f"{self._reason(reason, read_only=True)}]))")
                 lines.append("        continue")
         loc = self.where(choice.pos)
         number = c.refuser_ids[id(choice)] = len(c.program.refusers)
-        c.program.refusers.append((c.function([*lines, "return refused"], loc), loc))
+        c.program.refusers.append((c.function([*lines, "return _FL(refused)"], loc), loc))
         return number
 
     def _labeller(self, choice: n.Choice) -> int:
         """The number in ``program.labellers`` of a function ``f(rt, L, items)`` that gives
         the ``label`` of each of the candidates ``items`` of ``choice``: ``[[text id,
-        [arguments]]...]``, run only when someone reads them."""
+        [arguments]]...]`` (read-only, as the refused candidates), run only when someone reads
+        them."""
         c = self.c
         number = c.labeller_ids.get(id(choice))
         if number is not None:
@@ -269,7 +277,7 @@ class ChoiceWriter:
         assert choice.label is not None
         loc = self.where(choice.pos)
         with c.binding(choice.slot) as var:
-            line = f"return [{self._reason(choice.label)} for {var} in items]"
+            line = f"return _FL([{self._reason(choice.label, read_only=True)} for {var} in items])"
         number = c.labeller_ids[id(choice)] = len(c.program.labellers)
         c.program.labellers.append((c.block_function("code", "L, items", [(line, loc)]), loc))
         return number

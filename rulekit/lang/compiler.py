@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.engine import helpers
 from rulekit.engine.draws import flags_mask
+from rulekit.engine.frozen import FrozenDict, FrozenList, freeze
 from rulekit.engine.graph import graph_functions, graph_walks
 from rulekit.engine.program import (
     CONTINUE,
@@ -98,6 +99,7 @@ class Compiler(ExprWriter):
             "_PD": {},  # playout versions of the procedures that never stop, as code calls them
             "_move": helpers.move, "_move_all": helpers.move_all, "_draw": helpers.draw,
             "_call": helpers.call, "_snap": helpers.snapshot, "_END": helpers.end_checks,
+            "_FD": FrozenDict, "_FL": FrozenList, "_fsnap": freeze,
             "_full": helpers.full, "_no_item": helpers.no_item, "_add": helpers.add,
             "_sub": helpers.sub, "_mul": helpers.mul, "_each": helpers.each,
             "_each_if": helpers.each_if,
