@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulekit.errors import Location, PackFileError
 from rulekit.limits import MAX_FILE_BYTES
@@ -49,50 +49,22 @@ _Node = tuple[str, int, int, int, int, str, "str | None", "int | None", "int | N
 kept and read back from the store with no Python code run per value)."""
 
 
-class _NodeInfo(tuple[str, int, int, int, int, str, str | None, int | None, int | None]):
+class _NodeInfo(NamedTuple):
     """Where a value sits in the text; lines and columns count from 0, as PyYAML's marks do:
     its kind ("scalar", "sequence" or "mapping"), line, column, end line and end column; for a
     scalar its style ('' plain, '|' literal, '>' folded, '"' or "'" quoted) and its text
     before tag resolution; for a mapping value, where its key starts. Made from a kept
     :data:`_Node` when a place is asked for."""
 
-    __slots__ = ()
-
-    @property
-    def kind(self) -> str:
-        return self[0]
-
-    @property
-    def line(self) -> int:
-        return self[1]
-
-    @property
-    def column(self) -> int:
-        return self[2]
-
-    @property
-    def end_line(self) -> int:
-        return self[3]
-
-    @property
-    def end_column(self) -> int:
-        return self[4]
-
-    @property
-    def style(self) -> str:
-        return self[5]
-
-    @property
-    def raw(self) -> str | None:
-        return self[6]
-
-    @property
-    def key_line(self) -> int | None:
-        return self[7]
-
-    @property
-    def key_column(self) -> int | None:
-        return self[8]
+    kind: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    style: str
+    raw: str | None
+    key_line: int | None
+    key_column: int | None
 
 
 class YamlDocument:
@@ -139,11 +111,11 @@ class YamlDocument:
     def node(self, path: Sequence[str | int]) -> _NodeInfo | None:
         """Where the value at ``path`` sits, if one is recorded there."""
         found = self._nodes.get(tuple(path))
-        return None if found is None else _NodeInfo(found)
+        return None if found is None else _NodeInfo._make(found)
 
     def nodes(self) -> list[tuple[JsonPath, _NodeInfo]]:
         """Where each value sits, by path, in the order of the file."""
-        return [(path, _NodeInfo(found)) for path, found in self._nodes.items()]
+        return [(path, _NodeInfo._make(found)) for path, found in self._nodes.items()]
 
     def location(self, path: Sequence[str | int]) -> Location:
         """Where the value at ``path`` starts; for an unknown path, its nearest known ancestor."""

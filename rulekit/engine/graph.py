@@ -13,15 +13,25 @@ if TYPE_CHECKING:
 CACHED_NODES = 400
 
 
-def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
-    """The map built-ins (neighbors, edge, distance...) over one board."""
-    nodes, edges, regions = tuple(board.nodes), tuple(board.edges), tuple(board.regions)
-    neighbors = {node: [other for other, _ in links] for node, links in board.adjacency.items()}
-    touching = {node: [edge for _, edge in links] for node, links in board.adjacency.items()}
-    members: dict[str, list[str]] = {region: [] for region in regions}
+Lists = dict[str, tuple[str, ...]]
+
+
+def _tables(board: Board) -> tuple[Lists, Lists, Lists]:
+    """Each node's neighbours and edges, and each region's nodes, in the map's order."""
+    neighbors = {node: tuple(other for other, _ in links)
+                 for node, links in board.adjacency.items()}
+    touching = {node: tuple(edge for _, edge in links) for node, links in board.adjacency.items()}
+    members: dict[str, list[str]] = {region: [] for region in board.regions}
     for node, props in board.nodes.items():
         if props.get("region") in members:
             members[props["region"]].append(node)
+    return neighbors, touching, {region: tuple(nodes) for region, nodes in members.items()}
+
+
+def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
+    """The map built-ins (neighbors, edge, distance...) over one board."""
+    nodes, edges, regions = tuple(board.nodes), tuple(board.edges), tuple(board.regions)
+    neighbors, touching, members = _tables(board)
 
     between = {(a, b): edge for a, links in board.adjacency.items() for b, edge in reversed(links)}
     # The distances from each node met so far, worked out whole at its first call (on a map of
@@ -68,14 +78,7 @@ def graph_walks(board: Board) -> dict[str, Any]:
     """What code that only walks the lists of the map built-ins reads instead of a copy of
     each: ``nodes``, ``edges`` and ``regions`` as tuples, and ``neighbors``, ``edges_of`` and
     ``nodes_in`` as functions giving tuples (nothing a pack does changes the map)."""
-    neighbors = {node: tuple(other for other, _ in links)
-                 for node, links in board.adjacency.items()}
-    touching = {node: tuple(edge for _, edge in links) for node, links in board.adjacency.items()}
-    members: dict[str, list[str]] = {region: [] for region in board.regions}
-    for node, props in board.nodes.items():
-        if props.get("region") in members:
-            members[props["region"]].append(node)
-    within = {region: tuple(nodes) for region, nodes in members.items()}
+    neighbors, touching, within = _tables(board)
     return {
         "nodes": tuple(board.nodes),
         "edges": tuple(board.edges),
