@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Callable
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from rulekit.engine.game import copy_state
@@ -106,10 +106,10 @@ def redeal(game: Game, state: State, role: str, rand: random.Random,
     """
     if deal is None:
         deal = Deal(game, state, role)
-    draw = rand.random
     # A uniform permutation of each pool: the cards sorted by their pool's number plus a
-    # random fraction (each pool stays in its place, in a random order).
-    keys = [offset + draw() for offset in deal.offsets]
+    # random fraction (each pool stays in its place, in a random order). The fractions are
+    # drawn in C, one per card in order (``map`` stops with the offsets, before a draw).
+    keys = list(map(add, deal.offsets, iter(rand.random, None)))
     flat = list(map(deal.cards.__getitem__, sorted(deal.indexes, key=keys.__getitem__)))
     flat += deal.fixed
     zones = state["zones"]
