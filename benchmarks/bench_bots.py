@@ -29,6 +29,7 @@ import sys
 import time
 from collections.abc import Callable
 
+from rulekit import gctune
 from rulekit.agents import View, load_agent
 from rulekit.bots.ismcts import IsmctsAgent
 from rulekit.engine.decisions import Decision, Option
@@ -149,7 +150,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--speed-games", type=int, default=2)
     parser.add_argument("--self-play", type=int, default=0, metavar="N")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="leave the garbage collector at Python's default threshold "
+                             "(else set as the rulekit command sets it: rulekit/gctune)")
     args = parser.parse_args()
+    if not args.default_gc:
+        gctune.tune()
     names = {"ismcts": args.ismcts, "heuristic": "heuristic", "random": "random"}
     print("| pack | agent | against | role | wins [95%] | mean rounds | s/game (wall x workers "
           "/ CPU) | ends |")

@@ -40,7 +40,10 @@ Figures (random player against random player, as ``rulekit simulate`` plays them
   clock: on a machine shared with other work the clock runs faster than the CPU time).
 
 Times are the process's CPU time (``time.process_time``), which other work on a shared machine
-disturbs less than the wall clock. Nothing here is a pass/fail test: the script prints figures.
+disturbs less than the wall clock. The cyclic garbage collector is set as the ``rulekit``
+command sets it (``rulekit/gctune``), unless ``--default-gc`` (Python's default threshold, as a
+program that embeds rulekit without calling ``gctune.tune`` runs it). Nothing here is a
+pass/fail test: the script prints figures.
 """
 
 from __future__ import annotations
@@ -314,7 +317,13 @@ def main() -> None:
     parser.add_argument("--playouts", action="store_true",
                         help="also time engine/playout called directly")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="leave the garbage collector at Python's default threshold")
     args = parser.parse_args()
+    if not args.default_gc:
+        with contextlib.suppress(ImportError):  # (a rulekit from before gctune: as it ran)
+            from rulekit import gctune
+            gctune.tune()
     games = args.games or (1000 if args.pack == "carchase" else 100)
     figures = measure(args.pack, games, args.repeat, args.determinize_states, args.playouts,
                       args.followed_games)

@@ -156,26 +156,30 @@ def _match(cards: list[str], places: list[tuple[str, int, bool]], fits: Any) -> 
     by kind then in any place left that they may take."""
     holder: dict[int, str] = {}
     where: dict[str, int] = {}
-
-    def place(card: str, strict: bool, visited: set[int]) -> bool:
-        for slot, spot in enumerate(places):
-            if slot in visited or not fits(card, spot, strict):
-                continue
-            visited.add(slot)
-            other = holder.get(slot)
-            if other is None or place(other, strict, visited):
-                holder[slot] = card
-                where[card] = slot
-                return True
-        return False
-
     for card in cards:
-        place(card, True, set())
+        _place(card, True, set(), places, fits, holder, where)
     for card in cards:
         if card not in where:
-            place(card, False, set())
+            _place(card, False, set(), places, fits, holder, where)
     free = (slot for slot in range(len(places)) if slot not in holder)
     for card in cards:  # a card its owner would see wherever it went: any place left
         if card not in where:
             holder[next(free)] = card
     return holder
+
+
+def _place(card: str, strict: bool, visited: set[int], places: list[tuple[str, int, bool]],
+           fits: Any, holder: dict[int, str], where: dict[str, int]) -> bool:
+    """Put ``card`` in a place it fits, moving the card there on along an augmenting path
+    (a function of the module, not one nested in :func:`_match`: a nested function that
+    calls itself is a reference cycle, freed only by the cyclic collector)."""
+    for slot, spot in enumerate(places):
+        if slot in visited or not fits(card, spot, strict):
+            continue
+        visited.add(slot)
+        other = holder.get(slot)
+        if other is None or _place(other, strict, visited, places, fits, holder, where):
+            holder[slot] = card
+            where[card] = slot
+            return True
+    return False

@@ -272,23 +272,27 @@ def swappable(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
 def relabel(state: State, mapping: dict[str, str]) -> State:
     """A copy of ``state`` with card ids exchanged by ``mapping`` everywhere but the log."""
     get = mapping.get
-
-    def sub(value: Any) -> Any:
-        kind = value.__class__
-        if kind is str:
-            return get(value, value)
-        if kind is list:
-            return [sub(v) for v in value]
-        if kind is dict:
-            return {k: sub(v) for k, v in value.items()}
-        return value
-
-    new = {k: v if k == "log" or k == "zones" else sub(v) for k, v in state.items()}
+    new = {k: v if k == "log" or k == "zones" else _relabelled(v, get)
+           for k, v in state.items()}
     new["zones"] = {key: [get(card, card) for card in pile]
                     for key, pile in state["zones"].items()}
     new["log"] = list(state["log"])
     new["committed"] = {r: relabel_id(a, mapping) for r, a in state["committed"].items()}
     return new
+
+
+def _relabelled(value: Any, get: Callable[[str, str], str]) -> Any:
+    """``value`` with each text ``t`` in it (at any depth) made ``get(t, t)`` (a function of
+    the module, not one nested in :func:`relabel`: a nested function that calls itself is a
+    reference cycle, freed only by the cyclic collector)."""
+    kind = value.__class__
+    if kind is str:
+        return get(value, value)
+    if kind is list:
+        return [_relabelled(v, get) for v in value]
+    if kind is dict:
+        return {k: _relabelled(v, get) for k, v in value.items()}
+    return value
 
 
 def in_order(state: State, cards: list[str]) -> State | None:

@@ -30,7 +30,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from rulekit import __version__
+from rulekit import __version__, gctune
 from rulekit.cli.common import PROG, err
 from rulekit.errors import PackError, PackErrors, RulekitError
 
@@ -92,6 +92,7 @@ def _report(exc: RulekitError) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    gctune.tune()  # a rulekit process makes many small containers, few cycles
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     try:

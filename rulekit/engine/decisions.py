@@ -31,16 +31,19 @@ class Option:
     """One legal answer to a decision: a stable ``id``, a human ``label`` and the ``value``
     it stands for (the chosen item, the list of chosen items, or None)."""
 
-    __slots__ = ("_label", "_labeler", "id", "source", "value")
+    __slots__ = ("_label", "_labeler", "id", "made_by", "value")
 
     def __init__(self, id: str, label: str | None, value: Any,
                  labeler: Callable[[Any], str] | None = None,
-                 source: Decision | None = None) -> None:
+                 made_by: object = None) -> None:
         self.id = id
         self.value = value
         self._label = label
         self._labeler = labeler
-        self.source = source  # the Decision that made (and so vouches for) this option
+        # The mark of the Decision that made (and so vouches for) this option
+        # (``option.made_by is decision.mark``): not the Decision itself, which keeps its
+        # options, so that neither is part of a reference cycle (freed as soon as unused).
+        self.made_by = made_by
 
     @property
     def label(self) -> str:
@@ -115,8 +118,8 @@ def option_id(items: list[Any], index: int, plain_ids: frozenset[str]) -> str:
 class Decision:
     """A decision one player must take, read from a spec in the game state."""
 
-    __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "_read", "_refused",
-                 "extras", "items", "kind", "player", "prompt", "spec")
+    __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "_reader",
+                 "_refused", "extras", "items", "kind", "mark", "player", "prompt", "spec")
 
     def __init__(self, spec: dict[str, Any], labeler: Callable[[Any], str],
                  extras: list[tuple[str, str]] | None = None,
@@ -125,7 +128,9 @@ class Decision:
         self.spec = spec
         # For a spec that keeps only how to find its texts for people (engine/refusals):
         # ``read("refused")``, ``read("labels")`` work them out, when first read.
-        self._read = read or spec.get
+        # (in a list its labels share: it may be replaced, see read_from)
+        self._reader = [read or spec.get]
+        self.mark = object()  # what the options it makes are marked with (Option.made_by)
         self._refused: list[list[Any]] | None = None
         # Writes a pack's reason for refusing an answer ([text id, arguments]) as text.
         self._explain = explain
@@ -136,12 +141,12 @@ class Decision:
         # The pack's label of each item (``label "..."``).
         self._labeler = labeler if explain is None or not (
             "labels" in spec or "labelling" in spec) else \
-            _PackLabels(self.items, self._labels, explain, labeler)
+            _PackLabels(self.items, self._reader, explain, labeler)
         self._ids: list[str] = spec.get("ids") or item_ids(self.items)
         self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
         # Anytime actions offered with this decision: (option id '!name', label).
-        self.extras = [Option(i, label, None, None, self) for i, label in extras] \
+        self.extras = [Option(i, label, None, None, self.mark) for i, label in extras] \
             if extras else []
 
     def item_label(self, item: Any) -> str | None:
@@ -183,7 +188,7 @@ class Decision:
             if self.optional:
                 yield Option(NONE_ID, "(none)", None)
             for item_id, item in zip(self._ids, self.items, strict=True):
-                yield Option(item_id, None, item, self._labeler, self)
+                yield Option(item_id, None, item, self._labeler, self.mark)
             return
         n = len(self.items)
         produced = 0
@@ -203,10 +208,10 @@ class Decision:
 
     def _subset_option(self, indexes: list[int] | tuple[int, ...]) -> Option:
         if not indexes:
-            return Option(NONE_ID, "(none)", [], None, self)
+            return Option(NONE_ID, "(none)", [], None, self.mark)
         items, ids = self.items, self._ids
         return Option("+".join([ids[i] for i in indexes]), None, [items[i] for i in indexes],
-                      self._labeler, self)
+                      self._labeler, self.mark)
 
     def option(self, option_id: str) -> Option:
         """The option with this id; :class:`IllegalActionError` if it is not legal."""
@@ -220,7 +225,7 @@ class Decision:
                 return Option(NONE_ID, "(none)", None)
             if option_id in self._index:
                 i = self._index[option_id]
-                return Option(option_id, None, self.items[i], self._labeler, self)
+                return Option(option_id, None, self.items[i], self._labeler, self.mark)
             raise IllegalActionError(self.refusal(option_id) or
                                      f"'{option_id}' is not an option for {self.player}: "
                                      f"{self.prompt}")
@@ -247,7 +252,7 @@ class Decision:
                                      "that choice breaks an 'at most' rule of this decision")
         if canonical and parts:
             return Option(option_id, None, [self.items[i] for i in indexes], self._labeler,
-                          self)
+                          self.mark)
         return self._subset_option(indexes)
 
     # ------------------------------------------------------------ why an answer is refused
@@ -262,16 +267,13 @@ class Decision:
         reason (``[candidate, [text id, [arguments]]]``), worked out on first use."""
         found = self._refused
         if found is None:
-            found = self._refused = self._read("refused") or []
+            found = self._refused = self._reader[0]("refused") or []
         return found
 
     def read_from(self, read: Callable[[str], list[Any] | None]) -> None:
         """Read the texts not written yet with ``read`` (of another state waiting on this
         spec: the one this decision was made from may have gone on since)."""
-        self._read = read
-
-    def _labels(self) -> list[list[Any]]:
-        return self._read("labels") or []
+        self._reader[0] = read
 
     def refusal(self, text: str) -> str | None:
         """The pack's reason for refusing the candidate named by ``text`` (its id, its label
@@ -351,8 +353,8 @@ class Decision:
         drawn = draw(self.spec, rng)
         if self.kind == "one":
             if drawn < 0:
-                return Option(NONE_ID, "(none)", None, None, self)
-            return Option(self._ids[drawn], None, self.items[drawn], self._labeler, self)
+                return Option(NONE_ID, "(none)", None, None, self.mark)
+            return Option(self._ids[drawn], None, self.items[drawn], self._labeler, self.mark)
         if drawn is None:
             return pick(rng, self.options())
         return self._subset_option(drawn)
@@ -362,12 +364,15 @@ class _PackLabels:
     """Names the items of a decision by the texts of its choice's ``label`` (written on first
     use), anything else (a refused candidate) by ``fallback``."""
 
-    __slots__ = ("_explain", "_fallback", "_items", "_labels", "_texts")
+    __slots__ = ("_explain", "_fallback", "_items", "_labels", "_reader", "_texts")
 
-    def __init__(self, items: list[Any], labels: Callable[[], list[list[Any]]],
+    def __init__(self, items: list[Any], reader: list[Callable[[str], list[Any] | None]],
                  explain: Callable[[list[Any]], str], fallback: Callable[[Any], str]) -> None:
         self._items = items
-        self._labels: Callable[[], list[list[Any]]] | list[list[Any]] = labels  # (when read)
+        # The decision's reader of its texts (``reader[0]("labels")``), in the list it
+        # shares with the decision (which may put another there): not the decision itself.
+        self._reader = reader
+        self._labels: list[list[Any]] | None = None  # (when first read)
         self._explain = explain
         self._fallback = fallback
         self._texts: dict[int, str] = {}
@@ -380,8 +385,8 @@ class _PackLabels:
         text = self._texts.get(i)
         if text is None:
             labels = self._labels
-            if not isinstance(labels, list):
-                labels = self._labels = labels()
+            if labels is None:
+                labels = self._labels = self._reader[0]("labels") or []
             text = self._texts[i] = self._explain(labels[i])
         return text
 

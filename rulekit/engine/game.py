@@ -234,7 +234,7 @@ class Game:
             if role in committed:
                 raise IllegalActionError(f"{role} has already decided")
             decision = self._decision(spec, given)
-            if isinstance(action, Option) and action.source is decision:
+            if isinstance(action, Option) and action.made_by is decision.mark:
                 option = action  # made by this very decision: legal by construction
             else:
                 option = decision.option(option_id)  # raises if illegal

@@ -199,7 +199,7 @@ class PlayoutRuntime(QuickAnswers):
         chosen = []
         log = self.log  # choices are recorded even in a quiet game, as Game.apply does
         for decision, action in actions:  # as Game.apply does
-            if isinstance(action, Option) and action.source is decision:
+            if isinstance(action, Option) and action.made_by is decision.mark:
                 option = action
             else:
                 option = decision.option(action.id if isinstance(action, Option) else action)
