@@ -3,12 +3,15 @@ else "..."``, ``min N else "..."``): the player reads the pack's words, not the 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from rulekit.engine.decisions import Decision
 from rulekit.errors import IllegalActionError
+from rulekit.pack.loader import load_pack
 from tests.helpers_lang import content, load_errors, locate, run
 from tests.helpers_play import play  # noqa: F401  (a fixture)
 
@@ -127,3 +130,46 @@ def test_the_references_example_says_what_the_reference_says(tmp_path: Path) -> 
         with pytest.raises(IllegalActionError) as info:
             decision.find(answer)
         assert info.value.message == why
+
+
+def _ids_to_try(decision: Decision, rand: random.Random) -> list[str]:
+    """Ids of every kind: the legal ones, and ids that break each rule (unknown items, an
+    item twice, out of order, too few or too many, anytime actions that are not offered)."""
+    ids = [o.id for o in decision.options()][:40]
+    items = [str(i) for i in decision.items] + ["nowhere", "none", "", "!nothing"]
+    for _ in range(40):
+        ids.append("+".join(rand.choice(items) for _ in range(rand.randint(1, 5))))
+    if len(ids) > 2:
+        ids.append(f"{ids[2]}+{ids[2]}")
+        ids.append("+".join(reversed(ids[-2].split("+"))))
+    return ids
+
+
+@pytest.mark.parametrize("pack", ["carchase", "rednotice"])
+def test_a_legal_option_is_found_without_a_reason_exactly_when_option_finds_it(pack: str
+                                                                              ) -> None:
+    """``Decision.legal_option`` (a search trying its past answers) is ``option`` without
+    the reason: the same option for every legal id, None for every id ``option`` refuses."""
+    game = load_pack(pack).game
+    rand = random.Random(5)
+    tried = refused = 0
+    for seed in range(3):
+        state = game.new_game(seed)
+        for _ in range(60):
+            if state["result"] is not None:
+                break
+            decisions = game.pending(state)
+            for decision in decisions:
+                for option_id in _ids_to_try(decision, rand):
+                    found = decision.legal_option(option_id)
+                    try:
+                        option = decision.option(option_id)
+                    except IllegalActionError:
+                        assert found is None, option_id
+                        refused += 1
+                    else:
+                        assert found is not None and (found.id, found.value) == (
+                            option.id, option.value), option_id
+                    tried += 1
+            state = game.apply(state, {d.player: d.sample(rand) for d in decisions})
+    assert tried > 1000 and 100 < refused < tried

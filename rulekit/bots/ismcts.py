@@ -33,7 +33,7 @@ from rulekit.bots.anytime import Detours, idle_here, own_options, remember, unle
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
 from rulekit.bots.rollout import largest_option, rollout, rollout_choice
 from rulekit.engine.decisions import NONE_ID, Decision, Option
-from rulekit.errors import GameRuntimeError, IllegalActionError
+from rulekit.errors import GameRuntimeError
 
 if TYPE_CHECKING:
     from rulekit.agents import View
@@ -106,10 +106,9 @@ class IsmctsAgent:
         tried = []
         for option_id, entry in stats.items():
             if entry[0] > 0 and option_id not in barred:
-                try:
-                    tried.append(decision.option(option_id))
-                except IllegalActionError:
-                    continue
+                option = decision.legal_option(option_id)
+                if option is not None:
+                    tried.append(option)
         if not tried:
             options = own_options(decision, barred)
             return remember(view, decision, view.rng.choice(options) if barred else
@@ -199,10 +198,10 @@ def _candidates(decision: Decision, stats: dict[str, list[float]], rng: random.R
         return decision.options()
     found: dict[str, Option] = {}
     for option_id in stats:
-        try:
-            found[option_id] = decision.option(option_id)
-        except IllegalActionError:
+        option = decision.legal_option(option_id)
+        if option is None:
             continue
+        found[option_id] = option
         if len(found) >= WIDTH:
             return list(found.values())
     if len(found) < WIDTH:

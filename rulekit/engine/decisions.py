@@ -214,42 +214,55 @@ class Decision:
                       self._labeler, self.mark)
 
     def option(self, option_id: str) -> Option:
-        """The option with this id; :class:`IllegalActionError` if it is not legal."""
+        """The option with this id; :class:`IllegalActionError` if it is not legal (with
+        the pack's reason, if it gives one)."""
+        found = self._resolve(option_id)
+        if isinstance(found, Option):
+            return found
+        raise IllegalActionError(found())
+
+    def legal_option(self, option_id: str) -> Option | None:
+        """The option with this id if it is legal, else None: :meth:`option` without working
+        out why not (for a caller that tries many ids, as a search over its past answers)."""
+        found = self._resolve(option_id)
+        return found if isinstance(found, Option) else None
+
+    def _resolve(self, option_id: str) -> Option | Callable[[], str]:
+        """The option with this id, or, if it is not legal, what writes why (called only by
+        a caller that shows it)."""
         if option_id.startswith("!"):
             for extra in self.extras:
                 if extra.id == option_id:
                     return extra
-            raise IllegalActionError(f"'{option_id}' is not an action {self.player} may take now")
+            return lambda: f"'{option_id}' is not an action {self.player} may take now"
         if self.kind == "one":
             if option_id == NONE_ID and self.optional:
                 return Option(NONE_ID, "(none)", None)
-            if option_id in self._index:
-                i = self._index[option_id]
+            i = self._index.get(option_id)
+            if i is not None:
                 return Option(option_id, None, self.items[i], self._labeler, self.mark)
-            raise IllegalActionError(self.refusal(option_id) or
-                                     f"'{option_id}' is not an option for {self.player}: "
-                                     f"{self.prompt}")
+            return lambda: (self.refusal(option_id) or
+                            f"'{option_id}' is not an option for {self.player}: {self.prompt}")
         parts = [] if option_id in (NONE_ID, "") else option_id.split("+")
-        ids = self._ids
+        index = self._index
         try:
-            indexes = [ids.index(p) for p in parts]
-        except ValueError:
-            bad = next(p for p in parts if p not in ids)
-            raise IllegalActionError(self.refusal(bad) or
-                                     f"'{bad}' cannot be chosen here ({self.prompt})") from None
+            indexes = [index[p] for p in parts]
+        except KeyError:
+            bad = next(p for p in parts if p not in index)
+            return lambda: self.refusal(bad) or f"'{bad}' cannot be chosen here ({self.prompt})"
         canonical = all(a < b for a, b in itertools.pairwise(indexes))
         if not canonical:
             indexes.sort()
             if len(set(indexes)) != len(indexes):
-                raise IllegalActionError("the same item is chosen twice")
-        if not self.min <= len(indexes) <= self.max:
-            why = self.spec.get("min_why" if len(indexes) < self.min else "max_why")
-            raise IllegalActionError(self._reason(why) or
-                                     f"choose between {self.min} and {self.max} items, "
-                                     f"not {len(indexes)}")
+                return lambda: "the same item is chosen twice"
+        least, most = self.min, self.max
+        if not least <= len(indexes) <= most:
+            why = self.spec.get("min_why" if len(indexes) < least else "max_why")
+            return lambda: (self._reason(why) or
+                            f"choose between {least} and {most} items, not {len(indexes)}")
         if not self._groups_ok(indexes):
-            raise IllegalActionError(self.broken_rule(indexes) or
-                                     "that choice breaks an 'at most' rule of this decision")
+            return lambda: (self.broken_rule(indexes) or
+                            "that choice breaks an 'at most' rule of this decision")
         if canonical and parts:
             return Option(option_id, None, [self.items[i] for i in indexes], self._labeler,
                           self.mark)
