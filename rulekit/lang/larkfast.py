@@ -232,6 +232,8 @@ class FastParser:
         self._lexers: dict[frozenset[str], _Lexer] = {}
         self._starts: dict[str, int] = table["start_states"]
         self._ends: dict[str, int] = table["end_states"]
+        # (state below, state on top, terminal) -> the state on top after `?rule`s of one item
+        self._unit_chains: dict[tuple[int, int, str], int] = {}
         self.build: Build = _unset
 
     def _lexer(self, state: int) -> _Lexer:
@@ -286,8 +288,25 @@ class FastParser:
             if token is not None:
                 yield token
 
+    def _units(self, below: int, top: int, kind: str) -> int:
+        """The state on top of ``below`` after the reductions of ``?rule`` of one item that
+        ``kind`` makes in a row from ``top`` (each changes the state on top, not the value)."""
+        key = (below, top, kind)
+        found = self._unit_chains.get(key)
+        if found is None:
+            states = self._states
+            found = top
+            while True:
+                shift, arg = states[found][kind]
+                if shift or arg[2] is not None:
+                    break
+                found = states[below][arg[1]][1]
+            self._unit_chains[key] = found
+        return found
+
     def _run(self, text: str, start: str) -> Any:
         states = self._states
+        units = self._unit_chains
         stack = [self._starts[start]]
         values: list[Any] = []
         end = self._ends[start]
@@ -304,6 +323,11 @@ class FastParser:
                     values.append(token)
                     break
                 size, origin, reduce = arg
+                if reduce is None and token is not None:  # `?rule`s of one item, in a row
+                    below = stack[-2]
+                    top = units.get((below, stack[-1], kind))
+                    stack[-1] = top if top is not None else self._units(below, stack[-1], kind)
+                    continue
                 if reduce is None:  # a `?rule` of one item: that item
                     stack.pop()
                     value = values.pop()
