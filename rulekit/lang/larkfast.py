@@ -92,6 +92,12 @@ def _start(children: list[Any]) -> tuple[int, int] | None:
     return None
 
 
+# The positions given to nodes, one object for each (positions are frozen): the nodes of one
+# place share it, which makes trees quicker to make and to store (pickled once per tree).
+_positions: dict[tuple[int, int], n.Pos] = {}
+_POSITIONS_KEPT = 65_536
+
+
 def _reduction(rule: dict[str, Any], holder: FastParser) -> Callable[[list[Any]], Any]:
     """The function that reduces ``rule`` (as lark's memo has it)."""
     options = rule["options"]
@@ -131,7 +137,12 @@ def _reduction(rule: dict[str, Any], holder: FastParser) -> Callable[[list[Any]]
                 values.append(item.value)
             else:
                 values.append(item)
-        pos = n.Pos(*at) if at is not None else n.Pos(1, 1)
+        key = (1, 1) if at is None else at
+        pos = _positions.get(key)
+        if pos is None:
+            if len(_positions) >= _POSITIONS_KEPT:
+                _positions.clear()
+            pos = _positions[key] = n.Pos(*key)
         return Reduced(holder.build(name, pos, values), at, height, blocks + block)
 
     return reduce
