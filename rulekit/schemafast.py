@@ -6,6 +6,10 @@ understand (a keyword it does not know, a ``$ref`` outside the schema). It knows
 rulekit's schemas use, with the meaning JSON Schema 2020-12 gives them, and needs no import of
 jsonschema: a document that conforms (nearly always) is checked in a few milliseconds. When a
 document does not conform, :mod:`rulekit.schema` asks jsonschema what is wrong, to explain it.
+
+Each schema is read once per process into a tree of functions, one per subschema (its keywords
+worked out then: the target of a ``$ref``, the patterns compiled, the known keys a set), which
+then checks any number of documents without reading the schema again.
 """
 
 from __future__ import annotations
@@ -27,8 +31,8 @@ _ANNOTATIONS = frozenset({"description", "title", "default", "$schema", "$id", "
                           "deprecated", "readOnly", "writeOnly"})
 
 
-# a keyword's check: (instance, the keyword's value, the schema holding it, the root schema)
-Check = Callable[[Any, Any, dict[str, Any], dict[str, Any]], bool]
+# whether an instance is valid against one subschema (or one of its keywords)
+Check = Callable[[Any], bool]
 
 
 class Unsure(Exception):
@@ -66,115 +70,193 @@ def passes(data: Any, schema_name: str) -> bool:
 
 def conforms(instance: Any, schema: Any, root: dict[str, Any]) -> bool:
     """Whether ``instance`` is valid against ``schema`` (a part of ``root``)."""
-    if schema is True:
-        return True
-    if schema is False:
-        return False
-    if not isinstance(schema, dict):
-        raise Unsure("a schema that is not an object")
-    for keyword, value in schema.items():
-        if keyword in _ANNOTATIONS or keyword in ("then", "else"):
-            continue
-        check = _KEYWORDS.get(keyword)
-        if check is None:
-            raise Unsure(keyword)
-        if not check(instance, value, schema, root):
-            return False
+    return _checker(schema, root)(instance)
+
+
+def _checker(schema: Any, root: dict[str, Any]) -> Check:
+    """The check of ``schema`` (a part of ``root``), made at its first use in this process."""
+    key = (id(schema), id(root))
+    found = _made.get(key)
+    if found is None or found[0] is not schema or found[1] is not root:
+        found = _made[key] = (schema, root, _Compiler(root).check(schema))
+    return found[2]
+
+
+# checks made, by the ids of schema and root (kept with them, so that the ids stay theirs)
+_made: dict[tuple[int, int], tuple[Any, dict[str, Any], Check]] = {}
+
+
+def _true(instance: Any) -> bool:
     return True
 
 
-def _type(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    types = [value] if isinstance(value, str) else value
-    return any(_is_type(instance, name) for name in types)
+def _false(instance: Any) -> bool:
+    return False
 
 
-def _is_type(instance: Any, name: str) -> bool:
-    if name == "string":
-        return isinstance(instance, str)
-    if name == "object":
-        return isinstance(instance, dict)
-    if name == "array":
-        return isinstance(instance, list)
-    if name == "boolean":
-        return isinstance(instance, bool)
+class _Compiler:
+    """Makes the checks of the subschemas of one root schema."""
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.made: dict[int, Check] = {}  # by id of a subschema of root
+        self.pending: dict[int, list[Check]] = {}  # subschemas being made (a $ref cycle)
+
+    def check(self, schema: Any) -> Check:
+        if schema is True:
+            return _true
+        if schema is False:
+            return _false
+        if not isinstance(schema, dict):
+            raise Unsure("a schema that is not an object")
+        found = self.made.get(id(schema))
+        if found is not None:
+            return found
+        if id(schema) in self.pending:  # a $ref back to a schema being made: called later
+            box = self.pending[id(schema)]
+            return lambda instance: box[0](instance)
+        self.pending[id(schema)] = box = []
+        checks = []
+        for keyword, value in schema.items():
+            if keyword in _ANNOTATIONS or keyword in ("then", "else"):
+                continue
+            make = _KEYWORDS.get(keyword)
+            if make is None:
+                raise Unsure(keyword)
+            checks.append(make(self, value, schema))
+        made = _all_checks(checks)
+        box.append(made)
+        del self.pending[id(schema)]
+        self.made[id(schema)] = made
+        return made
+
+    def target(self, ref: Any) -> Any:
+        """The subschema a ``$ref`` names."""
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            raise Unsure(f"$ref {ref}")
+        target: Any = self.root
+        for part in ref[2:].split("/"):
+            part = part.replace("~1", "/").replace("~0", "~")
+            if not isinstance(target, dict) or part not in target:
+                raise Unsure(f"$ref {ref}")
+            target = target[part]
+        return target
+
+
+def _all_checks(checks: list[Check]) -> Check:
+    if not checks:
+        return _true
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+        return lambda instance: first(instance) and second(instance)
+    return lambda instance: all(check(instance) for check in checks)
+
+
+Make = Callable[[_Compiler, Any, dict[str, Any]], Check]
+
+_CLASSES: dict[str, type | tuple[type, ...]] = {
+    "string": str, "object": dict, "array": list, "boolean": bool}
+
+
+def _type(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    names = [value] if isinstance(value, str) else list(value)
+    tests = [_type_test(name) for name in names]
+    if len(tests) == 1:
+        return tests[0]
+    return lambda instance: any(test(instance) for test in tests)
+
+
+def _type_test(name: str) -> Check:
+    kind = _CLASSES.get(name)
+    if kind is not None:
+        return lambda instance: isinstance(instance, kind)
     if name == "null":
-        return instance is None
-    if isinstance(instance, bool):
-        return False
+        return lambda instance: instance is None
     if name == "integer":
-        return isinstance(instance, int) or (isinstance(instance, float)
-                                             and instance.is_integer())
+        return lambda instance: (type(instance) is not bool and isinstance(instance, int)) or (
+            isinstance(instance, float) and instance.is_integer())
     if name == "number":
-        return isinstance(instance, int | float)
+        return lambda instance: type(instance) is not bool and isinstance(instance, int | float)
     raise Unsure(f"type {name}")
 
 
-def _ref(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    if not isinstance(value, str) or not value.startswith("#/"):
-        raise Unsure(f"$ref {value}")
-    target: Any = root
-    for part in value[2:].split("/"):
-        part = part.replace("~1", "/").replace("~0", "~")
-        if not isinstance(target, dict) or part not in target:
-            raise Unsure(f"$ref {value}")
-        target = target[part]
-    return conforms(instance, target, root)
+def _ref(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    return compiler.check(compiler.target(value))
 
 
-def _properties(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    if not isinstance(instance, dict):
+def _properties(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    subs = [(key, compiler.check(sub)) for key, sub in value.items()]
+
+    def check(instance: Any) -> bool:
+        return not isinstance(instance, dict) or all(
+            sub(instance[key]) for key, sub in subs if key in instance)
+    return check
+
+
+def _pattern_properties(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    subs = [(_compiled(pattern).search, compiler.check(sub)) for pattern, sub in value.items()]
+
+    def check(instance: Any) -> bool:
+        if not isinstance(instance, dict):
+            return True
+        for search, sub in subs:
+            for key, item in instance.items():
+                if search(key) is not None and not sub(item):
+                    return False
         return True
-    return all(conforms(instance[key], sub, root) for key, sub in value.items()
-               if key in instance)
+    return check
 
 
-def _pattern_properties(instance: Any, value: Any, schema: dict[str, Any],
-                        root: dict[str, Any]) -> bool:
-    if not isinstance(instance, dict):
-        return True
-    for pattern, sub in value.items():
+def _additional(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    known = frozenset(schema.get("properties", {}))
+    searches = [_compiled(p).search for p in schema.get("patternProperties", {})]
+    sub = compiler.check(value)
+
+    def check(instance: Any) -> bool:
+        if not isinstance(instance, dict):
+            return True
         for key, item in instance.items():
-            if _search(pattern, key) and not conforms(item, sub, root):
+            if key not in known and not any(search(key) is not None for search in searches) \
+                    and not sub(item):
                 return False
-    return True
-
-
-def _additional(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    if not isinstance(instance, dict):
         return True
-    known = schema.get("properties", {})
-    patterns = list(schema.get("patternProperties", {}))
-    return all(conforms(item, value, root) for key, item in instance.items()
-               if key not in known and not any(_search(p, key) for p in patterns))
+    return check
 
 
-def _property_names(instance: Any, value: Any, schema: dict[str, Any],
-                    root: dict[str, Any]) -> bool:
-    return not isinstance(instance, dict) or all(conforms(key, value, root) for key in instance)
+def _property_names(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    sub = compiler.check(value)
+    return lambda instance: not isinstance(instance, dict) or all(map(sub, instance))
 
 
-def _required(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    return not isinstance(instance, dict) or all(name in instance for name in value)
+def _required(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    names = list(value)
+    return lambda instance: not isinstance(instance, dict) or all(
+        name in instance for name in names)
 
 
-def _items(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
+def _items(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
     if "prefixItems" in schema:
         raise Unsure("prefixItems")
-    return not isinstance(instance, list) or all(conforms(item, value, root) for item in instance)
+    sub = compiler.check(value)
+    return lambda instance: not isinstance(instance, list) or all(map(sub, instance))
 
 
-def _unique(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    if not value or not isinstance(instance, list):
-        return True
-    return not any(_equal(a, b) for i, a in enumerate(instance) for b in instance[i + 1:])
+def _unique(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    if not value:
+        return _true
+    return lambda instance: not isinstance(instance, list) or not any(
+        _equal(a, b) for i, a in enumerate(instance) for b in instance[i + 1:])
 
 
-def _enum(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    return any(_equal(instance, option) for option in value)
+def _enum(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    options = list(value)
+    return lambda instance: any(_equal(instance, option) for option in options)
 
 
-def _const(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    return _equal(instance, value)
+def _const(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    return lambda instance: _equal(instance, value)
 
 
 def _equal(one: Any, two: Any) -> bool:
@@ -190,62 +272,59 @@ def _equal(one: Any, two: Any) -> bool:
     return bool(one == two)
 
 
-def _any_of(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    return any(conforms(instance, sub, root) for sub in value)
+def _any_of(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    subs = [compiler.check(sub) for sub in value]
+    return lambda instance: any(sub(instance) for sub in subs)
 
 
-def _all_of(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    return all(conforms(instance, sub, root) for sub in value)
+def _all_of(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    return _all_checks([compiler.check(sub) for sub in value])
 
 
-def _one_of(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    return sum(1 for sub in value if conforms(instance, sub, root)) == 1
+def _one_of(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    subs = [compiler.check(sub) for sub in value]
+    return lambda instance: sum(1 for sub in subs if sub(instance)) == 1
 
 
-def _not(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    return not conforms(instance, value, root)
+def _not(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    sub = compiler.check(value)
+    return lambda instance: not sub(instance)
 
 
-def _if(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    branch = "then" if conforms(instance, value, root) else "else"
-    return conforms(instance, schema.get(branch, True), root)
+def _if(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    test = compiler.check(value)
+    then, otherwise = (compiler.check(schema.get(branch, True)) for branch in ("then", "else"))
+    return lambda instance: then(instance) if test(instance) else otherwise(instance)
 
 
 def _sized(kind: type[str] | type[list[Any]] | type[dict[str, Any]],
-           test: Callable[[int, Any], bool]) -> Check:
-    def check(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-        if not isinstance(instance, kind):
-            return True
-        return test(len(instance), value)
-    return check
+           test: Callable[[int, Any], bool]) -> Make:
+    def make(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+        return lambda instance: not isinstance(instance, kind) or test(len(instance), value)
+    return make
 
 
-def _bound(test: Callable[[Any, Any], bool]
-           ) -> Check:
-    def check(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-        if not isinstance(instance, int | float) or isinstance(instance, bool):
-            return True
-        return bool(test(instance, value))
-    return check
+def _bound(test: Callable[[Any, Any], bool]) -> Make:
+    def make(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+        return lambda instance: (not isinstance(instance, int | float)
+                                 or isinstance(instance, bool) or bool(test(instance, value)))
+    return make
 
 
-def _pattern(instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    return not isinstance(instance, str) or _search(value, instance)
-
-
-def _search(pattern: str, text: str) -> bool:
-    return _compiled(pattern).search(text) is not None
+def _pattern(compiler: _Compiler, value: Any, schema: dict[str, Any]) -> Check:
+    search = _compiled(value).search
+    return lambda instance: not isinstance(instance, str) or search(instance) is not None
 
 
 @cache
 def _compiled(pattern: str) -> re.Pattern[str]:
     try:
         return re.compile(pattern)
-    except re.error:
+    except (re.error, TypeError):
         raise Unsure(f"pattern {pattern}") from None
 
 
-_KEYWORDS: dict[str, Check] = {
+_KEYWORDS: dict[str, Make] = {
     "type": _type, "$ref": _ref, "properties": _properties,
     "patternProperties": _pattern_properties, "additionalProperties": _additional,
     "propertyNames": _property_names, "required": _required, "items": _items,

@@ -32,9 +32,32 @@ class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader; only its composer and scalar constructors are used."""
 
 
+# The tag of each plain value, by its text and how it was written (as the safe loader's
+# resolver finds it: by patterns of its own, the same for every file): most values of a pack
+# are written many times (keys above all), and are matched against the patterns once.
+_tags: dict[tuple[str, tuple[bool, bool]], str] = {}
+_TAGS_KEPT = 65_536
+
+
+class _Tags:
+    """The safe loader's resolver, for a value met before, without its patterns."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is not yaml.ScalarNode or self.yaml_path_resolvers:  # type: ignore[attr-defined]
+            return super().resolve(kind, value, implicit)  # type: ignore[misc]
+        key = (value, implicit)
+        tag = _tags.get(key)
+        if tag is None:
+            if len(_tags) >= _TAGS_KEPT:
+                _tags.clear()
+            tag = _tags[key] = super().resolve(kind, value, implicit)  # type: ignore[misc]
+        return tag
+
+
 # The same on libyaml (C, several times faster) when PyYAML was built with it. Files that fail
 # to parse are parsed again with the Python loader, whose messages the errors are made from.
-_FastLoader: Any = getattr(yaml, "CSafeLoader", None)
+_FastLoader: Any = (type("_FastLoader", (_Tags, yaml.CSafeLoader), {})
+                    if hasattr(yaml, "CSafeLoader") else None)
 
 
 def _compose(text: str) -> tuple[yaml.Node | None, Any]:

@@ -89,3 +89,29 @@ def test_a_document_that_does_not_conform_is_explained(tmp_path: Path) -> None:
     assert errors and all(e.location is not None and e.location.file == "pack.yaml"
                           for e in errors)
     assert any("invalid" in e.message and e.location and e.location.line == 1 for e in errors)
+
+
+TREE = {"$defs": {"node": {"type": "object", "required": ["name"], "additionalProperties": False,
+                           "properties": {"name": {"type": "string", "pattern": "^[a-z]+$"},
+                                          "children": {"type": "array",
+                                                       "items": {"$ref": "#/$defs/node"}}}}},
+        "$ref": "#/$defs/node"}
+
+
+@pytest.mark.parametrize("case", [
+    {"name": "a"},
+    {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]},
+    {"name": "a", "children": [{"name": "b", "children": [{"name": "C"}]}]},
+    {"name": "a", "children": [{"name": "b", "children": [{"nom": "c"}]}]},
+    {"name": "a", "children": [{"name": "b", "extra": 1}]},
+    {"name": 3},
+])
+def test_a_schema_that_refers_to_itself_is_checked_at_every_depth(case: Any) -> None:
+    expected = next(iter(Draft202012Validator(TREE).iter_errors(case)), None) is None
+    assert conforms(case, TREE, TREE) is expected
+
+
+def test_a_keyword_the_quick_check_does_not_know_makes_it_unsure() -> None:
+    schema = {"type": "object", "properties": {"a": {"dependentRequired": {"a": ["b"]}}}}
+    with pytest.raises(Unsure):
+        conforms({}, schema, schema)

@@ -62,6 +62,14 @@ def test_yaml_1_1_scalars_like_safe_loader(load: Loader) -> None:
     }
 
 
+def test_a_value_written_again_is_read_as_the_first_time(load: Loader) -> None:
+    text = "a: [yes, 'yes', 1, '1', null, ~, 1.5, x]\nyes: 1\n'1': yes\n"
+    expected = {"a": [True, "yes", 1, "1", None, None, 1.5, "x"], "yes": 1, "1": True}
+    assert load(text).data == expected
+    assert load(text + "b: [yes, 'yes', 1, '1', null, ~]\n").data == {
+        **expected, "b": [True, "yes", 1, "1", None, None]}
+
+
 def test_keys_are_always_text(load: Loader) -> None:
     doc = load("1: a\nyes: b\n~: c\n")
     assert doc.data == {"1": "a", "yes": "b", "~": "c"}

@@ -92,6 +92,12 @@ def _start(children: list[Any]) -> tuple[int, int] | None:
     return None
 
 
+# The positions given to nodes, one object for each (positions are frozen): the nodes of one
+# place share it, which makes trees quicker to make and to store (pickled once per tree).
+_positions: dict[tuple[int, int], n.Pos] = {}
+_POSITIONS_KEPT = 65_536
+
+
 def _reduction(rule: dict[str, Any], holder: FastParser) -> Callable[[list[Any]], Any]:
     """The function that reduces ``rule`` (as lark's memo has it)."""
     options = rule["options"]
@@ -131,7 +137,12 @@ def _reduction(rule: dict[str, Any], holder: FastParser) -> Callable[[list[Any]]
                 values.append(item.value)
             else:
                 values.append(item)
-        pos = n.Pos(*at) if at is not None else n.Pos(1, 1)
+        key = (1, 1) if at is None else at
+        pos = _positions.get(key)
+        if pos is None:
+            if len(_positions) >= _POSITIONS_KEPT:
+                _positions.clear()
+            pos = _positions[key] = n.Pos(*key)
         return Reduced(holder.build(name, pos, values), at, height, blocks + block)
 
     return reduce
@@ -232,6 +243,8 @@ class FastParser:
         self._lexers: dict[frozenset[str], _Lexer] = {}
         self._starts: dict[str, int] = table["start_states"]
         self._ends: dict[str, int] = table["end_states"]
+        # (state below, state on top, terminal) -> the state on top after `?rule`s of one item
+        self._unit_chains: dict[tuple[int, int, str], int] = {}
         self.build: Build = _unset
 
     def _lexer(self, state: int) -> _Lexer:
@@ -286,8 +299,25 @@ class FastParser:
             if token is not None:
                 yield token
 
+    def _units(self, below: int, top: int, kind: str) -> int:
+        """The state on top of ``below`` after the reductions of ``?rule`` of one item that
+        ``kind`` makes in a row from ``top`` (each changes the state on top, not the value)."""
+        key = (below, top, kind)
+        found = self._unit_chains.get(key)
+        if found is None:
+            states = self._states
+            found = top
+            while True:
+                shift, arg = states[found][kind]
+                if shift or arg[2] is not None:
+                    break
+                found = states[below][arg[1]][1]
+            self._unit_chains[key] = found
+        return found
+
     def _run(self, text: str, start: str) -> Any:
         states = self._states
+        units = self._unit_chains
         stack = [self._starts[start]]
         values: list[Any] = []
         end = self._ends[start]
@@ -304,6 +334,11 @@ class FastParser:
                     values.append(token)
                     break
                 size, origin, reduce = arg
+                if reduce is None and token is not None:  # `?rule`s of one item, in a row
+                    below = stack[-2]
+                    top = units.get((below, stack[-1], kind))
+                    stack[-1] = top if top is not None else self._units(below, stack[-1], kind)
+                    continue
                 if reduce is None:  # a `?rule` of one item: that item
                     stack.pop()
                     value = values.pop()
