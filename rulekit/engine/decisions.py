@@ -202,7 +202,7 @@ class Decision:
 
     def _groups_ok(self, indexes: Any) -> bool:
         for limit, flags in self.spec.get("at_most", ()):
-            if sum(flags[i] for i in indexes) > limit:
+            if sum(map(flags.__getitem__, indexes)) > limit:
                 return False
         return True
 
@@ -250,11 +250,11 @@ class Decision:
         except KeyError:
             bad = next(p for p in parts if p not in index)
             return lambda: self.refusal(bad) or f"'{bad}' cannot be chosen here ({self.prompt})"
-        canonical = all(a < b for a, b in itertools.pairwise(indexes))
-        if not canonical:
-            indexes.sort()
-            if len(set(indexes)) != len(indexes):
-                return lambda: "the same item is chosen twice"
+        ordered = sorted(indexes)
+        if len(set(ordered)) != len(ordered):
+            return lambda: "the same item is chosen twice"
+        canonical = ordered == indexes  # the ids in the order the items are offered
+        indexes = ordered
         least, most = self.min, self.max
         if not least <= len(indexes) <= most:
             why = self.spec.get("min_why" if len(indexes) < least else "max_why")
@@ -264,8 +264,8 @@ class Decision:
             return lambda: (self.broken_rule(indexes) or
                             "that choice breaks an 'at most' rule of this decision")
         if canonical and parts:
-            return Option(option_id, None, [self.items[i] for i in indexes], self._labeler,
-                          self.mark)
+            return Option(option_id, None, list(map(self.items.__getitem__, indexes)),
+                          self._labeler, self.mark)
         return self._subset_option(indexes)
 
     # ------------------------------------------------------------ why an answer is refused
