@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+import marshal
 from typing import TYPE_CHECKING, Any
 
 from rulekit.bots.logs import Event
-from rulekit.engine.frozen import FrozenList
+from rulekit.engine.frozen import FrozenList, thaw
 
 if TYPE_CHECKING:
     from rulekit.engine.game import State
 
-Key = tuple[tuple[tuple[str, ...], ...], str]
+Key = bytes
 
 
 def state_key(state: State) -> Key:
     """What tells two states of a game apart for the future (not the log, nor the generator).
     Every state of a game has the same piles and variables, in the same order: their values
-    are enough."""
-    return (tuple(map(tuple, state["zones"].values())),
-            repr((list(state["vars"].values()), state["stack"], state["pending"],
-                  state["committed"], state["round"], state["phase"], state["result"])))
+    are enough. Written out by ``marshal`` (in C, four times quicker than ``repr``) in its
+    version 2, which writes no references between objects: equal values, equal bytes."""
+    values = [list(state["zones"].values()), list(state["vars"].values()), state["stack"],
+              state["pending"], state["committed"], state["round"], state["phase"],
+              state["result"]]
+    try:
+        return marshal.dumps(values, 2)
+    except ValueError:  # a read-only list or dict (engine/frozen), which marshal refuses
+        return marshal.dumps(thaw(values), 2)
 
 
 def same_view(a: dict[str, Any], b: dict[str, Any]) -> bool:
