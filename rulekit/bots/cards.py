@@ -160,15 +160,15 @@ def project_cards(state: State, observation: dict[str, Any]) -> int:
     """
     zones = state["zones"]
     seen = observation["zones"]
-    right = True
-    for key, pile in zones.items():
-        view = seen[key]
-        if len(pile) != view["count"]:
-            return -1
-        shown = view.get("cards")
-        if right and shown is not None and shown != pile:
-            right = all(s is None or s == c for s, c in zip(shown, pile, strict=True))
-    if right:  # every card shown is where it is shown (most states a replay reaches)
+    counts, shown_piles = _shown(observation, zones)
+    if tuple(map(len, zones.values())) != counts:
+        return -1
+    for key, shown in shown_piles:
+        pile = zones[key]
+        if shown != pile and not all(s is None or s == c
+                                     for s, c in zip(shown, pile, strict=True)):
+            break
+    else:  # every card shown is where it is shown (most states a replay reaches)
         return 0
     movable: dict[str, tuple[str, int]] = {}  # card -> a place it may be swapped out of
     wrong: list[tuple[str, int, str]] = []  # places showing the wrong card, and the right one
@@ -194,6 +194,28 @@ def project_cards(state: State, observation: dict[str, Any]) -> int:
         zones[key][index] = card
         movable[other] = place
     return len(wrong)
+
+
+# The last observation :func:`project_cards` was given, with what it reads of it (a replay
+# projects every state it keeps on the same observation): (observation, the piles' keys, the
+# size of each pile, and each pile whose cards it shows, with those cards).
+_last_shown: list[tuple[Any, tuple[str, ...], tuple[int, ...], list[tuple[str, Any]]]] = []
+
+
+def _shown(observation: dict[str, Any], zones: dict[str, list[str]]
+           ) -> tuple[tuple[int, ...], list[tuple[str, Any]]]:
+    """The size ``observation`` shows of each pile of ``zones`` (in their order), and the
+    piles it shows cards of, with the cards (``None`` for a card it does not show)."""
+    keys = tuple(zones)
+    if _last_shown:
+        last, last_keys, counts, shown = _last_shown[0]
+        if last is observation and last_keys == keys:
+            return counts, shown
+    seen = observation["zones"]
+    counts = tuple(seen[key]["count"] for key in keys)
+    shown = [(key, cards) for key in keys if (cards := seen[key].get("cards")) is not None]
+    _last_shown[:] = [(observation, keys, counts, shown)]
+    return counts, shown
 
 
 def deal_to_match(state: State, observation: dict[str, Any]) -> bool:
