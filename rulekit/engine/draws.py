@@ -104,4 +104,3 @@ def _mask(flags: tuple[Any, ...]) -> int:
 def bit_indexes(bits: int) -> tuple[int, ...]:
     """The positions of the 1 bits of ``bits``, lowest first."""
     return tuple(i for i in range(bits.bit_length()) if bits >> i & 1)
-
