@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers_lang import content, load, locate, logs, run
+from helpers_lang import BASE, content, load, locate, logs, run
 
 from rulekit.errors import GameRuntimeError
 
@@ -48,6 +48,23 @@ def test_values_past_a_limit_stop_the_game_with_a_located_error(
     loc = info.value.location
     assert loc is not None and loc.file.endswith("content.yaml")
     assert loc.line == locate(text, needle)[0]
+
+
+def test_a_sum_of_large_properties_past_the_limit_stops_the_game(tmp_path: Path) -> None:
+    # Sums of small numbers are left to Python unchecked (they cannot reach the limit); these
+    # properties are not small.
+    base = BASE.replace("score: 5}", "score: 5000000000000000000}").replace(
+        "score: 6}", "score: 6000000000000000000}")
+    text = content(setup='log "{sum([c.score for c in cards()])}"', base=base)
+    game = load(tmp_path, text).game
+    with pytest.raises(GameRuntimeError) as info:
+        game.new_game(0)
+    assert INTEGER in info.value.message
+    loc = info.value.location
+    assert loc is not None and loc.line == locate(text, "log")[0]
+    small = content(setup='log "{sum([c.score for c in cards()])} {sum([2 for c in cards()])}"')
+    game, state = run(tmp_path / "small", small)
+    assert logs(game, state) == ["21 12"]
 
 
 def test_values_at_the_limits_are_fine_and_round_trip_through_json(tmp_path: Path) -> None:

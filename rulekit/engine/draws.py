@@ -67,13 +67,13 @@ def subset_bits(spec: dict[str, Any], n: int, rng: random.Random) -> int | None:
         return None
     if len(rules) == 1:  # one 'at most' rule, in short
         limit, flags = rules[0]
-        mask = _mask(tuple(flags))
+        mask = mask_of(tuple(flags))
         for _ in range(64):
             bits = getrandbits(n) if n else 0
             if lo <= bits.bit_count() <= hi and (bits & mask).bit_count() <= limit:
                 return bits
         return None
-    masks = [(limit, _mask(tuple(flags))) for limit, flags in rules]
+    masks = [(limit, mask_of(tuple(flags))) for limit, flags in rules]
     for _ in range(64):
         bits = getrandbits(n) if n else 0
         if lo <= bits.bit_count() <= hi:
@@ -85,14 +85,9 @@ def subset_bits(spec: dict[str, Any], n: int, rng: random.Random) -> int | None:
     return None
 
 
-def flags_mask(flags: list[Any]) -> int:
-    """The bit mask of the items ``flags`` marks as true (item ``i`` is bit ``i``)."""
-    return _mask(tuple(flags))
-
-
 @lru_cache(maxsize=4096)
-def _mask(flags: tuple[Any, ...]) -> int:
-    """The bit mask of the items a rule's flags mark (item ``i`` is bit ``i``)."""
+def mask_of(flags: tuple[Any, ...]) -> int:
+    """The bit mask of the items a rule's flags mark as true (item ``i`` is bit ``i``)."""
     mask = 0
     for i, flag in enumerate(flags):
         if flag:

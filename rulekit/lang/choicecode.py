@@ -138,7 +138,8 @@ class ChoiceWriter:
             for rule in choice.at_most:
                 with c.binding(choice.slot) as var:
                     condition = c.py(rule.condition)
-                rules.append(f"({c.py(rule.limit)}, _mask([{condition} for {var} in {items}])), ")
+                rules.append(f"({c.py(rule.limit)}, "
+                             f"_mask(_TUPLE([{condition} for {var} in {items}]))), ")
             quick.append(f"({slot}, {items}, {players[index]}, {least}, {most}, "
                          f"({''.join(rules)}), {bool(choice.always_ask)!r}), ")
         lines.append(f"    rt.choose_subsets(L, ({''.join(quick)}), ({', '.join(makers)},), "

@@ -21,7 +21,7 @@ from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from rulekit.engine import helpers
-from rulekit.engine.draws import flags_mask
+from rulekit.engine.draws import mask_of
 from rulekit.engine.frozen import FrozenDict, FrozenList, freeze
 from rulekit.engine.graph import graph_functions, graph_walks
 from rulekit.engine.program import (
@@ -62,7 +62,7 @@ __all__ = ["CONTINUE", "MAIN", "STOP", "SUSPEND", "Body", "Compiler", "ExprFn", 
 # The only Python built-ins generated code may reach.
 _SAFE_BUILTINS = {name: getattr(builtins, name)
                   for name in ("len", "list", "isinstance", "str", "range", "reversed", "min",
-                               "max")}
+                               "max", "sum")}
 
 
 # Python compiled from generated source before, by source and file name (as bytecode).
@@ -104,7 +104,8 @@ class Compiler(ExprWriter):
             "_sub": helpers.sub, "_mul": helpers.mul, "_each": helpers.each,
             "_each_if": helpers.each_if,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
-            "_EndRound": helpers.EndRound, "_mask": flags_mask, "_INT": int,
+            "_EndRound": helpers.EndRound, "_mask": mask_of, "_INT": int,
+            "_TUPLE": tuple,
         })
         for name, builtin in BUILTINS.items():
             self.ns[f"_b_{name}"] = builtin.impl

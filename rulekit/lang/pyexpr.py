@@ -294,7 +294,23 @@ class ExprWriter:
             return f"({pile}[{-1 if name == 'top' else 0}] if {pile} else None)"
         if name in ("min", "max") and len(args) > 1:
             return f"{name}({', '.join(args)})"  # Python's own, for two or more numbers
+        if name == "sum" and self._sum_fits(e.args[0]):
+            return f"sum({args[0]})"  # Python's own: the total cannot outgrow the limits
         return f"_b_{name}({', '.join(args)})"
+
+    def _sum_fits(self, e: n.Expr) -> bool:
+        """Whether the sum of list ``e`` cannot outgrow the size limits: a comprehension whose
+        items are numbers below 2**20 (a list long enough to reach 2**63 with them could not
+        be held in memory), such as a property every component has as a small number."""
+        if not isinstance(e, n.Comprehension):
+            return False
+        item = e.element
+        if isinstance(item, n.Attr):
+            values = [props.get(item.attr) for props in self.ns["C"].values()]
+            small = all(v.__class__ is int and -_SMALL < v < _SMALL for v in values)
+            return small and bool(values)
+        bound = _bound(item)
+        return bound is not None and bound < _SMALL
 
     def _inline(self, name: str, args: list[n.Expr]) -> str | None:
         """The body of the pack's function ``name`` written in place of a call with ``args``,
@@ -414,6 +430,8 @@ def _invariant(condition: n.Expr, slot: int) -> bool:
         todo += [getattr(e, f.name) for f in fields(e) if f.name not in ("pos", "ref")]
     return costly
 
+
+_SMALL = 1 << 20  # items of a list whose sum surely fits (see ExprWriter._sum_fits)
 
 # Operators whose result may outgrow the size limits, and the helpers that check them. Adding
 # or taking away a small number cannot: the step budget runs out long before.
