@@ -67,8 +67,11 @@ import carchase_plain
 from rulekit.engine.game import Game, copy_state
 
 with contextlib.suppress(ImportError):  # an engine from before playouts: the rest
-    from rulekit.engine.decisions import RandomChooser
     from rulekit.engine.playout import Chooser, playout
+    try:
+        from rulekit.engine.randomchooser import RandomChooser
+    except ImportError:  # an engine from before its module
+        from rulekit.engine.decisions import RandomChooser  # type: ignore[attr-defined,no-redef]
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
 from rulekit.simulate import play_game, seat_rng

@@ -34,10 +34,11 @@ from rulekit.agents import (
     choose_function,
     load_agent,
 )
-from rulekit.engine.decisions import Decision, Option, RandomChooser
+from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game
 from rulekit.engine.playout import playout
 from rulekit.engine.program import INITIATIVE
+from rulekit.engine.randomchooser import RandomChooser
 from rulekit.engine.rng import derive
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did_you_mean

@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from rulekit.engine.decisions import Decision, Option, RandomChooser
+from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, copy_state
 from rulekit.engine.playout import Chooser, playout, run_playout
+from rulekit.engine.randomchooser import RandomChooser
 from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError
 from rulekit.pack.loader import load_pack

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from rulekit.engine.decisions import RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import _play_normally, run_playout
 from rulekit.engine.quickanswers import QuickAnswers
+from rulekit.engine.randomchooser import RandomChooser
 from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError
 from rulekit.pack.loader import load_pack

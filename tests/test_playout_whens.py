@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulekit.engine.decisions import RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import PlayoutRuntime, run_playout
+from rulekit.engine.randomchooser import RandomChooser
 from rulekit.engine.rng import derive
 from rulekit.simulate import seat_rng
 from tests.helpers_lang import content, load

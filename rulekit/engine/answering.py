@@ -19,13 +19,13 @@ from typing import Any
 from rulekit.engine.decisions import (
     Decision,
     Option,
-    RandomChooser,
     choice_event,
     option_ids,
 )
 from rulekit.engine.draws import below, bit_indexes, pick, subset_bits
 from rulekit.engine.game import State
 from rulekit.engine.program import Program
+from rulekit.engine.randomchooser import RandomChooser
 from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer
 from rulekit.lang.symbols import AnytimeDecl
 
