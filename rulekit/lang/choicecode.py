@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.engine.program import LogField
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
-from rulekit.lang.pyexpr import is_range
+from rulekit.lang.exprfacts import is_range
 
 Line = tuple[str, Location | None]
 

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.choicecode import ChoiceWriter, Line
+from rulekit.lang.exprfacts import is_simple
 from rulekit.lang.movecode import inline_draw, inline_move
 from rulekit.lang.parser import Snippet
-from rulekit.lang.pyexpr import is_simple, sum_of_halves
+from rulekit.lang.pyexpr import sum_of_halves
 from rulekit.lang.walk import bodies, stmt_chooses, zone_name
 from rulekit.records import field, record
 

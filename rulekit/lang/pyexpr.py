@@ -18,12 +18,22 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import fields
 from typing import Any
 
 from rulekit.engine.helpers import INT_LIMIT, LIST_LIMIT
 from rulekit.engine.program import zone_key
 from rulekit.lang import nodes as n
+from rulekit.lang.exprfacts import (
+    SMALL,
+    counted_against_zero,
+    fits,
+    int_bound,
+    invariant,
+    is_range,
+    is_simple,
+    is_zone,
+    node_count,
+)
 from rulekit.lang.symbols import Symbols
 
 _PY_OPS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">",
@@ -151,7 +161,7 @@ class ExprWriter:
     def read(self, e: n.Expr) -> str:
         """Python source of an expression whose value is only read, never kept nor returned: a
         zone is then its list itself, not a copy (expressions change nothing)."""
-        return f"Z[{self.zone(e)}]" if _is_zone(e) else self.py(e)
+        return f"Z[{self.zone(e)}]" if is_zone(e) else self.py(e)
 
     def walked(self, e: n.Expr, copied: bool = False) -> str:
         """Python source of a list that is only walked, never kept: ``range`` of two numbers
@@ -169,7 +179,7 @@ class ExprWriter:
         fixed = self._fixed(e)
         if fixed is not None:
             return fixed
-        if copied and _is_zone(e):
+        if copied and is_zone(e):
             return f"list(Z[{self.zone(e)}])"
         return self.py(e) if copied else self.read(e)
 
@@ -189,7 +199,7 @@ class ExprWriter:
     def _x_comprehension(self, e: n.Comprehension) -> str:
         iterable = self.walked(e.iterable)  # (Python evaluates it outside the comprehension)
         with self.binding(e.slot, counting=is_range(e.iterable)) as var:
-            if e.condition is not None and _invariant(e.condition, e.slot):
+            if e.condition is not None and invariant(e.condition, e.slot):
                 # Worked out once rather than once per item (counted as once per item).
                 cond = self.py(e.condition)
                 return f"[{self.py(e.element)} for {var} in _each_if(rt, {iterable}, " \
@@ -286,9 +296,9 @@ class ExprWriter:
             if name == "cards":
                 return "list(_CARD_IDS)"
             return f"_G_{name}({', '.join(args)})"
-        if name == "count" and _is_zone(e.args[0]):
+        if name == "count" and is_zone(e.args[0]):
             return f"len(Z[{self.zone(e.args[0])}])"
-        if name in ("top", "first") and self.playout_mode and _is_zone(e.args[0]) \
+        if name in ("top", "first") and self.playout_mode and is_zone(e.args[0]) \
                 and (not isinstance(e.args[0], n.Index) or is_simple(e.args[0].index)):
             pile = f"Z[{self.zone(e.args[0])}]"  # (read twice: a key and a lookup)
             return f"({pile}[{-1 if name == 'top' else 0}] if {pile} else None)"
@@ -307,17 +317,17 @@ class ExprWriter:
         item = e.element
         if isinstance(item, n.Attr):
             values = [props.get(item.attr) for props in self.ns["C"].values()]
-            small = all(v.__class__ is int and -_SMALL < v < _SMALL for v in values)
+            small = all(v.__class__ is int and -SMALL < v < SMALL for v in values)
             return small and bool(values)
-        bound = _bound(item)
-        return bound is not None and bound < _SMALL
+        limit = int_bound(item)
+        return limit is not None and limit < SMALL
 
     def _inline(self, name: str, args: list[n.Expr]) -> str | None:
         """The body of the pack's function ``name`` written in place of a call with ``args``,
         if it is small, not recursive, and each argument is a name or a constant (cheap to
         read again, and never failing); else None."""
         body = self.function_trees.get(name)
-        if body is None or name in self._inlining or _size(body) > INLINE_NODES \
+        if body is None or name in self._inlining or node_count(body) > INLINE_NODES \
                 or not all(is_simple(a) for a in args) \
                 or self.function_params.get(name) != len(args):
             return None
@@ -336,13 +346,13 @@ class ExprWriter:
         return f"(not {operand})" if e.op == "not" else f"(-{operand})"
 
     def _x_binary(self, e: n.Binary) -> str:
-        pile = _counted_against_zero(e)
+        pile = counted_against_zero(e)
         if pile is not None:  # (a zone is a list: empty when its count is 0)
             zone, empty = pile
             return f"(not Z[{self.zone(zone)}])" if empty else f"(not not Z[{self.zone(zone)}])"
         left = self.py(e.left)
         right = self.read(e.right) if e.op in ("in", "not in") else self.py(e.right)
-        if e.op in _SIZED_OPS and not _fits(e):
+        if e.op in _SIZED_OPS and not fits(e):
             if self.playout_mode:
                 short = _times_small(e, left, right) if e.op == "*" else \
                     sum_of_halves(e.op, left, right) if is_simple(e.left) and is_simple(e.right) \
@@ -361,7 +371,7 @@ def _times_small(e: n.Binary, left: str, right: str) -> str | None:
     limits without a call: ``_mul`` only when the product may be too large (or ``a`` is not
     a number; a failure there is the normal path's, as the playout is played again)."""
     for name, number, text in ((e.left, e.right, left), (e.right, e.left, right)):
-        bound = _bound(number)
+        bound = int_bound(number)
         if is_simple(name) and not isinstance(name, n.Literal) and bound:
             most = INT_LIMIT // bound
             return f"({left} * {right} if -{most} <= {text} <= {most} else _mul({left}, {right}))"
@@ -392,77 +402,9 @@ def sum_of_halves(op: str, left: str, right: str) -> str:
 _NUMBER = re.compile(r"\(?-?\d+\)?")  # the source of a number
 
 
-def is_simple(e: n.Expr) -> bool:
-    """Whether an argument may be read in place of a parameter, as often as the body reads
-    it: a constant, a local or a variable (no list built, nothing that may fail)."""
-    if isinstance(e, (n.Literal, n.CardLit)):
-        return True
-    return isinstance(e, n.Name) and bool(e.ref) and e.ref[0] in ("local", "const", "var")
-
-
-def _size(e: Any) -> int:
-    """The number of nodes of an expression."""
-    if isinstance(e, list):
-        return sum(_size(item) for item in e)
-    if not isinstance(e, n.Expr):
-        return 0
-    return 1 + sum(_size(getattr(e, f.name)) for f in fields(e) if f.name not in ("pos", "ref"))
-
-
-def _invariant(condition: n.Expr, slot: int) -> bool:
-    """Whether a comprehension's condition is worth working out once for all its items: it
-    does not read the comprehension's variable (local ``slot``), and it walks a list or calls
-    a function of the pack (expressions change nothing, so once is as good as each time)."""
-    costly = False
-    todo: list[Any] = [condition]
-    while todo:
-        e = todo.pop()
-        if isinstance(e, list):
-            todo += e
-            continue
-        if not isinstance(e, n.Expr):
-            continue
-        if isinstance(e, n.Name) and e.ref and e.ref[0] == "local" and e.ref[1] == slot:
-            return False
-        if isinstance(e, n.Comprehension) or (isinstance(e, n.Call) and e.ref
-                                              and e.ref[0] == "func"):
-            costly = True
-        todo += [getattr(e, f.name) for f in fields(e) if f.name not in ("pos", "ref")]
-    return costly
-
-
-_SMALL = 1 << 20  # items of a list whose sum surely fits (see ExprWriter._sum_fits)
-
 # Operators whose result may outgrow the size limits, and the helpers that check them. Adding
 # or taking away a small number cannot: the step budget runs out long before.
 _SIZED_OPS = {"+": "_add", "-": "_sub", "*": "_mul"}
-
-
-def _fits(e: n.Binary) -> bool:
-    """Whether an operation cannot outgrow the size limits: adding or taking away a small
-    number (the step budget runs out long before), or multiplying two small numbers."""
-    left, right = _bound(e.left), _bound(e.right)
-    if e.op == "*":
-        return left is not None and right is not None and left * right < 1 << 62
-    return any(b is not None and b < 1 << 32 for b in (left, right))
-
-
-def _bound(e: n.Expr) -> int | None:
-    """A bound on the size of an integer expression known when compiling, if there is one
-    (a number, a remainder by a number, and sums and products of those)."""
-    if isinstance(e, n.Literal):
-        return abs(e.value) if e.value.__class__ is int else None
-    if isinstance(e, n.Unary) and e.op == "-":
-        return _bound(e.operand)
-    if isinstance(e, n.Binary) and e.op in ("%", "+", "-", "*"):
-        right = _bound(e.right)
-        if e.op == "%":
-            return right  # the remainder by b is smaller than b (or fails, by zero)
-        left = _bound(e.left)
-        if left is None or right is None:
-            return None
-        return left * right if e.op == "*" else left + right
-    return None
 
 
 # The map built-ins whose lists code that only walks them reads in place (engine/graph).
@@ -470,35 +412,3 @@ _WALKS = frozenset({"nodes", "edges", "regions", "neighbors", "edges_of", "nodes
 
 # Built-ins that only read their list (they return an item or a number, never the list).
 _READING_BUILTINS = frozenset({"top", "first", "any", "all"})
-
-
-def is_range(e: n.Expr) -> bool:
-    """Whether an expression is a call of ``range`` (a list of numbers)."""
-    return isinstance(e, n.Call) and bool(e.ref) and e.ref[0] == "builtin" and e.ref[1] == "range"
-
-
-# A count compared with 0 (or 1) that says whether a pile is empty: op -> (empty, swapped op).
-_EMPTINESS = {"==": (0, True), "!=": (0, False), ">": (0, False), ">=": (1, False),
-              "<": (1, True), "<=": (0, True)}
-_SWAPPED = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
-
-
-def _counted_against_zero(e: n.Binary) -> tuple[n.Expr, bool] | None:
-    """(the zone, whether the test is that it is empty) when ``e`` compares the count of a
-    zone with 0 (or 1) to tell whether it is empty (``count(deck) == 0``, ``0 < count(x)``,
-    ``count(x) >= 1``); else None."""
-    op, count, number = e.op, e.left, e.right
-    if isinstance(e.left, n.Literal):
-        op, count, number = _SWAPPED.get(op, ""), e.right, e.left
-    if op not in _EMPTINESS or not isinstance(number, n.Literal) \
-            or number.value.__class__ is not int or not isinstance(count, n.Call) \
-            or count.ref != ("builtin", "count") or len(count.args) != 1 \
-            or not _is_zone(count.args[0]):
-        return None
-    bound, empty = _EMPTINESS[op]
-    return (count.args[0], empty) if number.value == bound else None
-
-
-def _is_zone(e: n.Expr) -> bool:
-    target = e.obj if isinstance(e, n.Index) else e
-    return isinstance(target, n.Name) and bool(target.ref) and target.ref[0] == "zone"
