@@ -233,6 +233,43 @@ def test_a_sum_past_the_size_limits_in_a_playout_is_the_error_of_a_normal_game(
     assert loc is not None and (loc.line, loc.column) == locate(text, last)
 
 
+# Lists of one property of each item, and their sums, which playout versions read through the
+# property's table in C (``map``): of a choice, a pile, the cards; and of a list that holds
+# ``none`` (no such property: the error of a normal game).
+PROPERTIES = """\
+    let picked = choose a subset of deck prompt "p"
+    move picked from deck to hand[a]
+    total = sum([c.score for c in picked]) + sum([c.score for c in hand[a]])
+    let scores = [c.score for c in deck]
+    score = count(scores) + sum(scores) % 3
+    if count(scores) > 0 { score = first(scores) }
+    bonus[b] = sum([c.score for c in cards()]) % 4
+    let kinds = [c.kind for c in hand[a]]
+    tag = text(kinds)
+"""
+
+
+def test_lists_of_a_property_in_a_playout_play_the_games_of_the_normal_path(
+        tmp_path: Path) -> None:
+    text = content(phases={"main": PROPERTIES}, rounds="2",
+                   after_rounds='if total > 12 { win a "Big." } else { win b "Small." }')
+    game = load(tmp_path, text).game
+    states = check_playouts(game, 12, 30)
+    assert len({state["vars"]["total"] for state in states}) > 3  # (games that differ)
+    PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
+    assert "map" in {name for fn in game.program.playout.values() if hasattr(fn, "__code__")
+                     for name in fn.__code__.co_names}  # (the short way is the one tested)
+    broken = content(phases={"main": "let xs = [first(deck), none]\n"
+                                     "    total = sum([c.score for c in xs])"})
+    game = load(tmp_path / "none", broken).game
+    error = playout_error(game)
+    normal = pytest.raises(GameRuntimeError)
+    with normal as info:
+        normally(game, 0)
+    assert error.message == info.value.message and error.location == info.value.location
+    assert error.location is not None and error.location.line == locate(broken, "total =")[0]
+
+
 # A zone's count compared with 0 or 1, which the code reads as whether the pile is empty, on
 # both paths, against the same comparisons of a count held by a local.
 EMPTINESS = ["count(Z) == 0", "count(Z) != 0", "count(Z) > 0", "count(Z) >= 1",

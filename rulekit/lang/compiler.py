@@ -62,7 +62,7 @@ __all__ = ["CONTINUE", "MAIN", "STOP", "SUSPEND", "Body", "Compiler", "ExprFn", 
 # The only Python built-ins generated code may reach.
 _SAFE_BUILTINS = {name: getattr(builtins, name)
                   for name in ("len", "list", "isinstance", "str", "range", "reversed", "min",
-                               "max", "sum")}
+                               "max", "sum", "map")}
 
 
 # Python compiled from generated source before, by source and file name (as bytecode).

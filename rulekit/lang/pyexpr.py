@@ -60,6 +60,7 @@ class ExprWriter:
         self.playout_mode = False  # writing a playout version (see the module's docstring)
         self._inlining: list[str] = []  # functions being written in place, innermost last
         self._tables: dict[tuple[str, bool], str | None] = {}  # property tables, by property
+        self._getters: dict[str, str] = {}  # the lookup of a property table, by its name
 
     def constant(self, value: Any) -> str:
         """A name in the namespace bound to ``value`` (for objects without a literal)."""
@@ -197,6 +198,9 @@ class ExprWriter:
         return None
 
     def _x_comprehension(self, e: n.Comprehension) -> str:
+        mapped = self._property_map(e)
+        if mapped is not None:
+            return f"list({mapped})"
         iterable = self.walked(e.iterable)  # (Python evaluates it outside the comprehension)
         with self.binding(e.slot, counting=is_range(e.iterable)) as var:
             if e.condition is not None and invariant(e.condition, e.slot):
@@ -248,13 +252,36 @@ class ExprWriter:
 
     def _x_attr(self, e: n.Attr) -> str:
         obj = self.py(e.obj)
-        strict = e.attr in ("id", "name") or (
-            e.obj_kind == "card" and all(e.attr in card for card in self.symbols.cards.values())
-        )
-        table = self._property_table(e.attr, strict)
+        table = self._attr_table(e)
         if table is not None:
             return f"{table}[{obj}]"
         return f"C[{obj}][{e.attr!r}]"
+
+    def _attr_table(self, e: n.Attr) -> str | None:
+        """The table :meth:`_property_table` gives for ``e``'s property, if any."""
+        strict = e.attr in ("id", "name") or (
+            e.obj_kind == "card" and all(e.attr in card for card in self.symbols.cards.values())
+        )
+        return self._property_table(e.attr, strict)
+
+    def _property_map(self, e: n.Expr) -> str | None:
+        """In playout versions (which count no step per item), a comprehension that reads one
+        property of each item and nothing else (``[c.score for c in cards]``) as a ``map`` of
+        the property's table over the list: looked up in C, with no Python frame for the
+        comprehension. None for another expression."""
+        if not (self.playout_mode and isinstance(e, n.Comprehension) and e.condition is None):
+            return None
+        item = e.element
+        if not (isinstance(item, n.Attr) and isinstance(item.obj, n.Name) and item.obj.ref
+                and item.obj.ref[0] == "local" and item.obj.ref[1] == e.slot):
+            return None
+        table = self._attr_table(item)
+        if table is None:
+            return None
+        getter = self._getters.get(table)
+        if getter is None:
+            getter = self._getters[table] = self.constant(self.ns[table].__getitem__)
+        return f"map({getter}, {self.walked(e.iterable)})"
 
     def _property_table(self, attr: str, strict: bool) -> str | None:
         """The name of a table of property ``attr`` by component (one lookup rather than
@@ -305,7 +332,9 @@ class ExprWriter:
         if name in ("min", "max") and len(args) > 1:
             return f"{name}({', '.join(args)})"  # Python's own, for two or more numbers
         if name == "sum" and self._sum_fits(e.args[0]):
-            return f"sum({args[0]})"  # Python's own: the total cannot outgrow the limits
+            mapped = self._property_map(e.args[0])  # (no list made of the numbers)
+            # Python's own: the total cannot outgrow the limits
+            return f"sum({args[0] if mapped is None else mapped})"
         return f"_b_{name}({', '.join(args)})"
 
     def _sum_fits(self, e: n.Expr) -> bool:
