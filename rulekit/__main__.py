@@ -1,8 +1,6 @@
 """``python -m rulekit``: the rulekit command line."""
 
-import sys
-
-from rulekit.cli import main
+from rulekit.cli import entry
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -9,6 +9,8 @@ store, so that a stored result never hides an error. A store that cannot be read
 corrupt, of another rulekit, writable by other users) is empty; one that cannot be written is
 not kept. With
 ``RULEKIT_NO_CACHE=1`` nothing is read nor written: results are kept in memory for the run only.
+What a process stored can be handed to another (:func:`added`, :func:`add`: a forked process
+that works ahead, :mod:`rulekit.scenarioahead`).
 
 This module imports no other part of rulekit but its version, so that any phase can use it;
 it imports :mod:`pickle` only when a store is read or written.
@@ -137,6 +139,8 @@ class Store:
         self._root: Path | None = None
         self._loaded = False
         self._dirty = False
+        self._added: set[bytes] = set()  # the results put by this process
+        _named[name] = self
 
     def _current(self) -> dict[bytes, bytes]:
         """The entries, read from the file of the cache folder in use."""
@@ -144,6 +148,7 @@ class Store:
         if self._loaded and root == self._root:
             return self._entries
         self._root, self._loaded, self._entries, self._dirty = root, True, {}, False
+        self._added = set()
         if root is not None:
             import pickle
 
@@ -176,10 +181,13 @@ class Store:
         """Store a result (free of errors) for ``key``."""
         if _switched_off:
             return
+        self._put(_digest(key), value)
+
+    def _put(self, digest: bytes, value: bytes) -> None:
         entries = self._current()
-        digest = _digest(key)
         entries.pop(digest, None)
         entries[digest] = value
+        self._added.add(digest)
         while len(entries) > (MAX_ENTRIES if self._root is not None else MEMORY_ENTRIES):
             del entries[next(iter(entries))]
         if self._root is not None and not self._dirty:
@@ -236,6 +244,33 @@ class Store:
 
 
 _stores: set[Store] = set()  # the stores with results to write
+_named: dict[str, Store] = {}  # every store, by name
+
+
+def added() -> dict[str, dict[bytes, bytes]]:
+    """The results this process put in each store (by its name), still kept."""
+    found: dict[str, dict[bytes, bytes]] = {}
+    for name, store in _named.items():
+        entries = store._entries
+        kept = {digest: entries[digest] for digest in store._added if digest in entries}
+        if kept:
+            found[name] = kept
+    return found
+
+
+def add(found: dict[str, dict[bytes, bytes]]) -> None:
+    """Put results that another process stored (:func:`added`) in the stores of their names
+    (those a store of this process already holds are left as they are)."""
+    if _switched_off:
+        return
+    for name, entries in found.items():
+        store = _named.get(name)
+        if store is None:
+            continue
+        known = store._current()
+        for digest, value in entries.items():
+            if digest not in known and isinstance(digest, bytes) and isinstance(value, bytes):
+                store._put(digest, value)
 
 
 def save_all() -> None:
@@ -244,5 +279,5 @@ def save_all() -> None:
         store.save()
 
 
-__all__ = ["CACHE_ENV", "NO_CACHE_ENV", "Store", "cache_dir", "code_stamp", "save_all", "sha256",
-           "switched_off"]
+__all__ = ["CACHE_ENV", "NO_CACHE_ENV", "Store", "add", "added", "cache_dir", "code_stamp",
+           "save_all", "sha256", "switched_off"]

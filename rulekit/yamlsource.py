@@ -31,7 +31,8 @@ from rulekit.limits import MAX_FILE_BYTES
 from rulekit.stored import Store
 from rulekit.textfiles import decode_text, too_big
 
-__all__ = ["JsonPath", "YamlDocument", "decode_text", "load_yaml", "parse_yaml", "read_text"]
+__all__ = ["JsonPath", "YamlDocument", "decode_text", "is_stored", "load_yaml", "parse_yaml",
+           "read_text"]
 
 JsonPath = tuple[str | int, ...]
 """The path of a value in a document: mapping keys and list indexes, from the root."""
@@ -466,6 +467,11 @@ def parse_yaml(text: str, path: Path, name: str, keep: bool = True) -> YamlDocum
 
 # The data and positions of texts read without error (they depend on the text alone).
 _loaded = Store("yaml-documents")
+
+
+def is_stored(text: str) -> bool:
+    """Whether the document of ``text`` is stored (:func:`parse_yaml` would not parse it)."""
+    return _loaded.get((text,)) is not None
 
 
 def read_text(path: Path) -> str:

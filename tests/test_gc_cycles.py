@@ -124,3 +124,35 @@ def test_the_rulekit_command_tunes_the_collector(capsys: pytest.CaptureFixture[s
         assert main(["list"]) == 0
         assert gc.get_threshold()[0] == YOUNG
     assert "carchase" in capsys.readouterr().out
+
+
+def test_validate_pauses_the_collector_and_main_turns_it_back_on(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulekit.cli import main
+    from rulekit.pack import loader
+    seen: list[bool] = []
+    real = loader.load_pack
+    monkeypatch.setattr(loader, "load_pack",
+                        lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
+    monkeypatch.setenv("RULEKIT_NO_CACHE", "1")
+    assert gc.isenabled()
+    assert main(["validate", "carchase"]) == 0
+    assert seen == [False] and gc.isenabled()
+    gc.disable()  # a program that turned it off keeps it off
+    try:
+        assert main(["validate", "carchase", "--no-cache"]) == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert "carchase: ok" in capsys.readouterr().out
+
+
+def test_the_command_exits_with_the_code_of_main_and_leaves_what_is_alive() -> None:
+    import subprocess
+    import sys
+    done = subprocess.run(
+        [sys.executable, "-c", "import gc, sys; sys.argv = ['rulekit', 'validate', '/nowhere'];"
+         "import atexit; atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0));"
+         "from rulekit.cli import entry; entry()"], capture_output=True, text=True, check=False)
+    assert done.returncode == 1
+    assert "no such pack folder" in done.stderr and "frozen True" in done.stdout

@@ -28,7 +28,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from rulekit import __version__, gctune
 from rulekit.cli.common import PROG, err
@@ -90,7 +90,13 @@ def _report(exc: RulekitError) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code. The
+    garbage collector is left on or off as it was (a command may pause it)."""
+    with gctune.restored():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     gctune.tune()  # a rulekit process makes many small containers, few cycles
     parser = build_parser(argv[0] if argv else None)
@@ -106,6 +112,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 1
+
+
+def entry() -> NoReturn:
+    """The ``rulekit`` command (and ``python -m rulekit``): :func:`main`, then exit with its
+    code, leaving what is still alive to the operating system (:func:`~rulekit.gctune.leave`),
+    the collector as the command left it."""
+    code = _main(None)
+    gctune.leave()  # (before the collector is turned back on: no collection at all)
+    sys.exit(code)
 
 
 def _silence_stdout() -> None:

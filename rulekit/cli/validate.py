@@ -58,7 +58,7 @@ def check(ref: str, use_cache: bool = True) -> tuple[list[PackError], str | None
     if cached is not None:
         summary, warnings = cached
         return warnings, None, summary
-    diagnostics, failure, summary, pack = _check(folder)
+    diagnostics, failure, summary, pack = _check(folder, use_cache)
     if cache is not None and pack is not None and failure is None and summary:
         from rulekit.lintend import end_condition_reads, end_verdicts
         from rulekit.pack.edits import Reads, parameter_bounds
@@ -69,13 +69,20 @@ def check(ref: str, use_cache: bool = True) -> tuple[list[PackError], str | None
     return diagnostics, failure, summary
 
 
-def _check(folder: Path) -> tuple[list[PackError], str | None, str, LoadedPack | None]:
+def _check(folder: Path, ahead: bool = False,
+           ) -> tuple[list[PackError], str | None, str, LoadedPack | None]:
+    """Validate the pack in ``folder`` (``ahead``: its scenario files read meanwhile in a
+    forked process where that pays, :mod:`rulekit.scenarioahead`)."""
     from rulekit.lint import lint_pack
     from rulekit.pack.loader import load_pack
+    from rulekit.scenarioahead import read_ahead
     from rulekit.scenariocache import check_scenario_files
 
+    reading = read_ahead(folder) if ahead else None
     try:
         pack = load_pack(folder, checked_only=True)
+        if reading is not None:
+            reading.join()
         errors, scenarios = check_scenario_files(pack)
     except PackErrors as exc:
         return list(exc.errors), None, "", None
@@ -83,6 +90,9 @@ def _check(folder: Path) -> tuple[list[PackError], str | None, str, LoadedPack |
         return [exc], None, "", None
     except RulekitError as exc:
         return [], str(exc), "", None
+    finally:
+        if reading is not None:
+            reading.stop()
     summary = f"{len(pack.game.symbols.cards)} cards, {scenarios} scenarios"
     return [*errors, *lint_pack(pack)], None, summary, pack
 
@@ -96,8 +106,10 @@ def _as_json(error: PackError) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rulekit.gctune import pause
     from rulekit.stored import save_all, switched_off
 
+    pause()  # a pack's garbage is small: no collection (rulekit/gctune)
     if args.no_cache:  # no stored syntax trees nor schema checks either
         with switched_off():
             return _run(args)
