@@ -46,7 +46,7 @@ class AnsweringRuntime(Runtime):
     """A runtime that answers decisions where they are asked (see the module's text)."""
 
     __slots__ = ("actions", "anytime", "by_role", "choosers", "decisions", "last_round",
-                 "max_rounds", "plain", "random", "record", "rngs", "spent", "watch")
+                 "max_rounds", "plain", "quick", "random", "record", "rngs", "spent", "watch")
 
     def __init__(self, program: Program, state: State, budget: int,
                  choosers: Mapping[str, Chooser], max_rounds: int | None,
@@ -70,6 +70,9 @@ class AnsweringRuntime(Runtime):
         # Whether the choices of RandomChoosers are recorded in the log (as in a game played
         # step by step), or only the anytime actions taken (a simulation reads no log).
         self.record = record
+        # Whether playout code draws the answers of random seats in place, with no call (a
+        # simulation: nothing recorded, nobody watching; it tests the round limit itself).
+        self.quick = self.plain and not record and watch is None
         # Each role's anytime actions: (index, declaration, condition, (option id, label)).
         self.by_role: dict[str, list[tuple[int, AnytimeDecl, Any, tuple[str, str]]]] = {}
         self.actions = {"!" + decl.id: decl for decl, _ in program.anytime}  # by option id
@@ -269,6 +272,7 @@ class AnsweringRuntime(Runtime):
         """Tell the watch of the first decisions waited for."""
         watch = self.watch
         self.watch = None
+        self.quick = self.plain and not self.record
         assert watch is not None
         watch(self.state, specs)
 

@@ -151,7 +151,7 @@ class QuickAnswers(AnsweringRuntime):
                         locals_[slot] = [items[i] for i in bit_indexes(bits)]
                         break
                 else:
-                    self._refused(locals_, slot, role, makers[index])
+                    self.refused_answer(locals_, slot, role, makers[index])
             else:
                 for _ in range(64):
                     bits = getrandbits(n)
@@ -163,7 +163,7 @@ class QuickAnswers(AnsweringRuntime):
                             locals_[slot] = [items[i] for i in bit_indexes(bits)]
                             break
                 else:
-                    self._refused(locals_, slot, role, makers[index])
+                    self.refused_answer(locals_, slot, role, makers[index])
             index += 1
         if not decisions:  # all forced, none asked: no decision was waited for
             return
@@ -172,9 +172,11 @@ class QuickAnswers(AnsweringRuntime):
         self.spent += budget - self.ticks  # as _answered
         self.ticks = budget
 
-    def _refused(self, locals_: list[Any], slot: int, role: str, make: SpecMaker) -> None:
+    def refused_answer(self, locals_: list[Any], slot: int, role: str, make: SpecMaker
+                       ) -> None:
         """The answer when the constraints rejected too many draws: one of all the legal
-        answers, drawn as RandomChooser.answer draws it."""
+        answers, drawn as RandomChooser.answer draws it (also for the draws playout code
+        makes in place, rulekit/lang/drawcode)."""
         spec = self.remade(make, locals_)
         locals_[slot] = pick(self.rngs[role], Decision(spec, str).options()).value
 

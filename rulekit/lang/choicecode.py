@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.engine.program import LogField
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
+from rulekit.lang.drawcode import QUICK_TEST, subset_alone, subsets_together
 from rulekit.lang.exprfacts import is_range
 
 Line = tuple[str, Location | None]
@@ -106,13 +107,18 @@ class ChoiceWriter:
 
     def _quick_subset(self, choice: n.Choice, slot: int, maker: str) -> list[str]:
         """A choice of a subset with no 'at most' rule asked alone, answered by random seats
-        in a game without anytime actions (``QuickAnswers.choose_subset``), without a spec."""
+        in a game without anytime actions (``QuickAnswers.choose_subset``), without a spec;
+        in a simulation, drawn in place (:mod:`~rulekit.lang.drawcode`)."""
         c = self.c
         least = c.py(choice.min) if choice.min is not None else "0"
         most = c.py(choice.max) if choice.max is not None else "len(_it)"
-        return ["if rt.plain:",
-                f"    rt.choose_subset(L, {slot}, (_it := {self._quick_items(choice)}), "
-                f"{c.py(choice.player)}, {least}, {most}, {maker})"]
+        items, player = self._quick_items(choice), c.py(choice.player)
+        return [f"if {QUICK_TEST}:",
+                *["    " + line for line in subset_alone(slot, items, player, least, most,
+                                                          maker)],
+                "elif rt.plain:",
+                f"    rt.choose_subset(L, {slot}, (_it := {items}), {player}, {least}, {most}, "
+                f"{maker})"]
 
     def _quick_subsets(self, choices: list[tuple[n.Choice, int]], makers: list[str]
                        ) -> list[str]:
@@ -129,6 +135,7 @@ class ChoiceWriter:
             _at_most(choice.min, 0) and (choice.max is None or _at_least(choice.max, 1))
             and all(_at_least(rule.limit, 1) for rule in choice.at_most)
             for choice, _ in choices)
+        drawn = []  # each choice as subsets_together takes it (if drawn in place)
         for index, (choice, slot) in enumerate(choices):
             items = f"_q{index}"
             lines.append(f"    {items} = {self._quick_items(choice)}")
@@ -138,12 +145,22 @@ class ChoiceWriter:
             for rule in choice.at_most:
                 with c.binding(choice.slot) as var:
                     condition = c.py(rule.condition)
-                rules.append(f"({c.py(rule.limit)}, "
-                             f"_mask(_TUPLE([{condition} for {var} in {items}]))), ")
+                rules.append((c.py(rule.limit),
+                              f"_mask(_TUPLE([{condition} for {var} in {items}]))"))
             quick.append(f"({slot}, {items}, {players[index]}, {least}, {most}, "
-                         f"({''.join(rules)}), {bool(choice.always_ask)!r}), ")
-        lines.append(f"    rt.choose_subsets(L, ({''.join(quick)}), ({', '.join(makers)},), "
-                     f"{sure!r})")
+                         f"({''.join(f'({limit}, {mask}), ' for limit, mask in rules)}), "
+                         f"{bool(choice.always_ask)!r}), ")
+            drawn.append((slot, items, players[index], least, most,
+                          rules[0] if rules else None, bool(choice.always_ask)))
+        call = (f"rt.choose_subsets(L, ({''.join(quick)}), ({', '.join(makers)},), "
+                f"{sure!r})")
+        if sure and all(len(choice.at_most) <= 1 for choice, _ in choices):
+            # In a simulation, drawn in place (rulekit/lang/drawcode).
+            lines += [f"    if {QUICK_TEST}:",
+                      *["        " + line for line in subsets_together(drawn, makers)],
+                      "    else:", f"        {call}"]
+        else:
+            lines.append(f"    {call}")
         return lines
 
     def _quick_items(self, choice: n.Choice) -> str:

@@ -21,7 +21,7 @@ from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from rulekit.engine import helpers
-from rulekit.engine.draws import mask_of
+from rulekit.engine.draws import bit_indexes, mask_of
 from rulekit.engine.frozen import FrozenDict, FrozenList, freeze
 from rulekit.engine.graph import graph_functions, graph_walks
 from rulekit.engine.program import (
@@ -105,7 +105,7 @@ class Compiler(ExprWriter):
             "_each_if": helpers.each_if,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
             "_EndRound": helpers.EndRound, "_mask": mask_of, "_INT": int,
-            "_TUPLE": tuple,
+            "_TUPLE": tuple, "_BITS": bit_indexes,
         })
         for name, builtin in BUILTINS.items():
             self.ns[f"_b_{name}"] = builtin.impl

@@ -1,0 +1,88 @@
+"""The code of a random seat's answer to a choice of a subset, drawn in place.
+
+In a simulation (random seats, a game without anytime actions, no choice recorded, nobody
+watching, within the round limit: ``rt.quick``), the playout code of a subset choice draws
+its answer itself, with no call: the draws of :class:`~rulekit.engine.quickanswers.QuickAnswers`
+(``choose_subset``, ``choose_subsets``), written out. A subset is drawn as a bit mask of its
+candidates, ``getrandbits(n)``, again until it keeps the bounds (and the choice's 'at most'
+rule), at most 64 times; after that the answer is one of all the legal ones, drawn as
+``RandomChooser.answer`` draws it (``rt.refused_answer``, through the spec). A choice this code
+cannot answer in short (a forced one, say) goes the way of ``QuickAnswers``, which makes its
+spec. The same draws in the same order, so the same games (``tests/test_playout_choices.py``).
+"""
+
+from __future__ import annotations
+
+# When the runtime draws in short (see the module's text): a test of the current round.
+QUICK_TEST = "rt.quick and S['round'] <= rt.last_round"
+
+# After the answers of ``count`` decisions: as QuickAnswers counts them (the loop turns before
+# a decision are counted, and the budget starts again).
+_ANSWERED = "rt.decisions += {count}; rt.spent += rt.budget - rt.ticks; rt.ticks = rt.budget"
+
+
+def drawn_subset(slot: int, items: str, player: str, least: str, most: str,
+                 rule: tuple[str, str] | None, maker: str) -> list[str]:
+    """The lines that draw the answer of a choice with candidates ``items`` (the Python name
+    of a list that is not empty), of ``player``, from ``least`` to ``most`` of them (names or
+    numbers), with an 'at most' rule ``(limit, mask)`` or none, into ``L[slot]`` (``maker``:
+    the choice's spec maker, for an answer drawn among all the legal ones)."""
+    test = f"{least} <= _qb.bit_count() <= {most}"
+    if rule is not None:
+        limit, mask = rule
+        test += f" and (_qb & {mask}).bit_count() <= {limit}"
+    return [f"_qg = rt.rngs[{player}].getrandbits; _qn = len({items})",
+            "for _ in range(64):",
+            "    _qb = _qg(_qn)",
+            f"    if {test}:",
+            f"        L[{slot}] = [{items}[_qi] for _qi in _BITS(_qb)]",
+            "        break",
+            "else:",
+            f"    rt.refused_answer(L, {slot}, {player}, {maker})"]
+
+
+def subset_alone(slot: int, items: str, player: str, least: str, most: str,
+                 maker: str) -> list[str]:
+    """The code, under :data:`QUICK_TEST`, of a choice of a subset asked alone with no 'at
+    most' rule (``QuickAnswers.choose_subset``): ``items`` is the Python source of its
+    candidates, ``least`` and ``most`` that of its bounds (``most`` may read ``_it``, the
+    candidates)."""
+    lines = [f"_it = {items}", f"_qlo = {least}; _qhi = {most}",
+             "if _it and _qlo <= 0 < _qhi:"]
+    lines += ["    " + line for line in drawn_subset(slot, "_it", player, "_qlo", "_qhi", None,
+                                                    maker)]
+    lines += ["    " + _ANSWERED.format(count=1),
+              "else:",
+              f"    rt.choose_subset(L, {slot}, _it, {player}, _qlo, _qhi, {maker})"]
+    return lines
+
+
+def subsets_together(choices: list[tuple[int, str, str, str, str, tuple[str, str] | None,
+                                         bool]],
+                     makers: list[str]) -> list[str]:
+    """The code, under :data:`QUICK_TEST`, of choices of subsets that surely take the short
+    way (``QuickAnswers.choose_subsets`` with ``sure``), each as ``(slot, candidates'
+    name, player, least, most, rule, ask)`` (sources; ``rule`` as ``(limit, mask)`` or
+    None): every bound and mask worked out first, as the call's arguments were, then each
+    answer drawn in turn; a choice with no candidate is answered with none (a decision if it
+    is asked)."""
+    lines = []
+    for index, (_, _, _, least, most, rule, _) in enumerate(choices):
+        lines.append(f"_qlo{index} = {least}; _qhi{index} = {most}")
+        if rule is not None:
+            lines.append(f"_qlim{index} = {rule[0]}; _qm{index} = {rule[1]}")
+    lines.append("_qd = 0")
+    for index, ((slot, items, player, _, _, rule, ask), maker) in enumerate(
+            zip(choices, makers, strict=True)):
+        named = None if rule is None else (f"_qlim{index}", f"_qm{index}")
+        lines.append(f"if {items}:")
+        lines += ["    " + line for line in drawn_subset(
+            slot, items, player, f"_qlo{index}", f"_qhi{index}", named, maker)]
+        lines += ["    _qd += 1", "else:", f"    L[{slot}] = []"]
+        if ask:
+            lines.append("    _qd += 1")
+    lines += ["if _qd:", "    " + _ANSWERED.format(count="_qd")]
+    return lines
+
+
+__all__ = ["QUICK_TEST", "drawn_subset", "subset_alone", "subsets_together"]
