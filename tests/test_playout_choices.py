@@ -44,7 +44,7 @@ let t = choose a subset of [1, 2, 3, 4] min 1 max 2 prompt "At least one"
 let u = choose b subset of range(1, 30) max 1 prompt "Mostly refused draws"
 let v = choose a subset of hand[a] prompt "Any"
 total = count(t) + count(u)
-tag = text(v)
+tag = tag + text(v) + text(m) + text(c)
 """
 
 

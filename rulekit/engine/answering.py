@@ -45,8 +45,9 @@ class Capped(Exception):
 class AnsweringRuntime(Runtime):
     """A runtime that answers decisions where they are asked (see the module's text)."""
 
-    __slots__ = ("actions", "anytime", "by_role", "choosers", "decisions", "last_round",
-                 "max_rounds", "plain", "quick", "random", "record", "rngs", "spent", "watch")
+    __slots__ = ("actions", "anytime", "by_role", "choosers", "decisions", "drawing",
+                 "last_round", "max_rounds", "plain", "quick", "random", "record", "rngs", "spent",
+                 "watch")
 
     def __init__(self, program: Program, state: State, budget: int,
                  choosers: Mapping[str, Chooser], max_rounds: int | None,
@@ -71,8 +72,11 @@ class AnsweringRuntime(Runtime):
         # step by step), or only the anytime actions taken (a simulation reads no log).
         self.record = record
         # Whether playout code draws the answers of random seats in place, with no call (a
-        # simulation: nothing recorded, nobody watching; it tests the round limit itself).
-        self.quick = self.plain and not record and watch is None
+        # simulation: nothing recorded, nobody watching; it tests the round limit itself):
+        # those of one item (``drawing``), and those of subsets (``quick``: with no anytime
+        # action in the game). See rulekit/lang/drawcode.
+        self.drawing = self.random and not record and watch is None
+        self.quick = self.plain and self.drawing
         # Each role's anytime actions: (index, declaration, condition, (option id, label)).
         self.by_role: dict[str, list[tuple[int, AnytimeDecl, Any, tuple[str, str]]]] = {}
         self.actions = {"!" + decl.id: decl for decl, _ in program.anytime}  # by option id
@@ -272,7 +276,8 @@ class AnsweringRuntime(Runtime):
         """Tell the watch of the first decisions waited for."""
         watch = self.watch
         self.watch = None
-        self.quick = self.plain and not self.record
+        self.drawing = self.random and not self.record
+        self.quick = self.plain and self.drawing
         assert watch is not None
         watch(self.state, specs)
 

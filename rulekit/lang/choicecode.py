@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.engine.program import LogField
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
-from rulekit.lang.drawcode import QUICK_TEST, subset_alone, subsets_together
+from rulekit.lang.drawcode import QUICK_TEST, one_alone, subset_alone, subsets_together
 from rulekit.lang.exprfacts import is_range
 
 Line = tuple[str, Location | None]
@@ -99,11 +99,12 @@ class ChoiceWriter:
         """A choice of one item asked alone, answered by random seats
         (``QuickAnswers.choose_one``) from its candidates worked out in place, without a
         spec; asked again, the candidates worked out again, after an anytime action."""
-        call = (f"rt.choose_one(L, {slot}, {self._quick_items(choice)}, "
-                f"{self.c.py(choice.player)}, {bool(choice.optional)!r}, "
+        player = self.c.py(choice.player)
+        call = (f"rt.choose_one(L, {slot}, _it, {player}, {bool(choice.optional)!r}, "
                 f"{bool(choice.always_ask)!r}, {maker})")
-        return ["if rt.random:", f"    while (_act := {call}) is not None:",
-                "        rt.run_anytime(_act)"]
+        lines = one_alone(slot, self._quick_items(choice), player, bool(choice.optional),
+                          bool(self.c.program.anytime), call)
+        return ["if rt.random:", *["    " + line for line in lines]]
 
     def _quick_subset(self, choice: n.Choice, slot: int, maker: str) -> list[str]:
         """A choice of a subset with no 'at most' rule asked alone, answered by random seats

@@ -1,24 +1,56 @@
-"""The code of a random seat's answer to a choice of a subset, drawn in place.
+"""The code of a random seat's answer to a choice, drawn in place.
 
-In a simulation (random seats, a game without anytime actions, no choice recorded, nobody
-watching, within the round limit: ``rt.quick``), the playout code of a subset choice draws
-its answer itself, with no call: the draws of :class:`~rulekit.engine.quickanswers.QuickAnswers`
-(``choose_subset``, ``choose_subsets``), written out. A subset is drawn as a bit mask of its
-candidates, ``getrandbits(n)``, again until it keeps the bounds (and the choice's 'at most'
-rule), at most 64 times; after that the answer is one of all the legal ones, drawn as
-``RandomChooser.answer`` draws it (``rt.refused_answer``, through the spec). A choice this code
-cannot answer in short (a forced one, say) goes the way of ``QuickAnswers``, which makes its
-spec. The same draws in the same order, so the same games (``tests/test_playout_choices.py``).
+In a simulation (random seats, no choice recorded, nobody watching, within the round limit:
+``rt.drawing``), the playout code of a choice of one item asked alone draws its answer itself
+when the choice is not forced and no anytime action of the player holds: the draw of
+``QuickAnswers.choose_one``, written out. In such a game without anytime actions
+(``rt.quick``), the playout code of a subset choice does likewise, with the draws of
+:class:`~rulekit.engine.quickanswers.QuickAnswers` (``choose_subset``, ``choose_subsets``).
+A subset is drawn as a bit mask of its candidates, ``getrandbits(n)``, again until it keeps
+the bounds (and the choice's 'at most' rule), at most 64 times; after that the answer is one
+of all the legal ones, drawn as ``RandomChooser.answer`` draws it (``rt.refused_answer``,
+through the spec). A choice this code cannot answer in short (a forced one, say) goes the way
+of ``QuickAnswers``, which makes its spec. The same draws in the same order, so the same games
+(``tests/test_playout.py``, ``tests/test_playout_choices.py``).
 """
 
 from __future__ import annotations
 
 # When the runtime draws in short (see the module's text): a test of the current round.
 QUICK_TEST = "rt.quick and S['round'] <= rt.last_round"
+DRAWING_TEST = "rt.drawing and S['round'] <= rt.last_round"
 
 # After the answers of ``count`` decisions: as QuickAnswers counts them (the loop turns before
 # a decision are counted, and the budget starts again).
 _ANSWERED = "rt.decisions += {count}; rt.spent += rt.budget - rt.ticks; rt.ticks = rt.budget"
+
+
+def one_alone(slot: int, items: str, player: str, optional: bool, anytime: bool,
+              call: str) -> list[str]:
+    """The code of a choice of one of the candidates ``items`` (Python source) asked alone,
+    by ``player`` (``optional``: none may be chosen), in a pack with ``anytime`` actions or
+    not: drawn in place (:data:`DRAWING_TEST`, not forced, no anytime action of the player
+    holds: ``QuickAnswers.choose_one`` would draw no action), else by ``call`` (the source of
+    a call of ``rt.choose_one`` reading the candidates as ``_it``), as often as it gives an
+    anytime action to run, the candidates worked out again after each."""
+    free = "_it" if optional else "len(_it) > 1"
+    test = f"{DRAWING_TEST} and {free}"
+    if anytime:  # (whens: the anytime actions that hold, by role, once worked out)
+        test += f" and (_qw := rt.whens) is not None and _qw.get({player}) == []"
+    count = "len(_it) + 1" if optional else "len(_it)"
+    value = "(_it[_qd - 1] if _qd else None)" if optional else "_it[_qd]"
+    return [f"_it = {items}",
+            f"if {test}:",
+            "    " + _ANSWERED.format(count=1),
+            f"    _qg = rt.rngs[{player}].getrandbits; _qc = {count}; _qb = _qc.bit_length()",
+            "    _qd = _qg(_qb)",
+            "    while _qd >= _qc:",
+            "        _qd = _qg(_qb)",
+            f"    L[{slot}] = {value}",
+            "else:",
+            f"    while (_act := {call}) is not None:",
+            "        rt.run_anytime(_act)",
+            f"        _it = {items}"]
 
 
 def drawn_subset(slot: int, items: str, player: str, least: str, most: str,
@@ -85,4 +117,5 @@ def subsets_together(choices: list[tuple[int, str, str, str, str, tuple[str, str
     return lines
 
 
-__all__ = ["QUICK_TEST", "drawn_subset", "subset_alone", "subsets_together"]
+__all__ = ["DRAWING_TEST", "QUICK_TEST", "drawn_subset", "one_alone", "subset_alone",
+           "subsets_together"]
