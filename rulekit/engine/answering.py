@@ -71,12 +71,7 @@ class AnsweringRuntime(Runtime):
         # Whether the choices of RandomChoosers are recorded in the log (as in a game played
         # step by step), or only the anytime actions taken (a simulation reads no log).
         self.record = record
-        # Whether playout code draws the answers of random seats in place, with no call (a
-        # simulation: nothing recorded, nobody watching; it tests the round limit itself):
-        # those of one item (``drawing``), and those of subsets (``quick``: with no anytime
-        # action in the game). See rulekit/lang/drawcode.
-        self.drawing = self.random and not record and watch is None
-        self.quick = self.plain and self.drawing
+        self._draw_in_place()
         # Each role's anytime actions: (index, declaration, condition, (option id, label)).
         self.by_role: dict[str, list[tuple[int, AnytimeDecl, Any, tuple[str, str]]]] = {}
         self.actions = {"!" + decl.id: decl for decl, _ in program.anytime}  # by option id
@@ -272,12 +267,19 @@ class AnsweringRuntime(Runtime):
         self.ticks = ticks
         return spec
 
+    def _draw_in_place(self) -> None:
+        """Whether playout code draws the answers of random seats in place, with no call (a
+        simulation: nothing recorded, nobody watching; the code tests the round limit
+        itself): those of one item (``drawing``), and those of subsets (``quick``: with no
+        anytime action in the game). See rulekit/lang/drawcode."""
+        self.drawing = self.random and not self.record and self.watch is None
+        self.quick = self.plain and self.drawing
+
     def _waiting(self, specs: list[dict[str, Any]]) -> None:
         """Tell the watch of the first decisions waited for."""
         watch = self.watch
         self.watch = None
-        self.drawing = self.random and not self.record
-        self.quick = self.plain and self.drawing
+        self._draw_in_place()
         assert watch is not None
         watch(self.state, specs)
 
