@@ -258,6 +258,13 @@ def added() -> dict[str, dict[bytes, bytes]]:
     return found
 
 
+def added_from_now() -> None:
+    """From now on, :func:`added` gives only what this process puts after this call (in a
+    forked process: not what the process it was forked from had put)."""
+    for store in _named.values():
+        store._added = set()
+
+
 def add(found: dict[str, dict[bytes, bytes]]) -> None:
     """Put results that another process stored (:func:`added`) in the stores of their names
     (those a store of this process already holds are left as they are)."""
@@ -279,5 +286,5 @@ def save_all() -> None:
         store.save()
 
 
-__all__ = ["CACHE_ENV", "NO_CACHE_ENV", "Store", "add", "added", "cache_dir", "code_stamp",
-           "save_all", "sha256", "switched_off"]
+__all__ = ["CACHE_ENV", "NO_CACHE_ENV", "Store", "add", "added", "added_from_now", "cache_dir",
+           "code_stamp", "save_all", "sha256", "switched_off"]

@@ -36,9 +36,10 @@ def pack_copy(tmp_path: Path, name: str = "rednotice") -> Path:
 SETUPS = {  # run before the command, in its process
     "serial": "a.read_ahead = lambda folder: None",
     "forked": "",
-    "raises": "def _read(path): raise RuntimeError('a bug')\na._read = _read",
-    "dies": "a._read = lambda path: os._exit(3)",
-    "hangs": "a._read = lambda path: time.sleep(60)\na.WAIT_SECONDS = 0.5",
+    "raises": "def bug(path): raise RuntimeError('a bug')\na._read = there(bug)",
+    "dies": "a._read = there(lambda path: os._exit(3))",
+    "hangs": "a._read = there(lambda path: time.sleep(60))\na.WAIT_SECONDS = 0.5",
+    "slow": "a._read = there(lambda path: (time.sleep(0.2), read(path)))",  # 0.2 s a file
 }
 
 
@@ -48,10 +49,18 @@ def validated(pack: Path, cache: Path, how: str, *argv: str) -> tuple[Any, ...]:
     (told by the command's process)."""
     code = "\n".join([
         "import os, sys, time, atexit", "import rulekit.scenarioahead as a",
-        "a._can_fork = lambda: True", "forks = []", "fork = os.fork",
-        "def counting():\n    pid = fork()\n    forks.append(pid)\n    return pid",
-        "a.os.fork = counting", SETUPS[how],
+        "a._can_fork = lambda: True", "forks = []", "import types, rulekit.forked as f",
+        "def counting(work):\n    forks.append(1)\n    return f.start(work)",
+        "a.forked = types.SimpleNamespace(start=counting, SharedCounter=f.SharedCounter)",
+        "parent, read, here = os.getpid(), a._read, []",
+        "def reading(path):\n    if os.getpid() == parent:\n        here.append(path)\n"
+        "    return read(path)",
+        "a._read = reading",
+        "def there(how):  # (in the other process: this one reads as usual)\n"
+        "    return lambda path: reading(path) if os.getpid() == parent else how(path)",
+        SETUPS[how],
         "atexit.register(lambda: open(os.environ['FORKS'], 'w').write(str(len(forks))))",
+        "atexit.register(lambda: open(os.environ['FORKS'] + '.here', 'w').write(str(len(here))))",
         "sys.argv = ['rulekit', 'validate', *sys.argv[1:]]",
         "from rulekit.cli import entry", "entry()"])
     told = cache.with_name(cache.name + ".forks")
@@ -107,6 +116,22 @@ def test_mistakes_in_scenario_files_are_the_same_read_ahead(mistakes: str,
         assert entries.items() <= forked[3][name].items()
 
 
+def read_here(cache: Path) -> int:
+    """How many scenario files the command's process read ahead itself (in the last run of
+    :func:`validated` with ``cache``)."""
+    return int(cache.with_name(cache.name + ".forks.here").read_text())
+
+
+def test_the_files_are_shared_out_between_the_two_processes(tmp_path: Path) -> None:
+    pack = pack_copy(tmp_path)
+    *alone, _ = validated(pack, tmp_path / "alone", "serial")
+    *shared, forks = validated(pack, tmp_path / "shared", "slow")
+    assert forks == 1 and shared == alone
+    assert 0 < read_here(tmp_path / "shared") < 9  # of 9 files: some read there
+    *forked, forks = validated(pack, tmp_path / "forked", "forked")
+    assert forks == 1 and forked == alone
+
+
 @pytest.mark.parametrize("failure", ["raises", "dies", "hangs"])
 def test_a_failure_of_the_other_process_leaves_the_work_to_this_one(
         failure: str, tmp_path: Path) -> None:
@@ -123,6 +148,7 @@ def test_no_fork_on_one_core_nor_for_small_or_stored_scenario_files(
         assert not ahead._can_fork()
     monkeypatch.setattr(ahead, "_can_fork", lambda: True)
     small = pack_copy(tmp_path, "carchase")
+    monkeypatch.setattr(ahead, "MIN_CHARACTERS", 64 * 1024)
     assert ahead.read_ahead(small) is None  # 48 kB of scenario files
     monkeypatch.setattr(ahead, "MIN_CHARACTERS", 1)
     assert ahead._unstored(small)

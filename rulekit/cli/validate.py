@@ -22,6 +22,8 @@ from rulekit.cli.common import err, out
 from rulekit.errors import PackError, PackErrors, RulekitError
 
 if TYPE_CHECKING:
+    from rulekit.forked import Forked
+    from rulekit.pack.cache import Prepared, ValidationCache
     from rulekit.pack.loader import LoadedPack
 
 
@@ -58,43 +60,94 @@ def check(ref: str, use_cache: bool = True) -> tuple[list[PackError], str | None
     if cached is not None:
         summary, warnings = cached
         return warnings, None, summary
-    diagnostics, failure, summary, pack = _check(folder, use_cache)
-    if cache is not None and pack is not None and failure is None and summary:
-        from rulekit.lintend import end_condition_reads, end_verdicts
-        from rulekit.pack.edits import Reads, parameter_bounds
-
-        reads = Reads(end_condition_reads(pack), parameter_bounds(pack.manifest_doc),
-                      end_verdicts(pack.game))
-        cache.put(pack.roots, summary, diagnostics, pack.documents, reads)
+    diagnostics, failure, summary, prepared = _check(folder, cache)
+    if cache is not None and failure is None and summary:
+        cache.write(prepared, summary, diagnostics)
     return diagnostics, failure, summary
 
 
-def _check(folder: Path, ahead: bool = False,
-           ) -> tuple[list[PackError], str | None, str, LoadedPack | None]:
-    """Validate the pack in ``folder`` (``ahead``: its scenario files read meanwhile in a
-    forked process where that pays, :mod:`rulekit.scenarioahead`)."""
-    from rulekit.lint import lint_pack
+def _check(folder: Path, cache: ValidationCache | None = None,
+           ) -> tuple[list[PackError], str | None, str, Prepared | None]:
+    """Validate the pack in ``folder``: its diagnostics, a message for an error that is not
+    located, its summary, and what ``cache`` is to write of it (:meth:`~rulekit.pack.cache.
+    ValidationCache.prepare`). Where that pays, its scenario files are read in a forked
+    process while it loads (:mod:`rulekit.scenarioahead`, with a cache), and the work that
+    needs neither is done in another while they are checked (:func:`_tail`)."""
     from rulekit.pack.loader import load_pack
     from rulekit.scenarioahead import read_ahead
     from rulekit.scenariocache import check_scenario_files
 
-    reading = read_ahead(folder) if ahead else None
+    reading = read_ahead(folder) if cache is not None else None
+    tail: Forked | None = None
     try:
         pack = load_pack(folder, checked_only=True)
         if reading is not None:
             reading.join()
+        tail = _fork_tail(pack, cache)
         errors, scenarios = check_scenario_files(pack)
-    except PackErrors as exc:
-        return list(exc.errors), None, "", None
-    except PackError as exc:
-        return [exc], None, "", None
-    except RulekitError as exc:
-        return [], str(exc), "", None
+    except BaseException as exc:
+        if tail is not None:
+            tail.stop()
+        if isinstance(exc, PackErrors):
+            return list(exc.errors), None, "", None
+        if isinstance(exc, PackError):
+            return [exc], None, "", None
+        if isinstance(exc, RulekitError):
+            return [], str(exc), "", None
+        raise
     finally:
         if reading is not None:
             reading.stop()
+    warnings, prepared = _tail_result(tail, pack, cache)
     summary = f"{len(pack.game.symbols.cards)} cards, {scenarios} scenarios"
-    return [*errors, *lint_pack(pack)], None, summary, pack
+    return [*errors, *warnings], None, summary, prepared
+
+
+def _tail(pack: LoadedPack, cache: ValidationCache | None,
+          ) -> tuple[list[PackError], Prepared | None]:
+    """What a validation does once its pack is loaded that needs neither its scenario files
+    nor their checks: the lint warnings, and the first half of the cache's writing."""
+    from rulekit.lint import lint_pack
+    from rulekit.lintend import end_condition_reads, end_verdicts
+    from rulekit.pack.edits import Reads, parameter_bounds
+
+    warnings = lint_pack(pack)
+    if cache is None:
+        return warnings, None
+    reads = Reads(end_condition_reads(pack), parameter_bounds(pack.manifest_doc),
+                  end_verdicts(pack.game))
+    return warnings, cache.prepare(pack.roots, pack.documents, reads)
+
+
+def _fork_tail(pack: LoadedPack, cache: ValidationCache | None) -> Forked | None:
+    """:func:`_tail` started in a forked process (:mod:`rulekit.forked`), which hands back
+    its result and what it stored; None where that cannot be done."""
+    from rulekit import forked
+    from rulekit.stored import added, added_from_now
+
+    if not forked.can_fork():
+        return None
+
+    def work() -> tuple[list[PackError], Prepared | None, dict[str, dict[bytes, bytes]]]:
+        added_from_now()
+        warnings, prepared = _tail(pack, cache)
+        return warnings, prepared, added()
+
+    return forked.start(work)
+
+
+def _tail_result(tail: Forked | None, pack: LoadedPack, cache: ValidationCache | None,
+                 ) -> tuple[list[PackError], Prepared | None]:
+    """What :func:`_tail` gave in the forked process, or gives here if that failed."""
+    from rulekit.stored import add
+
+    if tail is not None:
+        ok, found = tail.result()
+        if ok and isinstance(found, tuple) and len(found) == 3:
+            warnings, prepared, stored = found
+            add(stored)
+            return warnings, prepared
+    return _tail(pack, cache)
 
 
 def _as_json(error: PackError) -> dict[str, Any]:

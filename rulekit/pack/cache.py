@@ -45,6 +45,9 @@ SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", ".mypy_cache
 
 Files = dict[str, tuple[str, bytes]]
 """The files under a folder: their paths (relative, with '/') -> their digest and bytes."""
+Prepared = tuple[dict[str, dict[str, str]], dict[str, Any]]
+"""What :meth:`ValidationCache.prepare` gives: the digests of the files of each folder (by
+its full path), and what :func:`rulekit.pack.edits.record` keeps."""
 
 
 def folder_files(folder: Path) -> Files | None:
@@ -153,17 +156,27 @@ class ValidationCache:
         """Remember a validation free of errors (``folders``: the pack's and its bases';
         ``documents``: the pack files it read; ``reads``: where its report reads numbers),
         unless the pack's folder changed while it was validated (after :meth:`get`)."""
+        if self.path is None or any(d.kind == "error" for d in diagnostics):
+            return
+        self.write(self.prepare(folders, documents, reads), summary, diagnostics)
+
+    def prepare(self, folders: Iterable[Path], documents: Sequence[YamlDocument] = (),
+                reads: Reads | None = None) -> Prepared | None:
+        """The first half of :meth:`put`, which does not need the validation's diagnostics
+        (and may be done meanwhile, in another process): the files of ``folders`` as they
+        are now, and what :mod:`rulekit.pack.edits` keeps of ``documents``; None if nothing
+        is to be written (a file was edited meanwhile, a folder is too big)."""
         from rulekit.pack.edits import Reads, record
         from rulekit.textfiles import decode_text
 
-        if self.path is None or any(d.kind == "error" for d in diagnostics):
-            return
+        if self.path is None:
+            return None
         roots: dict[str, Files] = {}
         try:
             for folder in {self.folder, *(f.resolve() for f in folders)}:
                 files = folder_files(folder)
                 if files is None:
-                    return
+                    return None
                 roots[str(folder)] = files
             read = {str(doc.path.resolve()) for doc in documents}
             texts = {os.path.join(folder, name): decode_text(data, name)
@@ -171,12 +184,23 @@ class ValidationCache:
                      if os.path.join(folder, name) in read}
             kept = record(documents, texts, reads or Reads(), self._unchanged(roots))
         except (OSError, RuntimeError, PackError):
+            return None
+        if kept is None:
+            return None
+        return {folder: _digests(files) for folder, files in roots.items()}, kept
+
+    def write(self, prepared: Prepared | None, summary: str,
+              diagnostics: Sequence[PackError]) -> None:
+        """The second half of :meth:`put`: write what :meth:`prepare` gave, with the summary
+        and the warnings, if the validation found no error and the pack's folder is as
+        :meth:`get` found it."""
+        if (prepared is None or self.path is None or self._before is None
+                or any(d.kind == "error" for d in diagnostics)):
             return
-        if (kept is None or self._before is None
-                or _digests(roots[str(self.folder)]) != _digests(self._before)):
+        roots, kept = prepared
+        if roots.get(str(self.folder)) != _digests(self._before):
             return
-        self._write({"format": FORMAT, "stamp": self.stamp,
-                     "roots": {folder: _digests(files) for folder, files in roots.items()},
+        self._write({"format": FORMAT, "stamp": self.stamp, "roots": roots,
                      "summary": summary, "warnings": [_record(d) for d in diagnostics],
                      **kept})
 

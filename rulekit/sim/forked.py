@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import mmap
 import os
 import pickle
 import select
@@ -24,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulekit.errors import GameRuntimeError
+from rulekit.forked import SharedCounter
 from rulekit.sim.stats import Tally
 
 Ranges = list[tuple[int, int]]
@@ -31,30 +31,20 @@ _SIZE = struct.Struct("<Q")  # the length of a message, and the shared counter
 
 
 class _Counter:
-    """The number of the next chunk, shared by processes forked after it is made."""
+    """The ranges of a run, handed out in order from a counter shared by processes forked
+    after it is made (:class:`rulekit.forked.SharedCounter`)."""
 
     def __init__(self, ranges: Ranges) -> None:
         self.ranges = ranges
-        self.memory = mmap.mmap(-1, _SIZE.size)  # anonymous and shared: seen by the helpers
-        self.token_in, self.token_out = os.pipe()
-        os.write(self.token_out, b"\0")
+        self.shared = SharedCounter(len(ranges))
 
     def take(self) -> tuple[int, int] | None:
         """The next chunk, or None when every chunk has been taken."""
-        os.read(self.token_in, 1)  # (waits while another process holds it)
-        try:
-            index: int = _SIZE.unpack_from(self.memory)[0]
-            if index >= len(self.ranges):
-                return None
-            _SIZE.pack_into(self.memory, 0, index + 1)
-        finally:
-            os.write(self.token_out, b"\0")
-        return self.ranges[index]
+        index = self.shared.take()
+        return None if index is None else self.ranges[index]
 
     def close(self) -> None:
-        os.close(self.token_in)
-        os.close(self.token_out)
-        self.memory.close()
+        self.shared.close()
 
 
 def run_forked(play: Callable[[Any, int, int], Tally], job: Any, ranges: Ranges, helpers: int,
