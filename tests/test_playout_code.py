@@ -249,16 +249,24 @@ PROPERTIES = """\
 """
 
 
-def test_lists_of_a_property_in_a_playout_play_the_games_of_the_normal_path(
-        tmp_path: Path) -> None:
-    text = content(phases={"main": PROPERTIES}, rounds="2",
-                   after_rounds='if total > 12 { win a "Big." } else { win b "Small." }')
+def played_with_maps(tmp_path: Path, main: str, over: int) -> list[dict[str, Any]]:
+    """The final states of playouts of a pack whose phase is ``main`` (won by ``a`` if
+    ``total`` ends over ``over``), each the game of the normal path, after checking that
+    its playout versions call ``map`` (the short way is the one tested)."""
+    text = content(phases={"main": main}, rounds="3",
+                   after_rounds=f'if total > {over} {{ win a "Big." }} else {{ win b "Small." }}')
     game = load(tmp_path, text).game
     states = check_playouts(game, 12, 30)
-    assert len({state["vars"]["total"] for state in states}) > 3  # (games that differ)
     PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
     assert "map" in {name for fn in game.program.playout.values() if hasattr(fn, "__code__")
-                     for name in fn.__code__.co_names}  # (the short way is the one tested)
+                     for name in fn.__code__.co_names}
+    return states
+
+
+def test_lists_of_a_property_in_a_playout_play_the_games_of_the_normal_path(
+        tmp_path: Path) -> None:
+    states = played_with_maps(tmp_path, PROPERTIES, 12)
+    assert len({state["vars"]["total"] for state in states}) > 3  # (games that differ)
     broken = content(phases={"main": "let xs = [first(deck), none]\n"
                                      "    total = sum([c.score for c in xs])"})
     game = load(tmp_path / "none", broken).game
@@ -268,6 +276,28 @@ def test_lists_of_a_property_in_a_playout_play_the_games_of_the_normal_path(
         normally(game, 0)
     assert error.message == info.value.message and error.location == info.value.location
     assert error.location is not None and error.location.line == locate(broken, "total =")[0]
+
+
+# Whether some item of a list has a property equal to a value, which playout versions read as
+# ``value in map(<the property's table>, list)``: the value a local, a constant or a variable,
+# on either side of ``==``; and where the value is the item itself (not read that way). Each
+# answer is written into ``tag``, so that one that differs shows in the final state.
+SOME_EQUAL = """\
+    let picked = choose a subset of deck prompt "p"
+    move picked from deck to hand[a]
+    let k = choose b one of [1, 2, 3, 4] prompt "k"
+    total += k
+    let found = [any([c.score == k for c in hand[a]]), any([k == c.score for c in deck]),
+                 any([c.kind == "y" for c in picked]), any([c.score == total for c in hand[a]]),
+                 any([c.score == c.score for c in picked]), any([c.kind == "z" for c in []])]
+    tag = tag + text(found)
+"""
+
+
+def test_whether_some_item_has_a_property_in_a_playout_plays_the_games_of_the_normal_path(
+        tmp_path: Path) -> None:
+    tags = {state["vars"]["tag"] for state in played_with_maps(tmp_path, SOME_EQUAL, 6)}
+    assert len(tags) > 5 and any("true" in t for t in tags) and any("false" in t for t in tags)
 
 
 # A zone's count compared with 0 or 1, which the code reads as whether the pile is empty, on

@@ -24,6 +24,11 @@ def is_simple(e: n.Expr) -> bool:
     return isinstance(e, n.Name) and bool(e.ref) and e.ref[0] in ("local", "const", "var")
 
 
+def reads_local(e: n.Expr, slot: int) -> bool:
+    """Whether ``e`` is the name of local ``slot``."""
+    return isinstance(e, n.Name) and bool(e.ref) and e.ref[0] == "local" and e.ref[1] == slot
+
+
 def node_count(e: Any) -> int:
     """The number of nodes of an expression."""
     if isinstance(e, list):

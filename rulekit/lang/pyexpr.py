@@ -14,7 +14,6 @@ their places).
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -33,7 +32,9 @@ from rulekit.lang.exprfacts import (
     is_simple,
     is_zone,
     node_count,
+    reads_local,
 )
+from rulekit.lang.proptables import Bindings, PropertyTables
 from rulekit.lang.symbols import Symbols
 
 _PY_OPS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">",
@@ -51,7 +52,8 @@ class ExprWriter:
     def __init__(self, symbols: Symbols, ns: dict[str, Any]) -> None:
         self.symbols = symbols
         self.ns = ns  # the namespace of the generated code
-        self._counter = itertools.count()
+        self.bindings = Bindings(ns)
+        self._counter = self.bindings.counter  # (also numbers the files of generated code)
         self._bound: dict[int, str] = {}  # local slots compiled as Python names (binding)
         self._prefix = ""  # of the Python names of comprehension variables
         self._counting: set[str] = set()  # those of them that walk a range (numbers only)
@@ -59,14 +61,11 @@ class ExprWriter:
         self.function_params: dict[str, int] = {}  # pack function -> number of parameters
         self.playout_mode = False  # writing a playout version (see the module's docstring)
         self._inlining: list[str] = []  # functions being written in place, innermost last
-        self._tables: dict[tuple[str, bool], str | None] = {}  # property tables, by property
-        self._getters: dict[str, str] = {}  # the lookup of a property table, by its name
+        self.tables = PropertyTables(symbols, self.bindings)
 
     def constant(self, value: Any) -> str:
         """A name in the namespace bound to ``value`` (for objects without a literal)."""
-        name = f"_k{next(self._counter)}"
-        self.ns[name] = value
-        return name
+        return self.bindings.bind(value)
 
     @contextmanager
     def playing_out(self) -> Iterator[None]:
@@ -252,17 +251,10 @@ class ExprWriter:
 
     def _x_attr(self, e: n.Attr) -> str:
         obj = self.py(e.obj)
-        table = self._attr_table(e)
+        table = self.tables.of(e)
         if table is not None:
             return f"{table}[{obj}]"
         return f"C[{obj}][{e.attr!r}]"
-
-    def _attr_table(self, e: n.Attr) -> str | None:
-        """The table :meth:`_property_table` gives for ``e``'s property, if any."""
-        strict = e.attr in ("id", "name") or (
-            e.obj_kind == "card" and all(e.attr in card for card in self.symbols.cards.values())
-        )
-        return self._property_table(e.attr, strict)
 
     def _property_map(self, e: n.Expr) -> str | None:
         """In playout versions (which count no step per item), a comprehension that reads one
@@ -271,32 +263,25 @@ class ExprWriter:
         comprehension. None for another expression."""
         if not (self.playout_mode and isinstance(e, n.Comprehension) and e.condition is None):
             return None
-        item = e.element
-        if not (isinstance(item, n.Attr) and isinstance(item.obj, n.Name) and item.obj.ref
-                and item.obj.ref[0] == "local" and item.obj.ref[1] == e.slot):
-            return None
-        table = self._attr_table(item)
-        if table is None:
-            return None
-        getter = self._getters.get(table)
-        if getter is None:
-            getter = self._getters[table] = self.constant(self.ns[table].__getitem__)
-        return f"map({getter}, {self.walked(e.iterable)})"
+        getter = self.tables.getter(e.element, e.slot)
+        return None if getter is None else f"map({getter}, {self.walked(e.iterable)})"
 
-    def _property_table(self, attr: str, strict: bool) -> str | None:
-        """The name of a table of property ``attr`` by component (one lookup rather than
-        two and a call): each component's value, none where it has no such property; if
-        ``strict``, None unless every component has it (``C[x][attr]`` then fails as before)."""
-        key = (attr, strict)
-        name = self._tables.get(key)
-        if name is None and key not in self._tables:
-            components: dict[str, dict[str, Any]] = self.ns["C"]
-            if strict and not all(attr in props for props in components.values()):
-                self._tables[key] = None
-                return None
-            table = {ident: props.get(attr) for ident, props in components.items()}
-            name = self._tables[key] = self.constant(table)
-        return name
+    def _property_in(self, e: n.Expr) -> str | None:
+        """In playout versions, ``any([x.p == v for x in xs])`` (or ``v == x.p``), for ``v`` a
+        constant, a local other than ``x`` or a variable, as ``v in map(<p's table>, xs)``:
+        the same values compared in the same order, up to the first equal one, with no
+        Python frame for the comprehension. None for another expression."""
+        if not (self.playout_mode and isinstance(e, n.Comprehension) and e.condition is None
+                and isinstance(e.element, n.Binary) and e.element.op == "=="):
+            return None
+        compared = e.element
+        for item, value in ((compared.left, compared.right), (compared.right, compared.left)):
+            if not is_simple(value) or reads_local(value, e.slot):
+                continue
+            getter = self.tables.getter(item, e.slot)
+            if getter is not None:
+                return f"({self.py(value)} in map({getter}, {self.walked(e.iterable)}))"
+        return None
 
     def _x_index(self, e: n.Index) -> str:
         obj = e.obj
@@ -331,6 +316,10 @@ class ExprWriter:
             return f"({pile}[{-1 if name == 'top' else 0}] if {pile} else None)"
         if name in ("min", "max") and len(args) > 1:
             return f"{name}({', '.join(args)})"  # Python's own, for two or more numbers
+        if name == "any":
+            found = self._property_in(e.args[0])
+            if found is not None:
+                return found
         if name == "sum" and self._sum_fits(e.args[0]):
             mapped = self._property_map(e.args[0])  # (no list made of the numbers)
             # Python's own: the total cannot outgrow the limits
