@@ -25,8 +25,11 @@ Each pack is copied into a temporary folder, and validated there with a cache fo
 - ``--no-cache``: from scratch, reading and writing no cache at all.
 
 ``--against FOLDER`` (a checkout of another rulekit, say ``git worktree add /tmp/before main``)
-times that rulekit too, each of its runs right after the same run of this one (interleaved, so
-that both see the same load), on a copy of the pack of its own.
+times that rulekit too, each of its runs next to the same run of this one (interleaved, either
+first in turn, so that both see the same load), on a copy of the pack of its own; a last line
+gives the median of the differences between the two runs of each pair (this one less that
+one, wall and CPU), which resolves smaller differences than the minimums and medians on a
+noisy machine.
 
 For each: the minimum and the median of the wall time and of the CPU time (user + system) of
 the process, which a busy machine disturbs less; ``python -c pass`` is timed alike, as the
@@ -127,7 +130,8 @@ def bench(pack: str, edit: str | None, repeats: int, env: dict[str, str], mode: 
         for label in versions}
     with tempfile.TemporaryDirectory() as scratch:
         for run in range(repeats):
-            for label, version in versions.items():
+            order = list(versions.items())
+            for label, version in order if run % 2 == 0 else order[::-1]:  # (either first)
                 folder = Path(scratch) / f"{source.name}{label.replace(' ', '')}"
                 if run == 0:
                     shutil.copytree(source, folder)
@@ -146,6 +150,18 @@ def bench(pack: str, edit: str | None, repeats: int, env: dict[str, str], mode: 
     for label, found in samples.items():
         cells = "  ".join(medians(s) for s in found.values())
         print(f"{source.name + label:<22} {cells}")
+    for label in list(versions)[1:]:  # each run against the same run of the other rulekit
+        cells = "  ".join(paired(samples[""][key], samples[label][key])
+                          for key in samples[""])
+        print(f"{'  this - ' + label.strip(' ()'):<22} {cells}")
+
+
+def paired(this: list[tuple[float, float]], other: list[tuple[float, float]]) -> str:
+    """The median difference of wall and of CPU time between runs made one after the other,
+    in ms: what a noisy machine disturbs least, when both rulekits are alike disturbed."""
+    wall = statistics.median((a[0] - b[0]) * 1000 for a, b in zip(this, other, strict=True))
+    cpu = statistics.median((a[1] - b[1]) * 1000 for a, b in zip(this, other, strict=True))
+    return f"{wall:>+9.0f} {cpu:>+9.0f}"
 
 
 def edited_file(folder: Path, mode: str) -> str:
