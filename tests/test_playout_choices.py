@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from rulekit.engine.game import Game
-from rulekit.engine.playout import _play_normally, run_playout
+from rulekit.engine.playout import PlayoutRuntime, _play_normally, run_playout
 from rulekit.engine.quickanswers import QuickAnswers
 from rulekit.engine.randomchooser import RandomChooser
 from rulekit.engine.rng import derive
@@ -37,6 +37,7 @@ let k = choose b one of [total] prompt "Forced"
 let m = choose b one of [1, 2, 3] as x where x != k prompt "Other"
 let o = choose a one of hand[a] as y where y.score > 2 optional prompt "Show"
 let p = choose a one of discard optional prompt "Maybe none"
+let w = choose a one of [first(deck)] prompt "The top card, always asked"
 total = m
 tag = choose b one of ["left", "right"] prompt "Side"
 let s = choose b subset of discard max 1 prompt "Some"
@@ -44,7 +45,7 @@ let t = choose a subset of [1, 2, 3, 4] min 1 max 2 prompt "At least one"
 let u = choose b subset of range(1, 30) max 1 prompt "Mostly refused draws"
 let v = choose a subset of hand[a] prompt "Any"
 total = count(t) + count(u)
-tag = tag + text(v) + text(m) + text(c)
+tag = tag + text(v) + text(m) + text(c) + text(w)
 """
 
 
@@ -83,6 +84,8 @@ def test_single_choices_of_every_shape_are_the_games_of_the_normal_path(
     calls = {"choose_one": 0, "choose_subset": 0}
     left = []  # the subsets a simulation's playout code leaves to choose_subset (it draws
     # the others in place: rulekit/lang/drawcode), as (candidates, least, most)
+    asked = []  # the forced choices of one item, always asked, it leaves to choose_one:
+    # which anytime actions of the player hold, as far as known then
 
     def counted(name: str) -> Any:
         method = getattr(QuickAnswers, name)
@@ -92,10 +95,24 @@ def test_single_choices_of_every_shape_are_the_games_of_the_normal_path(
                 left.append((list(args[2]), args[4], args[5]))
             else:
                 calls[name] += 1
+            if name == "choose_one" and not self.record:
+                items, role, optional, ask = args[2], args[3], args[4], args[5]
+                repeated = id(self) in again  # (asked again after an anytime action)
+                again.discard(id(self))
+                if ask and len(items) <= 1 and (items or optional) and not repeated:
+                    held = None if self.whens is None else self.whens.get(role)
+                    asked.append(None if held is None else list(held))  # (as it is now)
             return method(self, *args)
         return call
     for name in calls:
         monkeypatch.setattr(QuickAnswers, name, counted(name))
+    again: set[int] = set()  # the runtimes that have just run an anytime action
+    run_anytime = PlayoutRuntime.run_anytime
+
+    def running(self: PlayoutRuntime, *args: Any) -> Any:
+        again.add(id(self))
+        return run_anytime(self, *args)
+    monkeypatch.setattr(PlayoutRuntime, "run_anytime", running)
     taken = 0
     for i in range(40):
         seed = derive(31, i)
@@ -114,6 +131,10 @@ def test_single_choices_of_every_shape_are_the_games_of_the_normal_path(
     assert all(not items or least > 0 for items, least, _ in left)
     assert sum(least > 0 for _, least, _ in left) == (0 if anytime else 40 * 5)
     assert (taken > 20) == anytime
+    # Unrecorded, a forced choice that is always asked (`o`, `w`) is drawn in place, as one
+    # that is not forced, unless an anytime action of its player holds (or it is not known
+    # yet which do).
+    assert [] not in asked and (bool(asked) == anytime)
 
 
 @pytest.mark.parametrize("pack", ["rednotice", "shapes"])

@@ -103,7 +103,7 @@ class ChoiceWriter:
         call = (f"rt.choose_one(L, {slot}, _it, {player}, {bool(choice.optional)!r}, "
                 f"{bool(choice.always_ask)!r}, {maker})")
         lines = one_alone(slot, self._quick_items(choice), player, bool(choice.optional),
-                          bool(self.c.program.anytime), call)
+                          bool(choice.always_ask), bool(self.c.program.anytime), call)
         return ["if rt.random:", *["    " + line for line in lines]]
 
     def _quick_subset(self, choice: n.Choice, slot: int, maker: str) -> list[str]:

@@ -2,16 +2,17 @@
 
 In a simulation (random seats, no choice recorded, nobody watching, within the round limit:
 ``rt.drawing``), the playout code of a choice of one item asked alone draws its answer itself
-when the choice is not forced and no anytime action of the player holds: the draw of
-``QuickAnswers.choose_one``, written out. In such a game without anytime actions
-(``rt.quick``), the playout code of a subset choice does likewise, with the draws of
-:class:`~rulekit.engine.quickanswers.QuickAnswers` (``choose_subset``, ``choose_subsets``).
+when the choice is not forced (or is asked even when forced) and no anytime action of the
+player holds: the draw of ``QuickAnswers.choose_one``, written out. In such a game without
+anytime actions (``rt.quick``), the playout code of a subset choice does likewise, with the
+draws of :class:`~rulekit.engine.quickanswers.QuickAnswers` (``choose_subset``,
+``choose_subsets``).
 A subset is drawn as a bit mask of its candidates, ``getrandbits(n)``, again until it keeps
 the bounds (and the choice's 'at most' rule), at most 64 times; after that the answer is one
 of all the legal ones, drawn as ``RandomChooser.answer`` draws it (``rt.refused_answer``,
-through the spec). A choice this code cannot answer in short (a forced one, say) goes the way
-of ``QuickAnswers``, which makes its spec. The same draws in the same order, so the same games
-(``tests/test_playout.py``, ``tests/test_playout_choices.py``).
+through the spec). A choice this code cannot answer in short (a forced one not always asked,
+say) goes the way of ``QuickAnswers``, which makes its spec. The same draws in the same
+order, so the same games (``tests/test_playout.py``, ``tests/test_playout_choices.py``).
 """
 
 from __future__ import annotations
@@ -25,16 +26,20 @@ DRAWING_TEST = "rt.drawing and S['round'] <= rt.last_round"
 _ANSWERED = "rt.decisions += {count}; rt.spent += rt.budget - rt.ticks; rt.ticks = rt.budget"
 
 
-def one_alone(slot: int, items: str, player: str, optional: bool, anytime: bool,
+def one_alone(slot: int, items: str, player: str, optional: bool, ask: bool, anytime: bool,
               call: str) -> list[str]:
     """The code of a choice of one of the candidates ``items`` (Python source) asked alone,
     by ``player`` (``optional``: none may be chosen), in a pack with ``anytime`` actions or
-    not: drawn in place (:data:`DRAWING_TEST`, not forced, no anytime action of the player
-    holds: ``QuickAnswers.choose_one`` would draw no action), else by ``call`` (the source of
+    not: drawn in place (:data:`DRAWING_TEST`, not forced, or asked even when forced:
+    ``ask``; no anytime action of the player holds: ``QuickAnswers.choose_one`` would draw no
+    action), else by ``call`` (the source of
     a call of ``rt.choose_one`` reading the candidates as ``_it``), as often as it gives an
     anytime action to run, the candidates worked out again after each."""
-    free = "_it" if optional else "len(_it) > 1"
-    test = f"{DRAWING_TEST} and {free}"
+    # Not forced; or asked even when forced (``ask``), which choose_one then draws alike: one
+    # item (a draw of one), or none of an optional choice (a draw of one, to decline).
+    free = ("" if ask else " and _it") if optional else (" and _it" if ask else
+                                                         " and len(_it) > 1")
+    test = DRAWING_TEST + free
     if anytime:  # (whens: the anytime actions that hold, by role, once worked out)
         test += f" and (_qw := rt.whens) is not None and _qw.get({player}) == []"
     count = "len(_it) + 1" if optional else "len(_it)"
