@@ -6,7 +6,9 @@ rulekit's modules declare dozens, which made every command slower to start. A re
 a plain ``@dataclass`` (not frozen, no slots): fields from annotations, in order, base classes'
 first; defaults and ``field(default_factory=..., init=False, repr=False, compare=False)``;
 ``__post_init__``; ``dataclasses.fields()`` works on it; equal when of the same class with equal
-compared fields; not hashable. Type checkers read it as a dataclass (``dataclass_transform``).
+compared fields; not hashable. ``@record(frozen=True)`` behaves as ``@dataclass(frozen=True)``:
+its fields cannot be assigned, and it is hashed by its compared fields. Type checkers read it
+as a dataclass (``dataclass_transform``).
 """
 
 from __future__ import annotations
@@ -15,16 +17,32 @@ import dataclasses
 import inspect
 from collections.abc import Callable
 from dataclasses import MISSING, Field, field
-from typing import Any, TypeVar, dataclass_transform
+from typing import Any, TypeVar, dataclass_transform, overload
 
 _T = TypeVar("_T")
 
 __all__ = ["field", "record"]
 
 
+@overload
+def record(cls: type[_T], /) -> type[_T]: ...
+
+
+@overload
+def record(*, frozen: bool = False) -> Callable[[type[_T]], type[_T]]: ...
+
+
 @dataclass_transform(field_specifiers=(field,))
-def record(cls: type[_T]) -> type[_T]:
-    """Make ``cls`` a record (see the module's documentation)."""
+def record(cls: type[_T] | None = None, /, *,
+           frozen: bool = False) -> type[_T] | Callable[[type[_T]], type[_T]]:
+    """Make ``cls`` a record (see the module's documentation); ``@record(frozen=True)``: one
+    whose fields cannot be assigned, hashed by its compared fields."""
+    if cls is None:
+        return lambda made: _record(made, frozen)
+    return _record(cls, frozen)
+
+
+def _record(cls: type[_T], frozen: bool) -> type[_T]:
     fields: dict[str, Any] = dict(getattr(cls, "__dataclass_fields__", {}))
     for name, annotation in inspect.get_annotations(cls).items():
         value = cls.__dict__.get(name, MISSING)
@@ -93,4 +111,26 @@ def record(cls: type[_T]) -> type[_T]:
     cls.__repr__ = __repr__  # type: ignore[method-assign]
     cls.__hash__ = None  # type: ignore[assignment]
     cls.__match_args__ = names  # type: ignore[attr-defined,misc]
+    if frozen:
+        _freeze(cls, compared)
     return cls
+
+
+def _freeze(cls: type[Any], compared: tuple[str, ...]) -> None:
+    """Make the records of ``cls`` frozen, as ``@dataclass(frozen=True)`` makes its objects:
+    no field assigned or deleted (``object.__setattr__`` still can, as in ``__post_init__``),
+    a hash of the compared fields."""
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self: Any, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __hash__(self: Any) -> int:
+        values = self.__dict__
+        return hash(tuple(values[name] for name in compared))
+
+    for name, method in (("__setattr__", __setattr__), ("__delattr__", __delattr__),
+                         ("__hash__", __hash__)):
+        setattr(cls, name, method)

@@ -51,3 +51,33 @@ def test_a_record_is_built_compared_and_shown_as_a_dataclass() -> None:
 def test_wrong_arguments_are_refused(make: object) -> None:
     with pytest.raises(TypeError):
         make()  # type: ignore[operator]
+
+
+@record(frozen=True)
+class Place:
+    line: int
+    column: int = 1
+    note: str = field(default="", compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class DataPlace:
+    line: int
+    column: int = 1
+    note: str = dataclasses.field(default="", compare=False)
+
+
+def test_a_frozen_record_behaves_as_a_frozen_dataclass() -> None:
+    place, alike = Place(3, 4, "a"), DataPlace(3, 4, "a")
+    for made, other in ((place, Place(3, 4, "b")), (alike, DataPlace(3, 4, "b"))):
+        assert made == other and hash(made) == hash(other)  # (the note is not compared)
+        assert len({made, other, type(made)(3, 5)}) == 2
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.line = 9  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            del made.line  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.fresh = 1  # type: ignore[union-attr]
+        assert dataclasses.replace(made, column=7) == type(made)(3, 7)
+        assert pickle.loads(pickle.dumps(made)) == made == copy.deepcopy(made)
+    assert hash(place) == hash(alike) and repr(place) == repr(alike).replace("Data", "")

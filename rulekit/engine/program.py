@@ -9,7 +9,6 @@ imports the compiler: the language's phases run one way, parse → check → com
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location
@@ -33,7 +32,7 @@ MAIN = "__main__"  # the procedure that runs setup, then rounds of phases
 INITIATIVE = "__flow__:initiative"  # flow.initiative, compiled as a function of no parameters
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LogField:
     """A ``{...}`` field of a log text: ``labelled`` fields show names, the others raw text."""
 

@@ -6,13 +6,13 @@ checker fills ``Name.ref`` with what a name refers to; the compiler reads it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from rulekit.records import record as node
 
 
-@dataclass(frozen=True)
+@node(frozen=True)
 class Pos:
     """A position inside one piece of effect text (1-based)."""
 
