@@ -32,14 +32,15 @@ def one_alone(slot: int, items: str, player: str, optional: bool, ask: bool, any
     by ``player`` (``optional``: none may be chosen), in a pack with ``anytime`` actions or
     not: drawn in place (:data:`DRAWING_TEST`, not forced, or asked even when forced:
     ``ask``; no anytime action of the player holds: ``QuickAnswers.choose_one`` would draw no
-    action), else by ``call`` (the source of
-    a call of ``rt.choose_one`` reading the candidates as ``_it``), as often as it gives an
-    anytime action to run, the candidates worked out again after each."""
+    action), else by ``call`` (the source of a call of ``rt.choose_one`` reading the
+    candidates as ``_it``), as often as it gives an anytime action to run, the candidates
+    worked out again after each."""
     # Not forced; or asked even when forced (``ask``), which choose_one then draws alike: one
     # item (a draw of one), or none of an optional choice (a draw of one, to decline).
-    free = ("" if ask else " and _it") if optional else (" and _it" if ask else
-                                                         " and len(_it) > 1")
-    test = DRAWING_TEST + free
+    if optional:
+        test = DRAWING_TEST if ask else f"{DRAWING_TEST} and _it"
+    else:
+        test = f"{DRAWING_TEST} and _it" if ask else f"{DRAWING_TEST} and len(_it) > 1"
     if anytime:  # (whens: the anytime actions that hold, by role, once worked out)
         test += f" and (_qw := rt.whens) is not None and _qw.get({player}) == []"
     count = "len(_it) + 1" if optional else "len(_it)"

@@ -151,21 +151,14 @@ class ValidationCache:
                                    for folder, files in now.items() if files}})
         return str(entry["summary"]), warnings
 
-    def put(self, folders: Iterable[Path], summary: str, diagnostics: Sequence[PackError],
-            documents: Sequence[YamlDocument] = (), reads: Reads | None = None) -> None:
-        """Remember a validation free of errors (``folders``: the pack's and its bases';
-        ``documents``: the pack files it read; ``reads``: where its report reads numbers),
-        unless the pack's folder changed while it was validated (after :meth:`get`)."""
-        if self.path is None or any(d.kind == "error" for d in diagnostics):
-            return
-        self.write(self.prepare(folders, documents, reads), summary, diagnostics)
-
     def prepare(self, folders: Iterable[Path], documents: Sequence[YamlDocument] = (),
                 reads: Reads | None = None) -> Prepared | None:
-        """The first half of :meth:`put`, which does not need the validation's diagnostics
-        (and may be done meanwhile, in another process): the files of ``folders`` as they
-        are now, and what :mod:`rulekit.pack.edits` keeps of ``documents``; None if nothing
-        is to be written (a file was edited meanwhile, a folder is too big)."""
+        """The first half of remembering a validation, which does not need its diagnostics
+        (and may be done meanwhile, in another process): the files of ``folders`` (the
+        pack's and its bases') as they are now, and what :mod:`rulekit.pack.edits` keeps of
+        ``documents`` (the pack files it read; ``reads``: where its report reads numbers);
+        None if nothing is to be written (a file was edited meanwhile, a folder is too
+        big)."""
         from rulekit.pack.edits import Reads, record
         from rulekit.textfiles import decode_text
 
@@ -191,9 +184,9 @@ class ValidationCache:
 
     def write(self, prepared: Prepared | None, summary: str,
               diagnostics: Sequence[PackError]) -> None:
-        """The second half of :meth:`put`: write what :meth:`prepare` gave, with the summary
-        and the warnings, if the validation found no error and the pack's folder is as
-        :meth:`get` found it."""
+        """The second half: remember what :meth:`prepare` gave, with the summary and the
+        warnings, if the validation found no error and the pack's folder is as :meth:`get`
+        found it."""
         if (prepared is None or self.path is None or self._before is None
                 or any(d.kind == "error" for d in diagnostics)):
             return
