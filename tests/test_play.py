@@ -163,6 +163,24 @@ def test_bots_only_play_the_game_simulate_plays(play: Callable[..., tuple[int, s
     assert "(only" not in out  # nobody at the screen: public events only
 
 
+@pytest.mark.parametrize(("pack", "seats", "expected"), [
+    ("carchase", ["fugitive=random"], "The Law: person, The Fugitive: random bot"),
+    ("carchase", ["law=random"], "The Law: random bot, The Fugitive: person"),
+    ("rednotice", ["jessah=random"], "Angela: person, Jessah: random bot"),
+    ("rednotice", ["jessah=human"], "Angela: ismcts bot, Jessah: person"),
+    ("rednotice", [], "Angela: person, Jessah: ismcts bot"),
+])
+def test_a_seat_given_for_a_bot_leaves_the_first_other_role_to_you(
+        play: Callable[..., tuple[int, str, str]], pack: str, seats: list[str],
+        expected: str) -> None:
+    # As the README says: `--seat jessah=random` is you as Angela against a random Jessah,
+    # not two bots playing each other.
+    options = [part for seat in seats for part in ("--seat", seat)]
+    code, out, err = play(["quit"], "play", pack, *options, "--seed", "4", "--fast")
+    assert code == 0, err
+    assert expected in out
+
+
 def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int, str, str]],
                                                   tmp_path: Path) -> None:
     game = game_of("carchase")

@@ -17,9 +17,9 @@ def register(commands: Any) -> None:
                       help="a pack folder or a shipped pack id (with --resume: optional)")
     play.add_argument("--seat", action="append", default=[], metavar="ROLE=human|AGENT",
                       help="who plays a role: human, a built-in agent (random, heuristic, "
-                           "ismcts[:iterations=N]) or package.module:Name (repeatable; other "
-                           "roles: ismcts bots, ROLE=random for a random one; "
-                           "the first role a person if no seat is given)")
+                           "ismcts[:iterations=N]) or package.module:Name (repeatable; if no seat "
+                           "is a person's, you play the first role not named; other roles: "
+                           "ismcts bots, ROLE=random for a random one)")
     play.add_argument("--seed", type=seed, default=None, metavar="S",
                       help="seed of the game (default: a new secret one, shown when the game is "
                            "over)")

@@ -29,11 +29,15 @@ def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
 
 
 def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
-    """The seats of a new game, for every role: those named in ``pairs``; by default the first
-    role is played by a person and the others by :data:`OPPONENT` bots."""
+    """The seats of a new game, for every role: those named in ``pairs``; if none of them is a
+    person's, the first role not named is played by a person (``--seat jessah=random``: you
+    play Angela against a random Jessah); the others by :data:`OPPONENT` bots. Every role
+    named for a bot: bots play each other, and the person watches."""
     seats = named_seats(pairs, roles)
-    if not seats:
-        seats[roles[0]] = HUMAN
+    if HUMAN not in seats.values():
+        unnamed = [role for role in roles if role not in seats]
+        if unnamed:
+            seats[unnamed[0]] = HUMAN
     for role in roles:
         seats.setdefault(role, OPPONENT)
     return {role: seats[role] for role in roles}
