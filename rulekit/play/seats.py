@@ -30,9 +30,10 @@ def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
 
 def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
     """The seats of a new game, for every role: those named in ``pairs``; if none of them is a
-    person's, the first role not named is played by a person (``--seat jessah=random``: you
-    play Angela against a random Jessah); the others by :data:`OPPONENT` bots. Every role
-    named for a bot: bots play each other, and the person watches."""
+    person's, the first role not named is played by a person (of roles ``hunter`` and
+    ``runner``, ``--seat runner=random``: you hunt a random runner); the others by
+    :data:`OPPONENT` bots. Every role named for a bot: bots play each other, and the person
+    watches."""
     seats = named_seats(pairs, roles)
     if HUMAN not in seats.values():
         unnamed = [role for role in roles if role not in seats]
