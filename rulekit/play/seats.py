@@ -36,9 +36,9 @@ def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
     watches."""
     seats = named_seats(pairs, roles)
     if HUMAN not in seats.values():
-        unnamed = [role for role in roles if role not in seats]
-        if unnamed:
-            seats[unnamed[0]] = HUMAN
+        first_free = next((role for role in roles if role not in seats), None)
+        if first_free is not None:
+            seats[first_free] = HUMAN
     for role in roles:
         seats.setdefault(role, OPPONENT)
     return {role: seats[role] for role in roles}
