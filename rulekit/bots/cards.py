@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import struct
 from collections.abc import Callable
 from operator import add, itemgetter
 from typing import TYPE_CHECKING, Any
@@ -24,12 +25,12 @@ class Deal:
     the positions of its new cards in the flat list of the pools dealt, followed by the cards
     that stay (``fixed``); ``watched`` the places of the cards a pending decision offers or
     was answered with (a new deal that moves one asks the decision again). ``cards`` is the
-    pools laid end to end and ``offsets`` the number of each card's pool: a deal sorts the
-    cards by that number plus a random fraction, which orders each pool at random in one sort.
+    pools laid end to end; a deal orders each pool at random in one sort of one key per card
+    (see :func:`redeal`).
     """
 
-    __slots__ = ("cards", "fixed", "indexes", "offsets", "piles", "pools", "takes", "watched",
-                 "watched_at", "watched_cards")
+    __slots__ = ("cards", "doubles", "fixed", "indexes", "key_bits", "key_fixed", "key_random",
+                 "offsets", "piles", "pools", "takes", "watched", "watched_at", "watched_cards")
 
     def __init__(self, game: Game, state: State, role: str) -> None:
         kinds = game._card_kinds
@@ -49,7 +50,7 @@ class Deal:
         for places in groups:
             for key, index, _ in places:
                 flat[key, index] = len(flat)
-        self.fixed: list[str] = []
+        self.fixed: Any = []  # (a tuple once built)
         self.piles: list[tuple[str, list[int]]] = []
         for key in dict.fromkeys(key for places in groups for key, _, _ in places):
             plan = []
@@ -66,11 +67,35 @@ class Deal:
         # What a deal runs in C: the positions of the pools' cards, each pile's cards taken
         # from the flat list (a tuple of them, or the one card), the cards watched likewise.
         self.indexes = range(len(self.cards))
+        self._keys()
+        self.fixed = tuple(self.fixed)
         self.takes = [(key, _taker(plan), len(plan) == 1) for key, plan in self.piles]
         plans = dict(self.piles)
         self.watched_at = _taker([plans[key][index] for key, index, _ in self.watched])
         cards = tuple(card for _, _, card in self.watched)
         self.watched_cards = None if not cards else cards[0] if len(cards) == 1 else cards
+
+    def _keys(self) -> None:
+        """The layout of a deal's keys (see :func:`redeal`): for card ``i`` of pool ``p``, a
+        double of exponent ``p`` whose mantissa is 44 random bits above the byte ``i``, so
+        ``key_random`` masks the bits drawn and ``key_fixed`` sets the others. Over 256 cards
+        (a byte no longer holds an index), or under two, ``key_bits`` is 0: a deal draws a float
+        per card."""
+        count = len(self.cards)
+        self.doubles = struct.Struct(f"<{count}d")
+        self.key_bits = 64 * count if 1 < count <= _BYTE_INDEXED else 0
+        self.key_fixed = self.key_random = 0
+        if self.key_bits:  # (at most 128 pools of two cards or more: the exponent fits)
+            for index, pool in enumerate(self.offsets):
+                at = 64 * index
+                self.key_fixed |= ((_EXPONENT + int(pool)) << _MANTISSA | index) << at
+                self.key_random |= _RANDOM_MANTISSA << at
+
+
+_BYTE_INDEXED = 256  # up to this many cards, a key's lowest byte holds the card's index
+_MANTISSA = 52  # bits of a double's mantissa
+_EXPONENT = 1023  # a double's exponent bias: a key of pool p lies in [2**p, 2**(p + 1))
+_RANDOM_MANTISSA = (1 << _MANTISSA) - 1 - 0xFF  # the mantissa's bits drawn at random
 
 
 def _taker(positions: list[int]) -> Callable[[list[str]], Any]:
@@ -106,12 +131,22 @@ def redeal(game: Game, state: State, role: str, rand: random.Random,
     """
     if deal is None:
         deal = Deal(game, state, role)
-    # A uniform permutation of each pool: the cards sorted by their pool's number plus a
-    # random fraction (each pool stays in its place, in a random order). The fractions are
-    # drawn in C, one per card in order (``map`` stops with the offsets, before a draw).
-    keys = list(map(add, deal.offsets, iter(rand.random, None)))
-    flat = list(map(deal.cards.__getitem__, sorted(deal.indexes, key=keys.__getitem__)))
-    flat += deal.fixed
+    # A uniform permutation of each pool: the cards sorted by a key per card that orders the
+    # pools as they lie, each one at random inside (all keys differ, so sorting them is
+    # drawing a permutation). Each key is a double: its exponent is the pool's number, its
+    # mantissa 44 random bits above the card's index. The keys are drawn as one integer of
+    # random bits, read as doubles, sorted as floats, and the sorted keys' lowest bytes are the
+    # cards' indexes in their new order: all in C, a few calls per deal.
+    if deal.key_bits:
+        bits = rand.getrandbits(deal.key_bits) & deal.key_random | deal.key_fixed
+        doubles = deal.doubles
+        keys = doubles.unpack(bits.to_bytes(doubles.size, "little"))
+        order = doubles.pack(*sorted(keys))[::8]
+        flat: Any = itemgetter(*order)(deal.cards) + deal.fixed
+    else:  # over 256 cards (or one): each pool's number plus a random fraction, one per card
+        fractions = list(map(add, deal.offsets, iter(rand.random, None)))
+        flat = list(map(deal.cards.__getitem__, sorted(deal.indexes, key=fractions.__getitem__)))
+        flat += deal.fixed
     zones = state["zones"]
     for key, take, single in deal.takes:
         zones[key] = [take(flat)] if single else list(take(flat))
