@@ -86,10 +86,11 @@ class Deal:
         self.key_bits = 64 * count if 1 < count <= _BYTE_INDEXED else 0
         self.key_fixed = self.key_random = 0
         if self.key_bits:  # (at most 128 pools of two cards or more: the exponent fits)
-            for index, pool in enumerate(self.offsets):
-                at = 64 * index
-                self.key_fixed |= ((_EXPONENT + int(pool)) << _MANTISSA | index) << at
-                self.key_random |= _RANDOM_MANTISSA << at
+            fixed = [(_EXPONENT + int(pool)) << _MANTISSA | index
+                     for index, pool in enumerate(self.offsets)]
+            self.key_fixed = int.from_bytes(struct.pack(f"<{count}Q", *fixed), "little")
+            self.key_random = int.from_bytes(_RANDOM_MANTISSA.to_bytes(8, "little") * count,
+                                             "little")
 
 
 _BYTE_INDEXED = 256  # up to this many cards, a key's lowest byte holds the card's index
