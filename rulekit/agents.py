@@ -47,19 +47,25 @@ class View:
     :meth:`of`).
     """
 
-    __slots__ = ("game", "observation", "rng", "role")
+    __slots__ = ("game", "observation", "past", "rng", "role")
 
     def __init__(self, game: Game, role: str, rng: random.Random,
-                 observation: dict[str, Any]) -> None:
+                 observation: dict[str, Any], past: list[dict[str, Any]] | None = None
+                 ) -> None:
         self.game = game
         self.role = role
         self.rng = rng
         self.observation = observation
+        # The seat's observations at its earlier decisions, oldest first, where no belief has
+        # followed them (a game resumed from a save): a belief built for this view follows
+        # them before ``observation``, as it would have during the game, and empties the list.
+        self.past = past
 
     @classmethod
-    def of(cls, game: Game, role: str, rng: random.Random, state: dict[str, Any]) -> View:
+    def of(cls, game: Game, role: str, rng: random.Random, state: dict[str, Any],
+           past: list[dict[str, Any]] | None = None) -> View:
         """The view of ``role`` on ``state`` (which it does not keep)."""
-        return cls(game, role, rng, game.observe(state, role))
+        return cls(game, role, rng, game.observe(state, role), past)
 
     @property
     def belief(self) -> Belief:
@@ -128,6 +134,12 @@ BUILTIN_PARAMETERS: dict[str, dict[str, type]] = {
 DEFAULT_AGENT = "random"
 
 
+def is_builtin(spec: str) -> bool:
+    """Whether ``spec`` names a built-in agent (with parameters or none): one that
+    :func:`load_agent` makes without importing any module."""
+    return spec.strip().partition(":")[0].strip() in BUILTIN_AGENTS
+
+
 def load_agent(spec: str) -> AgentLike:
     """The agent named by ``spec``: a built-in name (``name:key=value:...``) or
     ``package.module:Name``.
@@ -137,7 +149,7 @@ def load_agent(spec: str) -> AgentLike:
     """
     text = spec.strip()
     name, _, rest = text.partition(":")
-    if name.strip() in BUILTIN_AGENTS:
+    if is_builtin(text):
         return _builtin(spec, name.strip(), rest)
     if ":" not in text:
         hint = did_you_mean(text, BUILTIN_AGENTS) or (
@@ -291,5 +303,4 @@ def as_option(decision: Decision, answer: object, who: str, hint: str | None = N
 
 __all__ = ["AGENT_WORDS", "BUILTIN_AGENTS", "BUILTIN_PARAMETERS", "DEFAULT_AGENT", "Agent",
            "AgentFunction", "AgentLike", "AssignmentWords", "RandomAgent", "View", "as_option",
-           "choose_function",
-           "load_agent", "parse_agents", "parse_assignments"]
+           "choose_function", "is_builtin", "load_agent", "parse_agents", "parse_assignments"]

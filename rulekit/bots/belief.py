@@ -206,7 +206,10 @@ def belief_for(view: View) -> Belief:
     """The belief of the seat ``view`` is for, brought up to its current observation.
 
     One belief is kept per seat and game (a seat's generator belongs to one game), fed only
-    with the seat's observations; its generator is drawn from the seat's, so games replay.
+    with the seat's observations; its generator is drawn from the seat's, so games replay. A
+    new belief first follows the view's ``past`` observations (a resumed game's, which it
+    then empties): built from the last observation alone, it would often lose the game,
+    since the seat's past hands are in no log.
     """
     belief = _beliefs.get(view.rng)
     observation = view.observation
@@ -218,7 +221,18 @@ def belief_for(view: View) -> Belief:
     if belief is None:
         belief = Belief(view.game, view.role, random.Random(view.rng.getrandbits(64)))
         _beliefs[view.rng] = belief
+        follow_past(belief, view.past)
     return belief.update(observation)
 
 
-__all__ = ["Belief", "BeliefLost", "Particle", "belief_for", "continues", "same_view"]
+def follow_past(belief: Belief, past: list[dict[str, Any]] | None) -> None:
+    """Bring ``belief`` along the observations of ``past`` (oldest first), then empty it."""
+    if not past:
+        return
+    for earlier in past:
+        belief.update(earlier)
+    past.clear()
+
+
+__all__ = ["Belief", "BeliefLost", "Particle", "belief_for", "continues", "follow_past",
+           "same_view"]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 
@@ -82,7 +83,8 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
     game = loaded.game
     chosen = resumed_seats(saved.seats, named_seats(seats or [], game.roles), game.roles,
                            where, take_seat)
-    state = rebuild(game, saved, where)
+    history: dict[str, list[dict[str, Any]]] = {}
+    state = rebuild(game, saved, where, history)
     if state["result"] is not None:
         raise UsageError(f"{where}: this game is over", f"see it with rulekit replay {where}")
     change = pack_change(saved, game, where)
@@ -92,6 +94,7 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
         refuse_to_overwrite(save)
     return Session(loaded, saved.seed, chosen, screen,
                    decisions=list(saved.decisions), state=state, rng=dict(saved.rng),
+                   history=history,
                    save_path=save or resume, resumed_from=resume, started=saved.started)
 
 

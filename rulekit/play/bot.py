@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from rulekit.agents import View, as_option, choose_function, load_agent
 from rulekit.engine.decisions import Decision, Option
@@ -12,17 +13,27 @@ from rulekit.simulate import seat_rng
 
 class Bot:
     """A seat played by an agent, with the seat's own random generator (seeded from the
-    game's seed and its role, as in simulations)."""
+    game's seed and its role, as in simulations).
 
-    def __init__(self, game: Game, role: str, spec: str, seed: int) -> None:
+    ``past``: in a resumed game, the seat's observations at its decisions before the save,
+    which its belief follows when the agent first asks for it (:attr:`View.past`). Until
+    then each decision's observation is added to them; once followed, none is kept.
+    """
+
+    def __init__(self, game: Game, role: str, spec: str, seed: int,
+                 past: list[dict[str, Any]] | None = None) -> None:
         self.game = game
         self.role = role
         self.spec = spec
         self.choose = choose_function(load_agent(spec))
         self.rng: random.Random = seat_rng(seed, role)
+        self.past = past or []
 
     def decide(self, state: State, decision: Decision) -> Option:
-        answer = self.choose(View.of(self.game, self.role, self.rng, state), decision)
+        view = View.of(self.game, self.role, self.rng, state, self.past or None)
+        answer = self.choose(view, decision)
+        if self.past:  # the agent built no belief on them: the next decision may
+            self.past.append(view.observation)
         return as_option(decision, answer, f"the bot of {self.role} ({self.spec})")
 
 

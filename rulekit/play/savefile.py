@@ -273,11 +273,17 @@ def _other_pack(where: str, saved: str, named: str) -> SaveFileError:
                          f"leave the pack out, the save names it: rulekit play --resume {where}")
 
 
-def rebuild(game: Game, saved: SavedGame, where: str) -> State:
-    """The state after the saved decisions, applied one by one from ``new_game(seed)``."""
+def rebuild(game: Game, saved: SavedGame, where: str,
+            history: dict[str, list[dict[str, Any]]] | None = None) -> State:
+    """The state after the saved decisions, applied one by one from ``new_game(seed)``.
+
+    ``history``: filled with each role's observations at its decisions, oldest first (what
+    a seat's belief follows, see :class:`rulekit.agents.View`)."""
     state = game.new_game(saved.seed)
     changed = saved.pack_hash != game.pack_hash
     for number, (role, option) in enumerate(saved.decisions, start=1):
+        if history is not None and state["result"] is None:
+            history.setdefault(role, []).append(game.observe(state, role))
         if state["result"] is not None:
             raise SaveFileError(f"{where}: decision {number} ({role}: '{option}') comes after "
                                 f"the end of the game" + (_since(saved, game) if changed else ""),

@@ -3,7 +3,13 @@ resumed one (a save is data: it never names code to run)."""
 
 from __future__ import annotations
 
-from rulekit.agents import BUILTIN_AGENTS, DEFAULT_AGENT, AssignmentWords, parse_assignments
+from rulekit.agents import (
+    BUILTIN_AGENTS,
+    DEFAULT_AGENT,
+    AssignmentWords,
+    is_builtin,
+    parse_assignments,
+)
 from rulekit.errors import UsageError, did_you_mean
 from rulekit.play.savefile import HUMAN
 
@@ -48,13 +54,14 @@ def resumed_seats(saved: dict[str, str], given: dict[str, str], roles: list[str]
                   take_seat: bool = False) -> dict[str, str]:
     """Who plays each role of a resumed game: the seats ``given`` on the command line, else
     those of the save. A save is data and never runs code: of its seats only people and
-    built-in agents are taken as they are, a plug-in agent must be named again. A person may
+    built-in agents (with their parameters) are taken as they are, a plug-in agent must be
+    named again. A person may
     take over a bot's seat only with ``take_seat``, since they would see its secrets."""
     chosen: dict[str, str] = {}
     for role in roles:
         before = saved.get(role, DEFAULT_AGENT)
         spec = given.get(role, before)
-        if role not in given and spec != HUMAN and spec not in BUILTIN_AGENTS:
+        if role not in given and spec != HUMAN and not is_builtin(spec):
             raise UsageError(
                 f"{where}: the {role} seat was played by the agent '{spec}'; a save never "
                 f"runs code, so name a plug-in agent again on the command line",

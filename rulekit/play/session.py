@@ -70,6 +70,9 @@ class Session:
     decisions: list[tuple[str, str]] = field(default_factory=list)
     state: State | None = None  # the state after ``decisions`` (a resumed game)
     rng: dict[str, Any] = field(default_factory=dict)  # bots' generator states (resumed)
+    # Each role's observations at its decisions before the save (resumed): the beliefs of
+    # the bots and of the table follow them, as they followed the game before it was saved.
+    history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     save_path: Path | None = None  # --save, or the file a game was resumed from
     resumed_from: Path | None = None
     started: str | None = None  # when the game began (UTC); now, for a new game
@@ -80,8 +83,9 @@ class Session:
         self.render = Renderer(game, phase_names(self.loaded.documents),
                                round_count(self.loaded.documents, dict(game.params)),
                                self.loaded.display)
-        self.bots = {role: Bot(game, role, spec, self.seed)
+        self.bots = {role: Bot(game, role, spec, self.seed, list(self.history.get(role, ())))
                      for role, spec in self.seats.items() if spec != HUMAN}
+        self.render.table.past = {role: list(seen) for role, seen in self.history.items()}
         for role, saved_state in self.rng.items():
             if role in self.bots:
                 restore_rng(self.bots[role].rng, saved_state)
