@@ -1,8 +1,10 @@
-"""A game resumed from a save: the beliefs of its bots and of its table follow the game again.
+"""A game resumed or replayed from a save: the beliefs of its bots and of its table follow the
+game again.
 
 A belief built from the last observation alone replays the whole log, where the seat's past
 hands are not: in most games it loses track by the middle of the game. Resumed, a bot then
-played as rollouts do, and Jessah's table no longer showed where Angela may be.
+played as rollouts do, and Jessah's table (resumed or replayed) no longer showed where Angela
+may be.
 """
 
 from __future__ import annotations
@@ -112,3 +114,19 @@ def test_a_save_with_a_built_in_bot_and_its_parameters_resumes(
     assert code == 0, err
     assert "Resumed from game.json" in out
     assert "Fugitive: ismcts:iterations=3 bot" in out
+
+
+@pytest.mark.parametrize("keys", [None, ["r"] * 3 + ["b", "a"]], ids=["all", "by-round"])
+def test_a_replay_shows_where_the_hidden_player_may_be(
+        keys: list[str] | None, play: helpers_play.Play, tmp_path: Path) -> None:
+    """Replayed as Jessah, at once or a round at a time, the table at the end shows where
+    Angela may be, the true city among them."""
+    game = load_pack("rednotice").game
+    path = tmp_path / "saved.json"
+    _, state = saved_at(game, 0, {"angela": "random", "jessah": "human"}, 5, "jessah", path)
+    flags = ["--all"] if keys is None else []
+    code, out, err = play(keys or [], "replay", path.name, "--as", "jessah", *flags)
+    assert code == 0, err
+    assert "Angela may be: anywhere" not in out
+    shown = out[out.rindex("Angela may be in "):].split("\n\n")[0]
+    assert game.label(state["vars"]["angela_at"]) in shown

@@ -76,7 +76,7 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
             if last is None or last < next_round:
                 continue
             next_round = None
-            _show_table(screen, render, game, history.state_at(number), who)
+            _show_table(screen, render, history, history.index_at(number), who)
         while True:
             try:
                 answer = screen.ask(f"[{number}/{len(events)}] ").strip().lower()
@@ -85,7 +85,7 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
                 return 0
             if answer not in ("b", "board"):
                 break
-            _show_table(screen, render, game, history.state_at(number), who)
+            _show_table(screen, render, history, history.index_at(number), who)
         if answer in ("q", "quit"):
             return 0
         if answer in ("a", "all"):
@@ -103,10 +103,7 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
         waiting = ", ".join(render.name(d.player) for d in game.pending(state))
         screen.note(f"The game was saved before its end, waiting for {waiting or 'nobody'}.")
     if who is not None:
-        obs = game.observe(state, who)
-        screen.show(render.header(obs, who))
-        for section in render.view(obs, who):
-            screen.show(section)
+        _show_table(screen, render, history, len(history.states) - 1, who)
     return 0
 
 
@@ -116,28 +113,43 @@ class _History:
     def __init__(self, game: Any, saved: SavedGame, who: str | None) -> None:
         self.game = game
         self.who = who
+        self.deciders = [role for role, _ in saved.decisions]
         self.states: list[dict[str, Any]] = [game.new_game(saved.seed)]
         for role, option in saved.decisions:
             self.states.append(game.apply(self.states[-1], {role: option}))
         self.counts = [len(self._events(state)) for state in self.states]
+        self.followed: dict[str, int] = {}  # per role, the decisions its table has followed
+
+    def seen_until(self, index: int, role: str) -> list[dict[str, Any]]:
+        """``role``'s observations at its decisions before state ``index`` not given yet
+        (what the table's belief of ``role`` follows before it is shown there)."""
+        start = self.followed.get(role, 0)
+        self.followed[role] = max(start, index)
+        return [self.game.observe(self.states[number], role)
+                for number in range(start, index) if self.deciders[number] == role]
 
     def _events(self, state: dict[str, Any]) -> list[Any]:
         if self.who is None:
             return list(state["log"])
         return list(self.game.observe(state, self.who)["log"])
 
-    def state_at(self, shown: int) -> dict[str, Any]:
-        """The state when the viewer had seen ``shown`` events."""
-        for state, count in zip(self.states, self.counts, strict=True):
+    def index_at(self, shown: int) -> int:
+        """The number of the state when the viewer had seen ``shown`` events."""
+        for index, count in enumerate(self.counts):
             if count >= shown:
-                return state
-        return self.states[-1]
+                return index
+        return len(self.states) - 1
 
 
-def _show_table(screen: Screen, render: Renderer, game: Any, state: dict[str, Any],
+def _show_table(screen: Screen, render: Renderer, history: _History, index: int,
                 who: str | None) -> None:
-    """The table at a point of the game, as ``who`` saw it (everyone: each player's view)."""
+    """The table at state ``index`` of the game, as ``who`` saw it (everyone: each player's
+    view); each belief shown follows the player's observations at its decisions up to there
+    first."""
+    game = history.game
+    state = history.states[index]
     for role in [who] if who is not None else game.roles:
+        render.table.past.setdefault(role, []).extend(history.seen_until(index, role))
         obs = game.observe(state, role)
         screen.show(render.header(obs, role))
         for section in render.view(obs, role):

@@ -122,9 +122,10 @@ class Table:
         self.game = render.game
         self.display = display
         self.beliefs: dict[str, Belief] = {}
-        # Per role, its observations at its decisions before a resumed game's save: the
-        # role's belief follows them first (built from the last one alone, it often loses
-        # the game: the viewer's past hands are in no log).
+        # Per role, its observations at its decisions that its belief has not followed (a
+        # resumed game's, or those a replay went past): the belief follows them before the
+        # next observation shown (built from the last one alone, it often loses the game:
+        # the viewer's past hands are in no log).
         self.past: dict[str, list[dict[str, Any]]] = {}
         # The values last shown of a hidden variable, per (viewer, key): (log length, values).
         self.shown: dict[tuple[str, str], tuple[int, dict[Any, float], bool]] = {}
@@ -353,16 +354,18 @@ class Table:
     def _belief(self, role: str, obs: dict[str, Any]) -> Belief:
         from rulekit.bots.belief import Belief, follow_past
 
+        past = self.past.pop(role, None)
         belief = self.beliefs.get(role)
         if belief is not None:
             try:
+                follow_past(belief, past)
                 return belief.update(obs)
             except ValueError:  # another game, or an earlier point of it (a replay)
                 pass
         belief = Belief(self.game, role, random.Random(f"{self.game.pack_id}:{role}"),
                         **BELIEF_CAPS)
         self.beliefs[role] = belief
-        follow_past(belief, self.past.pop(role, None))
+        follow_past(belief, past)
         return belief.update(obs)
 
     def zone(self, item: Item, obs: dict[str, Any], role: str, brief: bool = False
