@@ -24,6 +24,8 @@ decision (then the count depends on the machine's speed).
 from __future__ import annotations
 
 import contextlib
+import functools
+import itertools
 import math
 import random
 import time
@@ -185,6 +187,15 @@ class IsmctsAgent:
         return f"IsmctsAgent({budget}, depth={self.depth})"
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _items_of(option_id: str) -> frozenset[str]:
+    """The ids of the items a subset's option id names (none for the empty subset, nor for
+    an anytime action's ``!name``)."""
+    if option_id in (NONE_ID, "") or option_id[:1] == "!":
+        return frozenset()
+    return frozenset(option_id.split("+"))
+
+
 WIDTH = 16  # options considered at a node of a decision with many (subsets, say)
 LARGEST = 3  # of which (about) this many are largest subsets
 
@@ -197,7 +208,10 @@ def _candidates(decision: Decision, stats: dict[str, list[float]], rng: random.R
     if decision.kind == "one" or len(decision.items) <= 4:
         return decision.options()
     found: dict[str, Option] = {}
-    for option_id in stats:
+    # Most ids tried at a node of another player name cards of other deals: those that name
+    # an item not offered now are passed over in C before an option is looked for.
+    offered = decision.offered
+    for option_id in itertools.compress(stats, map(offered.__ge__, map(_items_of, stats))):
         option = decision.legal_option(option_id)
         if option is None:
             continue

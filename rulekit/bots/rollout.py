@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from rulekit.engine.decisions import NONE_ID, Decision, Option, item_ids
+from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.engine.playout import Capped, run_playout
 from rulekit.errors import GameRuntimeError
 
@@ -56,10 +56,7 @@ def largest_option(decision: Decision, rng: random.Random) -> Option | None:
     chosen = largest_subset(decision, rng)
     if len(chosen) < decision.min:
         return None
-    if not chosen:
-        return decision.option(NONE_ID)
-    ids = decision.spec.get("ids") or item_ids(decision.items)
-    return decision.option("+".join([ids[i] for i in chosen]))
+    return decision.subset_option(chosen)  # (its size and 'at most' rules are kept)
 
 
 def rollout_choice(decision: Decision, rng: random.Random) -> Option:

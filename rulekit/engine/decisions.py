@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, KeysView
 from typing import Any
 
 from rulekit.engine.draws import draw, pick
@@ -220,6 +220,19 @@ class Decision:
         if isinstance(found, Option):
             return found
         raise IllegalActionError(found())
+
+    def subset_option(self, indexes: list[int]) -> Option:
+        """The option of the items at ``indexes`` (in increasing order), which the caller
+        knows to be a legal answer (its size and ``at most`` rules checked): :meth:`option`
+        without parsing an id and checking it again."""
+        return self._subset_option(indexes)
+
+    @property
+    def offered(self) -> KeysView[str]:
+        """The ids of the items offered, as a set: a subset's option id is its items' ids
+        joined by ``+``, so an id that names an item not in it is not legal (a caller that
+        tries many ids rules those out by comparing sets)."""
+        return self._index.keys()
 
     def legal_option(self, option_id: str) -> Option | None:
         """The option with this id if it is legal, else None: :meth:`option` without working
