@@ -149,7 +149,7 @@ def _show_table(screen: Screen, render: Renderer, history: _History, index: int,
     game = history.game
     state = history.states[index]
     for role in [who] if who is not None else game.roles:
-        render.table.past.setdefault(role, []).extend(history.seen_until(index, role))
+        render.table.beliefs.follow(role, history.seen_until(index, role))
         obs = game.observe(state, role)
         screen.show(render.header(obs, role))
         for section in render.view(obs, role):

@@ -4,13 +4,12 @@
 ``status``), the other panels, the row tables, and labels options and cards as the pack says.
 Lines are laid out by :class:`Cells`, which breaks a line only between two cells (a name, a
 value), so that at any width nothing is broken in the middle of a name. "Where a piece may be"
-comes from the engine's belief of the viewer (:mod:`rulekit.bots.belief`), fed with the
+comes from the engine's belief of the viewer (:mod:`rulekit.play.tablebeliefs`), fed with the
 viewer's observations only. Nothing here knows any particular game.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -19,9 +18,9 @@ from rich.text import Text
 
 from rulekit.lang.compiler import zone_key
 from rulekit.pack.display import Column, Display, Item, Panel, Row
+from rulekit.play.tablebeliefs import TableBeliefs
 
 if TYPE_CHECKING:
-    from rulekit.bots.belief import Belief
     from rulekit.engine.decisions import Decision
     from rulekit.play.render import Renderer
 
@@ -32,8 +31,6 @@ STYLE_HIDDEN = "dim"
 SEPARATOR = " · "
 EMPTY = "-"
 FACE_DOWN = "face down"
-# The caps of a belief shown at the table (docs/bots.md): room for many hidden moves.
-BELIEF_CAPS = {"particles": 64, "frontier": 128, "keep": 12}
 
 
 class Cells:
@@ -121,14 +118,7 @@ class Table:
         self.render = render
         self.game = render.game
         self.display = display
-        self.beliefs: dict[str, Belief] = {}
-        # Per role, its observations at its decisions that its belief has not followed (a
-        # resumed game's, or those a replay went past): the belief follows them before the
-        # next observation shown (built from the last one alone, it often loses the game:
-        # the viewer's past hands are in no log).
-        self.past: dict[str, list[dict[str, Any]]] = {}
-        # The values last shown of a hidden variable, per (viewer, key): (log length, values).
-        self.shown: dict[tuple[str, str], tuple[int, dict[Any, float], bool]] = {}
+        self.beliefs = TableBeliefs(self.game)  # where hidden pieces may be, per viewer
 
     # ------------------------------------------------------------ names and words
 
@@ -301,7 +291,7 @@ class Table:
 
     def belief(self, key: str, name: str, obs: dict[str, Any], role: str) -> RenderableType:
         """Where a variable the viewer cannot see may be, from the engine's belief."""
-        weights, stale = self._weights(role, key, obs)
+        weights, stale = self.beliefs.weights(role, key, obs)
         if stale:  # said so: the places once worked out may no longer all be possible
             name = f"{name} (lost track; last worked out)"
         if weights is None:
@@ -329,44 +319,6 @@ class Table:
             separators.append(", ")
         return Cells(cells, Text(f"{name} may be in ", style=STYLE_HEAD), separator=", ",
                      separators=separators)
-
-    def _weights(self, role: str, key: str, obs: dict[str, Any]
-                 ) -> tuple[dict[Any, float] | None, bool]:
-        """The values ``key`` may have for ``role``: worked out once per point of the game
-        (a screen drawn again, ``board``, costs nothing); where the belief loses track of the
-        game, the last values it gave (None before any), and True with them."""
-        from rulekit.bots.belief import BeliefLost
-
-        point = (role, key, len(obs.get("log", ())))
-        found = self.shown.get(point[:2])
-        if found is not None and found[0] == point[2]:
-            return found[1], found[2]
-        try:
-            weights = self._belief(role, obs).distribution(key)
-        except BeliefLost:  # not worked out afresh from the whole game: too slow at a table
-            if found is None:
-                return None, False
-            self.shown[point[:2]] = (point[2], found[1], True)
-            return found[1], True
-        self.shown[point[:2]] = (point[2], weights, False)
-        return weights, False
-
-    def _belief(self, role: str, obs: dict[str, Any]) -> Belief:
-        from rulekit.bots.belief import Belief, follow_past
-
-        past = self.past.pop(role, None)
-        belief = self.beliefs.get(role)
-        if belief is not None:
-            try:
-                follow_past(belief, past)
-                return belief.update(obs)
-            except ValueError:  # another game, or an earlier point of it (a replay)
-                pass
-        belief = Belief(self.game, role, random.Random(f"{self.game.pack_id}:{role}"),
-                        **BELIEF_CAPS)
-        self.beliefs[role] = belief
-        follow_past(belief, past)
-        return belief.update(obs)
 
     def zone(self, item: Item, obs: dict[str, Any], role: str, brief: bool = False
              ) -> list[Text] | RenderableType | None:
