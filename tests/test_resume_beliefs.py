@@ -98,6 +98,7 @@ def test_the_table_of_a_resumed_game_still_shows_where_the_hidden_player_may_be(
     _, state = saved_at(game, 0, {"angela": "random", "jessah": "human"}, 5, "jessah", path)
     code, out, err = play(["quit", "y"], "play", "--resume", path.name, "--fast")
     assert code == 0, err
+    assert "worked out again: this may take a few seconds." in out  # dozens of Jessah's turns
     shown = out[out.index("Angela may be in "):].split("\n\n")[0]
     assert game.label(state["vars"]["angela_at"]) in shown
 
@@ -114,6 +115,7 @@ def test_a_save_with_a_built_in_bot_and_its_parameters_resumes(
     assert code == 0, err
     assert "Resumed from game.json" in out
     assert "Fugitive: ismcts:iterations=3 bot" in out
+    assert "worked out again" not in out  # a few turns only: no wait worth a word
 
 
 @pytest.mark.parametrize("keys", [None, ["r"] * 3 + ["b", "a"]], ids=["all", "by-round"])

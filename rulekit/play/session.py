@@ -59,6 +59,12 @@ BOT_PACE = 0.8  # seconds after each event that follows a bot's move
 EXIT_INTERRUPTED = 130
 
 
+# A resumed game whose beliefs follow this many observations of a seat or more says that it
+# may take a moment (about 1 s per 70 of them with the table's caps, Red Notice, an idle
+# machine: benchmarks/bench_resume.py).
+CATCH_UP_NOTED = 40
+
+
 @dataclass
 class Session:
     """One game at the terminal (new or resumed)."""
@@ -170,6 +176,9 @@ class Session:
         if self.resumed_from is not None:
             self.screen.note(f"Resumed from {self.resumed_from} after "
                              f"{len(self.decisions)} decisions.")
+            if max(map(len, self.history.values()), default=0) >= CATCH_UP_NOTED:
+                self.screen.note("What each player may know is worked out again: this may "
+                                 "take a few seconds.")
             self._recap()
         elif self.keeper.active:
             self.screen.note(f"The game is saved as it goes, to {shell_path(self.keeper.path)}.")
