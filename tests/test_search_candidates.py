@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import pytest
+
+from rulekit.bots import ismcts
 from rulekit.bots.ismcts import _items_of
-from rulekit.bots.rollout import largest_subset
-from rulekit.engine.decisions import Decision
+from rulekit.bots.rollout import largest_option, largest_subset
+from rulekit.engine.decisions import NONE_ID, Decision
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
+from rulekit.simulate import play_game
 
 
 def subset_decisions(pack: str, games: int) -> list[Decision]:
@@ -55,3 +60,55 @@ def test_a_largest_subset_as_an_option_is_the_option_its_id_names() -> None:
         option = decision.subset_option(chosen)
         named = decision.option(option.id)
         assert (option.id, option.value) == (named.id, named.value)
+
+
+def _plain_candidates(decision: Decision, stats: dict[str, list[float]], rng: random.Random
+                      ) -> list[str]:
+    """What a node weighs, the long way: every id tried there looked up, no memo."""
+    if decision.kind == "one" or len(decision.items) <= 4:
+        return [option.id for option in decision.options()]
+    found: dict[str, str] = {}
+    for option_id in stats:
+        option = decision.legal_option(option_id)
+        if option is not None:
+            found[option_id] = option.id
+            if len(found) >= ismcts.WIDTH:
+                return list(found.values())
+    for _ in range(2 * ismcts.LARGEST):
+        largest = largest_option(decision, rng)
+        if largest is not None:
+            found.setdefault(largest.id, largest.id)
+    if decision.min == 0:
+        found.setdefault(NONE_ID, NONE_ID)
+    for _ in range(2 * ismcts.WIDTH):
+        if len(found) >= ismcts.WIDTH:
+            break
+        option = decision.sample(rng)
+        found.setdefault(option.id, option.id)
+    return list(found.values())
+
+
+@pytest.mark.parametrize("role", ["law", "fugitive"])
+def test_a_search_weighs_what_the_long_way_gives(role: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """At every node of whole searches, the candidates (with the memo of earlier visits and
+    the ids passed over by their items) are those of the long way, and draw the same random
+    numbers."""
+    fast = ismcts._candidates
+    calls = []
+
+    def checked(decision: Decision, stats: dict[str, list[float]], rng: random.Random,
+                memo: list[Any]) -> list[str]:
+        twin = random.Random()
+        twin.setstate(rng.getstate())
+        want = _plain_candidates(decision, dict(stats), twin)
+        got = fast(decision, stats, rng, memo)
+        assert got == want and rng.getstate() == twin.getstate(), decision
+        calls.append(bool(memo) and len(memo[2]) > 0)
+        return got
+
+    monkeypatch.setattr(ismcts, "_candidates", checked)
+    game = load_pack("carchase").game
+    for seed in range(2):
+        play_game(game, seed, {role: "ismcts:iterations=150"})
+    assert len(calls) > 1000 and any(calls)  # the memo was used

@@ -29,7 +29,7 @@ import itertools
 import math
 import random
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulekit.bots.anytime import Detours, idle_here, own_options, remember, unless_idle
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
@@ -49,11 +49,12 @@ DEPTH = 0  # the default number of rollout decisions before the evaluation score
 class _Node:
     """A point of the tree: per player, per option id, [visits, total reward, available]."""
 
-    __slots__ = ("children", "stats")
+    __slots__ = ("children", "memo", "stats")
 
     def __init__(self) -> None:
         self.stats: dict[str, dict[str, list[float]]] = {}
         self.children: dict[tuple[tuple[str, str], ...], _Node] = {}
+        self.memo: dict[str, list[Any]] = {}  # per player, see _candidates
 
 
 class IsmctsAgent:
@@ -159,26 +160,26 @@ class IsmctsAgent:
         """UCB over the options available here but ``barred`` anytime actions, untried ones
         first (in random order)."""
         stats = node.stats.setdefault(decision.player, {})
-        options = _candidates(decision, stats, rng)
+        options = _candidates(decision, stats, rng, node.memo.setdefault(decision.player, []))
         if barred:
-            options = [o for o in options if o.id not in barred] or options
+            options = [o for o in options if o not in barred] or options
         untried = []
-        for option in options:
-            entry = stats.get(option.id)
+        for option_id in options:
+            entry = stats.get(option_id)
             if entry is None:
-                entry = stats[option.id] = [0.0, 0.0, 0.0]
+                entry = stats[option_id] = [0.0, 0.0, 0.0]
             entry[2] += 1
             if entry[0] == 0:
-                untried.append(option.id)
+                untried.append(option_id)
         if untried:
             return rng.choice(untried)
         c = self.exploration
-        best_id, best_value = options[0].id, -math.inf
-        for option in options:
-            visits, total, available = stats[option.id]
+        best_id, best_value = options[0], -math.inf
+        for option_id in options:
+            visits, total, available = stats[option_id]
             value = total / visits + c * math.sqrt(math.log(available) / visits)
             if value > best_value:
-                best_id, best_value = option.id, value
+                best_id, best_value = option_id, value
         return best_id
 
     def __repr__(self) -> str:
@@ -200,37 +201,59 @@ WIDTH = 16  # options considered at a node of a decision with many (subsets, say
 LARGEST = 3  # of which (about) this many are largest subsets
 
 
-def _candidates(decision: Decision, stats: dict[str, list[float]], rng: random.Random
-                ) -> list[Option]:
-    """The options a node weighs: all of them, or for a decision with very many (subsets of
-    many items), those already tried here that are legal now, then a few largest subsets and
-    the empty one, then random ones, up to :data:`WIDTH`."""
+def _candidates(decision: Decision, stats: dict[str, list[float]], rng: random.Random,
+                memo: list[Any]) -> list[str]:
+    """The ids of the options a node weighs: all of them, or for a decision with very many
+    (subsets of many items), those already tried here that are legal now, then a few largest
+    subsets and the empty one, then random ones, up to :data:`WIDTH`.
+
+    ``memo`` (the node's, for this player) keeps what the last visit found of the ids tried
+    here, with the decision's :func:`_shape`: a visit to the same decision (the searching
+    player's own, whose cards every state drawn shares) goes on from there."""
+    shape = _shape(decision)
+    known = memo and memo[0] == shape
     if decision.kind == "one" or len(decision.items) <= 4:
-        return decision.options()
-    found: dict[str, Option] = {}
-    # Most ids tried at a node of another player name cards of other deals: those that name
-    # an item not offered now are passed over in C before an option is looked for.
-    offered = decision.offered
-    for option_id in itertools.compress(stats, map(offered.__ge__, map(_items_of, stats))):
-        option = decision.legal_option(option_id)
-        if option is None:
-            continue
-        found[option_id] = option
-        if len(found) >= WIDTH:
-            return list(found.values())
-    if len(found) < WIDTH:
-        for _ in range(2 * LARGEST):
-            option = largest_option(decision, rng)
-            if option is not None:
-                found.setdefault(option.id, option)
-        if decision.min == 0:
-            found.setdefault(NONE_ID, decision.option(NONE_ID))
+        if not known:
+            memo[:] = [shape, 0, [option.id for option in decision.options()]]
+        return list(memo[2])
+    scanned, legal = (memo[1], memo[2]) if known else (0, [])
+    if len(legal) < WIDTH:
+        # Most ids tried at a node of another player name cards of other deals: those that
+        # name an item not offered now are passed over in C before an option is looked for.
+        offered = decision.offered
+        tried = itertools.islice(stats, scanned, None)
+        for option_id in itertools.compress(
+                tried, map(offered.__ge__, map(_items_of, itertools.islice(stats, scanned, None)))):
+            option = decision.legal_option(option_id)
+            if option is not None:  # (its id names the items in the order offered here)
+                legal.append((option_id, option.id))
+                if len(legal) >= WIDTH:
+                    break
+        memo[:] = [shape, len(stats), legal]
+    found = dict(legal[:WIDTH])  # id tried -> the option's id
+    if len(found) >= WIDTH:
+        return list(found.values())
+    for _ in range(2 * LARGEST):
+        option = largest_option(decision, rng)
+        if option is not None:
+            found.setdefault(option.id, option.id)
+    if decision.min == 0:
+        found.setdefault(NONE_ID, NONE_ID)
     for _ in range(2 * WIDTH):
         if len(found) >= WIDTH:
             break
         option = decision.sample(rng)
-        found.setdefault(option.id, option)
+        found.setdefault(option.id, option.id)
     return list(found.values())
+
+
+def _shape(decision: Decision) -> tuple[Any, ...]:
+    """What makes an option id legal at ``decision``: its items' ids, in order, its kind,
+    bounds and ``at most`` rules, and its anytime actions."""
+    spec = decision.spec
+    return (decision.kind, tuple(decision.ids), spec.get("optional", False), decision.min,
+            decision.max, tuple((limit, tuple(flags)) for limit, flags in spec.get("at_most", ())),
+            tuple(extra.id for extra in decision.extras))
 
 
 __all__ = ["IsmctsAgent"]

@@ -228,6 +228,11 @@ class Decision:
         return self._subset_option(indexes)
 
     @property
+    def ids(self) -> list[str]:
+        """The ids of the items, in their order (an option id names them, joined by ``+``)."""
+        return self._ids
+
+    @property
     def offered(self) -> KeysView[str]:
         """The ids of the items offered, as a set: a subset's option id is its items' ids
         joined by ``+``, so an id that names an item not in it is not legal (a caller that
