@@ -6,7 +6,9 @@ option id (a label or a unique label prefix is accepted too). The :class:`View` 
 who it plays (``role``), the rules (``game``: the compiled pack, its labels and map; it holds
 no game in progress), a random generator of its own (``rng``, seeded from the game's seed and
 the role, so games replay exactly) and what the player may know of the game (``observation``:
-plain data from :meth:`Game.observe`, a copy made for this decision).
+plain data from :meth:`Game.observe`, a copy made for this decision). In a game resumed from a
+save, ``past`` holds the seat's observations at its decisions before the save, which the seat's
+belief follows first (None otherwise).
 
 An agent gets what its seat may know and nothing else: the view holds no reference to the game
 state (a bot that wants to search gets full states from :meth:`Game.determinize`, never the
