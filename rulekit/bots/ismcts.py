@@ -221,9 +221,9 @@ def _candidates(decision: Decision, stats: dict[str, list[float]], rng: random.R
         # Most ids tried at a node of another player name cards of other deals: those that
         # name an item not offered now are passed over in C before an option is looked for.
         offered = decision.offered
-        tried = itertools.islice(stats, scanned, None)
-        for option_id in itertools.compress(
-                tried, map(offered.__ge__, map(_items_of, itertools.islice(stats, scanned, None)))):
+        new_ids = itertools.islice(stats, scanned, None)  # (tried since the last visit)
+        all_offered = map(offered.__ge__, map(_items_of, itertools.islice(stats, scanned, None)))
+        for option_id in itertools.compress(new_ids, all_offered):
             option = decision.legal_option(option_id)
             if option is not None:  # (its id names the items in the order offered here)
                 legal.append((option_id, option.id))

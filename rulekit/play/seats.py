@@ -55,8 +55,8 @@ def resumed_seats(saved: dict[str, str], given: dict[str, str], roles: list[str]
     """Who plays each role of a resumed game: the seats ``given`` on the command line, else
     those of the save. A save is data and never runs code: of its seats only people and
     built-in agents (with their parameters) are taken as they are, a plug-in agent must be
-    named again. A person may
-    take over a bot's seat only with ``take_seat``, since they would see its secrets."""
+    named again. A person may take over a bot's seat only with ``take_seat``, since they
+    would see its secrets."""
     chosen: dict[str, str] = {}
     for role in roles:
         before = saved.get(role, DEFAULT_AGENT)

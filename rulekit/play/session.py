@@ -60,7 +60,7 @@ EXIT_INTERRUPTED = 130
 
 
 # A resumed game whose beliefs follow this many observations of a seat or more says that it
-# may take a moment (about 1 s per 70 of them with the table's caps, Red Notice, an idle
+# may take a moment (about 1 s per 30 of them with the table's caps, Red Notice, an idle
 # machine: benchmarks/bench_resume.py).
 CATCH_UP_NOTED = 40
 
