@@ -211,7 +211,7 @@ def _candidates(decision: Decision, stats: dict[str, list[float]], rng: random.R
     here, with the decision's :func:`_shape`: a visit to the same decision (the searching
     player's own, whose cards every state drawn shares) goes on from there."""
     shape = _shape(decision)
-    known = memo and memo[0] == shape
+    known = bool(memo) and memo[0] == shape
     if decision.kind == "one" or len(decision.items) <= 4:
         if not known:
             memo[:] = [shape, 0, [option.id for option in decision.options()]]

@@ -282,12 +282,12 @@ def rebuild(game: Game, saved: SavedGame, where: str,
     state = game.new_game(saved.seed)
     changed = saved.pack_hash != game.pack_hash
     for number, (role, option) in enumerate(saved.decisions, start=1):
-        if history is not None and state["result"] is None:
-            history.setdefault(role, []).append(game.observe(state, role))
         if state["result"] is not None:
             raise SaveFileError(f"{where}: decision {number} ({role}: '{option}') comes after "
                                 f"the end of the game" + (_since(saved, game) if changed else ""),
                                 _HINT if changed else None)
+        if history is not None:
+            history.setdefault(role, []).append(game.observe(state, role))
         try:
             game.apply(state, {role: option}, in_place=True)
         except IllegalActionError as exc:

@@ -91,8 +91,8 @@ class Session:
                                self.loaded.display)
         self.bots = {role: Bot(game, role, spec, self.seed, list(self.history.get(role, ())))
                      for role, spec in self.seats.items() if spec != HUMAN}
-        for role, seen in self.history.items():
-            self.render.table.beliefs.follow(role, list(seen))
+        for role, seen in self.history.items():  # (follow keeps a list of its own)
+            self.render.table.beliefs.follow(role, seen)
         for role, saved_state in self.rng.items():
             if role in self.bots:
                 restore_rng(self.bots[role].rng, saved_state)
