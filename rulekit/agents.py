@@ -30,11 +30,11 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from rulekit.engine.decisions import Decision, Option
 from rulekit.errors import IllegalActionError, UsageError, did_you_mean
-from rulekit.records import record
 
 if TYPE_CHECKING:
     from rulekit.bots.belief import Belief
@@ -238,7 +238,7 @@ def choose_function(agent: AgentLike) -> AgentFunction:
     raise UsageError(f"{agent!r} is not an agent: it has no choose(view, decision) method")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class AssignmentWords:
     """How messages about ``ROLE=VALUE`` lists name things, for one command-line option."""
 

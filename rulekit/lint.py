@@ -10,6 +10,7 @@ warnings; they fail it only with ``--strict``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit.errors import Location, PackError, PackWarning
@@ -20,11 +21,10 @@ from rulekit.lintend import end_verdicts
 from rulekit.lintflow import checked_bodies, dead_phases, log_leaks
 from rulekit.pack.documents import snippet
 from rulekit.pack.loader import LoadedPack
-from rulekit.records import field, record
 from rulekit.yamlsource import JsonPath, YamlDocument
 
 
-@record
+@dataclass
 class _Code:
     """One piece of effect code: what it belongs to (a procedure's name, say) and its tree."""
 

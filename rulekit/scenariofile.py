@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +17,13 @@ from rulekit.errors import Location, PackError, PackErrors, did_you_mean
 from rulekit.lang.compiler import zone_key
 from rulekit.lang.symbols import describe_per
 from rulekit.pack.loader import display_path
-from rulekit.records import record
 from rulekit.schema import validate_document
 from rulekit.yamlsource import YamlDocument, load_yaml
 
 _REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[([A-Za-z0-9_][A-Za-z0-9_-]*)\])?$")
 
 
-@record
+@dataclass
 class Scenario:
     """One scenario as read from its file."""
 

@@ -8,7 +8,7 @@ them and the pytest suite runs the shipped packs' scenarios.
 from __future__ import annotations
 
 import re
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +29,13 @@ from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Compiler
 from rulekit.lang.parser import Snippet, parse_expression
 from rulekit.pack.loader import LoadedPack, load_pack
-from rulekit.records import record
 from rulekit.scenarioexplain import explain
 from rulekit.scenariofile import Failure, Scenario, load_scenarios, reference
 from rulekit.scenarioviews import check_views
 from rulekit.yamlsource import YamlDocument
 
 
-@record
+@dataclass
 class ScenarioResult:
     scenario: Scenario
     passed: bool
@@ -53,7 +52,7 @@ class ScenarioResult:
         return text
 
 
-@record
+@dataclass
 class ScenarioRun:
     """The results of all scenarios of a pack, with rule coverage."""
 

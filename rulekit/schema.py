@@ -15,10 +15,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location, SchemaError, did_you_mean
-from rulekit.records import record
 from rulekit.schemafast import SCHEMA_DIR, load_schema, passes
 from rulekit.stored import Store
 from rulekit.yamlsource import JsonPath, YamlDocument
@@ -92,7 +92,7 @@ _CHECKED_KEPT = 256
 # -- findings -------------------------------------------------------------------------------
 
 
-@record
+@dataclass
 class _Finding:
     location: Location
     message: str

@@ -9,10 +9,10 @@ imports the compiler: the language's phases run one way, parse → check → com
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location
-from rulekit.records import field, record
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
@@ -32,14 +32,14 @@ MAIN = "__main__"  # the procedure that runs setup, then rounds of phases
 INITIATIVE = "__flow__:initiative"  # flow.initiative, compiled as a function of no parameters
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class LogField:
     """A ``{...}`` field of a log text: ``labelled`` fields show names, the others raw text."""
 
     labelled: bool
 
 
-@record
+@dataclass
 class Proc:
     """One compiled procedure: its blocks and where each came from."""
 
@@ -57,7 +57,7 @@ class Proc:
     moved_tests: bool = False
 
 
-@record
+@dataclass
 class Program:
     """Everything compiled from a pack; shared, read-only, by every game of it."""
 

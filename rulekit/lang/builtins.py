@@ -8,13 +8,13 @@ cards), ``any`` and ``none``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from rulekit.engine.helpers import INT_LIMIT, LIST_LIMIT, LimitExceeded, checked
-from rulekit.records import record
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Builtin:
     name: str
     params: tuple[str, ...]  # expected type of each argument; '*' ends in a repeated one

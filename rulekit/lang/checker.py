@@ -8,7 +8,7 @@ collects every mistake as a located :class:`~rulekit.errors.EffectCheckError` wi
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from rulekit.errors import EffectCheckError, did_you_mean
 from rulekit.lang import nodes as n
@@ -16,7 +16,6 @@ from rulekit.lang.builtins import BUILTINS, PACK_BUILTINS
 from rulekit.lang.parser import KEYWORDS, Snippet
 from rulekit.lang.reasons import seen_whole
 from rulekit.lang.symbols import Symbols, describe_per, index_type
-from rulekit.records import record
 
 # What a resolved name refers to (stored in ``Name.ref`` / ``Assign.ref``):
 #   ("local", slot)            a let, parameter or loop variable
@@ -29,7 +28,7 @@ RUNTIME_NAMES = {"round": "int", "phase": "text"}
 EXPECT_NAMES = {"winner": "role", "finished": "bool"}
 
 
-@record
+@dataclass
 class _Scope:
     names: dict[str, tuple[int, str]] = field(default_factory=dict)
     parent: _Scope | None = None

@@ -17,6 +17,7 @@ import builtins
 import contextlib
 import marshal
 import re
+from dataclasses import dataclass, field
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +49,6 @@ from rulekit.lang.reads import reads, writes_of
 from rulekit.lang.secrecy import SecretBody, mark_secret_choices
 from rulekit.lang.symbols import Symbols
 from rulekit.lang.walk import Triggers, calls_in, choices_in
-from rulekit.records import field, record
 from rulekit.stored import Store
 
 if TYPE_CHECKING:
@@ -310,7 +310,7 @@ class Compiler(ExprWriter):
         self.program.functions[name] = call
 
 
-@record
+@dataclass
 class Body:
     """A checked statement list to compile: a procedure, the setup or a phase."""
 

@@ -25,6 +25,7 @@ or ``break`` (a field whose calls pass the same value everywhere tells nothing b
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from rulekit.errors import Location
@@ -33,7 +34,6 @@ from rulekit.lang.parser import Snippet
 from rulekit.lang.reasons import seen_whole
 from rulekit.lang.symbols import Symbols
 from rulekit.lang.walk import bodies, zone_name
-from rulekit.records import field, record
 
 Decider = tuple[str, str | int | None]  # ("role", id), ("param", slot), ("any", None)
 ANY: Decider = ("any", None)
@@ -50,7 +50,7 @@ class CodeBody(Protocol):
     params: list[tuple[str, str]]
 
 
-@record
+@dataclass
 class _Site:
     """A call of a procedure: where, with what arguments (None: what the engine passes)."""
 
@@ -60,7 +60,7 @@ class _Site:
     pos: n.Pos
 
 
-@record
+@dataclass
 class _Source:
     """Something assigned to a local variable: a value, the list a ``for`` walks (``element``)
     or a choice."""
@@ -71,7 +71,7 @@ class _Source:
     pos: n.Pos
 
 
-@record
+@dataclass
 class _Code:
     body: CodeBody
     params: list[str]
@@ -80,7 +80,7 @@ class _Code:
     calls: list[tuple[str, _Site]] = field(default_factory=list)
 
 
-@record
+@dataclass
 class Leak:
     """A field of a context that may show its decider what they may not see."""
 

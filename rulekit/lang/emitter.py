@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rulekit.errors import Location
@@ -22,7 +23,6 @@ from rulekit.lang.movecode import inline_draw, inline_move
 from rulekit.lang.parser import Snippet
 from rulekit.lang.pyexpr import sum_of_halves
 from rulekit.lang.walk import bodies, stmt_chooses, zone_name
-from rulekit.records import field, record
 
 if TYPE_CHECKING:
     from rulekit.engine.program import Proc
@@ -38,7 +38,7 @@ _SLOT = re.compile(r"L\[\d+\]")  # a local slot, as choices pass their answers
 TICK = ["rt.ticks -= 1", "if rt.ticks < 0: _over(rt)"]
 
 
-@record
+@dataclass
 class _Op:
     """A piece of a procedure before blocks are formed."""
 
@@ -54,7 +54,7 @@ class _Op:
     moved: bool = False
 
 
-@record
+@dataclass
 class _Loop:
     structured: bool  # a Python loop (break/continue are Python's) or a block loop (jumps)
     head: int = -1

@@ -6,13 +6,11 @@ checker fills ``Name.ref`` with what a name refers to; the compiler reads it.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from rulekit.records import record as node
 
-
-@node(frozen=True)
+@dataclass(frozen=True)
 class Pos:
     """A position inside one piece of effect text (1-based)."""
 
@@ -23,33 +21,33 @@ class Pos:
 # ---------------------------------------------------------------- expressions
 
 
-@node
+@dataclass
 class Expr:
     pos: Pos
 
 
-@node
+@dataclass
 class Literal(Expr):
     value: Any  # int, bool, str or None
 
 
-@node
+@dataclass
 class CardLit(Expr):
     card_id: str
 
 
-@node
+@dataclass
 class Name(Expr):
     ident: str
     ref: Any = None  # filled by the checker: a resolved symbol
 
 
-@node
+@dataclass
 class ListLit(Expr):
     items: list[Expr]
 
 
-@node
+@dataclass
 class Comprehension(Expr):
     element: Expr
     var: str
@@ -58,33 +56,33 @@ class Comprehension(Expr):
     slot: int = -1  # local slot of ``var``, set by the checker
 
 
-@node
+@dataclass
 class Attr(Expr):
     obj: Expr
     attr: str
     obj_kind: str = "any"  # the type of ``obj``, filled by the checker
 
 
-@node
+@dataclass
 class Index(Expr):
     obj: Expr
     index: Expr
 
 
-@node
+@dataclass
 class Call(Expr):
     func: str
     args: list[Expr]
     ref: Any = None
 
 
-@node
+@dataclass
 class Unary(Expr):
     op: str  # '-' or 'not'
     operand: Expr
 
 
-@node
+@dataclass
 class Binary(Expr):
     op: str  # + - * // % == != < <= > >= in 'not in' and or
     left: Expr
@@ -94,7 +92,7 @@ class Binary(Expr):
 # ---------------------------------------------------------------- choices
 
 
-@node
+@dataclass
 class AtMost:
     pos: Pos
     limit: Expr
@@ -102,7 +100,7 @@ class AtMost:
     reason: Log | None = None  # why an answer breaking the rule is refused (``else "..."``)
 
 
-@node
+@dataclass
 class Choice(Expr):
     player: Expr
     kind: str  # 'one' or 'subset'
@@ -129,19 +127,19 @@ class Choice(Expr):
 # ---------------------------------------------------------------- statements
 
 
-@node
+@dataclass
 class Stmt:
     pos: Pos
 
 
-@node
+@dataclass
 class Let(Stmt):
     name: str
     value: Expr
     slot: int = -1
 
 
-@node
+@dataclass
 class Assign(Stmt):
     name: str
     index: Expr | None
@@ -150,13 +148,13 @@ class Assign(Stmt):
     ref: Any = None
 
 
-@node
+@dataclass
 class If(Stmt):
     branches: list[tuple[Expr, list[Stmt]]]
     otherwise: list[Stmt] | None
 
 
-@node
+@dataclass
 class For(Stmt):
     var: str
     iterable: Expr
@@ -165,20 +163,20 @@ class For(Stmt):
     iter_slot: int = -1
 
 
-@node
+@dataclass
 class While(Stmt):
     condition: Expr
     body: list[Stmt]
 
 
-@node
+@dataclass
 class Repeat(Stmt):
     count: Expr
     body: list[Stmt]
     iter_slot: int = -1
 
 
-@node
+@dataclass
 class Move(Stmt):
     cards: Expr | None  # None means 'all'
     source: Expr
@@ -186,63 +184,63 @@ class Move(Stmt):
     to_bottom: bool = False
 
 
-@node
+@dataclass
 class Draw(Stmt):
     count: Expr
     source: Expr
     dest: Expr
 
 
-@node
+@dataclass
 class Shuffle(Stmt):
     zone: Expr
 
 
-@node
+@dataclass
 class CallStmt(Stmt):
     proc: str
     args: list[Expr]
     ref: Any = None
 
 
-@node
+@dataclass
 class Simultaneous(Stmt):
     bindings: list[Let]
 
 
-@node
+@dataclass
 class Win(Stmt):
     winner: Expr
     reason: str | None
 
 
-@node
+@dataclass
 class Log(Stmt):
     parts: list[str | Expr]  # text pieces and embedded expressions
     to: Expr | None
     kinds: list[str] = field(default_factory=list)  # the type of each expression, by the checker
 
 
-@node
+@dataclass
 class Break(Stmt):
     pass
 
 
-@node
+@dataclass
 class Continue(Stmt):
     pass
 
 
-@node
+@dataclass
 class Return(Stmt):
     pass
 
 
-@node
+@dataclass
 class EndRound(Stmt):
     pass
 
 
-@node
+@dataclass
 class Pass(Stmt):
     pass

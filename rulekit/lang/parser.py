@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
-from rulekit.records import record
 from rulekit.stored import Store
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Snippet:
     """A piece of effect text and how to find its positions in the pack file."""
 

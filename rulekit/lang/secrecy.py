@@ -17,14 +17,13 @@ public options; it then costs a question, never a leak.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field, fields
+from dataclasses import dataclass, field, fields
 
 from rulekit.lang import nodes as n
 from rulekit.lang.symbols import Symbols
-from rulekit.records import record
 
 
-@record
+@dataclass
 class SecretBody:
     """A statement list to analyse: a procedure, the setup or a phase."""
 
@@ -33,7 +32,7 @@ class SecretBody:
     tainted_params: set[int] = field(default_factory=set)
 
 
-@record
+@dataclass
 class LogLeak:
     """A public log line that prints non-public data: the body, the ``{...}`` part and the
     names of the non-public zones, variables, locals or functions it reads."""

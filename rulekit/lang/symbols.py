@@ -6,16 +6,15 @@ against it and the compiler reads it. Nothing here is specific to any game.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
-from rulekit.records import record
 
 
-@record
+@dataclass
 class ZoneDecl:
     """A pile of cards; with ``per``, one pile per role, node, edge or region."""
 
@@ -33,7 +32,7 @@ class ZoneDecl:
         return self.per == "role"
 
 
-@record
+@dataclass
 class VarDecl:
     """A variable; with ``per``, one value per role, node, edge or region."""
 
@@ -57,7 +56,7 @@ class VarDecl:
         return self.declared_type or value_type(self.initial)
 
 
-@record
+@dataclass
 class AnytimeDecl:
     """An action a role may take at any of its decision points."""
 
@@ -70,7 +69,7 @@ class AnytimeDecl:
     when_expr: n.Expr | None = None  # the checked ``when``, for the secrecy analysis
 
 
-@record
+@dataclass
 class Board:
     """A map: nodes with properties, edges between them, regions grouping nodes."""
 
@@ -89,7 +88,7 @@ class Board:
         return None
 
 
-@record
+@dataclass
 class FuncDecl:
     name: str
     params: list[tuple[str, str]]
@@ -100,7 +99,7 @@ class FuncDecl:
     result: str = "any"  # the type of the body, found by the checker
 
 
-@record
+@dataclass
 class ProcDecl:
     name: str
     params: list[tuple[str, str]]
@@ -110,7 +109,7 @@ class ProcDecl:
     location: Location | None = None
 
 
-@record
+@dataclass
 class Symbols:
     """Every name a pack declares."""
 

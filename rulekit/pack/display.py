@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import string
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit.errors import EffectCheckError, PackError, did_you_mean
 from rulekit.lang.contexts import CodeBody, ContextCheck
 from rulekit.lang.symbols import Symbols
-from rulekit.records import field, record
 from rulekit.yamlsource import JsonPath, YamlDocument
 
 
-@record
+@dataclass
 class Item:
     """One line of a panel: a variable, a zone or a row table."""
 
@@ -40,7 +40,7 @@ class Item:
     sort: str | None = None  # a card property they are sorted by, highest first
 
 
-@record
+@dataclass
 class Column:
     """A column of a row table: a text from the row's card, or the pile of a zone per number
     numbered ``first + every * (k - 1)`` on row k (the first of ``zones`` that holds a card)."""
@@ -62,7 +62,7 @@ class Column:
         return (number - self.first) // self.every + 1
 
 
-@record
+@dataclass
 class Row:
     """A row table: one line per pile of ``zone`` (a zone per number)."""
 
@@ -73,14 +73,14 @@ class Row:
     each: str | None = None
 
 
-@record
+@dataclass
 class Panel:
     name: str
     items: tuple[Item, ...]
     status: bool = False
 
 
-@record
+@dataclass
 class Asking:
     """How the choices whose prompt starts with ``prompt`` are asked."""
 
@@ -89,7 +89,7 @@ class Asking:
     options: str | None = None  # a row table naming the options
 
 
-@record
+@dataclass
 class Display:
     """A pack's ``display:`` section, checked."""
 

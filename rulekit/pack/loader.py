@@ -13,7 +13,7 @@ The phases live in their own modules: :mod:`~rulekit.pack.files` (finding a pack
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +31,10 @@ from rulekit.pack.extends import read_documents
 from rulekit.pack.files import PACKS_ENV, display_path, find_pack, shipped_packs_dir
 from rulekit.pack.params import parse_params, resolve_params
 from rulekit.pack.properties import check_properties
-from rulekit.records import record
 from rulekit.yamlsource import YamlDocument
 
 
-@record
+@dataclass
 class LoadedPack:
     """A pack read from disk and compiled."""
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from rulekit.records import field, record
 from rulekit.sim.stats import TOGETHER, LengthSummary, Tally, wilson_interval
 
 # Fields of to_dict() that depend on the machine and how the games were run, not on the games.
 RUN_FIELDS = ("seconds", "games_per_second", "workers", "scheduler")
 
 
-@record
+@dataclass
 class SimulationResult:
     """The outcome counts of a simulation run."""
 

@@ -9,9 +9,8 @@ workers.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Any
-
-from rulekit.records import field, record
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -19,7 +18,7 @@ TOGETHER = ""  # the key of games whose first decisions were taken by several ro
 HISTOGRAM_BINS = 12
 
 
-@record
+@dataclass
 class GameRecord:
     """How one game went: its seed, winner (None for a draw or a capped game), the rounds
     played, the decisions taken, whether the round cap stopped it, the reason it ended, and
@@ -46,7 +45,7 @@ def end_label(winner: str | None, reason: str) -> str:
     return f"{winner} wins (no reason given)" if winner else "no winner (no reason given)"
 
 
-@record
+@dataclass
 class Tally:
     """Counts over a range of games (plain integers: merging is exact in any order)."""
 
@@ -142,7 +141,7 @@ def quantile(counts: dict[int, int], p: float) -> float:
     return low + (position - below) * (high - low)
 
 
-@record
+@dataclass
 class LengthSummary:
     """The distribution of game lengths in rounds: mean, quartiles, range, histogram bins."""
 
