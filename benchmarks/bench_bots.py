@@ -29,9 +29,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from rulekit import gctune
 from rulekit.agents import View, load_agent
 from rulekit.bots.ismcts import IsmctsAgent
+from rulekit.cli import tune_gc
 from rulekit.engine.decisions import Decision, Option
 from rulekit.pack.loader import load_pack
 from rulekit.sim.result import SimulationResult
@@ -152,10 +152,10 @@ def main() -> None:
     parser.add_argument("--self-play", type=int, default=0, metavar="N")
     parser.add_argument("--default-gc", action="store_true",
                         help="leave the garbage collector at Python's default threshold "
-                             "(else set as the rulekit command sets it: rulekit/gctune)")
+                             "(else set as the rulekit command sets it: rulekit.cli.tune_gc)")
     args = parser.parse_args()
     if not args.default_gc:
-        gctune.tune()
+        tune_gc()
     names = {"ismcts": args.ismcts, "heuristic": "heuristic", "random": "random"}
     print("| pack | agent | against | role | wins [95%] | mean rounds | s/game (wall x workers "
           "/ CPU) | ends |")

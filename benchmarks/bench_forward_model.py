@@ -41,8 +41,8 @@ Figures (random player against random player, as ``rulekit simulate`` plays them
 
 Times are the process's CPU time (``time.process_time``), which other work on a shared machine
 disturbs less than the wall clock. The cyclic garbage collector is set as the ``rulekit``
-command sets it (``rulekit/gctune``), unless ``--default-gc`` (Python's default threshold, as a
-program that embeds rulekit without calling ``gctune.tune`` runs it). Nothing here is a
+command sets it (``rulekit.cli.tune_gc``), unless ``--default-gc`` (Python's default threshold, as a
+program that embeds rulekit without calling ``tune_gc`` runs it). Nothing here is a
 pass/fail test: the script prints figures.
 """
 
@@ -324,9 +324,9 @@ def main() -> None:
                         help="leave the garbage collector at Python's default threshold")
     args = parser.parse_args()
     if not args.default_gc:
-        with contextlib.suppress(ImportError):  # (a rulekit from before gctune: as it ran)
-            from rulekit import gctune
-            gctune.tune()
+        from rulekit.cli import tune_gc
+
+        tune_gc()
     games = args.games or (1000 if args.pack == "carchase" else 100)
     figures = measure(args.pack, games, args.repeat, args.determinize_states, args.playouts,
                       args.followed_games)

@@ -1,5 +1,5 @@
 """The engine's objects form no reference cycles: each is freed as soon as nothing uses it,
-without the cyclic garbage collector (which rulekit's processes run rarely: rulekit/gctune).
+without the cyclic garbage collector (which the rulekit command runs rarely: rulekit.cli.tune_gc).
 
 A cycle of a Decision and its Options, or a nested function that calls itself, kept a whole
 state alive until a collection, and made a search bot spend a quarter of its time collecting.
@@ -16,9 +16,9 @@ from contextlib import contextmanager
 import pytest
 
 from rulekit.bots.ismcts import IsmctsAgent
+from rulekit.cli import tune_gc as tune
 from rulekit.engine.game import Game
 from rulekit.engine.rng import derive
-from rulekit.gctune import YOUNG, tune
 from rulekit.pack.loader import load_pack
 from rulekit.simulate import play_game
 
@@ -109,10 +109,10 @@ def _threshold(young: int, middle: int = 10, old: int = 10) -> Iterator[None]:
 def test_tune_runs_the_collector_less_often_and_keeps_a_higher_or_no_threshold() -> None:
     with _threshold(700):
         tune()
-        assert gc.get_threshold() == (YOUNG, 20, 20)
-    with _threshold(YOUNG * 4, 30, 30):
+        assert gc.get_threshold() == (50_000, 20, 20)
+    with _threshold(50_000 * 4, 30, 30):
         tune()
-        assert gc.get_threshold() == (YOUNG * 4, 30, 30)
+        assert gc.get_threshold() == (50_000 * 4, 30, 30)
     with _threshold(0):  # the automatic collector turned off by the program
         tune()
         assert gc.get_threshold()[0] == 0
@@ -122,37 +122,5 @@ def test_the_rulekit_command_tunes_the_collector(capsys: pytest.CaptureFixture[s
     from rulekit.cli import main
     with _threshold(700):
         assert main(["list"]) == 0
-        assert gc.get_threshold()[0] == YOUNG
+        assert gc.get_threshold()[0] == 50_000
     assert "carchase" in capsys.readouterr().out
-
-
-def test_validate_pauses_the_collector_and_main_turns_it_back_on(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    from rulekit.cli import main
-    from rulekit.pack import loader
-    seen: list[bool] = []
-    real = loader.load_pack
-    monkeypatch.setattr(loader, "load_pack",
-                        lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
-    monkeypatch.setenv("RULEKIT_NO_CACHE", "1")
-    assert gc.isenabled()
-    assert main(["validate", "carchase"]) == 0
-    assert seen == [False] and gc.isenabled()
-    gc.disable()  # a program that turned it off keeps it off
-    try:
-        assert main(["validate", "carchase", "--no-cache"]) == 0
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-    assert "carchase: ok" in capsys.readouterr().out
-
-
-def test_the_command_exits_with_the_code_of_main_and_leaves_what_is_alive() -> None:
-    import subprocess
-    import sys
-    done = subprocess.run(
-        [sys.executable, "-c", "import gc, sys; sys.argv = ['rulekit', 'validate', '/nowhere'];"
-         "import atexit; atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0));"
-         "from rulekit.cli import entry; entry()"], capture_output=True, text=True, check=False)
-    assert done.returncode == 1
-    assert "no such pack folder" in done.stderr and "frozen True" in done.stdout

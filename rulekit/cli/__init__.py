@@ -24,13 +24,14 @@ imported only when a command needs it, so that ``rulekit --help`` and friends st
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from rulekit import __version__, gctune
+from rulekit import __version__
 from rulekit.cli.common import PROG, err
 from rulekit.errors import PackError, PackErrors, RulekitError
 
@@ -39,38 +40,23 @@ COMMANDS = {"validate": "validate", "simulate": "simulate", "test": "test", "pla
             "replay": "play", "map": "map", "docs": "docs", "new": "new", "list": "packs"}
 
 
-def _help_width() -> int:
-    """The width of help texts, as argparse finds it, but without importing shutil (with
-    what it imports, a tenth of the time ``rulekit validate`` takes on an unchanged pack)."""
-    try:
-        columns = int(os.environ.get("COLUMNS", ""))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return (columns or 80) - 2
+def tune_gc() -> None:
+    """Run the cyclic garbage collector less often, as programs making many small objects do.
 
-
-def _formatter(prog: str) -> argparse.HelpFormatter:
-    return argparse.HelpFormatter(prog, width=_help_width())
-
-
-class _Parser(argparse.ArgumentParser):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _formatter)
-        super().__init__(*args, **kwargs)
+    The engine makes and drops many small lists and dicts, almost never in cycles. With
+    Python's default threshold, a search bot spends a large share of its time collecting.
+    """
+    young, middle, old = gc.get_threshold()
+    if 0 < young < 50_000:
+        gc.set_threshold(50_000, max(middle, 20), max(old, 20))
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of the command line; with ``only``, of that command alone."""
-    parser = _Parser(
+    parser = argparse.ArgumentParser(
         prog=PROG, description="A rules-as-data engine for two-player tabletop games.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
-                                     parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     modules = [COMMANDS[only]] if only in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
     for name in modules:
         importlib.import_module(f"rulekit.cli.{name}").register(commands)
@@ -90,15 +76,9 @@ def _report(exc: RulekitError) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code. The
-    garbage collector is left on or off as it was (a command may pause it)."""
-    with gctune.restored():
-        return _main(argv)
-
-
-def _main(argv: Sequence[str] | None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    gctune.tune()  # a rulekit process makes many small containers, few cycles
+    tune_gc()
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     try:
@@ -115,18 +95,12 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def entry() -> NoReturn:
-    """The ``rulekit`` command (and ``python -m rulekit``): :func:`main`, then exit with its
-    code, leaving what is still alive to the operating system (:func:`~rulekit.gctune.leave`),
-    the collector as the command left it."""
-    code = _main(None)
-    gctune.leave()  # (before the collector is turned back on: no collection at all)
-    sys.exit(code)
+    """The ``rulekit`` command (and ``python -m rulekit``)."""
+    sys.exit(main())
 
 
 def _silence_stdout() -> None:
     """After a closed pipe (``rulekit ... | head``), keep Python quiet at exit."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -26,7 +26,7 @@ def register(commands: Any) -> None:
 
 def _manifest(folder: Path) -> dict[str, Any]:
     """The id, name and version a pack's ``pack.yaml`` gives (or a problem reading it)."""
-    from rulekit.pyyaml import yaml
+    import yaml
 
     try:
         data = yaml.safe_load((folder / "pack.yaml").read_text(encoding="utf-8"))

@@ -159,10 +159,8 @@ def _as_json(error: PackError) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulekit.gctune import pause
     from rulekit.stored import save_all, switched_off
 
-    pause()  # a pack's garbage is small: no collection (rulekit/gctune)
     if args.no_cache:  # no stored syntax trees nor schema checks either
         with switched_off():
             return _run(args)
