@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import yaml
+
 from rulekit.errors import Location, YamlSyntaxError
-from rulekit.pyyaml import yaml
 
 # A key whose value is a block of text: ``do: |``, ``- when: >-``, with a comment perhaps.
 _BLOCK_HEADER = re.compile(r"^(\s*(?:-\s+)*)([^\s#:][^:#]*):\s*([|>])[-+0-9]*\s*(#.*)?$")

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import yaml
+
 from rulekit.errors import DuplicateKeyError, YamlSyntaxError
 from rulekit.limits import MAX_INT
-from rulekit.pyyaml import yaml
 from rulekit.yamlmistakes import explain
 from rulekit.yamlsource import _LINE_BREAK, JsonPath, YamlDocument
 
