@@ -20,11 +20,7 @@ def test_a_shuffle_of_ten_items_is_the_one_it_always_was() -> None:
     assert state == 3405187124814469334
 
 
-@pytest.mark.parametrize("unrolled", [rng.UNROLLED, 1])
-def test_shuffles_of_every_size_up_to_a_hundred_are_the_ones_they_always_were(
-        monkeypatch: pytest.MonkeyPatch, unrolled: int) -> None:
-    """Both ways to swap: by the function written for a size, and by the loop (past 256)."""
-    monkeypatch.setattr(rng, "UNROLLED", unrolled)
+def test_shuffles_of_every_size_up_to_a_hundred_are_the_ones_they_always_were() -> None:
     digest = hashlib.sha256()
     state = rng.seed_state(2)
     for n in range(100):  # sizes that take one block of digits, and several
@@ -35,20 +31,6 @@ def test_shuffles_of_every_size_up_to_a_hundred_are_the_ones_they_always_were(
     assert digest.hexdigest() == (
         "f8f534507465410cde27fbf7b2546ae9797789d762106e4fc226605eb23757b3")
     assert state == 15666397041780312905
-
-
-def test_shuffles_past_the_size_of_written_swaps_are_those_of_the_loop(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    orders, size = {}, rng.UNROLLED
-    for unrolled in (size, 1):
-        monkeypatch.setattr(rng, "UNROLLED", unrolled)
-        state, drawn = rng.seed_state(3), []
-        for n in range(size - 2, size + 3):
-            items = list(range(n))
-            state = rng.shuffle(state, items)
-            drawn.append(items)
-        orders[unrolled] = drawn, state
-    assert orders[size] == orders[1]
 
 
 def test_the_draws_of_random_seats_are_the_ones_they_always_were() -> None:

@@ -7,7 +7,6 @@ seed gives the same game byte for byte.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -56,9 +55,6 @@ def shuffle(state: int, items: list[Any]) -> int:
         x >>= got - bits
         if x < total:
             break
-    if n <= UNROLLED:
-        _swaps(n)(x, items)
-        return state
     # The digits of x in the mixed radix n, n-1, ..., 2, a few at a time: the remainder of x
     # by a product of radices that fits a machine word holds those digits.
     for product, positions in _digit_blocks(n):
@@ -68,26 +64,6 @@ def shuffle(state: int, items: list[Any]) -> int:
             small //= radix
             items[i], items[j] = items[j], items[i]
     return state
-
-
-# Shuffles of up to this many items swap by a function written for their size, its positions
-# and radices constants (a quarter to a third quicker from 60 items than the loop).
-UNROLLED = 256
-
-
-@cache
-def _swaps(n: int) -> Callable[[int, list[Any]], None]:
-    """The swaps of the loop of :func:`shuffle` for ``n`` items, written out one by one: the
-    same digits of ``x`` drive the same swaps (only whole numbers go into the source)."""
-    lines = ["def swaps(x, items):"]
-    for product, positions in _digit_blocks(n):
-        lines.append(f"    x, small = divmod(x, {product})")
-        lines += [f"    j = small % {radix}; small //= {radix}; "
-                  f"items[{i}], items[j] = items[j], items[{i}]" for i, radix in positions]
-    namespace: dict[str, Any] = {}
-    exec(compile("\n".join(lines), f"<shuffle of {n}>", "exec"), namespace)
-    swaps: Callable[[int, list[Any]], None] = namespace["swaps"]
-    return swaps
 
 
 @cache
