@@ -24,10 +24,10 @@ import statistics
 import time
 from typing import Any
 
-from rulekit.agents import View, as_option, choose_function, load_agent
 from rulekit.bots import belief as beliefs
+from rulekit.bots.agent import View, as_option, choose_function, load_agent
 from rulekit.pack.loader import load_pack
-from rulekit.simulate import seat_rng
+from rulekit.sim.run import seat_rng
 
 
 def percentile(values: list[float], q: float) -> float:

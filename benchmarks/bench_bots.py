@@ -29,13 +29,13 @@ import sys
 import time
 from collections.abc import Callable
 
-from rulekit.agents import View, load_agent
+from rulekit.bots.agent import View, load_agent
 from rulekit.bots.ismcts import IsmctsAgent
 from rulekit.cli import tune_gc
 from rulekit.engine.decisions import Decision, Option
 from rulekit.pack.loader import load_pack
 from rulekit.sim.result import SimulationResult
-from rulekit.simulate import play_game, simulate, wilson_interval
+from rulekit.sim.run import play_game, simulate, wilson_interval
 
 
 def endings(ends: dict[tuple[str, str], int]) -> str:

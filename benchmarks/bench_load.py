@@ -67,10 +67,10 @@ def processes(repeats: int) -> None:
 
 
 def in_process(repeats: int) -> None:
-    from rulekit.lint import lint_pack
+    from rulekit.checks.lint import lint_pack
     from rulekit.pack.loader import load_pack
-    from rulekit.scenariocheck import check_scenarios
-    from rulekit.scenarios import load_scenarios
+    from rulekit.scenarios.check import check_scenarios
+    from rulekit.scenarios.run import load_scenarios
 
     print(f"{'in one process':<16} {'load':>9} {'validate':>9}   (best of {repeats})")
     for ref in PACKS:

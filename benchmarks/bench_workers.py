@@ -30,7 +30,7 @@ import time
 from typing import Any
 
 from rulekit.sim.execution import DaskPool, Pool
-from rulekit.simulate import simulate
+from rulekit.sim.run import simulate
 
 
 def main() -> None:

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from rulekit.agents import View
+from rulekit.bots.agent import View
 from rulekit.bots.belief import Belief
-from rulekit.bots.sampling import stratified_pick
+from rulekit.bots.belief.sampling import stratified_pick
 from rulekit.engine import refusals
 from rulekit.engine.game import Game, State
 from rulekit.engine.rng import derive

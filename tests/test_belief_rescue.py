@@ -3,7 +3,7 @@ choose them, also when the log names cards of several kinds (a Check cashed, the
 
 from __future__ import annotations
 
-from rulekit.bots.cards import gather, hidden_cards
+from rulekit.bots.belief.deal import gather, hidden_cards
 from rulekit.pack.loader import load_pack
 
 

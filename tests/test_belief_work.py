@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from rulekit.bots.belief import Belief
-from rulekit.bots.replay import Replay
+from rulekit.bots.belief.history import Replay
 from rulekit.pack.loader import load_pack
 
 

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from rulekit.agents import load_agent, parse_agents
+from rulekit.bots.agent import load_agent, parse_agents
 from rulekit.bots.evaluation import Evaluation, outcome
 from rulekit.bots.heuristic import HeuristicAgent
 from rulekit.bots.ismcts import IsmctsAgent
 from rulekit.engine.game import Game
 from rulekit.errors import PackErrors, UsageError
 from rulekit.pack.loader import load_pack
-from rulekit.simulate import play_game
+from rulekit.sim.run import play_game
 from tests.helpers_cli import runner
 
 
@@ -81,7 +81,7 @@ def test_a_seat_whose_belief_is_lost_answers_as_rollouts_do(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With no state to search on, the bots play the rollout policy (a largest subset most of
     the time), not a uniform answer."""
-    from rulekit.agents import View
+    from rulekit.bots.agent import View
     from rulekit.bots.rollout import rollout_choice
 
     game = load_pack("carchase").game
@@ -135,7 +135,7 @@ def test_a_seat_back_where_it_took_an_anytime_action_does_not_take_it_again(
     """An evaluation that likes being inside the anytime action's own question makes the seat
     take it; declined there, the seat is back at the same question with nothing new and
     answers it (Angela once went round that loop for minutes)."""
-    from rulekit.agents import View
+    from rulekit.bots.agent import View
 
     game, state = _detour_state()
     decision = next(d for d in game.pending(state) if d.extras)
@@ -166,7 +166,7 @@ def test_the_heuristic_agent_takes_a_winning_move_with_an_evaluation() -> None:
         assert isinstance(zones, dict)
         return -float(len(zones["discard"]) == 0)
 
-    from rulekit.agents import View
+    from rulekit.bots.agent import View
 
     agent = HeuristicAgent(samples=1, evaluate=fewer_cards)
     decision = game.decision_for(state, "law")
@@ -217,7 +217,7 @@ def test_a_pack_declares_its_evaluation_per_role(tmp_path: Path) -> None:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_simulate_with_an_ismcts_seat_counts_each_game_and_any_workers_agree(
         workers: int) -> None:
-    from rulekit.simulate import simulate
+    from rulekit.sim.run import simulate
 
     agents = {"law": "ismcts:iterations=2:depth=2"}
     seen: list[int] = []

@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from rulekit.bots import cards
 from rulekit.bots.belief import Belief
-from rulekit.bots.cards import Deal, redeal
+from rulekit.bots.belief import deal as cards
+from rulekit.bots.belief.deal import Deal, redeal
 from rulekit.engine.game import copy_state
 from rulekit.pack.loader import load_pack
 from tests.test_belief import contest_state

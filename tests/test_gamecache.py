@@ -15,10 +15,10 @@ import pytest
 
 import rulekit.sim.gamecache as gamecache
 from rulekit.engine.game import Game
-from rulekit.pack.files import find_pack
+from rulekit.pack.find import find_pack
 from rulekit.pack.loader import load_pack
 from rulekit.sim.gamecache import KeptGame
-from rulekit.simulate import simulate
+from rulekit.sim.run import simulate
 
 
 def _kept(folder: Path, params: dict[str, object] | None = None) -> Game:

@@ -11,7 +11,7 @@ import pytest
 from conftest import write_pack
 from helpers_cli import Run, runner
 
-from rulekit.pack.files import find_pack
+from rulekit.pack.find import find_pack
 from rulekit.pack.installed import shipped_packs_dir
 
 

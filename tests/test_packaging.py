@@ -10,9 +10,9 @@ import fnmatch
 import tomllib
 from pathlib import Path
 
-from rulekit.datafiles import data_dir
 from rulekit.pack.loader import shipped_packs_dir
-from rulekit.schema import SCHEMA_DIR
+from rulekit.source.datafiles import data_dir
+from rulekit.source.schema import SCHEMA_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]

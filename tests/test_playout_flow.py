@@ -12,8 +12,8 @@ import pytest
 
 from rulekit.engine.game import Game
 from rulekit.engine.playout import PlayoutRuntime, playout
-from rulekit.engine.program import MAIN
 from rulekit.errors import GameRuntimeError
+from rulekit.model.program import MAIN
 from tests.helpers_lang import content, load
 from tests.test_playout import check_playouts, normally, samplers
 

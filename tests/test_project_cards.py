@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulekit.bots.cards import project_cards
+from rulekit.bots.belief.deal import project_cards
 from rulekit.engine.game import Game, copy_state
 from rulekit.pack.loader import load_pack
 

@@ -16,14 +16,14 @@ from pathlib import Path
 import helpers_play
 import pytest
 
-from rulekit.agents import View
+from rulekit.bots.agent import View
 from rulekit.bots.belief import belief_for
 from rulekit.engine.game import Game, State
 from rulekit.pack.loader import load_pack
 from rulekit.play import open_session
 from rulekit.play.savefile import SavedGame, rebuild
 from rulekit.play.screen import Screen
-from rulekit.simulate import seat_rng
+from rulekit.sim.run import seat_rng
 
 play = helpers_play.play  # the fixture
 

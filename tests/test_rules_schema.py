@@ -9,8 +9,8 @@ import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
 from rulekit.errors import SchemaError
-from rulekit.schema import load_schema, validate_document
-from rulekit.yamlsource import load_yaml
+from rulekit.source.document import load_yaml
+from rulekit.source.schema import load_schema, validate_document
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_FILES = sorted([*ROOT.glob("games/*/rules.yaml"), *ROOT.glob("docs/examples/*/rules.yaml")])

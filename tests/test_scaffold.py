@@ -12,7 +12,7 @@ import yaml
 from helpers_cli import Run, runner
 from jsonschema import Draft202012Validator
 
-from rulekit.schema import SCHEMA_DIR
+from rulekit.source.schema import SCHEMA_DIR
 
 HEADER = re.compile(r"^# yaml-language-server: \$schema=(\S+)\n")
 

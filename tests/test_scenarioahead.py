@@ -1,4 +1,4 @@
-"""Scenario files read ahead in a forked process (rulekit/scenarioahead): the same report, the
+"""Scenario files read ahead in a forked process (rulekit/scenarios/ahead): the same report, the
 same errors and the same stored results as when this process reads them itself, and the same
 again when the other process fails, hangs, or cannot be started."""
 
@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from helpers_cli import Run, runner
 
-import rulekit.scenarioahead as ahead
-import rulekit.stored
-from rulekit.pack.files import shipped_packs_dir
+import rulekit.scenarios.ahead as ahead
+import rulekit.source.store
+from rulekit.pack.find import shipped_packs_dir
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
 
@@ -48,8 +48,8 @@ def validated(pack: Path, cache: Path, how: str, *argv: str) -> tuple[Any, ...]:
     an empty cache folder (on any machine as on two cores), and how many processes read ahead
     (told by the command's process)."""
     code = "\n".join([
-        "import os, sys, time, atexit", "import rulekit.scenarioahead as a",
-        "a._can_fork = lambda: True", "forks = []", "import types, rulekit.forked as f",
+        "import os, sys, time, atexit", "import rulekit.scenarios.ahead as a",
+        "a._can_fork = lambda: True", "forks = []", "import types, rulekit.sim.fork as f",
         "def counting(work):\n    forks.append(1)\n    return f.start(work)",
         "a.forked = types.SimpleNamespace(start=counting, SharedCounter=f.SharedCounter)",
         "parent, read, here = os.getpid(), a._read, []",
@@ -158,17 +158,17 @@ def test_no_fork_on_one_core_nor_for_small_or_stored_scenario_files(
 
 
 def test_the_results_a_process_stored_are_added_to_another_ones(cache: Path) -> None:
-    store = rulekit.stored.Store("test-handed")
+    store = rulekit.source.store.Store("test-handed")
     try:
-        before = rulekit.stored.added().get("test-handed", {})
+        before = rulekit.source.store.added().get("test-handed", {})
         assert before == {}
         store.put(("a",), b"1")
-        handed = rulekit.stored.added()["test-handed"]
+        handed = rulekit.source.store.added()["test-handed"]
         assert list(handed.values()) == [b"1"]
         other = {"test-handed": {b"x" * 32: b"2", **handed}, "no such store": {b"y": b"3"}}
         store._entries, store._added = {}, set()
-        rulekit.stored.add(other)
+        rulekit.source.store.add(other)
         assert store.get(("a",)) == b"1" and store._entries[b"x" * 32] == b"2"
     finally:
-        rulekit.stored._named.pop("test-handed")
-        rulekit.stored._stores.discard(store)
+        rulekit.source.store._named.pop("test-handed")
+        rulekit.source.store._stores.discard(store)

@@ -14,9 +14,9 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
-from rulekit.schema import load_schema, validate_document
-from rulekit.schemafast import Unsure, conforms
-from rulekit.yamlsource import load_yaml
+from rulekit.source.document import load_yaml
+from rulekit.source.schema import load_schema, validate_document
+from rulekit.source.schemafast import Unsure, conforms
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

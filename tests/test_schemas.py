@@ -1,4 +1,4 @@
-"""Tests of the JSON Schemas in schemas/ and of rulekit.schema's messages."""
+"""Tests of the JSON Schemas in schemas/ and of rulekit.source.schema's messages."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
 from rulekit.errors import SchemaError
-from rulekit.schema import SCHEMA_DIR, load_schema, validate_document
-from rulekit.yamlsource import load_yaml
+from rulekit.source.document import load_yaml
+from rulekit.source.schema import SCHEMA_DIR, load_schema, validate_document
 
 SCHEMAS = ["pack", "content", "scenarios"]
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "pack-format.md"

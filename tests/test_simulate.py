@@ -1,4 +1,5 @@
-"""Tests of rulekit.agents and rulekit.simulate (the duel pack and its agents are in conftest)."""
+"""Tests of rulekit.bots.agent and rulekit.sim.run (the duel pack and its agents are in
+conftest)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from rulekit.agents import (
+from rulekit.bots.agent import (
     BUILTIN_AGENTS,
     RandomAgent,
     View,
@@ -21,7 +22,7 @@ from rulekit.engine.game import Game
 from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError
 from rulekit.pack.loader import load_pack
-from rulekit.simulate import (
+from rulekit.sim.run import (
     GameRecord,
     play_game,
     seat_rng,

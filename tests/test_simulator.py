@@ -21,8 +21,8 @@ from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack
 from rulekit.sim.execution import DaskPool, PackSource, chunks, tapering_chunks
 from rulekit.sim.result import RUN_FIELDS
+from rulekit.sim.run import play_game, simulate, sweep
 from rulekit.sim.stats import GameRecord, LengthSummary, Tally, quantile
-from rulekit.simulate import play_game, simulate, sweep
 
 Run = Callable[..., tuple[int, str, str]]  # the `run` fixture of conftest
 

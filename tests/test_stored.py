@@ -11,7 +11,7 @@ import pytest
 from helpers_cli import Run, runner
 
 import rulekit.lang.parser
-import rulekit.stored
+import rulekit.source.store
 
 
 @pytest.fixture
@@ -77,7 +77,7 @@ def test_a_store_that_does_not_fit_is_not_read(run: Run, make_pack: Any, cache: 
         for file in cache.glob("stored/*.pickle"):
             file.chmod(0o666)
     else:
-        monkeypatch.setattr(rulekit.stored, "code_stamp", lambda: "an edited rulekit")
+        monkeypatch.setattr(rulekit.source.store, "code_stamp", lambda: "an edited rulekit")
     monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache.with_name("elsewhere")))
     run("validate", pack)
     monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache))  # the stores are read again
@@ -96,16 +96,16 @@ def test_a_store_that_does_not_fit_is_not_read(run: Run, make_pack: Any, cache: 
 
 def test_only_the_yaml_file_that_changed_is_read_again(run: Run, make_pack: Any, cache: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    import rulekit.yamlparse
+    import rulekit.source.yamlload
 
     composed: list[str] = []
-    compose = rulekit.yamlparse._compose
+    compose = rulekit.source.yamlload._compose
 
     def counting(text: str) -> Any:
         composed.append(text)
         return compose(text)
 
-    monkeypatch.setattr(rulekit.yamlparse, "_compose", counting)
+    monkeypatch.setattr(rulekit.source.yamlload, "_compose", counting)
     pack = make_pack()
     assert run("validate", pack)[0] == 0 and len(composed) >= 3
     composed.clear()
@@ -120,13 +120,13 @@ def test_only_the_yaml_file_that_changed_is_read_again(run: Run, make_pack: Any,
 
 def test_a_store_file_keeps_the_results_last_added_within_its_size(
         cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rulekit.stored, "KEPT_BYTES", 2500)
-    store = rulekit.stored.Store("size-test")
+    monkeypatch.setattr(rulekit.source.store, "KEPT_BYTES", 2500)
+    store = rulekit.source.store.Store("size-test")
     for i in range(5):
         store.put((f"key {i}",), bytes(1000))
     store.save()
     assert (cache / "stored/size-test.pickle").stat().st_size < 4000
-    again = rulekit.stored.Store("size-test")
+    again = rulekit.source.store.Store("size-test")
     assert [again.get((f"key {i}",)) is not None for i in range(5)] == [False] * 3 + [True] * 2
 
 
@@ -134,8 +134,8 @@ def test_a_store_keeps_the_results_used_over_those_added_before_them(
         cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file edited again and again adds a result at each edit; the results of the files left
     unchanged, used at every run, stay."""
-    monkeypatch.setattr(rulekit.stored, "KEPT_BYTES", 2500)
-    store = rulekit.stored.Store("use-test")
+    monkeypatch.setattr(rulekit.source.store, "KEPT_BYTES", 2500)
+    store = rulekit.source.store.Store("use-test")
     store.put(("unchanged",), bytes(1000))
     store.put(("edited, first version",), bytes(1000))
     store.save()
@@ -143,6 +143,6 @@ def test_a_store_keeps_the_results_used_over_those_added_before_them(
     assert store.get(("unchanged",)) is not None
     store.put(("edited, second version",), bytes(1000))
     store.save()
-    again = rulekit.stored.Store("use-test")
+    again = rulekit.source.store.Store("use-test")
     assert again.get(("unchanged",)) is not None
     assert again.get(("edited, first version",)) is None

@@ -11,7 +11,7 @@ from helpers_cli import Run
 
 import rulekit.errors
 import rulekit.pack.loader
-import rulekit.scenariofile
+import rulekit.scenarios.file
 from rulekit.pack.loader import LoadedPack
 
 UNUSED = ("  points: {per_role: true, initial: 0}\n",
@@ -187,13 +187,13 @@ def test_validate_checks_the_code_it_does_not_compile(make_pack: Any, mistake: t
 def scenario_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many times validation read the scenario files to check them."""
     seen: list[int] = []
-    read = rulekit.scenariofile.load_scenarios
+    read = rulekit.scenarios.file.load_scenarios
 
     def counting(files: Any) -> Any:
         seen.append(1)
         return read(files)
 
-    monkeypatch.setattr(rulekit.scenariofile, "load_scenarios", counting)
+    monkeypatch.setattr(rulekit.scenarios.file, "load_scenarios", counting)
     return seen
 
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from helpers_cli import Run
 
-from rulekit.datafiles import data_dir
 from rulekit.pack.meaning import code_tokens
+from rulekit.source.datafiles import data_dir
 
 
 def as_from_scratch(run: Run, pack: Path, loads: list[Path]) -> tuple[int, str, str]:

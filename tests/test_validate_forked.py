@@ -1,5 +1,5 @@
 """The end of a validation done in a forked process while the scenario files are checked
-(rulekit/cli/validate: lint warnings and the first half of the cache's writing; rulekit/forked):
+(rulekit/cli/validate: lint warnings and the first half of the cache's writing; rulekit/sim/fork):
 the same report, the same cache entry and the same stored results as when this process does
 it, and the same again when the other process fails, dies, hangs or sends something else."""
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from rulekit.pack.files import shipped_packs_dir
+from rulekit.pack.find import shipped_packs_dir
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
 
@@ -34,7 +34,7 @@ SETUPS = {  # run before the command, in its process
     "dies": "v._tail = failing(lambda: os._exit(3))",
     "hangs": "v._tail = failing(lambda: time.sleep(60))\nf.WAIT_SECONDS = 0.5",
     "garbage": "v._tail = failing(lambda: 'not a result')",
-    "storing": "import rulekit.schema as s\n"  # the other process stores one result more
+    "storing": "import rulekit.source.schema as s\n"  # the other process stores one result more
                "def storing(pack, cache):\n    s._passed.put(('made up',), b'')\n"
                "    return tail(pack, cache)\nv._tail = storing",
 }
@@ -60,7 +60,7 @@ def validated(pack: Path, cache: Path, how: str) -> tuple[Any, ...]:
     then as usual."""
     code = "\n".join([
         "import os, sys, time, atexit", "import rulekit.cli.validate as v",
-        "import rulekit.forked as f", "f.can_fork = lambda: True", "forks = []",
+        "import rulekit.sim.fork as f", "f.can_fork = lambda: True", "forks = []",
         "fork_tail = v._fork_tail", "tail = v._tail",
         "def counting(pack, cache):\n    found = fork_tail(pack, cache)\n"
         "    forks.append(found is not None)\n    return found",

@@ -343,16 +343,16 @@ def test_a_number_an_alias_repeats(run: Run, make_pack: Any, cache: Path,
 @pytest.fixture
 def checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many scenarios each check of scenario files checked, while the test runs."""
-    import rulekit.scenariocheck
+    import rulekit.scenarios.check
 
     seen: list[int] = []
-    check = rulekit.scenariocheck.check_scenarios
+    check = rulekit.scenarios.check.check_scenarios
 
     def counting(pack: Any, scenarios: list[Any]) -> list[Any]:
         seen.append(len(scenarios))
         return check(pack, scenarios)
 
-    monkeypatch.setattr(rulekit.scenariocheck, "check_scenarios", counting)
+    monkeypatch.setattr(rulekit.scenarios.check, "check_scenarios", counting)
     return seen
 
 

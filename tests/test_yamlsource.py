@@ -1,4 +1,4 @@
-"""Tests of rulekit.yamlsource: safe loading, positions, and positions inside text values."""
+"""Tests of rulekit.source.document: safe loading, positions, and positions inside text values."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from rulekit.errors import DuplicateKeyError, Location, PackFileError, YamlSyntaxError
-from rulekit.yamlsource import YamlDocument, load_yaml
+from rulekit.source.document import YamlDocument, load_yaml
 
 Loader = Callable[[str], YamlDocument]
 

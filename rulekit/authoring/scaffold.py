@@ -21,10 +21,10 @@ from pathlib import Path
 
 from rulekit.authoring import template
 from rulekit.errors import UsageError
-from rulekit.pack.files import shipped_packs_dir
+from rulekit.pack.find import shipped_packs_dir
 from rulekit.pack.loader import LoadedPack, load_pack
-from rulekit.scenarios import load_scenarios
-from rulekit.schema import SCHEMA_DIR
+from rulekit.scenarios.run import load_scenarios
+from rulekit.source.schema import SCHEMA_DIR
 
 __all__ = ["SCHEMA_FOLDER", "NewPack", "new_pack", "pack_id_for"]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from rulekit.pack.loader import LoadedPack
 from rulekit.pack.merge import MergedDocument
-from rulekit.yamlsource import YamlDocument
+from rulekit.source.document import YamlDocument
 
 __all__ = ["CONTENT_SECTIONS", "PackSource"]
 

@@ -25,7 +25,7 @@ from rulekit.bots.belief import same_view
 from rulekit.engine.decisions import Decision, Option
 
 if TYPE_CHECKING:
-    from rulekit.agents import View
+    from rulekit.bots.agent import View
     from rulekit.engine.game import State
 
 MARGIN = 0.02  # how much better than the best other option an anytime action must score

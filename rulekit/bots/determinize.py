@@ -7,8 +7,8 @@ import weakref
 from typing import TYPE_CHECKING
 
 from rulekit.bots.belief import Belief
-from rulekit.bots.blind import blind_state
-from rulekit.bots.views import continues, same_view
+from rulekit.bots.belief.blind import blind_state
+from rulekit.bots.belief.views import continues, same_view
 from rulekit.engine.game import copy_state
 
 if TYPE_CHECKING:
@@ -30,7 +30,8 @@ def determinize(game: Game, state: State, role: str, rand: random.Random) -> Sta
     it is if the observation is the same, else a copy of it follows the new part. If none, a
     new belief follows the game from its beginning. A state equal to the last one determinized
     for ``role`` is not observed again: the belief used for it draws at once. A lost belief
-    (one that cannot follow ``role``'s log) gives way to :func:`~rulekit.bots.blind.blind_state`,
+    (one that cannot follow ``role``'s log) gives way to
+    :func:`~rulekit.bots.belief.blind.blind_state`,
     a state drawn from the observation alone. Nothing kept here is keyed by what ``role`` cannot
     see: the state drawn depends on ``role``'s observations and ``rand`` only.
     """

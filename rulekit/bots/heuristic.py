@@ -19,7 +19,7 @@ from rulekit.engine.decisions import Decision, Option
 from rulekit.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from rulekit.agents import View
+    from rulekit.bots.agent import View
 
 
 class HeuristicAgent:

@@ -38,7 +38,7 @@ from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.errors import GameRuntimeError
 
 if TYPE_CHECKING:
-    from rulekit.agents import View
+    from rulekit.bots.agent import View
     from rulekit.engine.game import Game, State
 
 

@@ -39,7 +39,7 @@ def _manifest(folder: Path) -> dict[str, Any]:
 
 def _rows(folders: list[Path]) -> list[dict[str, Any]]:
     """One row per pack found: id, version, name, where it comes from, folder, notes."""
-    from rulekit.pack.files import display_path
+    from rulekit.pack.find import display_path
     from rulekit.pack.installed import all_packs
 
     found = []

@@ -22,9 +22,9 @@ from rulekit.cli.common import err, out
 from rulekit.errors import PackError, PackErrors, RulekitError
 
 if TYPE_CHECKING:
-    from rulekit.forked import Forked
     from rulekit.pack.cache import Prepared, ValidationCache
     from rulekit.pack.loader import LoadedPack
+    from rulekit.sim.fork import Forked
 
 
 def register(commands: Any) -> None:
@@ -49,7 +49,7 @@ def check(ref: str, use_cache: bool = True) -> tuple[list[PackError], str | None
     """The diagnostics of one pack, a message for an error that is not located, and a
     summary of the pack ("82 cards, 6 scenarios"); from the cache when nothing changed."""
     from rulekit.pack.cache import ValidationCache
-    from rulekit.pack.files import find_pack
+    from rulekit.pack.find import find_pack
 
     try:
         folder = find_pack(ref)
@@ -71,11 +71,11 @@ def _check(folder: Path, cache: ValidationCache | None = None,
     """Validate the pack in ``folder``: its diagnostics, a message for an error that is not
     located, its summary, and what ``cache`` is to write of it (:meth:`~rulekit.pack.cache.
     ValidationCache.prepare`). Where that pays, its scenario files are read in a forked
-    process while it loads (:mod:`rulekit.scenarioahead`, with a cache), and the work that
+    process while it loads (:mod:`rulekit.scenarios.ahead`, with a cache), and the work that
     needs neither is done in another while they are checked (:func:`_tail`)."""
     from rulekit.pack.loader import load_pack
-    from rulekit.scenarioahead import read_ahead
-    from rulekit.scenariocache import check_scenario_files
+    from rulekit.scenarios.ahead import read_ahead
+    from rulekit.scenarios.cache import check_scenario_files
 
     reading = read_ahead(folder) if cache is not None else None
     tail: Forked | None = None
@@ -107,8 +107,8 @@ def _tail(pack: LoadedPack, cache: ValidationCache | None,
           ) -> tuple[list[PackError], Prepared | None]:
     """What a validation does once its pack is loaded that needs neither its scenario files
     nor their checks: the lint warnings, and the first half of the cache's writing."""
-    from rulekit.lint import lint_pack
-    from rulekit.lintend import end_condition_reads, end_verdicts
+    from rulekit.checks.end import end_condition_reads, end_verdicts
+    from rulekit.checks.lint import lint_pack
     from rulekit.pack.edits import Reads, parameter_bounds
 
     warnings = lint_pack(pack)
@@ -120,10 +120,10 @@ def _tail(pack: LoadedPack, cache: ValidationCache | None,
 
 
 def _fork_tail(pack: LoadedPack, cache: ValidationCache | None) -> Forked | None:
-    """:func:`_tail` started in a forked process (:mod:`rulekit.forked`), which hands back
+    """:func:`_tail` started in a forked process (:mod:`rulekit.sim.fork`), which hands back
     its result and what it stored; None where that cannot be done."""
-    from rulekit import forked
-    from rulekit.stored import added, added_from_now
+    from rulekit.sim import fork as forked
+    from rulekit.source.store import added, added_from_now
 
     if not forked.can_fork():
         return None
@@ -139,7 +139,7 @@ def _fork_tail(pack: LoadedPack, cache: ValidationCache | None) -> Forked | None
 def _tail_result(tail: Forked | None, pack: LoadedPack, cache: ValidationCache | None,
                  ) -> tuple[list[PackError], Prepared | None]:
     """What :func:`_tail` gave in the forked process, or gives here if that failed."""
-    from rulekit.stored import add
+    from rulekit.source.store import add
 
     if tail is not None:
         ok, found = tail.result()
@@ -159,7 +159,7 @@ def _as_json(error: PackError) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulekit.stored import save_all, switched_off
+    from rulekit.source.store import save_all, switched_off
 
     if args.no_cache:  # no stored syntax trees nor schema checks either
         with switched_off():

@@ -24,10 +24,10 @@ from rulekit.engine.decisions import (
 )
 from rulekit.engine.draws import below, bit_indexes, pick, subset_bits
 from rulekit.engine.game import State
-from rulekit.engine.program import Program
 from rulekit.engine.randomchooser import RandomChooser
 from rulekit.engine.vm import Runtime, ask_anyway, check_players, forced_answer
-from rulekit.lang.symbols import AnytimeDecl
+from rulekit.model.program import Program
+from rulekit.model.symbols import AnytimeDecl
 
 Chooser = Callable[[Decision], Option | str]
 _NAME = itemgetter(0)  # the procedure of a frame

@@ -16,12 +16,12 @@ from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option, choice_event, logged_choice_event
 from rulekit.engine.frozen import FrozenDict, thaw
 from rulekit.engine.observe import Observer
-from rulekit.engine.program import MAIN, LogField, Program, zone_key
 from rulekit.engine.refusals import later, read, shown
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
-from rulekit.lang.symbols import Symbols, VarDecl, ZoneDecl
+from rulekit.model.program import MAIN, LogField, Program, zone_key
+from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
 State = dict[str, Any]
 FORMAT_VERSION = 1
@@ -325,7 +325,7 @@ class Game:
         earlier one's only replays the new part, and a call on the same observation again only
         draws (a copy and a new deal). Pending decisions are asked again from the new cards.
         A state whose history the belief cannot follow (one set up by a scenario, say) is drawn
-        from the observation alone (:mod:`rulekit.bots.blind`): hidden variables drawn among
+        from the observation alone (:mod:`rulekit.bots.belief.blind`): hidden variables drawn among
         the values their declared type allows (else their initial value), the unseen cards
         dealt over all unseen places where the pack's rules put their kind, the answers other
         players committed drawn again. Either way the state returned depends only on what

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rulekit.lang.symbols import Board
+    from rulekit.model.symbols import Board
 
 # Maps of at most this many nodes keep the distances worked out (at most its square of them).
 CACHED_NODES = 400

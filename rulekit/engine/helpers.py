@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rulekit.engine.program import MAIN
 from rulekit.limits import MAX_INT, MAX_LIST_ITEMS, MAX_TEXT_CHARS
+from rulekit.model.program import MAIN
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime

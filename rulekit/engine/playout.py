@@ -24,10 +24,10 @@ from rulekit.engine.answering import (
 from rulekit.engine.decisions import Option, choice_event
 from rulekit.engine.game import Game, State, copy_state
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
-from rulekit.engine.program import CONTINUE, SUSPEND, Program
 from rulekit.engine.quickanswers import QuickAnswers
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError
+from rulekit.model.program import CONTINUE, SUSPEND, Program
 
 
 class PlayoutRuntime(QuickAnswers):

@@ -25,7 +25,7 @@ from rulekit.engine.vm import Runtime
 from rulekit.errors import UsageError
 
 if TYPE_CHECKING:
-    from rulekit.engine.program import Program
+    from rulekit.model.program import Program
 
 REFUSING = "refusing"
 LABELLING = "labelling"

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame
 
 if TYPE_CHECKING:
-    from rulekit.engine.program import ExprFn, Program
     from rulekit.engine.vm import Runtime
+    from rulekit.model.program import ExprFn, Program
 
 
 def main_playout(program: Program, setup: str | None, rounds: ExprFn | None,

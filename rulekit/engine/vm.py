@@ -13,8 +13,8 @@ from rulekit.engine import rng
 from rulekit.engine.decisions import option_ids
 from rulekit.engine.frozen import FrozenDict
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
-from rulekit.engine.program import CONTINUE, STOP, SUSPEND, Frame, Program
 from rulekit.errors import GameRuntimeError, Location
+from rulekit.model.program import CONTINUE, STOP, SUSPEND, Frame, Program
 
 DEFAULT_STEP_BUDGET = 1_000_000
 

@@ -1,6 +1,6 @@
 """Static checks of effect-language code: names, arities, types, places where statements may stand.
 
-The checker walks a syntax tree against the pack's :class:`~rulekit.lang.symbols.Symbols`,
+The checker walks a syntax tree against the pack's :class:`~rulekit.model.symbols.Symbols`,
 allocates a local slot for every ``let``, loop and parameter, fills the ``ref`` of names, and
 collects every mistake as a located :class:`~rulekit.errors.EffectCheckError` with a hint.
 """
@@ -15,7 +15,7 @@ from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS, PACK_BUILTINS
 from rulekit.lang.parser import KEYWORDS, Snippet
 from rulekit.lang.reasons import seen_whole
-from rulekit.lang.symbols import Symbols, describe_per, index_type
+from rulekit.model.symbols import Symbols, describe_per, index_type
 
 # What a resolved name refers to (stored in ``Name.ref`` / ``Assign.ref``):
 #   ("local", slot)            a let, parameter or loop variable

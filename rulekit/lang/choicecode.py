@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rulekit.engine.program import LogField
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.drawcode import QUICK_TEST, one_alone, subset_alone, subsets_together
 from rulekit.lang.exprfacts import is_range
+from rulekit.model.program import LogField
 
 Line = tuple[str, Location | None]
 

@@ -25,7 +25,17 @@ from rulekit.engine import helpers
 from rulekit.engine.draws import bit_indexes, mask_of
 from rulekit.engine.frozen import FrozenDict, FrozenList, freeze
 from rulekit.engine.graph import graph_functions, graph_walks
-from rulekit.engine.program import (
+from rulekit.engine.rounds import main_playout
+from rulekit.errors import Location
+from rulekit.lang import nodes as n
+from rulekit.lang.builtins import BUILTINS
+from rulekit.lang.emitter import Emitter
+from rulekit.lang.parser import Snippet
+from rulekit.lang.pyexpr import ExprWriter
+from rulekit.lang.reads import reads, writes_of
+from rulekit.lang.secrecy import SecretBody, mark_secret_choices
+from rulekit.lang.walk import Triggers, calls_in, choices_in
+from rulekit.model.program import (
     CONTINUE,
     MAIN,
     STOP,
@@ -38,18 +48,8 @@ from rulekit.engine.program import (
     Program,
     zone_key,
 )
-from rulekit.engine.rounds import main_playout
-from rulekit.errors import Location
-from rulekit.lang import nodes as n
-from rulekit.lang.builtins import BUILTINS
-from rulekit.lang.emitter import Emitter
-from rulekit.lang.parser import Snippet
-from rulekit.lang.pyexpr import ExprWriter
-from rulekit.lang.reads import reads, writes_of
-from rulekit.lang.secrecy import SecretBody, mark_secret_choices
-from rulekit.lang.symbols import Symbols
-from rulekit.lang.walk import Triggers, calls_in, choices_in
-from rulekit.stored import Store
+from rulekit.model.symbols import Symbols
+from rulekit.source.store import Store
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime

@@ -32,8 +32,8 @@ from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
 from rulekit.lang.reasons import seen_whole
-from rulekit.lang.symbols import Symbols
 from rulekit.lang.walk import bodies, zone_name
+from rulekit.model.symbols import Symbols
 
 Decider = tuple[str, str | int | None]  # ("role", id), ("param", slot), ("any", None)
 ANY: Decider = ("any", None)

@@ -25,8 +25,8 @@ from rulekit.lang.pyexpr import sum_of_halves
 from rulekit.lang.walk import bodies, stmt_chooses, zone_name
 
 if TYPE_CHECKING:
-    from rulekit.engine.program import Proc
     from rulekit.lang.compiler import Compiler
+    from rulekit.model.program import Proc
 
 _LABEL = re.compile(r"@L(\d+)@")
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulekit.lang.parser import grammar_text
-from rulekit.stored import sha256
+from rulekit.source.store import sha256
 
 if TYPE_CHECKING:
     from lark import Lark

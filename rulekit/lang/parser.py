@@ -1,7 +1,7 @@
 """Parse effect-language text into the syntax tree of :mod:`rulekit.lang.nodes`.
 
 A text parsed without error is parsed once: its tree is kept, by text and grammar rule, in a
-:class:`~rulekit.stored.Store` (in the cache folder between runs, in memory within one), and
+:class:`~rulekit.source.store.Store` (in the cache folder between runs, in memory within one), and
 each use gets a copy. Only a text met for the first time goes to lark, in
 :mod:`rulekit.lang.larkparse` (imported then: a run that meets no new text never imports lark).
 Syntax errors become :class:`~rulekit.errors.EffectSyntaxError` located in the pack file through
@@ -18,7 +18,7 @@ from typing import Any
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
-from rulekit.stored import Store
+from rulekit.source.store import Store
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from rulekit.lang import nodes as n
 from rulekit.lang.exprfacts import reads_local
-from rulekit.lang.symbols import Symbols
+from rulekit.model.symbols import Symbols
 
 
 class Bindings:

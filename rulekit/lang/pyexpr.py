@@ -20,7 +20,6 @@ from contextlib import contextmanager
 from typing import Any
 
 from rulekit.engine.helpers import INT_LIMIT, LIST_LIMIT
-from rulekit.engine.program import zone_key
 from rulekit.lang import nodes as n
 from rulekit.lang.exprfacts import (
     SMALL,
@@ -35,7 +34,8 @@ from rulekit.lang.exprfacts import (
     reads_local,
 )
 from rulekit.lang.proptables import Bindings, PropertyTables
-from rulekit.lang.symbols import Symbols
+from rulekit.model.program import zone_key
+from rulekit.model.symbols import Symbols
 
 _PY_OPS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">",
            ">=": ">=", "in": "in", "not in": "not in", "+": "+", "-": "-", "*": "*",

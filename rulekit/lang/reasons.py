@@ -7,7 +7,7 @@ zones and variables, the chooser's own pile or value of a per-role ``owner`` zon
 (``hand[p]`` chosen by ``p``), roles, numbers, texts, the map and the candidate itself. The test
 is syntactic and strict: a call of a pack function or a secret pile refuses the reason, and so
 does a local variable in the list. A local variable in the text of a reason is left to the
-lint, which knows what it may hold (``rulekit.lint``).
+lint, which knows what it may hold (``rulekit.checks.lint``).
 
 A label (``label "..."``) names each candidate offered, to the chooser only, so it follows
 the same rule with no exception: its fields read what the chooser sees and the candidate,
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulekit.lang import nodes as n
-from rulekit.lang.symbols import Symbols
+from rulekit.model.symbols import Symbols
 
 
 def seen_whole(exprs: list[n.Expr], player: n.Expr, symbols: Symbols,

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 
 from rulekit.lang import nodes as n
-from rulekit.lang.symbols import Symbols
+from rulekit.model.symbols import Symbols
 
 
 @dataclass

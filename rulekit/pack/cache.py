@@ -3,7 +3,7 @@ and of a pack whose files were edited in ways that keep its report nearly so.
 
 An entry is plain JSON in the user's cache folder (``$RULEKIT_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/rulekit``, else ``~/.cache/rulekit``), one file per pack folder and working
-folder, read only when written by this user alone (:func:`~rulekit.stored.trusted`). It holds
+folder, read only when written by this user alone (:func:`~rulekit.source.store.trusted`). It holds
 a digest of every file under the pack's folder and under the folders of the packs it extends, a
 stamp of this rulekit (its version, and the size and time of its code and schema files, so that
 an edit of rulekit itself is a miss), the validation's summary and warnings, and what
@@ -30,11 +30,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location, PackError, PackWarning
-from rulekit.stored import CACHE_ENV, NO_CACHE_ENV, cache_dir, code_stamp, sha256, trusted
+from rulekit.source.store import CACHE_ENV, NO_CACHE_ENV, cache_dir, code_stamp, sha256, trusted
 
 if TYPE_CHECKING:
     from rulekit.pack.edits import Reads
-    from rulekit.yamlsource import YamlDocument
+    from rulekit.source.document import YamlDocument
 
 FORMAT = 4
 MAX_FILES = 2000  # a pack folder larger than this is not cached (it is not a usual pack)
@@ -160,7 +160,7 @@ class ValidationCache:
         None if nothing is to be written (a file was edited meanwhile, a folder is too
         big)."""
         from rulekit.pack.edits import Reads, record
-        from rulekit.textfiles import decode_text
+        from rulekit.source.textfile import decode_text
 
         if self.path is None:
             return None
@@ -201,7 +201,7 @@ class ValidationCache:
         """What the end conditions of the pack, as its files are now (``given``: the documents
         of those edited), find on the first state of a game (asked when an edit changed
         numbers they read)."""
-        from rulekit.lintend import verdicts_after_edit
+        from rulekit.checks.end import verdicts_after_edit
 
         return verdicts_after_edit(self.folder, given)
 

@@ -10,17 +10,17 @@ from typing import Any
 from rulekit.errors import Location, SchemaError, did_you_mean
 from rulekit.lang.checker import RUNTIME_NAMES
 from rulekit.lang.parser import KEYWORDS
-from rulekit.lang.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
 from rulekit.limits import MAX_COPIES
+from rulekit.model.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
 from rulekit.pack.documents import Documents, snippet
 from rulekit.pack.params import outside_bounds, resolve_params
-from rulekit.yamlsource import YamlDocument
+from rulekit.source.document import YamlDocument
 
 _PROPERTY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Declarations:
-    """Reads the declarations of one pack into :class:`~rulekit.lang.symbols.Symbols`."""
+    """Reads the declarations of one pack into :class:`~rulekit.model.symbols.Symbols`."""
 
     def __init__(self, docs: Documents) -> None:
         self.errors = docs.errors

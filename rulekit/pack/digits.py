@@ -18,10 +18,10 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from rulekit.limits import MAX_INT
-from rulekit.stored import sha256
+from rulekit.source.store import sha256
 
 if TYPE_CHECKING:
-    from rulekit.yamlsource import YamlDocument
+    from rulekit.source.document import YamlDocument
 
 _DECIMAL = re.compile(r"0|-?[1-9][0-9]*")
 _DIGITS = re.compile(r"[0-9]+")

@@ -20,8 +20,8 @@ from typing import Any
 
 from rulekit.errors import EffectCheckError, PackError, did_you_mean
 from rulekit.lang.contexts import CodeBody, ContextCheck
-from rulekit.lang.symbols import Symbols
-from rulekit.yamlsource import JsonPath, YamlDocument
+from rulekit.model.symbols import Symbols
+from rulekit.source.document import JsonPath, YamlDocument
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 
 from rulekit.errors import Location, PackError, PackErrors, PackFileError, SchemaError
 from rulekit.lang.parser import Snippet
-from rulekit.pack.files import (
+from rulekit.pack.find import (
     OutsideError,
     check_size,
     confine,
@@ -22,9 +22,9 @@ from rulekit.pack.files import (
     pack_file,
 )
 from rulekit.pack.merge import MergedDocument, Merger
-from rulekit.schema import validate_document
-from rulekit.stored import sha256
-from rulekit.yamlsource import JsonPath, YamlDocument, load_yaml
+from rulekit.source.document import JsonPath, YamlDocument, load_yaml
+from rulekit.source.schema import validate_document
+from rulekit.source.store import sha256
 
 
 def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:

@@ -5,7 +5,7 @@ A validation free of errors keeps, for each pack file it read, what the file mea
 whose numbers the report reads: those whose exact value a check read (the code of the end
 conditions and of the functions they call, the defaults of the parameters they name, the
 components when they may read a property: the lint's check of the end conditions on the first
-state of a game, :func:`rulekit.lintend.end_condition_reads`), and the defaults of the
+state of a game, :func:`rulekit.checks.end.end_condition_reads`), and the defaults of the
 parameters with their bounds (the check of the declarations); and what that check of the end
 conditions found. The report holds for edited files when each one:
 
@@ -17,7 +17,7 @@ conditions found. The report holds for edited files when each one:
   within its bounds, and it passes its schema: no other check reads those numbers but for
   their types (:mod:`rulekit.pack.meaning` says which) and the end conditions, which find
   what they found if every place of the first list holds the same (its code the same
-  tokens), or, tried again (:func:`rulekit.lintend.verdicts_after_edit`), when they find
+  tokens), or, tried again (:func:`rulekit.checks.end.verdicts_after_edit`), when they find
   what they found then (the same end conditions hold on the first state of a game).
 """
 
@@ -28,16 +28,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulekit.stored import sha256
+from rulekit.source.store import sha256
 
 if TYPE_CHECKING:
-    from rulekit.yamlsource import JsonPath, YamlDocument
+    from rulekit.source.document import JsonPath, YamlDocument
 
 class Reads:
     """The places whose numbers a validation's report reads (see the module's documentation):
     ``exact`` (True marks code) and ``bounds`` (the spec of the parameter whose default is
     there); and ``verdicts``, whether each end condition holds on the first state of a game
-    (:func:`rulekit.lintend.end_verdicts`), which reads the first."""
+    (:func:`rulekit.checks.end.end_verdicts`), which reads the first."""
 
     def __init__(self, exact: Sequence[tuple[YamlDocument, JsonPath, bool]] = (),
                  bounds: Sequence[tuple[YamlDocument, JsonPath, dict[str, Any]]] = (),
@@ -125,8 +125,8 @@ def still_holds(changed: dict[str, bytes], kept: dict[str, Any], placed: set[str
     (``placed``: the files its warnings are in; ``verdicts``: what the end conditions find
     now, or None, given the documents of the changed files, asked when numbers they read
     changed)."""
-    from rulekit.pack.files import display_path
-    from rulekit.textfiles import decode_text
+    from rulekit.pack.find import display_path
+    from rulekit.source.textfile import decode_text
 
     found: dict[str, Any] = {key: {} for key in ("meanings", "numbers", "data", "exact")}
     given: dict[str, YamlDocument] = {}
@@ -162,7 +162,7 @@ def _renumbered(path: str, text: str, kept: dict[str, Any], found: dict[str, Any
     text validated only in its plain numbers (what is kept of it is put in ``found``, its
     document with no positions in ``given``); None if it differs elsewhere too."""
     from rulekit.pack.digits import renumbered, reread
-    from rulekit.schemafast import passes
+    from rulekit.source.schemafast import passes
 
     numbers = kept["numbers"].get(path)
     digits = reread(text, numbers) if numbers is not None else None
@@ -180,7 +180,7 @@ def _renumbered(path: str, text: str, kept: dict[str, Any], found: dict[str, Any
     found["meanings"][path] = [name, schema, code_paths, None, blind]
     if not passes(data, schema):
         return NO
-    from rulekit.yamlsource import YamlDocument
+    from rulekit.source.document import YamlDocument
 
     given[path] = YamlDocument(Path(path), name, text, json.loads(json.dumps(data)))
     return _guards(path, data, kept, found)
@@ -198,8 +198,8 @@ def _reparsed(path: str, text: str, kept: dict[str, Any], found: dict[str, Any],
     """What ``text``, the file at ``path`` now, tells of the report, parsed (what is kept of
     it is put in ``found``, its document in ``given``)."""
     from rulekit.pack.meaning import value_at
-    from rulekit.schemafast import passes
-    from rulekit.yamlsource import parse_yaml
+    from rulekit.source.document import parse_yaml
+    from rulekit.source.schemafast import passes
 
     name, schema, code_paths, digest, blind = kept["meanings"][path]
     doc = parse_yaml(text, Path(path), name, keep=False)

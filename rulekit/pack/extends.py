@@ -15,9 +15,9 @@ from pathlib import Path
 
 from rulekit.errors import PackError, PackErrors, PackFileError
 from rulekit.pack.documents import Documents
-from rulekit.pack.files import OutsideError, check_name, display_path, find_pack
+from rulekit.pack.find import OutsideError, check_name, display_path, find_pack
 from rulekit.pack.merge import merge_manifest
-from rulekit.yamlsource import YamlDocument
+from rulekit.source.document import YamlDocument
 
 
 def read_documents(folder: Path, chain: tuple[Path, ...] = (),

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from rulekit.datafiles import data_dir
+from rulekit.source.datafiles import data_dir
 
 PACKS_ENV = "RULEKIT_PACKS"
 ENTRY_POINT_GROUP = "rulekit.packs"

@@ -2,13 +2,13 @@
 
 ``load_pack(ref, params)`` finds the pack (a folder path, or the id of a shipped pack), reads
 ``pack.yaml`` and the files it includes, checks each against its schema, builds the
-:class:`~rulekit.lang.symbols.Symbols`, parses, checks and compiles every piece of effect code,
+:class:`~rulekit.model.symbols.Symbols`, parses, checks and compiles every piece of effect code,
 and returns a :class:`LoadedPack` whose ``game`` plays it. All mistakes found are raised
 together as :class:`~rulekit.errors.PackErrors`.
 
-The phases live in their own modules: :mod:`~rulekit.pack.files` (finding a pack),
+The phases live in their own modules: :mod:`~rulekit.pack.find` (finding a pack),
 :mod:`~rulekit.pack.documents` (reading YAML against the schemas),
-:mod:`~rulekit.pack.declarations` (symbols) and :mod:`~rulekit.pack.code` (effect code).
+:mod:`~rulekit.pack.declarations` (symbols) and :mod:`~rulekit.pack.build` (effect code).
 """
 
 from __future__ import annotations
@@ -22,16 +22,16 @@ from rulekit.errors import EffectCheckError, PackError, PackErrors, RulekitError
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Body, Compiler, ExprFn, Program
 from rulekit.lang.parser import Snippet, parse_expression
-from rulekit.lang.symbols import Symbols
-from rulekit.pack.code import CodeBuilder
+from rulekit.model.symbols import Symbols
+from rulekit.pack.build import CodeBuilder
 from rulekit.pack.declarations import Declarations
 from rulekit.pack.display import Display, read_display
 from rulekit.pack.documents import Documents
 from rulekit.pack.extends import read_documents
-from rulekit.pack.files import PACKS_ENV, display_path, find_pack, shipped_packs_dir
+from rulekit.pack.find import PACKS_ENV, display_path, find_pack, shipped_packs_dir
 from rulekit.pack.params import parse_params, resolve_params
 from rulekit.pack.properties import check_properties
-from rulekit.yamlsource import YamlDocument
+from rulekit.source.document import YamlDocument
 
 
 @dataclass
@@ -91,7 +91,7 @@ def _game(docs: Documents, symbols: Symbols, program: Program,
 def load_end_checks(folder: Path, given: dict[str, YamlDocument] | None = None) -> Game:
     """The game of the pack in ``folder`` with nothing compiled but its end conditions and
     functions, checked as :func:`load_pack` checks them: enough to try the end conditions on
-    the first state of a game (:mod:`rulekit.lintend`), not to play. Raises
+    the first state of a game (:mod:`rulekit.checks.end`), not to play. Raises
     :class:`~rulekit.errors.PackErrors` for the mistakes it finds (not every mistake of the
     pack: the rest of its code and its display are not read; a mistake of a document
     ``given`` with no positions is not placed). ``given``: documents read already, by full

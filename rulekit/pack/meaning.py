@@ -31,10 +31,10 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from rulekit.limits import MAX_INT
-from rulekit.stored import sha256
+from rulekit.source.store import sha256
 
 if TYPE_CHECKING:
-    from rulekit.yamlsource import JsonPath, YamlDocument
+    from rulekit.source.document import JsonPath, YamlDocument
 
 # In a text of the effect language: what the lexer ignores (runs of lark's common WS and of
 # COMMENTs), a STRING, a CARD (whose '#' is no comment), and a quote that opens no STRING;

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekit.errors import Location, PackError, SchemaError, did_you_mean
-from rulekit.yamlsource import JsonPath, YamlDocument
+from rulekit.source.document import JsonPath, YamlDocument
 
 Item = tuple[Any, YamlDocument, JsonPath]
 """A value, the document it comes from and its path there."""

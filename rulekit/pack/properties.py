@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.errors import PackError, SchemaError, did_you_mean
-from rulekit.yamlsource import JsonPath, YamlDocument
+from rulekit.source.document import JsonPath, YamlDocument
 
 # Where the items of each kind are, and the keys every item may give without declaring them.
 _KINDS: dict[str, tuple[JsonPath, tuple[str, ...]]] = {

@@ -10,7 +10,7 @@
 - :mod:`rulekit.play.render`: what a player sees (rich renderables from ``game.observe``);
 - :mod:`rulekit.play.table`: the pack's ``display:`` section drawn (status block, panels, row
   tables, option labels);
-- :mod:`rulekit.play.cards`: the pack's cards with their text;
+- :mod:`rulekit.play.cardtext`: the pack's cards with their text;
 - :mod:`rulekit.play.prompt`: menus numbered by line and the parsing of typed answers;
 - :mod:`rulekit.play.savefile`: the save file (JSON, read with bounds, written atomically);
 - :mod:`rulekit.play.saves`: a file per game, the games still on, no overwriting;

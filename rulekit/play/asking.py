@@ -14,7 +14,7 @@ from rich.text import Text
 
 from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.errors import IllegalActionError
-from rulekit.play.cards import card_list, card_named
+from rulekit.play.cardtext import card_list, card_named
 from rulekit.play.keeper import shell_path
 from rulekit.play.menuview import MORE
 from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulekit.agents import View, as_option, choose_function, load_agent
+from rulekit.bots.agent import View, as_option, choose_function, load_agent
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
-from rulekit.simulate import seat_rng
+from rulekit.sim.run import seat_rng
 
 
 class Bot:

@@ -278,7 +278,7 @@ def rebuild(game: Game, saved: SavedGame, where: str,
     """The state after the saved decisions, applied one by one from ``new_game(seed)``.
 
     ``history``: filled with each role's observations at its decisions, oldest first (what
-    a seat's belief follows, see :class:`rulekit.agents.View`)."""
+    a seat's belief follows, see :class:`rulekit.bots.agent.View`)."""
     state = game.new_game(saved.seed)
     changed = saved.pack_hash != game.pack_hash
     for number, (role, option) in enumerate(saved.decisions, start=1):

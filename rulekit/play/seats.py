@@ -3,7 +3,7 @@ resumed one (a save is data: it never names code to run)."""
 
 from __future__ import annotations
 
-from rulekit.agents import (
+from rulekit.bots.agent import (
     BUILTIN_AGENTS,
     DEFAULT_AGENT,
     AssignmentWords,

@@ -5,7 +5,7 @@ tells the events, :mod:`rulekit.play.ending` ends the game, :mod:`rulekit.play.b
 
 The loop takes the first pending decision of the game, again and again, until the game ends:
 
-- a bot's decision is asked of its agent with its own :class:`~rulekit.agents.View` (seeded from
+- a bot's decision is asked of its agent with its own :class:`~rulekit.bots.agent.View` (seeded from
   the game's seed and its role, as in simulations) and applied at once; what the person at the
   screen may see of it is shown, paced so that they can follow (``fast`` skips the pauses);
 - a person is asked every decision the engine poses, even one with a single legal option

@@ -26,7 +26,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from rulekit.engine.game import Game
-from rulekit.lang.symbols import Board
+from rulekit.model.symbols import Board
 
 WIDTH, HEIGHT, MARGIN = 1200, 700, 60
 LABEL_ROOM = 80  # room on the right for the names of the easternmost nodes

@@ -9,7 +9,7 @@ tallies, whose counts do not depend on the order: so any pool gives the same fig
 - :class:`LocalProcesses` shares them among worker processes, in chunks that taper towards the
   end so that all finish together. On Linux the workers are forked after the pack is compiled,
   so they inherit it and start at once, and take chunks from a shared counter
-  (:mod:`rulekit.sim.forked`); elsewhere the pack travels with the job, as its files and their
+  (:mod:`rulekit.sim.workers`); elsewhere the pack travels with the job, as its files and their
   digest, and each worker compiles it once.
 - :class:`DaskPool` submits them to a Dask cluster through its ``concurrent.futures`` executor.
   The pack travels with the job, as its files and their digest: a worker machine needs rulekit
@@ -36,10 +36,10 @@ from rulekit.sim.stats import Tally
 if TYPE_CHECKING:  # what only worker processes or a cluster need is imported where used
     from concurrent.futures import Executor, Future
 
-    from rulekit.agents import AgentLike
+    from rulekit.bots.agent import AgentLike
     from rulekit.engine.game import Game
 
-AgentSpec = Any  # an agent name (str) or an agent object, as rulekit.simulate takes them
+AgentSpec = Any  # an agent name (str) or an agent object, as rulekit.sim.run takes them
 Progress = Callable[[int], None]  # told how many more games are done
 MAX_PACK_BYTES = 16 * 1024 * 1024  # a pack sent to a cluster is at most this big
 
@@ -153,7 +153,7 @@ def prepared(job: Job) -> Prepared:
     cache: dict[tuple[Any, ...], Prepared] = getattr(_local, "cache", None) or {}
     _local.cache = cache
     if key not in cache:
-        from rulekit.agents import load_agent
+        from rulekit.bots.agent import load_agent
         from rulekit.pack.loader import load_pack
 
         try:
@@ -271,7 +271,7 @@ class LocalProcesses(Pool):
     """``workers`` processes on this machine: this one and ``workers - 1`` helpers. All take
     chunks from one queue, so this process plays from the first moment while the helpers start,
     and nobody waits at the end. Where processes fork, the helpers are forked with the compiled
-    pack and share a counter of chunks (:mod:`rulekit.sim.forked`); elsewhere they are a
+    pack and share a counter of chunks (:mod:`rulekit.sim.workers`); elsewhere they are a
     ``ProcessPoolExecutor``'s, and the pack travels by content."""
 
     def __init__(self, workers: int) -> None:
@@ -293,7 +293,7 @@ class LocalProcesses(Pool):
 
         _inherited[job.key] = ready  # this process, and forked helpers, start with it
         if fork:
-            from rulekit.sim.forked import run_forked
+            from rulekit.sim.workers import run_forked
 
             try:
                 run_forked(play, job, list(todo), helpers, count)

@@ -2,18 +2,19 @@
 once: neither reading nor compiling the pack, nor importing what does.
 
 An entry is one file in the ``games`` folder of the user's cache folder
-(:func:`rulekit.stored.cache_dir`; none with ``RULEKIT_NO_CACHE=1``): a header of plain JSON,
+(:func:`rulekit.source.store.cache_dir`; none with ``RULEKIT_NO_CACHE=1``): a header of plain JSON,
 then the game compiled with one set of parameter values, pickled with its generated functions
 (:mod:`rulekit.sim.codepickle`). Its name and header hold the key: the pack folder, the
 parameters, a digest of every file under the folder (:func:`rulekit.pack.cache.tree_digest`),
-``$RULEKIT_PACKS`` and the stamp of this rulekit and Python (:func:`rulekit.stored.code_stamp`);
+``$RULEKIT_PACKS`` and the stamp of this rulekit and Python
+(:func:`rulekit.source.store.code_stamp`);
 the header also holds a digest of each folder of the packs it extends. An entry is used only
 when all of these match, so an edit of the pack, of a pack it extends, or of rulekit is a miss
 (the pack is then loaded, and kept again).
 
 Loading an entry runs the code it holds, so a file is read only if this user alone could have
 written it (owned by this user, not writable by others, not too big), as the stores of
-:mod:`rulekit.stored` are. A file that is corrupt, of another format, or fails to load is
+:mod:`rulekit.source.store` are. A file that is corrupt, of another format, or fails to load is
 ignored and written again. At most :data:`MAX_FILES` entries are kept (the last used).
 """
 
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.pack.cache import tree_digest
 from rulekit.pack.installed import PACKS_ENV
-from rulekit.stored import cache_dir, code_stamp, sha256, trusted
+from rulekit.source.store import cache_dir, code_stamp, sha256, trusted
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game

@@ -1,9 +1,9 @@
 """Lint warnings: what a pack says that works but is probably a mistake.
 
 :func:`lint_pack` reads the effect code of a loaded pack again and warns about an ``end_when``
-that holds in the initial state (every game would end at once: :mod:`rulekit.lintend`),
+that holds in the initial state (every game would end at once: :mod:`rulekit.checks.end`),
 procedures, functions, zones, variables and cards that nothing uses, and a ``choose`` whose
-list is always empty; with :mod:`rulekit.lintflow`, a public ``log`` line that prints
+list is always empty; with :mod:`rulekit.checks.flow`, a public ``log`` line that prints
 non-public data and a phase after which no phase ever runs. ``rulekit validate`` prints the
 warnings; they fail it only with ``--strict``.
 """
@@ -13,15 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulekit.checks.end import end_verdicts
+from rulekit.checks.flow import checked_bodies, dead_phases, log_leaks
 from rulekit.errors import Location, PackError, PackWarning
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet, parse_block, parse_expression
 from rulekit.lang.walk import every_node
-from rulekit.lintend import end_verdicts
-from rulekit.lintflow import checked_bodies, dead_phases, log_leaks
 from rulekit.pack.documents import snippet
 from rulekit.pack.loader import LoadedPack
-from rulekit.yamlsource import JsonPath, YamlDocument
+from rulekit.source.document import JsonPath, YamlDocument
 
 
 @dataclass

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location, SchemaError, did_you_mean
-from rulekit.schemafast import SCHEMA_DIR, load_schema, passes
-from rulekit.stored import Store
-from rulekit.yamlsource import JsonPath, YamlDocument
+from rulekit.source.document import JsonPath, YamlDocument
+from rulekit.source.schemafast import SCHEMA_DIR, load_schema, passes
+from rulekit.source.store import Store
 
 if TYPE_CHECKING:  # jsonschema is imported when a document is checked, not before
     from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit.engine.program import INITIATIVE
 from rulekit.errors import Location, PackError, PackFileError, SchemaError, did_you_mean
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import MAIN, STOP, Body, Compiler, ExprFn, Frame, Program
 from rulekit.lang.parser import Snippet, parse_block, parse_expression
-from rulekit.lang.symbols import Symbols
+from rulekit.model.program import INITIATIVE
+from rulekit.model.symbols import Symbols
 from rulekit.pack.documents import Documents, snippet
-from rulekit.yamlsource import YamlDocument
+from rulekit.source.document import YamlDocument
 
 SETUP = "__setup__"
 AFTER_ROUNDS = "__after_rounds__"
@@ -124,7 +124,7 @@ class CodeBuilder:
 
     def compile_end_checks(self, symbols: Symbols, compiler: Compiler) -> None:
         """Only what the end conditions need: themselves and the functions, checked and
-        compiled as :meth:`compile_code` does them (``rulekit.lintend``)."""
+        compiled as :meth:`compile_code` does them (``rulekit.checks.end``)."""
         self._end_checks(symbols, compiler)
         self._functions(symbols, compiler)
 

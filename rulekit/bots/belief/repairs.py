@@ -5,7 +5,7 @@ the observer's own answers, and the events it saw, may name cards the branch hol
 Where the observer could not tell those cards apart, the branch is repaired: its cards are put
 in the order the observer's log lists them, swapped into the observer's hand, renamed, or
 gathered where the log's next events need them (``rescue``), and the transition is played again.
-:class:`~rulekit.bots.replay.Replay` builds on these.
+:class:`~rulekit.bots.belief.history.Replay` builds on these.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from rulekit.bots.cards import (
+from rulekit.bots.belief.deal import (
     ask_again,
     gather,
     hidden_cards,
@@ -24,11 +24,11 @@ from rulekit.bots.cards import (
     relabel_id,
     reordered,
 )
-from rulekit.bots.logs import Event, cards_in
+from rulekit.bots.belief.logs import Event, cards_in
 from rulekit.errors import GameRuntimeError
 
 if TYPE_CHECKING:
-    from rulekit.bots.views import Key
+    from rulekit.bots.belief.views import Key
     from rulekit.engine.decisions import Decision, Option
     from rulekit.engine.game import Game, State
 

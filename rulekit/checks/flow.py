@@ -9,9 +9,9 @@ from rulekit.lang import nodes as n
 from rulekit.lang.compiler import Body
 from rulekit.lang.parser import Snippet
 from rulekit.lang.secrecy import SecretBody, public_log_leaks
-from rulekit.lang.symbols import Symbols
-from rulekit.pack.code import AFTER_ROUNDS, SETUP
-from rulekit.yamlsource import YamlDocument
+from rulekit.model.symbols import Symbols
+from rulekit.pack.build import AFTER_ROUNDS, SETUP
+from rulekit.source.document import YamlDocument
 
 
 class CheckedBody(SecretBody):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulekit.lang import nodes as n
-from rulekit.lang.symbols import Symbols
+from rulekit.model.symbols import Symbols
 
 COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in"})
 _PRECEDENCE = {"or": 1, "and": 2, "not": 3, **dict.fromkeys(COMPARISONS, 4), "+": 5, "-": 5,

@@ -29,10 +29,10 @@ from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Compiler
 from rulekit.lang.parser import Snippet, parse_expression
 from rulekit.pack.loader import LoadedPack, load_pack
-from rulekit.scenarioexplain import explain
-from rulekit.scenariofile import Failure, Scenario, load_scenarios, reference
-from rulekit.scenarioviews import check_views
-from rulekit.yamlsource import YamlDocument
+from rulekit.scenarios.explain import explain
+from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
+from rulekit.scenarios.views import check_views
+from rulekit.source.document import YamlDocument
 
 
 @dataclass

@@ -3,9 +3,9 @@
 From each state it follows, the replay answers the observer R's decisions with R's real answers
 and branches over the legal options of the other players (anytime actions included), keeping
 the branches whose events, as R sees them, continue R's log (repaired where they name other
-cards R could not tell apart: :mod:`rulekit.bots.repairs`). When R is asked, each surviving
+cards R could not tell apart: :mod:`rulekit.bots.belief.repairs`). When R is asked, each surviving
 branch must also show R exactly what R is shown now. The caps of
-:mod:`rulekit.bots.particles` bound how many branches are followed at once.
+:mod:`rulekit.bots.belief.particles` bound how many branches are followed at once.
 """
 
 from __future__ import annotations
@@ -15,8 +15,14 @@ import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from rulekit.bots.cards import ask_again, deal_to_match, hidden_cards, project_cards, swappable
-from rulekit.bots.logs import (
+from rulekit.bots.belief.deal import (
+    ask_again,
+    deal_to_match,
+    hidden_cards,
+    project_cards,
+    swappable,
+)
+from rulekit.bots.belief.logs import (
     Event,
     card_pairs,
     leaves,
@@ -25,9 +31,9 @@ from rulekit.bots.logs import (
     same_kind,
     strings_in,
 )
-from rulekit.bots.particles import Caps, Item, Particle
-from rulekit.bots.repairs import CARDS, OTHER, SAME, Following, Repairs
-from rulekit.bots.views import Key, plain, same_view, state_key
+from rulekit.bots.belief.particles import Caps, Item, Particle
+from rulekit.bots.belief.repairs import CARDS, OTHER, SAME, Following, Repairs
+from rulekit.bots.belief.views import Key, plain, same_view, state_key
 from rulekit.engine.game import copy_state
 from rulekit.errors import IllegalActionError
 

@@ -1,11 +1,11 @@
-"""The scenario files of a pack, checked (:mod:`rulekit.scenariocheck`) or found checked before.
+"""The scenario files of a pack, checked (:mod:`rulekit.scenarios.check`) or found checked before.
 
 What the checks of a scenario file read of its pack is its *interface*: the manifest, the rule
 ids, and the merged sections but the statement lists (the ``do`` of procedures and phases,
 ``setup``, ``after_rounds``), which a scenario file cannot name, and but the values of the
 number slots (a property of a component, a parameter's default:
 :func:`rulekit.pack.meaning.slots_of`), of which the checks read only the types. A file found
-free of mistakes is kept in a :class:`~rulekit.stored.Store` by its text and that interface,
+free of mistakes is kept in a :class:`~rulekit.source.store.Store` by its text and that interface,
 with the names of its scenarios; while both are unchanged (say, after an edit of a
 procedure's code, or of a card's score), ``rulekit validate`` neither reads nor checks it
 again. A file with a mistake is never kept, nor are the files of a run that found one, and
@@ -19,8 +19,8 @@ from typing import Any
 
 from rulekit.errors import PackError, PackFileError
 from rulekit.pack.loader import LoadedPack
-from rulekit.stored import Store, sha256
-from rulekit.yamlsource import read_text
+from rulekit.source.document import read_text
+from rulekit.source.store import Store, sha256
 
 # (text of a scenario file, interface of its pack) -> the names of its scenarios
 _checked = Store("scenario-checks")
@@ -68,8 +68,8 @@ def check_scenario_files(pack: LoadedPack) -> tuple[list[PackError], int]:
     else:
         if len(set(names)) == len(names):
             return [], len(names)
-    from rulekit.scenariocheck import check_scenarios  # only when some file is not known
-    from rulekit.scenariofile import load_scenarios
+    from rulekit.scenarios.check import check_scenarios  # only when some file is not known
+    from rulekit.scenarios.file import load_scenarios
 
     scenarios = load_scenarios(files)
     errors = check_scenarios(pack, scenarios)

@@ -1,8 +1,8 @@
 """YAML text into plain values with the place of each, by PyYAML's composer (a ``SafeLoader``:
 no Python tags, no other non-standard tag either); mistakes said in words, at their place.
 
-Imported by :func:`rulekit.yamlsource.parse_yaml` for a text it has not read before (PyYAML
-takes longer to import than reading a stored text). See :mod:`rulekit.yamlsource` for what
+Imported by :func:`rulekit.source.document.parse_yaml` for a text it has not read before (PyYAML
+takes longer to import than reading a stored text). See :mod:`rulekit.source.document` for what
 the values are and the decisions about keys, values and duplicates.
 """
 
@@ -14,8 +14,8 @@ import yaml
 
 from rulekit.errors import DuplicateKeyError, YamlSyntaxError
 from rulekit.limits import MAX_INT
-from rulekit.yamlmistakes import explain
-from rulekit.yamlsource import _LINE_BREAK, JsonPath, YamlDocument
+from rulekit.source.document import _LINE_BREAK, JsonPath, YamlDocument
+from rulekit.source.mistakes import explain
 
 __all__ = ["convert"]
 

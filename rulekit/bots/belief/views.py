@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshal
 from typing import TYPE_CHECKING, Any
 
-from rulekit.bots.logs import Event
+from rulekit.bots.belief.logs import Event
 from rulekit.engine.frozen import FrozenList, thaw
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ corrupt, of another rulekit, writable by other users) is empty; one that cannot 
 not kept. With
 ``RULEKIT_NO_CACHE=1`` nothing is read nor written: results are kept in memory for the run only.
 What a process stored can be handed to another (:func:`added`, :func:`add`: a forked process
-that works ahead, :mod:`rulekit.scenarioahead`).
+that works ahead, :mod:`rulekit.scenarios.ahead`).
 
 This module imports no other part of rulekit but its version, so that any phase can use it;
 it imports :mod:`pickle` only when a store is read or written.
@@ -46,7 +46,7 @@ MAX_FILE_BYTES = 64 * 1024 * 1024  # a bigger file is not read
 KEPT_BYTES = 4 * 1024 * 1024  # per store file: the results last added or used are kept (a
 # run that adds a result reads and writes the whole file: each edit adds the new version of a
 # file, which must not make every later run slower; 4 MB is read and written in ~15 ms)
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # rulekit/
 
 
 _switched_off = False  # within switched_off()
@@ -97,7 +97,7 @@ def code_stamp() -> str:
     """The version of rulekit, with the size and time of each of its code and schema files,
     and the version of Python (whose bytecode and pickles a store may hold)."""
     parts = [__version__, sys.version, str(sys.implementation.cache_tag)]
-    from rulekit.datafiles import data_dir
+    from rulekit.source.datafiles import data_dir
 
     try:
         for folder in (_PACKAGE, data_dir("schemas")):

@@ -5,7 +5,8 @@ read by :func:`load_schema`).
 understand (a keyword it does not know, a ``$ref`` outside the schema). It knows the keywords
 rulekit's schemas use, with the meaning JSON Schema 2020-12 gives them, and needs no import of
 jsonschema: a document that conforms (nearly always) is checked in a few milliseconds. When a
-document does not conform, :mod:`rulekit.schema` asks jsonschema what is wrong, to explain it.
+document does not conform, :mod:`rulekit.source.schema` asks jsonschema what is wrong, to explain
+it.
 
 Each schema is read once per process into a tree of functions, one per subschema (its keywords
 worked out then: the target of a ``$ref``, the patterns compiled, the known keys a set), which
@@ -21,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rulekit.datafiles import data_dir
+from rulekit.source.datafiles import data_dir
 
 SCHEMA_DIR = data_dir("schemas")
 

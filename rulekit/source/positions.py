@@ -1,7 +1,7 @@
 """Where a place inside a text value of a YAML file is in the file: the line and column of a
 position in the value (say, of a mistake in a piece of effect code) mapped back through the
 way the value is written (a literal or folded block, a plain or quoted scalar on one line or
-several). :meth:`rulekit.yamlsource.YamlDocument.text_location` asks it.
+several). :meth:`rulekit.source.document.YamlDocument.text_location` asks it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from rulekit.errors import Location
 
 if TYPE_CHECKING:
-    from rulekit.yamlsource import YamlDocument, _NodeInfo
+    from rulekit.source.document import YamlDocument, _NodeInfo
 
 # Escapes of double-quoted YAML text followed by hexadecimal digits, and how many.
 _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
@@ -19,7 +19,7 @@ _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 
 def inside_scalar(doc: YamlDocument, info: _NodeInfo, line: int, column: int) -> Location:
     """Where ``(line, column)`` (1-based) of the text of the scalar ``info`` of ``doc`` is in
-    the file (see :meth:`~rulekit.yamlsource.YamlDocument.text_location`)."""
+    the file (see :meth:`~rulekit.source.document.YamlDocument.text_location`)."""
     value = info.raw
     assert value is not None  # (a scalar with its text: YamlDocument.text_location checks)
     if info.style == "|":

@@ -5,8 +5,9 @@
 by its JSON path (``("flow", "phases", 0, "do")``), so that later checks can point at the
 exact line and column of a mistake, and so that the effect language can map positions
 *inside* a string back to the file (:meth:`YamlDocument.text_location`, worked out by
-:mod:`rulekit.yamlpositions`). A text read before
-is found in the store (:mod:`rulekit.stored`); a new one is parsed by :mod:`rulekit.yamlparse`
+:mod:`rulekit.source.positions`). A text read before
+is found in the store (:mod:`rulekit.source.store`); a new one is parsed by
+:mod:`rulekit.source.yamlload`
 (PyYAML's composer, a ``SafeLoader``: no Python tags, no other non-standard tag either),
 imported only then.
 
@@ -29,9 +30,9 @@ from typing import Any, NamedTuple
 
 from rulekit.errors import Location, PackFileError
 from rulekit.limits import MAX_FILE_BYTES
-from rulekit.stored import Store
-from rulekit.textfiles import decode_text, too_big
-from rulekit.yamlpositions import inside_scalar
+from rulekit.source.positions import inside_scalar
+from rulekit.source.store import Store
+from rulekit.source.textfile import decode_text, too_big
 
 __all__ = ["JsonPath", "YamlDocument", "decode_text", "is_stored", "load_yaml", "parse_yaml",
            "read_text"]
@@ -218,7 +219,7 @@ def parse_yaml(text: str, path: Path, name: str, keep: bool = True) -> YamlDocum
     if isinstance(stored, tuple) and len(stored) == 2:  # the same text, read before
         document.data, document._nodes = stored
         return document
-    from rulekit.yamlparse import convert  # (PyYAML only for a text not read before)
+    from rulekit.source.yamlload import convert  # (PyYAML only for a text not read before)
 
     convert(document)
     if keep:

@@ -31,7 +31,7 @@ import random
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from rulekit.bots.cards import ask_again
+from rulekit.bots.belief.deal import ask_again
 from rulekit.engine.game import copy_state
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from rulekit.errors import Location
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
-    from rulekit.lang.symbols import AnytimeDecl
+    from rulekit.model.symbols import AnytimeDecl
 
 Locals = list[Any]
 Frame = list[Any]  # [procedure name, pc, locals]

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulekit.errors import GameRuntimeError
-from rulekit.forked import SharedCounter
+from rulekit.sim.fork import SharedCounter
 from rulekit.sim.stats import Tally
 
 Ranges = list[tuple[int, int]]
@@ -32,7 +32,7 @@ _SIZE = struct.Struct("<Q")  # the length of a message, and the shared counter
 
 class _Counter:
     """The ranges of a run, handed out in order from a counter shared by processes forked
-    after it is made (:class:`rulekit.forked.SharedCounter`)."""
+    after it is made (:class:`rulekit.sim.fork.SharedCounter`)."""
 
     def __init__(self, ranges: Ranges) -> None:
         self.ranges = ranges

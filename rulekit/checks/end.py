@@ -22,7 +22,7 @@ from rulekit.pack.documents import snippet
 if TYPE_CHECKING:
     from rulekit.engine.game import Game
     from rulekit.pack.loader import LoadedPack
-    from rulekit.yamlsource import JsonPath, YamlDocument
+    from rulekit.source.document import JsonPath, YamlDocument
 
 
 def end_verdicts(game: Game) -> list[bool]:

@@ -11,9 +11,9 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rulekit.bots.cards import Deal
-from rulekit.bots.sampling import stratified_pick
-from rulekit.bots.views import Key, state_key
+from rulekit.bots.belief.deal import Deal
+from rulekit.bots.belief.sampling import stratified_pick
+from rulekit.bots.belief.views import Key, state_key
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
@@ -39,7 +39,7 @@ class Particle:
 class Caps:
     """How many states a belief of ``role`` keeps (``particles``; ``frontier`` while
     replaying), and which: drawn by weight, one of each stratum first
-    (:func:`~rulekit.bots.sampling.stratified_pick`), drawn with the generator given."""
+    (:func:`~rulekit.bots.belief.sampling.stratified_pick`), drawn with the generator given."""
 
     def __init__(self, game: Game, role: str, particles: int, frontier: int) -> None:
         self.max_particles = particles

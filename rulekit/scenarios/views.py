@@ -15,9 +15,9 @@ from typing import Any
 from rulekit.engine.decisions import Decision, item_ids
 from rulekit.engine.game import Game, State
 from rulekit.errors import did_you_mean
-from rulekit.lang.symbols import Symbols
-from rulekit.scenarioexplain import show_value
-from rulekit.scenariofile import Failure, Scenario, reference
+from rulekit.model.symbols import Symbols
+from rulekit.scenarios.explain import show_value
+from rulekit.scenarios.file import Failure, Scenario, reference
 
 HIDDEN = "hidden"
 ASKED, NOT_ASKED = "asked", "not asked"

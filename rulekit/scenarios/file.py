@@ -1,7 +1,7 @@
 """Scenario files as read: :class:`Scenario`, the names they refer to, and :class:`Failure`.
 
-Shared by the runner (:mod:`rulekit.scenarios`), the checks of what a role sees
-(:mod:`rulekit.scenarioviews`) and the static checks (:mod:`rulekit.scenariocheck`).
+Shared by the runner (:mod:`rulekit.scenarios.run`), the checks of what a role sees
+(:mod:`rulekit.scenarios.views`) and the static checks (:mod:`rulekit.scenarios.check`).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 from rulekit.engine.game import Game
 from rulekit.errors import Location, PackError, PackErrors, did_you_mean
 from rulekit.lang.compiler import zone_key
-from rulekit.lang.symbols import describe_per
+from rulekit.model.symbols import describe_per
 from rulekit.pack.loader import display_path
-from rulekit.schema import validate_document
-from rulekit.yamlsource import YamlDocument, load_yaml
+from rulekit.source.document import YamlDocument, load_yaml
+from rulekit.source.schema import validate_document
 
 _REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[([A-Za-z0-9_][A-Za-z0-9_-]*)\])?$")
 

@@ -25,7 +25,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from rulekit.agents import (
+from rulekit.bots.agent import (
     DEFAULT_AGENT,
     AgentLike,
     RandomAgent,
@@ -37,11 +37,11 @@ from rulekit.agents import (
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game
 from rulekit.engine.playout import playout
-from rulekit.engine.program import INITIATIVE
 from rulekit.engine.randomchooser import RandomChooser
 from rulekit.engine.rng import derive
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did_you_mean
+from rulekit.model.program import INITIATIVE
 from rulekit.sim.execution import Job, PackSource, Pool, Progress, open_pool, prepared
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.stats import GameRecord, Tally, wilson_interval
@@ -204,7 +204,7 @@ def _compiled(pack_ref: str | Path, params: dict[str, Any]) -> tuple[Path, Game,
     """The folder of a pack, its game compiled with ``params`` and the id of the pack it
     extends (or None): kept from an earlier run if nothing changed since
     (:mod:`rulekit.sim.gamecache`), else loaded, then kept."""
-    from rulekit.pack.files import find_pack
+    from rulekit.pack.find import find_pack
     from rulekit.sim.gamecache import KeptGame
 
     folder = pack_ref if isinstance(pack_ref, Path) else find_pack(pack_ref)
@@ -229,7 +229,7 @@ def simulate(pack_ref: str | Path, params: Mapping[str, Any] | None = None, game
              pool: Pool | None = None, progress: Progress | None = None) -> SimulationResult:
     """Play ``games`` games of a pack; game ``i`` is played from ``derive(seed, i)``.
 
-    ``agents`` maps roles to agent specs (see :func:`rulekit.agents.load_agent`) or agent
+    ``agents`` maps roles to agent specs (see :func:`rulekit.bots.agent.load_agent`) or agent
     objects; other roles play at random. With ``workers > 1`` the games are shared among that
     many processes; with ``scheduler`` (a Dask scheduler's address, or ``"local"``) they run on
     a Dask cluster; an open ``pool`` (:func:`rulekit.sim.execution.open_pool`) serves several

@@ -2,13 +2,13 @@
 
 Reading a scenario file does not depend on its pack: its YAML, the check of its data against
 its schema and the syntax trees of its ``expect`` code are found from its text alone, and kept
-in the stores of :mod:`rulekit.stored`. Where processes can be forked, on more than one core,
+in the stores of :mod:`rulekit.source.store`. Where processes can be forked, on more than one core,
 when the scenario files of the pack not stored yet (say, on a fresh machine) are big enough
 for it to pay (:data:`MIN_CHARACTERS`), :func:`read_ahead` forks a process that reads them
 one by one, taking each from a counter shared with this process
-(:class:`rulekit.forked.SharedCounter`), while this one loads the pack. Once it has,
+(:class:`rulekit.sim.fork.SharedCounter`), while this one loads the pack. Once it has,
 :meth:`Ahead.join` reads here those not taken yet, waits for the other process to finish the
-one it reads, and puts what that stored (:func:`rulekit.stored.added`) in the stores of this
+one it reads, and puts what that stored (:func:`rulekit.source.store.added`) in the stores of this
 process, where the checks of the scenario files then find it, as after an earlier run. The
 checks run here, alike in any case: the other process stores only results free of errors,
 and tells nothing else; if it fails, or cannot be started, this process does all the work
@@ -21,10 +21,10 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from rulekit import forked
 from rulekit.errors import PackError
-from rulekit.stored import add, added, added_from_now
-from rulekit.yamlsource import is_stored, load_yaml, parse_yaml, read_text
+from rulekit.sim import fork as forked
+from rulekit.source.document import is_stored, load_yaml, parse_yaml, read_text
+from rulekit.source.store import add, added, added_from_now
 
 WAIT_SECONDS = 30.0  # at most, for the other process (its files are bounded in size)
 MIN_CHARACTERS = 16 * 1024  # in the scenario files not stored, for a fork to pay: it costs a
@@ -35,7 +35,7 @@ MIN_CHARACTERS = 16 * 1024  # in the scenario files not stored, for a fork to pa
 
 def read_ahead(folder: Path) -> Ahead | None:
     """The scenario files of the pack in ``folder`` read in a forked process
-    (:mod:`rulekit.forked`), or None where that does not pay (one core, no fork, threads
+    (:mod:`rulekit.sim.fork`), or None where that does not pay (one core, no fork, threads
     running, every file stored already) or cannot be done."""
     if not _can_fork():
         return None
@@ -86,7 +86,7 @@ def _can_fork() -> bool:
 def _unstored(folder: Path) -> list[Path]:
     """The pack's scenario files (as its manifest names them), if those not stored hold at
     least :data:`MIN_CHARACTERS`; none if the manifest cannot be read."""
-    from rulekit.pack.files import OutsideError, display_path, glob_files
+    from rulekit.pack.find import OutsideError, display_path, glob_files
 
     try:
         manifest = load_yaml(folder / "pack.yaml", display_path(folder / "pack.yaml"))
@@ -115,7 +115,7 @@ def _read_taken(files: list[Path], counter: forked.SharedCounter) -> dict[str, A
 def _read(path: Path) -> None:
     """Read one scenario file as its checks do, storing what they would store."""
     from rulekit.lang.parser import parse_expression, plain_snippet
-    from rulekit.schema import validate_document
+    from rulekit.source.schema import validate_document
 
     try:
         doc = parse_yaml(read_text(path), path, path.as_posix())
