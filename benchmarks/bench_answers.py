@@ -21,7 +21,7 @@ from rulekit.engine.game import Game
 from rulekit.engine.rng import derive
 from rulekit.lang import choicecode
 from rulekit.pack.loader import load_pack
-from rulekit.sim.run import play_game
+from rulekit.sim.simulation import play_game
 
 
 def compiled(pack: str, quick: bool) -> Game:

@@ -27,7 +27,7 @@ from typing import Any
 from rulekit.bots import belief as beliefs
 from rulekit.bots.agent import View, as_option, choose_function, load_agent
 from rulekit.pack.loader import load_pack
-from rulekit.sim.run import seat_rng
+from rulekit.sim.simulation import seat_rng
 
 
 def percentile(values: list[float], q: float) -> float:

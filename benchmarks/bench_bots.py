@@ -35,7 +35,7 @@ from rulekit.cli import tune_gc
 from rulekit.engine.decisions import Decision, Option
 from rulekit.pack.loader import load_pack
 from rulekit.sim.result import SimulationResult
-from rulekit.sim.run import play_game, simulate, wilson_interval
+from rulekit.sim.simulation import play_game, simulate, wilson_interval
 
 
 def endings(ends: dict[tuple[str, str], int]) -> str:

@@ -74,7 +74,7 @@ with contextlib.suppress(ImportError):  # an engine from before playouts: the re
         from rulekit.engine.decisions import RandomChooser  # type: ignore[attr-defined,no-redef]
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
-from rulekit.sim.run import play_game, seat_rng
+from rulekit.sim.simulation import play_game, seat_rng
 
 SAMPLED_STATES = 200
 DETERMINIZE_STATES = 30  # determinize replays a history: a bounded sample

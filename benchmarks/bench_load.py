@@ -70,7 +70,7 @@ def in_process(repeats: int) -> None:
     from rulekit.checks.lint import lint_pack
     from rulekit.pack.loader import load_pack
     from rulekit.scenarios.check import check_scenarios
-    from rulekit.scenarios.run import load_scenarios
+    from rulekit.scenarios.runner import load_scenarios
 
     print(f"{'in one process':<16} {'load':>9} {'validate':>9}   (best of {repeats})")
     for ref in PACKS:

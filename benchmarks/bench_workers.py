@@ -30,7 +30,7 @@ import time
 from typing import Any
 
 from rulekit.sim.execution import DaskPool, Pool
-from rulekit.sim.run import simulate
+from rulekit.sim.simulation import simulate
 
 
 def main() -> None:

@@ -34,7 +34,7 @@ import yaml
 
 from rulekit.errors import GameRuntimeError, PackError, PackErrors, RulekitError
 from rulekit.pack.loader import LoadedPack, load_pack, shipped_packs_dir
-from rulekit.scenarios.run import ScenarioRunner, load_scenarios
+from rulekit.scenarios.runner import ScenarioRunner, load_scenarios
 
 PACKS = ("carchase", "rednotice")
 CODE_KEYS = frozenset({"do", "when", "returns", "rounds", "setup", "after_rounds", "expect"})

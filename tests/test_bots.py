@@ -20,7 +20,7 @@ from rulekit.bots.ismcts import IsmctsAgent
 from rulekit.engine.game import Game
 from rulekit.errors import PackErrors, UsageError
 from rulekit.pack.loader import load_pack
-from rulekit.sim.run import play_game
+from rulekit.sim.simulation import play_game
 from tests.helpers_cli import runner
 
 
@@ -217,7 +217,7 @@ def test_a_pack_declares_its_evaluation_per_role(tmp_path: Path) -> None:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_simulate_with_an_ismcts_seat_counts_each_game_and_any_workers_agree(
         workers: int) -> None:
-    from rulekit.sim.run import simulate
+    from rulekit.sim.simulation import simulate
 
     agents = {"law": "ismcts:iterations=2:depth=2"}
     seen: list[int] = []

@@ -18,7 +18,7 @@ from rulekit.engine.game import Game, State
 from rulekit.errors import IllegalActionError
 from rulekit.lang.compiler import zone_key
 from rulekit.pack.loader import LoadedPack, load_pack
-from rulekit.scenarios.run import run_scenarios
+from rulekit.scenarios.runner import run_scenarios
 
 RULE_IDS = [f"CC-{i:02d}" for i in range(1, 19)]
 

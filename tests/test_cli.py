@@ -50,12 +50,12 @@ def test_argparse_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[s
 
 def test_keyboard_interrupt_exits_130(run: Run, duel_pack: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    import rulekit.sim.run
+    import rulekit.sim.simulation
 
     def interrupted(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(rulekit.sim.run, "simulate", interrupted)
+    monkeypatch.setattr(rulekit.sim.simulation, "simulate", interrupted)
     code, out, err = run("simulate", duel_pack, "-n", "5")
     assert code == 130
     assert_no_traceback(out, err)

@@ -13,7 +13,7 @@ import yaml
 
 from rulekit.errors import PackErrors
 from rulekit.pack.loader import load_pack
-from rulekit.scenarios.run import run_scenarios
+from rulekit.scenarios.runner import run_scenarios
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 HIDEOUT = DOCS / "examples" / "hideout"
@@ -187,7 +187,7 @@ def test_checker_table_is_what_the_checker_says(tmp_path: Path) -> None:
 
 def test_the_tutorials_simulation_figures_are_what_rulekit_prints() -> None:
     """The win counts the tutorial shows come from real runs (same seed, same counts)."""
-    from rulekit.sim.run import simulate
+    from rulekit.sim.simulation import simulate
 
     text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
     runs = re.findall(r"\$ rulekit simulate docs/examples/hideout -n (\d+) --seed (\d+)"

@@ -12,7 +12,7 @@ import pytest
 
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
-from rulekit.sim.run import play_game
+from rulekit.sim.simulation import play_game
 
 
 @pytest.mark.parametrize("pack", ["carchase", "rednotice"])

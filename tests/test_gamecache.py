@@ -18,7 +18,7 @@ from rulekit.engine.game import Game
 from rulekit.pack.find import find_pack
 from rulekit.pack.loader import load_pack
 from rulekit.sim.gamecache import KeptGame
-from rulekit.sim.run import simulate
+from rulekit.sim.simulation import simulate
 
 
 def _kept(folder: Path, params: dict[str, object] | None = None) -> Game:

@@ -20,7 +20,7 @@ from rulekit.cli import tune_gc as tune
 from rulekit.engine.game import Game
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
-from rulekit.sim.run import play_game
+from rulekit.sim.simulation import play_game
 
 
 def _ours(value: object) -> bool:

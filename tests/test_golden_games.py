@@ -24,7 +24,7 @@ import pytest
 from rulekit.engine.game import Game
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
-from rulekit.sim.run import seat_rng
+from rulekit.sim.simulation import seat_rng
 
 GOLDEN_FILE = Path(__file__).with_name("golden_games.json")
 GOLDEN_SEED = 2024

@@ -216,7 +216,7 @@ def test_nesting_up_to_the_limit_loads(tmp_path: Path) -> None:
 
 
 def test_a_huge_number_in_a_scenario_expect_fails_it_at_its_place(tmp_path: Path) -> None:
-    from rulekit.scenarios.run import run_scenarios
+    from rulekit.scenarios.runner import run_scenarios
 
     folder = write_pack(tmp_path / "p", content(), MANIFEST + "scenarios: [s.yaml]\n")
     scenario = ("scenarios:\n  - name: big\n    expect:\n      - \"total == "
@@ -287,7 +287,7 @@ def test_a_manifest_linked_from_outside_is_refused(tmp_path: Path, outside: Path
 
 
 def test_a_scenario_value_of_the_wrong_type_fails_at_its_place(tmp_path: Path) -> None:
-    from rulekit.scenarios.run import run_scenarios
+    from rulekit.scenarios.runner import run_scenarios
 
     folder = write_pack(tmp_path / "p", content(), MANIFEST + "scenarios: [s.yaml]\n")
     scenario = "scenarios:\n  - name: typed\n    variables: {score: c1}\n    expect: ['true']\n"

@@ -15,7 +15,7 @@ from helpers_cli import Run, runner
 
 from rulekit.errors import PackErrors
 from rulekit.pack.loader import load_pack
-from rulekit.sim.run import play_game, simulate
+from rulekit.sim.simulation import play_game, simulate
 
 # The duel pack where a hidden card gives one player the initiative at setup; the holder takes
 # the point on equal numbers, and the initiative passes at the end of each round.

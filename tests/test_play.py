@@ -28,7 +28,7 @@ from rulekit.pack.loader import load_pack
 from rulekit.play.prompt import Choice, Command, Menu, Problem, only_option, parse_answer
 from rulekit.play.savefile import SavedGame, read_save, restore_rng, rng_state
 from rulekit.play.screen import Screen
-from rulekit.sim.run import play_game, seat_rng
+from rulekit.sim.simulation import play_game, seat_rng
 
 PASS = re.compile(r"Pass to (?P<name>[^,│]+), press Enter")
 GAME_OVER = re.compile(r"Game over: (?P<text>[^│\n]*?)\s*(?:│|$)", re.MULTILINE)

@@ -22,7 +22,7 @@ from rulekit.engine.randomchooser import RandomChooser
 from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError
 from rulekit.pack.loader import load_pack
-from rulekit.sim.run import play_game, seat_rng
+from rulekit.sim.simulation import play_game, seat_rng
 from tests.helpers_lang import content, load
 from tests.test_anytime import ANYTIME, SETUP
 from tests.test_playout import same_game

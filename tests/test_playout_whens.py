@@ -13,7 +13,7 @@ from rulekit.engine.game import Game
 from rulekit.engine.playout import PlayoutRuntime, run_playout
 from rulekit.engine.randomchooser import RandomChooser
 from rulekit.engine.rng import derive
-from rulekit.sim.run import seat_rng
+from rulekit.sim.simulation import seat_rng
 from tests.helpers_lang import content, load
 from tests.test_anytime import ANYTIME, GUARDS, SETUP
 from tests.test_playout import same_game

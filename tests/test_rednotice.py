@@ -19,7 +19,7 @@ import pytest
 from rulekit.engine.game import Game, State
 from rulekit.lang.compiler import zone_key
 from rulekit.pack.loader import LoadedPack, load_pack
-from rulekit.scenarios.run import ScenarioRun, run_scenarios
+from rulekit.scenarios.runner import ScenarioRun, run_scenarios
 
 RULE_IDS = [f"RN-{i:02d}" for i in range(1, 48)]
 SCENARIO_TOPICS = ["setup", "programming", "resolution", "actions", "movement-and-radars",

@@ -23,7 +23,7 @@ from rulekit.pack.loader import load_pack
 from rulekit.play import open_session
 from rulekit.play.savefile import SavedGame, rebuild
 from rulekit.play.screen import Screen
-from rulekit.sim.run import seat_rng
+from rulekit.sim.simulation import seat_rng
 
 play = helpers_play.play  # the fixture
 

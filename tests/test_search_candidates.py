@@ -13,7 +13,7 @@ from rulekit.bots.rollout import largest_option, largest_subset
 from rulekit.engine.decisions import NONE_ID, Decision
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
-from rulekit.sim.run import play_game
+from rulekit.sim.simulation import play_game
 
 
 def subset_decisions(pack: str, games: int) -> list[Decision]:

@@ -1,4 +1,4 @@
-"""Tests of rulekit.bots.agent and rulekit.sim.run (the duel pack and its agents are in
+"""Tests of rulekit.bots.agent and rulekit.sim.simulation (the duel pack and its agents are in
 conftest)."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from rulekit.engine.game import Game
 from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError
 from rulekit.pack.loader import load_pack
-from rulekit.sim.run import (
+from rulekit.sim.simulation import (
     GameRecord,
     play_game,
     seat_rng,

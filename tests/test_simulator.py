@@ -21,7 +21,7 @@ from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack
 from rulekit.sim.execution import DaskPool, PackSource, chunks, tapering_chunks
 from rulekit.sim.result import RUN_FIELDS
-from rulekit.sim.run import play_game, simulate, sweep
+from rulekit.sim.simulation import play_game, simulate, sweep
 from rulekit.sim.stats import GameRecord, LengthSummary, Tally, quantile
 
 Run = Callable[..., tuple[int, str, str]]  # the `run` fixture of conftest

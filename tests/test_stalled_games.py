@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-import rulekit.sim.run as simulate_module
+import rulekit.sim.simulation as simulate_module
 from rulekit.engine.decisions import Decision, Option
-from rulekit.sim.run import play_game
+from rulekit.sim.simulation import play_game
 from tests.helpers_lang import content, load
 
 LOOP = """\

@@ -7,7 +7,7 @@ import json
 import random
 from typing import Any
 
-from rulekit.bots.belief.views import plain, state_key
+from rulekit.bots.belief.compare import plain, state_key
 from rulekit.engine.frozen import freeze
 from rulekit.engine.game import copy_state
 from rulekit.pack.loader import load_pack

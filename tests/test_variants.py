@@ -11,7 +11,7 @@ import yaml
 
 from rulekit.errors import PackErrors
 from rulekit.pack.loader import LoadedPack, load_pack
-from rulekit.scenarios.run import run_scenarios
+from rulekit.scenarios.runner import run_scenarios
 from tests.helpers_cli import Run, runner
 
 ROOT = Path(__file__).resolve().parent.parent

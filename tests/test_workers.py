@@ -53,7 +53,7 @@ def test_a_run_in_one_process_loads_no_machinery_for_worker_processes() -> None:
     """``simulate`` with one worker starts no process and imports nothing for them
     (multiprocessing and concurrent.futures cost start-up time of every run)."""
     code = ("import sys\n"
-            "from rulekit.sim.run import simulate\n"
+            "from rulekit.sim.simulation import simulate\n"
             "simulate('carchase', games=3)\n"
             "print(sorted(m for m in ('multiprocessing', 'concurrent.futures', "
             "'rulekit.sim.workers') if m in sys.modules))\n")

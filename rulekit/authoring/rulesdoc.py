@@ -17,7 +17,7 @@ from typing import Any
 from rulekit.authoring.markdown import code, fenced, table
 from rulekit.authoring.source import PackSource
 from rulekit.pack.loader import LoadedPack
-from rulekit.scenarios.run import Scenario
+from rulekit.scenarios.runner import Scenario
 
 __all__ = ["rules_document"]
 

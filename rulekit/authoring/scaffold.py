@@ -23,7 +23,7 @@ from rulekit.authoring import template
 from rulekit.errors import UsageError
 from rulekit.pack.find import shipped_packs_dir
 from rulekit.pack.loader import LoadedPack, load_pack
-from rulekit.scenarios.run import load_scenarios
+from rulekit.scenarios.runner import load_scenarios
 from rulekit.source.schema import SCHEMA_DIR
 
 __all__ = ["SCHEMA_FOLDER", "NewPack", "new_pack", "pack_id_for"]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rulekit.bots.belief import Belief
 from rulekit.bots.belief.blind import blind_state
-from rulekit.bots.belief.views import continues, same_view
+from rulekit.bots.belief.compare import continues, same_view
 from rulekit.engine.game import copy_state
 
 if TYPE_CHECKING:

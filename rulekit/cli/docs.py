@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from rulekit.authoring.files import write_text_atomic
     from rulekit.authoring.rulesdoc import rules_document
     from rulekit.pack.loader import load_pack
-    from rulekit.scenarios.run import load_scenarios
+    from rulekit.scenarios.runner import load_scenarios
 
     pack = load_pack(args.pack)
     text = rules_document(pack, load_scenarios(pack.scenario_files), args.pack)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.cli.common import add_param_option, games, out, positive, seed
 
 if TYPE_CHECKING:
-    from rulekit.sim.run import SimulationResult
+    from rulekit.sim.simulation import SimulationResult
 
 
 def register(commands: Any) -> None:
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from rulekit.bots.agent import parse_agents
     from rulekit.cli.progress import progress_bar
     from rulekit.pack.params import parse_params
-    from rulekit.sim.run import simulate, sweep
+    from rulekit.sim.simulation import simulate, sweep
 
     params = parse_params(args.param)
     agents = parse_agents(args.agents)

@@ -28,7 +28,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rulekit.pack.loader import load_pack, parse_params
-    from rulekit.scenarios.run import run_scenarios
+    from rulekit.scenarios.runner import run_scenarios
 
     params = parse_params(args.param)
     pack = load_pack(args.pack, params)
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 def base_report(pack: Any, params: dict[str, str], args: argparse.Namespace
                 ) -> dict[str, list[str]]:
     """Run the base pack's scenarios against a variant, print them apart; their coverage."""
-    from rulekit.scenarios.run import run_scenarios
+    from rulekit.scenarios.runner import run_scenarios
 
     if pack.base_id is None:
         err(f"{PROG}: warning: {pack.id} extends no pack; --with-base has nothing to run")

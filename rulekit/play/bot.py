@@ -8,7 +8,7 @@ from typing import Any
 from rulekit.bots.agent import View, as_option, choose_function, load_agent
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
-from rulekit.sim.run import seat_rng
+from rulekit.sim.simulation import seat_rng
 
 
 class Bot:

@@ -5,7 +5,7 @@ component a scenario names must exist (with a did-you-mean), its ``params`` must
 of the pack within their bounds, its ``expect`` code must parse and check, the rule ids of
 ``covers`` must be in the pack's rules, and no two scenarios may share a name. What ``sees``,
 ``never_sees``, ``log_for`` and ``options_for`` name is checked by
-:func:`rulekit.scenarios.views.view_problems`.
+:func:`rulekit.scenarios.seen.view_problems`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from rulekit.lang.checker import Checker
 from rulekit.lang.parser import Snippet, parse_expression
 from rulekit.pack.loader import LoadedPack
 from rulekit.scenarios.file import Failure, Scenario, reference
-from rulekit.scenarios.views import view_problems
+from rulekit.scenarios.seen import view_problems
 
 _REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
 

@@ -1,7 +1,7 @@
 """Scenario files as read: :class:`Scenario`, the names they refer to, and :class:`Failure`.
 
-Shared by the runner (:mod:`rulekit.scenarios.run`), the checks of what a role sees
-(:mod:`rulekit.scenarios.views`) and the static checks (:mod:`rulekit.scenarios.check`).
+Shared by the runner (:mod:`rulekit.scenarios.runner`), the checks of what a role sees
+(:mod:`rulekit.scenarios.seen`) and the static checks (:mod:`rulekit.scenarios.check`).
 """
 
 from __future__ import annotations

@@ -2,6 +2,6 @@
 
 ``stats`` counts outcomes and summarises them; ``execution`` runs ranges of games in this
 process, on local worker processes or on a Dask cluster; ``sweep`` varies pack parameters;
-``report`` prints results as text, JSON or CSV. ``rulekit.sim.run`` plays the games and ties
+``report`` prints results as text, JSON or CSV. ``rulekit.sim.simulation`` plays the games and ties
 the parts together.
 """

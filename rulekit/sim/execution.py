@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # what only worker processes or a cluster need is imported wh
     from rulekit.bots.agent import AgentLike
     from rulekit.engine.game import Game
 
-AgentSpec = Any  # an agent name (str) or an agent object, as rulekit.sim.run takes them
+AgentSpec = Any  # an agent name (str) or an agent object, as rulekit.sim.simulation takes them
 Progress = Callable[[int], None]  # told how many more games are done
 MAX_PACK_BYTES = 16 * 1024 * 1024  # a pack sent to a cluster is at most this big
 

@@ -11,7 +11,7 @@ still deciding); cards R sees are first swapped in from places R cannot see. See
 ``docs/bots.md`` for the weights, the caps and the limits.
 
 The phases live in modules of their own, each importing only those before it:
-:mod:`~rulekit.bots.belief.views` (comparing observations), :mod:`~rulekit.bots.belief.particles`
+:mod:`~rulekit.bots.belief.compare` (comparing observations), :mod:`~rulekit.bots.belief.particles`
 (the
 states kept and the caps), :mod:`~rulekit.bots.belief.repairs` (cards renamed or gathered),
 :mod:`~rulekit.bots.belief.history` (the rules replayed along R's log), then this one (following the
@@ -28,11 +28,11 @@ from bisect import bisect
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
+from rulekit.bots.belief.compare import continues, hashable, same_view
 from rulekit.bots.belief.deal import Deal, ask_again, named_cards, redeal
 from rulekit.bots.belief.history import Replay
 from rulekit.bots.belief.logs import Event
 from rulekit.bots.belief.particles import Caps, Particle
-from rulekit.bots.belief.views import continues, hashable, same_view
 from rulekit.engine.frozen import FrozenList
 from rulekit.engine.game import copy_state
 

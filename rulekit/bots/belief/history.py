@@ -15,6 +15,7 @@ import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from rulekit.bots.belief.compare import Key, plain, same_view, state_key
 from rulekit.bots.belief.deal import (
     ask_again,
     deal_to_match,
@@ -33,7 +34,6 @@ from rulekit.bots.belief.logs import (
 )
 from rulekit.bots.belief.particles import Caps, Item, Particle
 from rulekit.bots.belief.repairs import CARDS, OTHER, SAME, Following, Repairs
-from rulekit.bots.belief.views import Key, plain, same_view, state_key
 from rulekit.engine.game import copy_state
 from rulekit.errors import IllegalActionError
 

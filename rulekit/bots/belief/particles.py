@@ -11,9 +11,9 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rulekit.bots.belief.compare import Key, state_key
 from rulekit.bots.belief.deal import Deal
 from rulekit.bots.belief.sampling import stratified_pick
-from rulekit.bots.belief.views import Key, state_key
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game, State

@@ -28,7 +28,7 @@ from rulekit.bots.belief.logs import Event, cards_in
 from rulekit.errors import GameRuntimeError
 
 if TYPE_CHECKING:
-    from rulekit.bots.belief.views import Key
+    from rulekit.bots.belief.compare import Key
     from rulekit.engine.decisions import Decision, Option
     from rulekit.engine.game import Game, State
 

@@ -31,7 +31,7 @@ from rulekit.lang.parser import Snippet, parse_expression
 from rulekit.pack.loader import LoadedPack, load_pack
 from rulekit.scenarios.explain import explain
 from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
-from rulekit.scenarios.views import check_views
+from rulekit.scenarios.seen import check_views
 from rulekit.source.document import YamlDocument
 
 
