@@ -82,8 +82,6 @@ class YamlDocument:
         self._nodes: dict[JsonPath, _Node] = {} if _nodes is None else _nodes
         self.origin = origin  # "in the base pack ID" (see Location)
         self.schema = ""  # the schema it was checked against, if any
-        # the paths of the values read as effect code (marked as their snippets are made)
-        self.code_paths: set[JsonPath] = set()
         self._lines = _LINE_BREAK.split(text)
 
     def __eq__(self, other: object) -> bool:
