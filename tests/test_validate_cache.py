@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from helpers_cli import Run
 
+import rulekit.checks.cache
 import rulekit.errors
 import rulekit.pack.loader
 from rulekit.pack.loader import LoadedPack
@@ -94,6 +95,19 @@ def test_a_change_in_the_base_pack_is_seen(run: Run, make_pack: Any, cache: Path
                     encoding="utf-8")
     code, _, err = run("validate", variant)
     assert code == 1 and "in the base pack duel" in err and len(loads) == 2
+
+
+@pytest.mark.parametrize("change", ["__version__", "_code_stamp"])
+def test_another_rulekit_validates_again(run: Run, make_pack: Any, cache: Path,
+                                         loads: list[Path], monkeypatch: pytest.MonkeyPatch,
+                                         change: str) -> None:
+    pack = make_pack()
+    run("validate", pack)
+    monkeypatch.setattr(rulekit.checks.cache, change,
+                        "9.9" if change == "__version__" else lambda: "edited")
+    run("validate", pack)
+    run("validate", pack)
+    assert len(loads) == 2
 
 
 def test_a_pack_with_errors_is_never_cached(run: Run, make_pack: Any, cache: Path,

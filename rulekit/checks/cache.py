@@ -77,22 +77,38 @@ def diagnostic(error: PackError) -> Diagnostic:
 def report(folder: Path, use_cache: bool = True) -> Report:
     """The report of the pack in ``folder``: from the cache when nothing it reads changed."""
     path = _entry_path(folder) if use_cache else None
-    entry = _read_entry(path) if path is not None else None
+    if path is None:
+        return _validate(folder)[0]
+    entry = _read_entry(path)
     roots = [Path(root) for root in entry["roots"]] if entry else [folder.resolve()]
-    before = _key(roots) if path is not None else None
-    if entry is not None and before is not None and before == entry["key"]:
+    before = _key(roots)
+    if entry is not None and before == entry["key"]:
         return entry["report"]
-    from rulekit.checks.validation import validate_pack  # (a hit needs none of it)
-
-    found, read = validate_pack(folder)
-    if path is not None and found["summary"] and not any(
-            d["severity"] == "error" for d in found["diagnostics"]):
-        now = [root.resolve() for root in read]
-        key = _key(now)
-        if key is not None and (key == before or now != roots):  # not edited meanwhile
-            _write(path, Entry(format=FORMAT, key=key, roots=[str(root) for root in now],
-                               report=found))
+    found, read = _validate(folder)
+    _keep(path, found, [root.resolve() for root in read], roots, before)
     return found
+
+
+def _keep(path: Path, found: Report, read: list[Path], roots: list[Path],
+          before: str | None) -> None:
+    """Write ``found`` to ``path``, if it holds no error and nothing was edited meanwhile.
+
+    ``read``: the folders the validation read. ``before``: the key of ``roots`` before it.
+    """
+    if not found["summary"] or any(d["severity"] == "error" for d in found["diagnostics"]):
+        return
+    key = _key(read)
+    if key is None or (read == roots and key != before):  # edited while validated
+        return
+    _write(path, Entry(format=FORMAT, key=key, roots=[str(root) for root in read],
+                       report=found))
+
+
+def _validate(folder: Path) -> tuple[Report, tuple[Path, ...]]:
+    """Validate the pack in ``folder`` (see :mod:`rulekit.checks.validation`)."""
+    from rulekit.checks.validation import validate_pack  # (a report from the cache needs none)
+
+    return validate_pack(folder)
 
 
 def cache_dir() -> Path | None:
@@ -186,11 +202,13 @@ def _read_entry(path: Path) -> Entry | None:
         return None
     if not (isinstance(found, dict) and found.keys() == Entry.__annotations__.keys()
             and found["format"] == FORMAT and isinstance(found["key"], str)
-            and isinstance(found["roots"], list) and found["roots"]
-            and all(isinstance(root, str) for root in found["roots"])
-            and _is_report(found["report"])):
+            and _are_texts(found["roots"]) and _is_report(found["report"])):
         return None
     return Entry(format=FORMAT, key=found["key"], roots=found["roots"], report=found["report"])
+
+
+def _are_texts(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
 
 
 def _is_report(value: object) -> bool:

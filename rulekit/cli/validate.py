@@ -46,9 +46,39 @@ def check(ref: str, use_cache: bool = True) -> Report:
     return report(folder, use_cache)
 
 
-def _as_json(found: Diagnostic) -> dict[str, object]:
-    return {"file": found["file"], "line": found["line"], "column": found["column"],
-            "severity": found["severity"], "message": found["message"], "hint": found["hint"]}
+def _errors_and_warnings(found: Report) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    diagnostics = found["diagnostics"]
+    return ([d for d in diagnostics if d["severity"] == "error"],
+            [d for d in diagnostics if d["severity"] != "error"])
+
+
+def _as_json(ref: str, found: Report, bad: bool) -> dict[str, object]:
+    """What ``--format json`` says of one pack."""
+    items: list[dict[str, object]] = [
+        {"file": d["file"], "line": d["line"], "column": d["column"], "severity": d["severity"],
+         "message": d["message"], "hint": d["hint"]} for d in found["diagnostics"]]
+    if found["failure"]:
+        items.append({"file": None, "line": None, "column": None, "severity": "error",
+                      "message": found["failure"], "hint": None})
+    return {"pack": ref, "ok": not bad, "diagnostics": items}
+
+
+def _print(ref: str, found: Report, bad: bool) -> None:
+    """Print what the text format says of one pack."""
+    if found["failure"]:
+        err(f"{ref}: {found['failure']}")
+        err(f"{ref}: invalid")
+        return
+    for item in found["diagnostics"]:
+        err(item["text"])
+    errors, warnings = _errors_and_warnings(found)
+    counts = ", ".join(f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
+                       for items, noun in ((errors, "error"), (warnings, "warning"))
+                       if items)
+    if bad:
+        err(f"{ref}: invalid ({counts})")
+    else:
+        out(f"{ref}: ok ({found['summary']}{'; ' + counts if counts else ''})")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,31 +86,13 @@ def run(args: argparse.Namespace) -> int:
     packs = []
     for ref in args.packs:
         found = check(ref, not args.no_cache)
-        diagnostics, failure = found["diagnostics"], found["failure"]
-        errors = [d for d in diagnostics if d["severity"] == "error"]
-        warnings = [d for d in diagnostics if d["severity"] != "error"]
-        bad = bool(failure or errors or (args.strict and warnings))
+        errors, warnings = _errors_and_warnings(found)
+        bad = bool(found["failure"] or errors or (args.strict and warnings))
         invalid += bad
         if args.format == "json":
-            items = [_as_json(d) for d in diagnostics]
-            if failure:
-                items.append({"file": None, "line": None, "column": None, "severity": "error",
-                              "message": failure, "hint": None})
-            packs.append({"pack": ref, "ok": not bad, "diagnostics": items})
-            continue
-        if failure:
-            err(f"{ref}: {failure}")
-            err(f"{ref}: invalid")
-            continue
-        for item in diagnostics:
-            err(item["text"])
-        counts = ", ".join(f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
-                           for items, noun in ((errors, "error"), (warnings, "warning"))
-                           if items)
-        if bad:
-            err(f"{ref}: invalid ({counts})")
+            packs.append(_as_json(ref, found, bad))
         else:
-            out(f"{ref}: ok ({found['summary']}{'; ' + counts if counts else ''})")
+            _print(ref, found, bad)
     if args.format == "json":
         out(json.dumps({"packs": packs}, indent=2))
     elif len(args.packs) > 1:
