@@ -1,21 +1,35 @@
-"""The validation cache: an unchanged pack is not loaded again, a change is seen, errors are never
-cached, and a cache that is broken or cannot be written never makes validation fail."""
+"""The validation cache: an unchanged pack is answered from it, any edit is validated again,
+errors are never cached, and a cache that is broken or cannot be written never fails validation."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers_cli import Run
 
+import rulekit.checks.cache
 import rulekit.errors
 import rulekit.pack.loader
-import rulekit.scenarios.file
 from rulekit.pack.loader import LoadedPack
 
 UNUSED = ("  points: {per_role: true, initial: 0}\n",
           "  points: {per_role: true, initial: 0}\n  spare: {initial: 0}\n")
+
+
+def test_an_unchanged_pack_is_answered_from_its_entry(run: Run, make_pack: Any,
+                                                      cache: Path) -> None:
+    pack = make_pack()
+    assert run("validate", pack)[1] == f"{pack}: ok (2 cards, 2 scenarios; 3 warnings)\n"
+    (entry,) = cache.glob("validate/*.json")
+    found = json.loads(entry.read_text(encoding="utf-8"))
+    found["report"]["summary"] = "as the cache says"
+    found["report"]["diagnostics"] = []
+    entry.write_text(json.dumps(found), encoding="utf-8")
+    assert run("validate", pack)[1] == f"{pack}: ok (as the cache says)\n"
+    assert run("validate", "--no-cache", pack)[1].endswith("(2 cards, 2 scenarios; 3 warnings)\n")
 
 
 def test_an_unchanged_pack_is_not_loaded_again(run: Run, make_pack: Any, cache: Path,
@@ -41,7 +55,7 @@ def test_version_control_folders_are_not_read(run: Run, make_pack: Any, cache: P
     assert len(loads) == 1
 
 
-@pytest.mark.parametrize("change", ["a comment", "a new file"])
+@pytest.mark.parametrize("change", ["a comment", "a digit", "a new file"])
 def test_any_change_in_the_folder_is_validated_again(run: Run, make_pack: Any, cache: Path,
                                                       loads: list[Path], change: str) -> None:
     pack = make_pack()
@@ -51,12 +65,18 @@ def test_any_change_in_the_folder_is_validated_again(run: Run, make_pack: Any, c
     if change == "a comment":
         with open(pack / "game.yaml", "a", encoding="utf-8") as handle:
             handle.write("# a comment\n")
+    elif change == "a digit":  # beyond the bounds of the parameter (1 to 20)
+        scenario = pack / "scenarios/duel.yaml"
+        scenario.write_text(scenario.read_text(encoding="utf-8").replace("turns: 1}", "turns: 91}"),
+                            encoding="utf-8")
     else:  # a scenario file the pattern scenarios/*.yaml now finds, with a mistake
         (pack / "scenarios/more.yaml").write_text(
             "scenarios:\n  - name: n\n    expect: ['pointz[red] == 0']\n", encoding="utf-8")
     code, _, err = run("validate", pack)
     assert len(loads) == 2
-    assert (code, "pointz" in err) == ((0, False) if change == "a comment" else (1, True))
+    expected = {"a comment": "", "a digit": "must be between 1 and 20, not 91",
+                "a new file": "unknown name 'pointz'"}[change]
+    assert code == (1 if expected else 0) and expected in err
 
 
 def test_a_change_in_the_base_pack_is_seen(run: Run, make_pack: Any, cache: Path,
@@ -75,6 +95,19 @@ def test_a_change_in_the_base_pack_is_seen(run: Run, make_pack: Any, cache: Path
                     encoding="utf-8")
     code, _, err = run("validate", variant)
     assert code == 1 and "in the base pack duel" in err and len(loads) == 2
+
+
+@pytest.mark.parametrize("change", ["__version__", "_code_stamp"])
+def test_another_rulekit_validates_again(run: Run, make_pack: Any, cache: Path,
+                                         loads: list[Path], monkeypatch: pytest.MonkeyPatch,
+                                         change: str) -> None:
+    pack = make_pack()
+    run("validate", pack)
+    monkeypatch.setattr(rulekit.checks.cache, change,
+                        "9.9" if change == "__version__" else lambda: "edited")
+    run("validate", pack)
+    run("validate", pack)
+    assert len(loads) == 2
 
 
 def test_a_pack_with_errors_is_never_cached(run: Run, make_pack: Any, cache: Path,
@@ -98,13 +131,16 @@ def test_a_corrupt_cache_entry_is_ignored_and_replaced(run: Run, make_pack: Any,
     pack = make_pack()
     first = run("validate", pack)
     (entry,) = cache.glob("validate/*.json")
-    for garbage in ("{not json", '{"format": 1}', '[1, 2]', '{"format": 1, "stamp": null, '
-                    '"roots": 3, "summary": "", "warnings": []}'):
-        entry.write_text(garbage, encoding="utf-8")
+    found = json.loads(entry.read_text(encoding="utf-8"))
+    damaged = [{**found, "report": {**found["report"], "diagnostics": [{"text": 3}]}},
+               {**found, "report": {**found["report"], "summary": None}},
+               {**found, "roots": "not a list"}, {**found, "key": None}, [1, 2]]
+    for garbage in ["{not json", "\udcff", *map(json.dumps, damaged)]:
+        entry.write_text(garbage, encoding="utf-8", errors="surrogateescape")
         assert run("validate", pack) == first
-    assert len(loads) == 5
+    assert len(loads) == 8
     run("validate", pack)
-    assert len(loads) == 5  # written again after the last miss
+    assert len(loads) == 8  # written again after the last miss
 
 
 def test_an_unwritable_cache_never_fails_validation(run: Run, make_pack: Any, tmp_path: Path,
@@ -128,7 +164,7 @@ def test_the_cache_can_be_turned_off(run: Run, make_pack: Any, cache: Path,
 
 
 def test_the_cache_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from rulekit.pack.cache import cache_dir
+    from rulekit.checks.cache import cache_dir
 
     monkeypatch.setenv("RULEKIT_NO_CACHE", "0")
     monkeypatch.delenv("RULEKIT_CACHE_DIR", raising=False)
@@ -181,51 +217,3 @@ def test_validate_checks_the_code_it_does_not_compile(make_pack: Any, mistake: t
             rulekit.pack.loader.load_pack(pack, checked_only=checked_only)
         found.append([str(error) for error in caught.value.errors])
     assert found[0] == found[1] and found[0]
-
-
-@pytest.fixture
-def scenario_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many times validation read the scenario files to check them."""
-    seen: list[int] = []
-    read = rulekit.scenarios.file.load_scenarios
-
-    def counting(files: Any) -> Any:
-        seen.append(1)
-        return read(files)
-
-    monkeypatch.setattr(rulekit.scenarios.file, "load_scenarios", counting)
-    return seen
-
-
-def test_scenarios_are_not_checked_again_after_an_edit_of_code(
-        run: Run, make_pack: Any, cache: Path, scenario_reads: list[int]) -> None:
-    pack = make_pack()
-    first = run("validate", pack)
-    assert first[0] == 0 and "(2 cards, 2 scenarios; 3 warnings)" in first[1]
-    game = pack / "game.yaml"
-    game.write_text(game.read_text(encoding="utf-8").replace(
-        "points[red] += 1", "points[red] += 2"), encoding="utf-8")
-    assert run("validate", pack) == first
-    assert len(scenario_reads) == 1  # what the scenarios name did not change
-    game.write_text(game.read_text(encoding="utf-8").replace("points[red] += 2",
-                                                             "points[red] += 3 +"),
-                    encoding="utf-8")
-    assert run("validate", pack)[0] == 1  # an error in code is found, not hidden
-    assert len(scenario_reads) == 1
-
-
-def test_scenarios_are_checked_again_when_what_they_name_changes(
-        run: Run, make_pack: Any, cache: Path, scenario_reads: list[int]) -> None:
-    pack = make_pack()
-    assert run("validate", pack)[0] == 0
-    rules = pack / "rules.yaml"
-    rules.write_text(rules.read_text(encoding="utf-8").replace("D-1,", "D-9,"),
-                     encoding="utf-8")
-    for _ in range(2):  # a scenario file with a mistake is never kept as checked
-        code, _out, err = run("validate", pack)
-        assert code == 1 and "rule 'D-1' is not in the rules of duel" in err
-    assert len(scenario_reads) == 3
-    scenarios = pack / "scenarios/duel.yaml"
-    scenarios.write_text(scenarios.read_text(encoding="utf-8").replace("[D-1]", "[D-9]"),
-                         encoding="utf-8")
-    assert run("validate", pack)[0] == 0 and len(scenario_reads) == 4

@@ -1,7 +1,7 @@
 """Lint warnings: what a pack says that works but is probably a mistake.
 
 :func:`lint_pack` reads the effect code of a loaded pack again and warns about an ``end_when``
-that holds in the initial state (every game would end at once: :mod:`rulekit.checks.end`),
+that holds in the initial state (every game would end at once),
 procedures, functions, zones, variables and cards that nothing uses, and a ``choose`` whose
 list is always empty; with :mod:`rulekit.checks.flow`, a public ``log`` line that prints
 non-public data and a phase after which no phase ever runs. ``rulekit validate`` prints the
@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulekit.checks.end import end_verdicts
 from rulekit.checks.flow import checked_bodies, dead_phases, log_leaks
+from rulekit.engine.game import Game
+from rulekit.engine.vm import Runtime
 from rulekit.errors import Location, PackError, PackWarning
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet, parse_block, parse_expression
@@ -165,6 +166,22 @@ class _Linter:
                           f"end at once with {winner} winning",
                           ("flow", "end_when", i, "when"),
                           "check the condition against the initial values")
+
+
+def end_verdicts(game: Game) -> list[bool]:
+    """Whether each end condition of ``game`` holds in its initial state (false for one that
+    cannot be evaluated before setup)."""
+    checks = game.program.end_checks
+    if not checks:
+        return []
+    runtime = Runtime(game.program, game.initial_state(0))
+    found = []
+    for condition, _, _ in checks:
+        try:
+            found.append(bool(condition(runtime, [None] * 64)))
+        except Exception:  # a condition that cannot be evaluated before setup
+            found.append(False)
+    return found
 
 
 def lint_pack(pack: LoadedPack) -> list[PackError]:

@@ -122,12 +122,6 @@ class CodeBuilder:
                 func.body = expr
                 compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
 
-    def compile_end_checks(self, symbols: Symbols, compiler: Compiler) -> None:
-        """Only what the end conditions need: themselves and the functions, checked and
-        compiled as :meth:`compile_code` does them (``rulekit.checks.end``)."""
-        self._end_checks(symbols, compiler)
-        self._functions(symbols, compiler)
-
     def compile_code(self, symbols: Symbols, compiler: Compiler, bodies: bool = True) -> None:
         """Parse and check every piece of code, and compile it into ``compiler.program``;
         without ``bodies``, statement lists (procedures, setup, phases) are checked only."""

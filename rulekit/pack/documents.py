@@ -8,6 +8,7 @@ the later phases of loading (declarations, code) read sections from it and add t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
@@ -24,18 +25,14 @@ from rulekit.pack.find import (
 from rulekit.pack.merge import MergedDocument, Merger
 from rulekit.source.document import JsonPath, YamlDocument, load_yaml
 from rulekit.source.schema import validate_document
-from rulekit.source.store import sha256
 
 
 def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
-    """The effect code at ``path`` in ``doc``, located there (the value is marked as code in
-    the file it comes from: see :mod:`rulekit.pack.meaning`)."""
+    """The effect code at ``path`` in ``doc``, located there."""
     value = doc.data
     for key in path:
         value = value[key]
     text = str(value)
-    source, real = doc.resolve(path)
-    source.code_paths.add(real)
 
     def locate(line: int, column: int) -> Location:
         return doc.text_location(path, line, column)
@@ -46,12 +43,9 @@ def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
 class Documents:
     """The documents of one pack folder, the sections they give, and the errors found so far."""
 
-    def __init__(self, folder: Path, roots: Sequence[Path] = (),
-                 given: dict[str, YamlDocument] | None = None) -> None:
+    def __init__(self, folder: Path, roots: Sequence[Path] = ()) -> None:
         self.folder = folder
         self.roots = tuple(roots) or (folder,)  # the folders its files may come from
-        # documents read already, by full path (:func:`rulekit.pack.loader.load_end_checks`)
-        self.given = given or {}
         self.errors: list[PackError] = []
         self.documents: list[YamlDocument] = []
         self.merger = Merger(self.errors)
@@ -70,7 +64,7 @@ class Documents:
 
     def read(self, path: Path, schema: str) -> YamlDocument | None:
         try:
-            doc = self.given.get(str(path.resolve())) or load_yaml(path, display_path(path))
+            doc = load_yaml(path, display_path(path))
         except PackError as exc:
             self.errors.append(exc)
             return None

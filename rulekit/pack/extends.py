@@ -20,17 +20,15 @@ from rulekit.pack.merge import merge_manifest
 from rulekit.source.document import YamlDocument
 
 
-def read_documents(folder: Path, chain: tuple[Path, ...] = (),
-                   given: dict[str, YamlDocument] | None = None) -> Documents:
+def read_documents(folder: Path, chain: tuple[Path, ...] = ()) -> Documents:
     """The documents of the pack in ``folder``, merged with those of its base; raises
-    :class:`~rulekit.errors.PackErrors` if a file is missing or does not match its schema.
-    ``given``: documents read already, by full path (read from them, not from the files)."""
-    docs = Documents(folder, given=given)
+    :class:`~rulekit.errors.PackErrors` if a file is missing or does not match its schema."""
+    docs = Documents(folder)
     manifest_doc = docs.read_manifest()
     ref = manifest_doc.data.get("extends")
     manifest: YamlDocument = manifest_doc
     if ref is not None:
-        base = _read_base(folder, manifest_doc, str(ref), (*chain, folder.resolve()), given)
+        base = _read_base(folder, manifest_doc, str(ref), (*chain, folder.resolve()))
         docs.roots = (folder, *base.roots)
         docs.documents = [*base.documents, *docs.documents]
         docs.merger = base.merger
@@ -49,8 +47,8 @@ def read_documents(folder: Path, chain: tuple[Path, ...] = (),
     return docs
 
 
-def _read_base(folder: Path, manifest_doc: YamlDocument, ref: str, chain: tuple[Path, ...],
-               given: dict[str, YamlDocument] | None) -> Documents:
+def _read_base(folder: Path, manifest_doc: YamlDocument, ref: str,
+               chain: tuple[Path, ...]) -> Documents:
     where = manifest_doc.location(("extends",))
     try:
         if "/" in ref or "\\" in ref or ref.startswith("."):
@@ -74,7 +72,7 @@ def _read_base(folder: Path, manifest_doc: YamlDocument, ref: str, chain: tuple[
             "the pack extends itself: " + " -> ".join(display_path(p) for p in cycle), where,
             "a variant extends a base pack, which may not extend the variant")])
     try:
-        base = read_documents(base_folder, chain, given)
+        base = read_documents(base_folder, chain)
     except PackErrors as exc:
         origin = _origin(base_folder)
         for error in exc.errors:

@@ -88,27 +88,6 @@ def _game(docs: Documents, symbols: Symbols, program: Program,
                 params=symbols.parameters, card_labels=labels)
 
 
-def load_end_checks(folder: Path, given: dict[str, YamlDocument] | None = None) -> Game:
-    """The game of the pack in ``folder`` with nothing compiled but its end conditions and
-    functions, checked as :func:`load_pack` checks them: enough to try the end conditions on
-    the first state of a game (:mod:`rulekit.checks.end`), not to play. Raises
-    :class:`~rulekit.errors.PackErrors` for the mistakes it finds (not every mistake of the
-    pack: the rest of its code and its display are not read; a mistake of a document
-    ``given`` with no positions is not placed). ``given``: documents read already, by full
-    path."""
-    try:
-        docs = read_documents(folder, given=given)
-        assert docs.manifest is not None
-        symbols, labels = Declarations(docs).build(docs.manifest, {})
-        program = Program()
-        CodeBuilder(docs, docs.manifest).compile_end_checks(symbols, Compiler(symbols, program))
-        game = _game(docs, symbols, program, labels)
-        docs.fail_if_errors()
-    except PackError as exc:
-        raise PackErrors([exc]) from None
-    return game
-
-
 def load_pack(ref: str | Path, params: dict[str, Any] | None = None, *,
               checked_only: bool = False) -> LoadedPack:
     """Load, check and compile a pack named by path or id.

@@ -1,9 +1,9 @@
 """Check what scenarios say against their pack, before any of them runs.
 
-``rulekit validate`` calls :func:`check_scenarios`: every zone, card, variable, role, phase and
-component a scenario names must exist (with a did-you-mean), its ``params`` must be parameters
-of the pack within their bounds, its ``expect`` code must parse and check, the rule ids of
-``covers`` must be in the pack's rules, and no two scenarios may share a name. What ``sees``,
+``rulekit validate`` calls :func:`check_scenario_files`: every zone, card, variable, role,
+phase and component a scenario names must exist (with a did-you-mean), its ``params`` must be
+parameters of the pack within their bounds, its ``expect`` code must parse and check, the rule
+ids of ``covers`` must be in the pack's rules, and no two scenarios may share a name. What ``sees``,
 ``never_sees``, ``log_for`` and ``options_for`` name is checked by
 :func:`rulekit.scenarios.seen.view_problems`.
 """
@@ -16,10 +16,17 @@ from rulekit.errors import Location, PackError, PackErrors, ScenarioError, did_y
 from rulekit.lang.checker import Checker
 from rulekit.lang.parser import Snippet, parse_expression
 from rulekit.pack.loader import LoadedPack
-from rulekit.scenarios.file import Failure, Scenario, reference
+from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
 from rulekit.scenarios.seen import view_problems
 
 _REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
+
+
+def check_scenario_files(pack: LoadedPack) -> tuple[list[PackError], int]:
+    """Every mistake in the scenario files of ``pack``, and how many scenarios they hold;
+    raises :class:`~rulekit.errors.PackErrors` for a file that cannot be read."""
+    scenarios = load_scenarios(pack.scenario_files)
+    return check_scenarios(pack, scenarios), len(scenarios)
 
 
 def check_scenarios(pack: LoadedPack, scenarios: list[Scenario]) -> list[PackError]:

@@ -5,7 +5,7 @@ An entry is one file in the ``games`` folder of the user's cache folder
 (:func:`rulekit.source.store.cache_dir`; none with ``RULEKIT_NO_CACHE=1``): a header of plain JSON,
 then the game compiled with one set of parameter values, pickled with its generated functions
 (:mod:`rulekit.sim.codepickle`). Its name and header hold the key: the pack folder, the
-parameters, a digest of every file under the folder (:func:`rulekit.pack.cache.tree_digest`),
+parameters, a digest of every file under the folder (:func:`rulekit.checks.cache.tree_digest`),
 ``$RULEKIT_PACKS`` and the stamp of this rulekit and Python
 (:func:`rulekit.source.store.code_stamp`);
 the header also holds a digest of each folder of the packs it extends. An entry is used only
@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulekit.pack.cache import tree_digest
+from rulekit.checks.cache import tree_digest
 from rulekit.pack.installed import PACKS_ENV
 from rulekit.source.store import cache_dir, code_stamp, sha256, trusted
 

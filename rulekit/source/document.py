@@ -5,11 +5,8 @@
 by its JSON path (``("flow", "phases", 0, "do")``), so that later checks can point at the
 exact line and column of a mistake, and so that the effect language can map positions
 *inside* a string back to the file (:meth:`YamlDocument.text_location`, worked out by
-:mod:`rulekit.source.positions`). A text read before
-is found in the store (:mod:`rulekit.source.store`); a new one is parsed by
-:mod:`rulekit.source.yamlload`
-(PyYAML's composer, a ``SafeLoader``: no Python tags, no other non-standard tag either),
-imported only then.
+:mod:`rulekit.source.positions`). The text is parsed by :mod:`rulekit.source.yamlload`
+(PyYAML's composer, a ``SafeLoader``: no Python tags, no other non-standard tag either).
 
 Decisions worth knowing:
 
@@ -31,11 +28,8 @@ from typing import Any, NamedTuple
 from rulekit.errors import Location, PackFileError
 from rulekit.limits import MAX_FILE_BYTES
 from rulekit.source.positions import inside_scalar
-from rulekit.source.store import Store
-from rulekit.source.textfile import decode_text, too_big
 
-__all__ = ["JsonPath", "YamlDocument", "decode_text", "is_stored", "load_yaml", "parse_yaml",
-           "read_text"]
+__all__ = ["JsonPath", "YamlDocument", "load_yaml"]
 
 JsonPath = tuple[str | int, ...]
 """The path of a value in a document: mapping keys and list indexes, from the root."""
@@ -44,19 +38,13 @@ JsonPath = tuple[str | int, ...]
 _LINE_BREAK = re.compile("\n|\x85|\u2028|\u2029")
 
 
-
-
-_Node = tuple[str, int, int, int, int, str, "str | None", "int | None", "int | None"]
-"""Where a value sits, as kept: the fields of :class:`_NodeInfo`, in order (a plain tuple: made,
-kept and read back from the store with no Python code run per value)."""
-
-
 class _NodeInfo(NamedTuple):
-    """Where a value sits in the text; lines and columns count from 0, as PyYAML's marks do:
-    its kind ("scalar", "sequence" or "mapping"), line, column, end line and end column; for a
-    scalar its style ('' plain, '|' literal, '>' folded, '"' or "'" quoted) and its text
-    before tag resolution; for a mapping value, where its key starts. Made from a kept
-    :data:`_Node` when a place is asked for."""
+    """Where a value sits in the text.
+
+    Lines and columns count from 0, as PyYAML's marks do. ``kind`` is "scalar", "sequence"
+    or "mapping". A scalar has a style ('' plain, '|' literal, '>' folded, '"' or "'" quoted)
+    and its text before tag resolution. A mapping value has the place of its key.
+    """
 
     kind: str
     line: int
@@ -74,16 +62,14 @@ class YamlDocument:
     when the path, name, text and data are."""
 
     def __init__(self, path: Path, display_name: str, text: str, data: Any,
-                 _nodes: dict[JsonPath, _Node] | None = None, origin: str = "") -> None:
+                 _nodes: dict[JsonPath, _NodeInfo] | None = None, origin: str = "") -> None:
         self.path = path
         self.display_name = display_name
         self.text = text
         self.data = data
-        self._nodes: dict[JsonPath, _Node] = {} if _nodes is None else _nodes
+        self._nodes: dict[JsonPath, _NodeInfo] = {} if _nodes is None else _nodes
         self.origin = origin  # "in the base pack ID" (see Location)
         self.schema = ""  # the schema it was checked against, if any
-        # the paths of the values read as effect code (marked as their snippets are made)
-        self.code_paths: set[JsonPath] = set()
         self._lines = _LINE_BREAK.split(text)
 
     def __eq__(self, other: object) -> bool:
@@ -112,12 +98,7 @@ class YamlDocument:
 
     def node(self, path: Sequence[str | int]) -> _NodeInfo | None:
         """Where the value at ``path`` sits, if one is recorded there."""
-        found = self._nodes.get(tuple(path))
-        return None if found is None else _NodeInfo._make(found)
-
-    def nodes(self) -> list[tuple[JsonPath, _NodeInfo]]:
-        """Where each value sits, by path, in the order of the file."""
-        return [(path, _NodeInfo._make(found)) for path, found in self._nodes.items()]
+        return self._nodes.get(tuple(path))
 
     def location(self, path: Sequence[str | int]) -> Location:
         """Where the value at ``path`` starts; for an unknown path, its nearest known ancestor."""
@@ -161,12 +142,6 @@ class YamlDocument:
         merged document answers the file each value came from)."""
         return self, tuple(path)
 
-    def shapes(self) -> list[tuple[JsonPath, str, str, str | None, bool]]:
-        """How each value is written, but where: its path, kind, style, source text (of a
-        scalar) and whether it has a key, in the order of the file."""
-        return [(path, info[0], info[5], info[6], info[7] is not None)
-                for path, info in self._nodes.items()]
-
     # -- positions inside text values -----------------------------------------------------
 
     def text_location(self, path: Sequence[str | int], line: int, column: int) -> Location:
@@ -207,42 +182,17 @@ def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
     valid YAML (or uses a tag other than the standard ones) and :class:`DuplicateKeyError` if a
     mapping has the same key twice.
     """
+    from rulekit.source.yamlload import convert  # (which imports this module)
+
     name = display_name if display_name is not None else path.as_posix()
-    return parse_yaml(_read(path, name), path, name)
-
-
-def parse_yaml(text: str, path: Path, name: str, keep: bool = True) -> YamlDocument:
-    """The document of ``text`` (read from ``path``, called ``name`` in messages), as
-    :func:`load_yaml` makes it (``keep``: found among the texts read before, or kept)."""
-    document = YamlDocument(path=path, display_name=name, text=text, data=None)
-    stored = _loaded.get_object((text,)) if keep else None
-    if isinstance(stored, tuple) and len(stored) == 2:  # the same text, read before
-        document.data, document._nodes = stored
-        return document
-    from rulekit.source.yamlload import convert  # (PyYAML only for a text not read before)
-
+    document = YamlDocument(path=path, display_name=name, text=_read(path, name), data=None)
     convert(document)
-    if keep:
-        _loaded.put_object((text,), (document.data, document._nodes))
     return document
 
 
-# The data and positions of texts read without error (they depend on the text alone).
-_loaded = Store("yaml-documents")
-
-
-def is_stored(text: str) -> bool:
-    """Whether the document of ``text`` is stored (:func:`parse_yaml` would not parse it)."""
-    return _loaded.get((text,)) is not None
-
-
-def read_text(path: Path) -> str:
-    """The text of a pack file, as :func:`load_yaml` reads it (UTF-8, universal newlines);
-    raises :class:`PackFileError` if it cannot."""
-    return _read(path, path.as_posix())
-
-
 def _read(path: Path, name: str) -> str:
+    """The text of the pack file ``path`` (UTF-8, universal newlines, within the size limit),
+    called ``name`` in messages."""
     if not path.exists():
         raise PackFileError(f"file not found: {name}")
     if not path.is_file():
@@ -250,9 +200,26 @@ def _read(path: Path, name: str) -> str:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise too_big(name, size)
+            raise _too_big(name, size)
         raw = path.read_bytes()
     except OSError as error:
         reason = error.strerror or str(error)
         raise PackFileError(f"cannot read {name}: {reason}") from None
-    return decode_text(raw, name)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        before = raw[: error.start]
+        line = before.count(b"\n") + 1
+        line_start = before.rfind(b"\n") + 1
+        column = len(before[line_start:].decode("utf-8", "replace")) + 1
+        raise PackFileError(
+            f"{name} is not UTF-8 text (byte 0x{raw[error.start]:02x} on line {line})",
+            Location(name, line, column, None),
+            "save the file with the UTF-8 encoding",
+        ) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines
+
+
+def _too_big(name: str, size: int) -> PackFileError:
+    return PackFileError(f"{name} is {size:,} bytes long; the limit for a pack file is "
+                         f"{MAX_FILE_BYTES:,} bytes", Location(name, 1, 1, None))

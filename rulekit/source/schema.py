@@ -13,21 +13,21 @@ are used for messages: ``patternErrorMessage`` says what a ``pattern`` means, an
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
+from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignore]
+    ValidationError,
+    best_match,
+)
 
 from rulekit.errors import Location, SchemaError, did_you_mean
+from rulekit.source.datafiles import data_dir
 from rulekit.source.document import JsonPath, YamlDocument
-from rulekit.source.schemafast import SCHEMA_DIR, load_schema, passes
-from rulekit.source.store import Store
-
-if TYPE_CHECKING:  # jsonschema is imported when a document is checked, not before
-    from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
-    from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignore]
-        ValidationError,
-    )
 
 __all__ = ["SCHEMA_DIR", "load_schema", "validate_document"]
 
@@ -50,43 +50,35 @@ _TYPE_NAMES = {
 _SHOWN_LIMIT = 40  # longest text quoted in full in a message
 
 
+SCHEMA_DIR = data_dir("schemas")
+
+
+@functools.cache
+def load_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema ``name`` of ``schemas/`` (``"pack"`` or ``"pack.schema.json"``)."""
+    file = SCHEMA_DIR / (name if name.endswith(".json")
+                         else f"{name.removesuffix('.schema')}.schema.json")
+    try:
+        schema = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        known = sorted(p.name for p in SCHEMA_DIR.glob("*.schema.json"))
+        raise ValueError(f"no schema {name!r} in {SCHEMA_DIR} (known: {known})") from None
+    if not isinstance(schema, dict):
+        raise ValueError(f"{file} does not hold a JSON Schema object")
+    return schema
+
+
 @functools.cache
 def _validator(name: str) -> Draft202012Validator:
-    from jsonschema import Draft202012Validator
-
+    """The validator of schema ``name``, made once per process."""
     return Draft202012Validator(load_schema(name))
 
 
 def validate_document(doc: YamlDocument, schema_name: str) -> list[SchemaError]:
     """Every way ``doc`` breaks schema ``schema_name``, in file order (empty if none)."""
-    key = (schema_name, doc.display_name, doc.text)
-    known = _checked.get(key)
-    if known is None and _passed.get((schema_name, doc.text)) is not None:
-        known = []  # checked in an earlier run, without a mistake
-    if known is None and passes(doc.data, schema_name):
-        known = []
-        _passed.put((schema_name, doc.text), b"")
-    if known is None:
-        findings: list[_Finding] = []
-        for error in _validator(schema_name).iter_errors(doc.data):
-            findings.extend(_explain(error, doc))
-        known = _finish(findings)
-        if not known:
-            _passed.put((schema_name, doc.text), b"")
-    _checked[key] = known
-    while len(_checked) > _CHECKED_KEPT:
-        del _checked[next(iter(_checked))]
-    return list(known)
-
-
-# Texts found free of mistakes, by schema (a document's data is read from its text alone).
-_passed = Store("schema-passes")
-
-
-# Documents checked in this process, by schema, name and text: a file loaded again (another
-# game of a simulation, a pack loaded by every test) is not checked again.
-_checked: dict[tuple[str, str, str], list[SchemaError]] = {}
-_CHECKED_KEPT = 256
+    findings = [finding for error in _validator(schema_name).iter_errors(doc.data)
+                for finding in _explain(error, doc)]
+    return _finish(findings)
 
 
 # -- findings -------------------------------------------------------------------------------
@@ -307,8 +299,6 @@ def _explain_alternatives(
     if len(fitting) == 1:
         return [finding for sub in fitting[0] for finding in _explain(sub, doc)]
     if fitting:
-        from jsonschema.exceptions import best_match
-
         best = best_match([e for errors in fitting for e in errors])
         return _explain(best, doc) if best is not None else []
     # The value fits none of the alternatives: list what was expected.

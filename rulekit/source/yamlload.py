@@ -1,9 +1,8 @@
 """YAML text into plain values with the place of each, by PyYAML's composer (a ``SafeLoader``:
 no Python tags, no other non-standard tag either); mistakes said in words, at their place.
 
-Imported by :func:`rulekit.source.document.parse_yaml` for a text it has not read before (PyYAML
-takes longer to import than reading a stored text). See :mod:`rulekit.source.document` for what
-the values are and the decisions about keys, values and duplicates.
+See :mod:`rulekit.source.document` for what the values are and the decisions about keys,
+values and duplicates.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import yaml
 
 from rulekit.errors import DuplicateKeyError, YamlSyntaxError
 from rulekit.limits import MAX_INT
-from rulekit.source.document import _LINE_BREAK, JsonPath, YamlDocument
+from rulekit.source.document import _LINE_BREAK, JsonPath, YamlDocument, _NodeInfo
 from rulekit.source.mistakes import explain
 
 __all__ = ["convert"]
@@ -32,32 +31,9 @@ class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader; only its composer and scalar constructors are used."""
 
 
-# The tag of each plain value, by its text and how it was written (as the safe loader's
-# resolver finds it: by patterns of its own, the same for every file): most values of a pack
-# are written many times (keys above all), and are matched against the patterns once.
-_tags: dict[tuple[str, tuple[bool, bool]], str] = {}
-_TAGS_KEPT = 65_536
-
-
-class _Tags:
-    """The safe loader's resolver, for a value met before, without its patterns."""
-
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        if kind is not yaml.ScalarNode or self.yaml_path_resolvers:  # type: ignore[attr-defined]
-            return super().resolve(kind, value, implicit)  # type: ignore[misc]
-        key = (value, implicit)
-        tag = _tags.get(key)
-        if tag is None:
-            if len(_tags) >= _TAGS_KEPT:
-                _tags.clear()
-            tag = _tags[key] = super().resolve(kind, value, implicit)  # type: ignore[misc]
-        return tag
-
-
-# The same on libyaml (C, several times faster) when PyYAML was built with it. Files that fail
-# to parse are parsed again with the Python loader, whose messages the errors are made from.
-_FastLoader: Any = (type("_FastLoader", (_Tags, yaml.CSafeLoader), {})
-                    if hasattr(yaml, "CSafeLoader") else None)
+# The safe loader on libyaml (C, several times faster), when PyYAML was built with it. A file
+# that fails to parse is parsed again by the Python loader, whose messages the errors quote.
+_FastLoader: Any = getattr(yaml, "CSafeLoader", None)
 
 
 def _compose(text: str) -> tuple[yaml.Node | None, Any]:
@@ -123,7 +99,7 @@ class _Converter:
 
     def convert_root(self, node: yaml.Node | None) -> Any:
         if node is None:  # an empty file, or only comments
-            self.nodes[()] = ("scalar", 0, 0, 0, 0, "", None, None, None)
+            self.nodes[()] = _NodeInfo("scalar", 0, 0, 0, 0, "", None, None, None)
             return None
         return self.convert(node, (), None)
 
@@ -137,7 +113,7 @@ class _Converter:
         )
         raw = node.value if isinstance(node, yaml.ScalarNode) else None
         style = (getattr(node, "style", None) or "") if kind == "scalar" else ""
-        self.nodes[path] = (
+        self.nodes[path] = _NodeInfo(
             kind,
             node.start_mark.line,
             node.start_mark.column,
