@@ -15,7 +15,7 @@ import pytest
 
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
-from rulekit.engine.playout import Chooser, run_playout
+from rulekit.engine.playout import Chooser, playout
 from rulekit.errors import GameRuntimeError
 from rulekit.pack.loader import load_pack
 from tests.helpers_lang import content, load, locate, logs
@@ -66,7 +66,7 @@ def both_paths(game: Game, script: list[str] | None = None) -> State:
         game.apply(state, {d.player: choosers[d.player](d) for d in game.pending(state)},
                    in_place=True)
     fast = game.initial_state(0)
-    run_playout(game, fast, scripted(game, script or []))
+    playout(game, fast, scripted(game, script or []))
     assert same_game(fast, state)
     return state
 
@@ -246,7 +246,7 @@ def check_games(game: Game, seeds: range, keenness: float) -> int:
         assert state["result"]["winner"] in game.roles, f"game {seed}: {state['result']}"
         taken += sum(e["e"] == "choice" and e["option"].startswith("!") for e in state["log"])
         fast = game.initial_state(seed, quiet=seed % 2 == 1)
-        assert run_playout(game, fast, keen(seed, game, keenness)) == (decisions, False)
+        assert playout(game, fast, keen(seed, game, keenness)) == (decisions, False)
         assert same_game(fast, state), f"game {seed} differs on the playout path"
     return taken
 

@@ -16,7 +16,7 @@ import pytest
 
 from rulekit.engine.game import Game, State
 from rulekit.errors import IllegalActionError
-from rulekit.lang.compiler import zone_key
+from rulekit.model.program import zone_key
 from rulekit.pack.loader import LoadedPack, load_pack
 from rulekit.scenarios.runner import run_scenarios
 

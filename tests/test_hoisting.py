@@ -31,8 +31,8 @@ def _sources(game: object) -> list[str]:
     """The generated Python of a game's program (its code objects' names and constants)."""
     program = game.program  # type: ignore[attr-defined]
     found = []
-    for fn in program.direct_functions.values():
+    for fn in [*program.functions.values(), *program.direct.values()]:
         found += [str(c) for c in fn.__code__.co_names]
-    found += [name for proc in program.procs.values() for block in proc.code
+    found += [name for proc in program.procs.values() for block in proc.blocks
               for name in block.__code__.co_names]
     return found

@@ -1,8 +1,6 @@
 """Observations: plain data, equal to what a player may see, and no way into the real state.
 
-The log part of an observation is kept and extended per role (``engine/observe``); these tests
-compare it with the plain definition (the events to nobody in particular or to the role) over
-random games, games that branch, and states read back from JSON.
+Over random games, games that branch, and states read back from JSON.
 """
 
 from __future__ import annotations
@@ -16,8 +14,6 @@ from typing import Any
 import pytest
 
 from rulekit.engine.game import Game, copy_state
-from rulekit.engine.observe import Observer
-from rulekit.engine.refusals import shown
 from rulekit.pack.loader import load_pack
 
 
@@ -116,35 +112,23 @@ def test_copies_of_an_observation_are_plain_and_changeable(game: Game) -> None:
     assert game.observe(state, game.roles[1])["log"] == seen_log(state, game.roles[1])
 
 
-def fresh_observation(game: Game, state: dict[str, Any], role: str) -> dict[str, Any]:
-    """The observation made from nothing kept: by a new observer."""
-    observer = Observer(game.pack_id, game.roles, game._zone_keys, game._var_keys,
-                        game._card_owner, game._observer.show)
-    return observer.observe(state, role)
-
-
-def test_an_observation_is_kept_from_the_state_that_follows(game: Game) -> None:
-    """The views of piles, variables and decisions are kept and reused while they do not
-    change: an observation taken earlier never changes with the game (even one played in
-    place), and each equals the observation made afresh."""
+def test_an_observation_never_changes_with_the_game(game: Game) -> None:
+    """Even with a game played in place."""
     rand = random.Random(8)
     state = game.new_game(8)
     taken = []
     while state["result"] is None and len(taken) < 240:
         for role in game.roles:
             seen = game.observe(state, role)
-            assert seen == fresh_observation(game, state, role)
             taken.append((seen, json.dumps(seen, sort_keys=True)))
         state = game.apply(state, {d.player: d.sample(rand) for d in game.pending(state)},
                            in_place=True)
     for seen, text in taken:
         assert json.dumps(seen, sort_keys=True) == text
-    assert len({id(seen["zones"]) for seen, _ in taken}) > 1
 
 
-def test_a_value_that_changes_only_its_type_is_seen_anew(game: Game) -> None:
-    """Views are kept while their values compare equal: ``1`` and ``True`` are equal in Python
-    but not in the observation's JSON."""
+def test_a_value_is_seen_with_its_type(game: Game) -> None:
+    """``1`` and ``True`` are equal in Python but not in the observation's JSON."""
     state = states_of(game, 9, 5)[-1]
     role = game.roles[0]
     key = next(iter(game.observe(state, role)["vars"]))
@@ -153,13 +137,10 @@ def test_a_value_that_changes_only_its_type_is_seen_anew(game: Game) -> None:
         twin["vars"][key] = value
         seen = game.observe(twin, role)
         assert json.dumps(seen["vars"][key]) == json.dumps(value)
-        assert seen == fresh_observation(game, twin, role)
 
 
 def test_a_decision_is_the_one_pending_in_the_state_observed(game: Game) -> None:
-    """Read-only copies of decisions are kept by identity (a spec never changes once pending):
-    a state whose spec is another object, equal or not, shows its own, and only to its
-    player."""
+    """A state shows its own pending decisions, and each only to its player."""
     rand = random.Random(10)
     state = game.new_game(10)
     for _ in range(30):
@@ -168,7 +149,7 @@ def test_a_decision_is_the_one_pending_in_the_state_observed(game: Game) -> None
         for twin in (state, json.loads(json.dumps(state))):
             for role in game.roles:
                 seen = game.observe(twin, role)["decisions"]
-                mine = [shown(game.program, s, twin) for s in twin["pending"]
+                mine = [s for s in twin["pending"]
                         if s["player"] == role and role not in twin["committed"]]
                 assert seen == mine
                 assert all(s["player"] == role for s in seen)

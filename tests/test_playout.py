@@ -1,7 +1,7 @@
 """Playouts (engine/playout) give the very games the normal path gives, and its errors.
 
-A playout answers each choice where it is made, running procedures as plain functions; only
-the count of ``steps`` may differ. Compared here over random games of both shipped packs (Red
+A playout answers each choice where it is made, running procedures whole in their fast code;
+only the count of ``steps`` may differ. Compared here over random games of both shipped packs (Red
 Notice has anytime actions), a pack with loops, lists and choices inside loops, quiet games, a
 round limit, and a game that fails after some decisions.
 """
@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game, copy_state
-from rulekit.engine.playout import Chooser, playout, run_playout
-from rulekit.engine.randomchooser import RandomChooser
+from rulekit.engine.playout import Chooser, playout
 from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError
 from rulekit.pack.loader import load_pack
@@ -53,9 +53,9 @@ def normally(game: Game, seed: int, *, quiet: bool = False,
 
 def played_out(game: Game, seed: int, *, quiet: bool = False,
                max_rounds: int | None = None) -> tuple[dict[str, Any], int, bool]:
-    """A game played out (without the replay on the normal path that would hide a bug)."""
+    """A game played out."""
     state = game.initial_state(seed, quiet=quiet)
-    return state, *run_playout(game, state, samplers(seed, game), max_rounds)
+    return state, *playout(game, state, samplers(seed, game), max_rounds)
 
 
 def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -84,7 +84,7 @@ def playout_error(game: Game, seeds: int = 30) -> GameRuntimeError:
     fails if none does)."""
     with pytest.raises(GameRuntimeError) as info:
         for seed in range(seeds):
-            playout(game, game.initial_state(seed), lambda seed=seed: samplers(seed, game))
+            playout(game, game.initial_state(seed), samplers(seed, game))
     return info.value
 
 
@@ -129,7 +129,7 @@ def test_playouts_from_the_middle_of_a_game(pack: str) -> None:
             game.apply(expected, {d.player: choosers[d.player](d)
                                   for d in game.pending(expected)}, in_place=True)
         final = copy_state(state)
-        run_playout(game, final, samplers(seed, game))
+        playout(game, final, samplers(seed, game))
         assert same_game(final, expected)
 
 
@@ -143,7 +143,7 @@ def test_random_choosers_answer_from_the_specs_as_decisions_would(
     game = load(tmp_path, LISTS_PACK).game if pack == "lists" else load_pack(pack).game
     for seed in range(games):
         state = game.initial_state(seed)
-        run_playout(game, state, random_choosers(seed, game))
+        playout(game, state, random_choosers(seed, game))
         expected = game.new_game(seed)
         choosers = random_choosers(seed, game)
         while expected["result"] is None:
@@ -160,9 +160,9 @@ def test_a_playout_that_records_no_choices_is_the_same_game(
     game = load(tmp_path, LISTS_PACK).game if pack == "lists" else load_pack(pack).game
     for seed in range(games):
         recorded = game.initial_state(seed, quiet=True)
-        run_playout(game, recorded, random_choosers(seed, game))
+        playout(game, recorded, random_choosers(seed, game))
         unrecorded = game.initial_state(seed, quiet=True)
-        run_playout(game, unrecorded, random_choosers(seed, game), record=False)
+        playout(game, unrecorded, random_choosers(seed, game), record=False)
         assert recorded["log"], f"game {seed}: a quiet game records its choices"
         assert all(e["option"].startswith("!") for e in unrecorded["log"])
         chosen = [e for e in recorded["log"] if e["option"].startswith("!")]
@@ -212,15 +212,12 @@ def test_an_anytime_action_that_ends_the_game_ends_the_playout(tmp_path: Path) -
 
 def test_a_failing_anytime_condition_gives_the_located_error_of_a_normal_game(
         tmp_path: Path) -> None:
-    """A playout evaluates anytime conditions without locating their errors: the game played
-    again on the normal path locates them."""
     game, text = edited_shadow(tmp_path, 'when: "energy >= 1"',
                                'when: "6 // (energy - 1) >= 1"')
     for choosers in (samplers, random_choosers):  # (random seats draw from the specs)
         with pytest.raises(GameRuntimeError) as info:
             for seed in range(30):
-                playout(game, game.initial_state(seed),
-                        lambda seed=seed, choosers=choosers: choosers(seed, game))
+                playout(game, game.initial_state(seed), choosers(seed, game))
         assert info.value.message == "division by zero"
         loc = info.value.location
         assert loc is not None and loc.line == locate(text, "6 // (energy")[0]

@@ -1,10 +1,9 @@
-"""Choices in the playout code of random seats, answered from their candidates worked out in
-place, without a spec (the spec is made only for the watch, the round limit and what is not
-drawn in short): a choice of one item asked alone by ``QuickAnswers.choose_one``; in a game
-without anytime actions, a subset asked alone with no 'at most' rule by ``choose_subset``, and
-subsets asked together or with 'at most' rules by ``choose_subsets``. Every shape of such a
-choice (forced, optional, empty, with ``where``, refused draws, in a pack with anytime actions
-and without) gives the games of the normal path, recorded or not, stopped at a round limit or
+"""Choices in the fast code of playouts, answered by random seats without a spec.
+
+A choice of one item asked alone goes to ``PlayoutRuntime.choose_one``, and subsets (alone or
+asked together) to ``choose_subsets``; what is not the usual case goes the way of the spec.
+Every shape (forced, optional, empty, with ``where``, refused draws, with anytime actions and
+without) gives the games of the normal path, recorded or not, stopped at a round limit or
 not, with as many decisions and the same errors.
 """
 
@@ -15,10 +14,9 @@ from typing import Any
 
 import pytest
 
+from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
-from rulekit.engine.playout import PlayoutRuntime, _play_normally, run_playout
-from rulekit.engine.quickanswers import QuickAnswers
-from rulekit.engine.randomchooser import RandomChooser
+from rulekit.engine.playout import PlayoutRuntime, playout
 from rulekit.engine.rng import derive
 from rulekit.errors import GameRuntimeError
 from rulekit.pack.loader import load_pack
@@ -69,50 +67,59 @@ def stepped(game: Game, seed: int, max_rounds: int | None = None) -> dict[str, A
     return state
 
 
+def random_seats(game: Game, seed: int) -> dict[str, Any]:
+    return {role: RandomChooser(seat_rng(seed, role)) for role in game.roles}
+
+
 def played_out(game: Game, seed: int, record: bool = True,
                max_rounds: int | None = None) -> dict[str, Any]:
     state = game.initial_state(seed)
-    run_playout(game, state, {role: RandomChooser(seat_rng(seed, role))
-                              for role in game.roles}, max_rounds, record=record)
+    playout(game, state, random_seats(game, seed), max_rounds, record=record)
     return state
+
+
+def stepped_decisions(game: Game, seed: int) -> int:
+    """The number of decisions of a game of random seats played step by step."""
+    choosers = random_seats(game, seed)
+    state = game.new_game(seed)
+    decisions = 0
+    while state["result"] is None:
+        actions = {d.player: choosers[d.player](d) for d in game.pending(state)}
+        game.apply(state, actions, in_place=True)
+        decisions += len(actions)
+    return decisions
+
+
+def count_short_answers(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Count the calls of ``choose_one`` and ``choose_subsets`` that need no spec."""
+    calls = {"choose_one": 0, "choose_subsets": 0}
+    answer = PlayoutRuntime.answer
+    specs = [0]
+
+    def answered(self: PlayoutRuntime, *args: Any) -> Any:
+        specs[0] += 1
+        return answer(self, *args)
+
+    def counted(name: str) -> Any:
+        method = getattr(PlayoutRuntime, name)
+
+        def call(self: PlayoutRuntime, *args: Any) -> Any:
+            before = specs[0]
+            result = method(self, *args)
+            calls[name] += specs[0] == before
+            return result
+        return call
+    monkeypatch.setattr(PlayoutRuntime, "answer", answered)
+    for name in list(calls):
+        monkeypatch.setattr(PlayoutRuntime, name, counted(name))
+    return calls
 
 
 @pytest.mark.parametrize("anytime", [True, False])
 def test_single_choices_of_every_shape_are_the_games_of_the_normal_path(
         tmp_path: Path, anytime: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     game = shapes_pack(tmp_path, anytime)
-    calls = {"choose_one": 0, "choose_subset": 0}
-    left = []  # the subsets a simulation's playout code leaves to choose_subset (it draws
-    # the others in place: rulekit/lang/drawcode), as (candidates, least, most)
-    asked = []  # the forced choices of one item, always asked, it leaves to choose_one:
-    # which anytime actions of the player hold, as far as known then
-
-    def counted(name: str) -> Any:
-        method = getattr(QuickAnswers, name)
-
-        def call(self: QuickAnswers, *args: Any) -> Any:
-            if name == "choose_subset" and not self.record:
-                left.append((list(args[2]), args[4], args[5]))
-            else:
-                calls[name] += 1
-            if name == "choose_one" and not self.record:
-                items, role, optional, ask = args[2], args[3], args[4], args[5]
-                repeated = id(self) in again  # (asked again after an anytime action)
-                again.discard(id(self))
-                if ask and len(items) <= 1 and (items or optional) and not repeated:
-                    held = None if self.whens is None else self.whens.get(role)
-                    asked.append(None if held is None else list(held))  # (as it is now)
-            return method(self, *args)
-        return call
-    for name in calls:
-        monkeypatch.setattr(QuickAnswers, name, counted(name))
-    again: set[int] = set()  # the runtimes that have just run an anytime action
-    run_anytime = PlayoutRuntime.run_anytime
-
-    def running(self: PlayoutRuntime, *args: Any) -> Any:
-        again.add(id(self))
-        return run_anytime(self, *args)
-    monkeypatch.setattr(PlayoutRuntime, "run_anytime", running)
+    calls = count_short_answers(monkeypatch)
     taken = 0
     for i in range(40):
         seed = derive(31, i)
@@ -124,17 +131,9 @@ def test_single_choices_of_every_shape_are_the_games_of_the_normal_path(
         assert same_game({**quiet, "log": []}, {**expected, "log": []}), f"game {i}"
         assert quiet["log"] == chosen, f"game {i}"
         taken += sum(e["e"] == "choice" and e["option"][0] == "!" for e in expected["log"])
-    assert calls["choose_one"] > 40 * 5 * 6
-    assert calls["choose_subset"] == (0 if anytime else 40 * 5 * 4)  # (recorded, plain games)
-    # Unrecorded, only what is not the usual case: no candidate, or a least above 0 (`t`,
-    # each round), which goes the way of the spec.
-    assert all(not items or least > 0 for items, least, _ in left)
-    assert sum(least > 0 for _, least, _ in left) == (0 if anytime else 40 * 5)
+    assert calls["choose_one"] > 40 * 5 * 4  # most choices of one item need no spec
+    assert (calls["choose_subsets"] > 40 * 5 * 2) != anytime  # (with anytime: the spec's way)
     assert (taken > 20) == anytime
-    # Unrecorded, a forced choice that is always asked (`o`, `w`) is drawn in place, as one
-    # that is not forced, unless an anytime action of its player holds (or it is not known
-    # yet which do).
-    assert [] not in asked and (bool(asked) == anytime)
 
 
 @pytest.mark.parametrize("pack", ["rednotice", "shapes"])
@@ -183,8 +182,8 @@ tag = text(h) + text(x) + text(p) + text(u)
 @pytest.mark.parametrize("anytime", [True, False])
 def test_subsets_asked_together_or_with_rules_are_the_games_of_the_normal_path(
         tmp_path: Path, anytime: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Subsets asked together, and one asked alone with an 'at most' rule, answered by
-    ``QuickAnswers.choose_subsets`` in plain games: candidates or none (asked or forced),
+    """Subsets asked together, and one asked alone with an 'at most' rule: candidates or
+    none (asked or forced),
     refused draws, a least above 0, an 'at most 0' rule, a most of 0, a rule below 0 that
     counts no candidate (which the spec leaves out)."""
     text = content(setup=SETUP, phases={"main": TOGETHER}, rounds="4",
@@ -192,37 +191,20 @@ def test_subsets_asked_together_or_with_rules_are_the_games_of_the_normal_path(
     if anytime:
         text = text.replace("procedures:\n", "") + ANYTIME
     game = load(tmp_path, text).game
-    calls = {"choose_subsets": 0, "_answer_specs": 0}  # (in quiet playouts)
-
-    def counted(name: str) -> Any:
-        method = getattr(QuickAnswers, name)
-
-        def call(self: QuickAnswers, *args: Any) -> Any:
-            calls[name] += not self.record
-            return method(self, *args)
-        return call
-    for name in calls:
-        monkeypatch.setattr(QuickAnswers, name, counted(name))
+    calls = count_short_answers(monkeypatch)
     for i in range(40):
         seed = derive(33, i)
         expected = stepped(game, seed)
         assert same_game(played_out(game, seed), expected), f"game {i}"
         quiet = game.initial_state(seed)
-        decisions, _ = run_playout(game, quiet, {role: RandomChooser(seat_rng(seed, role))
-                                                 for role in game.roles}, record=False)
+        decisions, _ = playout(game, quiet, random_seats(game, seed), record=False)
         chosen = [e for e in expected["log"] if e["e"] != "choice" or e["option"][0] == "!"]
         assert same_game({**quiet, "log": []}, {**expected, "log": []}), f"game {i}"
         assert quiet["log"] == chosen, f"game {i}"
-        normal = game.initial_state(seed)
-        assert decisions == _play_normally(game, normal, {
-            role: RandomChooser(seat_rng(seed, role)) for role in game.roles}, None, None)[0]
-    if anytime:  # (answered through the specs)
-        assert calls["choose_subsets"] == 0
-    else:  # six groups a round: the three the compiler finds surely of the usual case are
-        # drawn in place (rulekit/lang/drawcode); the spec's way only for the least above 0,
-        # 'at most 0'...
-        assert calls["choose_subsets"] == 40 * 4 * 3
-        assert calls["_answer_specs"] == 40 * 4 * 3
+        assert decisions == stepped_decisions(game, seed)
+    # Without anytime actions, a group whose choices surely have several answers needs no
+    # spec (not one with a least above 0, an 'at most 0' rule, no candidate...).
+    assert (calls["choose_subsets"] > 0) != anytime
 
 
 @pytest.mark.parametrize(("second", "call", "error"), [
@@ -233,9 +215,7 @@ def test_subsets_asked_together_or_with_rules_are_the_games_of_the_normal_path(
 ])
 def test_subsets_asked_together_that_cannot_be_answered_are_the_errors_of_the_normal_path(
         tmp_path: Path, second: str, call: str, error: str) -> None:
-    """(A playout that fails is played again on the normal path: the error must come from
-    the playout itself, the only way a wrong answer in short could show; and after the first
-    choice, which play_game watches through its spec.)"""
+    """(After the first choice, which play_game watches through its spec.)"""
     text = content(procs={"both": ("{p: role, q: role}", f"""\
 simultaneous {{
   let x = choose p subset of [1, 2, 3] prompt "First"

@@ -13,12 +13,10 @@ from typing import Any
 import pytest
 
 from rulekit.engine.game import Game
-from rulekit.engine.helpers import LimitExceeded
-from rulekit.engine.playout import PlayoutRuntime, run_playout
 from rulekit.errors import GameRuntimeError
 from tests.helpers_lang import BASE, content, load, locate
 from tests.test_anytime import ANYTIME, SETUP, check_games, guards_pack
-from tests.test_playout import check_playouts, edited_shadow, normally, playout_error, samplers
+from tests.test_playout import check_playouts, edited_shadow, normally, playout_error
 
 # Functions calling functions (one of them recursive), called with locals, variables,
 # constants and items of comprehensions (``x``, whose Python name would be that of ``c`` in
@@ -60,10 +58,9 @@ def test_functions_written_in_place_play_the_games_of_the_normal_path(tmp_path: 
 def _functions_called(game: Game) -> set[str]:
     """The names of the pack's functions the playout versions call (``_F[name]``), in
     their code and that of the choices they make."""
-    PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
-    todo: list[Any] = [fn.__code__ for fn in game.program.playout.values()
+    todo: list[Any] = [fn.__code__ for fn in game.program.runs.values()
                        if hasattr(fn, "__code__")]
-    namespace = next(fn.__globals__ for fn in game.program.playout.values()
+    namespace = next(fn.__globals__ for fn in game.program.runs.values()
                      if hasattr(fn, "__globals__"))
     seen: set[Any] = set()
     called: set[str] = set()
@@ -123,8 +120,7 @@ def steady_pack(tmp_path: Path) -> Game:
 
 def _runs_in_blocks(game: Game, name: str) -> bool:
     """Whether a playout runs procedure ``name`` through its blocks."""
-    PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
-    return getattr(game.program.playout[name], "func", None) is PlayoutRuntime.run_blocks
+    return name not in game.program.runs
 
 
 def test_choices_after_tests_no_anytime_action_changes_are_asked_again_at_once(
@@ -224,8 +220,6 @@ def test_a_sum_past_the_size_limits_in_a_playout_is_the_error_of_a_normal_game(
     main = f'let k = choose a one of [2, 3] prompt "k"\nlet big = 4611686018427387903\n{line}'
     text = content(phases={"main": main.replace("\n", "\n    ")})
     game = load(tmp_path, text).game
-    with pytest.raises(LimitExceeded):  # the playout itself refuses it (not only the game
-        run_playout(game, game.initial_state(1), samplers(1, game))  # played again)
     error = playout_error(game)
     assert "an integer is out of range" in error.message
     loc = error.location
@@ -257,8 +251,7 @@ def played_with_maps(tmp_path: Path, main: str, over: int) -> list[dict[str, Any
                    after_rounds=f'if total > {over} {{ win a "Big." }} else {{ win b "Small." }}')
     game = load(tmp_path, text).game
     states = check_playouts(game, 12, 30)
-    PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
-    assert "map" in {name for fn in game.program.playout.values() if hasattr(fn, "__code__")
+    assert "map" in {name for fn in game.program.runs.values() if hasattr(fn, "__code__")
                      for name in fn.__code__.co_names}
     return states
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulekit.engine.game import Game
-from rulekit.engine.playout import PlayoutRuntime, playout
+from rulekit.engine.playout import playout
 from rulekit.errors import GameRuntimeError
 from rulekit.model.program import MAIN
 from tests.helpers_lang import content, load
@@ -37,8 +37,7 @@ def flow_pack(tmp_path: Path) -> Game:
 
 def test_the_flow_of_a_playout_plays_the_games_of_the_normal_path(tmp_path: Path) -> None:
     game = flow_pack(tmp_path)
-    PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
-    assert MAIN in game.program.playout  # the flow runs as one function
+    assert MAIN in game.program.runs  # the flow runs as one function
     states = check_playouts(game, 3, decisions=True)
     ends = {state["result"]["reason"] for state in states}
     assert ends == {"Many.", "Cards.", "the last round is over"}
@@ -49,7 +48,7 @@ def _failure(game: Game) -> tuple[GameRuntimeError, GameRuntimeError]:
     with pytest.raises(GameRuntimeError) as normal:
         normally(game, 0)
     with pytest.raises(GameRuntimeError) as info:
-        playout(game, game.initial_state(0), lambda: samplers(0, game))
+        playout(game, game.initial_state(0), samplers(0, game))
     return info.value, normal.value
 
 

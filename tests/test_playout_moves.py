@@ -1,6 +1,5 @@
-"""Moves and draws written out in place in playout versions (``lang/movecode``): the same
-cards end in the same order as through the runtime's helpers, and a card that is not where a
-move takes it from is the located error of a normal game.
+"""Moves and draws in playouts: the same cards end in the same order as in a normal game, and
+a card that is not where a move takes it from is the located error of a normal game.
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulekit.engine.game import Game
-from rulekit.engine.playout import PlayoutRuntime, playout
+from rulekit.engine.playout import playout
 from rulekit.errors import GameRuntimeError
 from tests.helpers_lang import content, load, locate
 from tests.test_playout import check_playouts, normally, samplers
@@ -40,17 +39,8 @@ def moves_pack(tmp_path: Path) -> Game:
     return load(tmp_path, text).game
 
 
-def _helpers_called(game: Game) -> set[str]:
-    """The helpers of moves the playout version of the phase calls."""
-    PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
-    names = game.program.playout["phase:main"].__code__.co_names
-    return {"_move", "_move_all", "_draw"} & set(names)
-
-
-def test_moves_written_in_place_play_the_games_of_the_normal_path(tmp_path: Path) -> None:
-    game = moves_pack(tmp_path)
-    check_playouts(game, 13, decisions=True)
-    assert not _helpers_called(game)  # written in place
+def test_moves_of_every_kind_play_the_games_of_the_normal_path(tmp_path: Path) -> None:
+    check_playouts(moves_pack(tmp_path), 13, decisions=True)
 
 
 def test_a_card_moved_from_where_it_is_not_in_a_playout_is_the_error_of_a_normal_game(
@@ -62,7 +52,7 @@ def test_a_card_moved_from_where_it_is_not_in_a_playout_is_the_error_of_a_normal
     with pytest.raises(GameRuntimeError) as normal:
         normally(game, 0)
     with pytest.raises(GameRuntimeError) as info:
-        playout(game, game.initial_state(0), lambda: samplers(0, game))
+        playout(game, game.initial_state(0), samplers(0, game))
     assert info.value.message == normal.value.message
     assert "is not in zone 'deck'" in info.value.message
     loc = info.value.location

@@ -1,7 +1,6 @@
-"""The ``when`` conditions of anytime actions in playouts of random players: written as playout
-code, their values kept until generated code writes what that condition reads, when only that
-condition's value and its role's actions are forgotten. The games stay those of the normal
-path.
+"""Anytime actions in playouts: which hold is kept until code writes what a condition reads.
+
+The games stay those of the normal path.
 """
 
 from __future__ import annotations
@@ -9,14 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
-from rulekit.engine.playout import PlayoutRuntime, run_playout
-from rulekit.engine.randomchooser import RandomChooser
+from rulekit.engine.playout import playout
 from rulekit.engine.rng import derive
 from rulekit.sim.simulation import seat_rng
 from tests.helpers_lang import content, load
 from tests.test_anytime import ANYTIME, GUARDS, SETUP
 from tests.test_playout import same_game
+from tests.test_playout_choices import shapes_pack
 
 # A third action, whose condition reads a variable nothing writes: it never holds.
 IDLE = '  - {id: idle, role: b, label: "Idle", when: "score > 100", do: give}\n'
@@ -41,7 +41,7 @@ def _random_game(game: Game, seed: int) -> dict[str, Any]:
 
 def _played_out(game: Game, seed: int) -> dict[str, Any]:
     state = game.initial_state(seed)
-    run_playout(game, state, {role: RandomChooser(seat_rng(seed, role))
+    playout(game, state, {role: RandomChooser(seat_rng(seed, role))
                               for role in game.roles})
     return state
 
@@ -49,7 +49,7 @@ def _played_out(game: Game, seed: int) -> dict[str, Any]:
 def test_playouts_of_random_players_with_kept_conditions_are_the_normal_games(
         tmp_path: Path) -> None:
     game = whens_pack(tmp_path)
-    assert game.program.cache_whens
+    assert game.program.cached_anytime
     taken = 0
     for i in range(80):
         seed = derive(21, i)
@@ -59,24 +59,24 @@ def test_playouts_of_random_players_with_kept_conditions_are_the_normal_games(
     assert taken > 40
 
 
-def test_a_condition_is_worked_out_again_only_after_a_write_to_what_it_reads(
+def test_conditions_are_worked_out_again_only_after_a_write_to_what_they_read(
         tmp_path: Path) -> None:
-    game = whens_pack(tmp_path)
-    PlayoutRuntime(game, game.initial_state(0), {}, None)  # builds the playout versions
-    whens = game.program.playout_whens
-    counts = [0] * len(whens)
-
-    def counted(index: int) -> Any:
-        when = whens[index]
+    """In a pack whose choices often follow one another with no write between them."""
+    game = shapes_pack(tmp_path, anytime=True)
+    counts = {"a": 0, "b": 0}
+    for index, (decl, when) in enumerate(game.program.anytime):
         assert when is not None
 
-        def condition(rt: Any, locals_: list[Any]) -> Any:
-            counts[index] += 1
+        def condition(rt: Any, locals_: list[Any], role: str = decl.role, when: Any = when
+                      ) -> Any:
+            counts[role] += 1
             return when(rt, locals_)
-        return condition
-
-    whens[:] = [counted(i) for i in range(len(whens))]
+        game.program.anytime[index] = (decl, condition)
+        game.program.anytime_by_role[decl.role] = [(decl, condition)]
+    asked = {"a": 0, "b": 0}
     for i in range(10):
-        _played_out(game, derive(22, i))
-    assert counts[2] == 10  # 'score' is never written: once a game
-    assert counts[0] > 50 and counts[1] > 50  # the discard and the hands change often
+        state = _played_out(game, derive(22, i))
+        for event in state["log"]:
+            if event["e"] == "choice" and not event["option"].startswith("!"):
+                asked[event["player"]] += 1
+    assert 0 < counts["a"] < asked["a"] * 0.75 and 0 < counts["b"] < asked["b"] * 0.75

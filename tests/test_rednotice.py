@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from rulekit.engine.game import Game, State
-from rulekit.lang.compiler import zone_key
+from rulekit.model.program import zone_key
 from rulekit.pack.loader import LoadedPack, load_pack
 from rulekit.scenarios.runner import ScenarioRun, run_scenarios
 

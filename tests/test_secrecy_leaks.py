@@ -45,7 +45,7 @@ def test_the_check_finds_the_leaks_of_forced_answers(monkeypatch: pytest.MonkeyP
         return forced(spec)
 
     monkeypatch.setattr(vm, "forced_answer", old_rule)
-    monkeypatch.setattr(vm.Runtime, "_may_interrupt", lambda self, role: False)
+    monkeypatch.setattr(vm.Runtime, "may_interrupt", lambda self, role: False)
     for pack, (kind, _, longest) in PACKS.items():
         report = leak_check(load_pack(pack).game, games=30, kind=kind, share=0.3,
                             max_decisions=longest, until_leak=True)

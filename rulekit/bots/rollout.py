@@ -20,7 +20,7 @@ import random
 from typing import TYPE_CHECKING
 
 from rulekit.engine.decisions import NONE_ID, Decision, Option
-from rulekit.engine.playout import Capped, run_playout
+from rulekit.engine.playout import Capped, playout
 from rulekit.errors import GameRuntimeError
 
 if TYPE_CHECKING:
@@ -89,12 +89,8 @@ def rollout(game: Game, state: State, rng: random.Random, depth: int) -> None:
         left[0] -= 1
         return rollout_choice(decision, rng)
 
-    if state["committed"]:  # some players answered already: answer the others first
-        game.apply(state, {d.player: choose(d) for d in game.pending(state)}, in_place=True)
-        if state["result"] is not None:
-            return
     try:
-        run_playout(game, state, {role: choose for role in game.roles})
+        playout(game, state, {role: choose for role in game.roles})
     except Exception as exc:  # the fast path's errors are plain Python ones
         raise GameRuntimeError(f"a rollout failed: {type(exc).__name__}: {exc}") from exc
 

@@ -16,11 +16,14 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterator, KeysView
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rulekit.engine.draws import draw, pick
+from rulekit.engine.draws import pick, random_answer
 from rulekit.engine.frozen import FrozenDict, freeze
 from rulekit.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from rulekit.engine.state import Spec
 
 NONE_ID = "none"
 _INTS = {int}
@@ -118,20 +121,16 @@ def option_id(items: list[Any], index: int, plain_ids: frozenset[str]) -> str:
 class Decision:
     """A decision one player must take, read from a spec in the game state."""
 
-    __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "_reader",
-                 "_refused", "extras", "items", "kind", "mark", "player", "prompt", "spec")
+    __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "extras",
+                 "items", "kind", "mark", "player", "prompt", "spec")
 
-    def __init__(self, spec: dict[str, Any], labeler: Callable[[Any], str],
+    def __init__(self, spec: Spec, labeler: Callable[[Any], str],
                  extras: list[tuple[str, str]] | None = None,
-                 explain: Callable[[list[Any]], str] | None = None,
-                 read: Callable[[str], list[Any] | None] | None = None) -> None:
+                 explain: Callable[[list[Any]], str] | None = None) -> None:
         self.spec = spec
-        # For a spec that keeps only how to find its texts for people (engine/refusals):
-        # ``read("refused")``, ``read("labels")`` work them out, when first read.
-        # (in a list its labels share: it may be replaced, see read_from)
-        self._reader = [read or spec.get]
-        self.mark = object()  # what the options it makes are marked with (Option.made_by)
-        self._refused: list[list[Any]] | None = None
+        # What the options it makes are marked with (Option.made_by): the spec itself,
+        # which does not change while it waits, so Game.apply can trust them.
+        self.mark: object = spec
         # Writes a pack's reason for refusing an answer ([text id, arguments]) as text.
         self._explain = explain
         self.player: str = spec["player"]
@@ -139,9 +138,9 @@ class Decision:
         self.prompt: str = spec["prompt"]
         self.items: list[Any] = spec["items"]
         # The pack's label of each item (``label "..."``).
-        self._labeler = labeler if explain is None or not (
-            "labels" in spec or "labelling" in spec) else \
-            _PackLabels(self.items, self._reader, explain, labeler)
+        labels = spec.get("labels")
+        self._labeler = labeler if explain is None or labels is None else \
+            _PackLabels(self.items, labels, explain, labeler)
         self._ids: list[str] = spec.get("ids") or item_ids(self.items)
         self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
@@ -294,17 +293,11 @@ class Decision:
         return self._explain(why) if self._explain is not None else None
 
     def refused(self) -> list[list[Any]]:
-        """The candidates the choice's ``where ... else`` refused, each with the pack's
-        reason (``[candidate, [text id, [arguments]]]``), worked out on first use."""
-        found = self._refused
-        if found is None:
-            found = self._refused = self._reader[0]("refused") or []
-        return found
+        """The candidates the choice's ``where ... else`` refused, each with the pack's reason.
 
-    def read_from(self, read: Callable[[str], list[Any] | None]) -> None:
-        """Read the texts not written yet with ``read`` (of another state waiting on this
-        spec: the one this decision was made from may have gone on since)."""
-        self._reader[0] = read
+        Each is ``[candidate, [text id, [arguments]]]``.
+        """
+        return self.spec.get("refused") or []
 
     def refusal(self, text: str) -> str | None:
         """The pack's reason for refusing the candidate named by ``text`` (its id, its label
@@ -378,32 +371,30 @@ class Decision:
 
     def sample(self, rng: random.Random) -> Option:
         """A legal option drawn uniformly at random (anytime actions now and then)."""
-        if self.extras and rng.random() < len(self.extras) / (len(self.extras) + 1
-                                                              + len(self.items)):
-            return pick(rng, self.extras)
-        drawn = draw(self.spec, rng)
-        if self.kind == "one":
+        drawn = random_answer(self.spec, rng, [extra.id for extra in self.extras])
+        if isinstance(drawn, str):
+            return next(extra for extra in self.extras if extra.id == drawn)
+        if drawn is None:
+            return pick(rng, self.options())
+        if isinstance(drawn, int):
             if drawn < 0:
                 return Option(NONE_ID, "(none)", None, None, self.mark)
             return Option(self._ids[drawn], None, self.items[drawn], self._labeler, self.mark)
-        if drawn is None:
-            return pick(rng, self.options())
         return self._subset_option(drawn)
 
 
 class _PackLabels:
-    """Names the items of a decision by the texts of its choice's ``label`` (written on first
-    use), anything else (a refused candidate) by ``fallback``."""
+    """Names the items of a decision by the texts of its choice's ``label``.
 
-    __slots__ = ("_explain", "_fallback", "_items", "_labels", "_reader", "_texts")
+    Anything else (a refused candidate) is named by ``fallback``.
+    """
 
-    def __init__(self, items: list[Any], reader: list[Callable[[str], list[Any] | None]],
+    __slots__ = ("_explain", "_fallback", "_items", "_labels", "_texts")
+
+    def __init__(self, items: list[Any], labels: list[Any],
                  explain: Callable[[list[Any]], str], fallback: Callable[[Any], str]) -> None:
         self._items = items
-        # The decision's reader of its texts (``reader[0]("labels")``), in the list it
-        # shares with the decision (which may put another there): not the decision itself.
-        self._reader = reader
-        self._labels: list[list[Any]] | None = None  # (when first read)
+        self._labels = labels
         self._explain = explain
         self._fallback = fallback
         self._texts: dict[int, str] = {}
@@ -415,10 +406,7 @@ class _PackLabels:
             return None
         text = self._texts.get(i)
         if text is None:
-            labels = self._labels
-            if labels is None:
-                labels = self._labels = self._reader[0]("labels") or []
-            text = self._texts[i] = self._explain(labels[i])
+            text = self._texts[i] = self._explain(self._labels[i])
         return text
 
     def __call__(self, item: Any) -> str:

@@ -1,8 +1,7 @@
-"""Uniformly random answers to a choice, drawn straight from its spec (plain data).
+"""Uniformly random answers to a decision, and the random seat.
 
-:meth:`Decision.sample <rulekit.engine.decisions.Decision.sample>`, ``RandomChooser`` and the
-quick answers of playouts draw through these functions, so that the same generator gives the
-same answers on every path.
+:func:`random_answer` is the one place a random answer is drawn. ``Decision.sample``, the
+random seat and playouts all call it, so one generator gives the same game on every path.
 """
 
 from __future__ import annotations
@@ -10,92 +9,101 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from rulekit.engine.decisions import Decision, Option
+    from rulekit.engine.state import Spec
 
 _T = TypeVar("_T")
 
+SUBSET_TRIES = 64  # random subsets drawn before the legal ones are listed instead
+
+# A drawn answer: an anytime action's option id, the position of the chosen item (-1 to
+# decline), the positions of a chosen subset, or None when too many subsets were refused.
+Drawn = str | int | tuple[int, ...] | None
+
 
 def below(rng: random.Random, n: int) -> int:
-    """A uniformly random integer from 0 to ``n - 1`` (``n`` > 0), drawn as Python 3.11's
-    ``Random.randrange(n)`` draws it: ``n.bit_length()`` bits, again while they make ``n`` or
-    more. Every path of the engine draws through this (or the same steps written in place),
-    so the same generator gives the same answers on each, whatever Python's own may do."""
+    """A random integer from 0 to ``n - 1``, drawn as Python 3.11's ``randrange(n)`` draws it.
+
+    Drawing here, not with ``randrange``, keeps the answers the same on every Python.
+    """
     if n <= 0:
         raise ValueError(f"nothing to draw from ({n} possibilities)")
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
+    bits = n.bit_length()
+    r = rng.getrandbits(bits)
     while r >= n:
-        r = getrandbits(k)
+        r = rng.getrandbits(bits)
     return r
 
 
 def pick(rng: random.Random, items: Sequence[_T]) -> _T:
-    """An item of ``items`` drawn uniformly, as Python 3.11's ``Random.choice`` draws it."""
+    """An item drawn uniformly, as Python 3.11's ``Random.choice`` draws it."""
     if not items:
         raise IndexError("cannot choose from an empty sequence")
     return items[below(rng, len(items))]
 
 
-def draw(spec: dict[str, Any], rng: random.Random) -> Any:
-    """A uniformly random answer to a spec, as positions of its items: for a ``one`` choice
-    the chosen item's (-1 to decline); for a ``subset`` choice the chosen items' (None if the
-    constraints rejected too many draws: then one option is drawn among all of them)."""
+def random_answer(spec: Spec, rng: random.Random, extras: Sequence[str] = ()) -> Drawn:
+    """A uniformly random legal answer to ``spec``, or now and then one of the ``extras``.
+
+    ``extras`` are the option ids of the anytime actions offered with the decision. Each is
+    drawn as often as one item. For a subset, None means the constraints refused too many
+    random subsets: the caller then picks one of the legal options listed whole.
+    """
     items = spec["items"]
-    n = len(items)
     if spec["kind"] == "one":
-        if spec.get("optional"):
-            return below(rng, n + 1) - 1
-        return below(rng, n)
-    bits = subset_bits(spec, n, rng)
-    return None if bits is None else bit_indexes(bits)
+        return draw_one(rng, len(items), spec.get("optional", False), extras)
+    if extras and rng.random() < len(extras) / (len(extras) + 1 + len(items)):
+        return pick(rng, extras)
+    return draw_subset(rng, len(items), spec["min"], spec["max"], spec["at_most"])
 
 
-def subset_bits(spec: dict[str, Any], n: int, rng: random.Random) -> int | None:
-    """A uniformly random answer to a ``subset`` spec of ``n`` items, as a bit mask (item
-    ``i`` is bit ``i``); None if the constraints rejected too many draws."""
-    lo, hi = spec["min"], spec["max"]
-    # Uniform subsets conditioned on the constraints: rejection sampling (a subset is a bit
-    # mask), then enumeration if the constraints reject too much.
+def draw_one(rng: random.Random, n: int, optional: bool, extras: Sequence[str] = ()
+             ) -> int | str:
+    """The position of one of ``n`` items (-1 to decline), or now and then an extra."""
+    if extras and rng.random() < len(extras) / (len(extras) + 1 + n):
+        return pick(rng, extras)
+    return below(rng, n + 1) - 1 if optional else below(rng, n)
+
+
+def draw_subset(rng: random.Random, n: int, least: int, most: int,
+                rules: list[list[Any]]) -> tuple[int, ...] | None:
+    """The positions of a subset of ``n`` items that the constraints allow, all equally likely.
+
+    A rule is ``[limit, flags]``: at most ``limit`` of the items flagged 1. None if the
+    constraints refused too many random subsets.
+    """
+    masks = [(limit, _masks(tuple(flags))) for limit, flags in rules]
     getrandbits = rng.getrandbits
-    rules = spec["at_most"]
-    if not rules:  # the usual case, in short
-        for _ in range(64):
-            bits = getrandbits(n) if n else 0
-            if lo <= bits.bit_count() <= hi:
-                return bits
-        return None
-    if len(rules) == 1:  # one 'at most' rule, in short
-        limit, flags = rules[0]
-        mask = mask_of(tuple(flags))
-        for _ in range(64):
-            bits = getrandbits(n) if n else 0
-            if lo <= bits.bit_count() <= hi and (bits & mask).bit_count() <= limit:
-                return bits
-        return None
-    masks = [(limit, mask_of(tuple(flags))) for limit, flags in rules]
-    for _ in range(64):
+    for _ in range(SUBSET_TRIES):
         bits = getrandbits(n) if n else 0
-        if lo <= bits.bit_count() <= hi:
-            for limit, mask in masks:
-                if (bits & mask).bit_count() > limit:
-                    break
-            else:
-                return bits
+        if least <= bits.bit_count() <= most and all(
+                (bits & mask).bit_count() <= limit for limit, mask in masks):
+            return _positions(bits)
     return None
 
 
 @lru_cache(maxsize=4096)
-def mask_of(flags: tuple[Any, ...]) -> int:
-    """The bit mask of the items a rule's flags mark as true (item ``i`` is bit ``i``)."""
-    mask = 0
-    for i, flag in enumerate(flags):
-        if flag:
-            mask |= 1 << i
-    return mask
-
-
-@lru_cache(maxsize=8192)
-def bit_indexes(bits: int) -> tuple[int, ...]:
+def _positions(bits: int) -> tuple[int, ...]:
     """The positions of the 1 bits of ``bits``, lowest first."""
-    return tuple(i for i in range(bits.bit_length()) if bits >> i & 1)
+    return tuple([i for i in range(bits.bit_length()) if bits >> i & 1])
+
+
+@lru_cache(maxsize=4096)
+def _masks(flags: tuple[int, ...]) -> int:
+    """The bit mask of the items a rule counts (item ``i`` is bit ``i``)."""
+    return sum(1 << i for i, flag in enumerate(flags) if flag)
+
+
+class RandomChooser:
+    """The random seat: chooses uniformly among the legal options with its own generator."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def __call__(self, decision: Decision) -> Option:
+        return decision.sample(self.rng)

@@ -9,21 +9,21 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping
-from functools import partial
 from typing import Any
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option, choice_event, logged_choice_event
 from rulekit.engine.frozen import FrozenDict, thaw
-from rulekit.engine.observe import Observer
-from rulekit.engine.refusals import later, read, shown
+from rulekit.engine.observe import Observation, observe
+from rulekit.engine.state import Spec, State
+
+__all__ = ["FORMAT_VERSION", "Game", "State", "copy_state"]
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.lang.builtins import as_text
 from rulekit.model.program import MAIN, LogField, Program, zone_key
 from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
-State = dict[str, Any]
 FORMAT_VERSION = 1
 
 
@@ -51,7 +51,6 @@ class Game:
         self._var_initial = {key: var.initial for var in symbols.variables.values()
                              for key in self._keys_of(var.name, var.per)}
         self._card_owner = {card: props.get("owner") for card, props in symbols.cards.items()}
-        self._decisions: dict[int, tuple[dict[str, Any], Decision, State]] = {}
         # determinize: each card's kind (type, owner); per role, the piles it cannot see
         # whole, and whether it sees its own cards in them.
         self._card_kinds = {card: (props.get("type"), props.get("owner"))
@@ -60,8 +59,6 @@ class Game:
             role: [(key, vis == "card_owner") for key, owner, vis in self._zone_keys
                    if not (vis == "public" or (vis == "owner" and owner == role))]
             for role in self.roles}
-        self._observer = Observer(pack_id, self.roles, self._zone_keys, self._var_keys,
-                                  self._card_owner, partial(shown, program))
 
     # ------------------------------------------------------------ states
 
@@ -170,23 +167,13 @@ class Game:
         return [self._decision(spec, state) for spec in state["pending"]
                 if spec["player"] not in committed]
 
-    def _decision(self, spec: dict[str, Any], state: State) -> Decision:
-        """The Decision of a spec, reused while that very spec object is pending (in any copy
-        of the state: the texts it has not written yet are then read from the last one
-        given, which waits on it now)."""
-        cached = self._decisions.get(id(spec))
-        if cached is not None and cached[0] is spec:
-            if cached[2] is not state and later(spec):
-                cached[1].read_from(partial(read, self.program, spec, state))
-                self._decisions[id(spec)] = (spec, cached[1], state)
-            return cached[1]
+    def _decision(self, spec: Spec, state: State) -> Decision:
         extras = self._extras(spec["player"], state) if self.program.anytime else None
-        decision = Decision(spec, self.label, extras, self.explain,
-                            partial(read, self.program, spec, state) if later(spec) else None)
-        if len(self._decisions) > 64:
-            self._decisions.clear()
-        self._decisions[id(spec)] = (spec, decision, state)
-        return decision
+        return self.decision(spec, extras)
+
+    def decision(self, spec: Spec, extras: list[tuple[str, str]] | None = None) -> Decision:
+        """The Decision of a spec, with the anytime actions offered beside it."""
+        return Decision(spec, self.label, extras, self.explain)
 
     def decision_for(self, state: State, role: str) -> Decision | None:
         for decision in self.pending(state):
@@ -216,7 +203,6 @@ class Game:
         Players deciding at the same time may commit one by one: nothing is revealed and the
         game does not go on until every pending decision has an answer.
         """
-        given = state  # (its decisions read their texts from it: it stays where it is)
         if not in_place:
             state = copy_state(state)
         if state["result"] is not None:
@@ -233,11 +219,10 @@ class Game:
                                          f"{waiting})")
             if role in committed:
                 raise IllegalActionError(f"{role} has already decided")
-            decision = self._decision(spec, given)
-            if isinstance(action, Option) and action.made_by is decision.mark:
-                option = action  # made by this very decision: legal by construction
+            if isinstance(action, Option) and action.made_by is spec:
+                option = action  # made by a Decision of this very spec: legal
             else:
-                option = decision.option(option_id)  # raises if illegal
+                option = self._decision(spec, state).option(option_id)  # raises if illegal
             if option.id.startswith("!"):
                 return self._anytime(state, role, option)
             committed[role] = option.id
@@ -249,7 +234,7 @@ class Game:
         event = choice_event if "quiet" in state else logged_choice_event
         for spec in state["pending"]:
             role = spec["player"]
-            option = resolved.get(role) or self._decision(spec, given).option(committed[role])
+            option = resolved.get(role) or self._decision(spec, state).option(committed[role])
             locals_[spec["slot"]] = option.value
             log.append(event(role, option.id, option.value, state["round"]))
         state["pending"] = []
@@ -274,9 +259,10 @@ class Game:
             return ", ".join(self.label(i) for i in item) or "nothing"
         return str(item)
 
-    def observe(self, state: State, role: str) -> dict[str, Any]:
-        """Everything ``role`` may know of ``state``, and nothing else (plain data)."""
-        return self._observer.observe(state, role)
+    def observe(self, state: State, role: str) -> Observation:
+        """Everything ``role`` may know of ``state``, and nothing else."""
+        return observe(self.pack_id, self.roles, self._zone_keys, self._var_keys,
+                       self._card_owner, state, role)
 
     def explain(self, why: list[Any]) -> str:
         """The text of a pack's reason for refusing an answer: [log text id, arguments]."""

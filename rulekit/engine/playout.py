@@ -1,305 +1,329 @@
-"""Playouts: a game played to its end with every choice answered at once by a chooser.
+"""Playouts: a game played on with every choice answered where it is asked.
 
-Simulations and a search bot's rollouts do not need to stop at each decision. A playout runs
-each procedure as one plain Python function (its *playout version*, ``Program.playout``) and
-answers each choice where it is made, through the same steps as :meth:`Game.pending` and
-:meth:`Game.apply`: the same decisions, asked in the same order, give the same game (the count
-of ``steps`` aside, as there are fewer blocks to count). If anything goes wrong, the game is
-played again on the normal path, so that the error is the one a normal game gives, with its
-place in the pack.
+Simulations and a search bot's rollouts need not stop at each decision. A playout runs each
+procedure whole (``Program.runs``) and hands each choice to the players' choosers at once.
+The same answers, asked in the same order, give the same game as ``Game.apply`` plays
+(only the count of steps differs).
 """
 
 from __future__ import annotations
 
+import random
+import sys
 from collections.abc import Callable, Mapping
-from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rulekit.engine.answering import (
-    Capped,
-    Chooser,
-    SpecMaker,
-    Watch,
+from rulekit.engine.decisions import (
+    NONE_ID,
+    Decision,
+    Option,
+    choice_event,
+    logged_choice_event,
+    option_ids,
 )
-from rulekit.engine.decisions import Option, choice_event
-from rulekit.engine.game import Game, State, copy_state
-from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
-from rulekit.engine.quickanswers import QuickAnswers
+from rulekit.engine.draws import RandomChooser, draw_one, draw_subset, pick, random_answer
+from rulekit.engine.frozen import FrozenDict
+from rulekit.engine.state import Spec, State
 from rulekit.engine.vm import Runtime
-from rulekit.errors import GameRuntimeError
-from rulekit.model.program import CONTINUE, SUSPEND, Program
+from rulekit.model.program import CONTINUE
+
+if TYPE_CHECKING:
+    from rulekit.engine.game import Game
+
+Chooser = Callable[[Decision], Option | str]
+Subset = tuple[int, list[Any], str, int, int, list[list[Any]]]
+"""A subset choice as playout code asks it: (slot, items, player, least, most, rules)."""
+SpecMaker = Callable[[Runtime, list[Any]], Spec]
+Watch = Callable[[State, list[Spec]], None]
+"""Told of the first decisions a playout waits for, before they are answered."""
 
 
-class PlayoutRuntime(QuickAnswers):
-    """A runtime that answers decisions where they are asked, running each procedure whose
-    frame starts as its playout version."""
+class Capped(Exception):
+    """Raised when a playout reaches its limit of rounds."""
 
-    __slots__ = ("game",)
+
+class PlayoutRuntime(Runtime):
+    """A runtime that answers each decision where it is asked, so the game runs on."""
+
+    __slots__ = ("choosers", "decisions", "game", "last_round", "record", "watch")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
-                 max_rounds: int | None, watch: Watch | None = None,
+                 max_rounds: int | None = None, watch: Watch | None = None,
                  record: bool = True) -> None:
-        super().__init__(game.program, state, game.step_budget, choosers, max_rounds, watch,
-                         record)
-        if self.program.build_playout is not None:
-            self.program.build_playout()
-            _resume_in_blocks(self.program)
+        super().__init__(game.program, state, game.step_budget)
         self.game = game
-        self.fast = game.program.playout
+        self.runs = game.program.runs
+        self.choosers = choosers
+        self.last_round = sys.maxsize if max_rounds is None else max_rounds
+        self.watch = watch
+        self.record = record  # whether random seats' answers go into the log
+        self.decisions = 0
 
-    def ask(self, specs: list[dict[str, Any]]) -> int:
-        """Ask as a normal game does, then answer what is pending at once; after an anytime
-        action, step back onto the choice (or the tests before it) so that it is asked again
-        (as ``Game.apply``)."""
-        if self.random and self.program.anytime:
-            if len(specs) == 1:
-                action = self._one(self.stack[-1][2], specs[0])
-            else:
-                action = self._draw(specs, self.stack[-1][2])
-        else:
-            action = self._settle(specs)
+    def anytime_options(self, role: str) -> list[tuple[str, str]]:
+        """As :meth:`Runtime.anytime_options`, the conditions kept until what they read changes."""
+        if not self.program.cached_anytime:
+            return super().anytime_options(role)
+        held = self.held.get(role)
+        if held is None:
+            held = self.held[role] = [
+                (decl, ("!" + decl.id, decl.label))
+                for decl, when in self.anytime_by_role.get(role, ())
+                if when is None or self.evaluate(when, decl.location)]
+        if not held:
+            return []
+        running = {frame[0] for frame in self.stack}
+        return [option for decl, option in held if decl.procedure not in running]
+
+    # ------------------------------------------------------------ where code asks
+
+    def ask(self, specs: list[Spec]) -> int:
+        """Answer the choices of a block at once; after an anytime action, ask them again."""
+        action = self.settle(specs, self.stack[-1][2])
         if action is not None:
             self.interrupt(action)
         return CONTINUE
 
     def answer(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
-        """Answer the choices of a playout version, writing the answers into ``locals_``;
-        after an anytime action, make the choices again and ask them again."""
-        if self.random:
-            if self.anytime:
-                if len(makers) == 1:  # the usual case, in short
-                    make = makers[0]
-                    while (action := self._one(locals_, make(self, locals_))) is not None:
-                        self.run_anytime(action)
-                    return
-                self._answer_randomly(locals_, makers)
-            else:
-                self._answer_plainly(locals_, makers)
-            return
-        stack = self.stack
-        stack.append(["", 0, locals_])  # where ask writes answers: the top frame's locals
-        try:
-            while True:
-                action = self._settle([make(self, locals_) for make in makers])
-                if action is None:
-                    return
-                self.run_anytime(action)
-        finally:
-            if stack:
-                stack.pop()
+        """Answer the choices of a procedure run whole, into ``locals_``.
 
-    def run(self) -> None:
-        """As ``Runtime.run``, for a playout: decisions are answered where they are asked, so
-        the game runs to its end (or a :class:`Capped` round); a failure is left to
-        :func:`playout`, which plays the game again the normal way. Each procedure whose
-        frame starts runs as its playout version."""
-        stack = self.stack
-        procs = self.program.procs
-        fast = self.fast
-        assert fast is not None
-        budget = self.budget
-        steps = 0  # blocks run here; loops inside blocks count down self.ticks
-        try:
-            while stack:
-                frame = stack[-1]
-                if frame[1] == 0 and frame[0] in fast:
-                    try:
-                        fast[frame[0]](self, frame[2])
-                    except EndRound:
-                        end_round(self)
-                        continue
-                    stack.pop()
-                    continue
-                code = procs[frame[0]].code
-                pc = frame[1]
-                if pc >= len(code):
-                    stack.pop()
-                    continue
-                frame[1] = pc + 1
-                try:
-                    status = code[pc](self, frame)
-                except EndRound:
-                    end_round(self)
-                    continue
-                steps += 1
-                if steps > budget:
-                    raise BudgetExceeded
-                if status:  # STOP (a playout never suspends)
-                    break
-        except StopGame:
-            pass
-        state = self.state
-        state["steps"] += steps + budget - self.ticks
-        if not stack and state["result"] is None:
-            self.finish(None, "the game ended without a winner")
-
-    def run_blocks(self, locals_: list[Any], name: str) -> None:
-        """Run procedure ``name``'s blocks to its end, as ``Runtime.run`` does (the
-        procedures it calls in their playout versions): the playout version of a procedure
-        with a choice asked again after an anytime action from tests before it that the action
-        may change (``Proc.moved_tests``), which a plain function cannot go back to."""
-        program, stack, fast = self.program, self.stack, self.fast
-        assert fast is not None
-        procs = program.procs
-        locals_.extend([None] * (procs[name].nslots - len(locals_)))
-        depth = len(stack)
-        stack.append([name, 0, locals_])
-        try:
-            while len(stack) > depth:
-                frame = stack[-1]
-                if frame[1] == 0 and len(stack) > depth + 1 and frame[0] in fast:
-                    fast[frame[0]](self, frame[2])
-                    stack.pop()
-                    continue
-                code = procs[frame[0]].code
-                pc = frame[1]
-                if pc >= len(code):
-                    stack.pop()
-                    continue
-                frame[1] = pc + 1
-                self.ticks -= 1
-                if self.ticks < 0:
-                    raise BudgetExceeded
-                code[pc](self, frame)
-        finally:
-            del stack[depth:]  # after an error, or nothing (a game that ended cleared it)
-
-    def run_anytime(self, action: str) -> None:
-        """Run the playout version of an anytime action's procedure, on a frame of its own
-        (so that it is not offered inside its own questions)."""
-        program, stack = self.program, self.stack
-        stack.append([action, 0, []])
-        try:
-            program.playout[action](self, [None] * program.procs[action].nslots)
-        finally:
-            if stack:  # a game that ended cleared it
-                stack.pop()
-
-    def _settle(self, specs: list[dict[str, Any]]) -> str | None:
-        """Ask, and answer what is pending; the procedure of an anytime action chosen."""
-        if Runtime.ask(self, specs) != SUSPEND:
-            return None
-        return self.answer_pending()
-
-    def answer_pending(self) -> str | None:
-        """Answer the pending decisions; the procedure of an anytime action chosen."""
-        state = self.state
-        if self.watch is not None:
-            self._waiting(state["pending"])
-        if self.max_rounds is not None and state["round"] > self.max_rounds:
-            raise Capped
-        if self.random and not self.program.anytime:
-            self._answer_at_random()
-            return None
-        game = self.game
-        choosers = self.choosers
-        decisions = game.pending(state)
-        actions = [(d, choosers[d.player](d)) for d in decisions]
-        self.decisions += len(actions)
-        chosen = []
-        log = self.log  # choices are recorded even in a quiet game, as Game.apply does
-        for decision, action in actions:  # as Game.apply does
-            if isinstance(action, Option) and action.made_by is decision.mark:
-                option = action
-            else:
-                option = decision.option(action.id if isinstance(action, Option) else action)
-            if option.id.startswith("!"):
-                return self._anytime(decision.player, option.id, log)
-            chosen.append((decision, option))
-        locals_ = self.stack[-1][2]
-        for decision, option in chosen:
-            value = option.value
-            locals_[decision.spec["slot"]] = value
-            log.append(choice_event(decision.player, option.id, value, state["round"]))
-        self._answered()
-        return None
-
-    def _answer_randomly(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
-        """:meth:`answer` with RandomChoosers only, for several choices asked together: ask
-        as ``Runtime.ask`` does and draw as ``Decision.sample`` does, straight from the specs
-        (no pending specs, no Decision, each player's anytime actions worked out once)."""
+        After an anytime action, the choices are made and asked again.
+        """
         while True:
-            action = self._draw([make(self, locals_) for make in makers], locals_)
+            action = self.settle([make(self, locals_) for make in makers], locals_)
             if action is None:
                 return
             self.run_anytime(action)
 
+    def choose_one(self, locals_: list[Any], slot: int, items: list[Any], role: str,
+                   optional: bool, make: SpecMaker) -> None:
+        """A choice of one of ``items`` asked alone: a random seat draws it, with no spec.
 
-def _resume_in_blocks(program: Program) -> None:
-    """In a pack with anytime actions, a procedure with a choice resumed at tests before it
-    that an anytime action may change (``Proc.moved_tests``) plays out through its blocks
-    (:meth:`PlayoutRuntime.run_blocks`), so that a playout takes the way a normal game does."""
-    if not program.anytime:
-        return
-    for name, proc in program.procs.items():
-        if proc.moved_tests and name in program.playout:
-            program.playout[name] = partial(PlayoutRuntime.run_blocks, name=name)
+        Anything else goes the way of :meth:`answer`: another chooser, a choice with one
+        legal answer or none, a watch, the round limit.
+        """
+        chooser = self.choosers[role]
+        n = len(items)
+        if (type(chooser) is not RandomChooser or not (n > 1 or (n and optional))
+                or self.watch is not None or self.state["round"] > self.last_round):
+            self.answer(locals_, [make])
+            return
+        extras = [option for option, _ in self.anytime_options(role)] \
+            if self.program.anytime else ()
+        self.decisions += 1
+        self.spent += self.budget - self.ticks  # the budget counts steps between decisions
+        self.ticks = self.budget
+        drawn = draw_one(chooser.rng, n, optional, extras)
+        if isinstance(drawn, str):  # an anytime action: then the choice is asked again
+            self.run_anytime(self._anytime(role, drawn))
+            self.answer(locals_, [make])
+            return
+        value = locals_[slot] = items[drawn] if drawn >= 0 else None
+        if self.record:
+            option_id = option_ids(items, self.program.plain_ids)[drawn] if drawn >= 0 \
+                else NONE_ID
+            event = logged_choice_event if self.logging else choice_event
+            self.log.append(event(role, option_id, value, self.state["round"]))
+
+    def choose_subsets(self, locals_: list[Any], choices: tuple[Subset, ...],
+                       makers: list[SpecMaker]) -> None:
+        """Subset choices asked together (or one alone): random seats draw them, with no spec.
+
+        Each choice is ``(slot, items, player, least, most, rules)``. Anything else goes the
+        way of :meth:`answer`: another chooser, a choice with one legal answer or none, a
+        player with two choices, anytime actions, a watch, the round limit.
+        """
+        choosers = self.choosers
+        if self.watch is not None or self.state["round"] > self.last_round \
+                or self.program.anytime or not _surely_open(choices, choosers):
+            self.answer(locals_, makers)
+            return
+        self.decisions += len(choices)
+        self.spent += self.budget - self.ticks  # the budget counts steps between decisions
+        self.ticks = self.budget
+        for (slot, items, role, least, most, rules), make in zip(choices, makers, strict=True):
+            rng = choosers[role].rng  # type: ignore[attr-defined]
+            positions = draw_subset(rng, len(items), least, most, rules)
+            if positions is None:  # too many random subsets refused: one of all the options
+                option = pick(rng, self.game.decision(make(self, locals_)).options())
+                option_id, value = option.id, option.value
+                if not self.record:
+                    locals_[slot] = value
+                    continue
+            else:
+                value = [items[i] for i in positions]
+                if not self.record:
+                    locals_[slot] = value
+                    continue
+                ids = option_ids(items, self.program.plain_ids)
+                option_id = "+".join([ids[i] for i in positions]) or NONE_ID
+            locals_[slot] = value
+            event = logged_choice_event if self.logging else choice_event
+            self.log.append(event(role, option_id, value, self.state["round"]))
+
+    def run_blocks(self, name: str, args: list[Any]) -> None:
+        """Run procedure ``name`` through its blocks, as a call from a procedure run whole.
+
+        A procedure that an anytime action may send back to tests before a choice runs so.
+        """
+        args.extend([None] * (self.program.procs[name].nslots - len(args)))
+        depth = len(self.stack)
+        self.stack.append([name, 0, args])
+        self.run(floor=depth)
+
+    def run_anytime(self, procedure: str) -> None:
+        """Run an anytime action's procedure, on a frame of its own.
+
+        Its frame keeps it from being offered inside its own questions.
+        """
+        self.stack.append([procedure, 0, [None] * self.program.procs[procedure].nslots])
+        self.run(floor=len(self.stack) - 1)
+
+    # ------------------------------------------------------------ answering
+
+    def settle(self, specs: list[Spec], locals_: list[Any]) -> str | None:
+        """Answer ``specs`` into ``locals_``; the procedure of an anytime action taken instead."""
+        waiting = self.open(specs, locals_)
+        return self.answer_waiting(waiting, locals_) if waiting else None
+
+    def answer_waiting(self, waiting: list[Spec], locals_: list[Any]) -> str | None:
+        """Hand each decision to its player's chooser; write the answers into ``locals_``.
+
+        If a player takes an anytime action instead, nothing is written and its procedure
+        is returned.
+        """
+        state = self.state
+        if self.watch is not None:
+            watch, self.watch = self.watch, None
+            watch(state, waiting)
+        if state["round"] > self.last_round:
+            self._leave_pending(waiting)
+            raise Capped
+        self.decisions += len(waiting)
+        self.spent += self.budget - self.ticks  # the budget counts steps between decisions
+        self.ticks = self.budget
+        choosers = self.choosers
+        answers = []
+        for spec in waiting:  # every player answers; the first anytime action taken wins
+            chooser = choosers[spec["player"]]
+            if type(chooser) is RandomChooser:
+                answers.append(self._drawn(spec, chooser.rng))
+            else:
+                answers.append(self._asked(spec, chooser))
+        for spec, (option_id, _) in zip(waiting, answers, strict=True):
+            if option_id[:1] == "!":
+                return self._anytime(spec["player"], option_id)
+        event = logged_choice_event if self.logging else choice_event
+        for spec, (option_id, value) in zip(waiting, answers, strict=True):
+            locals_[spec["slot"]] = value
+            if option_id:
+                self.log.append(event(spec["player"], option_id, value, state["round"]))
+        return None
+
+    def _drawn(self, spec: Spec, rng: random.Random) -> tuple[str, Any]:
+        """A random seat's answer, drawn from the spec: (option id, value).
+
+        Unless answers are recorded, the id of an item's answer is left empty.
+        """
+        extras = [option for option, _ in self.anytime_options(spec["player"])] \
+            if self.program.anytime else ()
+        drawn = random_answer(spec, rng, extras)
+        items = spec["items"]
+        if isinstance(drawn, tuple):
+            value: Any = [items[i] for i in drawn]
+            if not self.record:
+                return "", value
+            if not drawn:
+                return NONE_ID, value
+            ids = spec.get("ids") or option_ids(items, self.program.plain_ids)
+            return "+".join([ids[i] for i in drawn]), value
+        if isinstance(drawn, int):
+            if drawn < 0:
+                return (NONE_ID if self.record else ""), None
+            value = items[drawn]
+            if not self.record:
+                return "", value
+            ids = spec.get("ids") or option_ids(items, self.program.plain_ids)
+            return ids[drawn], value
+        if drawn is None:  # too many random subsets refused: one of all the options
+            extra_options = self.anytime_options(spec["player"]) if extras else None
+            option = pick(rng, self.game.decision(spec, extra_options).options())
+            recorded = self.record or option.id.startswith("!")
+            return (option.id if recorded else ""), option.value
+        return str(drawn), None
+
+    def _asked(self, spec: Spec, chooser: Chooser) -> tuple[str, Any]:
+        """Another chooser's answer, given a Decision, checked as ``Game.apply`` checks it."""
+        spec["ids"] = option_ids(spec["items"], self.program.plain_ids)
+        extras = self.anytime_options(spec["player"]) if self.program.anytime else []
+        decision = self.game.decision(spec, extras)
+        answer = chooser(decision)
+        if isinstance(answer, Option) and answer.made_by is decision.mark:
+            option = answer
+        else:
+            option = decision.option(answer.id if isinstance(answer, Option) else answer)
+        return option.id, option.value
+
+    def _anytime(self, role: str, option_id: str) -> str:
+        """Record an anytime action taken; return its procedure."""
+        decl = next(d for d, _ in self.program.anytime if "!" + d.id == option_id)
+        event = {"e": "choice", "to": role, "player": role, "option": option_id,
+                 "label": decl.label, "round": self.state["round"]}
+        self.log.append(FrozenDict(event) if self.logging else event)
+        return decl.procedure
+
+    def _leave_pending(self, specs: list[Spec]) -> None:
+        """Stop at the round limit, leaving ``specs`` pending."""
+        for spec in specs:
+            spec["ids"] = option_ids(spec["items"], self.program.plain_ids)
+        self.state["pending"] = specs
+        self.state["committed"] = {}
 
 
-def playout(game: Game, state: State, choosers: Callable[[], Mapping[str, Chooser]],
-            max_rounds: int | None = None, watch: Watch | None = None, *,
-            record: bool = True, restart: Callable[[], State] | None = None
-            ) -> tuple[State, int, bool]:
-    """Play ``state`` to its end, or until a round past ``max_rounds`` begins to ask.
+def _surely_open(choices: tuple[Subset, ...], choosers: Mapping[str, Chooser]) -> bool:
+    """Whether random seats answer ``choices``, each surely with several legal answers.
 
-    ``choosers()`` gives each role's chooser (a new set, should the game be played again on
-    the normal path). Returns the final state (``state`` itself, changed in place, unless the
-    game had to be played again), the number of decisions taken and whether the round limit
-    stopped the game. Errors are those of a normal game. A game stopped by the round limit is
-    left where it stopped, inside a procedure: such a state is for reading, not for resuming.
-    ``watch`` is told of the first decisions the game waits for (as ``Game.pending`` would
-    list them), before they are answered. Unless ``record``, the choices of RandomChoosers
-    are not recorded in the log (for a caller that reads only the outcome). ``restart()``
-    makes ``state`` again should the game be played again (a new game from its seed, say); by
-    default a copy of it is taken first.
+    Each player must have one choice only.
     """
-    if state["committed"]:  # some players have answered already
-        return state, *_play_normally(game, state, choosers(), max_rounds, watch)
-    if restart is None:
-        kept = copy_state(state)
-        restart = lambda: kept  # noqa: E731
-    try:
-        return state, *run_playout(game, state, choosers(), max_rounds, watch, record)
-    except Exception:  # any failure: play the normal way, which says where and why
-        start = restart()
-        return start, *_play_normally(game, start, choosers(), max_rounds, watch)
+    players = set()
+    for _, items, role, least, most, rules in choices:
+        if type(choosers[role]) is not RandomChooser or not items or least > 0 or most <= 0 \
+                or role in players:
+            return False
+        for limit, _ in rules:
+            if limit <= 0:
+                return False
+        players.add(role)
+    return True
 
 
-def _play_normally(game: Game, state: State, choosers: Mapping[str, Chooser],
-                   max_rounds: int | None, watch: Watch | None) -> tuple[int, bool]:
+def playout(game: Game, state: State, choosers: Mapping[str, Chooser],
+            max_rounds: int | None = None, watch: Watch | None = None, *,
+            record: bool = True) -> tuple[int, bool]:
+    """Play ``state`` on, in place, to its end or until a round past ``max_rounds`` asks.
+
+    Returns the number of decisions taken and whether the round limit stopped the game. A
+    game stopped so is left inside a procedure: such a state is for reading, not resuming.
+    ``watch`` is told of the first decisions the game waits for, before they are answered.
+    Unless ``record``, random seats' answers are left out of the log.
+    """
     decisions = 0
-    game.run(state)
-    if watch is not None and state["pending"]:
-        watch(state, state["pending"])
-    while state["result"] is None:
-        if max_rounds is not None and state["round"] > max_rounds:
-            return decisions, True
-        actions = {d.player: choosers[d.player](d) for d in game.pending(state)}
-        if not actions:
-            raise GameRuntimeError("the game is neither over nor waiting for a decision")
-        game.apply(state, actions, in_place=True)
-        decisions += len(actions)
-    return decisions, False
-
-
-def run_playout(game: Game, state: State, choosers: Mapping[str, Chooser],
-                max_rounds: int | None = None, watch: Watch | None = None,
-                record: bool = True) -> tuple[int, bool]:
-    """Run ``state`` (in place) to its end or to ``max_rounds``; (decisions, capped).
-    Unlike :func:`playout`, an error is not that of a normal game (no replay)."""
+    if state["committed"]:  # some players have answered: the others answer first
+        answers = {d.player: choosers[d.player](d) for d in game.pending(state)}
+        game.apply(state, answers, in_place=True)
+        decisions = len(answers)
     runtime = PlayoutRuntime(game, state, choosers, max_rounds, watch, record)
-    capped = False
     try:
         if state["pending"]:
-            action = runtime.answer_pending()
+            waiting, state["pending"] = state["pending"], []
+            action = runtime.answer_waiting(waiting, runtime.stack[-1][2])
             if action is not None:
                 runtime.interrupt(action)
         if state["result"] is None:
             runtime.run()
     except Capped:
-        capped = True
-    state["steps"] += runtime.spent
-    return runtime.decisions, capped
+        state["steps"] += runtime.spent + runtime.budget - runtime.ticks
+        return decisions + runtime.decisions, True
+    return decisions + runtime.decisions, False
 
 
-__all__ = ["Capped", "Chooser", "PlayoutRuntime", "Watch", "playout", "run_playout"]
+__all__ = ["Capped", "Chooser", "PlayoutRuntime", "Watch", "playout"]

@@ -1,8 +1,8 @@
-"""The interpreter: runs compiled instructions over a game state until a decision or the end.
+"""The interpreter: runs compiled blocks over a game state until a decision or the end.
 
 The state is plain data. ``state["stack"]`` is the list of frames ``[procedure, pc, locals]``;
-the interpreter keeps nothing else between calls, so a state saved as JSON and loaded again goes
-on exactly where it stopped.
+the interpreter keeps nothing else between calls, so a state saved as JSON and loaded again
+goes on exactly where it stopped.
 """
 
 from __future__ import annotations
@@ -13,206 +13,213 @@ from rulekit.engine import rng
 from rulekit.engine.decisions import option_ids
 from rulekit.engine.frozen import FrozenDict
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
+from rulekit.engine.state import Frame, Spec, State
 from rulekit.errors import GameRuntimeError, Location
-from rulekit.model.program import CONTINUE, STOP, SUSPEND, Frame, Program
+from rulekit.model.program import CONTINUE, STOP, SUSPEND, ExprFn, ProcFn, Program
+from rulekit.model.symbols import AnytimeDecl
 
 DEFAULT_STEP_BUDGET = 1_000_000
 
+# The Python errors that a pack's code may cause, reported as located run-time errors.
+CODE_ERRORS = (LookupError, TypeError, ValueError, ArithmeticError, AttributeError,
+               RecursionError)
+
 
 class Runtime:
-    """A short-lived view of one state, used while instructions run."""
+    """A short-lived view of one state, used while its code runs."""
 
-    __slots__ = ("budget", "fast", "log", "logging", "program", "stack", "state", "ticks",
-                 "vars", "whens", "zones")
+    __slots__ = ("anytime_by_role", "budget", "held", "log", "logging", "program", "runs",
+                 "spent", "stack", "state", "ticks", "vars", "zones")
 
-    def __init__(self, program: Program, state: dict[str, Any],
+    def __init__(self, program: Program, state: State,
                  budget: int = DEFAULT_STEP_BUDGET) -> None:
         self.program = program
         self.state = state
-        self.zones: dict[str, list[str]] = state["zones"]
-        self.vars: dict[str, Any] = state["vars"]
-        self.stack: list[Frame] = state["stack"]
-        self.log: list[dict[str, Any]] = state["log"]
-        self.logging = "quiet" not in state  # a quiet game builds no log events
+        self.zones = state["zones"]
+        self.vars = state["vars"]
+        self.stack = state["stack"]
+        self.log: list[Any] = state["log"]
+        self.logging = "quiet" not in state  # a quiet game builds no log lines
         self.budget = budget
-        self.ticks = budget  # counts down: one per block run and per loop turn
-        # Procedures run as one plain function each when their frame starts (playouts).
-        self.fast: dict[str, Any] | None = None
-        # The values of anytime conditions a playout keeps, by the action's index, and each
-        # role's actions that hold, by role (see Program.cache_whens); after writing what one
-        # of them reads, generated code forgets its value and its role's actions.
-        self.whens: dict[Any, Any] | None = None
+        self.ticks = budget  # steps left before the budget runs out
+        self.spent = 0  # steps counted before the last decision
+        # The procedures run whole when their frame starts: those that never stop.
+        self.runs: dict[str, ProcFn] = program.direct
+        self.anytime_by_role = program.anytime_by_role
+        # Per role, the anytime actions whose conditions held when last asked, and their
+        # options (kept by playouts only; code forgets them when it writes what they read).
+        self.held: dict[str, list[tuple[AnytimeDecl, tuple[str, str]]]] = {}
 
-    # ------------------------------------------------------------ services for instructions
+    # ------------------------------------------------------------ services for the code
 
-    def shuffle(self, items: list[Any]) -> None:
+    def shuffle(self, items: list[str]) -> None:
         self.state["rng"] = rng.shuffle(self.state["rng"], items)
 
     def finish(self, winner: str | None, reason: str) -> None:
+        """End the game."""
         state = self.state
         state["result"] = {"winner": winner, "reason": reason, "round": state["round"]}
         state["pending"] = []
         self.stack.clear()
-        if self.logging:  # read-only, as every event of a game with a log (engine/frozen)
+        if self.logging:
             self.log.append(FrozenDict({"e": "end", "to": None, "winner": winner,
                                         "reason": reason, "round": state["round"]}))
 
-    def ask(self, specs: list[dict[str, Any]]) -> int:
-        """Suspend for decisions. A choice with a single legal answer is taken at once, unless
-        its options may depend on non-public data (``ask`` in its spec) or its player may take
-        an anytime action: then it is asked with that single answer (so that whether a player
-        is asked never tells a secret)."""
-        locals_ = self.stack[-1][2]
+    def ask(self, specs: list[Spec]) -> int:
+        """Wait for the decisions ``specs`` (those with one legal answer are taken at once)."""
+        waiting = self.open(specs, self.stack[-1][2])
+        if not waiting:
+            return CONTINUE
+        plain_ids = self.program.plain_ids
+        for spec in waiting:
+            spec["ids"] = option_ids(spec["items"], plain_ids)
+        self.state["pending"] = waiting
+        self.state["committed"] = {}
+        return SUSPEND
+
+    def open(self, specs: list[Spec], locals_: list[Any]) -> list[Spec]:
+        """Write the forced answers of ``specs`` into ``locals_``; return the others.
+
+        A choice with one legal answer is asked all the same when its options may depend
+        on a secret, or its player may take an anytime action. Whether a player is asked
+        then never tells a secret.
+        """
         if len(specs) > 1:
             check_players(specs)
-        plain_ids = self.program.plain_ids
         waiting = []
+        may_interrupt = self.may_interrupt
         for spec in specs:
             forced, value = forced_answer(spec)
-            if forced and (spec.get("ask") or self._may_interrupt(spec["player"])):
+            if forced and (spec.get("ask") or may_interrupt(spec["player"])):
                 forced = False
                 ask_anyway(spec)
             if forced:
                 locals_[spec["slot"]] = value
             else:
-                spec["ids"] = option_ids(spec["items"], plain_ids)
                 waiting.append(spec)
-        if not waiting:
-            return CONTINUE
-        self.state["pending"] = waiting
-        self.state["committed"] = {}
-        return SUSPEND
+        return waiting
 
     # ------------------------------------------------------------ anytime actions
 
     def interrupt(self, procedure: str) -> None:
-        """Run an anytime action's ``procedure`` next; then the interrupted choice is asked
-        again from its resume point (:func:`step_back`)."""
+        """Run an anytime action's procedure next, then ask the interrupted choice again."""
         stack = self.stack
         step_back(self.program, stack[-1])
         stack.append([procedure, 0, [None] * self.program.procs[procedure].nslots])
 
-    def _may_interrupt(self, role: str) -> bool:
-        """True if ``role`` has an anytime action now, or one whose availability may tell a
-        secret (then ``role`` is always asked)."""
+    def may_interrupt(self, role: str) -> bool:
+        """Whether ``role`` may take an anytime action now, or its actions may tell a secret."""
         program = self.program
         return bool(program.anytime) and (role in program.secret_anytime
                                           or bool(self.anytime_options(role)))
 
     def anytime_options(self, role: str) -> list[tuple[str, str]]:
-        """The anytime actions ``role`` may take now, as (option id, label): those whose
-        ``when`` holds, except an action whose procedure is running (inside its own
-        question)."""
-        found: list[tuple[str, str]] = []
+        """The anytime actions ``role`` may take now, as (option id, label).
+
+        Those whose ``when`` holds, but for an action whose procedure is running.
+        """
+        actions = self.anytime_by_role.get(role)
+        if not actions:
+            return []
         running = {frame[0] for frame in self.stack}
-        for decl, when in self.program.anytime:
-            if decl.role != role or decl.procedure in running:
+        found: list[tuple[str, str]] = []
+        for decl, when in actions:
+            if decl.procedure in running:
                 continue
             if when is not None and not self.evaluate(when, decl.location):
                 continue
             found.append(("!" + decl.id, decl.label))
         return found
 
-    def evaluate(self, fn: Any, location: Location | None) -> Any:
+    def evaluate(self, fn: ExprFn, location: Location | None) -> Any:
         """The value of a compiled expression; a failure is a located GameRuntimeError."""
         try:
             return fn(self, [])
         except GameRuntimeError:
             raise
-        except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError,
-                RecursionError) as exc:
+        except CODE_ERRORS as exc:
             raise GameRuntimeError(_describe(exc),
-                                   self._error_location(exc, [location], 0)) from None
+                                   self.error_location(exc, [location], 0)) from None
 
     # ------------------------------------------------------------ the loop
 
-    def run(self) -> None:
-        """Run until the game waits for a decision or ends."""
+    def run(self, floor: int = 0) -> None:
+        """Run until the game waits for a decision or ends.
+
+        With a ``floor``, run only until the stack is back to that many frames: a playout
+        runs one procedure's blocks so. The end of the game and of the round then pass to
+        the caller.
+        """
         stack = self.stack
         procs = self.program.procs
-        state = self.state
-        budget = self.budget
-        steps = 0  # blocks run here; loops inside blocks count down self.ticks
-        fast = self.fast
-        while stack:
+        runs = self.runs
+        status = CONTINUE
+        while len(stack) > floor:
             frame = stack[-1]
-            if fast is not None and frame[1] == 0 and frame[0] in fast:
-                try:
-                    fast[frame[0]](self, frame[2])
-                except StopGame:
-                    break
-                except EndRound:
-                    end_round(self)
-                    continue
-                stack.pop()
-                continue
-            proc = procs[frame[0]]
-            code = proc.code
-            size = len(code)
-            depth = len(stack)
-            status = CONTINUE
-            while True:
-                pc = frame[1]
-                if pc >= size:
+            name, pc = frame[0], frame[1]
+            proc = procs[name]
+            locations = proc.locations
+            try:
+                run = runs.get(name) if pc == 0 else None
+                if run is not None:
+                    run(self, frame[2])
                     stack.pop()
-                    break
+                    continue
+                if pc >= len(proc.blocks):
+                    stack.pop()
+                    continue
                 frame[1] = pc + 1
-                try:
-                    status = code[pc](self, frame)
-                    steps += 1
-                    if steps > budget:
-                        raise BudgetExceeded
-                except StopGame:
-                    status = STOP
-                except EndRound as signal:
-                    try:
-                        end_round(self)
-                    except LookupError as exc:
-                        raise GameRuntimeError(
-                            str(exc), self._error_location(signal, proc.locations, pc)
-                        ) from None
-                    break
-                except BudgetExceeded as exc:
-                    raise GameRuntimeError(
-                        f"the game ran {self.budget:,} steps without waiting for a decision",
-                        self._error_location(exc, proc.locations, pc),
-                        "is there a loop that never ends?",
-                    ) from None
-                except GameRuntimeError:
+                self.ticks -= 1
+                if self.ticks < 0:
+                    raise BudgetExceeded
+                status = proc.blocks[pc](self, frame)
+            except StopGame:
+                if floor:
                     raise
-                except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError,
-                        RecursionError) as exc:
+                status = STOP
+            except EndRound as signal:
+                if floor:
+                    raise
+                try:
+                    end_round(self)
+                except LookupError as exc:
                     raise GameRuntimeError(
-                        _describe(exc), self._error_location(exc, proc.locations, pc)
-                    ) from None
-                if status or len(stack) != depth:
-                    break
-            if status or state["result"] is not None:
+                        str(exc), self.error_location(signal, locations, pc)) from None
+                continue
+            except BudgetExceeded as exc:
+                raise GameRuntimeError(
+                    f"the game ran {self.budget:,} steps without waiting for a decision",
+                    self.error_location(exc, locations, pc),
+                    "is there a loop that never ends?") from None
+            except GameRuntimeError:
+                raise
+            except CODE_ERRORS as exc:
+                raise GameRuntimeError(
+                    _describe(exc), self.error_location(exc, locations, pc)) from None
+            if status:
                 break
-        state["steps"] += steps + self.budget - self.ticks
+        if floor:
+            return
+        state = self.state
+        state["steps"] += self.spent + self.budget - self.ticks
+        self.spent, self.ticks = 0, self.budget
         if not stack and state["result"] is None:
             self.finish(None, "the game ended without a winner")
 
-    def _error_location(self, exc: BaseException, locations: list[Location | None],
-                        pc: int) -> Location | None:
+    def error_location(self, exc: BaseException, locations: list[Location | None],
+                       pc: int) -> Location | None:
         """Where in the pack the failing statement is: the innermost generated line."""
         found = None
         tb = exc.__traceback__
         line_maps = self.program.line_maps
         while tb is not None:
-            code = tb.tb_frame.f_code
-            line_map = line_maps.get(code.co_filename)
+            line_map = line_maps.get(tb.tb_frame.f_code.co_filename)
             if line_map is not None and tb.tb_lineno in line_map:
                 found = line_map[tb.tb_lineno]
             tb = tb.tb_next
-        return found or _location(locations, pc)
-
-
-def _location(locations: list[Location | None], pc: int) -> Location | None:
-    for i in range(pc, -1, -1):
-        if locations[i] is not None:
-            return locations[i]
-    return None
+        if found is None:
+            found = next((loc for loc in reversed(locations[:pc + 1]) if loc is not None), None)
+        return found
 
 
 def _describe(exc: BaseException) -> str:
@@ -234,38 +241,43 @@ def _describe(exc: BaseException) -> str:
 
 
 def step_back(program: Program, frame: Frame) -> None:
-    """Move ``frame`` back to where its interrupted choice (the block before its pc) is asked
-    again: the choice itself, or the ``if``/``elif``/``while`` tests that lead straight into
-    it (``Proc.resume``), evaluated again so that a test an anytime action made false skips
-    the choice as it would have before."""
+    """Move ``frame`` back to where its interrupted choice is asked again.
+
+    That is the choice itself, or the ``if``/``elif``/``while`` tests that lead straight into
+    it (``Proc.resume``): a test an anytime action made false then skips the choice.
+    """
     choice = frame[1] - 1
     frame[1] = program.procs[frame[0]].resume.get(choice, choice)
 
 
-def check_players(specs: list[dict[str, Any]]) -> None:
+def check_players(specs: list[Spec]) -> None:
     """An error if one player has two of the choices asked together."""
     players = [spec["player"] for spec in specs]
     if len(set(players)) != len(players):
         raise LookupError("one player has two choices in the same simultaneous block")
 
 
-def ask_anyway(spec: dict[str, Any]) -> None:
+def ask_anyway(spec: Spec) -> None:
     """A forced choice asked all the same: a subset's single answer stays the only legal one."""
     if spec["kind"] == "subset":
         spec["max"] = max(spec["max"], 0)
         spec["min"] = max(min(spec["min"], spec["max"]), 0)
 
 
-def forced_answer(spec: dict[str, Any]) -> tuple[bool, Any]:
+def forced_answer(spec: Spec) -> tuple[bool, Any]:
     """(True, value) when a decision has exactly one legal answer; an error when it has none."""
     items = spec["items"]
     player = spec["player"]
+    if len(items) > 1 and (spec["kind"] == "one" or (
+            spec["min"] <= 0 < spec["max"] and all(limit > 0 for limit, _ in spec["at_most"]))):
+        return False, None  # several legal answers, surely (the usual case)
     if spec["kind"] == "one":
-        if not items and spec["optional"]:
+        optional = spec.get("optional", False)
+        if not items and optional:
             return True, None
         if not items:
             raise LookupError(f"{player} must choose, but there is nothing to choose")
-        if len(items) == 1 and not spec["optional"]:
+        if len(items) == 1 and not optional:
             return True, items[0]
         return False, None
     rules = spec["at_most"]

@@ -6,26 +6,20 @@ statements becomes one function (a *block*). The source is made only from the ch
 names become list indexes or quoted dictionary keys, texts become ``repr`` literals, so nothing
 a pack writes is ever run as Python.
 
-Each procedure is a flat list of blocks ``block(rt, frame) -> status``; control flow jumps
-between blocks by setting ``frame[1]``. A choice ends a block: the interpreter stops there, and
-later resumes from the frame ``[procedure, pc, locals]`` alone, which is plain data.
+Each procedure becomes a function that runs it whole and, if it may stop for a decision, a
+flat list of blocks ``block(rt, frame) -> status`` (see :mod:`rulekit.lang.emitter`).
 """
 
 from __future__ import annotations
 
 import builtins
-import contextlib
-import marshal
 import re
 from dataclasses import dataclass, field
-from types import CodeType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulekit.engine import helpers
-from rulekit.engine.draws import bit_indexes, mask_of
 from rulekit.engine.frozen import FrozenDict, FrozenList, freeze
 from rulekit.engine.graph import graph_functions, graph_walks
-from rulekit.engine.rounds import main_playout
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
@@ -35,50 +29,13 @@ from rulekit.lang.pyexpr import ExprWriter
 from rulekit.lang.reads import reads, writes_of
 from rulekit.lang.secrecy import SecretBody, mark_secret_choices
 from rulekit.lang.walk import Triggers, calls_in, choices_in
-from rulekit.model.program import (
-    CONTINUE,
-    MAIN,
-    STOP,
-    SUSPEND,
-    ExprFn,
-    Frame,
-    Instr,
-    Locals,
-    Proc,
-    Program,
-    zone_key,
-)
+from rulekit.model.program import ExprFn, Proc, Program
 from rulekit.model.symbols import Symbols
-from rulekit.source.store import Store
-
-if TYPE_CHECKING:
-    from rulekit.engine.vm import Runtime
-
-# The runtime's names, which the compiler builds or writes code for (and which other modules
-# have long imported from here).
-__all__ = ["CONTINUE", "MAIN", "STOP", "SUSPEND", "Body", "Compiler", "ExprFn", "Frame",
-           "Instr", "Locals", "Proc", "Program", "graph_functions", "zone_key"]
 
 # The only Python built-ins generated code may reach.
 _SAFE_BUILTINS = {name: getattr(builtins, name)
                   for name in ("len", "list", "isinstance", "str", "range", "reversed", "min",
                                "max", "sum", "map")}
-
-
-# Python compiled from generated source before, by source and file name (as bytecode).
-_compiled = Store("python-code")
-
-
-def _python_code(source: str, filename: str) -> CodeType:
-    stored = _compiled.get((source, filename))
-    if stored is not None:
-        with contextlib.suppress(Exception):  # a stored result that does not load is a miss
-            code = marshal.loads(stored)
-            if isinstance(code, CodeType):
-                return code
-    code = compile(source, filename, "exec")
-    _compiled.put((source, filename), marshal.dumps(code))
-    return code
 
 
 class Compiler(ExprWriter):
@@ -90,13 +47,12 @@ class Compiler(ExprWriter):
         super().__init__(symbols, {
             "__builtins__": _SAFE_BUILTINS,
             "C": symbols.components(),
-            "_F": program.direct_functions,
+            "_F": program.functions,
             "_OTHER": {r: roles[(i + 1) % len(roles)] for i, r in enumerate(roles)},
             "_ROLES": tuple(roles),
             "_CARD_IDS": tuple(symbols.cards),
-            "_D": {},
-            "_P": program.playout,
-            "_PD": {},  # playout versions of the procedures that never stop, as code calls them
+            "_P": program.runs,  # procedures run whole, as playouts run them
+            "_D": program.direct,  # procedures that never stop, as the interpreter runs them
             "_move": helpers.move, "_move_all": helpers.move_all, "_draw": helpers.draw,
             "_call": helpers.call, "_snap": helpers.snapshot, "_END": helpers.end_checks,
             "_FD": FrozenDict, "_FL": FrozenList, "_fsnap": freeze,
@@ -104,8 +60,7 @@ class Compiler(ExprWriter):
             "_sub": helpers.sub, "_mul": helpers.mul, "_each": helpers.each,
             "_each_if": helpers.each_if,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
-            "_EndRound": helpers.EndRound, "_mask": mask_of, "_INT": int,
-            "_TUPLE": tuple, "_BITS": bit_indexes,
+            "_EndRound": helpers.EndRound, "_INT": int,
         })
         for name, builtin in BUILTINS.items():
             self.ns[f"_b_{name}"] = builtin.impl
@@ -115,24 +70,25 @@ class Compiler(ExprWriter):
             self.ns[f"_GW_{name}"] = walk
         program.plain_ids = frozenset(
             ident for ident in symbols.components() if ident != "none" and "+" not in ident)
-        # (id of a log statement, in a direct version) -> its number
-        self.log_ids: dict[tuple[int, bool], int] = {}
-        self.refuser_ids: dict[int, int] = {}  # id of a choice -> its number in refusers
-        self.labeller_ids: dict[int, int] = {}  # id of a choice -> its number in labellers
+        # The spec maker of each choice, by its node's id, the slot of its answer and
+        # whether it is fast code.
+        self.makers: dict[tuple[int, int, bool], Any] = {}
+        # The number of each text (log line, reason) in its table, by the statement's id.
+        self.text_ids: dict[int, dict[int, int]] = {}
         self.trees: dict[Any, n.Expr] = {}  # compiled expression -> its tree
         self.end_watch: set[str] | None = None  # what the end conditions read (None: any)
-        # What the anytime conditions read, and what to forget of them after a write to it
-        # (see when_reads; None: anything).
-        self.when_watch: dict[str, list[int | str]] | None = None
+        self.when_watch: set[str] | None = None  # what the anytime conditions read
         # What the procedures of anytime actions write (None: unknown, so anything).
         self.anytime_writes: set[str] | None = None
+        # Procedures a playout runs through their blocks (see Emitter.calls).
+        self.through_blocks: set[str] = set()
         self.sources: dict[str, str] = {}  # generated Python by file name, for debugging
 
     # ------------------------------------------------------------ compiling Python
 
     def _build(self, source: str, filename: str, line_map: dict[int, Location]) -> Any:
         local_ns: dict[str, Any] = {}
-        exec(_python_code(source, filename), self.ns, local_ns)
+        exec(compile(source, filename, "exec"), self.ns, local_ns)
         self.program.line_maps[filename] = line_map
         return next(iter(local_ns.values()))
 
@@ -154,31 +110,17 @@ class Compiler(ExprWriter):
                 return None
         return found
 
-    def when_reads(self) -> dict[str, list[int | str]] | None:
-        """What a playout forgets of the values of anytime conditions it keeps (``rt.whens``)
-        after a write, by zone or variable: the index of each ``when`` that reads it and the
-        role of that action (None: unknown, or a condition reads the round, the phase or the
-        result, which change elsewhere)."""
-        forget: dict[str, list[int | str]] = {}
-        for index, (decl, when) in enumerate(self.program.anytime):
-            if when is None:
-                continue
-            tree = self.trees.get(when)
-            found: set[str] = set()
-            if tree is None or not reads(tree, self.function_trees, found, set(), True):
-                return None
-            for name in found:
-                forget.setdefault(name, []).extend([index, decl.role])
-        return forget
+    def when_reads(self) -> set[str] | None:
+        """The zones and variables the anytime conditions read.
 
-    def playout_whens(self) -> list[ExprFn | None]:
-        """The ``when`` conditions of anytime actions written as playout code (the pack's
-        small functions in place, no step counted per item)."""
-        found: list[ExprFn | None] = []
-        with self.playing_out():
-            for decl, when in self.program.anytime:
-                tree = self.trees.get(when) if when is not None else None
-                found.append(when if tree is None else self.expr(tree, decl.location))
+        None if unknown, or if a condition reads the round, the phase or the result.
+        """
+        found: set[str] = set()
+        for _, when in self.program.anytime:
+            tree = self.trees.get(when) if when is not None else None
+            if when is not None and (tree is None or not reads(tree, self.function_trees,
+                                                                 found, set(), True)):
+                return None
         return found
 
     def reads_nothing_shared(self, e: n.Expr) -> bool:
@@ -228,53 +170,45 @@ class Compiler(ExprWriter):
         triggers.update({("zone", z.name): z.on_enter
                          for z in self.symbols.zones.values() if z.on_enter})
         suspending = self._suspending(bodies, triggers)
-        self.program.secret_anytime = mark_secret_choices(
+        program = self.program
+        program.secret_anytime = mark_secret_choices(
             self.symbols, [SecretBody(b.name, b.stmts) for b in bodies])
         self.anytime_writes = writes_of(
             {b.name: b.stmts for b in bodies},
-            [decl.procedure for decl, _ in self.program.anytime], triggers)
+            [decl.procedure for decl, _ in program.anytime], triggers)
         self.end_watch = self.end_reads()
         self.when_watch = self.when_reads()
-        self.program.cache_whens = self.when_watch is not None
+        program.cached_anytime = self.when_watch is not None
         for body in bodies:
-            proc = Proc(body.name, nslots=body.nslots, params=body.params)
-            self.program.procs[body.name] = proc
-            emitter = Emitter(self, proc, body.snippet, suspending)
-            emitter.blocks(body.stmts, [])
-            emitter.finish()
-            if body.name not in suspending:
-                direct = Emitter(self, proc, body.snippet, suspending, direct=True)
-                with self.private_locals(range(len(body.params), body.nslots)):
-                    lines = direct.structured(body.stmts, [], "")
-                self.ns["_D"][body.name] = self.block_function(
-                    f"{body.name} direct", "L", lines or [("pass", None)])
-
-        def build_playout() -> None:
+            proc = program.procs[body.name] = Proc(body.name, nslots=body.nslots,
+                                                   params=body.params)
+            if body.name in suspending:
+                emitter = Emitter(self, proc, body.snippet, suspending, whole=False)
+                emitter.blocks(body.stmts, [])
+                emitter.finish()
+                if program.anytime and proc.moved_tests:
+                    self.through_blocks.add(body.name)
+            else:
+                program.direct[body.name] = self._whole(body, suspending)
+        with self.fast_code():
             for body in bodies:
-                self.program.playout[body.name] = self._playout_version(body, suspending)
-                if body.name not in suspending:
-                    self.ns["_PD"][body.name] = self._playout_version(body, suspending, True)
-            self.program.playout_whens = self.playout_whens()
-            if self.program.flow is not None:
-                self.program.playout[MAIN] = main_playout(self.program, *self.program.flow)
-            self.program.build_playout = None
+                if body.name not in self.through_blocks:
+                    program.runs[body.name] = self._whole(body, suspending)
 
-        self.program.build_playout = build_playout  # on first use: loading stays fast
+    def _whole(self, body: Body, suspending: set[str]) -> Any:
+        """The function that runs a procedure whole, its choices answered at once.
 
-    def _playout_version(self, body: Body, suspending: set[str], called: bool = False) -> Any:
-        """A procedure as one plain function answering its choices at once (written in
-        playout mode: see ``ExprWriter.playing_out``). One that never stops keeps its locals
-        but the parameters in Python names, as its direct version does, and has a version
-        for calls from code (``called``), which logs as its direct version."""
-        emitter = Emitter(self, self.program.procs[body.name], body.snippet, suspending,
-                          inline=True, called=called, nslots=body.nslots)
+        A procedure that never stops keeps its locals (but the parameters) in Python names.
+        """
+        proc = self.program.procs[body.name]
+        emitter = Emitter(self, proc, body.snippet, suspending, whole=True)
         private = range(len(body.params), body.nslots if body.name not in suspending else 0)
-        with self.playing_out(), self.private_locals(private):
+        with self.private_locals(private):
             lines = emitter.structured(body.stmts, [], "")
-        pad = emitter.nslots - len(body.params) if not private else 0
-        head = [f"L.extend([None] * {pad})"] if pad > 0 else []
-        return self.block_function(f"{body.name} playout", "L", lines or [("pass", None)],
-                                   head)
+        head = [] if private else [f"if len(L) < {emitter.nslots}: "
+                                   f"L.extend([None] * ({emitter.nslots} - len(L)))"]
+        kind = "fast" if self.fast else "whole"
+        return self.block_function(f"{body.name} {kind}", "L", lines or [("pass", None)], head)
 
     @staticmethod
     def _suspending(bodies: list[Body], triggers: Triggers) -> set[str]:
@@ -295,19 +229,13 @@ class Compiler(ExprWriter):
         """Compile a pure function of the pack."""
         pad = nslots - nparams
         head = [f"L.extend([None] * {pad})"] if pad > 0 else []
-        # Generated code calls it directly with a new list of arguments, which it extends
-        # with its own locals; others call it through program.functions with any list.
+        # It is called with a new list of arguments, which it extends with its own locals.
         fn = self.block_function(f"function {name}", "L", [("return " + self.py(body),
                                                              location)], head)
         self.trees[fn] = body
         self.function_trees[name] = body
         self.function_params[name] = nparams
-        self.program.direct_functions[name] = fn
-
-        def call(rt: Runtime, args: list[Any]) -> Any:
-            return fn(rt, list(args))
-
-        self.program.functions[name] = call
+        self.program.functions[name] = fn
 
 
 @dataclass

@@ -1,11 +1,10 @@
-"""Turn the statements of a procedure into Python code: structured where it can, blocks where
-it must.
+"""Turn the statements of a procedure into Python code, in its two forms.
 
-A statement that can never stop for a decision is written as ordinary structured Python (``if``,
-``while``, ``for``), and a procedure that never stops becomes a plain Python function called
-directly. A statement that may stop (a choice, or a call of a procedure that may stop, or a loop
-or ``if`` around one) is split into *blocks* joined by jumps: the interpreter runs one block at
-a time and can stop between two, keeping only ``[procedure, pc, locals]``.
+Every procedure becomes one Python function that runs it whole (``Program.runs``): a choice
+there is answered at once, by a playout. A procedure that may stop for a decision also becomes
+*blocks* joined by jumps: the interpreter runs one block at a time and can stop between two,
+keeping only ``[procedure, pc, locals]``. Statements that never stop are structured Python
+(``if``, ``while``, ``for``) in both forms.
 """
 
 from __future__ import annotations
@@ -19,9 +18,8 @@ from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.choicecode import ChoiceWriter, Line
 from rulekit.lang.exprfacts import is_simple
-from rulekit.lang.movecode import inline_draw, inline_move
 from rulekit.lang.parser import Snippet
-from rulekit.lang.pyexpr import sum_of_halves
+from rulekit.lang.pyexpr import checked_inline
 from rulekit.lang.walk import bodies, stmt_chooses, zone_name
 
 if TYPE_CHECKING:
@@ -32,9 +30,7 @@ _LABEL = re.compile(r"@L(\d+)@")
 
 # The helpers of '+=' and '-=', which keep values within the size limits (helpers.checked).
 _OP_HELPERS = {"+=": "_add", "-=": "_sub"}
-_SLOT = re.compile(r"L\[\d+\]")  # a local slot, as choices pass their answers
-
-# The statements that end a run of code (nothing after them in the same body runs).
+# One step of the budget, counted at each turn of a loop.
 TICK = ["rt.ticks -= 1", "if rt.ticks < 0: _over(rt)"]
 
 
@@ -62,50 +58,51 @@ class _Loop:
 
 
 class Emitter(ChoiceWriter):
-    """Emits one procedure, given which procedures may stop for decisions."""
+    """Emits one procedure, given which procedures may stop for decisions.
+
+    ``whole``: writing the function that runs it whole, else its blocks.
+    """
 
     def __init__(self, compiler: Compiler, proc: Proc, snippet: Snippet,
-                 suspending: set[str], *, direct: bool = False, inline: bool = False,
-                 called: bool = False, nslots: int = 0) -> None:
+                 suspending: set[str], *, whole: bool) -> None:
         self.c = compiler
         self.proc = proc
         self.snippet = snippet
         self.suspending = suspending
-        self.direct = direct or inline  # emitting a plain Python function (no blocks)
-        # inline: the playout version of a procedure, a plain function even if it chooses
-        # (``rt.answer`` answers at once) and calling the playout versions of others.
-        self.inline = inline
-        # called: the playout version of a procedure that never stops, as code calls it
-        # (``_PD``, in place of its direct version).
-        self.called = called
-        self.playout = "_P" if inline else "_D"  # how it calls procedures that may stop
-        self.nslots = nslots  # locals of an inline function (it may add temporaries)
+        self.whole = whole
+        self.nslots = proc.nslots  # locals, and the temporaries it adds
         self.ops: list[_Op] = []
         self._labels = itertools.count()
         self.checks = bool(compiler.program.end_checks)
 
-    def checks_after(self, *names: str) -> bool:
-        """Whether a change of these zones or variables needs the end conditions checked:
-        only if some end condition reads one of them."""
+    def checks_after(self, *names: str, ends: bool = True) -> list[str]:
+        """What follows a change of these zones or variables.
+
+        The anytime actions a playout keeps as holding are forgotten if their conditions read
+        one of them. Then the end conditions are checked if one reads them (unless ``ends``:
+        a change of order only).
+        """
+        lines = []
+        whens = self.c.when_watch
+        if whens and any(name in whens for name in names):
+            lines.append("rt.held.clear()")
         watched = self.c.end_watch
-        return self.checks and (watched is None or any(name in watched for name in names))
+        if ends and self.checks and (watched is None or any(name in watched for name in names)):
+            lines.append("_END(rt)")
+        return lines
 
-    def after_write(self, *names: str, ends: bool = True) -> list[str]:
-        """The lines that follow a change of these zones or variables: forget the values
-        of the anytime conditions that read one, then check the end conditions that do
-        (``ends``: unless the change is only of an order)."""
-        watched = self.c.when_watch
-        keys = dict.fromkeys(k for name in names for k in (watched or {}).get(name, ()))
-        lines = [] if not keys else [
-            "if rt.whens: " + "; ".join(f"rt.whens.pop({k!r}, None)" for k in keys)]
-        return lines + (["_END(rt)"] if ends and self.checks_after(*names) else [])
+    def calls(self, proc: str, args: str) -> str:
+        """Python that calls ``proc`` with ``args`` and runs it to its end.
 
-    def calls(self, proc: str) -> str:
-        """The table of functions through which code calls ``proc`` directly (a playout
-        version calls the playout versions of all procedures)."""
-        if proc in self.suspending:
-            return self.playout
-        return "_PD" if self.inline else "_D"
+        From blocks, only a procedure that never stops is called so. A playout runs a
+        procedure whose choices an anytime action may send back to earlier tests through
+        its blocks.
+        """
+        if not self.c.fast:
+            return f"_D[{proc!r}](rt, [{args}])"
+        if proc in self.c.through_blocks:
+            return f"rt.run_blocks({proc!r}, [{args}])"
+        return f"_P[{proc!r}](rt, [{args}])"
 
     def where(self, pos: n.Pos) -> Location:
         return self.snippet.location(pos)
@@ -150,15 +147,15 @@ class Emitter(ChoiceWriter):
         def out(*texts: str) -> list[Line]:
             return [(indent + t, loc) for t in texts]
 
-        if self.inline and stmt_chooses(s) and not bodies(s):
-            return self._inline_choice(s, loc, indent)
+        if stmt_chooses(s) and not bodies(s):
+            return self._answered_choice(s, loc, indent)
         if isinstance(s, n.Let):
             return out(f"{c.local(s.slot)} = {c.py(s.value)}")
         if isinstance(s, n.Assign):
             assigned = out(*self._assign_lines(s, c.py(s.value)), *self._var_written(s))
             trigger = self.trigger(s)
             if trigger is not None:
-                assigned += out(f"{self.calls(trigger)}[{trigger!r}](rt, [_v])")
+                assigned += out(self.calls(trigger, "_v"))
             return assigned
         if isinstance(s, n.If):
             lines: list[Line] = []
@@ -187,27 +184,26 @@ class Emitter(ChoiceWriter):
             target = loop.end if isinstance(s, n.Break) else loop.head
             return out(f"frame[1] = @L{target}@", "return 0")
         if isinstance(s, n.Return):
-            return out("return") if self.direct else out("frame[1] = 1 << 30", "return 0")
+            return out("return") if self.whole else out("frame[1] = 1 << 30", "return 0")
         if isinstance(s, n.Pass):
             return out("pass")
         if isinstance(s, (n.Move, n.Draw)):
             lines = out(*self._move_lines(s))
             trigger = self.entry_trigger(s)
             if trigger is not None:
-                lines += out(f"for _c in _moved: {self.calls(trigger)}[{trigger!r}](rt, [_c])")
+                lines += out(f"for _c in _moved: {self.calls(trigger, '_c')}")
             return lines
         if isinstance(s, n.Shuffle):
             return out(f"rt.shuffle(Z[{c.zone(s.zone)}])",
-                       *self.after_write(zone_name(s.zone), ends=False))
+                       *self.checks_after(zone_name(s.zone), ends=False))
         if isinstance(s, n.CallStmt):
-            args = ", ".join(c.py(a) for a in s.args)
-            return out(f"{self.calls(s.proc)}[{s.proc!r}](rt, [{args}])")
+            return out(self.calls(s.proc, ", ".join(c.py(a) for a in s.args)))
         if isinstance(s, n.Win):
             return out(f"rt.finish({c.py(s.winner)}, {s.reason or ''!r})", "raise _Stop")
         if isinstance(s, n.EndRound):
             return out("raise _EndRound")
         if isinstance(s, n.Log):
-            return out(self._log_line(s))
+            return out(self.log_line(s))
         raise AssertionError(f"cannot write {type(s).__name__} as Python")  # pragma: no cover
 
     def _move_lines(self, s: n.Move | n.Draw) -> list[str]:
@@ -215,11 +211,7 @@ class Emitter(ChoiceWriter):
         check of a slot and the end conditions."""
         c = self.c
         src, dst = c.zone(s.source), c.zone(s.dest)
-        if self.inline and self.entry_trigger(s) is None:  # nothing reads _moved
-            cards = None if isinstance(s, n.Draw) or s.cards is None else c.py(s.cards)
-            lines = (inline_draw(src, dst, c.py(s.count)) if isinstance(s, n.Draw)
-                     else inline_move(src, dst, cards, s.to_bottom))
-        elif isinstance(s, n.Draw):
+        if isinstance(s, n.Draw):
             lines = [f"_moved = _draw(Z[{src}], Z[{dst}], {c.py(s.count)})"]
         elif s.cards is None:
             keep = self.entry_trigger(s) is not None
@@ -231,11 +223,11 @@ class Emitter(ChoiceWriter):
         if decl.capacity is not None:
             lines.append(f"if len(Z[{dst}]) > {decl.capacity}: "
                          f"_full({decl.name!r}, {decl.capacity})")
-        return lines + self.after_write(zone_name(s.source), zone_name(s.dest))
+        return lines + self.checks_after(zone_name(s.source), zone_name(s.dest))
 
     def _var_written(self, s: n.Assign) -> list[str]:
         """The lines after an assignment (nothing after one to a local)."""
-        return self.after_write(s.ref[1]) if s.ref[0] == "var" else []
+        return self.checks_after(s.ref[1]) if s.ref[0] == "var" else []
 
     def _suite(self, body: list[n.Stmt], loops: list[_Loop], indent: str) -> list[Line]:
         lines = self.structured(body, loops, indent)
@@ -247,11 +239,9 @@ class Emitter(ChoiceWriter):
             local = self.c.local(ref[1])
             if s.op == "=":
                 return [f"{local} = {value}"]
-            if not self.inline:
-                return [f"{local} = {_OP_HELPERS[s.op]}({local}, {value})"]
-            if _SLOT.fullmatch(value) or is_simple(s.value):  # (read more than once)
-                return [f"{local} = {sum_of_halves(s.op[0], local, value)}"]
-            return [f"_v = {value}", f"{local} = {sum_of_halves(s.op[0], local, '_v')}"]
+            if self.c.fast and is_simple(s.value):
+                return [f"{local} = {checked_inline(s.op[0], local, value)}"]
+            return [f"{local} = {_OP_HELPERS[s.op]}({local}, {value})"]
         _, name, per_role = ref
         decl = self.c.symbols.variables[name]
         if per_role and s.index is not None:
@@ -262,9 +252,7 @@ class Emitter(ChoiceWriter):
         if per_role and s.index is not None:
             lines.append("if _key not in V: _no_item(_key)")
         lines.append(f"_v = {value}")
-        if s.op != "=" and self.inline:
-            lines += ["_w = V[_key]", f"_v = {sum_of_halves(s.op[0], '_w', '_v')}"]
-        elif s.op != "=":
+        if s.op != "=":
             lines.append(f"_v = {_OP_HELPERS[s.op]}(V[_key], _v)")
         if decl.minimum is not None:
             lines.append(f"if _v < {decl.minimum!r}: _v = {decl.minimum!r}")
@@ -306,8 +294,8 @@ class Emitter(ChoiceWriter):
                 slot = s.slot if isinstance(s, n.Let) else s.ref[1]
                 self._choices(loc, [(s.value, slot)])
                 return
-            tmp = self.proc.nslots
-            self.proc.nslots += 1
+            tmp = self.nslots
+            self.nslots += 1
             self._choices(loc, [(s.value, tmp)])
             lines = self._assign_lines(s, f"L[{tmp}]") + self._var_written(s)
             self.ops.append(_Op("code", [(t, loc) for t in lines]))
@@ -395,15 +383,69 @@ class Emitter(ChoiceWriter):
             self.ops.append(_Op("terminal", [(f"_call(rt, {proc!r}, [_v])", loc),
                                              ("return 0", loc)]))
         else:
-            self.ops.append(_Op("code", [(f"_D[{proc!r}](rt, [_v])", loc)]))
+            self.ops.append(_Op("code", [(self.calls(proc, "_v"), loc)]))
 
     def _choices(self, loc: Location, pairs: list[tuple[n.Choice, int]]) -> None:
         # A choice starts a block of its own, so that it can be asked again after an
         # anytime action (the interpreter steps back one block).
         self.mark(self.new_label())
-        makers = [self.c.constant(self._choice_spec(choice, slot)) for choice, slot in pairs]
+        makers = [self.c.constant(self.choice_spec(choice, slot)) for choice, slot in pairs]
         calls = ", ".join(f"{m}(rt, L)" for m in makers)
         self.ops.append(_Op("terminal", [(f"return rt.ask([{calls}])", loc)], role="ask"))
+
+    def _answered_choice(self, s: n.Stmt, loc: Location, indent: str) -> list[Line]:
+        """A choice in a procedure run whole: ``rt.answer`` writes each answer into its slot.
+
+        A choice assigned to a variable is answered into a new local first.
+        """
+        if isinstance(s, n.Simultaneous):
+            pairs = [(b.value, b.slot) for b in s.bindings]
+        elif isinstance(s, n.Let):
+            pairs = [(s.value, s.slot)]
+        else:
+            assert isinstance(s, n.Assign)
+            if s.ref[0] == "local" and s.op == "=":
+                pairs = [(s.value, s.ref[1])]
+            else:
+                pairs = [(s.value, self.nslots)]
+                self.nslots += 1
+        choices: list[tuple[n.Choice, int]] = []
+        for value, slot in pairs:
+            assert isinstance(value, n.Choice)
+            choices.append((value, slot))
+        makers = [self.c.constant(self.choice_spec(choice, slot)) for choice, slot in choices]
+        choice, slot = choices[0]
+        if len(choices) == 1 and choice.kind == "one":  # drawn at once by a random seat
+            lines = [f"rt.choose_one(L, {slot}, {self.candidates(choice)}, "
+                     f"{self.c.py(choice.player)}, {bool(choice.optional)!r}, {makers[0]})"]
+        elif all(choice.kind == "subset" for choice, _ in choices):
+            lines = self._subsets(choices, makers)
+        else:
+            lines = [f"rt.answer(L, [{', '.join(makers)}])"]
+        if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
+            lines += self._assign_lines(s, f"L[{pairs[0][1]}]") + self._var_written(s)
+            trigger = self.trigger(s)
+            if trigger is not None:
+                lines.append(self.calls(trigger, "_v"))
+        return [(indent + t, loc) for t in lines]
+
+    def _subsets(self, pairs: list[tuple[n.Choice, int]], makers: list[str]) -> list[str]:
+        """Subset choices, for ``rt.choose_subsets``: their candidates worked out first."""
+        c = self.c
+        lines, choices = [], []
+        for index, (choice, slot) in enumerate(pairs):
+            items = f"_i{index}"
+            lines.append(f"{items} = {self.candidates(choice)}")
+            least = c.py(choice.min) if choice.min is not None else "0"
+            most = c.py(choice.max) if choice.max is not None else f"len({items})"
+            rules = []
+            for rule in choice.at_most:
+                with c.binding(choice.slot) as var:
+                    flags = f"[1 if {c.py(rule.condition)} else 0 for {var} in {items}]"
+                rules.append(f"[{c.py(rule.limit)}, {flags}]")
+            choices.append(f"({slot}, {items}, {c.py(choice.player)}, {least}, {most}, "
+                           f"[{', '.join(rules)}])")
+        return [*lines, f"rt.choose_subsets(L, ({', '.join(choices)},), [{', '.join(makers)}])"]
 
     def finish(self) -> None:
         """Group ops into blocks, resolve labels, and compile each block into the procedure."""
@@ -442,8 +484,9 @@ class Emitter(ChoiceWriter):
             lines = [(_LABEL.sub(lambda m: str(label_block[int(m.group(1))]), t), loc)
                      for t, loc in lines]
             fn = self.c.block_function(f"{self.proc.name} block {index}", "frame", lines)
-            self.proc.code.append(fn)
+            self.proc.blocks.append(fn)
             self.proc.locations.append(next((loc for _, loc in lines if loc), None))
+        self.proc.nslots = self.nslots
 
 
 def _resume_ops(ops: list[_Op]) -> dict[int, int]:

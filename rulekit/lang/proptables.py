@@ -1,9 +1,7 @@
-"""The properties of components read through tables, in generated code: one lookup of a dict
-made at compile time, by component, rather than two and a call (``C[x][attr]``).
+"""Tables of the components' properties that generated code reads: one lookup by component.
 
-:class:`PropertyTables` is the part of :class:`~rulekit.lang.pyexpr.ExprWriter` that makes
-these tables, one per property, bound in the namespace of the generated code, and the lookups
-(``table.__getitem__``) that playout versions ``map`` over a list.
+A table is made at compile time, one per property, and bound in the namespace of the
+generated code: ``table[x]`` rather than ``C[x][attr]``.
 """
 
 from __future__ import annotations
@@ -12,7 +10,6 @@ import itertools
 from typing import Any
 
 from rulekit.lang import nodes as n
-from rulekit.lang.exprfacts import reads_local
 from rulekit.model.symbols import Symbols
 
 
@@ -40,7 +37,6 @@ class PropertyTables:
         self.ns = bindings.ns
         self.constant = bindings.bind
         self._tables: dict[tuple[str, bool], str | None] = {}  # by property and strictness
-        self._getters: dict[str, str] = {}  # the lookup of a table, by the table's name
 
     def of(self, e: n.Attr) -> str | None:
         """The name of the table of ``e``'s property (:meth:`table`), if any: strict for
@@ -64,19 +60,6 @@ class PropertyTables:
             table = {ident: props.get(attr) for ident, props in components.items()}
             name = self._tables[key] = self.constant(table)
         return name
-
-    def getter(self, item: n.Expr, slot: int) -> str | None:
-        """The name of the lookup of the table of ``item``'s property, if ``item`` reads a
-        property of local ``slot`` (``x.p``, with a table: :meth:`of`), else None."""
-        if not (isinstance(item, n.Attr) and reads_local(item.obj, slot)):
-            return None
-        table = self.of(item)
-        if table is None:
-            return None
-        getter = self._getters.get(table)
-        if getter is None:
-            getter = self._getters[table] = self.constant(self.ns[table].__getitem__)
-        return getter
 
 
 __all__ = ["Bindings", "PropertyTables"]

@@ -5,16 +5,14 @@ state ``S``) or names bound in the namespace of the generated code; texts become
 literals, so nothing a pack writes is ever run as Python. :class:`ExprWriter` is the part of
 the :class:`~rulekit.lang.compiler.Compiler` that does this.
 
-While the compiler writes the *playout versions* of procedures (``playing_out``), it writes
-faster code that may count fewer steps: no step is counted for the items a comprehension
-walks, and the pack's small functions are written in place of their calls (a playout that
-fails is played again on the normal path, whose code is written as before, so errors keep
-their places).
+In *fast* mode (:meth:`ExprWriter.fast_code`) it writes the code of playouts: the same values,
+with fewer calls. The items a comprehension walks then count no step, and the pack's small
+functions are written in place of their calls, so a run-time error names the line of the
+call. ``tests/test_playout*.py`` check that playouts play the games the plain code plays.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -41,8 +39,8 @@ _PY_OPS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=
            ">=": ">=", "in": "in", "not in": "not in", "+": "+", "-": "-", "*": "*",
            "//": "//", "%": "%"}
 
-# A function of the pack written in place of its calls in playout versions has a body of at
-# most this many nodes.
+# In fast mode, a function of the pack whose body has at most this many nodes is written in
+# place of its calls.
 INLINE_NODES = 60
 
 
@@ -55,27 +53,24 @@ class ExprWriter:
         self.bindings = Bindings(ns)
         self._counter = self.bindings.counter  # (also numbers the files of generated code)
         self._bound: dict[int, str] = {}  # local slots compiled as Python names (binding)
-        self._prefix = ""  # of the Python names of comprehension variables
-        self._counting: set[str] = set()  # those of them that walk a range (numbers only)
         self.function_trees: dict[str, n.Expr] = {}  # pack function -> its body
         self.function_params: dict[str, int] = {}  # pack function -> number of parameters
-        self.playout_mode = False  # writing a playout version (see the module's docstring)
-        self._inlining: list[str] = []  # functions being written in place, innermost last
         self.tables = PropertyTables(symbols, self.bindings)
+        self.fast = False  # writing the code of playouts (see the module's docstring)
+        self._inlining: list[str] = []  # functions written in place now, innermost last
+
+    @contextmanager
+    def fast_code(self) -> Iterator[None]:
+        """While writing the code of playouts."""
+        saved, self.fast = self.fast, True
+        try:
+            yield
+        finally:
+            self.fast = saved
 
     def constant(self, value: Any) -> str:
         """A name in the namespace bound to ``value`` (for objects without a literal)."""
         return self.bindings.bind(value)
-
-    @contextmanager
-    def playing_out(self) -> Iterator[None]:
-        """While writing playout versions (see the module's docstring)."""
-        saved = self.playout_mode
-        self.playout_mode = True
-        try:
-            yield
-        finally:
-            self.playout_mode = saved
 
     def zone(self, e: n.Expr) -> str:
         """Python source of the key of a zone expression (``deck``, ``hand[p]``)."""
@@ -89,41 +84,10 @@ class ExprWriter:
             decl = self.symbols.zones.get(name) or self.symbols.variables.get(name)
             index = self.py(e.index)
             if decl is not None and isinstance(decl.per, int):
-                if self.playout_mode and self._never_bool(e.index):
-                    return f"{self._key_table(name, decl.per)}[{index}]"
                 index = f"str({index})"
-            elif decl is not None and decl.per is not None and self.playout_mode:
-                return f"{self._key_table(name, decl.per)}[{index}]"
             return f"({name + '.'!r} + {index})"
         assert isinstance(e, n.Name)
         return repr(e.ident)
-
-    def _key_table(self, name: str, per: int | str) -> str:
-        """The name of a table of the keys of a zone or variable, by number (``per`` 1 to a
-        count) or by role, node, edge or region: an index out of its domain fails, as its key
-        would (in a playout, whose failure is played again on the normal path)."""
-        table = f"_ZK_{name}"
-        if table not in self.ns:
-            if isinstance(per, int):
-                self.ns[table] = {i: zone_key(name, str(i)) for i in range(1, per + 1)}
-            else:
-                self.ns[table] = {ident: zone_key(name, ident)
-                                  for ident in self.symbols.index_domain(per)}
-        return table
-
-    def _never_bool(self, e: n.Expr) -> bool:
-        """Whether an index is surely not true or false (which a table by number would take
-        for 1 or 0): a sum, difference, product, quotient or remainder (or a call of a
-        function of the pack whose body is one), or a variable that walks a ``range``."""
-        if isinstance(e, n.Binary):
-            return e.op in _SIZED_OPS or e.op in ("//", "%")
-        if isinstance(e, n.Unary):
-            return e.op == "-"
-        if isinstance(e, n.Call) and e.ref and e.ref[0] == "func":  # what the body gives
-            body = self.function_trees.get(e.ref[1])
-            return isinstance(body, (n.Binary, n.Unary)) and self._never_bool(body)
-        return isinstance(e, n.Name) and bool(e.ref) and e.ref[0] == "local" \
-            and self._bound.get(e.ref[1]) in self._counting
 
     def py(self, e: n.Expr) -> str:
         """Python source of an expression, reading locals ``L``, zones ``Z``, variables ``V``."""
@@ -201,15 +165,15 @@ class ExprWriter:
         if mapped is not None:
             return f"list({mapped})"
         iterable = self.walked(e.iterable)  # (Python evaluates it outside the comprehension)
-        with self.binding(e.slot, counting=is_range(e.iterable)) as var:
+        with self.binding(e.slot) as var:
             if e.condition is not None and invariant(e.condition, e.slot):
                 # Worked out once rather than once per item (counted as once per item).
                 cond = self.py(e.condition)
                 return f"[{self.py(e.element)} for {var} in _each_if(rt, {iterable}, " \
                        f"lambda: {cond})]"
             cond = f" if {self.py(e.condition)}" if e.condition is not None else ""
-            if not self.playout_mode:
-                iterable = f"_each(rt, {iterable})"  # each item counted against the budget
+            if not self.fast:
+                iterable = f"_each(rt, {iterable})"  # each item counts against the budget
             return f"[{self.py(e.element)} for {var} in {iterable}{cond}]"
 
     @contextmanager
@@ -232,18 +196,15 @@ class ExprWriter:
         return name
 
     @contextmanager
-    def binding(self, slot: int, counting: bool = False) -> Iterator[str]:
-        """While compiling a comprehension (or a choice's conditions), its variable is the
-        Python local this gives rather than a slot of ``L``: faster, and it leaves the locals,
-        which are part of the state, alone. ``counting``: it walks a ``range``."""
+    def binding(self, slot: int) -> Iterator[str]:
+        """While compiling a comprehension (or a choice's conditions), its variable is a Python
+        local rather than a slot of ``L``: faster, and it leaves the locals (part of the
+        state) alone."""
         saved = self._bound.get(slot)
-        self._bound[slot] = name = f"_v{self._prefix}{slot}"
-        if counting:
-            self._counting.add(name)
+        self._bound[slot] = name = f"_v{len(self._inlining)}_{slot}"
         try:
             yield name
         finally:
-            self._counting.discard(name)
             if saved is None:
                 del self._bound[slot]
             else:
@@ -256,33 +217,6 @@ class ExprWriter:
             return f"{table}[{obj}]"
         return f"C[{obj}][{e.attr!r}]"
 
-    def _property_map(self, e: n.Expr) -> str | None:
-        """In playout versions (which count no step per item), a comprehension that reads one
-        property of each item and nothing else (``[c.score for c in cards]``) as a ``map`` of
-        the property's table over the list: looked up in C, with no Python frame for the
-        comprehension. None for another expression."""
-        if not (self.playout_mode and isinstance(e, n.Comprehension) and e.condition is None):
-            return None
-        getter = self.tables.getter(e.element, e.slot)
-        return None if getter is None else f"map({getter}, {self.walked(e.iterable)})"
-
-    def _property_in(self, e: n.Expr) -> str | None:
-        """In playout versions, ``any([x.p == v for x in xs])`` (or ``v == x.p``), for ``v`` a
-        constant, a local other than ``x`` or a variable, as ``v in map(<p's table>, xs)``:
-        the same values compared in the same order, up to the first equal one, with no
-        Python frame for the comprehension. None for another expression."""
-        if not (self.playout_mode and isinstance(e, n.Comprehension) and e.condition is None
-                and isinstance(e.element, n.Binary) and e.element.op == "=="):
-            return None
-        compared = e.element
-        for item, value in ((compared.left, compared.right), (compared.right, compared.left)):
-            if not is_simple(value) or reads_local(value, e.slot):
-                continue
-            getter = self.tables.getter(item, e.slot)
-            if getter is not None:
-                return f"({self.py(value)} in map({getter}, {self.walked(e.iterable)}))"
-        return None
-
     def _x_index(self, e: n.Index) -> str:
         obj = e.obj
         if isinstance(obj, n.Name) and obj.ref and obj.ref[0] in ("zone", "var"):
@@ -292,7 +226,7 @@ class ExprWriter:
 
     def _x_call(self, e: n.Call) -> str:
         kind, name = e.ref
-        if kind == "func" and self.playout_mode:
+        if kind == "func" and self.fast:
             inlined = self._inline(name, e.args)
             if inlined is not None:
                 return inlined
@@ -310,10 +244,6 @@ class ExprWriter:
             return f"_G_{name}({', '.join(args)})"
         if name == "count" and is_zone(e.args[0]):
             return f"len(Z[{self.zone(e.args[0])}])"
-        if name in ("top", "first") and self.playout_mode and is_zone(e.args[0]) \
-                and (not isinstance(e.args[0], n.Index) or is_simple(e.args[0].index)):
-            pile = f"Z[{self.zone(e.args[0])}]"  # (read twice: a key and a lookup)
-            return f"({pile}[{-1 if name == 'top' else 0}] if {pile} else None)"
         if name in ("min", "max") and len(args) > 1:
             return f"{name}({', '.join(args)})"  # Python's own, for two or more numbers
         if name == "any":
@@ -321,7 +251,7 @@ class ExprWriter:
             if found is not None:
                 return found
         if name == "sum" and self._sum_fits(e.args[0]):
-            mapped = self._property_map(e.args[0])  # (no list made of the numbers)
+            mapped = self._property_map(e.args[0])
             # Python's own: the total cannot outgrow the limits
             return f"sum({args[0] if mapped is None else mapped})"
         return f"_b_{name}({', '.join(args)})"
@@ -340,25 +270,6 @@ class ExprWriter:
         limit = int_bound(item)
         return limit is not None and limit < SMALL
 
-    def _inline(self, name: str, args: list[n.Expr]) -> str | None:
-        """The body of the pack's function ``name`` written in place of a call with ``args``,
-        if it is small, not recursive, and each argument is a name or a constant (cheap to
-        read again, and never failing); else None."""
-        body = self.function_trees.get(name)
-        if body is None or name in self._inlining or node_count(body) > INLINE_NODES \
-                or not all(is_simple(a) for a in args) \
-                or self.function_params.get(name) != len(args):
-            return None
-        params = {slot: f"({self.py(a)})" for slot, a in enumerate(args)}
-        saved = self._bound, self._prefix
-        self._bound, self._prefix = params, f"{next(self._counter)}_"
-        self._inlining.append(name)
-        try:
-            return f"({self.py(body)})"
-        finally:
-            self._inlining.pop()
-            self._bound, self._prefix = saved
-
     def _x_unary(self, e: n.Unary) -> str:
         operand = self.py(e.operand)
         return f"(not {operand})" if e.op == "not" else f"(-{operand})"
@@ -371,53 +282,88 @@ class ExprWriter:
         left = self.py(e.left)
         right = self.read(e.right) if e.op in ("in", "not in") else self.py(e.right)
         if e.op in _SIZED_OPS and not fits(e):
-            if self.playout_mode:
-                short = _times_small(e, left, right) if e.op == "*" else \
-                    sum_of_halves(e.op, left, right) if is_simple(e.left) and is_simple(e.right) \
-                    else None
-                if short is not None:
-                    return short
+            if self.fast and is_simple(e.left) and is_simple(e.right):
+                return checked_inline(e.op, left, right)
             return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
         return f"({left} {_PY_OPS[e.op]} {right})"
 
     def _x_choice(self, e: n.Choice) -> str:  # pragma: no cover - the checker forbids it
         raise AssertionError("a choice is not an expression")
 
+    # ------------------------------------------------------------ fast forms
 
-def _times_small(e: n.Binary, left: str, right: str) -> str | None:
-    """``a * k`` for a name ``a`` and a number ``k`` (``2 * x``), checked against the size
-    limits without a call: ``_mul`` only when the product may be too large (or ``a`` is not
-    a number; a failure there is the normal path's, as the playout is played again)."""
-    for name, number, text in ((e.left, e.right, left), (e.right, e.left, right)):
-        bound = int_bound(number)
-        if is_simple(name) and not isinstance(name, n.Literal) and bound:
-            most = INT_LIMIT // bound
-            return f"({left} * {right} if -{most} <= {text} <= {most} else _mul({left}, {right}))"
-    return None
+    def _property_map(self, e: n.Expr) -> str | None:
+        """In fast mode, ``[x.p for x in xs]`` as ``map`` of the property's table over ``xs``.
+
+        None for another expression.
+        """
+        if not (self.fast and isinstance(e, n.Comprehension) and e.condition is None):
+            return None
+        table = self._table_of_local(e.element, e.slot)
+        return None if table is None else f"map({table}.__getitem__, {self.walked(e.iterable)})"
+
+    def _property_in(self, e: n.Expr) -> str | None:
+        """In fast mode, ``any([x.p == v for x in xs])`` as ``v in map(<p's table>, xs)``.
+
+        ``v`` is a name or a constant that is not ``x``. None for another expression.
+        """
+        if not (self.fast and isinstance(e, n.Comprehension) and e.condition is None
+                and isinstance(e.element, n.Binary) and e.element.op == "=="):
+            return None
+        compared = e.element
+        for item, value in ((compared.left, compared.right), (compared.right, compared.left)):
+            if not is_simple(value) or reads_local(value, e.slot):
+                continue
+            table = self._table_of_local(item, e.slot)
+            if table is not None:
+                return (f"({self.py(value)} in map({table}.__getitem__, "
+                        f"{self.walked(e.iterable)}))")
+        return None
+
+    def _table_of_local(self, item: n.Expr, slot: int) -> str | None:
+        """The table of ``item``'s property, if ``item`` reads a property of local ``slot``."""
+        if not (isinstance(item, n.Attr) and reads_local(item.obj, slot)):
+            return None
+        return self.tables.of(item)
+
+    def _inline(self, name: str, args: list[n.Expr]) -> str | None:
+        """In fast mode, the body of the pack's small function ``name`` in place of a call.
+
+        Only for a body of at most ``INLINE_NODES`` nodes, not recursive, with each argument
+        a name or a constant (cheap to read again, and never failing); else None.
+        """
+        body = self.function_trees.get(name)
+        if body is None or name in self._inlining or node_count(body) > INLINE_NODES \
+                or not all(is_simple(a) for a in args) \
+                or self.function_params.get(name) != len(args):
+            return None
+        params = {slot: f"({self.py(a)})" for slot, a in enumerate(args)}
+        saved = self._bound
+        self._bound = params
+        self._inlining.append(name)
+        try:
+            return f"({self.py(body)})"
+        finally:
+            self._inlining.pop()
+            self._bound = saved
 
 
-def sum_of_halves(op: str, left: str, right: str) -> str:
-    """``left + right`` or ``left - right`` (Python sources of names or numbers, read more than
-    once), checked against the size limits without a call when both are numbers of at most
-    half the limit, whose sum or difference cannot outgrow it: ``_add`` or ``_sub`` otherwise
-    (texts and lists are added by ``_add``; a failure there is the normal path's, as a playout
-    is played again)."""
-    half = INT_LIMIT // 2
+def checked_inline(op: str, left: str, right: str) -> str:
+    """``left op right`` for names or numbers, checked against the size limits in place.
+
+    The helper (``_add``, ``_sub``, ``_mul``) is called only when a result may be out of
+    range, or when an operand is not a number.
+    """
+    half = INT_LIMIT // 2 if op != "*" else 3_037_000_499  # (the square root of the limit)
+    helper = f"{_SIZED_OPS[op]}({left}, {right})"
     tests = []
-    if op == "+":  # (a number is one; '-' takes only numbers, or fails)
-        names = [side for side in (left, right) if not _NUMBER.fullmatch(side)]
-        tests += [" is ".join([f"{name}.__class__" for name in names[:1]] + ["_INT"]
-                              + [f"{name}.__class__" for name in names[1:]])] if names else []
     for side in (left, right):
-        if not _NUMBER.fullmatch(side):
-            tests.append(f"-{half} <= {side} <= {half}")
-        elif abs(int(side)) > half:
-            return f"{_SIZED_OPS[op]}({left}, {right})"
-    condition = " and ".join(tests) or "True"
-    return f"({left} {op} {right} if {condition} else {_SIZED_OPS[op]}({left}, {right}))"
-
-
-_NUMBER = re.compile(r"\(?-?\d+\)?")  # the source of a number
+        digits = side.strip("()").lstrip("-")
+        if not digits.isdigit():
+            tests.append(f"{side}.__class__ is _INT and -{half} <= {side} <= {half}")
+        elif int(digits) > half:
+            return helper
+    return f"({left} {op} {right} if {' and '.join(tests) or 'True'} else {helper})"
 
 
 # Operators whose result may outgrow the size limits, and the helpers that check them. Adding

@@ -1,9 +1,7 @@
-"""What a compiled pack is made of, as the interpreter runs it.
+"""What the compiler hands the interpreter: a Program of compiled procedures.
 
-The compiler (:mod:`rulekit.lang.compiler`) builds a :class:`Program`; the interpreter
-(:mod:`rulekit.engine.vm`) and the code the compiler generates run on it, with the frame
-layout and block statuses below. This module, like the rest of ``rulekit.engine``, never
-imports the compiler: the language's phases run one way, parse → check → compile → run.
+Generated code is called with the runtime (``rulekit.engine.vm.Runtime``) and a list of
+local values. This module names those shapes without importing the engine.
 """
 
 from __future__ import annotations
@@ -15,17 +13,17 @@ from typing import TYPE_CHECKING, Any
 from rulekit.errors import Location
 
 if TYPE_CHECKING:
-    from rulekit.engine.vm import Runtime
     from rulekit.model.symbols import AnytimeDecl
 
 Locals = list[Any]
-Frame = list[Any]  # [procedure name, pc, locals]
-ExprFn = Callable[["Runtime", Locals], Any]
-Instr = Callable[["Runtime", Frame], int]
+Frame = list[Any]  # [procedure name, next block, locals]
+ExprFn = Callable[[Any, Locals], Any]  # f(runtime, locals): an expression's value
+Block = Callable[[Any, Frame], int]  # f(runtime, frame): a block, returning a status
+ProcFn = Callable[[Any, Locals], None]  # f(runtime, locals): a procedure run whole
 
-# Block results
-CONTINUE = 0
-SUSPEND = 1  # waiting for decisions
+# What a block returns
+CONTINUE = 0  # go on
+SUSPEND = 1  # wait for decisions
 STOP = 2  # the game is over
 
 MAIN = "__main__"  # the procedure that runs setup, then rounds of phases
@@ -41,19 +39,22 @@ class LogField:
 
 @dataclass
 class Proc:
-    """One compiled procedure: its blocks and where each came from."""
+    """One compiled procedure, in its two forms.
+
+    Its function that runs it whole is in ``Program.runs``. ``blocks`` are its statements cut
+    where the game may stop for a decision: only a procedure that may stop has them.
+    """
 
     name: str
-    code: list[Instr] = field(default_factory=list)
-    locations: list[Location | None] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    locations: list[Location | None] = field(default_factory=list)  # of each block
     nslots: int = 0
     params: list[tuple[str, str]] = field(default_factory=list)
-    # The block at which a choice is asked again after an anytime action, by the choice's
-    # block, when that is not the choice itself: the tests that lead straight into it.
+    # Where a choice is asked again after an anytime action, by the choice's block: the
+    # tests that lead straight into it, when there are some.
     resume: dict[int, int] = field(default_factory=dict)
-    # Whether an anytime action may change one of those tests (it reads what the action's
-    # procedure writes): otherwise asking the choice again goes the same way as running them
-    # again, and a playout may ask it again at once.
+    # Whether an anytime action may change one of those tests: then a playout runs the
+    # procedure through its blocks, to go back to them.
     moved_tests: bool = False
 
 
@@ -62,45 +63,30 @@ class Program:
     """Everything compiled from a pack; shared, read-only, by every game of it."""
 
     procs: dict[str, Proc] = field(default_factory=dict)
-    functions: dict[str, Callable[[Runtime, list[Any]], Any]] = field(default_factory=dict)
-    # The same, as generated code calls them: with a new list of arguments, which they extend.
-    direct_functions: dict[str, Callable[[Runtime, list[Any]], Any]] = field(
-        default_factory=dict)
-    # The playout version of each procedure: a plain function f(rt, locals) that answers its
-    # choices at once through ``rt.answer`` and logs as the procedure's blocks do (see
-    # engine/playout).
-    playout: dict[str, Callable[[Runtime, list[Any]], Any]] = field(default_factory=dict)
-    build_playout: Callable[[], None] | None = None  # compiles ``playout`` when first needed
-    phase_pcs: dict[str, int] = field(default_factory=dict)
+    runs: dict[str, ProcFn] = field(default_factory=dict)  # procedures run whole, by name
+    # Those of them that never stop for a decision: run whole by the interpreter too.
+    direct: dict[str, ProcFn] = field(default_factory=dict)
+    # The pack's functions, by name: each takes a new list of its arguments.
+    functions: dict[str, ExprFn] = field(default_factory=dict)
+    phase_pcs: dict[str, int] = field(default_factory=dict)  # each phase's block in MAIN
     round_start_pc: int = -1
     round_end_pc: int = -1
     end_checks: list[tuple[ExprFn, str, str]] = field(default_factory=list)
     anytime: list[tuple[AnytimeDecl, ExprFn | None]] = field(default_factory=list)
+    # The same, by role (only roles that have some).
+    anytime_by_role: dict[str, list[tuple[AnytimeDecl, ExprFn | None]]] = field(
+        default_factory=dict)
     evaluate: dict[str, ExprFn] = field(default_factory=dict)  # flow.evaluate, per role
     line_maps: dict[str, dict[int, Location]] = field(default_factory=dict)
     plain_ids: frozenset[str] = frozenset()  # component ids usable as option ids as they are
     logs: dict[int, list[str | LogField]] = field(default_factory=dict)
     # Why a choice refuses an answer (``where ... else "text"``), written as log texts are.
     reasons: dict[int, list[str | LogField]] = field(default_factory=dict)
-    # Per choice with a reason on 'where': a function f(rt, L) listing the candidates refused
-    # and why, and the choice's place in the pack (a spec's ``refusing``: engine/refusals).
-    refusers: list[tuple[Callable[[Runtime, list[Any]], list[Any]], Location | None]] = field(
-        default_factory=list)
-    # Per choice with a ``label``: a function f(rt, L, items) giving the label of each item
-    # (a spec's ``labelling``).
-    labellers: list[tuple[Callable[[Runtime, list[Any], list[Any]], list[Any]],
-                          Location | None]] = field(default_factory=list)
+    # Whether a playout may keep which anytime actions hold until code writes what their
+    # conditions read (fast code then forgets them: ``rt.held.clear()``).
+    cached_anytime: bool = False
     # Roles with an anytime action whose ``when`` may read non-public data: always asked.
     secret_anytime: frozenset[str] = frozenset()
-    # Whether a run may keep the values of the anytime conditions until generated code writes
-    # something they read (it then forgets, in ``rt.whens``, the values of those conditions and
-    # the actions that hold for their roles).
-    cache_whens: bool = False
-    # The ``when`` of each anytime action (as in ``anytime``) written as playout code.
-    playout_whens: list[ExprFn | None] = field(default_factory=list)
-    # The flow, for the playout version of the main procedure (engine/rounds): the setup's
-    # procedure, the number of rounds, the phases (id, procedure), what follows the rounds.
-    flow: tuple[str | None, ExprFn | None, list[tuple[str, str]], str | None] | None = None
 
 
 def zone_key(name: str, role: str) -> str:

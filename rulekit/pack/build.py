@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame
 from rulekit.errors import Location, PackError, PackFileError, SchemaError, did_you_mean
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
-from rulekit.lang.compiler import MAIN, STOP, Body, Compiler, ExprFn, Frame, Program
+from rulekit.lang.compiler import Body, Compiler
 from rulekit.lang.parser import Snippet, parse_block, parse_expression
-from rulekit.model.program import INITIATIVE
+from rulekit.model.program import INITIATIVE, MAIN, STOP, ExprFn, Frame, Proc, ProcFn, Program
 from rulekit.model.symbols import Symbols
 from rulekit.pack.documents import Documents, snippet
 from rulekit.source.document import YamlDocument
@@ -174,9 +175,11 @@ class CodeBuilder:
             if decl.when is not None and anytime_doc is not None:
                 where = snippet(anytime_doc, ("anytime", i, "when"))
                 decl.when_expr = self._checked_expr(symbols, where, "bool")
-                if decl.when_expr is not None:
-                    when = compiler.expr(decl.when_expr, where.location(decl.when_expr.pos))
+                if decl.when_expr is not None:  # (asked at every decision: fast code)
+                    with compiler.fast_code():
+                        when = compiler.expr(decl.when_expr, where.location(decl.when_expr.pos))
             compiler.program.anytime.append((decl, when))
+            compiler.program.anytime_by_role.setdefault(decl.role, []).append((decl, when))
         if not self.errors and bodies:
             compiler.compile_bodies(self.bodies)
             _build_main(compiler.program, rounds, phases, doc.key_location(("flow",)))
@@ -185,10 +188,8 @@ class CodeBuilder:
 def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]],
                 where: Location) -> None:
     """The main procedure: setup, then rounds of phases, then what follows the last round."""
-    from rulekit.lang.compiler import Proc
-
     main = Proc(MAIN)
-    code = main.code
+    code = main.blocks
     procs = program.procs
 
     def call(name: str) -> Any:
@@ -244,6 +245,45 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
     code.append(no_winner)
     main.locations = [where] * len(code)
     procs[MAIN] = main
-    program.flow = (SETUP if SETUP in procs else None, rounds, phases,
-                    AFTER_ROUNDS if AFTER_ROUNDS in procs else None)
+    program.runs[MAIN] = _main_whole(program, rounds, phases)
+
+
+def _main_whole(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]]
+                ) -> ProcFn:
+    """The main procedure run whole, as a playout runs it: the same steps as its blocks."""
+    procs, runs = program.procs, program.runs
+
+    def run(name: str, rt: Any) -> None:
+        if name in runs:
+            runs[name](rt, [])
+        else:
+            rt.run_blocks(name, [])
+
+    def main(rt: Any, locals_: list[Any]) -> None:
+        state = rt.state
+        if SETUP in procs:
+            run(SETUP, rt)
+        steps = [(phase_id, runs.get(name), name) for phase_id, name in phases]
+        while rounds is None or state["round"] < rounds(rt, locals_):
+            state["round"] += 1
+            try:
+                for phase_id, whole, name in steps:
+                    rt.ticks -= 1
+                    if rt.ticks < 0:
+                        raise BudgetExceeded
+                    state["phase"] = phase_id
+                    if whole is not None:
+                        whole(rt, [])
+                    else:
+                        rt.run_blocks(name, [])
+            except EndRound:
+                pass  # on to the next round
+        state["phase"] = None
+        if AFTER_ROUNDS in procs:
+            run(AFTER_ROUNDS, rt)
+        if state["result"] is None:
+            rt.finish(None, "the last round is over")
+        raise StopGame
+
+    return main
 

@@ -20,8 +20,9 @@ from typing import Any
 from rulekit.engine.game import Game
 from rulekit.errors import EffectCheckError, PackError, PackErrors, RulekitError, UsageError
 from rulekit.lang.checker import Checker
-from rulekit.lang.compiler import Body, Compiler, ExprFn, Program
+from rulekit.lang.compiler import Body, Compiler
 from rulekit.lang.parser import Snippet, parse_expression
+from rulekit.model.program import ExprFn, Program
 from rulekit.model.symbols import Symbols
 from rulekit.pack.build import CodeBuilder
 from rulekit.pack.declarations import Declarations

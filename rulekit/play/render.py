@@ -23,7 +23,7 @@ from rich.text import Text
 
 from rulekit.engine.decisions import NONE_ID, Decision
 from rulekit.engine.game import Game
-from rulekit.lang.compiler import zone_key
+from rulekit.model.program import zone_key
 from rulekit.pack.display import Display
 from rulekit.play.prompt import Menu
 from rulekit.play.table import Table

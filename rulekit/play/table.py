@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
-from rulekit.lang.compiler import zone_key
+from rulekit.model.program import zone_key
 from rulekit.pack.display import Column, Display, Item, Panel, Row
 from rulekit.play.tablebeliefs import TableBeliefs
 

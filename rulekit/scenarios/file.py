@@ -14,7 +14,7 @@ from typing import Any
 
 from rulekit.engine.game import Game
 from rulekit.errors import Location, PackError, PackErrors, did_you_mean
-from rulekit.lang.compiler import zone_key
+from rulekit.model.program import zone_key
 from rulekit.model.symbols import describe_per
 from rulekit.pack.loader import display_path
 from rulekit.source.document import YamlDocument, load_yaml

@@ -115,8 +115,6 @@ class KeptGame:
                     if digest is None:
                         return
                     bases[str(base.resolve())] = digest
-            if game.program.build_playout is not None:  # kept compiled, both ways
-                game.program.build_playout()
             from rulekit.sim.codepickle import dumps
 
             data = dumps({name: getattr(game, name) for name in _GAME_FIELDS})

@@ -35,9 +35,9 @@ from rulekit.bots.agent import (
     load_agent,
 )
 from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import playout
-from rulekit.engine.randomchooser import RandomChooser
 from rulekit.engine.rng import derive
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did_you_mean
@@ -116,10 +116,9 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
 
     try:
         if fast:  # played out from the start (run to the first decision on the way)
-            state, decisions, capped = playout(
-                game, state, lambda: _choosers(game, seed, loaded, state), max_rounds, watch,
-                record=False,  # nobody reads the choices of this game
-                restart=lambda: game.initial_state(seed, quiet=True))
+            decisions, capped = playout(
+                game, state, _choosers(game, seed, loaded, state), max_rounds, watch,
+                record=False)  # nobody reads the choices of this game
             stopped = "" if capped else None
         else:
             state = game.run(state)  # game.new_game(seed), with the state at hand for errors
