@@ -30,11 +30,12 @@ def checked_bodies(bodies: list[Body]) -> list[CheckedBody]:
             for body in bodies]
 
 
-def log_leaks(symbols: Symbols, bodies: list[CheckedBody]) -> list[PackError]:
+def log_leaks(symbols: Symbols, bodies: list[CheckedBody],
+              function_trees: dict[str, n.Expr]) -> list[PackError]:
     """A warning for each ``{...}`` of a public log line that may print non-public data."""
     places = {b.name: b.snippet for b in bodies}
     warnings: list[PackError] = []
-    for leak in public_log_leaks(symbols, list(bodies)):
+    for leak in public_log_leaks(symbols, list(bodies), function_trees):
         names = ", ".join(f"'{name}'" for name in leak.names) or "non-public data"
         warnings.append(PackWarning(
             f"this log line is public, and it prints {names}, which not every player may see",

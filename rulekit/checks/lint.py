@@ -194,7 +194,7 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter.end_at_start()
     linter.unused()
     linter.empty_choices()
-    linter.warnings += log_leaks(pack.game.symbols, bodies)
+    linter.warnings += log_leaks(pack.game.symbols, bodies, pack.function_trees)
     linter.warnings += dead_phases(linter.doc, bodies)
     return sorted(linter.warnings, key=lambda w: (w.location.file, w.location.line,
                                                   w.location.column) if w.location else

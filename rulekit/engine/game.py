@@ -14,13 +14,13 @@ from typing import Any
 from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option, choice_event, logged_choice_event
 from rulekit.engine.frozen import FrozenDict, thaw
+from rulekit.engine.helpers import as_text
 from rulekit.engine.observe import Observation, observe
 from rulekit.engine.state import Spec, State
 
 __all__ = ["FORMAT_VERSION", "Game", "State", "copy_state"]
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
-from rulekit.lang.builtins import as_text
 from rulekit.model.program import MAIN, LogField, Program, zone_key
 from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 

@@ -107,6 +107,17 @@ def full(zone: str, capacity: int) -> None:
                       f"{'' if capacity == 1 else 's'}")
 
 
+def as_text(value: Any) -> str:
+    """A value as the effect language writes it: ``none``, ``true``, ``[1, 2]``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(as_text(v) for v in value) + "]"
+    return str(value)
+
+
 def snapshot(value: Any) -> Any:
     """A copy of a list (so a log event keeps the cards as they were)."""
     return list(value) if isinstance(value, list) else value

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rulekit.engine.helpers import INT_LIMIT, LIST_LIMIT, LimitExceeded, checked
+from rulekit.engine.helpers import INT_LIMIT, LIST_LIMIT, LimitExceeded, as_text, checked
 
 
 @dataclass(frozen=True)
@@ -50,16 +50,6 @@ def _min(*args: Any) -> Any:
     if len(args) == 1:
         return min(args[0]) if args[0] else 0
     return min(args)
-
-
-def as_text(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return "[" + ", ".join(as_text(v) for v in value) + "]"
-    return str(value)
 
 
 def _minmax_type(types: list[str]) -> str:

@@ -171,8 +171,11 @@ class Compiler(ExprWriter):
                          for z in self.symbols.zones.values() if z.on_enter})
         suspending = self._suspending(bodies, triggers)
         program = self.program
+        whens = [(decl.role, self.trees[when]) for decl, when in program.anytime
+                 if when is not None]
         program.secret_anytime = mark_secret_choices(
-            self.symbols, [SecretBody(b.name, b.stmts) for b in bodies])
+            self.symbols, [SecretBody(b.name, b.stmts) for b in bodies], self.function_trees,
+            whens)
         self.anytime_writes = writes_of(
             {b.name: b.stmts for b in bodies},
             [decl.procedure for decl, _ in program.anytime], triggers)

@@ -44,9 +44,10 @@ class LogLeak:
 
 class _Analysis:
     def __init__(self, symbols: Symbols, bodies: list[SecretBody],
-                 answers_secret: bool = True) -> None:
+                 function_trees: dict[str, n.Expr], answers_secret: bool = True) -> None:
         self.symbols = symbols
         self.bodies = {b.name: b for b in bodies}
+        self.function_trees = function_trees  # the checked body of each function
         self.functions: dict[tuple[str, frozenset[int]], bool] = {}
         self.changed = False
         self.marking = False
@@ -141,8 +142,7 @@ class _Analysis:
         if key in self.functions:
             return self.functions[key]
         self.functions[key] = bool(key[1])  # while it is worked out (a function calling itself)
-        func = self.symbols.functions.get(name)
-        body = getattr(func, "body", None)
+        body = self.function_trees.get(name)
         result = True if body is None else self.expr(body, set(key[1]))
         self.functions[key] = result
         return result
@@ -258,11 +258,12 @@ def _fixed_point(analysis: _Analysis, bodies: list[SecretBody]) -> None:
             analysis.body(body)
 
 
-def public_log_leaks(symbols: Symbols, bodies: list[SecretBody]) -> list[LogLeak]:
+def public_log_leaks(symbols: Symbols, bodies: list[SecretBody],
+                     function_trees: dict[str, n.Expr]) -> list[LogLeak]:
     """The fields of public log lines (no ``to``) that may print non-public data: a zone or
     variable that is not public, or what is worked out from one. The answer of a choice is
     not counted: a log line that says what a player chose tells what the rules make public."""
-    analysis = _Analysis(symbols, bodies, answers_secret=False)
+    analysis = _Analysis(symbols, bodies, function_trees, answers_secret=False)
     _fixed_point(analysis, bodies)
     analysis.leaks = []
     for body in bodies:
@@ -270,13 +271,17 @@ def public_log_leaks(symbols: Symbols, bodies: list[SecretBody]) -> list[LogLeak
     return analysis.leaks
 
 
-def mark_secret_choices(symbols: Symbols, bodies: list[SecretBody]) -> frozenset[str]:
+def mark_secret_choices(symbols: Symbols, bodies: list[SecretBody],
+                        function_trees: dict[str, n.Expr],
+                        whens: list[tuple[str, n.Expr]]) -> frozenset[str]:
     """Set ``always_ask`` on every choice of ``bodies`` whose options may depend on non-public
-    data; return the roles with an anytime action whose ``when`` may read such data."""
-    analysis = _Analysis(symbols, bodies)
+    data; return the roles with an anytime action whose ``when`` may read such data.
+
+    ``whens`` are the roles of the anytime actions and their checked conditions.
+    """
+    analysis = _Analysis(symbols, bodies, function_trees)
     _fixed_point(analysis, bodies)
     analysis.marking = True
     for body in bodies:
         analysis.body(body)
-    return frozenset(decl.role for decl in symbols.anytime
-                     if decl.when_expr is not None and analysis.expr(decl.when_expr, set()))
+    return frozenset(role for role, when in whens if analysis.expr(when, set()))

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit.errors import Location
-from rulekit.lang import nodes as n
 from rulekit.lang.parser import Snippet
 
 
@@ -66,7 +65,6 @@ class AnytimeDecl:
     procedure: str
     when: str | None = None
     location: Location | None = None
-    when_expr: n.Expr | None = None  # the checked ``when``, for the secrecy analysis
 
 
 @dataclass
@@ -93,7 +91,6 @@ class FuncDecl:
     name: str
     params: list[tuple[str, str]]
     snippet: Snippet
-    body: n.Expr | None = None
     nslots: int = 0
     location: Location | None = None
     result: str = "any"  # the type of the body, found by the checker
@@ -104,7 +101,6 @@ class ProcDecl:
     name: str
     params: list[tuple[str, str]]
     snippet: Snippet
-    body: list[n.Stmt] = field(default_factory=list)
     nslots: int = 0
     location: Location | None = None
 

@@ -28,6 +28,7 @@ class CodeBuilder:
         self.errors = docs.errors
         self._section = docs.section
         self.bodies: list[Body] = []
+        self.function_trees: dict[str, n.Expr] = {}  # each function's checked body
 
     def _parse_block(self, snippet: Snippet) -> list[n.Stmt] | None:
         try:
@@ -120,7 +121,7 @@ class CodeBuilder:
             func.result = checker.check_expr(expr)
             self.errors.extend(checker.errors)
             if not checker.errors:
-                func.body = expr
+                self.function_trees[func.name] = expr
                 compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
 
     def compile_code(self, symbols: Symbols, compiler: Compiler, bodies: bool = True) -> None:
@@ -174,10 +175,10 @@ class CodeBuilder:
             when = None
             if decl.when is not None and anytime_doc is not None:
                 where = snippet(anytime_doc, ("anytime", i, "when"))
-                decl.when_expr = self._checked_expr(symbols, where, "bool")
-                if decl.when_expr is not None:  # (asked at every decision: fast code)
+                tree = self._checked_expr(symbols, where, "bool")
+                if tree is not None:  # (asked at every decision: fast code)
                     with compiler.fast_code():
-                        when = compiler.expr(decl.when_expr, where.location(decl.when_expr.pos))
+                        when = compiler.expr(tree, where.location(tree.pos))
             compiler.program.anytime.append((decl, when))
             compiler.program.anytime_by_role.setdefault(decl.role, []).append((decl, when))
         if not self.errors and bodies:

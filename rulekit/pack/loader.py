@@ -19,6 +19,7 @@ from typing import Any
 
 from rulekit.engine.game import Game
 from rulekit.errors import EffectCheckError, PackError, PackErrors, RulekitError, UsageError
+from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Body, Compiler
 from rulekit.lang.parser import Snippet, parse_expression
@@ -52,6 +53,7 @@ class LoadedPack:
     display: Display = field(default_factory=Display)  # how its table looks to a player
     # its statement lists (procedures, setup, phases, after_rounds), parsed and checked
     bodies: list[Body] = field(default_factory=list)
+    function_trees: dict[str, n.Expr] = field(default_factory=dict)  # its functions, checked
     manifest_doc: YamlDocument | None = None  # the manifest (merged with its base's)
 
     @property
@@ -76,7 +78,7 @@ def _load(folder: Path, overrides: dict[str, Any], compile_bodies: bool) -> Load
     docs.fail_if_errors()
     return LoadedPack(folder, manifest, docs.documents, game, docs.own_scenario_files,
                       docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files,
-                      docs.roots, display, builder.bodies, manifest_doc)
+                      docs.roots, display, builder.bodies, builder.function_trees, manifest_doc)
 
 
 def _game(docs: Documents, symbols: Symbols, program: Program,
