@@ -1,4 +1,4 @@
-"""Stored results (syntax trees, schema checks): a run after a change parses only the code that
+"""Stored results (YAML data, schema checks): a run after a change reads only the file that
 changed, a stored result never hides an error, and a store that is corrupt, of another rulekit
 or turned off is not read."""
 
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from helpers_cli import Run, runner
 
-import rulekit.lang.parser
 import rulekit.source.store
+import rulekit.source.yamlload
 
 
 @pytest.fixture
@@ -20,16 +20,16 @@ def run(capsys: pytest.CaptureFixture[str]) -> Run:
 
 
 @pytest.fixture
-def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The texts parsed while the test runs."""
+def composed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The YAML texts read while the test runs."""
     seen: list[str] = []
-    parse = rulekit.lang.parser._parse_new
+    compose = rulekit.source.yamlload._compose
 
-    def counting(snippet: Any, start: str) -> Any:
-        seen.append(snippet.text)
-        return parse(snippet, start)
+    def counting(text: str) -> Any:
+        seen.append(text)
+        return compose(text)
 
-    monkeypatch.setattr(rulekit.lang.parser, "_parse_new", counting)
+    monkeypatch.setattr(rulekit.source.yamlload, "_compose", counting)
     return seen
 
 
@@ -38,19 +38,7 @@ def edit(pack: Path, old: str, new: str) -> None:
     game.write_text(game.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
 
 
-def test_only_the_code_that_changed_is_parsed_again(run: Run, make_pack: Any, cache: Path,
-                                                    parsed: list[str]) -> None:
-    pack = make_pack()
-    assert run("validate", pack)[0] == 0
-    assert parsed and list(cache.glob("stored/*.pickle"))
-    parsed.clear()
-    edit(pack, "points[red] += 1", "points[red] += 2")
-    assert run("validate", pack)[0] == 0
-    assert len(parsed) == 1 and "points[red] += 2" in parsed[0]
-
-
-def test_a_stored_tree_never_hides_an_error(run: Run, make_pack: Any, cache: Path,
-                                            parsed: list[str]) -> None:
+def test_a_stored_result_never_hides_an_error(run: Run, make_pack: Any, cache: Path) -> None:
     pack = make_pack()
     run("validate", pack)
     edit(pack, "points[red] += 1", "points[red] +=")
@@ -58,13 +46,12 @@ def test_a_stored_tree_never_hides_an_error(run: Run, make_pack: Any, cache: Pat
         code, _, err = run("validate", pack)
         assert code == 1 and "game.yaml:20:35: syntax error" in err
     edit(pack, "points[red] +=", "points[red] += 1")
-    parsed.clear()
-    assert run("validate", pack)[0] == 0 and not parsed
+    assert run("validate", pack)[0] == 0
 
 
 @pytest.mark.parametrize("damage", ["garbage", "another rulekit", "writable by others"])
 def test_a_store_that_does_not_fit_is_not_read(run: Run, make_pack: Any, cache: Path,
-                                               parsed: list[str], damage: str,
+                                               composed: list[str], damage: str,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     pack = make_pack()
     first = run("validate", "--no-cache", pack)  # reads and writes nothing
@@ -82,30 +69,20 @@ def test_a_store_that_does_not_fit_is_not_read(run: Run, make_pack: Any, cache: 
     run("validate", pack)
     monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache))  # the stores are read again
     (cache / "validate").rename(cache / "validated-before")
-    parsed.clear()
+    composed.clear()
     assert run("validate", pack) == first
-    assert parsed  # parsed afresh, and stored again
+    assert composed  # read afresh, and stored again
     monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache.with_name("elsewhere")))
     run("validate", pack)
     monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache))
     (cache / "validated-before").rename(cache / "validated-twice")
-    parsed.clear()
+    composed.clear()
     (cache / "validate").rename(cache / "validated-thrice")
-    assert run("validate", pack) == first and not parsed  # the stored trees serve
+    assert run("validate", pack) == first and not composed  # the stored data serves
 
 
 def test_only_the_yaml_file_that_changed_is_read_again(run: Run, make_pack: Any, cache: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    import rulekit.source.yamlload
-
-    composed: list[str] = []
-    compose = rulekit.source.yamlload._compose
-
-    def counting(text: str) -> Any:
-        composed.append(text)
-        return compose(text)
-
-    monkeypatch.setattr(rulekit.source.yamlload, "_compose", counting)
+                                                       composed: list[str]) -> None:
     pack = make_pack()
     assert run("validate", pack)[0] == 0 and len(composed) >= 3
     composed.clear()

@@ -1,9 +1,5 @@
 """Parse effect-language text into the syntax tree of :mod:`rulekit.lang.nodes`.
 
-A text parsed without error is parsed once: its tree is kept, by text and grammar rule, in a
-:class:`~rulekit.source.store.Store` (in the cache folder between runs, in memory within one), and
-each use gets a copy. Only a text met for the first time goes to lark, in
-:mod:`rulekit.lang.larkparse` (imported then: a run that meets no new text never imports lark).
 Syntax errors become :class:`~rulekit.errors.EffectSyntaxError` located in the pack file through
 the snippet's ``locate`` function.
 """
@@ -18,7 +14,6 @@ from typing import Any
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
-from rulekit.source.store import Store
 
 
 @dataclass(frozen=True)
@@ -55,34 +50,20 @@ KEYWORDS = frozenset(re.findall(r'"([a-z_]+)"', grammar_text()))
 
 def parse_block(snippet: Snippet) -> list[n.Stmt]:
     """Parse a sequence of statements."""
-    result: list[n.Stmt] = _stored_parse(snippet, "start")
+    result: list[n.Stmt] = _parse(snippet, "start")
     return result
 
 
 def parse_expression(snippet: Snippet) -> n.Expr:
     """Parse one expression."""
-    result: n.Expr = _stored_parse(snippet, "expr_start")
+    result: n.Expr = _parse(snippet, "expr_start")
     return result
 
 
-# Syntax trees of texts parsed without error, by text and rule (positions in a tree are those
-# of the text itself: the snippet's ``locate`` places them in the file). Each use gets a copy.
-_syntax_trees = Store("syntax-trees")
-
-
-def _stored_parse(snippet: Snippet, start: str) -> Any:
-    key = (snippet.text, start)
-    found = _syntax_trees.get_object(key)
-    if found is None:
-        found = _parse_new(snippet, start)
-        _syntax_trees.put_object(key, found)
-    return found
-
-
-def _parse_new(snippet: Snippet, start: str) -> Any:
-    """A text not parsed before: by the shipped tables without lark (:mod:`~rulekit.lang.
-    larkfast`), else (a mistake, code nested near the limits) with lark, which says what and
-    where the mistake is (:mod:`~rulekit.lang.larkparse`, imported only then)."""
+def _parse(snippet: Snippet, start: str) -> Any:
+    """Parse by the shipped tables without lark (:mod:`~rulekit.lang.larkfast`), else (a
+    mistake, code nested near the limits) with lark, which says what and where the mistake is
+    (:mod:`~rulekit.lang.larkparse`, imported only then)."""
     from rulekit.lang.larkfast import fast_parse
 
     found = fast_parse(snippet, start)
