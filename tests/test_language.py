@@ -367,10 +367,16 @@ class TestSyntaxErrors:
              "did you mean '=='?"),
             ("log \"{a} (\" # ( [\nf(@x#2", 2, 2, "syntax error: this '(' is never closed",
              "add the ')' that closes it"),
+            ("let x = (1 +\nlet y = 2", 1, 9, "syntax error: this '(' is never closed",
+             "add the ')' that closes it"),
+            ("let x = 1 +\n}", 2, 1, "syntax error: this '}' closes nothing",
+             "remove it, or add the '{' it closes"),
+            ("let x = 99999999999999999999999", 1, 9, "the number 99999999999999999999999 is too "
+             "large; numbers lie within ±9,223,372,036,854,775,807 (±2^63 - 1)", None),
         ],
     )
     def test_placed_where_the_mistake_is(self, text: str, line: int, column: int,
-                                         message: str, hint: str) -> None:
+                                         message: str, hint: str | None) -> None:
         with pytest.raises(EffectSyntaxError) as info:
             parse(text)
         err = info.value

@@ -1,11 +1,8 @@
 """Parse effect-language text into the syntax tree of :mod:`rulekit.lang.nodes`.
 
-A text parsed without error is parsed once: its tree is kept, by text and grammar rule, in a
-:class:`~rulekit.source.store.Store` (in the cache folder between runs, in memory within one), and
-each use gets a copy. Only a text met for the first time goes to lark, in
-:mod:`rulekit.lang.larkparse` (imported then: a run that meets no new text never imports lark).
-Syntax errors become :class:`~rulekit.errors.EffectSyntaxError` located in the pack file through
-the snippet's ``locate`` function.
+lark's LALR parser, built from ``grammar.lark``, reads a text into a parse tree. The tree's
+depth and numbers are checked against the limits, then :mod:`rulekit.lang.nodemaker` makes the
+nodes. Errors are located in the pack file by the snippet's ``locate`` function.
 """
 
 from __future__ import annotations
@@ -13,12 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any
 
-from rulekit.errors import Location
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
+
+from rulekit.errors import EffectSyntaxError, Location
 from rulekit.lang import nodes as n
-from rulekit.source.store import Store
+from rulekit.lang.nodemaker import NodeMaker, pos_of
+from rulekit.lang.syntaxhints import syntax_error
+from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT
 
 
 @dataclass(frozen=True)
@@ -44,8 +46,7 @@ def plain_snippet(text: str, file: str = "<text>") -> Snippet:
 
 
 def grammar_text() -> str:
-    """The text of the effect language's lark grammar (read next to this module, without
-    importlib.resources, whose import took longer than the rest of this module's)."""
+    """The text of the effect language's lark grammar."""
     return Path(__file__).with_name("grammar.lark").read_text("utf-8")
 
 
@@ -55,39 +56,71 @@ KEYWORDS = frozenset(re.findall(r'"([a-z_]+)"', grammar_text()))
 
 def parse_block(snippet: Snippet) -> list[n.Stmt]:
     """Parse a sequence of statements."""
-    result: list[n.Stmt] = _stored_parse(snippet, "start")
-    return result
+    statements = _parse(snippet, "start")
+    assert isinstance(statements, list)
+    return statements
 
 
 def parse_expression(snippet: Snippet) -> n.Expr:
     """Parse one expression."""
-    result: n.Expr = _stored_parse(snippet, "expr_start")
-    return result
+    expression = _parse(snippet, "expr_start")
+    assert isinstance(expression, n.Expr)
+    return expression
 
 
-# Syntax trees of texts parsed without error, by text and rule (positions in a tree are those
-# of the text itself: the snippet's ``locate`` places them in the file). Each use gets a copy.
-_syntax_trees = Store("syntax-trees")
+@cache
+def _lark() -> Lark:
+    """The grammar's LALR parser, built at its first use."""
+    return Lark(grammar_text(), parser="lalr", start=["start", "expr_start"],
+                propagate_positions=True, maybe_placeholders=False)
 
 
-def _stored_parse(snippet: Snippet, start: str) -> Any:
-    key = (snippet.text, start)
-    found = _syntax_trees.get_object(key)
-    if found is None:
-        found = _parse_new(snippet, start)
-        _syntax_trees.put_object(key, found)
-    return found
+def _parse(snippet: Snippet, start: str) -> object:
+    """The nodes of ``snippet`` by the grammar's rule ``start``."""
+    try:
+        tree = _lark().parse(snippet.text, start=start)
+    except UnexpectedInput as exc:
+        raise syntax_error(snippet.text, exc, snippet.locate) from None
+    _check_limits(snippet, tree)
+
+    def expression(text: str) -> n.Expr:
+        return parse_expression(Snippet(text, snippet.locate))
+
+    return NodeMaker(snippet.locate, expression).make(tree)
 
 
-def _parse_new(snippet: Snippet, start: str) -> Any:
-    """A text not parsed before: by the shipped tables without lark (:mod:`~rulekit.lang.
-    larkfast`), else (a mistake, code nested near the limits) with lark, which says what and
-    where the mistake is (:mod:`~rulekit.lang.larkparse`, imported only then)."""
-    from rulekit.lang.larkfast import fast_parse
+def _check_limits(snippet: Snippet, tree: Tree[Token]) -> None:
+    """Refuse code nested deeper than the limits, and numbers too large.
 
-    found = fast_parse(snippet, start)
-    if found is None:
-        from rulekit.lang.larkparse import parse
+    The walk does not recurse, so a tree too deep for recursion is refused safely.
+    """
+    stack: list[tuple[Tree[Token], int, int]] = [(tree, 0, 0)]
+    while stack:
+        node, depth, blocks = stack.pop()
+        if node.data == "block":
+            blocks += 1
+            if blocks > MAX_BLOCK_NESTING:
+                raise _too_deep(snippet, node, f"more than {MAX_BLOCK_NESTING} blocks inside one "
+                                "another", "move the inner blocks into a procedure")
+        if depth > MAX_CODE_NESTING:
+            raise _too_deep(snippet, node, f"more than {MAX_CODE_NESTING} levels",
+                            "split it into parts with let, functions or procedures")
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1, blocks))
+            elif child.type == "NUMBER":
+                _check_number(snippet, child)
 
-        found = parse(snippet, start)
-    return found
+
+def _too_deep(snippet: Snippet, node: Tree[Token], what: str, hint: str) -> EffectSyntaxError:
+    return EffectSyntaxError(f"the code is nested too deeply: {what} (the limit)",
+                             snippet.location(pos_of(node.meta)), hint)
+
+
+def _check_number(snippet: Snippet, token: Token) -> None:
+    digits = str(token).lstrip("0")
+    if len(digits) > len(str(MAX_INT)) or (digits and int(digits) > MAX_INT):
+        shown = str(token) if len(token) <= 24 else f"{token[:20]}... ({len(token)} digits)"
+        raise EffectSyntaxError(f"the number {shown} is too large; numbers lie within "
+                                f"±{MAX_INT:,} (±2^63 - 1)",
+                                snippet.location(pos_of(token)))

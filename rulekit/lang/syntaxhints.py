@@ -12,14 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from rulekit.errors import EffectSyntaxError, Location
-
-if TYPE_CHECKING:
-    from rulekit.lang.parser import Snippet
 
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _OPENERS = {close: open_ for open_, close in _CLOSERS.items()}
@@ -154,10 +150,14 @@ def _describe_expected(expected: set[str]) -> str:
     return ", ".join(words)
 
 
-def syntax_error(snippet: Snippet, exc: UnexpectedInput) -> EffectSyntaxError:
-    """The error to show for lark's ``exc`` on ``snippet``: the mistake at its place if
-    :func:`explain` knows it, else where the parser stopped, with what it expected."""
-    placed = explain(snippet.text, exc, snippet.locate)
+def syntax_error(text: str, exc: UnexpectedInput,
+                 locate: Callable[[int, int], Location]) -> EffectSyntaxError:
+    """The error to show for lark's ``exc`` on ``text``.
+
+    It is the mistake at its place if :func:`explain` knows it. Else it is where the parser
+    stopped, with what it expected.
+    """
+    placed = explain(text, exc, locate)
     if placed is not None:
         return placed
     line = getattr(exc, "line", 1) or 1
@@ -165,7 +165,7 @@ def syntax_error(snippet: Snippet, exc: UnexpectedInput) -> EffectSyntaxError:
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         if tok.type == "$END":
-            lines = snippet.text.rstrip().splitlines() or [""]
+            lines = text.rstrip().splitlines() or [""]
             line, column = len(lines), len(lines[-1]) + 1
             what = "unexpected end of text"
         else:
@@ -173,10 +173,10 @@ def syntax_error(snippet: Snippet, exc: UnexpectedInput) -> EffectSyntaxError:
         message = f"syntax error: {what}; expected {_describe_expected(set(exc.expected))}"
     elif isinstance(exc, UnexpectedCharacters):
         index = exc.pos_in_stream or 0
-        ch = snippet.text[index] if index < len(snippet.text) else "?"
+        ch = text[index] if index < len(text) else "?"
         message = f"syntax error: unexpected character {ch!r}"
     elif isinstance(exc, UnexpectedEOF):
         message = "syntax error: unexpected end of text"
     else:  # pragma: no cover - lark has no other kinds today
         message = f"syntax error: {exc}"
-    return EffectSyntaxError(message, snippet.locate(line, column))
+    return EffectSyntaxError(message, locate(line, column))
