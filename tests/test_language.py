@@ -33,7 +33,8 @@ from rulekit.errors import (
 )
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
-from rulekit.lang.parser import parse_block, parse_expression, plain_snippet
+from rulekit.lang.parser import parse_block, parse_expression
+from rulekit.source.snippet import plain_snippet
 
 # ================================================================== parser
 

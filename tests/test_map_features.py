@@ -20,8 +20,9 @@ from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError, IllegalActionError, PackErrors
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Compiler
-from rulekit.lang.parser import parse_expression, plain_snippet
+from rulekit.lang.parser import parse_expression
 from rulekit.pack.loader import load_pack
+from rulekit.source.snippet import plain_snippet
 
 PACK = Path(__file__).parent / "packs" / "shadow"
 

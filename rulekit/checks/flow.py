@@ -7,11 +7,11 @@ from __future__ import annotations
 from rulekit.errors import PackError, PackWarning
 from rulekit.lang import nodes as n
 from rulekit.lang.compiler import Body
-from rulekit.lang.parser import Snippet
 from rulekit.lang.secrecy import SecretBody, public_log_leaks
 from rulekit.model.symbols import Symbols
 from rulekit.pack.build import AFTER_ROUNDS, SETUP
 from rulekit.source.document import YamlDocument
+from rulekit.source.snippet import Snippet
 
 
 class CheckedBody(SecretBody):

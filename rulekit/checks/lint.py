@@ -18,11 +18,12 @@ from rulekit.engine.game import Game
 from rulekit.engine.vm import Runtime
 from rulekit.errors import Location, PackError, PackWarning
 from rulekit.lang import nodes as n
-from rulekit.lang.parser import Snippet, parse_block, parse_expression
+from rulekit.lang.parser import parse_block, parse_expression
 from rulekit.lang.walk import every_node
 from rulekit.pack.documents import snippet
 from rulekit.pack.loader import LoadedPack
 from rulekit.source.document import JsonPath, YamlDocument
+from rulekit.source.snippet import Snippet
 
 
 @dataclass

@@ -75,12 +75,16 @@ def draw_subset(rng: random.Random, n: int, least: int, most: int,
     A rule is ``[limit, flags]``: at most ``limit`` of the items flagged 1. None if the
     constraints refused too many random subsets.
     """
-    masks = [(limit, _masks(tuple(flags))) for limit, flags in rules]
     getrandbits = rng.getrandbits
+    masks = [(limit, _masks(tuple(flags))) for limit, flags in rules]
     for _ in range(SUBSET_TRIES):
         bits = getrandbits(n) if n else 0
-        if least <= bits.bit_count() <= most and all(
-                (bits & mask).bit_count() <= limit for limit, mask in masks):
+        if not least <= bits.bit_count() <= most:
+            continue
+        for limit, mask in masks:
+            if (bits & mask).bit_count() > limit:
+                break
+        else:
             return _positions(bits)
     return None
 

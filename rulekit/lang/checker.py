@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from rulekit.errors import EffectCheckError, did_you_mean
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS, PACK_BUILTINS
-from rulekit.lang.parser import KEYWORDS, Snippet
+from rulekit.lang.parser import KEYWORDS
 from rulekit.lang.reasons import seen_whole
 from rulekit.model.symbols import Symbols, describe_per, index_type
+from rulekit.source.snippet import Snippet
 
 # What a resolved name refers to (stored in ``Name.ref`` / ``Assign.ref``):
 #   ("local", slot)            a let, parameter or loop variable

@@ -24,13 +24,13 @@ from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.builtins import BUILTINS
 from rulekit.lang.emitter import Emitter
-from rulekit.lang.parser import Snippet
 from rulekit.lang.pyexpr import ExprWriter
 from rulekit.lang.reads import reads, writes_of
 from rulekit.lang.secrecy import SecretBody, mark_secret_choices
 from rulekit.lang.walk import Triggers, calls_in, choices_in
 from rulekit.model.program import ExprFn, Proc, Program
 from rulekit.model.symbols import Symbols
+from rulekit.source.snippet import Snippet
 
 # The only Python built-ins generated code may reach.
 _SAFE_BUILTINS = {name: getattr(builtins, name)

@@ -30,10 +30,10 @@ from typing import Protocol
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
-from rulekit.lang.parser import Snippet
 from rulekit.lang.reasons import seen_whole
 from rulekit.lang.walk import bodies, zone_name
 from rulekit.model.symbols import Symbols
+from rulekit.source.snippet import Snippet
 
 Decider = tuple[str, str | int | None]  # ("role", id), ("param", slot), ("any", None)
 ANY: Decider = ("any", None)

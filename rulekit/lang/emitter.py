@@ -18,9 +18,9 @@ from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.choicecode import ChoiceWriter, Line
 from rulekit.lang.exprfacts import is_simple
-from rulekit.lang.parser import Snippet
 from rulekit.lang.pyexpr import checked_inline
 from rulekit.lang.walk import bodies, stmt_chooses, zone_name
+from rulekit.source.snippet import Snippet
 
 if TYPE_CHECKING:
     from rulekit.lang.compiler import Compiler

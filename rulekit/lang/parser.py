@@ -8,41 +8,18 @@ nodes. Errors are located in the pack file by the snippet's ``locate`` function.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from rulekit.errors import EffectSyntaxError, Location
+from rulekit.errors import EffectSyntaxError
 from rulekit.lang import nodes as n
 from rulekit.lang.nodemaker import NodeMaker, pos_of
 from rulekit.lang.syntaxhints import syntax_error
 from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT
-
-
-@dataclass(frozen=True)
-class Snippet:
-    """A piece of effect text and how to find its positions in the pack file."""
-
-    text: str
-    locate: Callable[[int, int], Location]
-
-    def location(self, pos: n.Pos) -> Location:
-        return self.locate(pos.line, pos.column)
-
-
-def plain_snippet(text: str, file: str = "<text>") -> Snippet:
-    """A snippet whose positions are those of ``text`` itself (for tests and the REPL)."""
-    lines = text.splitlines() or [""]
-
-    def locate(line: int, column: int) -> Location:
-        src = lines[line - 1] if 0 < line <= len(lines) else None
-        return Location(file, line, column, src)
-
-    return Snippet(text, locate)
+from rulekit.source.snippet import Snippet
 
 
 def grammar_text() -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit.errors import Location
-from rulekit.lang.parser import Snippet
+from rulekit.source.snippet import Snippet
 
 
 @dataclass

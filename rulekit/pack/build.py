@@ -10,11 +10,12 @@ from rulekit.errors import Location, PackError, PackFileError, SchemaError, did_
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Body, Compiler
-from rulekit.lang.parser import Snippet, parse_block, parse_expression
+from rulekit.lang.parser import parse_block, parse_expression
 from rulekit.model.program import INITIATIVE, MAIN, STOP, ExprFn, Frame, Proc, ProcFn, Program
 from rulekit.model.symbols import Symbols
 from rulekit.pack.documents import Documents, snippet
 from rulekit.source.document import YamlDocument
+from rulekit.source.snippet import Snippet
 
 SETUP = "__setup__"
 AFTER_ROUNDS = "__after_rounds__"

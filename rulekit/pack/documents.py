@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from rulekit.errors import Location, PackError, PackErrors, PackFileError, SchemaError
-from rulekit.lang.parser import Snippet
 from rulekit.pack.find import (
     OutsideError,
     check_size,
@@ -25,6 +24,7 @@ from rulekit.pack.find import (
 from rulekit.pack.merge import MergedDocument, Merger
 from rulekit.source.document import JsonPath, YamlDocument, load_yaml
 from rulekit.source.schema import validate_document
+from rulekit.source.snippet import Snippet
 
 
 def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:

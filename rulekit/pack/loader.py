@@ -22,7 +22,7 @@ from rulekit.errors import EffectCheckError, PackError, PackErrors, RulekitError
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Body, Compiler
-from rulekit.lang.parser import Snippet, parse_expression
+from rulekit.lang.parser import parse_expression
 from rulekit.model.program import ExprFn, Program
 from rulekit.model.symbols import Symbols
 from rulekit.pack.build import CodeBuilder
@@ -34,6 +34,7 @@ from rulekit.pack.find import PACKS_ENV, display_path, find_pack, shipped_packs_
 from rulekit.pack.params import parse_params, resolve_params
 from rulekit.pack.properties import check_properties
 from rulekit.source.document import YamlDocument
+from rulekit.source.snippet import Snippet
 
 
 @dataclass

@@ -14,10 +14,11 @@ from typing import Any
 
 from rulekit.errors import Location, PackError, PackErrors, ScenarioError, did_you_mean
 from rulekit.lang.checker import Checker
-from rulekit.lang.parser import Snippet, parse_expression
+from rulekit.lang.parser import parse_expression
 from rulekit.pack.loader import LoadedPack
 from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
 from rulekit.scenarios.seen import view_problems
+from rulekit.source.snippet import Snippet
 
 _REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
 

@@ -27,12 +27,13 @@ from rulekit.errors import (
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Compiler
-from rulekit.lang.parser import Snippet, parse_expression
+from rulekit.lang.parser import parse_expression
 from rulekit.pack.loader import LoadedPack, load_pack
 from rulekit.scenarios.explain import explain
 from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
 from rulekit.scenarios.seen import check_views
 from rulekit.source.document import YamlDocument
+from rulekit.source.snippet import Snippet
 
 
 @dataclass

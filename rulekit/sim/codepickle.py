@@ -27,7 +27,7 @@ from types import CellType, CodeType, FunctionType
 from typing import Any
 
 from rulekit.errors import Location
-from rulekit.lang.parser import Snippet
+from rulekit.source.snippet import Snippet
 
 FORMAT = 1
 

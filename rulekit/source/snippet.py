@@ -1,0 +1,41 @@
+"""A piece of effect code from a pack file, and where its positions are in that file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from rulekit.errors import Location
+
+
+class Position(Protocol):
+    """A line and a column (1-based) inside a snippet's text."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def column(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """A piece of effect text and how to find its positions in the pack file."""
+
+    text: str
+    locate: Callable[[int, int], Location]
+
+    def location(self, pos: Position) -> Location:
+        return self.locate(pos.line, pos.column)
+
+
+def plain_snippet(text: str, file: str = "<text>") -> Snippet:
+    """A snippet whose positions are those of ``text`` itself (for tests and the REPL)."""
+    lines = text.splitlines() or [""]
+
+    def locate(line: int, column: int) -> Location:
+        src = lines[line - 1] if 0 < line <= len(lines) else None
+        return Location(file, line, column, src)
+
+    return Snippet(text, locate)
