@@ -1,4 +1,4 @@
-"""The cost of the belief and of ``Game.determinize`` along random games, in one process.
+"""The cost of the belief and of ``determinize`` along random games, in one process.
 
     python benchmarks/bench_belief.py PACK [--games N] [--max-round R] [--calls K]
                                            [--caps P,F,K] [--json]
@@ -8,7 +8,7 @@ Random players play ``N`` games (seeds 0, 1, ...), up to round ``R``. Figures:
 - ``update_ms``: one ``Belief.update`` per decision of each role, as a bot's ``belief_for``
   makes it (default caps, or ``--caps PARTICLES,FRONTIER,KEEP``): the median, mean and
   largest, in milliseconds;
-- ``determinize_us``: ``game.determinize(state, role, rng)`` called ``K`` times on each state
+- ``determinize_us``: ``determinize(game, state, role, rng)`` called ``K`` times on each state
   met, for each role that decides there, as a search bot does once per iteration (successive
   states of one game, so a call follows the game from the last one): the median over states of
   the mean time of one call, in microseconds; ``determinize_first_us`` is the median of the
@@ -28,6 +28,7 @@ import time
 from typing import Any
 
 from rulekit.bots.belief import Belief
+from rulekit.bots.determinize import determinize
 from rulekit.engine.game import Game
 from rulekit.pack.loader import load_pack
 
@@ -71,7 +72,7 @@ def determinizations(game: Game, games: list[list[dict[str, Any]]], calls: int
                 times = []
                 for _ in range(calls):
                     started = time.process_time()
-                    game.determinize(state, decision.player, rand)
+                    determinize(game, state, decision.player, rand)
                     times.append(time.process_time() - started)
                 mean.append(sum(times) / len(times))
                 first.append(times[0])

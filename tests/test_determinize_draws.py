@@ -20,7 +20,7 @@ def test_a_deal_moves_each_card_to_every_unseen_place_of_its_kind_and_no_other()
     game = load_pack("carchase").game
     state = contest_state(game)
     deal = Deal(game, state, "law")
-    kinds = game._card_kinds
+    kinds = game.layout.card_kind
     places: dict[str, set[tuple[str, int]]] = defaultdict(set)
     rand = random.Random(0)
     for _ in range(300):

@@ -118,8 +118,8 @@ def test_copies_of_an_observation_are_plain_and_changeable(game: Game) -> None:
 
 def fresh_observation(game: Game, state: dict[str, Any], role: str) -> dict[str, Any]:
     """The observation made from nothing kept: by a new observer."""
-    observer = Observer(game.pack_id, game.roles, game._zone_keys, game._var_keys,
-                        game._card_owner, game._observer.show)
+    observer = Observer(game.pack_id, game.roles, game.layout.piles, game.layout.values,
+                        game.layout.card_owner, game._observer.show)
     return observer.observe(state, role)
 
 

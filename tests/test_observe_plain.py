@@ -33,12 +33,12 @@ def sees(visibility: str, owner: str | None, role: str) -> bool:
 def plain_observation(game: Game, state: dict[str, Any], role: str) -> dict[str, Any]:
     """What ``role`` may know of ``state``, made from nothing kept."""
     zones: dict[str, Any] = {}
-    for key, owner, visibility in game._zone_keys:
+    for key, owner, visibility in game.layout.piles:
         cards = state["zones"][key]
         if sees(visibility, owner, role):
             zones[key] = {"cards": list(cards), "count": len(cards)}
         elif visibility == "card_owner":
-            zones[key] = {"cards": [c if game._card_owner.get(c) == role else None
+            zones[key] = {"cards": [c if game.layout.card_owner.get(c) == role else None
                                     for c in cards], "count": len(cards)}
         else:
             zones[key] = {"count": len(cards)}
@@ -50,7 +50,7 @@ def plain_observation(game: Game, state: dict[str, Any], role: str) -> dict[str,
         "round": state["round"],
         "phase": state["phase"],
         "zones": zones,
-        "vars": {key: state["vars"][key] for key, owner, visibility in game._var_keys
+        "vars": {key: state["vars"][key] for key, owner, visibility in game.layout.values
                  if sees(visibility, owner, role)},
         "decisions": [shown(game.program, spec, state) for spec in waiting
                       if spec["player"] == role],

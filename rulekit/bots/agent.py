@@ -11,8 +11,8 @@ save, ``past`` holds the seat's observations at its decisions before the save, w
 belief follows first (None otherwise).
 
 An agent gets what its seat may know and nothing else: the view holds no reference to the game
-state (a bot that wants to search gets full states from :meth:`Game.determinize`, never the
-real one), and ``decision`` lists its own options only. Agents run in the same process as the
+state (a bot that wants to search draws full states from its belief, ``view.determinize``),
+and ``decision`` lists its own options only. Agents run in the same process as the
 engine, so they are trusted code: nothing stops a program from walking Python's own frames,
 but nothing an agent is *handed* leads to what its seat may not see.
 

@@ -14,6 +14,7 @@ from rulekit.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
+    from rulekit.engine.hidden import Kind
 
 
 class Deal:
@@ -33,13 +34,13 @@ class Deal:
                  "offsets", "piles", "pools", "takes", "watched", "watched_at", "watched_cards")
 
     def __init__(self, game: Game, state: State, role: str) -> None:
-        kinds = game._card_kinds
+        kinds = game.layout.card_kind
         zones = state["zones"]
-        by_kind: dict[tuple[Any, Any], list[tuple[str, int, str]]] = {}
-        for key, by_card in game._hidden_piles[role]:
+        by_kind: dict[Kind, list[tuple[str, int, str]]] = {}
+        for key, own_shown in game.layout.hidden_piles[role]:
             for index, card in enumerate(zones[key]):
                 kind = kinds[card]
-                if by_card and kind[1] == role:
+                if own_shown and kind.owner == role:
                     continue
                 by_kind.setdefault(kind, []).append((key, index, card))
         groups = [places for places in by_kind.values() if len(places) > 1]
@@ -280,15 +281,15 @@ def deal_to_match(state: State, observation: dict[str, Any]) -> bool:
     return next(rest, None) is None
 
 
-def hidden_cards(game: Game, state: State, role: str) -> dict[str, tuple[Any, Any]]:
+def hidden_cards(game: Game, state: State, role: str) -> dict[str, Kind]:
     """The cards ``role`` cannot see in ``state``, with their kind (``type``, ``owner``)."""
-    kinds = game._card_kinds
+    kinds = game.layout.card_kind
     zones = state["zones"]
-    found: dict[str, tuple[Any, Any]] = {}
-    for key, by_card in game._hidden_piles[role]:
+    found: dict[str, Kind] = {}
+    for key, own_shown in game.layout.hidden_piles[role]:
         for card in zones[key]:
             kind = kinds[card]
-            if by_card and kind[1] == role:
+            if own_shown and kind.owner == role:
                 continue
             found[card] = kind
     return found
@@ -378,7 +379,7 @@ def reordered(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
     if sorted(shown) != sorted(b for _, b in pairs) or len(set(shown)) != len(shown):
         return None
     zones = state["zones"]
-    for key, _ in game._hidden_piles[role]:
+    for key, _ in game.layout.hidden_piles[role]:
         pile = zones[key]
         if shown[0] not in pile:
             continue
@@ -397,7 +398,7 @@ def relabel_id(option_id: str, mapping: dict[str, str]) -> str:
     return "+".join(mapping.get(part, part) for part in option_id.split("+"))
 
 
-def gather(game: Game, state: State, player: str, hidden: dict[str, tuple[Any, Any]],
+def gather(game: Game, state: State, player: str, hidden: dict[str, Kind],
             named: list[str], offered: list[str]) -> dict[str, str]:
     """A swap of cards ``hidden`` (card -> kind) that puts the cards of ``named`` not offered
     to ``player`` into the pile the offered cards lie in (else a pile only ``player`` sees), in
@@ -406,8 +407,8 @@ def gather(game: Game, state: State, player: str, hidden: dict[str, tuple[Any, A
     cards of several kinds, which do not all go to one pile). Empty if none fits."""
     zones = state["zones"]
     piles = [key for key, cards in zones.items() if any(c in offered for c in cards)]
-    piles += [key for key, owner, vis in game._zone_keys
-              if vis == "owner" and owner == player and key not in piles]
+    piles += [pile.key for pile in game.layout.piles
+              if pile.visibility == "owner" and pile.owner == player and pile.key not in piles]
     for key in piles:
         pile = zones[key]
         missing = [c for c in named if c not in pile and c not in offered]
