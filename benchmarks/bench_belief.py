@@ -13,7 +13,10 @@ Random players play ``N`` games (seeds 0, 1, ...), up to round ``R``. Figures:
   states of one game, so a call follows the game from the last one): the median over states of
   the mean time of one call, in microseconds; ``determinize_first_us`` is the median of the
   first call on each state (the one that follows the new part of the game), and
-  ``determinize_repeat_us`` that of the later ones.
+  ``determinize_repeat_us`` that of the later ones;
+- ``deal_us``: one new deal of the cards a role cannot see (``redeal``, its places found
+  once), ``K`` times on each state for each role that decides there: the median over states
+  of the mean time of one deal, in microseconds.
 
 Times are the process's CPU time. Nothing here is a pass/fail test: the script prints figures.
 """
@@ -28,8 +31,9 @@ import time
 from typing import Any
 
 from rulekit.bots.belief import Belief
+from rulekit.bots.belief.deal import Deal, redeal
 from rulekit.bots.determinize import determinize
-from rulekit.engine.game import Game
+from rulekit.engine.game import Game, copy_state
 from rulekit.pack.loader import load_pack
 
 
@@ -80,6 +84,22 @@ def determinizations(game: Game, games: list[list[dict[str, Any]]], calls: int
     return mean, first, later
 
 
+def deals(game: Game, games: list[list[dict[str, Any]]], calls: int) -> list[float]:
+    """Seconds per new deal (mean over ``calls``), per state and role that decides there."""
+    spent = []
+    rand = random.Random(4)
+    for states in games:
+        for state in states:
+            for decision in game.pending(state):
+                dealt = copy_state(state)
+                deal = Deal(game, dealt, decision.player)
+                started = time.process_time()
+                for _ in range(calls):
+                    redeal(game, dealt, decision.player, rand, deal)
+                spent.append((time.process_time() - started) / calls)
+    return spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pack", nargs="?", default="carchase")
@@ -110,6 +130,7 @@ def main() -> None:
         "determinize_us": round(statistics.median(mean) * 1e6, 1),
         "determinize_first_us": round(statistics.median(first) * 1e6, 1),
         "determinize_repeat_us": round(statistics.median(later) * 1e6, 1) if later else None,
+        "deal_us": round(statistics.median(deals(game, games, args.calls)) * 1e6, 2),
     }
     if args.json:
         print(json.dumps(figures))

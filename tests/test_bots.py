@@ -64,7 +64,7 @@ def test_ismcts_seats_play_shipped_packs_to_the_end(pack: str) -> None:
     seats = [{game.roles[0]: IsmctsAgent(iterations=3)},
              {game.roles[1]: IsmctsAgent(iterations=3, depth=4)}]
     for seed, seat in enumerate(seats):
-        record = play_game(game, seed, seat, max_rounds=8)
+        record = play_game(game, seed, seat, max_rounds=12)
         assert record.decisions > 0
         assert not record.capped and record.winner in game.roles, record
 
