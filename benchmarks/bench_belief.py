@@ -1,4 +1,4 @@
-"""The cost of the belief and of ``Game.determinize`` along random games, in one process.
+"""The cost of the belief and of ``determinize`` along random games, in one process.
 
     python benchmarks/bench_belief.py PACK [--games N] [--max-round R] [--calls K]
                                            [--caps P,F,K] [--json]
@@ -8,12 +8,15 @@ Random players play ``N`` games (seeds 0, 1, ...), up to round ``R``. Figures:
 - ``update_ms``: one ``Belief.update`` per decision of each role, as a bot's ``belief_for``
   makes it (default caps, or ``--caps PARTICLES,FRONTIER,KEEP``): the median, mean and
   largest, in milliseconds;
-- ``determinize_us``: ``game.determinize(state, role, rng)`` called ``K`` times on each state
+- ``determinize_us``: ``determinize(game, state, role, rng)`` called ``K`` times on each state
   met, for each role that decides there, as a search bot does once per iteration (successive
   states of one game, so a call follows the game from the last one): the median over states of
   the mean time of one call, in microseconds; ``determinize_first_us`` is the median of the
   first call on each state (the one that follows the new part of the game), and
-  ``determinize_repeat_us`` that of the later ones.
+  ``determinize_repeat_us`` that of the later ones;
+- ``deal_us``: one new deal of the cards a role cannot see (``redeal``, its places found
+  once), ``K`` times on each state for each role that decides there: the median over states
+  of the mean time of one deal, in microseconds.
 
 Times are the process's CPU time. Nothing here is a pass/fail test: the script prints figures.
 """
@@ -28,7 +31,9 @@ import time
 from typing import Any
 
 from rulekit.bots.belief import Belief
-from rulekit.engine.game import Game
+from rulekit.bots.belief.deal import Deal, redeal
+from rulekit.bots.determinize import determinize
+from rulekit.engine.game import Game, copy_state
 from rulekit.pack.loader import load_pack
 
 
@@ -71,12 +76,28 @@ def determinizations(game: Game, games: list[list[dict[str, Any]]], calls: int
                 times = []
                 for _ in range(calls):
                     started = time.process_time()
-                    game.determinize(state, decision.player, rand)
+                    determinize(game, state, decision.player, rand)
                     times.append(time.process_time() - started)
                 mean.append(sum(times) / len(times))
                 first.append(times[0])
                 later += times[1:]
     return mean, first, later
+
+
+def deals(game: Game, games: list[list[dict[str, Any]]], calls: int) -> list[float]:
+    """Seconds per new deal (mean over ``calls``), per state and role that decides there."""
+    spent = []
+    rand = random.Random(4)
+    for states in games:
+        for state in states:
+            for decision in game.pending(state):
+                dealt = copy_state(state)
+                deal = Deal(game, dealt, decision.player)
+                started = time.process_time()
+                for _ in range(calls):
+                    redeal(game, dealt, decision.player, rand, deal)
+                spent.append((time.process_time() - started) / calls)
+    return spent
 
 
 def main() -> None:
@@ -109,6 +130,7 @@ def main() -> None:
         "determinize_us": round(statistics.median(mean) * 1e6, 1),
         "determinize_first_us": round(statistics.median(first) * 1e6, 1),
         "determinize_repeat_us": round(statistics.median(later) * 1e6, 1) if later else None,
+        "deal_us": round(statistics.median(deals(game, games, args.calls)) * 1e6, 2),
     }
     if args.json:
         print(json.dumps(figures))

@@ -25,7 +25,8 @@ import time
 from typing import Any
 
 from rulekit.bots import belief as beliefs
-from rulekit.bots.agent import View, as_option, choose_function, load_agent
+from rulekit.bots.agent import View, as_option, choose_function
+from rulekit.bots.registry import load_agent
 from rulekit.pack.loader import load_pack
 from rulekit.sim.simulation import seat_rng
 

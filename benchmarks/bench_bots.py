@@ -29,8 +29,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from rulekit.bots.agent import View, load_agent
+from rulekit.bots.agent import View
 from rulekit.bots.ismcts import IsmctsAgent
+from rulekit.bots.registry import load_agent
 from rulekit.cli import tune_gc
 from rulekit.engine.decisions import Decision, Option
 from rulekit.pack.loader import load_pack

@@ -17,7 +17,7 @@ Figures (random player against random player, as ``rulekit simulate`` plays them
   ``--determinize-states`` says otherwise, spread over the same games), one call each, on
   states of games the observer's belief has never followed (each call replays the observer's
   whole history and may take a second late in a game);
-- ``determinize_followed_us``: ``Game.determinize`` as a bot meets it, along games it follows:
+- ``determinize_followed_us``: ``determinize`` as a bot meets it, along games it follows:
   random games (``--followed-games``, up to round ``FOLLOWED_ROUNDS``) where each role that
   must decide determinizes once at each of its decisions (the belief's update with what
   happened since its last decision, and one sample): the median per call;
@@ -64,6 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import carchase_plain
 
+from rulekit.bots.determinize import determinize
 from rulekit.engine.game import Game, copy_state
 
 with contextlib.suppress(ImportError):  # an engine from before playouts: the rest
@@ -182,7 +183,7 @@ def apply_time(game: Game, states: list[dict[str, Any]]) -> float:
 
 def followed_time(game: Game, games: int, rounds: int = FOLLOWED_ROUNDS,
                   draws: int = FOLLOWED_DRAWS) -> tuple[float, float]:
-    """The median time of ``Game.determinize`` for each role at each of its decisions along
+    """The median time of ``determinize`` for each role at each of its decisions along
     random games (so each call follows the game from that role's last call), and the median
     time of ``draws`` calls again on the same state right after it (a search's iterations,
     which only draw from the belief brought up to date), in µs."""
@@ -194,11 +195,11 @@ def followed_time(game: Game, games: int, rounds: int = FOLLOWED_ROUNDS,
             decisions = game.pending(state)
             for decision in decisions:
                 started = time.process_time()
-                game.determinize(state, decision.player, rand)
+                determinize(game, state, decision.player, rand)
                 times.append(time.process_time() - started)
                 for _ in range(draws):
                     started = time.process_time()
-                    game.determinize(state, decision.player, rand)
+                    determinize(game, state, decision.player, rand)
                     again.append(time.process_time() - started)
             state = game.apply(state, {d.player: d.sample(play) for d in decisions},
                                in_place=True)
@@ -291,7 +292,7 @@ def measure(pack: str, games: int, repeat: int,
         "observe_us": round(per_call(states, lambda s: game.observe(s, roles[id(s)])), 2),
         "observe_along_us": round(observe_along(game), 2),
         "determinize_us": round(per_call(
-            few, lambda s: game.determinize(s, roles[id(s)], rand), reps=1), 2),
+            few, lambda s: determinize(game, s, roles[id(s)], rand), reps=1), 2),
         "determinize_states": len(few),
         "determinize_followed_us": round(followed[0], 2),
         "determinize_draw_us": round(followed[1], 2),

@@ -5,7 +5,7 @@ R cannot see is dealt again among the places R cannot see (each pile keeping its
 only where a card of its kind was), and every variable of the other roles that R cannot see
 gets another value (another node for a node, another card for a card, the other truth value,
 another number). Both the real and the altered state then step back onto the pending choice and
-ask it again, as ``Game.determinize`` does. If R's observation (what R is shown, its own
+ask it again, as ``determinize`` does. If R's observation (what R is shown, its own
 decision, ``waiting_for``) differs between the two, R could tell the real secrets from others:
 a leak. Variables hidden from *every* role are the engine's bookkeeping and are left alone.
 
@@ -50,7 +50,7 @@ Slots = dict[Any, list[tuple[str, int]]]
 def _unseen_cards(game: Game, state: State, role: str, kind: Kind) -> Slots:
     slots: Slots = {}
     cards = game.symbols.cards
-    for key, owner, vis in game._zone_keys:
+    for key, owner, vis in game.layout.piles:
         if vis == "public" or (vis == "owner" and owner == role):
             continue
         for index, card in enumerate(state["zones"][key]):
@@ -85,7 +85,7 @@ def alter(game: Game, state: State, role: str, rand: random.Random, kind: Kind) 
         rand.shuffle(pool)
         for (key, index), card in zip(places, pool, strict=True):
             new["zones"][key][index] = card
-    for key, owner, vis in game._var_keys:
+    for key, owner, vis in game.layout.values:
         if vis == "owner" and owner is not None and owner != role:
             new["vars"][key] = _other_value(game, new["vars"][key], rand)
     return new

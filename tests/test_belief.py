@@ -18,6 +18,7 @@ import pytest
 from rulekit.bots.agent import View
 from rulekit.bots.belief import Belief
 from rulekit.bots.belief.sampling import stratified_pick
+from rulekit.bots.determinize import determinize
 from rulekit.engine.game import Game, State
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
@@ -197,8 +198,8 @@ def test_two_determinizations_differ_where_the_observer_cannot_know() -> None:
         (decision,) = game.pending(state)
         answer = next(moves) if decision.player == "hider" else "none"
         state = game.apply(state, {decision.player: answer})
-    seeker = {game.determinize(state, "seeker", rng)["vars"]["hider_at"] for _ in range(20)}
-    hider = {game.determinize(state, "hider", rng)["vars"]["hider_at"] for _ in range(5)}
+    seeker = {determinize(game, state, "seeker", rng)["vars"]["hider_at"] for _ in range(20)}
+    hider = {determinize(game, state, "hider", rng)["vars"]["hider_at"] for _ in range(5)}
     assert seeker == {"a", "b", "c"}  # the north's alarm rang once: she is in the north
     assert hider == {"c"}
 
@@ -276,7 +277,7 @@ def test_a_triggered_radar_tells_the_hunter_where_the_step_led() -> None:
 
 
 def test_determinize_follows_a_game_and_comes_back_to_earlier_states() -> None:
-    """Game.determinize keeps beliefs and follows them on; a state met again (an earlier one,
+    """determinize keeps beliefs and follows them on; a state met again (an earlier one,
     as a search comes back to its root) still gets a state that shows exactly its
     observation."""
     game = shadow(4)
@@ -285,7 +286,7 @@ def test_determinize_follows_a_game_and_comes_back_to_earlier_states() -> None:
     rng = random.Random(6)
     for state in states + states[::-1] + states[::3]:
         for role in game.roles:
-            sample = game.determinize(state, role, rng)
+            sample = determinize(game, state, role, rng)
             assert game.observe(sample, role) == game.observe(state, role)
 
 
@@ -300,7 +301,7 @@ def test_determinize_survives_renamed_cards_that_leave_a_choice_empty() -> None:
     while len(state["log"]) < 160:
         actions = {d.player: d.sample(rand) for d in game.pending(state)}
         state = game.apply(state, actions, in_place=True)
-    drawn = game.determinize(state, "jessah", random.Random(8))
+    drawn = determinize(game, state, "jessah", random.Random(8))
     assert game.observe(drawn, "jessah") == game.observe(state, "jessah")
 
 
@@ -317,7 +318,7 @@ def test_determinized_cards_differ_only_where_the_observer_cannot_see() -> None:
     game = load_pack("carchase").game
     state = contest_state(game)
     rng = random.Random(4)
-    drawn = [game.determinize(state, "law", rng) for _ in range(10)]
+    drawn = [determinize(game, state, "law", rng) for _ in range(10)]
     assert {tuple(s["zones"]["hand.law"]) for s in drawn} == {tuple(state["zones"]["hand.law"])}
     assert len({tuple(s["zones"]["hand.fugitive"]) for s in drawn}) > 5
     assert len({tuple(s["zones"]["deck"]) for s in drawn}) == 10
@@ -331,7 +332,7 @@ def test_a_determinized_state_asks_what_its_cards_allow() -> None:
     state = game.apply(state, {"fugitive": game.decision_for(state, "fugitive").options()[-1]})
     rng = random.Random(5)
     for _ in range(10):
-        drawn = game.determinize(state, "law", rng)
+        drawn = determinize(game, state, "law", rng)
         (spec,) = [s for s in drawn["pending"] if s["player"] == "fugitive"]
         hand = drawn["zones"]["hand.fugitive"]
         refused = [card for card, _ in spec.get("refused", [])]

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from rulekit.bots.agent import load_agent, parse_agents
 from rulekit.bots.evaluation import Evaluation, outcome
 from rulekit.bots.heuristic import HeuristicAgent
 from rulekit.bots.ismcts import IsmctsAgent
+from rulekit.bots.registry import load_agent, parse_agents
 from rulekit.engine.game import Game
 from rulekit.errors import PackErrors, UsageError
 from rulekit.pack.loader import load_pack
@@ -64,7 +64,7 @@ def test_ismcts_seats_play_shipped_packs_to_the_end(pack: str) -> None:
     seats = [{game.roles[0]: IsmctsAgent(iterations=3)},
              {game.roles[1]: IsmctsAgent(iterations=3, depth=4)}]
     for seed, seat in enumerate(seats):
-        record = play_game(game, seed, seat, max_rounds=8)
+        record = play_game(game, seed, seat, max_rounds=12)
         assert record.decisions > 0
         assert not record.capped and record.winner in game.roles, record
 
@@ -92,7 +92,7 @@ def test_a_seat_whose_belief_is_lost_answers_as_rollouts_do(
     class Lost:
         lost = True
 
-    monkeypatch.setattr("rulekit.bots.belief.belief_for", lambda view: Lost())
+    monkeypatch.setattr(View, "belief", property(lambda view: Lost()))
     for agent in (IsmctsAgent(iterations=2), HeuristicAgent()):
         for seed in range(12):
             view = View.of(game, "law", random.Random(seed), state)

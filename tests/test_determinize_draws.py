@@ -6,10 +6,7 @@ import random
 from collections import defaultdict
 from collections.abc import Callable
 
-import pytest
-
 from rulekit.bots.belief import Belief
-from rulekit.bots.belief import deal as cards
 from rulekit.bots.belief.deal import Deal, redeal
 from rulekit.engine.game import copy_state
 from rulekit.pack.loader import load_pack
@@ -20,7 +17,7 @@ def test_a_deal_moves_each_card_to_every_unseen_place_of_its_kind_and_no_other()
     game = load_pack("carchase").game
     state = contest_state(game)
     deal = Deal(game, state, "law")
-    kinds = game._card_kinds
+    kinds = game.layout.card_kind
     places: dict[str, set[tuple[str, int]]] = defaultdict(set)
     rand = random.Random(0)
     for _ in range(300):
@@ -93,16 +90,12 @@ def _pool_counts(shuffle: Callable[[random.Random], list[str]], cards: list[str]
     return (places, (size - 1) ** 2), (pairs, len(pairs) - 1)
 
 
-@pytest.mark.parametrize("byte_indexed", [256, 0], ids=["keys-in-one-draw", "float-per-card"])
-def test_a_deal_orders_each_pool_uniformly_at_random(
-        byte_indexed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_deal_orders_each_pool_uniformly_at_random() -> None:
     """Every card of a pool is as likely at each of the pool's places, and so is every pair of
-    cards at two places, on both ways of drawing the keys."""
-    monkeypatch.setattr(cards, "_BYTE_INDEXED", byte_indexed)
+    cards at two places."""
     game = load_pack("carchase").game
     state = contest_state(game)
     deal = Deal(game, state, "law")
-    assert bool(deal.key_bits) == bool(byte_indexed)
     pool = min(deal.pools, key=len)
     assert len(pool) >= 5
     where = {card: (key, index) for key, pile in state["zones"].items()

@@ -1,4 +1,4 @@
-"""``Game.determinize`` draws from what the role may know, and from nothing else.
+"""``determinize`` draws from what the role may know, and from nothing else.
 
 For two states that show a role the same observation (one made from the other by changing only
 what the role cannot see: hidden cards traded between its hidden piles, a hidden variable given
@@ -19,6 +19,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rulekit.bots import determinize as module
+from rulekit.bots.determinize import determinize
 from rulekit.engine.game import Game, State, copy_state
 from rulekit.pack.loader import load_pack
 
@@ -54,15 +55,15 @@ def sibling(game: Game, state: State, role: str, rng: random.Random) -> State:
     answers changed."""
     new = copy_state(state)
     zones = new["zones"]
-    owner = game._card_owner
-    places = [(key, i, by_card) for key, by_card in game._hidden_piles[role]
+    owner = game.layout.card_owner
+    places = [(key, i, by_card) for key, by_card in game.layout.hidden_piles[role]
               for i, card in enumerate(zones[key]) if not (by_card and owner[card] == role)]
     if len(places) > 1:
         (a, i, by_a), (b, j, by_b) = rng.sample(places, 2)
         if not ((by_a and owner[zones[b][j]] == role) or (by_b and owner[zones[a][i]] == role)):
             zones[a][i], zones[b][j] = zones[b][j], zones[a][i]
     nodes = list(game.symbols.board.nodes)
-    for key, who, visibility in game._var_keys:
+    for key, who, visibility in game.layout.values:
         if visibility == "public" or (visibility == "owner" and who == role):
             continue
         value = new["vars"][key]
@@ -94,8 +95,8 @@ def drawn(game: Game, state: State, role: str, seed: int, *, warm: State | None 
     whether the belief was lost."""
     forget()
     if warm is not None:
-        game.determinize(warm, role, random.Random(seed + 1))
-    out = game.determinize(state, role, random.Random(seed))
+        determinize(game, warm, role, random.Random(seed + 1))
+    out = determinize(game, state, role, random.Random(seed))
     lost = module._last[game][role][1].lost
     forget()
     return json.dumps(out, sort_keys=True), lost
@@ -154,18 +155,18 @@ def test_the_fallback_draws_hidden_values_hands_and_the_others_answers() -> None
     places = set()
     for seed in range(8):
         forget()
-        places.add(game.determinize(state, "jessah", random.Random(seed))["vars"]["angela_at"])
+        places.add(determinize(game, state, "jessah", random.Random(seed))["vars"]["angela_at"])
     assert len(places - {state["vars"]["angela_at"]}) > 1
     game = game_of("carchase")
     state = played(game, 5, 3, True)
     state["log"] = []
     (other, _), = state["committed"].items()
     role = next(r for r in game.roles if r != other)
-    kinds = game._card_kinds
+    kinds = game.layout.card_kind
     hands, answers = set(), set()
     for seed in range(8):
         forget()
-        out = game.determinize(state, role, random.Random(seed))
+        out = determinize(game, state, role, random.Random(seed))
         hands.add(tuple(sorted(str(kinds[card]) for card in out["zones"][f"hand.{other}"])))
         answers.add(out["committed"].get(other))
     forget()

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from rulekit.bots.determinize import determinize
 from rulekit.bots.ismcts import IsmctsAgent
 from rulekit.cli import tune_gc as tune
 from rulekit.engine.game import Game
@@ -49,7 +50,7 @@ def cyclic_garbage(run: Callable[[], object]) -> list[object]:
     return found
 
 
-def _step_by_step(game: Game, seed: int, determinize: bool) -> None:
+def _step_by_step(game: Game, seed: int, determinized: bool) -> None:
     """A random game played with pending/options/apply, observed by both roles at each step,
     and determinized by the player to move now and then."""
     rand = random.Random(seed)
@@ -60,8 +61,8 @@ def _step_by_step(game: Game, seed: int, determinize: bool) -> None:
         for role in game.roles:
             game.observe(state, role)
         decisions = game.pending(state)
-        if determinize and step % 10 == 0:
-            game.determinize(state, decisions[0].player, rand)
+        if determinized and step % 10 == 0:
+            determinize(game, state, decisions[0].player, rand)
         for decision in decisions:
             decision.options()
         state = game.apply(state, {d.player: d.sample(rand) for d in decisions})
@@ -70,7 +71,7 @@ def _step_by_step(game: Game, seed: int, determinize: bool) -> None:
 @pytest.mark.parametrize("pack", ["carchase", "rednotice"])
 def test_a_game_played_step_by_step_leaves_no_cycles(pack: str) -> None:
     game = load_pack(pack).game  # (loading a pack may make cycles: it is done once)
-    assert cyclic_garbage(lambda: _step_by_step(game, 3, determinize=True)) == []
+    assert cyclic_garbage(lambda: _step_by_step(game, 3, determinized=True)) == []
 
 
 @pytest.mark.parametrize(("pack", "role"), [("carchase", "law"), ("rednotice", "jessah")])

@@ -1,5 +1,5 @@
-"""Tests of rulekit.bots.agent and rulekit.sim.simulation (the duel pack and its agents are in
-conftest)."""
+"""Tests of rulekit.bots.agent, rulekit.bots.registry and rulekit.sim.simulation (the duel
+pack and its agents are in conftest)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,8 @@ from typing import Any
 
 import pytest
 
-from rulekit.bots.agent import (
-    BUILTIN_AGENTS,
-    RandomAgent,
-    View,
-    load_agent,
-    parse_agents,
-)
+from rulekit.bots.agent import RandomAgent, View
+from rulekit.bots.registry import BUILTIN_AGENTS, load_agent, parse_agents
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.frozen import FrozenDict, FrozenList
 from rulekit.engine.game import Game

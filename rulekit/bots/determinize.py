@@ -1,4 +1,4 @@
-"""``Game.determinize``: states drawn from beliefs the engine keeps per game and role."""
+"""States a role cannot tell from the real one, drawn from beliefs kept per game and role."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from rulekit.engine.game import copy_state
 if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
 
-CACHED = 8  # beliefs kept per game and role for Game.determinize
+CACHED = 8  # beliefs kept per game and role
 _cache: weakref.WeakKeyDictionary[Game, dict[str, list[Belief]]] = weakref.WeakKeyDictionary()
 # Per game and role, a copy of the last state determinized and the belief used for it: a state
 # equal to it has the same observation, which then need not be made again.
@@ -23,17 +23,16 @@ _last: weakref.WeakKeyDictionary[Game, dict[str, tuple[State, Belief]]] = \
 
 
 def determinize(game: Game, state: State, role: str, rand: random.Random) -> State:
-    """``Game.determinize``: a state drawn from ``role``'s belief at ``state``.
+    """A full state that ``role`` cannot tell from ``state``, drawn from its belief.
 
-    Up to :data:`CACHED` beliefs are kept per game and role (the latest used first). The one
-    that has followed the longest part of ``role``'s log that ``state`` continues is used: as
-    it is if the observation is the same, else a copy of it follows the new part. If none, a
-    new belief follows the game from its beginning. A state equal to the last one determinized
-    for ``role`` is not observed again: the belief used for it draws at once. A lost belief
-    (one that cannot follow ``role``'s log) gives way to
-    :func:`~rulekit.bots.belief.blind.blind_state`,
-    a state drawn from the observation alone. Nothing kept here is keyed by what ``role`` cannot
-    see: the state drawn depends on ``role``'s observations and ``rand`` only.
+    The belief (:mod:`rulekit.bots.belief`) is worked out from ``role``'s observations alone.
+    Up to :data:`CACHED` beliefs are kept per game and role, the latest used first. The one
+    that has followed the longest part of ``role``'s log that ``state`` continues is used. On
+    the same observation it only draws; otherwise a copy of it follows the new part. If none
+    fits, a new belief follows the game from its beginning. A state equal to the last one
+    drawn for ``role`` is not observed again. A lost belief gives way to
+    :func:`~rulekit.bots.belief.blind.blind_state`, a draw from the observation alone. Either
+    way the state drawn depends only on what ``role`` has observed and on ``rand``.
     """
     last = _last.get(game)
     seen = None if last is None else last.get(role)

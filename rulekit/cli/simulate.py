@@ -50,7 +50,7 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulekit.bots.agent import parse_agents
+    from rulekit.bots.registry import parse_agents
     from rulekit.cli.progress import progress_bar
     from rulekit.pack.params import parse_params
     from rulekit.sim.simulation import simulate, sweep

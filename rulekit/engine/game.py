@@ -1,4 +1,4 @@
-"""The forward model of a compiled pack: new game, pending decisions, apply, observe, determinize.
+"""The forward model of a compiled pack: new game, pending decisions, apply, observe.
 
 A :class:`Game` is read-only and shared; every game in progress is a plain-data *state* (a dict
 that JSON round-trips exactly). Nothing of the state is kept in the Game object.
@@ -7,22 +7,22 @@ that JSON round-trips exactly). Nothing of the state is kept in the Game object.
 from __future__ import annotations
 
 import json
-import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option, choice_event, logged_choice_event
 from rulekit.engine.frozen import FrozenDict, thaw
 from rulekit.engine.helpers import as_text
+from rulekit.engine.hidden import Layout
 from rulekit.engine.observe import Observation, observe
 from rulekit.engine.state import Spec, State
-
-__all__ = ["FORMAT_VERSION", "Game", "State", "copy_state"]
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
-from rulekit.model.program import MAIN, LogField, Program, zone_key
-from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
+from rulekit.model.program import MAIN, LogField, Program
+from rulekit.model.symbols import Symbols
+
+__all__ = ["FORMAT_VERSION", "Game", "State", "copy_state"]
 
 FORMAT_VERSION = 1
 
@@ -45,59 +45,9 @@ class Game:
         self.params = dict(params)
         self.card_labels = card_labels
         self.step_budget = step_budget
-        self._zone_keys = self._make_zone_keys()
-        self._zone_start = self._make_zone_start()
-        self._var_keys = self._make_var_keys()
-        self._var_initial = {key: var.initial for var in symbols.variables.values()
-                             for key in self._keys_of(var.name, var.per)}
-        self._card_owner = {card: props.get("owner") for card, props in symbols.cards.items()}
-        # determinize: each card's kind (type, owner); per role, the piles it cannot see
-        # whole, and whether it sees its own cards in them.
-        self._card_kinds = {card: (props.get("type"), props.get("owner"))
-                            for card, props in symbols.cards.items()}
-        self._hidden_piles = {
-            role: [(key, vis == "card_owner") for key, owner, vis in self._zone_keys
-                   if not (vis == "public" or (vis == "owner" and owner == role))]
-            for role in self.roles}
+        self.layout = Layout(symbols)  # where the cards and values are, and who sees them
 
     # ------------------------------------------------------------ states
-
-    def _make_zone_keys(self) -> list[tuple[str, str | None, str]]:
-        """(key, owner, visibility) of every zone pile, in declaration order."""
-        return self._keys_with_owners(self.symbols.zones.values())
-
-    def _make_zone_start(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
-        """Every zone pile's key and its cards at the start (listed from the bottom), in the
-        order of the state's zones: what each new game copies."""
-        zones: dict[str, tuple[str, ...]] = {key: () for key, _, _ in self._zone_keys}
-        for zone in self.symbols.zones.values():  # initial cards are listed from the top
-            if zone.initial == "all":
-                zones[zone.name] = tuple(reversed(self.symbols.cards))
-            elif isinstance(zone.initial, list):
-                zones[zone.name] = tuple(reversed(zone.initial))
-        return tuple(zones), tuple(zones.values())
-
-    def _make_var_keys(self) -> list[tuple[str, str | None, str]]:
-        """(key, owner, visibility) of every variable value, in declaration order."""
-        return self._keys_with_owners(self.symbols.variables.values())
-
-    def _keys_with_owners(self, decls: Iterable[ZoneDecl | VarDecl]
-                          ) -> list[tuple[str, str | None, str]]:
-        """(key, owner, visibility) of each pile or value: a zone or variable per role is owned
-        by each role in turn; any other by its declared owner (or nobody)."""
-        keys: list[tuple[str, str | None, str]] = []
-        for decl in decls:
-            if decl.per == "role":
-                keys += [(zone_key(decl.name, role), role, decl.visibility) for role in self.roles]
-            else:
-                keys += [(key, decl.owner, decl.visibility)
-                         for key in self._keys_of(decl.name, decl.per)]
-        return keys
-
-    def _keys_of(self, name: str, per: str | int | None) -> list[str]:
-        if per is None:
-            return [name]
-        return [zone_key(name, index) for index in self.symbols.index_domain(per)]
 
     def initial_state(self, seed: int = 0, *, quiet: bool = False) -> State:
         """A state at the very start, before setup has run.
@@ -107,9 +57,9 @@ class Game:
         a search bot's playouts; it goes exactly as the same game with a log. The flag is the
         key ``quiet`` of the state, so copies of a quiet state are quiet too.
         """
-        keys, cards = self._zone_start
-        zones: dict[str, list[str]] = dict(zip(keys, map(list, cards), strict=True))
-        variables = thaw(self._var_initial)
+        layout = self.layout
+        zones = {key: list(cards) for key, cards in layout.initial_piles.items()}
+        variables = thaw(layout.initial_values)
         state: State = {
             "format": FORMAT_VERSION,
             "pack": self.pack_id,
@@ -261,8 +211,7 @@ class Game:
 
     def observe(self, state: State, role: str) -> Observation:
         """Everything ``role`` may know of ``state``, and nothing else."""
-        return observe(self.pack_id, self.roles, self._zone_keys, self._var_keys,
-                       self._card_owner, state, role)
+        return observe(self.pack_id, self.layout, state, role)
 
     def explain(self, why: list[Any]) -> str:
         """The text of a pack's reason for refusing an answer: [log text id, arguments]."""
@@ -299,27 +248,6 @@ class Game:
         """Whether an event is one to make stand out: a log line its pack wrote between
         ``**`` (``log "**...**"``)."""
         return event.get("e") == "log" and _stands_out(self._log_text(event))
-
-    def determinize(self, state: State, role: str, rand: random.Random) -> State:
-        """A full state that ``role`` cannot tell from ``state``, drawn from its belief.
-
-        The belief (:mod:`rulekit.bots.belief`) is worked out from ``observe(state, role)``
-        alone, by replaying the rules over the answers of the other players: hidden
-        variables and face-down choices are sampled among the values consistent with
-        everything ``role`` has seen, and the cards it cannot see are dealt again. Beliefs are
-        kept per role and followed on: a call on a state whose observation continues an
-        earlier one's only replays the new part, and a call on the same observation again only
-        draws (a copy and a new deal). Pending decisions are asked again from the new cards.
-        A state whose history the belief cannot follow (one set up by a scenario, say) is drawn
-        from the observation alone (:mod:`rulekit.bots.belief.blind`): hidden variables drawn among
-        the values their declared type allows (else their initial value), the unseen cards
-        dealt over all unseen places where the pack's rules put their kind, the answers other
-        players committed drawn again. Either way the state returned depends only on what
-        ``role`` has observed and on ``rand``, never on what it may not see.
-        """
-        from rulekit.bots.determinize import determinize  # the bots build on this module
-
-        return determinize(self, state, role, rand)
 
 
 def _stands_out(text: str) -> bool:

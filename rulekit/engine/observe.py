@@ -10,39 +10,32 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.engine.frozen import FrozenDict, FrozenList, freeze
+from rulekit.engine.hidden import Layout
 from rulekit.engine.state import State
 from rulekit.errors import UsageError
-
-Keys = list[tuple[str, str | None, str]]  # (key, owner, visibility) of each pile or value
-
 
 Observation = dict[str, Any]
 """Everything one role may know of a state."""
 
 
-def sees(visibility: str, owner: str | None, role: str) -> bool:
-    """Whether ``role`` sees a pile or a value of this visibility and owner whole."""
-    return visibility == "public" or (visibility == "owner" and owner == role)
-
-
-def observe(pack_id: str, roles: list[str], zone_keys: Keys, var_keys: Keys,
-            card_owner: dict[str, Any], state: State, role: str) -> Observation:
+def observe(pack_id: str, layout: Layout, state: State, role: str) -> Observation:
     """Everything ``role`` may know of ``state``, and nothing else."""
-    if role not in roles:
+    if role not in layout.hidden_piles:
         raise UsageError(f"unknown role '{role}'")
     zones: dict[str, Any] = {}
-    for key, owner, visibility in zone_keys:
-        cards = state["zones"][key]
-        if sees(visibility, owner, role):
-            zones[key] = FrozenDict(cards=FrozenList(cards), count=len(cards))
-        elif visibility == "card_owner":
-            mine = [card if card_owner.get(card) == role else None for card in cards]
-            zones[key] = FrozenDict(cards=FrozenList(mine), count=len(cards))
+    for pile in layout.piles:
+        cards = state["zones"][pile.key]
+        if pile.seen_by(role):
+            zones[pile.key] = FrozenDict(cards=FrozenList(cards), count=len(cards))
+        elif pile.visibility == "card_owner":
+            owner = layout.card_owner.get
+            mine = [card if owner(card) == role else None for card in cards]
+            zones[pile.key] = FrozenDict(cards=FrozenList(mine), count=len(cards))
         else:
-            zones[key] = FrozenDict(count=len(cards))
+            zones[pile.key] = FrozenDict(count=len(cards))
     values = state["vars"]
-    shown = {key: freeze(values[key]) for key, owner, visibility in var_keys
-             if sees(visibility, owner, role)}
+    shown = {value.key: freeze(values[value.key]) for value in layout.values
+             if value.seen_by(role)}
     committed = state["committed"]
     waiting = [spec for spec in state["pending"] if spec["player"] not in committed]
     log = state["log"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulekit.bots.agent import View, as_option, choose_function, load_agent
+from rulekit.bots.agent import View, as_option, choose_function
+from rulekit.bots.registry import load_agent
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
 from rulekit.sim.simulation import seat_rng

@@ -3,7 +3,7 @@ resumed one (a save is data: it never names code to run)."""
 
 from __future__ import annotations
 
-from rulekit.bots.agent import (
+from rulekit.bots.registry import (
     BUILTIN_AGENTS,
     DEFAULT_AGENT,
     AssignmentWords,

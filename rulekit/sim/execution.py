@@ -153,7 +153,7 @@ def prepared(job: Job) -> Prepared:
     cache: dict[tuple[Any, ...], Prepared] = getattr(_local, "cache", None) or {}
     _local.cache = cache
     if key not in cache:
-        from rulekit.bots.agent import load_agent
+        from rulekit.bots.registry import load_agent
         from rulekit.pack.loader import load_pack
 
         try:

@@ -25,15 +25,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from rulekit.bots.agent import (
-    DEFAULT_AGENT,
-    AgentLike,
-    RandomAgent,
-    View,
-    as_option,
-    choose_function,
-    load_agent,
-)
+from rulekit.bots.agent import AgentLike, RandomAgent, View, as_option, choose_function
+from rulekit.bots.registry import DEFAULT_AGENT, load_agent
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
@@ -228,7 +221,7 @@ def simulate(pack_ref: str | Path, params: Mapping[str, Any] | None = None, game
              pool: Pool | None = None, progress: Progress | None = None) -> SimulationResult:
     """Play ``games`` games of a pack; game ``i`` is played from ``derive(seed, i)``.
 
-    ``agents`` maps roles to agent specs (see :func:`rulekit.bots.agent.load_agent`) or agent
+    ``agents`` maps roles to agent specs (see :func:`rulekit.bots.registry.load_agent`) or agent
     objects; other roles play at random. With ``workers > 1`` the games are shared among that
     many processes; with ``scheduler`` (a Dask scheduler's address, or ``"local"``) they run on
     a Dask cluster; an open ``pool`` (:func:`rulekit.sim.execution.open_pool`) serves several

@@ -26,7 +26,7 @@ import random
 import weakref
 from bisect import bisect
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rulekit.bots.belief.compare import continues, hashable, same_view
 from rulekit.bots.belief.deal import Deal, ask_again, named_cards, redeal
@@ -37,7 +37,6 @@ from rulekit.engine.frozen import FrozenList
 from rulekit.engine.game import copy_state
 
 if TYPE_CHECKING:
-    from rulekit.bots.agent import View
     from rulekit.engine.game import Game, State
 
 MAX_RESTARTS = 3  # times a belief that lost the game starts again from its beginning
@@ -200,10 +199,20 @@ class Belief(Replay):
             raise BeliefLost(f"no state the rules allow shows {self.role} what it was shown")
 
 
+class Seat(Protocol):
+    """What :func:`belief_for` reads of a seat (an agent's ``View`` is one)."""
+
+    game: Game
+    role: str
+    rng: random.Random  # the seat's generator: it belongs to one game
+    observation: dict[str, Any]  # what the seat sees now
+    past: list[dict[str, Any]] | None  # its earlier observations, if no belief followed them
+
+
 _beliefs: weakref.WeakKeyDictionary[random.Random, Belief] = weakref.WeakKeyDictionary()
 
 
-def belief_for(view: View) -> Belief:
+def belief_for(view: Seat) -> Belief:
     """The belief of the seat ``view`` is for, brought up to its current observation.
 
     One belief is kept per seat and game (a seat's generator belongs to one game), fed only
@@ -235,5 +244,5 @@ def follow_past(belief: Belief, past: list[dict[str, Any]] | None) -> None:
     past.clear()
 
 
-__all__ = ["Belief", "BeliefLost", "Particle", "belief_for", "continues", "follow_past",
-           "same_view"]
+__all__ = ["Belief", "BeliefLost", "Particle", "Seat", "belief_for", "continues",
+           "follow_past", "same_view"]

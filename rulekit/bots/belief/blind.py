@@ -1,4 +1,4 @@
-"""A state drawn from one observation alone: what ``Game.determinize`` gives when a belief is lost.
+"""A state drawn from one observation alone: what ``determinize`` gives when a belief is lost.
 
 When the belief cannot follow a role's log (a state set up by a scenario, say, or caps that
 dropped the true line), the real state is not looked at for anything the role may not see: the
@@ -32,7 +32,9 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from rulekit.bots.belief.deal import ask_again
+from rulekit.engine.frozen import thaw
 from rulekit.engine.game import copy_state
+from rulekit.engine.hidden import Kind
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
@@ -40,7 +42,6 @@ if TYPE_CHECKING:
 LEARNING_GAMES = 6  # random games played to learn where each kind of card may lie
 LEARNING_STEPS = 2_000  # decisions at most per learning game
 DRAWS = 20  # draws tried for one that shows the role what it was shown
-Kind = tuple[Any, Any]
 
 _kinds_at: weakref.WeakKeyDictionary[Game, dict[str, set[Kind]]] = weakref.WeakKeyDictionary()
 
@@ -51,8 +52,8 @@ def where_kinds_go(game: Game) -> dict[str, set[Kind]]:
     known = _kinds_at.get(game)
     if known is not None:
         return known
-    kinds = game._card_kinds
-    known = {key: set() for key, _, _ in game._zone_keys}
+    kinds = game.layout.card_kind
+    known = {pile.key: set() for pile in game.layout.piles}
     for seed in range(LEARNING_GAMES):
         rng = random.Random(seed)
         state = game.new_game(seed)
@@ -102,24 +103,26 @@ def _draw_variables(game: Game, state: State, role: str, rand: random.Random) ->
     domains: dict[str, list[Any]] = {
         "node": list(board.nodes), "edge": list(board.edges), "region": list(board.regions),
         "role": list(game.roles), "bool": [False, True]}
+    layout = game.layout
     declared = {key: decl for decl in symbols.variables.values()
-                for key in game._keys_of(decl.name, decl.per)}
+                for key in layout.keys_of(decl.name, decl.per)}
     values = state["vars"]
-    for key, owner, visibility in game._var_keys:
-        if visibility == "public" or (visibility == "owner" and owner == role):
+    for value in layout.values:
+        if value.seen_by(role):
             continue
+        key = value.key
         decl = declared[key]
         domain = domains.get(decl.type)
         if domain is None and decl.type == "int" and decl.minimum is not None \
                 and decl.maximum is not None:
             domain = list(range(decl.minimum, decl.maximum + 1))
-        values[key] = rand.choice(domain) if domain else game._var_initial[key]
+        values[key] = rand.choice(domain) if domain else thaw(layout.initial_values[key])
 
 
 def _deal(game: Game, state: State, observation: dict[str, Any], rand: random.Random) -> None:
     """Deal every card the observation does not show over every place it does not show."""
-    kinds = game._card_kinds
-    owner_of = game._card_owner
+    kinds = game.layout.card_kind
+    owner_of = game.layout.card_owner
     role = observation["role"]
     views = observation["zones"]
     shown = {card for view in views.values() for card in view.get("cards") or () if card}

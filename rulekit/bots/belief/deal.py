@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-import struct
 from collections.abc import Callable
-from operator import add, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from rulekit.engine.game import copy_state
@@ -14,43 +12,40 @@ from rulekit.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
+    from rulekit.engine.hidden import Kind
 
 
 class Deal:
-    """Where :func:`redeal` deals the cards a role cannot see in one layout of the cards, found
-    once and used for every new deal of a state with the same cards in the same places.
+    """Where :func:`redeal` deals the cards a role cannot see, in one layout of the cards.
 
-    ``pools`` are the cards of each kind (the same ``type`` and ``owner``) with at least two
-    such cards, in the order of their places; ``piles`` each pile that holds one of them, as
-    the positions of its new cards in the flat list of the pools dealt, followed by the cards
-    that stay (``fixed``); ``watched`` the places of the cards a pending decision offers or
-    was answered with (a new deal that moves one asks the decision again). ``cards`` is the
-    pools laid end to end; a deal orders each pool at random in one sort of one key per card
-    (see :func:`redeal`).
+    It is found once and used for every new deal of a state with the same cards in the same
+    places. ``pools`` holds the cards of each kind (the same ``type`` and ``owner``) with at
+    least two such cards, in the order of their places. A deal shuffles each pool and lays the
+    pools end to end, then ``fixed``, the cards that stay. ``piles`` gives each pile that holds
+    a pooled card as the positions of its cards in that flat list. ``watched`` holds the
+    places of the cards a pending decision offers or was answered with: a deal that moves one
+    asks the decision again.
     """
 
-    __slots__ = ("cards", "doubles", "fixed", "indexes", "key_bits", "key_fixed", "key_random",
-                 "offsets", "piles", "pools", "takes", "watched", "watched_at", "watched_cards")
+    __slots__ = ("fixed", "piles", "pools", "watched")
 
     def __init__(self, game: Game, state: State, role: str) -> None:
-        kinds = game._card_kinds
+        kinds = game.layout.card_kind
         zones = state["zones"]
-        by_kind: dict[tuple[Any, Any], list[tuple[str, int, str]]] = {}
-        for key, by_card in game._hidden_piles[role]:
+        by_kind: dict[Kind, list[tuple[str, int, str]]] = {}
+        for key, own_shown in game.layout.hidden_piles[role]:
             for index, card in enumerate(zones[key]):
                 kind = kinds[card]
-                if by_card and kind[1] == role:
+                if own_shown and kind.owner == role:
                     continue
                 by_kind.setdefault(kind, []).append((key, index, card))
         groups = [places for places in by_kind.values() if len(places) > 1]
         self.pools = [[card for _, _, card in places] for places in groups]
-        self.cards = [card for pool in self.pools for card in pool]
-        self.offsets = [float(number) for number, pool in enumerate(self.pools) for _ in pool]
         flat: dict[tuple[str, int], int] = {}
         for places in groups:
             for key, index, _ in places:
                 flat[key, index] = len(flat)
-        self.fixed: Any = []  # (a tuple once built)
+        self.fixed: list[str] = []
         self.piles: list[tuple[str, list[int]]] = []
         for key in dict.fromkeys(key for places in groups for key, _, _ in places):
             plan = []
@@ -64,45 +59,6 @@ class Deal:
         named = named_cards(state)
         self.watched = [(key, index, card) for places in groups for key, index, card in places
                         if card in named]
-        # What a deal runs in C: the positions of the pools' cards, each pile's cards taken
-        # from the flat list (a tuple of them, or the one card), the cards watched likewise.
-        self.indexes = range(len(self.cards))
-        self._keys()
-        self.fixed = tuple(self.fixed)
-        self.takes = [(key, _taker(plan), len(plan) == 1) for key, plan in self.piles]
-        plans = dict(self.piles)
-        self.watched_at = _taker([plans[key][index] for key, index, _ in self.watched])
-        cards = tuple(card for _, _, card in self.watched)
-        self.watched_cards = None if not cards else cards[0] if len(cards) == 1 else cards
-
-    def _keys(self) -> None:
-        """The layout of a deal's keys (see :func:`redeal`): for card ``i`` of pool ``p``, a
-        double of exponent ``p`` whose mantissa is 44 random bits above the byte ``i``, so
-        ``key_random`` masks the bits drawn and ``key_fixed`` sets the others. Over 256 cards
-        (a byte no longer holds an index), or under two, ``key_bits`` is 0: a deal draws a float
-        per card."""
-        count = len(self.cards)
-        self.doubles = struct.Struct(f"<{count}d")
-        self.key_bits = 64 * count if 1 < count <= _BYTE_INDEXED else 0
-        self.key_fixed = self.key_random = 0
-        if self.key_bits:  # (at most 128 pools of two cards or more: the exponent fits)
-            fixed = [(_EXPONENT + int(pool)) << _MANTISSA | index
-                     for index, pool in enumerate(self.offsets)]
-            self.key_fixed = int.from_bytes(struct.pack(f"<{count}Q", *fixed), "little")
-            self.key_random = int.from_bytes(_RANDOM_MANTISSA.to_bytes(8, "little") * count,
-                                             "little")
-
-
-_BYTE_INDEXED = 256  # up to this many cards, a key's lowest byte holds the card's index
-_MANTISSA = 52  # bits of a double's mantissa
-_EXPONENT = 1023  # a double's exponent bias: a key of pool p lies in [2**p, 2**(p + 1))
-_RANDOM_MANTISSA = (1 << _MANTISSA) - 1 - 0xFF  # the mantissa's bits drawn at random
-
-
-def _taker(positions: list[int]) -> Callable[[list[str]], Any]:
-    """What takes the items at ``positions`` out of a list, in C: a tuple of them, or the one
-    item if there is one (``operator.itemgetter``)."""
-    return itemgetter(*positions) if positions else tuple
 
 
 def named_cards(state: State) -> set[str]:
@@ -132,27 +88,17 @@ def redeal(game: Game, state: State, role: str, rand: random.Random,
     """
     if deal is None:
         deal = Deal(game, state, role)
-    # A uniform permutation of each pool: the cards sorted by a key per card that orders the
-    # pools as they lie, each one at random inside (all keys differ, so sorting them is
-    # drawing a permutation). Each key is a double: its exponent is the pool's number, its
-    # mantissa 44 random bits above the card's index. The keys are drawn as one integer of
-    # random bits, read as doubles, sorted as floats, and the sorted keys' lowest bytes are the
-    # cards' indexes in their new order: all in C, a few calls per deal.
-    if deal.key_bits:
-        bits = rand.getrandbits(deal.key_bits) & deal.key_random | deal.key_fixed
-        doubles = deal.doubles
-        keys = doubles.unpack(bits.to_bytes(doubles.size, "little"))
-        order = doubles.pack(*sorted(keys))[::8]
-        flat: Any = itemgetter(*order)(deal.cards) + deal.fixed
-    else:  # over 256 cards (or one): each pool's number plus a random fraction, one per card
-        fractions = list(map(add, deal.offsets, iter(rand.random, None)))
-        flat = list(map(deal.cards.__getitem__, sorted(deal.indexes, key=fractions.__getitem__)))
-        flat += deal.fixed
+    flat: list[str] = []
+    for pool in deal.pools:
+        cards = pool.copy()
+        rand.shuffle(cards)
+        flat += cards
+    flat += deal.fixed
     zones = state["zones"]
-    for key, take, single in deal.takes:
-        zones[key] = [take(flat)] if single else list(take(flat))
+    for key, plan in deal.piles:
+        zones[key] = [flat[at] for at in plan]
     state["rng"] = rand.getrandbits(64)
-    return deal.watched_cards is not None and deal.watched_at(flat) != deal.watched_cards
+    return any(zones[key][index] != card for key, index, card in deal.watched)
 
 
 def ask_again(game: Game, state: State, rand: random.Random, *, mine: str | None = None
@@ -280,15 +226,15 @@ def deal_to_match(state: State, observation: dict[str, Any]) -> bool:
     return next(rest, None) is None
 
 
-def hidden_cards(game: Game, state: State, role: str) -> dict[str, tuple[Any, Any]]:
+def hidden_cards(game: Game, state: State, role: str) -> dict[str, Kind]:
     """The cards ``role`` cannot see in ``state``, with their kind (``type``, ``owner``)."""
-    kinds = game._card_kinds
+    kinds = game.layout.card_kind
     zones = state["zones"]
-    found: dict[str, tuple[Any, Any]] = {}
-    for key, by_card in game._hidden_piles[role]:
+    found: dict[str, Kind] = {}
+    for key, own_shown in game.layout.hidden_piles[role]:
         for card in zones[key]:
             kind = kinds[card]
-            if by_card and kind[1] == role:
+            if own_shown and kind.owner == role:
                 continue
             found[card] = kind
     return found
@@ -378,7 +324,7 @@ def reordered(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
     if sorted(shown) != sorted(b for _, b in pairs) or len(set(shown)) != len(shown):
         return None
     zones = state["zones"]
-    for key, _ in game._hidden_piles[role]:
+    for key, _ in game.layout.hidden_piles[role]:
         pile = zones[key]
         if shown[0] not in pile:
             continue
@@ -397,7 +343,7 @@ def relabel_id(option_id: str, mapping: dict[str, str]) -> str:
     return "+".join(mapping.get(part, part) for part in option_id.split("+"))
 
 
-def gather(game: Game, state: State, player: str, hidden: dict[str, tuple[Any, Any]],
+def gather(game: Game, state: State, player: str, hidden: dict[str, Kind],
             named: list[str], offered: list[str]) -> dict[str, str]:
     """A swap of cards ``hidden`` (card -> kind) that puts the cards of ``named`` not offered
     to ``player`` into the pile the offered cards lie in (else a pile only ``player`` sees), in
@@ -406,8 +352,8 @@ def gather(game: Game, state: State, player: str, hidden: dict[str, tuple[Any, A
     cards of several kinds, which do not all go to one pile). Empty if none fits."""
     zones = state["zones"]
     piles = [key for key, cards in zones.items() if any(c in offered for c in cards)]
-    piles += [key for key, owner, vis in game._zone_keys
-              if vis == "owner" and owner == player and key not in piles]
+    piles += [pile.key for pile in game.layout.piles
+              if pile.visibility == "owner" and pile.owner == player and pile.key not in piles]
     for key in piles:
         pile = zones[key]
         missing = [c for c in named if c not in pile and c not in offered]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 Event = dict[str, Any]
@@ -34,7 +35,7 @@ def card_pairs(shown: Any, wanted: Any, cards: dict[str, Any],
     return False
 
 
-def cards_in(value: Any, cards: dict[str, Any], found: list[str]) -> None:
+def cards_in(value: Any, cards: Collection[str], found: list[str]) -> None:
     """Collect the ids of ``cards`` that ``value`` names (in order, once each)."""
     if isinstance(value, list):
         for v in value:

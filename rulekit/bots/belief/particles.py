@@ -45,8 +45,8 @@ class Caps:
         self.max_particles = particles
         self.max_frontier = frontier
         # The variables R cannot see: the states kept under a cap cover each of their values.
-        self.hidden_vars = [key for key, owner, vis in game._var_keys
-                            if not (vis == "public" or (vis == "owner" and owner == role))]
+        self.hidden_vars = [value.key for value in game.layout.values
+                            if not value.seen_by(role)]
 
     def cap(self, items: list[Item], cap: int, rng: random.Random) -> list[Item]:
         """At most ``cap`` items (more if the hidden variables have more values): exact ones

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from rulekit.bots.belief.compare import Key
     from rulekit.engine.decisions import Decision, Option
     from rulekit.engine.game import Game, State
+    from rulekit.engine.hidden import Kind
 
 Following = dict[tuple["Key", int, bool], list[Any]]  # the states kept after a step, by key
 SAME, CARDS, OTHER = 0, 1, 2  # how events differ from those R saw
@@ -88,7 +89,7 @@ class Repairs:
         return state if moved is None else ask_again(self.game, moved, self.rng)
 
     def _free_cards(self, state: State, before: tuple[list[Event], int]
-                    ) -> dict[str, tuple[Any, Any]]:
+                    ) -> dict[str, Kind]:
         """The cards whose place in ``state`` R does not know, with their kind: those R cannot
         see, then those R's log has never named up to ``before`` (R's log and a position in
         it) and R was not shown in its last observation (where the rules moved cards
@@ -99,7 +100,7 @@ class Repairs:
         pinned = self._pinned.get(key)
         if pinned is None:
             found: list[str] = []
-            kinds = self.game._card_kinds
+            kinds = self.game.layout.card_kind
             for event in (*self.seen, *before[0][:before[1]]):
                 cards_in(event.get("args"), kinds, found)
                 cards_in(event.get("value"), kinds, found)
@@ -107,7 +108,7 @@ class Repairs:
                 for view in self.observation["zones"].values():
                     cards_in(view.get("cards"), kinds, found)
             pinned = self._pinned[key] = set(found)
-        for card, kind in self.game._card_kinds.items():
+        for card, kind in self.game.layout.card_kind.items():
             if card not in pinned and card not in free:
                 free[card] = kind
         return free
