@@ -21,10 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TypedDict
 
-from rulekit import __version__
 from rulekit.errors import PackError
 from rulekit.pack.installed import PACKS_ENV
 from rulekit.source.datafiles import data_dir
+from rulekit.version import __version__
 
 CACHE_ENV = "RULEKIT_CACHE_DIR"
 NO_CACHE_ENV = "RULEKIT_NO_CACHE"

@@ -27,7 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulekit import __version__
+from rulekit.version import __version__
 
 if TYPE_CHECKING:
     from hashlib import sha256
