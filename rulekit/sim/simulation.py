@@ -43,7 +43,15 @@ from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did_you_mean
 from rulekit.model.program import INITIATIVE
 from rulekit.pack.loader import load_pack
-from rulekit.sim.execution import Job, PackSource, Pool, Progress, open_pool, prepared
+from rulekit.sim.execution import (
+    Job,
+    PackSource,
+    Pool,
+    Progress,
+    holding,
+    open_pool,
+    prepared,
+)
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
@@ -233,13 +241,15 @@ def simulate(pack_ref: str | Path, params: Mapping[str, Any] | None = None, game
         specs[role] = spec
     agent_objects = {role: load_agent(s) if isinstance(s, str) else s for role, s in specs.items()}
     source = PackSource(str(loaded.folder.resolve()), portable=loaded.base_id is None)
-    job = Job(source, tuple(sorted(game.params.items())), tuple(specs.items()), seed, max_rounds)
+    job = Job(source, tuple(sorted(game.params.items())), tuple(specs.items()), seed, max_rounds,
+              game.pack_hash)
 
     with ExitStack() as stack:
         if pool is None:  # a pool of this run only (a Dask cluster starts before the clock)
             pool = stack.enter_context(open_pool(workers, scheduler))
+        stack.enter_context(holding(job, (game, agent_objects)))  # this process has loaded it
         started = time.perf_counter()
-        tally = pool.run(play_chunk, job, games, (game, agent_objects), progress)
+        tally = pool.run(play_chunk, job, games, progress)
         seconds = time.perf_counter() - started
         slots, where = pool.slots, pool.scheduler
     return SimulationResult.from_tally(
