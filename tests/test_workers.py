@@ -90,13 +90,18 @@ def test_ctrl_c_stops_a_run_with_workers_quietly() -> None:
     exit code of an interrupted command, no traceback and no process left behind."""
     command = [sys.executable, "-m", "rulekit", "simulate", "carchase", "-n", "10000000",
                "--workers", "2"]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          start_new_session=True) as process:
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    try:
         deadline = time.monotonic() + 60
         while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)  # until both workers play
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:  # (the test failed: the run goes on)
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
     assert process.returncode == 130, err
     assert out == "" and "Traceback" not in err
     with pytest.raises(ProcessLookupError):
