@@ -1,21 +1,23 @@
-"""Local worker processes: every chunk is played exactly once whoever plays it, and a mistake
-met by a helper process stops the run with its message, in this process."""
+"""Local worker processes: every game is played once, and a worker's mistake, a worker that
+dies or a Ctrl-C stops the run cleanly, with a message, leaving no process behind."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import time
-from typing import Any
+from pathlib import Path
 
 import pytest
 
 from rulekit.errors import GameRuntimeError
-from rulekit.sim.execution import Job, LocalProcesses, PackSource
+from rulekit.sim.execution import Job, LocalProcesses, PackSource, prepared
 from rulekit.sim.stats import Tally
 
-JOB = Job(PackSource("nowhere"), (), (("red", "random"), ("blue", "random")), 0, 10)
+JOB = Job(PackSource("nowhere"), (), (("red", "random"), ("blue", "random")), 0, 10, "")
 
 
 def played(job: Job, start: int, stop: int) -> Tally:
@@ -25,79 +27,82 @@ def played(job: Job, start: int, stop: int) -> Tally:
 
 
 def failing(job: Job, start: int, stop: int) -> Tally:
-    time.sleep(0.002)  # the helper starts before this process has played every chunk
-    if start > 0 and os.getpid() != PARENT:
+    if start > 0:
         raise GameRuntimeError(f"no rule for game {start}")
     return played(job, start, stop)
 
 
-PARENT = os.getpid()
+def dying(job: Job, start: int, stop: int) -> Tally:
+    if start > 0:
+        os._exit(3)  # a worker killed without a word
+    return played(job, start, stop)
 
 
 @pytest.mark.parametrize("workers, games", [(2, 1000), (3, 50), (2, 1), (4, 2)])
 def test_every_game_is_played_once(workers: int, games: int) -> None:
     seen: list[int] = []
     with LocalProcesses(workers) as pool:
-        tally = pool.run(played, JOB, games, (Any, {}), seen.append)  # type: ignore[arg-type]
+        tally = pool.run(played, JOB, games, seen.append)
     assert tally.games == games == sum(seen)
     assert tally.lengths == {index: 1 for index in range(games)}
     assert sum(tally.wins.values()) == games
+    assert str(os.getpid()) not in tally.wins  # the workers played them all
 
 
-def test_a_mistake_in_a_helper_stops_the_run_with_its_message() -> None:
+def test_a_mistake_in_a_worker_stops_the_run_with_its_message() -> None:
     with LocalProcesses(2) as pool, pytest.raises(GameRuntimeError, match="no rule for game"):
-        pool.run(failing, JOB, 2000, (Any, {}))  # type: ignore[arg-type]
+        pool.run(failing, JOB, 2000)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_worker_that_dies_stops_the_run_and_no_worker_is_left_behind() -> None:
+    with LocalProcesses(3) as pool, pytest.raises(GameRuntimeError, match="stopped unexpect"):
+        pool.run(dying, JOB, 2000)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_pack_changed_since_the_run_loaded_it_is_refused(duel_pack: Path) -> None:
+    job = Job(PackSource(str(duel_pack)), (), (("red", "random"), ("blue", "random")), 0, 10,
+              "the hash of another pack")
+    with pytest.raises(GameRuntimeError, match="changed during the run"):
+        prepared(job)
 
 
 def test_a_run_in_one_process_loads_no_machinery_for_worker_processes() -> None:
-    """``simulate`` with one worker starts no process and imports nothing for them
-    (multiprocessing and concurrent.futures cost start-up time of every run)."""
     code = ("import sys\n"
             "from rulekit.sim.simulation import simulate\n"
             "simulate('carchase', games=3)\n"
-            "print(sorted(m for m in ('multiprocessing', 'concurrent.futures', "
-            "'rulekit.sim.workers') if m in sys.modules))\n")
+            "print(sorted(m for m in ('multiprocessing', 'concurrent.futures') "
+            "if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
 
 
-def dying(job: Job, start: int, stop: int) -> Tally:
-    time.sleep(0.002)
-    if os.getpid() != PARENT:
-        os._exit(3)  # a helper killed without a word
-    return played(job, start, stop)
+def _children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as file:
+        return [int(child) for child in file.read().split()]
 
 
-def bulky(job: Job, start: int, stop: int) -> Tally:
-    """A tally far larger than a pipe holds at once (its message comes in many reads)."""
-    tally = played(job, start, stop)
-    tally.ends = {(f"game {start}", f"reason {i}"): 1 for i in range(3000)}
-    return tally
-
-
-def test_a_helper_that_dies_stops_the_run_and_no_helper_is_left_behind(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    forked: list[int] = []
-    fork = os.fork
-
-    def counted() -> int:
-        pid = fork()
-        if pid:
-            forked.append(pid)
-        return pid
-    monkeypatch.setattr(os, "fork", counted)
-    with LocalProcesses(3) as pool, pytest.raises(GameRuntimeError, match="stopped unexpect"):
-        pool.run(dying, JOB, 2000, (Any, {}))  # type: ignore[arg-type]
-    assert len(forked) == 2
-    for pid in forked:  # every helper was waited for (and stopped, if it still ran)
-        with pytest.raises(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)
-
-
-def test_tallies_larger_than_a_pipe_arrive_whole() -> None:
-    with LocalProcesses(2) as pool:
-        tally = pool.run(bulky, JOB, 400, (Any, {}))  # type: ignore[arg-type]
-    chunks = {winner for winner, _ in tally.ends}
-    assert tally.games == 400 and len(chunks) > 2
-    assert tally.ends == {(chunk, f"reason {i}"): 1 for chunk in chunks for i in range(3000)}
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_ctrl_c_stops_a_run_with_workers_quietly() -> None:
+    """Ctrl-C, which a terminal sends to every process of the command, ends the run with the
+    exit code of an interrupted command, no traceback and no process left behind."""
+    command = [sys.executable, "-m", "rulekit", "simulate", "carchase", "-n", "10000000",
+               "--workers", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # until both workers play
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:  # (the test failed: the run goes on)
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130, err
+    assert out == "" and "Traceback" not in err
+    with pytest.raises(ProcessLookupError):
+        os.killpg(process.pid, 0)  # nobody is left in the command's process group

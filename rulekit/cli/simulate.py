@@ -30,7 +30,7 @@ def register(commands: Any) -> None:
                         help="run once per value of a parameter (a list, or a range A..B or "
                              "A..B/STEP); repeat to sweep a grid; one row per combination")
     parser.add_argument("-j", "--workers", type=positive, default=1, metavar="W",
-                        help="processes playing games, this one included (default 1); "
+                        help="processes playing games (default 1: this one alone); "
                              "the counts do not depend on it")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run the games on a Dask cluster: a scheduler's address "

@@ -1,19 +1,17 @@
 """Where games run: in this process, on local worker processes, or on a Dask cluster.
 
 A :class:`Job` says which games to play (the pack, its parameters, the agents, the base seed,
-the round cap); a *chunk* is a range of game numbers of a job. Every pool cuts a run into
-chunks, plays each with the same function, ``play(job, start, stop) -> Tally``, and merges the
-tallies, whose counts do not depend on the order: so any pool gives the same figures.
+the round cap); a *chunk* is a range of its game numbers. Every pool cuts a run into chunks,
+plays each with the same function, ``play(job, start, stop) -> Tally``, and merges the
+tallies. The counts do not depend on the order, so every pool gives the same figures.
 
 - :class:`InProcess` plays the chunks one after another.
-- :class:`LocalProcesses` shares them among worker processes, in chunks that taper towards the
-  end so that all finish together. On Linux the workers are forked after the pack is compiled,
-  so they inherit it and start at once, and take chunks from a shared counter
-  (:mod:`rulekit.sim.workers`); elsewhere the pack travels with the job, as its files and their
-  digest, and each worker compiles it once.
+- :class:`LocalProcesses` hands them to a standard ``ProcessPoolExecutor``.
 - :class:`DaskPool` submits them to a Dask cluster through its ``concurrent.futures`` executor.
-  The pack travels with the job, as its files and their digest: a worker machine needs rulekit
-  (and the modules of any agents) installed, not the pack folder.
+
+Each process (or thread of a Dask worker) loads a job's pack once (:func:`prepared`). The pack
+travels to a Dask cluster as its files and their digest: a worker machine needs rulekit (and
+the modules of any agents) installed, not the pack folder.
 """
 
 from __future__ import annotations
@@ -21,23 +19,24 @@ from __future__ import annotations
 import importlib
 import math
 import os
+import signal
 import sys
 import threading
-from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rulekit.bots.agent import AgentLike
+from rulekit.bots.registry import load_agent
+from rulekit.engine.game import Game
 from rulekit.errors import GameRuntimeError, PackErrors, UsageError
+from rulekit.pack.loader import load_pack
 from rulekit.sim.stats import Tally
 
 if TYPE_CHECKING:  # what only worker processes or a cluster need is imported where used
-    from concurrent.futures import Executor, Future
-
-    from rulekit.bots.agent import AgentLike
-    from rulekit.engine.game import Game
+    from concurrent.futures import Future
 
 AgentSpec = Any  # an agent name (str) or an agent object, as rulekit.sim.simulation takes them
 Progress = Callable[[int], None]  # told how many more games are done
@@ -112,59 +111,72 @@ class Job:
     agents: tuple[tuple[str, AgentSpec], ...]
     seed: int
     max_rounds: int
+    pack_hash: str  # of the pack as this run loaded it: every process must load the same
 
     @property
     def key(self) -> tuple[Any, ...]:
-        """What identifies the compiled pack and agents a worker keeps between chunks."""
+        """What identifies the loaded pack and agents a process keeps between chunks."""
         agents = tuple((role, spec if isinstance(spec, str) else repr(spec))
                        for role, spec in self.agents)
-        return (self.source.folder, self.source.digest, self.params, agents)
+        return (self.source.folder, self.source.digest, self.params, agents, self.pack_hash)
 
     @property
     def quick(self) -> bool:
-        """Whether every seat plays at random (a game then takes about a millisecond)."""
+        """Whether every seat plays at random (then games are quick)."""
         return all(spec == "random" for _, spec in self.agents)
 
     def ranges(self, games: int, slots: int, smallest: int,
                split: Callable[[int, int, int], list[tuple[int, int]]] | None = None
                ) -> list[tuple[int, int]]:
         """The chunks of this job: ``split`` (:func:`chunks` by default) if it is
-        :attr:`quick`, else one game each (a game with a search bot takes seconds: the progress
-        shown moves with each)."""
+        :attr:`quick`, else one game each (a search bot is slow: the progress shown moves with
+        each game)."""
         if self.quick:
             return (split or chunks)(games, slots, smallest)
         return [(start, start + 1) for start in range(games)]
 
 
-Prepared = tuple["Game", dict[str, "AgentLike"]]
+Prepared = tuple[Game, dict[str, AgentLike]]
 Play = Callable[[Job, int, int], Tally]
 
-_inherited: dict[tuple[Any, ...], Prepared] = {}  # set before forking workers
-_local = threading.local()  # per thread: a Dask worker may run tasks in several threads
+# What this thread plays with: a job's key and its loaded pack and agents. Per thread, since a
+# Dask worker may run tasks in several threads.
+_held = threading.local()
 _load_lock = threading.Lock()
 
 
 def prepared(job: Job) -> Prepared:
-    """The compiled pack and the agents of ``job``, loaded once per process (or thread)."""
-    key = job.key
-    found = _inherited.get(key)
-    if found is not None:
-        return found
-    cache: dict[tuple[Any, ...], Prepared] = getattr(_local, "cache", None) or {}
-    _local.cache = cache
-    if key not in cache:
-        from rulekit.bots.registry import load_agent
-        from rulekit.pack.loader import load_pack
+    """The loaded pack and the agents of ``job``: loaded on the first chunk a process (or
+    thread) plays, and kept for the next ones."""
+    held: tuple[tuple[Any, ...], Prepared] | None = getattr(_held, "job", None)
+    if held is not None and held[0] == job.key:
+        return held[1]
+    try:
+        with _load_lock:
+            game = load_pack(job.source.path(), dict(job.params)).game
+    except PackErrors as exc:  # PackErrors do not survive pickling: send the text
+        raise GameRuntimeError(str(exc)) from None
+    if game.pack_hash != job.pack_hash:
+        raise GameRuntimeError(f"the pack in {job.source.folder} changed during the run",
+                               hint="run it again")
+    agents = {role: load_agent(spec) if isinstance(spec, str) else spec
+              for role, spec in job.agents}
+    _held.job = (job.key, (game, agents))
+    return game, agents
 
-        try:
-            with _load_lock:
-                game = load_pack(job.source.path(), dict(job.params)).game
-        except PackErrors as exc:  # PackErrors do not survive pickling: send the text
-            raise GameRuntimeError(str(exc)) from None
-        agents = {role: load_agent(spec) if isinstance(spec, str) else spec
-                  for role, spec in job.agents}
-        cache[key] = (game, agents)
-    return cache[key]
+
+@contextmanager
+def holding(job: Job, ready: Prepared) -> Iterator[None]:
+    """Let :func:`prepared` give ``ready`` for ``job`` in this thread while the block runs.
+
+    A run passes on the pack it loaded, so that this process does not load it again. Worker
+    processes forked meanwhile start with it too."""
+    before = getattr(_held, "job", None)
+    _held.job = (job.key, ready)
+    try:
+        yield
+    finally:
+        _held.job = before
 
 
 def chunks(games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
@@ -202,9 +214,8 @@ class Pool:
     slots = 1
     scheduler: str | None = None
 
-    def run(self, play: Play, job: Job, games: int, ready: Prepared,
-            progress: Progress | None = None) -> Tally:
-        """Play games ``0 .. games - 1`` of ``job``; ``ready`` is the job compiled here."""
+    def run(self, play: Play, job: Job, games: int, progress: Progress | None = None) -> Tally:
+        """Play games ``0 .. games - 1`` of ``job``; ``progress`` is told of each chunk."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -220,31 +231,23 @@ class Pool:
 class InProcess(Pool):
     """Every game in this process, one chunk after another."""
 
-    def run(self, play: Play, job: Job, games: int, ready: Prepared,
-            progress: Progress | None = None) -> Tally:
+    def run(self, play: Play, job: Job, games: int, progress: Progress | None = None) -> Tally:
         tally = Tally({})
-        size = games if progress is None else max(1, games // 100)
-        _inherited[job.key] = ready
-        try:
-            step = max(1, size) if job.quick else 1  # a game with a search bot takes seconds
-            for start in range(0, games, step):
-                part = play(job, start, min(start + step, games))
-                tally.merge(part)
-                if progress is not None:
-                    progress(part.games)
-        finally:
-            _inherited.pop(job.key, None)
+        # A hundredth of the run at a time; one game at a time with a (slow) search bot.
+        step = max(1, games // 100) if job.quick else 1
+        for start in range(0, games, step):
+            part = play(job, start, min(start + step, games))
+            tally.merge(part)
+            if progress is not None:
+                progress(part.games)
         return tally
 
 
-def _gather(executor: Executor, play: Play, job: Any, ranges: list[tuple[int, int]],
-            progress: Progress | None) -> Tally:
-    """Submit a chunk per range (``job``: a Job, or a Dask future of one) and merge."""
+def _gather(futures: list[Future[Tally]], progress: Progress | None) -> Tally:
+    """Merge the tallies of ``futures`` as they come; cancel the rest on an error or Ctrl-C."""
     from concurrent.futures import as_completed
 
     tally = Tally({})
-    futures: list[Future[Tally]] = [executor.submit(play, job, start, stop)
-                                    for start, stop in ranges]
     try:
         for future in as_completed(futures):
             part = future.result()
@@ -258,73 +261,62 @@ def _gather(executor: Executor, play: Play, job: Any, ranges: list[tuple[int, in
     return tally
 
 
-def _init_worker(paths: list[str]) -> None:
-    """Give a helper process the parent's import path (agents may live in modules found
-    through it), and leave Ctrl-C to the parent, which stops the helpers quietly."""
-    import signal
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C back while the block starts worker processes.
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    Workers are born with it blocked, so it never catches one half started. This process gets
+    it at the end of the block."""
+    if not hasattr(signal, "pthread_sigmask"):  # (Windows)
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _start_worker(paths: list[str]) -> None:
+    """Give a worker process the parent's import path (agents may live in modules found
+    through it). Ctrl-C, which a terminal sends to every process of the command, ends it
+    at once and quietly: the parent stops the run."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     sys.path[:] = paths
 
 
 class LocalProcesses(Pool):
-    """``workers`` processes on this machine: this one and ``workers - 1`` helpers. All take
-    chunks from one queue, so this process plays from the first moment while the helpers start,
-    and nobody waits at the end. Where processes fork, the helpers are forked with the compiled
-    pack and share a counter of chunks (:mod:`rulekit.sim.workers`); elsewhere they are a
-    ``ProcessPoolExecutor``'s, and the pack travels by content."""
+    """``workers`` worker processes on this machine, in a ``ProcessPoolExecutor``.
+
+    They are forked where the platform has a safe fork (Linux), else started afresh. They take
+    the chunks in order from the executor's queue. The chunks taper towards the end, so that
+    all workers finish together."""
 
     def __init__(self, workers: int) -> None:
-        self.slots = workers
-
-    def run(self, play: Play, job: Job, games: int, ready: Prepared,
-            progress: Progress | None = None) -> Tally:
-        fork = sys.platform.startswith("linux")
-        if not fork and job.source.files is None and job.source.portable:
-            job = _with_files(job)  # the pack travels by content, not found again by folder
-        todo = deque(job.ranges(games, self.slots, 4, tapering_chunks))
-        helpers = min(self.slots, len(todo)) - 1
-        tally = Tally({})
-
-        def count(part: Tally) -> None:
-            tally.merge(part)
-            if progress is not None:
-                progress(part.games)
-
-        _inherited[job.key] = ready  # this process, and forked helpers, start with it
-        if fork:
-            from rulekit.sim.workers import run_forked
-
-            try:
-                run_forked(play, job, list(todo), helpers, count)
-                return tally
-            finally:
-                _inherited.pop(job.key, None)
         import multiprocessing
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures import ProcessPoolExecutor
 
-        pool = ProcessPoolExecutor(max_workers=max(1, helpers),
-                                   mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_init_worker, initargs=(list(sys.path),))
-        running: set[Future[Tally]] = set()
+        self.slots = workers
+        method = "fork" if sys.platform.startswith("linux") else "spawn"
+        self._executor = ProcessPoolExecutor(workers, multiprocessing.get_context(method),
+                                             initializer=_start_worker,
+                                             initargs=(list(sys.path),))
+
+    def run(self, play: Play, job: Job, games: int, progress: Progress | None = None) -> Tally:
+        from concurrent.futures.process import BrokenProcessPool
+
+        with _ctrl_c_held():  # the executor starts its workers at the first chunk
+            futures = [self._executor.submit(play, job, start, stop)
+                       for start, stop in job.ranges(games, self.slots, 4, tapering_chunks)]
         try:
-            while todo or running:
-                while todo and len(running) < 2 * helpers:  # two chunks queued per helper
-                    start, stop = todo.popleft()
-                    running.add(pool.submit(play, job, start, stop))
-                if todo:
-                    start, stop = todo.popleft()  # this process plays too, in the same order
-                    count(play(job, start, stop))
-                    done = {future for future in running if future.done()}
-                else:
-                    done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    running.discard(future)
-                    count(future.result())
-            return tally
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-            _inherited.pop(job.key, None)
+            return _gather(futures, progress)
+        except BrokenProcessPool:
+            raise GameRuntimeError("a worker process stopped unexpectedly") from None
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
 
 
 class DaskPool(Pool):
@@ -352,15 +344,15 @@ class DaskPool(Pool):
                                  "ADDRESS` on each machine") from None
         self.slots = max(1, sum(self._client.nthreads().values()))
 
-    def run(self, play: Play, job: Job, games: int, ready: Prepared,
-            progress: Progress | None = None) -> Tally:
+    def run(self, play: Play, job: Job, games: int, progress: Progress | None = None) -> Tally:
         self.slots = max(1, sum(self._client.nthreads().values()))
         if job.source.files is None and job.source.portable:
             job = _with_files(job)
         shared = self._client.scatter(job, broadcast=True)  # the pack goes once per worker
         try:
-            return _gather(self._client.get_executor(), play, shared,
-                           job.ranges(games, self.slots, 50), progress)
+            executor = self._client.get_executor()
+            return _gather([executor.submit(play, shared, start, stop)
+                            for start, stop in job.ranges(games, self.slots, 50)], progress)
         finally:
             self._client.cancel(shared)
 
@@ -373,7 +365,7 @@ class DaskPool(Pool):
 def _with_files(job: Job) -> Job:
     """``job`` with its pack's files and their digest in it."""
     return Job(PackSource.with_files(Path(job.source.folder)), job.params, job.agents,
-               job.seed, job.max_rounds)
+               job.seed, job.max_rounds, job.pack_hash)
 
 
 @contextmanager
@@ -391,4 +383,4 @@ def open_pool(workers: int = 1, scheduler: str | None = None) -> Iterator[Pool]:
 
 
 __all__ = ["DaskPool", "InProcess", "Job", "LocalProcesses", "PackSource", "Pool", "chunks",
-           "open_pool", "prepared", "tapering_chunks"]
+           "holding", "open_pool", "prepared", "tapering_chunks"]

@@ -35,7 +35,16 @@ from rulekit.engine.rng import derive
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did_you_mean
 from rulekit.model.program import INITIATIVE
-from rulekit.sim.execution import Job, PackSource, Pool, Progress, open_pool, prepared
+from rulekit.pack.loader import load_pack
+from rulekit.sim.execution import (
+    Job,
+    PackSource,
+    Pool,
+    Progress,
+    holding,
+    open_pool,
+    prepared,
+)
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
@@ -192,25 +201,6 @@ def play_chunk(job: Job, start: int, stop: int) -> Tally:
     return _play_range(game, agents, job.seed, start, stop, job.max_rounds)
 
 
-def _compiled(pack_ref: str | Path, params: dict[str, Any]) -> tuple[Path, Game, str | None]:
-    """The folder of a pack, its game compiled with ``params`` and the id of the pack it
-    extends (or None): kept from an earlier run if nothing changed since
-    (:mod:`rulekit.sim.gamecache`), else loaded, then kept."""
-    from rulekit.pack.find import find_pack
-    from rulekit.sim.gamecache import KeptGame
-
-    folder = pack_ref if isinstance(pack_ref, Path) else find_pack(pack_ref)
-    kept = KeptGame(folder, params)
-    found = kept.get()
-    if found is not None:
-        return folder, found[0], found[1]
-    from rulekit.pack.loader import load_pack
-
-    loaded = load_pack(folder, params)
-    kept.put(loaded)
-    return loaded.folder, loaded.game, loaded.base_id
-
-
 def _agent_name(spec: AgentSpec) -> str:
     return spec.strip() if isinstance(spec, str) else repr(spec)
 
@@ -233,7 +223,8 @@ def simulate(pack_ref: str | Path, params: Mapping[str, Any] | None = None, game
         raise UsageError(f"the number of workers must be 1 or more, not {workers}")
     if max_rounds < 1:
         raise UsageError(f"the round cap must be 1 or more, not {max_rounds}")
-    folder, game, base_id = _compiled(pack_ref, dict(params or {}))
+    loaded = load_pack(pack_ref, dict(params or {}))
+    game = loaded.game
     specs: dict[str, AgentSpec] = {role: DEFAULT_AGENT for role in game.roles}
     for role, spec in (agents or {}).items():
         if role not in game.role_names:
@@ -241,14 +232,16 @@ def simulate(pack_ref: str | Path, params: Mapping[str, Any] | None = None, game
             raise UsageError(f"unknown role '{role}' for an agent", hint)
         specs[role] = spec
     agent_objects = {role: load_agent(s) if isinstance(s, str) else s for role, s in specs.items()}
-    source = PackSource(str(folder.resolve()), portable=base_id is None)
-    job = Job(source, tuple(sorted(game.params.items())), tuple(specs.items()), seed, max_rounds)
+    source = PackSource(str(loaded.folder.resolve()), portable=loaded.base_id is None)
+    job = Job(source, tuple(sorted(game.params.items())), tuple(specs.items()), seed, max_rounds,
+              game.pack_hash)
 
     with ExitStack() as stack:
         if pool is None:  # a pool of this run only (a Dask cluster starts before the clock)
             pool = stack.enter_context(open_pool(workers, scheduler))
+        stack.enter_context(holding(job, (game, agent_objects)))  # this process has loaded it
         started = time.perf_counter()
-        tally = pool.run(play_chunk, job, games, (game, agent_objects), progress)
+        tally = pool.run(play_chunk, job, games, progress)
         seconds = time.perf_counter() - started
         slots, where = pool.slots, pool.scheduler
     return SimulationResult.from_tally(
@@ -266,8 +259,6 @@ def sweep(pack_ref: str | Path, sweeps: Sequence[str], params: Mapping[str, Any]
     """:func:`simulate` once per combination of the swept parameters (``"KEY=V1,V2"``,
     ``"KEY=A..B"``; see :mod:`rulekit.sim.sweep`), same seed and games each time; returns
     the swept keys and the results, in order. Every value is checked before any game runs."""
-    from rulekit.pack.loader import load_pack
-
     fixed = dict(params or {})
     declared = load_pack(pack_ref, fixed).manifest.get("parameters") or {}
     checked = check_sweeps(sweeps, declared, fixed)
