@@ -96,7 +96,7 @@ def reask(game: Game, state: State) -> State:
     new = copy_state(state)
     new["pending"] = []
     new["committed"] = {}
-    new["stack"][-1][1] -= 1
+    new["stack"][-1]["pc"] -= 1
     return game.run(new)
 
 

@@ -154,10 +154,10 @@ WRITES: list[tuple[str, Any]] = [
     ("cards put back in a pile", lambda s: s["zones"]["deck"].extend(["c3", "c4"])),
     ("a card put on top of a pile", lambda s: s["zones"]["table"].insert(0, "c2")),
     ("a variable set", lambda s: s["vars"].__setitem__("kept", ["c9"])),
-    ("a local set", lambda s: _loop_frame(s)[2].__setitem__(0, "x")),
-    ("a frame moved on", lambda s: s["stack"][-1].__setitem__(1, 99)),
-    ("a frame pushed", lambda s: s["stack"].append(["pick", 0, []])),
-    ("a loop stepped", lambda s: next(filter(_is_loop, _loop_frame(s)[2])).__setitem__(1, 7)),
+    ("a local set", lambda s: _loop_frame(s)["locals"].__setitem__(0, "x")),
+    ("a frame moved on", lambda s: s["stack"][-1].__setitem__("pc", 99)),
+    ("a frame pushed", lambda s: s["stack"].append({"proc": "pick", "pc": 0, "locals": []})),
+    ("a loop stepped", lambda s: next(filter(_is_loop, _loop_frame(s)["locals"])).__setitem__(1, 7)),
     ("an event logged", lambda s: s["log"].append({"e": "log", "to": None})),
     ("a decision asked", lambda s: s["pending"].append({"player": "a"})),
     ("an answer committed", lambda s: s["committed"].__setitem__("a", "x")),
@@ -172,14 +172,14 @@ def _is_loop(value: Any) -> bool:
 
 
 def _loop_frame(state: dict[str, Any]) -> list[Any]:
-    return next(frame for frame in state["stack"] if any(map(_is_loop, frame[2])))
+    return next(frame for frame in state["stack"] if any(map(_is_loop, frame["locals"])))
 
 
 def _in_a_loop(game: Game) -> dict[str, Any]:
     """A state of LISTS_PACK waiting inside its ``for`` loop (a loop pair among the locals)."""
     rand = random.Random(0)
     state = game.new_game(0)
-    while not any(map(_is_loop, (v for frame in state["stack"] for v in frame[2]))):
+    while not any(map(_is_loop, (v for frame in state["stack"] for v in frame["locals"]))):
         state = game.apply(state, {d.player: d.sample(rand) for d in game.pending(state)})
     return state
 

@@ -36,9 +36,9 @@ def test_equal_states_have_equal_keys_however_their_values_are_shared_or_frozen(
             assert state_key(rebuilt) == state_key(state)
             # one list held twice (a local that is also a variable's value) vs two equal lists
             shared = copy_state(state)
-            if shared["stack"] and shared["stack"][-1][2]:
+            if shared["stack"] and shared["stack"][-1]["locals"]:
                 value = ["x", "y"]
-                shared["stack"][-1][2][0] = value
+                shared["stack"][-1]["locals"][0] = value
                 shared["vars"][next(iter(shared["vars"]))] = value
                 apart = copy_state(shared)
                 apart["vars"][next(iter(apart["vars"]))] = ["x", "y"]

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from rulekit.bots.belief import Belief, belief_for
 from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.state import State
 from rulekit.errors import IllegalActionError, UsageError
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class View:
         self.past = past
 
     @classmethod
-    def of(cls, game: Game, role: str, rng: random.Random, state: dict[str, Any],
+    def of(cls, game: Game, role: str, rng: random.Random, state: State,
            past: list[dict[str, Any]] | None = None) -> View:
         """The view of ``role`` on ``state`` (which it does not keep)."""
         return cls(game, role, rng, game.observe(state, role), past)
@@ -67,7 +68,7 @@ class View:
         the real one, followed from its own observations (see ``docs/bots.md``)."""
         return belief_for(self)
 
-    def determinize(self, rng: random.Random) -> dict[str, Any]:
+    def determinize(self, rng: random.Random) -> State:
         """A full state drawn from :attr:`belief`: what a search may play on."""
         return self.belief.sample(rng)
 

@@ -9,17 +9,18 @@ function.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rulekit.engine.state import State
 from rulekit.engine.vm import Runtime
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game
 
-Evaluation = Callable[["Game", dict[str, Any], str], float]
+Evaluation = Callable[["Game", State, str], float]
 
 
-def outcome(game: Game, state: dict[str, Any], role: str) -> float:
+def outcome(game: Game, state: State, role: str) -> float:
     """1 if ``role`` has won, 0 if another role has, 0.5 otherwise (a draw, or not over)."""
     result = state["result"]
     if result is None or result["winner"] is None:
@@ -36,7 +37,7 @@ def pack_evaluation(game: Game) -> Evaluation:
         return outcome
     program = game.program
 
-    def evaluate(game: Game, state: dict[str, Any], role: str) -> float:
+    def evaluate(game: Game, state: State, role: str) -> float:
         if state["result"] is not None:
             return outcome(game, state, role)
         score = scores.get(role)

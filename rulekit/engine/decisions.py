@@ -16,14 +16,14 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterator, KeysView
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rulekit.engine.draws import pick, random_answer
 from rulekit.engine.frozen import FrozenDict, freeze
 from rulekit.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from rulekit.engine.state import Spec
+    from rulekit.engine.state import ChoiceEvent, Spec
 
 NONE_ID = "none"
 _INTS = {int}
@@ -83,18 +83,17 @@ def item_ids(items: list[Any]) -> list[str]:
     return ids
 
 
-def choice_event(role: str, option_id: str, value: Any, round_: int) -> dict[str, Any]:
-    """The log event of ``role``'s answer ``option_id`` (seen by ``role`` only): the value
-    chosen (a list copied) and the round."""
+def choice_event(role: str, option_id: str, value: Any, round_: int) -> ChoiceEvent:
+    """The log event of ``role``'s answer (seen by ``role`` only): the value, a list copied."""
     return {"e": "choice", "to": role, "player": role, "option": option_id,
             "value": list(value) if value.__class__ is list else value, "round": round_}
 
 
-def logged_choice_event(role: str, option_id: str, value: Any, round_: int) -> FrozenDict:
-    """:func:`choice_event` read-only, as every event the engine logs in a game with a log is
-    (``engine/frozen``; a quiet game's choices stay plain, an observation copies them)."""
-    return FrozenDict({"e": "choice", "to": role, "player": role, "option": option_id,
-                       "value": freeze(value), "round": round_})
+def logged_choice_event(role: str, option_id: str, value: Any, round_: int) -> ChoiceEvent:
+    """:func:`choice_event`, read-only, as a game with a log keeps every event."""
+    event: ChoiceEvent = {"e": "choice", "to": role, "player": role, "option": option_id,
+                          "value": freeze(value), "round": round_}
+    return cast("ChoiceEvent", FrozenDict(event))
 
 
 def option_ids(items: list[Any], plain_ids: frozenset[str]) -> list[str]:
@@ -274,7 +273,7 @@ class Decision:
         indexes = ordered
         least, most = self.min, self.max
         if not least <= len(indexes) <= most:
-            why = self.spec.get("min_why" if len(indexes) < least else "max_why")
+            why = self.spec.get("min_why") if len(indexes) < least else self.spec.get("max_why")
             return lambda: (self._reason(why) or
                             f"choose between {least} and {most} items, not {len(indexes)}")
         if not self._groups_ok(indexes):

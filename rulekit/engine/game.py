@@ -6,9 +6,8 @@ that JSON round-trips exactly). Nothing of the state is kept in the Game object.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option, choice_event, logged_choice_event
@@ -16,7 +15,7 @@ from rulekit.engine.frozen import FrozenDict, thaw
 from rulekit.engine.helpers import as_text
 from rulekit.engine.hidden import Layout
 from rulekit.engine.observe import Observation, observe
-from rulekit.engine.state import Spec, State
+from rulekit.engine.state import ChoiceEvent, Event, LogEvent, Spec, State, copy_state
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.model.program import MAIN, LogField, Program
@@ -69,7 +68,7 @@ class Game:
             "phase": None,
             "zones": zones,
             "vars": variables,
-            "stack": [[MAIN, 0, []]],
+            "stack": [{"proc": MAIN, "pc": 0, "locals": []}],
             "pending": [],
             "committed": {},
             "log": [],
@@ -89,7 +88,7 @@ class Game:
             raise UsageError(f"unknown phase '{phase}'",
                              f"phases: {', '.join(self.program.phase_pcs)}")
         state["round"] = round
-        state["stack"] = [[MAIN, self.program.phase_pcs[phase], []]]
+        state["stack"] = [{"proc": MAIN, "pc": self.program.phase_pcs[phase], "locals": []}]
         return state
 
     def run(self, state: State) -> State:
@@ -137,9 +136,9 @@ class Game:
         state["pending"] = []
         state["committed"] = {}
         Runtime(self.program, state).interrupt(decl.procedure)
-        event = {"e": "choice", "to": role, "player": role, "option": option.id,
-                 "label": decl.label, "round": state["round"]}
-        state["log"].append(event if "quiet" in state else FrozenDict(event))
+        event: ChoiceEvent = {"e": "choice", "to": role, "player": role, "option": option.id,
+                              "label": decl.label, "round": state["round"]}
+        state["log"].append(event if "quiet" in state else cast(ChoiceEvent, FrozenDict(event)))
         return self.run(state)
 
     def _extras(self, role: str, state: State) -> list[tuple[str, str]]:
@@ -179,7 +178,7 @@ class Game:
             resolved[role] = option
         if len(committed) < len(specs):
             return state
-        locals_ = state["stack"][-1][2]
+        locals_ = state["stack"][-1]["locals"]
         log = state["log"]
         event = choice_event if "quiet" in state else logged_choice_event
         for spec in state["pending"]:
@@ -224,79 +223,28 @@ class Game:
                        self.label(next(args)) if p.labelled else as_text(next(args))
                        for p in parts)
 
-    def format_event(self, event: dict[str, Any]) -> str:
+    def format_event(self, event: Event) -> str:
         """The text of a log event (a log line written between ``**`` without them)."""
-        kind = event["e"]
-        if kind == "log":
+        if event["e"] == "log":
             text = self._log_text(event)
             return text[2:-2].strip() if _stands_out(text) else text
-        if kind == "choice":
+        if event["e"] == "choice":
             who = self.role_names.get(event["player"], event["player"])
             if "value" in event and not event["option"].startswith("!"):
                 return f"{who} chose {self.label(event['value'])}"
             return f"{who} chose {event.get('label', event['option'])}"
-        if kind == "end":
-            who = event["winner"]
-            name = self.role_names.get(who, "nobody") if who else "nobody"
-            return f"Game over: {name} wins. {event['reason']}".strip()
-        return json.dumps(event)
+        winner = event["winner"]
+        name = self.role_names.get(winner, "nobody") if winner else "nobody"
+        return f"Game over: {name} wins. {event['reason']}".strip()
 
-    def _log_text(self, event: dict[str, Any]) -> str:
+    def _log_text(self, event: LogEvent) -> str:
         return self._fill(self.program.logs[event["at"]], event["args"])
 
-    def stands_out(self, event: dict[str, Any]) -> bool:
-        """Whether an event is one to make stand out: a log line its pack wrote between
-        ``**`` (``log "**...**"``)."""
-        return event.get("e") == "log" and _stands_out(self._log_text(event))
+    def stands_out(self, event: Event) -> bool:
+        """Whether a log line its pack wrote between ``**`` (``log "**...**"``)."""
+        return event["e"] == "log" and _stands_out(self._log_text(event))
 
 
 def _stands_out(text: str) -> bool:
     """A log line written between ``**``: an event to make stand out."""
     return len(text) > 4 and text.startswith("**") and text.endswith("**")
-
-
-# The keys of a state whose values copy_state knows how to copy (see its docstring).
-_STATE_KEYS = frozenset({"format", "pack", "seed", "rng", "round", "phase", "zones", "vars",
-                         "stack", "pending", "committed", "log", "result", "steps"})
-_LIST = frozenset({list})
-_FEW_PILES = 16  # up to this many piles, copy_state copies them in a loop
-
-
-def copy_state(state: State) -> State:
-    """A copy of a state that behaves as a deep copy, made in microseconds.
-
-    It copies what the engine changes in place and shares the rest. The rule that makes this
-    safe (``tests/test_state_copies.py`` checks it on random games, writing to the original
-    and to the copy): **once stored in a state, a value is never changed in place**; only
-    these containers are: the dicts ``zones``, ``vars`` and ``committed``, the lists
-    ``stack``, ``pending`` and ``log``, each frame and its list of locals, each zone's list
-    of cards, and the ``[items, position]`` pair of a loop over a procedure that may stop. So
-    a list held by a variable, a local or a log event, a pending decision's spec, a log event
-    and the result are shared; the log, which only ever grows, is copied as a list of shared
-    events. Generated code follows the rule: an assignment makes a new value (``x += [c]``
-    builds a new list), moves and draws copy the cards they are given, and events copy the
-    lists they show.
-    """
-    new = state.copy()
-    zones = state["zones"]
-    copied = zones.copy()  # the dict's table at once, then each pile's list
-    if len(zones) > _FEW_PILES:
-        copied.update(zip(zones, map(list.copy, zones.values()), strict=True))
-    else:  # few piles: a loop costs less than the update's calls
-        for key, cards in zones.items():
-            copied[key] = cards[:]
-    new["zones"] = copied
-    new["vars"] = state["vars"].copy()
-    stack: list[list[Any]] = []
-    push = stack.append
-    for name, pc, local in state["stack"]:  # a frame's lists copied only where there are some
-        push([name, pc, local[:] if _LIST.isdisjoint(map(type, local))
-              else [value[:] if value.__class__ is list else value for value in local]])
-    new["stack"] = stack
-    new["pending"] = state["pending"][:]
-    new["committed"] = state["committed"].copy()
-    new["log"] = state["log"][:]
-    if len(new) != len(_STATE_KEYS) and not (len(new) == len(_STATE_KEYS) + 1 and "quiet" in new):
-        for key in new.keys() - _STATE_KEYS - {"quiet"}:
-            new[key] = thaw(state[key])
-    return new

@@ -81,19 +81,19 @@ def draw(src: list[str], dst: list[str], count: int) -> list[str]:
 def call(rt: Runtime, name: str, args: list[Any]) -> None:
     """Push a frame for a procedure that may stop for decisions."""
     args.extend([None] * (rt.program.procs[name].nslots - len(args)))
-    rt.stack.append([name, 0, args])
+    rt.stack.append({"proc": name, "pc": 0, "locals": args})
 
 
 def end_round(rt: Runtime) -> None:
     """Unwind the frames up to the flow and jump to the end of the current round."""
     stack = rt.stack
-    main = stack[0] if stack and stack[0][0] == MAIN else None
+    main = stack[0] if stack and stack[0]["proc"] == MAIN else None
     program = rt.program
-    if main is None or not program.round_start_pc < main[1] <= program.round_end_pc:
+    if main is None or not program.round_start_pc < main["pc"] <= program.round_end_pc:
         raise LookupError("end_round can only be used during the rounds, not in setup or "
                           "after the last round")
     del stack[1:]
-    main[1] = program.round_end_pc
+    main["pc"] = program.round_end_pc
 
 
 def no_item(key: str) -> None:

@@ -71,14 +71,14 @@ class PlayoutRuntime(Runtime):
                 if when is None or self.evaluate(when, decl.location)]
         if not held:
             return []
-        running = {frame[0] for frame in self.stack}
+        running = {frame["proc"] for frame in self.stack}
         return [option for decl, option in held if decl.procedure not in running]
 
     # ------------------------------------------------------------ where code asks
 
     def ask(self, specs: list[Spec]) -> int:
         """Answer the choices of a block at once; after an anytime action, ask them again."""
-        action = self.settle(specs, self.stack[-1][2])
+        action = self.settle(specs, self.stack[-1]["locals"])
         if action is not None:
             self.interrupt(action)
         return CONTINUE
@@ -167,7 +167,7 @@ class PlayoutRuntime(Runtime):
         """
         args.extend([None] * (self.program.procs[name].nslots - len(args)))
         depth = len(self.stack)
-        self.stack.append([name, 0, args])
+        self.stack.append({"proc": name, "pc": 0, "locals": args})
         self.run(floor=depth)
 
     def run_anytime(self, procedure: str) -> None:
@@ -175,7 +175,8 @@ class PlayoutRuntime(Runtime):
 
         Its frame keeps it from being offered inside its own questions.
         """
-        self.stack.append([procedure, 0, [None] * self.program.procs[procedure].nslots])
+        self.stack.append({"proc": procedure, "pc": 0,
+                           "locals": [None] * self.program.procs[procedure].nslots})
         self.run(floor=len(self.stack) - 1)
 
     # ------------------------------------------------------------ answering
@@ -315,7 +316,7 @@ def playout(game: Game, state: State, choosers: Mapping[str, Chooser],
     try:
         if state["pending"]:
             waiting, state["pending"] = state["pending"], []
-            action = runtime.answer_waiting(waiting, runtime.stack[-1][2])
+            action = runtime.answer_waiting(waiting, runtime.stack[-1]["locals"])
             if action is not None:
                 runtime.interrupt(action)
         if state["result"] is None:

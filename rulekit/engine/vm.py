@@ -67,7 +67,7 @@ class Runtime:
 
     def ask(self, specs: list[Spec]) -> int:
         """Wait for the decisions ``specs`` (those with one legal answer are taken at once)."""
-        waiting = self.open(specs, self.stack[-1][2])
+        waiting = self.open(specs, self.stack[-1]["locals"])
         if not waiting:
             return CONTINUE
         plain_ids = self.program.plain_ids
@@ -105,7 +105,8 @@ class Runtime:
         """Run an anytime action's procedure next, then ask the interrupted choice again."""
         stack = self.stack
         step_back(self.program, stack[-1])
-        stack.append([procedure, 0, [None] * self.program.procs[procedure].nslots])
+        stack.append({"proc": procedure, "pc": 0,
+                      "locals": [None] * self.program.procs[procedure].nslots})
 
     def may_interrupt(self, role: str) -> bool:
         """Whether ``role`` may take an anytime action now, or its actions may tell a secret."""
@@ -121,7 +122,7 @@ class Runtime:
         actions = self.anytime_by_role.get(role)
         if not actions:
             return []
-        running = {frame[0] for frame in self.stack}
+        running = {frame["proc"] for frame in self.stack}
         found: list[tuple[str, str]] = []
         for decl, when in actions:
             if decl.procedure in running:
@@ -156,19 +157,19 @@ class Runtime:
         status = CONTINUE
         while len(stack) > floor:
             frame = stack[-1]
-            name, pc = frame[0], frame[1]
+            name, pc = frame["proc"], frame["pc"]
             proc = procs[name]
             locations = proc.locations
             try:
                 run = runs.get(name) if pc == 0 else None
                 if run is not None:
-                    run(self, frame[2])
+                    run(self, frame["locals"])
                     stack.pop()
                     continue
                 if pc >= len(proc.blocks):
                     stack.pop()
                     continue
-                frame[1] = pc + 1
+                frame["pc"] = pc + 1
                 self.ticks -= 1
                 if self.ticks < 0:
                     raise BudgetExceeded
@@ -246,8 +247,8 @@ def step_back(program: Program, frame: Frame) -> None:
     That is the choice itself, or the ``if``/``elif``/``while`` tests that lead straight into
     it (``Proc.resume``): a test an anytime action made false then skips the choice.
     """
-    choice = frame[1] - 1
-    frame[1] = program.procs[frame[0]].resume.get(choice, choice)
+    choice = frame["pc"] - 1
+    frame["pc"] = program.procs[frame["proc"]].resume.get(choice, choice)
 
 
 def check_players(specs: list[Spec]) -> None:

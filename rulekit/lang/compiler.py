@@ -252,7 +252,7 @@ class Body:
     params: list[tuple[str, str]] = field(default_factory=list)
 
 
-_PRELUDE = (("L", "L = frame[2]"), ("Z", "Z = rt.zones"), ("V", "V = rt.vars"),
+_PRELUDE = (("L", "L = frame['locals']"), ("Z", "Z = rt.zones"), ("V", "V = rt.vars"),
             ("S", "S = rt.state"))
 
 

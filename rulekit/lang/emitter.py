@@ -182,9 +182,9 @@ class Emitter(ChoiceWriter):
             if loop.structured:
                 return out("break" if isinstance(s, n.Break) else "continue")
             target = loop.end if isinstance(s, n.Break) else loop.head
-            return out(f"frame[1] = @L{target}@", "return 0")
+            return out(f"frame['pc'] = @L{target}@", "return 0")
         if isinstance(s, n.Return):
-            return out("return") if self.whole else out("frame[1] = 1 << 30", "return 0")
+            return out("return") if self.whole else out("frame['pc'] = 1 << 30", "return 0")
         if isinstance(s, n.Pass):
             return out("pass")
         if isinstance(s, (n.Move, n.Draw)):
@@ -270,7 +270,7 @@ class Emitter(ChoiceWriter):
         self.ops.append(_Op("label", label=label))
 
     def jump(self, label: int, loc: Location | None = None) -> None:
-        self.ops.append(_Op("jump", [(f"frame[1] = @L{label}@", loc), ("return 0", loc)]))
+        self.ops.append(_Op("jump", [(f"frame['pc'] = @L{label}@", loc), ("return 0", loc)]))
 
     def blocks(self, body: list[n.Stmt], loops: list[_Loop]) -> None:
         """Emit statements as ops, structured where possible."""
@@ -333,7 +333,7 @@ class Emitter(ChoiceWriter):
             for cond, body in s.branches:
                 skip = self.new_label()
                 self.ops.append(self._test([
-                    (f"if not {c.py(cond)}: frame[1] = @L{skip}@", self.where(cond.pos)),
+                    (f"if not {c.py(cond)}: frame['pc'] = @L{skip}@", self.where(cond.pos)),
                     ("return 0", None)], cond))
                 self.blocks(body, loops)
                 self.jump(end)
@@ -350,13 +350,13 @@ class Emitter(ChoiceWriter):
             self.mark(head)
             self.ops.append(_Op("jump", [
                 (f"_it = {it}", loc),
-                (f"if _it[1] >= len(_it[0]): frame[1] = @L{end}@", loc),
+                (f"if _it[1] >= len(_it[0]): frame['pc'] = @L{end}@", loc),
                 (f"else: L[{s.slot}] = _it[0][_it[1]]; _it[1] += 1", loc),
                 ("return 0", loc)]))
         elif isinstance(s, n.While):
             self.mark(head)
             self.ops.append(self._test([
-                (f"if not {c.py(s.condition)}: frame[1] = @L{end}@", loc), ("return 0", loc)],
+                (f"if not {c.py(s.condition)}: frame['pc'] = @L{end}@", loc), ("return 0", loc)],
                 s.condition))
         else:
             assert isinstance(s, n.Repeat)
@@ -364,7 +364,7 @@ class Emitter(ChoiceWriter):
             self.ops.append(_Op("code", [(f"{counter} = {c.py(s.count)}", loc)]))
             self.mark(head)
             self.ops.append(_Op("jump", [
-                (f"if {counter} <= 0: frame[1] = @L{end}@", loc),
+                (f"if {counter} <= 0: frame['pc'] = @L{end}@", loc),
                 (f"else: {counter} -= 1", loc), ("return 0", loc)]))
         self.blocks(s.body, [*loops, loop])
         self.jump(head, loc)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from rulekit.errors import Location
 
@@ -16,7 +16,16 @@ if TYPE_CHECKING:
     from rulekit.model.symbols import AnytimeDecl
 
 Locals = list[Any]
-Frame = list[Any]  # [procedure name, next block, locals]
+
+
+class Frame(TypedDict):
+    """Where one procedure stands: its name, the next block to run, its local values."""
+
+    proc: str
+    pc: int
+    locals: Locals
+
+
 ExprFn = Callable[[Any, Locals], Any]  # f(runtime, locals): an expression's value
 Block = Callable[[Any, Frame], int]  # f(runtime, frame): a block, returning a status
 ProcFn = Callable[[Any, Locals], None]  # f(runtime, locals): a procedure run whole

@@ -196,7 +196,7 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
 
     def call(name: str) -> Any:
         def call_proc(rt: Any, frame: Frame) -> int:
-            rt.stack.append([name, 0, [None] * procs[name].nslots])
+            rt.stack.append({"proc": name, "pc": 0, "locals": [None] * procs[name].nslots})
             return 0
         return call_proc
 
@@ -208,8 +208,8 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
 
     def next_round(rt: Any, frame: Frame) -> int:
         state = rt.state
-        if rounds is not None and state["round"] >= rounds(rt, frame[2]):
-            frame[1] = after_pc[0]
+        if rounds is not None and state["round"] >= rounds(rt, frame["locals"]):
+            frame["pc"] = after_pc[0]
             return 0
         state["round"] += 1
         return 0
@@ -225,7 +225,7 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
     program.round_end_pc = len(code)
 
     def loop(rt: Any, frame: Frame) -> int:
-        frame[1] = head
+        frame["pc"] = head
         return 0
 
     code.append(loop)

@@ -13,6 +13,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from rulekit.engine.game import Game, State
+from rulekit.engine.state import Frame
 
 if TYPE_CHECKING:
     from rulekit.play.table import Table
@@ -47,10 +48,11 @@ class Context:
         """The context of the question ``state`` waits on, if the pack writes one."""
         if not self.templates:
             return None
-        stack: list[Any] = state.get("stack") or []
+        stack = state["stack"]
         step = self._step(stack[-1]) if stack else 1
         parts = []
-        for depth, (name, _pc, local) in enumerate(stack):
+        for depth, frame in enumerate(stack):
+            name, local = frame["proc"], frame["locals"]
             template = self.templates.get(name)
             decl = self.game.symbols.procedures.get(name)
             if template is None or decl is None:
@@ -73,8 +75,8 @@ class Context:
             return self.table.render.name(value)
         return self.table.word(value)
 
-    def _step(self, frame: list[Any]) -> int:
-        name, pc, local = frame
+    def _step(self, frame: Frame) -> int:
+        name, pc, local = frame["proc"], frame["pc"], frame["locals"]
         decl = self.game.symbols.procedures.get(name)
         arity = len(decl.params) if decl is not None else 0
         call = json.dumps([name, pc, local[:arity]])

@@ -23,6 +23,7 @@ def finish(session: Session) -> None:
     else:
         session.stream(0)
     result = state["result"]
+    assert result is not None
     winner = render.name(result.get("winner")) if result.get("winner") else None
     banner = f"{winner} wins." if winner else "Nobody wins."
     reason = str(result.get("reason") or "")

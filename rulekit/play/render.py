@@ -12,9 +12,9 @@ and the tokens on routes and regions. Nothing here knows any particular game.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -23,6 +23,7 @@ from rich.text import Text
 
 from rulekit.engine.decisions import NONE_ID, Decision
 from rulekit.engine.game import Game
+from rulekit.engine.state import Event
 from rulekit.model.program import zone_key
 from rulekit.pack.display import Display
 from rulekit.play.prompt import Menu
@@ -531,15 +532,16 @@ class Renderer:
 
     # ------------------------------------------------------------ events
 
-    def event_text(self, event: dict[str, Any], viewer: str | None = None) -> Text:
+    def event_text(self, event: Mapping[str, Any], viewer: str | None = None) -> Text:
         """One log event; a private one is marked as such."""
         if event.get("e") == "choice" and str(event.get("option", "")).startswith("!"):
             text = Text(f"{self.name(event.get('player'))}: "
                         f"{self.anytime_labels.get(event['option'], event['option'])}")
-        elif self.game.stands_out(event):
-            text = Text(f"*** {self.game.format_event(event)} ***", style=STYLE_END)
+        elif self.game.stands_out(cast(Event, event)):
+            text = Text(f"*** {self.game.format_event(cast(Event, event))} ***",
+                        style=STYLE_END)
         else:
-            text = Text(self.game.format_event(event))
+            text = Text(self.game.format_event(cast(Event, event)))
         if event.get("e") == "end":
             text.stylize(STYLE_END)
         to = event.get("to")

@@ -17,6 +17,7 @@ from typing import Any
 from rich.panel import Panel
 from rich.text import Text
 
+from rulekit.engine.state import State
 from rulekit.errors import UsageError, did_you_mean
 from rulekit.play.render import Renderer, phase_names, round_count
 from rulekit.play.savefile import HUMAN, SavedGame, pack_change, rebuild
@@ -41,7 +42,7 @@ def run_replay(loaded: Any, saved: SavedGame, where: str, screen: Screen,
     render = Renderer(game, phase_names(loaded.documents),
                       round_count(loaded.documents, dict(game.params)), loaded.display)
     if viewer == EVERYONE:
-        events: list[dict[str, Any]] = list(state["log"])
+        events: list[Any] = list(state["log"])
         seen_by = "everyone"
         who: str | None = None
     else:
@@ -114,7 +115,7 @@ class _History:
         self.game = game
         self.who = who
         self.deciders = [role for role, _ in saved.decisions]
-        self.states: list[dict[str, Any]] = [game.new_game(saved.seed)]
+        self.states: list[State] = [game.new_game(saved.seed)]
         for role, option in saved.decisions:
             self.states.append(game.apply(self.states[-1], {role: option}))
         self.counts = [len(self._events(state)) for state in self.states]
@@ -128,7 +129,7 @@ class _History:
         return [self.game.observe(self.states[number], role)
                 for number in range(start, index) if self.deciders[number] == role]
 
-    def _events(self, state: dict[str, Any]) -> list[Any]:
+    def _events(self, state: State) -> list[Any]:
         if self.who is None:
             return list(state["log"])
         return list(self.game.observe(state, self.who)["log"])
@@ -156,7 +157,7 @@ def _show_table(screen: Screen, render: Renderer, history: _History, index: int,
             screen.show(section)
 
 
-def default_viewer(saved: SavedGame, state: dict[str, Any], where: str) -> str:
+def default_viewer(saved: SavedGame, state: State, where: str) -> str:
     """Whose view a replay shows when ``--as`` is not given: everyone's once the game is over;
     while it is on, that of the only person at the table (with several, one must say)."""
     if state["result"] is not None:

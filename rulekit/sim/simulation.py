@@ -32,6 +32,7 @@ from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import playout
 from rulekit.engine.rng import derive
+from rulekit.engine.state import Spec, State
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did_you_mean
 from rulekit.model.program import INITIATIVE
@@ -69,7 +70,7 @@ def seat_rng(seed: int, role: str) -> random.Random:
 
 
 def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
-                   state: dict[str, Any]) -> Chooser:
+                   state: State) -> Chooser:
     choose = choose_function(agent)
 
     def chooser(decision: Decision) -> Option | str:
@@ -79,7 +80,7 @@ def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
 
 
 def _choosers(game: Game, seed: int, agents: Mapping[str, AgentLike],
-              state: dict[str, Any]) -> dict[str, Chooser]:
+              state: State) -> dict[str, Chooser]:
     choosers: dict[str, Chooser] = {}
     for role in game.roles:
         agent = agents.get(role)
@@ -112,7 +113,7 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
     # Where the game first waits for a decision: who decides, and who holds the initiative.
     start: list[tuple[str | None, str | None]] = []
 
-    def watch(state: dict[str, Any], specs: list[dict[str, Any]]) -> None:
+    def watch(state: State, specs: list[Spec]) -> None:
         start[:] = [(specs[0]["player"] if len(specs) == 1 else None,
                      initiative(game, state))]
 
@@ -143,11 +144,12 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
         return GameRecord(seed, None, int(state["round"]), decisions, True, stopped, first,
                           holder, last)
     result = state["result"]
+    assert result is not None
     return GameRecord(seed, result["winner"], int(result.get("round", state["round"])),
                       decisions, False, str(result.get("reason", "")), first, holder, last)
 
 
-def initiative(game: Game, state: dict[str, Any]) -> str | None:
+def initiative(game: Game, state: State) -> str | None:
     """The role that holds the initiative in ``state`` by the pack's ``flow.initiative``
     (``""`` if it names none), or None if the pack declares no initiative."""
     holder = game.program.functions.get(INITIATIVE)
@@ -156,7 +158,7 @@ def initiative(game: Game, state: dict[str, Any]) -> str | None:
     return str(holder(Runtime(game.program, state), []) or "")
 
 
-def _play_steps(game: Game, state: dict[str, Any], choosers: Mapping[str, Chooser],
+def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser],
                 max_rounds: int) -> tuple[int, str | None]:
     """Play ``state`` (in place) decision by decision: the decisions taken, and why the game
     was stopped before its end (``""`` for the round limit), or None."""
@@ -180,7 +182,7 @@ def _play_steps(game: Game, state: dict[str, Any], choosers: Mapping[str, Choose
     return decisions, None
 
 
-def _where(seed: int, state: dict[str, Any]) -> str:
+def _where(seed: int, state: State) -> str:
     return f"(in the game with seed {seed}, round {state['round']})"
 
 

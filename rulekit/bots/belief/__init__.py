@@ -26,7 +26,7 @@ import random
 import weakref
 from bisect import bisect
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from rulekit.bots.belief.compare import continues, hashable, same_view
 from rulekit.bots.belief.deal import Deal, ask_again, named_cards, redeal
@@ -35,6 +35,7 @@ from rulekit.bots.belief.logs import Event
 from rulekit.bots.belief.particles import Caps, Particle
 from rulekit.engine.frozen import FrozenList
 from rulekit.engine.game import copy_state
+from rulekit.engine.state import Event as LogEntry
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
@@ -167,7 +168,7 @@ class Belief(Replay):
         if chosen.deal is None:
             chosen.deal = self._deal(chosen.state)
         base = chosen.state.copy()
-        base["log"] = self._log  # R's log, copied by copy_state (its events shared)
+        base["log"] = cast("list[LogEntry]", self._log)  # R's log (its events shared)
         state = copy_state(base)
         if redeal(self.game, state, self.role, rng, chosen.deal):
             state = ask_again(self.game, state, rng)

@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import random
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rulekit.bots.belief.deal import ask_again
 from rulekit.engine.frozen import thaw
 from rulekit.engine.game import copy_state
 from rulekit.engine.hidden import Kind
+from rulekit.engine.state import Event
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
@@ -89,7 +90,7 @@ def _draw(game: Game, state: State, role: str, observation: dict[str, Any],
     new = copy_state(state)
     _draw_variables(game, new, role, rand)
     _deal(game, new, observation, rand)
-    new["log"] = [dict(event) for event in observation["log"]]
+    new["log"] = [cast(Event, dict(event)) for event in observation["log"]]
     new["rng"] = rand.getrandbits(64)
     new["seed"] = rand.getrandbits(63)
     new["steps"] = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rulekit.engine.game import copy_state
 from rulekit.errors import IllegalActionError
@@ -115,7 +115,7 @@ def ask_again(game: Game, state: State, rand: random.Random, *, mine: str | None
     committed = state["committed"]
     state["pending"] = []
     state["committed"] = {}
-    state["stack"][-1][1] -= 1  # a choice is a block of its own, just before the frame's pc
+    state["stack"][-1]["pc"] -= 1  # a choice is a block of its own, just before the frame's pc
     game.run(state)
     if not committed:
         return state
@@ -222,7 +222,7 @@ def deal_to_match(state: State, observation: dict[str, Any]) -> bool:
         filled = [card if card is not None else next(rest, None) for card in pile]
         if None in filled:
             return False
-        zones[key] = filled
+        zones[key] = cast(list[str], filled)
     return next(rest, None) is None
 
 
@@ -273,8 +273,8 @@ def swappable(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
 def relabel(state: State, mapping: dict[str, str]) -> State:
     """A copy of ``state`` with card ids exchanged by ``mapping`` everywhere but the log."""
     get = mapping.get
-    new = {k: v if k == "log" or k == "zones" else _relabelled(v, get)
-           for k, v in state.items()}
+    new = cast("State", {k: v if k == "log" or k == "zones" else _relabelled(v, get)
+                       for k, v in state.items()})
     new["zones"] = {key: [get(card, card) for card in pile]
                     for key, pile in state["zones"].items()}
     new["log"] = list(state["log"])

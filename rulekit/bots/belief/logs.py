@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
-Event = dict[str, Any]
+Event = dict[str, Any]  # a log event, read as plain data (engine/state names its kinds)
 
 
 def next_answer(target: list[Event], pos: int, role: str) -> str | None:
@@ -69,7 +69,7 @@ def names(value: Any, named: list[str]) -> bool:
     return isinstance(value, str) and value in named
 
 
-def same_kind(event: Event, wanted: Event) -> bool:
+def same_kind(event: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
     """The same kind of event from the same statement (its values may differ)."""
     if event["e"] != wanted["e"] or event["e"] == "choice":
         return False

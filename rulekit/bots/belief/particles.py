@@ -70,14 +70,14 @@ class Caps:
         hidden = [values[key] for key in self.hidden_vars]
         if pos is None:
             return repr(hidden)
-        return repr((pos, hidden, [frame[:2] for frame in state["stack"]]))
+        return repr((pos, hidden, [(frame["proc"], frame["pc"]) for frame in state["stack"]]))
 
     def labels(self, state: State, pos: int = -1) -> tuple[tuple[int, str, int, str], ...]:
         """The value of each variable R cannot see (while replaying, with how far the state
         has followed R's log and where the rules stand): a cap keeps one state of each (a
         cap that holds fewer states than a variable has values would otherwise drop some)."""
         values = state["vars"]
-        where = repr([frame[:2] for frame in state["stack"]]) if pos >= 0 else ""
+        where = repr([(frame["proc"], frame["pc"]) for frame in state["stack"]]) if pos >= 0 else ""
         return tuple((pos, where, i, repr(values[key]))
                      for i, key in enumerate(self.hidden_vars))
 
