@@ -1,6 +1,6 @@
 """Figures on the code of ``rulekit/``: size, layout, complexity, types and prose.
 
-    python benchmarks/code_metrics.py [--json]
+    python benchmarks/code_metrics.py [--json] [--by-package]
 
 - ``lines``: lines of Python in ``rulekit/`` (as ``wc -l`` counts them);
 - ``modules``, ``loose_modules``: Python files, and those at the top of ``rulekit/``;
@@ -9,6 +9,9 @@
   ``radon cc -a`` reports it (needs radon);
 - ``any_signatures``: the share of function signatures that name ``Any`` (or an alias of it);
 - ``docstring_words_median``, ``docstring_sentences_over_25``: words per docstring sentence.
+
+With ``--by-package``, the same figures for each package of ``rulekit/`` (and the loose
+modules together), one line each.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent / "rulekit"
 
 
-def python_files() -> list[Path]:
-    return sorted(ROOT.rglob("*.py"))
+def python_files(folder: Path = ROOT, loose: bool = False) -> list[Path]:
+    """The Python files under ``folder`` (with ``loose``: only those right in it)."""
+    return sorted(folder.glob("*.py") if loose else folder.rglob("*.py"))
 
 
 def any_aliases(tree: ast.Module) -> set[str]:
@@ -82,8 +86,9 @@ def docstring_sentences(text: str) -> list[str]:
     return sentences
 
 
-def measure() -> dict[str, object]:
-    files = python_files()
+def measure(files: list[Path] | None = None, radon_target: list[str] | None = None
+            ) -> dict[str, object]:
+    files = python_files() if files is None else files
     names = Counter(p.stem for p in files if p.stem != "__init__")
     signatures = with_any = 0
     words: list[int] = []
@@ -104,14 +109,15 @@ def measure() -> dict[str, object]:
         "modules": len(files),
         "loose_modules": sorted(p.name for p in files if p.parent == ROOT),
         "shared_names": sorted(name for name, count in names.items() if count > 1),
-        "any_signatures": round(with_any / signatures, 3),
+        "any_signatures": round(with_any / max(signatures, 1), 3),
         "signatures": signatures,
-        "docstring_words_median": statistics.median(words),
-        "docstring_sentences_over_25": round(sum(w > 25 for w in words) / len(words), 3),
+        "docstring_words_median": statistics.median(words) if words else 0,
+        "docstring_sentences_over_25": round(sum(w > 25 for w in words) / max(len(words), 1), 3),
         "docstring_sentences": len(words),
     }
     try:
-        out = subprocess.run([sys.executable, "-m", "radon", "cc", "-a", "-s", str(ROOT)],
+        target = radon_target or [str(ROOT)]
+        out = subprocess.run([sys.executable, "-m", "radon", "cc", "-a", "-s", *target],
                              capture_output=True, text=True, check=True).stdout
         found = re.search(r"Average complexity: \w \(([\d.]+)\)", out)
         figures["mean_cc"] = float(found.group(1)) if found else None
@@ -120,11 +126,29 @@ def measure() -> dict[str, object]:
     return figures
 
 
+def by_package() -> None:
+    """One line of figures per package."""
+    groups = {"(loose)": python_files(ROOT, loose=True)}
+    for folder in sorted(p for p in ROOT.iterdir() if (p / "__init__.py").exists()):
+        groups[folder.name] = python_files(folder)
+    print(f"{'package':>12} {'lines':>6} {'mean_cc':>8} {'any':>6} {'words':>6}")
+    for name, files in groups.items():
+        figures = measure(files, [str(f) for f in files])
+        cc = figures["mean_cc"]
+        print(f"{name:>12} {figures['lines']:>6} {cc if cc is None else round(cc, 2):>8} "
+              f"{figures['any_signatures']:>6} {figures['docstring_words_median']:>6}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--by-package", action="store_true")
+    args = parser.parse_args()
+    if args.by_package:
+        by_package()
+        return
     figures = measure()
-    if parser.parse_args().json:
+    if args.json:
         print(json.dumps(figures, indent=2))
         return
     for key, value in figures.items():
