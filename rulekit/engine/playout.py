@@ -45,7 +45,7 @@ class Capped(Exception):
 class PlayoutRuntime(Runtime):
     """A runtime that answers each decision where it is asked, so the game runs on."""
 
-    __slots__ = ("choosers", "decisions", "game", "last_round", "record", "watch")
+    __slots__ = ("choosers", "decisions", "game", "last_round", "record", "rngs", "watch")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
                  max_rounds: int | None = None, watch: Watch | None = None,
@@ -54,6 +54,9 @@ class PlayoutRuntime(Runtime):
         self.game = game
         self.runs = game.program.runs
         self.choosers = choosers
+        # The generators of the random seats, by role: they draw their answers at once.
+        self.rngs = {role: chooser.rng for role, chooser in choosers.items()
+                     if type(chooser) is RandomChooser}
         self.last_round = sys.maxsize if max_rounds is None else max_rounds
         self.watch = watch
         self.record = record  # whether random seats' answers go into the log
@@ -71,7 +74,10 @@ class PlayoutRuntime(Runtime):
                 if when is None or self.evaluate(when, decl.location)]
         if not held:
             return []
-        running = {frame["proc"] for frame in self.stack}
+        stack = self.stack
+        if len(stack) == 1:  # (the main procedure alone: no action's procedure runs)
+            return [option for _, option in held]
+        running = {frame["proc"] for frame in stack}
         return [option for decl, option in held if decl.procedure not in running]
 
     # ------------------------------------------------------------ where code asks
@@ -101,18 +107,18 @@ class PlayoutRuntime(Runtime):
         Anything else goes the way of :meth:`answer`: another chooser, a choice with one
         legal answer or none, a watch, the round limit.
         """
-        chooser = self.choosers[role]
+        rng = self.rngs.get(role)
         n = len(items)
-        if (type(chooser) is not RandomChooser or not (n > 1 or (n and optional))
-                or self.watch is not None or self.state["round"] > self.last_round):
+        if (rng is None or (n < 2 and not (n and optional)) or self.watch is not None
+                or self.state["round"] > self.last_round):
             self.answer(locals_, [make])
             return
         extras = [option for option, _ in self.anytime_options(role)] \
-            if self.program.anytime else ()
+            if role in self.anytime_by_role else ()
         self.decisions += 1
         self.spent += self.budget - self.ticks  # the budget counts steps between decisions
         self.ticks = self.budget
-        drawn = draw_one(chooser.rng, n, optional, extras)
+        drawn = draw_one(rng, n, optional, extras)
         if isinstance(drawn, str):  # an anytime action: then the choice is asked again
             self.run_anytime(self._anytime(role, drawn))
             self.answer(locals_, [make])

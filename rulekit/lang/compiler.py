@@ -77,7 +77,8 @@ class Compiler(ExprWriter):
         self.text_ids: dict[int, dict[int, int]] = {}
         self.trees: dict[Any, n.Expr] = {}  # compiled expression -> its tree
         self.end_watch: set[str] | None = None  # what the end conditions read (None: any)
-        self.when_watch: set[str] | None = None  # what the anytime conditions read
+        # What the anytime conditions read, and the roles of those that read each.
+        self.when_watch: dict[str, set[str]] | None = None
         # What the procedures of anytime actions write (None: unknown, so anything).
         self.anytime_writes: set[str] | None = None
         # Procedures a playout runs through their blocks (see Emitter.calls).
@@ -110,17 +111,22 @@ class Compiler(ExprWriter):
                 return None
         return found
 
-    def when_reads(self) -> set[str] | None:
-        """The zones and variables the anytime conditions read.
+    def when_reads(self) -> dict[str, set[str]] | None:
+        """The zones and variables the anytime conditions read, each with the roles whose
+        conditions read it.
 
         None if unknown, or if a condition reads the round, the phase or the result.
         """
-        found: set[str] = set()
-        for _, when in self.program.anytime:
-            tree = self.trees.get(when) if when is not None else None
-            if when is not None and (tree is None or not reads(tree, self.function_trees,
-                                                                 found, set(), True)):
+        found: dict[str, set[str]] = {}
+        for decl, when in self.program.anytime:
+            if when is None:
+                continue
+            tree = self.trees.get(when)
+            names: set[str] = set()
+            if tree is None or not reads(tree, self.function_trees, names, set(), True):
                 return None
+            for name in names:
+                found.setdefault(name, set()).add(decl.role)
         return found
 
     def reads_nothing_shared(self, e: n.Expr) -> bool:

@@ -83,9 +83,10 @@ class Emitter(ChoiceWriter):
         a change of order only).
         """
         lines = []
-        whens = self.c.when_watch
-        if whens and any(name in whens for name in names):
-            lines.append("rt.held.clear()")
+        whens = self.c.when_watch or {}
+        roles = sorted({role for name in names for role in whens.get(name, ())})
+        if roles:
+            lines.append("; ".join(f"rt.held.pop({role!r}, None)" for role in roles))
         watched = self.c.end_watch
         if ends and self.checks and (watched is None or any(name in watched for name in names)):
             lines.append("_END(rt)")
@@ -211,7 +212,10 @@ class Emitter(ChoiceWriter):
         check of a slot and the end conditions."""
         c = self.c
         src, dst = c.zone(s.source), c.zone(s.dest)
-        if isinstance(s, n.Draw):
+        if self.entry_trigger(s) is None:  # nothing reads the cards moved
+            lines = _moved_in_place(s, src, dst, c.py(s.count) if isinstance(s, n.Draw)
+                                    else None if s.cards is None else c.py(s.cards))
+        elif isinstance(s, n.Draw):
             lines = [f"_moved = _draw(Z[{src}], Z[{dst}], {c.py(s.count)})"]
         elif s.cards is None:
             keep = self.entry_trigger(s) is not None
@@ -487,6 +491,27 @@ class Emitter(ChoiceWriter):
             self.proc.blocks.append(fn)
             self.proc.locations.append(next((loc for _, loc in lines if loc), None))
         self.proc.nslots = self.nslots
+
+
+def _moved_in_place(s: n.Move | n.Draw, src: str, dst: str, what: str | None) -> list[str]:
+    """A move or a draw done in place: the list operations of ``engine/helpers``.
+
+    ``what`` is the count of a draw, or the card or cards of a move (None: all of them). A
+    move of anything but one card present at the top goes to the helper, whose error names
+    the card missing.
+    """
+    if isinstance(s, n.Draw):
+        return [f"_s = Z[{src}]; _n = min({what}, len(_s))",
+                f"if _n > 0: _t = _s[:-_n - 1:-1]; del _s[-_n:]; Z[{dst}].extend(_t)"]
+    if what is None:
+        onto = "_d[:0] = _s" if s.to_bottom else "_d += _s"
+        return [f"_s = Z[{src}]; _d = Z[{dst}]", f"if _s is not _d: {onto}; _s.clear()"]
+    helper = f"_move(_s, Z[{dst}], _c, {s.to_bottom!r}, _k)"
+    if s.to_bottom:
+        return [f"_k = {src}; _s = Z[_k]; _c = {what}", helper]
+    return [f"_k = {src}; _s = Z[_k]; _c = {what}",
+            f"if _c.__class__ is str and _c in _s: _s.remove(_c); Z[{dst}].append(_c)",
+            f"else: {helper}"]
 
 
 def _resume_ops(ops: list[_Op]) -> dict[int, int]:

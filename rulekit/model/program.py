@@ -92,7 +92,7 @@ class Program:
     # Why a choice refuses an answer (``where ... else "text"``), written as log texts are.
     reasons: dict[int, list[str | LogField]] = field(default_factory=dict)
     # Whether a playout may keep which anytime actions hold until code writes what their
-    # conditions read (fast code then forgets them: ``rt.held.clear()``).
+    # conditions read (code then forgets them: ``rt.held.pop(role, None)``).
     cached_anytime: bool = False
     # Roles with an anytime action whose ``when`` may read non-public data: always asked.
     secret_anytime: frozenset[str] = frozenset()
