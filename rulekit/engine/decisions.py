@@ -244,33 +244,36 @@ class Decision:
         return found if isinstance(found, Option) else None
 
     def _resolve(self, option_id: str) -> Option | Callable[[], str]:
-        """The option with this id, or, if it is not legal, what writes why (called only by
-        a caller that shows it)."""
+        """The option with this id; if it is not legal, what writes why.
+
+        Why is written only for a caller that shows it.
+        """
         if option_id.startswith("!"):
-            for extra in self.extras:
-                if extra.id == option_id:
-                    return extra
-            return lambda: f"'{option_id}' is not an action {self.player} may take now"
+            return next((extra for extra in self.extras if extra.id == option_id),
+                        lambda: f"'{option_id}' is not an action {self.player} may take now")
         if self.kind == "one":
-            if option_id == NONE_ID and self.optional:
-                return Option(NONE_ID, "(none)", None)
-            i = self._index.get(option_id)
-            if i is not None:
-                return Option(option_id, None, self.items[i], self._labeler, self.mark)
-            return lambda: (self.refusal(option_id) or
-                            f"'{option_id}' is not an option for {self.player}: {self.prompt}")
+            return self._resolve_one(option_id)
+        return self._resolve_subset(option_id)
+
+    def _resolve_one(self, option_id: str) -> Option | Callable[[], str]:
+        if option_id == NONE_ID and self.optional:
+            return Option(NONE_ID, "(none)", None)
+        i = self._index.get(option_id)
+        if i is not None:
+            return Option(option_id, None, self.items[i], self._labeler, self.mark)
+        return lambda: (self.refusal(option_id) or
+                        f"'{option_id}' is not an option for {self.player}: {self.prompt}")
+
+    def _resolve_subset(self, option_id: str) -> Option | Callable[[], str]:
         parts = [] if option_id in (NONE_ID, "") else option_id.split("+")
         index = self._index
-        try:
-            indexes = [index[p] for p in parts]
-        except KeyError:
-            bad = next(p for p in parts if p not in index)
+        bad = next((part for part in parts if part not in index), None)
+        if bad is not None:
             return lambda: self.refusal(bad) or f"'{bad}' cannot be chosen here ({self.prompt})"
-        ordered = sorted(indexes)
-        if len(set(ordered)) != len(ordered):
+        given = [index[part] for part in parts]
+        indexes = sorted(given)
+        if len(set(indexes)) != len(indexes):
             return lambda: "the same item is chosen twice"
-        canonical = ordered == indexes  # the ids in the order the items are offered
-        indexes = ordered
         least, most = self.min, self.max
         if not least <= len(indexes) <= most:
             why = self.spec.get("min_why") if len(indexes) < least else self.spec.get("max_why")
@@ -279,9 +282,9 @@ class Decision:
         if not self._groups_ok(indexes):
             return lambda: (self.broken_rule(indexes) or
                             "that choice breaks an 'at most' rule of this decision")
-        if canonical and parts:
-            return Option(option_id, None, list(map(self.items.__getitem__, indexes)),
-                          self._labeler, self.mark)
+        if given == indexes and parts:  # the ids in the order the items are offered
+            return Option(option_id, None, [self.items[i] for i in indexes], self._labeler,
+                          self.mark)
         return self._subset_option(indexes)
 
     # ------------------------------------------------------------ why an answer is refused
@@ -299,21 +302,16 @@ class Decision:
         return self.spec.get("refused") or []
 
     def refusal(self, text: str) -> str | None:
-        """The pack's reason for refusing the candidate named by ``text`` (its id, its label
-        or a unique start of its label, any case), if its ``where ... else`` refused it."""
+        """The pack's reason for refusing the candidate ``text`` names, if its ``where`` did.
+
+        ``text`` is the candidate's id, its label or a unique start of its label (any case).
+        """
         refused = self.refused()
         if not refused:
             return None
-        lowered = text.strip().lower()
-        ids = item_ids([item for item, _ in refused])
-        labels = [self._labeler(item).lower() for item, _ in refused]
-        for matches in ([i for i, name in enumerate(ids) if name.lower() == lowered],
-                        [i for i, label in enumerate(labels) if label == lowered],
-                        [i for i, label in enumerate(labels) if lowered and
-                         label.startswith(lowered)]):
-            if matches and len({labels[i] for i in matches}) == 1:
-                return self._reason(refused[matches[0]][1])
-        return None
+        found = _named(text, item_ids([item for item, _ in refused]),
+                       [self._labeler(item) for item, _ in refused])
+        return None if found is None else self._reason(refused[found][1])
 
     def broken_rule(self, indexes: Any) -> str | None:
         """The pack's reason for the first 'at most' rule the items at ``indexes`` break."""
@@ -324,7 +322,7 @@ class Decision:
         return None
 
     def find(self, text: str) -> Option:
-        """The option named by an id, an exact label or a unique label prefix (case-insensitive)."""
+        """The option named by an id, an exact label or a unique label prefix (any case)."""
         try:
             return self.option(text)
         except IllegalActionError:
@@ -345,28 +343,33 @@ class Decision:
         raise IllegalActionError(self.refusal(text) or f"no option matches '{text}'")
 
     def _find_subset(self, text: str) -> Option:
-        """A subset named item by item ('Bust + Raid', 'bust, raid'), without listing every
-        subset: each part is an item's id, label or unique label prefix."""
+        """A subset named item by item ('Bust + Raid', 'bust, raid').
+
+        Each part is an item's id, label or unique label prefix; no subset is listed.
+        """
         parts = [p.strip() for p in text.replace("+", ",").split(",") if p.strip()]
         if not parts or [p.lower() for p in parts] in (["none"], ["(none)"]):
             return self.option(NONE_ID)
         ids: list[str] = []
         for part in parts:
-            lowered = part.lower()
-            matches = [i for i, item in enumerate(self.items)
-                       if self._ids[i].lower() == lowered
-                       or self._labeler(item).lower() == lowered]
-            if not matches:
-                matches = [i for i, item in enumerate(self.items)
-                           if self._labeler(item).lower().startswith(lowered)]
-            free = [i for i in matches if self._ids[i] not in ids]
-            if not free:
-                raise IllegalActionError(self.refusal(part) or f"no item matches '{part}'")
-            if len({self._labeler(self.items[i]) for i in free}) > 1:
-                names = ", ".join(self._labeler(self.items[i]) for i in free[:5])
-                raise IllegalActionError(f"'{part}' matches several items: {names}")
-            ids.append(self._ids[free[0]])
+            ids.append(self._ids[self._find_item(part, ids)])
         return self.option("+".join(ids))
+
+    def _find_item(self, part: str, taken: list[str]) -> int:
+        """The position of the item ``part`` names, among those whose id is not ``taken``."""
+        lowered = part.lower()
+        labels = [self._labeler(item) for item in self.items]
+        matches = [i for i, label in enumerate(labels)
+                   if self._ids[i].lower() == lowered or label.lower() == lowered]
+        if not matches:
+            matches = [i for i, label in enumerate(labels) if label.lower().startswith(lowered)]
+        free = [i for i in matches if self._ids[i] not in taken]
+        if not free:
+            raise IllegalActionError(self.refusal(part) or f"no item matches '{part}'")
+        if len({labels[i] for i in free}) > 1:
+            names = ", ".join(labels[i] for i in free[:5])
+            raise IllegalActionError(f"'{part}' matches several items: {names}")
+        return free[0]
 
     def sample(self, rng: random.Random) -> Option:
         """A legal option drawn uniformly at random (anytime actions now and then)."""
@@ -380,6 +383,22 @@ class Decision:
                 return Option(NONE_ID, "(none)", None, None, self.mark)
             return Option(self._ids[drawn], None, self.items[drawn], self._labeler, self.mark)
         return self._subset_option(drawn)
+
+
+def _named(text: str, ids: list[str], labels: list[str]) -> int | None:
+    """The position of what ``text`` names: by id, else by label, else by a label's start.
+
+    None if nothing or several things with other labels match.
+    """
+    lowered = text.strip().lower()
+    lower_labels = [label.lower() for label in labels]
+    for matches in ([i for i, name in enumerate(ids) if name.lower() == lowered],
+                    [i for i, label in enumerate(lower_labels) if label == lowered],
+                    [i for i, label in enumerate(lower_labels)
+                     if lowered and label.startswith(lowered)]):
+        if matches and len({lower_labels[i] for i in matches}) == 1:
+            return matches[0]
+    return None
 
 
 class _PackLabels:

@@ -13,9 +13,9 @@ from rulekit.engine import rng
 from rulekit.engine.decisions import option_ids
 from rulekit.engine.frozen import FrozenDict
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
-from rulekit.engine.state import Frame, Spec, State
+from rulekit.engine.state import Spec, State
 from rulekit.errors import GameRuntimeError, Location
-from rulekit.model.program import CONTINUE, STOP, SUSPEND, ExprFn, ProcFn, Program
+from rulekit.model.program import CONTINUE, STOP, SUSPEND, ExprFn, Frame, Proc, ProcFn, Program
 from rulekit.model.symbols import AnytimeDecl
 
 DEFAULT_STEP_BUDGET = 1_000_000
@@ -153,27 +153,12 @@ class Runtime:
         """
         stack = self.stack
         procs = self.program.procs
-        runs = self.runs
-        status = CONTINUE
         while len(stack) > floor:
             frame = stack[-1]
-            name, pc = frame["proc"], frame["pc"]
-            proc = procs[name]
-            locations = proc.locations
+            proc = procs[frame["proc"]]
+            pc = frame["pc"]
             try:
-                run = runs.get(name) if pc == 0 else None
-                if run is not None:
-                    run(self, frame["locals"])
-                    stack.pop()
-                    continue
-                if pc >= len(proc.blocks):
-                    stack.pop()
-                    continue
-                frame["pc"] = pc + 1
-                self.ticks -= 1
-                if self.ticks < 0:
-                    raise BudgetExceeded
-                status = proc.blocks[pc](self, frame)
+                status = self._step(frame, proc)
             except StopGame:
                 if floor:
                     raise
@@ -181,30 +166,54 @@ class Runtime:
             except EndRound as signal:
                 if floor:
                     raise
-                try:
-                    end_round(self)
-                except LookupError as exc:
-                    raise GameRuntimeError(
-                        str(exc), self.error_location(signal, locations, pc)) from None
+                self._end_round(signal, proc.locations, pc)
                 continue
-            except BudgetExceeded as exc:
-                raise GameRuntimeError(
-                    f"the game ran {self.budget:,} steps without waiting for a decision",
-                    self.error_location(exc, locations, pc),
-                    "is there a loop that never ends?") from None
-            except GameRuntimeError:
-                raise
-            except CODE_ERRORS as exc:
-                raise GameRuntimeError(
-                    _describe(exc), self.error_location(exc, locations, pc)) from None
+            except (BudgetExceeded, *CODE_ERRORS) as exc:
+                raise self._located(exc, proc.locations, pc) from None
             if status:
                 break
-        if floor:
-            return
+        if not floor:
+            self._count_steps()
+
+    def _step(self, frame: Frame, proc: Proc) -> int:
+        """Run the next block of ``frame``, or its procedure whole if it may; a status."""
+        pc = frame["pc"]
+        run = self.runs.get(proc.name) if pc == 0 else None
+        if run is not None:
+            run(self, frame["locals"])
+            self.stack.pop()
+            return CONTINUE
+        if pc >= len(proc.blocks):
+            self.stack.pop()
+            return CONTINUE
+        frame["pc"] = pc + 1
+        self.ticks -= 1
+        if self.ticks < 0:
+            raise BudgetExceeded
+        return proc.blocks[pc](self, frame)
+
+    def _end_round(self, signal: EndRound, locations: list[Location | None], pc: int) -> None:
+        try:
+            end_round(self)
+        except LookupError as exc:
+            raise GameRuntimeError(str(exc), self.error_location(signal, locations, pc)) from None
+
+    def _located(self, exc: Exception, locations: list[Location | None], pc: int
+                 ) -> GameRuntimeError:
+        """The error to report for ``exc``, raised while a procedure ran: located."""
+        where = self.error_location(exc, locations, pc)
+        if isinstance(exc, BudgetExceeded):
+            return GameRuntimeError(
+                f"the game ran {self.budget:,} steps without waiting for a decision", where,
+                "is there a loop that never ends?")
+        return GameRuntimeError(_describe(exc), where)
+
+    def _count_steps(self) -> None:
+        """Add the steps run to the state's count; end a game whose flow is over."""
         state = self.state
         state["steps"] += self.spent + self.budget - self.ticks
         self.spent, self.ticks = 0, self.budget
-        if not stack and state["result"] is None:
+        if not self.stack and state["result"] is None:
             self.finish(None, "the game ended without a winner")
 
     def error_location(self, exc: BaseException, locations: list[Location | None],
@@ -268,29 +277,36 @@ def ask_anyway(spec: Spec) -> None:
 def forced_answer(spec: Spec) -> tuple[bool, Any]:
     """(True, value) when a decision has exactly one legal answer; an error when it has none."""
     items = spec["items"]
-    player = spec["player"]
     if len(items) > 1 and (spec["kind"] == "one" or (
             spec["min"] <= 0 < spec["max"] and all(limit > 0 for limit, _ in spec["at_most"]))):
         return False, None  # several legal answers, surely (the usual case)
     if spec["kind"] == "one":
-        optional = spec.get("optional", False)
-        if not items and optional:
-            return True, None
-        if not items:
-            raise LookupError(f"{player} must choose, but there is nothing to choose")
-        if len(items) == 1 and not optional:
-            return True, items[0]
-        return False, None
+        return _forced_one(spec)
+    return _forced_subset(spec)
+
+
+def _forced_one(spec: Spec) -> tuple[bool, Any]:
+    items = spec["items"]
+    optional = spec.get("optional", False)
+    if not items and optional:
+        return True, None
+    if not items:
+        raise LookupError(f"{spec['player']} must choose, but there is nothing to choose")
+    if len(items) == 1 and not optional:
+        return True, items[0]
+    return False, None
+
+
+def _forced_subset(spec: Spec) -> tuple[bool, Any]:
+    items = spec["items"]
     rules = spec["at_most"]
-    free: Any = range(len(items))
-    for limit, flags in rules:
-        if limit <= 0:  # items an 'at most 0' rule forbids
-            free = [i for i in free if not flags[i]]
+    free = [i for i in range(len(items))
+            if not any(limit <= 0 and flags[i] for limit, flags in rules)]
     most = min(spec["max"], len(free))
     least = spec["min"]
     if least > most:
-        raise LookupError(f"{player} must choose at least {least}, but only {max(most, 0)} "
-                          "can be chosen")
+        raise LookupError(f"{spec['player']} must choose at least {least}, but only "
+                          f"{max(most, 0)} can be chosen")
     if most <= 0:
         return True, []
     if least == len(free) and all(sum(flags[i] for i in free) <= limit

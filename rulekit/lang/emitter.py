@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
@@ -142,70 +143,91 @@ class Emitter(ChoiceWriter):
         return lines
 
     def _py(self, s: n.Stmt, loops: list[_Loop], indent: str) -> list[Line]:
-        c = self.c
-        loc = self.where(s.pos)
-
-        def out(*texts: str) -> list[Line]:
-            return [(indent + t, loc) for t in texts]
-
+        """Python lines for one statement that never stops for a decision."""
         if stmt_chooses(s) and not bodies(s):
-            return self._answered_choice(s, loc, indent)
-        if isinstance(s, n.Let):
-            return out(f"{c.local(s.slot)} = {c.py(s.value)}")
-        if isinstance(s, n.Assign):
-            assigned = out(*self._assign_lines(s, c.py(s.value)), *self._var_written(s))
-            trigger = self.trigger(s)
-            if trigger is not None:
-                assigned += out(self.calls(trigger, "_v"))
-            return assigned
+            return self._answered_choice(s, self.where(s.pos), indent)
         if isinstance(s, n.If):
-            lines: list[Line] = []
-            for i, (cond, body) in enumerate(s.branches):
-                keyword = "if" if i == 0 else "elif"
-                lines.append((f"{indent}{keyword} {c.py(cond)}:", self.where(cond.pos)))
-                lines.extend(self._suite(body, loops, indent + "    "))
-            if s.otherwise:
-                lines.append((indent + "else:", loc))
-                lines.extend(self._suite(s.otherwise, loops, indent + "    "))
-            return lines
+            return self._py_if(s, loops, indent)
         if isinstance(s, (n.For, n.While, n.Repeat)):
-            if isinstance(s, n.For):
-                head = f"for {c.local(s.slot)} in {c.walked(s.iterable, copied=True)}:"
-            elif isinstance(s, n.While):
-                head = f"while {c.py(s.condition)}:"
-            else:
-                head = f"for _ in range({c.py(s.count)}):"
-            inner = indent + "    "
-            return (out(head) + [(inner + t, loc) for t in TICK]
-                    + self.structured(s.body, [*loops, _Loop(True)], inner))
+            return self._py_loop(s, loops, indent)
         if isinstance(s, (n.Break, n.Continue)):
-            loop = loops[-1]
-            if loop.structured:
-                return out("break" if isinstance(s, n.Break) else "continue")
-            target = loop.end if isinstance(s, n.Break) else loop.head
-            return out(f"frame['pc'] = @L{target}@", "return 0")
-        if isinstance(s, n.Return):
-            return out("return") if self.whole else out("frame['pc'] = 1 << 30", "return 0")
-        if isinstance(s, n.Pass):
-            return out("pass")
-        if isinstance(s, (n.Move, n.Draw)):
-            lines = out(*self._move_lines(s))
-            trigger = self.entry_trigger(s)
-            if trigger is not None:
-                lines += out(f"for _c in _moved: {self.calls(trigger, '_c')}")
-            return lines
-        if isinstance(s, n.Shuffle):
-            return out(f"rt.shuffle(Z[{c.zone(s.zone)}])",
-                       *self.checks_after(zone_name(s.zone), ends=False))
-        if isinstance(s, n.CallStmt):
-            return out(self.calls(s.proc, ", ".join(c.py(a) for a in s.args)))
-        if isinstance(s, n.Win):
-            return out(f"rt.finish({c.py(s.winner)}, {s.reason or ''!r})", "raise _Stop")
-        if isinstance(s, n.EndRound):
-            return out("raise _EndRound")
-        if isinstance(s, n.Log):
-            return out(self.log_line(s))
-        raise AssertionError(f"cannot write {type(s).__name__} as Python")  # pragma: no cover
+            texts = self._py_jump(s, loops[-1])
+        else:
+            write: Callable[[Any], list[str]] = getattr(self, "_s_" + type(s).__name__.lower())
+            texts = write(s)
+        loc = self.where(s.pos)
+        return [(indent + text, loc) for text in texts]
+
+    def _py_if(self, s: n.If, loops: list[_Loop], indent: str) -> list[Line]:
+        lines: list[Line] = []
+        for i, (cond, body) in enumerate(s.branches):
+            keyword = "if" if i == 0 else "elif"
+            lines.append((f"{indent}{keyword} {self.c.py(cond)}:", self.where(cond.pos)))
+            lines.extend(self._suite(body, loops, indent + "    "))
+        if s.otherwise:
+            lines.append((indent + "else:", self.where(s.pos)))
+            lines.extend(self._suite(s.otherwise, loops, indent + "    "))
+        return lines
+
+    def _py_loop(self, s: n.For | n.While | n.Repeat, loops: list[_Loop], indent: str
+                 ) -> list[Line]:
+        c = self.c
+        if isinstance(s, n.For):
+            head = f"for {c.local(s.slot)} in {c.walked(s.iterable, copied=True)}:"
+        elif isinstance(s, n.While):
+            head = f"while {c.py(s.condition)}:"
+        else:
+            head = f"for _ in range({c.py(s.count)}):"
+        loc = self.where(s.pos)
+        inner = indent + "    "
+        return ([(indent + head, loc)] + [(inner + text, loc) for text in TICK]
+                + self.structured(s.body, [*loops, _Loop(True)], inner))
+
+    def _py_jump(self, s: n.Break | n.Continue, loop: _Loop) -> list[str]:
+        if loop.structured:
+            return ["break" if isinstance(s, n.Break) else "continue"]
+        target = loop.end if isinstance(s, n.Break) else loop.head
+        return [f"frame['pc'] = @L{target}@", "return 0"]
+
+    # One method per simple statement: its lines of Python.
+
+    def _s_let(self, s: n.Let) -> list[str]:
+        return [f"{self.c.local(s.slot)} = {self.c.py(s.value)}"]
+
+    def _s_assign(self, s: n.Assign) -> list[str]:
+        lines = self._assign_lines(s, self.c.py(s.value)) + self._var_written(s)
+        trigger = self.trigger(s)
+        return lines if trigger is None else [*lines, self.calls(trigger, "_v")]
+
+    def _s_return(self, s: n.Return) -> list[str]:
+        return ["return"] if self.whole else ["frame['pc'] = 1 << 30", "return 0"]
+
+    def _s_pass(self, s: n.Pass) -> list[str]:
+        return ["pass"]
+
+    def _s_move(self, s: n.Move | n.Draw) -> list[str]:
+        lines = self._move_lines(s)
+        trigger = self.entry_trigger(s)
+        return lines if trigger is None else [*lines, f"for _c in _moved: "
+                                                      f"{self.calls(trigger, '_c')}"]
+
+    _s_draw = _s_move
+
+    def _s_shuffle(self, s: n.Shuffle) -> list[str]:
+        return [f"rt.shuffle(Z[{self.c.zone(s.zone)}])",
+                *self.checks_after(zone_name(s.zone), ends=False)]
+
+    def _s_callstmt(self, s: n.CallStmt) -> list[str]:
+        return [self.calls(s.proc, ", ".join(self.c.py(a) for a in s.args))]
+
+    def _s_win(self, s: n.Win) -> list[str]:
+        return [f"rt.finish({self.c.py(s.winner)}, {s.reason or ''!r})", "raise _Stop"]
+
+    def _s_endround(self, s: n.EndRound) -> list[str]:
+        return ["raise _EndRound"]
+
+    def _s_log(self, s: n.Log) -> list[str]:
+        return [self.log_line(s)]
 
     def _move_lines(self, s: n.Move | n.Draw) -> list[str]:
         """Python for a move or draw: the cards moved end in ``_moved``; then the capacity
@@ -238,22 +260,29 @@ class Emitter(ChoiceWriter):
         return lines or [(indent + "pass", None)]
 
     def _assign_lines(self, s: n.Assign, value: str) -> list[str]:
+        """An assignment of ``value`` (Python source) to a local or a variable."""
         ref = s.ref
-        if ref[0] == "local":  # never in place: a list may be shared with the log or a zone
-            local = self.c.local(ref[1])
-            if s.op == "=":
-                return [f"{local} = {value}"]
-            if self.c.fast and is_simple(s.value):
-                return [f"{local} = {checked_inline(s.op[0], local, value)}"]
-            return [f"{local} = {_OP_HELPERS[s.op]}({local}, {value})"]
-        _, name, per_role = ref
+        if ref[0] != "local":
+            return self._var_assign(s, value)
+        local = self.c.local(ref[1])  # (never in place: a list may be shared with the log)
+        if s.op == "=":
+            return [f"{local} = {value}"]
+        if self.c.fast and is_simple(s.value):
+            return [f"{local} = {checked_inline(s.op[0], local, value)}"]
+        return [f"{local} = {_OP_HELPERS[s.op]}({local}, {value})"]
+
+    def _var_assign(self, s: n.Assign, value: str) -> list[str]:
+        """An assignment to a variable: kept within its bounds, its key checked."""
+        _, name, per_role = s.ref
         decl = self.c.symbols.variables[name]
-        if per_role and s.index is not None:
+        indexed = per_role and s.index is not None
+        if indexed:
+            assert s.index is not None
             key = self.c.zone(n.Index(s.pos, n.Name(s.pos, name), s.index))
         else:
             key = repr(name)
         lines = [f"_key = {key}"]
-        if per_role and s.index is not None:
+        if indexed:
             lines.append("if _key not in V: _no_item(_key)")
         lines.append(f"_v = {value}")
         if s.op != "=":
@@ -262,8 +291,7 @@ class Emitter(ChoiceWriter):
             lines.append(f"if _v < {decl.minimum!r}: _v = {decl.minimum!r}")
         if decl.maximum is not None:
             lines.append(f"if _v > {decl.maximum!r}: _v = {decl.maximum!r}")
-        lines.append("V[_key] = _v")
-        return lines
+        return [*lines, "V[_key] = _v"]
 
     # ------------------------------------------------------------ blocks
 
@@ -291,63 +319,71 @@ class Emitter(ChoiceWriter):
             self.ops.append(_Op("code", self.structured(run, loops, "")))
 
     def _stopping(self, s: n.Stmt, loops: list[_Loop]) -> None:
-        c = self.c
+        """The ops of a statement that may stop for a decision."""
         loc = self.where(s.pos)
         if isinstance(s, (n.Let, n.Assign)) and isinstance(s.value, n.Choice):
-            if isinstance(s, n.Let) or (s.ref[0] == "local" and s.op == "="):
-                slot = s.slot if isinstance(s, n.Let) else s.ref[1]
-                self._choices(loc, [(s.value, slot)])
-                return
-            tmp = self.nslots
-            self.nslots += 1
-            self._choices(loc, [(s.value, tmp)])
-            lines = self._assign_lines(s, f"L[{tmp}]") + self._var_written(s)
-            self.ops.append(_Op("code", [(t, loc) for t in lines]))
-            trigger = self.trigger(s)
-            if trigger is not None:
-                self._trigger_call(trigger, loc)
-            return
-        if isinstance(s, n.Assign):  # a plain assignment whose trigger may stop
-            lines = self._assign_lines(s, c.py(s.value)) + self._var_written(s)
+            self._stopping_choice(s, s.value, loc)
+        elif isinstance(s, n.Assign):  # a plain assignment whose trigger may stop
+            lines = self._assign_lines(s, self.c.py(s.value)) + self._var_written(s)
             self.ops.append(_Op("code", [(t, loc) for t in lines]))
             self._trigger_call(self.trigger(s) or "", loc)
-            return
-        if isinstance(s, n.Simultaneous):
+        elif isinstance(s, n.Simultaneous):
             pairs = []
             for binding in s.bindings:
                 assert isinstance(binding.value, n.Choice)
                 pairs.append((binding.value, binding.slot))
             self._choices(loc, pairs)
-            return
-        if isinstance(s, n.CallStmt):
-            args = ", ".join(c.py(a) for a in s.args)
+        elif isinstance(s, n.CallStmt):
+            args = ", ".join(self.c.py(a) for a in s.args)
             self.ops.append(_Op("terminal", [(f"_call(rt, {s.proc!r}, [{args}])", loc),
                                              ("return 0", loc)]))
-            return
-        if isinstance(s, (n.Move, n.Draw)):  # a move whose on_enter trigger may stop
+        elif isinstance(s, (n.Move, n.Draw)):  # a move whose on_enter trigger may stop
             trigger = self.entry_trigger(s)
             moving: list[Line] = [(t, loc) for t in self._move_lines(s)]
             # One frame per card, pushed last first so that the first card is handled first.
             moving += [(f"for _c in reversed(_moved): _call(rt, {trigger!r}, [_c])", loc),
                        ("return 0", loc)]
             self.ops.append(_Op("terminal", moving))
+        elif isinstance(s, n.If):
+            self._stopping_if(s, loops)
+        else:
+            assert isinstance(s, (n.For, n.While, n.Repeat))
+            self._stopping_loop(s, loops, loc)
+
+    def _stopping_choice(self, s: n.Let | n.Assign, choice: n.Choice, loc: Location) -> None:
+        """A choice whose answer goes into a local, or into a variable through a new one."""
+        if isinstance(s, n.Let) or (s.ref[0] == "local" and s.op == "="):
+            slot = s.slot if isinstance(s, n.Let) else s.ref[1]
+            self._choices(loc, [(choice, slot)])
             return
-        if isinstance(s, n.If):
-            end = self.new_label()
-            for cond, body in s.branches:
-                skip = self.new_label()
-                self.ops.append(self._test([
-                    (f"if not {c.py(cond)}: frame['pc'] = @L{skip}@", self.where(cond.pos)),
-                    ("return 0", None)], cond))
-                self.blocks(body, loops)
-                self.jump(end)
-                self.mark(skip)
-            if s.otherwise is not None:
-                self.blocks(s.otherwise, loops)
-            self.mark(end)
-            return
+        tmp = self.nslots
+        self.nslots += 1
+        self._choices(loc, [(choice, tmp)])
+        lines = self._assign_lines(s, f"L[{tmp}]") + self._var_written(s)
+        self.ops.append(_Op("code", [(t, loc) for t in lines]))
+        trigger = self.trigger(s)
+        if trigger is not None:
+            self._trigger_call(trigger, loc)
+
+    def _stopping_if(self, s: n.If, loops: list[_Loop]) -> None:
+        end = self.new_label()
+        for cond, body in s.branches:
+            skip = self.new_label()
+            self.ops.append(self._test([
+                (f"if not {self.c.py(cond)}: frame['pc'] = @L{skip}@", self.where(cond.pos)),
+                ("return 0", None)], cond))
+            self.blocks(body, loops)
+            self.jump(end)
+            self.mark(skip)
+        if s.otherwise is not None:
+            self.blocks(s.otherwise, loops)
+        self.mark(end)
+
+    def _stopping_loop(self, s: n.For | n.While | n.Repeat, loops: list[_Loop],
+                       loc: Location) -> None:
+        """A loop as blocks: its test is a jump to its end, its last block a jump back."""
+        c = self.c
         head, end = self.new_label(), self.new_label()
-        loop = _Loop(False, head, end)
         if isinstance(s, n.For):
             it = f"L[{s.iter_slot}]"
             self.ops.append(_Op("code", [(f"{it} = [list({c.py(s.iterable)}), 0]", loc)]))
@@ -363,14 +399,13 @@ class Emitter(ChoiceWriter):
                 (f"if not {c.py(s.condition)}: frame['pc'] = @L{end}@", loc), ("return 0", loc)],
                 s.condition))
         else:
-            assert isinstance(s, n.Repeat)
             counter = f"L[{s.iter_slot}]"
             self.ops.append(_Op("code", [(f"{counter} = {c.py(s.count)}", loc)]))
             self.mark(head)
             self.ops.append(_Op("jump", [
                 (f"if {counter} <= 0: frame['pc'] = @L{end}@", loc),
                 (f"else: {counter} -= 1", loc), ("return 0", loc)]))
-        self.blocks(s.body, [*loops, loop])
+        self.blocks(s.body, [*loops, _Loop(False, head, end)])
         self.jump(head, loc)
         self.mark(end)
 
@@ -398,10 +433,22 @@ class Emitter(ChoiceWriter):
         self.ops.append(_Op("terminal", [(f"return rt.ask([{calls}])", loc)], role="ask"))
 
     def _answered_choice(self, s: n.Stmt, loc: Location, indent: str) -> list[Line]:
-        """A choice in a procedure run whole: ``rt.answer`` writes each answer into its slot.
+        """A choice in a procedure run whole: the runtime writes each answer into its slot.
 
         A choice assigned to a variable is answered into a new local first.
         """
+        choices = self._choice_slots(s)
+        makers = [self.c.constant(self.choice_spec(choice, slot)) for choice, slot in choices]
+        lines = self._answer_call(choices, makers)
+        if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
+            lines += self._assign_lines(s, f"L[{choices[0][1]}]") + self._var_written(s)
+            trigger = self.trigger(s)
+            if trigger is not None:
+                lines.append(self.calls(trigger, "_v"))
+        return [(indent + t, loc) for t in lines]
+
+    def _choice_slots(self, s: n.Stmt) -> list[tuple[n.Choice, int]]:
+        """The choices of a statement, each with the local its answer goes into."""
         if isinstance(s, n.Simultaneous):
             pairs = [(b.value, b.slot) for b in s.bindings]
         elif isinstance(s, n.Let):
@@ -413,25 +460,21 @@ class Emitter(ChoiceWriter):
             else:
                 pairs = [(s.value, self.nslots)]
                 self.nslots += 1
-        choices: list[tuple[n.Choice, int]] = []
+        choices = []
         for value, slot in pairs:
             assert isinstance(value, n.Choice)
             choices.append((value, slot))
-        makers = [self.c.constant(self.choice_spec(choice, slot)) for choice, slot in choices]
+        return choices
+
+    def _answer_call(self, choices: list[tuple[n.Choice, int]], makers: list[str]) -> list[str]:
+        """The runtime's call that answers choices: without a spec where it can."""
         choice, slot = choices[0]
         if len(choices) == 1 and choice.kind == "one":  # drawn at once by a random seat
-            lines = [f"rt.choose_one(L, {slot}, {self.candidates(choice)}, "
-                     f"{self.c.py(choice.player)}, {bool(choice.optional)!r}, {makers[0]})"]
-        elif all(choice.kind == "subset" for choice, _ in choices):
-            lines = self._subsets(choices, makers)
-        else:
-            lines = [f"rt.answer(L, [{', '.join(makers)}])"]
-        if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
-            lines += self._assign_lines(s, f"L[{pairs[0][1]}]") + self._var_written(s)
-            trigger = self.trigger(s)
-            if trigger is not None:
-                lines.append(self.calls(trigger, "_v"))
-        return [(indent + t, loc) for t in lines]
+            return [f"rt.choose_one(L, {slot}, {self.candidates(choice)}, "
+                    f"{self.c.py(choice.player)}, {bool(choice.optional)!r}, {makers[0]})"]
+        if all(choice.kind == "subset" for choice, _ in choices):
+            return self._subsets(choices, makers)
+        return [f"rt.answer(L, [{', '.join(makers)}])"]
 
     def _subsets(self, pairs: list[tuple[n.Choice, int]], makers: list[str]) -> list[str]:
         """Subset choices, for ``rt.choose_subsets``: their candidates worked out first."""
@@ -453,29 +496,8 @@ class Emitter(ChoiceWriter):
 
     def finish(self) -> None:
         """Group ops into blocks, resolve labels, and compile each block into the procedure."""
-        groups: list[list[_Op]] = []
-        current: list[_Op] = []
-        label_block: dict[int, int] = {}
         resume = _resume_ops(self.ops)
-        starts = set(resume.values())
-        op_group: dict[int, int] = {}
-        for index, op in enumerate(self.ops):
-            if index in starts and current:  # a block of its own, to be run again
-                groups.append(current)
-                current = []
-            op_group[index] = len(groups)
-            if op.kind == "label":
-                if current:
-                    groups.append(current)
-                    current = []
-                label_block[op.label] = len(groups)
-                continue
-            current.append(op)
-            if op.kind in ("jump", "terminal"):
-                groups.append(current)
-                current = []
-        if current:
-            groups.append(current)
+        groups, label_block, op_group = _group(self.ops, set(resume.values()))
         self.proc.resume = {op_group[ask]: op_group[test] for ask, test in resume.items()}
         # Asking the choice again is the same as running its tests again, unless an anytime
         # action may change one of them.
@@ -491,6 +513,37 @@ class Emitter(ChoiceWriter):
             self.proc.blocks.append(fn)
             self.proc.locations.append(next((loc for _, loc in lines if loc), None))
         self.proc.nslots = self.nslots
+
+
+def _group(ops: list[_Op], starts: set[int]
+           ) -> tuple[list[list[_Op]], dict[int, int], dict[int, int]]:
+    """Ops in blocks: a block ends at a jump or a terminal op, and a label starts one.
+
+    ``starts`` are ops that start a block of their own, to be run again. Returns the blocks,
+    the block of each label, and the block of each op.
+    """
+    groups: list[list[_Op]] = []
+    current: list[_Op] = []
+    label_block: dict[int, int] = {}
+    op_group: dict[int, int] = {}
+    for index, op in enumerate(ops):
+        if index in starts and current:
+            groups.append(current)
+            current = []
+        op_group[index] = len(groups)
+        if op.kind == "label":
+            if current:
+                groups.append(current)
+                current = []
+            label_block[op.label] = len(groups)
+            continue
+        current.append(op)
+        if op.kind in ("jump", "terminal"):
+            groups.append(current)
+            current = []
+    if current:
+        groups.append(current)
+    return groups, label_block, op_group
 
 
 def _moved_in_place(s: n.Move | n.Draw, src: str, dst: str, what: str | None) -> list[str]:
