@@ -157,38 +157,41 @@ class Game:
         if state["result"] is not None:
             raise IllegalActionError("the game is over")
         specs = {spec["player"]: spec for spec in state["pending"]}
-        committed = state["committed"]
         resolved: dict[str, Option] = {}
         for role, action in actions.items():
-            option_id = action.id if isinstance(action, Option) else str(action)
-            spec = specs.get(role)
-            if spec is None:
-                waiting = ", ".join(specs) or "nobody"
-                raise IllegalActionError(f"{role} has no decision to take (waiting for: "
-                                         f"{waiting})")
-            if role in committed:
-                raise IllegalActionError(f"{role} has already decided")
-            if isinstance(action, Option) and action.made_by is spec:
-                option = action  # made by a Decision of this very spec: legal
-            else:
-                option = self._decision(spec, state).option(option_id)  # raises if illegal
+            option = self._checked(state, specs, role, action)
             if option.id.startswith("!"):
                 return self._anytime(state, role, option)
-            committed[role] = option.id
+            state["committed"][role] = option.id
             resolved[role] = option
-        if len(committed) < len(specs):
+        if len(state["committed"]) < len(specs):
             return state
         locals_ = state["stack"][-1]["locals"]
-        log = state["log"]
         event = choice_event if "quiet" in state else logged_choice_event
         for spec in state["pending"]:
             role = spec["player"]
-            option = resolved.get(role) or self._decision(spec, state).option(committed[role])
+            option = resolved.get(role) or self._decision(spec, state).option(
+                state["committed"][role])
             locals_[spec["slot"]] = option.value
-            log.append(event(role, option.id, option.value, state["round"]))
+            state["log"].append(event(role, option.id, option.value, state["round"]))
         state["pending"] = []
         state["committed"] = {}
         return self.run(state)
+
+    def _checked(self, state: State, specs: dict[str, Spec], role: str,
+                 action: str | Option) -> Option:
+        """The option ``role`` answers with; an IllegalActionError if it may not."""
+        spec = specs.get(role)
+        if spec is None:
+            waiting = ", ".join(specs) or "nobody"
+            raise IllegalActionError(f"{role} has no decision to take (waiting for: "
+                                     f"{waiting})")
+        if role in state["committed"]:
+            raise IllegalActionError(f"{role} has already decided")
+        if isinstance(action, Option) and action.made_by is spec:
+            return action  # made by a Decision of this very spec: legal
+        option_id = action.id if isinstance(action, Option) else str(action)
+        return self._decision(spec, state).option(option_id)  # raises if illegal
 
     # ------------------------------------------------------------ what players see
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.engine.frozen import FrozenDict, FrozenList, freeze
-from rulekit.engine.hidden import Layout
+from rulekit.engine.hidden import Layout, Place
 from rulekit.engine.state import State
 from rulekit.errors import UsageError
 
@@ -22,34 +22,33 @@ def observe(pack_id: str, layout: Layout, state: State, role: str) -> Observatio
     """Everything ``role`` may know of ``state``, and nothing else."""
     if role not in layout.hidden_piles:
         raise UsageError(f"unknown role '{role}'")
-    zones: dict[str, Any] = {}
-    for pile in layout.piles:
-        cards = state["zones"][pile.key]
-        if pile.seen_by(role):
-            zones[pile.key] = FrozenDict(cards=FrozenList(cards), count=len(cards))
-        elif pile.visibility == "card_owner":
-            owner = layout.card_owner.get
-            mine = [card if owner(card) == role else None for card in cards]
-            zones[pile.key] = FrozenDict(cards=FrozenList(mine), count=len(cards))
-        else:
-            zones[pile.key] = FrozenDict(count=len(cards))
     values = state["vars"]
-    shown = {value.key: freeze(values[value.key]) for value in layout.values
-             if value.seen_by(role)}
     committed = state["committed"]
     waiting = [spec for spec in state["pending"] if spec["player"] not in committed]
-    log = state["log"]
     result = state["result"]
     return {
         "pack": pack_id,
         "role": role,
         "round": state["round"],
         "phase": state["phase"],
-        "zones": FrozenDict(zones),
-        "vars": FrozenDict(shown),
+        "zones": FrozenDict({pile.key: _pile(layout, pile, state["zones"][pile.key], role)
+                             for pile in layout.piles}),
+        "vars": FrozenDict({value.key: freeze(values[value.key]) for value in layout.values
+                            if value.seen_by(role)}),
         "decisions": [freeze(spec) for spec in waiting if spec["player"] == role],
         "waiting_for": [spec["player"] for spec in waiting],
-        "log": FrozenList(freeze(event) for event in log
+        "log": FrozenList(freeze(event) for event in state["log"]
                           if event["to"] is None or event["to"] == role),
         "result": None if result is None else dict(result),
     }
+
+
+def _pile(layout: Layout, pile: Place, cards: list[str], role: str) -> FrozenDict:
+    """What ``role`` sees of a pile: its cards, those it owns only, or how many there are."""
+    if pile.seen_by(role):
+        return FrozenDict(cards=FrozenList(cards), count=len(cards))
+    if pile.visibility == "card_owner":
+        owner = layout.card_owner.get
+        mine = [card if owner(card) == role else None for card in cards]
+        return FrozenDict(cards=FrozenList(mine), count=len(cards))
+    return FrozenDict(count=len(cards))

@@ -234,29 +234,23 @@ class PlayoutRuntime(Runtime):
         extras = [option for option, _ in self.anytime_options(spec["player"])] \
             if self.program.anytime else ()
         drawn = random_answer(spec, rng, extras)
-        items = spec["items"]
-        if isinstance(drawn, tuple):
-            value: Any = [items[i] for i in drawn]
-            if not self.record:
-                return "", value
-            if not drawn:
-                return NONE_ID, value
-            ids = spec.get("ids") or option_ids(items, self.program.plain_ids)
-            return "+".join([ids[i] for i in drawn]), value
-        if isinstance(drawn, int):
-            if drawn < 0:
-                return (NONE_ID if self.record else ""), None
-            value = items[drawn]
-            if not self.record:
-                return "", value
-            ids = spec.get("ids") or option_ids(items, self.program.plain_ids)
-            return ids[drawn], value
+        if isinstance(drawn, str):
+            return drawn, None
         if drawn is None:  # too many random subsets refused: one of all the options
             extra_options = self.anytime_options(spec["player"]) if extras else None
             option = pick(rng, self.game.decision(spec, extra_options).options())
             recorded = self.record or option.id.startswith("!")
             return (option.id if recorded else ""), option.value
-        return str(drawn), None
+        items = spec["items"]
+        positions = drawn if isinstance(drawn, tuple) else (drawn,) if drawn >= 0 else ()
+        value = [items[i] for i in positions] if isinstance(drawn, tuple) \
+            else items[drawn] if drawn >= 0 else None
+        if not self.record:
+            return "", value
+        if not positions:
+            return NONE_ID, value
+        ids = spec.get("ids") or option_ids(items, self.program.plain_ids)
+        return "+".join([ids[i] for i in positions]), value
 
     def _asked(self, spec: Spec, chooser: Chooser) -> tuple[str, Any]:
         """Another chooser's answer, given a Decision, checked as ``Game.apply`` checks it."""

@@ -176,6 +176,30 @@ class Compiler(ExprWriter):
         triggers.update({("zone", z.name): z.on_enter
                          for z in self.symbols.zones.values() if z.on_enter})
         suspending = self._suspending(bodies, triggers)
+        self._analyse(bodies, triggers)
+        program = self.program
+        for body in bodies:
+            proc = program.procs[body.name] = Proc(body.name, nslots=body.nslots,
+                                                   params=body.params)
+            if body.name not in suspending:
+                program.direct[body.name] = self._whole(body, suspending)
+                continue
+            emitter = Emitter(self, proc, body.snippet, suspending, whole=False)
+            emitter.blocks(body.stmts, [])
+            emitter.finish()
+            if program.anytime and proc.moved_tests:
+                self.through_blocks.add(body.name)
+        with self.fast_code():
+            for body in bodies:
+                if body.name not in self.through_blocks:
+                    program.runs[body.name] = self._whole(body, suspending)
+
+    def _analyse(self, bodies: list[Body], triggers: Triggers) -> None:
+        """What the code of the bodies tells the compiler before it writes any.
+
+        Which choices may tell a secret, what the anytime actions write, what the end and
+        anytime conditions read.
+        """
         program = self.program
         whens = [(decl.role, self.trees[when]) for decl, when in program.anytime
                  if when is not None]
@@ -188,21 +212,6 @@ class Compiler(ExprWriter):
         self.end_watch = self.end_reads()
         self.when_watch = self.when_reads()
         program.cached_anytime = self.when_watch is not None
-        for body in bodies:
-            proc = program.procs[body.name] = Proc(body.name, nslots=body.nslots,
-                                                   params=body.params)
-            if body.name in suspending:
-                emitter = Emitter(self, proc, body.snippet, suspending, whole=False)
-                emitter.blocks(body.stmts, [])
-                emitter.finish()
-                if program.anytime and proc.moved_tests:
-                    self.through_blocks.add(body.name)
-            else:
-                program.direct[body.name] = self._whole(body, suspending)
-        with self.fast_code():
-            for body in bodies:
-                if body.name not in self.through_blocks:
-                    program.runs[body.name] = self._whole(body, suspending)
 
     def _whole(self, body: Body, suspending: set[str]) -> Any:
         """The function that runs a procedure whole, its choices answered at once.

@@ -226,32 +226,37 @@ class ExprWriter:
 
     def _x_call(self, e: n.Call) -> str:
         kind, name = e.ref
-        if kind == "func" and self.fast:
-            inlined = self._inline(name, e.args)
-            if inlined is not None:
-                return inlined
-        reading = kind not in ("func", "pack_builtin") and name in _READING_BUILTINS
-        args = [self.read(a) if reading else self.py(a) for a in e.args]
         if kind == "func":
-            return f"_F[{name!r}](rt, [{', '.join(args)}])"
+            inlined = self._inline(name, e.args) if self.fast else None
+            args = ", ".join(self.py(a) for a in e.args)
+            return inlined or f"_F[{name!r}](rt, [{args}])"
         if kind == "pack_builtin":
-            if name == "other":
-                return f"_OTHER[{args[0]}]"
-            if name == "roles":
-                return "list(_ROLES)"
-            if name == "cards":
-                return "list(_CARD_IDS)"
-            return f"_G_{name}({', '.join(args)})"
-        if name == "count" and is_zone(e.args[0]):
-            return f"len(Z[{self.zone(e.args[0])}])"
+            return self._pack_builtin(name, [self.py(a) for a in e.args])
+        return self._builtin(name, e.args)
+
+    def _pack_builtin(self, name: str, args: list[str]) -> str:
+        """A call of a built-in that needs the pack: its roles, its cards, its map."""
+        if name == "other":
+            return f"_OTHER[{args[0]}]"
+        if name == "roles":
+            return "list(_ROLES)"
+        if name == "cards":
+            return "list(_CARD_IDS)"
+        return f"_G_{name}({', '.join(args)})"
+
+    def _builtin(self, name: str, exprs: list[n.Expr]) -> str:
+        """A call of a built-in function; Python's own where it gives the same value."""
+        reading = name in _READING_BUILTINS
+        args = [self.read(a) if reading else self.py(a) for a in exprs]
+        if name == "count" and is_zone(exprs[0]):
+            return f"len(Z[{self.zone(exprs[0])}])"
         if name in ("min", "max") and len(args) > 1:
             return f"{name}({', '.join(args)})"  # Python's own, for two or more numbers
-        if name == "any":
-            found = self._property_in(e.args[0])
-            if found is not None:
-                return found
-        if name == "sum" and self._sum_fits(e.args[0]):
-            mapped = self._property_map(e.args[0])
+        found = self._property_in(exprs[0]) if name == "any" else None
+        if found is not None:
+            return found
+        if name == "sum" and self._sum_fits(exprs[0]):
+            mapped = self._property_map(exprs[0])
             # Python's own: the total cannot outgrow the limits
             return f"sum({args[0] if mapped is None else mapped})"
         return f"_b_{name}({', '.join(args)})"
