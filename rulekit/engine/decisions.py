@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator, KeysView
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Iterator, KeysView, Sequence
+from typing import TYPE_CHECKING, cast
 
 from rulekit.engine.draws import pick, random_answer
 from rulekit.engine.frozen import FrozenDict, freeze
 from rulekit.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from rulekit.engine.state import ChoiceEvent, Spec
+    from rulekit.engine.state import ChoiceEvent, Reason, Refusal, Spec
 
 NONE_ID = "none"
 _INTS = {int}
@@ -36,8 +36,8 @@ class Option:
 
     __slots__ = ("_label", "_labeler", "id", "made_by", "value")
 
-    def __init__(self, id: str, label: str | None, value: Any,
-                 labeler: Callable[[Any], str] | None = None,
+    def __init__(self, id: str, label: str | None, value: object,
+                 labeler: Callable[[object], str] | None = None,
                  made_by: object = None) -> None:
         self.id = id
         self.value = value
@@ -73,7 +73,7 @@ class Option:
         return self.label
 
 
-def item_ids(items: list[Any]) -> list[str]:
+def item_ids(items: list[object]) -> list[str]:
     """Stable ids of the items of a choice (positions '1', '2'... if they are not unique)."""
     ids = [item if item.__class__ is str else NONE_ID if item is None
            else ("true" if item else "false") if isinstance(item, bool) else str(item)
@@ -83,28 +83,28 @@ def item_ids(items: list[Any]) -> list[str]:
     return ids
 
 
-def choice_event(role: str, option_id: str, value: Any, round_: int) -> ChoiceEvent:
+def choice_event(role: str, option_id: str, value: object, round_: int) -> ChoiceEvent:
     """The log event of ``role``'s answer (seen by ``role`` only): the value, a list copied."""
     return {"e": "choice", "to": role, "player": role, "option": option_id,
             "value": list(value) if value.__class__ is list else value, "round": round_}
 
 
-def logged_choice_event(role: str, option_id: str, value: Any, round_: int) -> ChoiceEvent:
+def logged_choice_event(role: str, option_id: str, value: object, round_: int) -> ChoiceEvent:
     """:func:`choice_event`, read-only, as a game with a log keeps every event."""
     event: ChoiceEvent = {"e": "choice", "to": role, "player": role, "option": option_id,
                           "value": freeze(value), "round": round_}
     return cast("ChoiceEvent", FrozenDict(event))
 
 
-def option_ids(items: list[Any], plain_ids: frozenset[str]) -> list[str]:
+def option_ids(items: list[object], plain_ids: frozenset[str]) -> list[str]:
     """The option ids of a choice's items, as :func:`item_ids` makes them: the items themselves
     at once if they are distinct component ids (cards, nodes...)."""
     if len(set(items)) == len(items) and plain_ids.issuperset(items):
-        return list(items)
+        return [str(item) for item in items]
     return item_ids(items)
 
 
-def option_id(items: list[Any], index: int, plain_ids: frozenset[str]) -> str:
+def option_id(items: list[object], index: int, plain_ids: frozenset[str]) -> str:
     """``option_ids(items, plain_ids)[index]``, without making the ids of the other items when
     the items are distinct component ids or distinct integers (the usual cases)."""
     if len(set(items)) == len(items):
@@ -123,9 +123,9 @@ class Decision:
     __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "extras",
                  "items", "kind", "mark", "player", "prompt", "spec")
 
-    def __init__(self, spec: Spec, labeler: Callable[[Any], str],
+    def __init__(self, spec: Spec, labeler: Callable[[object], str],
                  extras: list[tuple[str, str]] | None = None,
-                 explain: Callable[[list[Any]], str] | None = None) -> None:
+                 explain: Callable[[Reason], str] | None = None) -> None:
         self.spec = spec
         # What the options it makes are marked with (Option.made_by): the spec itself,
         # which does not change while it waits, so Game.apply can trust them.
@@ -135,7 +135,7 @@ class Decision:
         self.player: str = spec["player"]
         self.kind: str = spec["kind"]
         self.prompt: str = spec["prompt"]
-        self.items: list[Any] = spec["items"]
+        self.items: list[object] = spec["items"]
         # The pack's label of each item (``label "..."``).
         labels = spec.get("labels")
         self._labeler = labeler if explain is None or labels is None else \
@@ -147,7 +147,7 @@ class Decision:
         self.extras = [Option(i, label, None, None, self.mark) for i, label in extras] \
             if extras else []
 
-    def item_label(self, item: Any) -> str | None:
+    def item_label(self, item: object) -> str | None:
         """The pack's label of an item of this decision (its ``label "..."``), if it has one."""
         labeler = self._labeler
         return labeler.of(item) if isinstance(labeler, _PackLabels) else None
@@ -198,7 +198,7 @@ class Decision:
                         return
                     yield self._subset_option(list(combo))
 
-    def _groups_ok(self, indexes: Any) -> bool:
+    def _groups_ok(self, indexes: Sequence[int]) -> bool:
         for limit, flags in self.spec.get("at_most", ()):
             if sum(map(flags.__getitem__, indexes)) > limit:
                 return False
@@ -289,12 +289,12 @@ class Decision:
 
     # ------------------------------------------------------------ why an answer is refused
 
-    def _reason(self, why: list[Any] | None) -> str | None:
+    def _reason(self, why: Reason | None) -> str | None:
         if why is None:
             return None
         return self._explain(why) if self._explain is not None else None
 
-    def refused(self) -> list[list[Any]]:
+    def refused(self) -> list[Refusal]:
         """The candidates the choice's ``where ... else`` refused, each with the pack's reason.
 
         Each is ``[candidate, [text id, [arguments]]]``.
@@ -313,7 +313,7 @@ class Decision:
                        [self._labeler(item) for item, _ in refused])
         return None if found is None else self._reason(refused[found][1])
 
-    def broken_rule(self, indexes: Any) -> str | None:
+    def broken_rule(self, indexes: Sequence[int]) -> str | None:
         """The pack's reason for the first 'at most' rule the items at ``indexes`` break."""
         whys = self.spec.get("at_most_why") or ()
         for (limit, flags), why in zip(self.spec.get("at_most", ()), whys, strict=False):
@@ -409,15 +409,15 @@ class _PackLabels:
 
     __slots__ = ("_explain", "_fallback", "_items", "_labels", "_texts")
 
-    def __init__(self, items: list[Any], labels: list[Any],
-                 explain: Callable[[list[Any]], str], fallback: Callable[[Any], str]) -> None:
+    def __init__(self, items: list[object], labels: list[Reason],
+                 explain: Callable[[Reason], str], fallback: Callable[[object], str]) -> None:
         self._items = items
         self._labels = labels
         self._explain = explain
         self._fallback = fallback
         self._texts: dict[int, str] = {}
 
-    def of(self, item: Any) -> str | None:
+    def of(self, item: object) -> str | None:
         try:
             i = self._items.index(item)
         except ValueError:
@@ -427,6 +427,6 @@ class _PackLabels:
             text = self._texts[i] = self._explain(self._labels[i])
         return text
 
-    def __call__(self, item: Any) -> str:
+    def __call__(self, item: object) -> str:
         text = self.of(item)
         return self._fallback(item) if text is None else text

@@ -8,14 +8,15 @@ copies.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar, cast
 
 READ_ONLY = "an observation is read-only (copy it to change it)"
 
 SCALARS = frozenset({str, int, bool, float, type(None)})
+_T = TypeVar("_T")
 
 
-def _read_only(*_: Any, **__: Any) -> NoReturn:
+def _read_only(*_: object, **__: object) -> NoReturn:
     raise TypeError(READ_ONLY)
 
 
@@ -26,13 +27,13 @@ class FrozenList(list[Any]):
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
     append = extend = insert = pop = remove = clear = sort = reverse = _read_only
 
-    def __copy__(self) -> list[Any]:
+    def __copy__(self) -> list[object]:
         return list(self)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+    def __deepcopy__(self, memo: dict[int, object]) -> list[object]:
         return [thaw(v) for v in self]
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[type, tuple[list[object]]]:
         return (list, (list(self),))
 
 
@@ -44,34 +45,37 @@ class FrozenDict(dict[str, Any]):
     __setitem__ = __delitem__ = __ior__ = _read_only
     clear = pop = popitem = setdefault = update = _read_only
 
-    def __copy__(self) -> dict[str, Any]:
+    def __copy__(self) -> dict[str, object]:
         return dict(self)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+    def __deepcopy__(self, memo: dict[int, object]) -> dict[str, object]:
         return {k: thaw(v) for k, v in self.items()}
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[type, tuple[dict[str, object]]]:
         return (dict, (dict(self),))
 
 
 EMPTY = FrozenList()
 
 
-def freeze(value: Any) -> Any:
-    """A read-only copy of a plain-data value (a read-only value is its own copy)."""
+def freeze(value: _T) -> _T:
+    """A read-only copy of a plain-data value (a read-only value is its own copy).
+
+    Its dicts and lists become FrozenDicts and FrozenLists, which are dicts and lists.
+    """
     if value.__class__ in SCALARS or isinstance(value, (FrozenDict, FrozenList)):
         return value
     if isinstance(value, dict):
-        return FrozenDict({key: freeze(item) for key, item in value.items()})
+        return cast(_T, FrozenDict({key: freeze(item) for key, item in value.items()}))
     if isinstance(value, list):
-        return FrozenList([freeze(item) for item in value])
+        return cast(_T, FrozenList([freeze(item) for item in value]))
     return value
 
 
-def thaw(value: Any) -> Any:
+def thaw(value: _T) -> _T:
     """A plain, changeable copy of a plain-data value."""
     if isinstance(value, dict):
-        return {key: thaw(item) for key, item in value.items()}
+        return cast(_T, {key: thaw(item) for key, item in value.items()})
     if isinstance(value, list):
-        return [thaw(item) for item in value]
+        return cast(_T, [thaw(item) for item in value])
     return value

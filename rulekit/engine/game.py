@@ -58,7 +58,7 @@ class Game:
         """
         layout = self.layout
         zones = {key: list(cards) for key, cards in layout.initial_piles.items()}
-        variables = thaw(layout.initial_values)
+        variables = dict(thaw(layout.initial_values))
         state: State = {
             "format": FORMAT_VERSION,
             "pack": self.pack_id,

@@ -1,16 +1,23 @@
-"""Small functions and signals that generated code calls at run time (the compiler binds
-them into the namespace of the code it generates)."""
+"""Small functions and signals that generated code calls at run time.
+
+The compiler binds them into the namespace of the code it generates.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import operator
+from collections.abc import Callable, Sequence, Sized
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from rulekit.limits import MAX_INT, MAX_LIST_ITEMS, MAX_TEXT_CHARS
 from rulekit.model.program import MAIN
 
 if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
+
+_T = TypeVar("_T")
+_S = TypeVar("_S", bound=Sized)
+
 
 class StopGame(Exception):
     """Raised by generated code when the game has just ended (``win`` or an end condition)."""
@@ -24,7 +31,8 @@ class BudgetExceeded(Exception):
     """Raised when a game runs more steps than its budget without waiting for a decision."""
 
 
-def move(src: list[str], dst: list[str], value: Any, bottom: bool, src_key: str) -> list[str]:
+def move(src: list[str], dst: list[str], value: str | list[str], bottom: bool, src_key: str
+         ) -> list[str]:
     """Move one card (a text) or a list of cards from ``src`` to the top (or bottom) of ``dst``;
     return the cards moved."""
     if value.__class__ is str and not bottom:  # one card to the top (the usual case)
@@ -78,7 +86,7 @@ def draw(src: list[str], dst: list[str], count: int) -> list[str]:
     return taken
 
 
-def call(rt: Runtime, name: str, args: list[Any]) -> None:
+def call(rt: Runtime, name: str, args: list[object]) -> None:
     """Push a frame for a procedure that may stop for decisions."""
     args.extend([None] * (rt.program.procs[name].nslots - len(args)))
     rt.stack.append({"proc": name, "pc": 0, "locals": args})
@@ -107,7 +115,7 @@ def full(zone: str, capacity: int) -> None:
                       f"{'' if capacity == 1 else 's'}")
 
 
-def as_text(value: Any) -> str:
+def as_text(value: object) -> str:
     """A value as the effect language writes it: ``none``, ``true``, ``[1, 2]``."""
     if value is None:
         return "none"
@@ -118,9 +126,9 @@ def as_text(value: Any) -> str:
     return str(value)
 
 
-def snapshot(value: Any) -> Any:
+def snapshot(value: _T) -> _T:
     """A copy of a list (so a log event keeps the cards as they were)."""
-    return list(value) if isinstance(value, list) else value
+    return cast(_T, list(value)) if isinstance(value, list) else value
 
 
 def end_checks(rt: Runtime) -> None:
@@ -147,55 +155,57 @@ class LimitExceeded(ValueError):
     """A value grew past a size limit (a located run-time error for the pack's author)."""
 
 
-def checked(value: Any) -> Any:
+def checked(value: _T) -> _T:
     """``value``, or :class:`LimitExceeded` if it is an integer, text or list too large."""
     if value.__class__ is int:
-        if -INT_LIMIT <= value <= INT_LIMIT:
+        if -INT_LIMIT <= value <= INT_LIMIT:  # type: ignore[operator]
             return value
         raise LimitExceeded("an integer is out of range: numbers must stay within "
                             f"-{INT_LIMIT:,} and {INT_LIMIT:,} (2^63 - 1)")
-    if value.__class__ is str and len(value) > TEXT_LIMIT:
+    if isinstance(value, str) and len(value) > TEXT_LIMIT:
         raise LimitExceeded(f"a text is too long: texts hold at most {TEXT_LIMIT:,} characters")
-    if value.__class__ is list and len(value) > LIST_LIMIT:
+    if isinstance(value, list) and len(value) > LIST_LIMIT:
         raise LimitExceeded(f"a list is too long: lists hold at most {LIST_LIMIT:,} items")
     return value
 
 
-def add(a: Any, b: Any) -> Any:
+def add(a: object, b: object) -> object:
     """``a + b`` (numbers, texts or lists), within the size limits."""
     if a.__class__ is int and b.__class__ is int:  # the usual case, in short
-        total = a + b
+        total = operator.add(a, b)
         if -INT_LIMIT <= total <= INT_LIMIT:
             return total
-    if a.__class__ is list and b.__class__ is list and len(a) + len(b) > LIST_LIMIT:
+    if isinstance(a, list) and isinstance(b, list) and len(a) + len(b) > LIST_LIMIT:
         return checked(a + b[:LIST_LIMIT + 1])  # (never builds a huge list to refuse it)
-    if a.__class__ is str and b.__class__ is str and len(a) + len(b) > TEXT_LIMIT:
+    if isinstance(a, str) and isinstance(b, str) and len(a) + len(b) > TEXT_LIMIT:
         return checked(a + b[:TEXT_LIMIT + 1])
-    return checked(a + b)
+    return checked(operator.add(a, b))
 
 
 def sub(a: int, b: int) -> int:
+    """``a - b``, within the size limits."""
     if a.__class__ is int and b.__class__ is int:
         difference = a - b
         if -INT_LIMIT <= difference <= INT_LIMIT:
             return difference
-    return checked(a - b)  # type: ignore[no-any-return]
+    return checked(a - b)
 
 
 _PRODUCT_BITS = 2 * INT_LIMIT.bit_length()
 
 
 def mul(a: int, b: int) -> int:
+    """``a * b``, within the size limits (a product far too large is refused unbuilt)."""
     if a.__class__ is int and b.__class__ is int:
         if a.bit_length() + b.bit_length() > _PRODUCT_BITS:
-            return checked(INT_LIMIT * 2)  # type: ignore[no-any-return]  # (refused unbuilt)
+            return checked(INT_LIMIT * 2)
         product = a * b
         if -INT_LIMIT <= product <= INT_LIMIT:
             return product
-    return checked(a * b)  # type: ignore[no-any-return]
+    return checked(a * b)
 
 
-def each(rt: Runtime, items: Any) -> Any:
+def each(rt: Runtime, items: _S) -> _S:
     """The items a comprehension walks, each one counted against the step budget."""
     rt.ticks -= len(items)
     if rt.ticks < 0:
@@ -203,10 +213,13 @@ def each(rt: Runtime, items: Any) -> Any:
     return items
 
 
-def each_if(rt: Runtime, items: Any, condition: Callable[[], Any]) -> Any:
-    """The items a comprehension walks when its condition does not read its variable: all of
-    them if the condition holds, else none. The condition is worked out once, but counted
-    against the step budget as if once per item, so a game counts the same steps."""
+def each_if(rt: Runtime, items: Sequence[_T], condition: Callable[[], object]
+            ) -> Sequence[_T]:
+    """The items a comprehension walks when its condition does not read its variable.
+
+    All of them if the condition holds, else none. The condition is worked out once, but
+    counted against the step budget as if once per item.
+    """
     rt.ticks -= len(items)
     if rt.ticks < 0:
         raise BudgetExceeded

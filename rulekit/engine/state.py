@@ -7,8 +7,8 @@ from typing import Any, Literal, NotRequired, TypedDict, cast
 from rulekit.engine.frozen import thaw
 from rulekit.model.program import Frame
 
-__all__ = ["ChoiceEvent", "EndEvent", "Event", "Frame", "LogEvent", "Reason", "Result", "Spec",
-           "State", "Value", "copy_state"]
+__all__ = ["ChoiceEvent", "EndEvent", "Event", "Frame", "LogEvent", "Reason", "Refusal",
+           "Result", "Spec", "State", "Value", "copy_state"]
 
 Value = Any
 """A value of the effect language: a number, a text, true or false, none, or a list of them."""
@@ -16,6 +16,9 @@ Value = Any
 
 Reason = list[Any]
 """A text of the pack with its fields: ``[text id, [field values]]``."""
+
+Refusal = list[Any]
+"""A candidate a choice refuses, with why: ``[candidate, reason]``."""
 
 
 class Spec(TypedDict):
@@ -32,7 +35,7 @@ class Spec(TypedDict):
     at_most: NotRequired[list[list[Any]]]  # (subset) [limit, 1 or 0 per item] per rule
     ask: NotRequired[bool]  # asked even with one legal answer (it may tell a secret)
     ids: NotRequired[list[str]]  # the option id of each item
-    refused: NotRequired[list[list[Any]]]  # [candidate, reason] of those refused
+    refused: NotRequired[list[Refusal]]  # the candidates refused, and why
     labels: NotRequired[list[Reason]]  # the pack's label of each candidate
     min_why: NotRequired[Reason]
     max_why: NotRequired[Reason]

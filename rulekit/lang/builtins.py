@@ -37,7 +37,7 @@ def _sum(numbers: list[int]) -> int:
     total = sum(numbers)
     if total.__class__ is int and -INT_LIMIT <= total <= INT_LIMIT:  # the usual case, in short
         return total
-    return checked(total)  # type: ignore[no-any-return]
+    return checked(total)
 
 
 def _max(*args: Any) -> Any:
