@@ -9,7 +9,7 @@ function.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rulekit.engine.state import State
 from rulekit.engine.vm import Runtime
@@ -43,7 +43,7 @@ def pack_evaluation(game: Game) -> Evaluation:
         score = scores.get(role)
         if score is None:
             return 0.5
-        value = float(score(Runtime(program, state), []))
+        value = float(cast(int, score(Runtime(program, state), [])))  # (checked: an int)
         return 0.05 + 0.9 * (value / (10.0 + abs(value)) + 1.0) / 2.0
     return evaluate
 

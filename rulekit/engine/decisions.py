@@ -16,10 +16,11 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterator, KeysView, Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from rulekit.engine.draws import pick, random_answer
-from rulekit.engine.frozen import FrozenDict, freeze
+from rulekit.engine.frozen import freeze
+from rulekit.engine.state import read_only
 from rulekit.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ def logged_choice_event(role: str, option_id: str, value: object, round_: int) -
     """:func:`choice_event`, read-only, as a game with a log keeps every event."""
     event: ChoiceEvent = {"e": "choice", "to": role, "player": role, "option": option_id,
                           "value": freeze(value), "round": round_}
-    return cast("ChoiceEvent", FrozenDict(event))
+    return read_only(event)
 
 
 def option_ids(items: list[object], plain_ids: frozenset[str]) -> list[str]:

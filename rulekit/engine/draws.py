@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from rulekit.engine.decisions import Decision, Option
-    from rulekit.engine.state import Spec
+    from rulekit.engine.state import Rule, Spec
 
 _T = TypeVar("_T")
 
@@ -76,7 +76,7 @@ def draw_one(rng: random.Random, n: int, optional: bool, extras: Sequence[str] =
 
 
 def draw_subset(rng: random.Random, n: int, least: int, most: int,
-                rules: list[list[Any]]) -> tuple[int, ...] | None:
+                rules: list[Rule]) -> tuple[int, ...] | None:
     """The positions of a subset of ``n`` items that the constraints allow, all equally likely.
 
     A rule is ``[limit, flags]``: at most ``limit`` of the items flagged 1. None if the

@@ -7,15 +7,23 @@ that JSON round-trips exactly). Nothing of the state is kept in the Game object.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import Decision, Option, choice_event, logged_choice_event
-from rulekit.engine.frozen import FrozenDict, thaw
+from rulekit.engine.frozen import thaw
 from rulekit.engine.helpers import as_text
 from rulekit.engine.hidden import Layout
 from rulekit.engine.observe import Observation, observe
-from rulekit.engine.state import ChoiceEvent, Event, LogEvent, Spec, State, copy_state
+from rulekit.engine.state import (
+    ChoiceEvent,
+    Event,
+    LogEvent,
+    Reason,
+    Spec,
+    State,
+    copy_state,
+    read_only,
+)
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.model.program import MAIN, LogField, Program
@@ -138,7 +146,7 @@ class Game:
         Runtime(self.program, state).interrupt(decl.procedure)
         event: ChoiceEvent = {"e": "choice", "to": role, "player": role, "option": option.id,
                               "label": decl.label, "round": state["round"]}
-        state["log"].append(event if "quiet" in state else cast(ChoiceEvent, FrozenDict(event)))
+        state["log"].append(event if "quiet" in state else read_only(event))
         return self.run(state)
 
     def _extras(self, role: str, state: State) -> list[tuple[str, str]]:
@@ -195,7 +203,7 @@ class Game:
 
     # ------------------------------------------------------------ what players see
 
-    def label(self, item: Any) -> str:
+    def label(self, item: object) -> str:
         """The text shown for an item of a choice (a card, a role, a number...)."""
         if isinstance(item, str):
             if item in self.card_labels:
@@ -215,11 +223,11 @@ class Game:
         """Everything ``role`` may know of ``state``, and nothing else."""
         return observe(self.pack_id, self.layout, state, role)
 
-    def explain(self, why: list[Any]) -> str:
+    def explain(self, why: Reason) -> str:
         """The text of a pack's reason for refusing an answer: [log text id, arguments]."""
         return self._fill(self.program.reasons[why[0]], why[1])
 
-    def _fill(self, parts: list[str | LogField], values: list[Any]) -> str:
+    def _fill(self, parts: list[str | LogField], values: list[object]) -> str:
         """A log text with its fields filled in."""
         args = iter(values)
         return "".join(p if isinstance(p, str) else

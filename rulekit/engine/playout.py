@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulekit.engine.decisions import (
     NONE_ID,
@@ -22,18 +22,17 @@ from rulekit.engine.decisions import (
     option_ids,
 )
 from rulekit.engine.draws import RandomChooser, draw_one, draw_subset, pick, random_answer
-from rulekit.engine.frozen import FrozenDict
-from rulekit.engine.state import Spec, State
+from rulekit.engine.state import ChoiceEvent, Rule, Spec, State, read_only
 from rulekit.engine.vm import Runtime
-from rulekit.model.program import CONTINUE
+from rulekit.model.program import CONTINUE, Locals
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game
 
 Chooser = Callable[[Decision], Option | str]
-Subset = tuple[int, list[Any], str, int, int, list[list[Any]]]
+Subset = tuple[int, list[object], str, int, int, list[Rule]]
 """A subset choice as playout code asks it: (slot, items, player, least, most, rules)."""
-SpecMaker = Callable[[Runtime, list[Any]], Spec]
+SpecMaker = Callable[[Runtime, Locals], Spec]
 Watch = Callable[[State, list[Spec]], None]
 """Told of the first decisions a playout waits for, before they are answered."""
 
@@ -89,7 +88,7 @@ class PlayoutRuntime(Runtime):
             self.interrupt(action)
         return CONTINUE
 
-    def answer(self, locals_: list[Any], makers: list[SpecMaker]) -> None:
+    def answer(self, locals_: Locals, makers: list[SpecMaker]) -> None:
         """Answer the choices of a procedure run whole, into ``locals_``.
 
         After an anytime action, the choices are made and asked again.
@@ -100,7 +99,7 @@ class PlayoutRuntime(Runtime):
                 return
             self.run_anytime(action)
 
-    def choose_one(self, locals_: list[Any], slot: int, items: list[Any], role: str,
+    def choose_one(self, locals_: Locals, slot: int, items: list[object], role: str,
                    optional: bool, make: SpecMaker) -> None:
         """A choice of one of ``items`` asked alone: a random seat draws it, with no spec.
 
@@ -130,7 +129,7 @@ class PlayoutRuntime(Runtime):
             event = logged_choice_event if self.logging else choice_event
             self.log.append(event(role, option_id, value, self.state["round"]))
 
-    def choose_subsets(self, locals_: list[Any], choices: tuple[Subset, ...],
+    def choose_subsets(self, locals_: Locals, choices: tuple[Subset, ...],
                        makers: list[SpecMaker]) -> None:
         """Subset choices asked together (or one alone): random seats draw them, with no spec.
 
@@ -166,7 +165,7 @@ class PlayoutRuntime(Runtime):
             event = logged_choice_event if self.logging else choice_event
             self.log.append(event(role, option_id, value, self.state["round"]))
 
-    def run_blocks(self, name: str, args: list[Any]) -> None:
+    def run_blocks(self, name: str, args: Locals) -> None:
         """Run procedure ``name`` through its blocks, as a call from a procedure run whole.
 
         A procedure that an anytime action may send back to tests before a choice runs so.
@@ -187,12 +186,12 @@ class PlayoutRuntime(Runtime):
 
     # ------------------------------------------------------------ answering
 
-    def settle(self, specs: list[Spec], locals_: list[Any]) -> str | None:
+    def settle(self, specs: list[Spec], locals_: Locals) -> str | None:
         """Answer ``specs`` into ``locals_``; the procedure of an anytime action taken instead."""
         waiting = self.open(specs, locals_)
         return self.answer_waiting(waiting, locals_) if waiting else None
 
-    def answer_waiting(self, waiting: list[Spec], locals_: list[Any]) -> str | None:
+    def answer_waiting(self, waiting: list[Spec], locals_: Locals) -> str | None:
         """Hand each decision to its player's chooser; write the answers into ``locals_``.
 
         If a player takes an anytime action instead, nothing is written and its procedure
@@ -226,7 +225,7 @@ class PlayoutRuntime(Runtime):
                 self.log.append(event(spec["player"], option_id, value, state["round"]))
         return None
 
-    def _drawn(self, spec: Spec, rng: random.Random) -> tuple[str, Any]:
+    def _drawn(self, spec: Spec, rng: random.Random) -> tuple[str, object]:
         """A random seat's answer, drawn from the spec: (option id, value).
 
         Unless answers are recorded, the id of an item's answer is left empty.
@@ -252,7 +251,7 @@ class PlayoutRuntime(Runtime):
         ids = spec.get("ids") or option_ids(items, self.program.plain_ids)
         return "+".join([ids[i] for i in positions]), value
 
-    def _asked(self, spec: Spec, chooser: Chooser) -> tuple[str, Any]:
+    def _asked(self, spec: Spec, chooser: Chooser) -> tuple[str, object]:
         """Another chooser's answer, given a Decision, checked as ``Game.apply`` checks it."""
         spec["ids"] = option_ids(spec["items"], self.program.plain_ids)
         extras = self.anytime_options(spec["player"]) if self.program.anytime else []
@@ -267,9 +266,10 @@ class PlayoutRuntime(Runtime):
     def _anytime(self, role: str, option_id: str) -> str:
         """Record an anytime action taken; return its procedure."""
         decl = next(d for d, _ in self.program.anytime if "!" + d.id == option_id)
-        event = {"e": "choice", "to": role, "player": role, "option": option_id,
-                 "label": decl.label, "round": self.state["round"]}
-        self.log.append(FrozenDict(event) if self.logging else event)
+        event: ChoiceEvent = {"e": "choice", "to": role, "player": role,
+                              "option": option_id, "label": decl.label,
+                              "round": self.state["round"]}
+        self.log.append(read_only(event) if self.logging else event)
         return decl.procedure
 
     def _leave_pending(self, specs: list[Spec]) -> None:

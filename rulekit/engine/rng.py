@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 from functools import cache
-from typing import Any
+from typing import TypeVar
+
+_T = TypeVar("_T")
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -31,7 +33,7 @@ def _factorial(n: int) -> int:
     return math.factorial(n)
 
 
-def shuffle(state: int, items: list[Any]) -> int:
+def shuffle(state: int, items: list[_T]) -> int:
     """Shuffle ``items`` in place, every order equally likely; return the new generator state.
 
     One uniform number below ``n!`` is drawn (64 bits at a time, rejecting numbers too large),

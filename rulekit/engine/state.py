@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict, cast
+from typing import Any, Literal, NotRequired, TypedDict, TypeVar, cast
 
-from rulekit.engine.frozen import thaw
+from rulekit.engine.frozen import FrozenDict, thaw
 from rulekit.model.program import Frame
 
 __all__ = ["ChoiceEvent", "EndEvent", "Event", "Frame", "LogEvent", "Reason", "Refusal",
-           "Result", "Spec", "State", "Value", "copy_state"]
+           "Result", "Rule", "Spec", "State", "Value", "copy_state", "read_only"]
 
 Value = Any
 """A value of the effect language: a number, a text, true or false, none, or a list of them."""
@@ -16,6 +16,9 @@ Value = Any
 
 Reason = list[Any]
 """A text of the pack with its fields: ``[text id, [field values]]``."""
+
+Rule = list[Any]
+"""An ``at most`` rule of a subset choice: ``[limit, [1 or 0 for each item]]``."""
 
 Refusal = list[Any]
 """A candidate a choice refuses, with why: ``[candidate, reason]``."""
@@ -32,7 +35,7 @@ class Spec(TypedDict):
     optional: NotRequired[bool]  # (one) it may be declined
     min: NotRequired[int]  # (subset) the fewest items
     max: NotRequired[int]  # (subset) the most items
-    at_most: NotRequired[list[list[Any]]]  # (subset) [limit, 1 or 0 per item] per rule
+    at_most: NotRequired[list[Rule]]  # (subset) its 'at most' rules
     ask: NotRequired[bool]  # asked even with one legal answer (it may tell a secret)
     ids: NotRequired[list[str]]  # the option id of each item
     refused: NotRequired[list[Refusal]]  # the candidates refused, and why
@@ -105,6 +108,14 @@ class State(TypedDict):
     result: Result | None
     steps: int  # steps run so far, counted against the step budget between decisions
     quiet: NotRequired[bool]  # a game that builds no log lines (its choices are kept)
+
+
+_E = TypeVar("_E", LogEvent, ChoiceEvent, EndEvent)
+
+
+def read_only(event: _E) -> _E:
+    """``event`` as a game with a log keeps it: read-only (``engine/frozen``)."""
+    return cast(_E, FrozenDict(event))
 
 
 _KNOWN = frozenset(State.__annotations__)

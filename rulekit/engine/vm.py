@@ -7,15 +7,22 @@ goes on exactly where it stopped.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rulekit.engine import rng
 from rulekit.engine.decisions import option_ids
-from rulekit.engine.frozen import FrozenDict
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
-from rulekit.engine.state import Spec, State
+from rulekit.engine.state import EndEvent, Event, Spec, State, read_only
 from rulekit.errors import GameRuntimeError, Location
-from rulekit.model.program import CONTINUE, STOP, SUSPEND, ExprFn, Frame, Proc, ProcFn, Program
+from rulekit.model.program import (
+    CONTINUE,
+    STOP,
+    SUSPEND,
+    ExprFn,
+    Frame,
+    Locals,
+    Proc,
+    ProcFn,
+    Program,
+)
 from rulekit.model.symbols import AnytimeDecl
 
 DEFAULT_STEP_BUDGET = 1_000_000
@@ -38,7 +45,7 @@ class Runtime:
         self.zones = state["zones"]
         self.vars = state["vars"]
         self.stack = state["stack"]
-        self.log: list[Any] = state["log"]
+        self.log: list[Event] = state["log"]
         self.logging = "quiet" not in state  # a quiet game builds no log lines
         self.budget = budget
         self.ticks = budget  # steps left before the budget runs out
@@ -62,8 +69,9 @@ class Runtime:
         state["pending"] = []
         self.stack.clear()
         if self.logging:
-            self.log.append(FrozenDict({"e": "end", "to": None, "winner": winner,
-                                        "reason": reason, "round": state["round"]}))
+            event: EndEvent = {"e": "end", "to": None, "winner": winner, "reason": reason,
+                               "round": state["round"]}
+            self.log.append(read_only(event))
 
     def ask(self, specs: list[Spec]) -> int:
         """Wait for the decisions ``specs`` (those with one legal answer are taken at once)."""
@@ -77,7 +85,7 @@ class Runtime:
         self.state["committed"] = {}
         return SUSPEND
 
-    def open(self, specs: list[Spec], locals_: list[Any]) -> list[Spec]:
+    def open(self, specs: list[Spec], locals_: Locals) -> list[Spec]:
         """Write the forced answers of ``specs`` into ``locals_``; return the others.
 
         A choice with one legal answer is asked all the same when its options may depend
@@ -132,7 +140,7 @@ class Runtime:
             found.append(("!" + decl.id, decl.label))
         return found
 
-    def evaluate(self, fn: ExprFn, location: Location | None) -> Any:
+    def evaluate(self, fn: ExprFn, location: Location | None) -> object:
         """The value of a compiled expression; a failure is a located GameRuntimeError."""
         try:
             return fn(self, [])
@@ -274,7 +282,7 @@ def ask_anyway(spec: Spec) -> None:
         spec["min"] = max(min(spec["min"], spec["max"]), 0)
 
 
-def forced_answer(spec: Spec) -> tuple[bool, Any]:
+def forced_answer(spec: Spec) -> tuple[bool, object]:
     """(True, value) when a decision has exactly one legal answer; an error when it has none."""
     items = spec["items"]
     if len(items) > 1 and (spec["kind"] == "one" or (
@@ -285,7 +293,7 @@ def forced_answer(spec: Spec) -> tuple[bool, Any]:
     return _forced_subset(spec)
 
 
-def _forced_one(spec: Spec) -> tuple[bool, Any]:
+def _forced_one(spec: Spec) -> tuple[bool, object]:
     items = spec["items"]
     optional = spec.get("optional", False)
     if not items and optional:
@@ -297,7 +305,7 @@ def _forced_one(spec: Spec) -> tuple[bool, Any]:
     return False, None
 
 
-def _forced_subset(spec: Spec) -> tuple[bool, Any]:
+def _forced_subset(spec: Spec) -> tuple[bool, object]:
     items = spec["items"]
     rules = spec["at_most"]
     free = [i for i in range(len(items))

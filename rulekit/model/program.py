@@ -8,14 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from rulekit.errors import Location
 
 if TYPE_CHECKING:
     from rulekit.model.symbols import AnytimeDecl
 
-Locals = list[Any]
+Locals = list[object]  # a procedure's local values: parameters first
+
+
+class CodeRuntime(Protocol):
+    """The runtime generated code is called with (``rulekit.engine.vm.Runtime``)."""
 
 
 class Frame(TypedDict):
@@ -26,9 +30,9 @@ class Frame(TypedDict):
     locals: Locals
 
 
-ExprFn = Callable[[Any, Locals], Any]  # f(runtime, locals): an expression's value
-Block = Callable[[Any, Frame], int]  # f(runtime, frame): a block, returning a status
-ProcFn = Callable[[Any, Locals], None]  # f(runtime, locals): a procedure run whole
+ExprFn = Callable[[CodeRuntime, Locals], object]  # f(runtime, locals): an expression's value
+Block = Callable[[CodeRuntime, Frame], int]  # f(runtime, frame): a block, returning a status
+ProcFn = Callable[[CodeRuntime, Locals], None]  # f(runtime, locals): a procedure run whole
 
 # What a block returns
 CONTINUE = 0  # go on
