@@ -244,3 +244,7 @@ class EndRound(Stmt):
 @dataclass
 class Pass(Stmt):
     pass
+
+
+Node = Expr | Stmt | AtMost
+"""Any node of the tree."""
