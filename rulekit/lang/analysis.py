@@ -1,13 +1,12 @@
 """What the compiler knows of checked code before it runs.
 
-Two kinds of knowledge, both read off syntax trees of :mod:`rulekit.lang.nodes`:
+It knows what code reads and writes: zones and variables, by name. The compiler checks the end
+conditions only after a write to what they read. It keeps the values of anytime conditions
+until such a write. It also knows which tests an anytime action may change.
 
-- what code reads and writes (zones and variables, by name). The compiler checks the end
-  conditions only after a write to what they read. It keeps the values of anytime conditions
-  until such a write, and it knows which tests an anytime action may change;
-- facts about one expression: bounds on numbers, simple forms. The expression writer uses
-  them to choose the shortest safe Python: an operation that cannot outgrow the size limits
-  needs no check, and a count compared with 0 is a test of an empty pile.
+It knows facts about an expression: bounds on numbers, simple forms. The expression writer
+uses them to write the shortest safe Python. An operation that cannot outgrow the size limits
+needs no check. A count compared with 0 is a test of an empty pile.
 """
 
 from __future__ import annotations
@@ -25,9 +24,9 @@ def reads(e: n.Expr, functions: dict[str, n.Expr], found: set[str], seen: set[st
           strict: bool = False) -> bool:
     """Add the zones and variables ``e`` reads to ``found``.
 
-    It follows calls into the bodies of the pack's ``functions`` (``seen``: those already
-    followed). False if what it reads is unknown; with ``strict``, also if it reads the
-    round, the phase or the result.
+    It follows calls into the pack's ``functions``, each once (``seen``: those followed).
+    False if what it reads is unknown. With ``strict``, also if it reads the round, the
+    phase or the result.
     """
     return all(_read(node, functions, found, seen, strict) for node in every_node(e))
 
@@ -51,8 +50,7 @@ def writes_of(procedures: dict[str, list[n.Stmt]], roots: list[str],
               triggers: Triggers) -> set[str] | None:
     """The zones and variables the procedures ``roots`` write.
 
-    That includes what the procedures they call write, and the procedures triggered by a
-    change. None if one of them is unknown.
+    Called and triggered procedures count too. None if one of them is unknown.
     """
     found: set[str] = set()
     todo, seen = list(roots), set(roots)
@@ -82,9 +80,9 @@ def _writes(s: n.Stmt) -> list[str]:
 
 
 def is_simple(e: n.Expr) -> bool:
-    """Whether an argument may be read in place of a parameter, as often as the body reads it.
+    """Whether an argument may be read wherever the body reads its parameter.
 
-    It is a constant, a local or a variable: no list is built, nothing may fail.
+    So it is a constant, a local or a variable. It builds no list and cannot fail.
     """
     if isinstance(e, (n.Literal, n.CardLit)):
         return True
@@ -104,9 +102,9 @@ def node_count(e: n.Expr) -> int:
 def invariant(condition: n.Expr, slot: int) -> bool:
     """Whether a comprehension's condition is worth working out once for all its items.
 
-    It must not read the comprehension's variable (local ``slot``), and it must walk a list
-    or call a function of the pack. An expression changes nothing, so once is as good as
-    each time.
+    It must not read the comprehension's variable (local ``slot``). It must walk a list or
+    call a pack function, or once saves nothing. An expression changes
+    nothing, so once is as good as each time.
     """
     costly = False
     for e in every_node(condition):
@@ -120,8 +118,8 @@ def invariant(condition: n.Expr, slot: int) -> bool:
 def fits(e: n.Binary) -> bool:
     """Whether an operation cannot outgrow the size limits.
 
-    So it is with adding or taking away a small number (the step budget runs out long
-    before), or multiplying two small numbers.
+    Adding or taking away a small number cannot: the step budget ends first. Nor
+    can multiplying two small numbers.
     """
     left, right = int_bound(e.left), int_bound(e.right)
     if e.op == "*":
@@ -130,9 +128,9 @@ def fits(e: n.Binary) -> bool:
 
 
 def int_bound(e: n.Expr) -> int | None:
-    """A bound on the size of an integer expression known when compiling, if there is one.
+    """A bound on the size of an integer expression, if known when compiling.
 
-    Numbers have one, and so do remainders by a number, and sums and products of those.
+    Numbers have one, and so have remainders by a number, sums and products.
     """
     if isinstance(e, n.Literal):
         return abs(e.value) if e.value.__class__ is int else None
@@ -167,7 +165,7 @@ def is_zone(e: n.Expr) -> bool:
 def pile_counted(call: n.Call) -> n.Expr | None:
     """The pile a call ``count(ZONE)`` or ``count(ZONE[i])`` counts, if it is one.
 
-    The number of cards of a pile is public, whoever may see its cards.
+    Every player sees the number of cards of a pile.
     """
     if call.func != "count" or len(call.args) != 1 or not is_zone(call.args[0]):
         return None
@@ -188,9 +186,9 @@ _SWAPPED = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
 
 
 def counted_against_zero(e: n.Binary) -> tuple[n.Expr, bool] | None:
-    """The zone, and whether the test is that it is empty, when ``e`` tests a pile's count.
+    """The zone whose count ``e`` tests, and whether it passes when the zone is empty.
 
-    Such a test compares the count of a zone with 0 or 1: ``count(deck) == 0``,
+    Such a test compares a zone's count with 0 or 1. Examples: ``count(deck) == 0``,
     ``0 < count(x)``, ``count(x) >= 1``. Else None.
     """
     op, count, number = e.op, e.left, e.right

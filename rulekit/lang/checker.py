@@ -1,7 +1,7 @@
 """Static checks of effect-language code: names, arities, types, where statements may stand.
 
 The checker walks a syntax tree against the pack's :class:`~rulekit.model.symbols.Symbols`.
-It gives a local slot to every ``let``, loop variable and parameter, and fills the ``ref`` of
+It gives a local slot to every ``let``, loop variable and parameter. It fills the ``ref`` of
 names. Each mistake becomes a located :class:`~rulekit.errors.EffectCheckError`, often with a
 hint; all are collected.
 """
@@ -19,15 +19,6 @@ from rulekit.lang.reasons import seen_whole
 from rulekit.model.symbols import Symbols, VarDecl, describe_per, index_type
 from rulekit.source.snippet import Snippet
 
-# What a resolved name refers to (stored in ``Name.ref`` / ``Assign.ref``):
-#   ("local", slot)            a let, parameter or loop variable
-#   ("var", name, per_role)    a pack variable
-#   ("zone", name, per_role)   a pack zone
-#   ("const", value)           a role, a parameter or a constant
-#   ("builtin", name)          a value the runtime provides (round, phase, winner, finished)
-# and what a call refers to (``Call.ref``): ("func", name), ("pack_builtin", name) or
-# ("builtin", name).
-
 RUNTIME_NAMES = {"round": "int", "phase": "text"}
 EXPECT_NAMES = {"winner": "role", "finished": "bool"}
 COMPONENTS = ("card", "node", "edge", "region")
@@ -42,7 +33,7 @@ class _Scope:
     parent: _Scope | None = None
 
     def lookup(self, name: str) -> tuple[int, str] | None:
-        """The slot and type of a local name of this block or one around it."""
+        """The slot and type of a local name, in this block or around it."""
         scope: _Scope | None = self
         while scope is not None:
             if name in scope.names:
@@ -61,7 +52,7 @@ class _Scope:
 
 
 class Checker:
-    """Checks one body (a procedure, a phase, a function, an expression) at a time."""
+    """Checks one body at a time: a procedure, a phase, a function, an expression."""
 
     def __init__(self, symbols: Symbols, snippet: Snippet, *, context: str = "proc") -> None:
         self.symbols = symbols
@@ -99,7 +90,7 @@ class Checker:
         self.errors.append(EffectCheckError(message, self.snippet.location(pos), hint))
 
     def _declare(self, name: str, kind: str, pos: n.Pos | None) -> int:
-        """Give a slot to a new local name (``pos``: where the code names it)."""
+        """Give a slot to a new local name, written at ``pos``."""
         if pos is not None:
             self._check_new_name(name, pos)
         slot = self._new_slot()
@@ -188,7 +179,7 @@ class Checker:
         stmt.slot = self._declare(stmt.name, kind, stmt.pos)
 
     def _value(self, value: n.Expr) -> str:
-        """The type of what a ``let`` or an assignment stores: an expression or a choice."""
+        """The type of the value of a ``let`` or an assignment, maybe a choice."""
         if isinstance(value, n.Choice):
             if self.context != "proc":
                 self.error(value.pos, "a choice can only stand in a procedure, setup or phase")
@@ -315,7 +306,7 @@ class Checker:
 
     def _args(self, pos: n.Pos, name: str, params: list[tuple[str, str]],
               args: list[n.Expr]) -> None:
-        """Check the arguments of a call of a procedure or function of the pack."""
+        """Check the arguments of a call of a pack's procedure or function."""
         if len(args) != len(params):
             self.error(pos, f"'{name}' takes {len(params)} argument(s), got {len(args)}",
                        f"{name}({', '.join(p for p, _ in params)})")
@@ -393,7 +384,7 @@ class Checker:
             self.check_expr(rule.condition, "bool")
 
     def _where_reason(self, reason: n.Log, choice: n.Choice) -> None:
-        """A reason on ``where`` names the candidate it refuses, so the chooser must see it."""
+        """A reason on ``where`` names the candidate, so the chooser must see it."""
         self._stmt_log(reason)
         if seen_whole([choice.source], choice.player, self.symbols):
             self._reason_seen(reason, choice)
@@ -419,7 +410,7 @@ class Checker:
                        "remove 'optional'")
 
     def _reason_seen(self, reason: n.Log, choice: n.Choice, label: bool = False) -> None:
-        """A reason or a label tells its chooser only what they see (see lang/reasons)."""
+        """A reason or a label tells its chooser only what they see."""
         what = "a label" if label else "a reason"
         for part in reason.parts:
             if isinstance(part, n.Expr) and not seen_whole([part], choice.player, self.symbols,
@@ -693,7 +684,7 @@ _OPERATORS: dict[str, Callable[[Checker, n.Binary, str, str], str]] = {
 
 
 def _joined(left: str, right: str) -> str | None:
-    """The type of ``+`` when it joins two lists or two texts; None for numbers."""
+    """The type of ``+`` of two lists or two texts (None for numbers)."""
     if left == right == "text":
         return "text"
     lists = left.startswith("list") or right.startswith("list")

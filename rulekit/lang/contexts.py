@@ -1,28 +1,22 @@
 """Whether a prompt's context tells the player who decides only what they see.
 
-A context (``display: context:``) is a text of a procedure's parameters. It is written before
-the prompt of every decision taken while that procedure runs: inside it, in a procedure it
-calls or that a change it makes triggers, and in an anytime action taken at one of those
-decisions. So each field must be seen by every player who may decide there: the procedure's
-*deciders*. Each is the chooser of one of those choices: a role, a parameter of the
-procedure, or a player not known in advance (then every player).
+A context (``display: context:``) is a text of a procedure's parameters. It is shown before the
+prompt of every decision taken while that procedure runs. That includes decisions in the
+procedures it calls or triggers, and in anytime actions taken at those decisions. Every player
+who may decide there must see each field: these are the procedure's *deciders*. Each is the
+chooser of one of those choices: a role, a parameter of the procedure, or any player.
 
-What a parameter holds is worked out at each call. Each decider must see the argument, named
-as the caller names it, by the rules of a label (:func:`rulekit.lang.reasons.seen_whole`).
-They must also see the conditions of the ``if``, ``while``, ``repeat`` and ``for`` around the
-call, since which call runs tells them something.
+What a parameter holds is worked out at each call. Each decider must see the argument, by the
+rules of a label (:func:`rulekit.lang.reasons.seen_whole`). They must also see the conditions
+around the call (``if``, ``while``, ``repeat``, ``for``): which call runs tells them something.
+A local variable is seen if all it is assigned is seen, under conditions that are seen. A
+parameter is seen if every call passes something seen. The answer of a choice is seen by its
+chooser only. An ``on_change`` procedure gets what its variable now holds. Pack functions and
+comprehensions are not worked out, so refused. So is the card the engine hands to an
+``on_enter`` procedure.
 
-- A local variable is seen if all that is assigned to it is seen (by ``let``, ``=``, ``+=``,
-  or the list a ``for`` walks), and so are the conditions it is assigned under.
-- A parameter is seen if every call passes something seen, through any number of calls.
-- The answer of a choice is seen by its chooser only.
-- An ``on_change`` procedure gets what its variable now holds.
-- As for a label, a pack function and a comprehension are not worked out, so refused. So is
-  the card the engine hands to an ``on_enter`` procedure.
-
-Not followed: the conditions under which the caller itself was called, and an early
-``return`` or ``break``. A field whose calls pass the same value everywhere tells nothing by
-them.
+Not followed: the conditions of the caller's own call, and an early ``return`` or ``break``.
+A field whose calls pass the same value everywhere tells nothing by them.
 """
 
 from __future__ import annotations
@@ -57,7 +51,7 @@ class CodeBody(Protocol):
 
 @dataclass
 class _Site:
-    """A call of a procedure: where, with what arguments (None: what the engine passes)."""
+    """A call of a procedure, with its arguments (None: passed by the engine)."""
 
     body: str
     args: list[n.Expr | None]
@@ -95,7 +89,7 @@ class _Code:
 
 @dataclass
 class Leak:
-    """A field of a context that may show its decider what they may not see."""
+    """A field of a context that may show its decider a secret."""
 
     proc: str
     param: str
@@ -165,7 +159,7 @@ class _Reader:
         self.code.calls.append((s.proc, _Site(self.code.body.name, list(s.args), guards, s.pos)))
 
     def _move(self, s: n.Move | n.Draw, guards: _Guards) -> None:
-        """Each card entering a zone with ``on_enter`` is passed to it: not worked out."""
+        """A card entering a zone is passed to its ``on_enter``: not worked out."""
         proc = self.symbols.zones[zone_name(s.dest)].on_enter
         if proc is not None:
             self.code.calls.append((proc, _Site(self.code.body.name, [None], guards, s.pos)))
@@ -180,7 +174,7 @@ _STATEMENTS: dict[type, Callable[..., None]] = {
 
 
 def _held(s: n.Let | n.Assign) -> n.Expr:
-    """What an assignment adds to what its target holds: the value, and the index of x[i].
+    """What an assignment adds to its target: the value, and the index of ``x[i]``.
 
     ``x += v`` and ``x[i] = v`` keep what ``x`` held.
     """
@@ -212,7 +206,7 @@ class ContextCheck:
     def decider(self, body: str, e: n.Expr | None) -> Decider:
         """Who a role expression of ``body`` names.
 
-        That is a role, a parameter of ``body`` that it never assigns, or any player.
+        That is a role, a parameter that ``body`` never assigns, or any player.
         """
         if not isinstance(e, n.Name) or e.ref is None:
             return ANY
@@ -242,7 +236,7 @@ class ContextCheck:
         return found
 
     def _spread(self, found: dict[str, set[Decider]], mine: set[Decider], code: _Code) -> None:
-        """Add the deciders of what a body calls, and of the anytime actions they may take."""
+        """Add the deciders of what a body calls, and of their anytime actions."""
         for proc, site in code.calls:
             mine |= {self.at_call(d, site) for d in found.get(proc, ())}
         roles = {d[1] for d in mine if d[0] == "role"}
@@ -279,11 +273,11 @@ class ContextCheck:
                           self.symbols, local=lambda name: self.local(body, name, d))
 
     def local(self, body: str, name: n.Name, d: Decider) -> bool:
-        """True if ``d`` sees every value the local variable ``name`` of ``body`` may hold.
+        """True if ``d`` sees every value the local ``name`` of ``body`` may hold.
 
-        A local met again while it is worked out (a loop of calls or assignments) brings
-        nothing new, so it counts as seen. An answer that rests on such a guess is kept only
-        once the guess is worked out.
+        A local met again while it is worked out counts as seen: it brings nothing new.
+        That happens in a loop of calls or assignments. An answer resting on such a guess is
+        kept once the guess is worked out.
         """
         slot = name.ref[1]
         key = (body, slot, d)
@@ -304,7 +298,7 @@ class ContextCheck:
         return result
 
     def _unseen(self, body: str, slot: int, d: Decider) -> Iterator[_Source | _Site]:
-        """What ``d`` may not see of local ``slot``: its assignments, then the calls passing it."""
+        """The assignments of local ``slot``, then calls passing it, that ``d`` may not see."""
         code = self.code[body]
         for source in code.sources.get(slot, []):
             if not self.source_seen(body, source, d):
@@ -315,7 +309,7 @@ class ContextCheck:
                     yield site
 
     def source_seen(self, body: str, source: _Source, d: Decider) -> bool:
-        """True if ``d`` sees one assignment of a local, and the conditions it is made under."""
+        """True if ``d`` sees an assignment of a local, and its conditions."""
         if not self.seen(body, source.guards, d):
             return False
         if source.kind == "choice":
@@ -325,7 +319,7 @@ class ContextCheck:
         return self.seen(body, [source.expr], d)
 
     def param_seen(self, site: _Site, slot: int, d: Decider) -> bool:
-        """True if ``d``, a decider of the called procedure, sees argument ``slot`` of a call.
+        """True if ``d``, deciding in the procedure called, sees argument ``slot``.
 
         They must also see which call runs.
         """
@@ -370,7 +364,7 @@ class ContextCheck:
 
     def _why(self, body: str, slot: int, d: Decider, unseen: _Source | _Site,
              visited: set[_Key]) -> _Culprit | None:
-        """What ``d`` may not see in an assignment or a call that local ``slot`` receives."""
+        """What ``d`` may not see in what local ``slot`` receives."""
         if isinstance(unseen, _Source):
             return self._source_culprit(body, unseen, d, visited)
         return self._culprit(unseen.body, [unseen.arg(slot), *unseen.guards],
@@ -435,7 +429,7 @@ class ContextCheck:
         return "a value not worked out"
 
     def _pile_secret(self, e: n.Expr, base: n.Name) -> str:
-        """A zone or variable (``base``, or ``base[i]`` for ``e``), and who may not see it."""
+        """A zone or variable (``e``, named ``base``), and who may not see it."""
         kind = "zone" if base.ref[0] == "zone" else "variable"
         decl = (self.symbols.zones.get(base.ident) if kind == "zone" else
                 self.symbols.variables.get(base.ident))
@@ -456,7 +450,7 @@ def _is_pile(e: n.Expr) -> bool:
 
 
 def _parts(e: n.Expr) -> list[n.Expr | None]:
-    """The parts of ``e`` to look into for what may not be seen (none: ``e`` itself is it)."""
+    """The parts of ``e`` to look into (none: ``e`` itself is not seen)."""
     if isinstance(e, n.Attr):
         return [e.obj]
     if isinstance(e, n.Unary):

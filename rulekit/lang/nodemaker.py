@@ -1,7 +1,7 @@
 """Make the syntax tree of :mod:`rulekit.lang.nodes` from lark's parse tree.
 
 :class:`NodeMaker` has one method per rule of the grammar. Each takes the rule's place in the
-text and its children (tokens, and the nodes already made of its sub-rules), in order.
+text, then its children in order. Those are tokens, and the nodes made of its sub-rules.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class NodeMaker:
     """Makes the nodes of one parse tree.
 
     ``locate`` places a line and column of the text in the pack file. ``expression`` parses
-    the text of a ``{...}`` field of a log text, padded to keep its positions.
+    a ``{...}`` field of a log text, padded to keep its positions.
     """
 
     def __init__(self, locate: Callable[[int, int], Location],
@@ -109,7 +109,7 @@ class NodeMaker:
 
     def move_stmt(self, meta: Meta, cards: Token | n.Expr, source: n.Expr, dest: n.Expr,
                   end: Token | None = None) -> n.Move:
-        """``move CARDS from A to B``; ``all`` for the cards and ``bottom`` come as tokens."""
+        """``move CARDS from A to B``, where ``all`` and ``bottom`` are tokens."""
         to_bottom = end is not None and end.type == "BOTTOM"
         return n.Move(pos_of(meta), None if isinstance(cards, Token) else cards, source, dest,
                       to_bottom)

@@ -1,21 +1,18 @@
 """Whether a choice may say why it refuses an answer without telling a secret.
 
-A reason (``where COND else "..."``) is told to the chooser, and a reason on ``where`` names
-the candidate it refuses. That is safe only if the chooser sees every candidate of the list,
-and all the reason says. So a reason may read only public zones and variables, the chooser's
-own pile or value of a per-role ``owner`` zone or variable (``hand[p]`` chosen by ``p``),
-roles, numbers, texts, the map and the candidate itself.
+A reason (``where COND else "..."``) is told to the chooser. A reason on ``where`` names the
+candidate it refuses. So the chooser must see every candidate of the list, and all the reason
+says. A reason may read public zones and variables, and the chooser's own piles and values
+(``hand[p]`` chosen by ``p``). It may read roles, numbers, texts, the map and the candidate.
 
-The test is syntactic and strict. A call of a pack function or a secret pile refuses the
-reason, and so does a local variable in the list. A local variable in the text of a reason is
-left to the lint, which knows what it may hold (``rulekit.checks.lint``).
+The test is syntactic and strict. A pack function or a secret pile refuses the reason, and so
+does a local variable in the list. A local variable in the text of a reason is left to the
+lint (:mod:`rulekit.checks.lint`), which knows what it may hold.
 
-A label (``label "..."``) names each candidate offered, to the chooser only. It follows the
-same rule with no exception: its fields read only what the chooser sees and the candidate.
-No other local variable is allowed, since its value may come from a secret.
-
-A prompt's context (``display: context:``) follows the same rule too. What each of its local
-variables may hold is worked out by :mod:`rulekit.lang.contexts` (given here as ``local``).
+A label (``label "..."``) names each candidate, to the chooser only. It follows the same rule,
+and reads no local variable but the candidate, since another may hold a secret. A prompt's context
+(``display: context:``) follows the same rule too. What its local variables may hold is worked
+out by :mod:`rulekit.lang.contexts` (given here as ``local``).
 """
 
 from __future__ import annotations
@@ -32,8 +29,8 @@ def seen_whole(exprs: list[n.Expr], player: n.Expr, symbols: Symbols,
                local: Callable[[n.Name], bool] | None = None) -> bool:
     """True if ``player`` sees the whole value of each of ``exprs``.
 
-    Local variables count as seen only when ``candidate`` (the local slot of the choice's
-    candidate) is given. With ``only_candidate``, no other local variable does. With
+    Local variables count as seen only when ``candidate``, the candidate's slot, is
+    given. With ``only_candidate``, no other local variable does. With
     ``local``, those it says are seen.
     """
     sight = _Sight(player, symbols, local or _locals_seen(candidate, only_candidate))
@@ -41,7 +38,7 @@ def seen_whole(exprs: list[n.Expr], player: n.Expr, symbols: Symbols,
 
 
 def _locals_seen(candidate: int | None, only_candidate: bool) -> Callable[[n.Name], bool]:
-    """Which local variables count as seen, by the rules of a reason or a label."""
+    """Which local variables a reason or a label may read."""
     if candidate is None:
         return lambda name: False
     if only_candidate:
@@ -82,7 +79,7 @@ class _Sight:
         return e.ref[0] in ("const", "builtin")
 
     def _owner_of(self, decl: ZoneDecl | VarDecl) -> bool:
-        """A zone or variable of one owner (not per role) that the player names."""
+        """A zone or variable of one owner, the player (not per role)."""
         return decl.per is None and decl.visibility == "owner" and decl.owner is not None \
             and isinstance(self.player, n.Name) and self.player.ident == decl.owner
 
@@ -101,7 +98,7 @@ class _Sight:
         return all(self.seen(item) for item in e.items)
 
     def _call(self, e: n.Call) -> bool:
-        """A built-in of what is seen; ``reveal(...)`` and the size of a pile are public."""
+        """A built-in of what is seen, ``reveal(...)`` or the size of a pile."""
         if e.ref is not None and e.ref[0] != "builtin":
             return False
         if e.func == "reveal":
@@ -136,6 +133,6 @@ def _decl(name: n.Name, symbols: Symbols) -> ZoneDecl | VarDecl | None:
 
 
 def _per_role_seen(name: n.Name, symbols: Symbols) -> bool:
-    """A zone or variable with a pile per role, each seen by its role at least."""
+    """A zone or variable per role, each seen by its role at least."""
     decl = _decl(name, symbols)
     return decl is not None and decl.per == "role" and decl.visibility in ("owner", "public")

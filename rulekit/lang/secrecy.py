@@ -1,19 +1,15 @@
 """Which choices depend on data that not every player may see.
 
-Whether a player is asked must never tell the other players anything they may not know. The
-interpreter takes a choice with a single legal answer without asking. That is safe only if
-its options are worked out from public data. So this module finds, once per pack, each choice
-whose candidates or constraints (``source``, ``where``, ``min``, ``max``, ``at most``) may read
-non-public data. It marks such a choice ``always_ask``: it is asked even with one option or
-none.
+Whether a player is asked must never tell the others a secret. The interpreter takes a choice
+with a single legal answer without asking. That is safe only if its options come from public
+data. So this module finds, once per pack, each choice whose options may read non-public data.
+They come of its list, ``where``, ``min``, ``max`` and ``at most``. It marks such a choice
+``always_ask``, so it is asked even with one option or none.
 
-Non-public data is:
-
-- a zone or variable that is not ``public`` (the number of cards of a zone is public);
-- a local variable or parameter that received such data, through a ``let``, an assignment,
-  a loop, a branch taken on such data, or an argument;
-- the answer of a choice (only its chooser sees it);
-- what a function computes from any of these.
+Non-public data is a zone or variable that is not ``public``; the size of a zone is public.
+The answer of a choice is non-public, since only its chooser sees it. So is a local variable
+or parameter that received such data. It may come by a ``let``, an assignment, a loop, an
+argument, or a branch taken on such data. So is what a function computes from any of these.
 
 The analysis errs on the side of secrecy. A choice it marks may in fact have public options:
 that costs a question, never a leak.
@@ -146,7 +142,7 @@ class _Analysis:
         return secret or any(args)
 
     def _public_builtin(self, e: n.Call, tainted: set[int]) -> bool | None:
-        """What ``reveal`` and the size of a pile say, whoever may see what they read.
+        """What ``reveal`` or the size of a pile tells: public, whatever it reads.
 
         None for any other built-in.
         """
@@ -261,7 +257,7 @@ class _Analysis:
                 self.leaks.append(LogLeak(self.current, part, self.secret_names(part, tainted)))
 
     def _move(self, s: n.Move | n.Draw, tainted: set[int], context: bool, mark: bool) -> None:
-        """A card entering a zone that is not public: its ``on_enter`` procedure gets it."""
+        """A card entering a secret zone is passed to its ``on_enter``."""
         dest = s.dest.obj if isinstance(s.dest, n.Index) else s.dest
         zone = self.symbols.zones.get(dest.ident) if isinstance(dest, n.Name) else None
         if zone is not None and zone.on_enter and zone.visibility != "public":
@@ -322,9 +318,9 @@ def public_log_leaks(symbols: Symbols, bodies: list[SecretBody],
                      function_trees: dict[str, n.Expr]) -> list[LogLeak]:
     """The fields of public log lines (no ``to``) that may print non-public data.
 
-    Non-public data is a zone or variable that is not public, or what is worked out from
-    one. The answer of a choice does not count: a log line that says what a player chose
-    tells what the rules make public.
+    That is a zone or variable that is not public, or what comes of it. The answer of a
+    choice does not count here. A log line that tells a choice tells what the rules make
+    public.
     """
     analysis = _Analysis(symbols, bodies, function_trees, answers_secret=False)
     _fixed_point(analysis, bodies)

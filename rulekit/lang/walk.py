@@ -1,7 +1,7 @@
 """Walks over checked statement lists and trees: their statements, choices, calls and nodes.
 
-The compiler asks these to find which procedures may stop for a decision. The emitter asks
-them to choose between structured Python and blocks, and the lint reads every node.
+The compiler asks these which procedures may stop for a decision. The emitter asks them to
+choose between structured Python and blocks. The lint reads every node.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def calls_in(body: list[n.Stmt], triggers: Triggers | None = None) -> set[str]:
 
 
 def _change(s: n.Stmt) -> tuple[str, str] | None:
-    """What a statement changes that may have a trigger: a variable, a zone cards enter."""
+    """The variable or zone a statement changes that may have a trigger."""
     if isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var":
         return ("var", s.ref[1])
     if isinstance(s, (n.Move, n.Draw)):
@@ -70,7 +70,7 @@ def _change(s: n.Stmt) -> tuple[str, str] | None:
 
 
 def assigned_slot(s: n.Let | n.Assign) -> int | None:
-    """The local slot a ``let`` or an assignment stores into (None for a pack variable)."""
+    """The local slot a ``let`` or an assignment sets (None: a pack variable)."""
     if isinstance(s, n.Let):
         return s.slot
     return s.ref[1] if s.ref is not None and s.ref[0] == "local" else None
@@ -84,7 +84,7 @@ def zone_name(zone: n.Expr) -> str:
 
 
 def every_node(root: object) -> Iterator[n.Node]:
-    """Every node of the tree from ``root`` (a node or a list of them), parents first."""
+    """Every node from ``root`` (a node or a list of them), parents first."""
     stack = [root]
     while stack:
         item = stack.pop()
