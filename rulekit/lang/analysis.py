@@ -38,12 +38,19 @@ def _read(node: n.Node, functions: dict[str, n.Expr], found: set[str], seen: set
         if node.ref[0] in ("var", "zone"):
             found.add(node.ident)
         return not (strict and node.ref[0] == "builtin")
-    if isinstance(node, n.Call) and node.ref and node.ref[0] == "func" \
-            and node.ref[1] not in seen:
-        seen.add(node.ref[1])
-        body = functions.get(node.ref[1])
-        return body is not None and reads(body, functions, found, seen, strict)
+    if isinstance(node, n.Call) and node.ref and node.ref[0] == "func":
+        return _function_reads(node.ref[1], functions, found, seen, strict)
     return True
+
+
+def _function_reads(name: str, functions: dict[str, n.Expr], found: set[str], seen: set[str],
+                    strict: bool) -> bool:
+    """What the body of a pack function reads, the first time it is met."""
+    if name in seen:
+        return True
+    seen.add(name)
+    body = functions.get(name)
+    return body is not None and reads(body, functions, found, seen, strict)
 
 
 def writes_of(procedures: dict[str, list[n.Stmt]], roots: list[str],

@@ -205,13 +205,7 @@ class Checker:
             self._expect(stmt.value, kind, "int")
 
     def _assign_variable(self, stmt: n.Assign, kind: str, var: VarDecl) -> None:
-        if var.per and stmt.index is None:
-            self._needs_index(stmt.pos, f"variable '{stmt.name}' has one value", stmt.name,
-                              var.per)
-        elif not var.per and stmt.index is not None:
-            self.error(stmt.pos, f"variable '{stmt.name}' has a single value, not one per item")
-        if stmt.index is not None and var.per:
-            self.check_expr(stmt.index, index_type(var.per))
+        self._assigned_index(stmt, var)
         stmt.ref = ("var", stmt.name, bool(var.per))
         if stmt.op == "+=" and var.type == "list":
             self._expect(stmt.value, kind, "list")
@@ -221,6 +215,16 @@ class Checker:
                 self.error(stmt.pos, f"'{stmt.op}' needs an integer variable")
         elif var.type not in ("any", "list") and kind != "none":
             self._expect(stmt.value, kind, var.type)
+
+    def _assigned_index(self, stmt: n.Assign, var: VarDecl) -> None:
+        """Check that an assigned variable has an index if, and only if, it has ``per``."""
+        if var.per and stmt.index is None:
+            self._needs_index(stmt.pos, f"variable '{stmt.name}' has one value", stmt.name,
+                              var.per)
+        elif not var.per and stmt.index is not None:
+            self.error(stmt.pos, f"variable '{stmt.name}' has a single value, not one per item")
+        if stmt.index is not None and var.per:
+            self.check_expr(stmt.index, index_type(var.per))
 
     def _assign_unknown(self, stmt: n.Assign) -> None:
         """Report an assignment of a name that is no variable."""
@@ -260,17 +264,20 @@ class Checker:
     def _zone(self, expr: n.Expr) -> None:
         """Check that ``expr`` names a zone (``deck`` or ``hand[p]``)."""
         base = expr.obj if isinstance(expr, n.Index) else expr
-        if isinstance(base, n.Name) and base.ident in self.symbols.zones:
-            self._expr(expr)
-            return
         ident = base.ident if isinstance(base, n.Name) else None
-        hint = did_you_mean(ident, self.symbols.zones) if ident else None
-        if ident is None or self.scope.lookup(ident) is not None or self._global_kind(ident):
-            self.error(expr.pos, "expected a zone", hint)
-            return
+        if ident in self.symbols.zones:
+            self._expr(expr)
+        elif ident is None or self.scope.lookup(ident) is not None or self._global_kind(ident):
+            self.error(expr.pos, "expected a zone",
+                       did_you_mean(ident, self.symbols.zones) if ident else None)
+        else:
+            self._unknown_zone(expr.pos, ident)
+
+    def _unknown_zone(self, pos: n.Pos, ident: str) -> None:
         zones = ", ".join(sorted(self.symbols.zones))
-        self.error(expr.pos, f"unknown zone '{ident}'",
-                   hint or (f"zones: {zones}" if zones else "the pack declares no zones"))
+        hint = did_you_mean(ident, self.symbols.zones) or (
+            f"zones: {zones}" if zones else "the pack declares no zones")
+        self.error(pos, f"unknown zone '{ident}'", hint)
 
     def _stmt_move(self, stmt: n.Move) -> None:
         if stmt.cards is not None:
@@ -400,11 +407,10 @@ class Checker:
             if reason is not None:  # it sees no candidate
                 self._stmt_log(reason)
                 self._reason_seen(reason, choice)
-        for bound in (choice.min, choice.max):
-            if bound is not None:
-                if choice.kind != "subset":
-                    self.error(bound.pos, "'min' and 'max' apply to subset choices only")
-                self.check_expr(bound, "int")
+        for bound in (b for b in (choice.min, choice.max) if b is not None):
+            if choice.kind != "subset":
+                self.error(bound.pos, "'min' and 'max' apply to subset choices only")
+            self.check_expr(bound, "int")
         if choice.optional and choice.kind == "subset":
             self.error(choice.pos, "a subset choice is optional when its min is 0 (the default)",
                        "remove 'optional'")

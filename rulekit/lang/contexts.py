@@ -239,11 +239,14 @@ class ContextCheck:
         """Add the deciders of what a body calls, and of their anytime actions."""
         for proc, site in code.calls:
             mine |= {self.at_call(d, site) for d in found.get(proc, ())}
-        roles = {d[1] for d in mine if d[0] == "role"}
-        everyone = any(d[0] != "role" for d in mine)
-        for decl in self.symbols.anytime:  # taken by a decider, on top of this procedure
-            if everyone or decl.role in roles:
-                mine |= {d if d[0] == "role" else ANY for d in found.get(decl.procedure, ())}
+        for proc in self._anytime_of(mine):  # taken by a decider, on top of this procedure
+            mine |= {d if d[0] == "role" else ANY for d in found.get(proc, ())}
+
+    def _anytime_of(self, deciders: set[Decider]) -> list[str]:
+        """The procedures of the anytime actions these deciders may take."""
+        roles = {d[1] for d in deciders if d[0] == "role"}
+        everyone = any(d[0] != "role" for d in deciders)
+        return [a.procedure for a in self.symbols.anytime if everyone or a.role in roles]
 
     def at_call(self, d: Decider, site: _Site) -> Decider:
         """A decider of a called procedure, as its caller names them."""
@@ -431,17 +434,16 @@ class ContextCheck:
     def _pile_secret(self, e: n.Expr, base: n.Name) -> str:
         """A zone or variable (``e``, named ``base``), and who may not see it."""
         kind = "zone" if base.ref[0] == "zone" else "variable"
-        decl = (self.symbols.zones.get(base.ident) if kind == "zone" else
-                self.symbols.variables.get(base.ident))
-        visibility = decl.visibility if decl is not None else "hidden"
-        if visibility == "hidden":
+        decls = self.symbols.zones if kind == "zone" else self.symbols.variables
+        decl = decls.get(base.ident)
+        if decl is None or decl.visibility == "hidden":
             return f"the {kind} '{base.ident}', which no player sees"
-        if isinstance(e, n.Index) and decl is not None and decl.per == "role":
+        if isinstance(e, n.Index) and decl.per == "role":
             index = e.index.ident if isinstance(e.index, n.Name) else "its role"
             return f"'{base.ident}[{index}]', which only {index} sees"
-        if decl is not None and decl.owner is not None:
+        if decl.owner is not None:
             return f"the {kind} '{base.ident}', which only {decl.owner} sees"
-        return f"the {kind} '{base.ident}' ({visibility}), which not every player sees"
+        return f"the {kind} '{base.ident}' ({decl.visibility}), which not every player sees"
 
 
 def _is_pile(e: n.Expr) -> bool:

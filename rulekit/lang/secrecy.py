@@ -208,14 +208,18 @@ class _Analysis:
                     mark: bool) -> None:
         value = s.value
         if isinstance(value, n.Choice):
-            secret = self.choice(value, tainted)
-            if mark:
-                value.always_ask = secret
+            self._mark_choice(value, tainted, mark)
         slot = assigned_slot(s)
         if (self.expr(value, tainted) or context) and slot is not None:
             tainted.add(slot)
         if isinstance(s, n.Assign) and s.ref and s.ref[0] == "var":
             self._changed(s.name)
+
+    def _mark_choice(self, c: n.Choice, tainted: set[int], mark: bool) -> None:
+        """Work out whether a choice's options may be secret; with ``mark``, note it."""
+        secret = self.choice(c, tainted)
+        if mark:
+            c.always_ask = secret
 
     def _changed(self, variable: str) -> None:
         """A variable was assigned: its ``on_change`` procedure gets its value."""
