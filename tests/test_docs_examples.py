@@ -12,6 +12,8 @@ import pytest
 import yaml
 
 from rulekit.errors import PackErrors
+from rulekit.lang.builtins import BUILTINS, PACK_BUILTINS
+from rulekit.lang.parser import grammar_text
 from rulekit.pack.loader import load_pack
 from rulekit.scenarios.runner import run_scenarios
 
@@ -104,6 +106,25 @@ def test_reference_example_runs(tmp_path: Path, index: int) -> None:
     if expected:
         logs = [game.format_event(e) for e in state["log"] if e["e"] == "log"]
         assert logs == expected, example
+
+
+def test_reference_shows_every_statement_with_an_example() -> None:
+    text = LANGUAGE.read_text(encoding="utf-8")
+    parts = text.split("\n## Statements", 1)[1].split("\n## ", 1)[0].split("\n### ")[1:]
+    assert [p.splitlines()[0] for p in parts if "```rulekit" not in p] == []
+    headings = " ".join(p.splitlines()[0] for p in parts)
+    keywords = re.findall(r'^\w+_stmt: "(\w+)"', grammar_text(), re.M)
+    assert len(keywords) >= 16
+    assert [word for word in keywords if f"`{word}`" not in headings] == []
+
+
+def test_reference_shows_every_builtin_function_with_an_example() -> None:
+    text = LANGUAGE.read_text(encoding="utf-8")
+    section = text.split("\n## Built-in functions", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|") for line in section.splitlines() if line.startswith("| `")]
+    missing = [name for name in [*BUILTINS, *PACK_BUILTINS]
+               if not any(f"`{name}(" in row[1] and f"{name}(" in row[3] for row in rows)]
+    assert missing == []
 
 
 # ---------------------------------------------------------------- the pack format

@@ -1,62 +1,62 @@
-"""The built-in functions of the effect language: their signatures and their implementations.
+"""The built-in functions of the effect language: their signatures and implementations.
 
 Each built-in is pure: it reads its arguments and returns a value. Types are the checker's
-names: ``int``, ``bool``, ``text``, ``role``, ``card``, ``list`` (``list:card`` for a list of
-cards), ``any`` and ``none``.
+names: ``int``, ``bool``, ``text``, ``role``, ``card``, ``list``, ``any`` and ``none``. A list
+of cards is ``list:card``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from rulekit.engine.helpers import INT_LIMIT, LIST_LIMIT, LimitExceeded, as_text, checked
+from rulekit.engine.helpers import LIST_LIMIT, LimitExceeded, as_text, checked
+from rulekit.engine.state import Value
 
 
 @dataclass(frozen=True)
 class Builtin:
+    """One built-in function: its parameters' types, its result's type, what it does."""
+
     name: str
-    params: tuple[str, ...]  # expected type of each argument; '*' ends in a repeated one
+    params: tuple[str, ...]  # the type of each argument
     result: str | Callable[[list[str]], str]
     doc: str
-    impl: Callable[..., Any]
+    impl: Callable[..., Value]
     variadic: bool = False
 
     def result_type(self, arg_types: list[str]) -> str:
+        """The type of the result, given the types of the arguments."""
         return self.result if isinstance(self.result, str) else self.result(arg_types)
 
 
 def _elem(types: list[str]) -> str:
+    """The type of an item of the first argument, a list."""
     first = types[0] if types else "any"
     return first.split(":", 1)[1] if first.startswith("list:") else "any"
 
 
-def _sum(numbers: list[int]) -> int:
+def _sum(numbers: list[int]) -> Value:
     """The sum of ``numbers``, within the size limits."""
-    total = sum(numbers)
-    if total.__class__ is int and -INT_LIMIT <= total <= INT_LIMIT:  # the usual case, in short
-        return total
-    return checked(total)
+    return checked(sum(numbers))
 
 
-def _max(*args: Any) -> Any:
+def _max(*args: Value) -> Value:
+    """The largest number of a list (0 if empty), or of several."""
     if len(args) == 1:
         return max(args[0]) if args[0] else 0
     return max(args)
 
 
-def _min(*args: Any) -> Any:
+def _min(*args: Value) -> Value:
+    """The smallest number of a list (0 if empty), or of several."""
     if len(args) == 1:
         return min(args[0]) if args[0] else 0
     return min(args)
 
 
-def _minmax_type(types: list[str]) -> str:
-    return "int"
-
-
 def _range(a: int, b: int) -> list[int]:
+    """The numbers from ``a`` to ``b``, both included."""
     if b - a + 1 > LIST_LIMIT:
         raise LimitExceeded(f"range({a}, {b}) is too long: lists hold at most {LIST_LIMIT:,} "
                             "items")
@@ -69,10 +69,10 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("count", ("list",), "int", "Number of items in a list or cards in a zone.", len),
         Builtin("sum", ("list",), "int", "Sum of a list of integers (0 for an empty list).",
                 _sum),
-        Builtin("max", ("any",), _minmax_type,
+        Builtin("max", ("any",), "int",
                 "Largest of a list of integers (0 if empty), or of several integers.",
                 _max, variadic=True),
-        Builtin("min", ("any",), _minmax_type,
+        Builtin("min", ("any",), "int",
                 "Smallest of a list of integers (0 if empty), or of several integers.",
                 _min, variadic=True),
         Builtin("abs", ("int",), "int", "Absolute value.", abs),

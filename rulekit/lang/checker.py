@@ -1,40 +1,39 @@
-"""Static checks of effect-language code: names, arities, types, places where statements may stand.
+"""Static checks of effect-language code: names, arities, types, where statements may stand.
 
-The checker walks a syntax tree against the pack's :class:`~rulekit.model.symbols.Symbols`,
-allocates a local slot for every ``let``, loop and parameter, fills the ``ref`` of names, and
-collects every mistake as a located :class:`~rulekit.errors.EffectCheckError` with a hint.
+The checker walks a syntax tree against the pack's :class:`~rulekit.model.symbols.Symbols`.
+It gives a local slot to every ``let``, loop variable and parameter. It fills the ``ref`` of
+names. Each mistake becomes a located :class:`~rulekit.errors.EffectCheckError`, often with a
+hint; all are collected.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from rulekit.errors import EffectCheckError, did_you_mean
 from rulekit.lang import nodes as n
-from rulekit.lang.builtins import BUILTINS, PACK_BUILTINS
+from rulekit.lang.builtins import BUILTINS, PACK_BUILTINS, Builtin
 from rulekit.lang.parser import KEYWORDS
 from rulekit.lang.reasons import seen_whole
-from rulekit.model.symbols import Symbols, describe_per, index_type
+from rulekit.model.symbols import Symbols, VarDecl, describe_per, index_type
 from rulekit.source.snippet import Snippet
-
-# What a resolved name refers to (stored in ``Name.ref`` / ``Assign.ref``):
-#   ("local", slot)            a let, parameter or loop variable
-#   ("var", name, per_role)    a pack variable
-#   ("zone", name, per_role)   a pack zone
-#   ("const", value)           a role, a parameter or a constant
-#   ("builtin", name)          a value the runtime provides (round, phase, winner, finished)
 
 RUNTIME_NAMES = {"round": "int", "phase": "text"}
 EXPECT_NAMES = {"winner": "role", "finished": "bool"}
+COMPONENTS = ("card", "node", "edge", "region")
+_TERMINAL = (n.Win, n.EndRound, n.Return, n.Break, n.Continue)  # nothing runs after these
 
 
 @dataclass
 class _Scope:
+    """The local names of one block, each with its slot and type."""
+
     names: dict[str, tuple[int, str]] = field(default_factory=dict)
     parent: _Scope | None = None
 
     def lookup(self, name: str) -> tuple[int, str] | None:
+        """The slot and type of a local name, in this block or around it."""
         scope: _Scope | None = self
         while scope is not None:
             if name in scope.names:
@@ -43,6 +42,7 @@ class _Scope:
         return None
 
     def all_names(self) -> list[str]:
+        """Every local name seen from this block."""
         found: list[str] = []
         scope: _Scope | None = self
         while scope is not None:
@@ -52,7 +52,7 @@ class _Scope:
 
 
 class Checker:
-    """Checks one body (a procedure, a phase, a function, an expression) at a time."""
+    """Checks one body at a time: a procedure, a phase, a function, an expression."""
 
     def __init__(self, symbols: Symbols, snippet: Snippet, *, context: str = "proc") -> None:
         self.symbols = symbols
@@ -62,12 +62,12 @@ class Checker:
         self.nslots = 0
         self.scope = _Scope()
         self.loop_depth = 0
-        self.props = {kind: symbols.properties(kind)
-                      for kind in ("card", "node", "edge", "region")}
+        self.props = {kind: symbols.properties(kind) for kind in COMPONENTS}
 
     # ------------------------------------------------------------ entry points
 
     def declare_params(self, params: Iterable[tuple[str, str]]) -> None:
+        """Give a slot to each parameter of the body, in order."""
         for name, kind in params:
             self._declare(name, kind, None)
 
@@ -77,6 +77,7 @@ class Checker:
         return self.nslots
 
     def check_expr(self, expr: n.Expr, expected: str | None = None) -> str:
+        """Check an expression, of type ``expected`` if given; return its type."""
         kind = self._expr(expr)
         if expected is not None:
             self._expect(expr, kind, expected)
@@ -85,40 +86,45 @@ class Checker:
     # ------------------------------------------------------------ helpers
 
     def error(self, pos: n.Pos, message: str, hint: str | None = None) -> None:
+        """Record a mistake at ``pos``."""
         self.errors.append(EffectCheckError(message, self.snippet.location(pos), hint))
 
     def _declare(self, name: str, kind: str, pos: n.Pos | None) -> int:
-        if pos is not None and name in KEYWORDS:
-            self.error(pos, f"'{name}' is a word of the language and cannot name a variable",
-                       "choose another name")
-        elif pos is not None and name in RUNTIME_NAMES:
-            self.error(pos, f"'{name}' is the name of a value the game provides",
-                       "choose another name")
-        if pos is not None and self._is_global(name):
-            self.error(pos, f"'{name}' is already the name of a {self._global_kind(name)}",
-                       "choose another name for the local variable")
-        if pos is not None and name in self.scope.names:
-            self.error(pos, f"'{name}' is already defined in this block",
-                       "assign it with '=' instead of 'let'")
-        slot = self.nslots
-        self.nslots += 1
+        """Give a slot to a new local name, written at ``pos``."""
+        if pos is not None:
+            self._check_new_name(name, pos)
+        slot = self._new_slot()
         self.scope.names[name] = (slot, kind)
         return slot
 
-    def _is_global(self, name: str) -> bool:
-        s = self.symbols
-        return (name in s.variables or name in s.zones or name in s.roles
-                or name in s.parameters)
+    def _new_slot(self) -> int:
+        self.nslots += 1
+        return self.nslots - 1
 
-    def _global_kind(self, name: str) -> str:
+    def _check_new_name(self, name: str, pos: n.Pos) -> None:
+        """Refuse a local name that is a keyword or is already taken."""
+        if name in KEYWORDS:
+            self.error(pos, f"'{name}' is a word of the language and cannot name a variable",
+                       "choose another name")
+        elif name in RUNTIME_NAMES:
+            self.error(pos, f"'{name}' is the name of a value the game provides",
+                       "choose another name")
+        taken = self._global_kind(name)
+        if taken is not None:
+            self.error(pos, f"'{name}' is already the name of a {taken}",
+                       "choose another name for the local variable")
+        if name in self.scope.names:
+            self.error(pos, f"'{name}' is already defined in this block",
+                       "assign it with '=' instead of 'let'")
+
+    def _global_kind(self, name: str) -> str | None:
+        """What a name of the pack names (``variable``, ``zone``...), if it names one."""
         s = self.symbols
-        if name in s.variables:
-            return "variable"
-        if name in s.zones:
-            return "zone"
-        if name in s.roles:
-            return "role"
-        return "parameter"
+        for kind, names in (("variable", s.variables), ("zone", s.zones), ("role", s.roles),
+                            ("parameter", s.parameters)):
+            if name in names:
+                return kind
+        return None
 
     def _push(self) -> None:
         self.scope = _Scope(parent=self.scope)
@@ -131,6 +137,10 @@ class Checker:
         if not _compatible(got, want):
             self.error(node.pos, f"expected {_describe(want)}, got {_describe(got)}")
 
+    def _needs_index(self, pos: n.Pos, what: str, name: str, per: str | int) -> None:
+        """Report a zone or variable with ``per`` named without its index."""
+        self.error(pos, f"{what} per {describe_per(per)}", f"write {name}[{_index_word(per)}]")
+
     def _known_names(self) -> list[str]:
         s = self.symbols
         names = [*self.scope.all_names(), *s.variables, *s.zones, *s.roles, *s.parameters,
@@ -142,6 +152,7 @@ class Checker:
     # ------------------------------------------------------------ statements
 
     def _block(self, body: list[n.Stmt], new_scope: bool = True) -> None:
+        """Check a statement list; nothing may follow a statement that leaves it."""
         if new_scope:
             self._push()
         terminated = False
@@ -149,12 +160,15 @@ class Checker:
             if terminated:
                 self.error(stmt.pos, "unreachable statement",
                            "nothing after win, end_round, return, break or continue runs")
-                terminated = False
             self._stmt(stmt)
-            if isinstance(stmt, (n.Win, n.EndRound, n.Return, n.Break, n.Continue)):
-                terminated = True
+            terminated = isinstance(stmt, _TERMINAL)
         if new_scope:
             self._pop()
+
+    def _loop_body(self, body: list[n.Stmt], new_scope: bool = True) -> None:
+        self.loop_depth += 1
+        self._block(body, new_scope)
+        self.loop_depth -= 1
 
     def _stmt(self, stmt: n.Stmt) -> None:
         method = getattr(self, "_stmt_" + type(stmt).__name__.lower())
@@ -165,6 +179,7 @@ class Checker:
         stmt.slot = self._declare(stmt.name, kind, stmt.pos)
 
     def _value(self, value: n.Expr) -> str:
+        """The type of the value of a ``let`` or an assignment, maybe a choice."""
         if isinstance(value, n.Choice):
             if self.context != "proc":
                 self.error(value.pos, "a choice can only stand in a procedure, setup or phase")
@@ -174,31 +189,23 @@ class Checker:
     def _stmt_assign(self, stmt: n.Assign) -> None:
         kind = self._value(stmt.value)
         local = self.scope.lookup(stmt.name)
-        if local is not None:
-            if stmt.index is not None:
-                self.error(stmt.pos, f"local variable '{stmt.name}' cannot be indexed")
-            stmt.ref = ("local", local[0])
-            if stmt.op == "-=" or (stmt.op == "+=" and not local[1].startswith("list")):
-                self._expect(stmt.value, kind, "int")
-            return
         var = self.symbols.variables.get(stmt.name)
-        if var is None:
-            if stmt.name in self.symbols.zones:
-                self.error(stmt.pos, f"'{stmt.name}' is a zone; use move or draw to change it")
-            elif stmt.name in self.symbols.parameters:
-                self.error(stmt.pos, f"parameter '{stmt.name}' is read-only")
-            else:
-                hint = did_you_mean(stmt.name, [*self.scope.all_names(), *self.symbols.variables])
-                self.error(stmt.pos, f"unknown variable '{stmt.name}'",
-                           hint or "declare it with 'let' or in the pack's variables")
-            return
-        if var.per and stmt.index is None:
-            self.error(stmt.pos, f"variable '{stmt.name}' has one value per "
-                       f"{describe_per(var.per)}", f"write {stmt.name}[{_index_word(var.per)}]")
-        elif not var.per and stmt.index is not None:
-            self.error(stmt.pos, f"variable '{stmt.name}' has a single value, not one per item")
-        if stmt.index is not None and var.per:
-            self.check_expr(stmt.index, index_type(var.per))
+        if local is not None:
+            self._assign_local(stmt, kind, *local)
+        elif var is not None:
+            self._assign_variable(stmt, kind, var)
+        else:
+            self._assign_unknown(stmt)
+
+    def _assign_local(self, stmt: n.Assign, kind: str, slot: int, local_kind: str) -> None:
+        if stmt.index is not None:
+            self.error(stmt.pos, f"local variable '{stmt.name}' cannot be indexed")
+        stmt.ref = ("local", slot)
+        if stmt.op == "-=" or (stmt.op == "+=" and not local_kind.startswith("list")):
+            self._expect(stmt.value, kind, "int")
+
+    def _assign_variable(self, stmt: n.Assign, kind: str, var: VarDecl) -> None:
+        self._assigned_index(stmt, var)
         stmt.ref = ("var", stmt.name, bool(var.per))
         if stmt.op == "+=" and var.type == "list":
             self._expect(stmt.value, kind, "list")
@@ -208,6 +215,27 @@ class Checker:
                 self.error(stmt.pos, f"'{stmt.op}' needs an integer variable")
         elif var.type not in ("any", "list") and kind != "none":
             self._expect(stmt.value, kind, var.type)
+
+    def _assigned_index(self, stmt: n.Assign, var: VarDecl) -> None:
+        """Check that an assigned variable has an index if, and only if, it has ``per``."""
+        if var.per and stmt.index is None:
+            self._needs_index(stmt.pos, f"variable '{stmt.name}' has one value", stmt.name,
+                              var.per)
+        elif not var.per and stmt.index is not None:
+            self.error(stmt.pos, f"variable '{stmt.name}' has a single value, not one per item")
+        if stmt.index is not None and var.per:
+            self.check_expr(stmt.index, index_type(var.per))
+
+    def _assign_unknown(self, stmt: n.Assign) -> None:
+        """Report an assignment of a name that is no variable."""
+        if stmt.name in self.symbols.zones:
+            self.error(stmt.pos, f"'{stmt.name}' is a zone; use move or draw to change it")
+        elif stmt.name in self.symbols.parameters:
+            self.error(stmt.pos, f"parameter '{stmt.name}' is read-only")
+        else:
+            hint = did_you_mean(stmt.name, [*self.scope.all_names(), *self.symbols.variables])
+            self.error(stmt.pos, f"unknown variable '{stmt.name}'",
+                       hint or "declare it with 'let' or in the pack's variables")
 
     def _stmt_if(self, stmt: n.If) -> None:
         for cond, body in stmt.branches:
@@ -219,44 +247,37 @@ class Checker:
     def _stmt_for(self, stmt: n.For) -> None:
         kind = self.check_expr(stmt.iterable, "list")
         self._push()
-        stmt.iter_slot = self.nslots
-        self.nslots += 1
+        stmt.iter_slot = self._new_slot()
         stmt.slot = self._declare(stmt.var, _element_type(kind), stmt.pos)
-        self.loop_depth += 1
-        self._block(stmt.body, new_scope=False)
-        self.loop_depth -= 1
+        self._loop_body(stmt.body, new_scope=False)
         self._pop()
 
     def _stmt_while(self, stmt: n.While) -> None:
         self.check_expr(stmt.condition, "bool")
-        self.loop_depth += 1
-        self._block(stmt.body)
-        self.loop_depth -= 1
+        self._loop_body(stmt.body)
 
     def _stmt_repeat(self, stmt: n.Repeat) -> None:
         self.check_expr(stmt.count, "int")
-        stmt.iter_slot = self.nslots
-        self.nslots += 1
-        self.loop_depth += 1
-        self._block(stmt.body)
-        self.loop_depth -= 1
+        stmt.iter_slot = self._new_slot()
+        self._loop_body(stmt.body)
 
     def _zone(self, expr: n.Expr) -> None:
         """Check that ``expr`` names a zone (``deck`` or ``hand[p]``)."""
         base = expr.obj if isinstance(expr, n.Index) else expr
-        if not isinstance(base, n.Name) or base.ident not in self.symbols.zones:
-            ident = base.ident if isinstance(base, n.Name) else None
-            hint = did_you_mean(ident, self.symbols.zones) if ident else None
-            if ident is not None and self.scope.lookup(ident) is None and not self._is_global(
-                ident
-            ):
-                zones = ", ".join(sorted(self.symbols.zones))
-                self.error(expr.pos, f"unknown zone '{ident}'",
-                           hint or (f"zones: {zones}" if zones else "the pack declares no zones"))
-            else:
-                self.error(expr.pos, "expected a zone", hint)
-            return
-        self._expr(expr)
+        ident = base.ident if isinstance(base, n.Name) else None
+        if ident in self.symbols.zones:
+            self._expr(expr)
+        elif ident is None or self.scope.lookup(ident) is not None or self._global_kind(ident):
+            self.error(expr.pos, "expected a zone",
+                       did_you_mean(ident, self.symbols.zones) if ident else None)
+        else:
+            self._unknown_zone(expr.pos, ident)
+
+    def _unknown_zone(self, pos: n.Pos, ident: str) -> None:
+        zones = ", ".join(sorted(self.symbols.zones))
+        hint = did_you_mean(ident, self.symbols.zones) or (
+            f"zones: {zones}" if zones else "the pack declares no zones")
+        self.error(pos, f"unknown zone '{ident}'", hint)
 
     def _stmt_move(self, stmt: n.Move) -> None:
         if stmt.cards is not None:
@@ -277,21 +298,22 @@ class Checker:
 
     def _stmt_callstmt(self, stmt: n.CallStmt) -> None:
         proc = self.symbols.procedures.get(stmt.proc)
-        if proc is None:
-            if stmt.proc in BUILTINS or stmt.proc in self.symbols.functions:
-                self.error(stmt.pos, f"'{stmt.proc}' is a function; its value would be lost",
-                           "use it in an expression, e.g. let x = ...")
-            else:
-                self.error(stmt.pos, f"unknown procedure '{stmt.proc}'",
-                           did_you_mean(stmt.proc, self.symbols.procedures))
-            for arg in stmt.args:
-                self._expr(arg)
+        if proc is not None:
+            self._args(stmt.pos, stmt.proc, proc.params, stmt.args)
+            stmt.ref = stmt.proc
             return
-        self._args(stmt.pos, stmt.proc, proc.params, stmt.args)
-        stmt.ref = stmt.proc
+        if stmt.proc in BUILTINS or stmt.proc in self.symbols.functions:
+            self.error(stmt.pos, f"'{stmt.proc}' is a function; its value would be lost",
+                       "use it in an expression, e.g. let x = ...")
+        else:
+            self.error(stmt.pos, f"unknown procedure '{stmt.proc}'",
+                       did_you_mean(stmt.proc, self.symbols.procedures))
+        for arg in stmt.args:
+            self._expr(arg)
 
     def _args(self, pos: n.Pos, name: str, params: list[tuple[str, str]],
               args: list[n.Expr]) -> None:
+        """Check the arguments of a call of a pack's procedure or function."""
         if len(args) != len(params):
             self.error(pos, f"'{name}' takes {len(params)} argument(s), got {len(args)}",
                        f"{name}({', '.join(p for p, _ in params)})")
@@ -301,16 +323,17 @@ class Checker:
     def _stmt_simultaneous(self, stmt: n.Simultaneous) -> None:
         if self.context != "proc":
             self.error(stmt.pos, "a choice can only stand in a procedure, setup or phase")
-        players: dict[str, n.Pos] = {}
+        players: set[str] = set()
         for binding in stmt.bindings:
             self._stmt_let(binding)
             choice = binding.value
-            if isinstance(choice, n.Choice) and isinstance(choice.player, n.Name) and \
-                    choice.player.ident in self.symbols.roles:
-                if choice.player.ident in players:
-                    self.error(choice.pos, f"{choice.player.ident} already chooses in this "
-                               "simultaneous block", "give each player one choice")
-                players[choice.player.ident] = choice.pos
+            player = choice.player if isinstance(choice, n.Choice) else None
+            if not isinstance(player, n.Name) or player.ident not in self.symbols.roles:
+                continue
+            if player.ident in players:
+                self.error(choice.pos, f"{player.ident} already chooses in this "
+                           "simultaneous block", "give each player one choice")
+            players.add(player.ident)
 
     def _stmt_win(self, stmt: n.Win) -> None:
         self.check_expr(stmt.winner, "role")
@@ -340,23 +363,24 @@ class Checker:
     # ------------------------------------------------------------ choices
 
     def _choice(self, choice: n.Choice) -> str:
+        """Check a choice; return the type of its answer."""
         self.check_expr(choice.player, "role")
         source = self.check_expr(choice.source, "list")
         item = _element_type(source)
         self._push()
         choice.slot = self._declare(choice.var, item, None)
+        self._candidate_rules(choice)
+        self._pop()
+        self._answer_rules(choice)
+        return source if choice.kind == "subset" else item
+
+    def _candidate_rules(self, choice: n.Choice) -> None:
+        """Check what is said of each candidate: ``where``, its reasons, ``label``, ``at most``."""
         if choice.where is not None:
             self.check_expr(choice.where, "bool")
-        for _, reason in choice.wheres:  # said of one refused candidate, named as in 'where'
+        for _, reason in choice.wheres:
             if reason is not None:
-                self._stmt_log(reason)
-                if not seen_whole([choice.source], choice.player, self.symbols):
-                    self.error(reason.pos, "a reason on 'where' names the candidate it refuses, "
-                               "and the chooser may not see every candidate of this list",
-                               "choose from a public list or the chooser's own pile, or give "
-                               "no reason")
-                else:
-                    self._reason_seen(reason, choice)
+                self._where_reason(reason, choice)
         if choice.label is not None:  # said of each candidate, to the chooser only
             self._stmt_log(choice.label)
             self._reason_seen(choice.label, choice, label=True)
@@ -365,25 +389,34 @@ class Checker:
                 self.error(rule.pos, "'at most' applies to subset choices only")
             self.check_expr(rule.limit, "int")
             self.check_expr(rule.condition, "bool")
-        self._pop()
-        # The reasons of the rules on the whole answer see no candidate.
+
+    def _where_reason(self, reason: n.Log, choice: n.Choice) -> None:
+        """A reason on ``where`` names the candidate, so the chooser must see it."""
+        self._stmt_log(reason)
+        if seen_whole([choice.source], choice.player, self.symbols):
+            self._reason_seen(reason, choice)
+            return
+        self.error(reason.pos, "a reason on 'where' names the candidate it refuses, and the "
+                   "chooser may not see every candidate of this list",
+                   "choose from a public list or the chooser's own pile, or give no reason")
+
+    def _answer_rules(self, choice: n.Choice) -> None:
+        """Check the rules on the whole answer: ``min``, ``max``, their reasons, ``optional``."""
         for reason in [*(r.reason for r in choice.at_most),
                        choice.reasons.get("min"), choice.reasons.get("max")]:
-            if reason is not None:
+            if reason is not None:  # it sees no candidate
                 self._stmt_log(reason)
                 self._reason_seen(reason, choice)
-        for bound in (choice.min, choice.max):
-            if bound is not None:
-                if choice.kind != "subset":
-                    self.error(bound.pos, "'min' and 'max' apply to subset choices only")
-                self.check_expr(bound, "int")
+        for bound in (b for b in (choice.min, choice.max) if b is not None):
+            if choice.kind != "subset":
+                self.error(bound.pos, "'min' and 'max' apply to subset choices only")
+            self.check_expr(bound, "int")
         if choice.optional and choice.kind == "subset":
             self.error(choice.pos, "a subset choice is optional when its min is 0 (the default)",
                        "remove 'optional'")
-        return source if choice.kind == "subset" else item
 
     def _reason_seen(self, reason: n.Log, choice: n.Choice, label: bool = False) -> None:
-        """A reason or a label tells its chooser only what they see (see lang/reasons)."""
+        """A reason or a label tells its chooser only what they see."""
         what = "a label" if label else "a reason"
         for part in reason.parts:
             if isinstance(part, n.Expr) and not seen_whole([part], choice.player, self.symbols,
@@ -405,9 +438,7 @@ class Checker:
             return "none"
         if isinstance(v, bool):
             return "bool"
-        if isinstance(v, int):
-            return "int"
-        return "text"
+        return "int" if isinstance(v, int) else "text"
 
     def _expr_cardlit(self, expr: n.CardLit) -> str:
         kind = self.symbols.kind_of(expr.card_id)
@@ -418,40 +449,62 @@ class Checker:
         return kind
 
     def _expr_name(self, expr: n.Name) -> str:
-        name = expr.ident
-        local = self.scope.lookup(name)
-        s = self.symbols
-        if local is not None:
-            expr.ref = ("local", local[0])
-            return local[1]
-        if name in s.variables:
-            var = s.variables[name]
-            expr.ref = ("var", name, bool(var.per))
-            if var.per:
-                self.error(expr.pos, f"variable '{name}' has one value per "
-                           f"{describe_per(var.per)}", f"write {name}[{_index_word(var.per)}]")
-            return var.type
-        if name in s.zones:
-            zone = s.zones[name]
-            expr.ref = ("zone", name, bool(zone.per))
-            if zone.per:
-                self.error(expr.pos, f"zone '{name}' has one pile per {describe_per(zone.per)}",
-                           f"write {name}[{_index_word(zone.per)}]")
-            return "list:card"
-        if name in s.roles:
-            expr.ref = ("const", name)
+        for resolve in (self._local_name, self._variable_name, self._zone_name,
+                        self._constant_name, self._provided_name):
+            kind = resolve(expr)
+            if kind is not None:
+                return kind
+        self._unknown_name(expr)
+        return "any"
+
+    def _local_name(self, expr: n.Name) -> str | None:
+        local = self.scope.lookup(expr.ident)
+        if local is None:
+            return None
+        expr.ref = ("local", local[0])
+        return local[1]
+
+    def _variable_name(self, expr: n.Name) -> str | None:
+        var = self.symbols.variables.get(expr.ident)
+        if var is None:
+            return None
+        expr.ref = ("var", expr.ident, bool(var.per))
+        if var.per:
+            self._needs_index(expr.pos, f"variable '{expr.ident}' has one value", expr.ident,
+                              var.per)
+        return var.type
+
+    def _zone_name(self, expr: n.Name) -> str | None:
+        zone = self.symbols.zones.get(expr.ident)
+        if zone is None:
+            return None
+        expr.ref = ("zone", expr.ident, bool(zone.per))
+        if zone.per:
+            self._needs_index(expr.pos, f"zone '{expr.ident}' has one pile", expr.ident,
+                              zone.per)
+        return "list:card"
+
+    def _constant_name(self, expr: n.Name) -> str | None:
+        """A role or a parameter of the pack."""
+        if expr.ident in self.symbols.roles:
+            expr.ref = ("const", expr.ident)
             return "role"
-        if name in s.parameters:
-            expr.ref = ("const", s.parameters[name])
+        if expr.ident in self.symbols.parameters:
+            expr.ref = ("const", self.symbols.parameters[expr.ident])
             return "int"
-        if name in RUNTIME_NAMES:
-            expr.ref = ("builtin", name)
-            return RUNTIME_NAMES[name]
-        if self.context == "expect" and name in EXPECT_NAMES:
-            expr.ref = ("builtin", name)
-            return EXPECT_NAMES[name]
-        hint = did_you_mean(name, self._known_names())
-        if name in s.procedures:
+        return None
+
+    def _provided_name(self, expr: n.Name) -> str | None:
+        """A value the game provides (``round``; ``winner`` in a scenario's ``expect``)."""
+        names = {**RUNTIME_NAMES, **EXPECT_NAMES} if self.context == "expect" else RUNTIME_NAMES
+        if expr.ident not in names:
+            return None
+        expr.ref = ("builtin", expr.ident)
+        return names[expr.ident]
+
+    def _unknown_name(self, expr: n.Name) -> None:
+        name = expr.ident
+        if name in self.symbols.procedures:
             self.error(expr.pos, f"'{name}' is a procedure, not a value")
         elif name in KEYWORDS:
             # Where the grammar expects no keyword, one is read as a name: most often the
@@ -459,8 +512,8 @@ class Checker:
             self.error(expr.pos, f"'{name}' is a word of the language, read here as a value",
                        "is the expression before it unfinished?")
         else:
-            self.error(expr.pos, f"unknown name '{name}'", hint)
-        return "any"
+            self.error(expr.pos, f"unknown name '{name}'",
+                       did_you_mean(name, self._known_names()))
 
     def _expr_listlit(self, expr: n.ListLit) -> str:
         kinds = {self._expr(item) for item in expr.items}
@@ -481,120 +534,142 @@ class Checker:
     def _expr_attr(self, expr: n.Attr) -> str:
         kind = self._expr(expr.obj)
         expr.obj_kind = kind
-        kinds = [k for k in ("card", "node", "edge", "region") if k == kind]
-        if kind == "any":
-            kinds = ["card", "node", "edge", "region"]
+        kinds = list(COMPONENTS) if kind == "any" else [k for k in COMPONENTS if k == kind]
         if not kinds:
             self.error(expr.pos, f"'.{expr.attr}' needs a card, node, edge or region, got "
                        f"{_describe(kind)}")
             return "any"
         found = [self.props[k][expr.attr] for k in kinds if expr.attr in self.props[k]]
         if not found:
-            names = [p for k in kinds for p in self.props[k]]
-            what = f"{kinds[0]}" if len(kinds) == 1 else "card, node, edge or region"
-            self.error(expr.pos, f"no {what} has the property '{expr.attr}'",
-                       did_you_mean(expr.attr, names))
+            self._no_property(expr, kinds)
             return "any"
         return found[0] if len(set(found)) == 1 else "any"
+
+    def _no_property(self, expr: n.Attr, kinds: list[str]) -> None:
+        names = [p for k in kinds for p in self.props[k]]
+        what = kinds[0] if len(kinds) == 1 else "card, node, edge or region"
+        self.error(expr.pos, f"no {what} has the property '{expr.attr}'",
+                   did_you_mean(expr.attr, names))
 
     def _expr_index(self, expr: n.Index) -> str:
         obj = expr.obj
         if isinstance(obj, n.Name) and self.scope.lookup(obj.ident) is None:
-            s = self.symbols
-            if obj.ident in s.zones:
-                zone = s.zones[obj.ident]
-                obj.ref = ("zone", obj.ident, bool(zone.per))
-                if not zone.per:
-                    self.error(expr.pos, f"zone '{obj.ident}' is a single pile; it takes no index")
-                self.check_expr(expr.index, index_type(zone.per) if zone.per else "any")
-                return "list:card"
-            if obj.ident in s.variables:
-                var = s.variables[obj.ident]
-                obj.ref = ("var", obj.ident, bool(var.per))
-                if not var.per:
-                    self.error(expr.pos, f"variable '{obj.ident}' has a single value; it takes "
-                               "no index")
-                self.check_expr(expr.index, index_type(var.per) if var.per else "any")
-                return var.type
+            kind = self._indexed_pile(expr, obj)
+            if kind is not None:
+                return kind
         kind = self.check_expr(obj, "list")
         self.check_expr(expr.index, "int")
         return _element_type(kind)
 
+    def _indexed_pile(self, expr: n.Index, obj: n.Name) -> str | None:
+        """The type of ``zone[i]`` or ``variable[i]``; None if ``obj`` names neither."""
+        zone = self.symbols.zones.get(obj.ident)
+        if zone is not None:
+            obj.ref = ("zone", obj.ident, bool(zone.per))
+            self._pile_index(expr, zone.per, f"zone '{obj.ident}' is a single pile")
+            return "list:card"
+        var = self.symbols.variables.get(obj.ident)
+        if var is not None:
+            obj.ref = ("var", obj.ident, bool(var.per))
+            self._pile_index(expr, var.per, f"variable '{obj.ident}' has a single value")
+            return var.type
+        return None
+
+    def _pile_index(self, expr: n.Index, per: str | int | None, single: str) -> None:
+        if not per:
+            self.error(expr.pos, f"{single}; it takes no index")
+        self.check_expr(expr.index, index_type(per) if per else "any")
+
     def _expr_call(self, expr: n.Call) -> str:
-        args = expr.args
         func = self.symbols.functions.get(expr.func)
         if func is not None:
-            self._args(expr.pos, expr.func, func.params, args)
+            self._args(expr.pos, expr.func, func.params, expr.args)
             expr.ref = ("func", expr.func)
             return func.result
         if expr.func in PACK_BUILTINS:
             params, result, _ = PACK_BUILTINS[expr.func]
-            self._args(expr.pos, expr.func, [(t, t) for t in params], args)
+            self._args(expr.pos, expr.func, [(t, t) for t in params], expr.args)
             expr.ref = ("pack_builtin", expr.func)
             return result
         builtin = BUILTINS.get(expr.func)
         if builtin is None:
-            if expr.func in self.symbols.procedures:
-                self.error(expr.pos, f"'{expr.func}' is a procedure; it has no value",
-                           "call it as a statement on its own line")
-            else:
-                names = [*BUILTINS, *PACK_BUILTINS, *self.symbols.functions]
-                self.error(expr.pos, f"unknown function '{expr.func}'",
-                           did_you_mean(expr.func, names))
-            for arg in args:
-                self._expr(arg)
+            self._unknown_call(expr)
             return "any"
         expr.ref = ("builtin", expr.func)
-        kinds = [self._expr(a) for a in args]
+        kinds = [self._expr(a) for a in expr.args]
+        self._builtin_args(expr, builtin, kinds)
+        return builtin.result_type(kinds)
+
+    def _unknown_call(self, expr: n.Call) -> None:
+        if expr.func in self.symbols.procedures:
+            self.error(expr.pos, f"'{expr.func}' is a procedure; it has no value",
+                       "call it as a statement on its own line")
+        else:
+            names = [*BUILTINS, *PACK_BUILTINS, *self.symbols.functions]
+            self.error(expr.pos, f"unknown function '{expr.func}'",
+                       did_you_mean(expr.func, names))
+        for arg in expr.args:
+            self._expr(arg)
+
+    def _builtin_args(self, expr: n.Call, builtin: Builtin, kinds: list[str]) -> None:
+        """Check the arguments of a built-in function, whose types are ``kinds``."""
+        args = expr.args
         if builtin.variadic:
-            if not args:
-                self.error(expr.pos, f"'{expr.func}' needs at least one argument")
-            elif len(args) > 1:
-                for arg, kind in zip(args, kinds, strict=True):
-                    self._expect(arg, kind, "int")
-            else:
-                self._expect(args[0], kinds[0], "list")
+            self._variadic_args(expr, kinds)
         elif len(args) != len(builtin.params):
             self.error(expr.pos, f"'{expr.func}' takes {len(builtin.params)} argument(s), "
                        f"got {len(args)}", f"{expr.func}({', '.join(builtin.params)})")
         else:
             for arg, kind, want in zip(args, kinds, builtin.params, strict=True):
                 self._expect(arg, kind, want)
-        return builtin.result_type(kinds)
+
+    def _variadic_args(self, expr: n.Call, kinds: list[str]) -> None:
+        """``max(LIST)`` or ``max(A, B, ...)``."""
+        args = expr.args
+        if not args:
+            self.error(expr.pos, f"'{expr.func}' needs at least one argument")
+        elif len(args) > 1:
+            for arg, kind in zip(args, kinds, strict=True):
+                self._expect(arg, kind, "int")
+        else:
+            self._expect(args[0], kinds[0], "list")
 
     def _expr_unary(self, expr: n.Unary) -> str:
-        if expr.op == "not":
-            self.check_expr(expr.operand, "bool")
-            return "bool"
-        self.check_expr(expr.operand, "int")
-        return "int"
+        kind = "bool" if expr.op == "not" else "int"
+        self.check_expr(expr.operand, kind)
+        return kind
 
     def _expr_binary(self, expr: n.Binary) -> str:
-        op = expr.op
         left = self._expr(expr.left)
         right = self._expr(expr.right)
-        if op in ("and", "or"):
-            self._expect(expr.left, left, "bool")
-            self._expect(expr.right, right, "bool")
-            return "bool"
-        if op in ("==", "!="):
-            if not (_compatible(left, right) or _compatible(right, left)
-                    or "none" in (left, right)):
-                self.error(expr.pos, f"comparing {_describe(left)} with {_describe(right)} "
-                           "is always " + ("false" if op == "==" else "true"))
-            return "bool"
-        if op in ("in", "not in"):
-            self._expect(expr.right, right, "list")
-            return "bool"
-        if op in ("<", "<=", ">", ">="):
-            self._expect(expr.left, left, "int")
-            self._expect(expr.right, right, "int")
-            return "bool"
-        if op == "+" and (left.startswith("list") or right.startswith("list")) and \
-                {left.split(":")[0], right.split(":")[0]} <= {"list", "any"}:
-            return left if left == right else "list"
-        if op == "+" and left == "text" and right == "text":
-            return "text"
+        check = _OPERATORS.get(expr.op, Checker._arithmetic)
+        return check(self, expr, left, right)
+
+    def _logical(self, expr: n.Binary, left: str, right: str) -> str:
+        self._expect(expr.left, left, "bool")
+        self._expect(expr.right, right, "bool")
+        return "bool"
+
+    def _equality(self, expr: n.Binary, left: str, right: str) -> str:
+        if not (_compatible(left, right) or _compatible(right, left) or "none" in (left, right)):
+            self.error(expr.pos, f"comparing {_describe(left)} with {_describe(right)} "
+                       "is always " + ("false" if expr.op == "==" else "true"))
+        return "bool"
+
+    def _membership(self, expr: n.Binary, left: str, right: str) -> str:
+        self._expect(expr.right, right, "list")
+        return "bool"
+
+    def _ordering(self, expr: n.Binary, left: str, right: str) -> str:
+        self._expect(expr.left, left, "int")
+        self._expect(expr.right, right, "int")
+        return "bool"
+
+    def _arithmetic(self, expr: n.Binary, left: str, right: str) -> str:
+        """``+`` of numbers, lists or texts; the other operators of numbers."""
+        joined = _joined(left, right) if expr.op == "+" else None
+        if joined is not None:
+            return joined
         self._expect(expr.left, left, "int")
         self._expect(expr.right, right, "int")
         return "int"
@@ -602,6 +677,26 @@ class Checker:
     def _expr_choice(self, expr: n.Choice) -> str:
         self.error(expr.pos, "a choice can only be the value of a let or an assignment")
         return "any"
+
+
+# How each operator is checked (any other one is arithmetic).
+_OPERATORS: dict[str, Callable[[Checker, n.Binary, str, str], str]] = {
+    "and": Checker._logical, "or": Checker._logical,
+    "==": Checker._equality, "!=": Checker._equality,
+    "in": Checker._membership, "not in": Checker._membership,
+    "<": Checker._ordering, "<=": Checker._ordering, ">": Checker._ordering,
+    ">=": Checker._ordering,
+}
+
+
+def _joined(left: str, right: str) -> str | None:
+    """The type of ``+`` of two lists or two texts (None for numbers)."""
+    if left == right == "text":
+        return "text"
+    lists = left.startswith("list") or right.startswith("list")
+    if lists and {left.split(":")[0], right.split(":")[0]} <= {"list", "any"}:
+        return left if left == right else "list"
+    return None
 
 
 def _index_word(per: str | int) -> str:
@@ -613,22 +708,23 @@ def _element_type(kind: str) -> str:
 
 
 def _compatible(got: str, want: str) -> bool:
-    if got == "any" or want == "any" or got == want:
+    """Whether a value of type ``got`` may stand where ``want`` is expected."""
+    if "any" in (got, want) or got == want:
         return True
-    if want == "list":
-        return got.startswith("list")
-    if got == "list" and want.startswith("list"):
-        return True
-    if got.startswith("list:") and want.startswith("list:"):
-        return _compatible(_element_type(got), _element_type(want))
+    if got.startswith("list") and want.startswith("list"):
+        return "list" in (got, want) or _compatible(_element_type(got), _element_type(want))
     return got == "none" and want in ("card", "role", "text", "node", "edge", "region")
 
 
+_DESCRIPTIONS = {
+    "int": "an integer", "bool": "true or false", "text": "a text", "role": "a role",
+    "card": "a card", "list": "a list", "none": "none", "any": "a value",
+    "node": "a node", "edge": "an edge", "region": "a region",
+}
+
+
 def _describe(kind: str) -> str:
+    """A type in words: ``an integer``, ``a list of cards``."""
     if kind.startswith("list:"):
         return f"a list of {_element_type(kind)}s"
-    return {
-        "int": "an integer", "bool": "true or false", "text": "a text", "role": "a role",
-        "card": "a card", "list": "a list", "none": "none", "any": "a value",
-        "node": "a node", "edge": "an edge", "region": "a region",
-    }.get(kind, kind)
+    return _DESCRIPTIONS.get(kind, kind)

@@ -22,10 +22,10 @@ from rulekit.engine.frozen import FrozenDict, FrozenList, freeze
 from rulekit.engine.graph import graph_functions, graph_walks
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
+from rulekit.lang.analysis import reads, writes_of
 from rulekit.lang.builtins import BUILTINS
 from rulekit.lang.emitter import Emitter
 from rulekit.lang.pyexpr import ExprWriter
-from rulekit.lang.reads import reads, writes_of
 from rulekit.lang.secrecy import SecretBody, mark_secret_choices
 from rulekit.lang.walk import Triggers, calls_in, choices_in
 from rulekit.model.program import ExprFn, Proc, Program

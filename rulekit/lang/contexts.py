@@ -1,44 +1,43 @@
-"""Whether a prompt's context (``display: context:``) tells the player who decides only what
-they see.
+"""Whether a prompt's context tells the player who decides only what they see.
 
-A context is a text of the parameters of a procedure, written before the prompt of every
-decision taken while that procedure runs (inside it, in a procedure it calls, in a procedure a
-change it makes triggers, in an anytime action taken at one of those decisions). So each field
-must be seen by every player who may decide there: the *deciders* of the procedure, worked out
-from the chooser of each of those choices (a role, a parameter of the procedure, or a player not
-known in advance: then every player).
+A context (``display: context:``) is a text of a procedure's parameters. It is shown before the
+prompt of every decision taken while that procedure runs. That includes decisions in the
+procedures it calls or triggers, and in anytime actions taken at those decisions. Every player
+who may decide there must see each field: these are the procedure's *deciders*. Each is the
+chooser of one of those choices: a role, a parameter of the procedure, or any player.
 
-What a parameter holds is worked out at each call: the argument must be seen by each decider
-(named as the caller names it), by the rules of a label (:func:`rulekit.lang.reasons.seen_whole`),
-and so must the conditions of the ``if``, ``while``, ``repeat`` and ``for`` the call is in
-(which call runs tells them). A local variable in an argument is seen if everything assigned to
-it is (``let``, ``=``, ``+=``, the list a ``for`` walks, under the conditions it is assigned in),
-a parameter if every call passes something seen, through any number of calls; the answer of a
-choice is seen by its chooser only; an ``on_change`` procedure gets what its variable now holds.
-As for a label, a pack function and a comprehension are not worked out, so refused; so is the
-card the engine hands to an ``on_enter`` procedure.
+What a parameter holds is worked out at each call. Each decider must see the argument, by the
+rules of a label (:func:`rulekit.lang.reasons.seen_whole`). They must also see the conditions
+around the call (``if``, ``while``, ``repeat``, ``for``): which call runs tells them something.
+A local variable is seen if all it is assigned is seen, under conditions that are seen. A
+parameter is seen if every call passes something seen. The answer of a choice is seen by its
+chooser only. An ``on_change`` procedure gets what its variable now holds. Pack functions and
+comprehensions are not worked out, so refused. So is the card the engine hands to an
+``on_enter`` procedure.
 
-Not followed: the conditions under which the caller itself was called, and an early ``return``
-or ``break`` (a field whose calls pass the same value everywhere tells nothing by them).
+Not followed: the conditions of the caller's own call, and an early ``return`` or ``break``.
+A field whose calls pass the same value everywhere tells nothing by them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.reasons import seen_whole
-from rulekit.lang.walk import bodies, zone_name
+from rulekit.lang.walk import assigned_slot, zone_name
 from rulekit.model.symbols import Symbols
 from rulekit.source.snippet import Snippet
 
-Decider = tuple[str, str | int | None]  # ("role", id), ("param", slot), ("any", None)
+Decider = tuple[str, str | int | None]
+"""Who decides: ``("role", id)``, ``("param", slot)`` or ``("any", None)``."""
 ANY: Decider = ("any", None)
 _Key = tuple[str, int, Decider]  # a local variable of a body, and who must see it
 _Culprit = tuple[str, str, n.Pos]  # what may not be seen, in words; the body and place it is in
+_Guards = tuple[n.Expr, ...]  # the conditions a statement runs under
 
 
 class CodeBody(Protocol):
@@ -52,27 +51,35 @@ class CodeBody(Protocol):
 
 @dataclass
 class _Site:
-    """A call of a procedure: where, with what arguments (None: what the engine passes)."""
+    """A call of a procedure, with its arguments (None: passed by the engine)."""
 
     body: str
     args: list[n.Expr | None]
-    guards: tuple[n.Expr, ...]
+    guards: _Guards
     pos: n.Pos
+
+    def arg(self, slot: int) -> n.Expr | None:
+        """The argument for the parameter ``slot`` (None if it is missing)."""
+        return self.args[slot] if slot < len(self.args) else None
 
 
 @dataclass
 class _Source:
-    """Something assigned to a local variable: a value, the list a ``for`` walks (``element``)
-    or a choice."""
+    """Something assigned to a local variable.
 
-    kind: str  # "value", "element", "choice"
+    ``kind`` is ``value``, ``element`` (the list a ``for`` walks) or ``choice``.
+    """
+
+    kind: str
     expr: n.Expr
-    guards: tuple[n.Expr, ...]
+    guards: _Guards
     pos: n.Pos
 
 
 @dataclass
 class _Code:
+    """What one body holds: its parameters, calls, choosers and what each local receives."""
+
     body: CodeBody
     params: list[str]
     sources: dict[int, list[_Source]] = field(default_factory=dict)
@@ -82,7 +89,7 @@ class _Code:
 
 @dataclass
 class Leak:
-    """A field of a context that may show its decider what they may not see."""
+    """A field of a context that may show its decider a secret."""
 
     proc: str
     param: str
@@ -99,63 +106,80 @@ class _Reader:
         self.code = code
         self.symbols = symbols
 
-    def stmts(self, stmts: list[n.Stmt], guards: tuple[n.Expr, ...]) -> None:
+    def stmts(self, stmts: list[n.Stmt], guards: _Guards) -> None:
         for s in stmts:
-            self.stmt(s, guards)
+            read = _STATEMENTS.get(type(s))
+            if read is not None:
+                read(self, s, guards)
 
-    def stmt(self, s: n.Stmt, guards: tuple[n.Expr, ...]) -> None:
-        code = self.code
-        if isinstance(s, n.Simultaneous):
-            self.stmts(list(s.bindings), guards)
-        elif isinstance(s, (n.Let, n.Assign)):
-            self.assign(s, guards)
-        elif isinstance(s, n.If):
-            inner = guards
-            for cond, branch in s.branches:
-                inner = (*inner, cond)  # a later branch runs only if this test failed
-                self.stmts(branch, inner)
-            if s.otherwise is not None:
-                self.stmts(s.otherwise, inner)
-        elif isinstance(s, n.For):
-            code.sources.setdefault(s.slot, []).append(_Source("element", s.iterable, guards,
-                                                                  s.pos))
-            self.stmts(s.body, (*guards, s.iterable))
-        elif isinstance(s, n.While):
-            self.stmts(s.body, (*guards, s.condition))
-        elif isinstance(s, n.Repeat):
-            self.stmts(s.body, (*guards, s.count))
-        elif isinstance(s, n.CallStmt):
-            code.calls.append((s.proc, _Site(code.body.name, list(s.args), guards, s.pos)))
-        elif isinstance(s, (n.Move, n.Draw)):
-            proc = self.symbols.zones[zone_name(s.dest)].on_enter
-            if proc is not None:  # each card entering: not worked out
-                code.calls.append((proc, _Site(code.body.name, [None], guards, s.pos)))
-        else:
-            for sub in bodies(s):
-                self.stmts(sub, guards)
+    def _simultaneous(self, s: n.Simultaneous, guards: _Guards) -> None:
+        self.stmts(list(s.bindings), guards)
 
-    def assign(self, s: n.Let | n.Assign, guards: tuple[n.Expr, ...]) -> None:
-        code = self.code
-        value = s.value
-        if isinstance(value, n.Choice):
-            code.choosers.append(value.player)
-        # (x += v and x[i] = v keep what x held, and add v, and i)
-        index = s.index if isinstance(s, n.Assign) else None
-        held = value if index is None else n.ListLit(s.pos, [value, index])
-        source = _Source("choice" if isinstance(value, n.Choice) else "value", held, guards,
-                         s.pos)
-        if isinstance(s, n.Let):
-            code.sources.setdefault(s.slot, []).append(source)
+    def _assign(self, s: n.Let | n.Assign, guards: _Guards) -> None:
+        chosen = isinstance(s.value, n.Choice)
+        if isinstance(s.value, n.Choice):
+            self.code.choosers.append(s.value.player)
+        source = _Source("choice" if chosen else "value", _held(s), guards, s.pos)
+        slot = assigned_slot(s)
+        if slot is not None:
+            self.code.sources.setdefault(slot, []).append(source)
+        elif isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var":
+            self._changed(s, guards)
+
+    def _changed(self, s: n.Assign, guards: _Guards) -> None:
+        """A variable's ``on_change`` procedure is called with what it now holds."""
+        proc = self.symbols.variables[s.ref[1]].on_change
+        if proc is None:
             return
-        if s.ref is not None and s.ref[0] == "local":
-            code.sources.setdefault(s.ref[1], []).append(source)
-        elif s.ref is not None and s.ref[0] == "var":
-            proc = self.symbols.variables[s.ref[1]].on_change
-            if proc is not None:  # called with the new value: what the variable holds now
-                var: n.Expr = n.Name(s.pos, s.name, s.ref)
-                if s.index is not None:
-                    var = n.Index(s.pos, var, s.index)
-                code.calls.append((proc, _Site(code.body.name, [var], guards, s.pos)))
+        var: n.Expr = n.Name(s.pos, s.name, s.ref)
+        if s.index is not None:
+            var = n.Index(s.pos, var, s.index)
+        self.code.calls.append((proc, _Site(self.code.body.name, [var], guards, s.pos)))
+
+    def _if(self, s: n.If, guards: _Guards) -> None:
+        inner = guards
+        for cond, branch in s.branches:
+            inner = (*inner, cond)  # a later branch runs only if this test failed
+            self.stmts(branch, inner)
+        if s.otherwise is not None:
+            self.stmts(s.otherwise, inner)
+
+    def _for(self, s: n.For, guards: _Guards) -> None:
+        source = _Source("element", s.iterable, guards, s.pos)
+        self.code.sources.setdefault(s.slot, []).append(source)
+        self.stmts(s.body, (*guards, s.iterable))
+
+    def _while(self, s: n.While, guards: _Guards) -> None:
+        self.stmts(s.body, (*guards, s.condition))
+
+    def _repeat(self, s: n.Repeat, guards: _Guards) -> None:
+        self.stmts(s.body, (*guards, s.count))
+
+    def _call(self, s: n.CallStmt, guards: _Guards) -> None:
+        self.code.calls.append((s.proc, _Site(self.code.body.name, list(s.args), guards, s.pos)))
+
+    def _move(self, s: n.Move | n.Draw, guards: _Guards) -> None:
+        """A card entering a zone is passed to its ``on_enter``: not worked out."""
+        proc = self.symbols.zones[zone_name(s.dest)].on_enter
+        if proc is not None:
+            self.code.calls.append((proc, _Site(self.code.body.name, [None], guards, s.pos)))
+
+
+# How each kind of statement is read (the others hold nothing a context needs).
+_STATEMENTS: dict[type, Callable[..., None]] = {
+    n.Simultaneous: _Reader._simultaneous, n.Let: _Reader._assign, n.Assign: _Reader._assign,
+    n.If: _Reader._if, n.For: _Reader._for, n.While: _Reader._while, n.Repeat: _Reader._repeat,
+    n.CallStmt: _Reader._call, n.Move: _Reader._move, n.Draw: _Reader._move,
+}
+
+
+def _held(s: n.Let | n.Assign) -> n.Expr:
+    """What an assignment adds to its target: the value, and the index of ``x[i]``.
+
+    ``x += v`` and ``x[i] = v`` keep what ``x`` held.
+    """
+    index = s.index if isinstance(s, n.Assign) else None
+    return s.value if index is None else n.ListLit(s.pos, [s.value, index])
 
 
 class ContextCheck:
@@ -180,49 +204,56 @@ class ContextCheck:
     # ------------------------------------------------------------ who decides
 
     def decider(self, body: str, e: n.Expr | None) -> Decider:
-        """Who a role expression of ``body`` names: a role, one of its parameters (never
-        assigned in it), or any player."""
-        if isinstance(e, n.Name) and e.ref is not None:
-            if e.ref[0] == "const" and e.ident in self.symbols.roles:
-                return ("role", e.ident)
-            code = self.code[body]
-            slot = e.ref[1]
-            if e.ref[0] == "local" and isinstance(slot, int) and slot < len(code.params) \
-                    and slot not in code.sources:
-                return ("param", slot)
+        """Who a role expression of ``body`` names.
+
+        That is a role, a parameter that ``body`` never assigns, or any player.
+        """
+        if not isinstance(e, n.Name) or e.ref is None:
+            return ANY
+        if e.ref[0] == "const" and e.ident in self.symbols.roles:
+            return ("role", e.ident)
+        if e.ref[0] == "local" and self._fixed_param(body, e.ref[1]):
+            return ("param", e.ref[1])
         return ANY
 
+    def _fixed_param(self, body: str, slot: int) -> bool:
+        """Whether local ``slot`` of ``body`` is a parameter that it never assigns."""
+        code = self.code[body]
+        return slot < len(code.params) and slot not in code.sources
+
     def _deciders(self) -> dict[str, set[Decider]]:
-        """The deciders of each procedure, until nothing changes."""
+        """The deciders of each procedure, spread along calls until nothing changes."""
         found: dict[str, set[Decider]] = {
             name: {self.decider(name, c) for c in code.choosers}
             for name, code in self.code.items()}
-        anytime = self.symbols.anytime
         changed = True
         while changed:
             changed = False
             for name, code in self.code.items():
-                mine = found[name]
-                before = len(mine)
-                for proc, site in code.calls:
-                    for d in list(found.get(proc, ())):
-                        mine.add(self.at_call(d, site))
-                roles = {d[1] for d in mine if d[0] == "role"}
-                everyone = any(d[0] != "role" for d in mine)
-                for decl in anytime:  # taken by a decider, on top of this procedure
-                    if everyone or decl.role in roles:
-                        mine |= {d if d[0] == "role" else ANY
-                                 for d in found.get(decl.procedure, ())}
-                changed = changed or len(mine) != before
+                before = len(found[name])
+                self._spread(found, found[name], code)
+                changed = changed or len(found[name]) != before
         return found
+
+    def _spread(self, found: dict[str, set[Decider]], mine: set[Decider], code: _Code) -> None:
+        """Add the deciders of what a body calls, and of their anytime actions."""
+        for proc, site in code.calls:
+            mine |= {self.at_call(d, site) for d in found.get(proc, ())}
+        for proc in self._anytime_of(mine):  # taken by a decider, on top of this procedure
+            mine |= {d if d[0] == "role" else ANY for d in found.get(proc, ())}
+
+    def _anytime_of(self, deciders: set[Decider]) -> list[str]:
+        """The procedures of the anytime actions these deciders may take."""
+        roles = {d[1] for d in deciders if d[0] == "role"}
+        everyone = any(d[0] != "role" for d in deciders)
+        return [a.procedure for a in self.symbols.anytime if everyone or a.role in roles]
 
     def at_call(self, d: Decider, site: _Site) -> Decider:
         """A decider of a called procedure, as its caller names them."""
         if d[0] != "param":
             return d
-        slot = d[1]
-        assert isinstance(slot, int)
-        return self.decider(site.body, site.args[slot] if slot < len(site.args) else None)
+        assert isinstance(d[1], int)
+        return self.decider(site.body, site.arg(d[1]))
 
     # ------------------------------------------------------------ what they see
 
@@ -245,37 +276,43 @@ class ContextCheck:
                           self.symbols, local=lambda name: self.local(body, name, d))
 
     def local(self, body: str, name: n.Name, d: Decider) -> bool:
-        """True if ``d`` sees every value the local variable ``name`` of ``body`` may hold."""
+        """True if ``d`` sees every value the local ``name`` of ``body`` may hold.
+
+        A local met again while it is worked out counts as seen: it brings nothing new.
+        That happens in a loop of calls or assignments. An answer resting on such a guess is
+        kept once the guess is worked out.
+        """
         slot = name.ref[1]
         key = (body, slot, d)
         known = self._known.get(key)
         if known is not None:
             return known
-        if key in self._asking:  # a loop of calls or assignments: it holds nothing new
+        if key in self._asking:
             self._assumed.add(key)
             return True
         outer, self._assumed = self._assumed, set()
         self._asking.add(key)
-        result = self._local(body, slot, d)
+        result = next(self._unseen(body, slot, d), None) is None
         self._asking.discard(key)
         assumed = self._assumed - {key}
         self._assumed = outer | assumed
-        if not result or not assumed:  # else it rests on a test still being worked out
+        if not result or not assumed:
             self._known[key] = result
         return result
 
-    def _local(self, body: str, slot: int, d: Decider) -> bool:
+    def _unseen(self, body: str, slot: int, d: Decider) -> Iterator[_Source | _Site]:
+        """The assignments of local ``slot``, then calls passing it, that ``d`` may not see."""
         code = self.code[body]
         for source in code.sources.get(slot, []):
             if not self.source_seen(body, source, d):
-                return False
+                yield source
         if slot < len(code.params):
             for site in self.sites.get(body, []):
                 if not self.param_seen(site, slot, d):
-                    return False
-        return True
+                    yield site
 
     def source_seen(self, body: str, source: _Source, d: Decider) -> bool:
+        """True if ``d`` sees an assignment of a local, and its conditions."""
         if not self.seen(body, source.guards, d):
             return False
         if source.kind == "choice":
@@ -285,11 +322,11 @@ class ContextCheck:
         return self.seen(body, [source.expr], d)
 
     def param_seen(self, site: _Site, slot: int, d: Decider) -> bool:
-        """True if the argument ``slot`` of a call is seen by ``d`` (a decider of the called
-        procedure), and so is which call runs."""
-        caller = self.at_call(d, site)
-        arg = site.args[slot] if slot < len(site.args) else None
-        return self.seen(site.body, [arg, *site.guards], caller)
+        """True if ``d``, deciding in the procedure called, sees argument ``slot``.
+
+        They must also see which call runs.
+        """
+        return self.seen(site.body, [site.arg(slot), *site.guards], self.at_call(d, site))
 
     # ------------------------------------------------------------ the leaks, in words
 
@@ -300,20 +337,16 @@ class ContextCheck:
             return None
         slot = code.params.index(param)
         for d in sorted(self.deciders.get(proc, ()), key=str):
-            for source in code.sources.get(slot, []):
-                if not self.source_seen(proc, source, d):
-                    return self._told(proc, param, d, None,
-                                      self._source_culprit(proc, source, d, set()))
-            for site in self.sites.get(proc, []):
-                if not self.param_seen(site, slot, d):
-                    arg = site.args[slot] if slot < len(site.args) else None
-                    culprit = self._culprit(site.body, [arg, *site.guards],
-                                            self.at_call(d, site), set(), site)
-                    return self._told(proc, param, d, site, culprit)
+            unseen = next(self._unseen(proc, slot, d), None)
+            if unseen is not None:
+                site = unseen if isinstance(unseen, _Site) else None
+                return self._told(proc, param, d, site,
+                                  self._why(proc, slot, d, unseen, set()))
         return None
 
     def _told(self, proc: str, param: str, d: Decider, site: _Site | None,
               culprit: _Culprit | None) -> Leak:
+        """The leak through a field of ``proc``'s context, in words."""
         what, body, pos = culprit or ("a value not worked out", site.body if site else proc,
                                       site.pos if site else n.Pos(1, 1))
         where = self.code[body].body.snippet
@@ -324,6 +357,7 @@ class ContextCheck:
         return Leak(proc, param, who, at, what, where.location(pos))
 
     def who(self, body: str, d: Decider) -> str:
+        """A decider of ``body``, in words."""
         if d[0] == "role":
             return str(d[1])
         if d[0] == "param":
@@ -331,10 +365,20 @@ class ContextCheck:
             return f"the role passed as '{self.code[body].params[d[1]]}'"
         return "a player not known in advance"
 
+    def _why(self, body: str, slot: int, d: Decider, unseen: _Source | _Site,
+             visited: set[_Key]) -> _Culprit | None:
+        """What ``d`` may not see in what local ``slot`` receives."""
+        if isinstance(unseen, _Source):
+            return self._source_culprit(body, unseen, d, visited)
+        return self._culprit(unseen.body, [unseen.arg(slot), *unseen.guards],
+                             self.at_call(d, unseen), visited, unseen)
+
     def _culprit(self, body: str, exprs: list[n.Expr | None], d: Decider,
                  visited: set[_Key], site: _Site | None = None) -> _Culprit | None:
-        """What ``d`` may not see among ``exprs`` of ``body``, where it is read (None if that
-        is only a loop back to what is being worked out)."""
+        """What ``d`` may not see among ``exprs`` of ``body``, and where it is read.
+
+        None if that is only a loop back to what is being worked out.
+        """
         for e in exprs:
             if e is None and site is not None:
                 return ("a value the engine passes (not worked out)", site.body, site.pos)
@@ -345,16 +389,10 @@ class ContextCheck:
         return None
 
     def _dig(self, body: str, e: n.Expr, d: Decider, visited: set[_Key]) -> _Culprit | None:
+        """Look for the culprit inside ``e``, which ``d`` may not see whole."""
         if isinstance(e, n.Name) and e.ref is not None and e.ref[0] == "local":
             return self._local_culprit(body, e.ref[1], d, visited)
-        parts: list[n.Expr | None] = (
-            [e.obj] if isinstance(e, n.Attr) else [e.operand] if isinstance(e, n.Unary) else
-            [e.left, e.right] if isinstance(e, n.Binary) else
-            list(e.items) if isinstance(e, n.ListLit) else
-            list(e.args) if isinstance(e, n.Call) and (e.ref is None or
-                                                        e.ref[0] == "builtin") else [])
-        if isinstance(e, n.Index) and not self._pile(e.obj):
-            parts = [e.obj, e.index]
+        parts = _parts(e)
         if parts:
             return self._culprit(body, parts, d, visited)
         return (self.secret(e), body, e.pos)
@@ -365,20 +403,10 @@ class ContextCheck:
         if key in visited:
             return None
         visited.add(key)
-        code = self.code[body]
-        for source in code.sources.get(slot, []):
-            if not self.source_seen(body, source, d):
-                found = self._source_culprit(body, source, d, visited)
-                if found is not None:
-                    return found
-        if slot < len(code.params):
-            for site in self.sites.get(body, []):
-                if not self.param_seen(site, slot, d):
-                    arg = site.args[slot] if slot < len(site.args) else None
-                    found = self._culprit(site.body, [arg, *site.guards],
-                                          self.at_call(d, site), visited, site)
-                    if found is not None:
-                        return found
+        for unseen in self._unseen(body, slot, d):
+            found = self._why(body, slot, d, unseen, visited)
+            if found is not None:
+                return found
         return None
 
     def _source_culprit(self, body: str, source: _Source, d: Decider, visited: set[_Key]
@@ -392,28 +420,49 @@ class ContextCheck:
             return self._culprit(body, [source.expr], d, visited)
         return self._culprit(body, list(source.guards), d, visited)
 
-    def _pile(self, e: n.Expr) -> bool:
-        return isinstance(e, n.Name) and e.ref is not None and e.ref[0] in ("zone", "var")
-
     def secret(self, e: n.Expr) -> str:
         """What ``e`` is, and who may not see it, in words."""
-        base = e.obj if isinstance(e, n.Index) and self._pile(e.obj) else e
-        if isinstance(base, n.Name) and self._pile(base):
-            kind = "zone" if base.ref[0] == "zone" else "variable"
-            decl = (self.symbols.zones.get(base.ident) if kind == "zone" else
-                    self.symbols.variables.get(base.ident))
-            visibility = getattr(decl, "visibility", "hidden")
-            owner = getattr(decl, "owner", None)
-            if visibility == "hidden":
-                return f"the {kind} '{base.ident}', which no player sees"
-            if isinstance(e, n.Index) and getattr(decl, "per", None) == "role":
-                index = e.index.ident if isinstance(e.index, n.Name) else "its role"
-                return f"'{base.ident}[{index}]', which only {index} sees"
-            if owner is not None:
-                return f"the {kind} '{base.ident}', which only {owner} sees"
-            return f"the {kind} '{base.ident}' ({visibility}), which not every player sees"
+        base = e.obj if isinstance(e, n.Index) and _is_pile(e.obj) else e
+        if isinstance(base, n.Name) and _is_pile(base):
+            return self._pile_secret(e, base)
         if isinstance(e, n.Call):
             return f"a call of the function '{e.func}' (what it returns is not worked out)"
         if isinstance(e, n.Comprehension):
             return "a list comprehension (what it holds is not worked out)"
         return "a value not worked out"
+
+    def _pile_secret(self, e: n.Expr, base: n.Name) -> str:
+        """A zone or variable (``e``, named ``base``), and who may not see it."""
+        kind = "zone" if base.ref[0] == "zone" else "variable"
+        decls = self.symbols.zones if kind == "zone" else self.symbols.variables
+        decl = decls.get(base.ident)
+        if decl is None or decl.visibility == "hidden":
+            return f"the {kind} '{base.ident}', which no player sees"
+        if isinstance(e, n.Index) and decl.per == "role":
+            index = e.index.ident if isinstance(e.index, n.Name) else "its role"
+            return f"'{base.ident}[{index}]', which only {index} sees"
+        if decl.owner is not None:
+            return f"the {kind} '{base.ident}', which only {decl.owner} sees"
+        return f"the {kind} '{base.ident}' ({decl.visibility}), which not every player sees"
+
+
+def _is_pile(e: n.Expr) -> bool:
+    """Whether ``e`` names a zone or a variable of the pack."""
+    return isinstance(e, n.Name) and e.ref is not None and e.ref[0] in ("zone", "var")
+
+
+def _parts(e: n.Expr) -> list[n.Expr | None]:
+    """The parts of ``e`` to look into (none: ``e`` itself is not seen)."""
+    if isinstance(e, n.Attr):
+        return [e.obj]
+    if isinstance(e, n.Unary):
+        return [e.operand]
+    if isinstance(e, n.Binary):
+        return [e.left, e.right]
+    if isinstance(e, n.ListLit):
+        return list(e.items)
+    if isinstance(e, n.Call) and (e.ref is None or e.ref[0] == "builtin"):
+        return list(e.args)
+    if isinstance(e, n.Index) and not _is_pile(e.obj):
+        return [e.obj, e.index]
+    return []

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
+from rulekit.lang.analysis import is_simple
 from rulekit.lang.choicecode import ChoiceWriter, Line
-from rulekit.lang.exprfacts import is_simple
 from rulekit.lang.pyexpr import checked_inline
 from rulekit.lang.walk import bodies, stmt_chooses, zone_name
 from rulekit.source.snippet import Snippet

@@ -1,14 +1,13 @@
-"""The syntax tree (:mod:`rulekit.lang.nodes`) of lark's parse tree of effect-language text.
+"""Make the syntax tree of :mod:`rulekit.lang.nodes` from lark's parse tree.
 
-:class:`NodeMaker` has one method per rule of the grammar: it makes that rule's node from its
-children (tokens and nodes) and its place in the text.
+:class:`NodeMaker` has one method per rule of the grammar. Each takes the rule's place in the
+text, then its children in order. Those are tokens, and the nodes made of its sub-rules.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from lark import Token, Tree
 from lark.tree import Meta
@@ -24,6 +23,15 @@ def pos_of(where: Meta | Token) -> n.Pos:
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "'": "'", "\\": "\\"}
 
+# The pieces of a log text: a doubled brace, a field, a brace left open, plain text.
+_LOG_PIECES = re.compile(r"\{\{|\}\}|\{[^}]*\}|\{|[^{}]+|\}")
+
+ChoiceOption = Callable[[n.Choice], None]
+"""One option of a choice (``where``, ``min``, ``prompt``...), which sets itself on it."""
+
+Branch = tuple[n.Expr | None, list[n.Stmt]]
+"""An ``elif`` clause (its condition and body) or an ``else`` clause (no condition)."""
+
 
 def _unquote(token: Token) -> str:
     """The text of a quoted token, its escapes undone."""
@@ -35,10 +43,10 @@ def _unescape(text: str) -> str:
 
 
 class NodeMaker:
-    """Makes the nodes of one parse tree, each from its rule's children and place (``meta``).
+    """Makes the nodes of one parse tree.
 
     ``locate`` places a line and column of the text in the pack file. ``expression`` parses
-    the text of a ``{...}`` part of a log text, padded to keep its positions.
+    a ``{...}`` field of a log text, padded to keep its positions.
     """
 
     def __init__(self, locate: Callable[[int, int], Location],
@@ -46,277 +54,252 @@ class NodeMaker:
         self.locate = locate
         self.expression = expression
 
-    def make(self, tree: Tree[Token]) -> Any:
+    def make(self, tree: Tree[Token]) -> object:
         """The node of ``tree``, made from the nodes of its children (depth first)."""
-
-        def node(item: Tree[Token] | Token) -> Any:
-            if isinstance(item, Tree):
-                return MAKERS[item.data](self, item.meta, [node(c) for c in item.children])
-            return item
-
-        return node(tree)
+        children = [self.make(c) if isinstance(c, Tree) else c for c in tree.children]
+        return MAKERS[tree.data](self, tree.meta, *children)
 
     # -- statements
-    def start(self, meta: Meta, children: list[Any]) -> list[n.Stmt]:
-        return [c for c in children if c is not None]
+    def start(self, meta: Meta, *stmts: n.Stmt | None) -> list[n.Stmt]:
+        return [s for s in stmts if s is not None]
 
-    def block(self, meta: Meta, children: list[Any]) -> list[n.Stmt]:
-        return [c for c in children if c is not None]
+    def block(self, meta: Meta, *stmts: n.Stmt | None) -> list[n.Stmt]:
+        return [s for s in stmts if s is not None]
 
-    def empty_stmt(self, meta: Meta, children: list[Any]) -> None:
+    def empty_stmt(self, meta: Meta) -> None:
         return None
 
-    def let_stmt(self, meta: Meta, children: list[Any]) -> n.Let:
-        return n.Let(pos_of(meta), str(children[0]), children[1])
+    def let_stmt(self, meta: Meta, name: Token, value: n.Expr) -> n.Let:
+        return n.Let(pos_of(meta), str(name), value)
 
-    def assign_stmt(self, meta: Meta, children: list[Any]) -> n.Assign:
-        (name, index), op, value = children
+    def assign_stmt(self, meta: Meta, target: tuple[str, n.Expr | None], op: Token,
+                    value: n.Expr) -> n.Assign:
+        name, index = target
         return n.Assign(pos_of(meta), name, index, str(op), value)
 
-    def target(self, meta: Meta, children: list[Any]) -> tuple[str, n.Expr | None]:
-        return str(children[0]), (children[1] if len(children) > 1 else None)
+    def target(self, meta: Meta, name: Token, index: n.Expr | None = None
+               ) -> tuple[str, n.Expr | None]:
+        return str(name), index
 
-    def if_stmt(self, meta: Meta, children: list[Any]) -> n.If:
-        branches = [(children[0], children[1])]
+    def if_stmt(self, meta: Meta, condition: n.Expr, body: list[n.Stmt],
+                *clauses: Branch) -> n.If:
+        branches = [(condition, body)]
         otherwise = None
-        for extra in children[2:]:
-            if extra[0] == "elif":
-                branches.append((extra[1], extra[2]))
+        for clause_condition, clause_body in clauses:
+            if clause_condition is None:
+                otherwise = clause_body
             else:
-                otherwise = extra[1]
+                branches.append((clause_condition, clause_body))
         return n.If(pos_of(meta), branches, otherwise)
 
-    def elif_clause(self, meta: Meta, children: list[Any]) -> tuple[str, n.Expr, list[n.Stmt]]:
-        return ("elif", children[0], children[1])
+    def elif_clause(self, meta: Meta, condition: n.Expr, body: list[n.Stmt]) -> Branch:
+        return condition, body
 
-    def else_clause(self, meta: Meta, children: list[Any]) -> tuple[str, list[n.Stmt]]:
-        return ("else", children[0])
+    def else_clause(self, meta: Meta, body: list[n.Stmt]) -> Branch:
+        return None, body
 
-    def for_stmt(self, meta: Meta, children: list[Any]) -> n.For:
-        return n.For(pos_of(meta), str(children[0]), children[1], children[2])
+    def for_stmt(self, meta: Meta, var: Token, iterable: n.Expr, body: list[n.Stmt]) -> n.For:
+        return n.For(pos_of(meta), str(var), iterable, body)
 
-    def while_stmt(self, meta: Meta, children: list[Any]) -> n.While:
-        return n.While(pos_of(meta), children[0], children[1])
+    def while_stmt(self, meta: Meta, condition: n.Expr, body: list[n.Stmt]) -> n.While:
+        return n.While(pos_of(meta), condition, body)
 
-    def repeat_stmt(self, meta: Meta, children: list[Any]) -> n.Repeat:
-        return n.Repeat(pos_of(meta), children[0], children[1])
+    def repeat_stmt(self, meta: Meta, count: n.Expr, body: list[n.Stmt]) -> n.Repeat:
+        return n.Repeat(pos_of(meta), count, body)
 
-    def move_stmt(self, meta: Meta, children: list[Any]) -> n.Move:
-        items = list(children)
-        to_bottom = False
-        if _kind(items[-1]) in ("TOP", "BOTTOM"):
-            to_bottom = _kind(items.pop()) == "BOTTOM"
-        cards = None if _kind(items[0]) == "ALL" else items[0]
-        return n.Move(pos_of(meta), cards, items[1], items[2], to_bottom)
+    def move_stmt(self, meta: Meta, cards: Token | n.Expr, source: n.Expr, dest: n.Expr,
+                  end: Token | None = None) -> n.Move:
+        """``move CARDS from A to B``, where ``all`` and ``bottom`` are tokens."""
+        to_bottom = end is not None and end.type == "BOTTOM"
+        return n.Move(pos_of(meta), None if isinstance(cards, Token) else cards, source, dest,
+                      to_bottom)
 
-    def draw_stmt(self, meta: Meta, children: list[Any]) -> n.Draw:
-        return n.Draw(pos_of(meta), children[0], children[1], children[2])
+    def draw_stmt(self, meta: Meta, count: n.Expr, source: n.Expr, dest: n.Expr) -> n.Draw:
+        return n.Draw(pos_of(meta), count, source, dest)
 
-    def shuffle_stmt(self, meta: Meta, children: list[Any]) -> n.Shuffle:
-        return n.Shuffle(pos_of(meta), children[0])
+    def shuffle_stmt(self, meta: Meta, zone: n.Expr) -> n.Shuffle:
+        return n.Shuffle(pos_of(meta), zone)
 
-    def call_stmt(self, meta: Meta, children: list[Any]) -> n.CallStmt:
-        args = children[1] if len(children) > 1 else []
-        return n.CallStmt(pos_of(meta), str(children[0]), args)
+    def call_stmt(self, meta: Meta, name: Token, args: list[n.Expr] | None = None
+                  ) -> n.CallStmt:
+        return n.CallStmt(pos_of(meta), str(name), args or [])
 
-    def simultaneous_stmt(self, meta: Meta, children: list[Any]) -> n.Simultaneous:
-        return n.Simultaneous(pos_of(meta), list(children))
+    def simultaneous_stmt(self, meta: Meta, *bindings: n.Let) -> n.Simultaneous:
+        return n.Simultaneous(pos_of(meta), list(bindings))
 
-    def choice_binding(self, meta: Meta, children: list[Any]) -> n.Let:
-        return n.Let(pos_of(meta), str(children[0]), children[1])
+    def choice_binding(self, meta: Meta, name: Token, value: n.Choice) -> n.Let:
+        return n.Let(pos_of(meta), str(name), value)
 
-    def win_stmt(self, meta: Meta, children: list[Any]) -> n.Win:
-        reason = _unquote(children[1]) if len(children) > 1 else None
-        return n.Win(pos_of(meta), children[0], reason)
+    def win_stmt(self, meta: Meta, winner: n.Expr, reason: Token | None = None) -> n.Win:
+        return n.Win(pos_of(meta), winner, None if reason is None else _unquote(reason))
 
-    def log_stmt(self, meta: Meta, children: list[Any]) -> n.Log:
-        token: Token = children[0]
-        parts = self._log_parts(token)
-        return n.Log(pos_of(meta), parts, children[1] if len(children) > 1 else None)
+    def log_stmt(self, meta: Meta, text: Token, to: n.Expr | None = None) -> n.Log:
+        return n.Log(pos_of(meta), self._log_parts(text), to)
 
     def _log_parts(self, token: Token) -> list[str | n.Expr]:
         """Split ``"text {expr} text"`` into pieces; ``{{`` and ``}}`` are literal braces."""
-        raw = str(token)[1:-1]
+        line = token.line or 1
+        column = (token.column or 1) + 1  # the column of the text after the quote
         parts: list[str | n.Expr] = []
         text = ""
-        i = 0
-        line = token.line or 1
-        col0 = (token.column or 1) + 1
-        while i < len(raw):
-            ch = raw[i]
-            if raw.startswith("{{", i) or raw.startswith("}}", i):
-                text += ch
-                i += 2
-            elif ch == "{":
-                end = raw.find("}", i)
-                if end < 0:
-                    raise EffectSyntaxError(
-                        "unclosed '{' in log text", self.locate(line, col0 + i),
-                        "write '{{' for a literal brace",
-                    )
-                if text:
-                    parts.append(_unescape(text))
-                    text = ""
-                inner = raw[i + 1 : end]
-                parts.append(self.expression("\n" * (line - 1) + " " * (col0 + i) + inner))
-                i = end + 1
+        for piece in _LOG_PIECES.finditer(str(token)[1:-1]):
+            found, at = piece.group(), column + piece.start()
+            if found == "{":
+                raise EffectSyntaxError("unclosed '{' in log text", self.locate(line, at),
+                                        "write '{{' for a literal brace")
+            if found in ("{{", "}}"):
+                text += found[0]
+            elif found.startswith("{"):
+                parts += [_unescape(text)] if text else []
+                parts.append(self.expression("\n" * (line - 1) + " " * at + found[1:-1]))
+                text = ""
             else:
-                text += ch
-                i += 1
-        if text:
-            parts.append(_unescape(text))
-        return parts
+                text += found
+        return parts + ([_unescape(text)] if text else [])
 
-    def break_stmt(self, meta: Meta, children: list[Any]) -> n.Break:
+    def break_stmt(self, meta: Meta) -> n.Break:
         return n.Break(pos_of(meta))
 
-    def continue_stmt(self, meta: Meta, children: list[Any]) -> n.Continue:
+    def continue_stmt(self, meta: Meta) -> n.Continue:
         return n.Continue(pos_of(meta))
 
-    def return_stmt(self, meta: Meta, children: list[Any]) -> n.Return:
+    def return_stmt(self, meta: Meta) -> n.Return:
         return n.Return(pos_of(meta))
 
-    def end_round_stmt(self, meta: Meta, children: list[Any]) -> n.EndRound:
+    def end_round_stmt(self, meta: Meta) -> n.EndRound:
         return n.EndRound(pos_of(meta))
 
-    def pass_stmt(self, meta: Meta, children: list[Any]) -> n.Pass:
+    def pass_stmt(self, meta: Meta) -> n.Pass:
         return n.Pass(pos_of(meta))
 
     # -- choices
-    def choice(self, meta: Meta, children: list[Any]) -> n.Choice:
-        player, kind, source, *rest = children
-        choice = n.Choice(pos_of(meta), player, str(kind), source)
-        for item in rest:
-            tag, value, *reason = item
-            if tag == "where":  # several: all must hold
-                choice.wheres.append((value, reason[0] if reason else None))
-                choice.where = value if choice.where is None else \
-                    n.Binary(choice.where.pos, "and", choice.where, value)
-                continue
-            if reason:
-                choice.reasons[tag] = reason[0]
-            if tag == "min":
-                choice.min = value
-            elif tag == "max":
-                choice.max = value
-            elif tag == "at_most":
-                choice.at_most.append(value)
-            elif tag == "optional":
-                choice.optional = True
-            elif tag == "prompt":
-                choice.prompt = value
-            elif tag == "as":
-                choice.var = value
-            elif tag == "label":
-                choice.label = value
-        return choice
+    def choice(self, meta: Meta, player: n.Expr, kind: str, source: n.Expr,
+               *options: ChoiceOption) -> n.Choice:
+        made = n.Choice(pos_of(meta), player, kind, source)
+        for option in options:
+            option(made)
+        return made
 
-    def choice_kind(self, meta: Meta, children: list[Any]) -> str:
-        return str(children[0])
+    def choice_kind(self, meta: Meta, kind: Token) -> str:
+        return str(kind)
 
-    def opt_where(self, meta: Meta, children: list[Any]) -> tuple[Any, ...]:
-        return ("where", *children)
+    def reason(self, meta: Meta, text: Token) -> n.Log:
+        return n.Log(pos_of(text), self._log_parts(text), None)
 
-    def opt_min(self, meta: Meta, children: list[Any]) -> tuple[Any, ...]:
-        return ("min", *children)
+    def opt_where(self, meta: Meta, condition: n.Expr, reason: n.Log | None = None
+                  ) -> ChoiceOption:
+        """A ``where`` clause; with several, a candidate must meet them all."""
+        def add(choice: n.Choice) -> None:
+            choice.wheres.append((condition, reason))
+            choice.where = condition if choice.where is None else \
+                n.Binary(choice.where.pos, "and", choice.where, condition)
+        return add
 
-    def opt_max(self, meta: Meta, children: list[Any]) -> tuple[Any, ...]:
-        return ("max", *children)
+    def opt_min(self, meta: Meta, least: n.Expr, reason: n.Log | None = None) -> ChoiceOption:
+        def add(choice: n.Choice) -> None:
+            choice.min = least
+            if reason is not None:
+                choice.reasons["min"] = reason
+        return add
 
-    def opt_at_most(self, meta: Meta, children: list[Any]) -> tuple[str, Any]:
-        reason = children[2] if len(children) > 2 else None
-        return ("at_most", n.AtMost(pos_of(meta), children[0], children[1], reason))
+    def opt_max(self, meta: Meta, most: n.Expr, reason: n.Log | None = None) -> ChoiceOption:
+        def add(choice: n.Choice) -> None:
+            choice.max = most
+            if reason is not None:
+                choice.reasons["max"] = reason
+        return add
 
-    def reason(self, meta: Meta, children: list[Any]) -> n.Log:
-        token: Token = children[0]
-        return n.Log(pos_of(token), self._log_parts(token), None)
+    def opt_at_most(self, meta: Meta, limit: n.Expr, condition: n.Expr,
+                    reason: n.Log | None = None) -> ChoiceOption:
+        rule = n.AtMost(pos_of(meta), limit, condition, reason)
+        return lambda choice: choice.at_most.append(rule)
 
-    def opt_optional(self, meta: Meta, children: list[Any]) -> tuple[str, Any]:
-        return ("optional", True)
+    def opt_optional(self, meta: Meta) -> ChoiceOption:
+        def add(choice: n.Choice) -> None:
+            choice.optional = True
+        return add
 
-    def opt_as(self, meta: Meta, children: list[Any]) -> tuple[str, Any]:
-        return ("as", str(children[0]))
+    def opt_as(self, meta: Meta, name: Token) -> ChoiceOption:
+        def add(choice: n.Choice) -> None:
+            choice.var = str(name)
+        return add
 
-    def opt_label(self, meta: Meta, children: list[Any]) -> tuple[str, n.Log]:
-        return ("label", self.reason(meta, children))
+    def opt_label(self, meta: Meta, text: Token) -> ChoiceOption:
+        label = self.reason(meta, text)
 
-    def opt_prompt(self, meta: Meta, children: list[Any]) -> tuple[str, Any]:
-        return ("prompt", _unquote(children[0]))
+        def add(choice: n.Choice) -> None:
+            choice.label = label
+        return add
+
+    def opt_prompt(self, meta: Meta, text: Token) -> ChoiceOption:
+        def add(choice: n.Choice) -> None:
+            choice.prompt = _unquote(text)
+        return add
 
     # -- expressions
-    def or_op(self, meta: Meta, children: list[Any]) -> n.Binary:
-        return n.Binary(pos_of(meta), "or", children[0], children[1])
+    def or_op(self, meta: Meta, left: n.Expr, right: n.Expr) -> n.Binary:
+        return n.Binary(pos_of(meta), "or", left, right)
 
-    def and_op(self, meta: Meta, children: list[Any]) -> n.Binary:
-        return n.Binary(pos_of(meta), "and", children[0], children[1])
+    def and_op(self, meta: Meta, left: n.Expr, right: n.Expr) -> n.Binary:
+        return n.Binary(pos_of(meta), "and", left, right)
 
-    def not_op(self, meta: Meta, children: list[Any]) -> n.Unary:
-        return n.Unary(pos_of(meta), "not", children[0])
+    def not_op(self, meta: Meta, operand: n.Expr) -> n.Unary:
+        return n.Unary(pos_of(meta), "not", operand)
 
-    def compare(self, meta: Meta, children: list[Any]) -> n.Binary:
-        return n.Binary(pos_of(meta), children[1], children[0], children[2])
+    def compare(self, meta: Meta, left: n.Expr, op: str, right: n.Expr) -> n.Binary:
+        return n.Binary(pos_of(meta), op, left, right)
 
-    def comp_op(self, meta: Meta, children: list[Any]) -> str:
-        return " ".join(str(c) for c in children)
+    def comp_op(self, meta: Meta, *words: Token) -> str:
+        return " ".join(str(w) for w in words)
 
-    def binop(self, meta: Meta, children: list[Any]) -> n.Binary:
-        return n.Binary(pos_of(meta), str(children[1]), children[0], children[2])
+    def binop(self, meta: Meta, left: n.Expr, op: Token, right: n.Expr) -> n.Binary:
+        return n.Binary(pos_of(meta), str(op), left, right)
 
-    def neg(self, meta: Meta, children: list[Any]) -> n.Unary:
-        return n.Unary(pos_of(meta), "-", children[0])
+    def neg(self, meta: Meta, operand: n.Expr) -> n.Unary:
+        return n.Unary(pos_of(meta), "-", operand)
 
-    def attr(self, meta: Meta, children: list[Any]) -> n.Attr:
-        return n.Attr(pos_of(meta), children[0], str(children[1]))
+    def attr(self, meta: Meta, obj: n.Expr, name: Token) -> n.Attr:
+        return n.Attr(pos_of(meta), obj, str(name))
 
-    def index(self, meta: Meta, children: list[Any]) -> n.Index:
-        return n.Index(pos_of(meta), children[0], children[1])
+    def index(self, meta: Meta, obj: n.Expr, index: n.Expr) -> n.Index:
+        return n.Index(pos_of(meta), obj, index)
 
-    def call(self, meta: Meta, children: list[Any]) -> n.Call:
-        args = children[1] if len(children) > 1 else []
-        return n.Call(pos_of(meta), str(children[0]), args)
+    def call(self, meta: Meta, name: Token, args: list[n.Expr] | None = None) -> n.Call:
+        return n.Call(pos_of(meta), str(name), args or [])
 
-    def args(self, meta: Meta, children: list[Any]) -> list[n.Expr]:
-        return list(children)
+    def args(self, meta: Meta, *items: n.Expr) -> list[n.Expr]:
+        return list(items)
 
-    def number(self, meta: Meta, children: list[Any]) -> n.Literal:
-        return n.Literal(pos_of(meta), int(children[0]))
+    def number(self, meta: Meta, digits: Token) -> n.Literal:
+        return n.Literal(pos_of(meta), int(digits))
 
-    def string(self, meta: Meta, children: list[Any]) -> n.Literal:
-        return n.Literal(pos_of(meta), _unquote(children[0]))
+    def string(self, meta: Meta, text: Token) -> n.Literal:
+        return n.Literal(pos_of(meta), _unquote(text))
 
-    def true(self, meta: Meta, children: list[Any]) -> n.Literal:
+    def true(self, meta: Meta) -> n.Literal:
         return n.Literal(pos_of(meta), True)
 
-    def false(self, meta: Meta, children: list[Any]) -> n.Literal:
+    def false(self, meta: Meta) -> n.Literal:
         return n.Literal(pos_of(meta), False)
 
-    def none(self, meta: Meta, children: list[Any]) -> n.Literal:
+    def none(self, meta: Meta) -> n.Literal:
         return n.Literal(pos_of(meta), None)
 
-    def card(self, meta: Meta, children: list[Any]) -> n.CardLit:
-        return n.CardLit(pos_of(meta), str(children[0])[1:])
+    def card(self, meta: Meta, token: Token) -> n.CardLit:
+        return n.CardLit(pos_of(meta), str(token)[1:])
 
-    def name(self, meta: Meta, children: list[Any]) -> n.Name:
-        return n.Name(pos_of(meta), str(children[0]))
+    def name(self, meta: Meta, token: Token) -> n.Name:
+        return n.Name(pos_of(meta), str(token))
 
-    def list_lit(self, meta: Meta, children: list[Any]) -> n.ListLit:
-        return n.ListLit(pos_of(meta), [c for c in children if c is not None])
+    def list_lit(self, meta: Meta, *items: n.Expr) -> n.ListLit:
+        return n.ListLit(pos_of(meta), list(items))
 
-    def comprehension(self, meta: Meta, children: list[Any]) -> n.Comprehension:
-        cond = children[3] if len(children) > 3 else None
-        return n.Comprehension(pos_of(meta), children[0], str(children[1]), children[2], cond)
-
-    def expr_start(self, meta: Meta, children: list[Any]) -> n.Expr:
-        result: n.Expr = children[0]
-        return result
-
-
-def _kind(item: object) -> str | None:
-    """The terminal of a token (None for a node)."""
-    return item.type if isinstance(item, Token) else None
+    def comprehension(self, meta: Meta, element: n.Expr, var: Token, iterable: n.Expr,
+                      condition: n.Expr | None = None) -> n.Comprehension:
+        return n.Comprehension(pos_of(meta), element, str(var), iterable, condition)
 
 
 # The method that makes the node of each rule, by the rule's name.
-MAKERS: dict[str, Callable[[NodeMaker, Meta, list[Any]], Any]] = {
+MAKERS: dict[str, Callable[..., object]] = {
     name: made for name, made in vars(NodeMaker).items()
     if not name.startswith("_") and name != "make"}

@@ -1,7 +1,19 @@
 """The typed syntax tree of the effect language.
 
-Every node keeps ``pos``: its line and column (1-based) in the effect text it came from. The
-checker fills ``Name.ref`` with what a name refers to; the compiler reads it.
+Every node keeps ``pos``: its line and column (1-based) in the effect text it came from.
+
+The checker fills the ``ref`` of a name, an assignment or a call with what it refers to. The
+compiler reads it. It is one of::
+
+    ("local", slot)          a let, a parameter or a loop variable
+    ("var", name, per)       a variable of the pack (per: whether it takes an index)
+    ("zone", name, per)      a zone of the pack
+    ("const", value)         a role (its id) or a parameter (its value)
+    ("builtin", name)        round, phase, winner, finished; or a built-in function
+    ("pack_builtin", name)   a built-in function that needs the pack (other, neighbors...)
+    ("func", name)           a function of the pack
+
+The ``ref`` of a procedure call is the procedure's name.
 """
 
 from __future__ import annotations
@@ -23,32 +35,44 @@ class Pos:
 
 @dataclass
 class Expr:
+    """An expression, which has a value."""
+
     pos: Pos
 
 
 @dataclass
 class Literal(Expr):
+    """A number, a text, ``true``, ``false`` or ``none``."""
+
     value: Any  # int, bool, str or None
 
 
 @dataclass
 class CardLit(Expr):
+    """A component named by its id: ``@bust``, ``@dock``."""
+
     card_id: str
 
 
 @dataclass
 class Name(Expr):
+    """A name: a local, a variable, a zone, a role, a parameter, ``round``..."""
+
     ident: str
-    ref: Any = None  # filled by the checker: a resolved symbol
+    ref: Any = None  # what it refers to, filled by the checker
 
 
 @dataclass
 class ListLit(Expr):
+    """A list written out: ``[a, b, c]``."""
+
     items: list[Expr]
 
 
 @dataclass
 class Comprehension(Expr):
+    """A list built from another: ``[e for x in xs if cond]``."""
+
     element: Expr
     var: str
     iterable: Expr
@@ -58,6 +82,8 @@ class Comprehension(Expr):
 
 @dataclass
 class Attr(Expr):
+    """A property of a component: ``c.score``."""
+
     obj: Expr
     attr: str
     obj_kind: str = "any"  # the type of ``obj``, filled by the checker
@@ -65,12 +91,16 @@ class Attr(Expr):
 
 @dataclass
 class Index(Expr):
+    """An item of a list, or of a zone or variable with ``per``: ``x[i]``."""
+
     obj: Expr
     index: Expr
 
 
 @dataclass
 class Call(Expr):
+    """A call of a built-in or of a function of the pack."""
+
     func: str
     args: list[Expr]
     ref: Any = None
@@ -78,12 +108,16 @@ class Call(Expr):
 
 @dataclass
 class Unary(Expr):
+    """``-x`` or ``not x``."""
+
     op: str  # '-' or 'not'
     operand: Expr
 
 
 @dataclass
 class Binary(Expr):
+    """An operation on two values: ``a + b``, ``a and b``, ``x in xs``..."""
+
     op: str  # + - * // % == != < <= > >= in 'not in' and or
     left: Expr
     right: Expr
@@ -94,6 +128,8 @@ class Binary(Expr):
 
 @dataclass
 class AtMost:
+    """A rule of a subset choice: ``at most LIMIT where CONDITION``."""
+
     pos: Pos
     limit: Expr
     condition: Expr
@@ -102,6 +138,8 @@ class AtMost:
 
 @dataclass
 class Choice(Expr):
+    """``choose PLAYER one|subset of SOURCE ...``: a question to a player."""
+
     player: Expr
     kind: str  # 'one' or 'subset'
     source: Expr
@@ -129,11 +167,15 @@ class Choice(Expr):
 
 @dataclass
 class Stmt:
+    """A statement."""
+
     pos: Pos
 
 
 @dataclass
 class Let(Stmt):
+    """``let NAME = VALUE``: a new local variable."""
+
     name: str
     value: Expr
     slot: int = -1
@@ -141,6 +183,8 @@ class Let(Stmt):
 
 @dataclass
 class Assign(Stmt):
+    """``NAME = VALUE``, ``NAME[INDEX] += VALUE``..."""
+
     name: str
     index: Expr | None
     op: str  # '=', '+=', '-='
@@ -150,12 +194,16 @@ class Assign(Stmt):
 
 @dataclass
 class If(Stmt):
+    """``if``, its ``elif`` branches and its ``else``."""
+
     branches: list[tuple[Expr, list[Stmt]]]
     otherwise: list[Stmt] | None
 
 
 @dataclass
 class For(Stmt):
+    """``for VAR in LIST { ... }``."""
+
     var: str
     iterable: Expr
     body: list[Stmt]
@@ -165,12 +213,16 @@ class For(Stmt):
 
 @dataclass
 class While(Stmt):
+    """``while CONDITION { ... }``."""
+
     condition: Expr
     body: list[Stmt]
 
 
 @dataclass
 class Repeat(Stmt):
+    """``repeat COUNT { ... }``."""
+
     count: Expr
     body: list[Stmt]
     iter_slot: int = -1
@@ -178,6 +230,8 @@ class Repeat(Stmt):
 
 @dataclass
 class Move(Stmt):
+    """``move CARDS from ZONE to ZONE [top|bottom]``."""
+
     cards: Expr | None  # None means 'all'
     source: Expr
     dest: Expr
@@ -186,6 +240,8 @@ class Move(Stmt):
 
 @dataclass
 class Draw(Stmt):
+    """``draw COUNT from ZONE to ZONE``."""
+
     count: Expr
     source: Expr
     dest: Expr
@@ -193,11 +249,15 @@ class Draw(Stmt):
 
 @dataclass
 class Shuffle(Stmt):
+    """``shuffle ZONE``."""
+
     zone: Expr
 
 
 @dataclass
 class CallStmt(Stmt):
+    """A call of a procedure of the pack."""
+
     proc: str
     args: list[Expr]
     ref: Any = None
@@ -205,17 +265,23 @@ class CallStmt(Stmt):
 
 @dataclass
 class Simultaneous(Stmt):
+    """``simultaneous { let a = choose ... }``: choices answered at once."""
+
     bindings: list[Let]
 
 
 @dataclass
 class Win(Stmt):
+    """``win ROLE ["reason"]``: the game ends."""
+
     winner: Expr
     reason: str | None
 
 
 @dataclass
 class Log(Stmt):
+    """``log "text {expr}" [to ROLE]``; also a reason or a label of a choice."""
+
     parts: list[str | Expr]  # text pieces and embedded expressions
     to: Expr | None
     kinds: list[str] = field(default_factory=list)  # the type of each expression, by the checker
@@ -223,24 +289,28 @@ class Log(Stmt):
 
 @dataclass
 class Break(Stmt):
-    pass
+    """``break``: leave the innermost loop."""
 
 
 @dataclass
 class Continue(Stmt):
-    pass
+    """``continue``: the innermost loop's next turn."""
 
 
 @dataclass
 class Return(Stmt):
-    pass
+    """``return``: leave the procedure, phase or setup."""
 
 
 @dataclass
 class EndRound(Stmt):
-    pass
+    """``end_round``: the round ends."""
 
 
 @dataclass
 class Pass(Stmt):
-    pass
+    """``pass``: nothing."""
+
+
+Node = Expr | Stmt | AtMost
+"""Any node of the tree."""

@@ -1,7 +1,7 @@
 """Parse effect-language text into the syntax tree of :mod:`rulekit.lang.nodes`.
 
 lark's LALR parser, built from ``grammar.lark``, reads a text into a parse tree. The tree's
-depth and numbers are checked against the limits, then :mod:`rulekit.lang.nodemaker` makes the
+depth and numbers are checked against the limits. Then :mod:`rulekit.lang.nodemaker` makes the
 nodes. Errors are located in the pack file by the snippet's ``locate`` function.
 """
 
@@ -69,7 +69,7 @@ def _parse(snippet: Snippet, start: str) -> object:
 def _check_limits(snippet: Snippet, tree: Tree[Token]) -> None:
     """Refuse code nested deeper than the limits, and numbers too large.
 
-    The walk does not recurse, so a tree too deep for recursion is refused safely.
+    The walk does not recurse, so it is safe on any tree.
     """
     stack: list[tuple[Tree[Token], int, int]] = [(tree, 0, 0)]
     while stack:

@@ -19,7 +19,7 @@ from typing import Any
 
 from rulekit.engine.helpers import INT_LIMIT, LIST_LIMIT
 from rulekit.lang import nodes as n
-from rulekit.lang.exprfacts import (
+from rulekit.lang.analysis import (
     SMALL,
     counted_against_zero,
     fits,

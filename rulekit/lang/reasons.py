@@ -1,20 +1,18 @@
 """Whether a choice may say why it refuses an answer without telling a secret.
 
-A reason (``where COND else "..."``) is told to the chooser, and a reason on ``where`` names
-the candidate it refuses when the chooser names it. That is safe only if the chooser sees
-every candidate of the list, and whatever the reason says, anyway: they read only public
-zones and variables, the chooser's own pile or value of a per-role ``owner`` zone or variable
-(``hand[p]`` chosen by ``p``), roles, numbers, texts, the map and the candidate itself. The test
-is syntactic and strict: a call of a pack function or a secret pile refuses the reason, and so
+A reason (``where COND else "..."``) is told to the chooser. A reason on ``where`` names the
+candidate it refuses. So the chooser must see every candidate of the list, and all the reason
+says. A reason may read public zones and variables, and the chooser's own piles and values
+(``hand[p]`` chosen by ``p``). It may read roles, numbers, texts, the map and the candidate.
+
+The test is syntactic and strict. A pack function or a secret pile refuses the reason, and so
 does a local variable in the list. A local variable in the text of a reason is left to the
-lint, which knows what it may hold (``rulekit.checks.lint``).
+lint (:mod:`rulekit.checks.lint`), which knows what it may hold.
 
-A label (``label "..."``) names each candidate offered, to the chooser only, so it follows
-the same rule with no exception: its fields read what the chooser sees and the candidate,
-and no other local variable (whose value may come from a secret).
-
-A prompt's context (``display: context:``) follows the same rule too, with what each local
-variable may hold worked out by :mod:`rulekit.lang.contexts` (given here as ``local``).
+A label (``label "..."``) names each candidate, to the chooser only. It follows the same rule,
+and reads no local variable but the candidate, since another may hold a secret. A prompt's context
+(``display: context:``) follows the same rule too. What its local variables may hold is worked
+out by :mod:`rulekit.lang.contexts` (given here as ``local``).
 """
 
 from __future__ import annotations
@@ -22,93 +20,119 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulekit.lang import nodes as n
-from rulekit.model.symbols import Symbols
+from rulekit.lang.analysis import pile_counted
+from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
 
 def seen_whole(exprs: list[n.Expr], player: n.Expr, symbols: Symbols,
                candidate: int | None = None, only_candidate: bool = False,
                local: Callable[[n.Name], bool] | None = None) -> bool:
-    """True if ``player`` sees the whole value of each of ``exprs``. Local variables count as
-    seen only when ``candidate`` (the local slot of the choice's candidate) is given; with
-    ``only_candidate``, no other local variable does; with ``local``, those it says are seen."""
-    names = ("const", "builtin") if candidate is None and local is None else \
-        ("const", "builtin", "local")
+    """True if ``player`` sees the whole value of each of ``exprs``.
 
-    def local_seen(name: n.Name) -> bool:
-        ref = name.ref
-        if ref[0] == "local" and local is not None:
-            return local(name)
-        return ref[0] in names and not (only_candidate and ref[0] == "local" and
-                                        ref[1] != candidate)
+    Local variables count as seen only when ``candidate``, the candidate's slot, is
+    given. With ``only_candidate``, no other local variable does. With
+    ``local``, those it says are seen.
+    """
+    sight = _Sight(player, symbols, local or _locals_seen(candidate, only_candidate))
+    return all(sight.seen(e) for e in exprs)
 
-    def seen(e: n.Expr | None) -> bool:
-        if e is None or isinstance(e, (n.Literal, n.CardLit)):
+
+def _locals_seen(candidate: int | None, only_candidate: bool) -> Callable[[n.Name], bool]:
+    """Which local variables a reason or a label may read."""
+    if candidate is None:
+        return lambda name: False
+    if only_candidate:
+        return lambda name: bool(name.ref[1] == candidate)
+    return lambda name: True
+
+
+class _Sight:
+    """What one player sees of expressions."""
+
+    def __init__(self, player: n.Expr, symbols: Symbols,
+                 local: Callable[[n.Name], bool]) -> None:
+        self.player = player
+        self.symbols = symbols
+        self.local = local
+
+    def seen(self, e: n.Expr | None) -> bool:
+        """True if the player sees the whole value of ``e``.
+
+        A comprehension or a choice is not worked out, so refused.
+        """
+        if e is None:
             return True
-        if isinstance(e, n.Name):
-            return _public(e, symbols) or _owned_by(e, player, symbols) or \
-                (e.ref is not None and local_seen(e))
-        if isinstance(e, n.Index):
-            own = isinstance(e.obj, n.Name) and _own(e.obj, symbols) and _same(e.index, player)
-            return own or (seen(e.obj) and seen(e.index))
-        if isinstance(e, n.Attr):
-            return seen(e.obj)
-        if isinstance(e, n.ListLit):
-            return all(seen(item) for item in e.items)
-        if isinstance(e, n.Call):
-            builtin = e.ref is None or e.ref[0] == "builtin"
-            if builtin and e.func == "reveal":
-                return True
-            if builtin and _size(e):
-                return seen(_pile_index(e.args[0]))
-            return builtin and all(seen(a) for a in e.args)
-        if isinstance(e, n.Unary):
-            return seen(e.operand)
-        if isinstance(e, n.Binary):
-            return seen(e.left) and seen(e.right)
-        return False  # a comprehension, a choice...: not worked out, so refused
+        rule = _RULES.get(type(e))
+        return rule is not None and rule(self, e)
 
-    return all(seen(e) for e in exprs)
+    def _constant(self, e: n.Literal | n.CardLit) -> bool:
+        return True
+
+    def _name(self, e: n.Name) -> bool:
+        decl = _decl(e, self.symbols)
+        if decl is not None and (decl.visibility == "public" or self._owner_of(decl)):
+            return True
+        if e.ref is None:
+            return False
+        if e.ref[0] == "local":
+            return self.local(e)
+        return e.ref[0] in ("const", "builtin")
+
+    def _owner_of(self, decl: ZoneDecl | VarDecl) -> bool:
+        """A zone or variable of one owner, the player (not per role)."""
+        return decl.per is None and decl.visibility == "owner" and decl.owner is not None \
+            and isinstance(self.player, n.Name) and self.player.ident == decl.owner
+
+    def _index(self, e: n.Index) -> bool:
+        """``hand[p]`` chosen by ``p`` is the chooser's own pile."""
+        if isinstance(e.obj, n.Name) and _per_role_seen(e.obj, self.symbols) and \
+                isinstance(e.index, n.Name) and isinstance(self.player, n.Name) and \
+                e.index.ident == self.player.ident:
+            return True
+        return self.seen(e.obj) and self.seen(e.index)
+
+    def _attr(self, e: n.Attr) -> bool:
+        return self.seen(e.obj)
+
+    def _list(self, e: n.ListLit) -> bool:
+        return all(self.seen(item) for item in e.items)
+
+    def _call(self, e: n.Call) -> bool:
+        """A built-in of what is seen, ``reveal(...)`` or the size of a pile."""
+        if e.ref is not None and e.ref[0] != "builtin":
+            return False
+        if e.func == "reveal":
+            return True
+        pile = pile_counted(e)
+        if pile is not None:
+            return self.seen(pile.index if isinstance(pile, n.Index) else None)
+        return all(self.seen(a) for a in e.args)
+
+    def _unary(self, e: n.Unary) -> bool:
+        return self.seen(e.operand)
+
+    def _binary(self, e: n.Binary) -> bool:
+        return self.seen(e.left) and self.seen(e.right)
 
 
-def _same(a: n.Expr, b: n.Expr) -> bool:
-    return isinstance(a, n.Name) and isinstance(b, n.Name) and a.ident == b.ident
+# How each kind of expression is seen (any other kind is not).
+_RULES: dict[type, Callable[..., bool]] = {
+    n.Literal: _Sight._constant, n.CardLit: _Sight._constant, n.Name: _Sight._name,
+    n.Index: _Sight._index, n.Attr: _Sight._attr, n.ListLit: _Sight._list,
+    n.Call: _Sight._call, n.Unary: _Sight._unary, n.Binary: _Sight._binary,
+}
 
 
-def _decl(name: n.Name, symbols: Symbols) -> object | None:
+def _decl(name: n.Name, symbols: Symbols) -> ZoneDecl | VarDecl | None:
+    """The zone or variable a name refers to, if it refers to one."""
     if name.ref is None or name.ref[0] not in ("zone", "var"):
         return None
-    return (symbols.zones if name.ref[0] == "zone" else symbols.variables).get(name.ident)
+    if name.ref[0] == "zone":
+        return symbols.zones.get(name.ident)
+    return symbols.variables.get(name.ident)
 
 
-def _public(name: n.Name, symbols: Symbols) -> bool:
+def _per_role_seen(name: n.Name, symbols: Symbols) -> bool:
+    """A zone or variable per role, each seen by its role at least."""
     decl = _decl(name, symbols)
-    return decl is not None and getattr(decl, "visibility", "") == "public"
-
-
-def _owned_by(name: n.Name, player: n.Expr, symbols: Symbols) -> bool:
-    """A zone or variable of one owner (not per role) that ``player`` names."""
-    decl = _decl(name, symbols)
-    owner = getattr(decl, "owner", None)
-    return decl is not None and getattr(decl, "per", None) is None and owner is not None \
-        and getattr(decl, "visibility", "") == "owner" and isinstance(player, n.Name) \
-        and player.ident == owner
-
-
-def _size(call: n.Call) -> bool:
-    """``count(ZONE)`` or ``count(ZONE[i])``: the number of cards of a pile, which every player
-    sees."""
-    if call.func != "count" or len(call.args) != 1:
-        return False
-    pile = call.args[0]
-    base = pile.obj if isinstance(pile, n.Index) else pile
-    return isinstance(base, n.Name) and base.ref is not None and base.ref[0] == "zone"
-
-
-def _pile_index(pile: n.Expr) -> n.Expr | None:
-    return pile.index if isinstance(pile, n.Index) else None
-
-
-def _own(name: n.Name, symbols: Symbols) -> bool:
-    decl = _decl(name, symbols)
-    return decl is not None and getattr(decl, "per", None) == "role" and \
-        getattr(decl, "visibility", "") in ("owner", "public")
+    return decl is not None and decl.per == "role" and decl.visibility in ("owner", "public")

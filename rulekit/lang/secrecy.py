@@ -1,25 +1,28 @@
 """Which choices depend on data that not every player may see.
 
-Whether a player is asked must never tell the other players anything they may not know. The
-interpreter takes a choice with a single legal answer without asking; that is safe only if the
-options are worked out from public data. This module finds, once per pack, every choice whose
-candidates or constraints (``source``, ``where``, ``min``, ``max``, ``at most``) may read data
-that is not public, and marks it ``always_ask``: it is then asked even with one option or none.
+Whether a player is asked must never tell the others a secret. The interpreter takes a choice
+with a single legal answer without asking. That is safe only if its options come from public
+data. So this module finds, once per pack, each choice whose options may read non-public data.
+They come of its list, ``where``, ``min``, ``max`` and ``at most``. It marks such a choice
+``always_ask``, so it is asked even with one option or none.
 
-Non-public data: a zone or variable whose visibility is not ``public`` (the number of cards
-of a zone, ``count(zone)``, is public), a local variable or parameter that received such data
-(through a ``let``, an assignment, a loop, a branch taken on such data, or an argument), the
-answer of a choice (only its chooser sees it), and what a function computes from any of these.
-The analysis is static and errs on the side of secrecy: a choice it marks may in fact have
-public options; it then costs a question, never a leak.
+Non-public data is a zone or variable that is not ``public``; the size of a zone is public.
+The answer of a choice is non-public, since only its chooser sees it. So is a local variable
+or parameter that received such data. It may come by a ``let``, an assignment, a loop, an
+argument, or a branch taken on such data. So is what a function computes from any of these.
+
+The analysis errs on the side of secrecy. A choice it marks may in fact have public options:
+that costs a question, never a leak.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from rulekit.lang import nodes as n
+from rulekit.lang.analysis import pile_counted
+from rulekit.lang.walk import assigned_slot, every_node
 from rulekit.model.symbols import Symbols
 
 
@@ -34,8 +37,10 @@ class SecretBody:
 
 @dataclass
 class LogLeak:
-    """A public log line that prints non-public data: the body, the ``{...}`` part and the
-    names of the non-public zones, variables, locals or functions it reads."""
+    """A field of a public log line that prints non-public data.
+
+    ``names`` are the non-public zones, variables, locals and functions the field reads.
+    """
 
     body: str
     part: n.Expr
@@ -43,6 +48,8 @@ class LogLeak:
 
 
 class _Analysis:
+    """Follows non-public data through the bodies of one pack."""
+
     def __init__(self, symbols: Symbols, bodies: list[SecretBody],
                  function_trees: dict[str, n.Expr], answers_secret: bool = True) -> None:
         self.symbols = symbols
@@ -67,6 +74,7 @@ class _Analysis:
         return var is not None and var.visibility != "public"
 
     def _taint_param(self, proc: str, index: int) -> None:
+        """Mark a parameter of a procedure as receiving non-public data."""
         body = self.bodies.get(proc)
         if body is not None and index not in body.tainted_params:
             body.tainted_params.add(index)
@@ -76,33 +84,10 @@ class _Analysis:
 
     def expr(self, e: n.Expr | None, tainted: set[int]) -> bool:
         """True if the value of ``e`` may depend on non-public data."""
-        if e is None or isinstance(e, (n.Literal, n.CardLit)):
+        if e is None:
             return False
-        if isinstance(e, n.Name):
-            return self._name(e.ref, tainted)
-        if isinstance(e, n.ListLit):
-            return self._any(e.items, tainted)
-        if isinstance(e, n.Comprehension):
-            source = self.expr(e.iterable, tainted)
-            if source:
-                tainted.add(e.slot)
-            return self._any([e.condition, e.element], tainted) or source
-        if isinstance(e, n.Attr):
-            return self.expr(e.obj, tainted)
-        if isinstance(e, n.Index):
-            obj = e.obj
-            if isinstance(obj, n.Name) and obj.ref and obj.ref[0] in ("zone", "var"):
-                return self._name(obj.ref, tainted) or self.expr(e.index, tainted)
-            return self._any([obj, e.index], tainted)
-        if isinstance(e, n.Call):
-            return self._call(e, tainted)
-        if isinstance(e, n.Unary):
-            return self.expr(e.operand, tainted)
-        if isinstance(e, n.Binary):
-            return self._any([e.left, e.right], tainted)
-        if isinstance(e, n.Choice):
-            return self.answers_secret  # its answer is known to its chooser only
-        return True  # an expression this analysis does not know: assume the worst
+        reader = _EXPRESSIONS.get(type(e))
+        return True if reader is None else reader(self, e, tainted)  # unknown: the worst
 
     def _any(self, exprs: Iterable[n.Expr | None], tainted: set[int]) -> bool:
         found = False
@@ -110,7 +95,14 @@ class _Analysis:
             found = self.expr(e, tainted) or found
         return found
 
+    def _constant(self, e: n.Expr, tainted: set[int]) -> bool:
+        return False
+
+    def _name_expr(self, e: n.Name, tainted: set[int]) -> bool:
+        return self._name(e.ref, tainted)
+
     def _name(self, ref: tuple[object, ...] | None, tainted: set[int]) -> bool:
+        """True if what a name refers to (its ``ref``) may be non-public."""
         if not ref:
             return True
         kind = ref[0]
@@ -122,22 +114,47 @@ class _Analysis:
             return self.secret_var(str(ref[1]))
         return False  # constants, round, phase
 
+    def _list(self, e: n.ListLit, tainted: set[int]) -> bool:
+        return self._any(e.items, tainted)
+
+    def _comprehension(self, e: n.Comprehension, tainted: set[int]) -> bool:
+        source = self.expr(e.iterable, tainted)
+        if source:
+            tainted.add(e.slot)
+        return self._any([e.condition, e.element], tainted) or source
+
+    def _attr(self, e: n.Attr, tainted: set[int]) -> bool:
+        return self.expr(e.obj, tainted)
+
+    def _index(self, e: n.Index, tainted: set[int]) -> bool:
+        obj = e.obj
+        if isinstance(obj, n.Name) and obj.ref and obj.ref[0] in ("zone", "var"):
+            return self._name(obj.ref, tainted) or self.expr(e.index, tainted)
+        return self._any([obj, e.index], tainted)
+
     def _call(self, e: n.Call, tainted: set[int]) -> bool:
-        ref = e.ref or ("builtin", e.func)
-        if ref[0] == "builtin" and e.func == "reveal":
-            return False  # public on purpose, by the rules
-        if ref[0] == "builtin" and e.func == "count" and len(e.args) == 1:
-            zone = e.args[0]
-            target = zone.obj if isinstance(zone, n.Index) else zone
-            if isinstance(target, n.Name) and target.ref and target.ref[0] == "zone":
-                # The size of a pile is public, whoever may see its cards.
-                return isinstance(zone, n.Index) and self.expr(zone.index, tainted)
+        kind = e.ref[0] if e.ref else "builtin"
+        public = self._public_builtin(e, tainted) if kind == "builtin" else None
+        if public is not None:
+            return public
         args = [self.expr(a, tainted) for a in e.args]
-        if ref[0] == "func":
-            return self._function(str(ref[1]), args) or any(args)
-        return any(args)
+        secret = kind == "func" and self._function(str(e.ref[1]), args)
+        return secret or any(args)
+
+    def _public_builtin(self, e: n.Call, tainted: set[int]) -> bool | None:
+        """What ``reveal`` or the size of a pile tells: public, whatever it reads.
+
+        None for any other built-in.
+        """
+        if e.func == "reveal":
+            return False  # public on purpose, by the rules
+        pile = pile_counted(e)
+        if pile is None:
+            return None
+        return isinstance(pile, n.Index) and self.expr(pile.index, tainted)
 
     def _function(self, name: str, args: list[bool]) -> bool:
+        """True if a pack function, given these non-public arguments, may return a secret."""
         key = (name, frozenset(i for i, a in enumerate(args) if a))
         if key in self.functions:
             return self.functions[key]
@@ -146,6 +163,15 @@ class _Analysis:
         result = True if body is None else self.expr(body, set(key[1]))
         self.functions[key] = result
         return result
+
+    def _unary(self, e: n.Unary, tainted: set[int]) -> bool:
+        return self.expr(e.operand, tainted)
+
+    def _binary(self, e: n.Binary, tainted: set[int]) -> bool:
+        return self._any([e.left, e.right], tainted)
+
+    def _answer(self, e: n.Choice, tainted: set[int]) -> bool:
+        return self.answers_secret  # its answer is known to its chooser only
 
     # ------------------------------------------------------------ statements
 
@@ -164,61 +190,82 @@ class _Analysis:
 
     def stmts(self, stmts: list[n.Stmt], tainted: set[int], context: bool,
               mark: bool = False) -> None:
-        for s in stmts:
-            self.stmt(s, tainted, context, mark)
+        """Follow non-public data through statements.
 
-    def stmt(self, s: n.Stmt, tainted: set[int], context: bool, mark: bool) -> None:
-        """``context``: the statement runs only on a branch taken on non-public data."""
-        if isinstance(s, n.Simultaneous):
-            self.stmts(list(s.bindings), tainted, context, mark)
-        elif isinstance(s, (n.Let, n.Assign)):
-            value = s.value
-            if isinstance(value, n.Choice):
-                secret = self.choice(value, tainted)
-                if mark:
-                    value.always_ask = secret
-            if isinstance(s, n.Let):
-                slot: int | None = s.slot
-            else:
-                slot = s.ref[1] if s.ref and s.ref[0] == "local" else None
-            if (self.expr(value, tainted) or context) and slot is not None:
-                tainted.add(slot)
-            if isinstance(s, n.Assign) and s.ref and s.ref[0] == "var":
-                proc = self.symbols.variables[s.name].on_change
-                if proc is not None and self.secret_var(s.name):
-                    self._taint_param(proc, 0)
-        elif isinstance(s, n.If):
-            for cond, branch in s.branches:
-                inner = self.expr(cond, tainted) or context
-                self.stmts(branch, tainted, inner, mark)
-                context = inner  # later branches run only if this condition failed
-            if s.otherwise is not None:
-                self.stmts(s.otherwise, tainted, context, mark)
-        elif isinstance(s, n.For):
-            inner = self.expr(s.iterable, tainted) or context
-            if inner:
-                tainted.add(s.slot)
-            self.stmts(s.body, tainted, inner, mark)
-        elif isinstance(s, n.While):
-            self.stmts(s.body, tainted, self.expr(s.condition, tainted) or context, mark)
-        elif isinstance(s, n.Repeat):
-            self.stmts(s.body, tainted, self.expr(s.count, tainted) or context, mark)
-        elif isinstance(s, n.CallStmt):
-            for i, arg in enumerate(s.args):
-                if self.expr(arg, tainted) or context:
-                    self._taint_param(s.proc, i)
-        elif isinstance(s, n.Log):
-            if self.leaks is not None and self.current and s.to is None:
-                for part in s.parts:
-                    if isinstance(part, n.Expr) and self.expr(part, tainted):
-                        self.leaks.append(LogLeak(self.current, part,
-                                                  self.secret_names(part, tainted)))
-        elif isinstance(s, (n.Move, n.Draw)):
-            dest = s.dest.obj if isinstance(s.dest, n.Index) else s.dest
-            if isinstance(dest, n.Name):
-                zone = self.symbols.zones.get(dest.ident)
-                if zone is not None and zone.on_enter and zone.visibility != "public":
-                    self._taint_param(zone.on_enter, 0)
+        ``context``: they run only on a branch taken on non-public data. ``mark``: set
+        ``always_ask`` on their choices.
+        """
+        for s in stmts:
+            follow = _STATEMENTS.get(type(s))
+            if follow is not None:
+                follow(self, s, tainted, context, mark)
+
+    def _simultaneous(self, s: n.Simultaneous, tainted: set[int], context: bool,
+                      mark: bool) -> None:
+        self.stmts(list(s.bindings), tainted, context, mark)
+
+    def _assignment(self, s: n.Let | n.Assign, tainted: set[int], context: bool,
+                    mark: bool) -> None:
+        value = s.value
+        if isinstance(value, n.Choice):
+            self._mark_choice(value, tainted, mark)
+        slot = assigned_slot(s)
+        if (self.expr(value, tainted) or context) and slot is not None:
+            tainted.add(slot)
+        if isinstance(s, n.Assign) and s.ref and s.ref[0] == "var":
+            self._changed(s.name)
+
+    def _mark_choice(self, c: n.Choice, tainted: set[int], mark: bool) -> None:
+        """Work out whether a choice's options may be secret; with ``mark``, note it."""
+        secret = self.choice(c, tainted)
+        if mark:
+            c.always_ask = secret
+
+    def _changed(self, variable: str) -> None:
+        """A variable was assigned: its ``on_change`` procedure gets its value."""
+        proc = self.symbols.variables[variable].on_change
+        if proc is not None and self.secret_var(variable):
+            self._taint_param(proc, 0)
+
+    def _if(self, s: n.If, tainted: set[int], context: bool, mark: bool) -> None:
+        for cond, branch in s.branches:
+            inner = self.expr(cond, tainted) or context
+            self.stmts(branch, tainted, inner, mark)
+            context = inner  # later branches run only if this condition failed
+        if s.otherwise is not None:
+            self.stmts(s.otherwise, tainted, context, mark)
+
+    def _for(self, s: n.For, tainted: set[int], context: bool, mark: bool) -> None:
+        inner = self.expr(s.iterable, tainted) or context
+        if inner:
+            tainted.add(s.slot)
+        self.stmts(s.body, tainted, inner, mark)
+
+    def _while(self, s: n.While, tainted: set[int], context: bool, mark: bool) -> None:
+        self.stmts(s.body, tainted, self.expr(s.condition, tainted) or context, mark)
+
+    def _repeat(self, s: n.Repeat, tainted: set[int], context: bool, mark: bool) -> None:
+        self.stmts(s.body, tainted, self.expr(s.count, tainted) or context, mark)
+
+    def _call_stmt(self, s: n.CallStmt, tainted: set[int], context: bool, mark: bool) -> None:
+        for i, arg in enumerate(s.args):
+            if self.expr(arg, tainted) or context:
+                self._taint_param(s.proc, i)
+
+    def _log(self, s: n.Log, tainted: set[int], context: bool, mark: bool) -> None:
+        """Collect the fields of a public log line that print non-public data."""
+        if self.leaks is None or not self.current or s.to is not None:
+            return
+        for part in s.parts:
+            if isinstance(part, n.Expr) and self.expr(part, tainted):
+                self.leaks.append(LogLeak(self.current, part, self.secret_names(part, tainted)))
+
+    def _move(self, s: n.Move | n.Draw, tainted: set[int], context: bool, mark: bool) -> None:
+        """A card entering a secret zone is passed to its ``on_enter``."""
+        dest = s.dest.obj if isinstance(s.dest, n.Index) else s.dest
+        zone = self.symbols.zones.get(dest.ident) if isinstance(dest, n.Name) else None
+        if zone is not None and zone.on_enter and zone.visibility != "public":
+            self._taint_param(zone.on_enter, 0)
 
     def choice(self, c: n.Choice, tainted: set[int]) -> bool:
         """True if the options of a choice may depend on non-public data."""
@@ -230,29 +277,42 @@ class _Analysis:
             parts += [rule.limit, rule.condition]
         return self._any(parts, tainted) or source
 
-
     def secret_names(self, e: n.Expr, tainted: set[int]) -> list[str]:
         """The non-public things ``e`` reads, by name (a function as ``name()``)."""
-        found: list[str] = []
-        stack: list[object] = [e]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, n.Name) and self._name(node.ref, tainted) and node.ref:
-                found.append(node.ident)
-            elif isinstance(node, n.Call) and node.ref and node.ref[0] == "func" and \
-                    self._call(node, tainted) and not any(self.expr(a, tainted)
-                                                          for a in node.args):
-                found.append(f"{node.func}()")
-            if isinstance(node, (n.Expr, n.Stmt)):
-                stack += [getattr(node, f.name) for f in fields(node) if f.name != "pos"]
-            elif isinstance(node, (list, tuple)):
-                stack += list(node)
-        return sorted(set(found))
+        found: set[str] = set()
+        for node in every_node(e):
+            if isinstance(node, n.Name) and node.ref and self._name(node.ref, tainted):
+                found.add(node.ident)
+            elif isinstance(node, n.Call) and self._secret_function(node, tainted):
+                found.add(f"{node.func}()")
+        return sorted(found)
+
+    def _secret_function(self, call: n.Call, tainted: set[int]) -> bool:
+        """A call of a pack function that returns a secret from public arguments."""
+        return bool(call.ref) and call.ref[0] == "func" and self._call(call, tainted) and \
+            not any(self.expr(a, tainted) for a in call.args)
+
+
+# How each kind of expression and statement is followed.
+_EXPRESSIONS: dict[type, Callable[..., bool]] = {
+    n.Literal: _Analysis._constant, n.CardLit: _Analysis._constant,
+    n.Name: _Analysis._name_expr, n.ListLit: _Analysis._list,
+    n.Comprehension: _Analysis._comprehension, n.Attr: _Analysis._attr,
+    n.Index: _Analysis._index, n.Call: _Analysis._call, n.Unary: _Analysis._unary,
+    n.Binary: _Analysis._binary, n.Choice: _Analysis._answer,
+}
+_STATEMENTS: dict[type, Callable[..., None]] = {
+    n.Simultaneous: _Analysis._simultaneous, n.Let: _Analysis._assignment,
+    n.Assign: _Analysis._assignment, n.If: _Analysis._if, n.For: _Analysis._for,
+    n.While: _Analysis._while, n.Repeat: _Analysis._repeat, n.CallStmt: _Analysis._call_stmt,
+    n.Log: _Analysis._log, n.Move: _Analysis._move, n.Draw: _Analysis._move,
+}
 
 
 def _fixed_point(analysis: _Analysis, bodies: list[SecretBody]) -> None:
+    """Taint the parameters that receive non-public arguments, until nothing changes."""
     analysis.changed = True
-    while analysis.changed:  # parameters receive non-public arguments, until nothing changes
+    while analysis.changed:
         analysis.changed = False
         for body in bodies:
             analysis.body(body)
@@ -260,9 +320,12 @@ def _fixed_point(analysis: _Analysis, bodies: list[SecretBody]) -> None:
 
 def public_log_leaks(symbols: Symbols, bodies: list[SecretBody],
                      function_trees: dict[str, n.Expr]) -> list[LogLeak]:
-    """The fields of public log lines (no ``to``) that may print non-public data: a zone or
-    variable that is not public, or what is worked out from one. The answer of a choice is
-    not counted: a log line that says what a player chose tells what the rules make public."""
+    """The fields of public log lines (no ``to``) that may print non-public data.
+
+    That is a zone or variable that is not public, or what comes of it. The answer of a
+    choice does not count here. A log line that tells a choice tells what the rules make
+    public.
+    """
     analysis = _Analysis(symbols, bodies, function_trees, answers_secret=False)
     _fixed_point(analysis, bodies)
     analysis.leaks = []
@@ -274,10 +337,10 @@ def public_log_leaks(symbols: Symbols, bodies: list[SecretBody],
 def mark_secret_choices(symbols: Symbols, bodies: list[SecretBody],
                         function_trees: dict[str, n.Expr],
                         whens: list[tuple[str, n.Expr]]) -> frozenset[str]:
-    """Set ``always_ask`` on every choice of ``bodies`` whose options may depend on non-public
-    data; return the roles with an anytime action whose ``when`` may read such data.
+    """Set ``always_ask`` on each choice whose options may depend on non-public data.
 
-    ``whens`` are the roles of the anytime actions and their checked conditions.
+    ``whens`` are the roles of the anytime actions and their checked conditions. Returns
+    the roles with an anytime action whose ``when`` may read non-public data.
     """
     analysis = _Analysis(symbols, bodies, function_trees)
     _fixed_point(analysis, bodies)

@@ -1,19 +1,19 @@
-"""Say where the mistake behind a syntax error is, in the words of the person who made it.
+"""Place a syntax error at the mistake behind it, in the words of its author.
 
-The LALR parser notices a mistake where it can no longer go on, which is often far from the
-mistake itself: an unclosed ``{`` is noticed at the end of the text, an unclosed ``(`` at the
-next statement. :func:`explain` looks at the text again once a parse has failed and, when it
-recognises the mistake (a bracket never closed, a quote never closed, ``=`` written for ``==``),
-gives the error at the place of the mistake, with a hint; otherwise it gives None and the
-parser's own message stands.
+The LALR parser notices a mistake where it can no longer go on, often far from the mistake.
+An unclosed ``{`` is noticed at the end of the text, an unclosed ``(`` at the next statement.
+So once a parse has failed, :func:`explain` looks at the text again. It may
+recognise the mistake: a bracket or a quote never closed, ``=`` written for ``==``. Then it
+gives the error at its place, with a hint. Otherwise the parser's own message stands.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from rulekit.errors import EffectSyntaxError, Location
 
@@ -49,9 +49,11 @@ def explain(text: str, exc: UnexpectedInput,
 
 
 def _unbalanced(text: str) -> tuple[_Mark, str, str, _Mark | None] | None:
-    """The first quote never closed, bracket closed by the wrong kind, or bracket never
-    closed in ``text`` (strings and comments skipped), with a message, a hint and the
-    closing bracket of the wrong kind, if that is the mistake."""
+    """The first bracket or quote of ``text`` left open or closed by the wrong kind.
+
+    It comes with a message, a hint and the wrong closing bracket, if any. Texts
+    in quotes and comments are skipped.
+    """
     stack: list[_Mark] = []
     for mark in _code_marks(text):
         if mark.char in "\"'":
@@ -77,39 +79,26 @@ def _unbalanced(text: str) -> tuple[_Mark, str, str, _Mark | None] | None:
 
 
 def _code_marks(text: str) -> list[_Mark]:
-    """The brackets of ``text`` outside texts in quotes and comments, and the opening quote
-    of a text that is never closed (and nothing after it)."""
+    """The brackets of ``text`` outside texts in quotes and comments.
+
+    An opening quote never closed ends the list.
+    """
     marks: list[_Mark] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        i = 0
-        while i < len(line):
-            ch = line[i]
-            if ch in "\"'":
-                end = _closing_quote(line, i)
-                if end < 0:
-                    marks.append(_Mark(ch, number, i + 1))
-                    return marks
-                i = end
-            elif ch == "#" and (i == 0 or not (line[i - 1].isalnum() or line[i - 1] == "_")):
-                break  # a comment (a '#' right after a name is a card's copy number)
-            elif ch in "()[]{}":
-                marks.append(_Mark(ch, number, i + 1))
-            i += 1
+        for found in _CODE.finditer(line):
+            if found.lastgroup == "comment":
+                break
+            if found.lastgroup != "text":
+                marks.append(_Mark(found.group(), number, found.start() + 1))
+            if found.lastgroup == "quote":
+                return marks
     return marks
 
 
-def _closing_quote(line: str, start: int) -> int:
-    """The index of the quote that closes the one at ``start``, or -1."""
-    quote = line[start]
-    i = start + 1
-    while i < len(line):
-        if line[i] == "\\":
-            i += 2
-            continue
-        if line[i] == quote:
-            return i
-        i += 1
-    return -1
+# What matters of a line to find brackets: a text in quotes, a quote never closed, the '#' of
+# a comment (right after a name, it is a card's copy number instead), a bracket.
+_CODE = re.compile(r"""(?P<text>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?P<quote>["'])"""
+                   r"|(?P<comment>(?<!\w)#)|(?P<bracket>[()\[\]{}])")
 
 
 _TOKEN_WORDS = {
@@ -132,22 +121,23 @@ def _describe_expected(expected: set[str]) -> str:
     statement = len(names & _STATEMENT_WORDS) >= 4
     if statement:
         names -= _STATEMENT_WORDS
-    punctuation, values, keywords = [], [], []
-    for name in names:
-        word = _TOKEN_WORDS.get(name)
-        if word is not None and word.startswith("'"):
-            punctuation.append(word)
-        elif word is not None:
-            values.append(word)
-        elif name.isupper() and name.replace("_", "").isalpha():
-            keywords.append(f"'{name.lower()}'")
-    words = sorted(set(punctuation)) + sorted(set(values))
+    found = {word for word in map(_in_words, names) if word is not None}
     if statement:
-        words.append("a statement")
-    words += sorted(set(keywords))
+        found.add((2, "a statement"))
+    words = [word for _, word in sorted(found)]
     if len(words) > 10:
         words = [*words[:10], "..."]
     return ", ".join(words)
+
+
+def _in_words(name: str) -> tuple[int, str] | None:
+    """A token's name in words, with its group: 0 punctuation, 1 values, 3 keywords."""
+    word = _TOKEN_WORDS.get(name)
+    if word is not None:
+        return (0 if word.startswith("'") else 1, word)
+    if name.isupper() and name.replace("_", "").isalpha():
+        return (3, f"'{name.lower()}'")
+    return None
 
 
 def syntax_error(text: str, exc: UnexpectedInput,
@@ -163,20 +153,23 @@ def syntax_error(text: str, exc: UnexpectedInput,
     line = getattr(exc, "line", 1) or 1
     column = getattr(exc, "column", 1) or 1
     if isinstance(exc, UnexpectedToken):
-        tok = exc.token
-        if tok.type == "$END":
-            lines = text.rstrip().splitlines() or [""]
-            line, column = len(lines), len(lines[-1]) + 1
-            what = "unexpected end of text"
-        else:
-            what = f"unexpected {tok.value!r}"
-        message = f"syntax error: {what}; expected {_describe_expected(set(exc.expected))}"
+        message, line, column = _unexpected_token(text, exc, line, column)
     elif isinstance(exc, UnexpectedCharacters):
         index = exc.pos_in_stream or 0
         ch = text[index] if index < len(text) else "?"
         message = f"syntax error: unexpected character {ch!r}"
-    elif isinstance(exc, UnexpectedEOF):
+    else:
         message = "syntax error: unexpected end of text"
-    else:  # pragma: no cover - lark has no other kinds today
-        message = f"syntax error: {exc}"
     return EffectSyntaxError(message, locate(line, column))
+
+
+def _unexpected_token(text: str, exc: UnexpectedToken, line: int, column: int
+                      ) -> tuple[str, int, int]:
+    """The message for an unexpected token, with its line and column."""
+    if exc.token.type == "$END":
+        lines = text.rstrip().splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+        what = "unexpected end of text"
+    else:
+        what = f"unexpected {exc.token.value!r}"
+    return f"syntax error: {what}; expected {_describe_expected(set(exc.expected))}", line, column

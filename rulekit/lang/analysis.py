@@ -1,0 +1,209 @@
+"""What the compiler knows of checked code before it runs.
+
+It knows what code reads and writes: zones and variables, by name. The compiler checks the end
+conditions only after a write to what they read. It keeps the values of anytime conditions
+until such a write. It also knows which tests an anytime action may change.
+
+It knows facts about an expression: bounds on numbers, simple forms. The expression writer
+uses them to write the shortest safe Python. An operation that cannot outgrow the size limits
+needs no check. A count compared with 0 is a test of an empty pile.
+"""
+
+from __future__ import annotations
+
+from rulekit.lang import nodes as n
+from rulekit.lang.walk import Triggers, calls_in, every_node, statements, zone_name
+
+SMALL = 1 << 20
+"""A bound on the items of a list whose sum surely fits the size limits."""
+
+# ---------------------------------------------------------------- reads and writes
+
+
+def reads(e: n.Expr, functions: dict[str, n.Expr], found: set[str], seen: set[str],
+          strict: bool = False) -> bool:
+    """Add the zones and variables ``e`` reads to ``found``.
+
+    It follows calls into the pack's ``functions``, each once (``seen``: those followed).
+    False if what it reads is unknown. With ``strict``, also if it reads the round, the
+    phase or the result.
+    """
+    return all(_read(node, functions, found, seen, strict) for node in every_node(e))
+
+
+def _read(node: n.Node, functions: dict[str, n.Expr], found: set[str], seen: set[str],
+          strict: bool) -> bool:
+    """What one node reads (not its children): see :func:`reads`."""
+    if isinstance(node, n.Name) and node.ref:
+        if node.ref[0] in ("var", "zone"):
+            found.add(node.ident)
+        return not (strict and node.ref[0] == "builtin")
+    if isinstance(node, n.Call) and node.ref and node.ref[0] == "func":
+        return _function_reads(node.ref[1], functions, found, seen, strict)
+    return True
+
+
+def _function_reads(name: str, functions: dict[str, n.Expr], found: set[str], seen: set[str],
+                    strict: bool) -> bool:
+    """What the body of a pack function reads, the first time it is met."""
+    if name in seen:
+        return True
+    seen.add(name)
+    body = functions.get(name)
+    return body is not None and reads(body, functions, found, seen, strict)
+
+
+def writes_of(procedures: dict[str, list[n.Stmt]], roots: list[str],
+              triggers: Triggers) -> set[str] | None:
+    """The zones and variables the procedures ``roots`` write.
+
+    Called and triggered procedures count too. None if one of them is unknown.
+    """
+    found: set[str] = set()
+    todo, seen = list(roots), set(roots)
+    while todo:
+        name = todo.pop()
+        if name not in procedures:
+            return None
+        found |= {written for s in statements(procedures[name]) for written in _writes(s)}
+        calls = calls_in(procedures[name], triggers)
+        todo += [c for c in calls if c not in seen]
+        seen |= calls
+    return found
+
+
+def _writes(s: n.Stmt) -> list[str]:
+    """The zones and variables one statement writes itself."""
+    if isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var":
+        return [s.ref[1]]
+    if isinstance(s, (n.Move, n.Draw)):
+        return [zone_name(s.source), zone_name(s.dest)]
+    if isinstance(s, n.Shuffle):
+        return [zone_name(s.zone)]
+    return []
+
+
+# ---------------------------------------------------------------- facts about an expression
+
+
+def is_simple(e: n.Expr) -> bool:
+    """Whether an argument may be read wherever the body reads its parameter.
+
+    So it is a constant, a local or a variable. It builds no list and cannot fail.
+    """
+    if isinstance(e, (n.Literal, n.CardLit)):
+        return True
+    return isinstance(e, n.Name) and bool(e.ref) and e.ref[0] in ("local", "const", "var")
+
+
+def reads_local(e: n.Expr, slot: int) -> bool:
+    """Whether ``e`` is the name of local ``slot``."""
+    return isinstance(e, n.Name) and bool(e.ref) and e.ref[0] == "local" and e.ref[1] == slot
+
+
+def node_count(e: n.Expr) -> int:
+    """The number of nodes of an expression."""
+    return sum(isinstance(node, n.Expr) for node in every_node(e))
+
+
+def invariant(condition: n.Expr, slot: int) -> bool:
+    """Whether a comprehension's condition is worth working out once for all its items.
+
+    It must not read the comprehension's variable (local ``slot``). It must walk a list or
+    call a pack function, or once saves nothing. An expression changes
+    nothing, so once is as good as each time.
+    """
+    costly = False
+    for e in every_node(condition):
+        if isinstance(e, n.Expr) and reads_local(e, slot):
+            return False
+        costly = costly or isinstance(e, n.Comprehension) or (
+            isinstance(e, n.Call) and bool(e.ref) and e.ref[0] == "func")
+    return costly
+
+
+def fits(e: n.Binary) -> bool:
+    """Whether an operation cannot outgrow the size limits.
+
+    Adding or taking away a small number cannot: the step budget ends first. Nor
+    can multiplying two small numbers.
+    """
+    left, right = int_bound(e.left), int_bound(e.right)
+    if e.op == "*":
+        return left is not None and right is not None and left * right < 1 << 62
+    return any(b is not None and b < 1 << 32 for b in (left, right))
+
+
+def int_bound(e: n.Expr) -> int | None:
+    """A bound on the size of an integer expression, if known when compiling.
+
+    Numbers have one, and so have remainders by a number, sums and products.
+    """
+    if isinstance(e, n.Literal):
+        return abs(e.value) if e.value.__class__ is int else None
+    if isinstance(e, n.Unary) and e.op == "-":
+        return int_bound(e.operand)
+    if isinstance(e, n.Binary) and e.op in ("%", "+", "-", "*"):
+        return _binary_bound(e)
+    return None
+
+
+def _binary_bound(e: n.Binary) -> int | None:
+    right = int_bound(e.right)
+    if e.op == "%":
+        return right  # the remainder by b is smaller than b (or fails, by zero)
+    left = int_bound(e.left)
+    if left is None or right is None:
+        return None
+    return left * right if e.op == "*" else left + right
+
+
+def is_range(e: n.Expr) -> bool:
+    """Whether an expression is a call of ``range`` (a list of numbers)."""
+    return isinstance(e, n.Call) and bool(e.ref) and e.ref[0] == "builtin" and e.ref[1] == "range"
+
+
+def is_zone(e: n.Expr) -> bool:
+    """Whether an expression names a zone: ``deck`` or ``hand[p]``."""
+    target = e.obj if isinstance(e, n.Index) else e
+    return isinstance(target, n.Name) and bool(target.ref) and target.ref[0] == "zone"
+
+
+def pile_counted(call: n.Call) -> n.Expr | None:
+    """The pile a call ``count(ZONE)`` or ``count(ZONE[i])`` counts, if it is one.
+
+    Every player sees the number of cards of a pile.
+    """
+    if call.func != "count" or len(call.args) != 1 or not is_zone(call.args[0]):
+        return None
+    return call.args[0]
+
+
+def _builtin_count(e: n.Expr) -> n.Expr | None:
+    """The pile the built-in ``count`` counts, if ``e`` is such a call."""
+    if not isinstance(e, n.Call) or e.ref != ("builtin", "count"):
+        return None
+    return pile_counted(e)
+
+
+# A count compared with 0 (or 1) that says whether a pile is empty: op -> (empty, swapped op).
+_EMPTINESS = {"==": (0, True), "!=": (0, False), ">": (0, False), ">=": (1, False),
+              "<": (1, True), "<=": (0, True)}
+_SWAPPED = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
+
+
+def counted_against_zero(e: n.Binary) -> tuple[n.Expr, bool] | None:
+    """The zone whose count ``e`` tests, and whether it passes when the zone is empty.
+
+    Such a test compares a zone's count with 0 or 1. Examples: ``count(deck) == 0``,
+    ``0 < count(x)``, ``count(x) >= 1``. Else None.
+    """
+    op, count, number = e.op, e.left, e.right
+    if isinstance(e.left, n.Literal):
+        op, count, number = _SWAPPED.get(op, ""), e.right, e.left
+    pile = _builtin_count(count)
+    if op not in _EMPTINESS or pile is None or not isinstance(number, n.Literal) \
+            or number.value.__class__ is not int:
+        return None
+    bound, empty = _EMPTINESS[op]
+    return (pile, empty) if number.value == bound else None
