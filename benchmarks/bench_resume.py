@@ -24,7 +24,8 @@ from typing import Any
 from rulekit.bots.belief import Belief, follow_past
 from rulekit.engine.game import Game, State
 from rulekit.pack.loader import load_pack
-from rulekit.play.savefile import SavedGame, rebuild
+from rulekit.play.restore import rebuild
+from rulekit.play.savefile import SavedGame
 from rulekit.play.tablebeliefs import BELIEF_CAPS
 
 

@@ -1,34 +1,28 @@
-"""The end of a game at the terminal: the last events, the result, what was hidden, the seed,
-and whether the finished game is kept."""
+"""The end of a game at the terminal: the result, what was hidden, the seed, the save kept."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rich.console import RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
+from rulekit.engine.state import Result
+
 if TYPE_CHECKING:
+    from rulekit.play.render import Renderer
     from rulekit.play.session import Session
 
 
 def finish(session: Session) -> None:
-    state, screen, render = session.state_now(), session.screen, session.render
-    if session.hot_seat:
-        screen.clear()
-        obs = session.game.observe(state, session.game.roles[0])
-        screen.show(render.header(obs, None))
-        session.feed.recent(None, None)
-    else:
-        session.stream(0)
-    result = state["result"]
+    """Show the last events, the result, what each player held, and the seed."""
+    screen = session.screen
+    _last_events(session)
+    result = session.state_now()["result"]
     assert result is not None
-    winner = render.name(result.get("winner")) if result.get("winner") else None
-    banner = f"{winner} wins." if winner else "Nobody wins."
-    reason = str(result.get("reason") or "")
-    screen.show(Panel(Text(f"Game over: {banner} {reason}".strip(), style="bold"),
-                      expand=False))
+    screen.show(game_over(session.render, result))
     sections = reveal_sections(session)
     if sections:
         screen.show(Text("What was hidden", style="bold underline"))
@@ -37,9 +31,31 @@ def finish(session: Session) -> None:
     keep_finished(session)
 
 
+def _last_events(session: Session) -> None:
+    """What happened last: to the person at the screen, or to all on a wiped hot seat."""
+    if not session.hot_seat:
+        session.stream(0)
+        return
+    session.screen.clear()
+    obs = session.game.observe(session.state_now(), session.game.roles[0])
+    session.screen.show(session.render.header(obs, None))
+    session.feed.recent(None, None)
+
+
+def game_over(render: Renderer, result: Result) -> Panel:
+    """The banner of the result: who wins, and why."""
+    winner = result.get("winner")
+    banner = f"{render.name(winner)} wins." if winner else "Nobody wins."
+    return Panel(Text(f"Game over: {banner} {result.get('reason') or ''}".strip(),
+                      style="bold"), expand=False)
+
+
 def keep_finished(session: Session) -> None:
-    """A finished game is kept where the player chose (``--save``, a resumed file); its
-    automatic save file only if they ask, for ``rulekit replay``."""
+    """Keep a finished game where the player chose, or if they ask.
+
+    A game saved with ``--save`` or resumed from a file stays there. Its automatic save file
+    is kept only if the player asks, for ``rulekit replay``.
+    """
     keeper = session.keeper
     if not keeper.automatic:
         keeper.tell("The finished game is saved")
@@ -60,9 +76,11 @@ def keep_finished(session: Session) -> None:
         keeper.tell("The finished game is saved")
 
 
-def reveal_sections(session: Session) -> list[Any]:
-    """What each player held that the person at the screen could not see (every player's,
-    in hot seat), now that the game is over."""
+def reveal_sections(session: Session) -> list[RenderableType]:
+    """What each player held that the person at the screen could not see, now it is over.
+
+    In hot seat, every player's.
+    """
     if not session.humans:
         return []
     game, state = session.game, session.state_now()
@@ -71,4 +89,4 @@ def reveal_sections(session: Session) -> list[Any]:
             for section in session.render.view(game.observe(state, role), role, only_own=True)]
 
 
-__all__ = ["finish"]
+__all__ = ["finish", "game_over"]

@@ -1,33 +1,35 @@
 """``rulekit play``: a game at the terminal, people against bots or against each other.
 
-This module holds the loop; :mod:`rulekit.play.asking` asks a person, :mod:`rulekit.play.feed`
-tells the events, :mod:`rulekit.play.ending` ends the game, :mod:`rulekit.play.bot` seats a bot.
+This module holds the loop. :mod:`~rulekit.play.asking` asks a person,
+:mod:`~rulekit.play.feed` tells the events, :mod:`~rulekit.play.ending` ends the game and
+:mod:`~rulekit.play.bot` seats a bot.
 
 The loop takes the first pending decision of the game, again and again, until the game ends:
 
-- a bot's decision is asked of its agent with its own :class:`~rulekit.bots.agent.View` (seeded from
-  the game's seed and its role, as in simulations) and applied at once; what the person at the
-  screen may see of it is shown, paced so that they can follow (``fast`` skips the pauses);
+- a bot's decision is asked of its agent and applied at once. The agent has its own
+  :class:`~rulekit.bots.agent.View`, seeded from the game's seed and its role as in
+  simulations. What the person at the screen may see of it is shown, paced so that they can
+  follow (``fast`` skips the pauses);
 - a person is asked every decision the engine poses, even one with a single legal option
-  (Enter takes it), since whether and how often someone is asked must not depend on what only
-  they may see; a person's decision shows their view (from ``game.observe``) and a numbered
-  menu, and reads answers until one is legal; ``help``, ``log``, ``map``, ``save`` and
-  ``quit`` are answered in between.
+  (Enter takes it): whether and how often someone is asked must not depend on what only they
+  may see. They see their view (from ``game.observe``) and a numbered menu, and answers are
+  read until one is legal. Commands (``help``, ``log``, ``map``, ``save``, ``quit``...) are
+  answered in between.
 
-With several people at one terminal (hot seat) the screen is wiped between two people's turns
-(a turn is a run of decisions by one person, however many steps it has) and a "pass to ..."
-screen, under the public events both may read, waits for Enter, so that nobody sees another's
-secrets; each then sees what happened since their last turn. Each event is told once.
-Simultaneous decisions are asked one after the other (the engine takes partial commits and
-reveals nothing until all have answered).
+With several people at one terminal (hot seat), the screen is wiped between two people's
+turns; a turn is a run of decisions by one person. A "pass to ..." screen then waits for
+Enter under the public events, so that nobody sees another's secrets. Each person then sees
+what happened since their last turn; each event is told once. Simultaneous decisions are
+asked one after the other: the engine takes partial commits and reveals nothing until all
+have answered.
 
-The seed of a game is a secret while it is on (whoever knows it knows every hidden card): it is
-drawn from the operating system, shown only when the game is over, and the bots' generators
-are derived from it.
+The seed of a game is a secret while it is on, since whoever knows it knows every hidden
+card. It is drawn from the operating system, shown only when the game is over, and the bots'
+generators are derived from it.
 
-A game is saved as its seed, seats and decisions (see :mod:`rulekit.play.savefile`): with
-``save``, after Ctrl-C if the player wants it, and to the default save file when the input
-ends at a prompt. Given the same seed, seats and typed lines a game is played the same way.
+A game is saved as its seed, seats and decisions (see :mod:`~rulekit.play.savefile`), before
+every question to a person. Given the same seed, seats and typed lines, a game is played the
+same way.
 """
 
 from __future__ import annotations
@@ -36,85 +38,92 @@ import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 
 from rulekit.engine.decisions import Option
 from rulekit.engine.game import Game, State
+from rulekit.engine.observe import Observation
 from rulekit.errors import GameRuntimeError, RulekitError
+from rulekit.pack.loader import LoadedPack
 from rulekit.play.asking import EXIT_OK, Leave, ask
 from rulekit.play.bot import Bot
 from rulekit.play.context import Context
 from rulekit.play.ending import finish
 from rulekit.play.feed import Feed
 from rulekit.play.keeper import Keeper, shell_path
-from rulekit.play.render import Renderer, phase_names, round_count
-from rulekit.play.savefile import HUMAN, SavedGame, restore_rng, rng_state
+from rulekit.play.render import Renderer
+from rulekit.play.savefile import HUMAN, RngState, SavedGame, restore_rng, rng_state
 from rulekit.play.saves import now_text
 from rulekit.play.screen import Screen
+from rulekit.play.seats import seats_text
 from rulekit.play.signals import Stopped, stopping_signals
 
 BOT_PACE = 0.8  # seconds after each event that follows a bot's move
 EXIT_INTERRUPTED = 130
-
-
-# A resumed game whose beliefs follow this many observations of a seat or more says that it
-# may take a moment (about 1 s per 30 of them with the table's caps, Red Notice, an idle
-# machine: benchmarks/bench_resume.py).
 CATCH_UP_NOTED = 40
+"""A resumed game whose beliefs follow this many observations of a seat says it may take a
+while (``benchmarks/bench_resume.py`` measures it)."""
+BROKEN = "Something went wrong; the game up to here is saved"
+
+Stage = tuple[int | None, str | None]
+"""The round and phase of a game."""
 
 
 @dataclass
 class Session:
-    """One game at the terminal (new or resumed)."""
+    """One game at the terminal, new or resumed."""
 
-    loaded: Any  # rulekit.pack.loader.LoadedPack
+    loaded: LoadedPack
     seed: int
     seats: dict[str, str]
     screen: Screen
     decisions: list[tuple[str, str]] = field(default_factory=list)
     state: State | None = None  # the state after ``decisions`` (a resumed game)
-    rng: dict[str, Any] = field(default_factory=dict)  # bots' generator states (resumed)
+    rng: dict[str, RngState] = field(default_factory=dict)  # bots' generators (resumed)
     # Each role's observations at its decisions before the save (resumed): the beliefs of
     # the bots and of the table follow them, as they followed the game before it was saved.
-    history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    history: dict[str, list[Observation]] = field(default_factory=dict)
     save_path: Path | None = None  # --save, or the file a game was resumed from
     resumed_from: Path | None = None
     started: str | None = None  # when the game began (UTC); now, for a new game
 
     def __post_init__(self) -> None:
         self.game: Game = self.loaded.game
-        game = self.game
-        self.render = Renderer(game, phase_names(self.loaded.documents),
-                               round_count(self.loaded.documents, dict(game.params)),
-                               self.loaded.display)
-        self.bots = {role: Bot(game, role, spec, self.seed, list(self.history.get(role, ())))
-                     for role, spec in self.seats.items() if spec != HUMAN}
+        self.render = Renderer.of(self.loaded)
+        self.bots = self._seat_bots()
         for role, seen in self.history.items():  # (follow keeps a list of its own)
             self.render.table.beliefs.follow(role, seen)
-        for role, saved_state in self.rng.items():
-            if role in self.bots:
-                restore_rng(self.bots[role].rng, saved_state)
-        self.rng = {role: rng_state(bot.rng) for role, bot in self.bots.items()}
-        self.humans = [role for role in game.roles if self.seats.get(role) == HUMAN]
+        self.humans = [role for role in self.game.roles if self.seats.get(role) == HUMAN]
         self.hot_seat = len(self.humans) > 1
         self.holder: str | None = None if self.hot_seat or not self.humans else self.humans[0]
         self.last_decider: str | None = None  # who took the last decision
         self.bad_answers = 0  # answers not understood in a row
-        self.stage: tuple[Any, Any] = (None, None)  # round and phase of the last question
+        self.stage: Stage = (None, None)  # round and phase of the last question
         self.started = self.started or now_text()
-        self.keeper = Keeper(screen=self.screen, pack_id=game.pack_id, started=self.started,
-                             path=self.save_path, active=bool(self.humans) or
-                             self.save_path is not None, snapshot=self.saved_game)
+        self.keeper = Keeper(screen=self.screen, pack_id=self.game.pack_id,
+                             started=self.started, path=self.save_path,
+                             active=bool(self.humans) or self.save_path is not None,
+                             snapshot=self.saved_game)
         if self.state is None:
-            self.state = game.new_game(self.seed)
-        self.feed = Feed(game, self.render, self.screen, self.state_now)
-        self.context = Context(game, self.render.table)
+            self.state = self.game.new_game(self.seed)
+        self.feed = Feed(self.game, self.render, self.screen, self.state_now)
+        self.context = Context(self.game, self.render.table)
+
+    def _seat_bots(self) -> dict[str, Bot]:
+        """The bots of the seats no person takes, their generators as saved if resumed."""
+        bots = {role: Bot(self.game, role, spec, self.seed, list(self.history.get(role, ())))
+                for role, spec in self.seats.items() if spec != HUMAN}
+        for role, saved_state in self.rng.items():
+            if role in bots:
+                restore_rng(bots[role].rng, saved_state)
+        self.rng = {role: rng_state(bot.rng) for role, bot in bots.items()}
+        return bots
 
     # ------------------------------------------------------------ saving
 
     def saved_game(self) -> SavedGame:
+        """The game as its save file holds it."""
         game = self.game
         return SavedGame(pack=game.pack_id, version=game.version, pack_hash=game.pack_hash,
                          params=dict(game.params), seed=self.seed, seats=dict(self.seats),
@@ -126,23 +135,21 @@ class Session:
         assert self.state is not None
         return self.state
 
-    def stage_now(self) -> tuple[Any, Any]:
+    def stage_now(self) -> Stage:
         """The round and phase the game is in."""
         return self.state_now().get("round"), self.state_now().get("phase")
 
     # ------------------------------------------------------------ the loop
 
     def run(self) -> int:
-        """Play until the game ends or the player leaves; the exit code. The game is written
-        to its save file before every question to a person, so that closing the terminal, a
-        signal, Ctrl-C or a failure loses at most the answer being typed."""
+        """Play until the game ends or the player leaves; the exit code.
+
+        The game is written to its save file before every question to a person. Closing the
+        terminal, a signal, Ctrl-C or a failure loses at most the answer being typed.
+        """
         with stopping_signals():
             try:
-                self._intro()
-                while self.state_now()["result"] is None:
-                    self._step()
-                finish(self)
-                return EXIT_OK
+                return self._play()
             except Leave as leave:
                 return leave.code
             except KeyboardInterrupt:
@@ -150,65 +157,75 @@ class Session:
                 self.keeper.tell("Interrupted. The game is saved")
                 return EXIT_INTERRUPTED
             except Stopped as stop:
-                with contextlib.suppress(OSError, ValueError):  # the terminal may be gone
-                    self.keeper.keep()
-                    self.screen.blank()
-                    self.keeper.tell("Stopped by a signal. The game is saved")
-                return stop.exit_code
+                return self._stopped(stop)
             except RulekitError:  # a broken bot or pack: keep the game up to here, then report
-                self.keeper.tell("Something went wrong; the game up to here is saved")
+                self.keeper.tell(BROKEN)
                 raise
             except Exception as exc:
                 if os.environ.get("RULEKIT_DEBUG"):
                     raise
-                self.keeper.tell("Something went wrong; the game up to here is saved")
+                self.keeper.tell(BROKEN)
                 raise RulekitError(f"internal error: {type(exc).__name__}: {exc}",
                                    "please report it, with the save file; RULEKIT_DEBUG=1 "
                                    "shows the details") from None
 
+    def _play(self) -> int:
+        self._intro()
+        while self.state_now()["result"] is None:
+            self._step()
+        finish(self)
+        return EXIT_OK
+
+    def _stopped(self, stop: Stopped) -> int:
+        """Save the game on a signal, as far as the terminal is still there."""
+        with contextlib.suppress(OSError, ValueError):  # the terminal may be gone
+            self.keeper.keep()
+            self.screen.blank()
+            self.keeper.tell("Stopped by a signal. The game is saved")
+        return stop.exit_code
+
     def _intro(self) -> None:
+        """The pack, the seats, and how the game is saved or was resumed."""
         game = self.game
-        seats = ", ".join(
-            f"{self.render.name(role)}: {'person' if spec == HUMAN else spec + ' bot'}"
-            for role, spec in self.seats.items())
         self.screen.show(Text(f"{game.pack_name} {game.version}", style="bold"))
-        self.screen.show(Text(seats))
+        self.screen.show(Text(seats_text(self.seats, self.render.name)))
         if self.resumed_from is not None:
-            self.screen.note(f"Resumed from {self.resumed_from} after "
-                             f"{len(self.decisions)} decisions.")
-            if max(map(len, self.history.values()), default=0) >= CATCH_UP_NOTED:
-                self.screen.note("What each player may know is worked out again: this may "
-                                 "take a few seconds.")
-            self._recap()
+            self._resumed(self.resumed_from)
         elif self.keeper.active:
             self.screen.note(f"The game is saved as it goes, to {shell_path(self.keeper.path)}.")
         if self.humans:
             self.screen.note("Type help at any prompt for the commands.")
         self.screen.blank()
 
-    def _recap(self) -> None:
-        """After a resume, the last events the person at the screen saw, before the board
-        (in hot seat each person gets theirs after their pass screen)."""
-        if self.hot_seat or self.holder is None:
-            return
-        self.feed.recent("Recap", self.holder)
+    def _resumed(self, where: Path) -> None:
+        """Where the game was resumed from, then the last events the person saw.
+
+        In hot seat each person gets theirs after their pass screen.
+        """
+        self.screen.note(f"Resumed from {where} after {len(self.decisions)} decisions.")
+        if max(map(len, self.history.values()), default=0) >= CATCH_UP_NOTED:
+            self.screen.note("What each player may know is worked out again: this may "
+                             "take a few seconds.")
+        if not self.hot_seat and self.holder is not None:
+            self.feed.recent("Recap", self.holder)
 
     def _step(self) -> None:
+        """Ask the first pending decision of a bot or a person, and show what happened."""
         pending = self.game.pending(self.state_now())
         if not pending:
             raise GameRuntimeError("the game is neither over nor waiting for a decision")
         decision = pending[0]
         role = decision.player
         bot = self.bots.get(role)
-        if bot is not None:
-            option = bot.decide(self.state_now(), decision)
-            self.apply(role, option, bot)
-            self.stream(BOT_PACE)
+        if bot is None:
+            ask(self, role, decision)
+            self.stream(0)
             return
-        ask(self, role, decision)
-        self.stream(0)
+        self.apply(role, bot.decide(self.state_now(), decision), bot)
+        self.stream(BOT_PACE)
 
     def apply(self, role: str, option: Option, bot: Bot | None = None) -> None:
+        """Apply ``role``'s answer and record it (and the bot's generator, for a bot)."""
         state = self.game.apply(self.state_now(), {role: option})
         self.decisions.append((role, option.id))
         self.last_decider = role
@@ -217,8 +234,10 @@ class Session:
         self.state = state
 
     def stream(self, pace: float) -> None:
-        """Show the person at the screen what just happened (not in hot seat, where each
-        person sees it at their next turn)."""
+        """Show the person at the screen what just happened.
+
+        Not in hot seat, where each person sees it at their next turn.
+        """
         if not self.hot_seat:
             self.feed.stream(self.holder, pace)
 
