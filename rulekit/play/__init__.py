@@ -1,30 +1,18 @@
 """Playing at the terminal: ``rulekit play``, ``rulekit replay`` and ``rulekit map``.
 
-- :mod:`~rulekit.play.session`: the game loop, hot seat;
-- :mod:`~rulekit.play.asking`: a person's decision (status, question, answers);
-- :mod:`~rulekit.play.commands`: the commands typed at a prompt, and the help;
-- :mod:`~rulekit.play.feed`: the events, each told once to each person;
-- :mod:`~rulekit.play.ending`: the end of a game (result, what was hidden, keeping it);
-- :mod:`~rulekit.play.bot`: a seat played by an agent;
-- :mod:`~rulekit.play.seats`: who sits where, in a new game and a resumed one;
-- :mod:`~rulekit.play.render`: what a player sees, from ``game.observe``;
-- :mod:`~rulekit.play.table`: the pack's ``display:`` section drawn;
-- :mod:`~rulekit.play.tablebeliefs`: where a hidden piece may be, from the viewer's belief;
-- :mod:`~rulekit.play.boardtext`: the board and the map as text;
-- :mod:`~rulekit.play.menuview`: a question's menu, laid out to fit the terminal;
-- :mod:`~rulekit.play.wrapping`: text that fits the terminal's width, never breaking a name;
-- :mod:`~rulekit.play.styles`: the styles of the table;
-- :mod:`~rulekit.play.context`: what a decision is about, written before its prompt;
-- :mod:`~rulekit.play.cardtext`: the pack's cards with their text;
-- :mod:`~rulekit.play.prompt`: menus numbered by line, and the parsing of typed answers;
-- :mod:`~rulekit.play.savefile`: the save file (JSON, read with bounds, written atomically);
-- :mod:`~rulekit.play.restore`: a saved game's pack loaded and its decisions replayed;
-- :mod:`~rulekit.play.saves`: a file per game, the games still on, no overwriting;
-- :mod:`~rulekit.play.keeper`: the game's save file, written as the game goes;
-- :mod:`~rulekit.play.signals`: SIGHUP and SIGTERM end a game saved;
-- :mod:`~rulekit.play.replay`: stepping through a saved game from one player's view;
-- :mod:`~rulekit.play.screen`: the console and the input stream;
-- :mod:`~rulekit.play.svgmap`: the map as an SVG picture.
+The game loop is in ``session``. It asks a person in ``asking``, answers their ``commands``, and
+seats a ``bot``. The ``feed`` tells the events, each once to each person. The ``ending`` shows the
+result and what was hidden. The ``seats`` say who sits where.
+
+What a player sees is drawn by ``render``, from ``game.observe`` only. The ``table`` draws the
+pack's ``display:`` section. Where a hidden piece may be comes from ``tablebeliefs``. The board is
+in ``boardtext``, a question's menu in ``menuview``. Text fits the terminal by ``wrapping``, in
+``styles``. The ``context`` says what a decision is about. The ``cardtext`` shows the cards. The
+``prompt`` numbers menus and parses answers.
+
+The ``keeper`` saves a game as it goes, in a ``savefile``, one per game (``saves``). A saved game
+comes back by ``restore``. The ``replay`` steps through it. The ``signals`` SIGHUP and SIGTERM end a
+game saved. The ``screen`` is the console and the input. The ``svgmap`` draws the map as SVG.
 """
 
 from __future__ import annotations
@@ -48,9 +36,9 @@ SEED_BITS = 64
 
 
 def new_seed() -> int:
-    """A seed for a game when none is given, from the operating system.
+    """A seed for a game when none is given, from the system.
 
-    No player can find it from what they see; it is shown when the game is over.
+    No player can find it from what they see. It is shown when the game is over.
     """
     return secrets.randbits(SEED_BITS)
 
@@ -61,8 +49,7 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
                  take_seat: bool = False) -> Session:
     """A new game of ``pack``, or the game saved in ``resume``.
 
-    A saved game keeps its seed and parameters; its seats may change (see
-    :func:`resumed_seats`).
+    A saved game keeps its seed and parameters. Its seats may change (see :func:`resumed_seats`).
     """
     if resume is None:
         return _new_session(screen, pack, seats or [], seed, params or [], save)
@@ -76,6 +63,7 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
 
 def _new_session(screen: Screen, pack: str | None, seats: list[str], seed: int | None,
                  params: list[str], save: Path | None) -> Session:
+    """A new game, its seats and save file checked."""
     if pack is None:
         raise UsageError("name the PACK to play, or a saved game to go on with",
                          "rulekit play PACK, or rulekit play --resume FILE")
@@ -93,7 +81,7 @@ def _new_session(screen: Screen, pack: str | None, seats: list[str], seed: int |
 
 
 def _note_unfinished(screen: Screen, pack_id: str) -> None:
-    """Say how many games of the pack are still on in this folder, if any."""
+    """Say how many games of the pack are still on here, if any."""
     count = len(unfinished_games(pack_id=pack_id))
     if count:
         screen.note(f"{count} unfinished game{'s' if count > 1 else ''} of {pack_id} "
@@ -102,6 +90,7 @@ def _note_unfinished(screen: Screen, pack_id: str) -> None:
 
 def _resumed_session(screen: Screen, resume: Path, pack: str | None, seats: list[str],
                      save: Path | None, take_seat: bool) -> Session:
+    """A saved game, rebuilt, with its seats checked."""
     where = str(resume)
     saved = read_save(resume)
     loaded = load_saved_pack(saved, where, pack)
@@ -124,7 +113,7 @@ def _resumed_session(screen: Screen, resume: Path, pack: str | None, seats: list
 
 
 def list_unfinished(screen: Screen) -> int:
-    """``rulekit play --list``: the games still on saved in the working folder."""
+    """``rulekit play --list``: the games still on, saved here."""
     games = unfinished_games()
     if not games:
         screen.note("No unfinished game is saved in this folder.")

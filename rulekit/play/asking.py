@@ -1,8 +1,8 @@
-"""A person's decision at the terminal, asked until a legal answer is typed.
+"""A person's decision at the terminal, asked until a legal answer.
 
-It shows the hot seat's pass screen, the status and the question, and reads answers,
-answering commands in between. A subset that leaves out what may be chosen is confirmed.
-Piped input refused again and again stops the game.
+The hot seat first shows its pass screen. Then come the status and the question. Answers are read
+until one is legal, commands answered in between. A subset that leaves out what may be chosen is
+confirmed. Piped input refused again and again stops the game.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def ask(session: Session, role: str, decision: Decision) -> None:
 
 
 def _answered(session: Session, role: str, menu: Menu, prompt: str) -> bool:
-    """Read one line at ``prompt``; whether it was a legal answer, now applied."""
+    """Read one line; whether it was a legal answer, now applied."""
     text = read_line(session, prompt)
     answer = parse_answer(menu, text)
     if isinstance(answer, Problem):
@@ -76,14 +76,14 @@ def _answered(session: Session, role: str, menu: Menu, prompt: str) -> bool:
 
 
 def _refusal(session: Session, menu: Menu, problem: Problem, text: str) -> str:
-    """Why an answer is refused; a card of the pack that is not among the choices, named."""
+    """Why an answer is refused; a card named that is no choice here."""
     name = card_named(session.game, text) if problem.message.startswith("Nothing matches") \
         else None
     return f"{name} cannot be chosen here: {menu.decision.prompt}." if name else problem.message
 
 
 def _applied(session: Session, role: str, menu: Menu, answer: Choice, prompt: str) -> bool:
-    """Apply a choice once confirmed; whether the game took it."""
+    """Apply a choice once it is confirmed; whether the game took it."""
     if not confirmed(session, menu, answer.option, prompt):
         return False
     try:
@@ -95,7 +95,10 @@ def _applied(session: Session, role: str, menu: Menu, answer: Choice, prompt: st
 
 
 def read_line(session: Session, prompt: str) -> str:
-    """One line typed at ``prompt``; at the end of the input, the game is saved and left."""
+    """One line typed at ``prompt``.
+
+    At the end of the input, the game is saved and left.
+    """
     try:
         return session.screen.ask(prompt)
     except EOFError:
@@ -103,7 +106,10 @@ def read_line(session: Session, prompt: str) -> str:
 
 
 def pass_to(session: Session, role: str) -> None:
-    """Wipe the screen, show the public events since the last pass, and wait for ``role``."""
+    """Pass the screen on to ``role``.
+
+    It is wiped, then shows the public events since the last pass. It waits for Enter.
+    """
     screen = session.screen
     screen.clear()
     session.feed.recent("For everyone", None)
@@ -116,11 +122,10 @@ def pass_to(session: Session, role: str) -> None:
 def show_turn(session: Session, role: str, menu: Menu, passed: bool = False) -> None:
     """The question, after what the person was not shown yet.
 
-    At the start of their turn, the status block and what happened since they last saw the
-    table (in hot seat, since their last turn) come first; later in the same run of
-    decisions, only the new events. On a terminal, all of it fits on the screen: the events
-    first give way, then a long menu goes in columns or is cut short (``more`` lists it),
-    and the status block last (``board`` shows it).
+    At the start of a turn, the status block comes first. Then comes what happened since the person
+    last saw the table. Later in the same turn, only the new events do. On a terminal, all of it
+    fits on the screen. The events give way first. Then a long menu goes in columns or is cut short
+    (``more`` lists it). The status block goes last (``board`` shows it).
     """
     screen, render = session.screen, session.render
     if not passed:  # (after a pass screen, the screen is wiped: no blank at its top)
@@ -139,9 +144,9 @@ def show_turn(session: Session, role: str, menu: Menu, passed: bool = False) -> 
 
 def _fitted(screen: Screen, name: str, status: list[RenderableType], question: MenuBlock
             ) -> tuple[list[RenderableType], MenuBlock]:
-    """The status block and the question, cut to fit a terminal's screen.
+    """The status block and the question, cut to fit a terminal.
 
-    The status gives way to one line when the menu would not fit under it.
+    The status shrinks to one line when the menu would not fit under it.
     """
     lines = screen.lines()
     if lines is None:
@@ -158,11 +163,10 @@ def _fitted(screen: Screen, name: str, status: list[RenderableType], question: M
 
 
 def confirmed(session: Session, menu: Menu, option: Option, prompt: str) -> bool:
-    """Whether a subset answer that leaves out items the player may add is meant.
+    """Whether a subset answer leaving out items one may add is meant.
 
-    A person at a terminal is asked once: yes, or the same answer typed again, goes on;
-    anything else asks the question again. Piped answers are taken as meant, so that a
-    script has one line per decision.
+    A person at a terminal is asked once. Yes, or the same answer again, goes on. Anything else asks
+    the question again. Piped answers are taken as meant: a script has one line per decision.
     """
     screen = session.screen
     names = left_out(menu, option) if screen.input_is_terminal else []
@@ -181,13 +185,13 @@ def confirmed(session: Session, menu: Menu, option: Option, prompt: str) -> bool
 
 
 def _these(option: Option) -> str:
-    """The items of a subset answer, counted: ``none of them``, ``this one``, ``these 3``."""
+    """The items of an answer, counted: ``none of them``, ``these 3``..."""
     size = 0 if option.id == NONE_ID else len(option.id.split("+"))
     return {0: "none of them", 1: "this one"}.get(size, f"these {size}")
 
 
 def _meant(menu: Menu, option: Option, text: str) -> bool:
-    """Whether the line typed at a confirmation says yes, or gives the same answer again."""
+    """Whether a confirmation says yes, or gives the same answer again."""
     typed = text.strip().lower()
     if typed in ("y", "yes"):
         return True
@@ -198,9 +202,9 @@ def _meant(menu: Menu, option: Option, text: str) -> bool:
 
 
 def refuse(session: Session, message: str) -> None:
-    """Say why an answer is refused; stop after a few in a row when no person types them.
+    """Say why an answer is refused.
 
-    Piped input would otherwise be refused forever.
+    Piped input stops after a few refusals in a row: else it would go on forever.
     """
     screen = session.screen
     screen.show(Text(message, style=STYLE_ERROR))
@@ -219,10 +223,10 @@ def end_of_input(session: Session) -> NoReturn:
 
 
 def left_out(menu: Menu, option: Option) -> list[str]:
-    """The labels of the items a subset answer leaves out that could be added to it.
+    """The items a subset answer leaves out that could be added to it.
 
-    Only when the rules bound the choice by nothing but its items (no largest count below
-    their number): leaving out what may be taken is then more likely a slip than a plan.
+    That is only when nothing but the items bounds the choice. Leaving out what may be taken is then
+    more likely a slip than a plan.
     """
     decision = menu.decision
     if not menu.subset or option.id.startswith("!") or decision.max < len(decision.items):

@@ -1,4 +1,4 @@
-"""The board as text: where known pieces stand, what lies on routes, and the whole map."""
+"""The board as text: where pieces stand, what lies on routes, the map."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class BoardText:
         return f"{text} ({self.game.label(region)})" if isinstance(region, str) else text
 
     def route_names(self, node: str, zones: Mapping[str, SeenPile] | None = None) -> list[str]:
-        """The names of a node's neighbours, each marked with the piles on its route."""
+        """A place's neighbours, each marked with the piles on its route."""
         names = []
         for other, edge in self.board.adjacency.get(node, ()):
             on = self._piles_on(edge, zones) if zones is not None else []
@@ -45,7 +45,7 @@ class BoardText:
                 and (data := zones.get(slot.key)) is not None and data.get("count")]
 
     def lines(self, obs: Observation, skip: set[str]) -> list[Text]:
-        """Known positions with their routes, then what lies on routes, regions and nodes.
+        """Known positions with their routes, then what lies on the board.
 
         Zones and variables named in ``skip`` are left out.
         """
@@ -75,7 +75,7 @@ class BoardText:
         return line
 
     def _pile_marks(self, obs: Observation, skip: set[str]) -> Iterator[tuple[str, str]]:
-        """(zone, where) of each pile on the board that holds something."""
+        """Each pile on the board that holds cards: its zone and place."""
         for slot in self.render.zone_slots:
             data = obs["zones"].get(slot.key)
             if slot.per_board and data and data.get("count") and slot.name not in skip:
@@ -83,7 +83,7 @@ class BoardText:
                 yield slot.name, f"{self.game.label(slot.index)} ({pile})"
 
     def _value_marks(self, obs: Observation, skip: set[str]) -> Iterator[tuple[str, str]]:
-        """(variable, where) of each value on the board the viewer sees set."""
+        """Each value set on the board: its variable and place."""
         values = obs["vars"]
         for slot in self.render.var_slots:
             if not slot.per_board or slot.key not in values or slot.name in skip:

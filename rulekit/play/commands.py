@@ -1,4 +1,4 @@
-"""The commands a person may type at a prompt instead of an answer, and the help."""
+"""The commands a person may type at a prompt, and the help."""
 
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ HELP_COMMANDS = (
 
 
 def answer_command(session: Session, typed: Command, role: str, menu: Menu) -> bool:
-    """Answer a command typed at ``role``'s prompt; False if it leaves the game.
+    """Answer a command typed at ``role``'s prompt; False if it leaves.
 
-    Any other command is followed by the question it interrupted.
+    After the answer, the question it interrupted is asked again.
     """
     if typed.name == "quit":
         session.keeper.tell()
@@ -46,15 +46,17 @@ def answer_command(session: Session, typed: Command, role: str, menu: Menu) -> b
 
 
 def _help(session: Session, argument: str, role: str, menu: Menu) -> None:
+    """The help, with the game's save file."""
     session.screen.show(help_text(shell_path(session.keeper.path)))
 
 
 def _log(session: Session, argument: str, role: str, menu: Menu) -> None:
+    """The events seen, or the last N of them."""
     session.feed.log(role, argument)
 
 
 def _board(session: Session, argument: str, role: str, menu: Menu) -> None:
-    """The whole table as ``role`` sees it: the title line, then every section."""
+    """The whole table as ``role`` sees it."""
     obs = session.game.observe(session.state_now(), role)
     session.screen.show(session.render.header(obs, role))
     for section in session.render.view(obs, role):
@@ -62,24 +64,28 @@ def _board(session: Session, argument: str, role: str, menu: Menu) -> None:
 
 
 def _cards(session: Session, argument: str, role: str, menu: Menu) -> None:
+    """The pack's cards, or those named."""
     session.screen.show(card_list(session.game, argument))
 
 
 def _pile(session: Session, argument: str, role: str, menu: Menu) -> None:
+    """Every card of the piles named."""
     obs = session.game.observe(session.state_now(), role)
     session.screen.show(session.render.piles(obs, argument))
 
 
 def _more(session: Session, argument: str, role: str, menu: Menu) -> None:
+    """Every line of the question's menu."""
     session.screen.show(session.render.decision(menu, role))
 
 
 def _map(session: Session, argument: str, role: str, menu: Menu) -> None:
+    """The whole board."""
     session.screen.show(session.render.map())
 
 
 def _save(session: Session, argument: str, role: str, menu: Menu) -> None:
-    """Say where the game is saved, or save a copy to the file named."""
+    """Say where the game is saved, or save a copy to a file."""
     if argument:
         session.keeper.copy(Path(argument))
     else:

@@ -1,4 +1,4 @@
-"""The end of a game at the terminal: the result, what was hidden, the seed, the save kept."""
+"""The end of a game: the result, what was hidden, the seed, the save."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def finish(session: Session) -> None:
-    """Show the last events, the result, what each player held, and the seed."""
+    """Show the last events, the result, what each held, and the seed."""
     screen = session.screen
     _last_events(session)
     result = session.state_now()["result"]
@@ -32,7 +32,7 @@ def finish(session: Session) -> None:
 
 
 def _last_events(session: Session) -> None:
-    """What happened last: to the person at the screen, or to all on a wiped hot seat."""
+    """What happened last: to the person here, or to all in hot seat."""
     if not session.hot_seat:
         session.stream(0)
         return
@@ -53,8 +53,8 @@ def game_over(render: Renderer, result: Result) -> Panel:
 def keep_finished(session: Session) -> None:
     """Keep a finished game where the player chose, or if they ask.
 
-    A game saved with ``--save`` or resumed from a file stays there. Its automatic save file
-    is kept only if the player asks, for ``rulekit replay``.
+    A game saved with ``--save``, or resumed from a file, stays there. Its own save file is kept
+    only if the player asks.
     """
     keeper = session.keeper
     if not keeper.automatic:
@@ -77,9 +77,9 @@ def keep_finished(session: Session) -> None:
 
 
 def reveal_sections(session: Session) -> list[RenderableType]:
-    """What each player held that the person at the screen could not see, now it is over.
+    """What each player held that the person here could not see.
 
-    In hot seat, every player's.
+    In hot seat, that is every player's.
     """
     if not session.humans:
         return []

@@ -1,7 +1,7 @@
 """The events of a game, as each person at the screen is told them.
 
-Each event is told once, in order, under the round it belongs to. Each log line wraps under
-itself, never inside a name.
+Each event is told once, in order, under its round. A log line wraps under itself, never inside a
+name.
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ EVENT_INDENT = 2  # a log line's indent; its wrapped lines are indented twice as
 
 
 class Feed:
-    """What each viewer has been shown of the log, and the showing of the rest.
+    """What each viewer was shown of the log, and the showing of the rest.
 
-    The viewer ``None`` stands for the public events, as the hot seat's pass screen shows
-    them.
+    The viewer ``None`` stands for the public events of the hot seat's pass screen.
     """
 
     def __init__(self, game: Game, render: Renderer, screen: Screen,
@@ -38,10 +37,10 @@ class Feed:
         self.told: list[Event] = []  # the public events of the last pass screen
 
     def visible(self, viewer: str | None) -> list[Event]:
-        """The events ``viewer`` may see; public ones only for no one in particular.
+        """The events ``viewer`` may see; only public ones for no one.
 
-        The records of the viewer's own answers are left out: the pack's log lines tell what
-        an answer did, and an answer is never restated after it was typed.
+        A viewer's own answers are left out. The pack's log lines tell what an answer did. An answer
+        is never restated after it was typed.
         """
         if viewer is not None:
             return [event for event in self.game.observe(self.state(), viewer)["log"]
@@ -54,9 +53,9 @@ class Feed:
         self.seen[viewer] = len(self.visible(viewer))
 
     def unseen(self, viewer: str | None) -> tuple[list[Event], int | None]:
-        """The events ``viewer`` has not been shown yet, now marked as shown.
+        """The events ``viewer`` was not shown yet, now marked as shown.
 
-        Also the round of the last event shown before them.
+        The round of the last event shown before them comes too.
         """
         events = self.visible(viewer)
         start = self.seen.get(viewer, 0)
@@ -64,7 +63,7 @@ class Feed:
         return events[start:], _round_before(events, start)
 
     def stream(self, viewer: str | None, pace: float) -> None:
-        """Show ``viewer`` what just happened, one line after another, ``pace`` apart."""
+        """Show ``viewer`` what just happened, a line at a time."""
         events, last = self.unseen(viewer)
         for line in self.render.events(events, viewer, last):
             self.screen.show(event_line(line, self.names))
@@ -72,14 +71,12 @@ class Feed:
                 self.screen.pause(pace)
 
     def recent(self, title: str | None, viewer: str | None, room: int | None = None) -> None:
-        """The last of the events ``viewer`` has not been shown, under ``title``.
+        """The last events ``viewer`` was not shown, under ``title``.
 
-        At most :data:`MAX_RECENT` of them are shown, and no more than fit in ``room`` lines
-        if given; a line says how many earlier ones ``log`` shows.
+        At most :data:`MAX_RECENT` of them are shown, as many as fit in ``room`` lines. A line says
+        how many earlier ones ``log`` shows.
         """
-        events, last = self.unseen(viewer)
-        if viewer is not None and self.told:
-            events, last = self._not_told(events, last)
+        events, last = self._untold(viewer)
         if not events:
             return
         most = min(MAX_RECENT, len(events))
@@ -89,19 +86,24 @@ class Feed:
             most = self._fitting(events, most, viewer, last, room)
         if title and most:
             self.screen.show(Text(title, style="bold underline"))
-        earlier = len(events) - most
-        if earlier and (room is None or most or room > 0):
-            self.screen.show(Text(f"  ({earlier} earlier event{'s' if earlier > 1 else ''}: "
-                                  f"type log)", style="dim"))
+        if len(events) > most and (room is None or most or room > 0):
+            self._earlier(len(events) - most)
         for line in self._lines(events[-most:] if most else [], events, viewer, last):
             self.screen.show(event_line(line, self.names))
 
-    def _not_told(self, events: list[Event], last: int | None
-                  ) -> tuple[list[Event], int | None]:
-        """``events`` without those read on the pass screen just before, told only once.
+    def _earlier(self, count: int) -> None:
+        """Say how many earlier events ``log`` shows."""
+        self.screen.show(Text(f"  ({count} earlier event{'s' if count > 1 else ''}: type log)",
+                              style="dim"))
 
-        Also the round of the last event before those kept.
+    def _untold(self, viewer: str | None) -> tuple[list[Event], int | None]:
+        """The events ``viewer`` was not told, and the round before them.
+
+        A person is not told again what the last pass screen showed.
         """
+        events, last = self.unseen(viewer)
+        if viewer is None or not self.told:
+            return events, last
         told, self.told = self.told, []
         kept = [event for event in events if event not in told]
         if kept and kept != events:
@@ -119,13 +121,13 @@ class Feed:
 
     def _lines(self, shown: list[Event], events: list[Event], viewer: str | None,
                last: int | None) -> list[Text]:
-        """The lines of the last events ``shown`` of ``events``, under the right round."""
+        """The lines of the last events ``shown``, under their round."""
         if len(shown) < len(events):
             last = _round_before(events, len(events) - len(shown))
         return self.render.events(shown, viewer, last)
 
     def log(self, role: str, argument: str) -> None:
-        """``log [N]``: the last N events ``role`` may see (all without N), their answers too."""
+        """``log [N]``: the last N events ``role`` may see, answers too."""
         events = self.game.observe(self.state(), role)["log"]
         count = int(argument) if argument else len(events)
         shown = events[-count:] if count > 0 else []
@@ -137,13 +139,13 @@ class Feed:
 
 
 def _round_before(events: list[Event], start: int) -> int | None:
-    """The round of the event before ``events[start]``, if there is one and it has a round."""
+    """The round of the event before ``events[start]``, if any."""
     number = events[start - 1].get("round") if start > 0 else None
     return number if isinstance(number, int) else None
 
 
 def event_line(line: Text, names: tuple[str, ...]) -> Hanging:
-    """A log line that wraps under itself, further in than the next line's start.
+    """A log line that wraps under itself, further in than the next line.
 
     It never breaks inside one of the pack's ``names``.
     """

@@ -1,5 +1,7 @@
-"""The save file of the game being played: written as the game goes, quietly, and only when it
-changed; where it is, told when it matters."""
+"""The save file of the game being played, written as the game goes.
+
+It is written quietly, and only when the game changed. Where it is is told when it matters.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +16,12 @@ from rulekit.play.screen import Screen
 
 
 class Keeper:
-    """Keeps one game in its save file: ``path`` (``--save`` or the resumed file), else a new
-    file of its own named by the pack and the start time, created on first use (and removed at
-    the end of the game unless the player keeps it). When not ``active`` (bots alone, no
-    ``--save``), nothing is written."""
+    """Keeps one game in its save file.
+
+    That is ``path`` (``--save``, or the resumed file), if given. Else it is a new file named by the
+    pack and start time. It is made on first use, and removed at the end unless the player keeps it.
+    Without a person or ``--save``, nothing is written.
+    """
 
     def __init__(self, screen: Screen, pack_id: str, started: str, path: Path | None,
                  active: bool, snapshot: Callable[[], SavedGame]) -> None:
@@ -33,14 +37,16 @@ class Keeper:
 
     @property
     def path(self) -> Path:
-        """The game's save file (chosen, and created empty, on first use)."""
+        """The game's save file, chosen and made empty on first use."""
         if self._path is None:
             self._path = new_save_path(self.pack_id, self.started)
         return self._path
 
     def keep(self) -> Path | None:
-        """Write the game if it changed since the last write; a failure is said once, and
-        the game goes on."""
+        """Write the game if it changed since the last write.
+
+        A failure is said once, and the game goes on.
+        """
         if not self.active:
             return None
         saved = self.snapshot()
@@ -58,7 +64,7 @@ class Keeper:
         return written
 
     def tell(self, why: str = "The game is saved") -> None:
-        """Write the game if needed, and say where it is and how to go on with it."""
+        """Write the game if need be, and say where it is."""
         written = self.keep()
         if written is None:
             return
@@ -67,7 +73,7 @@ class Keeper:
         self.screen.note(f"(rulekit {command} {shell_path(written)})")
 
     def discard(self) -> None:
-        """Remove the game's automatic save file (a finished game the player did not keep)."""
+        """Remove the automatic save file of a game not kept."""
         if self.automatic and self._path is not None:
             with contextlib.suppress(OSError):
                 self._path.unlink()
@@ -83,7 +89,7 @@ class Keeper:
 
 
 def shell_path(path: Path) -> str:
-    """A path as a person would type it: relative to the working folder when inside it."""
+    """A path as a person would type it: relative, when inside here."""
     try:
         text = str(path.absolute().relative_to(Path.cwd()))
     except ValueError:

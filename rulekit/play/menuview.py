@@ -1,8 +1,8 @@
-"""A question's menu as the terminal shows it, laid out to fit the screen.
+"""A question's menu, as the terminal shows it.
 
-Its lines go one under another while they fit, else in columns (read down, like ``ls``), else
-the first of them with the count of the rest (``more`` lists them all). The keys stay those
-of :class:`~rulekit.play.prompt.Menu`.
+Its lines go one under another while they fit the screen. Else they go in columns, read down. Else
+the first of them show, with the count of the rest (``more`` lists them all). The keys stay those of
+:class:`~rulekit.play.prompt.Menu`.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ SHOWN_CLOSED = 3  # options not open now named under a menu; the rest counted
 
 
 class MenuBlock:
-    """The title, the entries (each a key and a text) and the hint of a question.
+    """The title, the entries and the hint of a question.
 
-    ``rows``, if given, is the most lines the entries may take.
+    Each entry is a key and a text. ``rows``, if given, is the most lines they may take.
     """
 
     def __init__(self, title: Text, entries: list[tuple[Text, Text]], hint: Text,
@@ -45,7 +45,7 @@ class MenuBlock:
         return MenuBlock(self.title, self.entries, self.hint, rows, self.closed)
 
     def rows_needed(self, width: int) -> int:
-        """The fewest lines that show every entry, in columns if need be, at ``width``."""
+        """The fewest lines that show every entry at ``width``."""
         if not self.entries:
             return 0
         column = max(len(key.plain) + len(text.plain) for key, text in self.entries) + GAP
@@ -53,7 +53,7 @@ class MenuBlock:
         return -(-len(self.entries) // across)
 
     def bare(self) -> MenuBlock:
-        """The title and hint alone (to measure what the entries leave)."""
+        """The title and hint alone, to measure what entries leave."""
         return MenuBlock(self.title, [], self.hint, closed=self.closed)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -68,7 +68,7 @@ class MenuBlock:
         yield self.hint
 
     def _columns(self, rows: int, width: int) -> Iterator[Text]:
-        """The entries in columns read down, in ``rows`` lines, cut short if need be."""
+        """The entries in columns read down, cut short if need be."""
         lines = [key + text for key, text in self.entries]
         column = max(len(line.plain) for line in lines) + GAP
         across = max(1, (width + GAP) // column)
@@ -88,7 +88,7 @@ class MenuBlock:
 
 
 def menu_block(render: Renderer, menu: Menu, role: str) -> MenuBlock:
-    """The question of ``menu`` as ``role`` reads it: title, entries, hint, closed options."""
+    """The question of ``menu`` as ``role`` reads it."""
     width = max((len(e.key) for e in menu.entries), default=1)
     entries = [(Text("  " + entry.key.rjust(width), style=STYLE_KEY) + Text("  "),
                 _entry_text(render, menu, entry)) for entry in menu.entries]
@@ -108,7 +108,7 @@ def _title(render: Renderer, menu: Menu, role: str) -> Text:
 
 
 def _how_many(decision: Decision) -> str:
-    """How many items of a subset to choose: ``choose 2``, ``choose up to 3``..."""
+    """How many items to choose: ``choose 2``, ``choose up to 3``..."""
     n = len(decision.items)
     low, high = max(decision.min, 0), min(decision.max, n)
     if low == high:
@@ -119,7 +119,7 @@ def _how_many(decision: Decision) -> str:
 
 
 def _entry_text(render: Renderer, menu: Menu, entry: Entry) -> Text:
-    """A menu line after its key: the label, a card's text, whether it is an anytime action."""
+    """A menu line after its key: the label, and a card's text."""
     line = Text(style="")
     line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
     items = menu.decision.items
@@ -142,7 +142,7 @@ def _hint(menu: Menu) -> str:
 
 
 def _enter_hint(menu: Menu, default: Option) -> str:
-    """How to take the only answer, and the anytime actions, if any."""
+    """How to take the only answer, and the anytime actions."""
     if default.id == NONE_ID:
         only = "nothing to choose"
     else:
@@ -152,7 +152,10 @@ def _enter_hint(menu: Menu, default: Option) -> str:
 
 
 def closed_text(menu: Menu) -> Hanging | None:
-    """The options the rules refuse now, a few by name: typed, they get the pack's reason."""
+    """The options the rules refuse now, a few by name.
+
+    Typed, they get the pack's reason.
+    """
     names = list(dict.fromkeys(text for text, _ in menu.refused))
     if not names:
         return None

@@ -1,21 +1,19 @@
-"""What a person types at a decision prompt: a numbered menu and the parser of answers.
+"""What a person types at a decision prompt: a numbered menu, and its parser.
 
 A :class:`Menu` numbers the choices of one :class:`~rulekit.engine.decisions.Decision`:
 
-- a ``one`` decision lists its options in the engine's order (``none`` first when the choice
-  may be declined, anytime actions last); the answer is one number or a name;
-- a ``subset`` decision lists its *items*, never every subset; the answer is several numbers
-  separated by spaces or commas, names separated by commas, or ``none``. The engine checks the
-  chosen ids (``decision.option``), so its own rules give the message of an illegal choice.
+- a ``one`` decision lists its options in the engine's order. ``none`` comes first when it may be
+  declined, anytime actions last. The answer is a number or a name;
+- a ``subset`` decision lists its *items*, never every subset. The answer is numbers, names
+  separated by commas, or ``none``. The engine checks the ids chosen, so its own rules say why a
+  choice is illegal.
 
-Menu keys never change meaning. The lines of options or items are numbered 1..n whatever
-their labels; anytime actions get letters (``a``, ``b``...), never the next number. Options of
-equal labels (two tokens of one value) are shown once.
+Menu keys never change meaning. Options or items are numbered 1..n, whatever their labels. Anytime
+actions get letters (``a``, ``b``...), never the next number. Equal options (two tokens of one
+value) are shown once.
 
 :func:`parse_answer` turns a typed line into a :class:`Choice`, a :class:`Command` or a
-:class:`Problem` to show before asking again. The commands are ``help``, ``board``, ``cards
-[NAME]``, ``pile NAME``, ``log [N]``, ``map``, ``more`` (a long menu in full), ``save [FILE]``
-and ``quit``.
+:class:`Problem`. The commands are those of :data:`COMMANDS`.
 """
 
 from __future__ import annotations
@@ -44,8 +42,8 @@ Label = Callable[[object], str]
 class Entry:
     """One numbered line of a menu.
 
-    It is an option (of a ``one`` decision, or an anytime action), or an item of a ``subset``
-    decision (``index`` into ``decision.items``).
+    It is an option (of a ``one`` decision, or an anytime action). Or it is an item of a ``subset``
+    decision: ``index`` into ``decision.items``.
     """
 
     key: str
@@ -81,7 +79,7 @@ class Command:
 
 @dataclass(frozen=True)
 class Problem:
-    """Why a typed line is no answer, to show before asking again."""
+    """Why a typed line is no answer, shown before asking again."""
 
     message: str
 
@@ -90,7 +88,7 @@ Answer = Choice | Command | Problem
 
 
 class Menu:
-    """The numbered lines shown for one decision, and the lookup of typed keys."""
+    """The numbered lines shown for one decision, and the keys typed."""
 
     def __init__(self, decision: Decision, label: Label) -> None:
         self.decision = decision
@@ -110,7 +108,7 @@ class Menu:
         return rows + [_Row(extra.label, extra, None, True) for extra in self.decision.extras]
 
     def _one_rows(self) -> list[_Row]:
-        """The options, equal ones (two tokens of one value) shown once."""
+        """The options; equal ones (two tokens of one value) once."""
         rows: list[_Row] = []
         seen: set[str] = set()
         for option in self.decision.options():
@@ -121,21 +119,28 @@ class Menu:
         return rows
 
     def _one_row(self, option: Option) -> _Row:
+        """The line of an option."""
         anytime = option.id.startswith("!")
         index = None if anytime or option.id == NONE_ID else self._index_of(option.id)
         text = option.label if index is None else self.item_labels[index]
         return _Row(text, option, index, anytime)
 
     def _index_of(self, item_id: str) -> int | None:
+        """The index of an item by its id, if it is one."""
         return self.item_ids.index(item_id) if item_id in self.item_ids else None
 
     def entry(self, key: str) -> Entry | None:
+        """The line of a typed key, if any."""
         return self._by_key.get(key.strip())
 
     def key_of(self, option_id: str) -> str:
-        """The text to type for an option (``one``) or for a subset's option id."""
+        """The text to type for an option, or a subset's option id."""
         if self.subset and not option_id.startswith("!"):
             return self._subset_keys(option_id)
+        return self._option_key(option_id)
+
+    def _option_key(self, option_id: str) -> str:
+        """The key of an option's line, or of an equal option's."""
         lines = [(e.key, e.option.id, e.label) for e in self.entries if e.option is not None]
         key = next((key for key, line_id, _ in lines if line_id == option_id), None)
         if key is None:  # one of equal options, shown once
@@ -146,6 +151,7 @@ class Menu:
         return key
 
     def _subset_keys(self, option_id: str) -> str:
+        """The keys of a subset's items, or ``none``."""
         if option_id == NONE_ID:
             return NONE_ID
         indexes = [self.item_ids.index(part) for part in option_id.split("+")]
@@ -153,13 +159,14 @@ class Menu:
                         for index in indexes)
 
     def _label_of(self, option_id: str) -> str | None:
+        """The label of an option or item, by its id."""
         at = self._index_of(option_id)
         if at is not None:
             return self.item_labels[at]
         return next((o.label for o in self.decision.options() if o.id == option_id), None)
 
     def keys_text(self) -> str:
-        """The valid keys, shortly: ``1-5``, ``1, 2`` or ``1-5, a``."""
+        """The keys, in short: ``1-5``, ``1, 2`` or ``1-5, a``."""
         numbers = [e.key for e in self.entries if not e.anytime]
         letters = [e.key for e in self.entries if e.anytime]
         parts = [f"{numbers[0]}-{numbers[-1]}"] if len(numbers) > 2 else numbers
@@ -167,13 +174,13 @@ class Menu:
 
 
 def _refused_labels(decision: Decision, label: Label) -> list[tuple[str, str]]:
-    """(label, item id) of each candidate the rules refuse now."""
+    """The label and item id of each candidate the rules refuse now."""
     items = [item for item, _ in decision.refused()]
     return [(label(item), item_id) for item, item_id in zip(items, item_ids(items), strict=True)]
 
 
 def _keyed(rows: list[_Row]) -> list[Entry]:
-    """The rows numbered 1..n, anytime actions lettered ``a``, ``b``..."""
+    """The lines numbered 1..n, anytime actions lettered ``a``, ``b``..."""
     entries: list[Entry] = []
     numbered = lettered = 0
     for text, option, index, anytime in rows:
@@ -188,14 +195,19 @@ def _keyed(rows: list[_Row]) -> list[Entry]:
 
 
 def only_option(decision: Decision) -> Option | None:
-    """The only legal option of a decision (anytime actions aside), if it has just one.
+    """The only legal option of a decision, anytime actions aside.
 
-    A person is asked even then (Enter takes it): whether someone is asked must never depend
-    on what only they may see.
+    A person is asked even then, and Enter takes it. Whether someone is asked must never depend on
+    what only they may see.
     """
     if decision.kind == "one":
         declined = 1 if decision.optional else 0
         return decision.options()[0] if len(decision.items) + declined == 1 else None
+    return _only_subset(decision)
+
+
+def _only_subset(decision: Decision) -> Option | None:
+    """The only legal answer of a subset: none of no items, or all."""
     n = len(decision.items)
     if n == 0:
         return decision.option(NONE_ID) if decision.min <= 0 else None
@@ -222,6 +234,7 @@ def parse_answer(menu: Menu, text: str) -> Answer:
 
 
 def _nothing_typed(menu: Menu) -> Problem:
+    """What to type, when nothing was."""
     hint = "the numbers of your choice, or none" if menu.subset else "the number of your choice"
     return Problem(f"Type {hint} ({menu.keys_text()}); help shows how.")
 
@@ -241,7 +254,7 @@ def _command(text: str) -> Command | None:
 
 
 def _parse_one(menu: Menu, typed: str) -> Answer:
-    """An answer to a ``one`` decision: a key, ``none``, an option's id or name."""
+    """An answer to a ``one`` decision: a key, ``none``, an id or a name."""
     entry = menu.entry(typed)
     if entry is not None and entry.option is not None:
         return Choice(entry.option)
@@ -253,6 +266,7 @@ def _parse_one(menu: Menu, typed: str) -> Answer:
 
 
 def _declined(decision: Decision) -> Answer:
+    """``none``: the choice declined, if it may be."""
     if decision.optional:
         return Choice(decision.option(NONE_ID))
     return Problem("This choice cannot be declined.")
@@ -260,25 +274,29 @@ def _declined(decision: Decision) -> Answer:
 
 def _one_by_name(menu: Menu, typed: str) -> Answer:
     """The option whose id is ``typed``, or whose name starts with it."""
-    shown = [e for e in menu.entries if e.option is not None]
-    options = [e.option for e in shown if e.option is not None]
-    exact = next((option for option in options if option.id == typed), None)
+    lines = [(e.label, e.option) for e in menu.entries if e.option is not None]
+    exact = next((option for _, option in lines if option.id == typed), None)
     if exact is not None:
         return Choice(exact)
-    found = match_name([e.label for e in shown], typed)
+    found = _option_named([label for label, _ in lines], [o for _, o in lines], typed)
+    if isinstance(found, Problem):
+        return _refused(menu, typed) or found
+    return Choice(lines[found][1])
+
+
+def _option_named(labels: list[str], options: list[Option], typed: str) -> int | Problem:
+    """The option named ``typed`` in the menu, else by the engine (a token's value)."""
+    found = match_name(labels, typed)
     if not isinstance(found, Problem):
-        return Choice(options[found])
-    plain = match_name([o.label for o in options], typed)  # the engine's name of an option
-    if not isinstance(plain, Problem):
-        return Choice(options[plain])
-    return _refused(menu, typed) or found
+        return found
+    plain = match_name([option.label for option in options], typed)
+    return found if isinstance(plain, Problem) else plain
 
 
 def _refused(menu: Menu, typed: str) -> Problem | None:
     """The pack's reason for refusing what was typed, if any.
 
-    What was typed is an item a ``where`` left out: its id, its label as the menu writes it,
-    or the start of that label.
+    That is an item a ``where`` left out. It may be typed by its id, its label, or the start of it.
     """
     decision = menu.decision
     why = decision.refusal(typed)
@@ -290,9 +308,9 @@ def _refused(menu: Menu, typed: str) -> Problem | None:
 
 
 def match_name(labels: list[str], typed: str, taken: set[int] | None = None) -> int | Problem:
-    """The index of the one label equal to ``typed``, else starting with it, in any case.
+    """The index of the one label equal to ``typed``, else starting with it.
 
-    Equal labels count as one: the first index not already ``taken`` is given.
+    Case does not matter. Equal labels count as one: the first index not ``taken`` is given.
     """
     lowered = typed.strip().lower()
     equal = [i for i, text in enumerate(labels) if text.lower() == lowered]
@@ -306,7 +324,7 @@ def match_name(labels: list[str], typed: str, taken: set[int] | None = None) -> 
 
 def _pick(labels: list[str], found: list[int], typed: str, taken: set[int]
           ) -> int | Problem | None:
-    """The index of the one name among ``found``, a problem if several, None if none."""
+    """The index of the one name among ``found``; a problem if several."""
     names = list(dict.fromkeys(labels[i] for i in found))
     if len(names) > 1:
         shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
@@ -319,7 +337,7 @@ def _pick(labels: list[str], found: list[int], typed: str, taken: set[int]
 
 
 def _parse_subset(menu: Menu, typed: str) -> Answer:
-    """An answer to a ``subset`` decision: items by numbers, ranges or names; all; none."""
+    """An answer to a subset: numbers, ranges, names, all or none."""
     action = menu.entry(typed.lower())
     if action is not None and action.option is not None:  # an anytime action, by its letter
         return Choice(action.option)
@@ -332,6 +350,7 @@ def _parse_subset(menu: Menu, typed: str) -> Answer:
 
 
 def _by_id(decision: Decision, option_id: str) -> Answer:
+    """The option of an id as the engine writes it, or why not."""
     try:
         return Choice(decision.option(option_id))
     except IllegalActionError as exc:
@@ -355,10 +374,10 @@ def _chosen(menu: Menu, typed: str) -> list[int] | Answer:
 
 
 def _add_chunk(menu: Menu, chunk: str, chosen: list[int], alone: bool) -> Answer | None:
-    """Add the items of one comma-separated part of an answer to ``chosen``.
+    """Add the items of one comma-separated part of an answer.
 
-    A part is numbers and ranges, an item's id, or the start of a name. Returns why it
-    cannot be added, or the anytime action it names when it is the whole answer.
+    A part is numbers and ranges, an item's id, or the start of a name. The result is why it cannot
+    be added, or an anytime action it names.
     """
     parts = _RANGE.sub(_spell_range, chunk).split()
     if all(_INTEGER.fullmatch(part) for part in parts):
@@ -368,6 +387,7 @@ def _add_chunk(menu: Menu, chunk: str, chosen: list[int], alone: bool) -> Answer
 
 
 def _add_numbers(menu: Menu, numbers: list[str], chosen: list[int]) -> Problem | None:
+    """Add the items of typed numbers, or say why not."""
     for number in numbers:
         entry = menu.entry(number)
         if entry is None or entry.index is None:
@@ -380,6 +400,7 @@ def _add_numbers(menu: Menu, numbers: list[str], chosen: list[int]) -> Problem |
 
 
 def _add(menu: Menu, index: int, chosen: list[int]) -> Problem | None:
+    """Add an item, unless it is chosen already."""
     if index in chosen:
         return Problem(f"{menu.item_labels[index]} is chosen twice.")
     chosen.append(index)
@@ -387,10 +408,10 @@ def _add(menu: Menu, index: int, chosen: list[int]) -> Problem | None:
 
 
 def _item_named(menu: Menu, chunk: str, chosen: list[int], alone: bool) -> int | Answer:
-    """The item whose id is ``chunk`` or whose name starts with it (not one ``chosen``).
+    """The item whose id is ``chunk``, or whose name starts with it.
 
-    Else, when the chunk is the whole answer, the one anytime action whose name starts with
-    it; else the pack's reason for refusing it, or why nothing matches.
+    Failing that, when it is the whole answer, an anytime action that it names. Else the pack's
+    reason for refusing it, or why nothing matches.
     """
     if chunk in menu.item_ids:
         return menu.item_ids.index(chunk)
@@ -420,10 +441,9 @@ def _subset_choice(menu: Menu, chosen: list[int]) -> Answer:
 
 
 def _broken_group(menu: Menu, chosen: list[int]) -> Problem | None:
-    """The 'at most N of these' rule of a subset that ``chosen`` breaks.
+    """The rule 'at most N of these' that ``chosen`` breaks, if any.
 
-    It is said in the pack's words if it gives the rule's reason, else with the names of the
-    cards concerned.
+    It is said in the pack's words, or else with the names of the cards.
     """
     why = menu.decision.broken_rule(chosen)
     if why is not None:
@@ -436,7 +456,7 @@ def _broken_group(menu: Menu, chosen: list[int]) -> Problem | None:
 
 
 def _over_limit(menu: Menu, chosen: list[int], limit: int, flags: list[int]) -> Problem | None:
-    """Why ``chosen`` holds more than ``limit`` of the items flagged, if it does."""
+    """Why ``chosen`` holds too many items of a group, if it does."""
     group = [i for i, flag in enumerate(flags) if flag]
     picked = [menu.item_labels[i] for i in sorted(chosen) if i in group]
     if len(picked) <= limit:
@@ -447,7 +467,10 @@ def _over_limit(menu: Menu, chosen: list[int], limit: int, flags: list[int]) -> 
 
 
 def _spell_range(match: re.Match[str]) -> str:
-    """``2-4`` -> ``2 3 4`` (a reversed or huge range is left as typed, to be refused)."""
+    """``2-4`` -> ``2 3 4``.
+
+    A reversed or huge range is left as typed, to be refused.
+    """
     low, high = int(match.group(1)), int(match.group(2))
     if low > high or high - low > 1000:
         return match.group(0)

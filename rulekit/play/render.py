@@ -1,11 +1,11 @@
-"""What a player sees, as rich renderables drawn from their observation.
+"""What a player sees, drawn from their observation as rich renderables.
 
-Everything shown comes from ``game.observe(state, role)``, never the raw state, and from the
-names a pack gives (``game.label``). Nothing here knows any particular game.
+Everything shown comes from ``game.observe(state, role)``, never the raw state. Names come from the
+pack (``game.label``). Nothing here knows any particular game.
 
-Without a ``display:`` section, a view lists piles and variables by owner. A player's own piles
-show every card, public ones their cards (or a count and the top card when long), hidden ones
-a count. Piles per edge, region, node or number are shown only when not empty.
+Without a ``display:`` section, piles and variables are listed by owner. A player sees every card of
+their own piles. Public piles show their cards; a long one, its size and top card. Hidden piles show
+their size. Piles per place or number show only when not empty.
 """
 
 from __future__ import annotations
@@ -55,9 +55,9 @@ def humanize(name: str) -> str:
 
 
 class SeenPile(TypedDict):
-    """A pile as an observation shows it: its size, and its cards where the viewer sees them.
+    """A pile as an observation shows it.
 
-    A card the viewer may not see is None.
+    Its cards are given if the viewer sees them. A card they may not see is None.
     """
 
     count: int
@@ -66,7 +66,7 @@ class SeenPile(TypedDict):
 
 @dataclass(frozen=True)
 class Slot:
-    """One pile of a zone, or one value of a variable, as the observation keys it."""
+    """A pile of a zone, or a value of a variable."""
 
     key: str
     name: str
@@ -87,7 +87,7 @@ class Slot:
 
     @property
     def on_board(self) -> bool:
-        """Whether a variable is shown on the board: a position (a node) or a region."""
+        """Whether a variable is shown on the board: a position or region."""
         return self.per is None and self.type in BOARD_KINDS
 
 
@@ -100,7 +100,7 @@ def _flows(documents: Iterable[YamlDocument]) -> Iterator[Mapping[str, object]]:
 
 
 def phase_names(documents: Iterable[YamlDocument]) -> dict[str, str]:
-    """Phase id -> display name, read from a loaded pack's ``flow`` section."""
+    """Phase id -> display name, from a pack's ``flow`` section."""
     names: dict[str, str] = {}
     for flow in _flows(documents):
         phases = flow.get("phases")
@@ -111,9 +111,10 @@ def phase_names(documents: Iterable[YamlDocument]) -> dict[str, str]:
 
 
 def round_count(documents: Iterable[YamlDocument], params: Mapping[str, int]) -> int | None:
-    """How many rounds a game has, if its pack's ``flow: rounds`` says.
+    """How many rounds a game has, if its pack says.
 
-    That is a number or the name of a parameter; else the count is not known before the end.
+    Its ``flow: rounds`` is a number or a parameter's name. Otherwise the count is not known before
+    the end.
     """
     for flow in _flows(documents):
         rounds = flow.get("rounds")
@@ -126,7 +127,7 @@ def round_count(documents: Iterable[YamlDocument], params: Mapping[str, int]) ->
 
 
 def spaced_names(game: Game) -> tuple[str, ...]:
-    """The names of a game's components and roles that have a space, longest first."""
+    """A game's names that have a space, longest first."""
     symbols = game.symbols
     ids = [*symbols.cards, *symbols.board.nodes, *symbols.board.regions]
     names = {game.label(i) for i in ids} | set(game.role_names.values())
@@ -134,13 +135,13 @@ def spaced_names(game: Game) -> tuple[str, ...]:
 
 
 def _short(label: str, shown: str) -> bool:
-    """Whether a name and its value are short enough to share a row."""
+    """Whether a name and its value may share a row."""
     return len(label) + len(shown) <= SHORT and ", " not in shown
 
 
 @dataclass
 class _Sorted:
-    """The lines of a view without panels, by the section they go to."""
+    """The lines of a view without panels, by section."""
 
     by_role: dict[str, list[Line]]
     table: list[Line] = field(default_factory=list)
@@ -148,7 +149,7 @@ class _Sorted:
 
 
 class Renderer:
-    """Turns observations, events and decisions of one game into renderables."""
+    """Turns the observations, events and decisions of a game into renderables."""
 
     def __init__(self, game: Game, phases: dict[str, str] | None = None,
                  rounds: int | None = None, display: Display | None = None) -> None:
@@ -173,14 +174,14 @@ class Renderer:
 
     @classmethod
     def of(cls, loaded: LoadedPack) -> Renderer:
-        """The renderer of a loaded pack, with its phases' names, rounds and display."""
+        """The renderer of a loaded pack, with its phases, rounds and display."""
         game = loaded.game
         return cls(game, phase_names(loaded.documents),
                    round_count(loaded.documents, game.params), loaded.display)
 
     def _keys(self, name: str, per: str | int | None,
               owner: str | None) -> list[tuple[str, str | None, str | None]]:
-        """(observation key, index, owner) of each pile or value of a zone or variable."""
+        """The key, index and owner of each pile or value."""
         if per is None:
             return [(name, None, owner)]
         if per == "role":
@@ -196,7 +197,7 @@ class Renderer:
         return self.game.role_names.get(role, role)
 
     def value(self, value: object) -> str:
-        """A variable's value as text: names for ids, yes/no, a dash for nothing."""
+        """A value as text: names for ids, yes or no, a dash for nothing."""
         if value is None:
             return "-"
         if isinstance(value, bool):
@@ -208,9 +209,9 @@ class Renderer:
         return self.game.label(value)
 
     def piles(self, obs: Observation, name: str) -> RenderableType:
-        """``pile NAME``: every pile whose name starts with ``name``, with all its cards.
+        """``pile NAME``: every pile whose name starts with ``name``.
 
-        Any case is fine; the cards are shown as far as the player may see them.
+        Any case will do. Each pile shows all the cards the player may see.
         """
         wanted = humanize(name.strip().lower())
         lines: list[RenderableType] = []
@@ -226,13 +227,13 @@ class Renderer:
         return Text(f"No pile is named '{name.strip()}'; piles: {', '.join(names)}.")
 
     def _pile_named(self, slot: Slot, wanted: str) -> bool:
-        """Whether a pile the pack shows has a name that starts with ``wanted``."""
+        """Whether a pile shown has a name that starts with ``wanted``."""
         names = (self.table.name(slot.name), humanize(slot.name))
         return slot.name not in self.display.hidden \
             and any(name.lower().startswith(wanted) for name in names)
 
     def _pile_line(self, slot: Slot, data: SeenPile) -> Text:
-        """A pile under its owner's and its own name, every card of it."""
+        """A pile with all its cards, under its owner's name."""
         label = self.table.name(slot.name)
         if slot.per_number or slot.per_board:
             label += f" {self.game.label(slot.index)}"
@@ -240,7 +241,10 @@ class Renderer:
         return Text.assemble((f"  {owner}{label}: ", ""), self.pile(data, True))
 
     def pile(self, data: SeenPile, own: bool) -> Text:
-        """A pile: its cards (grouped: ``Name x5``), a count and top card, or a hidden count."""
+        """A pile as text: its cards, grouped as ``Name x5``.
+
+        A long pile of another shows its size and top card. A hidden pile shows its size.
+        """
         count = int(data.get("count", 0))
         cards = data.get("cards")
         noun = "card" if count == 1 else "cards"
@@ -259,7 +263,7 @@ class Renderer:
     # ------------------------------------------------------------ a player's view
 
     def header(self, obs: Observation, role: str | None) -> RenderableType:
-        """The title of a screen: the pack, the round, the phase and the player."""
+        """A screen's title: the pack, round, phase and player."""
         parts = [self.game.pack_name]
         when = self._round_text(obs)
         if when:
@@ -272,7 +276,10 @@ class Renderer:
         return Header(parts)
 
     def _round_text(self, obs: Observation) -> str | None:
-        """``turn 3 of 7``, ``setup`` before the first round, None once the game is over."""
+        """``turn 3 of 7``, or ``setup`` before the first round.
+
+        None once the game is over.
+        """
         number = obs.get("round")
         if not number:
             return "setup" if obs.get("result") is None else None
@@ -283,7 +290,7 @@ class Renderer:
         return f"{word} {number} of {self.rounds}{last}"
 
     def status(self, obs: Observation, role: str) -> list[RenderableType]:
-        """The compact status block of a pack that declares one (else the whole view)."""
+        """The pack's status block, or else the whole view."""
         if not any(panel.status for panel in self.display.panels):
             return self.view(obs, role)
         return self.table.status(obs, role)
@@ -292,10 +299,10 @@ class Renderer:
              ) -> list[RenderableType]:
         """The sections of ``role``'s screen.
 
-        They are the pack's panels if it declares them, then what no panel shows and the pack
-        does not hide: the player's piles, the others', the table, the counters and the
-        board. With ``only_own``, their own section alone: what they held, shown to others
-        at the end of a game.
+        The pack's panels come first, if it declares them. Then comes what no panel shows, unless
+        the pack hides it. That is the player's piles, the others', the table, the counters and the
+        board. With ``only_own``, only their own section: it shows others what they held, once the
+        game is over.
         """
         skip = set(self.display.hidden)
         if only_own or not self.display.declared:
@@ -331,13 +338,16 @@ class Renderer:
         return lines
 
     def _label(self, slot: Slot) -> str:
-        """A pile's or value's name, with its number if it is one of several."""
+        """A pile's or value's name, and its number if any."""
         label = self.table.name(slot.name)
         return f"{label} {slot.index}" if slot.per_number else label
 
     def _zone_line(self, slot: Slot, data: SeenPile | None, role: str, skip: set[str]
                    ) -> Line | None:
-        """The line of a pile, unless it is empty and not the viewer's, or not shown here."""
+        """The line of a pile.
+
+        None if it is not shown here, or empty and not the viewer's.
+        """
         if data is None or slot.per_board or slot.name in skip:
             return None
         count = int(data.get("count", 0))
@@ -355,7 +365,10 @@ class Renderer:
 
     def _var_line(self, slot: Slot, values: Mapping[str, object], skip: set[str]
                   ) -> Line | None:
-        """The line of a value the viewer may see, unless the board or nothing shows it."""
+        """The line of a value the viewer sees.
+
+        None if it is not shown here, or shown on the board.
+        """
         if slot.key not in values or slot.per_board or slot.on_board or slot.name in skip:
             return None
         value = values[slot.key]
@@ -367,7 +380,7 @@ class Renderer:
         return Line(Text(f"  {label}: {shown}"), short)
 
     def _player_section(self, owner: str, role: str, lines: list[Line]) -> Group:
-        """What ``owner`` holds, under their name (marked ``(you)`` for the viewer)."""
+        """What ``owner`` holds, under their name; ``(you)`` for the viewer."""
         if owner == role:
             title = Text.assemble((self.name(owner), STYLE_YOU), (" (you)", STYLE_SECTION))
         else:
@@ -376,7 +389,7 @@ class Renderer:
         return Group(title, *side_by_side(lines, self.names))
 
     def _section(self, title: str, lines: Sequence[RenderableType]) -> list[RenderableType]:
-        """A section under its title, or nothing if it has no lines."""
+        """A section under its title; nothing if it has no lines."""
         return [Group(Text(title, style=STYLE_SECTION), *lines)] if lines else []
 
     # ------------------------------------------------------------ events
@@ -394,7 +407,7 @@ class Renderer:
         return text
 
     def _event_words(self, event: Event) -> Text:
-        """The words of an event: an anytime action's label, or the pack's log line."""
+        """An anytime action's label, or the pack's log line."""
         if event["e"] == "choice" and event["option"].startswith("!"):
             action = self.anytime_labels.get(event["option"], event["option"])
             return Text(f"{self.name(event['player'])}: {action}")
@@ -404,9 +417,9 @@ class Renderer:
 
     def events(self, events: Sequence[Event], viewer: str | None,
                last_round: int | None = None) -> list[Text]:
-        """Event lines, with a round heading wherever the round changes.
+        """Event lines, with a heading wherever the round changes.
 
-        The end of the game is left out: it is shown as a banner of its own.
+        The end of the game is left out: a banner shows it.
         """
         lines: list[Text] = []
         current = last_round
@@ -421,6 +434,7 @@ class Renderer:
         return lines
 
     def _round_heading(self, number: int) -> str:
+        """The heading of a round in the log."""
         return "Setup" if number == 0 else f"{self.display.round.capitalize()} {number}"
 
     # ------------------------------------------------------------ decisions and the map
@@ -430,7 +444,7 @@ class Renderer:
         return menu_block(self, menu, role)
 
     def labeler(self, decision: Decision, obs: Observation) -> Label:
-        """How the options of ``decision`` are named to the chooser (see :class:`Table`)."""
+        """How the options of ``decision`` are named to the chooser."""
         return self.table.labeler(decision, obs)
 
     def map(self) -> RenderableType:
@@ -439,7 +453,7 @@ class Renderer:
 
 
 def _grouped(groups: Mapping[str, int]) -> Text:
-    """Cards by name, each with its count if more than one: ``Ace x2, King``."""
+    """Card names with their counts: ``Ace x2, King``."""
     text = Text()
     for i, (label, times) in enumerate(groups.items()):
         if i:

@@ -1,14 +1,13 @@
-"""``rulekit replay``: step through a saved or finished game, one event at a time.
+"""``rulekit replay``: step through a saved game, one event at a time.
 
-The game is rebuilt from its save file: seed and decisions, on the very pack version it was
-played with. Its log is shown as one player saw it (``--as ROLE``: the public events and that
-player's private ones), or as everyone saw it (``--as all``: every event, each private one
-marked with whom it was for).
+The game is rebuilt from its save file, on the pack version it was played with. Its log is shown as
+one player saw it (``--as ROLE``). Or it is shown as everyone saw it (``--as all``), each private
+event marked.
 
-Without ``--as``, a finished game is shown as everyone saw it. A game still on is shown only
-as its one person saw it, without its seed; with several people at the table, ``--as`` must
-say whose view. Enter shows the next event, ``r`` goes on to the next round and shows the
-table there, ``b`` the table at the current event, ``a`` all the rest, ``q`` stops.
+Without ``--as``, a finished game is shown as everyone saw it. A game still on is shown as its one
+person saw it, without its seed. With several people, ``--as`` must say whose view. Enter shows the
+next event; ``r`` goes to the next round and its table. ``b`` shows the table now, ``a`` all the
+rest; ``q`` stops.
 """
 
 from __future__ import annotations
@@ -34,10 +33,8 @@ def run_replay(loaded: LoadedPack, saved: SavedGame, where: str, screen: Screen,
                as_role: str | None = None, all_at_once: bool = False) -> int:
     """Show the saved game ``saved`` of ``loaded``; the exit code."""
     game = loaded.game
-    if as_role is not None and as_role != EVERYONE and as_role not in game.role_names:
-        choices = [*game.roles, EVERYONE]
-        hint = did_you_mean(as_role, choices) or f"choose one of: {', '.join(choices)}"
-        raise UsageError(f"unknown role '{as_role}' for --as", hint)
+    if as_role is not None:
+        _check_viewer(game, as_role)
     state = rebuild(game, saved, where)
     change = pack_change(saved, game, where)
     if change is not None:
@@ -58,8 +55,16 @@ def run_replay(loaded: LoadedPack, saved: SavedGame, where: str, screen: Screen,
     return 0
 
 
+def _check_viewer(game: Game, as_role: str) -> None:
+    """Refuse an ``--as`` that is neither a role nor ``all``."""
+    if as_role != EVERYONE and as_role not in game.role_names:
+        choices = [*game.roles, EVERYONE]
+        hint = did_you_mean(as_role, choices) or f"choose one of: {', '.join(choices)}"
+        raise UsageError(f"unknown role '{as_role}' for --as", hint)
+
+
 def _log(game: Game, state: State, who: str | None) -> list[Event]:
-    """The events of ``state`` that ``who`` saw (all of them for everyone)."""
+    """The events of ``state`` that ``who`` saw; all for everyone."""
     if who is None:
         return list(state["log"])
     return list(game.observe(state, who)["log"])
@@ -67,7 +72,7 @@ def _log(game: Game, state: State, who: str | None) -> list[Event]:
 
 def _title(screen: Screen, render: Renderer, saved: SavedGame, state: State, who: str | None,
            count: int) -> None:
-    """What is replayed, as seen by whom, with the seed once it is no secret."""
+    """What is replayed, seen by whom, with the seed once no secret."""
     game = render.game
     seen_by = "everyone" if who is None else render.name(who)
     seed = f", seed {saved.seed}" if state["result"] is not None or who is None else ""
@@ -78,7 +83,7 @@ def _title(screen: Screen, render: Renderer, saved: SavedGame, state: State, who
 
 
 def _ending(steps: _Steps, state: State) -> None:
-    """The result, or whom the game waits for; then the viewer's table at the end."""
+    """The result, or whom the game waits for; then the table."""
     screen, render = steps.screen, steps.render
     screen.blank()
     result = state["result"]
@@ -108,18 +113,26 @@ class _Steps:
         """Show the events; False if the viewer stopped before the end."""
         for number, event in enumerate(self.events, start=1):
             self._show(event)
-            if self.all_at_once or number == len(self.events) or self._skipping(number):
-                continue
-            answer = self._answer(number)
-            if answer is None or answer in ("q", "quit"):
+            if self._asks(number) and not self._obeyed(self._answer(number)):
                 return False
-            if answer in ("a", "all"):
-                self.all_at_once = True
-            if answer in ("r", "round"):
-                self.next_round = (self.last or 0) + 1
+        return True
+
+    def _asks(self, shown: int) -> bool:
+        """Whether the viewer is asked what next, after ``shown`` events."""
+        return not (self.all_at_once or shown == len(self.events) or self._skipping(shown))
+
+    def _obeyed(self, answer: str | None) -> bool:
+        """Do what the viewer typed; False if they stop."""
+        if answer is None or answer in ("q", "quit"):
+            return False
+        if answer in ("a", "all"):
+            self.all_at_once = True
+        if answer in ("r", "round"):
+            self.next_round = (self.last or 0) + 1
         return True
 
     def _show(self, event: Event) -> None:
+        """Show an event, under its round's heading if new."""
         for line in self.render.events([event], self.history.who, self.last):
             self.screen.show(line)
         number = event.get("round")
@@ -127,7 +140,7 @@ class _Steps:
             self.last = number
 
     def _skipping(self, shown: int) -> bool:
-        """Whether to go on without asking, after ``r``, until the next round.
+        """Whether to go on without asking, after ``r``, to the next round.
 
         At the first event of that round, the table is shown.
         """
@@ -140,9 +153,9 @@ class _Steps:
         return False
 
     def _answer(self, shown: int) -> str | None:
-        """What the viewer types after ``shown`` events; None at the end of the input.
+        """What the viewer types after ``shown`` events; None at the end.
 
-        ``b`` shows the table and asks again.
+        ``b`` shows the table, and asks again.
         """
         while True:
             try:
@@ -157,8 +170,8 @@ class _Steps:
     def table_at(self, index: int) -> None:
         """The table at state ``index`` of the game, as the viewer saw it.
 
-        Everyone's view is each player's. Each belief shown first follows the player's
-        observations at their decisions up to there.
+        Everyone's view is each player's. Each belief shown first follows the player's observations
+        up to there.
         """
         history = self.history
         game = history.game
@@ -172,7 +185,7 @@ class _Steps:
 
 
 class _History:
-    """The states of a saved game after each decision, to show the table at any event."""
+    """The states of a saved game, to show the table at any event."""
 
     def __init__(self, game: Game, saved: SavedGame, who: str | None) -> None:
         self.game = game
@@ -185,9 +198,9 @@ class _History:
         self.followed: dict[str, int] = {}  # per role, the decisions its table has followed
 
     def seen_until(self, index: int, role: str) -> list[Observation]:
-        """``role``'s observations at its decisions before state ``index``, not given yet.
+        """``role``'s observations at its decisions before state ``index``.
 
-        The table's belief of ``role`` follows them before it is shown there.
+        Only those not given yet. The table's belief of ``role`` follows them.
         """
         start = self.followed.get(role, 0)
         self.followed[role] = max(start, index)
@@ -195,7 +208,7 @@ class _History:
                 for number in range(start, index) if self.deciders[number] == role]
 
     def index_at(self, shown: int) -> int:
-        """The number of the state when the viewer had seen ``shown`` events."""
+        """The state when the viewer had seen ``shown`` events."""
         return next((index for index, count in enumerate(self.counts) if count >= shown),
                     len(self.states) - 1)
 
@@ -203,8 +216,8 @@ class _History:
 def default_viewer(saved: SavedGame, state: State, where: str) -> str:
     """Whose view a replay shows when ``--as`` is not given.
 
-    Everyone's once the game is over; while it is on, that of the only person at the table
-    (with several, one must say).
+    Everyone's once the game is over. While it is on, that of its only person; with several, one
+    must say.
     """
     if state["result"] is not None:
         return EVERYONE

@@ -1,9 +1,8 @@
-"""A saved game brought back: its pack found and loaded, its decisions replayed.
+"""A saved game brought back: its pack loaded, its decisions replayed.
 
-A save goes on with another version of its pack (another pack hash: its files changed, if
-only a comment). Its decisions are replayed on the version at hand, with a note that says
-what changed (:func:`pack_change`). If one of them is no longer legal there, the error names
-the decision, who was asked what, and the answer saved.
+A save may go on with another version of its pack, whose files changed. Its decisions are replayed
+on the version at hand, with a note (:func:`pack_change`). If one of them is no longer legal, the
+error says which, and why.
 """
 
 from __future__ import annotations
@@ -23,8 +22,7 @@ SHOWN_OPTIONS = 8  # options named when a saved answer is no longer among them
 def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -> LoadedPack:
     """The pack of a saved game, compiled with the saved parameters.
 
-    Another pack is refused; another version of the same pack is not (see
-    :func:`pack_change`).
+    Another pack is refused. Another version of the pack is not (see :func:`pack_change`).
     """
     if pack_ref is not None and pack_ref != saved.pack and not Path(pack_ref).exists():
         raise _other_pack(where, saved.pack, pack_ref)  # a shipped pack's id: no need to load
@@ -41,8 +39,8 @@ def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -
 def _where_pack_is(saved: SavedGame, where: str, pack_ref: str | None) -> str | Path:
     """Where the pack of a save is.
 
-    It is the pack named on the command line, else the folder the game was played from,
-    else the shipped pack of the save's id.
+    That is the pack named on the command line, if any. Else it is the folder the game was played
+    from, or a shipped pack.
     """
     if pack_ref is not None:
         return pack_ref
@@ -56,18 +54,19 @@ def _where_pack_is(saved: SavedGame, where: str, pack_ref: str | None) -> str | 
 
 
 def _other_pack(where: str, saved: str, named: str) -> SaveFileError:
+    """The error of a save of another pack."""
     return SaveFileError(f"{where}: this is a save of {saved}, not of {named}",
                          f"leave the pack out, the save names it: rulekit play --resume {where}")
 
 
 def _versions(saved: SavedGame, game: Game) -> str:
-    """The pack a game was saved with, and the one at hand, by version and hash."""
+    """The pack a game was saved with and the one at hand."""
     return (f"{saved.pack} {saved.version} (pack hash {saved.pack_hash}), and this is "
             f"{game.pack_id} {game.version} (pack hash {game.pack_hash})")
 
 
 def pack_change(saved: SavedGame, game: Game, where: str) -> str | None:
-    """A warning when ``game`` is not the very pack ``saved`` was played with, else None."""
+    """A warning if ``game`` is not the very pack of ``saved``, else None."""
     if saved.pack_hash == game.pack_hash:
         return None
     same = " (the same version number, but its files changed)" \
@@ -78,10 +77,10 @@ def pack_change(saved: SavedGame, game: Game, where: str) -> str | None:
 
 def rebuild(game: Game, saved: SavedGame, where: str,
             history: dict[str, list[Observation]] | None = None) -> State:
-    """The state after the saved decisions, applied one by one from ``new_game(seed)``.
+    """The state after the saved decisions, applied from ``new_game(seed)``.
 
-    ``history`` is filled with each role's observations at its decisions, oldest first:
-    what a seat's belief follows (see :class:`rulekit.bots.agent.View`).
+    ``history`` gets each role's observations at its decisions, oldest first. A seat's belief
+    follows them (see :class:`~rulekit.bots.agent.View`).
     """
     state = game.new_game(saved.seed)
     for number, (role, option) in enumerate(saved.decisions, start=1):
@@ -96,7 +95,7 @@ def rebuild(game: Game, saved: SavedGame, where: str,
 
 
 def _replay(game: Game, saved: SavedGame, state: State, where: str, number: int) -> None:
-    """Apply decision ``number`` of the save to ``state``; a located error if it fails."""
+    """Apply decision ``number`` of the save; a located error if it fails."""
     role, option = saved.decisions[number - 1]
     try:
         game.apply(state, {role: option}, in_place=True)
@@ -112,22 +111,24 @@ def _replay(game: Game, saved: SavedGame, state: State, where: str, number: int)
 
 
 def _changed(saved: SavedGame, game: Game) -> bool:
+    """Whether the game was saved with another version of the pack."""
     return saved.pack_hash != game.pack_hash
 
 
 def _since(saved: SavedGame, game: Game) -> str:
-    """What the game was saved with, when it was another version of the pack."""
+    """What the game was saved with, if another version of the pack."""
     return f" (the game was saved with {_versions(saved, game)})" if _changed(saved, game) \
         else ""
 
 
 def _hint(saved: SavedGame, game: Game) -> str | None:
+    """What to do when a save of another version fails."""
     return HINT if _changed(saved, game) else None
 
 
 def _no_longer_legal(saved: SavedGame, game: Game, state: State, where: str, number: int,
                      exc: IllegalActionError) -> str:
-    """Why a saved answer is refused by another version of the pack."""
+    """Why another version of the pack refuses a saved answer."""
     role, option = saved.decisions[number - 1]
     asked = [d for d in game.pending(state) if d.player == role]
     if asked:

@@ -1,9 +1,8 @@
-"""Save files: a game as plain JSON, read with bounds and written atomically.
+"""Save files: a game as plain JSON, read with bounds, written atomically.
 
-A save names the pack (id, version, hash), its parameters, the seed, who sat where and every
-decision taken, in order. The engine is deterministic, so applying the decisions from
-``game.new_game(seed)`` rebuilds the game exactly (:mod:`rulekit.play.restore`); a save is
-also a complete record for ``rulekit replay``::
+A save names the pack (id, version, hash), its parameters and the seed. It says who sat where, and
+every decision taken, in order. The engine is deterministic, so the decisions rebuild the game
+exactly (:mod:`~rulekit.play.restore`). So a save is also a record for ``rulekit replay``::
 
     {"format": 1, "pack": "demo", "version": "1.0.0", "pack_hash": "...",
      "params": {"turns": 7, ...}, "seed": 12, "seats": {"hunter": "human", "runner": "random"},
@@ -11,13 +10,12 @@ also a complete record for ``rulekit replay``::
      "started": "2026-11-30T16:30:00Z", "finished": false,
      "source": "/path/to/the/pack", "rng": {"runner": [3, "base64...", null]}}
 
-``source``, the pack folder the game was played from, helps find a pack that is not shipped.
-``rng`` holds each bot's random generator at the last decision, so bots go on exactly as they
-would have. ``started`` and ``finished`` let ``rulekit play --list`` find the games still on
-without replaying them.
+``source`` is the pack folder the game was played from. ``rng`` holds each bot's random generator.
+With it, bots go on exactly as they would have. ``started`` and ``finished`` let ``rulekit play
+--list`` find the games still on.
 
-A file is written to a temporary file in the same folder, then renamed over the target. A
-temporary file left by a killed write is removed by the next one.
+A file is written to a temporary file, then renamed over the target. The next write removes a
+temporary file left by a killed one.
 """
 
 from __future__ import annotations
@@ -85,7 +83,10 @@ class SavedGame:
 
     @classmethod
     def from_data(cls, data: object, where: str) -> SavedGame:
-        """Check the parsed JSON of a save file; :class:`SaveFileError` names what is wrong."""
+        """Check the parsed JSON of a save file.
+
+        A :class:`SaveFileError` names what is wrong.
+        """
         if not isinstance(data, dict):
             raise _not_a_save(where, "it does not hold a JSON object")
         _check_format(data.get("format"), where)
@@ -101,11 +102,12 @@ class SavedGame:
 
 
 def _not_a_save(where: str, what: str) -> SaveFileError:
+    """The error of a file that is no save."""
     return SaveFileError(f"{where}: not a valid rulekit save file: {what}")
 
 
 def _check_format(version: object, where: str) -> None:
-    """Refuse a save of another format, saying so when a newer rulekit wrote it."""
+    """Refuse a save of another format; a newer rulekit's, saying so."""
     if version == SAVE_FORMAT:
         return
     if isinstance(version, int) and version > SAVE_FORMAT:
@@ -176,7 +178,7 @@ DEFAULTS: Mapping[str, object] = {"rng": {}, "finished": False}
 
 
 def rng_state(rng: random.Random) -> RngState:
-    """A generator's state as JSON data: ``[version, base64 of its words, gauss]``."""
+    """A generator's state as JSON data."""
     version, internal, gauss = rng.getstate()
     packed = struct.pack(f"<{len(internal)}I", *internal)
     return version, base64.b64encode(packed).decode("ascii"), gauss
@@ -194,9 +196,9 @@ def restore_rng(rng: random.Random, state: RngState) -> None:
 
 
 def write_save(path: Path, saved: SavedGame) -> Path:
-    """Write ``saved`` to ``path`` atomically; return the absolute path written.
+    """Write ``saved`` to ``path`` atomically; the absolute path written.
 
-    A temporary file left by an earlier write to the same file, killed, is removed.
+    A temporary file that a killed write left there is removed.
     """
     target = path.expanduser().absolute()
     folder = target.parent
@@ -216,7 +218,7 @@ def write_save(path: Path, saved: SavedGame) -> Path:
 
 
 def _write_then_rename(fd: int, temp: str, target: Path, text: str, path: Path) -> None:
-    """Write ``text`` to the temporary file ``fd``, then rename it over ``target``.
+    """Write ``text`` to the temporary file ``fd``, then rename it.
 
     The text is on disk before the rename. On any failure, the temporary file is removed.
     """
@@ -241,7 +243,7 @@ def read_save(path: Path) -> SavedGame:
 
 
 def _read_text(path: Path, where: str) -> str:
-    """The text of a save file, refused if it is too big or not UTF-8."""
+    """The text of a save file, unless too big or not UTF-8."""
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_SAVE_BYTES + 1)

@@ -1,9 +1,8 @@
-"""The terminal: a rich console to write to and a stream of typed lines to read from.
+"""The terminal: a rich console to write to, and typed lines to read.
 
-Colour and other styles are used only on a terminal, and never with ``no_color`` or the
-``NO_COLOR`` environment variable (then no escape code is written but the hot seat's wipe);
-when the input is not a terminal, each line read is echoed after its prompt, so that a
-transcript of a scripted game reads like a played one.
+Styles are used only on a terminal, and never with ``no_color`` or ``NO_COLOR``. Then the only
+escape code written is the hot seat's wipe. When the input is not a terminal, each line read is
+echoed after its prompt. So a scripted game's transcript reads like a played one.
 """
 
 from __future__ import annotations
@@ -27,13 +26,8 @@ class Screen:
     def __init__(self, *, output: TextIO | None = None, input: TextIO | None = None,
                  no_color: bool = False, fast: bool = False,
                  sleep: Callable[[float], None] = time.sleep) -> None:
-        out = output if output is not None else sys.stdout
         self.input = input if input is not None else sys.stdin
-        terminal = _isatty(out)
-        plain = no_color or os.environ.get("NO_COLOR", "") != ""  # https://no-color.org
-        self.console = Console(file=out, no_color=plain, color_system=None if plain else "auto",
-                               highlight=False, emoji=False, soft_wrap=not terminal,
-                               markup=False)
+        self.console = _console(output if output is not None else sys.stdout, no_color)
         self.fast = fast
         self._sleep = sleep
         if self.input is sys.stdin and _isatty(self.input):
@@ -42,25 +36,27 @@ class Screen:
 
     @property
     def is_terminal(self) -> bool:
+        """Whether the output is a terminal."""
         return self.console.is_terminal
 
     @property
     def input_is_terminal(self) -> bool:
-        """Whether answers are typed by a person (not piped or scripted)."""
+        """Whether answers are typed by a person, not piped."""
         return _isatty(self.input)
 
     def show(self, *items: RenderableType) -> None:
+        """Print renderables."""
         for item in items:
             self.console.print(item)
 
     def room(self, *items: RenderableType) -> int | None:
-        """The lines of a terminal's screen that ``items`` leave free (None elsewhere)."""
+        """The lines of a terminal's screen that ``items`` leave free."""
         if not self.is_terminal:
             return None
         return self.console.size.height - self.height(*items) - 2  # a blank, the prompt
 
     def lines(self) -> int | None:
-        """The lines of a terminal's screen (None elsewhere)."""
+        """The lines of a terminal's screen; None elsewhere."""
         return self.console.size.height if self.is_terminal else None
 
     def height(self, *items: RenderableType) -> int:
@@ -70,16 +66,19 @@ class Screen:
                    for item in items)
 
     def blank(self) -> None:
+        """A blank line."""
         self.console.print()
 
     def error(self, message: str) -> None:
+        """A message in the style of errors."""
         self.console.print(Text(message, style="bold red"))
 
     def note(self, message: str) -> None:
+        """A message in passing."""
         self.console.print(Text(message, style="italic"))
 
     def clear(self) -> None:
-        """Wipe the screen and its scrollback (on a terminal; elsewhere, a blank line)."""
+        """Wipe the screen and its scrollback; elsewhere, a blank line."""
         if self.is_terminal:
             self.console.file.write(CLEAR)
             self.console.file.flush()
@@ -93,9 +92,9 @@ class Screen:
             self._sleep(seconds)
 
     def ask(self, prompt: str) -> str:
-        """Show ``prompt`` and read one line (without its end of line).
+        """Show ``prompt``, and read one line without its end.
 
-        Raises EOFError at the end of the input (and KeyboardInterrupt on Ctrl-C).
+        Raises EOFError at the end of the input, KeyboardInterrupt on Ctrl-C.
         """
         self.console.print(Text(prompt, style="bold"), end="")
         self.console.file.flush()
@@ -111,7 +110,15 @@ class Screen:
         return line
 
 
+def _console(out: TextIO, no_color: bool) -> Console:
+    """A console on ``out``: styled and wrapped only on a terminal."""
+    plain = no_color or os.environ.get("NO_COLOR", "") != ""  # https://no-color.org
+    return Console(file=out, no_color=plain, color_system=None if plain else "auto",
+                   highlight=False, emoji=False, soft_wrap=not _isatty(out), markup=False)
+
+
 def _isatty(stream: TextIO) -> bool:
+    """Whether a stream is a terminal."""
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError):

@@ -1,4 +1,4 @@
-"""Who sits where: the ``--seat ROLE=human|AGENT`` options, and the seats of a resumed game.
+"""Who sits where: the ``--seat ROLE=human|AGENT`` options, and resumed seats.
 
 A save is data: it never names code to run.
 """
@@ -23,7 +23,7 @@ OPPONENT = "ismcts"
 
 
 def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
-    """The roles named in ``--seat`` options, each with ``human`` or an agent's spec.
+    """The roles named in ``--seat`` options, with ``human`` or an agent.
 
     ``["hunter=human", "runner=random"]`` gives ``{"hunter": "human", "runner": "random"}``.
     """
@@ -39,17 +39,17 @@ def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
 
 
 def _known(spec: str) -> bool:
-    """Whether a seat names a person, a built-in agent or a plug-in (``module:Name``)."""
+    """Whether a seat names a person, a built-in agent or a plug-in."""
     return spec == HUMAN or spec in BUILTIN_AGENTS or ":" in spec
 
 
 def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
     """The seats of a new game, for every role.
 
-    The roles named in ``pairs`` are played as they say. If none of them is a person's, a
-    person plays the first role not named: of roles ``hunter`` and ``runner``, ``--seat
-    runner=random`` has you hunt a random runner. :data:`OPPONENT` bots play the others.
-    With every role named for a bot, bots play each other and the person watches.
+    The roles named in ``pairs`` are played as they say. If none is a person's, a person plays the
+    first role not named. So of ``hunter`` and ``runner``, ``--seat runner=random`` has you hunt.
+    Bots of the :data:`OPPONENT` kind play the others. With every role given to a bot, bots play
+    each other.
     """
     seats = named_seats(pairs, roles)
     if HUMAN not in seats.values():
@@ -61,11 +61,11 @@ def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
 
 def resumed_seats(saved: dict[str, str], given: dict[str, str], roles: list[str], where: str,
                   take_seat: bool = False) -> dict[str, str]:
-    """Who plays each role of a resumed game: the seats ``given``, else those of the save.
+    """Who plays each role of a resumed game: as ``given``, else as saved.
 
-    A save never runs code: of its seats, only people and built-in agents (with their
-    parameters) are taken as they are, and a plug-in agent must be named again. A person may
-    take over a bot's seat only with ``take_seat``, since they would see its secrets.
+    A save never runs code. Of its seats, only people and built-in agents are taken as they are. A
+    plug-in agent must be named again. A person may take a bot's seat only with ``take_seat``: they
+    would see its secrets.
     """
     return {role: _resumed_seat(role, saved.get(role, DEFAULT_AGENT), given, where, take_seat)
             for role in roles}
@@ -89,7 +89,7 @@ def _resumed_seat(role: str, before: str, given: dict[str, str], where: str,
 
 
 def seats_text(seats: dict[str, str], name: Callable[[str], str]) -> str:
-    """Who plays each role, by the roles' ``name``: ``Angela: person, Jessah: random bot``."""
+    """Who plays each role: ``Angela: person, Jessah: random bot``."""
     return ", ".join(f"{name(role)}: {'person' if spec == HUMAN else spec + ' bot'}"
                      for role, spec in seats.items())
 

@@ -1,35 +1,27 @@
-"""``rulekit play``: a game at the terminal, people against bots or against each other.
+"""``rulekit play``: a game at the terminal, people against bots or each other.
 
-This module holds the loop. :mod:`~rulekit.play.asking` asks a person,
-:mod:`~rulekit.play.feed` tells the events, :mod:`~rulekit.play.ending` ends the game and
-:mod:`~rulekit.play.bot` seats a bot.
+This module holds the loop. It takes the first pending decision again and again, until the game
+ends.
 
-The loop takes the first pending decision of the game, again and again, until the game ends:
+A bot's decision is asked of its agent, and applied at once. The agent's
+:class:`~rulekit.bots.agent.View` is seeded from the game's seed and its role, as in simulations.
+The person at the screen sees what they may of it, paced to follow (``fast`` skips the pauses).
 
-- a bot's decision is asked of its agent and applied at once. The agent has its own
-  :class:`~rulekit.bots.agent.View`, seeded from the game's seed and its role as in
-  simulations. What the person at the screen may see of it is shown, paced so that they can
-  follow (``fast`` skips the pauses);
-- a person is asked every decision the engine poses, even one with a single legal option
-  (Enter takes it): whether and how often someone is asked must not depend on what only they
-  may see. They see their view (from ``game.observe``) and a numbered menu, and answers are
-  read until one is legal. Commands (``help``, ``log``, ``map``, ``save``, ``quit``...) are
-  answered in between.
+A person is asked every decision, even one with a single legal option (Enter takes it). Whether
+someone is asked must not depend on what only they may see. They see their view and a numbered menu
+(:mod:`~rulekit.play.asking`). Answers are read until one is legal.
 
-With several people at one terminal (hot seat), the screen is wiped between two people's
-turns; a turn is a run of decisions by one person. A "pass to ..." screen then waits for
-Enter under the public events, so that nobody sees another's secrets. Each person then sees
-what happened since their last turn; each event is told once. Simultaneous decisions are
-asked one after the other: the engine takes partial commits and reveals nothing until all
-have answered.
+With several people at one terminal (hot seat), the screen is wiped between their turns. A turn is a
+run of decisions by one person. A "pass to ..." screen waits for Enter, under the public events. So
+nobody sees another's secrets. Each then sees what happened since their last turn; each event is
+told once. Simultaneous decisions are asked one after the other. The engine reveals nothing until
+all have answered.
 
-The seed of a game is a secret while it is on, since whoever knows it knows every hidden
-card. It is drawn from the operating system, shown only when the game is over, and the bots'
-generators are derived from it.
+The seed of a game is a secret while it is on: it tells every hidden card. It is drawn from the
+operating system, and shown when the game is over. The bots' generators are derived from it.
 
-A game is saved as its seed, seats and decisions (see :mod:`~rulekit.play.savefile`), before
-every question to a person. Given the same seed, seats and typed lines, a game is played the
-same way.
+A game is saved as its seed, seats and decisions, before every question to a person. The same seed,
+seats and typed lines play the same game.
 """
 
 from __future__ import annotations
@@ -96,22 +88,26 @@ class Session:
             self.render.table.beliefs.follow(role, seen)
         self.humans = [role for role in self.game.roles if self.seats.get(role) == HUMAN]
         self.hot_seat = len(self.humans) > 1
-        self.holder: str | None = None if self.hot_seat or not self.humans else self.humans[0]
+        # the person at the screen (in hot seat, the one whose turn it is)
+        self.holder: str | None = self.humans[0] if len(self.humans) == 1 else None
         self.last_decider: str | None = None  # who took the last decision
         self.bad_answers = 0  # answers not understood in a row
         self.stage: Stage = (None, None)  # round and phase of the last question
         self.started = self.started or now_text()
-        self.keeper = Keeper(screen=self.screen, pack_id=self.game.pack_id,
-                             started=self.started, path=self.save_path,
-                             active=bool(self.humans) or self.save_path is not None,
-                             snapshot=self.saved_game)
+        self.keeper = self._keeper(self.started)
         if self.state is None:
             self.state = self.game.new_game(self.seed)
         self.feed = Feed(self.game, self.render, self.screen, self.state_now)
         self.context = Context(self.game, self.render.table)
 
+    def _keeper(self, started: str) -> Keeper:
+        """The keeper of the save file, active with a person or ``--save``."""
+        return Keeper(screen=self.screen, pack_id=self.game.pack_id, started=started,
+                      path=self.save_path, active=bool(self.humans) or self.save_path is not None,
+                      snapshot=self.saved_game)
+
     def _seat_bots(self) -> dict[str, Bot]:
-        """The bots of the seats no person takes, their generators as saved if resumed."""
+        """The bots of the seats no person takes, their generators restored."""
         bots = {role: Bot(self.game, role, spec, self.seed, list(self.history.get(role, ())))
                 for role, spec in self.seats.items() if spec != HUMAN}
         for role, saved_state in self.rng.items():
@@ -132,6 +128,7 @@ class Session:
                          started=self.started, finished=self.state_now()["result"] is not None)
 
     def state_now(self) -> State:
+        """The state of the game now."""
         assert self.state is not None
         return self.state
 
@@ -144,8 +141,8 @@ class Session:
     def run(self) -> int:
         """Play until the game ends or the player leaves; the exit code.
 
-        The game is written to its save file before every question to a person. Closing the
-        terminal, a signal, Ctrl-C or a failure loses at most the answer being typed.
+        The game is saved before every question to a person. Closing the terminal, a signal, Ctrl-C
+        or a failure lose at most the answer being typed.
         """
         with stopping_signals():
             try:
@@ -170,6 +167,7 @@ class Session:
                                    "shows the details") from None
 
     def _play(self) -> int:
+        """The game from its start to its end."""
         self._intro()
         while self.state_now()["result"] is None:
             self._step()
@@ -177,7 +175,7 @@ class Session:
         return EXIT_OK
 
     def _stopped(self, stop: Stopped) -> int:
-        """Save the game on a signal, as far as the terminal is still there."""
+        """Save the game on a signal, if the terminal is still there."""
         with contextlib.suppress(OSError, ValueError):  # the terminal may be gone
             self.keeper.keep()
             self.screen.blank()
@@ -185,7 +183,7 @@ class Session:
         return stop.exit_code
 
     def _intro(self) -> None:
-        """The pack, the seats, and how the game is saved or was resumed."""
+        """The pack, the seats, and where the game is saved."""
         game = self.game
         self.screen.show(Text(f"{game.pack_name} {game.version}", style="bold"))
         self.screen.show(Text(seats_text(self.seats, self.render.name)))
@@ -198,9 +196,9 @@ class Session:
         self.screen.blank()
 
     def _resumed(self, where: Path) -> None:
-        """Where the game was resumed from, then the last events the person saw.
+        """Where the game was resumed from, and the last events seen.
 
-        In hot seat each person gets theirs after their pass screen.
+        In hot seat, each person gets theirs after their pass screen.
         """
         self.screen.note(f"Resumed from {where} after {len(self.decisions)} decisions.")
         if max(map(len, self.history.values()), default=0) >= CATCH_UP_NOTED:
@@ -210,7 +208,7 @@ class Session:
             self.feed.recent("Recap", self.holder)
 
     def _step(self) -> None:
-        """Ask the first pending decision of a bot or a person, and show what happened."""
+        """Ask the first pending decision, and show what happened."""
         pending = self.game.pending(self.state_now())
         if not pending:
             raise GameRuntimeError("the game is neither over nor waiting for a decision")
@@ -225,7 +223,7 @@ class Session:
         self.stream(BOT_PACE)
 
     def apply(self, role: str, option: Option, bot: Bot | None = None) -> None:
-        """Apply ``role``'s answer and record it (and the bot's generator, for a bot)."""
+        """Apply ``role``'s answer, and record it."""
         state = self.game.apply(self.state_now(), {role: option})
         self.decisions.append((role, option.id))
         self.last_decider = role
@@ -236,7 +234,7 @@ class Session:
     def stream(self, pace: float) -> None:
         """Show the person at the screen what just happened.
 
-        Not in hot seat, where each person sees it at their next turn.
+        In hot seat, each person sees it at their next turn instead.
         """
         if not self.hot_seat:
             self.feed.stream(self.holder, pace)

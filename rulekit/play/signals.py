@@ -1,5 +1,8 @@
-"""Closing the terminal (SIGHUP) or a SIGTERM ends a game like Ctrl-C does: as an exception in
-the game loop, which then leaves with the game saved instead of dying at once."""
+"""SIGHUP and SIGTERM end a game as Ctrl-C does, the game saved.
+
+Closing the terminal sends SIGHUP. Either signal becomes an exception in the game loop, which leaves
+with the game saved.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +17,10 @@ NAMES = ("SIGHUP", "SIGTERM")
 
 
 class Stopped(BaseException):
-    """The process was asked to stop by a signal (not an Exception: no ``except Exception``
-    swallows it)."""
+    """The process was asked to stop by a signal.
+
+    It is no Exception, so that no ``except Exception`` swallows it.
+    """
 
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
@@ -23,10 +28,12 @@ class Stopped(BaseException):
 
     @property
     def exit_code(self) -> int:
+        """The exit code of a process ended by the signal."""
         return 128 + self.signum
 
 
 def _raise(signum: int, frame: FrameType | None) -> None:
+    """Raise :class:`Stopped`, ignoring the next signals meanwhile."""
     for name in NAMES:  # a second signal must not cut the saving short
         number = getattr(signal, name, None)
         if number is not None:
@@ -36,8 +43,10 @@ def _raise(signum: int, frame: FrameType | None) -> None:
 
 @contextmanager
 def stopping_signals() -> Iterator[None]:
-    """Within the block, SIGHUP and SIGTERM raise :class:`Stopped` (main thread only; the
-    former handlers come back after)."""
+    """Within the block, SIGHUP and SIGTERM raise :class:`Stopped`.
+
+    That is in the main thread only. The former handlers come back after.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -1,9 +1,8 @@
-"""The table a pack declares in its ``display:`` section, drawn for one player.
+"""A pack's ``display:`` section, drawn for one player.
 
-:class:`Table` turns an observation into the compact status block (the panel marked
-``status``), the other panels and the row tables, and labels options and cards as the pack
-says. "Where a piece may be" comes from the viewer's belief (:mod:`rulekit.play.tablebeliefs`),
-fed with the viewer's observations only. Nothing here knows any particular game.
+The :class:`Table` draws the status block, the other panels and the row tables. The status block is
+the panel marked ``status``. It labels options and cards as the pack says. Where a piece may be
+comes from the viewer's belief. Nothing here knows any particular game.
 """
 
 from __future__ import annotations
@@ -36,20 +35,20 @@ Shown = list[Text] | RenderableType | None
 
 @dataclass
 class _Shown:
-    """What an item shows, gathered: short cells, and blocks of lines of their own."""
+    """What an item shows: short cells, and blocks of lines."""
 
     cells: list[Text] = field(default_factory=list)
     blocks: list[RenderableType] = field(default_factory=list)
 
     def result(self) -> list[Text] | RenderableType:
-        """The cells alone, or the blocks with the cells on lines under them."""
+        """The cells alone, or the blocks with the cells under them."""
         if not self.blocks:
             return self.cells
         return Group(*self.blocks, *([Cells(self.cells)] if self.cells else []))
 
 
 class Table:
-    """The pack's ``display:`` section applied to one game's observations."""
+    """The pack's ``display:`` section, applied to a game's observations."""
 
     def __init__(self, render: Renderer, display: Display) -> None:
         self.render = render
@@ -64,13 +63,13 @@ class Table:
         return self.display.names.get(ref) or ref.replace("_", " ")
 
     def word(self, value: object) -> str:
-        """The pack's word for a text value, else the value as text."""
+        """A value in the pack's words."""
         if isinstance(value, str) and value in self.display.words:
             return self.display.words[value]
         return self.render.value(value)
 
     def card_fill(self, template: str, card: str) -> str:
-        """A template filled with a card's name, id and properties (in the pack's words)."""
+        """A template filled with a card's name, id and properties."""
         props = self.game.symbols.cards.get(card, {})
         values = {key: self.word(value) for key, value in props.items()}
         values["name"] = self.game.label(card)
@@ -81,7 +80,7 @@ class Table:
             return template
 
     def card_text(self, card: object) -> str | None:
-        """A card's text: its type's template, else its ``text`` property."""
+        """A card's text: its type's template, else its ``text``."""
         if not isinstance(card, str) or card not in self.game.symbols.cards:
             return None
         props = self.game.symbols.cards[card]
@@ -99,10 +98,11 @@ class Table:
         return asking.ask if asking is not None and asking.ask else decision.prompt
 
     def labeler(self, decision: Decision, obs: Observation) -> Label:
-        """How the options of ``decision`` are named to the chooser, who sees ``obs``.
+        """How the options of ``decision`` are named to the chooser.
 
-        A pile number of a row table is named by its row and side ("card 2, left: ..."). Else
-        a choice's own ``label`` names it, a text value its word, anything else its name.
+        A row table's pile number is named by row and side. Otherwise a choice's own ``label`` names
+        it. A text value goes by its word, anything else by its name. ``obs`` is what the chooser
+        sees.
         """
         asking = self.display.asking(decision.prompt)
         row = self.display.rows.get(asking.options) if asking and asking.options else None
@@ -121,7 +121,7 @@ class Table:
         return label
 
     def _on_row(self, row: Row, item: object, obs: Observation) -> str | None:
-        """A pile number named by its row and side, with the row's card, if it is one."""
+        """The row and side of a pile number, if it has them."""
         if not isinstance(item, int) or isinstance(item, bool):
             return None
         for column in row.columns:
@@ -131,7 +131,7 @@ class Table:
         return None
 
     def _row_side(self, row: Row, column: Column, k: int, obs: Observation) -> str:
-        """``card 2, left: <the texts of the row's card for that side>``."""
+        """``card 2, left``, and the row's card texts for that side."""
         where = f"{row.each or row.name or 'row'} {k}"
         side = column.side or column.name
         card = self._card_on(row, k, obs)
@@ -147,7 +147,7 @@ class Table:
     # ------------------------------------------------------------ panels
 
     def status(self, obs: Observation, role: str) -> list[RenderableType]:
-        """The compact block: the panels marked ``status`` (no title)."""
+        """The status block: the panels marked ``status``, untitled."""
         out: list[RenderableType] = []
         for panel in self.display.panels:
             if panel.status:
@@ -165,9 +165,10 @@ class Table:
 
     def items(self, panel: Panel, obs: Observation, role: str,
               brief: bool = False) -> list[RenderableType]:
-        """The lines of a panel; ``brief`` (the status block) leaves out empty piles.
+        """The lines of a panel.
 
-        Runs of short cells of consecutive items share lines.
+        Short cells of consecutive items share lines. The status block (``brief``) leaves out empty
+        piles.
         """
         out: list[RenderableType] = []
         inline: list[Text] = []
@@ -186,7 +187,7 @@ class Table:
         return out
 
     def item(self, item: Item, obs: Observation, role: str, brief: bool = False) -> Shown:
-        """Short cells (a list), or a block of lines of its own."""
+        """An item's short cells, or its own block of lines."""
         if item.kind == "row":
             return self.row(self.display.rows[item.ref], obs)
         if item.kind == "zone":
@@ -194,7 +195,7 @@ class Table:
         return self.variable(item, obs, role)
 
     def _keys(self, item: Item, role: str, per: str | int | None) -> list[tuple[str, str]]:
-        """(observation key, name shown) of an item's values."""
+        """Each value of an item: its key and the name shown."""
         name = item.name or self.name(item.ref)
         if per is None:
             return [(item.ref, name)]
@@ -204,14 +205,14 @@ class Table:
                 for i in self.game.symbols.index_domain(per)]
 
     def _role_keys(self, item: Item, role: str, name: str) -> list[tuple[str, str]]:
-        """The keys of a per-role item: the viewer's alone, or each role's under its name."""
+        """A per-role item's keys: the viewer's, or each role's."""
         if item.whose == "you":
             return [(zone_key(item.ref, role), name)]
         return [(zone_key(item.ref, r), f"{self.render.name(r)}: {name}")
                 for r in self.game.roles]
 
     def _of(self, item: Item) -> str:
-        """`` of N``, the most a value may reach, if the item says."""
+        """`` of N``: the most a value may reach, if given."""
         if item.of is None:
             return ""
         total = self.game.params.get(item.of, 0) if isinstance(item.of, str) else item.of
@@ -220,7 +221,7 @@ class Table:
     # ------------------------------------------------------------ variables
 
     def variable(self, item: Item, obs: Observation, role: str) -> Shown:
-        """A variable's values: short cells, or where a piece stands or may be."""
+        """A variable's values, as cells or positions."""
         decl = self.game.symbols.variables[item.ref]
         shown = _Shown()
         for key, name in self._keys(item, role, decl.per):
@@ -232,7 +233,7 @@ class Table:
 
     def _show_secret(self, shown: _Shown, item: Item, key: str, name: str, obs: Observation,
                      role: str) -> None:
-        """A value the viewer may not see: where it may be, or ``secret``."""
+        """A hidden value: where it may be, or ``secret``."""
         if item.belief:
             shown.blocks.append(self.belief(key, name, obs, role))
         else:
@@ -248,7 +249,7 @@ class Table:
                                              self.word(value) + self._of(item)))
 
     def _position(self, name: str, node: str, obs: Observation) -> Cells:
-        """Where a piece stands, then the places its routes lead to."""
+        """Where a piece stands, and where its routes lead."""
         board_text = self.render.board_text
         head = Text.assemble((f"{name}: ", STYLE_HEAD), (board_text.node_text(node), STYLE_CARD))
         routes = board_text.route_names(node, obs["zones"])
@@ -256,7 +257,7 @@ class Table:
                      separator=", ")
 
     def belief(self, key: str, name: str, obs: Observation, role: str) -> RenderableType:
-        """Where a variable the viewer cannot see may be, from their belief."""
+        """Where a hidden value may be, from the viewer's belief."""
         weights, stale = self.beliefs.weights(role, key, obs)
         if stale:  # said so: the places once worked out may no longer all be possible
             name = f"{name} (lost track; last worked out)"
@@ -268,9 +269,9 @@ class Table:
                      separators=separators)
 
     def _places(self, values: Iterable[object]) -> tuple[list[Text], list[str]]:
-        """Places as one flow of cells, by region: ``Europe: London, Paris; Africa: ...``.
+        """Places by region in one flow: ``Europe: London, Paris; ...``.
 
-        Also the separator before each cell; values that are not places come last.
+        Values that are not places come last. The separator before each cell comes too.
         """
         by_region, others = self._by_region(values)
         cells: list[Text] = []
@@ -282,7 +283,7 @@ class Table:
         return cells + others, separators + [", "] * len(others)
 
     def _by_region(self, values: Iterable[object]) -> tuple[dict[str, list[Text]], list[Text]]:
-        """The names of places by region, in the board's order; the other values' words."""
+        """Places' names by region in the board's order, and other values."""
         nodes = self.render.board.nodes
         order = {node: i for i, node in enumerate(nodes)}
         places: dict[str, list[Text]] = {}
@@ -302,7 +303,7 @@ class Table:
     # ------------------------------------------------------------ zones
 
     def zone(self, item: Item, obs: Observation, role: str, brief: bool = False) -> Shown:
-        """A zone's piles: counts and short cells, or their cards on lines of their own."""
+        """A zone's piles: counts, or their cards."""
         decl = self.game.symbols.zones[item.ref]
         shown = _Shown()
         for key, name in self._keys(item, role, decl.per):
@@ -313,7 +314,10 @@ class Table:
 
     def _show_pile(self, shown: _Shown, item: Item, name: str, data: SeenPile,
                    brief: bool) -> None:
-        """A pile: its count, its cards, or ``none`` (left out of the status block)."""
+        """A pile: its count, its cards, or ``none``.
+
+        The status block leaves out an empty pile.
+        """
         cards = data.get("cards")
         if item.count or cards is None:
             hidden = "" if item.count else f" {FACE_DOWN}"
@@ -325,7 +329,7 @@ class Table:
             shown.cells.append(Text.assemble((f"{name}: ", STYLE_HEAD), ("none", STYLE_HIDDEN)))
 
     def cards(self, item: Item, name: str, cards: list[str | None]) -> list[RenderableType]:
-        """A visible pile: its cards (grouped ``Name ×2``), by group and order if asked."""
+        """A visible pile's cards, as ``Name ×2``, grouped if asked."""
         known = [c for c in cards if isinstance(c, str)]
         lines: list[RenderableType] = []
         for group, members in self._groups(item, known).items():
@@ -338,7 +342,7 @@ class Table:
         return lines
 
     def _groups(self, item: Item, cards: list[str]) -> dict[str, list[str]]:
-        """Cards by the item's ``group`` property, in the pack's order, sorted if asked."""
+        """Cards by the item's ``group`` property, in the pack's order."""
         props = self.game.symbols.cards
         sort = item.sort
         if sort is not None:
@@ -354,7 +358,7 @@ class Table:
         return dict(sorted(groups.items(), key=lambda kv: first.get(kv[0], 0)))
 
     def _counted(self, cards: list[str]) -> list[Text]:
-        """Cards by name, each with its count if more than one: ``Ace ×2``."""
+        """Card names with their counts: ``Ace ×2``."""
         counted: dict[str, int] = {}
         for card in cards:
             label = self.game.label(card)
@@ -365,7 +369,7 @@ class Table:
     # ------------------------------------------------------------ row tables
 
     def row(self, row: Row, obs: Observation) -> RenderableType:
-        """A row table: one line per pile of a zone per number."""
+        """A row table: a line per pile of a numbered zone."""
         per = self.game.symbols.zones[row.zone].per
         count = per if isinstance(per, int) else 0
         header = [(row.each or "#").capitalize()] + [c.name for c in row.columns]
@@ -378,7 +382,7 @@ class Table:
         return RowTable(title, header, lines)
 
     def cell(self, column: Column, k: int, card: str | None, obs: Observation) -> Text:
-        """A cell of a row table: a text of the row's card, or the top card of a pile."""
+        """A row table's cell: a text of its card, or a top card."""
         if column.card is not None:
             return Text(self.card_fill(column.card, card) if card else EMPTY)
         for zone in column.zones:

@@ -1,21 +1,23 @@
-"""What the table shows of a hidden variable: where it may be, from the viewer's belief.
+"""Where a hidden piece may be, as the table shows it.
 
-One belief per viewer (:mod:`rulekit.bots.belief`), fed with that viewer's observations only,
-as the table is drawn for it. What it gives is worked out once per point of the game, so a
-screen drawn again costs nothing. Nothing here knows any particular game.
+Each viewer has a belief (:mod:`rulekit.bots.belief`), fed with their own observations only. What it
+gives is kept per point of the game. So a screen drawn again asks nothing new. Nothing here knows
+any particular game.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from rulekit.bots.belief import Belief
-    from rulekit.engine.game import Game
+from rulekit.bots.belief import Belief, BeliefLost, follow_past
+from rulekit.engine.game import Game
+from rulekit.engine.observe import Observation
 
-# The caps of a belief shown at the table (docs/bots.md): room for many hidden moves.
 BELIEF_CAPS = {"particles": 64, "frontier": 128, "keep": 12}
+"""The caps of a belief shown at the table (docs/bots.md): room for many hidden moves."""
+
+Weights = dict[object, float]
+"""How likely each value of a hidden variable is."""
 
 
 class TableBeliefs:
@@ -24,43 +26,40 @@ class TableBeliefs:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.beliefs: dict[str, Belief] = {}
-        # Per role, its observations at its decisions that its belief has not followed (a
-        # resumed game's, or those a replay went past): the belief follows them before the
-        # next observation shown (built from the last one alone, it often loses the game:
-        # the viewer's past hands are in no log).
-        self.past: dict[str, list[dict[str, Any]]] = {}
+        # Per role, its observations at its decisions that its belief has not followed: a
+        # resumed game's, or those a replay went past. The belief follows them before the
+        # next observation shown, since the viewer's past hands are in no log.
+        self.past: dict[str, list[Observation]] = {}
         # The values last shown of a hidden variable, per (viewer, key): (log length, values,
         # whether they are stale).
-        self.shown: dict[tuple[str, str], tuple[int, dict[Any, float], bool]] = {}
+        self.shown: dict[tuple[str, str], tuple[int, Weights, bool]] = {}
 
-    def follow(self, role: str, observations: list[dict[str, Any]]) -> None:
-        """Give ``role``'s belief these earlier observations of it (oldest first) to follow
-        before the next one shown."""
+    def follow(self, role: str, observations: list[Observation]) -> None:
+        """Have ``role``'s belief follow these earlier observations first."""
         self.past.setdefault(role, []).extend(observations)
 
-    def weights(self, role: str, key: str, obs: dict[str, Any]
-                ) -> tuple[dict[Any, float] | None, bool]:
-        """The values ``key`` may have for ``role`` at ``obs``; where the belief loses track
-        of the game, the last values it gave (None before any), and True with them."""
-        from rulekit.bots.belief import BeliefLost
+    def weights(self, role: str, key: str, obs: Observation) -> tuple[Weights | None, bool]:
+        """The values ``key`` may have for ``role`` at ``obs``, and if stale.
 
-        point = (role, key, len(obs.get("log", ())))
-        found = self.shown.get(point[:2])
-        if found is not None and found[0] == point[2]:
+        Where the belief loses track of the game, they are the last values it gave, and stale.
+        Before any, they are None.
+        """
+        where, length = (role, key), len(obs.get("log", ()))
+        found = self.shown.get(where)
+        if found is not None and found[0] == length:
             return found[1], found[2]
         try:
             weights = self._belief(role, obs).distribution(key)
         except BeliefLost:  # not worked out afresh from the whole game: too slow at a table
             if found is None:
                 return None, False
-            self.shown[point[:2]] = (point[2], found[1], True)
+            self.shown[where] = (length, found[1], True)
             return found[1], True
-        self.shown[point[:2]] = (point[2], weights, False)
+        self.shown[where] = (length, weights, False)
         return weights, False
 
-    def _belief(self, role: str, obs: dict[str, Any]) -> Belief:
-        from rulekit.bots.belief import Belief, follow_past
-
+    def _belief(self, role: str, obs: Observation) -> Belief:
+        """``role``'s belief brought up to ``obs``; a new one for another game."""
         past = self.past.pop(role, None)
         belief = self.beliefs.get(role)
         if belief is not None:
@@ -76,4 +75,4 @@ class TableBeliefs:
         return belief.update(obs)
 
 
-__all__ = ["BELIEF_CAPS", "TableBeliefs"]
+__all__ = ["BELIEF_CAPS", "TableBeliefs", "Weights"]

@@ -1,8 +1,8 @@
-"""Text laid out to fit the terminal's width, never breaking a name.
+"""Text laid out to fit the terminal, never breaking a name.
 
-A line breaks only at a space outside the names it must keep whole. :class:`Hanging` wraps a
-line under its own text, :class:`Cells` breaks only between two cells, :class:`RowTable` pads
-columns, and :func:`side_by_side` puts short lines on one row. Nothing here knows any game.
+Lines break only at spaces outside the names kept whole. A :class:`Hanging` line wraps under its own
+text. The :class:`Cells` break only between two cells. A :class:`RowTable` pads its columns. Short
+lines go side by side (:func:`side_by_side`). Nothing here knows any game.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ _COUNT = re.compile(r" [x×]\d+\b")  # the count after a name: " x2", " ×2"
 def wrap_keeping(body: Text, width: int, keep: Iterable[str]) -> list[Text]:
     """``body`` cut into lines of at most ``width`` cells.
 
-    Lines break at spaces, never inside one of the names ``keep``, nor between a name and its
-    count. A word longer than a line stands alone on it.
+    Lines break at spaces, never inside a name of ``keep``. A count stays with its name. A word
+    longer than a line stands alone on it.
     """
     plain = body.plain
     inside = _kept_whole(plain, keep)
@@ -39,7 +39,7 @@ def wrap_keeping(body: Text, width: int, keep: Iterable[str]) -> list[Text]:
 
 
 def _kept_whole(plain: str, keep: Iterable[str]) -> list[bool]:
-    """For each character of ``plain``, whether a line may not break there."""
+    """Where in ``plain`` a line may not break."""
     inside = [False] * len(plain)
     for name in keep:
         if " " not in name:
@@ -54,7 +54,7 @@ def _kept_whole(plain: str, keep: Iterable[str]) -> list[bool]:
 
 
 def _cuts(plain: str, breaks: list[int], width: int) -> list[int]:
-    """The spaces among ``breaks`` where lines end, each line as long as fits."""
+    """Where lines end among ``breaks``, each as long as fits."""
     cuts: list[int] = []
     start, fits = 0, -1  # the line's start; the last break that keeps it within width
     for at in breaks:
@@ -71,10 +71,9 @@ def _cuts(plain: str, breaks: list[int], width: int) -> list[int]:
 
 
 class Hanging:
-    """A line whose text wraps under itself, so that its head stands alone at the left.
+    """A line whose text wraps under itself, not under its head.
 
-    The head is a menu key or a log line's indent. Where the console does not wrap (a piped
-    transcript), the line is written whole.
+    The head is a menu key or a log line's indent. A piped transcript gets the line whole.
     """
 
     def __init__(self, head: Text, body: Text, indent: int | None = None,
@@ -95,9 +94,9 @@ class Hanging:
 
 
 class Header:
-    """The title line of a screen: its parts joined in a rule of ``=``.
+    """A screen's title: its parts in a rule of ``=``.
 
-    Where they do not fit, the first part (the pack's name) is left out, so no name is cut.
+    If they do not fit, the pack's name is left out. So no name is cut.
     """
 
     def __init__(self, parts: list[str]) -> None:
@@ -112,24 +111,24 @@ class Header:
 
 @dataclass
 class Line:
-    """A line of a section of the table, and its short form if it may share a row."""
+    """A line, and its short form that may share a row."""
 
     text: Text
     short: Text | None = None
 
 
 def side_by_side(lines: list[Line], keep: tuple[str, ...] = ()) -> list[RenderableType]:
-    """Lines of a section, runs of short ones put side by side in rows.
+    """A section's lines, runs of short ones side by side.
 
-    Short lines are the sizes of hidden piles and small counters: in rows, the table fits a
-    terminal. A line alone keeps its long form, wrapped under itself, never inside a name of
+    Short lines are the sizes of hidden piles and small counters. In rows, the table fits a
+    terminal. A line alone keeps its long form. It wraps under itself, never inside a name of
     ``keep``.
     """
     return [_run_text(run, keep) for run in _runs(lines)]
 
 
 def _runs(lines: list[Line]) -> list[list[Line]]:
-    """The lines in runs: a long line alone, short ones together while they fit a row."""
+    """Lines in runs: each long line alone, short ones while they fit."""
     runs: list[list[Line]] = []
     for line in lines:
         if line.short is None or not runs or not _joins(runs[-1], line.short):
@@ -140,14 +139,14 @@ def _runs(lines: list[Line]) -> list[list[Line]]:
 
 
 def _joins(run: list[Line], short: Text) -> bool:
-    """Whether a short line fits at the end of ``run``, a run of short lines."""
+    """Whether ``short`` fits at the end of a run of short lines."""
     shorts = [line.short for line in run if line.short is not None]
     width = sum(len(text.plain) + 3 for text in shorts) + len(short.plain)
     return len(shorts) == len(run) and width <= ROW
 
 
 def _run_text(run: list[Line], keep: tuple[str, ...]) -> RenderableType:
-    """A run of lines as shown: a long line hanging, a lone short line in full, or a row."""
+    """A run as shown: a hanging line, a line, or a row."""
     first = run[0]
     if first.short is None:
         return Hanging(first.text[:2], first.text[2:], 4, keep)
@@ -164,8 +163,8 @@ def _run_text(run: list[Line], keep: tuple[str, ...]) -> RenderableType:
 class Cells:
     """Cells on lines after a head, broken only between two cells.
 
-    The lines after the first are indented under the head, in a piped transcript too (at 80
-    columns).
+    The lines after the first are indented under the head. A piped transcript breaks them at 80
+    columns.
     """
 
     def __init__(self, cells: list[Text], head: Text | None = None, indent: int = 2,
@@ -193,7 +192,7 @@ class Cells:
     def _overflows(self, line: Text, i: int, width: int) -> bool:
         """Whether cell ``i`` goes past ``width`` on ``line``.
 
-        Room is kept for the mark that ends the line, should the next cell go below.
+        Room is kept for the comma that may end the line.
         """
         after = len(self._mark(i + 1)) if i + 1 < len(self.cells) else 0
         joined = len(line.plain) + len(self._separator(i)) + len(self.cells[i].plain)
@@ -203,15 +202,15 @@ class Cells:
         return self.separators[i] if self.separators else self.separator
 
     def _mark(self, i: int) -> str:
-        """What ends a line broken before cell ``i``: a comma or semicolon, never a dot."""
+        """How a line broken before cell ``i`` ends: comma, semicolon, nothing."""
         mark = self._separator(i).strip()
         return mark if mark in (",", ";") else ""
 
 
 class RowTable:
-    """A row table: a line of column names, then one line per row, the columns padded.
+    """A table: column names, then one padded line per row.
 
-    When the console is too narrow, each row is laid out as :class:`Cells`.
+    Too narrow, it lays each row out as :class:`Cells`.
     """
 
     def __init__(self, title: Text | None, header: list[str], rows: list[list[Text]]) -> None:
