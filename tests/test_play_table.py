@@ -154,8 +154,8 @@ def test_a_question_says_what_it_is_about() -> None:
     side, the action and its icons, the step of a move."""
     import random
 
-    from rulekit.play.context import Context
     from rulekit.play.render import Renderer
+    from rulekit.play.table import Context
 
     loaded = load_pack("rednotice")
     game = loaded.game

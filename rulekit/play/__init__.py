@@ -1,18 +1,7 @@
 """Playing at the terminal: ``rulekit play``, ``rulekit replay`` and ``rulekit map``.
 
-The game loop is in ``session``. It asks a person in ``asking``, answers their ``commands``, and
-seats a ``bot``. The ``feed`` tells the events, each once to each person. The ``ending`` shows the
-result and what was hidden. The ``seats`` say who sits where.
-
-What a player sees is drawn by ``render``, from ``game.observe`` only. The ``table`` draws the
-pack's ``display:`` section. Where a hidden piece may be comes from ``tablebeliefs``. The board is
-in ``boardtext``, a question's menu in ``menuview``. Text fits the terminal by ``wrapping``, in
-``styles``. The ``context`` says what a decision is about. The ``cardtext`` shows the cards. The
-``prompt`` numbers menus and parses answers.
-
-The ``keeper`` saves a game as it goes, in a ``savefile``, one per game (``saves``). A saved game
-comes back by ``restore``. The ``replay`` steps through it. The ``signals`` SIGHUP and SIGTERM end a
-game saved. The ``screen`` is the console and the input. The ``svgmap`` draws the map as SVG.
+The game loop is in ``session``. What a player sees is drawn by ``render`` and ``table``, from
+``game.observe`` only. The ``saves`` keep a game, and ``restore`` brings it back.
 """
 
 from __future__ import annotations
@@ -36,10 +25,7 @@ SEED_BITS = 64
 
 
 def new_seed() -> int:
-    """A seed for a game when none is given, from the system.
-
-    No player can find it from what they see. It is shown when the game is over.
-    """
+    """A seed no player can find, from the system. It is shown when the game is over."""
     return secrets.randbits(SEED_BITS)
 
 
@@ -47,10 +33,7 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
                  seed: int | None = None, params: list[str] | None = None,
                  resume: Path | None = None, save: Path | None = None,
                  take_seat: bool = False) -> Session:
-    """A new game of ``pack``, or the game saved in ``resume``.
-
-    A saved game keeps its seed and parameters. Its seats may change (see :func:`resumed_seats`).
-    """
+    """A new game of ``pack``, or the game saved in ``resume``."""
     if resume is None:
         return _new_session(screen, pack, seats or [], seed, params or [], save)
     if seed is not None:
@@ -63,7 +46,6 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
 
 def _new_session(screen: Screen, pack: str | None, seats: list[str], seed: int | None,
                  params: list[str], save: Path | None) -> Session:
-    """A new game, its seats and save file checked."""
     if pack is None:
         raise UsageError("name the PACK to play, or a saved game to go on with",
                          "rulekit play PACK, or rulekit play --resume FILE")
@@ -76,8 +58,7 @@ def _new_session(screen: Screen, pack: str | None, seats: list[str], seed: int |
         refuse_to_overwrite(save)
     if HUMAN in chosen.values():
         _note_unfinished(screen, loaded.game.pack_id)
-    return Session(loaded, seed if seed is not None else new_seed(), chosen, screen,
-                   save_path=save)
+    return Session(loaded, seed if seed is not None else new_seed(), chosen, screen, save_path=save)
 
 
 def _note_unfinished(screen: Screen, pack_id: str) -> None:
@@ -90,7 +71,6 @@ def _note_unfinished(screen: Screen, pack_id: str) -> None:
 
 def _resumed_session(screen: Screen, resume: Path, pack: str | None, seats: list[str],
                      save: Path | None, take_seat: bool) -> Session:
-    """A saved game, rebuilt, with its seats checked."""
     where = str(resume)
     saved = read_save(resume)
     loaded = load_saved_pack(saved, where, pack)
@@ -125,5 +105,4 @@ def list_unfinished(screen: Screen) -> int:
     return 0
 
 
-__all__ = ["Screen", "Session", "list_unfinished", "new_seed", "open_session",
-           "resumed_seats"]
+__all__ = ["Screen", "Session", "list_unfinished", "new_seed", "open_session", "resumed_seats"]

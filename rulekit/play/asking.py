@@ -1,9 +1,4 @@
-"""A person's decision at the terminal, asked until a legal answer.
-
-The hot seat first shows its pass screen. Then come the status and the question. Answers are read
-until one is legal, commands answered in between. A subset that leaves out what may be chosen is
-confirmed. Piped input refused again and again stops the game.
-"""
+"""A person's decision at the terminal, asked until a legal answer, commands answered meanwhile."""
 
 from __future__ import annotations
 
@@ -15,8 +10,7 @@ from rich.text import Text
 
 from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.errors import IllegalActionError
-from rulekit.play.cardtext import card_named
-from rulekit.play.commands import answer_command
+from rulekit.play.commands import answer_command, card_named
 from rulekit.play.menuview import MenuBlock
 from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer
 from rulekit.play.styles import STYLE_ERROR, STYLE_HIDDEN
@@ -72,19 +66,16 @@ def _answered(session: Session, role: str, menu: Menu, prompt: str) -> bool:
         if not answer_command(session, answer, role, menu):
             raise Leave(EXIT_OK)
         return False
-    return _applied(session, role, menu, answer, prompt)
+    return _applied(session, role, menu, answer)
 
 
 def _refusal(session: Session, menu: Menu, problem: Problem, text: str) -> str:
-    """Why an answer is refused; a card named that is no choice here."""
-    name = card_named(session.game, text) if problem.message.startswith("Nothing matches") \
-        else None
+    name = card_named(session.game, text) if problem.message.startswith("Nothing matches") else None
     return f"{name} cannot be chosen here: {menu.decision.prompt}." if name else problem.message
 
 
-def _applied(session: Session, role: str, menu: Menu, answer: Choice, prompt: str) -> bool:
-    """Apply a choice once it is confirmed; whether the game took it."""
-    if not confirmed(session, menu, answer.option, prompt):
+def _applied(session: Session, role: str, menu: Menu, answer: Choice) -> bool:
+    if not confirmed(session, menu, answer.option):
         return False
     try:
         session.apply(role, answer.option)
@@ -95,10 +86,7 @@ def _applied(session: Session, role: str, menu: Menu, answer: Choice, prompt: st
 
 
 def read_line(session: Session, prompt: str) -> str:
-    """One line typed at ``prompt``.
-
-    At the end of the input, the game is saved and left.
-    """
+    """One line typed at ``prompt``. At the end of the input, the game is saved and left."""
     try:
         return session.screen.ask(prompt)
     except EOFError:
@@ -106,10 +94,7 @@ def read_line(session: Session, prompt: str) -> str:
 
 
 def pass_to(session: Session, role: str) -> None:
-    """Pass the screen on to ``role``.
-
-    It is wiped, then shows the public events since the last pass. It waits for Enter.
-    """
+    """Wipe the screen, show the public events since the last pass, and wait for Enter."""
     screen = session.screen
     screen.clear()
     session.feed.recent("For everyone", None)
@@ -120,13 +105,7 @@ def pass_to(session: Session, role: str) -> None:
 
 
 def show_turn(session: Session, role: str, menu: Menu, passed: bool = False) -> None:
-    """The question, after what the person was not shown yet.
-
-    At the start of a turn, the status block comes first. Then comes what happened since the person
-    last saw the table. Later in the same turn, only the new events do. On a terminal, all of it
-    fits on the screen. The events give way first. Then a long menu goes in columns or is cut short
-    (``more`` lists it). The status block goes last (``board`` shows it).
-    """
+    """The question, after what the person was not shown yet, fitted to a terminal."""
     screen, render = session.screen, session.render
     if not passed:  # (after a pass screen, the screen is wiped: no blank at its top)
         screen.blank()
@@ -144,30 +123,22 @@ def show_turn(session: Session, role: str, menu: Menu, passed: bool = False) -> 
 
 def _fitted(screen: Screen, name: str, status: list[RenderableType], question: MenuBlock
             ) -> tuple[list[RenderableType], MenuBlock]:
-    """The status block and the question, cut to fit a terminal.
-
-    The status shrinks to one line when the menu would not fit under it.
-    """
+    """The status block and the question, cut to fit. The status may shrink to one line."""
     lines = screen.lines()
     if lines is None:
         return status, question
     frame = screen.height(question.bare()) + 1  # title, hint, and a line for "more"
     alone = lines - FIXED - 1 - frame  # lines for the entries under a one-line status
     entries = lines - FIXED - screen.height(*status) - frame
-    need = min(screen.height(question) - frame + 1,
-               question.rows_needed(screen.console.width))
+    need = min(screen.height(question) - frame + 1, question.rows_needed(screen.console.width))
     if status and entries < need and (alone >= need or entries < MIN_ENTRIES):
         status = [Text(f"{name}: type board to see the table", style=STYLE_HIDDEN)]
         entries = alone
     return status, question.capped(max(entries, 2))
 
 
-def confirmed(session: Session, menu: Menu, option: Option, prompt: str) -> bool:
-    """Whether a subset answer leaving out items one may add is meant.
-
-    A person at a terminal is asked once. Yes, or the same answer again, goes on. Anything else asks
-    the question again. Piped answers are taken as meant: a script has one line per decision.
-    """
+def confirmed(session: Session, menu: Menu, option: Option) -> bool:
+    """Whether a subset answer leaving out items one may add is meant (asked on a terminal)."""
     screen = session.screen
     names = left_out(menu, option) if screen.input_is_terminal else []
     if not names:
@@ -185,13 +156,11 @@ def confirmed(session: Session, menu: Menu, option: Option, prompt: str) -> bool
 
 
 def _these(option: Option) -> str:
-    """The items of an answer, counted: ``none of them``, ``these 3``..."""
     size = 0 if option.id == NONE_ID else len(option.id.split("+"))
     return {0: "none of them", 1: "this one"}.get(size, f"these {size}")
 
 
 def _meant(menu: Menu, option: Option, text: str) -> bool:
-    """Whether a confirmation says yes, or gives the same answer again."""
     typed = text.strip().lower()
     if typed in ("y", "yes"):
         return True
@@ -202,10 +171,7 @@ def _meant(menu: Menu, option: Option, text: str) -> bool:
 
 
 def refuse(session: Session, message: str) -> None:
-    """Say why an answer is refused.
-
-    Piped input stops after a few refusals in a row: else it would go on forever.
-    """
+    """Say why an answer is refused. Piped input stops after a few refusals in a row."""
     screen = session.screen
     screen.show(Text(message, style=STYLE_ERROR))
     session.bad_answers += 1
@@ -223,11 +189,7 @@ def end_of_input(session: Session) -> NoReturn:
 
 
 def left_out(menu: Menu, option: Option) -> list[str]:
-    """The items a subset answer leaves out that could be added to it.
-
-    That is only when nothing but the items bounds the choice. Leaving out what may be taken is then
-    more likely a slip than a plan.
-    """
+    """The items one could add to a subset answer, when only the items bound the choice."""
     decision = menu.decision
     if not menu.subset or option.id.startswith("!") or decision.max < len(decision.items):
         return []
@@ -238,13 +200,9 @@ def left_out(menu: Menu, option: Option) -> list[str]:
 
 
 def _may_add(menu: Menu, chosen: set[str], item_id: str) -> bool:
-    """Whether the rules allow adding ``item_id`` to the items ``chosen``."""
     ids = [i for i in menu.item_ids if i in chosen or i == item_id]
     try:
         menu.decision.option("+".join(ids))
     except IllegalActionError:
         return False
     return True
-
-
-__all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "Leave", "ask", "left_out"]

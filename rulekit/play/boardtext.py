@@ -39,16 +39,12 @@ class BoardText:
         return names
 
     def _piles_on(self, edge: str, zones: Mapping[str, SeenPile]) -> list[str]:
-        """The names of the piles of cards lying on a route."""
         return [self.render.table.name(slot.name) for slot in self.render.zone_slots
                 if slot.per == "edge" and slot.index == edge
                 and (data := zones.get(slot.key)) is not None and data.get("count")]
 
     def lines(self, obs: Observation, skip: set[str]) -> list[Text]:
-        """Known positions with their routes, then what lies on the board.
-
-        Zones and variables named in ``skip`` are left out.
-        """
+        """Known positions with their routes, then what lies on the board, but ``skip``."""
         if not self.board.nodes:
             return []
         lines = [self._position(slot, obs) for slot in self.render.var_slots
@@ -61,7 +57,6 @@ class BoardText:
                         for name, places in marks.items()]
 
     def _position(self, slot: Slot, obs: Observation) -> Text:
-        """Where a piece stands, with the routes from there, or ``secret``."""
         label = self.render.table.name(slot.name)
         if slot.key not in obs["vars"]:
             return Text.assemble(f"  {label}: ", ("secret", STYLE_HIDDEN))
@@ -75,7 +70,6 @@ class BoardText:
         return line
 
     def _pile_marks(self, obs: Observation, skip: set[str]) -> Iterator[tuple[str, str]]:
-        """Each pile on the board that holds cards: its zone and place."""
         for slot in self.render.zone_slots:
             data = obs["zones"].get(slot.key)
             if slot.per_board and data and data.get("count") and slot.name not in skip:
@@ -83,7 +77,6 @@ class BoardText:
                 yield slot.name, f"{self.game.label(slot.index)} ({pile})"
 
     def _value_marks(self, obs: Observation, skip: set[str]) -> Iterator[tuple[str, str]]:
-        """Each value set on the board: its variable and place."""
         values = obs["vars"]
         for slot in self.render.var_slots:
             if not slot.per_board or slot.key not in values or slot.name in skip:
@@ -117,6 +110,3 @@ class BoardText:
             region = props.get("region")
             regions.setdefault(region if isinstance(region, str) else None, []).append(node)
         return regions
-
-
-__all__ = ["BoardText"]

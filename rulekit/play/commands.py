@@ -1,4 +1,4 @@
-"""The commands a person may type at a prompt, and the help."""
+"""The commands a person may type at a prompt, the help, and the cards as a player reads them."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from rulekit.play.cardtext import card_list
-from rulekit.play.keeper import shell_path
+from rulekit.engine.game import Game
 from rulekit.play.menuview import MORE
-from rulekit.play.prompt import Command, Menu
-from rulekit.play.styles import STYLE_HIDDEN, STYLE_KEY, STYLE_SECTION
+from rulekit.play.prompt import Command, Menu, Problem, match_name
+from rulekit.play.saves import shell_path
+from rulekit.play.styles import STYLE_HEAD, STYLE_HIDDEN, STYLE_KEY, STYLE_SECTION
 
 if TYPE_CHECKING:
     from rulekit.play.session import Session
@@ -32,10 +32,7 @@ HELP_COMMANDS = (
 
 
 def answer_command(session: Session, typed: Command, role: str, menu: Menu) -> bool:
-    """Answer a command typed at ``role``'s prompt; False if it leaves.
-
-    After the answer, the question it interrupted is asked again.
-    """
+    """Answer a command typed at ``role``'s prompt; False if it leaves."""
     if typed.name == "quit":
         session.keeper.tell()
         session.screen.note("Goodbye.")
@@ -46,17 +43,14 @@ def answer_command(session: Session, typed: Command, role: str, menu: Menu) -> b
 
 
 def _help(session: Session, argument: str, role: str, menu: Menu) -> None:
-    """The help, with the game's save file."""
     session.screen.show(help_text(shell_path(session.keeper.path)))
 
 
 def _log(session: Session, argument: str, role: str, menu: Menu) -> None:
-    """The events seen, or the last N of them."""
     session.feed.log(role, argument)
 
 
 def _board(session: Session, argument: str, role: str, menu: Menu) -> None:
-    """The whole table as ``role`` sees it."""
     obs = session.game.observe(session.state_now(), role)
     session.screen.show(session.render.header(obs, role))
     for section in session.render.view(obs, role):
@@ -64,28 +58,23 @@ def _board(session: Session, argument: str, role: str, menu: Menu) -> None:
 
 
 def _cards(session: Session, argument: str, role: str, menu: Menu) -> None:
-    """The pack's cards, or those named."""
     session.screen.show(card_list(session.game, argument))
 
 
 def _pile(session: Session, argument: str, role: str, menu: Menu) -> None:
-    """Every card of the piles named."""
     obs = session.game.observe(session.state_now(), role)
     session.screen.show(session.render.piles(obs, argument))
 
 
 def _more(session: Session, argument: str, role: str, menu: Menu) -> None:
-    """Every line of the question's menu."""
     session.screen.show(session.render.decision(menu, role))
 
 
 def _map(session: Session, argument: str, role: str, menu: Menu) -> None:
-    """The whole board."""
     session.screen.show(session.render.map())
 
 
 def _save(session: Session, argument: str, role: str, menu: Menu) -> None:
-    """Say where the game is saved, or save a copy to a file."""
     if argument:
         session.keeper.copy(Path(argument))
     else:
@@ -117,4 +106,48 @@ def help_text(default_save: str) -> RenderableType:
     return Group(*lines)
 
 
-__all__ = ["HELP_COMMANDS", "answer_command", "help_text"]
+def card_text(game: Game, item: object) -> str | None:
+    """The rules text of ``item``, if it is a card that has one."""
+    props = game.symbols.cards.get(item) if isinstance(item, str) else None
+    text = props.get("text") if props else None
+    return text if isinstance(text, str) and text else None
+
+
+def card_named(game: Game, typed: str) -> str | None:
+    """The name of the one card whose name is, or starts with, ``typed``."""
+    if not typed.strip():
+        return None
+    names = sorted({game.label(card) for card in game.symbols.cards})
+    found = match_name(names, typed)
+    return None if isinstance(found, Problem) else names[found]
+
+
+def card_list(game: Game, name: str = "") -> RenderableType:
+    """Every distinct card whose name contains ``name``, with its text, grouped by type."""
+    groups = _by_type(game, name.strip().lower())
+    if not groups:
+        return Text(f"No card's name contains '{name.strip()}'.")
+    lines: list[RenderableType] = []
+    for kind, members in groups.items():
+        if kind and len(groups) > 1:
+            lines.append(Text(kind[:1].upper() + kind[1:], style=STYLE_SECTION))
+        lines += [_card_line(label, text) for label, text in members.items()]
+    return Group(*lines)
+
+
+def _by_type(game: Game, wanted: str) -> dict[str, dict[str, str | None]]:
+    groups: dict[str, dict[str, str | None]] = {}
+    for card, props in game.symbols.cards.items():
+        label = game.label(card)
+        if wanted in label.lower():
+            kind = props.get("type")
+            members = groups.setdefault("" if kind is None else str(kind).replace("_", " "), {})
+            members.setdefault(label, card_text(game, card))
+    return groups
+
+
+def _card_line(label: str, text: str | None) -> Text:
+    line = Text.assemble(("  " + label, STYLE_HEAD))
+    if text:
+        line.append(": " + text, style=STYLE_HIDDEN)
+    return line

@@ -1,8 +1,4 @@
-"""The events of a game, as each person at the screen is told them.
-
-Each event is told once, in order, under its round. A log line wraps under itself, never inside a
-name.
-"""
+"""The events of a game, each told once to each person at the screen, under its round."""
 
 from __future__ import annotations
 
@@ -21,10 +17,7 @@ EVENT_INDENT = 2  # a log line's indent; its wrapped lines are indented twice as
 
 
 class Feed:
-    """What each viewer was shown of the log, and the showing of the rest.
-
-    The viewer ``None`` stands for the public events of the hot seat's pass screen.
-    """
+    """What each viewer was shown of the log; ``None`` is the hot seat's pass screen."""
 
     def __init__(self, game: Game, render: Renderer, screen: Screen,
                  state: Callable[[], State]) -> None:
@@ -37,26 +30,15 @@ class Feed:
         self.told: list[Event] = []  # the public events of the last pass screen
 
     def visible(self, viewer: str | None) -> list[Event]:
-        """The events ``viewer`` may see; only public ones for no one.
-
-        A viewer's own answers are left out. The pack's log lines tell what an answer did. An answer
-        is never restated after it was typed.
-        """
+        """The events ``viewer`` may see but their own answers; only public ones for no one."""
         if viewer is not None:
             return [event for event in self.game.observe(self.state(), viewer)["log"]
                     if event["e"] != "choice"]
         observed = self.game.observe(self.state(), self.game.roles[0])["log"]
         return [event for event in observed if event["to"] is None]
 
-    def all_seen(self, viewer: str | None) -> None:
-        """Mark every event ``viewer`` may see as shown."""
-        self.seen[viewer] = len(self.visible(viewer))
-
     def unseen(self, viewer: str | None) -> tuple[list[Event], int | None]:
-        """The events ``viewer`` was not shown yet, now marked as shown.
-
-        The round of the last event shown before them comes too.
-        """
+        """The events ``viewer`` was not shown yet, now marked shown, and the round before them."""
         events = self.visible(viewer)
         start = self.seen.get(viewer, 0)
         self.seen[viewer] = len(events)
@@ -71,11 +53,7 @@ class Feed:
                 self.screen.pause(pace)
 
     def recent(self, title: str | None, viewer: str | None, room: int | None = None) -> None:
-        """The last events ``viewer`` was not shown, under ``title``.
-
-        At most :data:`MAX_RECENT` of them are shown, as many as fit in ``room`` lines. A line says
-        how many earlier ones ``log`` shows.
-        """
+        """The last events ``viewer`` was not shown, as many as fit in ``room`` lines."""
         events, last = self._untold(viewer)
         if not events:
             return
@@ -86,21 +64,15 @@ class Feed:
             most = self._fitting(events, most, viewer, last, room)
         if title and most:
             self.screen.show(Text(title, style="bold underline"))
-        if len(events) > most and (room is None or most or room > 0):
-            self._earlier(len(events) - most)
+        earlier = len(events) - most
+        if earlier and (room is None or most or room > 0):
+            self.screen.show(Text(f"  ({earlier} earlier event{'s' if earlier > 1 else ''}: "
+                                  "type log)", style="dim"))
         for line in self._lines(events[-most:] if most else [], events, viewer, last):
             self.screen.show(event_line(line, self.names))
 
-    def _earlier(self, count: int) -> None:
-        """Say how many earlier events ``log`` shows."""
-        self.screen.show(Text(f"  ({count} earlier event{'s' if count > 1 else ''}: type log)",
-                              style="dim"))
-
     def _untold(self, viewer: str | None) -> tuple[list[Event], int | None]:
-        """The events ``viewer`` was not told, and the round before them.
-
-        A person is not told again what the last pass screen showed.
-        """
+        """The events ``viewer`` was not told, nor shown by a pass screen, and the round before."""
         events, last = self.unseen(viewer)
         if viewer is None or not self.told:
             return events, last
@@ -113,7 +85,6 @@ class Feed:
 
     def _fitting(self, events: list[Event], most: int, viewer: str | None, last: int | None,
                  room: int) -> int:
-        """How many of the last ``most`` events fit in ``room`` lines."""
         while most > 0 and self.screen.height(
                 *self._lines(events[-most:], events, viewer, last)) + 2 > room:
             most -= 1
@@ -121,7 +92,6 @@ class Feed:
 
     def _lines(self, shown: list[Event], events: list[Event], viewer: str | None,
                last: int | None) -> list[Text]:
-        """The lines of the last events ``shown``, under their round."""
         if len(shown) < len(events):
             last = _round_before(events, len(events) - len(shown))
         return self.render.events(shown, viewer, last)
@@ -139,18 +109,11 @@ class Feed:
 
 
 def _round_before(events: list[Event], start: int) -> int | None:
-    """The round of the event before ``events[start]``, if any."""
     number = events[start - 1].get("round") if start > 0 else None
     return number if isinstance(number, int) else None
 
 
 def event_line(line: Text, names: tuple[str, ...]) -> Hanging:
-    """A log line that wraps under itself, further in than the next line.
-
-    It never breaks inside one of the pack's ``names``.
-    """
+    """A log line that wraps under itself, never inside one of the pack's ``names``."""
     head, body = line[:EVENT_INDENT], line[EVENT_INDENT:]
     return Hanging(head, body, 2 * EVENT_INDENT, names)
-
-
-__all__ = ["MAX_RECENT", "Feed", "event_line"]

@@ -1,9 +1,4 @@
-"""A question's menu, as the terminal shows it.
-
-Its lines go one under another while they fit the screen. Else they go in columns, read down. Else
-the first of them show, with the count of the rest (``more`` lists them all). The keys stay those of
-:class:`~rulekit.play.prompt.Menu`.
-"""
+"""A question's menu as the terminal shows it: in a list, in columns, or cut short."""
 
 from __future__ import annotations
 
@@ -27,10 +22,7 @@ SHOWN_CLOSED = 3  # options not open now named under a menu; the rest counted
 
 
 class MenuBlock:
-    """The title, the entries and the hint of a question.
-
-    Each entry is a key and a text. ``rows``, if given, is the most lines they may take.
-    """
+    """The title, the entries (key, text) and the hint of a question, in at most ``rows`` lines."""
 
     def __init__(self, title: Text, entries: list[tuple[Text, Text]], hint: Text,
                  rows: int | None = None, closed: RenderableType | None = None) -> None:
@@ -68,7 +60,6 @@ class MenuBlock:
         yield self.hint
 
     def _columns(self, rows: int, width: int) -> Iterator[Text]:
-        """The entries in columns read down, cut short if need be."""
         lines = [key + text for key, text in self.entries]
         column = max(len(line.plain) for line in lines) + GAP
         across = max(1, (width + GAP) // column)
@@ -97,7 +88,6 @@ def menu_block(render: Renderer, menu: Menu, role: str) -> MenuBlock:
 
 
 def _title(render: Renderer, menu: Menu, role: str) -> Text:
-    """Who decides, what about, the question, and how many to choose."""
     decision = menu.decision
     about = f"{menu.context}: " if menu.context else ""
     title = Text.assemble((render.name(role), STYLE_YOU),
@@ -108,7 +98,6 @@ def _title(render: Renderer, menu: Menu, role: str) -> Text:
 
 
 def _how_many(decision: Decision) -> str:
-    """How many items to choose: ``choose 2``, ``choose up to 3``..."""
     n = len(decision.items)
     low, high = max(decision.min, 0), min(decision.max, n)
     if low == high:
@@ -119,7 +108,6 @@ def _how_many(decision: Decision) -> str:
 
 
 def _entry_text(render: Renderer, menu: Menu, entry: Entry) -> Text:
-    """A menu line after its key: the label, and a card's text."""
     line = Text(style="")
     line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
     items = menu.decision.items
@@ -133,16 +121,12 @@ def _entry_text(render: Renderer, menu: Menu, entry: Entry) -> Text:
 
 
 def _hint(menu: Menu) -> str:
-    """How to answer the question."""
     if menu.default is not None:
         return _enter_hint(menu, menu.default)
-    if menu.subset:
-        return "Type numbers (1 3, 1-4), all or none."
-    return "Type a number or a name."
+    return "Type numbers (1 3, 1-4), all or none." if menu.subset else "Type a number or a name."
 
 
 def _enter_hint(menu: Menu, default: Option) -> str:
-    """How to take the only answer, and the anytime actions."""
     if default.id == NONE_ID:
         only = "nothing to choose"
     else:
@@ -152,10 +136,7 @@ def _enter_hint(menu: Menu, default: Option) -> str:
 
 
 def closed_text(menu: Menu) -> Hanging | None:
-    """The options the rules refuse now, a few by name.
-
-    Typed, they get the pack's reason.
-    """
+    """The options the rules refuse now, a few by name; typed, they get the pack's reason."""
     names = list(dict.fromkeys(text for text, _ in menu.refused))
     if not names:
         return None
@@ -164,6 +145,3 @@ def closed_text(menu: Menu) -> Hanging | None:
         shown += f" and {len(names) - SHOWN_CLOSED} more"
     return Hanging(Text("  "), Text(f"Not open now: {shown} (type one to see why).",
                                     style=STYLE_HIDDEN), 4, names)
-
-
-__all__ = ["MORE", "MenuBlock", "closed_text", "menu_block"]

@@ -1,27 +1,15 @@
 """What a person types at a decision prompt: a numbered menu, and its parser.
 
-A :class:`Menu` numbers the choices of one :class:`~rulekit.engine.decisions.Decision`:
-
-- a ``one`` decision lists its options in the engine's order. ``none`` comes first when it may be
-  declined, anytime actions last. The answer is a number or a name;
-- a ``subset`` decision lists its *items*, never every subset. The answer is numbers, names
-  separated by commas, or ``none``. The engine checks the ids chosen, so its own rules say why a
-  choice is illegal.
-
-Menu keys never change meaning. Options or items are numbered 1..n, whatever their labels. Anytime
-actions get letters (``a``, ``b``...), never the next number. Equal options (two tokens of one
-value) are shown once.
-
-:func:`parse_answer` turns a typed line into a :class:`Choice`, a :class:`Command` or a
-:class:`Problem`. The commands are those of :data:`COMMANDS`.
+A ``one`` decision lists its options, a ``subset`` decision its items, numbered 1..n. Anytime
+actions get letters. :func:`parse_answer` turns a typed line into an :data:`Answer`.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, replace
 
 from rulekit.engine.decisions import NONE_ID, Decision, Option, item_ids
 from rulekit.errors import IllegalActionError
@@ -34,32 +22,18 @@ ANYTIME_KEYS = "abcdefghijklmnopqrstuvwxyz"
 _INTEGER = re.compile(r"[+-]?\d+")
 _RANGE = re.compile(r"(\d+)\s*-\s*(\d+)")
 
-Label = Callable[[object], str]
-"""How the items of a decision are named to the person choosing."""
+Label = Callable[[object], str]  # how a decision's items are named to the person choosing
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One numbered line of a menu.
-
-    It is an option (of a ``one`` decision, or an anytime action). Or it is an item of a ``subset``
-    decision: ``index`` into ``decision.items``.
-    """
+    """One line of a menu: an option, or a subset's item (``index`` into ``decision.items``)."""
 
     key: str
     label: str
     option: Option | None = None
     index: int | None = None
     anytime: bool = False
-
-
-class _Row(NamedTuple):
-    """A menu line before it has its key."""
-
-    text: str
-    option: Option | None
-    item: int | None  # the index of a subset's item
-    anytime: bool
 
 
 @dataclass(frozen=True)
@@ -97,73 +71,40 @@ class Menu:
         self.item_ids: list[str] = list(decision.spec.get("ids") or item_ids(decision.items))
         self.item_labels = [label(item) for item in decision.items]
         # What the rules refuse here, with the pack's reason (``where ... else``): by label.
-        self.refused = _refused_labels(decision, label)
+        refused = [item for item, _ in decision.refused()]
+        self.refused = [(label(item), item_id)
+                        for item, item_id in zip(refused, item_ids(refused), strict=True)]
         self.entries = _keyed(self._subset_rows() if self.subset else self._one_rows())
         self._by_key = {entry.key: entry for entry in self.entries}
         self.default = only_option(decision)  # what Enter takes, when there is one choice
 
-    def _subset_rows(self) -> list[_Row]:
-        """A subset's items, then its anytime actions."""
-        rows = [_Row(text, None, i, False) for i, text in enumerate(self.item_labels)]
-        return rows + [_Row(extra.label, extra, None, True) for extra in self.decision.extras]
+    def _subset_rows(self) -> list[Entry]:
+        rows = [Entry("", text, None, i) for i, text in enumerate(self.item_labels)]
+        return rows + [Entry("", extra.label, extra, None, True) for extra in self.decision.extras]
 
-    def _one_rows(self) -> list[_Row]:
+    def _one_rows(self) -> list[Entry]:
         """The options; equal ones (two tokens of one value) once."""
-        rows: list[_Row] = []
+        rows: list[Entry] = []
         seen: set[str] = set()
         for option in self.decision.options():
             row = self._one_row(option)
-            if row.item is None or row.text not in seen:
+            if row.index is None or row.label not in seen:
                 rows.append(row)
-                seen.add(row.text)
+                seen.add(row.label)
         return rows
 
-    def _one_row(self, option: Option) -> _Row:
-        """The line of an option."""
+    def _one_row(self, option: Option) -> Entry:
         anytime = option.id.startswith("!")
         index = None if anytime or option.id == NONE_ID else self._index_of(option.id)
         text = option.label if index is None else self.item_labels[index]
-        return _Row(text, option, index, anytime)
+        return Entry("", text, option, index, anytime)
 
     def _index_of(self, item_id: str) -> int | None:
-        """The index of an item by its id, if it is one."""
         return self.item_ids.index(item_id) if item_id in self.item_ids else None
 
     def entry(self, key: str) -> Entry | None:
         """The line of a typed key, if any."""
         return self._by_key.get(key.strip())
-
-    def key_of(self, option_id: str) -> str:
-        """The text to type for an option, or a subset's option id."""
-        if self.subset and not option_id.startswith("!"):
-            return self._subset_keys(option_id)
-        return self._option_key(option_id)
-
-    def _option_key(self, option_id: str) -> str:
-        """The key of an option's line, or of an equal option's."""
-        lines = [(e.key, e.option.id, e.label) for e in self.entries if e.option is not None]
-        key = next((key for key, line_id, _ in lines if line_id == option_id), None)
-        if key is None:  # one of equal options, shown once
-            label = self._label_of(option_id)
-            key = next((key for key, _, line_label in lines if line_label == label), None)
-        if key is None:
-            raise KeyError(option_id)
-        return key
-
-    def _subset_keys(self, option_id: str) -> str:
-        """The keys of a subset's items, or ``none``."""
-        if option_id == NONE_ID:
-            return NONE_ID
-        indexes = [self.item_ids.index(part) for part in option_id.split("+")]
-        return " ".join(next(e.key for e in self.entries if e.index == index)
-                        for index in indexes)
-
-    def _label_of(self, option_id: str) -> str | None:
-        """The label of an option or item, by its id."""
-        at = self._index_of(option_id)
-        if at is not None:
-            return self.item_labels[at]
-        return next((o.label for o in self.decision.options() if o.id == option_id), None)
 
     def keys_text(self) -> str:
         """The keys, in short: ``1-5``, ``1, 2`` or ``1-5, a``."""
@@ -173,33 +114,15 @@ class Menu:
         return ", ".join([*parts, *letters]) or "none"
 
 
-def _refused_labels(decision: Decision, label: Label) -> list[tuple[str, str]]:
-    """The label and item id of each candidate the rules refuse now."""
-    items = [item for item, _ in decision.refused()]
-    return [(label(item), item_id) for item, item_id in zip(items, item_ids(items), strict=True)]
-
-
-def _keyed(rows: list[_Row]) -> list[Entry]:
+def _keyed(rows: list[Entry]) -> list[Entry]:
     """The lines numbered 1..n, anytime actions lettered ``a``, ``b``..."""
-    entries: list[Entry] = []
-    numbered = lettered = 0
-    for text, option, index, anytime in rows:
-        if anytime:
-            key = ANYTIME_KEYS[lettered % len(ANYTIME_KEYS)]
-            lettered += 1
-        else:
-            numbered += 1
-            key = str(numbered)
-        entries.append(Entry(key, text, option, index, anytime))
-    return entries
+    numbers = iter(range(1, len(rows) + 1))
+    letters = itertools.cycle(ANYTIME_KEYS)
+    return [replace(row, key=next(letters) if row.anytime else str(next(numbers))) for row in rows]
 
 
 def only_option(decision: Decision) -> Option | None:
-    """The only legal option of a decision, anytime actions aside.
-
-    A person is asked even then, and Enter takes it. Whether someone is asked must never depend on
-    what only they may see.
-    """
+    """The only legal option of a decision, anytime actions aside: what Enter takes."""
     if decision.kind == "one":
         declined = 1 if decision.optional else 0
         return decision.options()[0] if len(decision.items) + declined == 1 else None
@@ -207,7 +130,6 @@ def only_option(decision: Decision) -> Option | None:
 
 
 def _only_subset(decision: Decision) -> Option | None:
-    """The only legal answer of a subset: none of no items, or all."""
     n = len(decision.items)
     if n == 0:
         return decision.option(NONE_ID) if decision.min <= 0 else None
@@ -217,9 +139,6 @@ def _only_subset(decision: Decision) -> Option | None:
         return decision.option("+".join(decision.spec.get("ids") or item_ids(decision.items)))
     except IllegalActionError:  # taking every item breaks a rule: no single answer
         return None
-
-
-# ---------------------------------------------------------------- typed answers
 
 
 def parse_answer(menu: Menu, text: str) -> Answer:
@@ -234,13 +153,11 @@ def parse_answer(menu: Menu, text: str) -> Answer:
 
 
 def _nothing_typed(menu: Menu) -> Problem:
-    """What to type, when nothing was."""
     hint = "the numbers of your choice, or none" if menu.subset else "the number of your choice"
     return Problem(f"Type {hint} ({menu.keys_text()}); help shows how.")
 
 
 def _command(text: str) -> Command | None:
-    """The command typed, if ``text`` is one."""
     word, _, rest = text.strip().partition(" ")
     name = ALIASES.get(word.lower(), word.lower())
     argument = rest.strip()
@@ -254,7 +171,6 @@ def _command(text: str) -> Command | None:
 
 
 def _parse_one(menu: Menu, typed: str) -> Answer:
-    """An answer to a ``one`` decision: a key, ``none``, an id or a name."""
     entry = menu.entry(typed)
     if entry is not None and entry.option is not None:
         return Choice(entry.option)
@@ -266,14 +182,12 @@ def _parse_one(menu: Menu, typed: str) -> Answer:
 
 
 def _declined(decision: Decision) -> Answer:
-    """``none``: the choice declined, if it may be."""
     if decision.optional:
         return Choice(decision.option(NONE_ID))
     return Problem("This choice cannot be declined.")
 
 
 def _one_by_name(menu: Menu, typed: str) -> Answer:
-    """The option whose id is ``typed``, or whose name starts with it."""
     lines = [(e.label, e.option) for e in menu.entries if e.option is not None]
     exact = next((option for _, option in lines if option.id == typed), None)
     if exact is not None:
@@ -294,10 +208,7 @@ def _option_named(labels: list[str], options: list[Option], typed: str) -> int |
 
 
 def _refused(menu: Menu, typed: str) -> Problem | None:
-    """The pack's reason for refusing what was typed, if any.
-
-    That is an item a ``where`` left out. It may be typed by its id, its label, or the start of it.
-    """
+    """The pack's reason for refusing an item a ``where`` left out, typed by id or name."""
     decision = menu.decision
     why = decision.refusal(typed)
     if why is None and menu.refused:
@@ -308,10 +219,7 @@ def _refused(menu: Menu, typed: str) -> Problem | None:
 
 
 def match_name(labels: list[str], typed: str, taken: set[int] | None = None) -> int | Problem:
-    """The index of the one label equal to ``typed``, else starting with it.
-
-    Case does not matter. Equal labels count as one: the first index not ``taken`` is given.
-    """
+    """The index of the one label equal to ``typed``, else starting with it, not yet ``taken``."""
     lowered = typed.strip().lower()
     equal = [i for i, text in enumerate(labels) if text.lower() == lowered]
     starting = [i for i, text in enumerate(labels) if text.lower().startswith(lowered)]
@@ -324,7 +232,6 @@ def match_name(labels: list[str], typed: str, taken: set[int] | None = None) -> 
 
 def _pick(labels: list[str], found: list[int], typed: str, taken: set[int]
           ) -> int | Problem | None:
-    """The index of the one name among ``found``; a problem if several."""
     names = list(dict.fromkeys(labels[i] for i in found))
     if len(names) > 1:
         shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
@@ -337,20 +244,16 @@ def _pick(labels: list[str], found: list[int], typed: str, taken: set[int]
 
 
 def _parse_subset(menu: Menu, typed: str) -> Answer:
-    """An answer to a subset: numbers, ranges, names, all or none."""
     action = menu.entry(typed.lower())
     if action is not None and action.option is not None:  # an anytime action, by its letter
         return Choice(action.option)
     if "+" in typed:  # an option id as the engine writes it
         return _by_id(menu.decision, typed)
     chosen = _chosen(menu, typed)
-    if not isinstance(chosen, list):
-        return chosen
-    return _subset_choice(menu, chosen)
+    return _subset_choice(menu, chosen) if isinstance(chosen, list) else chosen
 
 
 def _by_id(decision: Decision, option_id: str) -> Answer:
-    """The option of an id as the engine writes it, or why not."""
     try:
         return Choice(decision.option(option_id))
     except IllegalActionError as exc:
@@ -358,7 +261,6 @@ def _by_id(decision: Decision, option_id: str) -> Answer:
 
 
 def _chosen(menu: Menu, typed: str) -> list[int] | Answer:
-    """The indexes of the items typed, or why they cannot be."""
     lowered = typed.lower()
     if lowered == "all":
         return list(range(len(menu.item_ids)))
@@ -374,11 +276,7 @@ def _chosen(menu: Menu, typed: str) -> list[int] | Answer:
 
 
 def _add_chunk(menu: Menu, chunk: str, chosen: list[int], alone: bool) -> Answer | None:
-    """Add the items of one comma-separated part of an answer.
-
-    A part is numbers and ranges, an item's id, or the start of a name. The result is why it cannot
-    be added, or an anytime action it names.
-    """
+    """Add the items of one comma-separated part; why not, or an anytime action it names."""
     parts = _RANGE.sub(_spell_range, chunk).split()
     if all(_INTEGER.fullmatch(part) for part in parts):
         return _add_numbers(menu, parts, chosen)
@@ -387,7 +285,6 @@ def _add_chunk(menu: Menu, chunk: str, chosen: list[int], alone: bool) -> Answer
 
 
 def _add_numbers(menu: Menu, numbers: list[str], chosen: list[int]) -> Problem | None:
-    """Add the items of typed numbers, or say why not."""
     for number in numbers:
         entry = menu.entry(number)
         if entry is None or entry.index is None:
@@ -400,7 +297,6 @@ def _add_numbers(menu: Menu, numbers: list[str], chosen: list[int]) -> Problem |
 
 
 def _add(menu: Menu, index: int, chosen: list[int]) -> Problem | None:
-    """Add an item, unless it is chosen already."""
     if index in chosen:
         return Problem(f"{menu.item_labels[index]} is chosen twice.")
     chosen.append(index)
@@ -408,11 +304,7 @@ def _add(menu: Menu, index: int, chosen: list[int]) -> Problem | None:
 
 
 def _item_named(menu: Menu, chunk: str, chosen: list[int], alone: bool) -> int | Answer:
-    """The item whose id is ``chunk``, or whose name starts with it.
-
-    Failing that, when it is the whole answer, an anytime action that it names. Else the pack's
-    reason for refusing it, or why nothing matches.
-    """
+    """The item whose id or name is ``chunk``. Else an anytime action, a refusal or a problem."""
     if chunk in menu.item_ids:
         return menu.item_ids.index(chunk)
     found = match_name(menu.item_labels, chunk, set(chosen))
@@ -426,7 +318,6 @@ def _item_named(menu: Menu, chunk: str, chosen: list[int], alone: bool) -> int |
 
 
 def _subset_choice(menu: Menu, chosen: list[int]) -> Answer:
-    """The option of the items ``chosen``, or the rule it breaks."""
     decision = menu.decision
     if decision.min <= len(chosen) <= decision.max:
         broken = _broken_group(menu, chosen)
@@ -441,10 +332,7 @@ def _subset_choice(menu: Menu, chosen: list[int]) -> Answer:
 
 
 def _broken_group(menu: Menu, chosen: list[int]) -> Problem | None:
-    """The rule 'at most N of these' that ``chosen`` breaks, if any.
-
-    It is said in the pack's words, or else with the names of the cards.
-    """
+    """The rule 'at most N of these' that ``chosen`` breaks, in the pack's words or by name."""
     why = menu.decision.broken_rule(chosen)
     if why is not None:
         return Problem(why)
@@ -456,7 +344,6 @@ def _broken_group(menu: Menu, chosen: list[int]) -> Problem | None:
 
 
 def _over_limit(menu: Menu, chosen: list[int], limit: int, flags: list[int]) -> Problem | None:
-    """Why ``chosen`` holds too many items of a group, if it does."""
     group = [i for i, flag in enumerate(flags) if flag]
     picked = [menu.item_labels[i] for i in sorted(chosen) if i in group]
     if len(picked) <= limit:
@@ -467,15 +354,8 @@ def _over_limit(menu: Menu, chosen: list[int], limit: int, flags: list[int]) -> 
 
 
 def _spell_range(match: re.Match[str]) -> str:
-    """``2-4`` -> ``2 3 4``.
-
-    A reversed or huge range is left as typed, to be refused.
-    """
+    """``2-4`` -> ``2 3 4``. A reversed or huge range is left as typed, to be refused."""
     low, high = int(match.group(1)), int(match.group(2))
     if low > high or high - low > 1000:
         return match.group(0)
     return " ".join(str(n) for n in range(low, high + 1))
-
-
-__all__ = ["COMMANDS", "Answer", "Choice", "Command", "Entry", "Label", "Menu", "Problem",
-           "only_option", "parse_answer"]

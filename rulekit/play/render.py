@@ -1,12 +1,4 @@
-"""What a player sees, drawn from their observation as rich renderables.
-
-Everything shown comes from ``game.observe(state, role)``, never the raw state. Names come from the
-pack (``game.label``). Nothing here knows any particular game.
-
-Without a ``display:`` section, piles and variables are listed by owner. A player sees every card of
-their own piles. Public piles show their cards; a long one, its size and top card. Hidden piles show
-their size. Piles per place or number show only when not empty.
-"""
+"""What a player sees, drawn from ``game.observe`` only, as rich renderables."""
 
 from __future__ import annotations
 
@@ -55,10 +47,7 @@ def humanize(name: str) -> str:
 
 
 class SeenPile(TypedDict):
-    """A pile as an observation shows it.
-
-    Its cards are given if the viewer sees them. A card they may not see is None.
-    """
+    """A pile as an observation shows it. A card the viewer may not see is None."""
 
     count: int
     cards: NotRequired[list[str | None]]
@@ -75,7 +64,6 @@ class Slot:
     owner: str | None  # the role it belongs to, if any
     initial: object = None
     type: str | None = None
-    visibility: str = "public"
 
     @property
     def per_board(self) -> bool:
@@ -92,7 +80,6 @@ class Slot:
 
 
 def _flows(documents: Iterable[YamlDocument]) -> Iterator[Mapping[str, object]]:
-    """The ``flow`` sections of a pack's documents."""
     for doc in documents:
         flow = doc.data.get("flow") if isinstance(doc.data, dict) else None
         if isinstance(flow, dict):
@@ -111,11 +98,7 @@ def phase_names(documents: Iterable[YamlDocument]) -> dict[str, str]:
 
 
 def round_count(documents: Iterable[YamlDocument], params: Mapping[str, int]) -> int | None:
-    """How many rounds a game has, if its pack says.
-
-    Its ``flow: rounds`` is a number or a parameter's name. Otherwise the count is not known before
-    the end.
-    """
+    """How many rounds a game has, if its ``flow: rounds`` says (a number or a parameter)."""
     for flow in _flows(documents):
         rounds = flow.get("rounds")
         if isinstance(rounds, int) and not isinstance(rounds, bool):
@@ -135,14 +118,11 @@ def spaced_names(game: Game) -> tuple[str, ...]:
 
 
 def _short(label: str, shown: str) -> bool:
-    """Whether a name and its value may share a row."""
     return len(label) + len(shown) <= SHORT and ", " not in shown
 
 
 @dataclass
 class _Sorted:
-    """The lines of a view without panels, by section."""
-
     by_role: dict[str, list[Line]]
     table: list[Line] = field(default_factory=list)
     counters: list[Line] = field(default_factory=list)
@@ -160,12 +140,10 @@ class Renderer:
         self.rounds = rounds
         symbols = game.symbols
         self.board = symbols.board
-        self.zone_slots = [Slot(key, zone.name, index, zone.per, owner,
-                                visibility=zone.visibility)
+        self.zone_slots = [Slot(key, zone.name, index, zone.per, owner)
                            for zone in symbols.zones.values()
                            for key, index, owner in self._keys(zone.name, zone.per, zone.owner)]
-        self.var_slots = [Slot(key, var.name, index, var.per, owner, var.initial, var.type,
-                               var.visibility)
+        self.var_slots = [Slot(key, var.name, index, var.per, owner, var.initial, var.type)
                           for var in symbols.variables.values()
                           for key, index, owner in self._keys(var.name, var.per, var.owner)]
         self.anytime_labels = {"!" + decl.id: decl.label for decl in symbols.anytime}
@@ -181,7 +159,6 @@ class Renderer:
 
     def _keys(self, name: str, per: str | int | None,
               owner: str | None) -> list[tuple[str, str | None, str | None]]:
-        """The key, index and owner of each pile or value."""
         if per is None:
             return [(name, None, owner)]
         if per == "role":
@@ -189,12 +166,8 @@ class Renderer:
         return [(zone_key(name, index), index, owner)
                 for index in self.game.symbols.index_domain(per)]
 
-    # ------------------------------------------------------------ values
-
     def name(self, role: str | None) -> str:
-        if role is None:
-            return "nobody"
-        return self.game.role_names.get(role, role)
+        return "nobody" if role is None else self.game.role_names.get(role, role)
 
     def value(self, value: object) -> str:
         """A value as text: names for ids, yes or no, a dash for nothing."""
@@ -209,10 +182,7 @@ class Renderer:
         return self.game.label(value)
 
     def piles(self, obs: Observation, name: str) -> RenderableType:
-        """``pile NAME``: every pile whose name starts with ``name``.
-
-        Any case will do. Each pile shows all the cards the player may see.
-        """
+        """``pile NAME``: every pile whose name starts with ``name``, with its cards."""
         wanted = humanize(name.strip().lower())
         lines: list[RenderableType] = []
         for slot in self.zone_slots:
@@ -227,13 +197,11 @@ class Renderer:
         return Text(f"No pile is named '{name.strip()}'; piles: {', '.join(names)}.")
 
     def _pile_named(self, slot: Slot, wanted: str) -> bool:
-        """Whether a pile shown has a name that starts with ``wanted``."""
         names = (self.table.name(slot.name), humanize(slot.name))
         return slot.name not in self.display.hidden \
             and any(name.lower().startswith(wanted) for name in names)
 
     def _pile_line(self, slot: Slot, data: SeenPile) -> Text:
-        """A pile with all its cards, under its owner's name."""
         label = self.table.name(slot.name)
         if slot.per_number or slot.per_board:
             label += f" {self.game.label(slot.index)}"
@@ -241,10 +209,7 @@ class Renderer:
         return Text.assemble((f"  {owner}{label}: ", ""), self.pile(data, True))
 
     def pile(self, data: SeenPile, own: bool) -> Text:
-        """A pile as text: its cards, grouped as ``Name x5``.
-
-        A long pile of another shows its size and top card. A hidden pile shows its size.
-        """
+        """A pile as ``Name x5, ...``. A long pile of another's shows its size and top card."""
         count = int(data.get("count", 0))
         cards = data.get("cards")
         noun = "card" if count == 1 else "cards"
@@ -260,8 +225,6 @@ class Renderer:
         top_text = "face down" if top is None else self.game.label(top)
         return Text.assemble((f"{count} {noun}; top: ", ""), (top_text, STYLE_CARD))
 
-    # ------------------------------------------------------------ a player's view
-
     def header(self, obs: Observation, role: str | None) -> RenderableType:
         """A screen's title: the pack, round, phase and player."""
         parts = [self.game.pack_name]
@@ -276,10 +239,7 @@ class Renderer:
         return Header(parts)
 
     def _round_text(self, obs: Observation) -> str | None:
-        """``turn 3 of 7``, or ``setup`` before the first round.
-
-        None once the game is over.
-        """
+        """``turn 3 of 7``, ``setup`` before the first round, None once over."""
         number = obs.get("round")
         if not number:
             return "setup" if obs.get("result") is None else None
@@ -297,13 +257,7 @@ class Renderer:
 
     def view(self, obs: Observation, role: str, only_own: bool = False
              ) -> list[RenderableType]:
-        """The sections of ``role``'s screen.
-
-        The pack's panels come first, if it declares them. Then comes what no panel shows, unless
-        the pack hides it. That is the player's piles, the others', the table, the counters and the
-        board. With ``only_own``, only their own section: it shows others what they held, once the
-        game is over.
-        """
+        """The sections of ``role``'s screen: the pack's panels, then what none shows."""
         skip = set(self.display.hidden)
         if only_own or not self.display.declared:
             return self._view(obs, role, only_own, skip)
@@ -312,7 +266,6 @@ class Renderer:
 
     def _view(self, obs: Observation, role: str, only_own: bool, skip: set[str]
               ) -> list[RenderableType]:
-        """The sections of a view that no panel shows."""
         lines = self._sorted(obs, role, skip)
         if only_own:
             mine = side_by_side(lines.by_role[role], self.names)
@@ -325,7 +278,6 @@ class Renderer:
         return sections + self._section("Board", self.board_text.lines(obs, skip))
 
     def _sorted(self, obs: Observation, role: str, skip: set[str]) -> _Sorted:
-        """The lines of the piles and values shown, by section."""
         lines = _Sorted({r: [] for r in self.game.roles})
         for slot in self.zone_slots:
             line = self._zone_line(slot, obs["zones"].get(slot.key), role, skip)
@@ -338,16 +290,12 @@ class Renderer:
         return lines
 
     def _label(self, slot: Slot) -> str:
-        """A pile's or value's name, and its number if any."""
         label = self.table.name(slot.name)
         return f"{label} {slot.index}" if slot.per_number else label
 
     def _zone_line(self, slot: Slot, data: SeenPile | None, role: str, skip: set[str]
                    ) -> Line | None:
-        """The line of a pile.
-
-        None if it is not shown here, or empty and not the viewer's.
-        """
+        """A pile's line; None if not shown here, or empty and not the viewer's."""
         if data is None or slot.per_board or slot.name in skip:
             return None
         count = int(data.get("count", 0))
@@ -365,10 +313,7 @@ class Renderer:
 
     def _var_line(self, slot: Slot, values: Mapping[str, object], skip: set[str]
                   ) -> Line | None:
-        """The line of a value the viewer sees.
-
-        None if it is not shown here, or shown on the board.
-        """
+        """A value's line; None if not shown here, or shown on the board."""
         if slot.key not in values or slot.per_board or slot.on_board or slot.name in skip:
             return None
         value = values[slot.key]
@@ -380,7 +325,6 @@ class Renderer:
         return Line(Text(f"  {label}: {shown}"), short)
 
     def _player_section(self, owner: str, role: str, lines: list[Line]) -> Group:
-        """What ``owner`` holds, under their name; ``(you)`` for the viewer."""
         if owner == role:
             title = Text.assemble((self.name(owner), STYLE_YOU), (" (you)", STYLE_SECTION))
         else:
@@ -389,10 +333,7 @@ class Renderer:
         return Group(title, *side_by_side(lines, self.names))
 
     def _section(self, title: str, lines: Sequence[RenderableType]) -> list[RenderableType]:
-        """A section under its title; nothing if it has no lines."""
         return [Group(Text(title, style=STYLE_SECTION), *lines)] if lines else []
-
-    # ------------------------------------------------------------ events
 
     def event_text(self, event: Event, viewer: str | None = None) -> Text:
         """One log event; a private one is marked as such."""
@@ -407,7 +348,6 @@ class Renderer:
         return text
 
     def _event_words(self, event: Event) -> Text:
-        """An anytime action's label, or the pack's log line."""
         if event["e"] == "choice" and event["option"].startswith("!"):
             action = self.anytime_labels.get(event["option"], event["option"])
             return Text(f"{self.name(event['player'])}: {action}")
@@ -417,10 +357,7 @@ class Renderer:
 
     def events(self, events: Sequence[Event], viewer: str | None,
                last_round: int | None = None) -> list[Text]:
-        """Event lines, with a heading wherever the round changes.
-
-        The end of the game is left out: a banner shows it.
-        """
+        """Event lines, with a heading wherever the round changes; a banner shows the end."""
         lines: list[Text] = []
         current = last_round
         for event in events:
@@ -429,31 +366,22 @@ class Renderer:
             number = event.get("round")
             if isinstance(number, int) and number != current:
                 current = number
-                lines.append(Text(f"  -- {self._round_heading(number)} --", style=STYLE_HIDDEN))
+                heading = f"{self.display.round.capitalize()} {number}" if number else "Setup"
+                lines.append(Text(f"  -- {heading} --", style=STYLE_HIDDEN))
             lines.append(Text("  ") + self.event_text(event, viewer))
         return lines
 
-    def _round_heading(self, number: int) -> str:
-        """The heading of a round in the log."""
-        return "Setup" if number == 0 else f"{self.display.round.capitalize()} {number}"
-
-    # ------------------------------------------------------------ decisions and the map
-
     def decision(self, menu: Menu, role: str) -> MenuBlock:
-        """The question of ``menu``, as ``role`` reads it."""
         return menu_block(self, menu, role)
 
     def labeler(self, decision: Decision, obs: Observation) -> Label:
-        """How the options of ``decision`` are named to the chooser."""
         return self.table.labeler(decision, obs)
 
     def map(self) -> RenderableType:
-        """The whole board: each region's places with their routes."""
         return self.board_text.map()
 
 
 def _grouped(groups: Mapping[str, int]) -> Text:
-    """Card names with their counts: ``Ace x2, King``."""
     text = Text()
     for i, (label, times) in enumerate(groups.items()):
         if i:
@@ -462,6 +390,3 @@ def _grouped(groups: Mapping[str, int]) -> Text:
         if times > 1:
             text.append(f" x{times}")
     return text
-
-
-__all__ = ["Renderer", "SeenPile", "Slot", "humanize", "phase_names", "round_count"]

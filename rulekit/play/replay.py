@@ -1,14 +1,4 @@
-"""``rulekit replay``: step through a saved game, one event at a time.
-
-The game is rebuilt from its save file, on the pack version it was played with. Its log is shown as
-one player saw it (``--as ROLE``). Or it is shown as everyone saw it (``--as all``), each private
-event marked.
-
-Without ``--as``, a finished game is shown as everyone saw it. A game still on is shown as its one
-person saw it, without its seed. With several people, ``--as`` must say whose view. Enter shows the
-next event; ``r`` goes to the next round and its table. ``b`` shows the table now, ``a`` all the
-rest; ``q`` stops.
-"""
+"""``rulekit replay``: step through a saved game, one event at a time, as one or all saw it."""
 
 from __future__ import annotations
 
@@ -19,12 +9,12 @@ from rulekit.engine.observe import Observation
 from rulekit.engine.state import Event, State
 from rulekit.errors import UsageError, did_you_mean
 from rulekit.pack.loader import LoadedPack
-from rulekit.play.ending import game_over
 from rulekit.play.render import Renderer
 from rulekit.play.restore import pack_change, rebuild
 from rulekit.play.savefile import HUMAN, SavedGame
 from rulekit.play.screen import Screen
 from rulekit.play.seats import seats_text
+from rulekit.play.session import game_over
 
 EVERYONE = "all"
 
@@ -56,7 +46,6 @@ def run_replay(loaded: LoadedPack, saved: SavedGame, where: str, screen: Screen,
 
 
 def _check_viewer(game: Game, as_role: str) -> None:
-    """Refuse an ``--as`` that is neither a role nor ``all``."""
     if as_role != EVERYONE and as_role not in game.role_names:
         choices = [*game.roles, EVERYONE]
         hint = did_you_mean(as_role, choices) or f"choose one of: {', '.join(choices)}"
@@ -64,15 +53,11 @@ def _check_viewer(game: Game, as_role: str) -> None:
 
 
 def _log(game: Game, state: State, who: str | None) -> list[Event]:
-    """The events of ``state`` that ``who`` saw; all for everyone."""
-    if who is None:
-        return list(state["log"])
-    return list(game.observe(state, who)["log"])
+    return list(state["log"] if who is None else game.observe(state, who)["log"])
 
 
 def _title(screen: Screen, render: Renderer, saved: SavedGame, state: State, who: str | None,
            count: int) -> None:
-    """What is replayed, seen by whom, with the seed once no secret."""
     game = render.game
     seen_by = "everyone" if who is None else render.name(who)
     seed = f", seed {saved.seed}" if state["result"] is not None or who is None else ""
@@ -83,7 +68,6 @@ def _title(screen: Screen, render: Renderer, saved: SavedGame, state: State, who
 
 
 def _ending(steps: _Steps, state: State) -> None:
-    """The result, or whom the game waits for; then the table."""
     screen, render = steps.screen, steps.render
     screen.blank()
     result = state["result"]
@@ -118,11 +102,9 @@ class _Steps:
         return True
 
     def _asks(self, shown: int) -> bool:
-        """Whether the viewer is asked what next, after ``shown`` events."""
         return not (self.all_at_once or shown == len(self.events) or self._skipping(shown))
 
     def _obeyed(self, answer: str | None) -> bool:
-        """Do what the viewer typed; False if they stop."""
         if answer is None or answer in ("q", "quit"):
             return False
         if answer in ("a", "all"):
@@ -132,7 +114,6 @@ class _Steps:
         return True
 
     def _show(self, event: Event) -> None:
-        """Show an event, under its round's heading if new."""
         for line in self.render.events([event], self.history.who, self.last):
             self.screen.show(line)
         number = event.get("round")
@@ -140,10 +121,7 @@ class _Steps:
             self.last = number
 
     def _skipping(self, shown: int) -> bool:
-        """Whether to go on without asking, after ``r``, to the next round.
-
-        At the first event of that round, the table is shown.
-        """
+        """Whether to go on without asking to the next round, after ``r``."""
         if self.next_round is None:
             return False
         if self.last is None or self.last < self.next_round:
@@ -153,10 +131,7 @@ class _Steps:
         return False
 
     def _answer(self, shown: int) -> str | None:
-        """What the viewer types after ``shown`` events; None at the end.
-
-        ``b`` shows the table, and asks again.
-        """
+        """What the viewer types after ``shown`` events (``b`` shows the table); None at the end."""
         while True:
             try:
                 answer = self.screen.ask(f"[{shown}/{len(self.events)}] ").strip().lower()
@@ -168,11 +143,7 @@ class _Steps:
             self.table_at(self.history.index_at(shown))
 
     def table_at(self, index: int) -> None:
-        """The table at state ``index`` of the game, as the viewer saw it.
-
-        Everyone's view is each player's. Each belief shown first follows the player's observations
-        up to there.
-        """
+        """The table at state ``index`` as the viewer saw it, beliefs brought up to there."""
         history = self.history
         game = history.game
         state = history.states[index]
@@ -198,10 +169,7 @@ class _History:
         self.followed: dict[str, int] = {}  # per role, the decisions its table has followed
 
     def seen_until(self, index: int, role: str) -> list[Observation]:
-        """``role``'s observations at its decisions before state ``index``.
-
-        Only those not given yet. The table's belief of ``role`` follows them.
-        """
+        """``role``'s observations at its decisions before state ``index``, not given yet."""
         start = self.followed.get(role, 0)
         self.followed[role] = max(start, index)
         return [self.game.observe(self.states[number], role)
@@ -214,11 +182,7 @@ class _History:
 
 
 def default_viewer(saved: SavedGame, state: State, where: str) -> str:
-    """Whose view a replay shows when ``--as`` is not given.
-
-    Everyone's once the game is over. While it is on, that of its only person; with several, one
-    must say.
-    """
+    """Whose view a replay shows without ``--as``: everyone's once over, else its only person's."""
     if state["result"] is not None:
         return EVERYONE
     people = [role for role, spec in saved.seats.items() if spec == HUMAN]
@@ -227,6 +191,3 @@ def default_viewer(saved: SavedGame, state: State, where: str) -> str:
     raise UsageError(f"{where}: this game is not over, and a replay shows only what one "
                      f"player may see", f"say whose view: --as ROLE (roles: "
                      f"{', '.join(saved.seats)}), or --as all to see every secret")
-
-
-__all__ = ["EVERYONE", "default_viewer", "run_replay"]

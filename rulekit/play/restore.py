@@ -1,9 +1,4 @@
-"""A saved game brought back: its pack loaded, its decisions replayed.
-
-A save may go on with another version of its pack, whose files changed. Its decisions are replayed
-on the version at hand, with a note (:func:`pack_change`). If one of them is no longer legal, the
-error says which, and why.
-"""
+"""A saved game brought back: its pack loaded, its decisions replayed."""
 
 from __future__ import annotations
 
@@ -20,10 +15,7 @@ SHOWN_OPTIONS = 8  # options named when a saved answer is no longer among them
 
 
 def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -> LoadedPack:
-    """The pack of a saved game, compiled with the saved parameters.
-
-    Another pack is refused. Another version of the pack is not (see :func:`pack_change`).
-    """
+    """The pack of a saved game, compiled with its parameters; another pack is refused."""
     if pack_ref is not None and pack_ref != saved.pack and not Path(pack_ref).exists():
         raise _other_pack(where, saved.pack, pack_ref)  # a shipped pack's id: no need to load
     loaded = load_pack(_where_pack_is(saved, where, pack_ref), dict(saved.params))
@@ -37,11 +29,7 @@ def load_saved_pack(saved: SavedGame, where: str, pack_ref: str | None = None) -
 
 
 def _where_pack_is(saved: SavedGame, where: str, pack_ref: str | None) -> str | Path:
-    """Where the pack of a save is.
-
-    That is the pack named on the command line, if any. Else it is the folder the game was played
-    from, or a shipped pack.
-    """
+    """The pack named on the command line, else the folder played from, else a shipped pack."""
     if pack_ref is not None:
         return pack_ref
     if saved.source is not None and (Path(saved.source) / "pack.yaml").is_file():
@@ -54,13 +42,11 @@ def _where_pack_is(saved: SavedGame, where: str, pack_ref: str | None) -> str | 
 
 
 def _other_pack(where: str, saved: str, named: str) -> SaveFileError:
-    """The error of a save of another pack."""
     return SaveFileError(f"{where}: this is a save of {saved}, not of {named}",
                          f"leave the pack out, the save names it: rulekit play --resume {where}")
 
 
 def _versions(saved: SavedGame, game: Game) -> str:
-    """The pack a game was saved with and the one at hand."""
     return (f"{saved.pack} {saved.version} (pack hash {saved.pack_hash}), and this is "
             f"{game.pack_id} {game.version} (pack hash {game.pack_hash})")
 
@@ -77,17 +63,13 @@ def pack_change(saved: SavedGame, game: Game, where: str) -> str | None:
 
 def rebuild(game: Game, saved: SavedGame, where: str,
             history: dict[str, list[Observation]] | None = None) -> State:
-    """The state after the saved decisions, applied from ``new_game(seed)``.
-
-    ``history`` gets each role's observations at its decisions, oldest first. A seat's belief
-    follows them (see :class:`~rulekit.bots.agent.View`).
-    """
+    """The state after the saved decisions; ``history`` gets the roles' observations at them."""
     state = game.new_game(saved.seed)
     for number, (role, option) in enumerate(saved.decisions, start=1):
         if state["result"] is not None:
             raise SaveFileError(f"{where}: decision {number} ({role}: '{option}') comes after "
                                 f"the end of the game" + _since(saved, game),
-                                _hint(saved, game))
+                                HINT if _changed(saved, game) else None)
         if history is not None:
             history.setdefault(role, []).append(game.observe(state, role))
         _replay(game, saved, state, where, number)
@@ -95,7 +77,6 @@ def rebuild(game: Game, saved: SavedGame, where: str,
 
 
 def _replay(game: Game, saved: SavedGame, state: State, where: str, number: int) -> None:
-    """Apply decision ``number`` of the save; a located error if it fails."""
     role, option = saved.decisions[number - 1]
     try:
         game.apply(state, {role: option}, in_place=True)
@@ -111,24 +92,15 @@ def _replay(game: Game, saved: SavedGame, state: State, where: str, number: int)
 
 
 def _changed(saved: SavedGame, game: Game) -> bool:
-    """Whether the game was saved with another version of the pack."""
     return saved.pack_hash != game.pack_hash
 
 
 def _since(saved: SavedGame, game: Game) -> str:
-    """What the game was saved with, if another version of the pack."""
-    return f" (the game was saved with {_versions(saved, game)})" if _changed(saved, game) \
-        else ""
-
-
-def _hint(saved: SavedGame, game: Game) -> str | None:
-    """What to do when a save of another version fails."""
-    return HINT if _changed(saved, game) else None
+    return f" (the game was saved with {_versions(saved, game)})" if _changed(saved, game) else ""
 
 
 def _no_longer_legal(saved: SavedGame, game: Game, state: State, where: str, number: int,
                      exc: IllegalActionError) -> str:
-    """Why another version of the pack refuses a saved answer."""
     role, option = saved.decisions[number - 1]
     asked = [d for d in game.pending(state) if d.player == role]
     if asked:
@@ -141,6 +113,3 @@ def _no_longer_legal(saved: SavedGame, game: Game, state: State, where: str, num
         what = f"the save answers '{option}' for {role}: {exc.message}"
     return (f"{where}: decision {number} of the save is no longer legal in this version of "
             f"the pack: {what}. The game was saved with {_versions(saved, game)}.")
-
-
-__all__ = ["load_saved_pack", "pack_change", "rebuild"]

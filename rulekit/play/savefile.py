@@ -1,21 +1,12 @@
 """Save files: a game as plain JSON, read with bounds, written atomically.
 
-A save names the pack (id, version, hash), its parameters and the seed. It says who sat where, and
-every decision taken, in order. The engine is deterministic, so the decisions rebuild the game
-exactly (:mod:`~rulekit.play.restore`). So a save is also a record for ``rulekit replay``::
+The engine is deterministic, so the decisions rebuild the game (:mod:`~rulekit.play.restore`)::
 
     {"format": 1, "pack": "demo", "version": "1.0.0", "pack_hash": "...",
      "params": {"turns": 7, ...}, "seed": 12, "seats": {"hunter": "human", "runner": "random"},
      "decisions": [["hunter", "ace+king"], ["runner", "none"], ...],
      "started": "2026-11-30T16:30:00Z", "finished": false,
      "source": "/path/to/the/pack", "rng": {"runner": [3, "base64...", null]}}
-
-``source`` is the pack folder the game was played from. ``rng`` holds each bot's random generator.
-With it, bots go on exactly as they would have. ``started`` and ``finished`` let ``rulekit play
---list`` find the games still on.
-
-A file is written to a temporary file, then renamed over the target. The next write removes a
-temporary file left by a killed one.
 """
 
 from __future__ import annotations
@@ -40,8 +31,7 @@ HUMAN = "human"
 MAX_SAVE_BYTES = 8 * 1024 * 1024  # far more than a long game needs: a bigger file is no save
 MAX_SEED = 2 ** 64  # seeds are 64-bit: new ones are drawn below it
 
-RngState = tuple[int, str, float | None]
-"""A random generator's state as JSON data: its version, the base64 of its words, gauss."""
+RngState = tuple[int, str, float | None]  # version, the base64 of its words, gauss
 
 
 @dataclass
@@ -83,10 +73,7 @@ class SavedGame:
 
     @classmethod
     def from_data(cls, data: object, where: str) -> SavedGame:
-        """Check the parsed JSON of a save file.
-
-        A :class:`SaveFileError` names what is wrong.
-        """
+        """Check the parsed JSON of a save file; a :class:`SaveFileError` names what is wrong."""
         if not isinstance(data, dict):
             raise _not_a_save(where, "it does not hold a JSON object")
         _check_format(data.get("format"), where)
@@ -102,12 +89,10 @@ class SavedGame:
 
 
 def _not_a_save(where: str, what: str) -> SaveFileError:
-    """The error of a file that is no save."""
     return SaveFileError(f"{where}: not a valid rulekit save file: {what}")
 
 
 def _check_format(version: object, where: str) -> None:
-    """Refuse a save of another format; a newer rulekit's, saying so."""
     if version == SAVE_FORMAT:
         return
     if isinstance(version, int) and version > SAVE_FORMAT:
@@ -158,6 +143,7 @@ def _valid_rngs(value: object) -> bool:
     return isinstance(value, dict) and all(_valid_rng_state(v) for v in value.values())
 
 
+# The fields of a save after ``format``, in the order they are checked: key, test, message.
 FIELDS: tuple[tuple[str, Callable[[object], bool], str], ...] = (
     ("pack", _is_text, "'pack' must be a text"),
     ("version", _is_text, "'version' must be a text"),
@@ -171,10 +157,7 @@ FIELDS: tuple[tuple[str, Callable[[object], bool], str], ...] = (
     ("started", _is_text_or_none, "'started' must be a text"),
     ("finished", lambda value: isinstance(value, bool), "'finished' must be true or false"),
 )
-"""The fields of a save after ``format``, in the order they are checked: key, test, message."""
-
-DEFAULTS: Mapping[str, object] = {"rng": {}, "finished": False}
-"""The values of the fields a save may leave out (a missing one is None)."""
+DEFAULTS: Mapping[str, object] = {"rng": {}, "finished": False}  # else a missing field is None
 
 
 def rng_state(rng: random.Random) -> RngState:
@@ -196,10 +179,7 @@ def restore_rng(rng: random.Random, state: RngState) -> None:
 
 
 def write_save(path: Path, saved: SavedGame) -> Path:
-    """Write ``saved`` to ``path`` atomically; the absolute path written.
-
-    A temporary file that a killed write left there is removed.
-    """
+    """Write ``saved`` to ``path`` atomically; the absolute path written."""
     target = path.expanduser().absolute()
     folder = target.parent
     if not folder.is_dir():
@@ -218,10 +198,7 @@ def write_save(path: Path, saved: SavedGame) -> Path:
 
 
 def _write_then_rename(fd: int, temp: str, target: Path, text: str, path: Path) -> None:
-    """Write ``text`` to the temporary file ``fd``, then rename it.
-
-    The text is on disk before the rename. On any failure, the temporary file is removed.
-    """
+    """Write ``text`` to ``fd`` and rename it; on failure, remove the temporary file."""
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -237,13 +214,11 @@ def _write_then_rename(fd: int, temp: str, target: Path, text: str, path: Path) 
 
 
 def read_save(path: Path) -> SavedGame:
-    """Read and check a save file."""
     where = str(path)
     return SavedGame.from_data(_parsed(_read_text(path, where), where), where)
 
 
 def _read_text(path: Path, where: str) -> str:
-    """The text of a save file, unless too big or not UTF-8."""
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_SAVE_BYTES + 1)
@@ -262,7 +237,6 @@ def _read_text(path: Path, where: str) -> str:
 
 
 def _parsed(text: str, where: str) -> object:
-    """The JSON data of a save file's text."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -274,7 +248,3 @@ def _parsed(text: str, where: str) -> object:
     except ValueError:  # int() refuses numbers of thousands of digits
         raise SaveFileError(f"{where}: not a rulekit save file (bad JSON: a number too long "
                             f"to read)") from None
-
-
-__all__ = ["HUMAN", "MAX_SAVE_BYTES", "SAVE_FORMAT", "RngState", "SavedGame", "read_save",
-           "restore_rng", "rng_state", "write_save"]

@@ -1,19 +1,17 @@
-"""Where games are kept: a save file each, the games still on, no overwriting.
-
-Each game has a file of its own, named by its pack and start time. So a new game never overwrites
-another.
-"""
+"""Where games are kept: a file each, never overwritten, written as the game goes."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from rulekit.errors import SaveFileError, UsageError
-from rulekit.play.savefile import HUMAN, MAX_SAVE_BYTES, SavedGame, read_save
+from rulekit.play.savefile import HUMAN, MAX_SAVE_BYTES, SavedGame, read_save, write_save
+from rulekit.play.screen import Screen
 
 SAVE_PREFIX = "rulekit-"
 
@@ -24,12 +22,7 @@ def now_text() -> str:
 
 
 def new_save_path(pack_id: str, started: str, folder: Path | None = None) -> Path:
-    """A new file for a game of ``pack_id``, named by its start time.
-
-    It is ``rulekit-PACK-YYYYMMDD-HHMMSS.json``, with ``-2``, ``-3``... when taken. It goes in
-    ``folder``, by default the working folder. It is made empty at once, so that two games never get
-    one name.
-    """
+    """A new, empty file ``rulekit-PACK-YYYYMMDD-HHMMSS.json`` in ``folder``; ``-2``... if taken."""
     where = folder if folder is not None else Path()
     stamp = started.replace("-", "").replace(":", "").replace("T", "-").rstrip("Z")
     for number in range(1, 1000):
@@ -41,7 +34,6 @@ def new_save_path(pack_id: str, started: str, folder: Path | None = None) -> Pat
 
 
 def _created(path: Path) -> bool:
-    """Make ``path`` empty; False if it exists already."""
     try:
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except FileExistsError:
@@ -52,10 +44,7 @@ def _created(path: Path) -> bool:
 
 
 def refuse_to_overwrite(path: Path) -> None:
-    """Refuse a new game's ``--save FILE`` holding a game still on, or no save.
-
-    A finished game may be written over.
-    """
+    """Refuse a new game's ``--save FILE`` holding a game still on, or no save."""
     if not path.exists():
         return
     try:
@@ -79,11 +68,7 @@ class Unfinished:
 
 
 def unfinished_games(folder: Path | None = None, pack_id: str | None = None) -> list[Unfinished]:
-    """The games still on saved in ``folder``, the latest played first.
-
-    The folder is by default the working folder. With ``pack_id``, only that pack's games are
-    listed. Files that are not saves are skipped.
-    """
+    """The saves of games still on in ``folder``, latest first; other files are skipped."""
     where = folder if folder is not None else Path()
     found = [item for item in map(_unfinished, where.glob("*.json"))
              if item is not None and (pack_id is None or item.saved.pack == pack_id)]
@@ -92,7 +77,6 @@ def unfinished_games(folder: Path | None = None, pack_id: str | None = None) -> 
 
 
 def _unfinished(path: Path) -> Unfinished | None:
-    """The game in ``path``, if it is a save of a game still on."""
     with contextlib.suppress(OSError, SaveFileError):
         info = path.stat()
         if path.is_file() and 0 < info.st_size <= MAX_SAVE_BYTES:
@@ -108,9 +92,78 @@ def describe(item: Unfinished) -> str:
     seats = ", ".join(f"{role}: {'person' if spec == HUMAN else spec}"
                       for role, spec in saved.seats.items())
     when = f"started {started}, " if started else ""
-    return (f"{item.path.name}  {saved.pack}, {when}{len(saved.decisions)} decisions "
-            f"({seats})")
+    return f"{item.path.name}  {saved.pack}, {when}{len(saved.decisions)} decisions ({seats})"
 
 
-__all__ = ["SAVE_PREFIX", "Unfinished", "describe", "new_save_path", "now_text",
-           "refuse_to_overwrite", "unfinished_games"]
+class Keeper:
+    """Keeps one game in ``path``, else in a new file removed at the end unless kept."""
+
+    def __init__(self, screen: Screen, pack_id: str, started: str, path: Path | None,
+                 active: bool, snapshot: Callable[[], SavedGame]) -> None:
+        self.screen = screen
+        self.pack_id = pack_id
+        self.started = started
+        self._path = path
+        self.automatic = active and path is None  # a file of its own, named here
+        self.active = active
+        self.snapshot = snapshot  # the game as it is now
+        self.written = -1  # the number of decisions in the file, once written
+        self.failed = False
+
+    @property
+    def path(self) -> Path:
+        """The game's save file, chosen and made empty on first use."""
+        if self._path is None:
+            self._path = new_save_path(self.pack_id, self.started)
+        return self._path
+
+    def keep(self) -> Path | None:
+        """Write the game if it changed. A failure is said once, and the game goes on."""
+        if not self.active:
+            return None
+        saved = self.snapshot()
+        if self.written == len(saved.decisions) and self._path is not None:
+            return self._path
+        try:
+            written = write_save(self.path, saved)
+        except SaveFileError as exc:
+            if not self.failed:
+                self.screen.error(f"Not saved: {exc.message}")
+            self.failed = True
+            return None
+        self.failed = False
+        self.written = len(saved.decisions)
+        return written
+
+    def tell(self, why: str = "The game is saved") -> None:
+        """Write the game if need be, and say where it is."""
+        written = self.keep()
+        if written is None:
+            return
+        command = "replay" if self.snapshot().finished else "play --resume"
+        self.screen.note(f"{why} to {shell_path(written)}")
+        self.screen.note(f"(rulekit {command} {shell_path(written)})")
+
+    def discard(self) -> None:
+        """Remove the automatic save file of a game not kept."""
+        if self.automatic and self._path is not None:
+            with contextlib.suppress(OSError):
+                self._path.unlink()
+
+    def copy(self, path: Path) -> None:
+        """``save FILE``: a copy of the game in ``path``."""
+        try:
+            written = write_save(path, self.snapshot())
+        except SaveFileError as exc:
+            self.screen.error(f"Not saved: {exc.message}")
+            return
+        self.screen.note(f"A copy of the game is saved to {shell_path(written)}")
+
+
+def shell_path(path: Path) -> str:
+    """A path as a person would type it: relative, when inside here."""
+    try:
+        text = str(path.absolute().relative_to(Path.cwd()))
+    except ValueError:
+        text = str(path)
+    return f"'{text}'" if any(c in text for c in " '\"$&;|<>()") else text

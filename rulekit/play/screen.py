@@ -1,9 +1,4 @@
-"""The terminal: a rich console to write to, and typed lines to read.
-
-Styles are used only on a terminal, and never with ``no_color`` or ``NO_COLOR``. Then the only
-escape code written is the hot seat's wipe. When the input is not a terminal, each line read is
-echoed after its prompt. So a scripted game's transcript reads like a played one.
-"""
+"""The terminal: a rich console to write to, and typed lines to read (echoed when piped)."""
 
 from __future__ import annotations
 
@@ -36,7 +31,6 @@ class Screen:
 
     @property
     def is_terminal(self) -> bool:
-        """Whether the output is a terminal."""
         return self.console.is_terminal
 
     @property
@@ -45,7 +39,6 @@ class Screen:
         return _isatty(self.input)
 
     def show(self, *items: RenderableType) -> None:
-        """Print renderables."""
         for item in items:
             self.console.print(item)
 
@@ -62,19 +55,15 @@ class Screen:
     def height(self, *items: RenderableType) -> int:
         """The lines ``items`` take on the console."""
         console = self.console
-        return sum(len(console.render_lines(item, console.options, pad=False))
-                   for item in items)
+        return sum(len(console.render_lines(item, console.options, pad=False)) for item in items)
 
     def blank(self) -> None:
-        """A blank line."""
         self.console.print()
 
     def error(self, message: str) -> None:
-        """A message in the style of errors."""
         self.console.print(Text(message, style="bold red"))
 
     def note(self, message: str) -> None:
-        """A message in passing."""
         self.console.print(Text(message, style="italic"))
 
     def clear(self) -> None:
@@ -92,10 +81,7 @@ class Screen:
             self._sleep(seconds)
 
     def ask(self, prompt: str) -> str:
-        """Show ``prompt``, and read one line without its end.
-
-        Raises EOFError at the end of the input, KeyboardInterrupt on Ctrl-C.
-        """
+        """Show ``prompt`` and read a line; EOFError at the end, KeyboardInterrupt on Ctrl-C."""
         self.console.print(Text(prompt, style="bold"), end="")
         self.console.file.flush()
         stream = self.input
@@ -118,11 +104,7 @@ def _console(out: TextIO, no_color: bool) -> Console:
 
 
 def _isatty(stream: TextIO) -> bool:
-    """Whether a stream is a terminal."""
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
-
-
-__all__ = ["Screen"]

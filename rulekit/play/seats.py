@@ -1,7 +1,4 @@
-"""Who sits where: the ``--seat ROLE=human|AGENT`` options, and resumed seats.
-
-A save is data: it never names code to run.
-"""
+"""Who sits where: the ``--seat ROLE=human|AGENT`` options, and resumed seats."""
 
 from __future__ import annotations
 
@@ -18,15 +15,11 @@ from rulekit.errors import UsageError, did_you_mean
 from rulekit.play.savefile import HUMAN
 
 SEAT_WORDS = AssignmentWords("--seat", "ROLE=human or ROLE=AGENT", "--seat", "seats")
-OPPONENT = "ismcts"
-"""Who plays the roles no one was given in a new game, with its default budget."""
+OPPONENT = "ismcts"  # who plays the roles no one was given in a new game
 
 
 def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
-    """The roles named in ``--seat`` options, with ``human`` or an agent.
-
-    ``["hunter=human", "runner=random"]`` gives ``{"hunter": "human", "runner": "random"}``.
-    """
+    """The roles named in ``--seat`` options: ``["runner=random"]`` -> ``{"runner": "random"}``."""
     given = parse_assignments(pairs, roles, SEAT_WORDS, f"--seat {roles[0]}=human")
     seats = {role: HUMAN if spec.lower() == HUMAN else spec for role, spec in given.items()}
     for role, spec in seats.items():
@@ -39,18 +32,11 @@ def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
 
 
 def _known(spec: str) -> bool:
-    """Whether a seat names a person, a built-in agent or a plug-in."""
     return spec == HUMAN or spec in BUILTIN_AGENTS or ":" in spec
 
 
 def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
-    """The seats of a new game, for every role.
-
-    The roles named in ``pairs`` are played as they say. If none is a person's, a person plays the
-    first role not named. So of ``hunter`` and ``runner``, ``--seat runner=random`` has you hunt.
-    Bots of the :data:`OPPONENT` kind play the others. With every role given to a bot, bots play
-    each other.
-    """
+    """The seats of a new game: a person takes the first role not named, bots the others."""
     seats = named_seats(pairs, roles)
     if HUMAN not in seats.values():
         first_free = next((role for role in roles if role not in seats), None)
@@ -61,19 +47,13 @@ def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
 
 def resumed_seats(saved: dict[str, str], given: dict[str, str], roles: list[str], where: str,
                   take_seat: bool = False) -> dict[str, str]:
-    """Who plays each role of a resumed game: as ``given``, else as saved.
-
-    A save never runs code. Of its seats, only people and built-in agents are taken as they are. A
-    plug-in agent must be named again. A person may take a bot's seat only with ``take_seat``: they
-    would see its secrets.
-    """
+    """Who plays each role of a resumed game: as ``given``, else as saved, if that is safe."""
     return {role: _resumed_seat(role, saved.get(role, DEFAULT_AGENT), given, where, take_seat)
             for role in roles}
 
 
 def _resumed_seat(role: str, before: str, given: dict[str, str], where: str,
                   take_seat: bool) -> str:
-    """Who plays ``role``, which ``before`` played before the save."""
     spec = given.get(role, before)
     if role not in given and spec != HUMAN and not is_builtin(spec):
         raise UsageError(
@@ -89,10 +69,6 @@ def _resumed_seat(role: str, before: str, given: dict[str, str], where: str,
 
 
 def seats_text(seats: dict[str, str], name: Callable[[str], str]) -> str:
-    """Who plays each role: ``Angela: person, Jessah: random bot``."""
+    """Who plays each role: ``Hunter: person, Runner: random bot``."""
     return ", ".join(f"{name(role)}: {'person' if spec == HUMAN else spec + ' bot'}"
                      for role, spec in seats.items())
-
-
-__all__ = ["OPPONENT", "SEAT_WORDS", "named_seats", "parse_seats", "resumed_seats",
-           "seats_text"]

@@ -1,65 +1,107 @@
 """``rulekit play``: a game at the terminal, people against bots or each other.
 
-This module holds the loop. It takes the first pending decision again and again, until the game
-ends.
-
-A bot's decision is asked of its agent, and applied at once. The agent's
-:class:`~rulekit.bots.agent.View` is seeded from the game's seed and its role, as in simulations.
-The person at the screen sees what they may of it, paced to follow (``fast`` skips the pauses).
-
-A person is asked every decision, even one with a single legal option (Enter takes it). Whether
-someone is asked must not depend on what only they may see. They see their view and a numbered menu
-(:mod:`~rulekit.play.asking`). Answers are read until one is legal.
-
-With several people at one terminal (hot seat), the screen is wiped between their turns. A turn is a
-run of decisions by one person. A "pass to ..." screen waits for Enter, under the public events. So
-nobody sees another's secrets. Each then sees what happened since their last turn; each event is
-told once. Simultaneous decisions are asked one after the other. The engine reveals nothing until
-all have answered.
-
-The seed of a game is a secret while it is on: it tells every hidden card. It is drawn from the
-operating system, and shown when the game is over. The bots' generators are derived from it.
-
-A game is saved as its seed, seats and decisions, before every question to a person. The same seed,
-seats and typed lines play the same game.
+The loop asks the first pending decision until the game ends, saving it before every question to a
+person. At the end come the result, what was hidden, and the seed, which told every hidden card.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import random
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
+from rich.console import RenderableType
+from rich.panel import Panel
 from rich.text import Text
 
-from rulekit.engine.decisions import Option
+from rulekit.bots.agent import View, as_option, choose_function
+from rulekit.bots.registry import load_agent
+from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
 from rulekit.engine.observe import Observation
+from rulekit.engine.state import Result
 from rulekit.errors import GameRuntimeError, RulekitError
 from rulekit.pack.loader import LoadedPack
 from rulekit.play.asking import EXIT_OK, Leave, ask
-from rulekit.play.bot import Bot
-from rulekit.play.context import Context
-from rulekit.play.ending import finish
 from rulekit.play.feed import Feed
-from rulekit.play.keeper import Keeper, shell_path
 from rulekit.play.render import Renderer
 from rulekit.play.savefile import HUMAN, RngState, SavedGame, restore_rng, rng_state
-from rulekit.play.saves import now_text
+from rulekit.play.saves import Keeper, now_text, shell_path
 from rulekit.play.screen import Screen
 from rulekit.play.seats import seats_text
-from rulekit.play.signals import Stopped, stopping_signals
+from rulekit.play.table import Context
+from rulekit.sim.simulation import seat_rng
 
 BOT_PACE = 0.8  # seconds after each event that follows a bot's move
 EXIT_INTERRUPTED = 130
-CATCH_UP_NOTED = 40
-"""A resumed game whose beliefs follow this many observations of a seat says it may take a
-while (``benchmarks/bench_resume.py`` measures it)."""
+CATCH_UP_NOTED = 40  # observations of a seat a resumed game says may take a while
 BROKEN = "Something went wrong; the game up to here is saved"
+# A closed terminal, or a kill: the signals that end a game saved, where the system has them.
+STOPPING = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
 
-Stage = tuple[int | None, str | None]
-"""The round and phase of a game."""
+Stage = tuple[int | None, str | None]  # the round and phase of a game
+
+
+class Stopped(BaseException):
+    """A stop asked by a signal; no Exception, so no ``except Exception`` swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+def _raise(signum: int, frame: FrameType | None) -> None:
+    """Raise :class:`Stopped`, ignoring the next signals meanwhile."""
+    for number in STOPPING:  # a second signal must not cut the saving short
+        signal.signal(number, signal.SIG_IGN)
+    raise Stopped(signum)
+
+
+@contextmanager
+def stopping_signals() -> Iterator[None]:
+    """Within the block, SIGHUP and SIGTERM raise :class:`Stopped` (in the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before: dict[signal.Signals, Any] = {number: signal.signal(number, _raise)
+                                         for number in STOPPING}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+class Bot:
+    """A seat played by an agent, with its own generator; its belief first follows ``past``."""
+
+    def __init__(self, game: Game, role: str, spec: str, seed: int,
+                 past: list[Observation] | None = None) -> None:
+        self.game = game
+        self.role = role
+        self.spec = spec
+        self.choose = choose_function(load_agent(spec))
+        self.rng: random.Random = seat_rng(seed, role)
+        self.past = past or []
+
+    def decide(self, state: State, decision: Decision) -> Option:
+        view = View.of(self.game, self.role, self.rng, state, self.past or None)
+        answer = self.choose(view, decision)
+        if self.past:  # the agent built no belief on them: the next decision may
+            self.past.append(view.observation)
+        return as_option(decision, answer, f"the bot of {self.role} ({self.spec})")
 
 
 @dataclass
@@ -73,8 +115,7 @@ class Session:
     decisions: list[tuple[str, str]] = field(default_factory=list)
     state: State | None = None  # the state after ``decisions`` (a resumed game)
     rng: dict[str, RngState] = field(default_factory=dict)  # bots' generators (resumed)
-    # Each role's observations at its decisions before the save (resumed): the beliefs of
-    # the bots and of the table follow them, as they followed the game before it was saved.
+    # Each role's observations at its decisions before the save, for the beliefs to follow.
     history: dict[str, list[Observation]] = field(default_factory=dict)
     save_path: Path | None = None  # --save, or the file a game was resumed from
     resumed_from: Path | None = None
@@ -94,20 +135,14 @@ class Session:
         self.bad_answers = 0  # answers not understood in a row
         self.stage: Stage = (None, None)  # round and phase of the last question
         self.started = self.started or now_text()
-        self.keeper = self._keeper(self.started)
+        self.keeper = Keeper(self.screen, self.game.pack_id, self.started, self.save_path,
+                             bool(self.humans) or self.save_path is not None, self.saved_game)
         if self.state is None:
             self.state = self.game.new_game(self.seed)
         self.feed = Feed(self.game, self.render, self.screen, self.state_now)
         self.context = Context(self.game, self.render.table)
 
-    def _keeper(self, started: str) -> Keeper:
-        """The keeper of the save file, active with a person or ``--save``."""
-        return Keeper(screen=self.screen, pack_id=self.game.pack_id, started=started,
-                      path=self.save_path, active=bool(self.humans) or self.save_path is not None,
-                      snapshot=self.saved_game)
-
     def _seat_bots(self) -> dict[str, Bot]:
-        """The bots of the seats no person takes, their generators restored."""
         bots = {role: Bot(self.game, role, spec, self.seed, list(self.history.get(role, ())))
                 for role, spec in self.seats.items() if spec != HUMAN}
         for role, saved_state in self.rng.items():
@@ -116,10 +151,7 @@ class Session:
         self.rng = {role: rng_state(bot.rng) for role, bot in bots.items()}
         return bots
 
-    # ------------------------------------------------------------ saving
-
     def saved_game(self) -> SavedGame:
-        """The game as its save file holds it."""
         game = self.game
         return SavedGame(pack=game.pack_id, version=game.version, pack_hash=game.pack_hash,
                          params=dict(game.params), seed=self.seed, seats=dict(self.seats),
@@ -128,22 +160,14 @@ class Session:
                          started=self.started, finished=self.state_now()["result"] is not None)
 
     def state_now(self) -> State:
-        """The state of the game now."""
         assert self.state is not None
         return self.state
 
     def stage_now(self) -> Stage:
-        """The round and phase the game is in."""
         return self.state_now().get("round"), self.state_now().get("phase")
 
-    # ------------------------------------------------------------ the loop
-
     def run(self) -> int:
-        """Play until the game ends or the player leaves; the exit code.
-
-        The game is saved before every question to a person. Closing the terminal, a signal, Ctrl-C
-        or a failure lose at most the answer being typed.
-        """
+        """Play until the game ends or the player leaves; the exit code."""
         with stopping_signals():
             try:
                 return self._play()
@@ -167,7 +191,6 @@ class Session:
                                    "shows the details") from None
 
     def _play(self) -> int:
-        """The game from its start to its end."""
         self._intro()
         while self.state_now()["result"] is None:
             self._step()
@@ -175,7 +198,6 @@ class Session:
         return EXIT_OK
 
     def _stopped(self, stop: Stopped) -> int:
-        """Save the game on a signal, if the terminal is still there."""
         with contextlib.suppress(OSError, ValueError):  # the terminal may be gone
             self.keeper.keep()
             self.screen.blank()
@@ -183,7 +205,6 @@ class Session:
         return stop.exit_code
 
     def _intro(self) -> None:
-        """The pack, the seats, and where the game is saved."""
         game = self.game
         self.screen.show(Text(f"{game.pack_name} {game.version}", style="bold"))
         self.screen.show(Text(seats_text(self.seats, self.render.name)))
@@ -196,10 +217,7 @@ class Session:
         self.screen.blank()
 
     def _resumed(self, where: Path) -> None:
-        """Where the game was resumed from, and the last events seen.
-
-        In hot seat, each person gets theirs after their pass screen.
-        """
+        """Where the game was resumed from, and the last events seen."""
         self.screen.note(f"Resumed from {where} after {len(self.decisions)} decisions.")
         if max(map(len, self.history.values()), default=0) >= CATCH_UP_NOTED:
             self.screen.note("What each player may know is worked out again: this may "
@@ -208,7 +226,6 @@ class Session:
             self.feed.recent("Recap", self.holder)
 
     def _step(self) -> None:
-        """Ask the first pending decision, and show what happened."""
         pending = self.game.pending(self.state_now())
         if not pending:
             raise GameRuntimeError("the game is neither over nor waiting for a decision")
@@ -232,12 +249,71 @@ class Session:
         self.state = state
 
     def stream(self, pace: float) -> None:
-        """Show the person at the screen what just happened.
-
-        In hot seat, each person sees it at their next turn instead.
-        """
+        """Show what just happened. In hot seat, each person sees it at their next turn."""
         if not self.hot_seat:
             self.feed.stream(self.holder, pace)
 
 
-__all__ = ["BOT_PACE", "Bot", "Session"]
+def finish(session: Session) -> None:
+    """Show the last events, the result, what each held, and the seed."""
+    screen = session.screen
+    _last_events(session)
+    result = session.state_now()["result"]
+    assert result is not None
+    screen.show(game_over(session.render, result))
+    sections = reveal_sections(session)
+    if sections:
+        screen.show(Text("What was hidden", style="bold underline"))
+        screen.show(*sections)
+    screen.note(f"The seed of this game was {session.seed}.")
+    keep_finished(session)
+
+
+def _last_events(session: Session) -> None:
+    if not session.hot_seat:
+        session.stream(0)
+        return
+    session.screen.clear()
+    obs = session.game.observe(session.state_now(), session.game.roles[0])
+    session.screen.show(session.render.header(obs, None))
+    session.feed.recent(None, None)
+
+
+def game_over(render: Renderer, result: Result) -> Panel:
+    """The banner of the result: who wins, and why."""
+    winner = result.get("winner")
+    banner = f"{render.name(winner)} wins." if winner else "Nobody wins."
+    return Panel(Text(f"Game over: {banner} {result.get('reason') or ''}".strip(),
+                      style="bold"), expand=False)
+
+
+def keep_finished(session: Session) -> None:
+    """Keep a finished game where the player chose (``--save``, resumed file), or if they ask."""
+    keeper = session.keeper
+    if not keeper.automatic:
+        keeper.tell("The finished game is saved")
+        return
+    keeper.keep()  # finished: never listed as a game still on, even if killed now
+    try:
+        text = session.screen.ask("Press Enter to leave, or type save [FILE] to keep the game "
+                                  "for rulekit replay: ")
+    except EOFError:
+        text = ""
+    word, _, rest = text.strip().partition(" ")
+    if word.lower() != "save":
+        keeper.discard()
+    elif rest.strip():
+        keeper.copy(Path(rest.strip()))
+        keeper.discard()
+    else:
+        keeper.tell("The finished game is saved")
+
+
+def reveal_sections(session: Session) -> list[RenderableType]:
+    """What each player held that the person here could not see. In hot seat, all."""
+    if not session.humans:
+        return []
+    game, state = session.game, session.state_now()
+    others = [r for r in game.roles if session.hot_seat or r != session.holder]
+    return [section for role in others
+            for section in session.render.view(game.observe(state, role), role, only_own=True)]

@@ -11,6 +11,3 @@ STYLE_PRIVATE = "yellow"  # an event only one player sees
 STYLE_KEY = "bold cyan"  # the key to type for a menu line
 STYLE_ERROR = "bold red"
 STYLE_END = "bold reverse"  # the end of the game
-
-__all__ = ["STYLE_CARD", "STYLE_END", "STYLE_ERROR", "STYLE_HEAD", "STYLE_HIDDEN", "STYLE_KEY",
-           "STYLE_PRIVATE", "STYLE_ROLE", "STYLE_SECTION", "STYLE_TITLE", "STYLE_YOU"]

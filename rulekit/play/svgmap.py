@@ -1,18 +1,4 @@
-"""A picture of a pack's map, as SVG (``rulekit map PACK --out map.svg``).
-
-Nodes with ``lat`` and ``lon`` (or ``x`` and ``y``) properties are drawn there. Otherwise regions go
-on a circle, and each region's nodes on a small circle. Places drawn too near one another are pushed
-apart. Edges between regions are dashed. A region's ``color`` colours its nodes.
-
-A route's own properties are drawn too (:func:`route_properties`). The first text or yes/no one with
-2 to 6 values colours the routes. A legend says how; routes where it is no or none stay grey. Other
-properties are written at the middle of the route: ``cost 2``. A yes/no property is written by its
-name when yes. Each route's tooltip lists them all.
-
-Each route is a group of shapes (``<g class="route">``). It is a straight line, or a curve around a
-place it does not visit. A route across the date line is two lines, out at one edge and back at the
-other. Each name goes beside its dot, where it covers no other dot or name.
-"""
+"""A picture of a pack's map, as SVG (``rulekit map PACK --out map.svg``)."""
 
 from __future__ import annotations
 
@@ -63,11 +49,7 @@ def render_svg(game: Game) -> str:
     return "\n".join(out) + "\n"
 
 
-# ---------------------------------------------------------------- where places are drawn
-
-
 def _positions(board: Board) -> dict[str, Point]:
-    """Where each node is drawn: by its coordinates, else in circles."""
     nodes = board.nodes
     for xkey, ykey, flip in (("lon", "lat", True), ("x", "y", False)):
         if nodes and all(isinstance(p.get(xkey), int) and isinstance(p.get(ykey), int)
@@ -80,10 +62,7 @@ def _positions(board: Board) -> dict[str, Point]:
 
 
 def _spread(at: dict[str, Point], rounds: int = 120) -> dict[str, Point]:
-    """Places drawn too near one another, pushed apart a little at a time.
-
-    The picture keeps their geography, with room for dots and names.
-    """
+    """Push apart places drawn too near, a little at a time, keeping the geography."""
     points = {ident: [*p] for ident, p in at.items()}
     idents = sorted(points)
     for _ in range(rounds):
@@ -113,7 +92,6 @@ def _push_apart(pa: list[float], pb: list[float]) -> bool:
 
 
 def _scale(x: float, y: float, xs: list[int], ys: list[int], flip: bool) -> Point:
-    """A place's coordinates on the picture."""
     span_x = max(max(xs) - min(xs), 1)
     span_y = max(max(ys) - min(ys), 1)
     px = MARGIN + (x - min(xs)) / span_x * (WIDTH - 2 * MARGIN - LABEL_ROOM)
@@ -122,7 +100,6 @@ def _scale(x: float, y: float, xs: list[int], ys: list[int], flip: bool) -> Poin
 
 
 def _circles(board: Board) -> dict[str, Point]:
-    """Regions on a big circle, each region's nodes on a small one."""
     groups: dict[str, list[str]] = {}
     for ident, props in board.nodes.items():
         groups.setdefault(str(props.get("region", "")), []).append(ident)
@@ -140,7 +117,6 @@ def _circles(board: Board) -> dict[str, Point]:
 
 
 def _wrap_width(board: Board) -> float:
-    """The width of 360 degrees on a lon/lat map; 0 on others."""
     nodes = board.nodes.values()
     if not nodes or not all(isinstance(p.get("lon"), int) and isinstance(p.get("lat"), int)
                             for p in nodes):
@@ -150,12 +126,8 @@ def _wrap_width(board: Board) -> float:
     return float(360 * (WIDTH - 2 * MARGIN - LABEL_ROOM) / span)
 
 
-# ---------------------------------------------------------------- routes
-
-
 def _route_svg(board: Board, edge: Props, at: dict[str, Point], wrap: float,
                styled: str | None, colours: dict[str, str]) -> list[str]:
-    """A route's shapes and tooltip, and its label at its middle."""
     start, end = str(edge["from"]), str(edge["to"])
     crossing = board.nodes[start].get("region") != board.nodes[end].get("region")
     dash = ' stroke-dasharray="6 4"' if crossing else ""
@@ -186,23 +158,18 @@ def _near(point: Point, a: Point, b: Point) -> float:
 
 
 def _curve(a: Point, control: Point, b: Point, steps: int = 24) -> list[Point]:
-    """Points along a quadratic curve."""
     return [((1 - t) ** 2 * a[0] + 2 * (1 - t) * t * control[0] + t * t * b[0],
              (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * control[1] + t * t * b[1])
             for t in (k / steps for k in range(steps + 1))]
 
 
 def _clear(points: list[Point], others: list[Point]) -> bool:
-    """Whether a line through ``points`` keeps clear of ``others``."""
     return all(_near(o, p, q) >= CLEAR for o in others for p, q in itertools.pairwise(points))
 
 
 def _route(a: Point, b: Point, others: list[Point], wrap: float
            ) -> tuple[list[str], Point]:
-    """The SVG shapes of a route from ``a`` to ``b``, and its middle.
-
-    ``wrap`` is the width of 360 degrees if the route crosses the date line, else 0.
-    """
+    """A route's shapes and middle; ``wrap``: 360 degrees wide if it crosses the date line."""
     if wrap:
         shift = wrap if a[0] < b[0] else -wrap
         far = (b[0] - shift, b[1])
@@ -219,7 +186,6 @@ def _route(a: Point, b: Point, others: list[Point], wrap: float
 
 
 def _bow(a: Point, b: Point, middle: Point, others: list[Point]) -> Point | None:
-    """The control point of the least bowed curve clear of ``others``."""
     length = max(math.hypot(b[0] - a[0], b[1] - a[1]), 1.0)
     nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
     controls = [(middle[0] + 2 * bow * nx, middle[1] + 2 * bow * ny) for bow in BOWS]
@@ -227,7 +193,6 @@ def _bow(a: Point, b: Point, middle: Point, others: list[Point]) -> Point | None
 
 
 def _line(a: Point, b: Point) -> str:
-    """A straight line from ``a`` to ``b``."""
     return f'<line x1="{a[0]:.1f}" y1="{a[1]:.1f}" x2="{b[0]:.1f}" y2="{b[1]:.1f}"/>'
 
 
@@ -237,14 +202,12 @@ def route_properties(edge: Props) -> dict[str, object]:
 
 
 def _value_text(value: object) -> str:
-    """A property's value as text."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     return "none" if value is None else str(value)
 
 
 def _route_style(board: Board) -> tuple[str | None, dict[str, str]]:
-    """The property that colours the routes, and its values' colours."""
     edges = list(board.edges.values())
     for name in dict.fromkeys(k for edge in edges for k in route_properties(edge)):
         colours = _colours(board, name)
@@ -254,10 +217,7 @@ def _route_style(board: Board) -> tuple[str | None, dict[str, str]]:
 
 
 def _colours(board: Board, name: str) -> dict[str, str] | None:
-    """The colour of each value of ``name``, if it colours the routes.
-
-    It must be a text or yes/no property with a few values. No and none stay grey.
-    """
+    """The colour of each value of ``name``: a text or yes/no property with a few values."""
     edges = board.edges.values()
     if not all(isinstance(edge.get(name), str | bool | None) for edge in edges):
         return None
@@ -269,7 +229,6 @@ def _colours(board: Board, name: str) -> dict[str, str] | None:
 
 
 def _style_value(board: Board, edge: Props, name: str) -> str:
-    """The value of ``name`` that colours ``edge``; a yes/no left out is no."""
     if name in edge:
         return _value_text(edge[name])
     boolean = all(isinstance(e[name], bool) for e in board.edges.values() if name in e)
@@ -277,21 +236,13 @@ def _style_value(board: Board, edge: Props, name: str) -> str:
 
 
 def describe_properties(props: Props, skip: str | None = None) -> str:
-    """Properties as text, but ``skip``: ``kind tram, cost 2, long``.
-
-    A yes/no property is written by its name when yes. The text goes on the routes, and in the text
-    map.
-    """
+    """Properties as text, but ``skip``: ``kind tram, cost 2, long`` (a yes/no by its name)."""
     return ", ".join(key if value is True else f"{key} {_value_text(value)}"
                      for key, value in props.items()
                      if key != skip and value is not False and value is not None)
 
 
-# ---------------------------------------------------------------- places and legends
-
-
 def _places_svg(board: Board, at: dict[str, Point]) -> list[str]:
-    """A dot in its region's colour for each place, and its name."""
     dots = list(at.values())
     taken: list[Box] = []
     out: list[str] = []
@@ -311,10 +262,7 @@ def _places_svg(board: Board, at: dict[str, Point]) -> list[str]:
 
 def _label(x: float, y: float, name: str, dots: list[Point], taken: list[Box]
            ) -> tuple[float, float, str, Box]:
-    """Where to write ``name`` beside the dot at (x, y).
-
-    That is the first spot that covers no other dot and no name. Else it is the first spot.
-    """
+    """Where to write ``name`` by the dot at (x, y): the first spot covering nothing."""
     width = CHAR * len(name)
     spots = []
     for dx, dy, anchor in LABEL_SPOTS:
@@ -325,19 +273,13 @@ def _label(x: float, y: float, name: str, dots: list[Point], taken: list[Box]
 
 
 def _free(box: Box, dots: list[Point], taken: list[Box]) -> bool:
-    """Whether a name's box covers no dot and no name already placed."""
     on_dot = any(box[0] - 7 <= px <= box[2] + 7 and box[1] - 7 <= py <= box[3] + 7
                  for px, py in dots)
-    return not on_dot and not any(_overlap(box, other) for other in taken)
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    """Whether two boxes overlap."""
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    return not on_dot and not any(box[0] < other[2] and other[0] < box[2]
+                                  and box[1] < other[3] and other[1] < box[3] for other in taken)
 
 
 def _regions_legend(board: Board) -> list[str]:
-    """A dot and a name for each region, at the bottom left."""
     out = []
     for i, (ident, props) in enumerate(board.regions.items()):
         colour = str(props.get("color", "#445"))
@@ -350,7 +292,6 @@ def _regions_legend(board: Board) -> list[str]:
 
 
 def _routes_legend(styled: str | None, colours: dict[str, str]) -> list[str]:
-    """A line and a text for each colour of the routes."""
     out = []
     for i, (value, colour) in enumerate(colours.items()):
         y = MARGIN / 2 + 16 * i
@@ -360,6 +301,3 @@ def _routes_legend(styled: str | None, colours: dict[str, str]) -> list[str]:
         legend = str(styled) if value == "yes" else f"{styled}: {value}"
         out.append(f'<text x="{WIDTH - 160}" y="{y:.0f}">{escape(legend)}</text>')
     return out
-
-
-__all__ = ["describe_properties", "render_svg", "route_properties"]

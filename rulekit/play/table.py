@@ -1,12 +1,9 @@
-"""A pack's ``display:`` section, drawn for one player.
-
-The :class:`Table` draws the status block, the other panels and the row tables. The status block is
-the panel marked ``status``. It labels options and cards as the pack says. Where a piece may be
-comes from the viewer's belief. Nothing here knows any particular game.
-"""
+"""A pack's ``display:`` section for one player: status block, panels, row tables, contexts."""
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -14,11 +11,13 @@ from typing import TYPE_CHECKING
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from rulekit.bots.belief import Belief, BeliefLost, follow_past
+from rulekit.engine.game import Game, State
 from rulekit.engine.observe import Observation
+from rulekit.engine.state import Frame
 from rulekit.model.program import zone_key
 from rulekit.pack.display import Column, Display, Item, Panel, Row
 from rulekit.play.styles import STYLE_CARD, STYLE_HEAD, STYLE_HIDDEN, STYLE_SECTION
-from rulekit.play.tablebeliefs import TableBeliefs
 from rulekit.play.wrapping import Cells, RowTable
 
 if TYPE_CHECKING:
@@ -28,15 +27,14 @@ if TYPE_CHECKING:
 
 EMPTY = "-"
 FACE_DOWN = "face down"
+BELIEF_CAPS = {"particles": 64, "frontier": 128, "keep": 12}  # room for many hidden moves
 
-Shown = list[Text] | RenderableType | None
-"""What a panel's item shows: short cells (a list), a block of lines of its own, or nothing."""
+Shown = list[Text] | RenderableType | None  # short cells, a block of lines, or nothing
+Weights = dict[object, float]  # how likely each value of a hidden variable is
 
 
 @dataclass
 class _Shown:
-    """What an item shows: short cells, and blocks of lines."""
-
     cells: list[Text] = field(default_factory=list)
     blocks: list[RenderableType] = field(default_factory=list)
 
@@ -56,14 +54,10 @@ class Table:
         self.display = display
         self.beliefs = TableBeliefs(self.game)  # where hidden pieces may be, per viewer
 
-    # ------------------------------------------------------------ names and words
-
     def name(self, ref: str) -> str:
-        """The pack's name of a zone or variable."""
         return self.display.names.get(ref) or ref.replace("_", " ")
 
     def word(self, value: object) -> str:
-        """A value in the pack's words."""
         if isinstance(value, str) and value in self.display.words:
             return self.display.words[value]
         return self.render.value(value)
@@ -90,20 +84,13 @@ class Table:
         text = props.get("text")
         return text if isinstance(text, str) and text else None
 
-    # ------------------------------------------------------------ decisions
-
     def prompt(self, decision: Decision) -> str:
         """The question, in the pack's words if it rewrites it."""
         asking = self.display.asking(decision.prompt)
         return asking.ask if asking is not None and asking.ask else decision.prompt
 
     def labeler(self, decision: Decision, obs: Observation) -> Label:
-        """How the options of ``decision`` are named to the chooser.
-
-        A row table's pile number is named by row and side. Otherwise a choice's own ``label`` names
-        it. A text value goes by its word, anything else by its name. ``obs`` is what the chooser
-        sees.
-        """
+        """How the options of ``decision`` are named to the chooser, who sees ``obs``."""
         asking = self.display.asking(decision.prompt)
         row = self.display.rows.get(asking.options) if asking and asking.options else None
 
@@ -121,7 +108,6 @@ class Table:
         return label
 
     def _on_row(self, row: Row, item: object, obs: Observation) -> str | None:
-        """The row and side of a pile number, if it has them."""
         if not isinstance(item, int) or isinstance(item, bool):
             return None
         for column in row.columns:
@@ -131,7 +117,6 @@ class Table:
         return None
 
     def _row_side(self, row: Row, column: Column, k: int, obs: Observation) -> str:
-        """``card 2, left``, and the row's card texts for that side."""
         where = f"{row.each or row.name or 'row'} {k}"
         side = column.side or column.name
         card = self._card_on(row, k, obs)
@@ -140,11 +125,8 @@ class Table:
         return f"{where}, {side}" + (f": {', '.join(texts)}" if texts else "")
 
     def _card_on(self, row: Row, k: int, obs: Observation) -> str | None:
-        """The card of row ``k``, if the viewer sees one."""
         cards = obs["zones"].get(zone_key(row.zone, str(k)), {}).get("cards") or []
         return cards[0] if cards and isinstance(cards[0], str) else None
-
-    # ------------------------------------------------------------ panels
 
     def status(self, obs: Observation, role: str) -> list[RenderableType]:
         """The status block: the panels marked ``status``, untitled."""
@@ -155,7 +137,6 @@ class Table:
         return out
 
     def panels(self, obs: Observation, role: str) -> list[RenderableType]:
-        """Every panel under its title."""
         sections: list[RenderableType] = []
         for panel in self.display.panels:
             lines = self.items(panel, obs, role)
@@ -165,11 +146,7 @@ class Table:
 
     def items(self, panel: Panel, obs: Observation, role: str,
               brief: bool = False) -> list[RenderableType]:
-        """The lines of a panel.
-
-        Short cells of consecutive items share lines. The status block (``brief``) leaves out empty
-        piles.
-        """
+        """The lines of a panel. Short cells share lines. ``brief`` leaves out empty piles."""
         out: list[RenderableType] = []
         inline: list[Text] = []
         for item in panel.items:
@@ -195,7 +172,6 @@ class Table:
         return self.variable(item, obs, role)
 
     def _keys(self, item: Item, role: str, per: str | int | None) -> list[tuple[str, str]]:
-        """Each value of an item: its key and the name shown."""
         name = item.name or self.name(item.ref)
         if per is None:
             return [(item.ref, name)]
@@ -205,20 +181,15 @@ class Table:
                 for i in self.game.symbols.index_domain(per)]
 
     def _role_keys(self, item: Item, role: str, name: str) -> list[tuple[str, str]]:
-        """A per-role item's keys: the viewer's, or each role's."""
         if item.whose == "you":
             return [(zone_key(item.ref, role), name)]
-        return [(zone_key(item.ref, r), f"{self.render.name(r)}: {name}")
-                for r in self.game.roles]
+        return [(zone_key(item.ref, r), f"{self.render.name(r)}: {name}") for r in self.game.roles]
 
     def _of(self, item: Item) -> str:
-        """`` of N``: the most a value may reach, if given."""
         if item.of is None:
             return ""
         total = self.game.params.get(item.of, 0) if isinstance(item.of, str) else item.of
         return f" of {self.render.value(total)}"
-
-    # ------------------------------------------------------------ variables
 
     def variable(self, item: Item, obs: Observation, role: str) -> Shown:
         """A variable's values, as cells or positions."""
@@ -233,7 +204,6 @@ class Table:
 
     def _show_secret(self, shown: _Shown, item: Item, key: str, name: str, obs: Observation,
                      role: str) -> None:
-        """A hidden value: where it may be, or ``secret``."""
         if item.belief:
             shown.blocks.append(self.belief(key, name, obs, role))
         else:
@@ -241,7 +211,6 @@ class Table:
 
     def _show_value(self, shown: _Shown, item: Item, name: str, value: object,
                     obs: Observation) -> None:
-        """A value seen: a position with its routes, or a cell."""
         if item.routes and isinstance(value, str) and value in self.render.board.nodes:
             shown.blocks.append(self._position(name, value, obs))
         else:
@@ -249,7 +218,6 @@ class Table:
                                              self.word(value) + self._of(item)))
 
     def _position(self, name: str, node: str, obs: Observation) -> Cells:
-        """Where a piece stands, and where its routes lead."""
         board_text = self.render.board_text
         head = Text.assemble((f"{name}: ", STYLE_HEAD), (board_text.node_text(node), STYLE_CARD))
         routes = board_text.route_names(node, obs["zones"])
@@ -269,10 +237,7 @@ class Table:
                      separators=separators)
 
     def _places(self, values: Iterable[object]) -> tuple[list[Text], list[str]]:
-        """Places by region in one flow: ``Europe: London, Paris; ...``.
-
-        Values that are not places come last. The separator before each cell comes too.
-        """
+        """Places by region in one flow (``Europe: London, Paris; ...``), and the separators."""
         by_region, others = self._by_region(values)
         cells: list[Text] = []
         separators: list[str] = []
@@ -283,7 +248,6 @@ class Table:
         return cells + others, separators + [", "] * len(others)
 
     def _by_region(self, values: Iterable[object]) -> tuple[dict[str, list[Text]], list[Text]]:
-        """Places' names by region in the board's order, and other values."""
         nodes = self.render.board.nodes
         order = {node: i for i, node in enumerate(nodes)}
         places: dict[str, list[Text]] = {}
@@ -300,8 +264,6 @@ class Table:
                 others.append(Text(self.word(value)))
         return places, others
 
-    # ------------------------------------------------------------ zones
-
     def zone(self, item: Item, obs: Observation, role: str, brief: bool = False) -> Shown:
         """A zone's piles: counts, or their cards."""
         decl = self.game.symbols.zones[item.ref]
@@ -314,10 +276,7 @@ class Table:
 
     def _show_pile(self, shown: _Shown, item: Item, name: str, data: SeenPile,
                    brief: bool) -> None:
-        """A pile: its count, its cards, or ``none``.
-
-        The status block leaves out an empty pile.
-        """
+        """A pile's count, cards, or ``none``; the status block leaves out an empty one."""
         cards = data.get("cards")
         if item.count or cards is None:
             hidden = "" if item.count else f" {FACE_DOWN}"
@@ -342,7 +301,6 @@ class Table:
         return lines
 
     def _groups(self, item: Item, cards: list[str]) -> dict[str, list[str]]:
-        """Cards by the item's ``group`` property, in the pack's order."""
         props = self.game.symbols.cards
         sort = item.sort
         if sort is not None:
@@ -358,15 +316,12 @@ class Table:
         return dict(sorted(groups.items(), key=lambda kv: first.get(kv[0], 0)))
 
     def _counted(self, cards: list[str]) -> list[Text]:
-        """Card names with their counts: ``Ace ×2``."""
         counted: dict[str, int] = {}
         for card in cards:
             label = self.game.label(card)
             counted[label] = counted.get(label, 0) + 1
         return [Text(label + (f" ×{n}" if n > 1 else ""), style=STYLE_CARD)
                 for label, n in counted.items()]
-
-    # ------------------------------------------------------------ row tables
 
     def row(self, row: Row, obs: Observation) -> RenderableType:
         """A row table: a line per pile of a numbered zone."""
@@ -392,11 +347,131 @@ class Table:
         return Text(EMPTY, style=STYLE_HIDDEN)
 
     def _top_card(self, cards: list[str | None] | None) -> Text:
-        """The top card of a pile, or ``face down``."""
         top = cards[-1] if cards else None
         if top is None:
             return Text(FACE_DOWN, style=STYLE_HIDDEN)
         return Text(self.game.label(top), style=STYLE_CARD)
+
+
+class TableBeliefs:
+    """The beliefs of the viewers of one game's table."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.beliefs: dict[str, Belief] = {}
+        # Per role, observations its belief has yet to follow: its past hands are in no log.
+        self.past: dict[str, list[Observation]] = {}
+        # Per (viewer, key), the values last shown: log length, values, whether stale.
+        self.shown: dict[tuple[str, str], tuple[int, Weights, bool]] = {}
+
+    def follow(self, role: str, observations: list[Observation]) -> None:
+        """Have ``role``'s belief follow these earlier observations first."""
+        self.past.setdefault(role, []).extend(observations)
+
+    def weights(self, role: str, key: str, obs: Observation) -> tuple[Weights | None, bool]:
+        """The values ``key`` may have for ``role`` at ``obs``, and whether they are stale."""
+        where, length = (role, key), len(obs.get("log", ()))
+        found = self.shown.get(where)
+        if found is not None and found[0] == length:
+            return found[1], found[2]
+        try:
+            weights = self._belief(role, obs).distribution(key)
+        except BeliefLost:  # not worked out afresh from the whole game: too slow at a table
+            if found is None:
+                return None, False
+            self.shown[where] = (length, found[1], True)
+            return found[1], True
+        self.shown[where] = (length, weights, False)
+        return weights, False
+
+    def _belief(self, role: str, obs: Observation) -> Belief:
+        past = self.past.pop(role, None)
+        belief = self.beliefs.get(role)
+        if belief is not None:
+            try:
+                follow_past(belief, past)
+                return belief.update(obs)
+            except ValueError:  # another game, or an earlier point of it (a replay)
+                pass
+        belief = Belief(self.game, role, random.Random(f"{self.game.pack_id}:{role}"),
+                        **BELIEF_CAPS)
+        self.beliefs[role] = belief
+        follow_past(belief, past)
+        return belief.update(obs)
+
+
+class _Card:
+    """A card in a template: its name, and its properties as attributes."""
+
+    def __init__(self, card: str, table: Table) -> None:
+        self.card = card
+        self.table = table
+
+    def __format__(self, spec: str) -> str:
+        return self.table.game.label(self.card)
+
+    def __getattr__(self, prop: str) -> str:
+        props = self.table.game.symbols.cards.get(self.card, {})
+        return self.table.word(props.get(prop))
+
+
+class Context:
+    """What each question is about, from the pack's ``context:`` templates, and its steps.
+
+    The templates of the procedures asking are filled, outermost first. ``{step}`` counts the
+    questions a call asks in a row. Only the one who decides sees the text.
+    """
+
+    def __init__(self, game: Game, table: Table) -> None:
+        self.game = game
+        self.table = table
+        self.templates = table.display.context
+        self.call: str | None = None  # the call asking the last question (its name, args, pc)
+        self.steps: list[str] = []  # the locals it had at each of its questions in a row
+
+    def text(self, state: State) -> str | None:
+        """The context of the question ``state`` waits on, if any."""
+        if not self.templates:
+            return None
+        stack = state["stack"]
+        step = self._step(stack[-1]) if stack else 1
+        parts = [self._part(frame, step, depth == len(stack) - 1)
+                 for depth, frame in enumerate(stack)]
+        return ", ".join(part for part in parts if part is not None) or None
+
+    def _part(self, frame: Frame, step: int, innermost: bool) -> str | None:
+        name = frame["proc"]
+        template = self.templates.get(name)
+        decl = self.game.symbols.procedures.get(name)
+        if template is None or decl is None or ("{step" in template and not innermost):
+            return None
+        values: dict[str, object] = {"step": step}
+        for (param, kind), value in zip(decl.params, frame["locals"], strict=False):
+            values[param] = self._value(kind, value)
+        try:
+            return template.format_map(values)
+        except (KeyError, AttributeError, ValueError, IndexError):
+            return None
+
+    def _value(self, kind: str, value: object) -> object:
+        if kind == "card" and isinstance(value, str):
+            return _Card(value, self.table)
+        if kind == "role" and isinstance(value, str):
+            return self.table.render.name(value)
+        return self.table.word(value)
+
+    def _step(self, frame: Frame) -> int:
+        """The number of the question the innermost call asks, in a row."""
+        name, pc, local = frame["proc"], frame["pc"], frame["locals"]
+        decl = self.game.symbols.procedures.get(name)
+        arity = len(decl.params) if decl is not None else 0
+        call = json.dumps([name, pc, local[:arity]])
+        now = json.dumps(local)
+        if call != self.call:
+            self.call, self.steps = call, []
+        if now not in self.steps:  # a question asked again (after an action) is one step
+            self.steps.append(now)
+        return self.steps.index(now) + 1
 
 
 class _Missing(dict[str, str]):
@@ -407,8 +482,4 @@ class _Missing(dict[str, str]):
 
 
 def _number(value: object) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
-        else 0.0
-
-
-__all__ = ["Table"]
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0

@@ -1,9 +1,4 @@
-"""Text laid out to fit the terminal, never breaking a name.
-
-Lines break only at spaces outside the names kept whole. A :class:`Hanging` line wraps under its own
-text. The :class:`Cells` break only between two cells. A :class:`RowTable` pads its columns. Short
-lines go side by side (:func:`side_by_side`). Nothing here knows any game.
-"""
+"""Text laid out to fit the terminal, never breaking a name."""
 
 from __future__ import annotations
 
@@ -24,11 +19,7 @@ _COUNT = re.compile(r" [x×]\d+\b")  # the count after a name: " x2", " ×2"
 
 
 def wrap_keeping(body: Text, width: int, keep: Iterable[str]) -> list[Text]:
-    """``body`` cut into lines of at most ``width`` cells.
-
-    Lines break at spaces, never inside a name of ``keep``. A count stays with its name. A word
-    longer than a line stands alone on it.
-    """
+    """``body`` in lines of at most ``width`` cells, broken at spaces outside ``keep``."""
     plain = body.plain
     inside = _kept_whole(plain, keep)
     breaks = [at for at, char in enumerate(plain) if char == " " and not inside[at]]
@@ -71,10 +62,7 @@ def _cuts(plain: str, breaks: list[int], width: int) -> list[int]:
 
 
 class Hanging:
-    """A line whose text wraps under itself, not under its head.
-
-    The head is a menu key or a log line's indent. A piped transcript gets the line whole.
-    """
+    """A line wrapping under its own text, not its head; piped, it stays whole."""
 
     def __init__(self, head: Text, body: Text, indent: int | None = None,
                  keep: Iterable[str] = ()) -> None:
@@ -94,10 +82,7 @@ class Hanging:
 
 
 class Header:
-    """A screen's title: its parts in a rule of ``=``.
-
-    If they do not fit, the pack's name is left out. So no name is cut.
-    """
+    """A screen's title in a rule of ``=``. The pack's name goes first if too long."""
 
     def __init__(self, parts: list[str]) -> None:
         self.parts = parts
@@ -118,17 +103,11 @@ class Line:
 
 
 def side_by_side(lines: list[Line], keep: tuple[str, ...] = ()) -> list[RenderableType]:
-    """A section's lines, runs of short ones side by side.
-
-    Short lines are the sizes of hidden piles and small counters. In rows, the table fits a
-    terminal. A line alone keeps its long form. It wraps under itself, never inside a name of
-    ``keep``.
-    """
+    """A section's lines, runs of short ones side by side, never breaking a name of ``keep``."""
     return [_run_text(run, keep) for run in _runs(lines)]
 
 
 def _runs(lines: list[Line]) -> list[list[Line]]:
-    """Lines in runs: each long line alone, short ones while they fit."""
     runs: list[list[Line]] = []
     for line in lines:
         if line.short is None or not runs or not _joins(runs[-1], line.short):
@@ -139,14 +118,12 @@ def _runs(lines: list[Line]) -> list[list[Line]]:
 
 
 def _joins(run: list[Line], short: Text) -> bool:
-    """Whether ``short`` fits at the end of a run of short lines."""
     shorts = [line.short for line in run if line.short is not None]
     width = sum(len(text.plain) + 3 for text in shorts) + len(short.plain)
     return len(shorts) == len(run) and width <= ROW
 
 
 def _run_text(run: list[Line], keep: tuple[str, ...]) -> RenderableType:
-    """A run as shown: a hanging line, a line, or a row."""
     first = run[0]
     if first.short is None:
         return Hanging(first.text[:2], first.text[2:], 4, keep)
@@ -161,11 +138,7 @@ def _run_text(run: list[Line], keep: tuple[str, ...]) -> RenderableType:
 
 
 class Cells:
-    """Cells on lines after a head, broken only between two cells.
-
-    The lines after the first are indented under the head. A piped transcript breaks them at 80
-    columns.
-    """
+    """Cells after a head, broken only between two cells; piped, at 80 columns."""
 
     def __init__(self, cells: list[Text], head: Text | None = None, indent: int = 2,
                  separator: str = SEPARATOR, separators: list[str] | None = None) -> None:
@@ -190,10 +163,7 @@ class Cells:
         yield line
 
     def _overflows(self, line: Text, i: int, width: int) -> bool:
-        """Whether cell ``i`` goes past ``width`` on ``line``.
-
-        Room is kept for the comma that may end the line.
-        """
+        """Whether cell ``i`` goes past ``width`` on ``line``, with room for a comma."""
         after = len(self._mark(i + 1)) if i + 1 < len(self.cells) else 0
         joined = len(line.plain) + len(self._separator(i)) + len(self.cells[i].plain)
         return joined + after > width
@@ -202,16 +172,12 @@ class Cells:
         return self.separators[i] if self.separators else self.separator
 
     def _mark(self, i: int) -> str:
-        """How a line broken before cell ``i`` ends: comma, semicolon, nothing."""
         mark = self._separator(i).strip()
         return mark if mark in (",", ";") else ""
 
 
 class RowTable:
-    """A table: column names, then one padded line per row.
-
-    Too narrow, it lays each row out as :class:`Cells`.
-    """
+    """A table: column names, then a padded line per row. Too narrow, each row is :class:`Cells`."""
 
     def __init__(self, title: Text | None, header: list[str], rows: list[list[Text]]) -> None:
         self.title = title
@@ -231,7 +197,6 @@ class RowTable:
                              ).__rich_console__(console, options)
 
     def _padded(self, widths: list[int]) -> Iterator[Text]:
-        """The header and the rows, each column padded to its width."""
         yield Text("  " + "  ".join(h.ljust(w) for h, w in zip(self.header, widths,
                                                                strict=True)).rstrip(),
                    style=STYLE_HIDDEN)
@@ -246,10 +211,5 @@ class RowTable:
             yield line
 
     def _named_cells(self, row: list[Text]) -> list[Text]:
-        """A row's cells but the first, each after its column's name."""
         return [Text.assemble((f"{name}: ", STYLE_HIDDEN), cell)
                 for name, cell in zip(self.header[1:], row[1:], strict=True)]
-
-
-__all__ = ["ROW", "SEPARATOR", "Cells", "Hanging", "Header", "Line", "RowTable", "side_by_side",
-           "wrap_keeping"]
