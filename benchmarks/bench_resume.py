@@ -6,7 +6,7 @@ bot seat and of the table catching up with the game.
 For each round, N random games (seeds 0, 1, ...) are saved when ``ROLE`` is first asked in
 that round, as ``rulekit play`` writes them. Each save is then resumed as ``rulekit play
 --resume`` does: ``rebuild`` (the state, and each role's observations at its decisions), a
-belief of ``ROLE`` with a bot seat's caps and one with the table's (``play/tablebeliefs``),
+belief of ``ROLE`` with a bot seat's caps and one with the table's (``play/table``),
 each following the past, then the observation now. Figures per round: the decisions saved,
 the median CPU time of each step (ms), and how many of those beliefs end lost; for
 comparison, the same beliefs built from the last observation alone (what a resume did
@@ -24,8 +24,9 @@ from typing import Any
 from rulekit.bots.belief import Belief, follow_past
 from rulekit.engine.game import Game, State
 from rulekit.pack.loader import load_pack
-from rulekit.play.savefile import SavedGame, rebuild
-from rulekit.play.tablebeliefs import BELIEF_CAPS
+from rulekit.play.restore import rebuild
+from rulekit.play.savefile import SavedGame
+from rulekit.play.table import BELIEF_CAPS
 
 
 def saved_game(game: Game, seed: int, role: str, rounds: int) -> SavedGame | None:

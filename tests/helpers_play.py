@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from rulekit.cli import main
+from rulekit.engine.decisions import NONE_ID
+from rulekit.play.prompt import Menu
 
 Play = Callable[..., tuple[int, str, str]]
 
@@ -48,3 +50,23 @@ def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         return code, out, err
 
     return run
+
+
+def key_of(menu: Menu, option_id: str) -> str:
+    """The text a person types at ``menu`` for an option, or a subset's option id."""
+    if menu.subset and not option_id.startswith("!"):
+        if option_id == NONE_ID:
+            return NONE_ID
+        indexes = [menu.item_ids.index(part) for part in option_id.split("+")]
+        return " ".join(next(e.key for e in menu.entries if e.index == index)
+                        for index in indexes)
+    lines = [(e.key, e.option.id, e.label) for e in menu.entries if e.option is not None]
+    key = next((key for key, line_id, _ in lines if line_id == option_id), None)
+    if key is None:  # one of equal options, shown once
+        at = menu.item_ids.index(option_id) if option_id in menu.item_ids else None
+        label = menu.item_labels[at] if at is not None else next(
+            (o.label for o in menu.decision.options() if o.id == option_id), None)
+        key = next((key for key, _, line_label in lines if line_label == label), None)
+    if key is None:
+        raise KeyError(option_id)
+    return key

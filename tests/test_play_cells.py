@@ -1,4 +1,4 @@
-"""Cells on lines (rulekit.play.table.Cells): a line breaks only between two cells, and a list
+"""Cells on lines (rulekit.play.wrapping.Cells): a line breaks only between two cells, and a list
 broken after "a," keeps its comma, so that "Cairo / Lagos" never reads as one name."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import io
 from rich.console import Console
 from rich.text import Text
 
-from rulekit.play.table import Cells
+from rulekit.play.wrapping import Cells
 
 
 def lines_of(cells: Cells, width: int) -> list[str]:

@@ -154,8 +154,8 @@ def test_a_question_says_what_it_is_about() -> None:
     side, the action and its icons, the step of a move."""
     import random
 
-    from rulekit.play.context import Context
     from rulekit.play.render import Renderer
+    from rulekit.play.table import Context
 
     loaded = load_pack("rednotice")
     game = loaded.game
@@ -179,7 +179,7 @@ def test_a_question_says_what_it_is_about() -> None:
 def test_a_count_stays_with_its_name_when_a_line_wraps() -> None:
     from rich.text import Text
 
-    from rulekit.play.render import wrap_keeping
+    from rulekit.play.wrapping import wrap_keeping
 
     text = Text("Checks: $200,000 (North America), $200,000 (South America), "
                 "$100,000 (Asia) x2")

@@ -21,7 +21,8 @@ from rulekit.bots.belief import belief_for
 from rulekit.engine.game import Game, State
 from rulekit.pack.loader import load_pack
 from rulekit.play import open_session
-from rulekit.play.savefile import SavedGame, rebuild
+from rulekit.play.restore import rebuild
+from rulekit.play.savefile import SavedGame
 from rulekit.play.screen import Screen
 from rulekit.sim.simulation import seat_rng
 

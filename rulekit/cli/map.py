@@ -62,7 +62,7 @@ def route_listing(game: Any) -> Any:
     from rich.console import Group
     from rich.text import Text
 
-    from rulekit.play.render import STYLE_SECTION
+    from rulekit.play.styles import STYLE_SECTION
     from rulekit.play.svgmap import describe_properties, route_properties
 
     board = game.symbols.board

@@ -77,7 +77,8 @@ def run_replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from rulekit.play.replay import run_replay as replay
-    from rulekit.play.savefile import load_saved_pack, read_save
+    from rulekit.play.restore import load_saved_pack
+    from rulekit.play.savefile import read_save
     from rulekit.play.screen import Screen
 
     path = Path(args.file)

@@ -1,34 +1,20 @@
 """Playing at the terminal: ``rulekit play``, ``rulekit replay`` and ``rulekit map``.
 
-- :mod:`rulekit.play.session`: the game loop, hot seat;
-- :mod:`rulekit.play.asking`: a person's decision (status, question, answers, commands);
-- :mod:`rulekit.play.feed`: the events, each told once to each person;
-- :mod:`rulekit.play.ending`: the end of a game (result, what was hidden, keeping it);
-- :mod:`rulekit.play.bot`: a seat played by an agent;
-- :mod:`rulekit.play.menuview`: a menu laid out to fit the terminal;
-- :mod:`rulekit.play.seats`: who sits where, in a new game and a resumed one;
-- :mod:`rulekit.play.render`: what a player sees (rich renderables from ``game.observe``);
-- :mod:`rulekit.play.table`: the pack's ``display:`` section drawn (status block, panels, row
-  tables, option labels);
-- :mod:`rulekit.play.cardtext`: the pack's cards with their text;
-- :mod:`rulekit.play.prompt`: menus numbered by line and the parsing of typed answers;
-- :mod:`rulekit.play.savefile`: the save file (JSON, read with bounds, written atomically);
-- :mod:`rulekit.play.saves`: a file per game, the games still on, no overwriting;
-- :mod:`rulekit.play.keeper`: the game's save file, written as the game goes;
-- :mod:`rulekit.play.signals`: SIGHUP and SIGTERM end a game saved;
-- :mod:`rulekit.play.replay`: stepping through a saved game from one player's view;
-- :mod:`rulekit.play.screen`: the console and the input stream.
+The game loop is in ``session``. What a player sees is drawn by ``render`` and ``table``, from
+``game.observe`` only. The ``saves`` keep a game, and ``restore`` brings it back.
 """
 
 from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 
+from rulekit.engine.observe import Observation
 from rulekit.errors import UsageError
+from rulekit.pack.loader import load_pack, parse_params
+from rulekit.play.restore import load_saved_pack, pack_change, rebuild
 from rulekit.play.savefile import HUMAN, read_save
 from rulekit.play.saves import describe, refuse_to_overwrite, unfinished_games
 from rulekit.play.screen import Screen
@@ -39,8 +25,7 @@ SEED_BITS = 64
 
 
 def new_seed() -> int:
-    """A seed for a game when none is given: 64 bits from the operating system, so that no
-    player can find it from what they see (it is shown when the game is over)."""
+    """A seed no player can find, from the system. It is shown when the game is over."""
     return secrets.randbits(SEED_BITS)
 
 
@@ -48,42 +33,51 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
                  seed: int | None = None, params: list[str] | None = None,
                  resume: Path | None = None, save: Path | None = None,
                  take_seat: bool = False) -> Session:
-    """A new game of ``pack``, or the game saved in ``resume`` (whose seed and parameters
-    cannot be changed; its seats can, see :func:`resumed_seats`)."""
-    from rulekit.pack.loader import load_pack, parse_params
-    from rulekit.play.savefile import load_saved_pack, pack_change, rebuild
-
+    """A new game of ``pack``, or the game saved in ``resume``."""
     if resume is None:
-        if pack is None:
-            raise UsageError("name the PACK to play, or a saved game to go on with",
-                             "rulekit play PACK, or rulekit play --resume FILE")
-        if pack.endswith(".json") and Path(pack).is_file():
-            raise UsageError(f"{pack} is a file, not a pack: to go on with a saved game, "
-                             f"use --resume", f"rulekit play --resume {pack}")
-        loaded = load_pack(pack, parse_params(params or []))
-        game = loaded.game
-        chosen = parse_seats(seats or [], game.roles)
-        if save is not None:
-            refuse_to_overwrite(save)
-        others = unfinished_games(pack_id=game.pack_id) if HUMAN in chosen.values() else []
-        if others:
-            count = len(others)
-            screen.note(f"{count} unfinished game{'s' if count > 1 else ''} of {game.pack_id} "
-                        f"here (rulekit play --list); this is a new one.")
-        return Session(loaded, seed if seed is not None else new_seed(), chosen, screen,
-                       save_path=save)
+        return _new_session(screen, pack, seats or [], seed, params or [], save)
     if seed is not None:
         raise UsageError("--seed cannot be given with --resume: the saved game has its seed")
     if params:
         raise UsageError("--param cannot be given with --resume: the saved game keeps its "
                          "parameters")
+    return _resumed_session(screen, resume, pack, seats or [], save, take_seat)
+
+
+def _new_session(screen: Screen, pack: str | None, seats: list[str], seed: int | None,
+                 params: list[str], save: Path | None) -> Session:
+    if pack is None:
+        raise UsageError("name the PACK to play, or a saved game to go on with",
+                         "rulekit play PACK, or rulekit play --resume FILE")
+    if pack.endswith(".json") and Path(pack).is_file():
+        raise UsageError(f"{pack} is a file, not a pack: to go on with a saved game, "
+                         f"use --resume", f"rulekit play --resume {pack}")
+    loaded = load_pack(pack, parse_params(params))
+    chosen = parse_seats(seats, loaded.game.roles)
+    if save is not None:
+        refuse_to_overwrite(save)
+    if HUMAN in chosen.values():
+        _note_unfinished(screen, loaded.game.pack_id)
+    return Session(loaded, seed if seed is not None else new_seed(), chosen, screen, save_path=save)
+
+
+def _note_unfinished(screen: Screen, pack_id: str) -> None:
+    """Say how many games of the pack are still on here, if any."""
+    count = len(unfinished_games(pack_id=pack_id))
+    if count:
+        screen.note(f"{count} unfinished game{'s' if count > 1 else ''} of {pack_id} "
+                    f"here (rulekit play --list); this is a new one.")
+
+
+def _resumed_session(screen: Screen, resume: Path, pack: str | None, seats: list[str],
+                     save: Path | None, take_seat: bool) -> Session:
     where = str(resume)
     saved = read_save(resume)
     loaded = load_saved_pack(saved, where, pack)
     game = loaded.game
-    chosen = resumed_seats(saved.seats, named_seats(seats or [], game.roles), game.roles,
-                           where, take_seat)
-    history: dict[str, list[dict[str, Any]]] = {}
+    chosen = resumed_seats(saved.seats, named_seats(seats, game.roles), game.roles, where,
+                           take_seat)
+    history: dict[str, list[Observation]] = {}
     state = rebuild(game, saved, where, history)
     if state["result"] is not None:
         raise UsageError(f"{where}: this game is over", f"see it with rulekit replay {where}")
@@ -99,7 +93,7 @@ def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | 
 
 
 def list_unfinished(screen: Screen) -> int:
-    """``rulekit play --list``: the games still on saved in the working folder."""
+    """``rulekit play --list``: the games still on, saved here."""
     games = unfinished_games()
     if not games:
         screen.note("No unfinished game is saved in this folder.")
@@ -111,5 +105,4 @@ def list_unfinished(screen: Screen) -> int:
     return 0
 
 
-__all__ = ["Screen", "Session", "list_unfinished", "new_seed", "open_session",
-           "resumed_seats"]
+__all__ = ["Screen", "Session", "list_unfinished", "new_seed", "open_session", "resumed_seats"]

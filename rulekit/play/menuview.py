@@ -1,21 +1,28 @@
-"""A question's menu laid out to fit a terminal: its lines one under another while they fit,
-else in columns (read down, like ``ls``), else the first of them with the count of the rest
-(``more`` lists them all). The keys stay those of :class:`~rulekit.play.prompt.Menu`."""
+"""A question's menu as the terminal shows it: in a list, in columns, or cut short."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.text import Text
 
-from rulekit.play.render import Hanging
+from rulekit.engine.decisions import NONE_ID, Decision, Option
+from rulekit.play.styles import STYLE_HIDDEN, STYLE_KEY, STYLE_TITLE, STYLE_YOU
+from rulekit.play.wrapping import Hanging
+
+if TYPE_CHECKING:
+    from rulekit.play.prompt import Entry, Menu
+    from rulekit.play.render import Renderer
 
 GAP = 3  # spaces between two columns
 MORE = "more"  # the command that lists every line of a long menu
+SHOWN_CLOSED = 3  # options not open now named under a menu; the rest counted
 
 
 class MenuBlock:
-    """The title, the entries (each a key and a text) and the hint of a question; ``rows``,
-    if given, is the most lines the entries may take."""
+    """The title, the entries (key, text) and the hint of a question, in at most ``rows`` lines."""
 
     def __init__(self, title: Text, entries: list[tuple[Text, Text]], hint: Text,
                  rows: int | None = None, closed: RenderableType | None = None) -> None:
@@ -30,7 +37,7 @@ class MenuBlock:
         return MenuBlock(self.title, self.entries, self.hint, rows, self.closed)
 
     def rows_needed(self, width: int) -> int:
-        """The fewest lines that show every entry, in columns if need be, at ``width``."""
+        """The fewest lines that show every entry at ``width``."""
         if not self.entries:
             return 0
         column = max(len(key.plain) + len(text.plain) for key, text in self.entries) + GAP
@@ -38,43 +45,103 @@ class MenuBlock:
         return -(-len(self.entries) // across)
 
     def bare(self) -> MenuBlock:
-        """The title and hint alone (to measure what the entries leave)."""
+        """The title and hint alone, to measure what entries leave."""
         return MenuBlock(self.title, [], self.hint, closed=self.closed)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.title
         if self.closed is not None:
             yield self.closed
-        rows, width = self.rows, options.max_width
-        lines = [key + text for key, text in self.entries]
-        if rows is None or len(lines) <= rows or console.soft_wrap:
+        if self.rows is None or len(self.entries) <= self.rows or console.soft_wrap:
             for key, text in self.entries:
                 yield Hanging(key, text)
-            yield self.hint
-            return
-        rows = max(rows, 2)
+        else:
+            yield from self._columns(max(self.rows, 2), options.max_width)
+        yield self.hint
+
+    def _columns(self, rows: int, width: int) -> Iterator[Text]:
+        lines = [key + text for key, text in self.entries]
         column = max(len(line.plain) for line in lines) + GAP
         across = max(1, (width + GAP) // column)
-        if -(-len(lines) // across) <= rows:
-            shown, rest = lines, 0
-        else:
-            shown = lines[:(rows - 1) * across]
-            rest = len(lines) - len(shown)
+        shown = lines if -(-len(lines) // across) <= rows else lines[:(rows - 1) * across]
         down = -(-len(shown) // across)
         for r in range(down):
             line = Text()
-            for c in range(across):
-                at = c * down + r
-                if at >= len(shown):
-                    break
-                if c:
+            for at in range(r, len(shown), down):
+                if at >= down:
                     line.append(" " * (column - len(shown[at - down].plain)))
                 line.append_text(shown[at])
             yield line
+        rest = len(lines) - len(shown)
         if rest:
             yield Text(f"  ... and {rest} more: type {MORE} to list them all, or a name.",
                        style="dim")
-        yield self.hint
 
 
-__all__ = ["MORE", "MenuBlock"]
+def menu_block(render: Renderer, menu: Menu, role: str) -> MenuBlock:
+    """The question of ``menu`` as ``role`` reads it."""
+    width = max((len(e.key) for e in menu.entries), default=1)
+    entries = [(Text("  " + entry.key.rjust(width), style=STYLE_KEY) + Text("  "),
+                _entry_text(render, menu, entry)) for entry in menu.entries]
+    hint = Text(_hint(menu) + " Also: board, log, help, quit.", style=STYLE_HIDDEN)
+    return MenuBlock(_title(render, menu, role), entries, hint, closed=closed_text(menu))
+
+
+def _title(render: Renderer, menu: Menu, role: str) -> Text:
+    decision = menu.decision
+    about = f"{menu.context}: " if menu.context else ""
+    title = Text.assemble((render.name(role), STYLE_YOU),
+                          (": " + about + render.table.prompt(decision), STYLE_TITLE))
+    if menu.subset and decision.items:
+        title.append(f"  ({_how_many(decision)})", style=STYLE_HIDDEN)
+    return title
+
+
+def _how_many(decision: Decision) -> str:
+    n = len(decision.items)
+    low, high = max(decision.min, 0), min(decision.max, n)
+    if low == high:
+        return f"choose {low}"
+    if low > 0:
+        return f"choose {low} to {high}"
+    return f"choose up to {high}" if high < n else "choose any of them"
+
+
+def _entry_text(render: Renderer, menu: Menu, entry: Entry) -> Text:
+    line = Text(style="")
+    line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
+    items = menu.decision.items
+    text = render.table.card_text(items[entry.index]) \
+        if entry.index is not None and entry.index < len(items) else None
+    if text:
+        line.append(": " + text, style=STYLE_HIDDEN)
+    if entry.anytime:
+        line.append("  (any time)", style=STYLE_HIDDEN)
+    return line
+
+
+def _hint(menu: Menu) -> str:
+    if menu.default is not None:
+        return _enter_hint(menu, menu.default)
+    return "Type numbers (1 3, 1-4), all or none." if menu.subset else "Type a number or a name."
+
+
+def _enter_hint(menu: Menu, default: Option) -> str:
+    if default.id == NONE_ID:
+        only = "nothing to choose"
+    else:
+        only = next((e.label for e in menu.entries if e.option is default), default.label)
+    actions = any(entry.anytime for entry in menu.entries)
+    return f"Press Enter ({only})" + (", or a letter for an action." if actions else ".")
+
+
+def closed_text(menu: Menu) -> Hanging | None:
+    """The options the rules refuse now, a few by name; typed, they get the pack's reason."""
+    names = list(dict.fromkeys(text for text, _ in menu.refused))
+    if not names:
+        return None
+    shown = "; ".join(names[:SHOWN_CLOSED])
+    if len(names) > SHOWN_CLOSED:
+        shown += f" and {len(names) - SHOWN_CLOSED} more"
+    return Hanging(Text("  "), Text(f"Not open now: {shown} (type one to see why).",
+                                    style=STYLE_HIDDEN), 4, names)

@@ -1,10 +1,4 @@
-"""The terminal: a rich console to write to and a stream of typed lines to read from.
-
-Colour and other styles are used only on a terminal, and never with ``no_color`` or the
-``NO_COLOR`` environment variable (then no escape code is written but the hot seat's wipe);
-when the input is not a terminal, each line read is echoed after its prompt, so that a
-transcript of a scripted game reads like a played one.
-"""
+"""The terminal: a rich console to write to, and typed lines to read (echoed when piped)."""
 
 from __future__ import annotations
 
@@ -27,13 +21,8 @@ class Screen:
     def __init__(self, *, output: TextIO | None = None, input: TextIO | None = None,
                  no_color: bool = False, fast: bool = False,
                  sleep: Callable[[float], None] = time.sleep) -> None:
-        out = output if output is not None else sys.stdout
         self.input = input if input is not None else sys.stdin
-        terminal = _isatty(out)
-        plain = no_color or os.environ.get("NO_COLOR", "") != ""  # https://no-color.org
-        self.console = Console(file=out, no_color=plain, color_system=None if plain else "auto",
-                               highlight=False, emoji=False, soft_wrap=not terminal,
-                               markup=False)
+        self.console = _console(output if output is not None else sys.stdout, no_color)
         self.fast = fast
         self._sleep = sleep
         if self.input is sys.stdin and _isatty(self.input):
@@ -46,7 +35,7 @@ class Screen:
 
     @property
     def input_is_terminal(self) -> bool:
-        """Whether answers are typed by a person (not piped or scripted)."""
+        """Whether answers are typed by a person, not piped."""
         return _isatty(self.input)
 
     def show(self, *items: RenderableType) -> None:
@@ -54,20 +43,19 @@ class Screen:
             self.console.print(item)
 
     def room(self, *items: RenderableType) -> int | None:
-        """The lines of a terminal's screen that ``items`` leave free (None elsewhere)."""
+        """The lines of a terminal's screen that ``items`` leave free."""
         if not self.is_terminal:
             return None
         return self.console.size.height - self.height(*items) - 2  # a blank, the prompt
 
     def lines(self) -> int | None:
-        """The lines of a terminal's screen (None elsewhere)."""
+        """The lines of a terminal's screen; None elsewhere."""
         return self.console.size.height if self.is_terminal else None
 
     def height(self, *items: RenderableType) -> int:
         """The lines ``items`` take on the console."""
         console = self.console
-        return sum(len(console.render_lines(item, console.options, pad=False))
-                   for item in items)
+        return sum(len(console.render_lines(item, console.options, pad=False)) for item in items)
 
     def blank(self) -> None:
         self.console.print()
@@ -79,7 +67,7 @@ class Screen:
         self.console.print(Text(message, style="italic"))
 
     def clear(self) -> None:
-        """Wipe the screen and its scrollback (on a terminal; elsewhere, a blank line)."""
+        """Wipe the screen and its scrollback; elsewhere, a blank line."""
         if self.is_terminal:
             self.console.file.write(CLEAR)
             self.console.file.flush()
@@ -93,10 +81,7 @@ class Screen:
             self._sleep(seconds)
 
     def ask(self, prompt: str) -> str:
-        """Show ``prompt`` and read one line (without its end of line).
-
-        Raises EOFError at the end of the input (and KeyboardInterrupt on Ctrl-C).
-        """
+        """Show ``prompt`` and read a line; EOFError at the end, KeyboardInterrupt on Ctrl-C."""
         self.console.print(Text(prompt, style="bold"), end="")
         self.console.file.flush()
         stream = self.input
@@ -111,11 +96,15 @@ class Screen:
         return line
 
 
+def _console(out: TextIO, no_color: bool) -> Console:
+    """A console on ``out``: styled and wrapped only on a terminal."""
+    plain = no_color or os.environ.get("NO_COLOR", "") != ""  # https://no-color.org
+    return Console(file=out, no_color=plain, color_system=None if plain else "auto",
+                   highlight=False, emoji=False, soft_wrap=not _isatty(out), markup=False)
+
+
 def _isatty(stream: TextIO) -> bool:
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
-
-
-__all__ = ["Screen"]

@@ -1,118 +1,155 @@
-"""``rulekit play``: a game at the terminal, people against bots or against each other.
+"""``rulekit play``: a game at the terminal, people against bots or each other.
 
-This module holds the loop; :mod:`rulekit.play.asking` asks a person, :mod:`rulekit.play.feed`
-tells the events, :mod:`rulekit.play.ending` ends the game, :mod:`rulekit.play.bot` seats a bot.
-
-The loop takes the first pending decision of the game, again and again, until the game ends:
-
-- a bot's decision is asked of its agent with its own :class:`~rulekit.bots.agent.View` (seeded from
-  the game's seed and its role, as in simulations) and applied at once; what the person at the
-  screen may see of it is shown, paced so that they can follow (``fast`` skips the pauses);
-- a person is asked every decision the engine poses, even one with a single legal option
-  (Enter takes it), since whether and how often someone is asked must not depend on what only
-  they may see; a person's decision shows their view (from ``game.observe``) and a numbered
-  menu, and reads answers until one is legal; ``help``, ``log``, ``map``, ``save`` and
-  ``quit`` are answered in between.
-
-With several people at one terminal (hot seat) the screen is wiped between two people's turns
-(a turn is a run of decisions by one person, however many steps it has) and a "pass to ..."
-screen, under the public events both may read, waits for Enter, so that nobody sees another's
-secrets; each then sees what happened since their last turn. Each event is told once.
-Simultaneous decisions are asked one after the other (the engine takes partial commits and
-reveals nothing until all have answered).
-
-The seed of a game is a secret while it is on (whoever knows it knows every hidden card): it is
-drawn from the operating system, shown only when the game is over, and the bots' generators
-are derived from it.
-
-A game is saved as its seed, seats and decisions (see :mod:`rulekit.play.savefile`): with
-``save``, after Ctrl-C if the player wants it, and to the default save file when the input
-ends at a prompt. Given the same seed, seats and typed lines a game is played the same way.
+The loop asks the first pending decision until the game ends, saving it before every question to a
+person. At the end come the result, what was hidden, and the seed, which told every hidden card.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import random
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
+from rich.console import RenderableType
+from rich.panel import Panel
 from rich.text import Text
 
-from rulekit.engine.decisions import Option
+from rulekit.bots.agent import View, as_option, choose_function
+from rulekit.bots.registry import load_agent
+from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
+from rulekit.engine.observe import Observation
+from rulekit.engine.state import Result
 from rulekit.errors import GameRuntimeError, RulekitError
+from rulekit.pack.loader import LoadedPack
 from rulekit.play.asking import EXIT_OK, Leave, ask
-from rulekit.play.bot import Bot
-from rulekit.play.context import Context
-from rulekit.play.ending import finish
 from rulekit.play.feed import Feed
-from rulekit.play.keeper import Keeper, shell_path
-from rulekit.play.render import Renderer, phase_names, round_count
-from rulekit.play.savefile import HUMAN, SavedGame, restore_rng, rng_state
-from rulekit.play.saves import now_text
+from rulekit.play.render import Renderer
+from rulekit.play.savefile import HUMAN, RngState, SavedGame, restore_rng, rng_state
+from rulekit.play.saves import Keeper, now_text, shell_path
 from rulekit.play.screen import Screen
-from rulekit.play.signals import Stopped, stopping_signals
+from rulekit.play.seats import seats_text
+from rulekit.play.table import Context
+from rulekit.sim.simulation import seat_rng
 
 BOT_PACE = 0.8  # seconds after each event that follows a bot's move
 EXIT_INTERRUPTED = 130
+CATCH_UP_NOTED = 40  # observations of a seat a resumed game says may take a while
+BROKEN = "Something went wrong; the game up to here is saved"
+# A closed terminal, or a kill: the signals that end a game saved, where the system has them.
+STOPPING = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
+
+Stage = tuple[int | None, str | None]  # the round and phase of a game
 
 
-# A resumed game whose beliefs follow this many observations of a seat or more says that it
-# may take a moment (about 1 s per 30 of them with the table's caps, Red Notice, an idle
-# machine: benchmarks/bench_resume.py).
-CATCH_UP_NOTED = 40
+class Stopped(BaseException):
+    """A stop asked by a signal; no Exception, so no ``except Exception`` swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+def _raise(signum: int, frame: FrameType | None) -> None:
+    """Raise :class:`Stopped`, ignoring the next signals meanwhile."""
+    for number in STOPPING:  # a second signal must not cut the saving short
+        signal.signal(number, signal.SIG_IGN)
+    raise Stopped(signum)
+
+
+@contextmanager
+def stopping_signals() -> Iterator[None]:
+    """Within the block, SIGHUP and SIGTERM raise :class:`Stopped` (in the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before: dict[signal.Signals, Any] = {number: signal.signal(number, _raise)
+                                         for number in STOPPING}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+class Bot:
+    """A seat played by an agent, with its own generator; its belief first follows ``past``."""
+
+    def __init__(self, game: Game, role: str, spec: str, seed: int,
+                 past: list[Observation] | None = None) -> None:
+        self.game = game
+        self.role = role
+        self.spec = spec
+        self.choose = choose_function(load_agent(spec))
+        self.rng: random.Random = seat_rng(seed, role)
+        self.past = past or []
+
+    def decide(self, state: State, decision: Decision) -> Option:
+        view = View.of(self.game, self.role, self.rng, state, self.past or None)
+        answer = self.choose(view, decision)
+        if self.past:  # the agent built no belief on them: the next decision may
+            self.past.append(view.observation)
+        return as_option(decision, answer, f"the bot of {self.role} ({self.spec})")
 
 
 @dataclass
 class Session:
-    """One game at the terminal (new or resumed)."""
+    """One game at the terminal, new or resumed."""
 
-    loaded: Any  # rulekit.pack.loader.LoadedPack
+    loaded: LoadedPack
     seed: int
     seats: dict[str, str]
     screen: Screen
     decisions: list[tuple[str, str]] = field(default_factory=list)
     state: State | None = None  # the state after ``decisions`` (a resumed game)
-    rng: dict[str, Any] = field(default_factory=dict)  # bots' generator states (resumed)
-    # Each role's observations at its decisions before the save (resumed): the beliefs of
-    # the bots and of the table follow them, as they followed the game before it was saved.
-    history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    rng: dict[str, RngState] = field(default_factory=dict)  # bots' generators (resumed)
+    # Each role's observations at its decisions before the save, for the beliefs to follow.
+    history: dict[str, list[Observation]] = field(default_factory=dict)
     save_path: Path | None = None  # --save, or the file a game was resumed from
     resumed_from: Path | None = None
     started: str | None = None  # when the game began (UTC); now, for a new game
 
     def __post_init__(self) -> None:
         self.game: Game = self.loaded.game
-        game = self.game
-        self.render = Renderer(game, phase_names(self.loaded.documents),
-                               round_count(self.loaded.documents, dict(game.params)),
-                               self.loaded.display)
-        self.bots = {role: Bot(game, role, spec, self.seed, list(self.history.get(role, ())))
-                     for role, spec in self.seats.items() if spec != HUMAN}
+        self.render = Renderer.of(self.loaded)
+        self.bots = self._seat_bots()
         for role, seen in self.history.items():  # (follow keeps a list of its own)
             self.render.table.beliefs.follow(role, seen)
-        for role, saved_state in self.rng.items():
-            if role in self.bots:
-                restore_rng(self.bots[role].rng, saved_state)
-        self.rng = {role: rng_state(bot.rng) for role, bot in self.bots.items()}
-        self.humans = [role for role in game.roles if self.seats.get(role) == HUMAN]
+        self.humans = [role for role in self.game.roles if self.seats.get(role) == HUMAN]
         self.hot_seat = len(self.humans) > 1
-        self.holder: str | None = None if self.hot_seat or not self.humans else self.humans[0]
+        # the person at the screen (in hot seat, the one whose turn it is)
+        self.holder: str | None = self.humans[0] if len(self.humans) == 1 else None
         self.last_decider: str | None = None  # who took the last decision
         self.bad_answers = 0  # answers not understood in a row
-        self.stage: tuple[Any, Any] = (None, None)  # round and phase of the last question
+        self.stage: Stage = (None, None)  # round and phase of the last question
         self.started = self.started or now_text()
-        self.keeper = Keeper(screen=self.screen, pack_id=game.pack_id, started=self.started,
-                             path=self.save_path, active=bool(self.humans) or
-                             self.save_path is not None, snapshot=self.saved_game)
+        self.keeper = Keeper(self.screen, self.game.pack_id, self.started, self.save_path,
+                             bool(self.humans) or self.save_path is not None, self.saved_game)
         if self.state is None:
-            self.state = game.new_game(self.seed)
-        self.feed = Feed(game, self.render, self.screen, self.state_now)
-        self.context = Context(game, self.render.table)
+            self.state = self.game.new_game(self.seed)
+        self.feed = Feed(self.game, self.render, self.screen, self.state_now)
+        self.context = Context(self.game, self.render.table)
 
-    # ------------------------------------------------------------ saving
+    def _seat_bots(self) -> dict[str, Bot]:
+        bots = {role: Bot(self.game, role, spec, self.seed, list(self.history.get(role, ())))
+                for role, spec in self.seats.items() if spec != HUMAN}
+        for role, saved_state in self.rng.items():
+            if role in bots:
+                restore_rng(bots[role].rng, saved_state)
+        self.rng = {role: rng_state(bot.rng) for role, bot in bots.items()}
+        return bots
 
     def saved_game(self) -> SavedGame:
         game = self.game
@@ -126,23 +163,14 @@ class Session:
         assert self.state is not None
         return self.state
 
-    def stage_now(self) -> tuple[Any, Any]:
-        """The round and phase the game is in."""
+    def stage_now(self) -> Stage:
         return self.state_now().get("round"), self.state_now().get("phase")
 
-    # ------------------------------------------------------------ the loop
-
     def run(self) -> int:
-        """Play until the game ends or the player leaves; the exit code. The game is written
-        to its save file before every question to a person, so that closing the terminal, a
-        signal, Ctrl-C or a failure loses at most the answer being typed."""
+        """Play until the game ends or the player leaves; the exit code."""
         with stopping_signals():
             try:
-                self._intro()
-                while self.state_now()["result"] is None:
-                    self._step()
-                finish(self)
-                return EXIT_OK
+                return self._play()
             except Leave as leave:
                 return leave.code
             except KeyboardInterrupt:
@@ -150,48 +178,52 @@ class Session:
                 self.keeper.tell("Interrupted. The game is saved")
                 return EXIT_INTERRUPTED
             except Stopped as stop:
-                with contextlib.suppress(OSError, ValueError):  # the terminal may be gone
-                    self.keeper.keep()
-                    self.screen.blank()
-                    self.keeper.tell("Stopped by a signal. The game is saved")
-                return stop.exit_code
+                return self._stopped(stop)
             except RulekitError:  # a broken bot or pack: keep the game up to here, then report
-                self.keeper.tell("Something went wrong; the game up to here is saved")
+                self.keeper.tell(BROKEN)
                 raise
             except Exception as exc:
                 if os.environ.get("RULEKIT_DEBUG"):
                     raise
-                self.keeper.tell("Something went wrong; the game up to here is saved")
+                self.keeper.tell(BROKEN)
                 raise RulekitError(f"internal error: {type(exc).__name__}: {exc}",
                                    "please report it, with the save file; RULEKIT_DEBUG=1 "
                                    "shows the details") from None
 
+    def _play(self) -> int:
+        self._intro()
+        while self.state_now()["result"] is None:
+            self._step()
+        finish(self)
+        return EXIT_OK
+
+    def _stopped(self, stop: Stopped) -> int:
+        with contextlib.suppress(OSError, ValueError):  # the terminal may be gone
+            self.keeper.keep()
+            self.screen.blank()
+            self.keeper.tell("Stopped by a signal. The game is saved")
+        return stop.exit_code
+
     def _intro(self) -> None:
         game = self.game
-        seats = ", ".join(
-            f"{self.render.name(role)}: {'person' if spec == HUMAN else spec + ' bot'}"
-            for role, spec in self.seats.items())
         self.screen.show(Text(f"{game.pack_name} {game.version}", style="bold"))
-        self.screen.show(Text(seats))
+        self.screen.show(Text(seats_text(self.seats, self.render.name)))
         if self.resumed_from is not None:
-            self.screen.note(f"Resumed from {self.resumed_from} after "
-                             f"{len(self.decisions)} decisions.")
-            if max(map(len, self.history.values()), default=0) >= CATCH_UP_NOTED:
-                self.screen.note("What each player may know is worked out again: this may "
-                                 "take a few seconds.")
-            self._recap()
+            self._resumed(self.resumed_from)
         elif self.keeper.active:
             self.screen.note(f"The game is saved as it goes, to {shell_path(self.keeper.path)}.")
         if self.humans:
             self.screen.note("Type help at any prompt for the commands.")
         self.screen.blank()
 
-    def _recap(self) -> None:
-        """After a resume, the last events the person at the screen saw, before the board
-        (in hot seat each person gets theirs after their pass screen)."""
-        if self.hot_seat or self.holder is None:
-            return
-        self.feed.recent("Recap", self.holder)
+    def _resumed(self, where: Path) -> None:
+        """Where the game was resumed from, and the last events seen."""
+        self.screen.note(f"Resumed from {where} after {len(self.decisions)} decisions.")
+        if max(map(len, self.history.values()), default=0) >= CATCH_UP_NOTED:
+            self.screen.note("What each player may know is worked out again: this may "
+                             "take a few seconds.")
+        if not self.hot_seat and self.holder is not None:
+            self.feed.recent("Recap", self.holder)
 
     def _step(self) -> None:
         pending = self.game.pending(self.state_now())
@@ -200,15 +232,15 @@ class Session:
         decision = pending[0]
         role = decision.player
         bot = self.bots.get(role)
-        if bot is not None:
-            option = bot.decide(self.state_now(), decision)
-            self.apply(role, option, bot)
-            self.stream(BOT_PACE)
+        if bot is None:
+            ask(self, role, decision)
+            self.stream(0)
             return
-        ask(self, role, decision)
-        self.stream(0)
+        self.apply(role, bot.decide(self.state_now(), decision), bot)
+        self.stream(BOT_PACE)
 
     def apply(self, role: str, option: Option, bot: Bot | None = None) -> None:
+        """Apply ``role``'s answer, and record it."""
         state = self.game.apply(self.state_now(), {role: option})
         self.decisions.append((role, option.id))
         self.last_decider = role
@@ -217,10 +249,71 @@ class Session:
         self.state = state
 
     def stream(self, pace: float) -> None:
-        """Show the person at the screen what just happened (not in hot seat, where each
-        person sees it at their next turn)."""
+        """Show what just happened. In hot seat, each person sees it at their next turn."""
         if not self.hot_seat:
             self.feed.stream(self.holder, pace)
 
 
-__all__ = ["BOT_PACE", "Bot", "Session"]
+def finish(session: Session) -> None:
+    """Show the last events, the result, what each held, and the seed."""
+    screen = session.screen
+    _last_events(session)
+    result = session.state_now()["result"]
+    assert result is not None
+    screen.show(game_over(session.render, result))
+    sections = reveal_sections(session)
+    if sections:
+        screen.show(Text("What was hidden", style="bold underline"))
+        screen.show(*sections)
+    screen.note(f"The seed of this game was {session.seed}.")
+    keep_finished(session)
+
+
+def _last_events(session: Session) -> None:
+    if not session.hot_seat:
+        session.stream(0)
+        return
+    session.screen.clear()
+    obs = session.game.observe(session.state_now(), session.game.roles[0])
+    session.screen.show(session.render.header(obs, None))
+    session.feed.recent(None, None)
+
+
+def game_over(render: Renderer, result: Result) -> Panel:
+    """The banner of the result: who wins, and why."""
+    winner = result.get("winner")
+    banner = f"{render.name(winner)} wins." if winner else "Nobody wins."
+    return Panel(Text(f"Game over: {banner} {result.get('reason') or ''}".strip(),
+                      style="bold"), expand=False)
+
+
+def keep_finished(session: Session) -> None:
+    """Keep a finished game where the player chose (``--save``, resumed file), or if they ask."""
+    keeper = session.keeper
+    if not keeper.automatic:
+        keeper.tell("The finished game is saved")
+        return
+    keeper.keep()  # finished: never listed as a game still on, even if killed now
+    try:
+        text = session.screen.ask("Press Enter to leave, or type save [FILE] to keep the game "
+                                  "for rulekit replay: ")
+    except EOFError:
+        text = ""
+    word, _, rest = text.strip().partition(" ")
+    if word.lower() != "save":
+        keeper.discard()
+    elif rest.strip():
+        keeper.copy(Path(rest.strip()))
+        keeper.discard()
+    else:
+        keeper.tell("The finished game is saved")
+
+
+def reveal_sections(session: Session) -> list[RenderableType]:
+    """What each player held that the person here could not see. In hot seat, all."""
+    if not session.humans:
+        return []
+    game, state = session.game, session.state_now()
+    others = [r for r in game.roles if session.hot_seat or r != session.holder]
+    return [section for role in others
+            for section in session.render.view(game.observe(state, role), role, only_own=True)]

@@ -1,118 +1,52 @@
-"""The table a pack declares in its ``display:`` section, drawn for one player.
-
-:class:`Table` turns an observation into the compact status block (the panel marked
-``status``), the other panels, the row tables, and labels options and cards as the pack says.
-Lines are laid out by :class:`Cells`, which breaks a line only between two cells (a name, a
-value), so that at any width nothing is broken in the middle of a name. "Where a piece may be"
-comes from the engine's belief of the viewer (:mod:`rulekit.play.tablebeliefs`), fed with the
-viewer's observations only. Nothing here knows any particular game.
-"""
+"""A pack's ``display:`` section for one player: status block, panels, row tables, contexts."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import json
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Group, RenderableType
 from rich.text import Text
 
+from rulekit.bots.belief import Belief, BeliefLost, follow_past
+from rulekit.engine.game import Game, State
+from rulekit.engine.observe import Observation
+from rulekit.engine.state import Frame
 from rulekit.model.program import zone_key
 from rulekit.pack.display import Column, Display, Item, Panel, Row
-from rulekit.play.tablebeliefs import TableBeliefs
+from rulekit.play.styles import STYLE_CARD, STYLE_HEAD, STYLE_HIDDEN, STYLE_SECTION
+from rulekit.play.wrapping import Cells, RowTable
 
 if TYPE_CHECKING:
     from rulekit.engine.decisions import Decision
-    from rulekit.play.render import Renderer
+    from rulekit.play.prompt import Label
+    from rulekit.play.render import Renderer, SeenPile
 
-STYLE_SECTION = "bold underline"
-STYLE_HEAD = "bold"
-STYLE_CARD = "cyan"
-STYLE_HIDDEN = "dim"
-SEPARATOR = " · "
 EMPTY = "-"
 FACE_DOWN = "face down"
+BELIEF_CAPS = {"particles": 64, "frontier": 128, "keep": 12}  # room for many hidden moves
+
+Shown = list[Text] | RenderableType | None  # short cells, a block of lines, or nothing
+Weights = dict[object, float]  # how likely each value of a hidden variable is
 
 
-class Cells:
-    """Cells on lines, after a head: a line is broken only between two cells, and the lines
-    after the first are indented under the head (a piped transcript too: 80 columns)."""
+@dataclass
+class _Shown:
+    cells: list[Text] = field(default_factory=list)
+    blocks: list[RenderableType] = field(default_factory=list)
 
-    def __init__(self, cells: list[Text], head: Text | None = None, indent: int = 2,
-                 separator: str = SEPARATOR, separators: list[str] | None = None) -> None:
-        self.cells = cells
-        self.head = head or Text()
-        self.indent = indent
-        self.separator = separator
-        self.separators = separators  # the one before each cell, if not all the same
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        width = options.max_width
-        line = Text(" " * self.indent) + self.head
-        under = " " * min(self.indent + len(self.head.plain), max(width // 3, self.indent))
-        first = True
-        for i, cell in enumerate(self.cells):
-            separator = self._separator(i)
-            # room for the comma that ends the line should the next cell go on the next one
-            after = len(self._mark(i + 1)) if i + 1 < len(self.cells) else 0
-            joined = len(line.plain) + (0 if first else len(separator)) + len(cell.plain)
-            if not first and joined + after > width:
-                line.append(self._mark(i), style=STYLE_HIDDEN)  # "a," then "b" below it
-                yield line
-                line = Text(under)
-                first = True
-            if not first:
-                line.append(separator, style=STYLE_HIDDEN)
-            line.append_text(cell)
-            first = False
-        yield line
-
-    def _separator(self, i: int) -> str:
-        return self.separators[i] if self.separators else self.separator
-
-    def _mark(self, i: int) -> str:
-        """What stays at the end of a line broken before cell ``i``: a comma or semicolon,
-        never a dot between items."""
-        mark = self._separator(i).strip()
-        return mark if mark in (",", ";") else ""
-
-
-class RowTable:
-    """A row table: a line of column names, then one line per row, the columns padded; when
-    the console is too narrow, each row is laid out as :class:`Cells`."""
-
-    def __init__(self, title: Text | None, header: list[str], rows: list[list[Text]]) -> None:
-        self.title = title
-        self.header = header
-        self.rows = rows
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        if self.title is not None:
-            yield self.title
-        widths = [max([len(self.header[i])] + [len(row[i].plain) for row in self.rows])
-                  for i in range(len(self.header))]
-        if 2 + sum(widths) + 2 * (len(widths) - 1) <= options.max_width:
-            yield Text("  " + "  ".join(h.ljust(w) for h, w in zip(self.header, widths,
-                                                                   strict=True)).rstrip(),
-                       style=STYLE_HIDDEN)
-            for row in self.rows:
-                line = Text("  ")
-                for i, (cell, w) in enumerate(zip(row, widths, strict=True)):
-                    if i:
-                        line.append("  ")
-                    line.append_text(cell)
-                    line.append(" " * (w - len(cell.plain)))
-                line.rstrip()
-                yield line
-            return
-        for row in self.rows:
-            cells = [Text.assemble((f"{h}: ", STYLE_HIDDEN), c)
-                     for h, c in zip(self.header[1:], row[1:], strict=True)]
-            yield from Cells(cells, Text(f"{row[0].plain} ", style=STYLE_HEAD)
-                             ).__rich_console__(console, options)
+    def result(self) -> list[Text] | RenderableType:
+        """The cells alone, or the blocks with the cells under them."""
+        if not self.blocks:
+            return self.cells
+        return Group(*self.blocks, *([Cells(self.cells)] if self.cells else []))
 
 
 class Table:
-    """The pack's ``display:`` section applied to one game's observations."""
+    """The pack's ``display:`` section, applied to a game's observations."""
 
     def __init__(self, render: Renderer, display: Display) -> None:
         self.render = render
@@ -120,17 +54,16 @@ class Table:
         self.display = display
         self.beliefs = TableBeliefs(self.game)  # where hidden pieces may be, per viewer
 
-    # ------------------------------------------------------------ names and words
-
     def name(self, ref: str) -> str:
         return self.display.names.get(ref) or ref.replace("_", " ")
 
-    def word(self, value: Any) -> str:
+    def word(self, value: object) -> str:
         if isinstance(value, str) and value in self.display.words:
             return self.display.words[value]
         return self.render.value(value)
 
     def card_fill(self, template: str, card: str) -> str:
+        """A template filled with a card's name, id and properties."""
         props = self.game.symbols.cards.get(card, {})
         values = {key: self.word(value) for key, value in props.items()}
         values["name"] = self.game.label(card)
@@ -140,34 +73,31 @@ class Table:
         except (ValueError, IndexError):
             return template
 
-    def card_text(self, card: Any) -> str | None:
-        """A card's text: its type's template, else its ``text`` property."""
+    def card_text(self, card: object) -> str | None:
+        """A card's text: its type's template, else its ``text``."""
         if not isinstance(card, str) or card not in self.game.symbols.cards:
             return None
-        template = self.display.cards.get(str(self.game.symbols.cards[card].get("type")))
+        props = self.game.symbols.cards[card]
+        template = self.display.cards.get(str(props.get("type")))
         if template is not None:
             return self.card_fill(template, card)
-        text = self.game.symbols.cards[card].get("text")
+        text = props.get("text")
         return text if isinstance(text, str) and text else None
 
-    # ------------------------------------------------------------ decisions
-
     def prompt(self, decision: Decision) -> str:
+        """The question, in the pack's words if it rewrites it."""
         asking = self.display.asking(decision.prompt)
         return asking.ask if asking is not None and asking.ask else decision.prompt
 
-    def labeler(self, decision: Decision, obs: dict[str, Any]) -> Callable[[Any], str]:
-        """How the options of ``decision`` are named (``obs``: the chooser's observation): a
-        pile number of a row table by its row and side ("card 2, left: ..."), else by the
-        choice's own ``label``, a text value by its word, anything else by its name."""
+    def labeler(self, decision: Decision, obs: Observation) -> Label:
+        """How the options of ``decision`` are named to the chooser, who sees ``obs``."""
         asking = self.display.asking(decision.prompt)
         row = self.display.rows.get(asking.options) if asking and asking.options else None
 
-        def label(item: Any) -> str:
-            if row is not None and isinstance(item, int) and not isinstance(item, bool):
-                found = self._on_row(row, item, obs)
-                if found:
-                    return found
+        def label(item: object) -> str:
+            on_row = self._on_row(row, item, obs) if row is not None else None
+            if on_row:
+                return on_row
             labelled = decision.item_label(item)
             if labelled is not None:
                 return labelled
@@ -177,35 +107,36 @@ class Table:
 
         return label
 
-    def _on_row(self, row: Row, number: int, obs: dict[str, Any]) -> str | None:
+    def _on_row(self, row: Row, item: object, obs: Observation) -> str | None:
+        if not isinstance(item, int) or isinstance(item, bool):
+            return None
         for column in row.columns:
-            k = column.row_of(number)
-            if k is None:
-                continue
-            where = f"{row.each or row.name or 'row'} {k}"
-            side = column.side or column.name
-            card = self._card_on(row, k, obs)
-            texts = [self.card_fill(c.card, card) for c in row.columns
-                     if c.card and c.side == column.side and card is not None]
-            return f"{where}, {side}" + (f": {', '.join(texts)}" if texts else "")
+            k = column.row_of(item)
+            if k is not None:
+                return self._row_side(row, column, k, obs)
         return None
 
-    def _card_on(self, row: Row, k: int, obs: dict[str, Any]) -> str | None:
+    def _row_side(self, row: Row, column: Column, k: int, obs: Observation) -> str:
+        where = f"{row.each or row.name or 'row'} {k}"
+        side = column.side or column.name
+        card = self._card_on(row, k, obs)
+        texts = [self.card_fill(c.card, card) for c in row.columns
+                 if c.card and c.side == column.side and card is not None]
+        return f"{where}, {side}" + (f": {', '.join(texts)}" if texts else "")
+
+    def _card_on(self, row: Row, k: int, obs: Observation) -> str | None:
         cards = obs["zones"].get(zone_key(row.zone, str(k)), {}).get("cards") or []
         return cards[0] if cards and isinstance(cards[0], str) else None
 
-    # ------------------------------------------------------------ panels
-
-    def status(self, obs: dict[str, Any], role: str) -> list[RenderableType]:
-        """The compact block: the panels marked ``status`` (no title)."""
+    def status(self, obs: Observation, role: str) -> list[RenderableType]:
+        """The status block: the panels marked ``status``, untitled."""
         out: list[RenderableType] = []
         for panel in self.display.panels:
             if panel.status:
                 out += self.items(panel, obs, role, brief=True)
         return out
 
-    def panels(self, obs: dict[str, Any], role: str) -> list[RenderableType]:
-        """Every panel under its title."""
+    def panels(self, obs: Observation, role: str) -> list[RenderableType]:
         sections: list[RenderableType] = []
         for panel in self.display.panels:
             lines = self.items(panel, obs, role)
@@ -213,9 +144,9 @@ class Table:
                 sections.append(Group(Text(panel.name, style=STYLE_SECTION), *lines))
         return sections
 
-    def items(self, panel: Panel, obs: dict[str, Any], role: str,
+    def items(self, panel: Panel, obs: Observation, role: str,
               brief: bool = False) -> list[RenderableType]:
-        """The lines of a panel; ``brief`` (the status block) leaves out empty piles."""
+        """The lines of a panel. Short cells share lines. ``brief`` leaves out empty piles."""
         out: list[RenderableType] = []
         inline: list[Text] = []
         for item in panel.items:
@@ -232,26 +163,27 @@ class Table:
             out.append(Cells(inline))
         return out
 
-    def item(self, item: Item, obs: dict[str, Any], role: str, brief: bool = False
-             ) -> list[Text] | RenderableType | None:
-        """Short cells (a list), or a block of lines of its own."""
+    def item(self, item: Item, obs: Observation, role: str, brief: bool = False) -> Shown:
+        """An item's short cells, or its own block of lines."""
         if item.kind == "row":
             return self.row(self.display.rows[item.ref], obs)
         if item.kind == "zone":
             return self.zone(item, obs, role, brief)
         return self.variable(item, obs, role)
 
-    def _keys(self, item: Item, role: str, per: Any) -> list[tuple[str, str]]:
-        """(observation key, name shown) of an item's values."""
+    def _keys(self, item: Item, role: str, per: str | int | None) -> list[tuple[str, str]]:
         name = item.name or self.name(item.ref)
         if per is None:
             return [(item.ref, name)]
         if per == "role":
-            roles = [role] if item.whose == "you" else list(self.game.roles)
-            return [(zone_key(item.ref, r), name if item.whose == "you"
-                     else f"{self.render.name(r)}: {name}") for r in roles]
+            return self._role_keys(item, role, name)
         return [(zone_key(item.ref, i), f"{name} {self.game.label(i)}")
                 for i in self.game.symbols.index_domain(per)]
+
+    def _role_keys(self, item: Item, role: str, name: str) -> list[tuple[str, str]]:
+        if item.whose == "you":
+            return [(zone_key(item.ref, role), name)]
+        return [(zone_key(item.ref, r), f"{self.render.name(r)}: {name}") for r in self.game.roles]
 
     def _of(self, item: Item) -> str:
         if item.of is None:
@@ -259,123 +191,140 @@ class Table:
         total = self.game.params.get(item.of, 0) if isinstance(item.of, str) else item.of
         return f" of {self.render.value(total)}"
 
-    def variable(self, item: Item, obs: dict[str, Any], role: str
-                 ) -> list[Text] | RenderableType | None:
+    def variable(self, item: Item, obs: Observation, role: str) -> Shown:
+        """A variable's values, as cells or positions."""
         decl = self.game.symbols.variables[item.ref]
-        values: dict[str, Any] = obs["vars"]
-        cells: list[Text] = []
-        blocks: list[RenderableType] = []
+        shown = _Shown()
         for key, name in self._keys(item, role, decl.per):
-            if key not in values:
-                if item.belief:
-                    blocks.append(self.belief(key, name, obs, role))
-                else:
-                    cells.append(Text(f"{name}: secret", style=STYLE_HIDDEN))
-                continue
-            value = values[key]
-            if value is None:  # not set yet (a piece not on the table): nothing to say
-                continue
-            if item.routes and isinstance(value, str) and value in self.render.board.nodes:
-                head = Text.assemble((f"{name}: ", STYLE_HEAD),
-                                     (self.render.node_text(value), STYLE_CARD))
-                routes = self.render.route_names(value, obs["zones"])
-                blocks.append(Cells([Text(r) for r in routes],
-                                    head + Text("; routes to ") if routes else head,
-                                    separator=", "))
-                continue
-            cells.append(Text.assemble((f"{name} ", STYLE_HEAD),
-                                       self.word(value) + self._of(item)))
-        if not blocks:
-            return cells
-        return Group(*blocks, *([Cells(cells)] if cells else []))
+            if key not in obs["vars"]:
+                self._show_secret(shown, item, key, name, obs, role)
+            elif obs["vars"][key] is not None:  # None: not on the table yet
+                self._show_value(shown, item, name, obs["vars"][key], obs)
+        return shown.result()
 
-    def belief(self, key: str, name: str, obs: dict[str, Any], role: str) -> RenderableType:
-        """Where a variable the viewer cannot see may be, from the engine's belief."""
+    def _show_secret(self, shown: _Shown, item: Item, key: str, name: str, obs: Observation,
+                     role: str) -> None:
+        if item.belief:
+            shown.blocks.append(self.belief(key, name, obs, role))
+        else:
+            shown.cells.append(Text(f"{name}: secret", style=STYLE_HIDDEN))
+
+    def _show_value(self, shown: _Shown, item: Item, name: str, value: object,
+                    obs: Observation) -> None:
+        if item.routes and isinstance(value, str) and value in self.render.board.nodes:
+            shown.blocks.append(self._position(name, value, obs))
+        else:
+            shown.cells.append(Text.assemble((f"{name} ", STYLE_HEAD),
+                                             self.word(value) + self._of(item)))
+
+    def _position(self, name: str, node: str, obs: Observation) -> Cells:
+        board_text = self.render.board_text
+        head = Text.assemble((f"{name}: ", STYLE_HEAD), (board_text.node_text(node), STYLE_CARD))
+        routes = board_text.route_names(node, obs["zones"])
+        return Cells([Text(r) for r in routes], head + Text("; routes to ") if routes else head,
+                     separator=", ")
+
+    def belief(self, key: str, name: str, obs: Observation, role: str) -> RenderableType:
+        """Where a hidden value may be, from the viewer's belief."""
         weights, stale = self.beliefs.weights(role, key, obs)
         if stale:  # said so: the places once worked out may no longer all be possible
             name = f"{name} (lost track; last worked out)"
         if weights is None:
             return Cells([Text("anywhere the rules allow", style=STYLE_HIDDEN)],
                          Text(f"{name} may be: ", style=STYLE_HEAD))
+        cells, separators = self._places(weights)
+        return Cells(cells, Text(f"{name} may be in ", style=STYLE_HEAD), separator=", ",
+                     separators=separators)
+
+    def _places(self, values: Iterable[object]) -> tuple[list[Text], list[str]]:
+        """Places by region in one flow (``Europe: London, Paris; ...``), and the separators."""
+        by_region, others = self._by_region(values)
+        cells: list[Text] = []
+        separators: list[str] = []
+        for region, names in by_region.items():
+            cells += [Text.assemble((f"{self.game.label(region)}: ", STYLE_HEAD), names[0]),
+                      *names[1:]]
+            separators += ["; "] + [", "] * (len(names) - 1)
+        return cells + others, separators + [", "] * len(others)
+
+    def _by_region(self, values: Iterable[object]) -> tuple[dict[str, list[Text]], list[Text]]:
         nodes = self.render.board.nodes
         order = {node: i for i, node in enumerate(nodes)}
-        places: dict[str, list[Text]] = {}  # by region, in the board's order
+        places: dict[str, list[Text]] = {}
         others: list[Text] = []
-        for value in sorted(weights, key=lambda v: (order.get(v, len(order)), str(v))):
+        def board_order(value: object) -> tuple[int, str]:
+            at = order.get(value, len(order)) if isinstance(value, str) else len(order)
+            return at, str(value)
+
+        for value in sorted(values, key=board_order):
             region = nodes.get(value, {}).get("region") if isinstance(value, str) else None
             if isinstance(region, str):
                 places.setdefault(region, []).append(Text(self.game.label(value)))
             else:
                 others.append(Text(self.word(value)))
-        cells: list[Text] = []
-        separators: list[str] = []
-        for region, names in places.items():  # one flow: "Europe: London, Paris; Africa: ..."
-            for n, place in enumerate(names):
-                cells.append(Text.assemble((f"{self.game.label(region)}: ", STYLE_HEAD), place)
-                             if n == 0 else place)
-                separators.append("; " if n == 0 else ", ")
-        for value in others:
-            cells.append(value)
-            separators.append(", ")
-        return Cells(cells, Text(f"{name} may be in ", style=STYLE_HEAD), separator=", ",
-                     separators=separators)
+        return places, others
 
-    def zone(self, item: Item, obs: dict[str, Any], role: str, brief: bool = False
-             ) -> list[Text] | RenderableType | None:
+    def zone(self, item: Item, obs: Observation, role: str, brief: bool = False) -> Shown:
+        """A zone's piles: counts, or their cards."""
         decl = self.game.symbols.zones[item.ref]
-        cells: list[Text] = []
-        blocks: list[RenderableType] = []
+        shown = _Shown()
         for key, name in self._keys(item, role, decl.per):
             data = obs["zones"].get(key)
-            if data is None:
-                continue
-            count = int(data.get("count", 0))
-            cards = data.get("cards")
-            if item.count or cards is None:
-                hidden = "" if item.count else f" {FACE_DOWN}"
-                cells.append(Text.assemble((f"{name} ", STYLE_HEAD), f"{count}{hidden}"))
-            elif not cards and brief:
-                continue
-            elif not cards:
-                cells.append(Text.assemble((f"{name}: ", STYLE_HEAD), ("none", STYLE_HIDDEN)))
-            else:
-                blocks += self.cards(item, name, cards)
-        if not blocks:
-            return cells
-        return Group(*blocks, *([Cells(cells)] if cells else []))
+            if data is not None:
+                self._show_pile(shown, item, name, data, brief)
+        return shown.result()
 
-    def cards(self, item: Item, name: str, cards: list[Any]) -> list[RenderableType]:
-        """A visible pile: its cards (grouped ``Name ×2``), by group and order if asked."""
-        props = self.game.symbols.cards
+    def _show_pile(self, shown: _Shown, item: Item, name: str, data: SeenPile,
+                   brief: bool) -> None:
+        """A pile's count, cards, or ``none``; the status block leaves out an empty one."""
+        cards = data.get("cards")
+        if item.count or cards is None:
+            hidden = "" if item.count else f" {FACE_DOWN}"
+            shown.cells.append(Text.assemble((f"{name} ", STYLE_HEAD),
+                                             f"{int(data.get('count', 0))}{hidden}"))
+        elif cards:
+            shown.blocks += self.cards(item, name, cards)
+        elif not brief:
+            shown.cells.append(Text.assemble((f"{name}: ", STYLE_HEAD), ("none", STYLE_HIDDEN)))
+
+    def cards(self, item: Item, name: str, cards: list[str | None]) -> list[RenderableType]:
+        """A visible pile's cards, as ``Name ×2``, grouped if asked."""
         known = [c for c in cards if isinstance(c, str)]
-        sort = item.sort
-        if sort is not None:
-            known.sort(key=lambda c: -_number(props.get(c, {}).get(sort)))
-        groups: dict[str, list[str]] = {}
-        for card in known:
-            group = self.word(props.get(card, {}).get(item.group)) if item.group else ""
-            groups.setdefault(group, []).append(card)
-        if item.group:  # groups in the order of the pack's cards
-            first: dict[str, int] = {}
-            for i, card_props in enumerate(props.values()):
-                first.setdefault(self.word(card_props.get(item.group)), i)
-            groups = dict(sorted(groups.items(), key=lambda kv: first.get(kv[0], 0)))
-        unknown = len(cards) - len(known)
         lines: list[RenderableType] = []
-        for group, members in groups.items():
-            counted: dict[str, int] = {}
-            for card in members:
-                label = self.game.label(card)
-                counted[label] = counted.get(label, 0) + 1
-            cells = [Text(label + (f" ×{n}" if n > 1 else ""), style=STYLE_CARD)
-                     for label, n in counted.items()]
+        for group, members in self._groups(item, known).items():
             head = f"{name} ({group}): " if group else f"{name}: "
-            lines.append(Cells(cells, Text(head, style=STYLE_HEAD), separator=", "))
+            lines.append(Cells(self._counted(members), Text(head, style=STYLE_HEAD),
+                               separator=", "))
+        unknown = len(cards) - len(known)
         if unknown:
             lines.append(Text(f"  {name}: {unknown} {FACE_DOWN}", style=STYLE_HIDDEN))
         return lines
 
-    def row(self, row: Row, obs: dict[str, Any]) -> RenderableType:
+    def _groups(self, item: Item, cards: list[str]) -> dict[str, list[str]]:
+        props = self.game.symbols.cards
+        sort = item.sort
+        if sort is not None:
+            cards = sorted(cards, key=lambda c: -_number(props.get(c, {}).get(sort)))
+        if not item.group:
+            return {"": cards} if cards else {}
+        groups: dict[str, list[str]] = {}
+        for card in cards:
+            groups.setdefault(self.word(props.get(card, {}).get(item.group)), []).append(card)
+        first: dict[str, int] = {}
+        for i, card_props in enumerate(props.values()):
+            first.setdefault(self.word(card_props.get(item.group)), i)
+        return dict(sorted(groups.items(), key=lambda kv: first.get(kv[0], 0)))
+
+    def _counted(self, cards: list[str]) -> list[Text]:
+        counted: dict[str, int] = {}
+        for card in cards:
+            label = self.game.label(card)
+            counted[label] = counted.get(label, 0) + 1
+        return [Text(label + (f" ×{n}" if n > 1 else ""), style=STYLE_CARD)
+                for label, n in counted.items()]
+
+    def row(self, row: Row, obs: Observation) -> RenderableType:
+        """A row table: a line per pile of a numbered zone."""
         per = self.game.symbols.zones[row.zone].per
         count = per if isinstance(per, int) else 0
         header = [(row.each or "#").capitalize()] + [c.name for c in row.columns]
@@ -387,19 +336,142 @@ class Table:
         title = Text(row.name, style=STYLE_SECTION) if row.name else None
         return RowTable(title, header, lines)
 
-    def cell(self, column: Column, k: int, card: str | None, obs: dict[str, Any]) -> Text:
+    def cell(self, column: Column, k: int, card: str | None, obs: Observation) -> Text:
+        """A row table's cell: a text of its card, or a top card."""
         if column.card is not None:
             return Text(self.card_fill(column.card, card) if card else EMPTY)
         for zone in column.zones:
             data = obs["zones"].get(zone_key(zone, str(column.index(k))), {})
-            cards = data.get("cards")
-            if not data.get("count"):
-                continue
-            top = cards[-1] if cards else None
-            if top is None:
-                return Text(FACE_DOWN, style=STYLE_HIDDEN)
-            return Text(self.game.label(top), style=STYLE_CARD)
+            if data.get("count"):
+                return self._top_card(data.get("cards"))
         return Text(EMPTY, style=STYLE_HIDDEN)
+
+    def _top_card(self, cards: list[str | None] | None) -> Text:
+        top = cards[-1] if cards else None
+        if top is None:
+            return Text(FACE_DOWN, style=STYLE_HIDDEN)
+        return Text(self.game.label(top), style=STYLE_CARD)
+
+
+class TableBeliefs:
+    """The beliefs of the viewers of one game's table."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.beliefs: dict[str, Belief] = {}
+        # Per role, observations its belief has yet to follow: its past hands are in no log.
+        self.past: dict[str, list[Observation]] = {}
+        # Per (viewer, key), the values last shown: log length, values, whether stale.
+        self.shown: dict[tuple[str, str], tuple[int, Weights, bool]] = {}
+
+    def follow(self, role: str, observations: list[Observation]) -> None:
+        """Have ``role``'s belief follow these earlier observations first."""
+        self.past.setdefault(role, []).extend(observations)
+
+    def weights(self, role: str, key: str, obs: Observation) -> tuple[Weights | None, bool]:
+        """The values ``key`` may have for ``role`` at ``obs``, and whether they are stale."""
+        where, length = (role, key), len(obs.get("log", ()))
+        found = self.shown.get(where)
+        if found is not None and found[0] == length:
+            return found[1], found[2]
+        try:
+            weights = self._belief(role, obs).distribution(key)
+        except BeliefLost:  # not worked out afresh from the whole game: too slow at a table
+            if found is None:
+                return None, False
+            self.shown[where] = (length, found[1], True)
+            return found[1], True
+        self.shown[where] = (length, weights, False)
+        return weights, False
+
+    def _belief(self, role: str, obs: Observation) -> Belief:
+        past = self.past.pop(role, None)
+        belief = self.beliefs.get(role)
+        if belief is not None:
+            try:
+                follow_past(belief, past)
+                return belief.update(obs)
+            except ValueError:  # another game, or an earlier point of it (a replay)
+                pass
+        belief = Belief(self.game, role, random.Random(f"{self.game.pack_id}:{role}"),
+                        **BELIEF_CAPS)
+        self.beliefs[role] = belief
+        follow_past(belief, past)
+        return belief.update(obs)
+
+
+class _Card:
+    """A card in a template: its name, and its properties as attributes."""
+
+    def __init__(self, card: str, table: Table) -> None:
+        self.card = card
+        self.table = table
+
+    def __format__(self, spec: str) -> str:
+        return self.table.game.label(self.card)
+
+    def __getattr__(self, prop: str) -> str:
+        props = self.table.game.symbols.cards.get(self.card, {})
+        return self.table.word(props.get(prop))
+
+
+class Context:
+    """What each question is about, from the pack's ``context:`` templates, and its steps.
+
+    The templates of the procedures asking are filled, outermost first. ``{step}`` counts the
+    questions a call asks in a row. Only the one who decides sees the text.
+    """
+
+    def __init__(self, game: Game, table: Table) -> None:
+        self.game = game
+        self.table = table
+        self.templates = table.display.context
+        self.call: str | None = None  # the call asking the last question (its name, args, pc)
+        self.steps: list[str] = []  # the locals it had at each of its questions in a row
+
+    def text(self, state: State) -> str | None:
+        """The context of the question ``state`` waits on, if any."""
+        if not self.templates:
+            return None
+        stack = state["stack"]
+        step = self._step(stack[-1]) if stack else 1
+        parts = [self._part(frame, step, depth == len(stack) - 1)
+                 for depth, frame in enumerate(stack)]
+        return ", ".join(part for part in parts if part is not None) or None
+
+    def _part(self, frame: Frame, step: int, innermost: bool) -> str | None:
+        name = frame["proc"]
+        template = self.templates.get(name)
+        decl = self.game.symbols.procedures.get(name)
+        if template is None or decl is None or ("{step" in template and not innermost):
+            return None
+        values: dict[str, object] = {"step": step}
+        for (param, kind), value in zip(decl.params, frame["locals"], strict=False):
+            values[param] = self._value(kind, value)
+        try:
+            return template.format_map(values)
+        except (KeyError, AttributeError, ValueError, IndexError):
+            return None
+
+    def _value(self, kind: str, value: object) -> object:
+        if kind == "card" and isinstance(value, str):
+            return _Card(value, self.table)
+        if kind == "role" and isinstance(value, str):
+            return self.table.render.name(value)
+        return self.table.word(value)
+
+    def _step(self, frame: Frame) -> int:
+        """The number of the question the innermost call asks, in a row."""
+        name, pc, local = frame["proc"], frame["pc"], frame["locals"]
+        decl = self.game.symbols.procedures.get(name)
+        arity = len(decl.params) if decl is not None else 0
+        call = json.dumps([name, pc, local[:arity]])
+        now = json.dumps(local)
+        if call != self.call:
+            self.call, self.steps = call, []
+        if now not in self.steps:  # a question asked again (after an action) is one step
+            self.steps.append(now)
+        return self.steps.index(now) + 1
 
 
 class _Missing(dict[str, str]):
@@ -409,9 +481,5 @@ class _Missing(dict[str, str]):
         return "{" + key + "}"
 
 
-def _number(value: Any) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
-        else 0.0
-
-
-__all__ = ["Cells", "RowTable", "Table"]
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0

@@ -1,0 +1,112 @@
+"""The board as text: where pieces stand, what lies on routes, the map."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from rulekit.engine.observe import Observation
+from rulekit.play.styles import STYLE_HIDDEN, STYLE_SECTION, STYLE_TITLE, STYLE_YOU
+
+if TYPE_CHECKING:
+    from rulekit.play.render import Renderer, SeenPile, Slot
+
+
+class BoardText:
+    """The board of one game in words, with the pack's names."""
+
+    def __init__(self, render: Renderer) -> None:
+        self.render = render
+        self.game = render.game
+        self.board = render.game.symbols.board
+
+    def node_text(self, node: str) -> str:
+        """A place's name, then its region's: ``Paris (Europe)``."""
+        region = self.board.nodes.get(node, {}).get("region")
+        text = self.game.label(node)
+        return f"{text} ({self.game.label(region)})" if isinstance(region, str) else text
+
+    def route_names(self, node: str, zones: Mapping[str, SeenPile] | None = None) -> list[str]:
+        """A place's neighbours, each marked with the piles on its route."""
+        names = []
+        for other, edge in self.board.adjacency.get(node, ()):
+            on = self._piles_on(edge, zones) if zones is not None else []
+            text = self.game.label(other)
+            names.append(f"{text} [{', '.join(on)}]" if on else text)
+        return names
+
+    def _piles_on(self, edge: str, zones: Mapping[str, SeenPile]) -> list[str]:
+        return [self.render.table.name(slot.name) for slot in self.render.zone_slots
+                if slot.per == "edge" and slot.index == edge
+                and (data := zones.get(slot.key)) is not None and data.get("count")]
+
+    def lines(self, obs: Observation, skip: set[str]) -> list[Text]:
+        """Known positions with their routes, then what lies on the board, but ``skip``."""
+        if not self.board.nodes:
+            return []
+        lines = [self._position(slot, obs) for slot in self.render.var_slots
+                 if slot.on_board and slot.name not in skip]
+        marks: dict[str, list[str]] = {}
+        for name, place in [*self._pile_marks(obs, skip), *self._value_marks(obs, skip)]:
+            marks.setdefault(name, []).append(place)
+        table = self.render.table
+        return lines + [Text(f"  {table.name(name)}: {'; '.join(places)}")
+                        for name, places in marks.items()]
+
+    def _position(self, slot: Slot, obs: Observation) -> Text:
+        label = self.render.table.name(slot.name)
+        if slot.key not in obs["vars"]:
+            return Text.assemble(f"  {label}: ", ("secret", STYLE_HIDDEN))
+        value = obs["vars"][slot.key]
+        if not (isinstance(value, str) and value in self.board.nodes):
+            return Text(f"  {label}: {self.render.value(value)}")
+        line = Text.assemble(f"  {label}: ", (self.node_text(value), STYLE_YOU))
+        routes = ", ".join(self.route_names(value, obs["zones"]))
+        if routes:
+            line.append(f"; routes to {routes}")
+        return line
+
+    def _pile_marks(self, obs: Observation, skip: set[str]) -> Iterator[tuple[str, str]]:
+        for slot in self.render.zone_slots:
+            data = obs["zones"].get(slot.key)
+            if slot.per_board and data and data.get("count") and slot.name not in skip:
+                pile = self.render.pile(data, False).plain
+                yield slot.name, f"{self.game.label(slot.index)} ({pile})"
+
+    def _value_marks(self, obs: Observation, skip: set[str]) -> Iterator[tuple[str, str]]:
+        values = obs["vars"]
+        for slot in self.render.var_slots:
+            if not slot.per_board or slot.key not in values or slot.name in skip:
+                continue
+            value = values[slot.key]
+            if value == slot.initial:
+                continue
+            where = self.game.label(slot.index)
+            yield slot.name, where if value is True else f"{where} = {self.render.value(value)}"
+
+    def map(self) -> RenderableType:
+        """The whole board: each region's places with their routes."""
+        board = self.board
+        if not board.nodes:
+            return Text(f"{self.game.pack_name} has no map.")
+        lines: list[RenderableType] = [
+            Text(f"{self.game.pack_name}: {len(board.nodes)} places, {len(board.edges)} routes",
+                 style=STYLE_TITLE)]
+        for region, nodes in self._by_region().items():
+            name = self.game.label(region) if region is not None else "Elsewhere"
+            lines.append(Text(name, style=STYLE_SECTION))
+            lines += [Text.assemble(("  " + self.game.label(node), STYLE_YOU),
+                                    f": {', '.join(self.route_names(node))}")
+                      for node in nodes]
+        return Group(*lines)
+
+    def _by_region(self) -> dict[str | None, list[str]]:
+        """The places of each region (None: of none), in the board's order."""
+        regions: dict[str | None, list[str]] = {}
+        for node, props in self.board.nodes.items():
+            region = props.get("region")
+            regions.setdefault(region if isinstance(region, str) else None, []).append(node)
+        return regions

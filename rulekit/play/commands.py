@@ -1,0 +1,153 @@
+"""The commands a person may type at a prompt, the help, and the cards as a player reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from rulekit.engine.game import Game
+from rulekit.play.menuview import MORE
+from rulekit.play.prompt import Command, Menu, Problem, match_name
+from rulekit.play.saves import shell_path
+from rulekit.play.styles import STYLE_HEAD, STYLE_HIDDEN, STYLE_KEY, STYLE_SECTION
+
+if TYPE_CHECKING:
+    from rulekit.play.session import Session
+
+HELP_COMMANDS = (
+    ("help", "this help"),
+    ("board", "the whole table as you see it"),
+    ("cards [NAME]", "the pack's cards with their text (those whose name has NAME)"),
+    ("pile NAME", "every card of a pile you may see (a discard pile, say)"),
+    ("log [N]", "every event you have seen (or the last N), your private ones too"),
+    ("map", "the whole board (packs with a map)"),
+    ("more", "every line of a menu too long for the screen"),
+    ("save [FILE]", "say where the game is saved (or save a copy to FILE)"),
+    ("quit", "leave the game (it stays saved: go on later with rulekit play --resume)"),
+)
+
+
+def answer_command(session: Session, typed: Command, role: str, menu: Menu) -> bool:
+    """Answer a command typed at ``role``'s prompt; False if it leaves."""
+    if typed.name == "quit":
+        session.keeper.tell()
+        session.screen.note("Goodbye.")
+        return False
+    ANSWERS[typed.name](session, typed.argument, role, menu)
+    session.screen.show(Text(f"Back to: {menu.decision.prompt}", style=STYLE_HIDDEN))
+    return True
+
+
+def _help(session: Session, argument: str, role: str, menu: Menu) -> None:
+    session.screen.show(help_text(shell_path(session.keeper.path)))
+
+
+def _log(session: Session, argument: str, role: str, menu: Menu) -> None:
+    session.feed.log(role, argument)
+
+
+def _board(session: Session, argument: str, role: str, menu: Menu) -> None:
+    obs = session.game.observe(session.state_now(), role)
+    session.screen.show(session.render.header(obs, role))
+    for section in session.render.view(obs, role):
+        session.screen.show(section)
+
+
+def _cards(session: Session, argument: str, role: str, menu: Menu) -> None:
+    session.screen.show(card_list(session.game, argument))
+
+
+def _pile(session: Session, argument: str, role: str, menu: Menu) -> None:
+    obs = session.game.observe(session.state_now(), role)
+    session.screen.show(session.render.piles(obs, argument))
+
+
+def _more(session: Session, argument: str, role: str, menu: Menu) -> None:
+    session.screen.show(session.render.decision(menu, role))
+
+
+def _map(session: Session, argument: str, role: str, menu: Menu) -> None:
+    session.screen.show(session.render.map())
+
+
+def _save(session: Session, argument: str, role: str, menu: Menu) -> None:
+    if argument:
+        session.keeper.copy(Path(argument))
+    else:
+        session.keeper.tell()
+
+
+ANSWERS: dict[str, Callable[[Session, str, str, Menu], None]] = {
+    "help": _help, "log": _log, "board": _board, "cards": _cards, "pile": _pile,
+    MORE: _more, "map": _map, "save": _save,
+}
+
+
+def help_text(default_save: str) -> RenderableType:
+    """How to answer, the commands, and where the game is saved."""
+    lines: list[RenderableType] = [
+        Text("How to answer", style=STYLE_SECTION),
+        Text("  One choice: type its line's number, or the start of its name. Enter takes "
+             "the only answer of a question that has one."),
+        Text("  Several: numbers separated by spaces or commas (1 3 4), a range (1-3), all "
+             "or none."),
+        Text("  An action you may take at any time has a letter (a, b...): type it."),
+        Text("Commands", style=STYLE_SECTION),
+    ]
+    lines += [Text.assemble(("  " + name.ljust(12), STYLE_KEY), text)
+              for name, text in HELP_COMMANDS]
+    lines.append(Text(f"  The game is saved to {default_save} before every question, so "
+                      f"closing the terminal or Ctrl-C loses nothing; rulekit play --list "
+                      f"shows the games still on."))
+    return Group(*lines)
+
+
+def card_text(game: Game, item: object) -> str | None:
+    """The rules text of ``item``, if it is a card that has one."""
+    props = game.symbols.cards.get(item) if isinstance(item, str) else None
+    text = props.get("text") if props else None
+    return text if isinstance(text, str) and text else None
+
+
+def card_named(game: Game, typed: str) -> str | None:
+    """The name of the one card whose name is, or starts with, ``typed``."""
+    if not typed.strip():
+        return None
+    names = sorted({game.label(card) for card in game.symbols.cards})
+    found = match_name(names, typed)
+    return None if isinstance(found, Problem) else names[found]
+
+
+def card_list(game: Game, name: str = "") -> RenderableType:
+    """Every distinct card whose name contains ``name``, with its text, grouped by type."""
+    groups = _by_type(game, name.strip().lower())
+    if not groups:
+        return Text(f"No card's name contains '{name.strip()}'.")
+    lines: list[RenderableType] = []
+    for kind, members in groups.items():
+        if kind and len(groups) > 1:
+            lines.append(Text(kind[:1].upper() + kind[1:], style=STYLE_SECTION))
+        lines += [_card_line(label, text) for label, text in members.items()]
+    return Group(*lines)
+
+
+def _by_type(game: Game, wanted: str) -> dict[str, dict[str, str | None]]:
+    groups: dict[str, dict[str, str | None]] = {}
+    for card, props in game.symbols.cards.items():
+        label = game.label(card)
+        if wanted in label.lower():
+            kind = props.get("type")
+            members = groups.setdefault("" if kind is None else str(kind).replace("_", " "), {})
+            members.setdefault(label, card_text(game, card))
+    return groups
+
+
+def _card_line(label: str, text: str | None) -> Text:
+    line = Text.assemble(("  " + label, STYLE_HEAD))
+    if text:
+        line.append(": " + text, style=STYLE_HIDDEN)
+    return line
