@@ -30,7 +30,7 @@ ENUMERATION_LIMIT = 100_000
 
 
 class Option:
-    """One legal answer to a decision: a stable ``id``, a ``label`` and a ``value``.
+    """One legal answer to a decision: an ``id``, a ``label`` and a ``value``.
 
     The value is the chosen item, the list of chosen items, or None.
     """
@@ -116,7 +116,7 @@ def option_id(items: list[object], index: int, plain_ids: frozenset[str]) -> str
 
 
 class Decision:
-    """A decision one player must take, read from a spec in the game state."""
+    """A decision one player must take, read from a spec."""
 
     __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "extras",
                  "items", "kind", "mark", "player", "prompt", "spec")
@@ -143,7 +143,7 @@ class Decision:
             if extras else []
 
     def item_label(self, item: object) -> str | None:
-        """The pack's ``label`` of an item of this decision, if it has one."""
+        """The pack's ``label`` of an item, if it has one."""
         labeler = self._labeler
         return labeler.of(item) if isinstance(labeler, _PackLabels) else None
 
@@ -227,16 +227,16 @@ class Decision:
 
     @property
     def offered(self) -> KeysView[str]:
-        """The ids of the items offered, as a set: a legal option id names only these."""
+        """The ids of the items offered, as a set."""
         return self._index.keys()
 
     def legal_option(self, option_id: str) -> Option | None:
-        """The option with this id if it is legal, else None; no reason is written."""
+        """The option with this id if it is legal, else None."""
         found = self._resolve(option_id)
         return found if isinstance(found, Option) else None
 
     def _resolve(self, option_id: str) -> Option | Callable[[], str]:
-        """The option with this id; if it is not legal, what writes why."""
+        """The option with this id, or what writes why it is illegal."""
         if option_id.startswith("!"):
             return next((extra for extra in self.extras if extra.id == option_id),
                         lambda: f"'{option_id}' is not an action {self.player} may take now")
@@ -312,14 +312,18 @@ class Decision:
         return None
 
     def find(self, text: str) -> Option:
-        """The option named by an id, a label or a unique label prefix."""
+        """The option named by an id, a label or a label prefix."""
         try:
             return self.option(text)
         except IllegalActionError:
             pass
         if self.kind == "subset" and not text.strip().startswith("!"):
             return self._find_subset(text)
+        return self._find_by_label(text)
+
+    def _find_by_label(self, text: str) -> Option:
         options = self.options()
+
         lowered = text.strip().lower()
         exact = [o for o in options if o.label.lower() == lowered]
         if len(exact) == 1:
@@ -333,7 +337,7 @@ class Decision:
         raise IllegalActionError(self.refusal(text) or f"no option matches '{text}'")
 
     def _find_subset(self, text: str) -> Option:
-        """A subset named item by item, as 'Bust + Raid' or 'bust, raid'."""
+        """A subset named item by item: 'Bust + Raid', 'bust, raid'."""
         parts = [p.strip() for p in text.replace("+", ",").split(",") if p.strip()]
         if not parts or [p.lower() for p in parts] in (["none"], ["(none)"]):
             return self.option(NONE_ID)
@@ -354,7 +358,7 @@ class Decision:
         return free[0]
 
     def _matching(self, part: str, labels: list[str]) -> list[int]:
-        """The positions of the items ``part`` names by id or label, else by label start."""
+        """The items ``part`` names by id or label, else by label start."""
         lowered = part.lower()
         matches = [i for i, label in enumerate(labels)
                    if self._ids[i].lower() == lowered or label.lower() == lowered]
