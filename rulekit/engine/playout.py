@@ -101,10 +101,10 @@ class PlayoutRuntime(Runtime):
 
     def choose_one(self, locals_: Locals, slot: int, items: list[object], role: str,
                    optional: bool, make: SpecMaker) -> None:
-        """A choice among ``items`` asked alone, which a random seat draws.
+        """A choice among ``items`` asked alone, drawn by a random seat without a spec.
 
-        Anything else goes to :meth:`answer`: another chooser, a forced choice, a watch, the round
-        limit.
+        Anything else goes to :meth:`answer`: another chooser, a choice with at most one legal
+        answer, a watch, the round limit.
         """
         rng = self.rngs.get(role)
         n = len(items)
@@ -131,11 +131,11 @@ class PlayoutRuntime(Runtime):
 
     def choose_subsets(self, locals_: Locals, choices: tuple[Subset, ...],
                        makers: list[SpecMaker]) -> None:
-        """Subset choices asked together, which random seats draw.
+        """Subset choices asked together, drawn by random seats without a spec.
 
         Each choice is ``(slot, items, player, least, most, rules)``. Anything else goes to
-        :meth:`answer`: another chooser, a forced choice, a player with two choices, anytime
-        actions, a watch, the round limit.
+        :meth:`answer`. That is another chooser, a choice with at most one legal answer, a player
+        with two choices, anytime actions, a watch, the round limit.
         """
         choosers = self.choosers
         if self.watch is not None or self.state["round"] > self.last_round \
