@@ -1,14 +1,12 @@
 """Pending decisions and their legal options.
 
-While a game waits, ``state["pending"]`` holds one *spec* per player who must decide: plain data
-built by a ``choose`` statement (the player, the kind, the candidate items, the constraints).
-:class:`Decision` wraps a spec for callers: it enumerates the legal :class:`Option` s (each with a
-stable id, a human label and the value it stands for), checks an option id, and draws a uniformly
-random legal option without enumerating them all.
+A waiting game holds one *spec* per deciding player in ``state["pending"]``. A ``choose``
+statement builds this plain data. The :class:`Decision` of a spec lists its legal
+:class:`Option` s, checks an option id, and draws a random legal option.
 
-Option ids: for ``one`` choices the item's id (a card id, a role id, a number or a text; ``none``
-to decline an optional choice); for ``subset`` choices the chosen items' ids joined by ``+`` in
-the order they were offered, or ``none`` for the empty subset.
+
+A ``one`` option's id is its item's id, or ``none`` to decline. A ``subset`` option's id joins
+its items' ids by ``+`` in offered order; ``none`` is the empty subset.
 """
 
 from __future__ import annotations
@@ -32,8 +30,10 @@ ENUMERATION_LIMIT = 100_000
 
 
 class Option:
-    """One legal answer to a decision: a stable ``id``, a human ``label`` and the ``value``
-    it stands for (the chosen item, the list of chosen items, or None)."""
+    """One legal answer to a decision: an ``id``, a ``label`` and a ``value``.
+
+    The value is the chosen item, the list of chosen items, or None.
+    """
 
     __slots__ = ("_label", "_labeler", "id", "made_by", "value")
 
@@ -44,9 +44,8 @@ class Option:
         self.value = value
         self._label = label
         self._labeler = labeler
-        # The mark of the Decision that made (and so vouches for) this option
-        # (``option.made_by is decision.mark``): not the Decision itself, which keeps its
-        # options, so that neither is part of a reference cycle (freed as soon as unused).
+        # The mark of the Decision that vouches for it (the Decision would make a cycle).
+
         self.made_by = made_by
 
     @property
@@ -75,7 +74,7 @@ class Option:
 
 
 def item_ids(items: list[object]) -> list[str]:
-    """Stable ids of the items of a choice (positions '1', '2'... if they are not unique)."""
+    """Stable ids of a choice's items (positions '1', '2'... if ids clash)."""
     ids = [item if item.__class__ is str else NONE_ID if item is None
            else ("true" if item else "false") if isinstance(item, bool) else str(item)
            for item in items]
@@ -85,41 +84,39 @@ def item_ids(items: list[object]) -> list[str]:
 
 
 def choice_event(role: str, option_id: str, value: object, round_: int) -> ChoiceEvent:
-    """The log event of ``role``'s answer (seen by ``role`` only): the value, a list copied."""
+    """The log event of ``role``'s answer, seen by ``role`` only."""
     return {"e": "choice", "to": role, "player": role, "option": option_id,
             "value": list(value) if value.__class__ is list else value, "round": round_}
 
 
 def logged_choice_event(role: str, option_id: str, value: object, round_: int) -> ChoiceEvent:
-    """:func:`choice_event`, read-only, as a game with a log keeps every event."""
+    """:func:`choice_event`, read-only, as a logged game keeps it."""
     event: ChoiceEvent = {"e": "choice", "to": role, "player": role, "option": option_id,
                           "value": freeze(value), "round": round_}
     return read_only(event)
 
 
 def option_ids(items: list[object], plain_ids: frozenset[str]) -> list[str]:
-    """The option ids of a choice's items, as :func:`item_ids` makes them: the items themselves
-    at once if they are distinct component ids (cards, nodes...)."""
+    """The option ids of a choice's items, as :func:`item_ids` makes them."""
     if len(set(items)) == len(items) and plain_ids.issuperset(items):
         return [str(item) for item in items]
     return item_ids(items)
 
 
 def option_id(items: list[object], index: int, plain_ids: frozenset[str]) -> str:
-    """``option_ids(items, plain_ids)[index]``, without making the ids of the other items when
-    the items are distinct component ids or distinct integers (the usual cases)."""
+    """``option_ids(items, plain_ids)[index]``, often without the other items' ids."""
     if len(set(items)) == len(items):
         item = items[index]
         if item.__class__ is str:
             if plain_ids.issuperset(items):
                 return item
         elif item.__class__ is int and set(map(type, items)) == _INTS:
-            return str(item)  # (distinct integers have distinct texts, none with a '+')
+            return str(item)
     return item_ids(items)[index]
 
 
 class Decision:
-    """A decision one player must take, read from a spec in the game state."""
+    """A decision one player must take, read from a spec."""
 
     __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "extras",
                  "items", "kind", "mark", "player", "prompt", "spec")
@@ -128,16 +125,13 @@ class Decision:
                  extras: list[tuple[str, str]] | None = None,
                  explain: Callable[[Reason], str] | None = None) -> None:
         self.spec = spec
-        # What the options it makes are marked with (Option.made_by): the spec itself,
-        # which does not change while it waits, so Game.apply can trust them.
+        # Marks the options it makes (Option.made_by). A waiting spec does not change.
         self.mark: object = spec
-        # Writes a pack's reason for refusing an answer ([text id, arguments]) as text.
         self._explain = explain
         self.player: str = spec["player"]
         self.kind: str = spec["kind"]
         self.prompt: str = spec["prompt"]
         self.items: list[object] = spec["items"]
-        # The pack's label of each item (``label "..."``).
         labels = spec.get("labels")
         self._labeler = labeler if explain is None or labels is None else \
             _PackLabels(self.items, labels, explain, labeler)
@@ -149,7 +143,7 @@ class Decision:
             if extras else []
 
     def item_label(self, item: object) -> str | None:
-        """The pack's label of an item of this decision (its ``label "..."``), if it has one."""
+        """The pack's ``label`` of an item, if it has one."""
         labeler = self._labeler
         return labeler.of(item) if isinstance(labeler, _PackLabels) else None
 
@@ -177,7 +171,7 @@ class Decision:
     # ------------------------------------------------------------ options
 
     def options(self) -> list[Option]:
-        """Every legal option, in a stable order (the empty or declining option first)."""
+        """Every legal option in a stable order, declining first."""
         if self._options is None:
             self._options = [*self._enumerate(), *self.extras]
         return self._options
@@ -213,42 +207,36 @@ class Decision:
                       self._labeler, self.mark)
 
     def option(self, option_id: str) -> Option:
-        """The option with this id; :class:`IllegalActionError` if it is not legal (with
-        the pack's reason, if it gives one)."""
+        """The option with this id.
+
+        Raises :class:`IllegalActionError`, with the pack's reason if any, for an illegal id.
+        """
         found = self._resolve(option_id)
         if isinstance(found, Option):
             return found
         raise IllegalActionError(found())
 
     def subset_option(self, indexes: list[int]) -> Option:
-        """The option of the items at ``indexes`` (in increasing order), which the caller
-        knows to be a legal answer (its size and ``at most`` rules checked): :meth:`option`
-        without parsing an id and checking it again."""
+        """The option of the items at ``indexes`` (increasing), known to be legal."""
         return self._subset_option(indexes)
 
     @property
     def ids(self) -> list[str]:
-        """The ids of the items, in their order (an option id names them, joined by ``+``)."""
+        """The ids of the items, in their order."""
         return self._ids
 
     @property
     def offered(self) -> KeysView[str]:
-        """The ids of the items offered, as a set: a subset's option id is its items' ids
-        joined by ``+``, so an id that names an item not in it is not legal (a caller that
-        tries many ids rules those out by comparing sets)."""
+        """The ids of the items offered, as a set."""
         return self._index.keys()
 
     def legal_option(self, option_id: str) -> Option | None:
-        """The option with this id if it is legal, else None: :meth:`option` without working
-        out why not (for a caller that tries many ids, as a search over its past answers)."""
+        """The option with this id if it is legal, else None."""
         found = self._resolve(option_id)
         return found if isinstance(found, Option) else None
 
     def _resolve(self, option_id: str) -> Option | Callable[[], str]:
-        """The option with this id; if it is not legal, what writes why.
-
-        Why is written only for a caller that shows it.
-        """
+        """The option with this id, or what writes why it is illegal."""
         if option_id.startswith("!"):
             return next((extra for extra in self.extras if extra.id == option_id),
                         lambda: f"'{option_id}' is not an action {self.player} may take now")
@@ -271,8 +259,12 @@ class Decision:
         bad = next((part for part in parts if part not in index), None)
         if bad is not None:
             return lambda: self.refusal(bad) or f"'{bad}' cannot be chosen here ({self.prompt})"
-        given = [index[part] for part in parts]
-        indexes = sorted(given)
+        indexes = sorted(index[part] for part in parts)
+        why_not = self._subset_refusal(indexes)
+        return self._subset_option(indexes) if why_not is None else why_not
+
+    def _subset_refusal(self, indexes: list[int]) -> Callable[[], str] | None:
+        """What writes why the items at ``indexes`` are not a legal answer, or None."""
         if len(set(indexes)) != len(indexes):
             return lambda: "the same item is chosen twice"
         least, most = self.min, self.max
@@ -283,10 +275,7 @@ class Decision:
         if not self._groups_ok(indexes):
             return lambda: (self.broken_rule(indexes) or
                             "that choice breaks an 'at most' rule of this decision")
-        if given == indexes and parts:  # the ids in the order the items are offered
-            return Option(option_id, None, [self.items[i] for i in indexes], self._labeler,
-                          self.mark)
-        return self._subset_option(indexes)
+        return None
 
     # ------------------------------------------------------------ why an answer is refused
 
@@ -296,16 +285,16 @@ class Decision:
         return self._explain(why) if self._explain is not None else None
 
     def refused(self) -> list[Refusal]:
-        """The candidates the choice's ``where ... else`` refused, each with the pack's reason.
+        """The candidates the choice's ``where ... else`` refused, with reasons.
 
         Each is ``[candidate, [text id, [arguments]]]``.
         """
         return self.spec.get("refused") or []
 
     def refusal(self, text: str) -> str | None:
-        """The pack's reason for refusing the candidate ``text`` names, if its ``where`` did.
+        """The pack's reason for refusing the candidate ``text`` names, if any.
 
-        ``text`` is the candidate's id, its label or a unique start of its label (any case).
+        ``text`` is an id, a label or a unique label start, in any case.
         """
         refused = self.refused()
         if not refused:
@@ -315,7 +304,7 @@ class Decision:
         return None if found is None else self._reason(refused[found][1])
 
     def broken_rule(self, indexes: Sequence[int]) -> str | None:
-        """The pack's reason for the first 'at most' rule the items at ``indexes`` break."""
+        """The pack's reason for the first 'at most' rule ``indexes`` break."""
         whys = self.spec.get("at_most_why") or ()
         for (limit, flags), why in zip(self.spec.get("at_most", ()), whys, strict=False):
             if sum(flags[i] for i in indexes) > limit:
@@ -323,14 +312,18 @@ class Decision:
         return None
 
     def find(self, text: str) -> Option:
-        """The option named by an id, an exact label or a unique label prefix (any case)."""
+        """The option named by an id, a label or a label prefix."""
         try:
             return self.option(text)
         except IllegalActionError:
             pass
         if self.kind == "subset" and not text.strip().startswith("!"):
             return self._find_subset(text)
+        return self._find_by_label(text)
+
+    def _find_by_label(self, text: str) -> Option:
         options = self.options()
+
         lowered = text.strip().lower()
         exact = [o for o in options if o.label.lower() == lowered]
         if len(exact) == 1:
@@ -344,10 +337,7 @@ class Decision:
         raise IllegalActionError(self.refusal(text) or f"no option matches '{text}'")
 
     def _find_subset(self, text: str) -> Option:
-        """A subset named item by item ('Bust + Raid', 'bust, raid').
-
-        Each part is an item's id, label or unique label prefix; no subset is listed.
-        """
+        """A subset named item by item: 'Bust + Raid', 'bust, raid'."""
         parts = [p.strip() for p in text.replace("+", ",").split(",") if p.strip()]
         if not parts or [p.lower() for p in parts] in (["none"], ["(none)"]):
             return self.option(NONE_ID)
@@ -357,14 +347,9 @@ class Decision:
         return self.option("+".join(ids))
 
     def _find_item(self, part: str, taken: list[str]) -> int:
-        """The position of the item ``part`` names, among those whose id is not ``taken``."""
-        lowered = part.lower()
+        """The position of the item ``part`` names, among the items not ``taken``."""
         labels = [self._labeler(item) for item in self.items]
-        matches = [i for i, label in enumerate(labels)
-                   if self._ids[i].lower() == lowered or label.lower() == lowered]
-        if not matches:
-            matches = [i for i, label in enumerate(labels) if label.lower().startswith(lowered)]
-        free = [i for i in matches if self._ids[i] not in taken]
+        free = [i for i in self._matching(part, labels) if self._ids[i] not in taken]
         if not free:
             raise IllegalActionError(self.refusal(part) or f"no item matches '{part}'")
         if len({labels[i] for i in free}) > 1:
@@ -372,8 +357,17 @@ class Decision:
             raise IllegalActionError(f"'{part}' matches several items: {names}")
         return free[0]
 
+    def _matching(self, part: str, labels: list[str]) -> list[int]:
+        """The items ``part`` names by id or label, else by label start."""
+        lowered = part.lower()
+        matches = [i for i, label in enumerate(labels)
+                   if self._ids[i].lower() == lowered or label.lower() == lowered]
+        return matches or [i for i, label in enumerate(labels)
+                           if label.lower().startswith(lowered)]
+
+
     def sample(self, rng: random.Random) -> Option:
-        """A legal option drawn uniformly at random (anytime actions now and then)."""
+        """A legal option drawn uniformly at random."""
         drawn = random_answer(self.spec, rng, [extra.id for extra in self.extras])
         if isinstance(drawn, str):
             return next(extra for extra in self.extras if extra.id == drawn)
@@ -387,9 +381,9 @@ class Decision:
 
 
 def _named(text: str, ids: list[str], labels: list[str]) -> int | None:
-    """The position of what ``text`` names: by id, else by label, else by a label's start.
+    """The position of what ``text`` names: by id, label or label start.
 
-    None if nothing or several things with other labels match.
+    None if nothing matches, or several with different labels.
     """
     lowered = text.strip().lower()
     lower_labels = [label.lower() for label in labels]
@@ -403,10 +397,11 @@ def _named(text: str, ids: list[str], labels: list[str]) -> int | None:
 
 
 class _PackLabels:
-    """Names the items of a decision by the texts of its choice's ``label``.
+    """Names a decision's items by its choice's ``label`` texts.
 
-    Anything else (a refused candidate) is named by ``fallback``.
+    Anything else, such as a refused candidate, is named by ``fallback``.
     """
+
 
     __slots__ = ("_explain", "_fallback", "_items", "_labels", "_texts")
 

@@ -1,7 +1,7 @@
 """Uniformly random answers to a decision, and the random seat.
 
 :func:`random_answer` is the one place a random answer is drawn. ``Decision.sample``, the
-random seat and playouts all call it, so one generator gives the same game on every path.
+random seat and playouts call it. So a generator gives the same game on every path.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ Drawn = str | int | tuple[int, ...] | None
 
 
 def below(rng: random.Random, n: int) -> int:
-    """A random integer from 0 to ``n - 1``, drawn as Python 3.11's ``randrange(n)`` draws it.
+    """A random integer below ``n``, drawn as Python 3.11's ``randrange(n)`` draws it.
 
-    Drawing here, not with ``randrange``, keeps the answers the same on every Python.
+    Drawing here keeps the answers the same on every Python.
     """
     if n <= 0:
         raise ValueError(f"nothing to draw from ({n} possibilities)")
@@ -46,11 +46,11 @@ def pick(rng: random.Random, items: Sequence[_T]) -> _T:
 
 
 def random_answer(spec: Spec, rng: random.Random, extras: Sequence[str] = ()) -> Drawn:
-    """A uniformly random legal answer to ``spec``, or now and then one of the ``extras``.
+    """A uniformly random legal answer to ``spec``, or sometimes one of ``extras``.
 
-    ``extras`` are the option ids of the anytime actions offered with the decision. Each is
-    drawn as often as one item. For a subset, None means the constraints refused too many
-    random subsets: the caller then picks one of the legal options listed whole.
+    ``extras`` are the option ids of the anytime actions offered. Each is drawn as often as one
+    item. For a subset, None means the constraints refused too many random subsets. The caller
+    then picks among the legal options listed whole.
     """
     items = spec["items"]
     if spec["kind"] == "one":
@@ -62,7 +62,7 @@ def random_answer(spec: Spec, rng: random.Random, extras: Sequence[str] = ()) ->
 
 def draw_one(rng: random.Random, n: int, optional: bool, extras: Sequence[str] = ()
              ) -> int | str:
-    """The position of one of ``n`` items (-1 to decline), or now and then an extra."""
+    """The position of one of ``n`` items (-1 to decline), or sometimes an extra."""
     if extras and rng.random() < len(extras) / (len(extras) + 1 + n):
         return pick(rng, extras)
     count = n + 1 if optional else n  # (to decline is one more answer, drawn as -1)
@@ -77,9 +77,9 @@ def draw_one(rng: random.Random, n: int, optional: bool, extras: Sequence[str] =
 
 def draw_subset(rng: random.Random, n: int, least: int, most: int,
                 rules: list[Rule]) -> tuple[int, ...] | None:
-    """The positions of a subset of ``n`` items that the constraints allow, all equally likely.
+    """The positions of a subset of ``n`` items the constraints allow, equally likely.
 
-    A rule is ``[limit, flags]``: at most ``limit`` of the items flagged 1. None if the
+    A rule is ``[limit, flags]``: at most ``limit`` of the flagged items. None if the
     constraints refused too many random subsets.
     """
     getrandbits = rng.getrandbits
@@ -104,12 +104,12 @@ def _positions(bits: int) -> tuple[int, ...]:
 
 @lru_cache(maxsize=4096)
 def _masks(flags: tuple[int, ...]) -> int:
-    """The bit mask of the items a rule counts (item ``i`` is bit ``i``)."""
+    """The bit mask of the items a rule counts: item ``i`` is bit ``i``."""
     return sum(1 << i for i, flag in enumerate(flags) if flag)
 
 
 class RandomChooser:
-    """The random seat: chooses uniformly among the legal options with its own generator."""
+    """The random seat: a uniform choice among legal options, with its own generator."""
 
     __slots__ = ("rng",)
 

@@ -1,9 +1,8 @@
 """Read-only plain data: lists and dicts that cannot be changed.
 
-They equal plain ones and serialise as them. Observations are made of them, and so is every
-event of a game with a log, so an observation can show a state's events themselves.
-``list(...)``, ``dict(...)``, :func:`thaw`, ``copy.deepcopy``, JSON and ``pickle`` give plain
-copies.
+They equal plain ones and serialise as them. Observations and logged events are made of them.
+So an observation can show a state's events themselves. ``list(...)``, ``dict(...)``,
+:func:`thaw`, ``copy.deepcopy``, JSON and ``pickle`` give plain copies.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ def _read_only(*_: object, **__: object) -> NoReturn:
 
 
 class FrozenList(list[Any]):
-    """A list that cannot be changed; equal to (and serialised as) a plain list."""
+    """A list that cannot be changed; it equals and serialises as a plain list."""
 
     __slots__ = ()
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
@@ -38,8 +37,10 @@ class FrozenList(list[Any]):
 
 
 class FrozenDict(dict[str, Any]):
-    """A dict that cannot be changed; equal to (and serialised as) a plain dict. One made by
-    rulekit is read-only at every depth (:func:`freeze` takes it as its own copy)."""
+    """A dict that cannot be changed; it equals and serialises as a plain dict.
+
+    One that rulekit makes is read-only at every depth.
+    """
 
     __slots__ = ()
     __setitem__ = __delitem__ = __ior__ = _read_only
@@ -59,9 +60,9 @@ EMPTY = FrozenList()
 
 
 def freeze(value: _T) -> _T:
-    """A read-only copy of a plain-data value (a read-only value is its own copy).
+    """A read-only copy of a plain-data value; a read-only value is its own.
 
-    Its dicts and lists become FrozenDicts and FrozenLists, which are dicts and lists.
+    Its dicts and lists become FrozenDicts and FrozenLists.
     """
     if value.__class__ in SCALARS or isinstance(value, (FrozenDict, FrozenList)):
         return value

@@ -1,7 +1,7 @@
 """The forward model of a compiled pack: new game, pending decisions, apply, observe.
 
-A :class:`Game` is read-only and shared; every game in progress is a plain-data *state* (a dict
-that JSON round-trips exactly). Nothing of the state is kept in the Game object.
+A :class:`Game` is read-only and shared. Every game in progress is a plain-data *state*, a
+dict that JSON round-trips exactly. The Game object keeps nothing of the state.
 """
 
 from __future__ import annotations
@@ -59,10 +59,9 @@ class Game:
     def initial_state(self, seed: int = 0, *, quiet: bool = False) -> State:
         """A state at the very start, before setup has run.
 
-        A ``quiet`` game builds no events for the pack's ``log`` lines and the end of the
-        game (the players' choices are still recorded), which saves time in simulations and
-        a search bot's playouts; it goes exactly as the same game with a log. The flag is the
-        key ``quiet`` of the state, so copies of a quiet state are quiet too.
+        A ``quiet`` game builds no events for ``log`` lines and the game's end. It still
+        records the players' choices, and it goes exactly as the same game with a log. The
+        flag is the state's key ``quiet``, so copies of a quiet state are quiet too.
         """
         layout = self.layout
         zones = {key: list(cards) for key, cards in layout.initial_piles.items()}
@@ -88,7 +87,7 @@ class Game:
         return state
 
     def start_state(self, seed: int = 0, *, round: int = 1, phase: str | None = None) -> State:
-        """A state placed at the start of ``phase`` of round ``round``, setup skipped."""
+        """A state at the start of ``phase`` of round ``round``, setup skipped."""
         state = self.initial_state(seed)
         if phase is None:
             return state
@@ -100,13 +99,13 @@ class Game:
         return state
 
     def run(self, state: State) -> State:
-        """Run a state (in place) until it waits for decisions or ends; return it."""
+        """Run a state in place until it waits for decisions or ends; return it."""
         if state["result"] is None and not state["pending"]:
             Runtime(self.program, state, self.step_budget).run()
         return state
 
     def new_game(self, seed: int = 0, *, quiet: bool = False) -> State:
-        """A new game from ``seed``, run up to its first decision (``quiet``: without a log)."""
+        """A new game from ``seed``, run up to its first decision."""
         return self.run(self.initial_state(seed, quiet=quiet))
 
     # ------------------------------------------------------------ decisions
@@ -119,7 +118,7 @@ class Game:
         return None if result is None else result["winner"]
 
     def pending(self, state: State) -> list[Decision]:
-        """The decisions still to take, one per player (those not yet committed)."""
+        """The decisions still to take, one per player not yet committed."""
         committed = state["committed"]
         return [self._decision(spec, state) for spec in state["pending"]
                 if spec["player"] not in committed]
@@ -157,8 +156,8 @@ class Game:
               in_place: bool = False) -> State:
         """Commit each player's chosen option id; once all have, resume the game.
 
-        Players deciding at the same time may commit one by one: nothing is revealed and the
-        game does not go on until every pending decision has an answer.
+        Players deciding at once may commit one by one. Nothing is revealed until every pending
+        decision has an answer.
         """
         if not in_place:
             state = copy_state(state)
@@ -204,7 +203,7 @@ class Game:
     # ------------------------------------------------------------ what players see
 
     def label(self, item: object) -> str:
-        """The text shown for an item of a choice (a card, a role, a number...)."""
+        """The text shown for an item of a choice: a card, a role, a number..."""
         if isinstance(item, str):
             if item in self.card_labels:
                 return self.card_labels[item]
@@ -224,7 +223,7 @@ class Game:
         return observe(self.pack_id, self.layout, state, role)
 
     def explain(self, why: Reason) -> str:
-        """The text of a pack's reason for refusing an answer: [log text id, arguments]."""
+        """The text of a pack's reason for refusing an answer."""
         return self._fill(self.program.reasons[why[0]], why[1])
 
     def _fill(self, parts: list[str | LogField], values: list[object]) -> str:
@@ -235,7 +234,7 @@ class Game:
                        for p in parts)
 
     def format_event(self, event: Event) -> str:
-        """The text of a log event (a log line written between ``**`` without them)."""
+        """The text of a log event, without a log line's ``**`` marks."""
         if event["e"] == "log":
             text = self._log_text(event)
             return text[2:-2].strip() if _stands_out(text) else text

@@ -1,5 +1,7 @@
-"""The map built-ins (``neighbors``, ``edge``, ``distance``...) over one board, worked out once
-per pack: generated code calls them (the compiler binds them into its namespace)."""
+"""The map built-ins (``neighbors``, ``edge``, ``distance``...) of one board.
+
+They are worked out once per pack; the compiler binds them for generated code.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulekit.model.symbols import Board
 
-# Maps of at most this many nodes keep the distances worked out (at most its square of them).
+# Maps of at most this many nodes keep the distances they work out.
 CACHED_NODES = 400
 
 
@@ -17,7 +19,7 @@ Lists = dict[str, tuple[str, ...]]
 
 
 def _tables(board: Board) -> tuple[Lists, Lists, Lists]:
-    """Each node's neighbours and edges, and each region's nodes, in the map's order."""
+    """Each node's neighbours and edges, and each region's nodes, in map order."""
     neighbors = {node: tuple(other for other, _ in links)
                  for node, links in board.adjacency.items()}
     touching = {node: tuple(edge for _, edge in links) for node, links in board.adjacency.items()}
@@ -34,8 +36,8 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
     neighbors, touching, members = _tables(board)
 
     between = {(a, b): edge for a, links in board.adjacency.items() for b, edge in reversed(links)}
-    # The distances from each node met so far, worked out whole at its first call (on a map of
-    # at most CACHED_NODES nodes; a larger one searches at each call).
+    # The distances from each node met so far, on maps of at most CACHED_NODES nodes.
+
     known: dict[str, dict[str, int]] = {}
     cached = len(nodes) <= CACHED_NODES
 
@@ -75,9 +77,11 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
 
 
 def graph_walks(board: Board) -> dict[str, Any]:
-    """What code that only walks the lists of the map built-ins reads instead of a copy of
-    each: ``nodes``, ``edges`` and ``regions`` as tuples, and ``neighbors``, ``edges_of`` and
-    ``nodes_in`` as functions giving tuples (nothing a pack does changes the map)."""
+    """Map built-ins for code that only walks their lists: tuples, never copies.
+
+    ``nodes``, ``edges`` and ``regions`` are tuples. ``neighbors``, ``edges_of`` and
+    ``nodes_in`` return tuples. A pack never changes its map.
+    """
     neighbors, touching, within = _tables(board)
     return {
         "nodes": tuple(board.nodes),

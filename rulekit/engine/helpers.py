@@ -1,7 +1,4 @@
-"""Small functions and signals that generated code calls at run time.
-
-The compiler binds them into the namespace of the code it generates.
-"""
+"""Small functions and signals that generated code calls at run time."""
 
 from __future__ import annotations
 
@@ -20,21 +17,20 @@ _S = TypeVar("_S", bound=Sized)
 
 
 class StopGame(Exception):
-    """Raised by generated code when the game has just ended (``win`` or an end condition)."""
+    """Raised by generated code when the game has just ended."""
 
 
 class EndRound(Exception):
-    """Raised by generated code for ``end_round``: the interpreter unwinds to the flow."""
+    """Raised by generated code for ``end_round``; the interpreter unwinds to the flow."""
 
 
 class BudgetExceeded(Exception):
-    """Raised when a game runs more steps than its budget without waiting for a decision."""
+    """Raised when a game runs past its step budget without a decision."""
 
 
 def move(src: list[str], dst: list[str], value: str | list[str], bottom: bool, src_key: str
          ) -> list[str]:
-    """Move one card (a text) or a list of cards from ``src`` to the top (or bottom) of ``dst``;
-    return the cards moved."""
+    """Move a card or a list of cards onto (or under) ``dst``; return the cards moved."""
     if value.__class__ is str and not bottom:  # one card to the top (the usual case)
         try:
             src.remove(value)
@@ -56,8 +52,10 @@ def move(src: list[str], dst: list[str], value: str | list[str], bottom: bool, s
 
 
 def move_all(src: list[str], dst: list[str], bottom: bool, keep: bool = False) -> list[str]:
-    """Move every card of ``src``, keeping their order, onto (or under) ``dst``; return them if
-    ``keep`` (for an on_enter trigger)."""
+    """Move every card of ``src`` in order onto (or under) ``dst``.
+
+    Return them if ``keep``, for an on_enter trigger.
+    """
     if src is dst:
         return []
     cards = list(src) if keep else []
@@ -70,8 +68,10 @@ def move_all(src: list[str], dst: list[str], bottom: bool, keep: bool = False) -
 
 
 def draw(src: list[str], dst: list[str], count: int) -> list[str]:
-    """Move up to ``count`` cards one by one from the top of ``src`` to the top of ``dst``;
-    return them in the order they were drawn."""
+    """Move up to ``count`` cards one by one from the top of ``src`` onto ``dst``.
+
+    Return them in the order they were drawn.
+    """
     if count == 1 and src:  # one card (the usual case), in short
         card = src.pop()
         dst.append(card)
@@ -93,7 +93,7 @@ def call(rt: Runtime, name: str, args: list[object]) -> None:
 
 
 def end_round(rt: Runtime) -> None:
-    """Unwind the frames up to the flow and jump to the end of the current round."""
+    """Unwind the frames to the flow and jump to the end of the round."""
     stack = rt.stack
     main = stack[0] if stack and stack[0]["proc"] == MAIN else None
     program = rt.program
@@ -105,7 +105,7 @@ def end_round(rt: Runtime) -> None:
 
 
 def no_item(key: str) -> None:
-    """Raised when code names a numbered zone or variable outside its range."""
+    """Raised when code names a numbered zone or variable out of range."""
     raise LookupError(f"no such item: {key!r}")
 
 
@@ -127,12 +127,12 @@ def as_text(value: object) -> str:
 
 
 def snapshot(value: _T) -> _T:
-    """A copy of a list (so a log event keeps the cards as they were)."""
+    """A copy of a list, so a log event keeps the cards as they were."""
     return cast(_T, list(value)) if isinstance(value, list) else value
 
 
 def end_checks(rt: Runtime) -> None:
-    """Run the pack's end conditions; end the game at the first one that holds."""
+    """Run the pack's end conditions; the first that holds ends the game."""
     for condition, winner, reason in rt.program.end_checks:
         if condition(rt, []):
             rt.finish(winner, reason)
@@ -152,11 +152,11 @@ LIST_LIMIT = MAX_LIST_ITEMS  # items of a list
 
 
 class LimitExceeded(ValueError):
-    """A value grew past a size limit (a located run-time error for the pack's author)."""
+    """A value grew past a size limit: a located run-time error."""
 
 
 def checked(value: _T) -> _T:
-    """``value``, or :class:`LimitExceeded` if it is an integer, text or list too large."""
+    """``value``, or :class:`LimitExceeded` if it is too large."""
     if value.__class__ is int:
         if -INT_LIMIT <= value <= INT_LIMIT:  # type: ignore[operator]
             return value
@@ -195,7 +195,7 @@ _PRODUCT_BITS = 2 * INT_LIMIT.bit_length()
 
 
 def mul(a: int, b: int) -> int:
-    """``a * b``, within the size limits (a product far too large is refused unbuilt)."""
+    """``a * b``, within the size limits; a far too large product is never built."""
     if a.__class__ is int and b.__class__ is int:
         if a.bit_length() + b.bit_length() > _PRODUCT_BITS:
             return checked(INT_LIMIT * 2)
@@ -206,7 +206,7 @@ def mul(a: int, b: int) -> int:
 
 
 def each(rt: Runtime, items: _S) -> _S:
-    """The items a comprehension walks, each one counted against the step budget."""
+    """The items a comprehension walks, each counted against the step budget."""
     rt.ticks -= len(items)
     if rt.ticks < 0:
         raise BudgetExceeded
@@ -215,10 +215,10 @@ def each(rt: Runtime, items: _S) -> _S:
 
 def each_if(rt: Runtime, items: Sequence[_T], condition: Callable[[], object]
             ) -> Sequence[_T]:
-    """The items a comprehension walks when its condition does not read its variable.
+    """The items a comprehension walks when its condition ignores its variable.
 
-    All of them if the condition holds, else none. The condition is worked out once, but
-    counted against the step budget as if once per item.
+    All of them if the condition holds, else none. The condition runs once. Its steps are
+    counted as if it ran once per item.
     """
     rt.ticks -= len(items)
     if rt.ticks < 0:

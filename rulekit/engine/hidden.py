@@ -1,8 +1,8 @@
 """Where a game keeps its cards and values, and who may see each.
 
-A :class:`Layout` is built once per game from its symbols (``game.layout``). The observer and
-a new game's first state read it, and so do the bots' beliefs, which must know what a player
-cannot see. It is read-only: its tables are tuples and read-only dicts.
+A :class:`Layout` is built once per game from its symbols (``game.layout``). The observer, a
+new game's first state and the bots' beliefs read it. It is read-only: tuples and read-only
+dicts.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
 
 class Place(NamedTuple):
-    """One pile of a zone, or one value of a variable, with who may see it."""
+    """One pile of a zone, or one value of a variable, and who may see it."""
 
     key: str  # its key in the state's "zones" or "vars" ("hand.ROLE" for a per-role zone)
     owner: str | None  # the role it belongs to, if any
@@ -28,7 +28,7 @@ class Place(NamedTuple):
 
 
 class Kind(NamedTuple):
-    """What a player who cannot see two cards may still tell apart: their type and owner."""
+    """What a player may tell apart of two cards it cannot see: type and owner."""
 
     type: str | None  # the card's "type" property
     owner: str | None  # the card's "owner" property: a role
@@ -42,12 +42,12 @@ class HiddenPile(NamedTuple):
 
 
 class Layout:
-    """The piles and values of a game's states, who owns them and who may see them.
+    """The piles and values of a game's states, their owners and who may see them.
 
-    ``piles`` and ``values`` list every pile and every variable value, in declaration order.
-    ``initial_piles`` holds each pile's cards at the start, bottom first; ``initial_values``
-    each value at the start. ``card_kind`` and ``card_owner`` describe each card.
-    ``hidden_piles`` lists, per role, the piles it cannot see whole.
+    ``piles`` and ``values`` list them all, in declaration order. ``initial_piles`` holds each
+    pile's first cards, bottom first. ``initial_values`` holds each first value.
+    ``card_kind`` and ``card_owner`` describe each card. ``hidden_piles`` lists, per role, the
+    piles it cannot see whole.
     """
 
     __slots__ = ("_symbols", "card_kind", "card_owner", "hidden_piles", "initial_piles",
@@ -73,13 +73,13 @@ class Layout:
             for role in symbols.roles)
 
     def keys_of(self, name: str, per: str | int | None) -> list[str]:
-        """The keys of a zone's piles or a variable's values (one per index if ``per``)."""
+        """The keys of a zone's piles or a variable's values, one per index if ``per``."""
         if per is None:
             return [name]
         return [zone_key(name, index) for index in self._symbols.index_domain(per)]
 
     def _places(self, decls: Iterable[ZoneDecl | VarDecl]) -> tuple[Place, ...]:
-        """Each pile or value of ``decls``: one per role is owned by that role."""
+        """Each pile or value of ``decls``; one per role is owned by that role."""
         places: list[Place] = []
         for decl in decls:
             if decl.per == "role":
@@ -92,7 +92,7 @@ class Layout:
 
 
 def _initial_cards(symbols: Symbols, zone: ZoneDecl | None) -> tuple[str, ...]:
-    """A pile's cards at the start, bottom first (a zone's ``initial`` lists them top first)."""
+    """A pile's first cards, bottom first; a zone's ``initial`` lists them top first."""
     if zone is None:  # one pile of a zone with ``per``: it starts empty
         return ()
     if zone.initial == "all":

@@ -1,8 +1,7 @@
 """What one player may know of a state: the observation.
 
 This is the definition of the game's hidden information. An observation is plain data that
-JSON round-trips; every part of it is a read-only copy (``engine/frozen``), so a caller
-cannot change the game through it.
+JSON round-trips. Every part is a read-only copy, so a caller cannot change the game.
 """
 
 from __future__ import annotations
@@ -44,7 +43,7 @@ def observe(pack_id: str, layout: Layout, state: State, role: str) -> Observatio
 
 
 def _pile(layout: Layout, pile: Place, cards: list[str], role: str) -> FrozenDict:
-    """What ``role`` sees of a pile: its cards, those it owns only, or how many there are."""
+    """What ``role`` sees of a pile: its cards, the ones it owns, or a count."""
     if pile.seen_by(role):
         return FrozenDict(cards=FrozenList(cards), count=len(cards))
     if pile.visibility == "card_owner":

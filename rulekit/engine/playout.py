@@ -1,9 +1,9 @@
-"""Playouts: a game played on with every choice answered where it is asked.
+"""Playouts: games played on, each choice answered where it is asked.
 
 Simulations and a search bot's rollouts need not stop at each decision. A playout runs each
-procedure whole (``Program.runs``) and hands each choice to the players' choosers at once.
-The same answers, asked in the same order, give the same game as ``Game.apply`` plays
-(only the count of steps differs).
+procedure whole (``Program.runs``). It hands each choice to the players' choosers at once.
+The same answers in the same order give the same game as ``Game.apply``. Only the step
+count differs.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Capped(Exception):
 
 
 class PlayoutRuntime(Runtime):
-    """A runtime that answers each decision where it is asked, so the game runs on."""
+    """A runtime that answers each decision where it is asked."""
 
     __slots__ = ("choosers", "decisions", "game", "last_round", "record", "rngs", "watch")
 
@@ -82,7 +82,7 @@ class PlayoutRuntime(Runtime):
     # ------------------------------------------------------------ where code asks
 
     def ask(self, specs: list[Spec]) -> int:
-        """Answer the choices of a block at once; after an anytime action, ask them again."""
+        """Answer a block's choices at once; after an anytime action, ask again."""
         action = self.settle(specs, self.stack[-1]["locals"])
         if action is not None:
             self.interrupt(action)
@@ -101,10 +101,10 @@ class PlayoutRuntime(Runtime):
 
     def choose_one(self, locals_: Locals, slot: int, items: list[object], role: str,
                    optional: bool, make: SpecMaker) -> None:
-        """A choice of one of ``items`` asked alone: a random seat draws it, with no spec.
+        """A choice among ``items`` asked alone, drawn by a random seat without a spec.
 
-        Anything else goes the way of :meth:`answer`: another chooser, a choice with one
-        legal answer or none, a watch, the round limit.
+        Anything else goes to :meth:`answer`: another chooser, a choice with at most one legal
+        answer, a watch, the round limit.
         """
         rng = self.rngs.get(role)
         n = len(items)
@@ -131,11 +131,11 @@ class PlayoutRuntime(Runtime):
 
     def choose_subsets(self, locals_: Locals, choices: tuple[Subset, ...],
                        makers: list[SpecMaker]) -> None:
-        """Subset choices asked together (or one alone): random seats draw them, with no spec.
+        """Subset choices asked together, drawn by random seats without a spec.
 
-        Each choice is ``(slot, items, player, least, most, rules)``. Anything else goes the
-        way of :meth:`answer`: another chooser, a choice with one legal answer or none, a
-        player with two choices, anytime actions, a watch, the round limit.
+        Each choice is ``(slot, items, player, least, most, rules)``. Anything else goes to
+        :meth:`answer`. That is another chooser, a choice with at most one legal answer, a player
+        with two choices, anytime actions, a watch, the round limit.
         """
         choosers = self.choosers
         if self.watch is not None or self.state["round"] > self.last_round \
@@ -166,9 +166,9 @@ class PlayoutRuntime(Runtime):
             self.log.append(event(role, option_id, value, self.state["round"]))
 
     def run_blocks(self, name: str, args: Locals) -> None:
-        """Run procedure ``name`` through its blocks, as a call from a procedure run whole.
+        """Run procedure ``name`` block by block, called from a procedure run whole.
 
-        A procedure that an anytime action may send back to tests before a choice runs so.
+        This is how a procedure runs when an anytime action may send it back before a choice.
         """
         args.extend([None] * (self.program.procs[name].nslots - len(args)))
         depth = len(self.stack)
@@ -187,15 +187,15 @@ class PlayoutRuntime(Runtime):
     # ------------------------------------------------------------ answering
 
     def settle(self, specs: list[Spec], locals_: Locals) -> str | None:
-        """Answer ``specs`` into ``locals_``; the procedure of an anytime action taken instead."""
+        """Answer ``specs`` into ``locals_``, or return a chosen anytime action's procedure."""
         waiting = self.open(specs, locals_)
         return self.answer_waiting(waiting, locals_) if waiting else None
 
     def answer_waiting(self, waiting: list[Spec], locals_: Locals) -> str | None:
-        """Hand each decision to its player's chooser; write the answers into ``locals_``.
+        """Hand each decision to its player's chooser; write answers into ``locals_``.
 
-        If a player takes an anytime action instead, nothing is written and its procedure
-        is returned.
+        A player may take an anytime action instead. Then nothing is written, and its procedure is
+        returned.
         """
         state = self.state
         if self.watch is not None:
@@ -228,7 +228,7 @@ class PlayoutRuntime(Runtime):
     def _drawn(self, spec: Spec, rng: random.Random) -> tuple[str, object]:
         """A random seat's answer, drawn from the spec: (option id, value).
 
-        Unless answers are recorded, the id of an item's answer is left empty.
+        Unless answers are recorded, an item answer's id is left empty.
         """
         extras = [option for option, _ in self.anytime_options(spec["player"])] \
             if self.program.anytime else ()
@@ -300,12 +300,11 @@ def _surely_open(choices: tuple[Subset, ...], choosers: Mapping[str, Chooser]) -
 def playout(game: Game, state: State, choosers: Mapping[str, Chooser],
             max_rounds: int | None = None, watch: Watch | None = None, *,
             record: bool = True) -> tuple[int, bool]:
-    """Play ``state`` on, in place, to its end or until a round past ``max_rounds`` asks.
+    """Play ``state`` on in place, to its end or to a round past ``max_rounds``.
 
-    Returns the number of decisions taken and whether the round limit stopped the game. A
-    game stopped so is left inside a procedure: such a state is for reading, not resuming.
-    ``watch`` is told of the first decisions the game waits for, before they are answered.
-    Unless ``record``, random seats' answers are left out of the log.
+    Returns the count of decisions taken and whether the round limit stopped the game. Such a
+    stopped state is for reading, not resuming. ``watch`` sees the first pending decisions
+    before they are answered. Unless ``record``, random seats' answers stay out of the log.
     """
     decisions = 0
     if state["committed"]:  # some players have answered: the others answer first

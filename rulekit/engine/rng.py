@@ -1,7 +1,6 @@
-"""The game's random number generator, whose whole state is one integer kept in the game state.
+"""The game's random number generator: one integer kept in the game state.
 
-SplitMix64: tiny, fast in pure Python, and the same on every platform and process, so the same
-seed gives the same game byte for byte.
+It is SplitMix64, the same on every platform. So a seed always gives the same game.
 """
 
 from __future__ import annotations
@@ -34,11 +33,10 @@ def _factorial(n: int) -> int:
 
 
 def shuffle(state: int, items: list[_T]) -> int:
-    """Shuffle ``items`` in place, every order equally likely; return the new generator state.
+    """Shuffle ``items`` in place, each order equally likely; return the new state.
 
-    One uniform number below ``n!`` is drawn (64 bits at a time, rejecting numbers too large),
-    and its mixed-radix digits drive a Fisher-Yates shuffle: exact, and far fewer generator
-    steps than one per card.
+    It draws one uniform number below ``n!``, rejecting numbers too large. Its mixed-radix
+    digits drive a Fisher-Yates shuffle, with few generator steps.
     """
     n = len(items)
     if n < 2:
@@ -50,18 +48,17 @@ def shuffle(state: int, items: list[_T]) -> int:
         got = 0
         while got < bits:
             state = z = (state + GOLDEN) & MASK
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK  # _out(state), inline
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK  # _out(state)
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
             x = (x << 64) | z ^ (z >> 31)
             got += 64
         x >>= got - bits
         if x < total:
             break
-    # The digits of x in the mixed radix n, n-1, ..., 2, a few at a time: the remainder of x
-    # by a product of radices that fits a machine word holds those digits.
+    # The digits of x in the mixed radix n, n-1, ..., 2, a machine word at a time.
     for product, positions in _digit_blocks(n):
         x, small = divmod(x, product)
-        for i, radix in positions:  # (small % and //= are quicker than a call of divmod)
+        for i, radix in positions:
             j = small % radix
             small //= radix
             items[i], items[j] = items[j], items[i]
@@ -70,8 +67,10 @@ def shuffle(state: int, items: list[_T]) -> int:
 
 @cache
 def _digit_blocks(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
-    """The positions n-1 down to 1, each with its radix (position + 1), in runs whose radices
-    multiply to less than 2**62."""
+    """The positions n-1 down to 1, each with its radix (position + 1), in runs.
+
+    The radices of a run multiply to less than 2**62.
+    """
     blocks = []
     positions: list[tuple[int, int]] = []
     product = 1
@@ -94,5 +93,5 @@ def _out(state: int) -> int:
 
 
 def derive(seed: int, index: int) -> int:
-    """The seed of game number ``index`` of a run started from ``seed``."""
+    """The seed of game ``index`` of a run started from ``seed``."""
     return mix((seed * 0x100000001B3 + index) & MASK) & ((1 << 63) - 1)

@@ -1,4 +1,4 @@
-"""A game state and what it holds: plain JSON data, typed; and how to copy it."""
+"""A game state and its parts, typed as plain JSON data; and how to copy it."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class Spec(TypedDict):
 
 
 class LogEvent(TypedDict):
-    """A ``log`` line: the id of its text and the values of its fields."""
+    """A ``log`` line: its text id and its field values."""
 
     e: Literal["log"]
     to: str | None  # the role that sees it, or None for everyone
@@ -58,7 +58,7 @@ class LogEvent(TypedDict):
 
 
 class ChoiceEvent(TypedDict):
-    """A player's answer (seen by that player only), or an anytime action taken."""
+    """A player's answer, seen by that player only, or an anytime action taken."""
 
     e: Literal["choice"]
     to: str
@@ -91,7 +91,7 @@ class Result(TypedDict):
 
 
 class State(TypedDict):
-    """A game in progress: everything about it, as plain data that JSON round-trips."""
+    """A game in progress, as plain data that JSON round-trips."""
 
     format: int
     pack: str
@@ -122,15 +122,17 @@ _KNOWN = frozenset(State.__annotations__)
 
 
 def copy_state(state: State) -> State:
-    """A copy of a state that behaves as a deep copy, made in microseconds.
+    """A copy of a state that behaves as a deep copy.
 
-    It copies what the engine changes in place and shares the rest. The rule that makes this
-    safe: **once stored in a state, a value is never changed in place**. Only these
-    containers are: the dicts ``zones``, ``vars`` and ``committed``; the lists ``stack``,
-    ``pending`` and ``log``; each frame, its locals and each zone's list of cards; and the
-    ``[items, position]`` pair of a loop in a procedure that may stop. Generated code
-    follows the rule: an assignment makes a new value, moves copy the cards they are given,
-    and events copy the lists they show. ``tests/test_state_copies.py`` checks it.
+    It copies what the engine changes in place and shares the rest. This is safe by one rule:
+    **once stored in a state, a value is never changed in place**.
+
+    The exceptions are copied. They are the dicts ``zones``, ``vars`` and ``committed``. They are
+    the lists ``stack``, ``pending`` and ``log``. They are each frame, its locals and each zone's
+    cards. And they are the ``[items, position]`` pair of a loop that may stop.
+
+    Generated code keeps the rule: an assignment makes a new value. Moves copy the cards they
+    get, and events copy the lists they show. ``tests/test_state_copies.py`` checks it.
     """
     new = state.copy()
     new["zones"] = {key: cards[:] for key, cards in state["zones"].items()}

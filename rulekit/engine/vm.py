@@ -1,8 +1,8 @@
-"""The interpreter: runs compiled blocks over a game state until a decision or the end.
+"""The interpreter: runs compiled blocks over a state until a decision or the end.
 
-The state is plain data. ``state["stack"]`` is the list of frames ``[procedure, pc, locals]``;
-the interpreter keeps nothing else between calls, so a state saved as JSON and loaded again
-goes on exactly where it stopped.
+The state is plain data. ``state["stack"]`` lists the frames ``[procedure, pc, locals]``.
+The interpreter keeps nothing else between calls. So a saved and loaded state goes on
+exactly where it stopped.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class Runtime:
             self.log.append(read_only(event))
 
     def ask(self, specs: list[Spec]) -> int:
-        """Wait for the decisions ``specs`` (those with one legal answer are taken at once)."""
+        """Wait for the decisions ``specs``; forced ones are taken at once."""
         waiting = self.open(specs, self.stack[-1]["locals"])
         if not waiting:
             return CONTINUE
@@ -88,9 +88,8 @@ class Runtime:
     def open(self, specs: list[Spec], locals_: Locals) -> list[Spec]:
         """Write the forced answers of ``specs`` into ``locals_``; return the others.
 
-        A choice with one legal answer is asked all the same when its options may depend
-        on a secret, or its player may take an anytime action. Whether a player is asked
-        then never tells a secret.
+        Some forced choices are asked all the same. Their options may depend on a secret, or their
+        player may take an anytime action. So whether a player is asked never tells a secret.
         """
         if len(specs) > 1:
             check_players(specs)
@@ -110,14 +109,14 @@ class Runtime:
     # ------------------------------------------------------------ anytime actions
 
     def interrupt(self, procedure: str) -> None:
-        """Run an anytime action's procedure next, then ask the interrupted choice again."""
+        """Run an anytime action's procedure next, then ask the choice again."""
         stack = self.stack
         step_back(self.program, stack[-1])
         stack.append({"proc": procedure, "pc": 0,
                       "locals": [None] * self.program.procs[procedure].nslots})
 
     def may_interrupt(self, role: str) -> bool:
-        """Whether ``role`` may take an anytime action now, or its actions may tell a secret."""
+        """Whether ``role`` may take an anytime action, or its actions tell a secret."""
         program = self.program
         return bool(program.anytime) and (role in program.secret_anytime
                                           or bool(self.anytime_options(role)))
@@ -125,7 +124,7 @@ class Runtime:
     def anytime_options(self, role: str) -> list[tuple[str, str]]:
         """The anytime actions ``role`` may take now, as (option id, label).
 
-        Those whose ``when`` holds, but for an action whose procedure is running.
+        Those whose ``when`` holds, except one whose procedure is running.
         """
         actions = self.anytime_by_role.get(role)
         if not actions:
@@ -141,7 +140,7 @@ class Runtime:
         return found
 
     def evaluate(self, fn: ExprFn, location: Location | None) -> object:
-        """The value of a compiled expression; a failure is a located GameRuntimeError."""
+        """The value of a compiled expression; failures are located GameRuntimeErrors."""
         try:
             return fn(self, [])
         except GameRuntimeError:
@@ -155,9 +154,8 @@ class Runtime:
     def run(self, floor: int = 0) -> None:
         """Run until the game waits for a decision or ends.
 
-        With a ``floor``, run only until the stack is back to that many frames: a playout
-        runs one procedure's blocks so. The end of the game and of the round then pass to
-        the caller.
+        With a ``floor``, stop once the stack is back to that many frames. Playouts run one
+        procedure's blocks so. The end of the game and of the round then pass to the caller.
         """
         stack = self.stack
         procs = self.program.procs
@@ -184,7 +182,7 @@ class Runtime:
             self._count_steps()
 
     def _step(self, frame: Frame, proc: Proc) -> int:
-        """Run the next block of ``frame``, or its procedure whole if it may; a status."""
+        """Run ``frame``'s next block, or its whole procedure if it may; a status."""
         pc = frame["pc"]
         run = self.runs.get(proc.name) if pc == 0 else None
         if run is not None:
@@ -208,7 +206,7 @@ class Runtime:
 
     def _located(self, exc: Exception, locations: list[Location | None], pc: int
                  ) -> GameRuntimeError:
-        """The error to report for ``exc``, raised while a procedure ran: located."""
+        """The located error to report for ``exc``, raised in a procedure."""
         where = self.error_location(exc, locations, pc)
         if isinstance(exc, BudgetExceeded):
             return GameRuntimeError(
@@ -226,7 +224,7 @@ class Runtime:
 
     def error_location(self, exc: BaseException, locations: list[Location | None],
                        pc: int) -> Location | None:
-        """Where in the pack the failing statement is: the innermost generated line."""
+        """Where the failing statement is in the pack: the innermost generated line."""
         found = None
         tb = exc.__traceback__
         line_maps = self.program.line_maps
@@ -261,8 +259,8 @@ def _describe(exc: BaseException) -> str:
 def step_back(program: Program, frame: Frame) -> None:
     """Move ``frame`` back to where its interrupted choice is asked again.
 
-    That is the choice itself, or the ``if``/``elif``/``while`` tests that lead straight into
-    it (``Proc.resume``): a test an anytime action made false then skips the choice.
+    That is the choice itself, or the tests that lead straight into it (``Proc.resume``). A test
+    that an anytime action made false then skips the choice.
     """
     choice = frame["pc"] - 1
     frame["pc"] = program.procs[frame["proc"]].resume.get(choice, choice)
@@ -276,14 +274,14 @@ def check_players(specs: list[Spec]) -> None:
 
 
 def ask_anyway(spec: Spec) -> None:
-    """A forced choice asked all the same: a subset's single answer stays the only legal one."""
+    """A forced choice asked all the same; a subset's single answer stays the only one."""
     if spec["kind"] == "subset":
         spec["max"] = max(spec["max"], 0)
         spec["min"] = max(min(spec["min"], spec["max"]), 0)
 
 
 def forced_answer(spec: Spec) -> tuple[bool, object]:
-    """(True, value) when a decision has exactly one legal answer; an error when it has none."""
+    """(True, value) for a decision with one legal answer; an error for none."""
     items = spec["items"]
     if len(items) > 1 and (spec["kind"] == "one" or (
             spec["min"] <= 0 < spec["max"] and all(limit > 0 for limit, _ in spec["at_most"]))):

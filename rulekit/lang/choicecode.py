@@ -1,8 +1,8 @@
-"""The code of a choice's spec and of a log line's event, for the emitter.
+"""The code of choice specs and log events, for the emitter.
 
-A choice becomes a *spec maker* ``f(rt, L) -> spec``: the candidates and the constraints. In
-a game with a log, the spec also lists the candidates refused and why, and their labels. A
-log line becomes an event that keeps the id of its text and the values of its fields.
+A choice becomes a *spec maker* ``f(rt, L) -> spec``. The spec holds the candidates and
+constraints. In a game with a log, it also lists labels and refused candidates with reasons.
+A log line becomes an event with its text's id and field values.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class ChoiceWriter:
 
     def _log_text(self, s: n.Log, table: dict[int, list[str | LogField]], key: int
                   ) -> tuple[int, str]:
-        """The id of a log text in ``table`` and the code of its fields' values."""
+        """A log text's id in ``table``, and the code of its field values."""
         c = self.c
         kinds = iter(s.kinds)
         parts: list[str | LogField] = [
@@ -60,12 +60,12 @@ class ChoiceWriter:
         return log_id, args
 
     def _reason(self, s: n.Log) -> str:
-        """The code of a reason of the pack, read-only: ``[text id, [field values]]``."""
+        """The code of a pack's reason, read-only: ``[text id, [field values]]``."""
         log_id, args = self._log_text(s, self.c.program.reasons, id(s))
         return f"_FL([{log_id}, _FL([{args}])])"
 
     def candidates(self, choice: n.Choice) -> str:
-        """The code of a new list of the candidates of ``choice`` (those it does not refuse)."""
+        """The code of a new list of the candidates ``choice`` keeps."""
         c = self.c
         source = c.walked(choice.source)
         if choice.where is not None:
@@ -76,10 +76,7 @@ class ChoiceWriter:
         return f"list({source})"
 
     def choice_spec(self, choice: n.Choice, slot: int) -> SpecMaker:
-        """The spec maker of ``choice``, whose answer goes into local ``slot``.
-
-        A spec maker is made once per form of code and slot of the answer.
-        """
+        """The spec maker of ``choice``, whose answer goes into local ``slot``."""
         c = self.c
         made: SpecMaker | None = c.makers.get((id(choice), slot, c.fast))
         if made is not None:
@@ -89,32 +86,41 @@ class ChoiceWriter:
         prompt = choice.prompt or ("Choose one" if choice.kind == "one" else "Choose any number")
         body = [f"items = {items}",
                 f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
-                f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}"]
-        # Texts for people, in a game with a log only: fast code, which counts no step, so
-        # that a quiet game goes as the same game with a log.
-        with c.fast_code():
-            if any(reason for _, reason in choice.wheres):
-                body.append(f"if rt.logging: spec['refused'] = {self._refused(choice, source)}")
-            if choice.label is not None:
-                with c.binding(choice.slot) as var:
-                    labels = f"_FL([{self._reason(choice.label)} for {var} in items])"
-                body.append(f"if rt.logging: spec['labels'] = {labels}")
-        for bound in ("min", "max"):
-            if bound in choice.reasons:
-                body.append(f"spec['{bound}_why'] = {self._reason(choice.reasons[bound])}")
-        if choice.always_ask:  # its options may tell a secret: asked even if forced
-            body.append("spec['ask'] = True")
-        if choice.kind == "one":
-            body.append(f"spec['optional'] = {choice.optional!r}")
-        else:
-            body += self._subset_lines(choice)
-        body.append("return spec")
+                f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}",
+                *self._text_lines(choice, source), *self._rule_lines(choice), "return spec"]
         maker: SpecMaker = c.function(body, self.where(choice.pos))
         c.makers[id(choice), slot, c.fast] = maker
         return maker
 
+    def _text_lines(self, choice: n.Choice, source: str) -> list[str]:
+        """The lines that add texts for people to a spec, in a game with a log only.
+
+        They are fast code, which counts no step, so a quiet game goes the same.
+        """
+        c = self.c
+        lines = []
+        with c.fast_code():
+            if any(reason for _, reason in choice.wheres):
+                lines.append(f"if rt.logging: spec['refused'] = {self._refused(choice, source)}")
+            if choice.label is not None:
+                with c.binding(choice.slot) as var:
+                    labels = f"_FL([{self._reason(choice.label)} for {var} in items])"
+                lines.append(f"if rt.logging: spec['labels'] = {labels}")
+        return lines
+
+    def _rule_lines(self, choice: n.Choice) -> list[str]:
+        """The lines that add a choice's constraints, and their reasons, to its spec."""
+        lines = [f"spec['{bound}_why'] = {self._reason(choice.reasons[bound])}"
+                 for bound in ("min", "max") if bound in choice.reasons]
+        if choice.always_ask:  # its options may tell a secret: asked even if forced
+            lines.append("spec['ask'] = True")
+        if choice.kind == "one":
+            return [*lines, f"spec['optional'] = {choice.optional!r}"]
+        return lines + self._subset_lines(choice)
+
+
     def _subset_lines(self, choice: n.Choice) -> list[str]:
-        """The constraints of a subset: its bounds and its ``at most`` rules."""
+        """A subset's constraints: its bounds and its ``at most`` rules."""
         c = self.c
         least = c.py(choice.min) if choice.min is not None else "0"
         most = c.py(choice.max) if choice.max is not None else "len(items)"
@@ -131,10 +137,7 @@ class ChoiceWriter:
         return [*body, "spec['at_most'] = rules"]
 
     def _refused(self, choice: n.Choice, source: str) -> str:
-        """The code of the candidates ``choice`` refuses, each with the reason it gives.
-
-        A list ``[[candidate, [text id, [field values]]], ...]``, read-only at every depth.
-        """
+        """The code of the candidates ``choice`` refuses, with reasons, read-only."""
         c = self.c
         with c.binding(choice.slot) as var:
             lines = ["refused = []", f"for {var} in {source}:"]

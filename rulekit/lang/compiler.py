@@ -1,13 +1,12 @@
 """Compile checked syntax trees to Python code, once per pack.
 
-Like jinja2's template compiler, this module writes Python source from the syntax tree and
-compiles it with ``compile()``: an expression becomes one Python expression, and a run of
-statements becomes one function (a *block*). The source is made only from the checked tree:
-names become list indexes or quoted dictionary keys, texts become ``repr`` literals, so nothing
-a pack writes is ever run as Python.
+The compiler writes Python source from the syntax tree and compiles it, as jinja2 does. An
+expression becomes one Python expression. A run of statements becomes one function, a
+*block*. Names become list indexes or quoted keys, and texts become ``repr`` literals. So
+nothing a pack writes is ever run as Python.
 
-Each procedure becomes a function that runs it whole and, if it may stop for a decision, a
-flat list of blocks ``block(rt, frame) -> status`` (see :mod:`rulekit.lang.emitter`).
+Each procedure becomes a function that runs it whole. One that may stop for a decision also
+becomes a list of blocks (see :mod:`rulekit.lang.emitter`).
 """
 
 from __future__ import annotations
@@ -70,8 +69,8 @@ class Compiler(ExprWriter):
             self.ns[f"_GW_{name}"] = walk
         program.plain_ids = frozenset(
             ident for ident in symbols.components() if ident != "none" and "+" not in ident)
-        # The spec maker of each choice, by its node's id, the slot of its answer and
-        # whether it is fast code.
+        # The spec maker of each choice, by its node's id, answer slot and fast code.
+
         self.makers: dict[tuple[int, int, bool], Any] = {}
         # The number of each text (log line, reason) in its table, by the statement's id.
         self.text_ids: dict[int, dict[int, int]] = {}
@@ -96,14 +95,13 @@ class Compiler(ExprWriter):
     # ------------------------------------------------------------ expressions
 
     def expr(self, e: n.Expr, location: Location | None = None) -> ExprFn:
-        """A closure ``f(rt, L)`` computing the expression (the variables of its
-        comprehensions are Python names, so it may be called with no locals)."""
+        """A closure ``f(rt, L)`` computing the expression."""
         fn: ExprFn = self.block_function("code", "L", [("return " + self.py(e), location)])
         self.trees[fn] = e
         return fn
 
     def end_reads(self) -> set[str] | None:
-        """The zones and variables the end conditions read (None: unknown, so any)."""
+        """The zones and variables the end conditions read; None for any."""
         found: set[str] = set()
         for condition, _, _ in self.program.end_checks:
             tree = self.trees.get(condition)
@@ -112,8 +110,7 @@ class Compiler(ExprWriter):
         return found
 
     def when_reads(self) -> dict[str, set[str]] | None:
-        """The zones and variables the anytime conditions read, each with the roles whose
-        conditions read it.
+        """The zones and variables the anytime conditions read, with the roles they concern.
 
         None if unknown, or if a condition reads the round, the phase or the result.
         """
@@ -130,27 +127,28 @@ class Compiler(ExprWriter):
         return found
 
     def reads_nothing_shared(self, e: n.Expr) -> bool:
-        """Whether ``e`` reads only locals, parameters and constants: no zone, variable,
-        round, phase or result (what an anytime action could change while a frame waits)."""
+        """Whether ``e`` reads only locals, parameters and constants."""
         found: set[str] = set()
         return reads(e, self.function_trees, found, set(), True) and not found
 
     def anytime_may_change(self, e: n.Expr) -> bool:
-        """Whether an anytime action may change the value of ``e``: it reads the round, the
-        phase, the result, or a zone or variable an anytime action's procedure writes
-        (directly or through the procedures it calls)."""
+        """Whether an anytime action may change the value of ``e``.
+
+        It may if ``e`` reads the round, the phase or the result. It may if ``e`` reads what an
+        anytime action's procedure writes, directly or through calls.
+        """
         found: set[str] = set()
         written = self.anytime_writes
         return (written is None or not reads(e, self.function_trees, found, set(), True)
                 or bool(found & written))
 
     def function(self, body: list[str], location: Location | None = None) -> Any:
-        """Compile ``def f(rt, L): <body>`` (the body's lines all point at ``location``)."""
+        """Compile ``def f(rt, L): <body>``, all its lines at ``location``."""
         return self.block_function("code", "L", [(line, location) for line in body])
 
     def block_function(self, name: str, arg: str, lines: list[tuple[str, Location | None]],
                        head: list[str] | None = None) -> Any:
-        """Compile ``def f(rt, <arg>): <lines>``; each line keeps its pack location for errors."""
+        """Compile ``def f(rt, <arg>): <lines>``, each line at its pack location."""
         text = "\n".join(t for t, _ in lines)
         source_lines = [f"def _block(rt, {arg}):"]
         source_lines += ["    " + h for h in head or []]
@@ -170,7 +168,7 @@ class Compiler(ExprWriter):
     # ------------------------------------------------------------ bodies
 
     def compile_bodies(self, bodies: list[Body]) -> None:
-        """Compile procedures, setup and phases together (which may stop is found first)."""
+        """Compile procedures, setup and phases together."""
         triggers: Triggers = {("var", v.name): v.on_change
                               for v in self.symbols.variables.values() if v.on_change}
         triggers.update({("zone", z.name): z.on_enter
@@ -195,11 +193,7 @@ class Compiler(ExprWriter):
                     program.runs[body.name] = self._whole(body, suspending)
 
     def _analyse(self, bodies: list[Body], triggers: Triggers) -> None:
-        """What the code of the bodies tells the compiler before it writes any.
-
-        Which choices may tell a secret, what the anytime actions write, what the end and
-        anytime conditions read.
-        """
+        """What the bodies' code tells the compiler before it writes any."""
         program = self.program
         whens = [(decl.role, self.trees[when]) for decl, when in program.anytime
                  if when is not None]
@@ -216,7 +210,7 @@ class Compiler(ExprWriter):
     def _whole(self, body: Body, suspending: set[str]) -> Any:
         """The function that runs a procedure whole, its choices answered at once.
 
-        A procedure that never stops keeps its locals (but the parameters) in Python names.
+        A procedure that never stops keeps its locals but its parameters in Python names.
         """
         proc = self.program.procs[body.name]
         emitter = Emitter(self, proc, body.snippet, suspending, whole=True)
@@ -230,7 +224,7 @@ class Compiler(ExprWriter):
 
     @staticmethod
     def _suspending(bodies: list[Body], triggers: Triggers) -> set[str]:
-        """Names of the bodies that may stop for a decision (directly or through calls)."""
+        """The bodies that may stop for a decision, directly or through calls."""
         stopping = {b.name for b in bodies if choices_in(b.stmts)}
         calls = {b.name: calls_in(b.stmts, triggers) for b in bodies}
         changed = True
@@ -272,6 +266,6 @@ _PRELUDE = (("L", "L = frame['locals']"), ("Z", "Z = rt.zones"), ("V", "V = rt.v
 
 
 def _prelude(text: str, *, with_locals: bool) -> list[str]:
-    """The assignments a generated body needs, for the short names it uses."""
+    """The assignments a generated body needs for the short names it uses."""
     return [line for name, line in _PRELUDE
             if (with_locals or name != "L") and re.search(rf"\b{name}\b", text)]

@@ -1,10 +1,9 @@
-"""Turn the statements of a procedure into Python code, in its two forms.
+"""Turn a procedure's statements into Python code, in two forms.
 
-Every procedure becomes one Python function that runs it whole (``Program.runs``): a choice
-there is answered at once, by a playout. A procedure that may stop for a decision also becomes
-*blocks* joined by jumps: the interpreter runs one block at a time and can stop between two,
-keeping only ``[procedure, pc, locals]``. Statements that never stop are structured Python
-(``if``, ``while``, ``for``) in both forms.
+Every procedure becomes one Python function that runs it whole (``Program.runs``). There a
+playout answers each choice at once. A procedure that may stop also becomes *blocks* joined
+by jumps. The interpreter runs one block at a time, and may stop between. Statements that
+never stop are structured Python in both forms.
 """
 
 from __future__ import annotations
@@ -42,13 +41,10 @@ class _Op:
     kind: str  # code | label | jump | terminal
     lines: list[Line] = field(default_factory=list)
     label: int = -1
-    # "test": the test of an ``if``/``elif`` branch or a ``while`` (it only jumps), "fixed"
-    # if it reads nothing an anytime action can change; "ask": a choice. An anytime action
-    # resumes a choice at the tests that lead straight into it (see _resume_ops).
+    # "ask": a choice. "test": an ``if`` or ``while`` test, which only jumps; "fixed" if no
+    # anytime action can change it. A choice resumes at its tests (see _resume_ops).
     role: str = ""
-    # A "test" that an anytime action may change indeed: it reads something the procedure
-    # of an anytime action writes (or the round, the phase, the result).
-    moved: bool = False
+    moved: bool = False  # a "test" that an anytime action may change indeed
 
 
 @dataclass
@@ -59,10 +55,7 @@ class _Loop:
 
 
 class Emitter(ChoiceWriter):
-    """Emits one procedure, given which procedures may stop for decisions.
-
-    ``whole``: writing the function that runs it whole, else its blocks.
-    """
+    """Emits one procedure: a function that runs it whole (``whole``), else its blocks."""
 
     def __init__(self, compiler: Compiler, proc: Proc, snippet: Snippet,
                  suspending: set[str], *, whole: bool) -> None:
@@ -79,9 +72,8 @@ class Emitter(ChoiceWriter):
     def checks_after(self, *names: str, ends: bool = True) -> list[str]:
         """What follows a change of these zones or variables.
 
-        The anytime actions a playout keeps as holding are forgotten if their conditions read
-        one of them. Then the end conditions are checked if one reads them (unless ``ends``:
-        a change of order only).
+        A playout forgets the anytime actions it keeps as holding if their conditions read them.
+        Then the end conditions are checked if they read them, unless ``ends`` (a reordering).
         """
         lines = []
         whens = self.c.when_watch or {}
@@ -96,9 +88,8 @@ class Emitter(ChoiceWriter):
     def calls(self, proc: str, args: str) -> str:
         """Python that calls ``proc`` with ``args`` and runs it to its end.
 
-        From blocks, only a procedure that never stops is called so. A playout runs a
-        procedure whose choices an anytime action may send back to earlier tests through
-        its blocks.
+        Blocks call only a procedure that never stops so. A playout runs through its blocks a
+        procedure whose choices an anytime action may send back to earlier tests.
         """
         if not self.c.fast:
             return f"_D[{proc!r}](rt, [{args}])"
@@ -116,7 +107,7 @@ class Emitter(ChoiceWriter):
         return self.c.symbols.variables[s.ref[1]].on_change
 
     def entry_trigger(self, s: n.Move | n.Draw) -> str | None:
-        """The procedure run for each card this move brings into a zone (its on_enter)."""
+        """The on_enter procedure for each card a move brings into a zone."""
         return self.c.symbols.zones[zone_name(s.dest)].on_enter
 
     def may_stop(self, s: n.Stmt) -> bool:
@@ -230,8 +221,7 @@ class Emitter(ChoiceWriter):
         return [self.log_line(s)]
 
     def _move_lines(self, s: n.Move | n.Draw) -> list[str]:
-        """Python for a move or draw: the cards moved end in ``_moved``; then the capacity
-        check of a slot and the end conditions."""
+        """Python for a move or draw into ``_moved``, then its checks."""
         c = self.c
         src, dst = c.zone(s.source), c.zone(s.dest)
         if self.entry_trigger(s) is None:  # nothing reads the cards moved
@@ -272,7 +262,7 @@ class Emitter(ChoiceWriter):
         return [f"{local} = {_OP_HELPERS[s.op]}({local}, {value})"]
 
     def _var_assign(self, s: n.Assign, value: str) -> list[str]:
-        """An assignment to a variable: kept within its bounds, its key checked."""
+        """An assignment to a variable, kept within its bounds, its key checked."""
         _, name, per_role = s.ref
         decl = self.c.symbols.variables[name]
         indexed = per_role and s.index is not None
@@ -324,34 +314,45 @@ class Emitter(ChoiceWriter):
         if isinstance(s, (n.Let, n.Assign)) and isinstance(s.value, n.Choice):
             self._stopping_choice(s, s.value, loc)
         elif isinstance(s, n.Assign):  # a plain assignment whose trigger may stop
-            lines = self._assign_lines(s, self.c.py(s.value)) + self._var_written(s)
-            self.ops.append(_Op("code", [(t, loc) for t in lines]))
-            self._trigger_call(self.trigger(s) or "", loc)
+            self._stopping_assign(s, loc)
         elif isinstance(s, n.Simultaneous):
-            pairs = []
-            for binding in s.bindings:
-                assert isinstance(binding.value, n.Choice)
-                pairs.append((binding.value, binding.slot))
-            self._choices(loc, pairs)
+            self._stopping_together(s, loc)
         elif isinstance(s, n.CallStmt):
             args = ", ".join(self.c.py(a) for a in s.args)
-            self.ops.append(_Op("terminal", [(f"_call(rt, {s.proc!r}, [{args}])", loc),
-                                             ("return 0", loc)]))
+            self._terminal([(f"_call(rt, {s.proc!r}, [{args}])", loc)], loc)
         elif isinstance(s, (n.Move, n.Draw)):  # a move whose on_enter trigger may stop
-            trigger = self.entry_trigger(s)
-            moving: list[Line] = [(t, loc) for t in self._move_lines(s)]
-            # One frame per card, pushed last first so that the first card is handled first.
-            moving += [(f"for _c in reversed(_moved): _call(rt, {trigger!r}, [_c])", loc),
-                       ("return 0", loc)]
-            self.ops.append(_Op("terminal", moving))
+            self._stopping_move(s, loc)
         elif isinstance(s, n.If):
             self._stopping_if(s, loops)
         else:
             assert isinstance(s, (n.For, n.While, n.Repeat))
             self._stopping_loop(s, loops, loc)
 
+    def _terminal(self, lines: list[Line], loc: Location) -> None:
+        """Lines that end a block, then a return to the interpreter."""
+        self.ops.append(_Op("terminal", [*lines, ("return 0", loc)]))
+
+    def _stopping_assign(self, s: n.Assign, loc: Location) -> None:
+        lines = self._assign_lines(s, self.c.py(s.value)) + self._var_written(s)
+        self.ops.append(_Op("code", [(t, loc) for t in lines]))
+        self._trigger_call(self.trigger(s) or "", loc)
+
+    def _stopping_together(self, s: n.Simultaneous, loc: Location) -> None:
+        pairs = []
+        for binding in s.bindings:
+            assert isinstance(binding.value, n.Choice)
+            pairs.append((binding.value, binding.slot))
+        self._choices(loc, pairs)
+
+    def _stopping_move(self, s: n.Move | n.Draw, loc: Location) -> None:
+        trigger = self.entry_trigger(s)
+        # One frame per card, pushed last first so that the first card is handled first.
+        self._terminal([*[(t, loc) for t in self._move_lines(s)],
+                        (f"for _c in reversed(_moved): _call(rt, {trigger!r}, [_c])", loc)], loc)
+
+
     def _stopping_choice(self, s: n.Let | n.Assign, choice: n.Choice, loc: Location) -> None:
-        """A choice whose answer goes into a local, or into a variable through a new one."""
+        """A choice answered into a local or, through one, into a variable."""
         if isinstance(s, n.Let) or (s.ref[0] == "local" and s.op == "="):
             slot = s.slot if isinstance(s, n.Let) else s.ref[1]
             self._choices(loc, [(choice, slot)])
@@ -381,7 +382,7 @@ class Emitter(ChoiceWriter):
 
     def _stopping_loop(self, s: n.For | n.While | n.Repeat, loops: list[_Loop],
                        loc: Location) -> None:
-        """A loop as blocks: its test is a jump to its end, its last block a jump back."""
+        """A loop as blocks: its test jumps to its end, its last block back."""
         c = self.c
         head, end = self.new_label(), self.new_label()
         if isinstance(s, n.For):
@@ -410,33 +411,28 @@ class Emitter(ChoiceWriter):
         self.mark(end)
 
     def _test(self, lines: list[Line], cond: n.Expr) -> _Op:
-        """The op of a test: "fixed" when it reads only locals, parameters and constants,
-        which no anytime action can change under a waiting frame; "test" otherwise, "moved"
-        if an anytime action may change it indeed."""
+        """The op of a test: "fixed", "test", or "moved" if an anytime action may change it."""
         if self.c.reads_nothing_shared(cond):
             return _Op("jump", lines, role="fixed")
         return _Op("jump", lines, role="test", moved=self.c.anytime_may_change(cond))
 
     def _trigger_call(self, proc: str, loc: Location) -> None:
         if proc in self.suspending:
-            self.ops.append(_Op("terminal", [(f"_call(rt, {proc!r}, [_v])", loc),
-                                             ("return 0", loc)]))
+            self._terminal([(f"_call(rt, {proc!r}, [_v])", loc)], loc)
+
         else:
             self.ops.append(_Op("code", [(self.calls(proc, "_v"), loc)]))
 
     def _choices(self, loc: Location, pairs: list[tuple[n.Choice, int]]) -> None:
-        # A choice starts a block of its own, so that it can be asked again after an
-        # anytime action (the interpreter steps back one block).
+        # A choice starts its own block: after an anytime action, the interpreter steps back.
+
         self.mark(self.new_label())
         makers = [self.c.constant(self.choice_spec(choice, slot)) for choice, slot in pairs]
         calls = ", ".join(f"{m}(rt, L)" for m in makers)
         self.ops.append(_Op("terminal", [(f"return rt.ask([{calls}])", loc)], role="ask"))
 
     def _answered_choice(self, s: n.Stmt, loc: Location, indent: str) -> list[Line]:
-        """A choice in a procedure run whole: the runtime writes each answer into its slot.
-
-        A choice assigned to a variable is answered into a new local first.
-        """
+        """A choice in a procedure run whole: the runtime writes its answers."""
         choices = self._choice_slots(s)
         makers = [self.c.constant(self.choice_spec(choice, slot)) for choice, slot in choices]
         lines = self._answer_call(choices, makers)
@@ -448,7 +444,7 @@ class Emitter(ChoiceWriter):
         return [(indent + t, loc) for t in lines]
 
     def _choice_slots(self, s: n.Stmt) -> list[tuple[n.Choice, int]]:
-        """The choices of a statement, each with the local its answer goes into."""
+        """A statement's choices, each with the local its answer goes into."""
         if isinstance(s, n.Simultaneous):
             pairs = [(b.value, b.slot) for b in s.bindings]
         elif isinstance(s, n.Let):
@@ -467,7 +463,7 @@ class Emitter(ChoiceWriter):
         return choices
 
     def _answer_call(self, choices: list[tuple[n.Choice, int]], makers: list[str]) -> list[str]:
-        """The runtime's call that answers choices: without a spec where it can."""
+        """The runtime's call that answers choices, without a spec where it can."""
         choice, slot = choices[0]
         if len(choices) == 1 and choice.kind == "one":  # drawn at once by a random seat
             return [f"rt.choose_one(L, {slot}, {self.candidates(choice)}, "
@@ -495,12 +491,11 @@ class Emitter(ChoiceWriter):
         return [*lines, f"rt.choose_subsets(L, ({', '.join(choices)},), [{', '.join(makers)}])"]
 
     def finish(self) -> None:
-        """Group ops into blocks, resolve labels, and compile each block into the procedure."""
+        """Group ops into blocks, resolve labels, and compile each block."""
         resume = _resume_ops(self.ops)
         groups, label_block, op_group = _group(self.ops, set(resume.values()))
         self.proc.resume = {op_group[ask]: op_group[test] for ask, test in resume.items()}
-        # Asking the choice again is the same as running its tests again, unless an anytime
-        # action may change one of them.
+        # Tests an anytime action may change must run again before their choice.
         self.proc.moved_tests = any(op.moved for ask, test in resume.items()
                                     for op in self.ops[test:ask])
         for index, ops in enumerate(groups):
@@ -517,10 +512,10 @@ class Emitter(ChoiceWriter):
 
 def _group(ops: list[_Op], starts: set[int]
            ) -> tuple[list[list[_Op]], dict[int, int], dict[int, int]]:
-    """Ops in blocks: a block ends at a jump or a terminal op, and a label starts one.
+    """Group ops into blocks.
 
-    ``starts`` are ops that start a block of their own, to be run again. Returns the blocks,
-    the block of each label, and the block of each op.
+    A jump or a terminal op ends a block; a label starts one. ``starts`` are ops that start a
+    block of their own. It returns the blocks and the block of each label and op.
     """
     groups: list[list[_Op]] = []
     current: list[_Op] = []
@@ -547,11 +542,10 @@ def _group(ops: list[_Op], starts: set[int]
 
 
 def _moved_in_place(s: n.Move | n.Draw, src: str, dst: str, what: str | None) -> list[str]:
-    """A move or a draw done in place: the list operations of ``engine/helpers``.
+    """A move or a draw done in place, as ``engine/helpers`` would do it.
 
-    ``what`` is the count of a draw, or the card or cards of a move (None: all of them). A
-    move of anything but one card present at the top goes to the helper, whose error names
-    the card missing.
+    ``what`` is a draw's count, or a move's card or cards (None: all). Any move but one of a
+    card at the top goes to the helper, whose error names the missing card.
     """
     if isinstance(s, n.Draw):
         return [f"_s = Z[{src}]; _n = min({what}, len(_s))",
@@ -568,11 +562,13 @@ def _moved_in_place(s: n.Move | n.Draw, src: str, dst: str, what: str | None) ->
 
 
 def _resume_ops(ops: list[_Op]) -> dict[int, int]:
-    """Where each choice (by its op's index) is asked again after an anytime action, when
-    not at itself: at the outermost of the ``if``/``elif``/``while`` tests that lead straight
-    into it (each the first statement of the body of the one before; no label between them,
-    which would join other ways in) that reads something an anytime action may change. The
-    tests after it run again too: they only jump."""
+    """Where each choice, by its op's index, is asked again after an anytime action.
+
+    That is the outermost of the tests that lead straight into the choice and read something
+    an anytime action may change. Each such test is the first statement of the one before, with
+    no label between. A choice without such tests is asked again at itself. The tests after the
+    first run again too: they only jump.
+    """
     resume: dict[int, int] = {}
     for index, op in enumerate(ops):
         if op.role != "ask":

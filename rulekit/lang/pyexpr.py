@@ -1,14 +1,13 @@
-"""Write a checked expression as Python source: the expression phase of the compiler.
+"""Write a checked expression as Python source: the compiler's expression phase.
 
-Names become list indexes (locals ``L``), quoted keys (zones ``Z``, variables ``V``, the
-state ``S``) or names bound in the namespace of the generated code; texts become ``repr``
-literals, so nothing a pack writes is ever run as Python. :class:`ExprWriter` is the part of
-the :class:`~rulekit.lang.compiler.Compiler` that does this.
+Locals become items of ``L``. Zones ``Z``, variables ``V`` and the state ``S`` take quoted
+keys. Other names are bound in the generated code's namespace. Texts become ``repr``
+literals, so nothing a pack writes is ever run as Python.
 
-In *fast* mode (:meth:`ExprWriter.fast_code`) it writes the code of playouts: the same values,
-with fewer calls. The items a comprehension walks then count no step, and the pack's small
-functions are written in place of their calls, so a run-time error names the line of the
-call. ``tests/test_playout*.py`` check that playouts play the games the plain code plays.
+In *fast* mode (:meth:`ExprWriter.fast_code`) it writes the code of playouts. The values
+are the same, with fewer calls. A comprehension's items then count no step. The pack's small
+functions are written in place of their calls, so errors name the call's line.
+``tests/test_playout*.py`` check that playouts play the same games.
 """
 
 from __future__ import annotations
@@ -69,25 +68,27 @@ class ExprWriter:
             self.fast = saved
 
     def constant(self, value: Any) -> str:
-        """A name in the namespace bound to ``value`` (for objects without a literal)."""
+        """A namespace name bound to ``value``, for objects without a literal."""
         return self.bindings.bind(value)
 
     def zone(self, e: n.Expr) -> str:
         """Python source of the key of a zone expression (``deck``, ``hand[p]``)."""
         if isinstance(e, n.Index):
             assert isinstance(e.obj, n.Name)
-            name = e.obj.ident
-            if isinstance(e.index, n.Name) and e.index.ref and e.index.ref[0] == "const":
-                return repr(zone_key(name, str(e.index.ref[1])))
-            if isinstance(e.index, n.Literal):
-                return repr(zone_key(name, str(e.index.value)))
-            decl = self.symbols.zones.get(name) or self.symbols.variables.get(name)
-            index = self.py(e.index)
-            if decl is not None and isinstance(decl.per, int):
-                index = f"str({index})"
-            return f"({name + '.'!r} + {index})"
+            return self._indexed_zone(e.obj.ident, e.index)
         assert isinstance(e, n.Name)
         return repr(e.ident)
+
+    def _indexed_zone(self, name: str, index: n.Expr) -> str:
+        if isinstance(index, n.Name) and index.ref and index.ref[0] == "const":
+            return repr(zone_key(name, str(index.ref[1])))
+        if isinstance(index, n.Literal):
+            return repr(zone_key(name, str(index.value)))
+        decl = self.symbols.zones.get(name) or self.symbols.variables.get(name)
+        code = self.py(index)
+        if decl is not None and isinstance(decl.per, int):
+            code = f"str({code})"
+        return f"({name + '.'!r} + {code})"
 
     def py(self, e: n.Expr) -> str:
         """Python source of an expression, reading locals ``L``, zones ``Z``, variables ``V``."""
@@ -123,33 +124,38 @@ class ExprWriter:
         return "[" + ", ".join(self.py(i) for i in e.items) + "]"
 
     def read(self, e: n.Expr) -> str:
-        """Python source of an expression whose value is only read, never kept nor returned: a
-        zone is then its list itself, not a copy (expressions change nothing)."""
+        """Python source of a value only read: a zone is its list itself."""
         return f"Z[{self.zone(e)}]" if is_zone(e) else self.py(e)
 
     def walked(self, e: n.Expr, copied: bool = False) -> str:
-        """Python source of a list that is only walked, never kept: ``range`` of two numbers
-        written in the code is Python's range (no list made, nothing to check at run time);
-        the roles, the cards and the map's lists are read in place. ``copied``: a zone is a
-        copy of its list (a loop's body may move its cards; every other value is never
-        changed in place, see docs/architecture.md, so it is walked as it is)."""
-        if is_range(e):
-            assert isinstance(e, n.Call)
-            low, high = e.args
-            if isinstance(low, n.Literal) and isinstance(high, n.Literal) \
-                    and low.value.__class__ is int and high.value.__class__ is int \
-                    and high.value - low.value + 1 <= LIST_LIMIT:
-                return f"range({low.value}, {high.value + 1})"
-        fixed = self._fixed(e)
+        """Python source of a list that is only walked, never kept.
+
+        A ``range`` of two written numbers is Python's range. The roles, the cards and the
+        map's lists are read in place. If ``copied``, a zone is a copy of its list, since a
+        loop's body may move its cards. Any other value never changes in place.
+        """
+        fixed = self._written_range(e) or self._fixed(e)
         if fixed is not None:
             return fixed
         if copied and is_zone(e):
             return f"list(Z[{self.zone(e)}])"
         return self.py(e) if copied else self.read(e)
 
+    def _written_range(self, e: n.Expr) -> str | None:
+        """Python's range for a ``range`` of two written numbers; else None."""
+        if not is_range(e):
+            return None
+        assert isinstance(e, n.Call)
+        low, high = e.args
+        if isinstance(low, n.Literal) and isinstance(high, n.Literal) \
+                and low.value.__class__ is int and high.value.__class__ is int \
+                and high.value - low.value + 1 <= LIST_LIMIT:
+            return f"range({low.value}, {high.value + 1})"
+        return None
+
     def _fixed(self, e: n.Expr) -> str | None:
-        """Python source of a list no game changes (the roles, the cards, the map's lists),
-        read in place of a copy of it; None for another expression."""
+
+        """Python source of a list no game changes, read in place; else None."""
         if not (isinstance(e, n.Call) and e.ref and e.ref[0] == "pack_builtin"):
             return None
         name = e.ref[1]
@@ -178,8 +184,7 @@ class ExprWriter:
 
     @contextmanager
     def private_locals(self, slots: range) -> Iterator[None]:
-        """While compiling a procedure as a plain function, its locals but the parameters
-        are Python locals: nothing outside the function reads them."""
+        """While it lasts, locals ``slots`` compile to Python names nothing else reads."""
         saved = dict(self._bound)
         self._bound.update({slot: f"_l{slot}" for slot in slots})
         try:
@@ -188,7 +193,7 @@ class ExprWriter:
             self._bound = saved
 
     def local(self, slot: int) -> str:
-        """Python source of a local slot (an item of ``L``, or a Python name)."""
+        """Python source of a local slot: ``L[slot]`` or a Python name."""
         name = self._bound.get(slot)
         if name is None:
             assert not self._inlining, "a function written in place reads only its own names"
@@ -197,9 +202,11 @@ class ExprWriter:
 
     @contextmanager
     def binding(self, slot: int) -> Iterator[str]:
-        """While compiling a comprehension (or a choice's conditions), its variable is a Python
-        local rather than a slot of ``L``: faster, and it leaves the locals (part of the
-        state) alone."""
+        """While it lasts, local ``slot`` compiles to a new Python name.
+
+        It serves the variable of a comprehension or of a choice's conditions. The state's locals
+        stay untouched.
+        """
         saved = self._bound.get(slot)
         self._bound[slot] = name = f"_v{len(self._inlining)}_{slot}"
         try:
@@ -235,7 +242,7 @@ class ExprWriter:
         return self._builtin(name, e.args)
 
     def _pack_builtin(self, name: str, args: list[str]) -> str:
-        """A call of a built-in that needs the pack: its roles, its cards, its map."""
+        """A call of a built-in that needs the pack's roles, cards or map."""
         if name == "other":
             return f"_OTHER[{args[0]}]"
         if name == "roles":
@@ -245,7 +252,7 @@ class ExprWriter:
         return f"_G_{name}({', '.join(args)})"
 
     def _builtin(self, name: str, exprs: list[n.Expr]) -> str:
-        """A call of a built-in function; Python's own where it gives the same value."""
+        """A call of a built-in function; Python's own where it agrees."""
         reading = name in _READING_BUILTINS
         args = [self.read(a) if reading else self.py(a) for a in exprs]
         if name == "count" and is_zone(exprs[0]):
@@ -262,9 +269,11 @@ class ExprWriter:
         return f"_b_{name}({', '.join(args)})"
 
     def _sum_fits(self, e: n.Expr) -> bool:
-        """Whether the sum of list ``e`` cannot outgrow the size limits: a comprehension whose
-        items are numbers below 2**20 (a list long enough to reach 2**63 with them could not
-        be held in memory), such as a property every component has as a small number."""
+        """Whether the sum of list ``e`` cannot outgrow the size limits.
+
+        It cannot for a comprehension of numbers below 2**20, such as a small property. A list long
+        enough to reach 2**63 with them would not fit in memory.
+        """
         if not isinstance(e, n.Comprehension):
             return False
         item = e.element
@@ -298,10 +307,7 @@ class ExprWriter:
     # ------------------------------------------------------------ fast forms
 
     def _property_map(self, e: n.Expr) -> str | None:
-        """In fast mode, ``[x.p for x in xs]`` as ``map`` of the property's table over ``xs``.
-
-        None for another expression.
-        """
+        """In fast mode, ``[x.p for x in xs]`` as a map of p's table."""
         if not (self.fast and isinstance(e, n.Comprehension) and e.condition is None):
             return None
         table = self._table_of_local(e.element, e.slot)
@@ -326,16 +332,16 @@ class ExprWriter:
         return None
 
     def _table_of_local(self, item: n.Expr, slot: int) -> str | None:
-        """The table of ``item``'s property, if ``item`` reads a property of local ``slot``."""
+        """The table of ``item``'s property of local ``slot``, if any."""
         if not (isinstance(item, n.Attr) and reads_local(item.obj, slot)):
             return None
         return self.tables.of(item)
 
     def _inline(self, name: str, args: list[n.Expr]) -> str | None:
-        """In fast mode, the body of the pack's small function ``name`` in place of a call.
+        """In fast mode, the body of the pack's small function ``name`` for a call.
 
-        Only for a body of at most ``INLINE_NODES`` nodes, not recursive, with each argument
-        a name or a constant (cheap to read again, and never failing); else None.
+        Only for a small body (``INLINE_NODES``), not recursive. Each argument must be a name or a
+        constant: cheap to read again, and never failing. Else None.
         """
         body = self.function_trees.get(name)
         if body is None or name in self._inlining or node_count(body) > INLINE_NODES \
@@ -356,8 +362,8 @@ class ExprWriter:
 def checked_inline(op: str, left: str, right: str) -> str:
     """``left op right`` for names or numbers, checked against the size limits in place.
 
-    The helper (``_add``, ``_sub``, ``_mul``) is called only when a result may be out of
-    range, or when an operand is not a number.
+    The helper (``_add``, ``_sub``, ``_mul``) runs only when the result may be out of range,
+    or an operand is no number.
     """
     half = INT_LIMIT // 2 if op != "*" else 3_037_000_499  # (the square root of the limit)
     helper = f"{_SIZED_OPS[op]}({left}, {right})"

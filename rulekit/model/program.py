@@ -1,7 +1,7 @@
 """What the compiler hands the interpreter: a Program of compiled procedures.
 
-Generated code is called with the runtime (``rulekit.engine.vm.Runtime``) and a list of
-local values. This module names those shapes without importing the engine.
+Generated code takes the runtime and a list of local values. This module names those shapes
+without importing the engine.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ class CodeRuntime(Protocol):
 
 
 class Frame(TypedDict):
-    """Where one procedure stands: its name, the next block to run, its local values."""
+    """Where one procedure stands: its name, next block and local values."""
 
     proc: str
     pc: int
@@ -45,7 +45,7 @@ INITIATIVE = "__flow__:initiative"  # flow.initiative, compiled as a function of
 
 @dataclass(frozen=True)
 class LogField:
-    """A ``{...}`` field of a log text: ``labelled`` fields show names, the others raw text."""
+    """A ``{...}`` field of a log text; ``labelled`` fields show names."""
 
     labelled: bool
 
@@ -54,8 +54,8 @@ class LogField:
 class Proc:
     """One compiled procedure, in its two forms.
 
-    Its function that runs it whole is in ``Program.runs``. ``blocks`` are its statements cut
-    where the game may stop for a decision: only a procedure that may stop has them.
+    ``Program.runs`` holds the function that runs it whole. A procedure that may stop for a
+    decision also has ``blocks``: its statements, cut where it may stop.
     """
 
     name: str
@@ -73,7 +73,7 @@ class Proc:
 
 @dataclass
 class Program:
-    """Everything compiled from a pack; shared, read-only, by every game of it."""
+    """Everything compiled from a pack, shared read-only by all its games."""
 
     procs: dict[str, Proc] = field(default_factory=dict)
     runs: dict[str, ProcFn] = field(default_factory=dict)  # procedures run whole, by name
@@ -103,5 +103,5 @@ class Program:
 
 
 def zone_key(name: str, role: str) -> str:
-    """The key of one role's pile of a per-role zone (or of a per-role variable)."""
+    """The key of one role's pile of a per-role zone or variable."""
     return f"{name}.{role}"

@@ -1,7 +1,7 @@
 """What a pack declares, as the effect-language checker and compiler see it.
 
-The pack loader builds one :class:`Symbols` from a pack's YAML files; the checker resolves names
-against it and the compiler reads it. Nothing here is specific to any game.
+The pack loader builds one :class:`Symbols` from a pack's YAML files. The checker resolves
+names against it and the compiler reads it. Nothing here is specific to a game.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class VarDecl:
 
 @dataclass
 class AnytimeDecl:
-    """An action a role may take at any of its decision points."""
+    """An action a role may take at any of its decisions."""
 
     id: str
     role: str
@@ -138,7 +138,7 @@ class Symbols:
         return None
 
     def index_domain(self, per: str | int) -> list[str]:
-        """The ids a ``per`` zone or variable is indexed by (``per: 4`` counts 1 to 4)."""
+        """The ids a ``per`` zone or variable is indexed by; ``per: 4`` counts 1 to 4."""
         if isinstance(per, int):
             return [str(i) for i in range(1, per + 1)]
         return {"role": self.roles, "node": list(self.board.nodes),
@@ -172,8 +172,8 @@ class Symbols:
                     props[key] = "any"
         return props
 
-    def reference_type(self, value: Any) -> str:
-        """The type of a property value: a text naming a role, card, node... is of that kind."""
+    def reference_type(self, value: object) -> str:
+        """A property value's type; a text naming a role, card, node... is of that kind."""
         if isinstance(value, str):
             if value in self.roles:
                 return "role"
@@ -181,7 +181,7 @@ class Symbols:
         return value_type(value)
 
 
-def value_type(value: Any) -> str:
+def value_type(value: object) -> str:
     """The checker's type of a plain value."""
     if isinstance(value, bool):
         return "bool"
