@@ -105,3 +105,17 @@ class Program:
 def zone_key(name: str, role: str) -> str:
     """The key of one role's pile of a per-role zone or variable."""
     return f"{name}.{role}"
+
+
+class NumberedKeys(dict[int, str]):
+    """The keys of a numbered zone's piles (or a numbered variable's values), by number.
+
+    A number out of range gets the key :func:`zone_key` gives it, which no pile has.
+    """
+
+    def __init__(self, name: str, count: int) -> None:
+        super().__init__({i: zone_key(name, str(i)) for i in range(1, count + 1)})
+        self.name = name
+
+    def __missing__(self, number: int) -> str:
+        return zone_key(self.name, str(number))
