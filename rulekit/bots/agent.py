@@ -1,14 +1,7 @@
 """Agents: who takes a seat's decisions, and the view of the game each is given.
 
-An agent has a ``choose(view, decision)`` method, or is a function of those two. It returns
-the chosen :class:`~rulekit.engine.decisions.Option`, or an option's id or label.
-
-An agent gets what its seat may know and nothing else. The :class:`View` holds no game state.
-A search draws full states from the seat's belief instead. That belief is worked out from the
-seat's observations alone. Agents run in the engine's process: they are trusted code. An
-agent keeps nothing from one game to the next.
-
-The built-in agents, and how agents are named, live in :mod:`rulekit.bots.registry`.
+An agent has a ``choose(view, decision)`` method, or is such a function. It gets what its
+seat may know. It keeps nothing from one game to the next.
 """
 
 from __future__ import annotations
@@ -28,13 +21,10 @@ if TYPE_CHECKING:
 
 
 class View:
-    """What an agent is given for one decision.
+    """What an agent is given for one decision; it holds no game state.
 
-    ``game`` is the compiled pack, with no game in progress. ``rng`` is the seat's own
-    generator. It is seeded from the game's seed and the role, so games replay exactly.
-    ``observation`` is what the seat may know now (:meth:`Game.observe`). ``past`` holds
-    the seat's earlier observations in a game resumed from a save. A belief built for this
-    view follows them first, then empties the list.
+    ``rng`` is the seat's own generator, seeded so that games replay. ``past`` holds earlier
+    observations of a resumed game, which a new belief follows first.
     """
 
     __slots__ = ("game", "observation", "past", "rng", "role")
@@ -99,11 +89,7 @@ def choose_function(agent: AgentLike) -> AgentFunction:
 
 
 def as_option(decision: Decision, answer: object, who: str, hint: str | None = None) -> Option:
-    """An agent's answer as an option of ``decision``.
-
-    An option stays as it is. A text is an id or a label (``decision.find``). ``who`` names
-    the agent in messages.
-    """
+    """An agent's answer (an option, an id or a label) as an option."""
     if isinstance(answer, Option):
         return answer
     if isinstance(answer, str):

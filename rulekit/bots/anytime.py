@@ -1,13 +1,8 @@
 """Anytime actions that lead nowhere, kept from the agents' choices.
 
-An anytime action is an option offered beside a question. It opens a question of its own.
-Declining there goes back to the question it interrupted, with nothing changed. A search
-likes that detour when the opponent's next move is bad news. The detour puts the move off
-beyond the search's horizon. Three rules stop it.
-
-At the root, an anytime action must gain :data:`MARGIN` (:func:`unless_idle`). In a search,
-a player back where it took one is not offered it (:class:`Detours`). At the table, neither
-is a seat that sees what it saw then (:func:`idle_here`).
+Declining an anytime action's question goes back with nothing changed. A search likes that
+detour when the opponent's next move is bad news. At the root, an action must gain
+:data:`MARGIN`. A player back where it took one is not offered it again.
 """
 
 from __future__ import annotations
@@ -30,10 +25,7 @@ MARGIN = 0.02  # how much better than the best other option an anytime action mu
 
 def unless_idle(best: Option, tried: list[Option], decision: Decision,
                 value: Callable[[Option], float]) -> Option:
-    """``best``, unless it is an anytime action that does not gain :data:`MARGIN`.
-
-    Then the best of the question's own options is taken.
-    """
+    """``best``, or the best of the question's own options if ``best`` gains no :data:`MARGIN`."""
     extras = {o.id for o in decision.extras}
     if best.id not in extras:
         return best
@@ -53,10 +45,7 @@ def _position(state: State) -> str:
 
 
 class Detours:
-    """The anytime actions each player took along one line of play, by state.
-
-    Back at such a state, the player is not offered them again.
-    """
+    """The anytime actions each player took along one line of play, by state."""
 
     __slots__ = ("taken",)
 

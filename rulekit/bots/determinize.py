@@ -27,10 +27,8 @@ _last: weakref.WeakKeyDictionary[Game, dict[str, tuple[State, Belief]]] = \
 def determinize(game: Game, state: State, role: str, rand: random.Random) -> State:
     """A full state that ``role`` cannot tell from ``state``, drawn from its belief.
 
-    The belief is worked out from ``role``'s observations alone. Up to :data:`CACHED` beliefs
-    are kept per game and role. So a caller pays for each new part of a game once. A lost
-    belief gives way to :func:`~rulekit.bots.belief.blind.blind_state`. Either way, the
-    state drawn depends only on what ``role`` has observed, and on ``rand``.
+    Beliefs are kept per game and role. So a game is followed once. A lost
+    belief gives way to :func:`~rulekit.bots.belief.blind.blind_state`.
     """
     belief = _belief_of(game, state, role, rand)
     if not belief.lost:
@@ -39,7 +37,6 @@ def determinize(game: Game, state: State, role: str, rand: random.Random) -> Sta
 
 
 def _belief_of(game: Game, state: State, role: str, rand: random.Random) -> Belief:
-    """The belief of ``role``, up to its observation of ``state``."""
     seen = _last.get(game, {}).get(role)
     if seen is not None and state == seen[0]:
         return seen[1]  # the same state as last time (a search's iterations)
@@ -51,11 +48,7 @@ def _belief_of(game: Game, state: State, role: str, rand: random.Random) -> Beli
 
 def _follow(game: Game, state: State, role: str, rand: random.Random, beliefs: list[Belief]
             ) -> Belief:
-    """The belief of ``beliefs`` that follows ``role``'s observation of ``state``, put first.
-
-    It is the one that has followed the most of that observation. A copy of it follows the
-    rest. A new belief is made if none fits.
-    """
+    """The belief that followed most of ``role``'s observation, put first."""
     observation = game.observe(state, role)
     best = _longest(beliefs, observation["log"])
     if best is not None and _already_at(best, observation):
@@ -71,12 +64,10 @@ def _follow(game: Game, state: State, role: str, rand: random.Random, beliefs: l
 
 
 def _longest(beliefs: list[Belief], log: list[Event]) -> Belief | None:
-    """The first belief that has followed the longest part of ``log``."""
     fitting = [belief for belief in beliefs if continues(log, belief.seen)]
     return max(fitting, key=lambda belief: len(belief.seen), default=None)
 
 
 def _already_at(belief: Belief, observation: Observation) -> bool:
-    """Whether ``belief`` has followed the game up to ``observation``."""
     return belief.observation is not None and len(belief.seen) == len(observation["log"]) \
         and same_view(belief.observation, observation)

@@ -1,8 +1,4 @@
-"""How good a state is for a role: from 0 (lost) to 1 (won).
-
-An evaluation is a function ``(game, state, role) -> float``. The default knows only the end
-of a game. A pack may declare its own (``flow.evaluate``). A Python caller may give any.
-"""
+"""How good a state is for a role: from 0 (lost) to 1 (won)."""
 
 from __future__ import annotations
 
@@ -27,11 +23,7 @@ def outcome(game: Game, state: State, role: str) -> float:
 
 
 def pack_evaluation(game: Game) -> Evaluation:
-    """The pack's evaluation (``flow.evaluate``), or :func:`outcome` if it has none.
-
-    The pack gives an integer per role, higher is better. It is squashed into 0.05..0.95.
-    So a win or a loss always counts more.
-    """
+    """The pack's ``flow.evaluate``, squashed into 0.05..0.95, or :func:`outcome` if none."""
     scores = game.program.evaluate
     if not scores:
         return outcome

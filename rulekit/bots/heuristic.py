@@ -1,9 +1,4 @@
-"""The ``heuristic`` agent: greedy one-step look-ahead on an evaluation.
-
-The agent plays each legal option on a few states drawn from its belief. The other players'
-answers are drawn at random. It runs each game to the next decision and scores it. It takes
-the best mean, ties broken at random. Anytime actions follow :mod:`rulekit.bots.anytime`.
-"""
+"""The ``heuristic`` agent: greedy one-step look-ahead on an evaluation."""
 
 from __future__ import annotations
 
@@ -22,10 +17,7 @@ if TYPE_CHECKING:
 
 
 class HeuristicAgent:
-    """Greedy one-step look-ahead over ``samples`` states drawn from the belief.
-
-    ``evaluate`` defaults to the pack's ``evaluate:``.
-    """
+    """Greedy one-step look-ahead over ``samples`` states drawn from the belief."""
 
     def __init__(self, samples: int = 4, evaluate: Evaluation | None = None) -> None:
         if samples < 1:
@@ -44,7 +36,6 @@ class HeuristicAgent:
         return remember(view, decision, view.rng.choice(best))
 
     def _totals(self, view: View, options: list[Option]) -> list[float]:
-        """Each option's scores, added up over the states drawn."""
         game, role, rng = view.game, view.role, view.rng
         evaluate = self.evaluate or pack_evaluation(game)
         states = [view.determinize(rng) for _ in range(self.samples)]
@@ -63,12 +54,10 @@ class HeuristicAgent:
 
 def _others_at_random(game: Game, state: State, role: str, rng: random.Random
                       ) -> dict[str, Option]:
-    """A random answer of each other player deciding at ``state``."""
     return {d.player: d.sample(rng) for d in game.pending(state) if d.player != role}
 
 
 def _played(game: Game, state: State, actions: dict[str, str | Option]) -> State | None:
-    """The state after ``actions``, or None if one is not legal."""
     try:
         return game.apply(state, actions)
     except IllegalActionError:
@@ -87,7 +76,6 @@ def _best(options: list[Option], totals: list[float], decision: Decision, margin
 
 
 def _own(scored: list[tuple[Option, float]], decision: Decision) -> list[tuple[Option, float]]:
-    """The scores of the question's own options, not its anytime actions."""
     extras = {o.id for o in decision.extras}
     return [(o, t) for o, t in scored if o.id not in extras]
 

@@ -1,13 +1,8 @@
 """The ``ismcts`` agent: single-observer information-set Monte Carlo tree search.
 
-Each iteration draws a full state from the seat's belief. It walks down one tree shared by
-all iterations, and adds one node. Each pending player chooses by UCB from its own
-statistics (decoupled UCB). So neither side's choice depends on the other's. A rollout then
-plays at most ``depth`` decisions, and the evaluation scores the state reached. The answer
+Each iteration draws a state from the belief. It walks down one tree, adding a node.
+Each player picks by its own UCB statistics, so neither sees the other's choice. The answer
 is the most visited option at the root.
-
-An option's score counts the times it was available: drawn states differ. A subset choice of
-many items is weighed on a few subsets. A seat whose belief is lost plays as rollouts do.
 """
 
 from __future__ import annotations
@@ -42,11 +37,7 @@ Path = list[tuple["_Node", Joint]]  # the nodes an iteration walked through, and
 
 
 class _Memo:
-    """What a node's last visit found of one player's decision.
-
-    A visit to the same decision goes on from there. The searching player's own decisions
-    are the same in every state drawn.
-    """
+    """What a node's last visit found of one player's decision."""
 
     __slots__ = ("ids", "legal", "scanned", "shape")
 
@@ -62,7 +53,6 @@ class _Memo:
 
 
 class _Node:
-    """A point of the tree: each player's statistics and memo."""
 
     __slots__ = ("children", "memo", "stats")
 
@@ -82,9 +72,8 @@ class _Node:
 class IsmctsAgent:
     """Information-set MCTS over states drawn from the seat's belief.
 
-    The budget is ``iterations`` or ``seconds`` per decision. Only the first gives the same
-    games for the same seed. ``depth`` is the number of rollout decisions after the tree.
-    ``exploration`` is the UCB constant. ``evaluate`` defaults to the pack's ``evaluate:``.
+    The budget is ``iterations`` (repeatable games) or ``seconds`` per decision. ``depth`` is
+    the number of rollout decisions after the tree. ``exploration`` is the UCB constant.
     """
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
@@ -113,7 +102,6 @@ class IsmctsAgent:
         return remember(view, decision, answer)
 
     def _search(self, view: View, barred: set[str]) -> _Node:
-        """The tree of one decision's search; ``barred`` actions are not taken."""
         rng = random.Random(view.rng.getrandbits(64))
         evaluate = self.evaluate or pack_evaluation(view.game)
         root = _Node()
@@ -131,7 +119,6 @@ class IsmctsAgent:
         return root
 
     def _spent(self, done: int, deadline: float | None) -> bool:
-        """Whether the budget is spent after ``done`` iterations."""
         if self.iterations is not None and done >= self.iterations:
             return True
         return deadline is not None and done > 0 and time.perf_counter() >= deadline
@@ -169,7 +156,6 @@ class IsmctsAgent:
     def _select_all(self, node: _Node, decisions: list[Decision], state: State,
                     rng: random.Random, detours: Detours, at_root: tuple[str, set[str]] | None
                     ) -> Joint:
-        """Each deciding player's answer at ``node``."""
         answers = []
         for d in decisions:
             barred = detours.barred(state, d)
@@ -199,7 +185,6 @@ class IsmctsAgent:
 
 
 def _back_up(path: Path, rewards: dict[str, float]) -> None:
-    """Count a visit and its reward for each answer along ``path``."""
     for node, joint in path:
         for player, option_id in joint:
             entry = node.stats[player][option_id]
@@ -208,7 +193,6 @@ def _back_up(path: Path, rewards: dict[str, float]) -> None:
 
 
 def _check_budget(iterations: int | None, seconds: float | None, depth: int) -> None:
-    """Raise ValueError if a parameter is out of its range."""
     if iterations is not None and iterations < 1:
         raise ValueError("iterations must be at least 1")
     if seconds is not None and seconds <= 0:
@@ -218,10 +202,7 @@ def _check_budget(iterations: int | None, seconds: float | None, depth: int) -> 
 
 
 def _most_visited(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Option:
-    """The root's most visited option, or a random one if none was tried.
-
-    An anytime action must gain enough (:func:`~rulekit.bots.anytime.unless_idle`).
-    """
+    """The root's most visited option, unless it is idle."""
     tried = _tried(decision, stats, barred)
     if not tried:
         return view.rng.choice(own_options(decision, barred)) if barred else \
@@ -231,7 +212,6 @@ def _most_visited(view: View, decision: Decision, stats: Stats, barred: set[str]
 
 
 def _tried(decision: Decision, stats: Stats, barred: set[str]) -> list[Option]:
-    """The options visited at the root, but those ``barred``."""
     tried = []
     for option_id, entry in stats.items():
         if entry[0] > 0 and option_id not in barred:
@@ -277,9 +257,8 @@ def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Mem
                 ) -> list[str]:
     """The ids of the options a node weighs: all of them, or :data:`WIDTH` at most.
 
-    A subset choice of many items is weighed on a few subsets. First come those tried here
-    that are legal now. Then come a few largest subsets and the empty one, then random ones.
-    ``memo`` keeps what the last visit found.
+    A subset choice of many items is weighed on a few subsets. First come those tried here.
+    Then come a few largest subsets, the empty one and random ones.
     """
     shape = _shape(decision)
     if memo.shape != shape:
@@ -295,18 +274,13 @@ def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Mem
 
 
 def _all_ids(decision: Decision, memo: _Memo) -> list[str]:
-    """The ids of all of ``decision``'s options, found once per ``memo``."""
     if memo.ids is None:
         memo.ids = [option.id for option in decision.options()]
     return list(memo.ids)
 
 
 def _scan(decision: Decision, stats: Stats, memo: _Memo) -> None:
-    """Note the ids tried since the node's last visit that are legal now.
-
-    At another player's node, most ids name cards of other deals. A comparison of sets
-    passes over those before an option is looked for.
-    """
+    """Note the ids tried since the last visit that are legal now."""
     offered = decision.offered
     new_ids = itertools.islice(stats, memo.scanned, None)
     all_offered = map(offered.__ge__, map(_items_of, itertools.islice(stats, memo.scanned, None)))
@@ -321,7 +295,6 @@ def _scan(decision: Decision, stats: Stats, memo: _Memo) -> None:
 
 def _add_largest_and_random(found: dict[str, str], decision: Decision, rng: random.Random
                             ) -> None:
-    """Add a few largest subsets and the empty one, then random ones."""
     for _ in range(2 * LARGEST):
         option = largest_option(decision, rng)
         if option is not None:

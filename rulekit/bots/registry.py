@@ -1,8 +1,4 @@
-"""How agents are named: the built-in ones, a module's, and ``ROLE=AGENT`` lists.
-
-An agent is named by a built-in name with its parameters (``ismcts:iterations=400``). Or it
-is ``package.module:Name``: a class, an agent object or a function.
-"""
+"""How agents are named: ``ismcts:iterations=400``, ``package.module:Name``, ``ROLE=AGENT``."""
 
 from __future__ import annotations
 
@@ -40,10 +36,10 @@ def is_builtin(spec: str) -> bool:
 
 
 def load_agent(spec: str) -> AgentLike:
-    """The agent named by ``spec``: ``name:key=value:...`` or ``package.module:Name``.
+    """The agent named by ``spec``, or a :class:`UsageError`.
 
-    A class is created with no arguments. An object or a function is used as it is. Any
-    problem is a :class:`UsageError`.
+    A built-in one is ``name:key=value:...``. Else ``package.module:Name`` names a class,
+    created with no arguments. Or it names an agent object or function.
     """
     text = spec.strip()
     name, _, rest = text.partition(":")
@@ -59,14 +55,12 @@ def load_agent(spec: str) -> AgentLike:
 
 
 def _unknown_agent(spec: str, text: str) -> UsageError:
-    """The error for an agent ``text`` that is neither built in nor a module's."""
     hint = did_you_mean(text, BUILTIN_AGENTS) or (
         f"built-in agents: {', '.join(BUILTIN_AGENTS)}; or give package.module:Name")
     return UsageError(f"unknown agent '{spec}'", hint)
 
 
 def _imported(spec: str, module_name: str) -> ModuleType:
-    """The module ``module_name``, imported."""
     try:
         return importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
@@ -81,7 +75,6 @@ def _imported(spec: str, module_name: str) -> ModuleType:
 
 
 def _attribute(spec: str, module: ModuleType, module_name: str, attr_path: str) -> object:
-    """The object the dotted ``attr_path`` names in ``module``."""
     obj: object = module
     for part in attr_path.split("."):
         if not hasattr(obj, part):
@@ -93,7 +86,6 @@ def _attribute(spec: str, module: ModuleType, module_name: str, attr_path: str) 
 
 
 def _builtin(spec: str, name: str, rest: str) -> AgentLike:
-    """A built-in agent with its ``key=value`` parameters."""
     known = BUILTIN_PARAMETERS[name]
     items = filter(None, (p.strip() for p in rest.split(":")))
     params = dict(_parameter(spec, name, known, item) for item in items)
@@ -105,7 +97,6 @@ def _builtin(spec: str, name: str, rest: str) -> AgentLike:
 
 def _parameter(spec: str, name: str, known: dict[str, type[int] | type[float]], item: str
                ) -> tuple[str, int | float]:
-    """The key and the value of a parameter ``key=value``."""
     key, sep, value = (part.strip() for part in item.partition("="))
     if not sep or not key or not value:
         raise UsageError(f"bad agent '{spec}': expected {name}:KEY=VALUE",
@@ -116,7 +107,6 @@ def _parameter(spec: str, name: str, known: dict[str, type[int] | type[float]], 
 
 
 def _converted(spec: str, key: str, kind: type[int] | type[float], value: str) -> int | float:
-    """The text ``value`` of the parameter ``key`` as a number of ``kind``."""
     try:
         return kind(value)
     except ValueError:
@@ -126,19 +116,16 @@ def _converted(spec: str, key: str, kind: type[int] | type[float], value: str) -
 
 def _unknown_parameter(spec: str, name: str, known: dict[str, type[int] | type[float]],
                        key: str) -> UsageError:
-    """The error for a parameter that the agent ``name`` does not take."""
     hint = did_you_mean(key, known) or (
         f"{name} takes: {', '.join(known)}" if known else f"{name} takes none")
     return UsageError(f"agent '{spec}': unknown parameter '{key}'", hint)
 
 
 def _is_agent(obj: object) -> TypeGuard[AgentLike]:
-    """Whether ``obj`` has a ``choose`` method or is callable."""
     return callable(getattr(obj, "choose", None)) or callable(obj)
 
 
 def _as_agent(spec: str, obj: object) -> AgentLike:
-    """``obj`` as an agent: a class is created with no arguments."""
     if isinstance(obj, type):
         try:
             instance = obj()
@@ -172,8 +159,7 @@ def parse_assignments(parts: Iterable[str], roles: list[str] | None, words: Assi
                       example: str) -> dict[str, str]:
     """``["hunter=random,runner=mymod:Bot", ...]`` -> ``{role: value}``, in order.
 
-    An item that is not ``ROLE=VALUE`` is a :class:`UsageError`, hinting ``example``. So is
-    a role given twice. With ``roles``, so is a role not among them.
+    A bad item or a role given twice is a :class:`UsageError`.
     """
     result: dict[str, str] = {}
     for part in parts:
@@ -187,7 +173,6 @@ def parse_assignments(parts: Iterable[str], roles: list[str] | None, words: Assi
 
 def _assignment(item: str, roles: list[str] | None, words: AssignmentWords, example: str
                 ) -> tuple[str, str]:
-    """The role and the value of one ``ROLE=VALUE`` item."""
     role, sep, value = item.partition("=")
     role, value = role.strip(), value.strip()
     if not sep or not role or not value:
@@ -201,10 +186,7 @@ def _assignment(item: str, roles: list[str] | None, words: AssignmentWords, exam
 
 def parse_agents(text: str | Iterable[str],
                  roles: Iterable[str] | None = None) -> dict[str, str]:
-    """``"hunter=random,runner=mymod:Bot"``, or several such, -> ``{role: spec}``.
-
-    With ``roles``, a role not among them is a :class:`UsageError`.
-    """
+    """``"hunter=random,runner=mymod:Bot"``, or several such, -> ``{role: spec}``."""
     parts = [text] if isinstance(text, str) else list(text)
     known = None if roles is None else list(roles)
     return parse_assignments(parts, known, AGENT_WORDS, "hunter=random,runner=mymodule:MyAgent")

@@ -1,12 +1,7 @@
 """Rollouts: the quick, rough play a search runs after its tree.
 
-The rollout policy knows no game. It is random, with two leanings that cost no look-ahead.
-A subset choice is mostly answered with a largest subset. An optional choice is seldom
-declined.
-
-A rollout stops after ``depth`` decisions, to be scored by an evaluation. An error of the
-pack raises :class:`~rulekit.errors.GameRuntimeError` without its place. A real game that
-takes that line of play says where.
+The policy knows no game. It is random, but leans two ways. A subset choice mostly takes a
+largest subset. An optional choice is seldom declined. It stops after ``depth`` decisions.
 """
 
 from __future__ import annotations
@@ -27,10 +22,7 @@ ANYTIME = 0.05  # how often an anytime action is taken where one is offered
 
 
 def largest_subset(decision: Decision, rng: random.Random) -> list[int]:
-    """The positions of a largest subset of ``decision``'s items.
-
-    Items are taken in random order while they fit the decision's rules.
-    """
+    """The positions of a largest subset of ``decision``'s items, taken in random order."""
     order = list(range(len(decision.items)))
     rng.shuffle(order)
     rules = [(limit, flags) for limit, flags in decision.spec.get("at_most", [])]

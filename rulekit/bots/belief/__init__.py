@@ -1,12 +1,8 @@
 """What one player may know of the hidden state: weighted full states (particles).
 
-A :class:`Belief` for an observer role R is built from R's observations only. R's log holds
-the public events, those addressed to R, and R's answers. Between two of R's answers, the
-belief replays the rules from each particle (:mod:`~rulekit.bots.belief.history`). It keeps
-the states that show R its log. Where R is asked, they must show R what R sees.
-
-The modules, in order: ``compare``, ``logs``, ``deal``, ``particles``, ``repairs``,
-``history``, then this one. Each imports only those before it.
+A :class:`Belief` for a role R replays the rules from each particle along R's observations.
+Its modules each import only those before them: ``compare``, ``logs``, ``deal``,
+``particles``, ``repairs``, ``history``.
 """
 
 from __future__ import annotations
@@ -39,10 +35,8 @@ class BeliefLost(Exception):
 class Belief(Replay):
     """The states ``role`` cannot tell apart, kept up to date from its observations.
 
-    Everything random comes from ``rng``. The caps bound its work. ``particles``: the states
-    kept. ``frontier``: the branches followed at once. ``keep``: another player's answers
-    kept from one state. ``tries``: those tried. ``budget``: the ``apply`` calls of one
-    update before fewer branches are followed. ``seeds``: the seeds it starts from.
+    Caps bound its work: ``particles`` kept, ``frontier`` branches followed at once. ``keep``
+    and ``tries`` bound another's answers per state. ``budget`` bounds the applies per update.
     """
 
     def __init__(self, game: Game, role: str, rng: random.Random, *, particles: int = 16,
@@ -67,11 +61,7 @@ class Belief(Replay):
         self._cumulative: list[float] = []  # the particles' weights, added up (for draws)
 
     def update(self, observation: Observation) -> Belief:
-        """Follow the game up to ``observation``, R's observation now; return self.
-
-        Agents update it when they must decide. An observation may also be taken while
-        others decide. It then keeps the states after any number of their steps.
-        """
+        """Follow the game up to ``observation``, R's observation now; return self."""
         log = observation["log"]
         if not continues(log, self.seen):
             raise ValueError("the observation does not continue the one this belief follows")
@@ -87,7 +77,6 @@ class Belief(Replay):
         return self
 
     def _followed_up_to(self, observation: Observation) -> bool:
-        """Whether the belief has followed the game up to ``observation``."""
         last = self.observation
         return last is not None and (observation is last or (len(observation["log"]) == len(
             self.seen) and same_view(observation, last)))
@@ -98,11 +87,7 @@ class Belief(Replay):
                 for _ in range(self.seeds)]
 
     def _followed(self, log: list[Event], observation: Observation) -> list[Particle]:
-        """The particles that follow ``log`` to ``observation``.
-
-        If none does, the belief starts again from the game's beginning. It does so
-        :data:`MAX_RESTARTS` times at most, and not right after such a start.
-        """
+        """The particles following ``log`` to ``observation``, starting again if none does."""
         finals = [] if self.lost else self._follow_both_ways(log[len(self.seen):], observation)
         if finals or self.restarts >= MAX_RESTARTS or not (self.seen or self.lost):
             return finals
@@ -112,11 +97,7 @@ class Belief(Replay):
 
     def _follow_both_ways(self, target: list[Event], observation: Observation
                           ) -> list[Particle]:
-        """The particles followed along ``target``: exactly, or else loosely.
-
-        Loosely, events match R's if the same statements log them. What R sees is then made
-        to agree.
-        """
+        """The particles followed along ``target``: exactly, or else loosely, made to agree."""
         finals = self._advance(target, observation)
         if not finals and self.seen:
             self._loose = True
@@ -125,18 +106,13 @@ class Belief(Replay):
         return finals
 
     def _keep_particles(self, finals: list[Particle]) -> None:
-        """Keep some of ``finals``, each with the deal of its cards."""
         self.particles = self.caps.resample(finals, self.rng)
         for particle in self.particles:
             particle.deal = Deal(self.game, particle.state, self.role)
         self._cumulative = list(accumulate(p.weight for p in self.particles))
 
     def distribution(self, variable: str) -> dict[Hashable, float]:
-        """The values a variable may hold, with their weights summing to 1.
-
-        ``variable`` is a key of ``state["vars"]``, such as ``"name"`` or ``"name.index"``.
-        List values are given as tuples.
-        """
+        """A variable's values (lists as tuples) with weights summing to 1."""
         self._check()
         result: dict[Hashable, float] = {}
         for p in self.particles:
@@ -145,11 +121,7 @@ class Belief(Replay):
         return result
 
     def sample(self, rng: random.Random) -> State:
-        """A full state drawn from the belief, which R cannot tell from the real one.
-
-        The cards R cannot see are dealt again, by kind. The generator is renewed. The log is
-        R's own. So ``observe(sample, R)`` is R's observation.
-        """
+        """A full state drawn from the belief. Its unseen cards are dealt again."""
         self._check()
         chosen = rng.choices(self.particles, cum_weights=self._cumulative)[0]
         base = chosen.state.copy()
@@ -160,10 +132,7 @@ class Belief(Replay):
         return state
 
     def fork(self) -> Belief:
-        """A copy that may follow the game on its own.
-
-        The particles' states are shared: they are never changed in place.
-        """
+        """A copy that may follow the game on its own. It shares the states."""
         new = copy.copy(self)
         new.rng = random.Random(self.rng.getrandbits(64))
         new.particles = [Particle(p.state, p.weight, p.exact, p.deal) for p in self.particles]
@@ -171,7 +140,6 @@ class Belief(Replay):
         return new
 
     def _check(self) -> None:
-        """Raise :class:`BeliefLost` if there is no state to read."""
         if self.observation is None:
             raise BeliefLost("the belief has not been given an observation yet")
         if self.lost:
@@ -192,12 +160,7 @@ _beliefs: weakref.WeakKeyDictionary[random.Random, Belief] = weakref.WeakKeyDict
 
 
 def belief_for(view: Seat) -> Belief:
-    """The belief of the seat ``view`` is for, up to its current observation.
-
-    One belief is kept per seat and game. Its generator is drawn from the seat's, so games
-    replay. A new belief first follows the view's ``past`` observations. The seat's past
-    hands are in no log.
-    """
+    """The belief of ``view``'s seat, up to its observation: one per seat and game."""
     belief = _beliefs.get(view.rng)
     if belief is not None and belief.observation is view.observation:
         return belief  # asked again for the same decision (a search's iterations)
@@ -209,7 +172,6 @@ def belief_for(view: Seat) -> Belief:
 
 
 def _follows(belief: Belief, view: Seat) -> bool:
-    """Whether ``belief`` is one of ``view``'s seat, in this game."""
     return belief.game is view.game and belief.role == view.role \
         and continues(view.observation["log"], belief.seen)
 

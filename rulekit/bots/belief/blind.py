@@ -1,15 +1,7 @@
 """A state drawn from one observation alone: what ``determinize`` gives when a belief is lost.
 
-The state drawn depends only on ``observe(state, role)``, the generator and the pack.
-
-Each hidden variable takes a value its declaration allows, drawn uniformly. Others, such as
-lists, keep their initial value. Each card the role does not see is dealt again. Each pile
-keeps its size. Random games tell which kinds of card may lie in which pile
-(:func:`where_kinds_go`). The other players'
-committed answers are drawn again. The log is the role's own. The generator, the seed and the
-count of steps are new.
-
-The state drawn may be one the rules could not reach. A search still plays on from it.
+Hidden variables take any value their declaration allows. Unseen cards are dealt again
+where random games show their kinds may lie. The state may be one the rules cannot reach.
 """
 
 from __future__ import annotations
@@ -50,10 +42,7 @@ _kinds_at: weakref.WeakKeyDictionary[Game, dict[str, set[Kind]]] = weakref.WeakK
 
 
 def where_kinds_go(game: Game) -> dict[str, set[Kind]]:
-    """The kinds of card each pile held in :data:`LEARNING_GAMES` random games.
-
-    That is public knowledge of the rules, never the real state. It is learned once per game.
-    """
+    """The kinds of card each pile held in random games: public knowledge of the rules."""
     known = _kinds_at.get(game)
     if known is None:
         known = {pile.key: set() for pile in game.layout.piles}
@@ -78,11 +67,7 @@ def _note_kinds(game: Game, seed: int, known: dict[str, set[Kind]]) -> None:
 
 
 def blind_state(game: Game, state: State, role: str, rand: random.Random) -> State:
-    """A full state drawn from ``observe(state, role)`` and ``rand`` alone.
-
-    A draw that shows ``role`` something else is drawn again, up to :data:`DRAWS` times. A
-    hidden value may decide the options ``role`` is offered, say. The last draw is kept.
-    """
+    """A full state drawn from ``observe(state, role)`` and ``rand`` alone."""
     observation = game.observe(state, role)
     for _ in range(DRAWS):
         new = _draw(game, state, role, observation, rand)
@@ -93,7 +78,6 @@ def blind_state(game: Game, state: State, role: str, rand: random.Random) -> Sta
 
 def _draw(game: Game, state: State, role: str, observation: Observation,
           rand: random.Random) -> State:
-    """One draw of :func:`blind_state`."""
     new = copy_state(state)
     _draw_variables(game, new, role, rand)
     _deal(game, new, observation, rand)
@@ -105,7 +89,6 @@ def _draw(game: Game, state: State, role: str, observation: Observation,
 
 
 def _draw_variables(game: Game, state: State, role: str, rand: random.Random) -> None:
-    """Give each variable ``role`` cannot see a value drawn from its domain."""
     domains = _domains(game)
     layout = game.layout
     declared = {key: decl for decl in game.symbols.variables.values()
@@ -119,14 +102,12 @@ def _draw_variables(game: Game, state: State, role: str, rand: random.Random) ->
 
 
 def _domains(game: Game) -> dict[str, list[object]]:
-    """The values of each type of variable that has a finite domain."""
     board = game.symbols.board
     return {"node": list(board.nodes), "edge": list(board.edges), "region": list(board.regions),
             "role": list(game.roles), "bool": [False, True]}
 
 
 def _domain(decl: VarDecl, domains: dict[str, list[object]]) -> list[object] | None:
-    """The values a variable may take: by its type, or its bounds."""
     domain = domains.get(decl.type)
     if domain is None and decl.type == "int" and decl.minimum is not None \
             and decl.maximum is not None:
@@ -151,7 +132,6 @@ def _deal(game: Game, state: State, observation: Observation, rand: random.Rando
 
 
 def _unseen_slots(views: dict[str, PileView]) -> list[Slot]:
-    """The places the observation does not show a card in."""
     slots: list[Slot] = []
     for key, view in views.items():
         seen = view.get("cards")
@@ -163,10 +143,6 @@ def _unseen_slots(views: dict[str, PileView]) -> list[Slot]:
 
 def _unseen_cards(game: Game, state: State, views: dict[str, PileView], slots: list[Slot]
                   ) -> list[str]:
-    """The cards the observation does not show, in declaration order.
-
-    If some cards lie in no pile, those in ``slots`` are dealt.
-    """
     kinds = game.layout.card_kind
     shown = shown_cards(views)
     cards = [card for card in kinds if card not in shown]
@@ -177,10 +153,7 @@ def _unseen_cards(game: Game, state: State, views: dict[str, PileView], slots: l
 
 
 class _Placing:
-    """Where the role's unseen cards may be dealt: by owner, and by kind if ``strict``.
-
-    The role's own card must go where the role would not see it.
-    """
+    """Where unseen cards may be dealt: by owner, and by kind if ``strict``."""
 
     def __init__(self, game: Game, role: str) -> None:
         self.kinds = game.layout.card_kind
@@ -196,10 +169,7 @@ class _Placing:
 
 
 def _match(cards: list[str], slots: list[Slot], fits: Fits) -> dict[int, str]:
-    """Slot -> card, each card in a slot it fits if it can be.
-
-    Cards are placed by kind first, then by owner only. The rest take any slot left.
-    """
+    """Slot -> card: by kind first, then by owner, then any slot left."""
     matching = _Matching(slots, fits)
     for strict in (True, False):
         for card in matching.unplaced(cards):

@@ -19,8 +19,8 @@ Key = bytes
 def state_key(state: State) -> Key:
     """What tells two states of a game apart: all but the log and the generator.
 
-    The states of a game have the same piles and variables, in order. So their values are
-    enough. ``marshal`` version 2 writes no references: equal values give equal bytes.
+    Their piles and variables come in the same order, so their values suffice. ``marshal``
+    version 2 writes no references: equal values give equal bytes.
     """
     values = [list(state["zones"].values()), list(state["vars"].values()), state["stack"],
               state["pending"], state["committed"], state["round"], state["phase"],

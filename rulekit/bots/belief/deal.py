@@ -35,11 +35,9 @@ class PileView(TypedDict):
 class Deal:
     """Where :func:`redeal` deals the cards a role cannot see, in one layout.
 
-    ``pools`` holds the cards of each kind, for kinds of two cards or more. A kind is a
-    ``type`` and an ``owner``. A deal shuffles each pool. It lays the pools end to end, then
-    ``fixed``, the cards that stay. ``piles`` gives each pile as positions in that list.
-    ``watched`` holds the places of the cards a pending decision names. A deal that moves one
-    asks the decision again.
+    ``pools`` holds the cards of each kind of two cards or more. A deal shuffles each pool and
+    lays the pools end to end, then ``fixed``. ``piles`` gives each pile as positions in that
+    list. ``watched`` holds the places of the cards a pending decision names.
     """
 
     __slots__ = ("fixed", "piles", "pools", "watched")
@@ -55,13 +53,11 @@ class Deal:
 
     def _plans(self, pooled: list[Place], zones: dict[str, list[str]]
                ) -> list[tuple[str, list[int]]]:
-        """The plan of each pile holding a ``pooled`` place."""
         flat = {(key, index): at for at, (key, index, _) in enumerate(pooled)}
         keys = dict.fromkeys(key for key, _, _ in pooled)
         return [(key, self._plan(key, zones[key], flat)) for key in keys]
 
     def _plan(self, key: str, pile: list[str], flat: dict[tuple[str, int], int]) -> list[int]:
-        """Where each card of ``pile`` comes from in the flat list."""
         plan = []
         for index, card in enumerate(pile):
             at = flat.get((key, index))
@@ -73,7 +69,6 @@ class Deal:
 
 
 def _pools(game: Game, state: State, role: str) -> list[list[Place]]:
-    """The places ``role`` cannot see, by kind, for kinds of two cards or more."""
     by_kind: dict[Kind, list[Place]] = {}
     for key, index, card, kind in _hidden_places(game, state, role):
         by_kind.setdefault(kind, []).append(Place(key, index, card))
@@ -81,7 +76,6 @@ def _pools(game: Game, state: State, role: str) -> list[list[Place]]:
 
 
 def _hidden_places(game: Game, state: State, role: str) -> Iterator[tuple[str, int, str, Kind]]:
-    """The places ``role`` cannot see, with their card and its kind."""
     kinds = game.layout.card_kind
     for key, own_shown in game.layout.hidden_piles[role]:
         for index, card in enumerate(state["zones"][key]):
@@ -100,7 +94,6 @@ def named_cards(state: State) -> set[str]:
 
 
 def _texts(item: object) -> list[str]:
-    """The texts of an item offered."""
     if type(item) is str:
         return [item]
     if type(item) is list:
@@ -110,11 +103,9 @@ def _texts(item: object) -> list[str]:
 
 def redeal(game: Game, state: State, role: str, rand: random.Random,
            deal: Deal | None = None) -> bool:
-    """Deal again, in place, the cards ``role`` cannot see.
+    """Deal again, in place, the cards ``role`` cannot see, each among its kind.
 
-    Cards move only among cards of their kind, in a uniform random order. Each pile keeps its
-    size. The generator is renewed too. ``deal`` is a :class:`Deal` of the same layout. True
-    if a card that a pending decision names moved. The decision must then be asked again.
+    True if a card a pending decision names moved. It must then be asked again.
     """
     if deal is None:
         deal = Deal(game, state, role)
@@ -133,11 +124,9 @@ def redeal(game: Game, state: State, role: str, rand: random.Random,
 
 def ask_again(game: Game, state: State, rand: random.Random, *, mine: str | None = None
               ) -> State:
-    """Ask the pending decisions of ``state`` again, after a new deal.
+    """Ask the pending decisions again after a new deal, keeping the answers still legal.
 
-    The answers committed are kept where still legal. Another, drawn with ``rand``, replaces
-    one that is not. So who is still deciding does not change. With ``mine``, only that
-    player's answer is kept.
+    An answer no longer legal is drawn again. So the same players still decide.
     """
     if not state["pending"]:
         return state
@@ -158,7 +147,6 @@ def ask_again(game: Game, state: State, rand: random.Random, *, mine: str | None
 
 def _answer_again(decision: Decision, answer: str, rand: random.Random, mine: str | None
                   ) -> Option:
-    """``answer`` if it is kept and still legal, else a legal answer drawn."""
     option = None
     if mine is None or decision.player == mine:
         option = decision.legal_option(answer)
@@ -166,11 +154,7 @@ def _answer_again(decision: Decision, answer: str, rand: random.Random, mine: st
 
 
 def project_cards(state: State, observation: Observation) -> int:
-    """Make the cards of ``state`` show what ``observation`` shows, in place.
-
-    Each card shown is swapped in from a place that shows none, or the wrong one. It returns
-    the number of swaps, or -1 if that cannot be done.
-    """
+    """Swap the cards of ``state`` to show ``observation``. The swaps, or -1."""
     zones = state["zones"]
     seen = observation["zones"]
     if any(len(pile) != seen[key]["count"] for key, pile in zones.items()):
@@ -182,17 +166,13 @@ def project_cards(state: State, observation: Observation) -> int:
 
 
 def _shows(shown: list[str | None] | None, pile: list[str]) -> bool:
-    """Whether ``pile`` holds each card of ``shown`` where it is shown."""
     return shown is None or shown == pile or all(
         s is None or s == c for s, c in zip(shown, pile, strict=True))
 
 
 def _misplaced(zones: dict[str, list[str]], seen: Mapping[str, PileView]
                ) -> tuple[dict[str, tuple[str, int]], list[Place]]:
-    """The cards that may move, and the places showing a wrong card.
-
-    Each wrong place comes with the card it should hold.
-    """
+    """The cards that may move, and the places showing a wrong card."""
     movable: dict[str, tuple[str, int]] = {}
     wrong: list[Place] = []
     for key, pile in zones.items():
@@ -223,11 +203,7 @@ def _swap_in(zones: dict[str, list[str]], movable: dict[str, tuple[str, int]],
 
 
 def deal_to_match(state: State, observation: Observation) -> bool:
-    """Lay the cards of ``state`` out again, in place, to show ``observation``.
-
-    Each pile takes the size shown. Each card shown goes where it is shown. The other places
-    keep their card where they can. The rest are dealt in order. False if cards are missing.
-    """
+    """Lay the cards of ``state`` out again to show ``observation``. False if it cannot."""
     zones = state["zones"]
     seen = observation["zones"]
     shown = shown_cards(seen)
@@ -243,10 +219,6 @@ def shown_cards(views: Mapping[str, PileView]) -> set[str]:
 
 def _filled(zones: dict[str, list[str]], layout: dict[str, list[str | None]],
             rest: Iterator[str]) -> bool:
-    """Put the piles of ``layout`` in ``zones``, their gaps filled from ``rest``.
-
-    False if ``rest`` holds too few or too many cards.
-    """
     for key, pile in layout.items():
         filled = [card or next(rest, None) for card in pile]
         cards = [card for card in filled if card is not None]
@@ -257,10 +229,7 @@ def _filled(zones: dict[str, list[str]], layout: dict[str, list[str | None]],
 
 
 def _unshown_kept(view: PileView, old: list[str], free: dict[str, None]) -> list[str | None]:
-    """A pile as ``view`` shows it, keeping the ``free`` cards of ``old``.
-
-    The cards kept leave ``free``. The places still empty are None.
-    """
+    """A pile as ``view`` shows it, keeping the ``free`` cards of ``old``."""
     shown = view.get("cards") or [None] * view["count"]
     pile: list[str | None] = []
     for index, card in enumerate(shown):
@@ -278,18 +247,13 @@ def hidden_cards(game: Game, state: State, role: str) -> dict[str, Kind]:
 
 def swappable(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
               ) -> dict[str, str]:
-    """A renaming of cards that names ``wanted`` what was ``shown``, for each pair.
-
-    It is a permutation of cards ``role`` cannot see, each keeping its kind. It is empty if
-    there is none.
-    """
+    """A renaming of hidden cards, by kind, naming ``wanted`` what was ``shown``."""
     hidden = hidden_cards(game, state, role)
     mapping = _renaming(hidden, pairs)
     return {} if mapping is None else _closed(mapping, hidden)
 
 
 def _renaming(hidden: dict[str, Kind], pairs: list[tuple[str, str]]) -> dict[str, str] | None:
-    """``shown -> wanted``, if that renames hidden cards one to one, by kind."""
     mapping = dict(pairs)
     one_to_one = len(mapping) == len(set(pairs)) == len(set(mapping.values()))
     if one_to_one and all(a in hidden and hidden[a] == hidden.get(b) for a, b in pairs):
@@ -298,10 +262,6 @@ def _renaming(hidden: dict[str, Kind], pairs: list[tuple[str, str]]) -> dict[str
 
 
 def _closed(mapping: dict[str, str], hidden: dict[str, Kind]) -> dict[str, str]:
-    """``mapping`` closed into a permutation, or empty if it cannot be.
-
-    Each card named but not renamed takes a freed name of its kind.
-    """
     images = list(mapping.values())
     free_names = outside(mapping, images)
     for card in outside(images, mapping):
@@ -326,11 +286,7 @@ def relabel(state: State, mapping: dict[str, str]) -> State:
 
 
 def _relabelled(value: object, get: Callable[[str, str], str]) -> object:
-    """``value`` with each text ``t`` in it, at any depth, made ``get(t, t)``.
-
-    It is not nested in :func:`relabel`. A nested function that calls itself is a reference
-    cycle. Only the cyclic collector frees it.
-    """
+    """``value`` with each text ``t`` made ``get(t, t)``. Not nested: that makes a cycle."""
     if type(value) is str:
         return get(value, value)
     if type(value) is list:
@@ -346,10 +302,7 @@ def relabel_id(option_id: str, mapping: dict[str, str]) -> str:
 
 
 def in_order(state: State, cards: list[str]) -> State | None:
-    """A copy of ``state`` whose places holding ``cards`` hold them in that order.
-
-    The cards trade places within their pile. None if they are in order, or not in one pile.
-    """
+    """A copy of ``state`` with ``cards`` in that order in their pile, or None."""
     key = _pile_holding(state["zones"], state["zones"], cards)
     if key is None:
         return None
@@ -362,10 +315,7 @@ def in_order(state: State, cards: list[str]) -> State | None:
 
 def reordered(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
               ) -> State | None:
-    """A copy of ``state`` with ``wanted`` in the place of ``shown``, for each pair.
-
-    The pairs must only reorder cards within one pile ``role`` cannot see. Else it is None.
-    """
+    """A copy of ``state`` with ``wanted`` for ``shown`` within one hidden pile, else None."""
     if not _reorders(pairs):
         return None
     zones = state["zones"]
@@ -378,20 +328,17 @@ def reordered(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
 
 
 def _reorders(pairs: list[tuple[str, str]]) -> bool:
-    """Whether ``pairs`` only reorder their cards, each shown once."""
     shown = [a for a, _ in pairs]
     return sorted(shown) == sorted(b for _, b in pairs) and len(set(shown)) == len(shown)
 
 
 def _pile_holding(zones: dict[str, list[str]], keys: Iterable[str], cards: list[str]
                   ) -> str | None:
-    """The first pile of ``keys`` holding ``cards[0]``, if it holds all ``cards``."""
     key = next((key for key in keys if cards[0] in zones[key]), None)
     return key if key is not None and all(card in zones[key] for card in cards) else None
 
 
 def _with_cards_at(state: State, key: str, placed: Iterable[tuple[int, str]]) -> State:
-    """A copy of ``state`` with the cards ``placed`` in pile ``key``."""
     new = copy_state(state)
     pile = new["zones"][key]
     for index, card in placed:
@@ -403,9 +350,8 @@ def gather(game: Game, state: State, player: str, hidden: dict[str, Kind],
            named: list[str], offered: list[str]) -> dict[str, str]:
     """A swap of ``hidden`` cards that gathers the cards ``named`` where ``player`` chooses.
 
-    The named cards go where the ``offered`` ones lie, else to a pile only ``player`` sees.
-    Each takes the place of a card that is not named. That card is of its kind if one is,
-    else of its owner. A card with no such place stays. The swap is empty if none fits.
+    They go where the ``offered`` ones lie, else to a pile only ``player`` sees. Each takes
+    the place of an unnamed card of its kind, else of its owner. The swap may be empty.
     """
     zones = state["zones"]
     for key in _gathering_piles(game, zones, player, offered):
@@ -417,7 +363,6 @@ def gather(game: Game, state: State, player: str, hidden: dict[str, Kind],
 
 def _gathering_piles(game: Game, zones: dict[str, list[str]], player: str,
                      offered: list[str]) -> list[str]:
-    """The piles holding ``offered`` cards, then those only ``player`` sees."""
     wanted = set(offered)
     piles = [key for key, cards in zones.items() if not wanted.isdisjoint(cards)]
     owned = [pile.key for pile in game.layout.piles
@@ -427,10 +372,6 @@ def _gathering_piles(game: Game, zones: dict[str, list[str]], player: str,
 
 def _gathered_into(pile: list[str], hidden: dict[str, Kind], named: list[str],
                    offered: list[str]) -> dict[str, str]:
-    """The swap that brings into ``pile`` the cards ``named`` not there nor ``offered``.
-
-    Each takes the place of a ``hidden`` card, neither named nor offered.
-    """
     spare = outside([c for c in pile if c in hidden], named, offered)
     mapping: dict[str, str] = {}
     for card in outside(named, pile, offered):
@@ -447,6 +388,5 @@ def outside(cards: Iterable[str], *groups: Collection[str]) -> list[str]:
 
 
 def _like(cards: list[str], kinds: dict[str, Kind], kind: Kind) -> str | None:
-    """The first of ``cards`` of ``kind``, else the first of its owner."""
     return next((c for c in cards if kinds[c] == kind), None) or \
         next((c for c in cards if kinds[c].owner == kind.owner), None)

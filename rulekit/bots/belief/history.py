@@ -1,9 +1,7 @@
 """Replaying the rules along an observer's log: the states that show it what it saw.
 
-The replay answers the observer R's decisions with R's real answers. It branches over the
-other players' options, anytime actions included. It keeps the branches whose events, as R
-sees them, continue R's log. Where R is asked now, a branch must show R what R sees. Caps
-bound the branches followed at once (:mod:`rulekit.bots.belief.particles`).
+The replay gives R's real answers. It branches over the other players' options. It keeps
+the branches whose events, as R sees them, continue R's log.
 """
 
 from __future__ import annotations
@@ -48,11 +46,7 @@ MAX_STEPS = 10_000  # steps of the rules one update follows at most
 
 
 class Replay(Repairs):
-    """One observer's replay of the rules, which :class:`~rulekit.bots.belief.Belief` runs.
-
-    ``budget`` bounds the ``apply`` calls of one update. Past it, fewer branches are
-    followed. ``tries`` bounds the answers of another player tried from one state.
-    """
+    """One observer's replay of the rules; ``budget`` and ``tries`` bound its work."""
 
     caps: Caps
     particles: list[Particle]
@@ -64,10 +58,7 @@ class Replay(Repairs):
     _at: int  # where in R's log that branch stands
 
     def _advance(self, target: list[Event], observation: Observation) -> list[Particle]:
-        """The particles followed along ``target``, the new part of R's log.
-
-        Each state that ends where ``observation`` shows R becomes a particle.
-        """
+        """The particles followed along ``target``, the new part of R's log."""
         self._target, self._spent, self._pinned = target, 0, {}
         finals: list[Particle] = []
         frontier = [Branch(p.state, p.weight, p.exact, 0, state_key(p.state))
@@ -85,7 +76,6 @@ class Replay(Repairs):
 
     def _follow_all(self, frontier: list[Branch], observation: Observation,
                     finals: list[Particle]) -> Following:
-        """The branches one step after ``frontier``; the final ones join ``finals``."""
         following: Following = {}
         for branch in frontier:
             self._trail, self._at = branch.trail | {branch.key}, branch.pos
@@ -115,10 +105,7 @@ class Replay(Repairs):
             self._step(branch, None, following)  # the rules run on
 
     def _ends_here(self, branch: Branch, observation: Observation) -> bool:
-        """Whether R may be at ``branch`` now, not asked to decide.
-
-        The branch must be at the end of R's log. The game must be over, or R waiting.
-        """
+        """Whether R may be at ``branch`` now. The game must be over, or R waiting."""
         state = branch.state
         if branch.pos != len(self._target):
             return False
@@ -129,7 +116,6 @@ class Replay(Repairs):
 
     def _decide(self, branch: Branch, observation: Observation, finals: list[Particle],
                 following: Following) -> None:
-        """Answer the decisions at ``branch``: R's as R did, another's every way."""
         decisions = self.game.pending(branch.state)
         if any(d.player == self.role for d in decisions) \
                 and self._answered(branch, decisions, observation, finals, following):
@@ -140,11 +126,7 @@ class Replay(Repairs):
 
     def _answered(self, branch: Branch, decisions: list[Decision], observation: Observation,
                   finals: list[Particle], following: Following) -> bool:
-        """Follow R's answer at ``branch``, or make it final where R's log ends.
-
-        True if the others' decisions are not to be followed. That is when R answered. It is
-        also when R sees that they have not answered yet.
-        """
+        """Follow R's answer, or finish ``branch``. True if the others are not followed."""
         answer = next_answer(self._target, branch.pos, self.role)
         if answer is not None:
             self._step(branch, {self.role: answer}, following)
@@ -157,11 +139,7 @@ class Replay(Repairs):
 
     def _step(self, branch: Branch, actions: dict[str, str] | None, following: Following
               ) -> None:
-        """Play one transition from ``branch``, kept if its events continue R's log.
-
-        Its events may name other cards than R saw. If R could not tell them apart, they are
-        repaired. Then the transition is played again.
-        """
+        """Play one transition, kept if its events continue R's log, repaired if need be."""
         branch, child = self._played(branch, actions)
         if child is None:
             return
@@ -177,10 +155,7 @@ class Replay(Repairs):
 
     def _played(self, branch: Branch, actions: dict[str, str] | None
                 ) -> tuple[Branch, State | None]:
-        """The branch played from, and the state after ``actions`` (None if not legal).
-
-        R's answer lists its cards as R's log does. Its cards are dealt to R first if needed.
-        """
+        """The branch played from, and the state after ``actions``."""
         mine = None if actions is None else actions.get(self.role)
         if mine is not None and "+" in mine:
             branch = branch.at(self._in_answer_order(branch.state, mine))
@@ -194,10 +169,6 @@ class Replay(Repairs):
 
     def _repaired(self, branch: Branch, actions: dict[str, str] | None, differ: int,
                   pairs: list[tuple[str, str]], following: Following) -> bool:
-        """Play the transition again with the cards of ``pairs`` reordered or renamed.
-
-        True if that shows R what it saw.
-        """
         if differ == SAME or not pairs:
             return False
         if actions is not None and self._reordered(branch, actions, pairs, following):
@@ -207,13 +178,10 @@ class Replay(Repairs):
 
     def _branch(self, branch: Branch, decision: Decision, following: Following,
                 rescue: bool = True, front: bool = False) -> bool:
-        """Follow the answers of ``decision``'s player from ``branch``; true if one is kept.
+        """Follow the answers of ``decision``'s player. True if one is kept.
 
-        The answers R's log is about to name come first, then others in random order. It
-        stops once ``keep`` answers are kept, or ``tries`` tried. It also stops once ``keep``
-        were tried after the named ones. Each branch kept weighs a share of ``branch``. The
-        other player is taken to answer at random. With ``front``, only the named answers
-        are tried. With ``rescue``, cards may be gathered (:meth:`_rescue`).
+        The answers R's log is about to name come first, then others at random. It keeps ``keep``
+        and tries ``tries`` at most. Each branch kept weighs a share of ``branch``.
         """
         player = decision.player
         options, named, total = self._candidates(decision, branch.pos)
@@ -237,20 +205,16 @@ class Replay(Repairs):
 
     def _gathered_first(self, branch: Branch, decision: Decision, named: int, front: bool,
                         following: Following) -> bool:
-        """Gather the cards R's log names if ``decision`` offers none; true if kept.
-
-        No answer could name them before.
-        """
+        """Gather the cards R's log names if ``decision`` offers none."""
         if named or front or not self._unoffered(branch.state, decision, branch.pos):
             return False
         return self._rescue(branch, decision.player, following, first=True)
 
     def _try_named(self, unit: Branch, decision: Decision, options: Iterator[Option],
                    total: int, mine: Following) -> tuple[int, bool]:
-        """Try the answers R's log names: how many were tried, and whether it is enough.
+        """Try the answers R's log names: how many were tried, and whether that is enough.
 
-        An answer R saw whole is not looked for among the others. Then only the anytime
-        actions are tried after it. Its branch weighs a share of all ``total`` answers.
+        An answer R saw whole is not looked for among the others.
         """
         tried = 0
         for option in options:
@@ -266,7 +230,6 @@ class Replay(Repairs):
 
     def _try_more(self, unit: Branch, player: str, options: Iterator[Option], tried: int,
                   named: int, mine: Following) -> int:
-        """Try other answers until enough are kept; return the answers tried."""
         for option in options:
             tried += 1
             self._step(unit, {player: option.id}, mine)
@@ -275,7 +238,6 @@ class Replay(Repairs):
         return tried
 
     def _share(self, mine: Following, weight: float, tried: int, following: Following) -> None:
-        """Add the branches of ``mine`` to ``following``, with their share of ``weight``."""
         for key, child in mine.items():
             self._add(key, Branch(child.state, weight * child.weight / tried, child.exact,
                                   child.pos), following)
@@ -307,11 +269,7 @@ class Replay(Repairs):
         return any(name in hidden and name not in offered for name in self._named_soon(pos))
 
     def _candidates(self, decision: Decision, pos: int) -> tuple[Iterator[Option], int, int]:
-        """The answers to try, how many R's log names, and how many there are.
-
-        The named answers come first, the largest first. The others follow in random order.
-        A subset choice of many items is not listed. Its answers are drawn as needed.
-        """
+        """The answers to try, named ones first. Then how many are named, and in all."""
         named = self._named_soon(pos)
         if decision.kind == "subset" and len(decision.items) > SUBSET_ENUMERATED:
             return self._drawn_subsets(decision, named)
@@ -324,14 +282,12 @@ class Replay(Repairs):
 
     def _drawn_subsets(self, decision: Decision, named: list[str]
                        ) -> tuple[Iterator[Option], int, int]:
-        """The answers to a subset choice of many items: the named one, then draws."""
         picked = [i for i in decision.items if i.__class__ is str and i in named]
         chosen = decision.legal_option("+".join(picked)) if picked else None
         front = [] if chosen is None else [chosen]
         return self._drawn(decision, front), len(front), self.tries
 
     def _drawn(self, decision: Decision, front: list[Option]) -> Iterator[Option]:
-        """``front``, then distinct answers drawn at random: ``tries`` at most."""
         drawn = {o.id for o in front}
         yield from front
         for _ in range(2 * self.tries):
@@ -346,7 +302,6 @@ class Replay(Repairs):
         self._add((state_key(child.state), child.pos, child.exact), child, following)
 
     def _add(self, key: tuple[Key, int, bool], child: Branch, following: Following) -> None:
-        """Add ``child`` to ``following``, or its weight to its equal there."""
         trail = self._trail if child.pos == self._at else _NO_TRAIL
         entry = following.get(key)
         if entry is None:
@@ -358,10 +313,6 @@ class Replay(Repairs):
 
     def _play(self, state: State, actions: dict[str, str] | None, in_place: bool = False
               ) -> State | None:
-        """The state after ``actions`` (None: the rules run on), or None if not legal.
-
-        ``state`` itself is changed if ``in_place``.
-        """
         self._spent += 1
         if actions is None:
             return self.game.run(state if in_place else copy_state(state))
@@ -371,11 +322,7 @@ class Replay(Repairs):
             return None
 
     def _match(self, child: State, start: int, pos: int) -> Matched | None:
-        """How the events ``child`` logged from ``start`` on continue R's log from ``pos``.
-
-        It says how far they go, and how they differ.
-        None if they cannot be R's events.
-        """
+        """How ``child``'s new events continue R's log from ``pos``. None if not."""
         differ = SAME
         pairs: list[tuple[str, str]] = []
         cards = self.game.symbols.cards
@@ -393,11 +340,7 @@ class Replay(Repairs):
 
     def _finish(self, branch: Branch, observation: Observation, finals: list[Particle]
                 ) -> None:
-        """Keep ``branch``'s state if it shows R exactly ``observation``.
-
-        The cards R sees are swapped in first. Following loosely, the state is made to agree,
-        and marked inexact.
-        """
+        """Keep ``branch``'s state if it shows R ``observation``."""
         state = copy_state(branch.state)
         state["log"] = []
         shown = self._cards_as_shown(state, observation)
@@ -413,7 +356,7 @@ class Replay(Repairs):
 
     def _cards_as_shown(self, state: State, observation: Observation
                         ) -> tuple[State, bool] | None:
-        """``state`` with its cards as shown, and whether they were; None if impossible."""
+        """``state`` with its cards as shown, and whether they were."""
         swaps = project_cards(state, observation)
         exact = swaps >= 0
         if not exact and not (self._loose and deal_to_match(state, observation)):
@@ -423,10 +366,7 @@ class Replay(Repairs):
         return state, exact
 
     def _values_as_shown(self, state: State, observation: Observation) -> bool | None:
-        """Whether ``state`` shows R ``observation`` (True), or only once repaired (False).
-
-        Following loosely, the variables R sees are copied in. None if it still differs.
-        """
+        """True if ``state`` shows R ``observation``. False once made to agree."""
         if same_view(self.game.observe(state, self.role), observation):
             return True
         if not self._loose:
@@ -437,10 +377,7 @@ class Replay(Repairs):
 
 
 def _fresh(following: Following) -> list[Branch]:
-    """The branches of ``following`` but those met again on their own way.
-
-    An anytime action declined inside its own question leads back to the question.
-    """
+    """The branches of ``following`` but those met again on their own way."""
     return [branch for branch in following.values() if branch.key not in branch.trail]
 
 
@@ -453,5 +390,4 @@ def _split_named(options: list[Option], named: list[str]
 
 
 def _all_failed(named: int, tried: int, mine: Following) -> bool:
-    """Whether every answer R's log names was tried in vain."""
     return named > 0 and tried == named and not mine

@@ -19,10 +19,7 @@ def next_answer(target: list[Event], pos: int, role: str) -> str | None:
 
 def card_pairs(shown: object, wanted: object, cards: Collection[str],
                pairs: list[tuple[str, str]]) -> bool:
-    """Collect the ``(shown, wanted)`` pairs of different cards at the same place of two values.
-
-    True if the values differ only in such cards.
-    """
+    """Collect the ``(shown, wanted)`` pairs of differing cards. True if only cards differ."""
     if isinstance(shown, list) and isinstance(wanted, list) and len(shown) == len(wanted):
         return _pairs_in_lists(shown, wanted, cards, pairs)
     if shown == wanted:
@@ -36,7 +33,6 @@ def card_pairs(shown: object, wanted: object, cards: Collection[str],
 
 def _pairs_in_lists(shown: list[object], wanted: list[object], cards: Collection[str],
                     pairs: list[tuple[str, str]]) -> bool:
-    """:func:`card_pairs` over two lists of the same length, every item compared."""
     return all([card_pairs(a, b, cards, pairs) for a, b in zip(shown, wanted, strict=True)])
 
 
@@ -103,8 +99,7 @@ def difference(event: Mapping[str, object], wanted: Mapping[str, object],
                cards: Collection[str], pairs: list[tuple[str, str]]) -> int | None:
     """How ``event`` differs from ``wanted``: :data:`SAME`, :data:`CARDS` or :data:`OTHER`.
 
-    It differs by :data:`CARDS` if only the cards it names differ; their pairs join ``pairs``.
-    None if the two events come from different statements.
+    Pairs of cards that differ join ``pairs``. None if the events come from other statements.
     """
     if event == wanted:
         return SAME

@@ -1,8 +1,4 @@
-"""The weighted states a belief keeps, and how its caps choose them.
-
-A cap keeps apart the values of each hidden variable. While replaying, it also keeps apart
-where states stand in the observer's log and in the rules.
-"""
+"""The weighted states a belief keeps, and how its caps choose them."""
 
 from __future__ import annotations
 
@@ -23,11 +19,7 @@ Label = tuple[int, str, int, str]  # how far in R's log, where the rules stand, 
 
 @dataclass
 class Particle:
-    """A full state the observer cannot tell from the real one, with its weight.
-
-    ``exact`` is false when the state's events matched R's log only in kind. Its visible part
-    was then made to agree. Exact particles are preferred whenever there are any.
-    """
+    """A full state R cannot tell from the real one, with its weight."""
 
     state: State
     weight: float
@@ -37,11 +29,7 @@ class Particle:
 
 @dataclass(slots=True)
 class Branch:
-    """A state being replayed along R's log, with its weight.
-
-    ``pos`` is how far it has followed R's log. ``key`` is its state's key. ``trail`` holds
-    the keys of the states it came from at ``pos``.
-    """
+    """A state replayed along R's log, with its weight and place in the log."""
 
     state: State
     weight: float
@@ -59,11 +47,7 @@ Following = dict[tuple[Key, int, bool], Branch]  # the states kept after a step,
 
 
 class Caps:
-    """How many states a belief of ``role`` keeps, and which.
-
-    It keeps at most ``particles`` states, and ``frontier`` while replaying. They are drawn
-    by weight, one of each stratum first.
-    """
+    """How many states a belief keeps, and which."""
 
     def __init__(self, game: Game, role: str, particles: int, frontier: int) -> None:
         self.max_particles = particles
@@ -73,10 +57,7 @@ class Caps:
                             if not value.seen_by(role)]
 
     def cap(self, branches: list[Branch], cap: int, rng: random.Random) -> list[Branch]:
-        """At most ``cap`` of ``branches``, exact ones first, with their new weights.
-
-        More are kept if the hidden variables have more values than ``cap``.
-        """
+        """At most ``cap`` of ``branches``, exact ones first. Hidden values may need more."""
         if len(branches) <= cap:
             return branches
         exact = [b for b in branches if b.exact]
@@ -86,10 +67,7 @@ class Caps:
                 for i, w in kept]
 
     def resample(self, finals: list[Particle], rng: random.Random) -> list[Particle]:
-        """The particles kept of ``finals``, their weights summing to 1.
-
-        Equal states are merged. Only exact ones are kept, if any. At most ``particles`` are.
-        """
+        """The particles kept of ``finals``, exact ones if any."""
         merged = _merged(finals)
         kept = [p for p in merged if p.exact] or merged
         if len(kept) > self.max_particles:
@@ -100,18 +78,13 @@ class Caps:
 
     def _picked(self, items: Sequence[Particle | Branch], positions: list[int], cap: int,
                 rng: random.Random, floor: int = 0) -> list[tuple[int, float]]:
-        """Some of ``items``, drawn by weight, one of each stratum and label first."""
         states = [(item.state, pos) for item, pos in zip(items, positions, strict=True)]
         return stratified_pick([item.weight for item in items],
                                [self.stratum(state, pos) for state, pos in states], cap, rng,
                                floor, [self.labels(state, pos) for state, pos in states])
 
     def stratum(self, state: State, pos: int = -1) -> str:
-        """What a cap keeps apart: the values of the variables R cannot see.
-
-        While replaying, also where the state stands in R's log and the rules. The others'
-        unseen answers lead to different questions.
-        """
+        """What a cap keeps apart: hidden values, and where a state stands."""
         values = state["vars"]
         hidden = [values[key] for key in self.hidden_vars]
         if pos < 0:
@@ -119,29 +92,23 @@ class Caps:
         return repr((pos, hidden, _where(state)))
 
     def labels(self, state: State, pos: int = -1) -> tuple[Label, ...]:
-        """The value of each hidden variable: a cap keeps a state of each.
-
-        While replaying, a label also says where the state stands in R's log and the rules.
-        """
+        """The value of each hidden variable, and while replaying where a state stands."""
         values = state["vars"]
         where = repr(_where(state)) if pos >= 0 else ""
         return tuple((pos, where, i, repr(values[key])) for i, key in enumerate(self.hidden_vars))
 
 
 def _where(state: State) -> list[tuple[str, int]]:
-    """Where the rules stand: each frame's procedure and place in it."""
     return [(frame["proc"], frame["pc"]) for frame in state["stack"]]
 
 
 def _normalize(particles: list[Particle]) -> None:
-    """Scale the weights of ``particles`` to sum to 1."""
     total = sum(p.weight for p in particles) or 1.0
     for p in particles:
         p.weight /= total
 
 
 def _merged(particles: list[Particle]) -> list[Particle]:
-    """``particles`` with equal states merged."""
     merged: dict[tuple[Key, bool], Particle] = {}
     for p in particles:
         key = (state_key(p.state), p.exact)

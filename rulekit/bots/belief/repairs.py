@@ -1,9 +1,7 @@
 """Repairs of a replayed branch whose cards are not those the observer saw.
 
-A state followed from the start of a game has not dealt the game's cards. So the observer's
-log may name cards the branch holds elsewhere. Where the observer could not tell
-those cards apart, the branch is repaired. Its cards are reordered, swapped, renamed or
-gathered. Then the transition is played again.
+A branch followed from a game's start dealt its cards its own way. Where R could not tell
+them apart, they are reordered, swapped, renamed or gathered.
 """
 
 from __future__ import annotations
@@ -71,11 +69,7 @@ class Repairs:
     # ------------------------------------------------------------ repairs
 
     def _in_answer_order(self, state: State, answer: str) -> State:
-        """``state`` with the cards of R's subset ``answer`` in the order R held them.
-
-        A state followed from the start may hold them in another order. Its answer would then
-        list them otherwise.
-        """
+        """``state`` with the cards of R's subset ``answer`` in the order R held them."""
         decision = self.game.decision_for(state, self.role)
         cards = answer.split("+")
         if decision is None or decision.kind != "subset" or not _out_of_order(decision, cards):
@@ -84,12 +78,7 @@ class Repairs:
         return state if moved is None else ask_again(self.game, moved, self.rng)
 
     def _free_cards(self, state: State, pos: int) -> dict[str, Kind]:
-        """The cards whose place in ``state`` R does not know, with their kind.
-
-        First come the cards R cannot see. Then come those R never saw: its log did not name
-        them before ``pos``, nor did its last observation show them. The rules may move cards
-        without a word.
-        """
+        """The cards whose place R does not know, with their kind."""
         free = hidden_cards(self.game, state, self.role)
         pinned = self._pinned.get(pos)
         if pinned is None:
@@ -99,7 +88,6 @@ class Repairs:
         return free
 
     def _named_before(self, pos: int) -> set[str]:
-        """The cards R's log names before ``pos``, or R last saw."""
         found: list[str] = []
         kinds = self.game.layout.card_kind
         for event in (*self.seen, *self._target[:pos]):
@@ -111,10 +99,6 @@ class Repairs:
         return set(found)
 
     def _own_cards(self, state: State, answer: str, pos: int) -> State | None:
-        """``state`` with the cards R's ``answer`` names dealt to R; None if impossible.
-
-        They are swapped in from places whose cards R does not know.
-        """
         mapping = self._swap_for_answer(state, answer, pos)
         if not mapping:
             return None
@@ -122,7 +106,6 @@ class Repairs:
         return self._in_answer_order(moved, answer) if "+" in answer else moved
 
     def _swap_for_answer(self, state: State, answer: str, pos: int) -> Swap:
-        """The swap that gives R the cards its ``answer`` names."""
         decision = self.game.decision_for(state, self.role)
         if decision is None:
             return {}
@@ -134,10 +117,6 @@ class Repairs:
 
     def _reordered(self, branch: Branch, actions: dict[str, str],
                    pairs: list[tuple[str, str]], following: Following) -> bool:
-        """Play the transition again with a hidden pile's cards in another order.
-
-        An answer lists its cards in the order they lie. True if R sees what it saw.
-        """
         moved = reordered(self.game, branch.state, self.role, pairs)
         if moved is None:
             return False
@@ -146,11 +125,7 @@ class Repairs:
 
     def _renamed(self, branch: Branch, actions: dict[str, str] | None, mapping: Swap,
                  following: Following) -> bool:
-        """Play the transition again with cards renamed; true if R sees what it saw.
-
-        The answer is renamed too. If another player's renamed answer fails, its other
-        answers are tried.
-        """
+        """Play the transition again with cards renamed. True if R sees it."""
         parent = ask_again(self.game, relabel(branch.state, mapping), self.rng)
         start = len(branch.state["log"])
         tries = self._renamed_actions(parent, actions, mapping, branch.pos)
@@ -189,11 +164,7 @@ class Repairs:
 
     def _rescue(self, branch: Branch, player: str, following: Following, first: bool = False
                 ) -> bool:
-        """Gather the cards R's log soon names where ``player`` chooses, and try again.
-
-        This is for when no answer continues R's log. Only cards whose place R does not know
-        are moved. With ``first``, only the answers the log names are tried.
-        """
+        """Gather the cards R's log soon names where ``player`` chooses, and try again."""
         state, pos = branch.state, branch.pos
         hidden = self._free_cards(state, pos)
         named: list[str] = []
@@ -206,7 +177,6 @@ class Repairs:
 
     def _swapped(self, branch: Branch, player: str, swap: Swap, following: Following,
                  front: bool) -> bool:
-        """Follow ``player``'s answers from ``branch``, its cards swapped; true if one is kept."""
         try:
             parent = ask_again(self.game, relabel(branch.state, swap), self.rng)
         except GameRuntimeError:  # the cards swapped leave a choice with nothing to take
@@ -217,12 +187,7 @@ class Repairs:
 
     def _rescues(self, state: State, player: str, hidden: dict[str, Kind], named: list[str],
                  first: bool) -> list[Swap]:
-        """The swaps :meth:`_rescue` tries, in turn.
-
-        First, the named cards take the place of cards offered of their kind. Next, they are
-        gathered (:func:`~rulekit.bots.belief.deal.gather`). Unless ``first``, the first two
-        then trade places with others of their kind.
-        """
+        """The swaps :meth:`_rescue` tries: offered cards of a kind, gathered, then traded."""
         decision = self.game.decision_for(state, player)
         offered: list[str] = []
         if decision is not None:
@@ -236,14 +201,12 @@ class Repairs:
 
 
 def _out_of_order(decision: Decision, cards: list[str]) -> bool:
-    """Whether ``decision`` offers all ``cards``, in another order."""
     index = {item: i for i, item in enumerate(decision.items) if item.__class__ is str}
     at = [index.get(card, -1) for card in cards]
     return -1 not in at and not all(a < b for a, b in itertools.pairwise(at))
 
 
 def _with_offered(hidden: dict[str, Kind], named: list[str], offered: list[str]) -> Swap:
-    """Swap each named card with an offered card of its kind."""
     swap: Swap = {}
     for card in outside(named, offered):
         spare = next((c for c in outside(offered, named, swap) if hidden[c] == hidden[card]),

@@ -22,9 +22,8 @@ def stratified_pick(weights: list[float], strata: list[str], cap: int, rng: rand
                     ) -> list[tuple[int, float]]:
     """``cap`` of the items, as ``(index, new weight)``, one of each stratum first.
 
-    Each stratum keeps its total weight. With more strata than ``cap`` (or ``floor``), the
-    strata are drawn by weight. The rest of the items are drawn by weight. ``covers`` gives
-    each item some labels. One item of each label is kept first, even beyond ``cap``.
+    Each stratum keeps its total weight. ``covers`` gives each item labels. One item of each
+    label is kept first, even beyond ``cap``.
     """
     groups = _grouped(strata)
     totals = {key: sum(weights[i] for i in members) for key, members in groups.items()}
@@ -38,7 +37,6 @@ def stratified_pick(weights: list[float], strata: list[str], cap: int, rng: rand
 
 
 def _grouped(strata: list[str]) -> dict[str, list[int]]:
-    """The indexes of the items of each stratum, in the order met."""
     groups: dict[str, list[int]] = {}
     for index, stratum in enumerate(strata):
         groups.setdefault(stratum, []).append(index)
@@ -48,10 +46,7 @@ def _grouped(strata: list[str]) -> dict[str, list[int]]:
 def _one_per_stratum(groups: dict[str, list[int]], totals: dict[str, float],
                      weights: list[float], covered: set[str], room: int, rng: random.Random
                      ) -> list[int]:
-    """One item of each stratum not ``covered``, drawn by weight.
-
-    With more strata than ``room``, the strata are drawn by their total weight.
-    """
+    """One item of each stratum not ``covered``, drawn by weight."""
     keys = [key for key in groups if key not in covered]
     if len(keys) > room:
         keys = weighted_pick(keys, [totals[key] for key in keys], room, rng)
@@ -61,14 +56,12 @@ def _one_per_stratum(groups: dict[str, list[int]], totals: dict[str, float],
 
 def _by_weight(groups: dict[str, list[int]], weights: list[float], taken: set[int], k: int,
                rng: random.Random) -> list[int]:
-    """``k`` of the items not ``taken``, drawn by weight."""
     rest = [i for members in groups.values() for i in members if i not in taken]
     return weighted_pick(rest, [weights[i] for i in rest], k, rng)
 
 
 def _reweighted(chosen: list[int], strata: list[str], weights: list[float],
                 totals: dict[str, float]) -> list[tuple[int, float]]:
-    """The items ``chosen``, sharing their stratum's weight."""
     kept_total: dict[str, float] = {}
     for i in chosen:
         kept_total[strata[i]] = kept_total.get(strata[i], 0.0) + weights[i]
@@ -78,10 +71,7 @@ def _reweighted(chosen: list[int], strata: list[str], weights: list[float],
 
 def cover(weights: list[float], covers: list[tuple[Hashable, ...]], rng: random.Random
           ) -> list[int]:
-    """Indexes of items that hold every label of ``covers`` between them.
-
-    For each label not yet held, an item that has it is drawn by weight.
-    """
+    """Indexes of items that hold every label of ``covers``, drawn by weight."""
     holders: dict[Hashable, list[int]] = {}
     for index, labels in enumerate(covers):
         for label in labels:
