@@ -1,8 +1,4 @@
-"""Agents: who takes a seat's decisions, and the view of the game each is given.
-
-An agent has a ``choose(view, decision)`` method, or is such a function. It gets what its
-seat may know. It keeps nothing from one game to the next.
-"""
+"""Agents: who takes a seat's decisions, and the view of the game each is given."""
 
 from __future__ import annotations
 
@@ -21,11 +17,7 @@ if TYPE_CHECKING:
 
 
 class View:
-    """What an agent is given for one decision; it holds no game state.
-
-    ``rng`` is the seat's own generator, seeded so that games replay. ``past`` holds earlier
-    observations of a resumed game, which a new belief follows first.
-    """
+    """What an agent is given for one decision. It holds no game state."""
 
     __slots__ = ("game", "observation", "past", "rng", "role")
 
@@ -35,7 +27,7 @@ class View:
         self.role = role
         self.rng = rng
         self.observation = observation
-        self.past = past
+        self.past = past  # a resumed game's earlier observations, for a new belief
 
     @classmethod
     def of(cls, game: Game, role: str, rng: random.Random, state: State,

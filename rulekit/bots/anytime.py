@@ -1,8 +1,7 @@
 """Anytime actions that lead nowhere, kept from the agents' choices.
 
-Declining an anytime action's question goes back with nothing changed. A search likes that
-detour when the opponent's next move is bad news. At the root, an action must gain
-:data:`MARGIN`. A player back where it took one is not offered it again.
+A search likes a detour that puts off the opponent's next move. So an anytime action must
+gain :data:`MARGIN`, and a player back where it took one is not offered it again.
 """
 
 from __future__ import annotations
@@ -66,10 +65,8 @@ class Detours:
             taken.setdefault(_position(state), set()).add(option_id)
 
 
-# Per seat (its generator belongs to one game and seat): the observation at which it last took
-# anytime actions, and which.
 _seen: weakref.WeakKeyDictionary[random.Random, tuple[Observation, set[str]]] = \
-    weakref.WeakKeyDictionary()
+    weakref.WeakKeyDictionary()  # per seat: where it last took anytime actions, and which
 
 
 def idle_here(view: View) -> set[str]:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from rulekit.bots.belief import Belief
 from rulekit.bots.belief.blind import blind_state
 from rulekit.bots.belief.compare import continues, same_view
-from rulekit.engine.game import copy_state
 from rulekit.engine.observe import Observation
 
 if TYPE_CHECKING:
@@ -18,32 +17,15 @@ if TYPE_CHECKING:
 
 CACHED = 8  # beliefs kept per game and role
 _cache: weakref.WeakKeyDictionary[Game, dict[str, list[Belief]]] = weakref.WeakKeyDictionary()
-# Per game and role, a copy of the last state determinized and the belief used for it: a state
-# equal to it has the same observation, which then need not be made again.
-_last: weakref.WeakKeyDictionary[Game, dict[str, tuple[State, Belief]]] = \
-    weakref.WeakKeyDictionary()
 
 
 def determinize(game: Game, state: State, role: str, rand: random.Random) -> State:
-    """A full state that ``role`` cannot tell from ``state``, drawn from its belief.
-
-    Beliefs are kept per game and role. So a game is followed once. A lost
-    belief gives way to :func:`~rulekit.bots.belief.blind.blind_state`.
-    """
-    belief = _belief_of(game, state, role, rand)
+    """A full state that ``role`` cannot tell from ``state``, drawn from its belief."""
+    beliefs = _cache.setdefault(game, {}).setdefault(role, [])
+    belief = _follow(game, state, role, rand, beliefs)
     if not belief.lost:
         return belief.sample(rand)
     return blind_state(game, state, role, rand)
-
-
-def _belief_of(game: Game, state: State, role: str, rand: random.Random) -> Belief:
-    seen = _last.get(game, {}).get(role)
-    if seen is not None and state == seen[0]:
-        return seen[1]  # the same state as last time (a search's iterations)
-    beliefs = _cache.setdefault(game, {}).setdefault(role, [])
-    belief = _follow(game, state, role, rand, beliefs)
-    _last.setdefault(game, {})[role] = (copy_state(state), belief)
-    return belief
 
 
 def _follow(game: Game, state: State, role: str, rand: random.Random, beliefs: list[Belief]

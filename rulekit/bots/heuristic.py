@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
 from rulekit.bots.anytime import MARGIN, idle_here, own_options, remember
@@ -41,7 +40,7 @@ class HeuristicAgent:
         states = [view.determinize(rng) for _ in range(self.samples)]
         totals = [0.0] * len(options)
         for state in states:
-            others = _others_at_random(game, state, role, rng)
+            others = {d.player: d.sample(rng) for d in game.pending(state) if d.player != role}
             for i, option in enumerate(options):
                 after = _played(game, state, {role: option.id, **others})
                 if after is not None:
@@ -50,11 +49,6 @@ class HeuristicAgent:
 
     def __repr__(self) -> str:
         return f"HeuristicAgent(samples={self.samples})"
-
-
-def _others_at_random(game: Game, state: State, role: str, rng: random.Random
-                      ) -> dict[str, Option]:
-    return {d.player: d.sample(rng) for d in game.pending(state) if d.player != role}
 
 
 def _played(game: Game, state: State, actions: dict[str, str | Option]) -> State | None:
@@ -68,16 +62,12 @@ def _best(options: list[Option], totals: list[float], decision: Decision, margin
           ) -> list[Option]:
     """The options of the best total; an anytime action must gain ``margin``."""
     scored = list(zip(options, totals, strict=True))
-    own = _own(scored, decision)
+    extras = {o.id for o in decision.extras}
+    own = [(o, t) for o, t in scored if o.id not in extras]
     if own and max(totals) <= max(t for _, t in own) + margin:
         scored = own
     best = max(t for _, t in scored)
     return [o for o, t in scored if t == best]
-
-
-def _own(scored: list[tuple[Option, float]], decision: Decision) -> list[tuple[Option, float]]:
-    extras = {o.id for o in decision.extras}
-    return [(o, t) for o, t in scored if o.id not in extras]
 
 
 __all__ = ["HeuristicAgent"]

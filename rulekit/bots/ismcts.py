@@ -1,9 +1,4 @@
-"""The ``ismcts`` agent: single-observer information-set Monte Carlo tree search.
-
-Each iteration draws a state from the belief. It walks down one tree, adding a node.
-Each player picks by its own UCB statistics, so neither sees the other's choice. The answer
-is the most visited option at the root.
-"""
+"""The ``ismcts`` agent: single-observer information-set Monte Carlo tree search."""
 
 from __future__ import annotations
 
@@ -48,7 +43,6 @@ class _Memo:
         self.scanned = 0  # how many of the node's ids tried were looked at
 
     def reset(self, shape: tuple[object, ...]) -> None:
-        """Forget what was found, for a decision of another ``shape``."""
         self.shape, self.ids, self.legal, self.scanned = shape, None, [], 0
 
 
@@ -62,7 +56,6 @@ class _Node:
         self.memo: dict[str, _Memo] = {}
 
     def memo_of(self, player: str) -> _Memo:
-        """The memo of ``player``'s decision here."""
         memo = self.memo.get(player)
         if memo is None:
             memo = self.memo[player] = _Memo()
@@ -70,11 +63,7 @@ class _Node:
 
 
 class IsmctsAgent:
-    """Information-set MCTS over states drawn from the seat's belief.
-
-    The budget is ``iterations`` (repeatable games) or ``seconds`` per decision. ``depth`` is
-    the number of rollout decisions after the tree. ``exploration`` is the UCB constant.
-    """
+    """Information-set MCTS over states drawn from the seat's belief."""
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
                  depth: int = DEPTH, exploration: float = 0.7,
@@ -110,8 +99,7 @@ class IsmctsAgent:
         while not self._spent(done, deadline):
             state = view.determinize(rng)
             state["quiet"] = True  # a search builds no log lines
-            # A pack's fault on a line of play the real game may never take: the iteration
-            # counts for nothing (a real game that takes it says where).
+            # A pack's fault on a line the real game may never take counts for nothing.
             with contextlib.suppress(GameRuntimeError):
                 self._iterate(view.game, state, root, rng, evaluate, (view.role, barred))
             done += 1
@@ -255,11 +243,7 @@ def _items_of(option_id: str) -> frozenset[str]:
 
 def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Memo
                 ) -> list[str]:
-    """The ids of the options a node weighs: all of them, or :data:`WIDTH` at most.
-
-    A subset choice of many items is weighed on a few subsets. First come those tried here.
-    Then come a few largest subsets, the empty one and random ones.
-    """
+    """The ids of the options a node weighs: all of them, or :data:`WIDTH` at most."""
     shape = _shape(decision)
     if memo.shape != shape:
         memo.reset(shape)

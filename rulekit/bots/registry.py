@@ -36,11 +36,7 @@ def is_builtin(spec: str) -> bool:
 
 
 def load_agent(spec: str) -> AgentLike:
-    """The agent named by ``spec``, or a :class:`UsageError`.
-
-    A built-in one is ``name:key=value:...``. Else ``package.module:Name`` names a class,
-    created with no arguments. Or it names an agent object or function.
-    """
+    """The agent named by ``spec``: ``name:key=value:...`` or ``package.module:Name``."""
     text = spec.strip()
     name, _, rest = text.partition(":")
     if is_builtin(text):
@@ -157,10 +153,7 @@ AGENT_WORDS = AssignmentWords("agent assignment", "ROLE=AGENT", "--agents", "age
 
 def parse_assignments(parts: Iterable[str], roles: list[str] | None, words: AssignmentWords,
                       example: str) -> dict[str, str]:
-    """``["hunter=random,runner=mymod:Bot", ...]`` -> ``{role: value}``, in order.
-
-    A bad item or a role given twice is a :class:`UsageError`.
-    """
+    """``["hunter=random,runner=mymod:Bot", ...]`` -> ``{role: value}``, in order."""
     result: dict[str, str] = {}
     for part in parts:
         for item in filter(None, (i.strip() for i in part.split(","))):

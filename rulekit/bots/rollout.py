@@ -1,8 +1,4 @@
-"""Rollouts: the quick, rough play a search runs after its tree.
-
-The policy knows no game. It is random, but leans two ways. A subset choice mostly takes a
-largest subset. An optional choice is seldom declined. It stops after ``depth`` decisions.
-"""
+"""Rollouts: the quick, random play a search runs after its tree, for ``depth`` decisions."""
 
 from __future__ import annotations
 

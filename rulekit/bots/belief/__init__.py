@@ -1,9 +1,4 @@
-"""What one player may know of the hidden state: weighted full states (particles).
-
-A :class:`Belief` for a role R replays the rules from each particle along R's observations.
-Its modules each import only those before them: ``compare``, ``logs``, ``deal``,
-``particles``, ``repairs``, ``history``.
-"""
+"""What one player may know of the hidden state: weighted full states (particles)."""
 
 from __future__ import annotations
 
@@ -33,11 +28,7 @@ class BeliefLost(Exception):
 
 
 class Belief(Replay):
-    """The states ``role`` cannot tell apart, kept up to date from its observations.
-
-    Caps bound its work: ``particles`` kept, ``frontier`` branches followed at once. ``keep``
-    and ``tries`` bound another's answers per state. ``budget`` bounds the applies per update.
-    """
+    """The states ``role`` cannot tell apart, kept up to date from its observations."""
 
     def __init__(self, game: Game, role: str, rng: random.Random, *, particles: int = 16,
                  frontier: int = 32, budget: int = 1_000, keep: int = 6, tries: int = 64,

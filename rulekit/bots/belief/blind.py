@@ -1,8 +1,4 @@
-"""A state drawn from one observation alone: what ``determinize`` gives when a belief is lost.
-
-Hidden variables take any value their declaration allows. Unseen cards are dealt again
-where random games show their kinds may lie. The state may be one the rules cannot reach.
-"""
+"""A state drawn from one observation alone: what ``determinize`` gives when a belief is lost."""
 
 from __future__ import annotations
 
@@ -25,7 +21,6 @@ if TYPE_CHECKING:
 LEARNING_GAMES = 6  # random games played to learn where each kind of card may lie
 LEARNING_STEPS = 2_000  # decisions at most per learning game
 DRAWS = 20  # draws tried for one that shows the role what it was shown
-
 
 
 class Slot(NamedTuple):
@@ -162,7 +157,6 @@ class _Placing:
         self.role = role
 
     def fits(self, card: str, slot: Slot, strict: bool) -> bool:
-        """Whether ``card`` may go to ``slot``."""
         if not slot.open_to_own and self.owner_of.get(card) == self.role:
             return False
         return not strict or self.kinds[card] in self.allowed[slot.key]
@@ -192,7 +186,6 @@ class _Matching:
         self.where: dict[str, int] = {}  # card -> slot
 
     def unplaced(self, cards: list[str]) -> list[str]:
-        """The cards of ``cards`` not placed yet."""
         return [card for card in cards if card not in self.where]
 
     def place(self, card: str, strict: bool, visited: set[int]) -> bool:

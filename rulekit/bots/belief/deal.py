@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from rulekit.engine.hidden import Kind
 
 
-
 class Place(NamedTuple):
     """A card in its place: a pile's key and an index in it."""
 
@@ -103,10 +102,7 @@ def _texts(item: object) -> list[str]:
 
 def redeal(game: Game, state: State, role: str, rand: random.Random,
            deal: Deal | None = None) -> bool:
-    """Deal again, in place, the cards ``role`` cannot see, each among its kind.
-
-    True if a card a pending decision names moved. It must then be asked again.
-    """
+    """Deal again, in place, the cards ``role`` cannot see. True if a named card moved."""
     if deal is None:
         deal = Deal(game, state, role)
     flat: list[str] = []
@@ -124,10 +120,7 @@ def redeal(game: Game, state: State, role: str, rand: random.Random,
 
 def ask_again(game: Game, state: State, rand: random.Random, *, mine: str | None = None
               ) -> State:
-    """Ask the pending decisions again after a new deal, keeping the answers still legal.
-
-    An answer no longer legal is drawn again. So the same players still decide.
-    """
+    """Ask the pending decisions again after a new deal, keeping the answers still legal."""
     if not state["pending"]:
         return state
     committed = state["committed"]
@@ -159,15 +152,8 @@ def project_cards(state: State, observation: Observation) -> int:
     seen = observation["zones"]
     if any(len(pile) != seen[key]["count"] for key, pile in zones.items()):
         return -1
-    if all(_shows(seen[key].get("cards"), pile) for key, pile in zones.items()):
-        return 0  # (most states a replay reaches)
     movable, wrong = _misplaced(zones, seen)
     return _swap_in(zones, movable, wrong)
-
-
-def _shows(shown: list[str | None] | None, pile: list[str]) -> bool:
-    return shown is None or shown == pile or all(
-        s is None or s == c for s, c in zip(shown, pile, strict=True))
 
 
 def _misplaced(zones: dict[str, list[str]], seen: Mapping[str, PileView]

@@ -1,8 +1,4 @@
-"""Replaying the rules along an observer's log: the states that show it what it saw.
-
-The replay gives R's real answers. It branches over the other players' options. It keeps
-the branches whose events, as R sees them, continue R's log.
-"""
+"""Replaying the rules along an observer's log: the states that show it what it saw."""
 
 from __future__ import annotations
 
@@ -178,11 +174,7 @@ class Replay(Repairs):
 
     def _branch(self, branch: Branch, decision: Decision, following: Following,
                 rescue: bool = True, front: bool = False) -> bool:
-        """Follow the answers of ``decision``'s player. True if one is kept.
-
-        The answers R's log is about to name come first, then others at random. It keeps ``keep``
-        and tries ``tries`` at most. Each branch kept weighs a share of ``branch``.
-        """
+        """Follow the answers of ``decision``'s player, named ones first. True if one is kept."""
         player = decision.player
         options, named, total = self._candidates(decision, branch.pos)
         if rescue and self._gathered_first(branch, decision, named, front, following):
@@ -212,10 +204,7 @@ class Replay(Repairs):
 
     def _try_named(self, unit: Branch, decision: Decision, options: Iterator[Option],
                    total: int, mine: Following) -> tuple[int, bool]:
-        """Try the answers R's log names: how many were tried, and whether that is enough.
-
-        An answer R saw whole is not looked for among the others.
-        """
+        """Try the answers R's log names: how many were tried, and whether that is enough."""
         tried = 0
         for option in options:
             tried += 1

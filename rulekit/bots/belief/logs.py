@@ -97,10 +97,7 @@ class Matched(NamedTuple):
 
 def difference(event: Mapping[str, object], wanted: Mapping[str, object],
                cards: Collection[str], pairs: list[tuple[str, str]]) -> int | None:
-    """How ``event`` differs from ``wanted``: :data:`SAME`, :data:`CARDS` or :data:`OTHER`.
-
-    Pairs of cards that differ join ``pairs``. None if the events come from other statements.
-    """
+    """How ``event`` differs from ``wanted``: :data:`SAME`, :data:`CARDS`, :data:`OTHER` or None."""
     if event == wanted:
         return SAME
     if not same_kind(event, wanted):

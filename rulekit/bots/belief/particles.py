@@ -52,9 +52,8 @@ class Caps:
     def __init__(self, game: Game, role: str, particles: int, frontier: int) -> None:
         self.max_particles = particles
         self.max_frontier = frontier
-        # The variables R cannot see: the states kept under a cap cover each of their values.
         self.hidden_vars = [value.key for value in game.layout.values
-                            if not value.seen_by(role)]
+                            if not value.seen_by(role)]  # a cap keeps a state of each value
 
     def cap(self, branches: list[Branch], cap: int, rng: random.Random) -> list[Branch]:
         """At most ``cap`` of ``branches``, exact ones first. Hidden values may need more."""

@@ -1,8 +1,4 @@
-"""Repairs of a replayed branch whose cards are not those the observer saw.
-
-A branch followed from a game's start dealt its cards its own way. Where R could not tell
-them apart, they are reordered, swapped, renamed or gathered.
-"""
+"""Repairs of a replayed branch whose cards are not those the observer saw."""
 
 from __future__ import annotations
 
@@ -36,7 +32,7 @@ Swap = dict[str, str]  # card -> the card it is exchanged with
 
 
 class Repairs:
-    """The repairs of a replay for the observer ``role``."""
+    """The repairs of a replay for the observer ``role``. The replay defines its stubs."""
 
     game: Game
     role: str
@@ -46,8 +42,6 @@ class Repairs:
     observation: Observation | None  # R's last observation followed
     _target: list[Event]  # the part of R's log this update follows
     _pinned: dict[int, set[str]]  # the cards R's log has named, per position in _target
-
-    # ------------------------------------------------------------ what the replay provides
 
     def _play(self, state: State, actions: dict[str, str] | None, in_place: bool = False
               ) -> State | None:
@@ -65,8 +59,6 @@ class Repairs:
 
     def _candidates(self, decision: Decision, pos: int) -> tuple[Iterator[Option], int, int]:
         raise NotImplementedError
-
-    # ------------------------------------------------------------ repairs
 
     def _in_answer_order(self, state: State, answer: str) -> State:
         """``state`` with the cards of R's subset ``answer`` in the order R held them."""
