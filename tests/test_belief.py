@@ -364,6 +364,6 @@ def test_a_cap_keeps_one_state_of_every_hidden_value() -> None:
     weights = [1.0 + i for i in items]
     strata = [str(i % 6) for i in items]
     covers = [((0, str(i % 6)),) for i in items]
-    kept = stratified_pick(items, weights, strata, 2, random.Random(0), covers=covers)
+    kept = stratified_pick(weights, strata, 2, random.Random(0), covers=covers)
     assert {strata[i] for i, _ in kept} == set(strata)
     assert sum(w for _, w in kept) == pytest.approx(sum(weights))

@@ -6,7 +6,6 @@ import random
 from collections import defaultdict
 from collections.abc import Callable
 
-from rulekit.bots.belief import Belief
 from rulekit.bots.belief.deal import Deal, redeal
 from rulekit.engine.game import copy_state
 from rulekit.pack.loader import load_pack
@@ -41,18 +40,16 @@ def test_a_deal_moves_each_card_to_every_unseen_place_of_its_kind_and_no_other()
     assert any(card in deck for card in pooled)
 
 
-def test_particles_with_the_same_cards_but_other_answers_watch_other_cards() -> None:
-    """The layout a draw deals from is shared by particles with the same cards in the same
-    places only if their pending decisions name the same cards."""
+def test_states_with_the_same_cards_but_other_answers_watch_other_cards() -> None:
+    """A deal watches the cards the pending decisions name: those of the answer committed."""
     game = load_pack("carchase").game
     state = contest_state(game)
-    belief = Belief(game, "law", random.Random(1))
     hand = state["zones"]["hand.fugitive"]
     one, two = copy_state(state), copy_state(state)
     one["committed"] = {"fugitive": hand[0]}
     two["committed"] = {"fugitive": hand[1]}
     one["pending"] = two["pending"] = [s for s in state["pending"] if s["player"] == "law"]
-    watched = [{card for _, _, card in belief._deal(s).watched} for s in (one, two)]
+    watched = [{card for _, _, card in Deal(game, s, "law").watched} for s in (one, two)]
     assert watched == [{hand[0]}, {hand[1]}]
 
 

@@ -86,7 +86,6 @@ def sibling(game: Game, state: State, role: str, rng: random.Random) -> State:
 
 def forget() -> None:
     module._cache.clear()
-    module._last.clear()
 
 
 def drawn(game: Game, state: State, role: str, seed: int, *, warm: State | None = None
@@ -97,7 +96,7 @@ def drawn(game: Game, state: State, role: str, seed: int, *, warm: State | None 
     if warm is not None:
         determinize(game, warm, role, random.Random(seed + 1))
     out = determinize(game, state, role, random.Random(seed))
-    lost = module._last[game][role][1].lost
+    lost = module._cache[game][role][0].lost  # the belief just used comes first
     forget()
     return json.dumps(out, sort_keys=True), lost
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -98,13 +97,13 @@ def test_a_search_weighs_what_the_long_way_gives(role: str,
     calls = []
 
     def checked(decision: Decision, stats: dict[str, list[float]], rng: random.Random,
-                memo: list[Any]) -> list[str]:
+                memo: ismcts._Memo) -> list[str]:
         twin = random.Random()
         twin.setstate(rng.getstate())
         want = _plain_candidates(decision, dict(stats), twin)
         got = fast(decision, stats, rng, memo)
         assert got == want and rng.getstate() == twin.getstate(), decision
-        calls.append(bool(memo) and len(memo[2]) > 0)
+        calls.append(len(memo.legal) > 0)
         return got
 
     monkeypatch.setattr(ismcts, "_candidates", checked)

@@ -1,1 +1,1 @@
-"""Bots for any pack: the belief of a player over the hidden state, and agents that use it."""
+"""Bots for any pack: a player's belief over the hidden state, and agents using it."""

@@ -1,10 +1,4 @@
-"""How good a state is for a role: a number from 0 (lost) to 1 (won).
-
-An evaluation is a function ``(game, state, role) -> float``. The default knows only the end of
-a game: 1 for the winner, 0 for the loser, 0.5 for a draw or a game still going. A pack may
-declare its own (``flow.evaluate``, see ``docs/bots.md``), and a Python caller may give any
-function.
-"""
+"""How good a state is for a role: from 0 (lost) to 1 (won)."""
 
 from __future__ import annotations
 
@@ -21,7 +15,7 @@ Evaluation = Callable[["Game", State, str], float]
 
 
 def outcome(game: Game, state: State, role: str) -> float:
-    """1 if ``role`` has won, 0 if another role has, 0.5 otherwise (a draw, or not over)."""
+    """1 if ``role`` has won, 0 if another has, else 0.5."""
     result = state["result"]
     if result is None or result["winner"] is None:
         return 0.5
@@ -29,9 +23,7 @@ def outcome(game: Game, state: State, role: str) -> float:
 
 
 def pack_evaluation(game: Game) -> Evaluation:
-    """The pack's declared evaluation (``flow.evaluate``: an integer per role, higher is
-    better, squashed into 0.05..0.95 so that a win or a loss always counts more), or
-    :func:`outcome` if it declares none."""
+    """The pack's ``flow.evaluate``, squashed into 0.05..0.95, or :func:`outcome` if none."""
     scores = game.program.evaluate
     if not scores:
         return outcome

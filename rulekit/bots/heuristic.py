@@ -1,12 +1,4 @@
-"""The ``heuristic`` agent: greedy one-step look-ahead on an evaluation.
-
-For each legal option the agent plays it on a few states drawn from its belief (the other
-players' simultaneous answers drawn at random), runs the game up to the next decision and
-scores the result with the evaluation; it takes the best mean, ties broken at random with the
-seat's generator. An anytime action is taken only if it scores better than the decision's own
-options by a margin (:data:`rulekit.bots.anytime.MARGIN`), and not again where the seat took it
-and came back with nothing new, as in ``ismcts``.
-"""
+"""The ``heuristic`` agent: greedy one-step look-ahead on an evaluation."""
 
 from __future__ import annotations
 
@@ -20,11 +12,11 @@ from rulekit.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from rulekit.bots.agent import View
+    from rulekit.engine.game import Game, State
 
 
 class HeuristicAgent:
-    """Greedy one-step look-ahead. ``samples`` states are drawn from the belief per decision;
-    ``evaluate`` defaults to the pack's ``evaluate:`` (or win/loss only)."""
+    """Greedy one-step look-ahead over ``samples`` states drawn from the belief."""
 
     def __init__(self, samples: int = 4, evaluate: Evaluation | None = None) -> None:
         if samples < 1:
@@ -36,31 +28,46 @@ class HeuristicAgent:
         options = own_options(decision, idle_here(view))
         if len(options) == 1:
             return options[0]
+        if view.belief.lost:  # no state to look ahead on: play as rollouts do
+            return rollout_choice(decision, view.rng)
+        totals = self._totals(view, options)
+        best = _best(options, totals, decision, MARGIN * self.samples)
+        return remember(view, decision, view.rng.choice(best))
+
+    def _totals(self, view: View, options: list[Option]) -> list[float]:
         game, role, rng = view.game, view.role, view.rng
         evaluate = self.evaluate or pack_evaluation(game)
-        if view.belief.lost:  # no state to look ahead on: play as rollouts do
-            return rollout_choice(decision, rng)
         states = [view.determinize(rng) for _ in range(self.samples)]
         totals = [0.0] * len(options)
         for state in states:
             others = {d.player: d.sample(rng) for d in game.pending(state) if d.player != role}
             for i, option in enumerate(options):
-                try:
-                    after = game.apply(state, {role: option.id, **others})
-                except IllegalActionError:
-                    continue
-                totals[i] += evaluate(game, after, role)
-        extras = {o.id for o in decision.extras}
-        scored = list(zip(options, totals, strict=True))
-        own = [(o, t) for o, t in scored if o.id not in extras]
-        best_own = max((t for _, t in own), default=None)
-        best = max(totals)
-        if best_own is not None and best <= best_own + MARGIN * len(states):
-            scored, best = own, best_own  # an anytime action must gain (see anytime.MARGIN)
-        return remember(view, decision, rng.choice([o for o, t in scored if t == best]))
+                after = _played(game, state, {role: option.id, **others})
+                if after is not None:
+                    totals[i] += evaluate(game, after, role)
+        return totals
 
     def __repr__(self) -> str:
         return f"HeuristicAgent(samples={self.samples})"
+
+
+def _played(game: Game, state: State, actions: dict[str, str | Option]) -> State | None:
+    try:
+        return game.apply(state, actions)
+    except IllegalActionError:
+        return None
+
+
+def _best(options: list[Option], totals: list[float], decision: Decision, margin: float
+          ) -> list[Option]:
+    """The options of the best total; an anytime action must gain ``margin``."""
+    scored = list(zip(options, totals, strict=True))
+    extras = {o.id for o in decision.extras}
+    own = [(o, t) for o, t in scored if o.id not in extras]
+    if own and max(totals) <= max(t for _, t in own) + margin:
+        scored = own
+    best = max(t for _, t in scored)
+    return [o for o, t in scored if t == best]
 
 
 __all__ = ["HeuristicAgent"]

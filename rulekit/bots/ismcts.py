@@ -1,25 +1,4 @@
-"""The ``ismcts`` agent: single-observer information-set Monte Carlo tree search.
-
-Each iteration draws a full state from the seat's belief (a *determinization*: nothing the seat
-may not know is taken from the real game), walks down one tree shared by all iterations,
-choosing every pending player's answer by UCB, adds one node, then plays a *rollout* on the
-fast playout path (:mod:`rulekit.engine.playout`) for at most ``depth`` decisions, and scores
-the state reached with the evaluation (win/loss at the end; the pack's ``evaluate:`` when cut).
-By default ``depth`` is 0: the new node's state is scored as it is, which measured stronger
-than random rollouts on the shipped packs (they add noise that 100 iterations do not average
-out; ``docs/bots.md``).
-The rollout policy is random with two generic leanings (see :mod:`rulekit.bots.rollout`): a
-subset choice is often answered with a largest subset, and an optional choice is seldom
-declined. For a subset choice of many items a node weighs a few largest subsets, the empty one
-and random ones. Options that exist in one determinization and not in another are scored by
-how often they were *available* (the ISMCTS rule). Players deciding at the same time each
-choose from their own statistics at the node (decoupled UCB), so neither side's choice depends
-on the other's commitment. The answer is the most visited option at the root. A seat whose
-belief has lost the game has no state to search on: it answers as the rollout policy would.
-
-Budgets: ``iterations`` per decision (deterministic for a given seed), or ``seconds`` per
-decision (then the count depends on the machine's speed).
-"""
+"""The ``ismcts`` agent: single-observer information-set Monte Carlo tree search."""
 
 from __future__ import annotations
 
@@ -29,7 +8,7 @@ import itertools
 import math
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulekit.bots.anytime import Detours, idle_here, own_options, remember, unless_idle
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
@@ -44,33 +23,54 @@ if TYPE_CHECKING:
 
 ITERATIONS = 100  # the default budget per decision
 DEPTH = 0  # the default number of rollout decisions before the evaluation scores the state
+WIDTH = 16  # options considered at a node of a decision with many (subsets, say)
+LARGEST = 3  # of which (about) this many are largest subsets
+
+Stats = dict[str, list[float]]  # per option id: [visits, total reward, times available]
+Joint = tuple[tuple[str, str], ...]  # each deciding player's answer, in order
+Path = list[tuple["_Node", Joint]]  # the nodes an iteration walked through, and its answers
+
+
+class _Memo:
+    """What a node's last visit found of one player's decision."""
+
+    __slots__ = ("ids", "legal", "scanned", "shape")
+
+    def __init__(self) -> None:
+        self.shape: tuple[object, ...] | None = None  # the decision's :func:`_shape`
+        self.ids: list[str] | None = None  # every option's id, for a decision of few options
+        self.legal: list[tuple[str, str]] = []  # (id tried at the node, the option's id here)
+        self.scanned = 0  # how many of the node's ids tried were looked at
+
+    def reset(self, shape: tuple[object, ...]) -> None:
+        self.shape, self.ids, self.legal, self.scanned = shape, None, [], 0
 
 
 class _Node:
-    """A point of the tree: per player, per option id, [visits, total reward, available]."""
 
     __slots__ = ("children", "memo", "stats")
 
     def __init__(self) -> None:
-        self.stats: dict[str, dict[str, list[float]]] = {}
-        self.children: dict[tuple[tuple[str, str], ...], _Node] = {}
-        self.memo: dict[str, list[Any]] = {}  # per player, see _candidates
+        self.stats: dict[str, Stats] = {}
+        self.children: dict[Joint, _Node] = {}
+        self.memo: dict[str, _Memo] = {}
+
+    def memo_of(self, player: str) -> _Memo:
+        memo = self.memo.get(player)
+        if memo is None:
+            memo = self.memo[player] = _Memo()
+        return memo
 
 
 class IsmctsAgent:
-    """Information-set MCTS over determinizations of the seat's belief."""
+    """Information-set MCTS over states drawn from the seat's belief."""
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
                  depth: int = DEPTH, exploration: float = 0.7,
                  evaluate: Evaluation | None = None) -> None:
         if iterations is None and seconds is None:
             iterations = ITERATIONS
-        if iterations is not None and iterations < 1:
-            raise ValueError("iterations must be at least 1")
-        if seconds is not None and seconds <= 0:
-            raise ValueError("seconds must be more than 0")
-        if depth < 0:
-            raise ValueError("depth must be 0 or more")
+        _check_budget(iterations, seconds, depth)
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
@@ -83,104 +83,88 @@ class IsmctsAgent:
         options = decision.options()
         if len(options) == 1:
             return options[0]
-        game, role = view.game, view.role
         if view.belief.lost:  # brought up to date before the clock starts
             return rollout_choice(decision, view.rng)  # no state to search: play as rollouts
         barred = idle_here(view)  # anytime actions taken here already, back with nothing new
+        root = self._search(view, barred)
+        answer = _most_visited(view, decision, root.stats.get(view.role, {}), barred)
+        return remember(view, decision, answer)
+
+    def _search(self, view: View, barred: set[str]) -> _Node:
         rng = random.Random(view.rng.getrandbits(64))
-        evaluate = self.evaluate or pack_evaluation(game)
+        evaluate = self.evaluate or pack_evaluation(view.game)
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
-        while True:
-            if self.iterations is not None and done >= self.iterations:
-                break
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
-                break
+        while not self._spent(done, deadline):
             state = view.determinize(rng)
             state["quiet"] = True  # a search builds no log lines
-            # A pack's fault on a line of play the real game may never take: the iteration
-            # counts for nothing (a real game that takes it says where).
+            # A pack's fault on a line the real game may never take counts for nothing.
             with contextlib.suppress(GameRuntimeError):
-                self._iterate(game, state, root, rng, evaluate, (role, barred))
+                self._iterate(view.game, state, root, rng, evaluate, (view.role, barred))
             done += 1
         self.last_iterations = done
-        stats = root.stats.get(role, {})
-        tried = []
-        for option_id, entry in stats.items():
-            if entry[0] > 0 and option_id not in barred:
-                option = decision.legal_option(option_id)
-                if option is not None:
-                    tried.append(option)
-        if not tried:
-            options = own_options(decision, barred)
-            return remember(view, decision, view.rng.choice(options) if barred else
-                            decision.sample(view.rng))
-        best = max(tried, key=lambda o: (stats[o.id][0], stats[o.id][1]))
-        best = unless_idle(best, tried, decision, lambda o: stats[o.id][1] / stats[o.id][0])
-        return remember(view, decision, best)
+        return root
+
+    def _spent(self, done: int, deadline: float | None) -> bool:
+        if self.iterations is not None and done >= self.iterations:
+            return True
+        return deadline is not None and done > 0 and time.perf_counter() >= deadline
 
     def _iterate(self, game: Game, state: State, root: _Node, rng: random.Random,
                  evaluate: Evaluation, barred_at_root: tuple[str, set[str]]) -> None:
-        path: list[tuple[_Node, tuple[tuple[str, str], ...]]] = []
+        """One iteration: down the tree, a rollout, and the rewards back up."""
+        path = self._descend(game, state, root, rng, barred_at_root)
+        if state["result"] is None and self.depth > 0:
+            rollout(game, state, rng, self.depth)
+        rewards = {role: evaluate(game, state, role) for role in game.roles}
+        _back_up(path, rewards)
+
+    def _descend(self, game: Game, state: State, root: _Node, rng: random.Random,
+                 barred_at_root: tuple[str, set[str]]) -> Path:
+        """Walk down from ``root``, playing ``state``, until a node is added."""
+        path: Path = []
         node = root
-        expanded = False
         detours = Detours()  # no going round an anytime action's loop inside the tree
-        while state["result"] is None and not expanded:
+        while state["result"] is None:
             decisions = game.pending(state)
             if not decisions:
                 break
-            answers = []
-            for d in decisions:
-                barred = detours.barred(state, d)
-                if node is root and d.player == barred_at_root[0]:
-                    barred = barred | barred_at_root[1]
-                answer = self._select(node, d, rng, barred)
-                detours.took(state, d, answer)
-                answers.append((d.player, answer))
-            joint = tuple(answers)
+            at_root = barred_at_root if node is root else None
+            joint = self._select_all(node, decisions, state, rng, detours, at_root)
             path.append((node, joint))
             game.apply(state, dict(joint), in_place=True)
             child = node.children.get(joint)
             if child is None:
-                child = node.children[joint] = _Node()
-                expanded = True
+                node.children[joint] = _Node()
+                break
             node = child
-        if state["result"] is None and self.depth > 0:
-            rollout(game, state, rng, self.depth)
-        rewards = {role: evaluate(game, state, role) for role in game.roles}
-        for node, joint in path:
-            for player, option_id in joint:
-                entry = node.stats[player][option_id]
-                entry[0] += 1
-                entry[1] += rewards[player]
+        return path
+
+    def _select_all(self, node: _Node, decisions: list[Decision], state: State,
+                    rng: random.Random, detours: Detours, at_root: tuple[str, set[str]] | None
+                    ) -> Joint:
+        answers = []
+        for d in decisions:
+            barred = detours.barred(state, d)
+            if at_root is not None and d.player == at_root[0]:
+                barred = barred | at_root[1]
+            answer = self._select(node, d, rng, barred)
+            detours.took(state, d, answer)
+            answers.append((d.player, answer))
+        return tuple(answers)
 
     def _select(self, node: _Node, decision: Decision, rng: random.Random,
                 barred: set[str]) -> str:
-        """UCB over the options available here but ``barred`` anytime actions, untried ones
-        first (in random order)."""
+        """UCB over the options available here, untried ones first, in random order."""
         stats = node.stats.setdefault(decision.player, {})
-        options = _candidates(decision, stats, rng, node.memo.setdefault(decision.player, []))
+        options = _candidates(decision, stats, rng, node.memo_of(decision.player))
         if barred:
             options = [o for o in options if o not in barred] or options
-        untried = []
-        for option_id in options:
-            entry = stats.get(option_id)
-            if entry is None:
-                entry = stats[option_id] = [0.0, 0.0, 0.0]
-            entry[2] += 1
-            if entry[0] == 0:
-                untried.append(option_id)
+        untried = _mark_available(stats, options)
         if untried:
             return rng.choice(untried)
-        c = self.exploration
-        best_id, best_value = options[0], -math.inf
-        for option_id in options:
-            visits, total, available = stats[option_id]
-            value = total / visits + c * math.sqrt(math.log(available) / visits)
-            if value > best_value:
-                best_id, best_value = option_id, value
-        return best_id
+        return _best_ucb(stats, options, self.exploration)
 
     def __repr__(self) -> str:
         budget = f"seconds={self.seconds}" if self.seconds is not None else \
@@ -188,51 +172,113 @@ class IsmctsAgent:
         return f"IsmctsAgent({budget}, depth={self.depth})"
 
 
+def _back_up(path: Path, rewards: dict[str, float]) -> None:
+    for node, joint in path:
+        for player, option_id in joint:
+            entry = node.stats[player][option_id]
+            entry[0] += 1
+            entry[1] += rewards[player]
+
+
+def _check_budget(iterations: int | None, seconds: float | None, depth: int) -> None:
+    if iterations is not None and iterations < 1:
+        raise ValueError("iterations must be at least 1")
+    if seconds is not None and seconds <= 0:
+        raise ValueError("seconds must be more than 0")
+    if depth < 0:
+        raise ValueError("depth must be 0 or more")
+
+
+def _most_visited(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Option:
+    """The root's most visited option, unless it is idle."""
+    tried = _tried(decision, stats, barred)
+    if not tried:
+        return view.rng.choice(own_options(decision, barred)) if barred else \
+            decision.sample(view.rng)
+    best = max(tried, key=lambda o: (stats[o.id][0], stats[o.id][1]))
+    return unless_idle(best, tried, decision, lambda o: stats[o.id][1] / stats[o.id][0])
+
+
+def _tried(decision: Decision, stats: Stats, barred: set[str]) -> list[Option]:
+    tried = []
+    for option_id, entry in stats.items():
+        if entry[0] > 0 and option_id not in barred:
+            option = decision.legal_option(option_id)
+            if option is not None:
+                tried.append(option)
+    return tried
+
+
+def _mark_available(stats: Stats, options: list[str]) -> list[str]:
+    """Count ``options`` as available once more; return those never tried."""
+    untried = []
+    for option_id in options:
+        entry = stats.get(option_id)
+        if entry is None:
+            entry = stats[option_id] = [0.0, 0.0, 0.0]
+        entry[2] += 1
+        if entry[0] == 0:
+            untried.append(option_id)
+    return untried
+
+
+def _best_ucb(stats: Stats, options: list[str], c: float) -> str:
+    """The option of the highest UCB value, the first of them on a tie."""
+    best_id, best_value = options[0], -math.inf
+    for option_id in options:
+        visits, total, available = stats[option_id]
+        value = total / visits + c * math.sqrt(math.log(available) / visits)
+        if value > best_value:
+            best_id, best_value = option_id, value
+    return best_id
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _items_of(option_id: str) -> frozenset[str]:
-    """The ids of the items a subset's option id names (none for the empty subset, nor for
-    an anytime action's ``!name``)."""
+    """The ids of the items a subset's option id names."""
     if option_id in (NONE_ID, "") or option_id[:1] == "!":
         return frozenset()
     return frozenset(option_id.split("+"))
 
 
-WIDTH = 16  # options considered at a node of a decision with many (subsets, say)
-LARGEST = 3  # of which (about) this many are largest subsets
-
-
-def _candidates(decision: Decision, stats: dict[str, list[float]], rng: random.Random,
-                memo: list[Any]) -> list[str]:
-    """The ids of the options a node weighs: all of them, or for a decision with very many
-    (subsets of many items), those already tried here that are legal now, then a few largest
-    subsets and the empty one, then random ones, up to :data:`WIDTH`.
-
-    ``memo`` (the node's, for this player) keeps what the last visit found of the ids tried
-    here, with the decision's :func:`_shape`: a visit to the same decision (the searching
-    player's own, whose cards every state drawn shares) goes on from there."""
+def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Memo
+                ) -> list[str]:
+    """The ids of the options a node weighs: all of them, or :data:`WIDTH` at most."""
     shape = _shape(decision)
-    known = bool(memo) and memo[0] == shape
+    if memo.shape != shape:
+        memo.reset(shape)
     if decision.kind == "one" or len(decision.items) <= 4:
-        if not known:
-            memo[:] = [shape, 0, [option.id for option in decision.options()]]
-        return list(memo[2])
-    scanned, legal = (memo[1], memo[2]) if known else (0, [])
-    if len(legal) < WIDTH:
-        # Most ids tried at a node of another player name cards of other deals: those that
-        # name an item not offered now are passed over in C before an option is looked for.
-        offered = decision.offered
-        new_ids = itertools.islice(stats, scanned, None)  # (tried since the last visit)
-        all_offered = map(offered.__ge__, map(_items_of, itertools.islice(stats, scanned, None)))
-        for option_id in itertools.compress(new_ids, all_offered):
-            option = decision.legal_option(option_id)
-            if option is not None:  # (its id names the items in the order offered here)
-                legal.append((option_id, option.id))
-                if len(legal) >= WIDTH:
-                    break
-        memo[:] = [shape, len(stats), legal]
-    found = dict(legal[:WIDTH])  # id tried -> the option's id
-    if len(found) >= WIDTH:
-        return list(found.values())
+        return _all_ids(decision, memo)
+    if len(memo.legal) < WIDTH:
+        _scan(decision, stats, memo)
+    found = dict(memo.legal[:WIDTH])  # id tried -> the option's id
+    if len(found) < WIDTH:
+        _add_largest_and_random(found, decision, rng)
+    return list(found.values())
+
+
+def _all_ids(decision: Decision, memo: _Memo) -> list[str]:
+    if memo.ids is None:
+        memo.ids = [option.id for option in decision.options()]
+    return list(memo.ids)
+
+
+def _scan(decision: Decision, stats: Stats, memo: _Memo) -> None:
+    """Note the ids tried since the last visit that are legal now."""
+    offered = decision.offered
+    new_ids = itertools.islice(stats, memo.scanned, None)
+    all_offered = map(offered.__ge__, map(_items_of, itertools.islice(stats, memo.scanned, None)))
+    for option_id in itertools.compress(new_ids, all_offered):
+        option = decision.legal_option(option_id)
+        if option is not None:  # (its id names the items in the order offered here)
+            memo.legal.append((option_id, option.id))
+            if len(memo.legal) >= WIDTH:
+                break
+    memo.scanned = len(stats)
+
+
+def _add_largest_and_random(found: dict[str, str], decision: Decision, rng: random.Random
+                            ) -> None:
     for _ in range(2 * LARGEST):
         option = largest_option(decision, rng)
         if option is not None:
@@ -244,12 +290,10 @@ def _candidates(decision: Decision, stats: dict[str, list[float]], rng: random.R
             break
         option = decision.sample(rng)
         found.setdefault(option.id, option.id)
-    return list(found.values())
 
 
-def _shape(decision: Decision) -> tuple[Any, ...]:
-    """What makes an option id legal at ``decision``: its items' ids, in order, its kind,
-    bounds and ``at most`` rules, and its anytime actions."""
+def _shape(decision: Decision) -> tuple[object, ...]:
+    """What makes an option id legal at ``decision``: its items, kind and rules."""
     spec = decision.spec
     return (decision.kind, tuple(decision.ids), spec.get("optional", False), decision.min,
             decision.max, tuple((limit, tuple(flags)) for limit, flags in spec.get("at_most", ())),

@@ -1,18 +1,4 @@
-"""Rollouts: the quick, rough play a search runs after its tree, on the fast playout path.
-
-The rollout policy knows no game; it is random with two generic leanings, which make the
-players of a rollout less aimless than uniform ones without costing a look-ahead:
-
-- a subset choice ("play any of these cards") is answered most of the time with a *largest*
-  subset the constraints allow (items taken in random order while they fit), otherwise with a
-  uniform one;
-- an optional choice is declined now and then, not as often as one option in ``n + 1``.
-
-A rollout stops after ``depth`` decisions; the state is then left where it stopped (inside a
-procedure), to be scored by an evaluation and thrown away. A rollout that meets an error of the
-pack raises :class:`~rulekit.errors.GameRuntimeError` (without the place in the pack: a real
-game that takes that line of play says where).
-"""
+"""Rollouts: the quick, random play a search runs after its tree, for ``depth`` decisions."""
 
 from __future__ import annotations
 
@@ -32,45 +18,60 @@ ANYTIME = 0.05  # how often an anytime action is taken where one is offered
 
 
 def largest_subset(decision: Decision, rng: random.Random) -> list[int]:
-    """The positions of a largest subset of ``decision``'s items (a subset choice) that its
-    ``at most`` rules allow: items are taken in random order while they fit."""
-    spec = decision.spec
+    """The positions of a largest subset of ``decision``'s items, taken in random order."""
     order = list(range(len(decision.items)))
     rng.shuffle(order)
-    groups = [(limit, flags, [0]) for limit, flags in spec.get("at_most", ())]
+    rules = [(limit, flags) for limit, flags in decision.spec.get("at_most", [])]
+    used = [0] * len(rules)
     chosen: list[int] = []
-    most = decision.max
     for i in order:
-        if len(chosen) >= most:
+        if len(chosen) >= decision.max:
             break
-        if all(not flags[i] or used[0] < limit for limit, flags, used in groups):
+        if _take(i, rules, used):
             chosen.append(i)
-            for _, flags, used in groups:
-                used[0] += bool(flags[i])
     chosen.sort()
     return chosen
 
 
+def _take(i: int, rules: list[tuple[int, list[int]]], used: list[int]) -> bool:
+    """Whether item ``i`` fits the ``at most`` rules; if so, count it."""
+    if any(flags[i] and used[r] >= limit for r, (limit, flags) in enumerate(rules)):
+        return False
+    for r, (_, flags) in enumerate(rules):
+        used[r] += bool(flags[i])
+    return True
+
+
 def largest_option(decision: Decision, rng: random.Random) -> Option | None:
-    """A largest subset as an option (None if it is not a legal answer: too few items)."""
+    """A largest subset as an option; None if it is too small."""
     chosen = largest_subset(decision, rng)
     if len(chosen) < decision.min:
         return None
-    return decision.subset_option(chosen)  # (its size and 'at most' rules are kept)
+    return decision.subset_option(chosen)
 
 
 def rollout_choice(decision: Decision, rng: random.Random) -> Option:
-    """The rollout policy's answer to ``decision`` (see the module's docstring)."""
+    """The rollout policy's answer to ``decision``."""
     if decision.extras and rng.random() < ANYTIME:
         return rng.choice(decision.extras)
     if decision.kind == "subset":
-        if rng.random() < LARGEST:
-            option = largest_option(decision, rng)
-            if option is not None:
-                return option
-        return decision.sample(rng)
+        return _subset_choice(decision, rng)
     if not decision.optional:
         return decision.sample(rng)
+    return _optional_choice(decision, rng)
+
+
+def _subset_choice(decision: Decision, rng: random.Random) -> Option:
+    """A largest subset :data:`LARGEST` of the time, else a uniform one."""
+    if rng.random() < LARGEST:
+        option = largest_option(decision, rng)
+        if option is not None:
+            return option
+    return decision.sample(rng)
+
+
+def _optional_choice(decision: Decision, rng: random.Random) -> Option:
+    """``none`` :data:`DECLINE` of the time, else a uniform item."""
     if not decision.items or rng.random() < DECLINE:
         return decision.option(NONE_ID)
     option = decision.sample(rng)
@@ -80,7 +81,7 @@ def rollout_choice(decision: Decision, rng: random.Random) -> Option:
 
 
 def rollout(game: Game, state: State, rng: random.Random, depth: int) -> None:
-    """Play ``state`` (in place) with the rollout policy for at most ``depth`` decisions."""
+    """Play ``state`` in place, for at most ``depth`` decisions."""
     left = [depth]
 
     def choose(decision: Decision) -> Option:
@@ -91,7 +92,7 @@ def rollout(game: Game, state: State, rng: random.Random, depth: int) -> None:
 
     try:
         playout(game, state, {role: choose for role in game.roles})
-    except Exception as exc:  # the fast path's errors are plain Python ones
+    except Exception as exc:  # the playout path's errors are plain Python ones
         raise GameRuntimeError(f"a rollout failed: {type(exc).__name__}: {exc}") from exc
 
 

@@ -1,91 +1,108 @@
-"""Card places a player cannot see, and dealing them again (the chance a player cannot tell)."""
+"""The card places a player cannot see, and dealing their cards again."""
 
 from __future__ import annotations
 
-import contextlib
+import itertools
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, NamedTuple, NotRequired, TypedDict, cast
 
 from rulekit.engine.game import copy_state
-from rulekit.errors import IllegalActionError
+from rulekit.engine.observe import Observation
 
 if TYPE_CHECKING:
+    from rulekit.engine.decisions import Decision, Option
     from rulekit.engine.game import Game, State
     from rulekit.engine.hidden import Kind
 
 
-class Deal:
-    """Where :func:`redeal` deals the cards a role cannot see, in one layout of the cards.
+class Place(NamedTuple):
+    """A card in its place: a pile's key and an index in it."""
 
-    It is found once and used for every new deal of a state with the same cards in the same
-    places. ``pools`` holds the cards of each kind (the same ``type`` and ``owner``) with at
-    least two such cards, in the order of their places. A deal shuffles each pool and lays the
-    pools end to end, then ``fixed``, the cards that stay. ``piles`` gives each pile that holds
-    a pooled card as the positions of its cards in that flat list. ``watched`` holds the
-    places of the cards a pending decision offers or was answered with: a deal that moves one
-    asks the decision again.
+    key: str
+    at: int
+    card: str
+
+
+class PileView(TypedDict):
+    """What an observation shows of a pile: its size, and maybe its cards."""
+
+    count: int
+    cards: NotRequired[list[str | None]]  # None where a card is not shown
+
+
+class Deal:
+    """Where :func:`redeal` deals the cards a role cannot see, in one layout.
+
+    ``pools`` holds the cards of each kind of two cards or more. A deal shuffles each pool and
+    lays the pools end to end, then ``fixed``. ``piles`` gives each pile as positions in that
+    list. ``watched`` holds the places of the cards a pending decision names.
     """
 
     __slots__ = ("fixed", "piles", "pools", "watched")
 
     def __init__(self, game: Game, state: State, role: str) -> None:
-        kinds = game.layout.card_kind
-        zones = state["zones"]
-        by_kind: dict[Kind, list[tuple[str, int, str]]] = {}
-        for key, own_shown in game.layout.hidden_piles[role]:
-            for index, card in enumerate(zones[key]):
-                kind = kinds[card]
-                if own_shown and kind.owner == role:
-                    continue
-                by_kind.setdefault(kind, []).append((key, index, card))
-        groups = [places for places in by_kind.values() if len(places) > 1]
+        groups = _pools(game, state, role)
         self.pools = [[card for _, _, card in places] for places in groups]
-        flat: dict[tuple[str, int], int] = {}
-        for places in groups:
-            for key, index, _ in places:
-                flat[key, index] = len(flat)
+        pooled = list(itertools.chain.from_iterable(groups))
         self.fixed: list[str] = []
-        self.piles: list[tuple[str, list[int]]] = []
-        for key in dict.fromkeys(key for places in groups for key, _, _ in places):
-            plan = []
-            for index, card in enumerate(zones[key]):
-                at = flat.get((key, index))
-                if at is None:
-                    at = len(flat) + len(self.fixed)
-                    self.fixed.append(card)
-                plan.append(at)
-            self.piles.append((key, plan))
+        self.piles = self._plans(pooled, state["zones"])
         named = named_cards(state)
-        self.watched = [(key, index, card) for places in groups for key, index, card in places
-                        if card in named]
+        self.watched = [place for place in pooled if place.card in named]
+
+    def _plans(self, pooled: list[Place], zones: dict[str, list[str]]
+               ) -> list[tuple[str, list[int]]]:
+        flat = {(key, index): at for at, (key, index, _) in enumerate(pooled)}
+        keys = dict.fromkeys(key for key, _, _ in pooled)
+        return [(key, self._plan(key, zones[key], flat)) for key in keys]
+
+    def _plan(self, key: str, pile: list[str], flat: dict[tuple[str, int], int]) -> list[int]:
+        plan = []
+        for index, card in enumerate(pile):
+            at = flat.get((key, index))
+            if at is None:
+                at = len(flat) + len(self.fixed)
+                self.fixed.append(card)
+            plan.append(at)
+        return plan
+
+
+def _pools(game: Game, state: State, role: str) -> list[list[Place]]:
+    by_kind: dict[Kind, list[Place]] = {}
+    for key, index, card, kind in _hidden_places(game, state, role):
+        by_kind.setdefault(kind, []).append(Place(key, index, card))
+    return [places for places in by_kind.values() if len(places) > 1]
+
+
+def _hidden_places(game: Game, state: State, role: str) -> Iterator[tuple[str, int, str, Kind]]:
+    kinds = game.layout.card_kind
+    for key, own_shown in game.layout.hidden_piles[role]:
+        for index, card in enumerate(state["zones"][key]):
+            kind = kinds[card]
+            if not own_shown or kind.owner != role:
+                yield key, index, card, kind
 
 
 def named_cards(state: State) -> set[str]:
-    """The cards a pending decision of ``state`` offers or was answered with."""
-    named: set[str] = set()
+    """The cards a pending decision offers or was answered with."""
+    named = {card for answer in state["committed"].values() for card in answer.split("+")}
     for spec in state["pending"]:
         for item in spec["items"]:
-            if item.__class__ is str:
-                named.add(item)
-            elif item.__class__ is list:
-                named.update(i for i in item if i.__class__ is str)
-    for answer in state["committed"].values():
-        named.update(answer.split("+"))
+            named.update(_texts(item))
     return named
+
+
+def _texts(item: object) -> list[str]:
+    if type(item) is str:
+        return [item]
+    if type(item) is list:
+        return [i for i in item if i.__class__ is str]
+    return []
 
 
 def redeal(game: Game, state: State, role: str, rand: random.Random,
            deal: Deal | None = None) -> bool:
-    """Deal again, in place, every card ``role`` cannot see among the places it cannot see.
-
-    Each pile keeps its size, and cards move only among cards of the same kind (the same
-    ``type`` and ``owner`` properties), so a token never lands where a check was: each kind's
-    cards take a uniform random order over its places. The generator state is renewed too.
-    ``deal`` (a :class:`Deal` of this state, or of one with the same cards in the same places)
-    saves finding the places again. True if a card that a pending decision offers or was
-    answered with moved (the decision must then be asked again).
-    """
+    """Deal again, in place, the cards ``role`` cannot see. True if a named card moved."""
     if deal is None:
         deal = Deal(game, state, role)
     flat: list[str] = []
@@ -103,13 +120,7 @@ def redeal(game: Game, state: State, role: str, rand: random.Random,
 
 def ask_again(game: Game, state: State, rand: random.Random, *, mine: str | None = None
               ) -> State:
-    """Build the pending decisions of ``state`` again from its (re-dealt) cards.
-
-    The answers already committed are kept where they are still legal; an answer that no
-    longer is gives way to another legal one drawn with ``rand``, so who is still deciding does
-    not change. With ``mine``, only that player's answer is kept so: the answers of the others
-    (which ``mine`` has not seen) are all drawn again.
-    """
+    """Ask the pending decisions again after a new deal, keeping the answers still legal."""
     if not state["pending"]:
         return state
     committed = state["committed"]
@@ -121,47 +132,49 @@ def ask_again(game: Game, state: State, rand: random.Random, *, mine: str | None
         return state
     for decision in game.pending(state):
         answer = committed.get(decision.player)
-        if answer is None:
-            continue
-        option = None
-        if mine is None or decision.player == mine:
-            with contextlib.suppress(IllegalActionError):  # no longer legal: drawn below
-                option = decision.option(answer)
-        if option is None:
-            option = decision.sample(rand)
-        state = game.apply(state, {decision.player: option}, in_place=True)
+        if answer is not None:
+            option = _answer_again(decision, answer, rand, mine)
+            state = game.apply(state, {decision.player: option}, in_place=True)
     return state
 
 
-def project_cards(state: State, observation: dict[str, Any]) -> int:
-    """Make the cards of ``state`` show what ``observation`` shows, in place.
+def _answer_again(decision: Decision, answer: str, rand: random.Random, mine: str | None
+                  ) -> Option:
+    option = None
+    if mine is None or decision.player == mine:
+        option = decision.legal_option(answer)
+    return decision.sample(rand) if option is None else option
 
-    Every card the observer sees at a place is swapped in from a place it cannot see, or from
-    another place it sees that shows the wrong card; pile sizes must already agree. The number
-    of swaps made, or -1 if that is impossible (the state is then inconsistent).
-    """
+
+def project_cards(state: State, observation: Observation) -> int:
+    """Swap the cards of ``state`` to show ``observation``. The swaps, or -1."""
     zones = state["zones"]
     seen = observation["zones"]
-    counts, shown_piles = _shown(observation, zones)
-    if tuple(map(len, zones.values())) != counts:
+    if any(len(pile) != seen[key]["count"] for key, pile in zones.items()):
         return -1
-    for key, shown in shown_piles:
-        pile = zones[key]
-        if shown != pile and not all(s is None or s == c
-                                     for s, c in zip(shown, pile, strict=True)):
-            break
-    else:  # every card shown is where it is shown (most states a replay reaches)
-        return 0
-    movable: dict[str, tuple[str, int]] = {}  # card -> a place it may be swapped out of
-    wrong: list[tuple[str, int, str]] = []  # places showing the wrong card, and the right one
-    for key, pile in zones.items():  # (the sizes agree: compared above)
+    movable, wrong = _misplaced(zones, seen)
+    return _swap_in(zones, movable, wrong)
+
+
+def _misplaced(zones: dict[str, list[str]], seen: Mapping[str, PileView]
+               ) -> tuple[dict[str, tuple[str, int]], list[Place]]:
+    """The cards that may move, and the places showing a wrong card."""
+    movable: dict[str, tuple[str, int]] = {}
+    wrong: list[Place] = []
+    for key, pile in zones.items():
         shown = seen[key].get("cards")
         for index, card in enumerate(pile):
-            if shown is None or shown[index] is None:
+            want = None if shown is None else shown[index]
+            if want != card:
                 movable[card] = (key, index)
-            elif shown[index] != card:
-                movable[card] = (key, index)
-                wrong.append((key, index, shown[index]))
+                if want is not None:
+                    wrong.append(Place(key, index, want))
+    return movable, wrong
+
+
+def _swap_in(zones: dict[str, list[str]], movable: dict[str, tuple[str, int]],
+             wrong: list[Place]) -> int:
+    """Swap the right card into each ``wrong`` place; -1 if one is missing."""
     for key, index, card in wrong:
         place = movable.pop(card, None)
         if place is None:
@@ -175,94 +188,70 @@ def project_cards(state: State, observation: dict[str, Any]) -> int:
     return len(wrong)
 
 
-# The last observation :func:`project_cards` was given, with what it reads of it (a replay
-# projects every state it keeps on the same observation): (observation, the piles' keys, the
-# size of each pile, and each pile whose cards it shows, with those cards).
-_last_shown: list[tuple[Any, tuple[str, ...], tuple[int, ...], list[tuple[str, Any]]]] = []
-
-
-def _shown(observation: dict[str, Any], zones: dict[str, list[str]]
-           ) -> tuple[tuple[int, ...], list[tuple[str, Any]]]:
-    """The size ``observation`` shows of each pile of ``zones`` (in their order), and the
-    piles it shows cards of, with the cards (``None`` for a card it does not show)."""
-    keys = tuple(zones)
-    if _last_shown:
-        last, last_keys, counts, shown = _last_shown[0]
-        if last is observation and last_keys == keys:
-            return counts, shown
-    seen = observation["zones"]
-    counts = tuple(seen[key]["count"] for key in keys)
-    shown = [(key, cards) for key in keys if (cards := seen[key].get("cards")) is not None]
-    _last_shown[:] = [(observation, keys, counts, shown)]
-    return counts, shown
-
-
-def deal_to_match(state: State, observation: dict[str, Any]) -> bool:
-    """Lay the cards of ``state`` out again, in place, so that every pile has the size the
-    observation shows and every card it shows is where it shows it; the other places keep
-    their card where they can and take the rest in order. False if cards are missing."""
+def deal_to_match(state: State, observation: Observation) -> bool:
+    """Lay the cards of ``state`` out again to show ``observation``. False if it cannot."""
     zones = state["zones"]
     seen = observation["zones"]
-    shown_cards = {c for view in seen.values() for c in view.get("cards") or () if c is not None}
-    pool = [c for pile in zones.values() for c in pile if c not in shown_cards]
-    free = dict.fromkeys(pool)
-    layout: dict[str, list[str | None]] = {}
-    for key, view in seen.items():
-        shown = view.get("cards") or [None] * view["count"]
-        old = zones[key]
-        pile: list[str | None] = []
-        for index, card in enumerate(shown):
-            if card is None and index < len(old) and old[index] in free:
-                card = old[index]
-                del free[card]
-            pile.append(card)
-        layout[key] = pile
-    rest = iter(list(free))
+    shown = shown_cards(seen)
+    free = dict.fromkeys(c for pile in zones.values() for c in pile if c not in shown)
+    layout = {key: _unshown_kept(view, zones[key], free) for key, view in seen.items()}
+    return _filled(zones, layout, iter(list(free)))
+
+
+def shown_cards(views: Mapping[str, PileView]) -> set[str]:
+    """The cards an observation's piles show."""
+    return {card for view in views.values() for card in view.get("cards") or () if card}
+
+
+def _filled(zones: dict[str, list[str]], layout: dict[str, list[str | None]],
+            rest: Iterator[str]) -> bool:
     for key, pile in layout.items():
-        filled = [card if card is not None else next(rest, None) for card in pile]
-        if None in filled:
+        filled = [card or next(rest, None) for card in pile]
+        cards = [card for card in filled if card is not None]
+        if len(cards) != len(filled):
             return False
-        zones[key] = cast(list[str], filled)
+        zones[key] = cards
     return next(rest, None) is None
 
 
+def _unshown_kept(view: PileView, old: list[str], free: dict[str, None]) -> list[str | None]:
+    """A pile as ``view`` shows it, keeping the ``free`` cards of ``old``."""
+    shown = view.get("cards") or [None] * view["count"]
+    pile: list[str | None] = []
+    for index, card in enumerate(shown):
+        if card is None and index < len(old) and old[index] in free:
+            card = old[index]
+            del free[card]
+        pile.append(card)
+    return pile
+
+
 def hidden_cards(game: Game, state: State, role: str) -> dict[str, Kind]:
-    """The cards ``role`` cannot see in ``state``, with their kind (``type``, ``owner``)."""
-    kinds = game.layout.card_kind
-    zones = state["zones"]
-    found: dict[str, Kind] = {}
-    for key, own_shown in game.layout.hidden_piles[role]:
-        for card in zones[key]:
-            kind = kinds[card]
-            if own_shown and kind.owner == role:
-                continue
-            found[card] = kind
-    return found
+    """The cards ``role`` cannot see in ``state``, with their kind."""
+    return {card: kind for _, _, card, kind in _hidden_places(game, state, role)}
 
 
 def swappable(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
               ) -> dict[str, str]:
-    """A renaming of cards (a permutation) that names ``wanted`` what was ``shown``, for
-    each ``(shown, wanted)`` pair, if every card it moves lies where ``role`` cannot see it
-    and keeps its kind; otherwise an empty mapping."""
+    """A renaming of hidden cards, by kind, naming ``wanted`` what was ``shown``."""
     hidden = hidden_cards(game, state, role)
-    mapping: dict[str, str] = {}
-    images: dict[str, None] = {}  # an ordered set: nothing depends on hash order
-    for shown, wanted in pairs:
-        if mapping.get(shown, wanted) != wanted:
-            return {}
-        kind = hidden.get(shown)
-        if kind is None or hidden.get(wanted) != kind or (
-                wanted in images and mapping.get(shown) != wanted):
-            return {}
-        mapping[shown] = wanted
-        images[wanted] = None
-    # Close it into a permutation: cards named but not renamed take the freed names.
-    free_names = [c for c in mapping if c not in images]
-    unnamed = [c for c in images if c not in mapping]
-    for card in unnamed:
-        kind = hidden[card]
-        name = next((n for n in free_names if hidden[n] == kind), None)
+    mapping = _renaming(hidden, pairs)
+    return {} if mapping is None else _closed(mapping, hidden)
+
+
+def _renaming(hidden: dict[str, Kind], pairs: list[tuple[str, str]]) -> dict[str, str] | None:
+    mapping = dict(pairs)
+    one_to_one = len(mapping) == len(set(pairs)) == len(set(mapping.values()))
+    if one_to_one and all(a in hidden and hidden[a] == hidden.get(b) for a, b in pairs):
+        return mapping
+    return None
+
+
+def _closed(mapping: dict[str, str], hidden: dict[str, Kind]) -> dict[str, str]:
+    images = list(mapping.values())
+    free_names = outside(mapping, images)
+    for card in outside(images, mapping):
+        name = next((n for n in free_names if hidden[n] == hidden[card]), None)
         if name is None:
             return {}
         free_names.remove(name)
@@ -271,9 +260,9 @@ def swappable(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
 
 
 def relabel(state: State, mapping: dict[str, str]) -> State:
-    """A copy of ``state`` with card ids exchanged by ``mapping`` everywhere but the log."""
+    """A copy of ``state`` with cards renamed by ``mapping``, but in its log."""
     get = mapping.get
-    new = cast("State", {k: v if k == "log" or k == "zones" else _relabelled(v, get)
+    new = cast("State", {k: v if k in ("log", "zones") else _relabelled(v, get)
                        for k, v in state.items()})
     new["zones"] = {key: [get(card, card) for card in pile]
                     for key, pile in state["zones"].items()}
@@ -282,91 +271,108 @@ def relabel(state: State, mapping: dict[str, str]) -> State:
     return new
 
 
-def _relabelled(value: Any, get: Callable[[str, str], str]) -> Any:
-    """``value`` with each text ``t`` in it (at any depth) made ``get(t, t)`` (a function of
-    the module, not one nested in :func:`relabel`: a nested function that calls itself is a
-    reference cycle, freed only by the cyclic collector)."""
-    kind = value.__class__
-    if kind is str:
+def _relabelled(value: object, get: Callable[[str, str], str]) -> object:
+    """``value`` with each text ``t`` made ``get(t, t)``. Not nested: that makes a cycle."""
+    if type(value) is str:
         return get(value, value)
-    if kind is list:
+    if type(value) is list:
         return [_relabelled(v, get) for v in value]
-    if kind is dict:
+    if type(value) is dict:
         return {k: _relabelled(v, get) for k, v in value.items()}
     return value
 
 
+def relabel_id(option_id: str, mapping: dict[str, str]) -> str:
+    """An option id with its cards renamed by ``mapping``."""
+    return "+".join(mapping.get(part, part) for part in option_id.split("+"))
+
+
 def in_order(state: State, cards: list[str]) -> State | None:
-    """A copy of ``state`` whose places holding ``cards`` hold them in that order (the cards
-    trade places within their pile); None if they are already in order or do not all lie in
-    one pile. A subset answer lists its cards in the order of their pile."""
-    for key, pile in state["zones"].items():
-        if cards[0] not in pile:
-            continue
-        places = sorted(pile.index(card) for card in cards if card in pile)
-        if len(places) != len(cards) or all(pile[i] == c for i, c in zip(places, cards,
-                                                                            strict=True)):
-            return None
-        new = copy_state(state)
-        moved = new["zones"][key]
-        for i, card in zip(places, cards, strict=True):
-            moved[i] = card
-        return new
-    return None
+    """A copy of ``state`` with ``cards`` in that order in their pile, or None."""
+    key = _pile_holding(state["zones"], state["zones"], cards)
+    if key is None:
+        return None
+    pile = state["zones"][key]
+    places = sorted(pile.index(card) for card in cards)
+    if all(pile[i] == c for i, c in zip(places, cards, strict=True)):
+        return None
+    return _with_cards_at(state, key, zip(places, cards, strict=True))
 
 
 def reordered(game: Game, state: State, role: str, pairs: list[tuple[str, str]]
               ) -> State | None:
-    """A copy of ``state`` where, for each ``(shown, wanted)`` pair, ``wanted`` takes the
-    place of ``shown``, if the pairs only reorder cards within one pile ``role`` cannot see
-    (an order it cannot tell); otherwise None."""
-    shown = [a for a, _ in pairs]
-    if sorted(shown) != sorted(b for _, b in pairs) or len(set(shown)) != len(shown):
+    """A copy of ``state`` with ``wanted`` for ``shown`` within one hidden pile, else None."""
+    if not _reorders(pairs):
         return None
     zones = state["zones"]
-    for key, _ in game.layout.hidden_piles[role]:
-        pile = zones[key]
-        if shown[0] not in pile:
-            continue
-        if any(card not in pile for card in shown):
-            return None
-        new = copy_state(state)
-        moved = new["zones"][key]
-        for a, b in pairs:
-            moved[pile.index(a)] = b
-        return new
-    return None
+    key = _pile_holding(zones, [key for key, _ in game.layout.hidden_piles[role]],
+                        [a for a, _ in pairs])
+    if key is None:
+        return None
+    pile = zones[key]
+    return _with_cards_at(state, key, [(pile.index(a), b) for a, b in pairs])
 
 
-def relabel_id(option_id: str, mapping: dict[str, str]) -> str:
-    """An option id (card ids joined by ``+``) with card ids exchanged by ``mapping``."""
-    return "+".join(mapping.get(part, part) for part in option_id.split("+"))
+def _reorders(pairs: list[tuple[str, str]]) -> bool:
+    shown = [a for a, _ in pairs]
+    return sorted(shown) == sorted(b for _, b in pairs) and len(set(shown)) == len(shown)
+
+
+def _pile_holding(zones: dict[str, list[str]], keys: Iterable[str], cards: list[str]
+                  ) -> str | None:
+    key = next((key for key in keys if cards[0] in zones[key]), None)
+    return key if key is not None and all(card in zones[key] for card in cards) else None
+
+
+def _with_cards_at(state: State, key: str, placed: Iterable[tuple[int, str]]) -> State:
+    new = copy_state(state)
+    pile = new["zones"][key]
+    for index, card in placed:
+        pile[index] = card
+    return new
 
 
 def gather(game: Game, state: State, player: str, hidden: dict[str, Kind],
-            named: list[str], offered: list[str]) -> dict[str, str]:
-    """A swap of cards ``hidden`` (card -> kind) that puts the cards of ``named`` not offered
-    to ``player`` into the pile the offered cards lie in (else a pile only ``player`` sees), in
-    the place of cards there that are not named: of the same kind where there is one, else of
-    the same owner. A named card with no such place in a pile stays where it is (the log names
-    cards of several kinds, which do not all go to one pile). Empty if none fits."""
+           named: list[str], offered: list[str]) -> dict[str, str]:
+    """A swap of ``hidden`` cards that gathers the cards ``named`` where ``player`` chooses.
+
+    They go where the ``offered`` ones lie, else to a pile only ``player`` sees. Each takes
+    the place of an unnamed card of its kind, else of its owner. The swap may be empty.
+    """
     zones = state["zones"]
-    piles = [key for key, cards in zones.items() if any(c in offered for c in cards)]
-    piles += [pile.key for pile in game.layout.piles
-              if pile.visibility == "owner" and pile.owner == player and pile.key not in piles]
-    for key in piles:
-        pile = zones[key]
-        missing = [c for c in named if c not in pile and c not in offered]
-        spare = [c for c in pile if c in hidden and c not in named and c not in offered]
-        mapping: dict[str, str] = {}
-        for card in missing:
-            kind = hidden[card]
-            victim = next((c for c in spare if hidden[c] == kind), None) or \
-                next((c for c in spare if hidden[c][1] == kind[1]), None)
-            if victim is None:
-                continue  # a card of another kind (named further on) goes elsewhere or not
-            spare.remove(victim)
-            mapping[card], mapping[victim] = victim, card
+    for key in _gathering_piles(game, zones, player, offered):
+        mapping = _gathered_into(zones[key], hidden, named, offered)
         if mapping:
             return mapping
     return {}
+
+
+def _gathering_piles(game: Game, zones: dict[str, list[str]], player: str,
+                     offered: list[str]) -> list[str]:
+    wanted = set(offered)
+    piles = [key for key, cards in zones.items() if not wanted.isdisjoint(cards)]
+    owned = [pile.key for pile in game.layout.piles
+             if (pile.visibility, pile.owner) == ("owner", player)]
+    return list(dict.fromkeys(piles + owned))
+
+
+def _gathered_into(pile: list[str], hidden: dict[str, Kind], named: list[str],
+                   offered: list[str]) -> dict[str, str]:
+    spare = outside([c for c in pile if c in hidden], named, offered)
+    mapping: dict[str, str] = {}
+    for card in outside(named, pile, offered):
+        victim = _like(spare, hidden, hidden[card])
+        if victim is not None:
+            spare.remove(victim)
+            mapping[card], mapping[victim] = victim, card
+    return mapping
+
+
+def outside(cards: Iterable[str], *groups: Collection[str]) -> list[str]:
+    """The cards of ``cards`` in none of ``groups``."""
+    return [card for card in cards if not any(card in group for group in groups)]
+
+
+def _like(cards: list[str], kinds: dict[str, Kind], kind: Kind) -> str | None:
+    return next((c for c in cards if kinds[c] == kind), None) or \
+        next((c for c in cards if kinds[c].owner == kind.owner), None)

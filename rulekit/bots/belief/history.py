@@ -1,19 +1,10 @@
-"""Replaying the rules along an observer's log: the states that show it what it saw.
-
-From each state it follows, the replay answers the observer R's decisions with R's real answers
-and branches over the legal options of the other players (anytime actions included), keeping
-the branches whose events, as R sees them, continue R's log (repaired where they name other
-cards R could not tell apart: :mod:`rulekit.bots.belief.repairs`). When R is asked, each surviving
-branch must also show R exactly what R is shown now. The caps of
-:mod:`rulekit.bots.belief.particles` bound how many branches are followed at once.
-"""
+"""Replaying the rules along an observer's log: the states that show it what it saw."""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulekit.bots.belief.compare import Key, plain, same_view, state_key
 from rulekit.bots.belief.deal import (
@@ -24,31 +15,34 @@ from rulekit.bots.belief.deal import (
     swappable,
 )
 from rulekit.bots.belief.logs import (
-    Event,
-    card_pairs,
+    AHEAD,
+    OTHER,
+    SAME,
+    Matched,
+    difference,
     leaves,
     names,
     next_answer,
-    same_kind,
     strings_in,
 )
-from rulekit.bots.belief.particles import Caps, Item, Particle
-from rulekit.bots.belief.repairs import CARDS, OTHER, SAME, Following, Repairs
+from rulekit.bots.belief.particles import Branch, Caps, Following, Particle
+from rulekit.bots.belief.repairs import Repairs
 from rulekit.engine.game import copy_state
+from rulekit.engine.observe import Observation
 from rulekit.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from rulekit.engine.decisions import Decision, Option
     from rulekit.engine.game import State
+    from rulekit.engine.state import Event
 
 _NO_TRAIL: frozenset[Key] = frozenset()
 SUBSET_ENUMERATED = 6  # a subset choice of more items has its answers drawn, not listed
+MAX_STEPS = 10_000  # steps of the rules one update follows at most
 
 
 class Replay(Repairs):
-    """One observer's replay of the rules (:class:`~rulekit.bots.belief.Belief` follows the
-    game with it). ``budget`` bounds the ``apply`` calls of one update (past it the frontier
-    shrinks), ``tries`` the answers of another player tried from one state."""
+    """One observer's replay of the rules; ``budget`` and ``tries`` bound its work."""
 
     caps: Caps
     particles: list[Particle]
@@ -56,204 +50,233 @@ class Replay(Repairs):
     tries: int
     _spent: int  # apply calls made in this update
     _loose: bool  # events that match R's only in kind are kept (a second pass)
-    _trail: frozenset[Key]  # the state being followed, and those it came from (_advance)
-    _at: int  # where in R's log it stands
+    _trail: frozenset[Key]  # the branch being followed, and those it came from
+    _at: int  # where in R's log that branch stands
 
-    def _advance(self, target: list[Event], observation: dict[str, Any]) -> list[Particle]:
-        game, role = self.game, self.role
-        frontier: list[Item] = [
-            (p.state, p.weight, p.exact, 0) for p in self.particles]
+    def _advance(self, target: list[Event], observation: Observation) -> list[Particle]:
+        """The particles followed along ``target``, the new part of R's log."""
+        self._target, self._spent, self._pinned = target, 0, {}
         finals: list[Particle] = []
-        self._spent = 0
-        self._pinned: dict[tuple[int, int], set[str]] = {}
+        frontier = [Branch(p.state, p.weight, p.exact, 0, state_key(p.state))
+                    for p in self.particles]
         cap = self.caps.max_frontier
-        # Each state's key, and the keys of the states it came from since R's log last moved
-        # on: a state met again on its own way (an anytime action declined inside its own
-        # question leads back to the question) is not followed again; one reached by two
-        # ways (an anytime action taken at one question or the next) is, with each weight.
-        paths: dict[int, tuple[Key, frozenset[Key]]] = {
-            id(p.state): (state_key(p.state), frozenset()) for p in self.particles}
-        for _ in range(10_000):
+        for _ in range(MAX_STEPS):
             if not frontier:
                 break
-            following: Following = {}
-            waiting = not observation["decisions"]
-            for state, weight, exact, pos in frontier:
-                key, trail = paths[id(state)]
-                self._trail, self._at = trail | {key}, pos
-                if waiting and pos == len(target) and state["result"] is None \
-                        and not any(s["player"] == role for s in state["pending"]):
-                    self._finish(state, weight, exact, observation, finals)
-                    continue
-                if state["result"] is not None:
-                    if pos == len(target):
-                        self._finish(state, weight, exact, observation, finals)
-                    continue
-                if not state["pending"]:
-                    self._step(state, None, weight, exact, pos, target, following)
-                    continue
-                decisions = game.pending(state)
-                if any(d.player == role for d in decisions):
-                    answer = next_answer(target, pos, role)
-                    if answer is not None:
-                        self._step(state, {role: answer}, weight, exact, pos, target,
-                                   following)
-                        continue
-                    if pos == len(target):
-                        self._finish(state, weight, exact, observation, finals)
-                        if all(d.player == role or d.player in observation["waiting_for"]
-                               for d in decisions):
-                            continue  # R sees that the others have not answered yet
-                other = next((d for d in decisions if d.player != role), None)
-                if other is None:
-                    continue
-                self._branch(state, other, weight, exact, pos, target, following)
-            if self._spent > self.budget:
-                cap = max(self.caps.max_particles // 2, cap // 2)
-            if self._spent > 4 * self.budget:
-                cap = 1  # one state of each stratum only
+            following = self._follow_all(frontier, observation, finals)
+            cap = self._frontier_cap(cap)
             if self._spent > 16 * self.budget:
                 break
-            fresh = [(s, w, e, p) for key, (s, w, e, p, trail) in following.items()
-                     if key[0] not in trail]
-            paths = {id(entry[0]): (key[0], entry[4]) for key, entry in following.items()}
-            frontier = self.caps.cap(fresh, cap, self.rng)
+            frontier = self.caps.cap(_fresh(following), cap, self.rng)
         return finals
 
-    def _step(self, state: State, actions: dict[str, str] | None, weight: float, exact: bool,
-              pos: int, target: list[Event], following: Following
-              ) -> None:
-        """Play one transition from ``state`` and keep the result if the events it adds, as R
-        sees them, continue R's log.
+    def _follow_all(self, frontier: list[Branch], observation: Observation,
+                    finals: list[Particle]) -> Following:
+        following: Following = {}
+        for branch in frontier:
+            self._trail, self._at = branch.trail | {branch.key}, branch.pos
+            self._follow(branch, observation, finals, following)
+        return following
 
-        Where they name other cards than R saw, and R could not tell those cards from the
-        ones it saw, the cards are renamed in ``state`` and the transition is played again
-        (with the renamed answer, or else every answer of the same player)."""
-        if actions is not None and "+" in actions.get(self.role, ""):
-            state = self._in_answer_order(state, actions[self.role])
-        child = self._play(state, actions)
-        if child is None and actions is not None and self.role in actions:
-            # R's own answer names cards this state had not dealt to R: deal them to R.
-            moved = self._own_cards(state, actions[self.role], (target, pos))
-            if moved is not None:
-                state, child = moved, self._play(moved, actions)
+    def _frontier_cap(self, cap: int) -> int:
+        """The branches to follow at once, fewer past the budget."""
+        if self._spent > 4 * self.budget:
+            return 1  # one state of each stratum only
+        if self._spent > self.budget:
+            return max(self.caps.max_particles // 2, cap // 2)
+        return cap
+
+    def _follow(self, branch: Branch, observation: Observation, finals: list[Particle],
+                following: Following) -> None:
+        """Follow ``branch`` one step, or make it final."""
+        if self._ends_here(branch, observation):
+            self._finish(branch, observation, finals)
+            return
+        state = branch.state
+        if state["result"] is not None:
+            return  # the game ended before R's log did
+        if state["pending"]:
+            self._decide(branch, observation, finals, following)
+        else:
+            self._step(branch, None, following)  # the rules run on
+
+    def _ends_here(self, branch: Branch, observation: Observation) -> bool:
+        """Whether R may be at ``branch`` now. The game must be over, or R waiting."""
+        state = branch.state
+        if branch.pos != len(self._target):
+            return False
+        if state["result"] is not None:
+            return True
+        return not observation["decisions"] and \
+            not any(spec["player"] == self.role for spec in state["pending"])
+
+    def _decide(self, branch: Branch, observation: Observation, finals: list[Particle],
+                following: Following) -> None:
+        decisions = self.game.pending(branch.state)
+        if any(d.player == self.role for d in decisions) \
+                and self._answered(branch, decisions, observation, finals, following):
+            return
+        other = next((d for d in decisions if d.player != self.role), None)
+        if other is not None:
+            self._branch(branch, other, following)
+
+    def _answered(self, branch: Branch, decisions: list[Decision], observation: Observation,
+                  finals: list[Particle], following: Following) -> bool:
+        """Follow R's answer, or finish ``branch``. True if the others are not followed."""
+        answer = next_answer(self._target, branch.pos, self.role)
+        if answer is not None:
+            self._step(branch, {self.role: answer}, following)
+            return True
+        if branch.pos != len(self._target):
+            return False
+        self._finish(branch, observation, finals)
+        waiting = observation["waiting_for"]
+        return all(d.player == self.role or d.player in waiting for d in decisions)
+
+    def _step(self, branch: Branch, actions: dict[str, str] | None, following: Following
+              ) -> None:
+        """Play one transition, kept if its events continue R's log, repaired if need be."""
+        branch, child = self._played(branch, actions)
         if child is None:
             return
-        start = len(state["log"])
-        matched = self._match(child, start, pos, target)
+        matched = self._match(child, len(branch.state["log"]), branch.pos)
         if matched is None:
             return
-        new_pos, differ, pairs = matched
-        if differ != SAME and pairs:
-            if actions is not None and self._reordered(state, actions, pairs, weight, exact,
-                                                       pos, target, following):
-                return
-            mapping = swappable(self.game, state, self.role, pairs)
-            if mapping and self._renamed(state, actions, mapping, weight, exact, pos, target,
-                                         following):
-                return
+        pos, differ, pairs = matched
+        if self._repaired(branch, actions, differ, pairs, following):
+            return
         if differ != OTHER or self._loose:
-            self._keep(child, weight, exact and differ == SAME, new_pos, following)
+            self._keep(Branch(child, branch.weight, branch.exact and differ == SAME, pos),
+                       following)
 
-    def _branch(self, state: State, decision: Decision, weight: float, exact: bool, pos: int,
-                target: list[Event], following: Following, rescue: bool = True,
-                front: bool = False) -> bool:
-        """Follow the answers of ``decision``'s player from ``state``: all of them, or (beyond
-        ``keep``) those R's log is about to name first, then the others in random order, until
-        ``keep`` continue R's log, or ``tries`` were tried, or ``keep`` more were tried after
-        the named ones. Each kept branch weighs ``weight`` divided by the answers tried (the
-        other player is taken to answer at random). True if a branch was kept.
+    def _played(self, branch: Branch, actions: dict[str, str] | None
+                ) -> tuple[Branch, State | None]:
+        """The branch played from, and the state after ``actions``."""
+        mine = None if actions is None else actions.get(self.role)
+        if mine is not None and "+" in mine:
+            branch = branch.at(self._in_answer_order(branch.state, mine))
+        child = self._play(branch.state, actions)
+        if child is not None or mine is None:
+            return branch, child
+        moved = self._own_cards(branch.state, mine, branch.pos)
+        if moved is None:
+            return branch, None
+        return branch.at(moved), self._play(moved, actions)
 
-        An answer R saw whole is not looked for further: if the first answer that continues
-        R's log is one of those R's log names, and the events it showed R name every item of
-        it, the other answers (which would show R other items) are not tried, but for anytime
-        actions, and its branch weighs ``weight`` divided by the number of answers. If none
-        of the named answers continues R's log, the cards it names are first gathered where
-        the player may choose them (:meth:`_rescue`), before other answers are tried.
-        ``front``: only the named answers are tried."""
+    def _repaired(self, branch: Branch, actions: dict[str, str] | None, differ: int,
+                  pairs: list[tuple[str, str]], following: Following) -> bool:
+        if differ == SAME or not pairs:
+            return False
+        if actions is not None and self._reordered(branch, actions, pairs, following):
+            return True
+        mapping = swappable(self.game, branch.state, self.role, pairs)
+        return bool(mapping) and self._renamed(branch, actions, mapping, following)
+
+    def _branch(self, branch: Branch, decision: Decision, following: Following,
+                rescue: bool = True, front: bool = False) -> bool:
+        """Follow the answers of ``decision``'s player, named ones first. True if one is kept."""
         player = decision.player
-        options, named, total = self._candidates(decision, pos, target)
-        if not named and rescue and not front and self._unoffered(state, decision, pos, target) \
-                and self._rescue(state, player, weight, exact, pos, target, following,
-                                 first=True):
-            return True  # the cards R's log names were not offered: gathered first
+        options, named, total = self._candidates(decision, branch.pos)
+        if rescue and self._gathered_first(branch, decision, named, front, following):
+            return True
+        unit = Branch(branch.state, 1.0, branch.exact, branch.pos)
         mine: Following = {}
-        tried = 0
-        for option in itertools.islice(options, named if front else self.tries):
-            tried += 1
-            self._step(state, {player: option.id}, 1.0, exact, pos, target, mine)
-            if tried <= named and len(mine) == 1 and self._revealed(option, mine, pos, target):
-                for extra in decision.extras:  # an anytime action first, then the same answer
-                    self._step(state, {player: extra.id}, 1.0, exact, pos, target, mine)
-                tried = total
-                break
-            if tried == named and not mine and rescue and self._rescue(
-                    state, player, weight, exact, pos, target, following, first=True):
-                return True
-            if len(mine) >= self.keep or (named and mine and tried >= named + self.keep):
-                break
-        for key, (child, share, child_exact, child_pos, _) in mine.items():
-            self._add(key, child, weight * share / tried, child_exact, child_pos, following)
+        limit = named if front else self.tries
+        tried, done = self._try_named(unit, decision, itertools.islice(options, min(named, limit)),
+                                      total, mine)
+        if rescue and _all_failed(named, tried, mine) \
+                and self._rescue(branch, player, following, first=True):
+            return True  # no answer the log names continues it: their cards gathered first
+        if not done:
+            tried = self._try_more(unit, player, itertools.islice(options, limit - tried), tried,
+                                   named, mine)
+        self._share(mine, branch.weight, tried, following)
         if not mine and rescue:
-            return self._rescue(state, player, weight, exact, pos, target, following)
+            return self._rescue(branch, player, following)
         return bool(mine)
 
-    @staticmethod
-    def _revealed(option: Option, mine: Following, pos: int, target: list[Event]) -> bool:
-        """True if the events that the one branch of ``mine`` showed R (from ``pos`` of R's
-        log) name every item of ``option``, and it has one at least."""
-        items: list[Any] = []
+    def _gathered_first(self, branch: Branch, decision: Decision, named: int, front: bool,
+                        following: Following) -> bool:
+        """Gather the cards R's log names if ``decision`` offers none."""
+        if named or front or not self._unoffered(branch.state, decision, branch.pos):
+            return False
+        return self._rescue(branch, decision.player, following, first=True)
+
+    def _try_named(self, unit: Branch, decision: Decision, options: Iterator[Option],
+                   total: int, mine: Following) -> tuple[int, bool]:
+        """Try the answers R's log names: how many were tried, and whether that is enough."""
+        tried = 0
+        for option in options:
+            tried += 1
+            self._step(unit, {decision.player: option.id}, mine)
+            if len(mine) == 1 and self._revealed(option, mine, unit.pos):
+                for extra in decision.extras:
+                    self._step(unit, {decision.player: extra.id}, mine)
+                return total, True
+            if len(mine) >= self.keep:
+                return tried, True
+        return tried, False
+
+    def _try_more(self, unit: Branch, player: str, options: Iterator[Option], tried: int,
+                  named: int, mine: Following) -> int:
+        for option in options:
+            tried += 1
+            self._step(unit, {player: option.id}, mine)
+            if len(mine) >= self.keep or (named and mine and tried >= named + self.keep):
+                break
+        return tried
+
+    def _share(self, mine: Following, weight: float, tried: int, following: Following) -> None:
+        for key, child in mine.items():
+            self._add(key, Branch(child.state, weight * child.weight / tried, child.exact,
+                                  child.pos), following)
+
+    def _revealed(self, option: Option, mine: Following, pos: int) -> bool:
+        """Whether the one branch of ``mine`` showed R every item of ``option``."""
+        items: list[object] = []
         leaves(option.value, items)
         if not items:
             return False
-        ((_, _, _, new_pos, _),) = mine.values()
+        (only,) = mine.values()
         shown: list[str] = []
-        for event in target[pos:new_pos]:
+        for event in self._target[pos:only.pos]:
             strings_in(event.get("args"), shown)
         return all(item.__class__ is str and item in shown for item in items)
 
-    def _unoffered(self, state: State, decision: Decision, pos: int, target: list[Event]
-                   ) -> bool:
-        """True if R's log is about to name a card R cannot see in ``state`` that
-        ``decision`` does not offer (no answer can name it before the cards are gathered,
-        and drawing answers is vain)."""
+    def _named_soon(self, pos: int) -> list[str]:
+        """The texts the next events of R's log name: cards, places..."""
         named: list[str] = []
-        for event in target[pos:pos + 4]:
+        for event in self._target[pos:pos + AHEAD]:
             strings_in(event.get("args"), named)
+        return named
+
+    def _unoffered(self, state: State, decision: Decision, pos: int) -> bool:
+        """Whether R's log soon names a hidden card that ``decision`` does not offer."""
         offered: list[str] = []
         strings_in(decision.items, offered)
         hidden = hidden_cards(self.game, state, self.role)
-        return any(name in hidden and name not in offered for name in named)
+        return any(name in hidden and name not in offered for name in self._named_soon(pos))
 
-    def _candidates(self, decision: Decision, pos: int, target: list[Event]
-                    ) -> tuple[Iterator[Option], int, int]:
-        """The answers to try, how many at the front answer with what R's log is about
-        to name (the largest first), and how many answers there are (at most ``tries`` are
-        counted where they are drawn). A subset of many items is not enumerated: its answers
-        are drawn (as they are needed)."""
-        named: list[str] = []
-        for event in target[pos:pos + 4]:
-            strings_in(event.get("args"), named)
+    def _candidates(self, decision: Decision, pos: int) -> tuple[Iterator[Option], int, int]:
+        """The answers to try, named ones first. Then how many are named, and in all."""
+        named = self._named_soon(pos)
         if decision.kind == "subset" and len(decision.items) > SUBSET_ENUMERATED:
-            front: list[Option] = []
-            picked = [i for i in decision.items if i.__class__ is str and i in named]
-            if picked:
-                with contextlib.suppress(IllegalActionError):
-                    front.append(decision.option("+".join(picked)))
-            return self._drawn(decision, front), len(front), self.tries
+            return self._drawn_subsets(decision, named)
         options = list(decision.options())
         total = len(options)
         if total > self.keep:
             self.rng.shuffle(options)
-        front = [o for o in options if names(o.value, named)]
-        if front:
-            front.sort(key=lambda o: -len(o.value) if isinstance(o.value, list) else -1)
-            options = front + [o for o in options if not names(o.value, named)]
-        return iter(options), len(front), total
+        front, rest = _split_named(options, named)
+        return iter(front + rest), len(front), total
+
+    def _drawn_subsets(self, decision: Decision, named: list[str]
+                       ) -> tuple[Iterator[Option], int, int]:
+        picked = [i for i in decision.items if i.__class__ is str and i in named]
+        chosen = decision.legal_option("+".join(picked)) if picked else None
+        front = [] if chosen is None else [chosen]
+        return self._drawn(decision, front), len(front), self.tries
 
     def _drawn(self, decision: Decision, front: list[Option]) -> Iterator[Option]:
-        """``front``, then distinct answers of ``decision`` drawn at random (``tries`` in all,
-        or fewer if draws keep repeating)."""
         drawn = {o.id for o in front}
         yield from front
         for _ in range(2 * self.tries):
@@ -264,24 +287,21 @@ class Replay(Repairs):
                 drawn.add(option.id)
                 yield option
 
-    def _keep(self, child: State, weight: float, exact: bool, pos: int,
-              following: Following) -> None:
-        self._add((state_key(child), pos, exact), child, weight, exact, pos, following)
+    def _keep(self, child: Branch, following: Following) -> None:
+        self._add((state_key(child.state), child.pos, child.exact), child, following)
 
-    def _add(self, key: tuple[Key, int, bool], child: State, weight: float, exact: bool,
-             pos: int, following: Following) -> None:
-        trail = self._trail if pos == self._at else _NO_TRAIL
+    def _add(self, key: tuple[Key, int, bool], child: Branch, following: Following) -> None:
+        trail = self._trail if child.pos == self._at else _NO_TRAIL
         entry = following.get(key)
         if entry is None:
-            following[key] = [child, weight, exact, pos, trail]
+            child.key, child.trail = key[0], trail
+            following[key] = child
         else:
-            entry[1] += weight
-            entry[4] = entry[4] | trail
+            entry.weight += child.weight
+            entry.trail = entry.trail | trail
 
     def _play(self, state: State, actions: dict[str, str] | None, in_place: bool = False
               ) -> State | None:
-        """The state after ``actions`` (or, if None, after the rules run on); ``state`` itself
-        changed if ``in_place`` (one no one else holds); None if an answer is not legal."""
         self._spent += 1
         if actions is None:
             return self.game.run(state if in_place else copy_state(state))
@@ -290,50 +310,73 @@ class Replay(Repairs):
         except IllegalActionError:
             return None
 
-    def _match(self, child: State, start: int, pos: int, target: list[Event]
-               ) -> tuple[int, int, list[tuple[str, str]]] | None:
-        """How the events ``child`` added from ``start`` continue R's log from ``pos``: the new
-        position, how they differ (:data:`SAME`, :data:`CARDS`: only in which cards they
-        name, :data:`OTHER`) and the pairs of (named card, card R saw); None if they cannot
-        be R's (another statement, or more events than R saw)."""
-        role = self.role
+    def _match(self, child: State, start: int, pos: int) -> Matched | None:
+        """How ``child``'s new events continue R's log from ``pos``. None if not."""
         differ = SAME
         pairs: list[tuple[str, str]] = []
         cards = self.game.symbols.cards
         for event in child["log"][start:]:
-            if event["to"] is not None and event["to"] != role:
-                continue
-            if pos >= len(target):
+            if event["to"] not in (None, self.role):
+                continue  # (R does not see it)
+            if pos >= len(self._target):
                 return None
-            wanted = target[pos]
-            if event != wanted:
-                if not same_kind(event, wanted):
-                    return None
-                only_cards = card_pairs(event.get("args"), wanted.get("args"), cards, pairs)
-                differ = max(differ, CARDS if only_cards else OTHER)
+            found = difference(event, self._target[pos], cards, pairs)
+            if found is None:
+                return None
+            differ = max(differ, found)
             pos += 1
-        return pos, differ, pairs
+        return Matched(pos, differ, pairs)
 
-    def _finish(self, state: State, weight: float, exact: bool, observation: dict[str, Any],
-                finals: list[Particle]) -> None:
-        """Keep ``state`` if it shows R exactly ``observation`` (cards swapped in first)."""
-        state = copy_state(state)
+    def _finish(self, branch: Branch, observation: Observation, finals: list[Particle]
+                ) -> None:
+        """Keep ``branch``'s state if it shows R ``observation``."""
+        state = copy_state(branch.state)
         state["log"] = []
+        shown = self._cards_as_shown(state, observation)
+        if shown is None:
+            return
+        state, cards_exact = shown
+        values_exact = self._values_as_shown(state, observation)
+        if values_exact is None:
+            return
+        state["rng"] = self.rng.getrandbits(64)
+        finals.append(Particle(state, branch.weight,
+                               branch.exact and cards_exact and values_exact))
+
+    def _cards_as_shown(self, state: State, observation: Observation
+                        ) -> tuple[State, bool] | None:
+        """``state`` with its cards as shown, and whether they were."""
         swaps = project_cards(state, observation)
-        if swaps < 0:
-            if not self._loose or not deal_to_match(state, observation):
-                return
-            exact = False
+        exact = swaps >= 0
+        if not exact and not (self._loose and deal_to_match(state, observation)):
+            return None
         if swaps:
             state = ask_again(self.game, state, self.rng)
-        seen = self.game.observe(state, self.role)
-        if not same_view(seen, observation):
-            if not self._loose:
-                return
-            exact = False
-            for key, value in observation["vars"].items():
-                state["vars"][key] = plain(value)
-            if not same_view(self.game.observe(state, self.role), observation):
-                return
-        state["rng"] = self.rng.getrandbits(64)
-        finals.append(Particle(state, weight, exact))
+        return state, exact
+
+    def _values_as_shown(self, state: State, observation: Observation) -> bool | None:
+        """True if ``state`` shows R ``observation``. False once made to agree."""
+        if same_view(self.game.observe(state, self.role), observation):
+            return True
+        if not self._loose:
+            return None
+        for key, value in observation["vars"].items():
+            state["vars"][key] = plain(value)
+        return False if same_view(self.game.observe(state, self.role), observation) else None
+
+
+def _fresh(following: Following) -> list[Branch]:
+    """The branches of ``following`` but those met again on their own way."""
+    return [branch for branch in following.values() if branch.key not in branch.trail]
+
+
+def _split_named(options: list[Option], named: list[str]
+                 ) -> tuple[list[Option], list[Option]]:
+    """The options whose values ``named`` names, the largest first, and the others."""
+    front = [o for o in options if names(o.value, named)]
+    front.sort(key=lambda o: -len(o.value) if isinstance(o.value, list) else -1)
+    return front, [o for o in options if not names(o.value, named)]
+
+
+def _all_failed(named: int, tried: int, mine: Following) -> bool:
+    return named > 0 and tried == named and not mine

@@ -3,49 +3,54 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, NamedTuple, TypeGuard
 
-Event = dict[str, Any]  # a log event, read as plain data (engine/state names its kinds)
+if TYPE_CHECKING:
+    from rulekit.engine.state import Event
 
 
 def next_answer(target: list[Event], pos: int, role: str) -> str | None:
-    """R's next answer in the rest of its log, if R answered again."""
+    """``role``'s next answer in ``target`` from ``pos`` on, if it answered again."""
     for event in target[pos:]:
         if event["e"] == "choice" and event.get("player") == role:
             return str(event["option"])
     return None
 
 
-def card_pairs(shown: Any, wanted: Any, cards: dict[str, Any],
+def card_pairs(shown: object, wanted: object, cards: Collection[str],
                pairs: list[tuple[str, str]]) -> bool:
-    """Collect the (shown, wanted) pairs of different cards at the same place of two values;
-    true if they differ only there."""
+    """Collect the ``(shown, wanted)`` pairs of differing cards. True if only cards differ."""
     if isinstance(shown, list) and isinstance(wanted, list) and len(shown) == len(wanted):
-        only = True
-        for a, b in zip(shown, wanted, strict=True):
-            only = card_pairs(a, b, cards, pairs) and only
-        return only
+        return _pairs_in_lists(shown, wanted, cards, pairs)
     if shown == wanted:
         return True
-    if isinstance(shown, str) and isinstance(wanted, str) and shown in cards \
-            and wanted in cards:
-        if (shown, wanted) not in pairs:
-            pairs.append((shown, wanted))
-        return True
-    return False
+    if not (_is_card(shown, cards) and _is_card(wanted, cards)):
+        return False
+    if (shown, wanted) not in pairs:
+        pairs.append((shown, wanted))
+    return True
 
 
-def cards_in(value: Any, cards: Collection[str], found: list[str]) -> None:
-    """Collect the ids of ``cards`` that ``value`` names (in order, once each)."""
+def _pairs_in_lists(shown: list[object], wanted: list[object], cards: Collection[str],
+                    pairs: list[tuple[str, str]]) -> bool:
+    return all([card_pairs(a, b, cards, pairs) for a, b in zip(shown, wanted, strict=True)])
+
+
+def _is_card(value: object, cards: Collection[str]) -> TypeGuard[str]:
+    return isinstance(value, str) and value in cards
+
+
+def cards_in(value: object, cards: Collection[str], found: list[str]) -> None:
+    """Collect the ids of ``cards`` that ``value`` names, in order, once each."""
     if isinstance(value, list):
         for v in value:
             cards_in(v, cards, found)
-    elif isinstance(value, str) and value in cards and value not in found:
+    elif _is_card(value, cards) and value not in found:
         found.append(value)
 
 
-def strings_in(value: Any, found: list[str]) -> None:
-    """Collect the texts ``value`` holds (ids of cards, places...)."""
+def strings_in(value: object, found: list[str]) -> None:
+    """Collect the texts ``value`` holds: ids of cards, places and the like."""
     if isinstance(value, list):
         for v in value:
             strings_in(v, found)
@@ -53,8 +58,8 @@ def strings_in(value: Any, found: list[str]) -> None:
         found.append(value)
 
 
-def leaves(value: Any, found: list[Any]) -> None:
-    """Collect the values ``value`` holds (itself, or the leaves of its lists)."""
+def leaves(value: object, found: list[object]) -> None:
+    """Collect the values ``value`` holds: itself, or the leaves of its lists."""
     if isinstance(value, list):
         for v in value:
             leaves(v, found)
@@ -62,17 +67,39 @@ def leaves(value: Any, found: list[Any]) -> None:
         found.append(value)
 
 
-def names(value: Any, named: list[str]) -> bool:
-    """True if an answer's value is, or holds, only texts of ``named`` (and one at least)."""
+def names(value: object, named: list[str]) -> bool:
+    """Whether an answer's value is, or holds, only texts of ``named`` (one at least)."""
     if isinstance(value, list):
         return bool(value) and all(v in named for v in value)
     return isinstance(value, str) and value in named
 
 
-def same_kind(event: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
-    """The same kind of event from the same statement (its values may differ)."""
+def same_kind(event: Mapping[str, object], wanted: Mapping[str, object]) -> bool:
+    """Whether two events are of the same kind and statement (their values may differ)."""
     if event["e"] != wanted["e"] or event["e"] == "choice":
         return False
     if event["e"] == "log":
-        return bool(event["at"] == wanted["at"])
+        return event["at"] == wanted["at"]
     return True
+
+
+SAME, CARDS, OTHER = 0, 1, 2  # how an event differs from the one R saw
+AHEAD = 4  # events of R's log read ahead for the cards and places they name
+
+
+class Matched(NamedTuple):
+    """How a replayed step's events continue R's log."""
+
+    pos: int  # the new position in R's log
+    differ: int  # SAME, CARDS or OTHER: the most any event differs
+    pairs: list[tuple[str, str]]  # (card named, card R saw) where they differ
+
+
+def difference(event: Mapping[str, object], wanted: Mapping[str, object],
+               cards: Collection[str], pairs: list[tuple[str, str]]) -> int | None:
+    """How ``event`` differs from ``wanted``: :data:`SAME`, :data:`CARDS`, :data:`OTHER` or None."""
+    if event == wanted:
+        return SAME
+    if not same_kind(event, wanted):
+        return None
+    return CARDS if card_pairs(event.get("args"), wanted.get("args"), cards, pairs) else OTHER

@@ -1,13 +1,9 @@
-"""The weighted states a belief keeps (particles), and how its caps keep some of many.
-
-A cap keeps apart what the observer cannot see: the value of each hidden variable (one state of
-each is kept, even beyond the cap) and, while replaying, how far a state has followed the
-observer's log and where the rules stand in it.
-"""
+"""The weighted states a belief keeps, and how its caps choose them."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -18,88 +14,105 @@ from rulekit.bots.belief.sampling import stratified_pick
 if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
 
-Item = tuple["State", float, bool, int]  # a state being replayed: weight, exact, position
+Label = tuple[int, str, int, str]  # how far in R's log, where the rules stand, variable, value
 
 
 @dataclass
 class Particle:
-    """One full state the observer cannot tell from the real one, with its weight.
-
-    ``exact`` is false when the particle's events matched R's log only in kind (the same
-    statement logged, other values): its visible part was then made to agree with the
-    observation. Exact particles are preferred whenever there are any.
-    """
+    """A full state R cannot tell from the real one, with its weight."""
 
     state: State
     weight: float
     exact: bool = True
-    deal: Deal | None = None  # where a sample deals the unseen cards (found once)
+    deal: Deal | None = None  # where a sample deals the unseen cards
+
+
+@dataclass(slots=True)
+class Branch:
+    """A state replayed along R's log, with its weight and place in the log."""
+
+    state: State
+    weight: float
+    exact: bool
+    pos: int
+    key: Key = b""
+    trail: frozenset[Key] = frozenset()
+
+    def at(self, state: State) -> Branch:
+        """This branch with ``state``, its cards repaired, in its place."""
+        return Branch(state, self.weight, self.exact, self.pos)
+
+
+Following = dict[tuple[Key, int, bool], Branch]  # the states kept after a step, by key
 
 
 class Caps:
-    """How many states a belief of ``role`` keeps (``particles``; ``frontier`` while
-    replaying), and which: drawn by weight, one of each stratum first
-    (:func:`~rulekit.bots.belief.sampling.stratified_pick`), drawn with the generator given."""
+    """How many states a belief keeps, and which."""
 
     def __init__(self, game: Game, role: str, particles: int, frontier: int) -> None:
         self.max_particles = particles
         self.max_frontier = frontier
-        # The variables R cannot see: the states kept under a cap cover each of their values.
         self.hidden_vars = [value.key for value in game.layout.values
-                            if not value.seen_by(role)]
+                            if not value.seen_by(role)]  # a cap keeps a state of each value
 
-    def cap(self, items: list[Item], cap: int, rng: random.Random) -> list[Item]:
-        """At most ``cap`` items (more if the hidden variables have more values): exact ones
-        first, then drawn by weight, one of each value of each hidden variable and one of each
-        stratum first."""
-        if len(items) <= cap:
-            return items
-        exact = [i for i in items if i[2]]
-        pool = exact if len(exact) >= cap else items
-        kept = stratified_pick(pool, [i[1] for i in pool],
-                               [self.stratum(i[0], i[3]) for i in pool], cap, rng,
-                               self.max_frontier, [self.labels(i[0], i[3]) for i in pool])
-        return [(pool[i][0], w, pool[i][2], pool[i][3]) for i, w in kept]
-
-    def stratum(self, state: State, pos: int | None = None) -> str:
-        """What a cap keeps apart: the values of the variables R cannot see; while replaying,
-        also how far the state has followed R's log and where the rules stand in it (the
-        others' unseen answers lead to different questions, which R's log tells apart
-        later)."""
-        values = state["vars"]
-        hidden = [values[key] for key in self.hidden_vars]
-        if pos is None:
-            return repr(hidden)
-        return repr((pos, hidden, [(frame["proc"], frame["pc"]) for frame in state["stack"]]))
-
-    def labels(self, state: State, pos: int = -1) -> tuple[tuple[int, str, int, str], ...]:
-        """The value of each variable R cannot see (while replaying, with how far the state
-        has followed R's log and where the rules stand): a cap keeps one state of each (a
-        cap that holds fewer states than a variable has values would otherwise drop some)."""
-        values = state["vars"]
-        where = repr([(frame["proc"], frame["pc"]) for frame in state["stack"]]) if pos >= 0 else ""
-        return tuple((pos, where, i, repr(values[key]))
-                     for i, key in enumerate(self.hidden_vars))
+    def cap(self, branches: list[Branch], cap: int, rng: random.Random) -> list[Branch]:
+        """At most ``cap`` of ``branches``, exact ones first. Hidden values may need more."""
+        if len(branches) <= cap:
+            return branches
+        exact = [b for b in branches if b.exact]
+        pool = exact if len(exact) >= cap else branches
+        kept = self._picked(pool, [b.pos for b in pool], cap, rng, self.max_frontier)
+        return [Branch(pool[i].state, w, pool[i].exact, pool[i].pos, pool[i].key, pool[i].trail)
+                for i, w in kept]
 
     def resample(self, finals: list[Particle], rng: random.Random) -> list[Particle]:
-        """The particles kept of ``finals``: equal states merged, exact ones only if there are
-        any, at most ``particles`` of them, their weights summing to 1."""
-        merged: dict[tuple[Key, bool], Particle] = {}
-        for p in finals:
-            key = (state_key(p.state), p.exact)
-            if key in merged:
-                merged[key].weight += p.weight
-            else:
-                merged[key] = p
-        kept = list(merged.values())
-        if any(p.exact for p in kept):
-            kept = [p for p in kept if p.exact]
+        """The particles kept of ``finals``, exact ones if any."""
+        merged = _merged(finals)
+        kept = [p for p in merged if p.exact] or merged
         if len(kept) > self.max_particles:
-            picked = stratified_pick(kept, [p.weight for p in kept],
-                                     [self.stratum(p.state) for p in kept], self.max_particles,
-                                     rng, covers=[self.labels(p.state) for p in kept])
+            picked = self._picked(kept, [-1] * len(kept), self.max_particles, rng)
             kept = [Particle(kept[i].state, w, kept[i].exact) for i, w in picked]
-        total = sum(p.weight for p in kept) or 1.0
-        for p in kept:
-            p.weight /= total
+        _normalize(kept)
         return kept
+
+    def _picked(self, items: Sequence[Particle | Branch], positions: list[int], cap: int,
+                rng: random.Random, floor: int = 0) -> list[tuple[int, float]]:
+        states = [(item.state, pos) for item, pos in zip(items, positions, strict=True)]
+        return stratified_pick([item.weight for item in items],
+                               [self.stratum(state, pos) for state, pos in states], cap, rng,
+                               floor, [self.labels(state, pos) for state, pos in states])
+
+    def stratum(self, state: State, pos: int = -1) -> str:
+        """What a cap keeps apart: hidden values, and where a state stands."""
+        values = state["vars"]
+        hidden = [values[key] for key in self.hidden_vars]
+        if pos < 0:
+            return repr(hidden)
+        return repr((pos, hidden, _where(state)))
+
+    def labels(self, state: State, pos: int = -1) -> tuple[Label, ...]:
+        """The value of each hidden variable, and while replaying where a state stands."""
+        values = state["vars"]
+        where = repr(_where(state)) if pos >= 0 else ""
+        return tuple((pos, where, i, repr(values[key])) for i, key in enumerate(self.hidden_vars))
+
+
+def _where(state: State) -> list[tuple[str, int]]:
+    return [(frame["proc"], frame["pc"]) for frame in state["stack"]]
+
+
+def _normalize(particles: list[Particle]) -> None:
+    total = sum(p.weight for p in particles) or 1.0
+    for p in particles:
+        p.weight /= total
+
+
+def _merged(particles: list[Particle]) -> list[Particle]:
+    merged: dict[tuple[Key, bool], Particle] = {}
+    for p in particles:
+        key = (state_key(p.state), p.exact)
+        if key in merged:
+            merged[key].weight += p.weight
+        else:
+            merged[key] = p
+    return list(merged.values())
