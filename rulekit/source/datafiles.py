@@ -1,7 +1,7 @@
 """Where the data that ships with rulekit lies: the shipped packs and the JSON Schemas.
 
-In the repository they are the top-level folders ``games/`` and ``schemas/`` (an editable
-install reads them there); a built wheel carries them inside the package, as ``rulekit/games/``
+In the repository, they are the top-level folders ``games/`` and ``schemas/``. An editable
+install reads them there. A built wheel carries them inside the package, as ``rulekit/games/``
 and ``rulekit/schemas/`` (see ``[tool.setuptools.package-dir]`` in pyproject.toml).
 """
 
