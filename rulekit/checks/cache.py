@@ -1,14 +1,14 @@
-"""The report of ``rulekit validate``, kept for a pack whose files have not changed.
+"""The report of ``rulekit validate``, kept while a pack's files are unchanged.
 
-A report is plain data: what each diagnostic says, and a summary of the pack. The cache keeps
-one JSON file per pack folder and working folder, in the user's cache folder. An entry holds
-the folders the pack reads (its own, then its bases'), a key and the report. The key is a
-digest of every file under those folders, of rulekit's own files, of the working folder
-(messages show paths relative to it) and of ``$RULEKIT_PACKS``. Only a report free of errors
-is kept: an error may come from a file that is missing, which no digest of files can see.
+A report is plain data: the diagnostics, and a summary of the pack. The user's cache folder
+keeps one JSON file per pack folder and working folder. An entry holds the folders the pack
+reads, a key and the report. The key is a digest of every file in those folders. It digests
+rulekit's own files too, and ``$RULEKIT_PACKS``. It digests the working folder, since messages
+show paths relative to it. Only a report free of errors is kept. An error may come from a
+missing file, which no digest can see.
 
-``RULEKIT_NO_CACHE=1`` (or ``validate --no-cache``) turns the cache off. A cache file that
-cannot be read, or is damaged, is a miss; one that cannot be written is not kept.
+``RULEKIT_NO_CACHE=1`` (or ``validate --no-cache``) turns the cache off. A damaged cache file
+is a miss. One that cannot be written is not kept.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TypedDict
 
@@ -37,7 +37,7 @@ _PACKAGE = Path(__file__).resolve().parent.parent  # rulekit/
 
 
 class Diagnostic(TypedDict):
-    """One mistake or warning: the fields of ``--format json``, and the text printed."""
+    """One mistake or warning, as ``--format json`` prints it."""
 
     file: str | None
     line: int | None
@@ -68,19 +68,21 @@ class Entry(TypedDict):
 def diagnostic(error: PackError) -> Diagnostic:
     """``error`` as a report holds it."""
     loc = error.location
-    message = f"{loc.origin}: {error.message}" if loc and loc.origin else error.message
-    return Diagnostic(file=loc.file if loc else None, line=loc.line if loc else None,
-                      column=loc.column if loc else None, severity=error.kind,
+    if loc is None:
+        return Diagnostic(file=None, line=None, column=None, severity=error.kind,
+                          message=error.message, hint=error.hint, text=str(error))
+    message = f"{loc.origin}: {error.message}" if loc.origin else error.message
+    return Diagnostic(file=loc.file, line=loc.line, column=loc.column, severity=error.kind,
                       message=message, hint=error.hint, text=str(error))
 
 
 def report(folder: Path, use_cache: bool = True) -> Report:
-    """The report of the pack in ``folder``: from the cache when nothing it reads changed."""
+    """The report of the pack in ``folder``, from the cache if unchanged."""
     path = _entry_path(folder) if use_cache else None
     if path is None:
         return _validate(folder)[0]
     entry = _read_entry(path)
-    roots = [Path(root) for root in entry["roots"]] if entry else [folder.resolve()]
+    roots = _roots(entry, folder)
     before = _key(roots)
     if entry is not None and before == entry["key"]:
         return entry["report"]
@@ -89,19 +91,29 @@ def report(folder: Path, use_cache: bool = True) -> Report:
     return found
 
 
+def _roots(entry: Entry | None, folder: Path) -> list[Path]:
+    """The folders the pack read when its entry was made."""
+    return [Path(root) for root in entry["roots"]] if entry else [folder.resolve()]
+
+
 def _keep(path: Path, found: Report, read: list[Path], roots: list[Path],
           before: str | None) -> None:
-    """Write ``found`` to ``path``, if it holds no error and nothing was edited meanwhile.
+    """Keep ``found`` in ``path``, if it holds no error and nothing changed.
 
     ``read``: the folders the validation read. ``before``: the key of ``roots`` before it.
     """
-    if not found["summary"] or any(d["severity"] == "error" for d in found["diagnostics"]):
+    if _has_errors(found):
         return
     key = _key(read)
     if key is None or (read == roots and key != before):  # edited while validated
         return
     _write(path, Entry(format=FORMAT, key=key, roots=[str(root) for root in read],
                        report=found))
+
+
+def _has_errors(found: Report) -> bool:
+    """Whether a report holds an error, or its pack failed to load."""
+    return not found["summary"] or any(d["severity"] == "error" for d in found["diagnostics"])
 
 
 def _validate(folder: Path) -> tuple[Report, tuple[Path, ...]]:
@@ -112,7 +124,7 @@ def _validate(folder: Path) -> tuple[Report, tuple[Path, ...]]:
 
 
 def cache_dir() -> Path | None:
-    """The user's cache folder for rulekit, or None when caching is turned off."""
+    """The user's cache folder for rulekit; None when caching is off."""
     if os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
         return None
     explicit = os.environ.get(CACHE_ENV)
@@ -128,7 +140,7 @@ def cache_dir() -> Path | None:
 
 
 def _entry_path(folder: Path) -> Path | None:
-    """The cache file of ``folder`` seen from the working folder; None if there is none."""
+    """The cache file of ``folder``, seen from the working folder."""
     root = cache_dir()
     if root is None:
         return None
@@ -140,8 +152,10 @@ def _entry_path(folder: Path) -> Path | None:
 
 
 def _key(roots: list[Path]) -> str | None:
-    """The key of a report of a pack that reads ``roots``, as things are now; None if a file
-    cannot be read or the folders hold too much."""
+    """The key of a report of a pack that reads ``roots``, as things are now.
+
+    None if a file cannot be read, or there are too many.
+    """
     files = tree_digest(*roots)
     if files is None:
         return None
@@ -155,8 +169,10 @@ def _key(roots: list[Path]) -> str | None:
 
 
 def tree_digest(*folders: Path) -> str | None:
-    """A digest of the names and contents of every file under ``folders``; None if a file
-    cannot be read or they hold too much."""
+    """A digest of the names and contents of every file under ``folders``.
+
+    None if a file cannot be read, or there are too many.
+    """
     digest = hashlib.sha256()
     size = 0
     try:
@@ -183,8 +199,10 @@ def _files(folder: Path, skipped: frozenset[str] = SKIPPED) -> Iterator[Path]:
 
 
 def _code_stamp() -> str:
-    """The names, sizes and times of rulekit's code and schema files: an edit of rulekit
-    makes every entry a miss."""
+    """The names, sizes and times of rulekit's code and schema files.
+
+    So an edit of rulekit makes every entry a miss.
+    """
     parts = []
     for folder in (_PACKAGE, data_dir("schemas")):
         for path in _files(folder, SKIPPED | {"games"}):
@@ -195,38 +213,62 @@ def _code_stamp() -> str:
 
 
 def _read_entry(path: Path) -> Entry | None:
-    """The entry in ``path``; None if there is none or it is damaged."""
+    """The entry in ``path``; None if missing or damaged."""
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not (isinstance(found, dict) and found.keys() == Entry.__annotations__.keys()
-            and found["format"] == FORMAT and isinstance(found["key"], str)
-            and _are_texts(found["roots"]) and _is_report(found["report"])):
+    if not _fits(found, _ENTRY):
         return None
     return Entry(format=FORMAT, key=found["key"], roots=found["roots"], report=found["report"])
 
 
-def _are_texts(value: object) -> bool:
+def _fits(value: object, shape: Mapping[str, Callable[[object], bool]]) -> bool:
+    """Whether ``value`` has the keys of ``shape``, each passing its test."""
+    return isinstance(value, dict) and value.keys() == shape.keys() and all(
+        test(value[key]) for key, test in shape.items())
+
+
+def _text(value: object) -> bool:
+    """Whether ``value`` is a text."""
+    return isinstance(value, str)
+
+
+def _text_or_none(value: object) -> bool:
+    """Whether ``value`` is a text or None."""
+    return value is None or isinstance(value, str)
+
+
+def _number_or_none(value: object) -> bool:
+    """Whether ``value`` is an integer or None."""
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _texts(value: object) -> bool:
+    """Whether ``value`` is a list of texts, not empty."""
     return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
 
 
-def _is_report(value: object) -> bool:
-    """Whether ``value`` has the shape of a :class:`Report`."""
-    return (isinstance(value, dict) and value.keys() == Report.__annotations__.keys()
-            and isinstance(value["summary"], str) and isinstance(value["failure"], str | None)
-            and isinstance(value["diagnostics"], list)
-            and all(_is_diagnostic(item) for item in value["diagnostics"]))
+def _diagnostics(value: object) -> bool:
+    """Whether ``value`` is a list of diagnostics."""
+    return isinstance(value, list) and all(_fits(item, _DIAGNOSTIC) for item in value)
 
 
-def _is_diagnostic(value: object) -> bool:
-    """Whether ``value`` has the shape of a :class:`Diagnostic`."""
-    if not isinstance(value, dict) or value.keys() != Diagnostic.__annotations__.keys():
-        return False
-    return (all(isinstance(value[key], str | None) for key in ("file", "hint"))
-            and all(isinstance(value[key], int | None) and not isinstance(value[key], bool)
-                    for key in ("line", "column"))
-            and all(isinstance(value[key], str) for key in ("severity", "message", "text")))
+def _report(value: object) -> bool:
+    """Whether ``value`` is a report."""
+    return _fits(value, _REPORT)
+
+
+def _format(value: object) -> bool:
+    """Whether ``value`` is the format of today's entries."""
+    return value == FORMAT
+
+
+# The tests of the values of each key of a Diagnostic, a Report and an Entry.
+_DIAGNOSTIC = {"file": _text_or_none, "line": _number_or_none, "column": _number_or_none,
+               "severity": _text, "message": _text, "hint": _text_or_none, "text": _text}
+_REPORT = {"summary": _text, "failure": _text_or_none, "diagnostics": _diagnostics}
+_ENTRY = {"format": _format, "key": _text, "roots": _texts, "report": _report}
 
 
 def _write(path: Path, entry: Entry) -> None:

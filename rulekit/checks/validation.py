@@ -1,4 +1,4 @@
-"""Validate one pack: load it with every check, check its scenario files, lint it."""
+"""Validate one pack: load it with every check, check its scenarios, lint it."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from rulekit.scenarios.check import check_scenario_files
 
 
 def validate_pack(folder: Path) -> tuple[Report, tuple[Path, ...]]:
-    """The report of the pack in ``folder``, and the folders it read (its own, then its
-    bases'; none when it could not be loaded)."""
+    """The report of the pack in ``folder``, and the folders it read.
+
+    They are its own, then its bases'; none if it could not be loaded.
+    """
     try:
         pack = loader.load_pack(folder, checked_only=True)
         errors, scenarios = check_scenario_files(pack)
@@ -30,6 +32,7 @@ def validate_pack(folder: Path) -> tuple[Report, tuple[Path, ...]]:
 
 
 def _failed(errors: list[PackError]) -> Report:
+    """The report of a pack that could not be loaded."""
     return Report(summary="", failure=None, diagnostics=[diagnostic(e) for e in errors])
 
 

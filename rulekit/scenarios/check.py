@@ -1,21 +1,24 @@
-"""Check what scenarios say against their pack, before any of them runs.
+"""Check what scenarios say against their pack, before they run.
 
-``rulekit validate`` calls :func:`check_scenario_files`: every zone, card, variable, role,
-phase and component a scenario names must exist (with a did-you-mean), its ``params`` must be
-parameters of the pack within their bounds, its ``expect`` code must parse and check, the rule
-ids of ``covers`` must be in the pack's rules, and no two scenarios may share a name. What ``sees``,
-``never_sees``, ``log_for`` and ``options_for`` name is checked by
-:func:`rulekit.scenarios.seen.view_problems`.
+``rulekit validate`` calls :func:`check_scenario_files`. What a scenario names must exist:
+zones, cards, variables, roles, phases, components. Its ``params`` must be parameters of the
+pack, within their bounds. Its ``expect`` code must parse and check. The rule ids of ``covers``
+must be in the pack's rules. No two scenarios may share a name. The names of view assertions
+are checked by :func:`rulekit.scenarios.seen.view_problems`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from functools import partial
 
-from rulekit.errors import Location, PackError, PackErrors, ScenarioError, did_you_mean
+from rulekit.engine.state import Value
+from rulekit.errors import PackError, PackErrors, ScenarioError, did_you_mean
 from rulekit.lang.checker import Checker
 from rulekit.lang.parser import parse_expression
+from rulekit.model.symbols import VarDecl
 from rulekit.pack.loader import LoadedPack
+from rulekit.pack.params import outside
 from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
 from rulekit.scenarios.seen import view_problems
 from rulekit.source.snippet import Snippet
@@ -24,8 +27,10 @@ _REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
 
 
 def check_scenario_files(pack: LoadedPack) -> tuple[list[PackError], int]:
-    """Every mistake in the scenario files of ``pack``, and how many scenarios they hold;
-    raises :class:`~rulekit.errors.PackErrors` for a file that cannot be read."""
+    """The mistakes in the scenario files of ``pack``, and their count.
+
+    Raises :class:`~rulekit.errors.PackErrors` for a file that cannot be read.
+    """
     scenarios = load_scenarios(pack.scenario_files)
     return check_scenarios(pack, scenarios), len(scenarios)
 
@@ -39,16 +44,14 @@ def check_scenarios(pack: LoadedPack, scenarios: list[Scenario]) -> list[PackErr
         if first is not scenario:
             errors.append(ScenarioError(
                 f"scenario name '{scenario.name}' is already used at {first.location}",
-                _at(scenario, ("name",)), "give each scenario its own name"))
+                scenario.at("name"), "give each scenario its own name"))
         errors.extend(_ScenarioCheck(pack, scenario).run())
     return PackErrors(errors).errors  # in file order
 
 
-def _at(scenario: Scenario, path: tuple[str | int, ...]) -> Location:
-    return scenario.doc.location((*scenario.path, *path))
-
-
 class _ScenarioCheck:
+    """Checks what one scenario names against its pack."""
+
     def __init__(self, pack: LoadedPack, scenario: Scenario) -> None:
         self.pack = pack
         self.game = pack.game
@@ -59,11 +62,13 @@ class _ScenarioCheck:
 
     def error(self, message: str, path: tuple[str | int, ...], hint: str | None = None,
               key: bool = False) -> None:
+        """Keep a mistake at ``path`` of the scenario, or its key."""
         full = (*self.scenario.path, *path)
         where = self.scenario.doc.key_location(full) if key else self.scenario.doc.location(full)
         self.errors.append(ScenarioError(message, where, hint))
 
     def run(self) -> list[PackError]:
+        """Every mistake of the scenario."""
         self._params()
         self._start()
         self._zones()
@@ -75,24 +80,27 @@ class _ScenarioCheck:
         return self.errors
 
     def _params(self) -> None:
+        """The parameters a scenario sets: the pack's, within their bounds."""
         declared = self.pack.manifest.get("parameters") or {}
-        for name, value in (self.data.get("params") or {}).items():
+        for name, value in self.scenario.params.items():
             if name not in declared:
                 self.error(f"unknown parameter '{name}'", ("params", name),
                            did_you_mean(name, declared), key=True)
                 continue
             lo, hi = declared[name].get("min"), declared[name].get("max")
-            if (lo is not None and value < lo) or (hi is not None and value > hi):
+            if outside(value, lo, hi):
                 self.error(f"parameter '{name}' must be between {lo} and {hi}, not {value}",
                            ("params", name))
 
     def _start(self) -> None:
+        """The phase a scenario starts in is the pack's."""
         phase = (self.data.get("start") or {}).get("phase")
         if phase is not None and phase not in self.symbols.phases:
             self.error(f"unknown phase '{phase}'", ("start", "phase"),
                        did_you_mean(phase, self.symbols.phases))
 
     def _reference(self, section: str, ref: str, kind: str) -> str | None:
+        """The state key of the zone or variable ``ref``, if any."""
         try:
             return reference(self.game, self.scenario, (section, ref), ref, kind)
         except Failure as failure:
@@ -100,6 +108,7 @@ class _ScenarioCheck:
             return None
 
     def _failure(self, failure: Failure) -> None:
+        """Keep a failure as a mistake, with its hint."""
         hint = None
         message = failure.message
         if "; did you mean" in message:
@@ -107,12 +116,14 @@ class _ScenarioCheck:
         self.errors.append(ScenarioError(message, failure.location, hint))
 
     def _views(self) -> None:
+        """The names the view assertions use."""
         for failure in view_problems(self.game, self.scenario):
             self._failure(failure)
 
     def _zones(self) -> None:
+        """The zones a scenario fills, and their cards."""
         cards = self.symbols.cards
-        for ref, listed in (self.data.get("zones") or {}).items():
+        for ref, listed in self.scenario.zones.items():
             self._reference("zones", ref, "zone")
             for i, card in enumerate(listed):
                 if card not in cards:
@@ -120,55 +131,63 @@ class _ScenarioCheck:
                                did_you_mean(card, cards))
 
     def _variables(self) -> None:
-        for ref, value in (self.data.get("variables") or {}).items():
+        """The variables a scenario sets, and their values."""
+        for ref, value in self.scenario.variables.items():
             key = self._reference("variables", ref, "variable")
-            if key is None:
-                continue
-            var = self.symbols.variables[key.split(".")[0]]
-            kind = var.type
-            if isinstance(value, list) and kind not in ("list", "any"):
-                self.error(f"'{ref}' holds a value of type {kind}, not a list",
-                           ("variables", ref))
-            elif kind in _REFERENCE_KINDS and isinstance(value, str):
-                known = self._ids(kind)
-                if value not in known:
-                    self.error(f"'{value}' is not a {kind} (variable '{ref}' holds a {kind})",
-                               ("variables", ref), did_you_mean(value, known))
-            elif kind == "int" and isinstance(value, int) and not isinstance(value, bool):
-                lo, hi = var.minimum, var.maximum
-                if (lo is not None and value < lo) or (hi is not None and value > hi):
-                    self.error(f"{value} is outside the bounds of '{ref}' ({lo} to {hi})",
-                               ("variables", ref))
+            if key is not None:
+                self._value(ref, self.symbols.variables[key.split(".")[0]], value)
+
+    def _value(self, ref: str, var: VarDecl, value: Value) -> None:
+        """The value a scenario gives a variable fits it."""
+        kind = var.type
+        if isinstance(value, list) and kind not in ("list", "any"):
+            self.error(f"'{ref}' holds a value of type {kind}, not a list", ("variables", ref))
+        elif kind in _REFERENCE_KINDS and isinstance(value, str):
+            self._component(ref, kind, value)
+        elif kind == "int" and _is_number(value):
+            self._bounded(ref, var, value)
+
+    def _bounded(self, ref: str, var: VarDecl, value: int) -> None:
+        """An error if ``value`` is outside the bounds of ``ref``."""
+        if outside(value, var.minimum, var.maximum):
+            self.error(f"{value} is outside the bounds of '{ref}' ({var.minimum} to "
+                       f"{var.maximum})", ("variables", ref))
+
+    def _component(self, ref: str, kind: str, value: str) -> None:
+        """An error if ``value`` is no component of ``kind``."""
+        known = self._ids(kind)
+        if value not in known:
+            self.error(f"'{value}' is not a {kind} (variable '{ref}' holds a {kind})",
+                       ("variables", ref), did_you_mean(value, known))
 
     def _ids(self, kind: str) -> list[str]:
+        """The ids of every card, node, edge, region or role."""
         board = self.symbols.board
-        tables: dict[str, Any] = {"card": self.symbols.cards, "node": board.nodes,
-                                  "edge": board.edges, "region": board.regions,
-                                  "role": self.symbols.roles}
+        tables: dict[str, Mapping[str, object] | list[str]] = {
+            "card": self.symbols.cards, "node": board.nodes, "edge": board.edges,
+            "region": board.regions, "role": self.symbols.roles}
         return list(tables[kind])
 
     def _roles(self) -> None:
-        roles = self.symbols.roles
-        for i, step in enumerate(self.data.get("play") or []):
+        """The roles that ``play`` and ``expect_pending`` name."""
+        for i, step in enumerate(self.scenario.play):
             for role in step:
-                if role not in roles:
-                    self.error(f"unknown role '{role}'", ("play", i, role),
-                               did_you_mean(role, roles), key=True)
+                self._role(role, ("play", i, role), key=True)
         pending = self.data.get("expect_pending")
         for role in [pending] if isinstance(pending, str) else list(pending or []):
-            if role not in roles:
-                self.error(f"unknown role '{role}'", ("expect_pending",),
-                           did_you_mean(role, roles))
+            self._role(role, ("expect_pending",))
+
+    def _role(self, role: str, path: tuple[str | int, ...], key: bool = False) -> None:
+        """An error if ``role`` is no role of the pack."""
+        if role not in self.symbols.roles:
+            self.error(f"unknown role '{role}'", path, did_you_mean(role, self.symbols.roles),
+                       key=key)
 
     def _expect(self) -> None:
+        """The ``expect`` expressions parse and check."""
         doc, base = self.scenario.doc, self.scenario.path
-        for i, text in enumerate(self.data.get("expect") or []):
-            path = (*base, "expect", i)
-
-            def locate(line: int, column: int, path: tuple[str | int, ...] = path) -> Location:
-                return doc.text_location(path, line, column)
-
-            snippet = Snippet(str(text), locate)
+        for i, text in enumerate(self.scenario.expect):
+            snippet = Snippet(str(text), partial(doc.text_location, (*base, "expect", i)))
             try:
                 expr = parse_expression(snippet)
             except PackError as exc:
@@ -179,6 +198,7 @@ class _ScenarioCheck:
             self.errors.extend(checker.errors)
 
     def _covers(self) -> None:
+        """The rules a scenario covers are rules of the pack."""
         rules = [rule_id for rule_id, _ in self.pack.rules]
         if not rules:
             return
@@ -186,3 +206,8 @@ class _ScenarioCheck:
             if rule not in rules:
                 self.error(f"rule '{rule}' is not in the rules of {self.pack.id}",
                            ("covers", i), did_you_mean(rule, rules))
+
+
+def _is_number(value: object) -> bool:
+    """Whether ``value`` is an integer, and not true or false."""
+    return isinstance(value, int) and not isinstance(value, bool)
