@@ -1,14 +1,8 @@
 """The report of ``rulekit validate``, kept while a pack's files are unchanged.
 
-A report is plain data: the diagnostics, and a summary of the pack. The user's cache folder
-keeps one JSON file per pack folder and working folder. An entry holds the folders the pack
-reads, a key and the report. The key is a digest of every file in those folders. It digests
-rulekit's own files too, and ``$RULEKIT_PACKS``. It digests the working folder, since messages
-show paths relative to it. Only a report free of errors is kept. An error may come from a
-missing file, which no digest can see.
-
-``RULEKIT_NO_CACHE=1`` (or ``validate --no-cache``) turns the cache off. A damaged cache file
-is a miss. One that cannot be written is not kept.
+The key digests every file the pack reads, rulekit's own files, ``$RULEKIT_PACKS`` and the
+working folder. Only a report free of errors is kept: an error may come from a missing file.
+``RULEKIT_NO_CACHE=1`` or ``--no-cache`` turns the cache off.
 """
 
 from __future__ import annotations
@@ -92,16 +86,12 @@ def report(folder: Path, use_cache: bool = True) -> Report:
 
 
 def _roots(entry: Entry | None, folder: Path) -> list[Path]:
-    """The folders the pack read when its entry was made."""
     return [Path(root) for root in entry["roots"]] if entry else [folder.resolve()]
 
 
 def _keep(path: Path, found: Report, read: list[Path], roots: list[Path],
           before: str | None) -> None:
-    """Keep ``found`` in ``path``, if it holds no error and nothing changed.
-
-    ``read``: the folders the validation read. ``before``: the key of ``roots`` before it.
-    """
+    """Keep ``found`` in ``path`` if it holds no error and the folders ``read`` did not change."""
     if _has_errors(found):
         return
     key = _key(read)
@@ -112,12 +102,10 @@ def _keep(path: Path, found: Report, read: list[Path], roots: list[Path],
 
 
 def _has_errors(found: Report) -> bool:
-    """Whether a report holds an error, or its pack failed to load."""
     return not found["summary"] or any(d["severity"] == "error" for d in found["diagnostics"])
 
 
 def _validate(folder: Path) -> tuple[Report, tuple[Path, ...]]:
-    """Validate the pack in ``folder`` (see :mod:`rulekit.checks.validation`)."""
     from rulekit.checks.validation import validate_pack  # (a report from the cache needs none)
 
     return validate_pack(folder)
@@ -152,10 +140,7 @@ def _entry_path(folder: Path) -> Path | None:
 
 
 def _key(roots: list[Path]) -> str | None:
-    """The key of a report of a pack that reads ``roots``, as things are now.
-
-    None if a file cannot be read, or there are too many.
-    """
+    """The key of a report of a pack that reads ``roots``; None if a file cannot be read."""
     files = tree_digest(*roots)
     if files is None:
         return None
@@ -169,10 +154,7 @@ def _key(roots: list[Path]) -> str | None:
 
 
 def tree_digest(*folders: Path) -> str | None:
-    """A digest of the names and contents of every file under ``folders``.
-
-    None if a file cannot be read, or there are too many.
-    """
+    """A digest of the names and contents of every file under ``folders``; None if unreadable."""
     digest = hashlib.sha256()
     size = 0
     try:
@@ -191,7 +173,6 @@ def tree_digest(*folders: Path) -> str | None:
 
 
 def _files(folder: Path, skipped: frozenset[str] = SKIPPED) -> Iterator[Path]:
-    """Every file under ``folder`` but in the folders ``skipped``, in order."""
     for top, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if d not in skipped)
         for name in sorted(names):
@@ -199,10 +180,7 @@ def _files(folder: Path, skipped: frozenset[str] = SKIPPED) -> Iterator[Path]:
 
 
 def _code_stamp() -> str:
-    """The names, sizes and times of rulekit's code and schema files.
-
-    So an edit of rulekit makes every entry a miss.
-    """
+    """The names, sizes and times of rulekit's code and schemas: an edit of them is a miss."""
     parts = []
     for folder in (_PACKAGE, data_dir("schemas")):
         for path in _files(folder, SKIPPED | {"games"}):
@@ -213,7 +191,6 @@ def _code_stamp() -> str:
 
 
 def _read_entry(path: Path) -> Entry | None:
-    """The entry in ``path``; None if missing or damaged."""
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -224,55 +201,28 @@ def _read_entry(path: Path) -> Entry | None:
 
 
 def _fits(value: object, shape: Mapping[str, Callable[[object], bool]]) -> bool:
-    """Whether ``value`` has the keys of ``shape``, each passing its test."""
     return isinstance(value, dict) and value.keys() == shape.keys() and all(
         test(value[key]) for key, test in shape.items())
 
 
-def _text(value: object) -> bool:
-    """Whether ``value`` is a text."""
-    return isinstance(value, str)
+def _is(*types: type) -> Callable[[object], bool]:
+    """A test that a value is exactly of one of ``types``, as JSON reads it."""
+    return lambda value: type(value) in types
 
 
-def _text_or_none(value: object) -> bool:
-    """Whether ``value`` is a text or None."""
-    return value is None or isinstance(value, str)
-
-
-def _number_or_none(value: object) -> bool:
-    """Whether ``value`` is an integer or None."""
-    return value is None or (isinstance(value, int) and not isinstance(value, bool))
-
-
-def _texts(value: object) -> bool:
-    """Whether ``value`` is a list of texts, not empty."""
-    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
-
-
-def _diagnostics(value: object) -> bool:
-    """Whether ``value`` is a list of diagnostics."""
-    return isinstance(value, list) and all(_fits(item, _DIAGNOSTIC) for item in value)
-
-
-def _report(value: object) -> bool:
-    """Whether ``value`` is a report."""
-    return _fits(value, _REPORT)
-
-
-def _format(value: object) -> bool:
-    """Whether ``value`` is the format of today's entries."""
-    return value == FORMAT
-
-
+_NULL = type(None)
 # The tests of the values of each key of a Diagnostic, a Report and an Entry.
-_DIAGNOSTIC = {"file": _text_or_none, "line": _number_or_none, "column": _number_or_none,
-               "severity": _text, "message": _text, "hint": _text_or_none, "text": _text}
-_REPORT = {"summary": _text, "failure": _text_or_none, "diagnostics": _diagnostics}
-_ENTRY = {"format": _format, "key": _text, "roots": _texts, "report": _report}
+_DIAGNOSTIC = {"file": _is(str, _NULL), "line": _is(int, _NULL), "column": _is(int, _NULL),
+               "severity": _is(str), "message": _is(str), "hint": _is(str, _NULL),
+               "text": _is(str)}
+_REPORT = {"summary": _is(str), "failure": _is(str, _NULL),
+           "diagnostics": lambda v: isinstance(v, list) and all(_fits(d, _DIAGNOSTIC) for d in v)}
+_ENTRY = {"format": lambda v: v == FORMAT, "key": _is(str),
+          "roots": lambda v: isinstance(v, list) and bool(v) and all(map(_is(str), v)),
+          "report": lambda v: _fits(v, _REPORT)}
 
 
 def _write(path: Path, entry: Entry) -> None:
-    """Write ``entry`` to ``path`` whole, or not at all."""
     temporary = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,8 +1,4 @@
-"""Lint warnings that need the pack's code checked, its names resolved.
-
-A public ``log`` line may print a secret. A phase may end the round or the game on every path.
-The phases after it would then never run.
-"""
+"""Lint warnings that need the pack's code checked: secrets logged, phases never reached."""
 
 from __future__ import annotations
 
@@ -25,11 +21,7 @@ class CheckedBody(SecretBody):
 
 
 def checked_bodies(bodies: list[Body]) -> list[CheckedBody]:
-    """The statement lists the loader parsed and checked.
-
-    A procedure's is named by the procedure. The others are ``setup:``, ``phase:ID`` and
-    ``after_rounds:``.
-    """
+    """The statement lists the loader checked: by procedure, ``setup:``, ``phase:ID``..."""
     names = {SETUP: "setup:", AFTER_ROUNDS: "after_rounds:"}
     return [CheckedBody(names.get(body.name, body.name), body.stmts, body.snippet)
             for body in bodies]
@@ -69,7 +61,6 @@ def dead_phases(doc: YamlDocument, bodies: list[CheckedBody]) -> list[PackError]
 
 
 def _phases(doc: YamlDocument) -> list[dict[str, object]]:
-    """The phases of the flow, as the pack gives them."""
     flow = (doc.data or {}).get("flow") or {}
     return [p for p in flow.get("phases") or [] if isinstance(p, dict)]
 
@@ -114,5 +105,4 @@ def _may_leave(s: n.Stmt) -> bool:
 
 
 def _bodies_of(s: n.If) -> list[list[n.Stmt]]:
-    """The bodies of an ``if``: each branch's, and its ``else``."""
     return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise else [])

@@ -1,14 +1,6 @@
 """Lint warnings: what a pack says that works but is probably a mistake.
 
-:func:`lint_pack` reads the effect code of a loaded pack again. It warns about:
-
-* An ``end_when`` that holds in the initial state. Every game would end at once.
-* Procedures, functions, zones, variables and cards that nothing uses.
-* A ``choose`` whose list is always empty.
-* With :mod:`rulekit.checks.flow`: a public ``log`` line that prints a secret. A phase after
-  which no phase ever runs.
-
-``rulekit validate`` prints the warnings. They fail it only with ``--strict``.
+``rulekit validate`` prints them; they fail it only with ``--strict``.
 """
 
 from __future__ import annotations
@@ -79,7 +71,6 @@ def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
 
 
 def _flow_places(doc: YamlDocument) -> Iterator[CodePlace]:
-    """Every piece of effect code of the ``flow`` section."""
     flow = doc.data.get("flow") or {}
     for i, _ in enumerate(flow.get("phases") or []):
         yield "phase", ("flow", "phases", i, "do"), True
@@ -105,11 +96,7 @@ class _Linter:
         self.warnings.append(PackWarning(message, self.doc.key_location(path), hint))
 
     def read_code(self, known: dict[str, list[n.Stmt]]) -> None:
-        """Parse every piece of code.
-
-        ``known`` holds the statement lists already parsed, by text. The checker's marks on
-        them do not matter here.
-        """
+        """Parse every piece of code; ``known`` holds statement lists already parsed, by text."""
         for owner, path, block in _code_places(self.doc):
             code = self._parse(owner, path, block, known)
             if code is not None:
@@ -117,7 +104,6 @@ class _Linter:
 
     def _parse(self, owner: str, path: JsonPath, block: bool,
                known: dict[str, list[n.Stmt]]) -> _Code | None:
-        """The code at ``path``; None if it cannot be read."""
         try:
             text = snippet(self.doc, path)
             if not block:
@@ -167,7 +153,6 @@ class _Linter:
                           "and no code names it", ("cards", i), "add it to a zone's initial")
 
     def _starting_cards(self) -> set[str]:
-        """The cards some zone starts with."""
         symbols = self.symbols
         placed: set[str] = set()
         for zone in symbols.zones.values():
@@ -216,17 +201,13 @@ class _Linter:
 
 
 def _never_used(kind: str, name: str) -> str:
-    """The warning about a function, zone or variable that nothing uses."""
     if kind == "function":
         return f"function '{name}' is never used"
     return f"{kind} '{name}' is never used by the pack's code"
 
 
 def end_verdicts(game: Game) -> list[bool]:
-    """Whether each end condition of ``game`` holds in its initial state.
-
-    A condition that cannot be evaluated before setup does not hold.
-    """
+    """Whether each end condition holds in the initial state; false if it cannot be evaluated."""
     checks = game.program.end_checks
     if not checks:
         return []
@@ -256,6 +237,5 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
 
 
 def _file_order(warning: PackError) -> tuple[str, int, int]:
-    """Where a warning is, to sort by."""
     where: Location | None = warning.location
     return (where.file, where.line, where.column) if where else ("", 0, 0)

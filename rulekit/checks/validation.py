@@ -12,10 +12,7 @@ from rulekit.scenarios.check import check_scenario_files
 
 
 def validate_pack(folder: Path) -> tuple[Report, tuple[Path, ...]]:
-    """The report of the pack in ``folder``, and the folders it read.
-
-    They are its own, then its bases'; none if it could not be loaded.
-    """
+    """The report of the pack in ``folder``, and the folders it read (none if it did not load)."""
     try:
         pack = loader.load_pack(folder, checked_only=True)
         errors, scenarios = check_scenario_files(pack)
@@ -32,7 +29,6 @@ def validate_pack(folder: Path) -> tuple[Report, tuple[Path, ...]]:
 
 
 def _failed(errors: list[PackError]) -> Report:
-    """The report of a pack that could not be loaded."""
     return Report(summary="", failure=None, diagnostics=[diagnostic(e) for e in errors])
 
 

@@ -1,12 +1,9 @@
-"""Parse, check and compile the effect code of a pack.
-
-Code lives in its functions, procedures, setup, flow and anytime conditions. The main
-procedure, built here, runs the setup, then rounds of phases.
-"""
+"""Parse, check and compile the effect code of a pack, and build its main procedure."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar
 
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame
 from rulekit.engine.vm import Runtime
@@ -35,6 +32,7 @@ from rulekit.source.snippet import Snippet
 if TYPE_CHECKING:
     from rulekit.engine.playout import PlayoutRuntime
 
+T = TypeVar("T")
 SETUP = "__setup__"
 AFTER_ROUNDS = "__after_rounds__"
 
@@ -76,16 +74,9 @@ class CodeBuilder:
         self.bodies: list[Body] = []
         self.function_trees: dict[str, n.Expr] = {}  # each function's checked body
 
-    def _parse_block(self, snippet: Snippet) -> list[n.Stmt] | None:
+    def _parse(self, parse: Callable[[Snippet], T], snippet: Snippet) -> T | None:
         try:
-            return parse_block(snippet)
-        except PackError as exc:
-            self.errors.append(exc)
-            return None
-
-    def _parse_expr(self, snippet: Snippet) -> n.Expr | None:
-        try:
-            return parse_expression(snippet)
+            return parse(snippet)
         except PackError as exc:
             self.errors.append(exc)
             return None
@@ -93,7 +84,7 @@ class CodeBuilder:
     def _body(self, symbols: Symbols, name: str, snippet: Snippet,
               params: list[tuple[str, str]]) -> None:
         """Parse and check one statement list; keep it for compiling."""
-        body = self._parse_block(snippet)
+        body = self._parse(parse_block, snippet)
         if body is None:
             return
         checker = Checker(symbols, snippet)
@@ -102,46 +93,29 @@ class CodeBuilder:
         self.errors.extend(checker.errors)
         self.bodies.append(Body(name, body, snippet, nslots, params))
 
-    def _expr(self, symbols: Symbols, compiler: Compiler, snippet: Snippet, expected: str,
-              context: str = "expr") -> ExprFn | None:
-        """A checked expression, compiled; None on errors."""
-        expr = self._checked_expr(symbols, snippet, expected, context)
-        return None if expr is None else compiler.expr(expr)
+    def _expr(self, symbols: Symbols, compiler: Compiler, snippet: Snippet, expected: str
+              ) -> ExprFn | None:
+        checked = self._checked_expr(symbols, snippet, expected)
+        return None if checked is None else compiler.expr(checked[0])
 
     def _checked_expr(self, symbols: Symbols, snippet: Snippet, expected: str,
-                      context: str = "expr") -> n.Expr | None:
-        """The tree of a checked expression; None if it has errors."""
-        expr = self._parse_expr(snippet)
+                      context: str = "expr") -> tuple[n.Expr, int] | None:
+        """The tree of a checked expression and its local slots; None if it has errors."""
+        expr = self._parse(parse_expression, snippet)
         if expr is None:
             return None
         checker = Checker(symbols, snippet, context=context)
         checker.check_expr(expr, expected)
         self.errors.extend(checker.errors)
-        return None if checker.errors else expr
+        return None if checker.errors else (expr, checker.nslots)
 
     def _flow_function(self, symbols: Symbols, compiler: Compiler, name: str, code: Snippet,
                        expected: str) -> bool:
-        """Compile an expression of the flow as ``program.functions[name]``; false on errors.
-
-        It is compiled as a function of no parameters. Its comprehensions need local slots.
-        """
-        expr = self._parse_expr(code)
-        if expr is None:
-            return False
-        checker = Checker(symbols, code)
-        checker.check_expr(expr, expected)
-        self.errors.extend(checker.errors)
-        if checker.errors:
-            return False
-        compiler.compile_function(name, expr, checker.nslots, 0)
-        return True
-
-    def _evaluation(self, symbols: Symbols, compiler: Compiler, role: str,
-                    code: Snippet) -> None:
-        """``flow.evaluate`` of one role: an integer expression."""
-        name = f"__evaluate__:{role}"
-        if self._flow_function(symbols, compiler, name, code, "int"):
-            compiler.program.evaluate[role] = compiler.program.functions[name]
+        """Compile a flow expression as ``program.functions[name]``; false on errors."""
+        checked = self._checked_expr(symbols, code, expected, "proc")
+        if checked is not None:
+            compiler.compile_function(name, *checked, 0)
+        return checked is not None
 
     def _end_checks(self, symbols: Symbols, compiler: Compiler) -> None:
         """The end conditions (``flow.end_when``), into ``compiler.program.end_checks``."""
@@ -160,7 +134,7 @@ class CodeBuilder:
     def _functions(self, symbols: Symbols, compiler: Compiler) -> None:
         """Check and compile the pack's functions, finding their result types."""
         for func in symbols.functions.values():
-            expr = self._parse_expr(func.snippet)
+            expr = self._parse(parse_expression, func.snippet)
             if expr is None:
                 continue
             checker = Checker(symbols, func.snippet, context="function")
@@ -172,10 +146,7 @@ class CodeBuilder:
                 compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
 
     def compile_code(self, symbols: Symbols, compiler: Compiler, bodies: bool = True) -> None:
-        """Parse, check and compile every piece of code into ``compiler.program``.
-
-        Without ``bodies``, statement lists (procedures, setup, phases) are checked only.
-        """
+        """Parse, check and compile all code; without ``bodies``, only check statement lists."""
         # End conditions first: statements compiled later check them after each change.
         self._end_checks(symbols, compiler)
         self._flow_functions(symbols, compiler)
@@ -192,15 +163,15 @@ class CodeBuilder:
         self._flow(symbols, compiler, bodies)
 
     def _flow_functions(self, symbols: Symbols, compiler: Compiler) -> None:
-        """``flow.evaluate`` of each role, and ``flow.initiative``."""
         for role in self.flow.get("evaluate", {}):
             where = ("flow", "evaluate", role)
-            if role in symbols.roles:
-                self._evaluation(symbols, compiler, role, snippet(self.doc, where))
-            else:
+            name = f"__evaluate__:{role}"
+            if role not in symbols.roles:
                 self.errors.append(SchemaError(f"unknown role '{role}'",
                                                self.doc.key_location(where),
                                                did_you_mean(role, symbols.roles)))
+            elif self._flow_function(symbols, compiler, name, snippet(self.doc, where), "int"):
+                compiler.program.evaluate[role] = compiler.program.functions[name]
         if "initiative" in self.flow:
             self._flow_function(symbols, compiler, INITIATIVE,
                                 snippet(self.doc, ("flow", "initiative")), "role")
@@ -222,7 +193,6 @@ class CodeBuilder:
             _build_main(compiler.program, rounds, phases, doc.key_location(("flow",)))
 
     def _phases(self, symbols: Symbols) -> list[tuple[str, str]]:
-        """Each phase's id and the name of its statement list, checked."""
         phases = []
         if not self.flow.get("phases"):
             self.errors.append(SchemaError("the flow has no phases",
@@ -235,18 +205,15 @@ class CodeBuilder:
         return phases
 
     def _anytime_conditions(self, symbols: Symbols, compiler: Compiler) -> None:
-        """Compile the ``when`` of each anytime action.
-
-        Each is asked at every decision, so it is compiled as fast code.
-        """
+        """Compile the ``when`` of each anytime action, asked at every decision."""
         for i, decl in enumerate(symbols.anytime):
             when = None
             if decl.when is not None:
                 where = snippet(self.doc, ("anytime", i, "when"))
-                tree = self._checked_expr(symbols, where, "bool")
-                if tree is not None:
+                checked = self._checked_expr(symbols, where, "bool")
+                if checked is not None:
                     with compiler.fast_code():
-                        when = compiler.expr(tree, where.location(tree.pos))
+                        when = compiler.expr(checked[0], where.location(checked[0].pos))
             compiler.program.anytime.append((decl, when))
             compiler.program.anytime_by_role.setdefault(decl.role, []).append((decl, when))
 
@@ -316,10 +283,7 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
 
 def _main_whole(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]]
                 ) -> ProcFn:
-    """The main procedure run whole, as playouts run it.
-
-    It takes the same steps as its blocks.
-    """
+    """The main procedure run whole, as playouts run it, in the same steps as its blocks."""
     procs, runs = program.procs, program.runs
 
     def run(name: str, rt: PlayoutRuntime) -> None:

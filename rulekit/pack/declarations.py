@@ -1,7 +1,4 @@
-"""Build the symbols of a pack from its sections.
-
-The symbols are every name the pack declares, with what it declares of each.
-"""
+"""Build the symbols of a pack: every name it declares, with what it declares of each."""
 
 from __future__ import annotations
 
@@ -84,11 +81,13 @@ class Declarations:
               overrides: Mapping[str, str | int]) -> tuple[Symbols, dict[str, str]]:
         """The symbols of the pack, and the labels of its components."""
         self.manifest_doc = manifest_doc
-        roles = self._roles()
+        roles = self._ids(self.manifest_doc, ("roles",), "role")
         params = self._params(overrides)
         cards = self._cards()
         symbols = Symbols(roles=roles, cards=cards, zones=self._zones(cards, roles),
-                          variables=self._variables(roles), parameters=params)
+                          variables={name: self._variable(name, spec, roles) for name, spec
+                                     in self.sections.get("variables", {}).items()},
+                          parameters=params)
         if "map" in self.sections:
             read_board(self.doc, self.sections["map"], symbols, self.errors)
         _infer_types(symbols)
@@ -97,21 +96,22 @@ class Declarations:
         for table in (symbols.board.nodes, symbols.board.edges, symbols.board.regions):
             labels.update({ident: str(props.get("name", ident)) for ident, props in table.items()})
         self._declare_code(symbols)
-        self._anytime(symbols)
+        for i, spec in enumerate(self.sections.get("anytime", [])):
+            symbols.anytime.append(self._anytime_action(("anytime", i), spec, symbols))
         self._triggers(symbols)
         return symbols, labels
 
-    # ------------------------------------------------------------ the manifest
-
-    def _roles(self) -> list[str]:
-        """The ids of the roles, each given once."""
-        roles = [r["id"] for r in self.manifest_doc.data["roles"]]
-        for i, role in enumerate(roles):
-            if role in roles[:i]:
-                self.error(f"role '{role}' is given twice",
-                           self.manifest_doc.location(("roles", i, "id")),
-                           "give each role its own id")
-        return roles
+    def _ids(self, doc: YamlDocument, path: JsonPath, what: str) -> list[str]:
+        """The ids of the items of the list at ``path``, each given once."""
+        items = doc.data
+        for key in path:
+            items = items.get(key, [])
+        ids = [str(item["id"]) for item in items]
+        for i, ident in enumerate(ids):
+            if ident in ids[:i]:
+                self.error(f"{what} '{ident}' is given twice", doc.location((*path, i, "id")),
+                           f"give each {what} its own id")
+        return ids
 
     def _params(self, overrides: Mapping[str, str | int]) -> dict[str, int]:
         """The value of each parameter: its default, or the one given."""
@@ -122,13 +122,8 @@ class Declarations:
                            "bounds", self.manifest_doc.location(("parameters", name, "default")))
         return resolve_params(declared, overrides)
 
-    # ------------------------------------------------------------ cards, zones, variables
-
     def _cards(self) -> dict[str, Card]:
-        """Each card by id.
-
-        The copies of a card are ``ID#1``, ``ID#2``...
-        """
+        """Each card by id; the copies of a card are ``ID#1``, ``ID#2``..."""
         cards: dict[str, Card] = {}
         for i, entry in enumerate(self.sections.get("cards", [])):
             props = {k: v for k, v in entry.items() if k not in ("id", "copies")}
@@ -156,17 +151,11 @@ class Declarations:
                 self.error("give either per or per_role, not both",
                            self.doc.location((*path, "per")))
             per = "role"
-        if isinstance(per, int):
-            return self._count(path, per)
-        return str(per) if per else None
-
-    def _count(self, path: JsonPath, per: int) -> int:
-        """The number ``per: N`` gives, within the limit."""
-        if per > MAX_COPIES:
+        if isinstance(per, int) and per > MAX_COPIES:
             self.error(f"per: {per:,} asks for too many piles or values; the limit is "
                        f"{MAX_COPIES:,}", self.doc.location((*path, "per")))
             return 1
-        return per
+        return per if isinstance(per, int) else str(per) if per else None
 
     def _owner(self, path: JsonPath, spec: HeldSpec, per: Per | None,
                roles: list[str]) -> str | None:
@@ -196,7 +185,6 @@ class Declarations:
             self.error(f"a {kind} per role is owned by each role; remove owner", where)
 
     def _zones(self, cards: Mapping[str, Card], roles: list[str]) -> dict[str, ZoneDecl]:
-        """The zones, by name."""
         zones: dict[str, ZoneDecl] = {}
         placed: dict[str, str] = {}  # the zone each card starts in
         for name, spec in self.sections.get("zones", {}).items():
@@ -205,7 +193,6 @@ class Declarations:
         return zones
 
     def _zone(self, name: str, spec: ZoneSpec, roles: list[str]) -> ZoneDecl:
-        """One zone, checked."""
         path = ("zones", name)
         per = self._per(path, spec)
         return ZoneDecl(name, per, spec.get("visibility", "public"), spec.get("initial"),
@@ -214,14 +201,12 @@ class Declarations:
 
     def _initial_cards(self, zone: ZoneDecl, cards: Mapping[str, Card],
                        placed: dict[str, str]) -> None:
-        """Check the cards a zone starts with."""
         initial = list(cards) if zone.initial == "all" else (zone.initial or [])
         self._check_initial_count(zone, len(initial))
         for i, card_id in enumerate(initial):
             self._place(zone.name, ("zones", zone.name, "initial", i), card_id, cards, placed)
 
     def _check_initial_count(self, zone: ZoneDecl, count: int) -> None:
-        """Check that a zone may start with ``count`` cards."""
         where = self.doc.location(("zones", zone.name, "initial"))
         if zone.initial is not None and zone.per:
             self.error(f"zone '{zone.name}' has several piles and cannot have initial cards",
@@ -242,13 +227,7 @@ class Declarations:
         else:
             placed[card_id] = zone
 
-    def _variables(self, roles: list[str]) -> dict[str, VarDecl]:
-        """The variables, by name."""
-        return {name: self._variable(name, spec, roles)
-                for name, spec in self.sections.get("variables", {}).items()}
-
     def _variable(self, name: str, spec: VariableSpec, roles: list[str]) -> VarDecl:
-        """One variable, checked."""
         path = ("variables", name)
         per = self._per(path, spec)
         var = VarDecl(name, spec.get("initial", 0), per, spec.get("min"), spec.get("max"),
@@ -261,8 +240,6 @@ class Declarations:
             self.error(f"initial value {initial} of '{name}' is outside its bounds",
                        self.doc.location((*path, "initial")))
         return var
-
-    # ------------------------------------------------------------ names
 
     def _check_clashes(self, symbols: Symbols) -> None:
         """Check that no name is a word, nor names two things."""
@@ -284,7 +261,6 @@ class Declarations:
                        "give them different names")
 
     def _where(self, kind: str, name: str) -> Location | None:
-        """Where a role, parameter, zone or variable is declared."""
         manifest = self.manifest_doc
         if kind == "role":
             ids = [r["id"] for r in manifest.data["roles"]]
@@ -293,8 +269,6 @@ class Declarations:
             return manifest.key_location(("parameters", name))
         section = {"zone": "zones", "variable": "variables"}.get(kind, "")
         return self.doc.key_location((section, name)) if section in self.sections else None
-
-    # ------------------------------------------------------------ card labels
 
     def _card_labels(self, cards: Mapping[str, Card]) -> dict[str, str]:
         """Each card's label, by the manifest's ``display.card_label``."""
@@ -312,13 +286,12 @@ class Declarations:
         return {card_id: template.format_map(props) for card_id, props in cards.items()}
 
     def _label_fields(self, template: str) -> list[str] | None:
-        """The property names a card_label template shows.
-
-        None, with an error, unless its fields are plain ``{property}`` names.
-        """
+        """The property names a card_label template shows; None, with an error, if not plain."""
         where = self.manifest_doc.location(("display", "card_label"))
         try:
-            fields = _template_fields(template)
+            fields = [(field, bool(_PROPERTY.fullmatch(field)) and not (spec or conversion))
+                      for _, field, spec, conversion in string.Formatter().parse(template)
+                      if field is not None]
         except ValueError as exc:
             self.error(f"card_label is not a valid template: {exc}", where,
                        "write {{ and }} for literal braces")
@@ -330,10 +303,7 @@ class Declarations:
             return None
         return [field for field, _ in fields]
 
-    # ------------------------------------------------------------ code
-
     def _declare_code(self, symbols: Symbols) -> None:
-        """Declare the functions, procedures and phases."""
         doc = self.doc
         for name, spec in self.sections.get("functions", {}).items():
             symbols.functions[name] = FuncDecl(
@@ -350,27 +320,10 @@ class Declarations:
                 snippet(doc, ("procedures", name, "do")),
                 location=doc.key_location(("procedures", name)))
         if "flow" in self.sections:
-            symbols.phases = self._phases()
-
-    def _phases(self) -> list[str]:
-        """The ids of the phases, each given once."""
-        phases = [p["id"] for p in self.sections["flow"].get("phases", [])]
-        for i, phase in enumerate(phases):
-            if phase in phases[:i]:
-                self.error(f"phase '{phase}' is given twice",
-                           self.doc.location(("flow", "phases", i, "id")),
-                           "give each phase its own id")
-        return phases
-
-    def _anytime(self, symbols: Symbols) -> None:
-        """Declare the anytime actions."""
-        for i, spec in enumerate(self.sections.get("anytime", [])):
-            decl = self._anytime_action(("anytime", i), spec, symbols)
-            symbols.anytime.append(decl)
+            symbols.phases = self._ids(self.doc, ("flow", "phases"), "phase")
 
     def _anytime_action(self, path: JsonPath, spec: AnytimeSpec,
                         symbols: Symbols) -> AnytimeDecl:
-        """An anytime action, checked."""
         decl = AnytimeDecl(spec["id"], spec["role"], spec.get("label", spec["id"]), spec["do"],
                            spec.get("when"), self.doc.location(path))
         if decl.role not in symbols.roles:
@@ -387,7 +340,6 @@ class Declarations:
         return decl
 
     def _triggers(self, symbols: Symbols) -> None:
-        """Check the procedures that on_change and on_enter name."""
         checks = [("variables", name, "on_change", var.on_change, "the new value")
                   for name, var in symbols.variables.items() if var.on_change]
         checks += [("zones", name, "on_enter", zone.on_enter, "the card that enters")
@@ -406,21 +358,8 @@ class Declarations:
             self.error(f"procedure '{procedure}' must take one parameter: {what}", where)
 
 
-def _template_fields(template: str) -> list[tuple[str, bool]]:
-    """Each ``{field}`` of a template, and whether it names a property.
-
-    Raises ValueError if its braces do not pair.
-    """
-    return [(field, bool(_PROPERTY.fullmatch(field)) and not (spec or conversion))
-            for _, field, spec, conversion in string.Formatter().parse(template)
-            if field is not None]
-
-
 def _infer_types(symbols: Symbols) -> None:
-    """Give a variable the kind of what its initial text names.
-
-    Only variables without a declared type get one.
-    """
+    """Give each variable without a declared type the kind its initial text names."""
     for var in symbols.variables.values():
         if var.declared_type is None and isinstance(var.initial, str):
             var.declared_type = symbols.reference_type(var.initial)

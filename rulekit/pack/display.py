@@ -1,13 +1,8 @@
 """The ``display:`` section of a pack: how its table looks to a player.
 
-The section is described in ``docs/pack-format.md``. It names zones and variables, and hides
-bookkeeping. It groups what is shown in panels. It reads a zone per number as a row table. It
-gives the text of each type of card, and the words for text values. It says how some decisions
-are asked.
-
-:func:`read_display` checks it and turns it into a :class:`Display`. Each unknown name is an
-error at its place, with a "did you mean" hint. So is a ``context:`` field that may show a
-secret (see :mod:`rulekit.lang.contexts`).
+:func:`read_display` checks it (see ``docs/pack-format.md``) and turns it into a
+:class:`Display`. Each unknown name, and each ``context:`` field that may show a secret, is an
+error at its place.
 """
 
 from __future__ import annotations
@@ -195,11 +190,6 @@ def template_keys(text: str) -> list[str] | None:
         return None
 
 
-def _item_kind(data: ItemSpec) -> Literal["var", "zone", "row"]:
-    """What a line of a panel shows."""
-    return "var" if "var" in data else "zone" if "zone" in data else "row"
-
-
 class _Reader:
     """Checks the ``display`` section of one pack against its names."""
 
@@ -251,8 +241,6 @@ class _Reader:
         if self.name(zone, at, "zone") and not isinstance(self.symbols.zones[zone].per, int):
             self.fail(f"zone '{zone}' is not a zone per number (per: N)", at,
                       "a row table reads the piles of a zone per number")
-
-    # ------------------------------------------------------------ the section
 
     def read(self, data: DisplaySpec) -> Display:
         """The section, checked."""
@@ -318,7 +306,8 @@ class _Reader:
 
     def item(self, data: ItemSpec, at: JsonPath, rows: Mapping[str, object]) -> Item:
         """One line of a panel."""
-        kind = _item_kind(data)
+        kind: Literal["var", "zone", "row"] = \
+            "var" if "var" in data else "zone" if "zone" in data else "row"
         ref = data[kind]
         if kind == "row" and ref not in rows:
             self.fail(f"unknown row table '{ref}'", (*at, "row"),
@@ -349,8 +338,6 @@ class _Reader:
                       did_you_mean(options, rows))
         return Asking(entry["prompt"], entry.get("ask"), options)
 
-    # ------------------------------------------------------------ contexts
-
     def context_template(self, proc: str, text: str, at: JsonPath) -> None:
         """Check a ``context:`` entry: a procedure, and a text of its parameters."""
         decl = self.symbols.procedures.get(proc)
@@ -371,7 +358,9 @@ class _Reader:
         """Check a field of a context: ``step``, or a parameter."""
         name, _, prop = key.partition(".")
         if name != "step" and name not in params:
-            self.fail(f"'{name}' is not a parameter of '{proc}'", at, _param_hint(name, params))
+            self.fail(f"'{name}' is not a parameter of '{proc}'", at,
+                      did_you_mean(name, [*params, "step"]) or
+                      f"its parameters: {', '.join(params) or 'none'}; and step")
         elif prop and not (params.get(name) == "card" and prop in self.card_props):
             self.fail(f"'{key}': only a card parameter has properties", at,
                       did_you_mean(prop, self.card_props))
@@ -399,19 +388,9 @@ class _Reader:
             "their own piles, what they chose; wrap in reveal(...) what the rules make public"))
 
 
-def _param_hint(name: str, params: Mapping[str, str]) -> str:
-    """A hint for an unknown parameter of a context."""
-    return did_you_mean(name, [*params, "step"]) or \
-        f"its parameters: {', '.join(params) or 'none'}; and step"
-
-
 def read_display(doc: YamlDocument, data: DisplaySpec | None, symbols: Symbols,
                  errors: list[PackError], code: Sequence[CodeBody] = ()) -> Display:
-    """The pack's ``display:`` section, ``data``; its mistakes go to ``errors``.
-
-    A pack without the section gets an empty :class:`Display`. Given the pack's checked
-    ``code``, and no errors, the secrecy of its contexts is checked too.
-    """
+    """The pack's ``display:`` section, checked; its mistakes go to ``errors``."""
     if not isinstance(data, dict):
         return Display()
     return _Reader(doc, symbols, errors, () if errors else code).read(data)

@@ -1,8 +1,6 @@
 """Read the YAML files of a pack: its manifest, includes, rules and scenario list.
 
-A :class:`Documents` keeps the documents read, the sections they give and the errors found. The
-sections are merged (see :mod:`~rulekit.pack.merge`): one may be split over several files. Later
-phases of loading read the sections, and add their errors.
+A :class:`Documents` keeps the documents read, their merged sections and the errors found.
 """
 
 from __future__ import annotations
@@ -95,26 +93,12 @@ class Documents:
         return manifest_doc
 
     def read_includes(self, manifest_doc: YamlDocument, changes: bool = False) -> None:
-        """Read the content files the manifest includes, and merge their sections.
-
-        With ``changes``, they are a variant's changes to its base.
-        """
+        """Read and merge the included content files; with ``changes``, a variant's."""
         for i, name in enumerate(manifest_doc.data.get("include", [])):
-            doc = self._included(manifest_doc, i, name)
+            doc = self._named_file(manifest_doc, ("include", i), name, "included file", "content")
             if doc is not None and doc.data is not None:
                 self.merger.add(doc, changes)
         self._content = None
-
-    def _included(self, manifest_doc: YamlDocument, i: int, name: str) -> YamlDocument | None:
-        """Included file ``i``, if it can be read."""
-        path = self._pack_file(manifest_doc, ("include", i), name, "the included file name")
-        if path is None:
-            return None
-        if not path.is_file():
-            self.errors.append(PackFileError(f"included file '{name}' does not exist",
-                                             manifest_doc.location(("include", i))))
-            return None
-        return self.read(path, "content")
 
     def rules(self, manifest_doc: YamlDocument) -> list[tuple[str, str]]:
         """The rules of the pack: its base's, replaced and added to by id."""
@@ -122,22 +106,11 @@ class Documents:
         name = manifest_doc.data.get("rules")
         if name is None:
             return list(rules.items())
-        doc = self._rules_file(manifest_doc, name)
+        doc = self._named_file(manifest_doc, ("rules",), name, "rules file", "rules")
         if doc is None:
             return []
         rules.update(self._rule_texts(doc))
         return list(rules.items())
-
-    def _rules_file(self, manifest_doc: YamlDocument, name: str) -> YamlDocument | None:
-        """The rules file, if it can be read."""
-        path = self._pack_file(manifest_doc, ("rules",), name, "the rules file name")
-        if path is None:
-            return None
-        if not path.is_file():
-            self.errors.append(PackFileError(f"rules file '{name}' does not exist",
-                                             manifest_doc.location(("rules",))))
-            return None
-        return self.read(path, "rules")
 
     def _rule_texts(self, doc: YamlDocument) -> dict[str, str]:
         """The text of each rule of a rules file, by id."""
@@ -172,13 +145,18 @@ class Documents:
             self.errors.append(PackFileError(f"no scenario file matches '{pattern}'", where))
         return matches
 
-    def _pack_file(self, doc: YamlDocument, at: JsonPath, name: str, what: str) -> Path | None:
-        """The file named at ``at`` in ``doc``, if the pack may read it."""
+    def _named_file(self, doc: YamlDocument, at: JsonPath, name: str, what: str,
+                    schema: str) -> YamlDocument | None:
+        """The ``what`` named at ``at`` in ``doc``, if the pack may read it and it exists."""
         try:
-            return pack_file(self.folder, self.roots, name, what)
+            path = pack_file(self.folder, self.roots, name, f"the {what} name")
         except OutsideError as exc:
             self.errors.append(PackFileError(exc.message, doc.location(at), exc.hint))
             return None
+        if not path.is_file():
+            self.errors.append(PackFileError(f"{what} '{name}' does not exist", doc.location(at)))
+            return None
+        return self.read(path, schema)
 
     @property
     def content(self) -> MergedDocument:

@@ -1,10 +1,7 @@
 """Read the documents of a pack, and of the pack it extends if any.
 
-A variant's ``pack.yaml`` says ``extends: BASE``. BASE is the id of a shipped pack, or a folder
-relative to the variant's. The base is read first, as a pack of its own. Errors in its files say
-"in the base pack ID". The variant's files change its sections (see :mod:`~rulekit.pack.merge`).
-They may read the files of the base's folder. A base that cannot be found is an error at
-``extends``, and so is a loop of packs.
+A variant's ``extends: BASE`` names a shipped pack, or a folder relative to the variant's.
+Errors in the base's files say "in the base pack ID".
 """
 
 from __future__ import annotations
@@ -20,10 +17,7 @@ from rulekit.source.document import YamlDocument
 
 
 def read_documents(folder: Path, chain: tuple[Path, ...] = ()) -> Documents:
-    """The documents of the pack in ``folder``, merged with its base's.
-
-    Raises :class:`~rulekit.errors.PackErrors` if a file is missing or breaks its schema.
-    """
+    """The documents of the pack in ``folder``, merged with its base's; raises PackErrors."""
     docs = Documents(folder)
     manifest_doc = docs.read_manifest()
     ref = manifest_doc.data.get("extends")
@@ -40,7 +34,6 @@ def read_documents(folder: Path, chain: tuple[Path, ...] = ()) -> Documents:
 
 
 def _inherit(docs: Documents, base: Documents, manifest_doc: YamlDocument) -> None:
-    """Start a variant's documents from those of its base."""
     docs.roots = (docs.folder, *base.roots)
     docs.documents = [*base.documents, *docs.documents]
     docs.merger = base.merger
@@ -54,15 +47,19 @@ def _inherit(docs: Documents, base: Documents, manifest_doc: YamlDocument) -> No
 
 def _read_base(folder: Path, manifest_doc: YamlDocument, ref: str,
                chain: tuple[Path, ...]) -> Documents:
-    """The documents of the base pack ``ref``, marked as inherited."""
     where = manifest_doc.location(("extends",))
-    base_folder = _base_folder(folder, ref, where)
+    try:
+        base_folder = _find_base(folder, ref, where)
+    except (OutsideError, PackError) as exc:
+        raise PackErrors([PackFileError(exc.message, where, exc.hint)]) from None
     _refuse_cycle(base_folder, chain, where)
     try:
         base = read_documents(base_folder, chain)
     except PackErrors as exc:
         for error in exc.errors:
-            _mark(error, f"in the base pack {base_folder.name}")
+            if error.location is not None and not error.location.origin:
+                error.location = error.location.replace(
+                    origin=f"in the base pack {base_folder.name}")
         raise
     origin = f"in the base pack {base.manifest_id}"
     for doc in base.documents:
@@ -70,16 +67,7 @@ def _read_base(folder: Path, manifest_doc: YamlDocument, ref: str,
     return base
 
 
-def _base_folder(folder: Path, ref: str, where: Location) -> Path:
-    """The folder of the base pack ``ref``; an error at ``where`` if none."""
-    try:
-        return _find_base(folder, ref, where)
-    except (OutsideError, PackError) as exc:
-        raise PackErrors([PackFileError(exc.message, where, exc.hint)]) from None
-
-
 def _find_base(folder: Path, ref: str, where: Location) -> Path:
-    """A shipped pack by id, or a folder relative to ``folder``."""
     if not ("/" in ref or "\\" in ref or ref.startswith(".")):
         return find_pack(ref)
     check_name(ref, "the base pack folder")
@@ -99,9 +87,3 @@ def _refuse_cycle(base_folder: Path, chain: tuple[Path, ...], where: Location) -
         raise PackErrors([PackFileError(
             "the pack extends itself: " + " -> ".join(display_path(p) for p in cycle), where,
             "a variant extends a base pack, which may not extend the variant")])
-
-
-def _mark(error: PackError, origin: str) -> None:
-    """Say that an error is in a base pack."""
-    if error.location is not None and not error.location.origin:
-        error.location = error.location.replace(origin=origin)

@@ -1,7 +1,6 @@
 """Find a pack folder on disk, and the files it names.
 
-A pack is found by path, or by id (see :mod:`~rulekit.pack.installed`). The files it names lie
-inside the *roots* it may read. They are its own folder, and the folders of the packs it extends.
+A pack may read files only inside its *roots*: its folder, and those of the packs it extends.
 """
 
 from __future__ import annotations
@@ -16,10 +15,7 @@ from rulekit.pack.installed import PACKS_ENV, find_by_id, search_order, shipped_
 
 
 def find_pack(ref: str) -> Path:
-    """The folder of a pack named by path or by id.
-
-    An id is looked for in $RULEKIT_PACKS, then in the shipped and installed packs.
-    """
+    """The folder of a pack named by path, or by id ($RULEKIT_PACKS first)."""
     try:
         return _find_pack(ref)
     except (OSError, ValueError) as exc:  # a name too long, a NUL character...
@@ -28,21 +24,16 @@ def find_pack(ref: str) -> Path:
 
 
 def _find_pack(ref: str) -> Path:
-    """The folder of the pack ``ref``: a path, or an id."""
     path = Path(ref)
-    if _is_path(ref, path):
+    if path.exists() or os.sep in ref or "/" in ref or ref.endswith(".yaml"):
         return _pack_at(path, ref)
     found = find_by_id(ref)
     if found is not None:
         return found.folder
     known = sorted({pack.id for pack in search_order()})
+    listed = f"packs: {', '.join(known)} (rulekit list shows where each comes from)"
     raise PackFileError(f"{ref}: no pack folder, nor a pack of that id",
-                        hint=did_you_mean(ref, known) or _known_packs(known))
-
-
-def _is_path(ref: str, path: Path) -> bool:
-    """Whether ``ref`` names a pack by path rather than by id."""
-    return path.exists() or os.sep in ref or "/" in ref or ref.endswith(".yaml")
+                        hint=did_you_mean(ref, known) or (listed if known else None))
 
 
 def _pack_at(path: Path, ref: str) -> Path:
@@ -54,13 +45,6 @@ def _pack_at(path: Path, ref: str) -> Path:
     if not path.exists():
         raise PackFileError(f"{ref}: no such pack folder")
     return path
-
-
-def _known_packs(known: list[str]) -> str | None:
-    """A hint that lists the packs known by id."""
-    if not known:
-        return None
-    return f"packs: {', '.join(known)} (rulekit list shows where each comes from)"
 
 
 def display_path(path: Path) -> str:
@@ -118,11 +102,7 @@ def check_size(path: Path, name: str) -> None:
 
 
 def pack_file(folder: Path, roots: Sequence[Path], name: str, what: str) -> Path:
-    """The file a pack names by ``name``, relative to ``folder``; it may not exist.
-
-    The name is plain and relative. The file lies inside ``roots``, links resolved. It is within
-    the size limit.
-    """
+    """The file a pack names, inside ``roots`` and within the size limit; it may not exist."""
     check_name(name, what)
     path = folder / name
     confine(path, roots, name)
@@ -131,10 +111,7 @@ def pack_file(folder: Path, roots: Sequence[Path], name: str, what: str) -> Path
 
 
 def glob_files(folder: Path, roots: Sequence[Path], pattern: str) -> list[Path]:
-    """The files a glob pattern matches, each checked as by :func:`pack_file`.
-
-    A pattern that climbs with ``..`` or matches a folder is refused.
-    """
+    """The files a glob pattern matches, each checked as by :func:`pack_file`."""
     check_name(pattern, "the pattern")
     if ".." in PurePosixPath(pattern).parts:
         raise OutsideError(f"the pattern '{pattern}' climbs out of the pack folder with '..'",
@@ -149,7 +126,6 @@ def glob_files(folder: Path, roots: Sequence[Path], pattern: str) -> list[Path]:
 
 
 def _check_match(folder: Path, roots: Sequence[Path], pattern: str, match: Path) -> None:
-    """Check a file a pattern matches."""
     shown = match.relative_to(folder).as_posix() if match.is_relative_to(folder) else pattern
     confine(match, roots, shown)
     if match.is_dir():

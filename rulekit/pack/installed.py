@@ -1,14 +1,8 @@
 """Every pack rulekit can find by id: in $RULEKIT_PACKS, shipped, or installed as a package.
 
-A Python distribution offers a pack by an entry point of the group ``rulekit.packs``. Its name
-is the pack's id. Its value names a package whose folder holds the pack's ``pack.yaml``::
-
-    [project.entry-points."rulekit.packs"]
-    mygame = "rulekit_mygame"
-
-The package is found, never imported: no code of it runs. An id is looked up in
-$RULEKIT_PACKS first, then in the shipped packs, then in the entry points. So an installed pack
-never hides a shipped one.
+A distribution offers a pack by an entry point of the group ``rulekit.packs``, named for the
+pack's id; its value names a package whose folder holds the ``pack.yaml``. The package is found,
+never imported. An installed pack never hides a shipped one.
 """
 
 from __future__ import annotations
@@ -72,10 +66,7 @@ def packs_in(folder: Path, origin: str) -> Iterator[FoundPack]:
 
 
 def entry_point_packs() -> Iterator[FoundPack]:
-    """The packs that installed distributions offer through the ``rulekit.packs`` group.
-
-    An entry point without a package, or without a pack.yaml, is left out.
-    """
+    """The packs offered by the ``rulekit.packs`` entry points that hold a pack.yaml."""
     from importlib.metadata import entry_points
 
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
@@ -129,10 +120,7 @@ def find_by_id(ref: str) -> FoundPack | None:
 
 
 def all_packs(paths: Sequence[Path] = ()) -> list[tuple[FoundPack, FoundPack | None]]:
-    """Every pack found, each with the pack that hides it, if any.
-
-    A pack hides those found after it under the same id. The packs of ``paths`` come first.
-    """
+    """Every pack found (those of ``paths`` first), each with the earlier pack that hides it."""
     found: list[tuple[FoundPack, FoundPack | None]] = [
         (pack, None) for path in paths for pack in packs_in(path, FROM_PATH)]
     seen: dict[str, FoundPack] = {}

@@ -1,12 +1,7 @@
 """Load a pack folder and compile it to a Game.
 
-``load_pack(ref, params)`` finds the pack by path or id. It reads its files, each checked against
-its schema. It builds the pack's symbols, then parses, checks and compiles its code. It returns a
-:class:`LoadedPack`, or raises every mistake found as :class:`~rulekit.errors.PackErrors`.
-
-Each phase has its module. :mod:`~rulekit.pack.find` finds the pack. Then
-:mod:`~rulekit.pack.documents` reads its files, :mod:`~rulekit.pack.declarations` builds its
-symbols, and :mod:`~rulekit.pack.build` its code.
+Each phase has its module: :mod:`~rulekit.pack.find`, :mod:`~rulekit.pack.documents`,
+:mod:`~rulekit.pack.declarations` and :mod:`~rulekit.pack.build`.
 """
 
 from __future__ import annotations
@@ -21,11 +16,9 @@ from rulekit.errors import EffectCheckError, PackError, PackErrors
 from rulekit.lang import nodes as n
 from rulekit.lang.compiler import Body, Compiler
 from rulekit.model.program import Program
-from rulekit.model.symbols import Symbols
 from rulekit.pack.build import CodeBuilder
 from rulekit.pack.declarations import Declarations
 from rulekit.pack.display import Display, read_display
-from rulekit.pack.documents import Documents
 from rulekit.pack.extends import read_documents
 from rulekit.pack.find import PACKS_ENV, display_path, find_pack, shipped_packs_dir
 from rulekit.pack.params import parse_params, resolve_params
@@ -60,7 +53,6 @@ class LoadedPack:
 
 def _load(folder: Path, overrides: Mapping[str, str | int], compile_bodies: bool
           ) -> LoadedPack:
-    """The pack in ``folder``, compiled; raises every error found."""
     docs = read_documents(folder)
     manifest_doc = docs.manifest
     assert manifest_doc is not None
@@ -73,32 +65,20 @@ def _load(folder: Path, overrides: Mapping[str, str | int], compile_bodies: bool
     builder.compile_code(symbols, compiler, compile_bodies)
     display = read_display(docs.content, docs.content.data.get("display"), symbols,
                            docs.errors, builder.bodies)
-    game = _game(docs, symbols, program, labels)
+    role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
+    game = Game(pack_id=manifest["id"], pack_name=manifest["name"],
+                version=str(manifest["version"]), pack_hash=docs.pack_hash(),
+                role_names=role_names, symbols=symbols, program=program,
+                params=symbols.parameters, card_labels=labels)
     docs.fail_if_errors()
     return LoadedPack(folder, manifest, docs.documents, game, docs.own_scenario_files,
                       docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files,
                       docs.roots, display, builder.bodies, builder.function_trees, manifest_doc)
 
 
-def _game(docs: Documents, symbols: Symbols, program: Program,
-          labels: dict[str, str]) -> Game:
-    """The game a loaded pack plays."""
-    manifest: dict[str, Any] = docs.manifest.data if docs.manifest is not None else {}
-    role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
-    return Game(pack_id=manifest["id"], pack_name=manifest["name"],
-                version=str(manifest["version"]), pack_hash=docs.pack_hash(),
-                role_names=role_names, symbols=symbols, program=program,
-                params=symbols.parameters, card_labels=labels)
-
-
 def load_pack(ref: str | Path, params: Mapping[str, str | int] | None = None, *,
               checked_only: bool = False) -> LoadedPack:
-    """Load, check and compile a pack named by path or id.
-
-    With ``checked_only``, every check is made, but statement lists are not compiled. The game
-    then cannot be played. ``rulekit validate`` loads so: compiling checked code finds no
-    mistakes.
-    """
+    """Load, check and compile a pack; with ``checked_only``, statement lists are not compiled."""
     folder = ref if isinstance(ref, Path) else find_pack(ref)
     try:
         return _load(folder, params or {}, not checked_only)

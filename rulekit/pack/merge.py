@@ -1,15 +1,12 @@
-"""Merge the sections of several pack files into one document.
+"""Merge the sections of several pack files, or of a variant and its base, into one document.
 
-A section (``cards``, the phases of ``flow``...) may be split over several files. A variant
-changes the sections of the pack it extends. It replaces items of a list section by id, or adds
-them ``before`` or ``after`` a named item. It replaces the entries of a mapping by name, or adds
-them. ``remove:`` takes items away by id. Each merged value keeps its place in its own file. So
-later errors point at the right file and line.
+A variant replaces list items by id, or adds them ``before`` or ``after`` one; ``remove:`` takes
+them away. Each merged value keeps its place in its own file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -68,10 +65,7 @@ _VARIANT_OWN = ("id", "name", "version", "description", "extends", "include", "s
 
 
 def item_keys(path: JsonPath, value: object) -> set[str]:
-    """The names an item of a list section answers to.
-
-    An edge answers to its id, and to FROM-TO both ways.
-    """
+    """The names an item of a list section answers to; an edge also to FROM-TO both ways."""
     keys: set[str] = set()
     if path == _EDGES:
         ends = _edge_ends(value)
@@ -90,26 +84,15 @@ def _edge_ends(edge: object) -> list[object]:
 
 
 def _index_of(items: Sequence[Item], path: JsonPath, name: object) -> int | None:
-    """The position of the item that answers to ``name``, if any."""
     return next((k for k, item in enumerate(items) if name in item_keys(path, item.value)), None)
 
 
-def _replaced(items: Sequence[Item], path: JsonPath, item: Item) -> int | None:
-    """The position of the item that ``item`` replaces, if any."""
-    keys = item_keys(path, item.value)
-    return next((k for k, old in enumerate(items) if keys & item_keys(path, old.value)), None)
-
-
 def _known_names(items: Sequence[Item], path: JsonPath) -> list[str]:
-    """Every name the items of a list section answer to."""
     return [key for item in items for key in sorted(item_keys(path, item.value))]
 
 
 class MergedDocument(YamlDocument):
-    """Data merged from several documents.
-
-    A position is looked up in the document its value came from.
-    """
+    """Data merged from several documents; a position is looked up where its value came from."""
 
     def __init__(self, name: str, data: object, routes: dict[JsonPath, Route]) -> None:
         super().__init__(path=Path(name), display_name=name, text="", data=data)
@@ -154,10 +137,7 @@ class MergedDocument(YamlDocument):
 
 
 class Merger:
-    """Collects the sections of content files.
-
-    ``add`` merges a file of the same pack, or a variant's changes.
-    """
+    """Collects the sections of content files: the same pack's, or a variant's changes."""
 
     def __init__(self, errors: list[PackError]) -> None:
         self.errors = errors
@@ -168,11 +148,7 @@ class Merger:
         self.lists: dict[JsonPath, list[Item]] = {}
 
     def add(self, doc: YamlDocument, changes: bool = False) -> None:
-        """Merge the sections of ``doc``.
-
-        ``doc`` is another file of the same pack. With ``changes``, it is a file of a
-        variant, whose items replace those of the same id.
-        """
+        """Merge the sections of ``doc``; with ``changes``, its items replace those of their id."""
         data = doc.data
         if "remove" in data:
             self._remove_section(doc, data["remove"], changes)
@@ -238,7 +214,8 @@ class Merger:
 
     def _place(self, items: list[Item], path: JsonPath, item: Item, changes: bool) -> None:
         """Put an item in place of its id's, at its anchor, or last."""
-        at = _replaced(items, path, item) if changes else None
+        keys = item_keys(path, item.value) if changes else set()
+        at = next((k for k, old in enumerate(items) if keys & item_keys(path, old.value)), None)
         anchor = self._anchor(items, path, item)
         if at is not None and anchor is None:
             items[at] = item  # replaced where it was
@@ -308,51 +285,31 @@ class Merger:
         return MergedDocument(name, data, routes)
 
     def _merged(self, path: JsonPath, routes: dict[JsonPath, Route]) -> object:
-        """The merged value of one part, with its routes added."""
         if path in self.values:
             routes[path] = self.values[path].route
             return self.values[path].value
         if path in self.maps:
-            return _entries_value(path, self.maps[path], routes)
-        if path in self.lists:
-            return _items_value(path, self.lists[path], routes)
-        return {}
-
-
-def _entries_value(path: JsonPath, entries: Mapping[str, Item],
-                   routes: dict[JsonPath, Route]) -> dict[str, object]:
-    routes.update({(*path, key): entry.route for key, entry in entries.items()})
-    return {key: entry.value for key, entry in entries.items()}
-
-
-def _items_value(path: JsonPath, items: Sequence[Item],
-                 routes: dict[JsonPath, Route]) -> list[object]:
-    routes.update({(*path, i): item.route for i, item in enumerate(items)})
-    return [item.value for item in items]
+            entries = self.maps[path]
+            routes.update({(*path, key): entry.route for key, entry in entries.items()})
+            return {key: entry.value for key, entry in entries.items()}
+        items = self.lists.get(path, [])
+        routes.update({(*path, i): item.route for i, item in enumerate(items)})
+        return [item.value for item in items] if path in self.lists else {}
 
 
 def _put(data: dict[str, object], path: JsonPath, value: object) -> None:
-    """Set ``value`` at ``path``, unless a group of parts is there."""
     target = data
     for key in path[:-1]:
-        target = _group(target, str(key))
+        group = target.setdefault(str(key), {})
+        target = group if isinstance(group, dict) else {}
     if path[-1] not in target or not isinstance(target[str(path[-1])], dict):
         target[str(path[-1])] = value
 
 
-def _group(data: dict[str, object], key: str) -> dict[str, object]:
-    """The group of parts at ``key`` of ``data``, made if needed."""
-    group = data.setdefault(key, {})
-    return group if isinstance(group, dict) else {}
-
-
 def merge_manifest(base: YamlDocument, variant: YamlDocument) -> MergedDocument:
-    """The manifest of a variant.
-
-    It has its own id, name, version and files. It takes the rest from its base, changed where
-    it gives them.
-    """
-    data, routes = _inherited(base)
+    """A variant's manifest: its own id, name, version and files, the rest from its base."""
+    data = {key: value for key, value in base.data.items() if key not in _VARIANT_OWN}
+    routes: dict[JsonPath, Route] = {(key,): (base, (key,)) for key in data}
     routes[()] = (variant, ())
     for key, value in variant.data.items():
         entries = data.get(key)
@@ -364,18 +321,9 @@ def merge_manifest(base: YamlDocument, variant: YamlDocument) -> MergedDocument:
     return MergedDocument(variant.display_name, data, routes)
 
 
-def _inherited(base: YamlDocument) -> tuple[dict[str, object], dict[JsonPath, Route]]:
-    """What a variant's manifest takes from its base, with routes."""
-    data = {key: value for key, value in base.data.items() if key not in _VARIANT_OWN}
-    return data, {(key,): (base, (key,)) for key in data}
-
-
 def _changed_entries(key: str, entries: dict[str, object], changes: dict[str, object],
                      variant: YamlDocument, routes: dict[JsonPath, Route]) -> dict[str, object]:
-    """The ``parameters`` or ``display`` of a base, changed by a variant.
-
-    A parameter changes key by key; a display entry is replaced whole.
-    """
+    """A base's ``parameters`` (key by key) or ``display`` (whole entries), as changed."""
     merged = dict(entries)
     for name, spec in changes.items():
         old = merged.get(name)

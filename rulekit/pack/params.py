@@ -48,7 +48,6 @@ def resolve_params(declared: Mapping[str, ParamSpec],
 
 
 def _checked(declared: Mapping[str, ParamSpec], name: str, raw: str | int) -> int:
-    """The value ``raw`` given to parameter ``name``, checked."""
     if name not in declared:
         hint = did_you_mean(name, declared) or (
             f"parameters: {', '.join(declared)}" if declared else "this pack has none")

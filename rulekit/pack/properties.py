@@ -1,14 +1,7 @@
 """Declared properties: the keys that cards, nodes, edges and regions carry.
 
-A pack may declare them in a ``properties`` section::
-
-    properties:
-      cards: {type: text, score: int}
-      nodes: {lat: int, lon: int, harbour: {type: bool, optional: true}}
-
-Each item of a declared kind gives exactly its declared properties, each of its type. It may
-leave out optional ones. A misspelt key (``copise: 12``) is an error, with a did-you-mean. So is
-a missing one. A kind that is not declared is not checked.
+Each item of a kind the ``properties`` section declares gives exactly those keys, each of its
+type, but for optional ones. Other kinds are not checked.
 """
 
 from __future__ import annotations
@@ -56,7 +49,6 @@ def check_properties(doc: YamlDocument | None, errors: list[PackError]) -> None:
 
 
 def _items_at(data: object, path: JsonPath) -> list[object]:
-    """The list at ``path`` of ``data``, or none."""
     for key in path:
         data = data.get(key) if isinstance(data, dict) else None
     return data if isinstance(data, list) else []

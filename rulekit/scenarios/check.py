@@ -1,10 +1,6 @@
 """Check what scenarios say against their pack, before they run.
 
-``rulekit validate`` calls :func:`check_scenario_files`. What a scenario names must exist:
-zones, cards, variables, roles, phases, components. Its ``params`` must be parameters of the
-pack, within their bounds. Its ``expect`` code must parse and check. The rule ids of ``covers``
-must be in the pack's rules. No two scenarios may share a name. The names of view assertions
-are checked by :func:`rulekit.scenarios.seen.view_problems`.
+What a scenario names must exist, its ``params`` fit, its ``expect`` code check.
 """
 
 from __future__ import annotations
@@ -27,10 +23,7 @@ _REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
 
 
 def check_scenario_files(pack: LoadedPack) -> tuple[list[PackError], int]:
-    """The mistakes in the scenario files of ``pack``, and their count.
-
-    Raises :class:`~rulekit.errors.PackErrors` for a file that cannot be read.
-    """
+    """The mistakes in the scenario files of ``pack``, and their count."""
     scenarios = load_scenarios(pack.scenario_files)
     return check_scenarios(pack, scenarios), len(scenarios)
 
@@ -80,7 +73,6 @@ class _ScenarioCheck:
         return self.errors
 
     def _params(self) -> None:
-        """The parameters a scenario sets: the pack's, within their bounds."""
         declared = self.pack.manifest.get("parameters") or {}
         for name, value in self.scenario.params.items():
             if name not in declared:
@@ -93,7 +85,6 @@ class _ScenarioCheck:
                            ("params", name))
 
     def _start(self) -> None:
-        """The phase a scenario starts in is the pack's."""
         phase = (self.data.get("start") or {}).get("phase")
         if phase is not None and phase not in self.symbols.phases:
             self.error(f"unknown phase '{phase}'", ("start", "phase"),
@@ -108,7 +99,6 @@ class _ScenarioCheck:
             return None
 
     def _failure(self, failure: Failure) -> None:
-        """Keep a failure as a mistake, with its hint."""
         hint = None
         message = failure.message
         if "; did you mean" in message:
@@ -116,12 +106,10 @@ class _ScenarioCheck:
         self.errors.append(ScenarioError(message, failure.location, hint))
 
     def _views(self) -> None:
-        """The names the view assertions use."""
         for failure in view_problems(self.game, self.scenario):
             self._failure(failure)
 
     def _zones(self) -> None:
-        """The zones a scenario fills, and their cards."""
         cards = self.symbols.cards
         for ref, listed in self.scenario.zones.items():
             self._reference("zones", ref, "zone")
@@ -131,7 +119,6 @@ class _ScenarioCheck:
                                did_you_mean(card, cards))
 
     def _variables(self) -> None:
-        """The variables a scenario sets, and their values."""
         for ref, value in self.scenario.variables.items():
             key = self._reference("variables", ref, "variable")
             if key is not None:
@@ -161,7 +148,6 @@ class _ScenarioCheck:
                        ("variables", ref), did_you_mean(value, known))
 
     def _ids(self, kind: str) -> list[str]:
-        """The ids of every card, node, edge, region or role."""
         board = self.symbols.board
         tables: dict[str, Mapping[str, object] | list[str]] = {
             "card": self.symbols.cards, "node": board.nodes, "edge": board.edges,
@@ -178,13 +164,11 @@ class _ScenarioCheck:
             self._role(role, ("expect_pending",))
 
     def _role(self, role: str, path: tuple[str | int, ...], key: bool = False) -> None:
-        """An error if ``role`` is no role of the pack."""
         if role not in self.symbols.roles:
             self.error(f"unknown role '{role}'", path, did_you_mean(role, self.symbols.roles),
                        key=key)
 
     def _expect(self) -> None:
-        """The ``expect`` expressions parse and check."""
         doc, base = self.scenario.doc, self.scenario.path
         for i, text in enumerate(self.scenario.expect):
             snippet = Snippet(str(text), partial(doc.text_location, (*base, "expect", i)))
@@ -198,7 +182,6 @@ class _ScenarioCheck:
             self.errors.extend(checker.errors)
 
     def _covers(self) -> None:
-        """The rules a scenario covers are rules of the pack."""
         rules = [rule_id for rule_id, _ in self.pack.rules]
         if not rules:
             return
@@ -209,5 +192,4 @@ class _ScenarioCheck:
 
 
 def _is_number(value: object) -> bool:
-    """Whether ``value`` is an integer, and not true or false."""
     return isinstance(value, int) and not isinstance(value, bool)

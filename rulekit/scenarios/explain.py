@@ -1,8 +1,6 @@
 """Why an ``expect`` of a scenario is false: the values of its parts.
 
-For example: ``expected money >= 5 and round == 3: money = 4, round = 3``. The parts of
-``a and b``, ``a or b`` and ``not a`` are those of ``a`` and ``b``. The parts of a comparison
-are its two sides. A part that shows only its own value is left out: ``3``, ``@key``.
+For example: ``expected money >= 5 and round == 3: money = 4, round = 3``.
 """
 
 from __future__ import annotations
@@ -61,7 +59,6 @@ def expr_text(expr: n.Expr) -> str:
 
 
 def _text(expr: n.Expr) -> tuple[str, int]:
-    """The text of ``expr`` and its precedence."""
     if isinstance(expr, n.Unary):
         return _unary_text(expr)
     if isinstance(expr, n.Binary):
@@ -72,7 +69,6 @@ def _text(expr: n.Expr) -> tuple[str, int]:
 
 
 def _atom_text(expr: n.Expr) -> str:
-    """The text of a literal, a name or a list."""
     match expr:
         case n.Literal():
             return show_literal(expr.value)
@@ -90,7 +86,6 @@ def _atom_text(expr: n.Expr) -> str:
 
 
 def _postfix_text(expr: n.Attr | n.Index | n.Call) -> str:
-    """The text of an attribute, an index or a call."""
     if isinstance(expr, n.Attr):
         return f"{_wrap(expr.obj, _POSTFIX)}.{expr.attr}"
     if isinstance(expr, n.Index):
@@ -99,7 +94,6 @@ def _postfix_text(expr: n.Attr | n.Index | n.Call) -> str:
 
 
 def _unary_text(expr: n.Unary) -> tuple[str, int]:
-    """A ``not`` or a minus, and its operand."""
     if expr.op == "not":
         return f"not {_wrap(expr.operand, 3)}", 3
     return f"-{_wrap(expr.operand, _UNARY)}", _UNARY
@@ -118,7 +112,6 @@ def _binary_text(expr: n.Binary) -> tuple[str, int]:
 
 
 def _wrap(expr: n.Expr, least: int) -> str:
-    """The text of ``expr``, in parentheses if it binds less."""
     text, level = _text(expr)
     return text if level >= least else f"({text})"
 
@@ -135,11 +128,7 @@ def show_literal(value: object) -> str:
 
 
 def show_value(value: object, symbols: Symbols) -> str:
-    """A value as a designer writes it.
-
-    A component is ``@berlin``, and a role its id. Other text is ``"text"``. A list is
-    ``[...]``.
-    """
+    """A value as a designer writes it: ``@berlin``, a role's id, a quoted text, ``[...]``."""
     if isinstance(value, list):
         return _list_text(value, symbols)
     if isinstance(value, str) and value in symbols.roles:

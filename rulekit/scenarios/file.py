@@ -1,7 +1,4 @@
-"""Scenario files as read: :class:`Scenario`, the names they refer to, and :class:`Failure`.
-
-The runner and the checks share them.
-"""
+"""Scenario files as read: :class:`Scenario`, the names they refer to, and :class:`Failure`."""
 
 from __future__ import annotations
 
@@ -109,7 +106,6 @@ def load_scenarios(files: Iterable[Path]) -> list[Scenario]:
 
 
 def _read(path: Path, errors: list[PackError]) -> list[Scenario]:
-    """The scenarios of one file; none if it has errors."""
     try:
         doc = load_yaml(path, display_path(path))
     except PackError as exc:
@@ -125,10 +121,7 @@ def _read(path: Path, errors: list[PackError]) -> list[Scenario]:
 
 def reference(game: Game, scenario: Scenario, path: tuple[str | int, ...], ref: str,
               kind: str) -> str:
-    """The state key of the zone or variable ``ref``: ``hand[east]``.
-
-    ``ref`` is the key at ``path``. If it names none, a :class:`Failure` says so.
-    """
+    """The state key of the zone or variable ``ref`` at ``path`` (``hand[east]``), or a Failure."""
     where = scenario.key_at(*path)
     match = _REF.match(ref)
     if match is None:

@@ -1,9 +1,4 @@
-"""Scenario tests: set a situation up, play given decisions, assert the outcome.
-
-A scenario file holds a list of scenarios (see ``docs/pack-format.md``). The function
-``run_scenarios`` runs every scenario of a pack. It returns a :class:`ScenarioResult` for each.
-``rulekit test`` prints them. The pytest suite runs the shipped packs' scenarios.
-"""
+"""Scenario tests: set a situation up, play given decisions, assert the outcome."""
 
 from __future__ import annotations
 
@@ -105,10 +100,7 @@ def _rule_sort_key(rule: str) -> tuple[str, int]:
 
 
 class ScenarioRunner:
-    """Runs the scenarios of one pack.
-
-    A scenario with parameters compiles the pack again.
-    """
+    """Runs the scenarios of one pack; one with parameters compiles the pack again."""
 
     def __init__(self, pack: LoadedPack, params: Mapping[str, str | int] | None = None) -> None:
         self.pack = pack
@@ -146,10 +138,7 @@ class ScenarioRunner:
         result.passed = True
         return result
 
-    # ------------------------------------------------------------ set-up
-
     def _setup(self, game: Game, scenario: Scenario) -> State:
-        """The state a scenario starts from."""
         data = scenario.data
         seed = int(data.get("seed", 0))
         start = data.get("start")
@@ -164,18 +153,14 @@ class ScenarioRunner:
             _set_variable(game, scenario, state, ref, value)
         return game.run(state)
 
-    # ------------------------------------------------------------ play and check
-
     def _play(self, game: Game, scenario: Scenario, state: State,
               result: ScenarioResult) -> State:
-        """Play the decisions of ``play``, one step at a time."""
         for i, step in enumerate(scenario.play):
             state = _step(game, scenario, state, i, step)
             result.decisions += 1
         return state
 
     def _check(self, game: Game, scenario: Scenario, state: State) -> None:
-        """Check what the scenario expects at its end."""
         for i, text in enumerate(scenario.expect):
             _check_expectation(game, scenario, state, i, str(text))
         check_views(game, scenario, state)
@@ -186,7 +171,6 @@ class ScenarioRunner:
 
 def _set_variable(game: Game, scenario: Scenario, state: State, ref: str,
                   value: object) -> None:
-    """Give the variable ``ref`` a value that fits it."""
     key = reference(game, scenario, ("variables", ref), ref, "variable")
     decl = game.symbols.variables[key.split(".")[0]]
     lo, hi = decl.minimum, decl.maximum
@@ -201,11 +185,7 @@ def _set_variable(game: Game, scenario: Scenario, state: State, ref: str,
 
 def _place(game: Game, scenario: Scenario, state: State,
            zones: Mapping[str, list[str]]) -> None:
-    """Put the listed cards in the listed zones, top first.
-
-    Cards pushed out of a listed zone go under those of the pack's starting zone: the deck,
-    say.
-    """
+    """Put the listed cards in their zones, top first; cards pushed out go under the deck."""
     keys = {reference(game, scenario, ("zones", ref), ref, "zone"): ref for ref in zones}
     pushed = _take_out(state, keys, _listed_cards(game, scenario, zones))
     for key, ref in keys.items():
@@ -215,10 +195,7 @@ def _place(game: Game, scenario: Scenario, state: State,
 
 
 def _take_out(state: State, keys: Iterable[str], listed: set[str]) -> list[str]:
-    """Empty the zones ``keys``; take ``listed`` cards out of all.
-
-    Returns the unlisted cards pushed out.
-    """
+    """Empty the zones ``keys``, take ``listed`` cards out of all; return the unlisted ones."""
     pushed: list[str] = []
     for key in keys:
         pushed.extend(c for c in state["zones"][key] if c not in listed)
@@ -254,7 +231,6 @@ def _put_under_spare(game: Game, scenario: Scenario, state: State, pushed: list[
 
 def _step(game: Game, scenario: Scenario, state: State, i: int,
           step: Mapping[str, object]) -> State:
-    """Play step ``i``: the answer of each role it names."""
     where = scenario.at("play", i)
     if state["result"] is not None:
         raise Failure(f"step {i + 1}: the game is already over "
@@ -287,7 +263,6 @@ def _option(scenario: Scenario, decision: Decision, answer: object, who: str,
 
 def _check_expectation(game: Game, scenario: Scenario, state: State, i: int,
                        text: str) -> None:
-    """Check that the ``expect`` expression ``i``, ``text``, holds."""
     path = (*scenario.path, "expect", i)
     doc = scenario.doc
     snippet = Snippet(text, partial(doc.text_location, path))
@@ -314,7 +289,6 @@ def _check_expectation(game: Game, scenario: Scenario, state: State, i: int,
 
 def _check_pending(game: Game, scenario: Scenario, state: State,
                    waiting: str | list[str]) -> None:
-    """Check that only the roles ``expect_pending`` names decide."""
     wanted = [waiting] if isinstance(waiting, str) else list(waiting)
     actual = [d.player for d in game.pending(state)]
     if sorted(actual) != sorted(wanted):
@@ -347,10 +321,7 @@ def _explain(compiler: Compiler, expr: n.Expr, rt: Runtime, nslots: int, game: G
 def run_scenarios(pack: LoadedPack, params: Mapping[str, str | int] | None = None,
                   name_filter: str | None = None,
                   files: list[Path] | None = None) -> ScenarioRun:
-    """Run every scenario of a pack whose name contains ``name_filter``.
-
-    ``files`` replace the pack's scenario files: its base's, say.
-    """
+    """Run every scenario whose name contains ``name_filter``; ``files`` replace the pack's."""
     scenarios = load_scenarios(pack.scenario_files if files is None else files)
     runner = ScenarioRunner(pack, params)
     run = ScenarioRun(pack)

@@ -1,11 +1,6 @@
-"""What a role sees, as a scenario asserts it.
+"""What a role sees, as a scenario asserts it: ``sees``, ``never_sees``, ``log_for``...
 
-The assertions are ``sees``, ``never_sees``, ``log_for`` and ``options_for``. The scenarios
-section of ``docs/pack-format.md`` describes them. Each reads what a player or a bot is given:
-``Game.observe(state, role)`` or ``Game.pending(state)``. None reads the state itself.
-
-The function :func:`view_problems` finds unknown names, before anything runs. The function
-:func:`check_views` checks a finished scenario.
+Each assertion reads only what a player is given, never the state itself.
 """
 
 from __future__ import annotations
@@ -60,9 +55,6 @@ def check_views(game: Game, scenario: Scenario, state: State) -> None:
             check(game, scenario, state, role, wanted)
 
 
-# ------------------------------------------------------------------ names
-
-
 def _kind(symbols: Symbols, ref: str) -> str:
     """Whether ``ref`` names a zone or a variable."""
     name = ref.split("[", 1)[0]
@@ -76,7 +68,6 @@ def _hinted(message: str, name: str, known: Sequence[str]) -> str:
 
 
 def _problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
-    """The unknown names of the view assertions, in order."""
     yield from _role_problems(game.symbols, scenario)
     for role, seen in scenario.sees.items():
         for ref, wanted in seen.items():
@@ -86,7 +77,6 @@ def _problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
 
 
 def _role_problems(symbols: Symbols, scenario: Scenario) -> Iterator[Failure]:
-    """A failure for each unknown role the view assertions name."""
     for section in SECTIONS:
         for role in scenario.views(section):
             if role not in symbols.roles:
@@ -96,7 +86,6 @@ def _role_problems(symbols: Symbols, scenario: Scenario) -> Iterator[Failure]:
 
 def _never_seen_problems(symbols: Symbols, scenario: Scenario, role: str,
                          ids: list[str]) -> Iterator[Failure]:
-    """A failure for each unknown id of ``never_sees``."""
     for i, ident in enumerate(ids):
         if symbols.kind_of(ident) is None:
             yield Failure(_hinted(f"'{ident}' is no card, node, edge or region", ident,
@@ -106,7 +95,6 @@ def _never_seen_problems(symbols: Symbols, scenario: Scenario, role: str,
 
 def _seen_problems(game: Game, scenario: Scenario, path: tuple[str, str, str],
                    wanted: object) -> Iterator[Failure]:
-    """The mistakes in what a role sees of one thing."""
     symbols = game.symbols
     ref = path[-1]
     name = ref.split("[", 1)[0]
@@ -132,10 +120,7 @@ def _seen_problems(game: Game, scenario: Scenario, path: tuple[str, str, str],
 
 def _form_problem(scenario: Scenario, path: Path, wanted: object, forms: str,
                   tests: tuple[str, ...]) -> Iterator[Failure]:
-    """A mistake in the form of what a role sees of a zone or a variable.
-
-    It may be a card id where a list is meant, or ``count`` for a variable.
-    """
+    """A mistake in the form of what a role sees: a card id for a list, ``count`` for a variable."""
     if isinstance(wanted, dict):
         for key in wanted:
             if key not in tests:
@@ -146,7 +131,6 @@ def _form_problem(scenario: Scenario, path: Path, wanted: object, forms: str,
 
 
 def _zone_view(wanted: object) -> bool:
-    """Whether ``wanted`` is a view of a zone."""
     return wanted == HIDDEN or isinstance(wanted, list) or (
         isinstance(wanted, int) and not isinstance(wanted, bool))
 
@@ -165,7 +149,6 @@ def _values(wanted: object, path: Path) -> Iterator[tuple[object, Path]]:
 
 def _id_problems(symbols: Symbols, scenario: Scenario, path: Path, wanted: object,
                  kind: str) -> Iterator[Failure]:
-    """A failure for each value that is no ``kind``."""
     known = symbols.roles if kind == "role" else [
         ident for ident in symbols.components() if symbols.kind_of(ident) == kind]
     for value, at in _values(wanted, path):
@@ -181,12 +164,8 @@ def _names_id(value: object, kind: str) -> bool:
     return value not in (HIDDEN, "none", None)
 
 
-# ------------------------------------------------------------------ sees
-
-
 def _check_sees(game: Game, scenario: Scenario, state: State, role: str,
                 seen: Mapping[str, object]) -> None:
-    """Check what ``role`` sees of zones and variables."""
     view = game.observe(state, role)
     for ref, wanted in seen.items():
         kind = _kind(game.symbols, ref)
@@ -200,7 +179,6 @@ def _check_sees(game: Game, scenario: Scenario, state: State, role: str,
 
 def _check_zone(game: Game, scenario: Scenario, path: tuple[str, ...], role: str,
                 pile: PileView, wanted: object) -> None:
-    """Check what a role sees of a zone, its ``pile``."""
     count = pile["count"]
     cards = pile.get("cards", [None] * count)
     seen: list[object] = [HIDDEN if card is None else card for card in reversed(cards)]
@@ -220,13 +198,11 @@ def _zone_test(wanted: object) -> str:
 
 def _zone_count(value: object, count: object, seen: list[object], symbols: Symbols
                 ) -> str | None:
-    """The role sees ``value`` cards."""
     return f"expected {value} card(s)" if count != value else None
 
 
 def _zone_cards(value: object, count: object, seen: list[object], symbols: Symbols
                 ) -> str | None:
-    """The role sees these cards from the top, or none."""
     if value == HIDDEN and any(card != HIDDEN for card in seen):
         return "expected hidden"
     if isinstance(value, list) and seen != value:
@@ -236,14 +212,12 @@ def _zone_cards(value: object, count: object, seen: list[object], symbols: Symbo
 
 def _zone_contains(value: object, count: object, seen: list[object], symbols: Symbols
                    ) -> str | None:
-    """The role sees each of these cards."""
     missing = [card for card in _listed(value) if card not in seen]
     return f"expected {_pile_text(missing, symbols)} among the cards" if missing else None
 
 
 def _zone_not_contains(value: object, count: object, seen: list[object], symbols: Symbols
                        ) -> str | None:
-    """The role sees none of these cards."""
     present = [card for card in _listed(value) if card in seen]
     return f"expected no {_pile_text(present, symbols)}" if present else None
 
@@ -259,14 +233,12 @@ def _listed(value: object) -> list[object]:
 
 
 def _pile_text(cards: Sequence[object], symbols: Symbols) -> str:
-    """Cards as a message shows them."""
     return "[" + ", ".join(HIDDEN if card == HIDDEN else show_value(card, symbols)
                            for card in cards) + "]"
 
 
 def _check_variable(game: Game, scenario: Scenario, path: tuple[str, ...], role: str,
                     seen: Mapping[str, object], key: str, wanted: object) -> None:
-    """Check what a role sees of a variable."""
     ref = path[-1]
     symbols = game.symbols
     at = scenario.at(*path)
@@ -290,7 +262,6 @@ def _check_variable(game: Game, scenario: Scenario, path: tuple[str, ...], role:
 
 def _check_value_tests(scenario: Scenario, path: tuple[str, ...], symbols: Symbols,
                        items: list[object], tests: Mapping[str, object], shown: str) -> None:
-    """Check ``contains`` and ``not_contains`` of a variable."""
     for test, listed in tests.items():
         at = scenario.at(*path, test)
         wanted = _listed(listed)
@@ -302,7 +273,6 @@ def _check_value_tests(scenario: Scenario, path: tuple[str, ...], symbols: Symbo
 
 def _check_never(game: Game, scenario: Scenario, state: State, role: str,
                  ids: list[str]) -> None:
-    """Check that a role sees none of ``ids``."""
     found: dict[str, str] = {}
     for text, where in _strings(game.observe(state, role)):
         for part in [text, *text.split("+")]:  # an option id names its items: a+b
@@ -336,16 +306,9 @@ def _texts(value: object) -> Iterator[str]:
             yield from _texts(item)
 
 
-# ------------------------------------------------------------------ log_for
-
-
 def _check_log(game: Game, scenario: Scenario, state: State, role: str,
                entries: list[object]) -> None:
-    """Check the lines of a role's log.
-
-    Plain lines must be found in order, with others between. ``contains`` and
-    ``not_contains`` look at every line, in any case.
-    """
+    """Check a role's log: plain lines in order; ``contains``, ``not_contains`` in any line."""
     lines = [game.format_event(e) for e in game.observe(state, role)["log"]]
     after = 0
     for i, entry in enumerate(entries):
@@ -369,7 +332,6 @@ def _line_after(role: str, lines: list[str], entry: str, after: int, at: Locatio
 
 def _check_log_test(scenario: Scenario, role: str, lines: list[str], path: tuple[int, str],
                     texts: list[object]) -> None:
-    """Check that some line, or none, contains each text."""
     test = path[1]
     for text in map(str, texts):
         hits = [line for line in lines if text.lower() in line.lower()]
@@ -390,18 +352,13 @@ def _line_pattern(entry: str) -> re.Pattern[str]:
 
 
 def _last_lines(lines: list[str]) -> str:
-    """The last lines of a log, to quote."""
     if not lines:
         return " (the log is empty)"
     return f"; its last lines: {' | '.join(lines[-LAST_LINES:])}"
 
 
-# ------------------------------------------------------------------ options_for
-
-
 def _check_options(game: Game, scenario: Scenario, state: State, role: str,
                    wanted: object) -> None:
-    """Check whether a role is asked, and its options."""
     decision = game.decision_for(state, role)
     at = scenario.at("options_for", role)
     if wanted == NOT_ASKED:
@@ -416,7 +373,6 @@ def _check_options(game: Game, scenario: Scenario, state: State, role: str,
 
 def _check_offered(scenario: Scenario, role: str, offered: list[tuple[str, str]],
                    wanted: object, at: Location) -> None:
-    """Check every option offered, or some."""
     shown = f"{role} is offered " + ", ".join(
         ident if ident.lower() == label.lower() else f"{ident} ({label})"
         for ident, label in offered)
@@ -436,7 +392,6 @@ def _same_options(wanted: list[object], offered: list[tuple[str, str]]) -> bool:
 
 def _check_option_test(scenario: Scenario, role: str, offered: list[tuple[str, str]],
                        test: str, items: list[object], shown: str) -> None:
-    """Check that each item is offered, or none is."""
     at = scenario.at("options_for", role, test)
     for item in items:
         if _fails(test, any(_names(item, o) for o in offered)):
@@ -446,10 +401,7 @@ def _check_option_test(scenario: Scenario, role: str, offered: list[tuple[str, s
 
 
 def _offered(game: Game, decision: Decision) -> list[tuple[str, str]]:
-    """The id and label of each option.
-
-    A choice of several items offers each item, not every combination.
-    """
+    """The id and label of each option; a choice of several items offers each item."""
     if decision.kind == "subset":
         ids = decision.spec.get("ids") or item_ids(decision.items)
         items = [(ident, decision.item_label(item) or game.label(item))

@@ -1,20 +1,8 @@
 """Load pack YAML files safely, keeping the file position of every value.
 
-:func:`load_yaml` reads a file into a :class:`YamlDocument`. It holds plain values:
-``dict``, ``list``, ``str``, ``int``, ``float``, ``bool``, ``None``. It knows where each value
-is, by its path (``("flow", "phases", 0, "do")``). So checks point at the place of a mistake.
-Places *inside* a text map back to the file too (:meth:`YamlDocument.text_location`).
-:mod:`rulekit.source.yamlload` parses the text.
-
-Decisions worth knowing:
-
-* Mapping keys are always text. ``yes:`` is the key ``'yes'``, ``1:`` the key ``'1'``. A
-  mapping or list used as a key is an error.
-* Values follow the YAML 1.1 rules of ``SafeLoader``, but timestamps stay text.
-  ``yes``/``no``/``on``/``off`` are booleans, ``0x1F`` is an integer, ``~`` is null.
-* A key given twice in one mapping is a :class:`~rulekit.errors.DuplicateKeyError`.
-* Anchors, aliases and merge keys (``<<: *base``) work. Keys next to ``<<`` override merged
-  ones.
+A :class:`YamlDocument` holds plain values and knows where each is, by its path, so checks
+point at a mistake. Keys are always text; values follow YAML 1.1, but timestamps stay text. A
+key given twice is an error. Anchors, aliases and merge keys work.
 """
 
 from __future__ import annotations
@@ -57,10 +45,7 @@ class _NodeInfo(NamedTuple):
 
 
 class YamlDocument:
-    """A loaded YAML file: its text, its data, and where each value is.
-
-    Documents are equal when their path, name, text and data are.
-    """
+    """A loaded YAML file: its text, its data, and where each value is."""
 
     def __init__(self, path: Path, display_name: str, text: str, data: object,
                  _nodes: dict[JsonPath, _NodeInfo] | None = None, origin: str = "") -> None:
@@ -86,8 +71,6 @@ class YamlDocument:
         return (f"{type(self).__name__}(path={self.path!r}, display_name="
                 f"{self.display_name!r}, text={self.text!r}, data={self.data!r})")
 
-    # -- plain positions ------------------------------------------------------------------
-
     def source_line(self, line: int) -> str | None:
         """The text of file line ``line`` (1-based); None past the end."""
         if 1 <= line <= len(self._lines):
@@ -110,11 +93,7 @@ class YamlDocument:
         return self._at(info.line, info.column)
 
     def key_location(self, path: Sequence[str | int]) -> Location:
-        """Where the mapping key of the value at ``path`` starts.
-
-        A list item has no key: this is where the item starts. An unknown path gives that of
-        its nearest known ancestor.
-        """
+        """Where the mapping key of the value at ``path`` starts (for a list item, the item)."""
         info = self._nearest(path)
         if info is None:
             return self._at(0, 0)
@@ -123,11 +102,7 @@ class YamlDocument:
         return self._at(info.line, info.column)
 
     def scalar_origin(self, path: Sequence[str | int]) -> tuple[Location, str]:
-        """Where the scalar at ``path`` starts, and its YAML style.
-
-        The style is ``''`` (plain), ``'|'`` (literal block), ``'>'`` (folded block), ``'"'`` or
-        ``"'"``. Another path gives its nearest known value, and ``''``.
-        """
+        """Where the scalar at ``path`` starts, and its YAML style (``''`` for another value)."""
         info = self.node(path)
         if info is None or info.kind != "scalar":
             return self.location(path), ""
@@ -139,13 +114,8 @@ class YamlDocument:
         return None if info is None else info.raw
 
     def resolve(self, path: Sequence[str | int]) -> tuple[YamlDocument, JsonPath]:
-        """The document and path that the value at ``path`` comes from: here.
-
-        A merged document answers the file each value came from.
-        """
+        """The document and path the value at ``path`` comes from (a merged one differs)."""
         return self, tuple(path)
-
-    # -- positions inside text values -----------------------------------------------------
 
     def text_location(self, path: Sequence[str | int], line: int, column: int) -> Location:
         """Map ``(line, column)``, 1-based, in the text at ``path`` to the file.
@@ -160,10 +130,7 @@ class YamlDocument:
             return self.location(path)
         return inside_scalar(self, info, max(line, 1), max(column, 1))
 
-    # -- helpers --------------------------------------------------------------------------
-
     def _nearest(self, path: Sequence[str | int]) -> _NodeInfo | None:
-        """Where the value at ``path`` sits, or its nearest known ancestor."""
         key = tuple(path)
         while True:
             info = self.node(key)
@@ -172,19 +139,12 @@ class YamlDocument:
             key = key[:-1]
 
     def _at(self, line0: int, column0: int) -> Location:
-        """A Location from 0-based line and column."""
         return Location(self.display_name, line0 + 1, column0 + 1, self.source_line(line0 + 1),
                         self.origin)
 
 
 def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
-    """Read and parse the YAML file at ``path``.
-
-    ``display_name`` is the file name in messages (default: ``path`` as given). It raises
-    :class:`PackFileError` if the file cannot be read. It raises :class:`YamlSyntaxError` for
-    bad YAML, or a tag that is not standard. It raises :class:`DuplicateKeyError` for a key
-    given twice.
-    """
+    """Read and parse the YAML file at ``path``; ``display_name`` names it in messages."""
     from rulekit.source.yamlload import convert  # (which imports this module)
 
     name = display_name if display_name is not None else path.as_posix()
@@ -194,10 +154,7 @@ def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
 
 
 def _read(path: Path, name: str) -> str:
-    """The text of the pack file ``path``, called ``name`` in messages.
-
-    It is UTF-8 with universal newlines, and within the size limit.
-    """
+    """The text of the pack file ``path``: UTF-8, universal newlines, within the size limit."""
     raw = _read_bytes(path, name)
     try:
         text = raw.decode("utf-8-sig")
@@ -207,7 +164,6 @@ def _read(path: Path, name: str) -> str:
 
 
 def _read_bytes(path: Path, name: str) -> bytes:
-    """The bytes of a file within the size limit."""
     if not path.exists():
         raise PackFileError(f"file not found: {name}")
     if not path.is_file():
@@ -236,6 +192,5 @@ def _not_utf8(name: str, raw: bytes, start: int) -> PackFileError:
 
 
 def _too_big(name: str, size: int) -> PackFileError:
-    """A file over the size limit."""
     return PackFileError(f"{name} is {size:,} bytes long; the limit for a pack file is "
                          f"{MAX_FILE_BYTES:,} bytes", Location(name, 1, 1, None))

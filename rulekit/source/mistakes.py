@@ -1,16 +1,7 @@
-"""Two YAML mistakes of authors of effect code, said in their words.
+"""Two YAML mistakes of authors of effect code, said in their words and at their place.
 
-PyYAML says them in its own terms, and the second far from where it was made.
-
-The first is a value that starts with a character YAML reserves (``when: @key in hand``).
-PyYAML says: "found character '@' that cannot start any token". Code that starts with a
-bracket is read as a list (``when: [c for c in hand[p]] == []``).
-
-The second is a line less indented than the lines above it, in a ``do: |`` block. The block
-ends there, and YAML reads the line as something else. PyYAML says "could not find expected
-':'" a few lines further. Or it says "expected the end of the indented block".
-
-:func:`explain` gives the error at the place of the mistake; None for other mistakes.
+One is a value that starts with a character YAML reserves (``when: @key in hand``) or a
+bracket. The other is a line less indented than its ``do: |`` block, which ends the block.
 """
 
 from __future__ import annotations
@@ -128,12 +119,10 @@ def _dedented_line(lines: list[str], until: int) -> tuple[int, int, int] | None:
 
 
 def _first_text(lines: list[str], start: int) -> int | None:
-    """The first line from ``start`` that is not blank."""
     return next((j for j in range(start, len(lines)) if lines[j].strip()), None)
 
 
 def _block_end(lines: list[str], first: int, indent: int) -> int:
-    """The line after a block of text that starts at ``first``."""
     j = first
     while j < len(lines) and (not lines[j].strip() or _indent(lines[j]) >= indent):
         j += 1
@@ -141,5 +130,4 @@ def _block_end(lines: list[str], first: int, indent: int) -> int:
 
 
 def _indent(line: str) -> int:
-    """How many spaces start ``line``."""
     return len(line) - len(line.lstrip(" "))

@@ -1,10 +1,4 @@
-"""Where a place inside a text value of a YAML file is in the file.
-
-A place in the value, say of a mistake in effect code, is mapped back to the file. It goes
-through the way the value is written: a literal or folded block, a plain or quoted scalar. The
-value may span several lines. :meth:`~rulekit.source.document.YamlDocument.text_location`
-asks.
-"""
+"""Where a place inside a text value of a YAML file is in the file."""
 
 from __future__ import annotations
 
@@ -32,7 +26,6 @@ def inside_scalar(doc: YamlDocument, info: _NodeInfo, line: int, column: int) ->
 
 def _folded_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
                      column: int) -> Location:
-    """A place in a folded block (``>``)."""
     header = _header_line(doc, info, ">")
     positions = _folded_positions(doc, info, value, header)
     if positions is None:
@@ -42,7 +35,6 @@ def _folded_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
 
 def _flow_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
                    column: int) -> Location:
-    """A place in a plain or quoted scalar."""
     start = _value_start(doc, info)
     if info.style in ('"', "'"):
         quoted = _quoted_positions(doc, info, value, start)
@@ -143,10 +135,7 @@ def _flow_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
 
 def _flow_segments(doc: YamlDocument, info: _NodeInfo, start: int
                    ) -> list[tuple[int, int, str]]:
-    """Each line of a plain or quoted scalar: where its text starts, and the text.
-
-    YAML folds away the spaces around line breaks; so do these.
-    """
+    """Each line of a plain or quoted scalar, folded as YAML does: where its text starts, and it."""
     quoted = info.style in ('"', "'")
     last = min(info.end_line, len(doc._lines) - 1)
     end = info.end_column - 1 if quoted else info.end_column
@@ -165,10 +154,7 @@ def _flow_segments(doc: YamlDocument, info: _NodeInfo, start: int
 
 def _quoted_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
 ) -> list[tuple[int, int]] | None:
-    """The file position of each character of a quoted scalar; None if unsure.
-
-    It replays the scalar's escapes (``\\n``, ``\\x41``, ``''``...) and line folding.
-    """
+    """The file position of each character of a quoted scalar, escapes replayed; None if unsure."""
     lines = doc._lines
     end = (info.end_line, info.end_column - 1)  # the closing quote
     if end[0] >= len(lines):
@@ -197,10 +183,7 @@ def _quoted_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
 
 def _after_char(doc: YamlDocument, positions: list[tuple[int, int]], line0: int, col: int,
                 style: str, last: int) -> tuple[int, int]:
-    """Where the character after ``(line0, col)`` of a quoted scalar starts.
-
-    It steps over a doubled quote or an escape. An escaped line break joins the lines.
-    """
+    """Where the character after ``(line0, col)`` of a quoted scalar starts, escapes skipped."""
     text = doc._lines[line0]
     if style == "'":
         return line0, col + (2 if text.startswith("''", col) else 1)

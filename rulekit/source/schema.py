@@ -1,13 +1,7 @@
 """Check loaded pack files against the JSON Schemas of ``schemas/``.
 
-Each jsonschema error becomes a :class:`~rulekit.errors.SchemaError`, located in the file.
-An unknown key is reported at that key, with a "did you mean" hint. A wrong value is reported
-at the value. A missing key is reported at the mapping that lacks it. For ``anyOf`` and
-``oneOf``, the error names the likeliest alternative.
-
-Two more keywords of the schemas make messages; editors such as VS Code read them too.
-``patternErrorMessage`` says what a ``pattern`` means. ``errorMessage`` replaces the message
-of a failing subschema.
+Each jsonschema error becomes a located :class:`~rulekit.errors.SchemaError`. The schemas'
+``patternErrorMessage`` and ``errorMessage`` keywords give some messages.
 """
 
 from __future__ import annotations
@@ -91,9 +85,6 @@ def validate_document(doc: YamlDocument, schema_name: str) -> list[SchemaError]:
     return _finish(findings)
 
 
-# -- findings -------------------------------------------------------------------------------
-
-
 @dataclass
 class _Finding:
     """A mistake found, as it will be reported."""
@@ -126,10 +117,7 @@ def _finish(findings: list[_Finding]) -> list[SchemaError]:
 
 
 def _missing_keys(findings: list[_Finding]) -> list[_Finding]:
-    """One finding per mapping that lacks keys.
-
-    A missing key is left out when an unknown key may be it, misspelt.
-    """
+    """One finding per mapping that lacks keys, but for keys an unknown key may misspell."""
     unknown_keys = _unknown_keys(findings)
     missing: dict[JsonPath, list[_Finding]] = {}
     for finding in findings:
@@ -144,7 +132,6 @@ def _missing_keys(findings: list[_Finding]) -> list[_Finding]:
 
 
 def _unknown_keys(findings: list[_Finding]) -> dict[JsonPath, list[str]]:
-    """The unknown keys found in each mapping."""
     unknown_keys: dict[JsonPath, list[str]] = {}
     for finding in findings:
         if finding.unknown is not None:
@@ -153,7 +140,6 @@ def _unknown_keys(findings: list[_Finding]) -> dict[JsonPath, list[str]]:
 
 
 def _merged_missing(group: list[_Finding]) -> _Finding:
-    """One finding for a group of missing keys."""
     first = group[0]
     names = [f"'{f.missing}'" for f in group]
     if len(names) > 1:
@@ -167,7 +153,6 @@ def _merged_missing(group: list[_Finding]) -> _Finding:
 
 
 def _explain(error: ValidationError, doc: YamlDocument) -> list[_Finding]:
-    """The findings that describe one jsonschema error."""
     path: JsonPath = tuple(error.absolute_path)
     keyword = str(error.validator)
     instance = error.instance
@@ -181,7 +166,6 @@ def _explain(error: ValidationError, doc: YamlDocument) -> list[_Finding]:
 
 
 def _schema_of(error: ValidationError) -> Schema:
-    """The subschema that failed."""
     return error.schema if isinstance(error.schema, dict) else {}
 
 
@@ -200,7 +184,6 @@ def _explain_value(error: ValidationError, doc: YamlDocument, path: JsonPath) ->
 
 def _explain_missing(error: ValidationError, doc: YamlDocument, path: JsonPath,
                      instance: Mapping[str, object]) -> list[_Finding]:
-    """A finding for each required key that a mapping lacks."""
     schema = _schema_of(error)
     custom = schema.get("errorMessage")
     properties = schema.get("properties", {})
@@ -235,7 +218,6 @@ def _describe_error(error: ValidationError, doc: YamlDocument, path: JsonPath,
 
 def _type_message(value: str | list[str], instance: object, doc: YamlDocument,
                   path: JsonPath) -> tuple[str, str | None]:
-    """The message and hint of a value of the wrong type."""
     types = [value] if isinstance(value, str) else list(value)
     return (f"expected {either(TYPE_NAMES.get(t, t) for t in types)}, "
             f"got {got(instance, doc, path)}", type_hint(types, instance, doc, path))
@@ -256,7 +238,6 @@ def _describe_limit(keyword: str, value: object,
 
 
 def _size_message(keyword: str, value: object, count: int) -> str:
-    """The message of a list, text or mapping of a wrong size."""
     if keyword in _NOT_EMPTY and value == 1:
         return _NOT_EMPTY[keyword]
     return _SIZES[keyword].format(value=value, count=count)
@@ -278,7 +259,6 @@ def _explain_key(error: ValidationError, doc: YamlDocument, path: JsonPath,
 
 def _explain_unknown_keys(error: ValidationError, doc: YamlDocument, path: JsonPath,
                           instance: Mapping[str, object]) -> list[_Finding]:
-    """A finding for each key of a mapping that its schema forbids."""
     schema = _schema_of(error)
     properties = list(schema.get("properties", {}))
     patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
@@ -321,7 +301,6 @@ def _explain_fitting(fitting: list[list[ValidationError]], doc: YamlDocument
 
 
 def _branches(context: list[ValidationError]) -> list[list[ValidationError]]:
-    """The errors of each alternative, in order."""
     branches: dict[object, list[ValidationError]] = {}
     for sub in context:
         branch = sub.relative_schema_path[0] if sub.relative_schema_path else None
@@ -359,7 +338,6 @@ def _expected_forms(sub: ValidationError) -> list[str]:
 
 
 def _choices(sub: ValidationError) -> list[object]:
-    """The values an alternative allows, when it names them (``const``, ``enum``)."""
     value = sub.validator_value
     return [value] if sub.validator == "const" else list(value) if sub.validator == "enum" \
         else []
@@ -381,7 +359,6 @@ def _noun(schema: Schema, path: JsonPath) -> str:
 
 
 def _close(value: object, options: Iterable[object]) -> str | None:
-    """A did-you-mean for a text among the texts of ``options``."""
     if not isinstance(value, str):
         return None
     return did_you_mean(value, [o for o in options if isinstance(o, str)])
@@ -395,7 +372,6 @@ def _value_location(doc: YamlDocument, path: JsonPath, value: object) -> Locatio
 
 
 def _first_repeat(items: list[object]) -> int | None:
-    """The index of the first item that repeats an earlier one."""
     seen: list[object] = []
     for index, item in enumerate(items):
         if item in seen:
@@ -405,7 +381,6 @@ def _first_repeat(items: list[object]) -> int | None:
 
 
 def _duplicate_message(items: list[object]) -> str:
-    """What a list that repeats an item says."""
     at = _first_repeat(items)
     return "the list holds the same item twice" if at is None else \
         f"{shown(items[at])} is listed twice"
@@ -413,6 +388,5 @@ def _duplicate_message(items: list[object]) -> str:
 
 def _duplicate_location(doc: YamlDocument, path: JsonPath, items: list[object]
                         ) -> Location | None:
-    """Where a list repeats an item."""
     at = _first_repeat(items)
     return None if at is None else doc.location((*path, at))

@@ -83,7 +83,6 @@ def _got_collection(value: object) -> str:
 
 
 def _got_bool(value: bool, raw: str | None) -> str:
-    """A boolean, and the text YAML read as it if another."""
     written = plain(value)
     if raw is not None and raw.lower() != written:
         return f"'{raw}', which YAML reads as {written}"
@@ -91,7 +90,6 @@ def _got_bool(value: bool, raw: str | None) -> str:
 
 
 def _got_null(raw: str | None, path: JsonPath) -> str:
-    """A null, and the text YAML read as it, if any."""
     if raw:
         return f"'{raw}', which YAML reads as null"
     return "nothing" if path else "nothing (the file is empty)"

@@ -1,8 +1,6 @@
 """Parse YAML text into plain values, with the place of each.
 
-PyYAML's composer parses the text, as a ``SafeLoader``. No Python tag is allowed, nor any
-other tag that is not standard. Mistakes are said in words, at their place.
-:mod:`rulekit.source.document` says what the values are.
+PyYAML's safe composer parses the text; no tag that is not standard is allowed.
 """
 
 from __future__ import annotations
@@ -41,7 +39,6 @@ _FastLoader = getattr(yaml, "CSafeLoader", None)
 
 
 def _compose(text: str) -> tuple[yaml.Node | None, SafeConstructor]:
-    """The root node of ``text``, and the loader that made it."""
     if _FastLoader is not None:
         fast = _FastLoader(text)
         try:
@@ -58,11 +55,7 @@ def _compose(text: str) -> tuple[yaml.Node | None, SafeConstructor]:
 
 
 def convert(document: YamlDocument) -> None:
-    """Parse the text of ``document`` into its data and their places.
-
-    Raises :class:`~rulekit.errors.YamlSyntaxError`, or
-    :class:`~rulekit.errors.DuplicateKeyError`, at the first mistake.
-    """
+    """Parse the text of ``document`` into its data and their places; raise at the first mistake."""
     try:
         root, loader = _compose(document.text)
         document.data = _Converter(document, loader).convert_root(root)
@@ -77,7 +70,6 @@ def convert(document: YamlDocument) -> None:
 
 
 def _character_error(document: YamlDocument, error: yaml.reader.ReaderError) -> YamlSyntaxError:
-    """A character that YAML text may not hold."""
     line0, column0 = _line_column(document.text, error.position)
     return YamlSyntaxError(
         f"character #x{error.character:04x} is not allowed in YAML text"
@@ -128,7 +120,7 @@ class _Converter:
             node.value if scalar else None, key_line, key_column)
 
     def convert(self, node: yaml.Node, path: JsonPath, key: yaml.Node | None) -> object:
-        """The value of ``node``, at ``path``, with its key node."""
+        """None"""
         self.count += 1
         if self.count > _MAX_NODES:
             raise self.error(node, "the aliases of this file expand to too many values")
@@ -269,8 +261,6 @@ def _merge_sources(node: yaml.Node) -> list[yaml.Node] | None:
     return sources if sources and all(isinstance(s, yaml.MappingNode) for s in sources) else None
 
 
-# -- syntax errors --------------------------------------------------------------------------
-
 _TOKEN_NAMES = {
     "'<stream end>'": "the end of the file",
     "'<stream start>'": "the start of the file",
@@ -330,7 +320,6 @@ def _syntax_hint(problem: str, context: str) -> str | None:
 
 
 def _syntax_error(document: YamlDocument, error: yaml.MarkedYAMLError) -> YamlSyntaxError:
-    """A syntax error, at the mistake if :mod:`mistakes` finds it."""
     placed = explain(document.text, error, document._at)
     if placed is not None:
         return placed
