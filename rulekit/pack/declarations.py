@@ -90,7 +90,9 @@ class Declarations:
                           parameters=params)
         if "map" in self.sections:
             read_board(self.doc, self.sections["map"], symbols, self.errors)
-        _infer_types(symbols)
+        for var in symbols.variables.values():  # an untyped id is of its component's kind
+            if var.declared_type is None and isinstance(var.initial, str):
+                var.declared_type = symbols.reference_type(var.initial)
         self._check_clashes(symbols)
         labels = self._card_labels(cards)
         for table in (symbols.board.nodes, symbols.board.edges, symbols.board.regions):
@@ -202,18 +204,15 @@ class Declarations:
     def _initial_cards(self, zone: ZoneDecl, cards: Mapping[str, Card],
                        placed: dict[str, str]) -> None:
         initial = list(cards) if zone.initial == "all" else (zone.initial or [])
-        self._check_initial_count(zone, len(initial))
-        for i, card_id in enumerate(initial):
-            self._place(zone.name, ("zones", zone.name, "initial", i), card_id, cards, placed)
-
-    def _check_initial_count(self, zone: ZoneDecl, count: int) -> None:
         where = self.doc.location(("zones", zone.name, "initial"))
         if zone.initial is not None and zone.per:
             self.error(f"zone '{zone.name}' has several piles and cannot have initial cards",
                        where, "move cards there in setup")
-        if zone.capacity is not None and count > zone.capacity:
+        if zone.capacity is not None and len(initial) > zone.capacity:
             self.error(f"zone '{zone.name}' holds at most {zone.capacity} card(s) but starts "
-                       f"with {count}", where)
+                       f"with {len(initial)}", where)
+        for i, card_id in enumerate(initial):
+            self._place(zone.name, ("zones", zone.name, "initial", i), card_id, cards, placed)
 
     def _place(self, zone: str, path: JsonPath, card_id: str, cards: Mapping[str, Card],
                placed: dict[str, str]) -> None:
@@ -248,17 +247,14 @@ class Declarations:
                  ("zone", list(symbols.zones)), ("variable", list(symbols.variables))]
         for kind, names in kinds:
             for name in names:
-                self._check_name(kind, name, seen.get(name))
+                if name in KEYWORDS or name in RUNTIME_NAMES:
+                    self.error(f"'{name}' is a word of the effect language and cannot name a "
+                               f"{kind}", self._where(kind, name), "choose another name")
+                earlier = seen.get(name)
+                if earlier is not None and not (kind == "role" == earlier):  # see _ids
+                    self.error(f"'{name}' is both a {earlier} and a {kind}",
+                               self._where(kind, name), "give them different names")
                 seen[name] = kind
-
-    def _check_name(self, kind: str, name: str, earlier: str | None) -> None:
-        """Check one name against the words and the ``earlier`` kind."""
-        if name in KEYWORDS or name in RUNTIME_NAMES:
-            self.error(f"'{name}' is a word of the effect language and cannot name a {kind}",
-                       self._where(kind, name), "choose another name")
-        if earlier is not None and not (kind == "role" == earlier):  # reported by _roles
-            self.error(f"'{name}' is both a {earlier} and a {kind}", self._where(kind, name),
-                       "give them different names")
 
     def _where(self, kind: str, name: str) -> Location | None:
         manifest = self.manifest_doc
@@ -345,21 +341,10 @@ class Declarations:
         checks += [("zones", name, "on_enter", zone.on_enter, "the card that enters")
                    for name, zone in symbols.zones.items() if zone.on_enter]
         for section, name, key, procedure, what in checks:
-            self._trigger(symbols, (section, name, key), str(procedure), what)
-
-    def _trigger(self, symbols: Symbols, path: JsonPath, procedure: str, what: str) -> None:
-        """Check a procedure called with one value, ``what``."""
-        proc = symbols.procedures.get(procedure)
-        where = self.doc.location(path)
-        if proc is None:
-            self.error(f"unknown procedure '{procedure}'", where,
-                       did_you_mean(procedure, symbols.procedures))
-        elif len(proc.params) != 1:
-            self.error(f"procedure '{procedure}' must take one parameter: {what}", where)
-
-
-def _infer_types(symbols: Symbols) -> None:
-    """Give each variable without a declared type the kind its initial text names."""
-    for var in symbols.variables.values():
-        if var.declared_type is None and isinstance(var.initial, str):
-            var.declared_type = symbols.reference_type(var.initial)
+            proc = symbols.procedures.get(str(procedure))
+            where = self.doc.location((section, name, key))
+            if proc is None:
+                self.error(f"unknown procedure '{procedure}'", where,
+                           did_you_mean(str(procedure), symbols.procedures))
+            elif len(proc.params) != 1:
+                self.error(f"procedure '{procedure}' must take one parameter: {what}", where)

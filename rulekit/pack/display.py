@@ -245,7 +245,10 @@ class _Reader:
     def read(self, data: DisplaySpec) -> Display:
         """The section, checked."""
         top: JsonPath = ("display",)
-        self.named(data)
+        for i, ref in enumerate(data.get("hidden", [])):
+            self.name(ref, (*top, "hidden", i))
+        for ref in data.get("names", {}):
+            self.name(ref, (*top, "names", ref), key=True)
         self.card_texts(data.get("cards", {}))
         raw_rows = data.get("rows", {})
         rows = {rid: self.row(rid, spec) for rid, spec in raw_rows.items()}
@@ -259,13 +262,6 @@ class _Reader:
         return Display(True, frozenset(data.get("hidden", [])), dict(data.get("names", {})),
                        dict(data.get("words", {})), dict(data.get("cards", {})), rows,
                        panels, choices, data.get("round", "round"), context)
-
-    def named(self, data: DisplaySpec) -> None:
-        """Check the zones and variables that ``hidden`` and ``names`` name."""
-        for i, ref in enumerate(data.get("hidden", [])):
-            self.name(ref, ("display", "hidden", i))
-        for ref in data.get("names", {}):
-            self.name(ref, ("display", "names", ref), key=True)
 
     def card_texts(self, texts: dict[str, str]) -> None:
         """Check the text of each type of card."""

@@ -172,4 +172,3 @@ class Documents:
             digest.update(doc.path.name.encode())
             digest.update(doc.text.encode())
         return digest.hexdigest()[:16]
-

@@ -121,17 +121,13 @@ def glob_files(folder: Path, roots: Sequence[Path], pattern: str) -> list[Path]:
     except (OSError, ValueError, IndexError, NotImplementedError) as exc:
         raise OutsideError(f"'{pattern}' is not a usable pattern: {_reason(exc)}") from None
     for match in matches:
-        _check_match(folder, roots, pattern, match)
+        shown = match.relative_to(folder).as_posix() if match.is_relative_to(folder) else pattern
+        confine(match, roots, shown)
+        if match.is_dir():
+            raise OutsideError(f"the pattern '{pattern}' matches the folder '{shown}'",
+                               "a scenario pattern must match files, such as scenarios/*.yaml")
+        check_size(match, shown)
     return matches
-
-
-def _check_match(folder: Path, roots: Sequence[Path], pattern: str, match: Path) -> None:
-    shown = match.relative_to(folder).as_posix() if match.is_relative_to(folder) else pattern
-    confine(match, roots, shown)
-    if match.is_dir():
-        raise OutsideError(f"the pattern '{pattern}' matches the folder '{shown}'",
-                           "a scenario pattern must match files, such as scenarios/*.yaml")
-    check_size(match, shown)
 
 
 def _reason(exc: BaseException) -> str:

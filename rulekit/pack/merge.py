@@ -150,21 +150,16 @@ class Merger:
     def add(self, doc: YamlDocument, changes: bool = False) -> None:
         """Merge the sections of ``doc``; with ``changes``, its items replace those of their id."""
         data = doc.data
-        if "remove" in data:
-            self._remove_section(doc, data["remove"], changes)
+        if "remove" in data and changes:
+            self._remove(doc, data["remove"])
+        elif "remove" in data:
+            self.errors.append(SchemaError(
+                "'remove' is for a variant: this pack extends no other pack",
+                doc.key_location(("remove",)),
+                "add extends: BASE to pack.yaml, or delete what you want to remove"))
         for key, value in data.items():
             if key != "remove":
                 self._merge((key,), value, doc, changes)
-
-    def _remove_section(self, doc: YamlDocument, spec: dict[str, list[str]],
-                        changes: bool) -> None:
-        if changes:
-            self._remove(doc, spec)
-            return
-        self.errors.append(SchemaError(
-            "'remove' is for a variant: this pack extends no other pack",
-            doc.key_location(("remove",)),
-            "add extends: BASE to pack.yaml, or delete what you want to remove"))
 
     def _merge(self, path: JsonPath, value: object, doc: YamlDocument, changes: bool) -> None:
         if path not in self.first:
@@ -177,7 +172,9 @@ class Merger:
             case "map", dict():
                 self._merge_entries(path, value, doc, changes)
             case "list", list():
-                self._merge_items(path, value, doc, changes)
+                items = self.lists.setdefault(path, [])
+                for i, entry in enumerate(value):
+                    self._place(items, path, Item(entry, doc, (*path, i)), changes)
             case _:
                 self._merge_value(path, value, doc, changes)
 
@@ -194,12 +191,6 @@ class Merger:
                     doc.key_location((*path, name)), "give each one once, in one file"))
                 continue
             entries[name] = Item(entry, doc, (*path, name))
-
-    def _merge_items(self, path: JsonPath, value: list[object], doc: YamlDocument,
-                     changes: bool) -> None:
-        items = self.lists.setdefault(path, [])
-        for i, entry in enumerate(value):
-            self._place(items, path, Item(entry, doc, (*path, i)), changes)
 
     def _merge_value(self, path: JsonPath, value: object, doc: YamlDocument,
                      changes: bool) -> None:
@@ -251,7 +242,9 @@ class Merger:
                         doc.location(("remove", section, i)),
                         did_you_mean(name, self._known(path))))
             if section == "nodes":  # routes cannot outlive their ends
-                self._remove_edges_of(set(names))
+                edges = self.lists.get(_EDGES, [])
+                edges[:] = [edge for edge in edges
+                            if not set(names) & {str(end) for end in _edge_ends(edge.value)}]
 
     def _known(self, path: JsonPath) -> list[str]:
         """The names the entries or items of a section answer to."""
@@ -267,11 +260,6 @@ class Merger:
         if at is not None:
             del items[at]
         return at is not None
-
-    def _remove_edges_of(self, nodes: set[str]) -> None:
-        edges = self.lists.get(_EDGES, [])
-        edges[:] = [edge for edge in edges
-                    if not nodes & {str(end) for end in _edge_ends(edge.value)}]
 
     def document(self, name: str) -> MergedDocument:
         """The merged sections, as one document."""

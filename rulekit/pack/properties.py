@@ -48,17 +48,6 @@ def check_properties(doc: YamlDocument | None, errors: list[PackError]) -> None:
         _KindCheck(doc, kind, spec, errors).run()
 
 
-def _items_at(data: object, path: JsonPath) -> list[object]:
-    for key in path:
-        data = data.get(key) if isinstance(data, dict) else None
-    return data if isinstance(data, list) else []
-
-
-def _optional(prop: PropertyType | PropertyOptions) -> bool:
-    """Whether items may leave a property out."""
-    return isinstance(prop, dict) and prop.get("optional", False)
-
-
 @dataclass
 class _KindCheck:
     """Checks the items of one declared kind."""
@@ -71,7 +60,10 @@ class _KindCheck:
     def run(self) -> None:
         """Check each item of the kind."""
         path, builtin = _KINDS[self.kind]
-        for i, item in enumerate(_items_at(self.doc.data, path)):
+        items: object = self.doc.data
+        for key in path:
+            items = items.get(key) if isinstance(items, dict) else None
+        for i, item in enumerate(items if isinstance(items, list) else []):
             if isinstance(item, dict):
                 self.item((*path, i), item, builtin)
 
@@ -83,7 +75,7 @@ class _KindCheck:
             if key not in builtin:
                 self.given(what, (*path, key), value, builtin)
         for key, prop in self.spec.items():
-            if key not in item and not _optional(prop):
+            if key not in item and not (isinstance(prop, dict) and prop.get("optional")):
                 self.errors.append(SchemaError(
                     f"{what} has no '{key}'", self.doc.location(path),
                     f"every {_SINGULAR[self.kind]} gives it (properties: {self.kind}: {key}); "

@@ -67,7 +67,8 @@ class _ScenarioCheck:
         self._zones()
         self._variables()
         self._roles()
-        self._views()
+        for failure in view_problems(self.game, self.scenario):
+            self._failure(failure)
         self._expect()
         self._covers()
         return self.errors
@@ -91,7 +92,6 @@ class _ScenarioCheck:
                        did_you_mean(phase, self.symbols.phases))
 
     def _reference(self, section: str, ref: str, kind: str) -> str | None:
-        """The state key of the zone or variable ``ref``, if any."""
         try:
             return reference(self.game, self.scenario, (section, ref), ref, kind)
         except Failure as failure:
@@ -104,10 +104,6 @@ class _ScenarioCheck:
         if "; did you mean" in message:
             message, _, hint = message.rpartition("; ")
         self.errors.append(ScenarioError(message, failure.location, hint))
-
-    def _views(self) -> None:
-        for failure in view_problems(self.game, self.scenario):
-            self._failure(failure)
 
     def _zones(self) -> None:
         cards = self.symbols.cards
@@ -131,28 +127,22 @@ class _ScenarioCheck:
             self.error(f"'{ref}' holds a value of type {kind}, not a list", ("variables", ref))
         elif kind in _REFERENCE_KINDS and isinstance(value, str):
             self._component(ref, kind, value)
-        elif kind == "int" and _is_number(value):
+        elif kind == "int" and isinstance(value, int) and not isinstance(value, bool):
             self._bounded(ref, var, value)
 
     def _bounded(self, ref: str, var: VarDecl, value: int) -> None:
-        """An error if ``value`` is outside the bounds of ``ref``."""
         if outside(value, var.minimum, var.maximum):
             self.error(f"{value} is outside the bounds of '{ref}' ({var.minimum} to "
                        f"{var.maximum})", ("variables", ref))
 
     def _component(self, ref: str, kind: str, value: str) -> None:
-        """An error if ``value`` is no component of ``kind``."""
-        known = self._ids(kind)
-        if value not in known:
-            self.error(f"'{value}' is not a {kind} (variable '{ref}' holds a {kind})",
-                       ("variables", ref), did_you_mean(value, known))
-
-    def _ids(self, kind: str) -> list[str]:
         board = self.symbols.board
         tables: dict[str, Mapping[str, object] | list[str]] = {
             "card": self.symbols.cards, "node": board.nodes, "edge": board.edges,
             "region": board.regions, "role": self.symbols.roles}
-        return list(tables[kind])
+        if value not in tables[kind]:
+            self.error(f"'{value}' is not a {kind} (variable '{ref}' holds a {kind})",
+                       ("variables", ref), did_you_mean(value, list(tables[kind])))
 
     def _roles(self) -> None:
         """The roles that ``play`` and ``expect_pending`` name."""
@@ -190,6 +180,3 @@ class _ScenarioCheck:
                 self.error(f"rule '{rule}' is not in the rules of {self.pack.id}",
                            ("covers", i), did_you_mean(rule, rules))
 
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

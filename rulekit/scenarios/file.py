@@ -47,7 +47,6 @@ class Scenario:
 
     @property
     def params(self) -> dict[str, int]:
-        """The parameters of the game, by name."""
         return self.data.get("params") or {}
 
     @property
@@ -57,7 +56,6 @@ class Scenario:
 
     @property
     def variables(self) -> dict[str, Value]:
-        """The value of each listed variable."""
         return self.data.get("variables") or {}
 
     @property
@@ -67,7 +65,6 @@ class Scenario:
 
     @property
     def expect(self) -> list[str]:
-        """The expressions that must hold at the end."""
         return self.data.get("expect") or []
 
     @property
@@ -83,6 +80,12 @@ class Scenario:
     def views(self, section: str) -> dict[str, object]:
         """A section of view assertions (``sees``, ``log_for``...), by role."""
         return self.data.get(section) or {}
+
+
+def hinted(message: str, name: str, known: Iterable[str]) -> str:
+    """A message, with a did-you-mean for ``name`` if one fits."""
+    hint = did_you_mean(name, known)
+    return message + (f"; {hint}" if hint else "")
 
 
 class Failure(Exception):
@@ -130,8 +133,7 @@ def reference(game: Game, scenario: Scenario, path: tuple[str | int, ...], ref: 
     table: Mapping[str, ZoneDecl | VarDecl] = \
         game.symbols.zones if kind == "zone" else game.symbols.variables
     if name not in table:
-        hint = did_you_mean(name, table)
-        raise Failure(f"unknown {kind} '{name}'" + (f"; {hint}" if hint else ""), where)
+        raise Failure(hinted(f"unknown {kind} '{name}'", name, table), where)
     problem = _index_problem(game, kind, name, table[name].per, index)
     if problem is not None:
         raise Failure(problem, where)
@@ -140,7 +142,6 @@ def reference(game: Game, scenario: Scenario, path: tuple[str | int, ...], ref: 
 
 def _index_problem(game: Game, kind: str, name: str, per: str | int | None,
                    index: str | None) -> str | None:
-    """What is wrong with the index of a reference."""
     if per and index is None:
         return f"{kind} '{name}' has one per {describe_per(per)}: write {name}[...]"
     if not per:
@@ -148,6 +149,5 @@ def _index_problem(game: Game, kind: str, name: str, per: str | int | None,
     domain = game.symbols.index_domain(per)
     if index in domain:
         return None
-    hint = did_you_mean(str(index), domain)
-    return f"'{index}' is not a {describe_per(per)} of {kind} '{name}'" + (
-        f"; {hint}" if hint else "")
+    return hinted(f"'{index}' is not a {describe_per(per)} of {kind} '{name}'", str(index),
+                  domain)

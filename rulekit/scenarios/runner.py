@@ -221,7 +221,6 @@ def _listed_cards(game: Game, scenario: Scenario, zones: Mapping[str, list[str]]
 
 
 def _put_under_spare(game: Game, scenario: Scenario, state: State, pushed: list[str]) -> None:
-    """Put cards under those of the zone with every card."""
     spare = next((z.name for z in game.symbols.zones.values() if z.initial == "all"), None)
     if spare is None:
         raise Failure("cards were pushed out of the listed zones and the pack has no "

@@ -12,10 +12,10 @@ from typing import Any, NotRequired, TypedDict
 from rulekit.engine.decisions import Decision, item_ids
 from rulekit.engine.game import Game, State
 from rulekit.engine.observe import Observation
-from rulekit.errors import Location, did_you_mean
+from rulekit.errors import Location
 from rulekit.model.symbols import Symbols
 from rulekit.scenarios.explain import show_value
-from rulekit.scenarios.file import Failure, Scenario, reference
+from rulekit.scenarios.file import Failure, Scenario, hinted, reference
 
 HIDDEN = "hidden"
 ASKED, NOT_ASKED = "asked", "not asked"
@@ -56,15 +56,8 @@ def check_views(game: Game, scenario: Scenario, state: State) -> None:
 
 
 def _kind(symbols: Symbols, ref: str) -> str:
-    """Whether ``ref`` names a zone or a variable."""
     name = ref.split("[", 1)[0]
     return "zone" if name in symbols.zones or name not in symbols.variables else "variable"
-
-
-def _hinted(message: str, name: str, known: Sequence[str]) -> str:
-    """A message, with a did-you-mean for ``name`` if one fits."""
-    hint = did_you_mean(name, known)
-    return message + (f"; {hint}" if hint else "")
 
 
 def _problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
@@ -80,7 +73,7 @@ def _role_problems(symbols: Symbols, scenario: Scenario) -> Iterator[Failure]:
     for section in SECTIONS:
         for role in scenario.views(section):
             if role not in symbols.roles:
-                yield Failure(_hinted(f"unknown role '{role}'", role, symbols.roles),
+                yield Failure(hinted(f"unknown role '{role}'", role, symbols.roles),
                               scenario.key_at(section, role))
 
 
@@ -88,7 +81,7 @@ def _never_seen_problems(symbols: Symbols, scenario: Scenario, role: str,
                          ids: list[str]) -> Iterator[Failure]:
     for i, ident in enumerate(ids):
         if symbols.kind_of(ident) is None:
-            yield Failure(_hinted(f"'{ident}' is no card, node, edge or region", ident,
+            yield Failure(hinted(f"'{ident}' is no card, node, edge or region", ident,
                                   list(symbols.components())),
                           scenario.at("never_sees", role, i))
 
@@ -99,7 +92,7 @@ def _seen_problems(game: Game, scenario: Scenario, path: tuple[str, str, str],
     ref = path[-1]
     name = ref.split("[", 1)[0]
     if name not in symbols.zones and name not in symbols.variables:
-        yield Failure(_hinted(f"unknown zone or variable '{name}'", name,
+        yield Failure(hinted(f"unknown zone or variable '{name}'", name,
                               [*symbols.zones, *symbols.variables]), scenario.key_at(*path))
         return
     kind = _kind(symbols, ref)
@@ -124,7 +117,7 @@ def _form_problem(scenario: Scenario, path: Path, wanted: object, forms: str,
     if isinstance(wanted, dict):
         for key in wanted:
             if key not in tests:
-                yield Failure(_hinted(f"'{key}' is no test of what a role sees here; {forms}",
+                yield Failure(hinted(f"'{key}' is no test of what a role sees here; {forms}",
                                       key, tests), scenario.key_at(*path, key))
     elif tests is ZONE_TESTS and not _zone_view(wanted):
         yield Failure(f"{wanted!r} is no view of a zone: {forms}", scenario.at(*path))
@@ -136,7 +129,6 @@ def _zone_view(wanted: object) -> bool:
 
 
 def _values(wanted: object, path: Path) -> Iterator[tuple[object, Path]]:
-    """Each single value an assertion names, with its path."""
     if isinstance(wanted, dict):
         for key, value in wanted.items():
             yield from _values(value, (*path, key))
@@ -153,12 +145,11 @@ def _id_problems(symbols: Symbols, scenario: Scenario, path: Path, wanted: objec
         ident for ident in symbols.components() if symbols.kind_of(ident) == kind]
     for value, at in _values(wanted, path):
         if _names_id(value, kind) and value not in known:
-            yield Failure(_hinted(f"'{value}' is not a {kind}", str(value), known),
+            yield Failure(hinted(f"'{value}' is not a {kind}", str(value), known),
                           scenario.at(*at))
 
 
 def _names_id(value: object, kind: str) -> bool:
-    """Whether a value names a component of ``kind``."""
     if kind == "card":
         return isinstance(value, str) and value != HIDDEN
     return value not in (HIDDEN, "none", None)
@@ -228,7 +219,6 @@ _ZONE_CHECKS: dict[str, Callable[[object, object, list[object], Symbols], str | 
 
 
 def _listed(value: object) -> list[object]:
-    """``value`` as a list: itself, or a list of it."""
     return value if isinstance(value, list) else [value]
 
 
@@ -284,7 +274,6 @@ def _check_never(game: Game, scenario: Scenario, state: State, role: str,
 
 
 def _strings(view: Observation) -> Iterator[tuple[str, str]]:
-    """Every text of an observation, with where it is."""
     for section, kind in (("zones", "zone"), ("vars", "variable")):
         for key, value in view[section].items():
             name, _, index = key.partition(".")
@@ -298,7 +287,6 @@ def _strings(view: Observation) -> Iterator[tuple[str, str]]:
 
 
 def _texts(value: object) -> Iterator[str]:
-    """Every text in ``value``, however deep in lists and mappings."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict | list):
@@ -411,7 +399,6 @@ def _offered(game: Game, decision: Decision) -> list[tuple[str, str]]:
 
 
 def _names(wanted: object, option: tuple[str, str]) -> bool:
-    """Whether ``wanted`` names an option, by id or label."""
     text = str(wanted).strip().lower()
     return text in (option[0].lower(), option[1].lower())
 

@@ -171,7 +171,8 @@ def _read_bytes(path: Path, name: str) -> bytes:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise _too_big(name, size)
+            raise PackFileError(f"{name} is {size:,} bytes long; the limit for a pack file is "
+                                f"{MAX_FILE_BYTES:,} bytes", Location(name, 1, 1, None))
         return path.read_bytes()
     except OSError as error:
         reason = error.strerror or str(error)
@@ -189,8 +190,3 @@ def _not_utf8(name: str, raw: bytes, start: int) -> PackFileError:
         Location(name, line, column, None),
         "save the file with the UTF-8 encoding",
     )
-
-
-def _too_big(name: str, size: int) -> PackFileError:
-    return PackFileError(f"{name} is {size:,} bytes long; the limit for a pack file is "
-                         f"{MAX_FILE_BYTES:,} bytes", Location(name, 1, 1, None))

@@ -102,7 +102,7 @@ def _dedented_line(lines: list[str], until: int) -> tuple[int, int, int] | None:
             i += 1
             continue
         key_column = len(header.group(1))
-        first = _first_text(lines, i + 1)
+        first = next((j for j in range(i + 1, len(lines)) if lines[j].strip()), None)
         if first is None:
             return None
         indent = _indent(lines[first])
@@ -116,10 +116,6 @@ def _dedented_line(lines: list[str], until: int) -> tuple[int, int, int] | None:
             return end, i, indent
         i = end
     return None
-
-
-def _first_text(lines: list[str], start: int) -> int | None:
-    return next((j for j in range(start, len(lines)) if lines[j].strip()), None)
 
 
 def _block_end(lines: list[str], first: int, indent: int) -> int:

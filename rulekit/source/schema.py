@@ -285,7 +285,9 @@ def _explain_alternatives(error: ValidationError, doc: YamlDocument,
         message = "this value matches more than one of the allowed forms"
         return [_Finding(_value_location(doc, path, error.instance), message, None, path)]
     branches = _branches(context)
-    fitting = [errors for errors in branches if not _wrong_kind(errors)]
+    fitting = [errors for errors in branches  # those of the value's kind
+               if not any(not e.relative_path and e.validator in ("type", "const", "enum")
+                          for e in errors)]
     if fitting:
         return _explain_fitting(fitting, doc)
     return [_fits_none(error, doc, path, list(itertools.chain.from_iterable(branches)))]
@@ -306,11 +308,6 @@ def _branches(context: list[ValidationError]) -> list[list[ValidationError]]:
         branch = sub.relative_schema_path[0] if sub.relative_schema_path else None
         branches.setdefault(branch, []).append(sub)
     return list(branches.values())
-
-
-def _wrong_kind(errors: list[ValidationError]) -> bool:
-    """Whether the value is not of the kind an alternative describes."""
-    return any(not e.relative_path and e.validator in ("type", "const", "enum") for e in errors)
 
 
 def _fits_none(error: ValidationError, doc: YamlDocument, path: JsonPath,
