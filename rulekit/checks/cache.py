@@ -1,14 +1,8 @@
-"""The report of ``rulekit validate``, kept for a pack whose files have not changed.
+"""The report of ``rulekit validate``, kept while a pack's files are unchanged.
 
-A report is plain data: what each diagnostic says, and a summary of the pack. The cache keeps
-one JSON file per pack folder and working folder, in the user's cache folder. An entry holds
-the folders the pack reads (its own, then its bases'), a key and the report. The key is a
-digest of every file under those folders, of rulekit's own files, of the working folder
-(messages show paths relative to it) and of ``$RULEKIT_PACKS``. Only a report free of errors
-is kept: an error may come from a file that is missing, which no digest of files can see.
-
-``RULEKIT_NO_CACHE=1`` (or ``validate --no-cache``) turns the cache off. A cache file that
-cannot be read, or is damaged, is a miss; one that cannot be written is not kept.
+The key digests every file the pack reads, rulekit's own files, ``$RULEKIT_PACKS`` and the
+working folder. Only a report free of errors is kept: an error may come from a missing file.
+``RULEKIT_NO_CACHE=1`` or ``--no-cache`` turns the cache off.
 """
 
 from __future__ import annotations
@@ -17,7 +11,7 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TypedDict
 
@@ -37,7 +31,7 @@ _PACKAGE = Path(__file__).resolve().parent.parent  # rulekit/
 
 
 class Diagnostic(TypedDict):
-    """One mistake or warning: the fields of ``--format json``, and the text printed."""
+    """One mistake or warning, as ``--format json`` prints it."""
 
     file: str | None
     line: int | None
@@ -68,19 +62,21 @@ class Entry(TypedDict):
 def diagnostic(error: PackError) -> Diagnostic:
     """``error`` as a report holds it."""
     loc = error.location
-    message = f"{loc.origin}: {error.message}" if loc and loc.origin else error.message
-    return Diagnostic(file=loc.file if loc else None, line=loc.line if loc else None,
-                      column=loc.column if loc else None, severity=error.kind,
+    if loc is None:
+        return Diagnostic(file=None, line=None, column=None, severity=error.kind,
+                          message=error.message, hint=error.hint, text=str(error))
+    message = f"{loc.origin}: {error.message}" if loc.origin else error.message
+    return Diagnostic(file=loc.file, line=loc.line, column=loc.column, severity=error.kind,
                       message=message, hint=error.hint, text=str(error))
 
 
 def report(folder: Path, use_cache: bool = True) -> Report:
-    """The report of the pack in ``folder``: from the cache when nothing it reads changed."""
+    """The report of the pack in ``folder``, from the cache if unchanged."""
     path = _entry_path(folder) if use_cache else None
     if path is None:
         return _validate(folder)[0]
     entry = _read_entry(path)
-    roots = [Path(root) for root in entry["roots"]] if entry else [folder.resolve()]
+    roots = _roots(entry, folder)
     before = _key(roots)
     if entry is not None and before == entry["key"]:
         return entry["report"]
@@ -89,13 +85,14 @@ def report(folder: Path, use_cache: bool = True) -> Report:
     return found
 
 
+def _roots(entry: Entry | None, folder: Path) -> list[Path]:
+    return [Path(root) for root in entry["roots"]] if entry else [folder.resolve()]
+
+
 def _keep(path: Path, found: Report, read: list[Path], roots: list[Path],
           before: str | None) -> None:
-    """Write ``found`` to ``path``, if it holds no error and nothing was edited meanwhile.
-
-    ``read``: the folders the validation read. ``before``: the key of ``roots`` before it.
-    """
-    if not found["summary"] or any(d["severity"] == "error" for d in found["diagnostics"]):
+    """Keep ``found`` in ``path`` if it holds no error and the folders ``read`` did not change."""
+    if _has_errors(found):
         return
     key = _key(read)
     if key is None or (read == roots and key != before):  # edited while validated
@@ -104,15 +101,18 @@ def _keep(path: Path, found: Report, read: list[Path], roots: list[Path],
                        report=found))
 
 
+def _has_errors(found: Report) -> bool:
+    return not found["summary"] or any(d["severity"] == "error" for d in found["diagnostics"])
+
+
 def _validate(folder: Path) -> tuple[Report, tuple[Path, ...]]:
-    """Validate the pack in ``folder`` (see :mod:`rulekit.checks.validation`)."""
     from rulekit.checks.validation import validate_pack  # (a report from the cache needs none)
 
     return validate_pack(folder)
 
 
 def cache_dir() -> Path | None:
-    """The user's cache folder for rulekit, or None when caching is turned off."""
+    """The user's cache folder for rulekit; None when caching is off."""
     if os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
         return None
     explicit = os.environ.get(CACHE_ENV)
@@ -128,7 +128,7 @@ def cache_dir() -> Path | None:
 
 
 def _entry_path(folder: Path) -> Path | None:
-    """The cache file of ``folder`` seen from the working folder; None if there is none."""
+    """The cache file of ``folder``, seen from the working folder."""
     root = cache_dir()
     if root is None:
         return None
@@ -140,8 +140,7 @@ def _entry_path(folder: Path) -> Path | None:
 
 
 def _key(roots: list[Path]) -> str | None:
-    """The key of a report of a pack that reads ``roots``, as things are now; None if a file
-    cannot be read or the folders hold too much."""
+    """The key of a report of a pack that reads ``roots``; None if a file cannot be read."""
     files = tree_digest(*roots)
     if files is None:
         return None
@@ -155,8 +154,7 @@ def _key(roots: list[Path]) -> str | None:
 
 
 def tree_digest(*folders: Path) -> str | None:
-    """A digest of the names and contents of every file under ``folders``; None if a file
-    cannot be read or they hold too much."""
+    """A digest of the names and contents of every file under ``folders``; None if unreadable."""
     digest = hashlib.sha256()
     size = 0
     try:
@@ -175,7 +173,6 @@ def tree_digest(*folders: Path) -> str | None:
 
 
 def _files(folder: Path, skipped: frozenset[str] = SKIPPED) -> Iterator[Path]:
-    """Every file under ``folder`` but in the folders ``skipped``, in order."""
     for top, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if d not in skipped)
         for name in sorted(names):
@@ -183,8 +180,7 @@ def _files(folder: Path, skipped: frozenset[str] = SKIPPED) -> Iterator[Path]:
 
 
 def _code_stamp() -> str:
-    """The names, sizes and times of rulekit's code and schema files: an edit of rulekit
-    makes every entry a miss."""
+    """The names, sizes and times of rulekit's code and schemas: an edit of them is a miss."""
     parts = []
     for folder in (_PACKAGE, data_dir("schemas")):
         for path in _files(folder, SKIPPED | {"games"}):
@@ -195,42 +191,38 @@ def _code_stamp() -> str:
 
 
 def _read_entry(path: Path) -> Entry | None:
-    """The entry in ``path``; None if there is none or it is damaged."""
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not (isinstance(found, dict) and found.keys() == Entry.__annotations__.keys()
-            and found["format"] == FORMAT and isinstance(found["key"], str)
-            and _are_texts(found["roots"]) and _is_report(found["report"])):
+    if not _fits(found, _ENTRY):
         return None
     return Entry(format=FORMAT, key=found["key"], roots=found["roots"], report=found["report"])
 
 
-def _are_texts(value: object) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+def _fits(value: object, shape: Mapping[str, Callable[[object], bool]]) -> bool:
+    return isinstance(value, dict) and value.keys() == shape.keys() and all(
+        test(value[key]) for key, test in shape.items())
 
 
-def _is_report(value: object) -> bool:
-    """Whether ``value`` has the shape of a :class:`Report`."""
-    return (isinstance(value, dict) and value.keys() == Report.__annotations__.keys()
-            and isinstance(value["summary"], str) and isinstance(value["failure"], str | None)
-            and isinstance(value["diagnostics"], list)
-            and all(_is_diagnostic(item) for item in value["diagnostics"]))
+def _is(*types: type) -> Callable[[object], bool]:
+    """A test that a value is exactly of one of ``types``, as JSON reads it."""
+    return lambda value: type(value) in types
 
 
-def _is_diagnostic(value: object) -> bool:
-    """Whether ``value`` has the shape of a :class:`Diagnostic`."""
-    if not isinstance(value, dict) or value.keys() != Diagnostic.__annotations__.keys():
-        return False
-    return (all(isinstance(value[key], str | None) for key in ("file", "hint"))
-            and all(isinstance(value[key], int | None) and not isinstance(value[key], bool)
-                    for key in ("line", "column"))
-            and all(isinstance(value[key], str) for key in ("severity", "message", "text")))
+_NULL = type(None)
+# The tests of the values of each key of a Diagnostic, a Report and an Entry.
+_DIAGNOSTIC = {"file": _is(str, _NULL), "line": _is(int, _NULL), "column": _is(int, _NULL),
+               "severity": _is(str), "message": _is(str), "hint": _is(str, _NULL),
+               "text": _is(str)}
+_REPORT = {"summary": _is(str), "failure": _is(str, _NULL),
+           "diagnostics": lambda v: isinstance(v, list) and all(_fits(d, _DIAGNOSTIC) for d in v)}
+_ENTRY = {"format": lambda v: v == FORMAT, "key": _is(str),
+          "roots": lambda v: isinstance(v, list) and bool(v) and all(map(_is(str), v)),
+          "report": lambda v: _fits(v, _REPORT)}
 
 
 def _write(path: Path, entry: Entry) -> None:
-    """Write ``entry`` to ``path`` whole, or not at all."""
     temporary = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

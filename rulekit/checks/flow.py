@@ -1,6 +1,4 @@
-"""Lint warnings that need the pack's code checked (names resolved): a public ``log`` line that
-prints non-public data, and a phase whose every path ends the round or the game while phases
-follow it (they would never run)."""
+"""Lint warnings that need the pack's code checked: secrets logged, phases never reached."""
 
 from __future__ import annotations
 
@@ -15,7 +13,7 @@ from rulekit.source.snippet import Snippet
 
 
 class CheckedBody(SecretBody):
-    """A checked statement list of the pack, with its snippet (to place warnings)."""
+    """A checked statement list of the pack, with its snippet to place warnings."""
 
     def __init__(self, name: str, stmts: list[n.Stmt], where: Snippet) -> None:
         super().__init__(name, stmts)
@@ -23,8 +21,7 @@ class CheckedBody(SecretBody):
 
 
 def checked_bodies(bodies: list[Body]) -> list[CheckedBody]:
-    """The statement lists the loader parsed and checked: the procedures (by name), the setup
-    (``setup:``), the phases (``phase:ID``) and ``after_rounds`` (``after_rounds:``)."""
+    """The statement lists the loader checked: by procedure, ``setup:``, ``phase:ID``..."""
     names = {SETUP: "setup:", AFTER_ROUNDS: "after_rounds:"}
     return [CheckedBody(names.get(body.name, body.name), body.stmts, body.snippet)
             for body in bodies]
@@ -32,7 +29,7 @@ def checked_bodies(bodies: list[Body]) -> list[CheckedBody]:
 
 def log_leaks(symbols: Symbols, bodies: list[CheckedBody],
               function_trees: dict[str, n.Expr]) -> list[PackError]:
-    """A warning for each ``{...}`` of a public log line that may print non-public data."""
+    """A warning for each field of a public log line that may print a secret."""
     places = {b.name: b.snippet for b in bodies}
     warnings: list[PackError] = []
     for leak in public_log_leaks(symbols, list(bodies), function_trees):
@@ -46,11 +43,9 @@ def log_leaks(symbols: Symbols, bodies: list[CheckedBody],
 
 
 def dead_phases(doc: YamlDocument, bodies: list[CheckedBody]) -> list[PackError]:
-    """A warning for each phase every path of which ends the round or the game, when phases
-    follow it."""
+    """A warning for each phase that always ends the round, when phases follow."""
     procs = {b.name: b.stmts for b in bodies}
-    phases = [p for p in ((doc.data or {}).get("flow") or {}).get("phases") or []
-              if isinstance(p, dict)]
+    phases = _phases(doc)
     warnings: list[PackError] = []
     for i, phase in enumerate(phases[:-1]):
         stmts = procs.get(f"phase:{phase.get('id')}")
@@ -65,9 +60,17 @@ def dead_phases(doc: YamlDocument, bodies: list[CheckedBody]) -> list[PackError]
     return warnings
 
 
+def _phases(doc: YamlDocument) -> list[dict[str, object]]:
+    flow = (doc.data or {}).get("flow") or {}
+    return [p for p in flow.get("phases") or [] if isinstance(p, dict)]
+
+
 def _always_ends(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]], seen: set[str]) -> bool:
-    """True if running ``stmts`` always ends the round or the game (``end_round``, ``win``,
-    a call of a procedure that always does) before it can return or fall off its end."""
+    """Whether running ``stmts`` always ends the round or the game.
+
+    It must do so before it can return or fall off its end. ``end_round`` does, and so does
+    ``win``, or a call of a procedure that always does.
+    """
     for s in stmts:
         if _ends(s, procs, seen):
             return True
@@ -77,24 +80,29 @@ def _always_ends(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]], seen: set[
 
 
 def _ends(s: n.Stmt, procs: dict[str, list[n.Stmt]], seen: set[str]) -> bool:
-    if isinstance(s, (n.Win, n.EndRound)):
-        return True
-    if isinstance(s, n.If):
-        return s.otherwise is not None and all(
-            _always_ends(body, procs, seen) for body in [*(b for _, b in s.branches),
-                                                         s.otherwise])
-    if isinstance(s, n.CallStmt) and s.proc in procs and s.proc not in seen:
-        return _always_ends(procs[s.proc], procs, seen | {s.proc})
+    """Whether a statement always ends the round or the game."""
+    match s:
+        case n.Win() | n.EndRound():
+            return True
+        case n.If(otherwise=list(otherwise)):
+            return all(_always_ends(body, procs, seen)
+                       for body in [*(b for _, b in s.branches), otherwise])
+        case n.CallStmt(proc=proc) if proc in procs and proc not in seen:
+            return _always_ends(procs[proc], procs, seen | {proc})
     return False
 
 
 def _may_leave(s: n.Stmt) -> bool:
-    """True if a statement may end its body early (a ``return``, not in a called procedure)."""
-    if isinstance(s, n.Return):
-        return True
-    if isinstance(s, n.If):
-        branches = [b for _, b in s.branches] + ([s.otherwise] if s.otherwise else [])
-        return any(_may_leave(x) for body in branches for x in body)
-    if isinstance(s, (n.For, n.While, n.Repeat)):
-        return any(_may_leave(x) for x in s.body)
+    """Whether a statement may leave its body early, by a ``return``."""
+    match s:
+        case n.Return():
+            return True
+        case n.If():
+            return any(_may_leave(x) for body in _bodies_of(s) for x in body)
+        case n.For() | n.While() | n.Repeat():
+            return any(_may_leave(x) for x in s.body)
     return False
+
+
+def _bodies_of(s: n.If) -> list[list[n.Stmt]]:
+    return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise else [])

@@ -1,22 +1,17 @@
 """Lint warnings: what a pack says that works but is probably a mistake.
 
-:func:`lint_pack` reads the effect code of a loaded pack again and warns about an ``end_when``
-that holds in the initial state (every game would end at once),
-procedures, functions, zones, variables and cards that nothing uses, and a ``choose`` whose
-list is always empty; with :mod:`rulekit.checks.flow`, a public ``log`` line that prints
-non-public data and a phase after which no phase ever runs. ``rulekit validate`` prints the
-warnings; they fail it only with ``--strict``.
+``rulekit validate`` prints them; they fail it only with ``--strict``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from rulekit.checks.flow import checked_bodies, dead_phases, log_leaks
 from rulekit.engine.game import Game
-from rulekit.engine.vm import Runtime
-from rulekit.errors import Location, PackError, PackWarning
+from rulekit.engine.vm import CODE_ERRORS, Runtime
+from rulekit.errors import Location, PackError, PackWarning, RulekitError
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import parse_block, parse_expression
 from rulekit.lang.walk import every_node
@@ -25,140 +20,176 @@ from rulekit.pack.loader import LoadedPack
 from rulekit.source.document import JsonPath, YamlDocument
 from rulekit.source.snippet import Snippet
 
+CodePlace = tuple[str, JsonPath, bool]
+"""What a piece of code belongs to, where it is, and whether it is a statement list."""
+
+_UNUSED_HINT = "use it, or remove it"
+
 
 @dataclass
 class _Code:
-    """One piece of effect code: what it belongs to (a procedure's name, say) and its tree."""
+    """One piece of effect code: its tree, and what it belongs to."""
 
     owner: str
-    nodes: list[Any]
+    nodes: list[n.Stmt] | list[n.Expr]
     snippet: Snippet
-    below: list[Any] = field(default_factory=list)  # every node of the tree, parents first
+    below: list[object] = field(default_factory=list)  # every node of the tree, parents first
 
     def __post_init__(self) -> None:
         self.below = list(every_node(self.nodes))
 
 
-def _root_name(expr: Any) -> str | None:
+def _root_name(expr: n.Expr) -> str | None:
     """The zone or variable an expression names: ``hand`` for ``hand[p]``."""
     if isinstance(expr, n.Index):
         expr = expr.obj
     return expr.ident if isinstance(expr, n.Name) else None
 
 
+def _name_used(node: object) -> str | None:
+    """The name a node of code uses: a variable, a function, a card..."""
+    match node:
+        case n.Name(ident=name) | n.Assign(name=name) | n.Call(func=name) | \
+                n.CallStmt(proc=name) | n.CardLit(card_id=name):
+            return str(name)
+    return None
+
+
+def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
+    """Every piece of effect code of the pack's sections."""
+    data = doc.data
+    for name in data.get("procedures") or {}:
+        yield f"procedure:{name}", ("procedures", name, "do"), True
+    for name in data.get("functions") or {}:
+        yield f"function:{name}", ("functions", name, "returns"), False
+    if "setup" in data:
+        yield "setup", ("setup",), True
+    yield from _flow_places(doc)
+    for i, action in enumerate(data.get("anytime") or []):
+        if "when" in action:
+            yield "anytime", ("anytime", i, "when"), False
+
+
+def _flow_places(doc: YamlDocument) -> Iterator[CodePlace]:
+    flow = doc.data.get("flow") or {}
+    for i, _ in enumerate(flow.get("phases") or []):
+        yield "phase", ("flow", "phases", i, "do"), True
+    for i, _ in enumerate(flow.get("end_when") or []):
+        yield "end_when", ("flow", "end_when", i, "when"), False
+    for key, block in (("rounds", False), ("after_rounds", True), ("initiative", False)):
+        if isinstance(flow.get(key), str):
+            yield key, ("flow", key), block
+
+
 class _Linter:
-    def __init__(self, pack: LoadedPack) -> None:
+    """Finds the lint warnings of one pack, whose sections are ``doc``."""
+
+    def __init__(self, pack: LoadedPack, doc: YamlDocument) -> None:
         self.pack = pack
         self.symbols = pack.game.symbols
-        self.doc: YamlDocument | None = pack.content
+        self.doc = doc
         self.warnings: list[PackError] = []
         self.code: list[_Code] = []
-        self.known: dict[str, list[n.Stmt]] = {}
 
     def warn(self, message: str, path: JsonPath, hint: str | None = None) -> None:
-        where: Location | None = self.doc.key_location(path) if self.doc is not None else None
-        self.warnings.append(PackWarning(message, where, hint))
-
-    def _parse(self, owner: str, path: JsonPath, block: bool) -> None:
-        assert self.doc is not None
-        try:
-            text = snippet(self.doc, path)
-            known = self.known.get(text.text) if block else None
-            tree: list[Any] = known if known is not None else (
-                parse_block(text) if block else [parse_expression(text)])
-        except (PackError, KeyError, IndexError, TypeError):
-            return
-        self.code.append(_Code(owner, tree, text))
+        """A warning at the key at ``path``."""
+        self.warnings.append(PackWarning(message, self.doc.key_location(path), hint))
 
     def read_code(self, known: dict[str, list[n.Stmt]]) -> None:
-        """Parse every piece of code (``known``: statement lists already parsed, by text; the
-        checker's marks on them do not matter here)."""
-        self.known = known
-        data = self.doc.data if self.doc is not None else {}
-        for name in data.get("procedures") or {}:
-            self._parse(f"procedure:{name}", ("procedures", name, "do"), True)
-        for name in data.get("functions") or {}:
-            self._parse(f"function:{name}", ("functions", name, "returns"), False)
-        if "setup" in data:
-            self._parse("setup", ("setup",), True)
-        flow = data.get("flow") or {}
-        for i, _ in enumerate(flow.get("phases") or []):
-            self._parse("phase", ("flow", "phases", i, "do"), True)
-        for i, _ in enumerate(flow.get("end_when") or []):
-            self._parse("end_when", ("flow", "end_when", i, "when"), False)
-        for key, block in (("rounds", False), ("after_rounds", True), ("initiative", False)):
-            if isinstance(flow.get(key), str):
-                self._parse(key, ("flow", key), block)
-        for i, action in enumerate(data.get("anytime") or []):
-            if "when" in action:
-                self._parse("anytime", ("anytime", i, "when"), False)
+        """Parse every piece of code; ``known`` holds statement lists already parsed, by text."""
+        for owner, path, block in _code_places(self.doc):
+            code = self._parse(owner, path, block, known)
+            if code is not None:
+                self.code.append(code)
+
+    def _parse(self, owner: str, path: JsonPath, block: bool,
+               known: dict[str, list[n.Stmt]]) -> _Code | None:
+        try:
+            text = snippet(self.doc, path)
+            if not block:
+                return _Code(owner, [parse_expression(text)], text)
+            stmts = known.get(text.text)
+            return _Code(owner, stmts if stmts is not None else parse_block(text), text)
+        except (PackError, KeyError, IndexError, TypeError):
+            return None
 
     def used(self, kind: str) -> set[str]:
-        """The names code uses, but in the definition of the thing itself."""
-        found: set[str] = set()
-        for code in self.code:
-            for node in code.below:
-                name = (node.ident if isinstance(node, n.Name) else
-                        node.name if isinstance(node, n.Assign) else
-                        node.func if isinstance(node, n.Call) else
-                        node.proc if isinstance(node, n.CallStmt) else
-                        node.card_id if isinstance(node, n.CardLit) else None)
-                if name is not None and code.owner != f"{kind}:{name}":
-                    found.add(name)
-        return found
+        """The names code uses, outside the definition of each."""
+        return {name for code in self.code for name in map(_name_used, code.below)
+                if name is not None and code.owner != f"{kind}:{name}"}
 
     def unused(self) -> None:
+        """Warn about what nothing uses: code, zones, variables and cards."""
         symbols = self.symbols
         names = self.used("procedure") | self.used("function")
+        called = names | self._triggers()
+        for name in symbols.procedures:
+            if name not in called:
+                self.warn(f"procedure '{name}' is never called", ("procedures", name),
+                          _UNUSED_HINT)
+        for kind, section, table in (("function", "functions", symbols.functions),
+                                     ("zone", "zones", symbols.zones),
+                                     ("variable", "variables", symbols.variables)):
+            for name in table:
+                if name not in names:
+                    self.warn(_never_used(kind, name), (section, name), _UNUSED_HINT)
+        self._unplayed_cards(names)
+
+    def _triggers(self) -> set[str]:
+        """The procedures called without code: anytime actions, on_change and on_enter."""
+        symbols = self.symbols
         triggers = {a.procedure for a in symbols.anytime}
         triggers |= {v.on_change for v in symbols.variables.values() if v.on_change}
         triggers |= {z.on_enter for z in symbols.zones.values() if z.on_enter}
-        hint = "use it, or remove it"
-        for name in symbols.procedures:
-            if name not in names and name not in triggers:
-                self.warn(f"procedure '{name}' is never called", ("procedures", name), hint)
-        for name in symbols.functions:
-            if name not in names:
-                self.warn(f"function '{name}' is never used", ("functions", name), hint)
-        for name in symbols.zones:
-            if name not in names:
-                self.warn(f"zone '{name}' is never used by the pack's code", ("zones", name),
-                          hint)
-        for name in symbols.variables:
-            if name not in names:
-                self.warn(f"variable '{name}' is never used by the pack's code",
-                          ("variables", name), hint)
-        placed = set()
-        for zone in symbols.zones.values():
-            placed |= set(symbols.cards) if zone.initial == "all" else set(zone.initial or [])
-        entries = (self.doc.data.get("cards") or []) if self.doc is not None else []
-        for i, entry in enumerate(entries):
-            ids = {c for c in symbols.cards if c.split("#")[0] == entry.get("id")}
-            if ids and not ids & (placed | names):
+        return triggers
+
+    def _unplayed_cards(self, names: set[str]) -> None:
+        """Warn about cards no zone starts with, and no code names."""
+        in_play = self._starting_cards() | names
+        for i, entry in enumerate(self.doc.data.get("cards") or []):
+            ids = {c for c in self.symbols.cards if c.split("#")[0] == entry.get("id")}
+            if ids and not ids & in_play:
                 self.warn(f"card '{entry['id']}' never comes into play: no zone starts with it "
                           "and no code names it", ("cards", i), "add it to a zone's initial")
 
+    def _starting_cards(self) -> set[str]:
+        symbols = self.symbols
+        placed: set[str] = set()
+        for zone in symbols.zones.values():
+            placed |= set(symbols.cards) if zone.initial == "all" else set(zone.initial or [])
+        return placed
+
     def empty_choices(self) -> None:
+        """Warn about each ``choose`` whose list is always empty."""
+        filled = self._filled_zones()
+        for code in self.code:
+            for node in code.below:
+                if isinstance(node, n.Choice):
+                    self._empty_choice(code, node, filled)
+
+    def _filled_zones(self) -> set[str]:
+        """The zones that start with cards, or that code fills."""
         filled = {z.name for z in self.symbols.zones.values() if z.initial}
         for code in self.code:
             for node in code.below:
-                if isinstance(node, (n.Move, n.Draw)) and _root_name(node.dest):
+                if isinstance(node, n.Move | n.Draw) and _root_name(node.dest):
                     filled.add(str(_root_name(node.dest)))
-        for code in self.code:
-            for node in code.below:
-                if not isinstance(node, n.Choice):
-                    continue
-                source = _root_name(node.source)
-                empty = (isinstance(node.source, n.ListLit) and not node.source.items) or (
-                    source in self.symbols.zones and source not in filled)
-                if empty:
-                    where = code.snippet.locate(node.pos.line, node.pos.column)
-                    what = f"zone '{source}', which no card ever enters" if source else "[]"
-                    self.warnings.append(PackWarning(
-                        f"this choose always offers an empty list: {what}", where,
-                        "choose from a zone or list that can hold something"))
+        return filled
+
+    def _empty_choice(self, code: _Code, node: n.Choice, filled: set[str]) -> None:
+        """Warn if ``node`` chooses from ``[]``, or an empty zone."""
+        source = _root_name(node.source)
+        empty = (isinstance(node.source, n.ListLit) and not node.source.items) or (
+            source in self.symbols.zones and source not in filled)
+        if empty:
+            where = code.snippet.locate(node.pos.line, node.pos.column)
+            what = f"zone '{source}', which no card ever enters" if source else "[]"
+            self.warnings.append(PackWarning(
+                f"this choose always offers an empty list: {what}", where,
+                "choose from a zone or list that can hold something"))
 
     def end_at_start(self) -> None:
+        """Warn about each end condition that holds in the initial state."""
         checks = self.pack.game.program.end_checks
         for i, ((_, winner, _), holds) in enumerate(zip(checks, end_verdicts(self.pack.game),
                                                        strict=True)):
@@ -169,9 +200,14 @@ class _Linter:
                           "check the condition against the initial values")
 
 
+def _never_used(kind: str, name: str) -> str:
+    if kind == "function":
+        return f"function '{name}' is never used"
+    return f"{kind} '{name}' is never used by the pack's code"
+
+
 def end_verdicts(game: Game) -> list[bool]:
-    """Whether each end condition of ``game`` holds in its initial state (false for one that
-    cannot be evaluated before setup)."""
+    """Whether each end condition holds in the initial state; false if it cannot be evaluated."""
     checks = game.program.end_checks
     if not checks:
         return []
@@ -180,16 +216,16 @@ def end_verdicts(game: Game) -> list[bool]:
     for condition, _, _ in checks:
         try:
             found.append(bool(condition(runtime, [None] * 64)))
-        except Exception:  # a condition that cannot be evaluated before setup
+        except (*CODE_ERRORS, RulekitError):
             found.append(False)
     return found
 
 
 def lint_pack(pack: LoadedPack) -> list[PackError]:
     """The lint warnings of a loaded pack, in file order."""
-    linter = _Linter(pack)
-    if linter.doc is None:
+    if pack.content is None:
         return []
+    linter = _Linter(pack, pack.content)
     bodies = checked_bodies(pack.bodies)
     linter.read_code({body.snippet.text: body.stmts for body in bodies})
     linter.end_at_start()
@@ -197,7 +233,9 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter.empty_choices()
     linter.warnings += log_leaks(pack.game.symbols, bodies, pack.function_trees)
     linter.warnings += dead_phases(linter.doc, bodies)
-    return sorted(linter.warnings, key=lambda w: (w.location.file, w.location.line,
-                                                  w.location.column) if w.location else
-                  ("", 0, 0))
+    return sorted(linter.warnings, key=_file_order)
 
+
+def _file_order(warning: PackError) -> tuple[str, int, int]:
+    where: Location | None = warning.location
+    return (where.file, where.line, where.column) if where else ("", 0, 0)

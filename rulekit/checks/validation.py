@@ -1,4 +1,4 @@
-"""Validate one pack: load it with every check, check its scenario files, lint it."""
+"""Validate one pack: load it with every check, check its scenarios, lint it."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from rulekit.scenarios.check import check_scenario_files
 
 
 def validate_pack(folder: Path) -> tuple[Report, tuple[Path, ...]]:
-    """The report of the pack in ``folder``, and the folders it read (its own, then its
-    bases'; none when it could not be loaded)."""
+    """The report of the pack in ``folder``, and the folders it read (none if it did not load)."""
     try:
         pack = loader.load_pack(folder, checked_only=True)
         errors, scenarios = check_scenario_files(pack)

@@ -1,46 +1,82 @@
-"""Parse, check and compile the effect code of a pack: functions, procedures, setup, the flow
-and anytime conditions; then build the main procedure that runs rounds of phases."""
+"""Parse, check and compile the effect code of a pack, and build its main procedure."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar, cast
 
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame
+from rulekit.engine.vm import Runtime
 from rulekit.errors import Location, PackError, PackFileError, SchemaError, did_you_mean
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Body, Compiler
 from rulekit.lang.parser import parse_block, parse_expression
-from rulekit.model.program import INITIATIVE, MAIN, STOP, ExprFn, Frame, Proc, ProcFn, Program
+from rulekit.model.program import (
+    INITIATIVE,
+    MAIN,
+    STOP,
+    Block,
+    ExprFn,
+    Frame,
+    Locals,
+    Proc,
+    ProcFn,
+    Program,
+)
 from rulekit.model.symbols import Symbols
 from rulekit.pack.documents import Documents, snippet
 from rulekit.source.document import YamlDocument
 from rulekit.source.snippet import Snippet
 
+if TYPE_CHECKING:
+    from rulekit.engine.playout import PlayoutRuntime
+
+T = TypeVar("T")
 SETUP = "__setup__"
 AFTER_ROUNDS = "__after_rounds__"
 
 
+class PhaseSpec(TypedDict):
+    """A phase of the flow: its id and its statements."""
+
+    id: str
+    do: str
+
+
+class EndSpec(TypedDict):
+    """An end condition of the flow."""
+
+    when: str
+    winner: str
+    reason: NotRequired[str]
+
+
+class FlowSpec(TypedDict, total=False):
+    """The ``flow`` section: rounds of phases, and how a game ends."""
+
+    rounds: str | int
+    phases: list[PhaseSpec]
+    end_when: list[EndSpec]
+    after_rounds: str
+    initiative: str
+    evaluate: dict[str, str]
+
+
 class CodeBuilder:
-    """Parses, checks and compiles every piece of effect code of one pack."""
+    """Parses, checks and compiles the effect code of one pack."""
 
     def __init__(self, docs: Documents, manifest_doc: YamlDocument) -> None:
         self.manifest_doc = manifest_doc
         self.errors = docs.errors
-        self._section = docs.section
+        self.doc = docs.content  # the pack's sections, merged
+        self.flow: FlowSpec = self.doc.data.get("flow", {})
         self.bodies: list[Body] = []
         self.function_trees: dict[str, n.Expr] = {}  # each function's checked body
 
-    def _parse_block(self, snippet: Snippet) -> list[n.Stmt] | None:
+    def _parse(self, parse: Callable[[Snippet], T], snippet: Snippet) -> T | None:
         try:
-            return parse_block(snippet)
-        except PackError as exc:
-            self.errors.append(exc)
-            return None
-
-    def _parse_expr(self, snippet: Snippet) -> n.Expr | None:
-        try:
-            return parse_expression(snippet)
+            return parse(snippet)
         except PackError as exc:
             self.errors.append(exc)
             return None
@@ -48,7 +84,7 @@ class CodeBuilder:
     def _body(self, symbols: Symbols, name: str, snippet: Snippet,
               params: list[tuple[str, str]]) -> None:
         """Parse and check one statement list; keep it for compiling."""
-        body = self._parse_block(snippet)
+        body = self._parse(parse_block, snippet)
         if body is None:
             return
         checker = Checker(symbols, snippet)
@@ -57,64 +93,48 @@ class CodeBuilder:
         self.errors.extend(checker.errors)
         self.bodies.append(Body(name, body, snippet, nslots, params))
 
-    def _expr(self, symbols: Symbols, compiler: Compiler, snippet: Snippet, expected: str,
-              context: str = "expr") -> ExprFn | None:
-        expr = self._checked_expr(symbols, snippet, expected, context)
-        return None if expr is None else compiler.expr(expr)
+    def _expr(self, symbols: Symbols, compiler: Compiler, snippet: Snippet, expected: str
+              ) -> ExprFn | None:
+        checked = self._checked_expr(symbols, snippet, expected)
+        return None if checked is None else compiler.expr(checked[0])
 
     def _checked_expr(self, symbols: Symbols, snippet: Snippet, expected: str,
-                      context: str = "expr") -> n.Expr | None:
-        """The syntax tree of a checked expression, or None (its errors are kept)."""
-        expr = self._parse_expr(snippet)
+                      context: str = "expr") -> tuple[n.Expr, int] | None:
+        """The tree of a checked expression and its local slots; None if it has errors."""
+        expr = self._parse(parse_expression, snippet)
         if expr is None:
             return None
         checker = Checker(symbols, snippet, context=context)
         checker.check_expr(expr, expected)
         self.errors.extend(checker.errors)
-        return None if checker.errors else expr
+        return None if checker.errors else (expr, checker.nslots)
 
     def _flow_function(self, symbols: Symbols, compiler: Compiler, name: str, code: Snippet,
                        expected: str) -> bool:
-        """An expression of the flow compiled like a function without parameters (its
-        comprehensions need local slots), as ``program.functions[name]``; false on errors."""
-        expr = self._parse_expr(code)
-        if expr is None:
-            return False
-        checker = Checker(symbols, code)
-        checker.check_expr(expr, expected)
-        self.errors.extend(checker.errors)
-        if checker.errors:
-            return False
-        compiler.compile_function(name, expr, checker.nslots, 0)
-        return True
-
-    def _evaluation(self, symbols: Symbols, compiler: Compiler, role: str,
-                    code: Snippet) -> None:
-        """``flow.evaluate`` of one role: an integer expression."""
-        name = f"__evaluate__:{role}"
-        if self._flow_function(symbols, compiler, name, code, "int"):
-            compiler.program.evaluate[role] = compiler.program.functions[name]
+        """Compile a flow expression as ``program.functions[name]``; false on errors."""
+        checked = self._checked_expr(symbols, code, expected, "proc")
+        if checked is not None:
+            compiler.compile_function(name, *checked, 0)
+        return checked is not None
 
     def _end_checks(self, symbols: Symbols, compiler: Compiler) -> None:
         """The end conditions (``flow.end_when``), into ``compiler.program.end_checks``."""
-        doc, flow = self._section("flow", None)
-        if doc is None:
-            return
-        for i, check in enumerate(flow.get("end_when", [])):
-            cond = self._expr(symbols, compiler, snippet(doc, ("flow", "end_when", i, "when")),
-                              "bool")
+        for i, check in enumerate(self.flow.get("end_when", [])):
+            cond = self._expr(symbols, compiler,
+                              snippet(self.doc, ("flow", "end_when", i, "when")), "bool")
             winner = check["winner"]
             if winner not in symbols.roles:
-                self.errors.append(SchemaError(f"unknown role '{winner}'",
-                                               doc.location(("flow", "end_when", i, "winner")),
-                                               did_you_mean(winner, symbols.roles)))
+                self.errors.append(SchemaError(
+                    f"unknown role '{winner}'",
+                    self.doc.location(("flow", "end_when", i, "winner")),
+                    did_you_mean(winner, symbols.roles)))
             if cond is not None:
                 compiler.program.end_checks.append((cond, winner, check.get("reason", "")))
 
     def _functions(self, symbols: Symbols, compiler: Compiler) -> None:
-        """The pack's functions, checked (their result types found) and compiled."""
+        """Check and compile the pack's functions, finding their result types."""
         for func in symbols.functions.values():
-            expr = self._parse_expr(func.snippet)
+            expr = self._parse(parse_expression, func.snippet)
             if expr is None:
                 continue
             checker = Checker(symbols, func.snippet, context="function")
@@ -126,79 +146,90 @@ class CodeBuilder:
                 compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
 
     def compile_code(self, symbols: Symbols, compiler: Compiler, bodies: bool = True) -> None:
-        """Parse and check every piece of code, and compile it into ``compiler.program``;
-        without ``bodies``, statement lists (procedures, setup, phases) are checked only."""
+        """Parse, check and compile all code; without ``bodies``, only check statement lists."""
         # End conditions first: statements compiled later check them after each change.
         self._end_checks(symbols, compiler)
-        doc, flow = self._section("flow", None)
-        if doc is not None:
-            for role in flow.get("evaluate", {}):
-                if role not in symbols.roles:
-                    self.errors.append(SchemaError(
-                        f"unknown role '{role}'", doc.key_location(("flow", "evaluate", role)),
-                        did_you_mean(role, symbols.roles)))
-                    continue
-                self._evaluation(symbols, compiler, role,
-                                 snippet(doc, ("flow", "evaluate", role)))
-            if "initiative" in flow:
-                self._flow_function(symbols, compiler, INITIATIVE,
-                                    snippet(doc, ("flow", "initiative")), "role")
+        self._flow_functions(symbols, compiler)
         self._functions(symbols, compiler)
         for proc in symbols.procedures.values():
             self._body(symbols, proc.name, proc.snippet, proc.params)
-        doc, _setup = self._section("setup", None)
-        if doc is not None:
-            self._body(symbols, SETUP, snippet(doc, ("setup",)), [])
-        doc, flow = self._section("flow", None)
-        if doc is None:
+        if "setup" in self.doc.data:
+            self._body(symbols, SETUP, snippet(self.doc, ("setup",)), [])
+        if "flow" not in self.doc.data:
             self.errors.append(PackFileError(
                 "the pack has no flow section", self.manifest_doc.key_location(("include",)),
                 "add flow: with rounds and phases to one of the included files"))
             return
-        phases = []
-        if not flow.get("phases"):
-            self.errors.append(SchemaError("the flow has no phases", doc.key_location(("flow",)),
-                                           "add phases: a list of {id, do}"))
-        for i, phase in enumerate(flow.get("phases", [])):
-            name = f"phase:{phase['id']}"
-            self._body(symbols, name, snippet(doc, ("flow", "phases", i, "do")), [])
-            phases.append((phase["id"], name))
+        self._flow(symbols, compiler, bodies)
+
+    def _flow_functions(self, symbols: Symbols, compiler: Compiler) -> None:
+        for role in self.flow.get("evaluate", {}):
+            where = ("flow", "evaluate", role)
+            name = f"__evaluate__:{role}"
+            if role not in symbols.roles:
+                self.errors.append(SchemaError(f"unknown role '{role}'",
+                                               self.doc.key_location(where),
+                                               did_you_mean(role, symbols.roles)))
+            elif self._flow_function(symbols, compiler, name, snippet(self.doc, where), "int"):
+                compiler.program.evaluate[role] = compiler.program.functions[name]
+        if "initiative" in self.flow:
+            self._flow_function(symbols, compiler, INITIATIVE,
+                                snippet(self.doc, ("flow", "initiative")), "role")
+
+    def _flow(self, symbols: Symbols, compiler: Compiler, bodies: bool) -> None:
+        """The phases, rounds, after_rounds and anytime conditions; then the main procedure."""
+        flow, doc = self.flow, self.doc
+        phases = self._phases(symbols)
         rounds: ExprFn | None = None
         if "rounds" in flow:
             rounds = self._expr(symbols, compiler, snippet(doc, ("flow", "rounds")), "int")
             if rounds is None:
                 return
         if "after_rounds" in flow:
-            self._body(symbols, AFTER_ROUNDS, snippet(doc, ("flow", "after_rounds")),
-                       [])
-        anytime_doc, _ = self._section("anytime", [])
-        for i, decl in enumerate(symbols.anytime):
-            when = None
-            if decl.when is not None and anytime_doc is not None:
-                where = snippet(anytime_doc, ("anytime", i, "when"))
-                tree = self._checked_expr(symbols, where, "bool")
-                if tree is not None:  # (asked at every decision: fast code)
-                    with compiler.fast_code():
-                        when = compiler.expr(tree, where.location(tree.pos))
-            compiler.program.anytime.append((decl, when))
-            compiler.program.anytime_by_role.setdefault(decl.role, []).append((decl, when))
+            self._body(symbols, AFTER_ROUNDS, snippet(doc, ("flow", "after_rounds")), [])
+        self._anytime_conditions(symbols, compiler)
         if not self.errors and bodies:
             compiler.compile_bodies(self.bodies)
             _build_main(compiler.program, rounds, phases, doc.key_location(("flow",)))
 
+    def _phases(self, symbols: Symbols) -> list[tuple[str, str]]:
+        phases = []
+        if not self.flow.get("phases"):
+            self.errors.append(SchemaError("the flow has no phases",
+                                           self.doc.key_location(("flow",)),
+                                           "add phases: a list of {id, do}"))
+        for i, phase in enumerate(self.flow.get("phases", [])):
+            name = f"phase:{phase['id']}"
+            self._body(symbols, name, snippet(self.doc, ("flow", "phases", i, "do")), [])
+            phases.append((phase["id"], name))
+        return phases
+
+    def _anytime_conditions(self, symbols: Symbols, compiler: Compiler) -> None:
+        """Compile the ``when`` of each anytime action, asked at every decision."""
+        for i, decl in enumerate(symbols.anytime):
+            when = None
+            if decl.when is not None:
+                where = snippet(self.doc, ("anytime", i, "when"))
+                checked = self._checked_expr(symbols, where, "bool")
+                if checked is not None:
+                    with compiler.fast_code():
+                        when = compiler.expr(checked[0], where.location(checked[0].pos))
+            compiler.program.anytime.append((decl, when))
+            compiler.program.anytime_by_role.setdefault(decl.role, []).append((decl, when))
+
 
 def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]],
                 where: Location) -> None:
-    """The main procedure: setup, then rounds of phases, then what follows the last round."""
+    """Build the main procedure: setup, rounds of phases, and what follows them."""
     main = Proc(MAIN)
     code = main.blocks
     procs = program.procs
 
-    def call(name: str) -> Any:
-        def call_proc(rt: Any, frame: Frame) -> int:
+    def call(name: str) -> Block:
+        def call_proc(rt: Runtime, frame: Frame) -> int:
             rt.stack.append({"proc": name, "pc": 0, "locals": [None] * procs[name].nslots})
             return 0
-        return call_proc
+        return cast(Block, call_proc)
 
     if SETUP in procs:
         code.append(call(SETUP))
@@ -206,45 +237,45 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
     program.round_start_pc = head
     after_pc: list[int] = []
 
-    def next_round(rt: Any, frame: Frame) -> int:
+    def next_round(rt: Runtime, frame: Frame) -> int:
         state = rt.state
-        if rounds is not None and state["round"] >= rounds(rt, frame["locals"]):
+        if rounds is not None and state["round"] >= _limit(rounds(rt, frame["locals"])):
             frame["pc"] = after_pc[0]
             return 0
         state["round"] += 1
         return 0
 
-    code.append(next_round)
+    code.append(cast(Block, next_round))
     for phase_id, proc_name in phases:
-        def enter(rt: Any, frame: Frame, phase_id: str = phase_id) -> int:
+        def enter(rt: Runtime, frame: Frame, phase_id: str = phase_id) -> int:
             rt.state["phase"] = phase_id
             return 0
         program.phase_pcs[phase_id] = len(code)
-        code.append(enter)
+        code.append(cast(Block, enter))
         code.append(call(proc_name))
     program.round_end_pc = len(code)
 
-    def loop(rt: Any, frame: Frame) -> int:
+    def loop(rt: Runtime, frame: Frame) -> int:
         frame["pc"] = head
         return 0
 
-    code.append(loop)
+    code.append(cast(Block, loop))
     after_pc.append(len(code))
 
-    def after(rt: Any, frame: Frame) -> int:
+    def after(rt: Runtime, frame: Frame) -> int:
         rt.state["phase"] = None
         return 0
 
-    code.append(after)
+    code.append(cast(Block, after))
     if AFTER_ROUNDS in procs:
         code.append(call(AFTER_ROUNDS))
 
-    def no_winner(rt: Any, frame: Frame) -> int:
+    def no_winner(rt: Runtime, frame: Frame) -> int:
         if rt.state["result"] is None:
             rt.finish(None, "the last round is over")
         return STOP
 
-    code.append(no_winner)
+    code.append(cast(Block, no_winner))
     main.locations = [where] * len(code)
     procs[MAIN] = main
     program.runs[MAIN] = _main_whole(program, rounds, phases)
@@ -252,21 +283,21 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
 
 def _main_whole(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]]
                 ) -> ProcFn:
-    """The main procedure run whole, as a playout runs it: the same steps as its blocks."""
+    """The main procedure run whole, as playouts run it, in the same steps as its blocks."""
     procs, runs = program.procs, program.runs
 
-    def run(name: str, rt: Any) -> None:
+    def run(name: str, rt: PlayoutRuntime) -> None:
         if name in runs:
             runs[name](rt, [])
         else:
             rt.run_blocks(name, [])
 
-    def main(rt: Any, locals_: list[Any]) -> None:
+    def main(rt: PlayoutRuntime, locals_: Locals) -> None:
         state = rt.state
         if SETUP in procs:
             run(SETUP, rt)
         steps = [(phase_id, runs.get(name), name) for phase_id, name in phases]
-        while rounds is None or state["round"] < rounds(rt, locals_):
+        while rounds is None or state["round"] < _limit(rounds(rt, locals_)):
             state["round"] += 1
             try:
                 for phase_id, whole, name in steps:
@@ -287,5 +318,10 @@ def _main_whole(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
             rt.finish(None, "the last round is over")
         raise StopGame
 
-    return main
+    return cast(ProcFn, main)
 
+
+def _limit(rounds: object) -> int:
+    """The number of rounds, as the checked ``rounds`` expression gives it."""
+    assert isinstance(rounds, int)
+    return rounds

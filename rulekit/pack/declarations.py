@@ -1,22 +1,68 @@
-"""Build the symbols of a pack from its sections: roles, parameters, cards, zones, variables,
-the board, anytime actions, and the names of its functions and procedures."""
+"""Build the symbols of a pack: every name it declares, with what it declares of each."""
 
 from __future__ import annotations
 
 import re
 import string
-from typing import Any
+from collections.abc import Mapping
+from typing import Literal, NotRequired, TypedDict
 
+from rulekit.engine.state import Value
 from rulekit.errors import Location, SchemaError, did_you_mean
 from rulekit.lang.checker import RUNTIME_NAMES
 from rulekit.lang.parser import KEYWORDS
 from rulekit.limits import MAX_COPIES
 from rulekit.model.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
+from rulekit.pack.board import read_board
 from rulekit.pack.documents import Documents, snippet
-from rulekit.pack.params import outside_bounds, resolve_params
-from rulekit.source.document import YamlDocument
+from rulekit.pack.params import outside, outside_bounds, resolve_params
+from rulekit.source.document import JsonPath, YamlDocument
 
 _PROPERTY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+Card = dict[str, Value]
+"""A card's id, name and other properties: values of the effect language."""
+
+Per = str | int
+"""What a zone or variable is indexed by: ``role``, ``node``, ``edge``, ``region``, or N."""
+
+
+class HeldSpec(TypedDict, total=False):
+    """What zones and variables both declare: how many, and who sees them."""
+
+    per: Per
+    per_role: bool
+    visibility: str
+    owner: str
+    public: bool
+
+
+class ZoneSpec(HeldSpec, total=False):
+    """A zone as the ``zones`` section declares it."""
+
+    initial: Literal["all"] | list[str]
+    capacity: int
+    on_enter: str
+
+
+class VariableSpec(HeldSpec, total=False):
+    """A variable as the ``variables`` section declares it."""
+
+    initial: Value
+    min: int
+    max: int
+    on_change: str
+    type: str
+
+
+class AnytimeSpec(TypedDict):
+    """An anytime action as the ``anytime`` section declares it."""
+
+    id: str
+    role: str
+    do: str
+    label: NotRequired[str]
+    when: NotRequired[str]
 
 
 class Declarations:
@@ -24,257 +70,190 @@ class Declarations:
 
     def __init__(self, docs: Documents) -> None:
         self.errors = docs.errors
-        self._section = docs.section
+        self.doc = docs.content  # the pack's sections, merged
+        self.sections = self.doc.data
+
+    def error(self, message: str, where: Location | None, hint: str | None = None) -> None:
+        """Keep a mistake."""
+        self.errors.append(SchemaError(message, where, hint))
 
     def build(self, manifest_doc: YamlDocument,
-              overrides: dict[str, Any]) -> tuple[Symbols, dict[str, str]]:
-        """The symbols of the pack, and the labels of its cards and board components."""
-        manifest = manifest_doc.data
+              overrides: Mapping[str, str | int]) -> tuple[Symbols, dict[str, str]]:
+        """The symbols of the pack, and the labels of its components."""
         self.manifest_doc = manifest_doc
-        roles = [r["id"] for r in manifest["roles"]]
-        for i, role in enumerate(roles):
-            if role in roles[:i]:
-                self.errors.append(SchemaError(f"role '{role}' is given twice",
-                                               manifest_doc.location(("roles", i, "id")),
-                                               "give each role its own id"))
-        declared_params = manifest.get("parameters", {}) or {}
-        for name, spec in declared_params.items():
-            if outside_bounds(spec["default"], spec):
-                self.errors.append(SchemaError(
-                    f"default {spec['default']} of parameter '{name}' is outside its bounds",
-                    manifest_doc.location(("parameters", name, "default"))))
-        params = resolve_params(declared_params, overrides)
-
-        cards, _card_docs = self._cards()
-        zones = self._zones(cards, roles)
-        variables = self._variables(roles)
-        symbols = Symbols(roles=roles, cards=cards, zones=zones, variables=variables,
+        roles = self._ids(self.manifest_doc, ("roles",), "role")
+        params = self._params(overrides)
+        cards = self._cards()
+        symbols = Symbols(roles=roles, cards=cards, zones=self._zones(cards, roles),
+                          variables={name: self._variable(name, spec, roles) for name, spec
+                                     in self.sections.get("variables", {}).items()},
                           parameters=params)
-        self._board(symbols)
-        for var in variables.values():  # a text naming a node, card... is of that kind
+        if "map" in self.sections:
+            read_board(self.doc, self.sections["map"], symbols, self.errors)
+        for var in symbols.variables.values():  # an untyped id is of its component's kind
             if var.declared_type is None and isinstance(var.initial, str):
                 var.declared_type = symbols.reference_type(var.initial)
         self._check_clashes(symbols)
-        labels = self._card_labels(manifest_doc, cards)
+        labels = self._card_labels(cards)
         for table in (symbols.board.nodes, symbols.board.edges, symbols.board.regions):
             labels.update({ident: str(props.get("name", ident)) for ident, props in table.items()})
         self._declare_code(symbols)
-        self._anytime(symbols)
+        for i, spec in enumerate(self.sections.get("anytime", [])):
+            symbols.anytime.append(self._anytime_action(("anytime", i), spec, symbols))
         self._triggers(symbols)
         return symbols, labels
 
-    def _cards(self) -> tuple[dict[str, dict[str, Any]], YamlDocument | None]:
-        doc, entries = self._section("cards", [])
-        cards: dict[str, dict[str, Any]] = {}
-        for i, entry in enumerate(entries):
+    def _ids(self, doc: YamlDocument, path: JsonPath, what: str) -> list[str]:
+        """The ids of the items of the list at ``path``, each given once."""
+        items = doc.data
+        for key in path:
+            items = items.get(key, [])
+        ids = [str(item["id"]) for item in items]
+        for i, ident in enumerate(ids):
+            if ident in ids[:i]:
+                self.error(f"{what} '{ident}' is given twice", doc.location((*path, i, "id")),
+                           f"give each {what} its own id")
+        return ids
+
+    def _params(self, overrides: Mapping[str, str | int]) -> dict[str, int]:
+        """The value of each parameter: its default, or the one given."""
+        declared = self.manifest_doc.data.get("parameters", {}) or {}
+        for name, spec in declared.items():
+            if outside_bounds(spec["default"], spec):
+                self.error(f"default {spec['default']} of parameter '{name}' is outside its "
+                           "bounds", self.manifest_doc.location(("parameters", name, "default")))
+        return resolve_params(declared, overrides)
+
+    def _cards(self) -> dict[str, Card]:
+        """Each card by id; the copies of a card are ``ID#1``, ``ID#2``..."""
+        cards: dict[str, Card] = {}
+        for i, entry in enumerate(self.sections.get("cards", [])):
             props = {k: v for k, v in entry.items() if k not in ("id", "copies")}
             props.setdefault("name", entry["id"])
-            copies = entry.get("copies", 1)
-            if copies > MAX_COPIES:
-                assert doc is not None
-                self.errors.append(SchemaError(
-                    f"{copies:,} copies of card '{entry['id']}' are too many; the limit is "
-                    f"{MAX_COPIES:,}", doc.location(("cards", i, "copies"))))
-                continue
-            ids = [entry["id"]] if copies == 1 else [f"{entry['id']}#{k}"
-                                                     for k in range(1, copies + 1)]
-            for card_id in ids:
+            for card_id in self._card_ids(i, entry["id"], entry.get("copies", 1)):
                 if card_id in cards:
-                    assert doc is not None
-                    self.errors.append(SchemaError(f"card id '{card_id}' is used twice",
-                                                   doc.location(("cards", i, "id"))))
+                    self.error(f"card id '{card_id}' is used twice",
+                               self.doc.location(("cards", i, "id")))
                 cards[card_id] = {"id": card_id, **props}
-        return cards, doc
+        return cards
 
-    def _per(self, doc: YamlDocument, path: tuple[str, str],
-             spec: dict[str, Any]) -> str | int | None:
-        """The ``per`` of a zone or variable (``per_role: true`` is ``per: role``)."""
+    def _card_ids(self, i: int, ident: str, copies: int) -> list[str]:
+        """The ids of the copies of card entry ``i``; none if too many."""
+        if copies > MAX_COPIES:
+            self.error(f"{copies:,} copies of card '{ident}' are too many; the limit is "
+                       f"{MAX_COPIES:,}", self.doc.location(("cards", i, "copies")))
+            return []
+        return [ident] if copies == 1 else [f"{ident}#{k}" for k in range(1, copies + 1)]
+
+    def _per(self, path: JsonPath, spec: HeldSpec) -> Per | None:
+        """The ``per`` of a zone or variable; ``per_role: true`` is ``per: role``."""
         per = spec.get("per")
         if spec.get("per_role"):
             if per not in (None, "role"):
-                self.errors.append(SchemaError("give either per or per_role, not both",
-                                               doc.location((*path, "per"))))
+                self.error("give either per or per_role, not both",
+                           self.doc.location((*path, "per")))
             per = "role"
-        if isinstance(per, int):
-            if per > MAX_COPIES:
-                self.errors.append(SchemaError(
-                    f"per: {per:,} asks for too many piles or values; the limit is "
-                    f"{MAX_COPIES:,}", doc.location((*path, "per"))))
-                return 1
-            return per
-        return str(per) if per else None
+        if isinstance(per, int) and per > MAX_COPIES:
+            self.error(f"per: {per:,} asks for too many piles or values; the limit is "
+                       f"{MAX_COPIES:,}", self.doc.location((*path, "per")))
+            return 1
+        return per if isinstance(per, int) else str(per) if per else None
 
-    def _owner(self, doc: YamlDocument, path: tuple[str, str], spec: dict[str, Any],
-               per: str | int | None, roles: list[str]) -> str | None:
+    def _owner(self, path: JsonPath, spec: HeldSpec, per: Per | None,
+               roles: list[str]) -> str | None:
+        """The role that owns a zone or variable, if any."""
         kind = "zone" if path[0] == "zones" else "variable"
         owner = spec.get("owner")
-        if owner is not None and owner not in roles:
-            self.errors.append(SchemaError(f"unknown role '{owner}'",
-                                           doc.location((*path, "owner")),
-                                           did_you_mean(owner, roles)))
-        if spec.get("visibility") == "owner" and per != "role" and owner is None:
-            self.errors.append(SchemaError(
-                f"{kind} '{path[1]}' has visibility 'owner' but no owner",
-                doc.location((*path, "visibility")),
-                "add per: role (one per role), or owner: ROLE"))
-        if owner is not None and spec.get("visibility", "public") == "public" and not spec.get(
-                "public"):
-            self.errors.append(SchemaError(
-                f"{kind} '{path[1]}' has an owner but is public: every player sees it",
-                doc.location((*path, "owner")),
-                "add visibility: owner to show it to its owner only, or public: true if "
-                "every player may see it"))
-        if owner is not None and per == "role":
-            self.errors.append(SchemaError(f"a {kind} per role is owned by each role; "
-                                           "remove owner", doc.location((*path, "owner"))))
-        return str(owner) if owner is not None else None
+        if owner is not None:
+            self._check_owner(kind, path, spec, per, roles)
+        elif spec.get("visibility") == "owner" and per != "role":
+            self.error(f"{kind} '{path[1]}' has visibility 'owner' but no owner",
+                       self.doc.location((*path, "visibility")),
+                       "add per: role (one per role), or owner: ROLE")
+        return owner
 
-    def _zones(self, cards: dict[str, Any], roles: list[str]) -> dict[str, ZoneDecl]:
-        doc, entries = self._section("zones", {})
+    def _check_owner(self, kind: str, path: JsonPath, spec: HeldSpec, per: Per | None,
+                     roles: list[str]) -> None:
+        """Check an owner: a known role, the only one to see what it owns."""
+        owner = spec.get("owner")
+        where = self.doc.location((*path, "owner"))
+        if owner not in roles:
+            self.error(f"unknown role '{owner}'", where, did_you_mean(str(owner), roles))
+        if spec.get("visibility", "public") == "public" and not spec.get("public"):
+            self.error(f"{kind} '{path[1]}' has an owner but is public: every player sees it",
+                       where, "add visibility: owner to show it to its owner only, or "
+                       "public: true if every player may see it")
+        if per == "role":
+            self.error(f"a {kind} per role is owned by each role; remove owner", where)
+
+    def _zones(self, cards: Mapping[str, Card], roles: list[str]) -> dict[str, ZoneDecl]:
         zones: dict[str, ZoneDecl] = {}
-        placed: dict[str, str] = {}
-        for name, spec in entries.items():
-            assert doc is not None
-            path = ("zones", name)
-            per = self._per(doc, path, spec)
-            zone = ZoneDecl(name, per, spec.get("visibility", "public"), spec.get("initial"),
-                            doc.key_location(path), self._owner(doc, path, spec, per, roles),
-                            spec.get("capacity"), spec.get("on_enter"))
-            if zone.initial is not None and zone.per:
-                self.errors.append(SchemaError(
-                    f"zone '{name}' has several piles and cannot have initial cards",
-                    doc.location((*path, "initial")), "move cards there in setup"))
-            initial = list(cards) if zone.initial == "all" else (zone.initial or [])
-            if zone.capacity is not None and len(initial) > zone.capacity:
-                self.errors.append(SchemaError(
-                    f"zone '{name}' holds at most {zone.capacity} card(s) but starts with "
-                    f"{len(initial)}", doc.location((*path, "initial"))))
-            for i, card_id in enumerate(initial if isinstance(initial, list) else []):
-                if card_id not in cards:
-                    self.errors.append(SchemaError(
-                        f"unknown card '{card_id}'", doc.location((*path, "initial", i)),
-                        did_you_mean(card_id, cards)))
-                elif card_id in placed:
-                    self.errors.append(SchemaError(
-                        f"card '{card_id}' already starts in zone '{placed[card_id]}'",
-                        doc.location((*path, "initial", i))))
-                else:
-                    placed[card_id] = name
-            zones[name] = zone
+        placed: dict[str, str] = {}  # the zone each card starts in
+        for name, spec in self.sections.get("zones", {}).items():
+            zones[name] = self._zone(name, spec, roles)
+            self._initial_cards(zones[name], cards, placed)
         return zones
 
-    def _variables(self, roles: list[str]) -> dict[str, VarDecl]:
-        doc, entries = self._section("variables", {})
-        variables: dict[str, VarDecl] = {}
-        for name, spec in entries.items():
-            assert doc is not None
-            path = ("variables", name)
-            per = self._per(doc, path, spec)
-            var = VarDecl(name, spec.get("initial", 0), per, spec.get("min"), spec.get("max"),
-                          spec.get("visibility", "public"), doc.key_location(path),
-                          self._owner(doc, path, spec, per, roles), spec.get("on_change"),
-                          spec.get("type"))
-            lo, hi = var.minimum, var.maximum
-            if isinstance(var.initial, int) and not isinstance(var.initial, bool) and (
-                (lo is not None and var.initial < lo) or (hi is not None and var.initial > hi)
-            ):
-                self.errors.append(SchemaError(
-                    f"initial value {var.initial} of '{name}' is outside its bounds",
-                    doc.location((*path, "initial"))))
-            variables[name] = var
-        return variables
+    def _zone(self, name: str, spec: ZoneSpec, roles: list[str]) -> ZoneDecl:
+        path = ("zones", name)
+        per = self._per(path, spec)
+        return ZoneDecl(name, per, spec.get("visibility", "public"), spec.get("initial"),
+                        self.doc.key_location(path), self._owner(path, spec, per, roles),
+                        spec.get("capacity"), spec.get("on_enter"))
 
-    def _board(self, symbols: Symbols) -> None:
-        """Read the ``map`` section: regions, nodes and edges."""
-        doc, spec = self._section("map", None)
-        if doc is None:
-            return
-        board = symbols.board
-        for i, region in enumerate(spec.get("regions", [])):
-            props = dict(region)
-            props.setdefault("name", region["id"])
-            self._add_component(doc, ("map", "regions", i), board.regions, props, symbols)
-        for i, node in enumerate(spec.get("nodes", [])):
-            props = dict(node)
-            props.setdefault("name", node["id"])
-            region = props.get("region")
-            if region is not None and region not in board.regions:
-                self.errors.append(SchemaError(
-                    f"unknown region '{region}'", doc.location(("map", "nodes", i, "region")),
-                    did_you_mean(region, board.regions)))
-            self._add_component(doc, ("map", "nodes", i), board.nodes, props, symbols)
-            board.adjacency[node["id"]] = []
-        for i, edge in enumerate(spec.get("edges", [])):
-            ends = edge if isinstance(edge, list) else [edge["from"], edge["to"]]
-            props = {} if isinstance(edge, list) else dict(edge)
-            bad = [end for end in ends if end not in board.nodes]
-            if bad:
-                self.errors.append(SchemaError(
-                    f"unknown node '{bad[0]}'", doc.location(("map", "edges", i)),
-                    did_you_mean(bad[0], board.nodes)))
-                continue
-            a, b = ends
-            if a == b or board.edge_between(a, b) is not None:
-                self.errors.append(SchemaError(
-                    f"the edge {a} - {b} " + ("joins a node to itself" if a == b
-                                              else "is given twice"),
-                    doc.location(("map", "edges", i))))
-                continue
-            props.update({"from": a, "to": b})
-            props.setdefault("id", f"{a}-{b}")
-            props.setdefault("name", f"{board.nodes[a]['name']} - {board.nodes[b]['name']}")
-            self._add_component(doc, ("map", "edges", i), board.edges, props, symbols)
-            board.adjacency[a].append((b, props["id"]))
-            board.adjacency[b].append((a, props["id"]))
+    def _initial_cards(self, zone: ZoneDecl, cards: Mapping[str, Card],
+                       placed: dict[str, str]) -> None:
+        initial = list(cards) if zone.initial == "all" else (zone.initial or [])
+        where = self.doc.location(("zones", zone.name, "initial"))
+        if zone.initial is not None and zone.per:
+            self.error(f"zone '{zone.name}' has several piles and cannot have initial cards",
+                       where, "move cards there in setup")
+        if zone.capacity is not None and len(initial) > zone.capacity:
+            self.error(f"zone '{zone.name}' holds at most {zone.capacity} card(s) but starts "
+                       f"with {len(initial)}", where)
+        for i, card_id in enumerate(initial):
+            self._place(zone.name, ("zones", zone.name, "initial", i), card_id, cards, placed)
 
-    def _add_component(self, doc: YamlDocument, path: tuple[str | int, ...],
-                       table: dict[str, dict[str, Any]], props: dict[str, Any],
-                       symbols: Symbols) -> None:
-        ident = props["id"]
-        if symbols.kind_of(ident) is not None:
-            self.errors.append(SchemaError(
-                f"id '{ident}' is already used by a {symbols.kind_of(ident)}",
-                doc.location(path), "cards, nodes, edges and regions need different ids"))
-            return
-        table[ident] = props
+    def _place(self, zone: str, path: JsonPath, card_id: str, cards: Mapping[str, Card],
+               placed: dict[str, str]) -> None:
+        """Note that a card starts in ``zone``, once."""
+        if card_id not in cards:
+            self.error(f"unknown card '{card_id}'", self.doc.location(path),
+                       did_you_mean(card_id, cards))
+        elif card_id in placed:
+            self.error(f"card '{card_id}' already starts in zone '{placed[card_id]}'",
+                       self.doc.location(path))
+        else:
+            placed[card_id] = zone
 
-    def _anytime(self, symbols: Symbols) -> None:
-        doc, entries = self._section("anytime", [])
-        for i, spec in enumerate(entries):
-            assert doc is not None
-            path = ("anytime", i)
-            decl = AnytimeDecl(spec["id"], spec["role"], spec.get("label", spec["id"]),
-                               spec["do"], spec.get("when"), doc.location(path))
-            if decl.role not in symbols.roles:
-                self.errors.append(SchemaError(f"unknown role '{decl.role}'",
-                                               doc.location((*path, "role")),
-                                               did_you_mean(decl.role, symbols.roles)))
-            proc = symbols.procedures.get(decl.procedure)
-            if proc is None:
-                self.errors.append(SchemaError(f"unknown procedure '{decl.procedure}'",
-                                               doc.location((*path, "do")),
-                                               did_you_mean(decl.procedure,
-                                                            symbols.procedures)))
-            elif proc.params:
-                self.errors.append(SchemaError(
-                    f"procedure '{decl.procedure}' of an anytime action must take no parameters",
-                    doc.location((*path, "do"))))
-            symbols.anytime.append(decl)
+    def _variable(self, name: str, spec: VariableSpec, roles: list[str]) -> VarDecl:
+        path = ("variables", name)
+        per = self._per(path, spec)
+        var = VarDecl(name, spec.get("initial", 0), per, spec.get("min"), spec.get("max"),
+                      spec.get("visibility", "public"), self.doc.key_location(path),
+                      self._owner(path, spec, per, roles), spec.get("on_change"),
+                      spec.get("type"))
+        initial = var.initial
+        if isinstance(initial, int) and not isinstance(initial, bool) and outside(
+                initial, var.minimum, var.maximum):
+            self.error(f"initial value {initial} of '{name}' is outside its bounds",
+                       self.doc.location((*path, "initial")))
+        return var
 
     def _check_clashes(self, symbols: Symbols) -> None:
+        """Check that no name is a word, nor names two things."""
         seen: dict[str, str] = {}
         kinds = [("role", symbols.roles), ("parameter", list(symbols.parameters)),
                  ("zone", list(symbols.zones)), ("variable", list(symbols.variables))]
         for kind, names in kinds:
             for name in names:
                 if name in KEYWORDS or name in RUNTIME_NAMES:
-                    self.errors.append(SchemaError(
-                        f"'{name}' is a word of the effect language and cannot name a {kind}",
-                        self._where(kind, name), "choose another name"))
-                if name in seen and not (kind == "role" == seen[name]):  # reported above
-                    self.errors.append(SchemaError(
-                        f"'{name}' is both a {seen[name]} and a {kind}",
-                        self._where(kind, name), "give them different names"))
+                    self.error(f"'{name}' is a word of the effect language and cannot name a "
+                               f"{kind}", self._where(kind, name), "choose another name")
+                earlier = seen.get(name)
+                if earlier is not None and not (kind == "role" == earlier):  # see _ids
+                    self.error(f"'{name}' is both a {earlier} and a {kind}",
+                               self._where(kind, name), "give them different names")
                 seen[name] = kind
 
     def _where(self, kind: str, name: str) -> Location | None:
@@ -285,96 +264,87 @@ class Declarations:
         if kind == "parameter":
             return manifest.key_location(("parameters", name))
         section = {"zone": "zones", "variable": "variables"}.get(kind, "")
-        doc, _ = self._section(section, None)
-        if doc is not None:
-            return doc.key_location((section, name))
-        return None
+        return self.doc.key_location((section, name)) if section in self.sections else None
 
-    def _card_labels(self, manifest_doc: YamlDocument,
-                     cards: dict[str, dict[str, Any]]) -> dict[str, str]:
-        template = (manifest_doc.data.get("display") or {}).get("card_label", "{name}")
-        fields = self._label_fields(manifest_doc, template)
+    def _card_labels(self, cards: Mapping[str, Card]) -> dict[str, str]:
+        """Each card's label, by the manifest's ``display.card_label``."""
+        display = self.manifest_doc.data.get("display") or {}
+        template = display.get("card_label", "{name}")
+        fields = self._label_fields(template)
         if fields is None:
             return {}
-        labels = {}
-        for card_id, props in cards.items():
-            missing = [f for f in fields if f not in props]
-            if missing:
-                self.errors.append(SchemaError(
-                    f"card '{card_id}' has no '{missing[0]}' for the card_label template",
-                    manifest_doc.location(("display", "card_label"))))
-                return {}
-            labels[card_id] = template.format_map(props)
-        return labels
+        missing = next(((card_id, field) for card_id, props in cards.items()
+                        for field in fields if field not in props), None)
+        if missing is not None:
+            self.error(f"card '{missing[0]}' has no '{missing[1]}' for the card_label template",
+                       self.manifest_doc.location(("display", "card_label")))
+            return {}
+        return {card_id: template.format_map(props) for card_id, props in cards.items()}
 
-    def _label_fields(self, manifest_doc: YamlDocument, template: str) -> list[str] | None:
-        """The property names a card_label template shows, or None (and an error) if it is not
-        plain text with ``{property}`` fields."""
-        where = manifest_doc.location(("display", "card_label"))
+    def _label_fields(self, template: str) -> list[str] | None:
+        """The property names a card_label template shows; None, with an error, if not plain."""
+        where = self.manifest_doc.location(("display", "card_label"))
         try:
-            parts = list(string.Formatter().parse(template))
+            fields = [(field, bool(_PROPERTY.fullmatch(field)) and not (spec or conversion))
+                      for _, field, spec, conversion in string.Formatter().parse(template)
+                      if field is not None]
         except ValueError as exc:
-            self.errors.append(SchemaError(f"card_label is not a valid template: {exc}", where,
-                                           "write {{ and }} for literal braces"))
+            self.error(f"card_label is not a valid template: {exc}", where,
+                       "write {{ and }} for literal braces")
             return None
-        fields = []
-        for _, field, spec, conversion in parts:
-            if field is None:
-                continue
-            if not _PROPERTY.fullmatch(field) or spec or conversion:
-                self.errors.append(SchemaError(
-                    f"card_label field '{{{field}}}' is not a card property name", where,
-                    "a field is {property}, such as {name}; write {{ and }} for braces"))
-                return None
-            fields.append(field)
-        return fields
-
+        bad = next((field for field, plain in fields if not plain), None)
+        if bad is not None:
+            self.error(f"card_label field '{{{bad}}}' is not a card property name", where,
+                       "a field is {property}, such as {name}; write {{ and }} for braces")
+            return None
+        return [field for field, _ in fields]
 
     def _declare_code(self, symbols: Symbols) -> None:
-        doc, funcs = self._section("functions", {})
-        for name, spec in funcs.items():
-            assert doc is not None
+        doc = self.doc
+        for name, spec in self.sections.get("functions", {}).items():
             symbols.functions[name] = FuncDecl(
-                name, list(spec.get("params", {}).items()), snippet(doc, ("functions", name,
-                                                                         "returns")),
+                name, list(spec.get("params", {}).items()),
+                snippet(doc, ("functions", name, "returns")),
                 location=doc.key_location(("functions", name)))
-        doc, procs = self._section("procedures", {})
-        for name, spec in procs.items():
-            assert doc is not None
+        for name, spec in self.sections.get("procedures", {}).items():
             if name in KEYWORDS:
-                self.errors.append(SchemaError(
-                    f"'{name}' is a word of the effect language and cannot name a procedure",
-                    doc.key_location(("procedures", name)), "choose another name"))
+                self.error(f"'{name}' is a word of the effect language and cannot name a "
+                           "procedure", doc.key_location(("procedures", name)),
+                           "choose another name")
             symbols.procedures[name] = ProcDecl(
                 name, list(spec.get("params", {}).items()),
                 snippet(doc, ("procedures", name, "do")),
                 location=doc.key_location(("procedures", name)))
-        doc, flow = self._section("flow", None)
-        if flow is not None:
-            symbols.phases = [p["id"] for p in flow.get("phases", [])]
-            for i, phase in enumerate(symbols.phases):
-                if phase in symbols.phases[:i]:
-                    assert doc is not None
-                    self.errors.append(SchemaError(
-                        f"phase '{phase}' is given twice", doc.location(("flow", "phases", i,
-                                                                        "id")),
-                        "give each phase its own id"))
+        if "flow" in self.sections:
+            symbols.phases = self._ids(self.doc, ("flow", "phases"), "phase")
+
+    def _anytime_action(self, path: JsonPath, spec: AnytimeSpec,
+                        symbols: Symbols) -> AnytimeDecl:
+        decl = AnytimeDecl(spec["id"], spec["role"], spec.get("label", spec["id"]), spec["do"],
+                           spec.get("when"), self.doc.location(path))
+        if decl.role not in symbols.roles:
+            self.error(f"unknown role '{decl.role}'", self.doc.location((*path, "role")),
+                       did_you_mean(decl.role, symbols.roles))
+        proc = symbols.procedures.get(decl.procedure)
+        where = self.doc.location((*path, "do"))
+        if proc is None:
+            self.error(f"unknown procedure '{decl.procedure}'", where,
+                       did_you_mean(decl.procedure, symbols.procedures))
+        elif proc.params:
+            self.error(f"procedure '{decl.procedure}' of an anytime action must take no "
+                       "parameters", where)
+        return decl
 
     def _triggers(self, symbols: Symbols) -> None:
-        """Check the procedures named by on_change (variables) and on_enter (zones)."""
         checks = [("variables", name, "on_change", var.on_change, "the new value")
                   for name, var in symbols.variables.items() if var.on_change]
         checks += [("zones", name, "on_enter", zone.on_enter, "the card that enters")
                    for name, zone in symbols.zones.items() if zone.on_enter]
         for section, name, key, procedure, what in checks:
-            doc, _ = self._section(section, {})
-            assert doc is not None and procedure is not None
-            proc = symbols.procedures.get(procedure)
-            where = doc.location((section, name, key))
+            proc = symbols.procedures.get(str(procedure))
+            where = self.doc.location((section, name, key))
             if proc is None:
-                self.errors.append(SchemaError(f"unknown procedure '{procedure}'", where,
-                                               did_you_mean(procedure, symbols.procedures)))
+                self.error(f"unknown procedure '{procedure}'", where,
+                           did_you_mean(str(procedure), symbols.procedures))
             elif len(proc.params) != 1:
-                self.errors.append(SchemaError(
-                    f"procedure '{procedure}' must take one parameter: {what}", where))
-
+                self.error(f"procedure '{procedure}' must take one parameter: {what}", where)

@@ -1,22 +1,16 @@
-"""The ``display:`` section of a pack: how its table looks to a player, checked against the
-pack's names.
+"""The ``display:`` section of a pack: how its table looks to a player.
 
-The section (see ``docs/pack-format.md``) names zones and variables, hides bookkeeping, groups
-what is shown in panels (one of them the compact status block), reads a zone per number as a
-row table, gives the text of each type of card and the words for text values, and says how
-some decisions are asked. :func:`read_display` turns it into a :class:`Display`, reporting
-every unknown name at its place in the file with a "did you mean" hint; a pack without the
-section gets an empty :class:`Display` (its table is drawn as by default). A ``context:``
-field that may show the player who decides what they may not see is an error too (see
-:mod:`rulekit.lang.contexts`).
+:func:`read_display` checks it (see ``docs/pack-format.md``) and turns it into a
+:class:`Display`. Each unknown name, and each ``context:`` field that may show a secret, is an
+error at its place.
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from rulekit.errors import EffectCheckError, PackError, did_you_mean
 from rulekit.lang.contexts import CodeBody, ContextCheck
@@ -42,8 +36,11 @@ class Item:
 
 @dataclass
 class Column:
-    """A column of a row table: a text from the row's card, or the pile of a zone per number
-    numbered ``first + every * (k - 1)`` on row k (the first of ``zones`` that holds a card)."""
+    """A column of a row table: a text of the row's card, or a pile.
+
+    On row k it shows pile ``first + every * (k - 1)`` of a zone per number. That zone is the
+    first of ``zones`` that holds a card there.
+    """
 
     name: str
     card: str | None = None
@@ -64,7 +61,7 @@ class Column:
 
 @dataclass
 class Row:
-    """A row table: one line per pile of ``zone`` (a zone per number)."""
+    """A row table: one line per pile of ``zone``, a zone per number."""
 
     id: str
     zone: str
@@ -72,9 +69,15 @@ class Row:
     name: str | None = None
     each: str | None = None
 
+    def zones(self) -> set[str]:
+        """The zone of the table, and those its columns show."""
+        return {self.zone, *(zone for column in self.columns for zone in column.zones)}
+
 
 @dataclass
 class Panel:
+    """Lines shown together; the ``status`` panel is the compact status block."""
+
     name: str
     items: tuple[Item, ...]
     status: bool = False
@@ -106,6 +109,7 @@ class Display:
     context: dict[str, str] = field(default_factory=dict)
 
     def asking(self, prompt: str) -> Asking | None:
+        """How a choice with this prompt is asked, if the pack says."""
         for entry in self.choices:
             if prompt.startswith(entry.prompt):
                 return entry
@@ -116,13 +120,70 @@ class Display:
         shown = {item.ref for panel in self.panels for item in panel.items
                  if item.kind != "row"}
         for row in self.rows.values():
-            shown.add(row.zone)
-            shown.update(zone for column in row.columns for zone in column.zones)
+            shown |= row.zones()
         return shown
 
 
+class ItemSpec(TypedDict, total=False):
+    """A line of a panel, as given: one of ``var``, ``zone`` and ``row``."""
+
+    var: str
+    zone: str
+    row: str
+    name: str
+    of: int | str
+    count: bool
+    whose: str
+    belief: bool
+    routes: bool
+    group: str
+    sort: str
+
+
+class ColumnSpec(TypedDict):
+    name: str
+    card: NotRequired[str]
+    zone: NotRequired[str | list[str]]
+    first: NotRequired[int]
+    every: NotRequired[int]
+    side: NotRequired[str]
+
+
+class RowSpec(TypedDict):
+    zone: str
+    columns: list[ColumnSpec]
+    name: NotRequired[str]
+    each: NotRequired[str]
+
+
+class PanelSpec(TypedDict):
+    name: str
+    items: list[ItemSpec]
+    status: NotRequired[bool]
+
+
+class ChoiceSpec(TypedDict):
+    prompt: str
+    ask: NotRequired[str]
+    options: NotRequired[str]
+
+
+class DisplaySpec(TypedDict, total=False):
+    """The ``display`` section as the pack gives it."""
+
+    hidden: list[str]
+    names: dict[str, str]
+    words: dict[str, str]
+    cards: dict[str, str]
+    rows: dict[str, RowSpec]
+    panels: list[PanelSpec]
+    choices: list[ChoiceSpec]
+    round: str
+    context: dict[str, str]
+
+
 def template_keys(text: str) -> list[str] | None:
-    """The ``{key}`` names of a text (None if its braces are unbalanced)."""
+    """The ``{key}`` names of a text; None if its braces do not pair."""
     try:
         return [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
     except ValueError:
@@ -130,6 +191,8 @@ def template_keys(text: str) -> list[str] | None:
 
 
 class _Reader:
+    """Checks the ``display`` section of one pack against its names."""
+
     def __init__(self, doc: YamlDocument, symbols: Symbols, errors: list[PackError],
                  code: Sequence[CodeBody] = ()) -> None:
         self.doc = doc
@@ -141,11 +204,13 @@ class _Reader:
 
     def fail(self, message: str, at: JsonPath, hint: str | None = None, key: bool = False
              ) -> None:
+        """Keep a mistake found at ``at``, or at its key."""
         where = self.doc.key_location(at) if key else self.doc.location(at)
         self.errors.append(EffectCheckError(message, where, hint))
 
     def name(self, ref: str, at: JsonPath, what: str = "zone or variable",
              key: bool = False) -> bool:
+        """Whether ``ref`` names a zone or variable; an error if not."""
         symbols = self.symbols
         known = {"zone": set(symbols.zones), "variable": set(symbols.variables),
                  "zone or variable": set(symbols.zones) | set(symbols.variables)}[what]
@@ -154,7 +219,13 @@ class _Reader:
         self.fail(f"unknown {what} '{ref}'", at, did_you_mean(ref, known), key)
         return False
 
+    def card_property(self, prop: str | None, at: JsonPath) -> None:
+        """An error if ``prop`` is given but is no card property."""
+        if prop is not None and prop not in self.card_props:
+            self.fail(f"unknown card property '{prop}'", at, did_you_mean(prop, self.card_props))
+
     def template(self, text: str, at: JsonPath) -> None:
+        """Check a text of ``{property}`` fields of a card."""
         keys = template_keys(text)
         if keys is None:
             self.fail("a '{' or '}' without its pair", at, "write {key} for a card property")
@@ -166,88 +237,105 @@ class _Reader:
                           f"cards have: {', '.join(sorted(self.card_props))}")
 
     def per_number(self, zone: str, at: JsonPath) -> None:
+        """Check that ``zone`` is a zone per number."""
         if self.name(zone, at, "zone") and not isinstance(self.symbols.zones[zone].per, int):
             self.fail(f"zone '{zone}' is not a zone per number (per: N)", at,
                       "a row table reads the piles of a zone per number")
 
-    def row(self, rid: str, data: dict[str, Any]) -> Row:
+    def read(self, data: DisplaySpec) -> Display:
+        """The section, checked."""
+        top: JsonPath = ("display",)
+        for i, ref in enumerate(data.get("hidden", [])):
+            self.name(ref, (*top, "hidden", i))
+        for ref in data.get("names", {}):
+            self.name(ref, (*top, "names", ref), key=True)
+        self.card_texts(data.get("cards", {}))
+        raw_rows = data.get("rows", {})
+        rows = {rid: self.row(rid, spec) for rid, spec in raw_rows.items()}
+        panels = tuple(self.panel(p, panel, raw_rows)
+                       for p, panel in enumerate(data.get("panels", [])))
+        choices = tuple(self.choice(c, entry, raw_rows)
+                        for c, entry in enumerate(data.get("choices", [])))
+        context = dict(data.get("context", {}))
+        for proc, text in context.items():
+            self.context_template(proc, text, (*top, "context", proc))
+        return Display(True, frozenset(data.get("hidden", [])), dict(data.get("names", {})),
+                       dict(data.get("words", {})), dict(data.get("cards", {})), rows,
+                       panels, choices, data.get("round", "round"), context)
+
+    def card_texts(self, texts: dict[str, str]) -> None:
+        """Check the text of each type of card."""
+        types = {str(p.get("type")) for p in self.symbols.cards.values()}
+        for kind, text in texts.items():
+            if kind not in types:
+                self.fail(f"no card is of type '{kind}'", ("display", "cards", kind),
+                          did_you_mean(kind, types), key=True)
+            self.template(text, ("display", "cards", kind))
+
+    def row(self, rid: str, data: RowSpec) -> Row:
+        """One row table."""
         at: JsonPath = ("display", "rows", rid)
         self.per_number(data["zone"], (*at, "zone"))
-        columns = []
-        for i, col in enumerate(data["columns"]):
-            where = (*at, "columns", i)
-            if "card" in col:
-                self.template(col["card"], (*where, "card"))
-            zones = col.get("zone", [])
-            zones = [zones] if isinstance(zones, str) else list(zones)
-            for j, zone in enumerate(zones):
-                self.per_number(zone, (*where, "zone") if isinstance(col["zone"], str)
-                                else (*where, "zone", j))
-            if ("card" in col) == bool(zones):
-                self.fail("a column shows either a card's text (card) or a pile (zone)", where)
-            columns.append(Column(col["name"], col.get("card"), tuple(zones),
-                                  col.get("first", 1), col.get("every", 1), col.get("side")))
-        return Row(rid, data["zone"], tuple(columns), data.get("name"), data.get("each"))
+        columns = tuple(self.column(col, (*at, "columns", i))
+                        for i, col in enumerate(data["columns"]))
+        return Row(rid, data["zone"], columns, data.get("name"), data.get("each"))
 
-    def item(self, data: dict[str, Any], at: JsonPath, rows: dict[str, Any]) -> Item:
-        kind = "var" if "var" in data else "zone" if "zone" in data else "row"
+    def column(self, col: ColumnSpec, where: JsonPath) -> Column:
+        """One column of a row table."""
+        if "card" in col:
+            self.template(col["card"], (*where, "card"))
+        given = col.get("zone", [])
+        zones = [given] if isinstance(given, str) else list(given)
+        for j, zone in enumerate(zones):
+            self.per_number(zone, (*where, "zone") if isinstance(given, str)
+                            else (*where, "zone", j))
+        if ("card" in col) == bool(zones):
+            self.fail("a column shows either a card's text (card) or a pile (zone)", where)
+        return Column(col["name"], col.get("card"), tuple(zones), col.get("first", 1),
+                      col.get("every", 1), col.get("side"))
+
+    def panel(self, p: int, panel: PanelSpec, rows: Mapping[str, object]) -> Panel:
+        """One panel."""
+        items = tuple(self.item(item, ("display", "panels", p, "items", i), rows)
+                      for i, item in enumerate(panel["items"]))
+        return Panel(panel["name"], items, bool(panel.get("status")))
+
+    def item(self, data: ItemSpec, at: JsonPath, rows: Mapping[str, object]) -> Item:
+        """One line of a panel."""
+        kind: Literal["var", "zone", "row"] = \
+            "var" if "var" in data else "zone" if "zone" in data else "row"
         ref = data[kind]
-        if kind == "row":
-            if ref not in rows:
-                self.fail(f"unknown row table '{ref}'", (*at, "row"),
-                          did_you_mean(ref, rows) or "declare it under display.rows")
-        else:
+        if kind == "row" and ref not in rows:
+            self.fail(f"unknown row table '{ref}'", (*at, "row"),
+                      did_you_mean(ref, rows) or "declare it under display.rows")
+        elif kind != "row":
             self.name(ref, (*at, kind), "variable" if kind == "var" else "zone")
+        self.item_options(data, kind, at)
+        return Item(kind, ref, data.get("name"), data.get("of"), bool(data.get("count")),
+                    data.get("whose", "all"), bool(data.get("belief")),
+                    bool(data.get("routes")), data.get("group"), data.get("sort"))
+
+    def item_options(self, data: ItemSpec, kind: str, at: JsonPath) -> None:
+        """Check the options of a line of a panel."""
         of = data.get("of")
         if isinstance(of, str) and of not in self.symbols.parameters:
             self.fail(f"unknown parameter '{of}'", (*at, "of"),
                       did_you_mean(of, self.symbols.parameters))
         if data.get("belief") and kind != "var":
             self.fail("belief applies to a variable", (*at, "belief"))
-        for key in ("group", "sort"):
-            prop = data.get(key)
-            if prop is not None and prop not in self.card_props:
-                self.fail(f"unknown card property '{prop}'", (*at, key),
-                          did_you_mean(prop, self.card_props))
-        return Item(kind, ref, data.get("name"), of, bool(data.get("count")),
-                    data.get("whose", "all"), bool(data.get("belief")),
-                    bool(data.get("routes")), data.get("group"), data.get("sort"))
+        self.card_property(data.get("group"), (*at, "group"))
+        self.card_property(data.get("sort"), (*at, "sort"))
 
-    def read(self, data: dict[str, Any]) -> Display:
-        top: JsonPath = ("display",)
-        for i, ref in enumerate(data.get("hidden", [])):
-            self.name(ref, (*top, "hidden", i))
-        for ref in data.get("names", {}):
-            self.name(ref, (*top, "names", ref), key=True)
-        types = {str(p.get("type")) for p in self.symbols.cards.values()}
-        for kind, text in data.get("cards", {}).items():
-            if kind not in types:
-                self.fail(f"no card is of type '{kind}'", (*top, "cards", kind),
-                          did_you_mean(kind, types), key=True)
-            self.template(text, (*top, "cards", kind))
-        raw_rows = data.get("rows", {})
-        rows = {rid: self.row(rid, spec) for rid, spec in raw_rows.items()}
-        panels = []
-        for p, panel in enumerate(data.get("panels", [])):
-            items = tuple(self.item(item, (*top, "panels", p, "items", i), raw_rows)
-                          for i, item in enumerate(panel["items"]))
-            panels.append(Panel(panel["name"], items, bool(panel.get("status"))))
-        choices = []
-        for c, entry in enumerate(data.get("choices", [])):
-            options = entry.get("options")
-            if options is not None and options not in raw_rows:
-                self.fail(f"unknown row table '{options}'", (*top, "choices", c, "options"),
-                          did_you_mean(options, raw_rows))
-            choices.append(Asking(entry["prompt"], entry.get("ask"), options))
-        context = dict(data.get("context", {}))
-        for proc, text in context.items():
-            self.context_template(proc, text, (*top, "context", proc))
-        return Display(True, frozenset(data.get("hidden", [])), dict(data.get("names", {})),
-                       dict(data.get("words", {})), dict(data.get("cards", {})), rows,
-                       tuple(panels), tuple(choices), data.get("round", "round"), context)
+    def choice(self, c: int, entry: ChoiceSpec, rows: Mapping[str, object]) -> Asking:
+        """How some choices are asked."""
+        options = entry.get("options")
+        if options is not None and options not in rows:
+            self.fail(f"unknown row table '{options}'", ("display", "choices", c, "options"),
+                      did_you_mean(options, rows))
+        return Asking(entry["prompt"], entry.get("ask"), options)
 
     def context_template(self, proc: str, text: str, at: JsonPath) -> None:
-        """A ``context:`` entry: a procedure of the pack, a text of its parameters."""
+        """Check a ``context:`` entry: a procedure, and a text of its parameters."""
         decl = self.symbols.procedures.get(proc)
         if decl is None:
             self.fail(f"unknown procedure '{proc}'", at,
@@ -259,19 +347,24 @@ class _Reader:
             return
         params = dict(decl.params)
         for key in keys:
-            name, _, prop = key.partition(".")
-            if name != "step" and name not in params:
-                self.fail(f"'{name}' is not a parameter of '{proc}'", at,
-                          did_you_mean(name, [*params, "step"]) or
-                          f"its parameters: {', '.join(params) or 'none'}; and step")
-            elif prop and (params.get(name) != "card" or prop not in self.card_props):
-                self.fail(f"'{key}': only a card parameter has properties", at,
-                          did_you_mean(prop, self.card_props))
-            elif name != "step":
-                self.context_secret(proc, text, key, at)
+            self.context_key(proc, params, text, key, at)
+
+    def context_key(self, proc: str, params: Mapping[str, str], text: str, key: str,
+                    at: JsonPath) -> None:
+        """Check a field of a context: ``step``, or a parameter."""
+        name, _, prop = key.partition(".")
+        if name != "step" and name not in params:
+            self.fail(f"'{name}' is not a parameter of '{proc}'", at,
+                      did_you_mean(name, [*params, "step"]) or
+                      f"its parameters: {', '.join(params) or 'none'}; and step")
+        elif prop and not (params.get(name) == "card" and prop in self.card_props):
+            self.fail(f"'{key}': only a card parameter has properties", at,
+                      did_you_mean(prop, self.card_props))
+        elif name != "step":
+            self.context_secret(proc, text, key, at)
 
     def context_secret(self, proc: str, text: str, key: str, at: JsonPath) -> None:
-        """A field shows each player deciding inside ``proc`` only what they see."""
+        """Check that a field shows only what the deciding player sees."""
         if not self.code:
             return
         if self._secrets is None:
@@ -291,12 +384,10 @@ class _Reader:
             "their own piles, what they chose; wrap in reveal(...) what the rules make public"))
 
 
-def read_display(doc: YamlDocument | None, data: Any, symbols: Symbols,
+def read_display(doc: YamlDocument, data: DisplaySpec | None, symbols: Symbols,
                  errors: list[PackError], code: Sequence[CodeBody] = ()) -> Display:
-    """The pack's ``display:`` section (``data``, from ``doc``), its mistakes added to
-    ``errors``; an empty :class:`Display` when the pack has none. With the pack's checked
-    ``code`` (and no error so far), what its contexts may show is checked too."""
-    if doc is None or not isinstance(data, dict):
+    """The pack's ``display:`` section, checked; its mistakes go to ``errors``."""
+    if not isinstance(data, dict):
         return Display()
     return _Reader(doc, symbols, errors, () if errors else code).read(data)
 

@@ -1,8 +1,6 @@
-"""Read the YAML documents of a pack: the manifest, its includes, rules and scenario list.
+"""Read the YAML files of a pack: its manifest, includes, rules and scenario list.
 
-A :class:`Documents` collects the documents read, the sections they give (merged by
-:mod:`~rulekit.pack.merge`, so a section may be split over several files) and the errors found;
-the later phases of loading (declarations, code) read sections from it and add their errors.
+A :class:`Documents` keeps the documents read, their merged sections and the errors found.
 """
 
 from __future__ import annotations
@@ -10,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from hashlib import sha256
 from pathlib import Path
-from typing import Any
 
 from rulekit.errors import Location, PackError, PackErrors, PackFileError, SchemaError
 from rulekit.pack.find import (
@@ -41,7 +38,7 @@ def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
 
 
 class Documents:
-    """The documents of one pack folder, the sections they give, and the errors found so far."""
+    """The documents of one pack folder, their sections, and the errors found."""
 
     def __init__(self, folder: Path, roots: Sequence[Path] = ()) -> None:
         self.folder = folder
@@ -59,10 +56,12 @@ class Documents:
         self.manifest_id = ""
 
     def fail_if_errors(self) -> None:
+        """Raise the errors found so far, if any."""
         if self.errors:
             raise PackErrors(self.errors)
 
     def read(self, path: Path, schema: str) -> YamlDocument | None:
+        """The document at ``path``, if it loads and meets ``schema``."""
         try:
             doc = load_yaml(path, display_path(path))
         except PackError as exc:
@@ -74,9 +73,8 @@ class Documents:
         self.errors.extend(schema_errors)
         return None if schema_errors else doc
 
-
     def read_manifest(self) -> YamlDocument:
-        """``pack.yaml`` checked against its schema; raises if the folder has none or it is bad."""
+        """``pack.yaml``, checked; raises if it is missing or bad."""
         folder = self.folder
         if not folder.is_dir():
             raise PackErrors([PackFileError(f"{folder}: a pack must be a folder")])
@@ -95,95 +93,82 @@ class Documents:
         return manifest_doc
 
     def read_includes(self, manifest_doc: YamlDocument, changes: bool = False) -> None:
-        """Read the content files the manifest includes and merge their sections (``changes``:
-        as the changes of a variant to the sections of its base)."""
+        """Read and merge the included content files; with ``changes``, a variant's."""
         for i, name in enumerate(manifest_doc.data.get("include", [])):
-            path = self._pack_file(manifest_doc, ("include", i), name, "the included file name")
-            if path is None:
-                continue
-            if not path.is_file():
-                self.errors.append(PackFileError(
-                    f"included file '{name}' does not exist",
-                    manifest_doc.location(("include", i))))
-                continue
-            doc = self.read(path, "content")
-            if doc is None or doc.data is None:
-                continue
-            self.merger.add(doc, changes)
+            doc = self._named_file(manifest_doc, ("include", i), name, "included file", "content")
+            if doc is not None and doc.data is not None:
+                self.merger.add(doc, changes)
         self._content = None
 
     def rules(self, manifest_doc: YamlDocument) -> list[tuple[str, str]]:
-        """The rules of the pack (those of its base, replaced and added to by id)."""
+        """The rules of the pack: its base's, replaced and added to by id."""
         rules = dict(self.inherited_rules)
         name = manifest_doc.data.get("rules")
         if name is None:
             return list(rules.items())
-        path = self._pack_file(manifest_doc, ("rules",), name, "the rules file name")
-        if path is None:
-            return []
-        if not path.is_file():
-            self.errors.append(PackFileError(f"rules file '{name}' does not exist",
-                                             manifest_doc.location(("rules",))))
-            return []
-        doc = self.read(path, "rules")
+        doc = self._named_file(manifest_doc, ("rules",), name, "rules file", "rules")
         if doc is None:
             return []
+        rules.update(self._rule_texts(doc))
+        return list(rules.items())
+
+    def _rule_texts(self, doc: YamlDocument) -> dict[str, str]:
+        """The text of each rule of a rules file, by id."""
+        texts: dict[str, str] = {}
         seen: dict[str, int] = {}
         for i, entry in enumerate(doc.data["rules"]):
             if entry["id"] in seen:
+                first = doc.location(("rules", seen[entry["id"]])).line
                 self.errors.append(SchemaError(
-                    f"rule '{entry['id']}' is given twice",
-                    doc.location(("rules", i, "id")),
-                    f"the first is on line {doc.location(('rules', seen[entry['id']])).line}; "
-                    "give each rule its own id"))
+                    f"rule '{entry['id']}' is given twice", doc.location(("rules", i, "id")),
+                    f"the first is on line {first}; give each rule its own id"))
             seen[entry["id"]] = i
-            rules[entry["id"]] = str(entry["text"])
-        return list(rules.items())
+            texts[entry["id"]] = str(entry["text"])
+        return texts
 
     def scenario_files(self, manifest_doc: YamlDocument) -> list[Path]:
+        """The files the ``scenarios`` patterns of the manifest match, each once."""
         files: list[Path] = []
         for i, pattern in enumerate(manifest_doc.data.get("scenarios", [])):
-            try:
-                matches = glob_files(self.folder, self.roots, pattern)
-            except OutsideError as exc:
-                self.errors.append(PackFileError(exc.message,
-                                                 manifest_doc.location(("scenarios", i)),
-                                                 exc.hint))
-                continue
-            if not matches:
-                self.errors.append(PackFileError(f"no scenario file matches '{pattern}'",
-                                                 manifest_doc.location(("scenarios", i))))
+            matches = self._matches(pattern, manifest_doc.location(("scenarios", i)))
             files.extend(m for m in matches if m not in files)
         return files
 
-
-    def _pack_file(self, doc: YamlDocument, at: JsonPath, name: str, what: str) -> Path | None:
-        """The file named at ``at`` in ``doc``, or None (and an error) if the pack may not
-        read it."""
+    def _matches(self, pattern: str, where: Location) -> list[Path]:
+        """The files a scenario pattern matches; an error at ``where`` if none."""
         try:
-            return pack_file(self.folder, self.roots, name, what)
+            matches = glob_files(self.folder, self.roots, pattern)
+        except OutsideError as exc:
+            self.errors.append(PackFileError(exc.message, where, exc.hint))
+            return []
+        if not matches:
+            self.errors.append(PackFileError(f"no scenario file matches '{pattern}'", where))
+        return matches
+
+    def _named_file(self, doc: YamlDocument, at: JsonPath, name: str, what: str,
+                    schema: str) -> YamlDocument | None:
+        """The ``what`` named at ``at`` in ``doc``, if the pack may read it and it exists."""
+        try:
+            path = pack_file(self.folder, self.roots, name, f"the {what} name")
         except OutsideError as exc:
             self.errors.append(PackFileError(exc.message, doc.location(at), exc.hint))
             return None
+        if not path.is_file():
+            self.errors.append(PackFileError(f"{what} '{name}' does not exist", doc.location(at)))
+            return None
+        return self.read(path, schema)
 
     @property
     def content(self) -> MergedDocument:
-        """The sections of the pack, merged from its files (and its base's)."""
+        """The sections of the pack, merged from its files and its base's."""
         if self._content is None:
             self._content = self.merger.document("the pack's sections")
         return self._content
 
-    def section(self, key: str, default: Any) -> tuple[YamlDocument | None, Any]:
-        """The document of section ``key`` and its value, or ``(None, default)``."""
-        content = self.content
-        if key in content.data:
-            return content, content.data[key]
-        return None, default
-
     def pack_hash(self) -> str:
+        """A digest of the names and texts of the pack's files."""
         digest = sha256()
         for doc in sorted(self.documents, key=lambda d: d.path.name):
             digest.update(doc.path.name.encode())
             digest.update(doc.text.encode())
         return digest.hexdigest()[:16]
-

@@ -1,9 +1,6 @@
 """Find a pack folder on disk, and the files it names.
 
-A pack is found by path, or by id in $RULEKIT_PACKS, among the shipped packs, or among the
-installed ones (:mod:`~rulekit.pack.installed`). The files it names
-(``include``, ``rules``, ``scenarios``) must lie inside its own folder, or one of the *roots*
-it may read (its folder, and later the folder of the pack it extends).
+A pack may read files only inside its *roots*: its folder, and those of the packs it extends.
 """
 
 from __future__ import annotations
@@ -18,8 +15,7 @@ from rulekit.pack.installed import PACKS_ENV, find_by_id, search_order, shipped_
 
 
 def find_pack(ref: str) -> Path:
-    """The folder of a pack named by path or by id (searched in $RULEKIT_PACKS, then among
-    the shipped packs, then among the installed ones)."""
+    """The folder of a pack named by path, or by id ($RULEKIT_PACKS first)."""
     try:
         return _find_pack(ref)
     except (OSError, ValueError) as exc:  # a name too long, a NUL character...
@@ -30,35 +26,37 @@ def find_pack(ref: str) -> Path:
 def _find_pack(ref: str) -> Path:
     path = Path(ref)
     if path.exists() or os.sep in ref or "/" in ref or ref.endswith(".yaml"):
-        if path.is_file():
-            if path.name == "pack.yaml":
-                return path.parent
-            raise PackFileError(f"{ref}: a pack is a folder with a pack.yaml, not a file",
-                                hint=None)
-        if not path.exists():
-            raise PackFileError(f"{ref}: no such pack folder")
-        return path
+        return _pack_at(path, ref)
     found = find_by_id(ref)
     if found is not None:
         return found.folder
     known = sorted({pack.id for pack in search_order()})
+    listed = f"packs: {', '.join(known)} (rulekit list shows where each comes from)"
     raise PackFileError(f"{ref}: no pack folder, nor a pack of that id",
-                        hint=did_you_mean(ref, known) or (
-                            f"packs: {', '.join(known)} (rulekit list shows where each comes "
-                            "from)" if known else None))
+                        hint=did_you_mean(ref, known) or (listed if known else None))
+
+
+def _pack_at(path: Path, ref: str) -> Path:
+    """The pack folder at ``path``, or the folder of a ``pack.yaml``."""
+    if path.is_file() and path.name == "pack.yaml":
+        return path.parent
+    if path.is_file():
+        raise PackFileError(f"{ref}: a pack is a folder with a pack.yaml, not a file")
+    if not path.exists():
+        raise PackFileError(f"{ref}: no such pack folder")
+    return path
 
 
 def display_path(path: Path) -> str:
-    """A path as shown in messages: relative to the working folder when inside it."""
+    """A path as messages show it: relative to the working folder if inside."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except (ValueError, OSError, RuntimeError):  # outside it; no working folder; link loops
         return str(path)
 
 
-
 class OutsideError(Exception):
-    """A file name of a pack that it may not use; the caller locates the message."""
+    """A file name a pack may not use; the caller locates the message."""
 
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)
@@ -67,7 +65,7 @@ class OutsideError(Exception):
 
 
 def check_name(name: str, what: str) -> None:
-    """Refuse a file name or pattern that is too long, absolute, or not a plain path."""
+    """Refuse a name that is too long, absolute, or not a plain path."""
     if len(name) > MAX_PATH_CHARS:
         raise OutsideError(f"{what} is {len(name)} characters long; the limit is "
                            f"{MAX_PATH_CHARS}", "use a shorter name")
@@ -104,8 +102,7 @@ def check_size(path: Path, name: str) -> None:
 
 
 def pack_file(folder: Path, roots: Sequence[Path], name: str, what: str) -> Path:
-    """The file a pack names by ``name`` (relative to ``folder``), checked: a plain relative
-    name, inside ``roots`` (links resolved), within the size limit. It may not exist."""
+    """The file a pack names, inside ``roots`` and within the size limit; it may not exist."""
     check_name(name, what)
     path = folder / name
     confine(path, roots, name)
@@ -114,8 +111,7 @@ def pack_file(folder: Path, roots: Sequence[Path], name: str, what: str) -> Path
 
 
 def glob_files(folder: Path, roots: Sequence[Path], pattern: str) -> list[Path]:
-    """The files matching a glob pattern, relative to ``folder``, each checked as by
-    :func:`pack_file`. A pattern that climbs with ``..`` or matches a folder is refused."""
+    """The files a glob pattern matches, each checked as by :func:`pack_file`."""
     check_name(pattern, "the pattern")
     if ".." in PurePosixPath(pattern).parts:
         raise OutsideError(f"the pattern '{pattern}' climbs out of the pack folder with '..'",
@@ -135,6 +131,7 @@ def glob_files(folder: Path, roots: Sequence[Path], pattern: str) -> list[Path]:
 
 
 def _reason(exc: BaseException) -> str:
+    """What went wrong, in the words of the system."""
     return (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or \
         type(exc).__name__
 

@@ -1,16 +1,8 @@
-"""Every pack rulekit can find by id: in $RULEKIT_PACKS, shipped with rulekit, and installed
-as Python packages.
+"""Every pack rulekit can find by id: in $RULEKIT_PACKS, shipped, or installed as a package.
 
-A Python distribution offers a pack through an entry point of the group ``rulekit.packs``: its
-name is the pack's id, its value the import name of a package whose folder holds the pack's
-``pack.yaml``::
-
-    [project.entry-points."rulekit.packs"]
-    mygame = "rulekit_mygame"
-
-The package is located, never imported: no code of it runs. An id is looked up in
-$RULEKIT_PACKS first, then among the shipped packs, then among the entry points, so an
-installed pack never takes the place of a shipped one.
+A distribution offers a pack by an entry point of the group ``rulekit.packs``, named for the
+pack's id; its value names a package whose folder holds the ``pack.yaml``. The package is found,
+never imported. An installed pack never hides a shipped one.
 """
 
 from __future__ import annotations
@@ -19,7 +11,7 @@ import importlib.util
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from rulekit.source.datafiles import data_dir
 
@@ -31,8 +23,11 @@ FROM_PATH = "path"
 
 
 class FoundPack(NamedTuple):
-    """A pack folder found by id, and where it was found: ``shipped``, ``RULEKIT_PACKS``,
-    ``path``, or an entry point (``distribution`` names the installed distribution)."""
+    """A pack folder found by id, and where it was found.
+
+    ``origin`` is ``shipped``, ``RULEKIT_PACKS``, ``path`` or ``entry point``. For an entry
+    point, ``distribution`` names the distribution.
+    """
 
     id: str  # the name it is found by: its folder's name, or the entry point's name
     folder: Path
@@ -48,7 +43,7 @@ class FoundPack(NamedTuple):
 
 
 def shipped_packs_dir() -> Path:
-    """The folder of the shipped packs (``games/`` of the repository, or of the package)."""
+    """The folder of the shipped packs: ``games/``."""
     return data_dir("games")
 
 
@@ -58,8 +53,7 @@ def env_roots() -> list[Path]:
 
 
 def packs_in(folder: Path, origin: str) -> Iterator[FoundPack]:
-    """The packs of a folder: itself if it holds a ``pack.yaml``, else its subfolders that
-    do, by name."""
+    """The packs of a folder: itself, or its subfolders with a ``pack.yaml``."""
     try:
         if (folder / "pack.yaml").is_file():
             yield FoundPack(folder.name, folder, origin)
@@ -72,14 +66,13 @@ def packs_in(folder: Path, origin: str) -> Iterator[FoundPack]:
 
 
 def entry_point_packs() -> Iterator[FoundPack]:
-    """The packs that installed distributions offer through the ``rulekit.packs`` group (an
-    entry point whose package cannot be found, or has no pack.yaml, is left out)."""
+    """The packs offered by the ``rulekit.packs`` entry points that hold a pack.yaml."""
     from importlib.metadata import entry_points
 
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
         folder = package_folder(point.value)
         if folder is not None and (folder / "pack.yaml").is_file():
-            dist: Any = getattr(point, "dist", None)
+            dist = point.dist
             name = f"{dist.name} {dist.version}" if dist is not None else point.value
             yield FoundPack(point.name, folder, "entry point", name)
 
@@ -87,13 +80,18 @@ def entry_point_packs() -> Iterator[FoundPack]:
 def package_folder(name: str) -> Path | None:
     """The folder of the package ``name`` (``pkg`` or ``pkg.sub``), without running it."""
     module = name.split(":", 1)[0].strip()
+    parent, _, last = module.rpartition(".")
+    if not parent:
+        return _top_package_folder(module)
+    # a subpackage: look inside its parent's folder rather than import the parent
+    folder = package_folder(parent)
+    return folder / last if folder is not None and (folder / last).is_dir() else None
+
+
+def _top_package_folder(module: str) -> Path | None:
+    """The folder of a top-level package, found without importing it."""
     try:
-        if "." not in module:
-            spec = importlib.util.find_spec(module)
-        else:  # a subpackage: look inside its parent's folder rather than import the parent
-            parent, _, last = module.rpartition(".")
-            folder = package_folder(parent)
-            return None if folder is None or not (folder / last).is_dir() else folder / last
+        spec = importlib.util.find_spec(module)
     except (ImportError, ValueError):
         return None
     if spec is None or not spec.submodule_search_locations:
@@ -102,7 +100,7 @@ def package_folder(name: str) -> Path | None:
 
 
 def search_order() -> Iterator[FoundPack]:
-    """Every pack found by id, in the order an id is looked up (the first of an id wins)."""
+    """Every pack found by id, in the order an id is looked up."""
     for root in env_roots():
         for found in packs_in(root, FROM_ENV):
             if found.folder != root:
@@ -112,7 +110,7 @@ def search_order() -> Iterator[FoundPack]:
 
 
 def find_by_id(ref: str) -> FoundPack | None:
-    """The pack of id ``ref``: in $RULEKIT_PACKS, shipped, or installed (in that order)."""
+    """The pack of id ``ref``: in $RULEKIT_PACKS, shipped, or installed."""
     for root in env_roots():
         if (root / ref / "pack.yaml").is_file():
             return FoundPack(ref, root / ref, FROM_ENV)
@@ -122,8 +120,7 @@ def find_by_id(ref: str) -> FoundPack | None:
 
 
 def all_packs(paths: Sequence[Path] = ()) -> list[tuple[FoundPack, FoundPack | None]]:
-    """Every pack found, each with the pack that hides it (one found earlier under the same
-    id), or None; the packs of ``paths`` first, then in the order of :func:`search_order`."""
+    """Every pack found (those of ``paths`` first), each with the earlier pack that hides it."""
     found: list[tuple[FoundPack, FoundPack | None]] = [
         (pack, None) for path in paths for pack in packs_in(path, FROM_PATH)]
     seen: dict[str, FoundPack] = {}

@@ -1,40 +1,29 @@
-"""Load a pack folder: YAML files, schemas, declarations, effect code; compile it to a Game.
+"""Load a pack folder and compile it to a Game.
 
-``load_pack(ref, params)`` finds the pack (a folder path, or the id of a shipped pack), reads
-``pack.yaml`` and the files it includes, checks each against its schema, builds the
-:class:`~rulekit.model.symbols.Symbols`, parses, checks and compiles every piece of effect code,
-and returns a :class:`LoadedPack` whose ``game`` plays it. All mistakes found are raised
-together as :class:`~rulekit.errors.PackErrors`.
-
-The phases live in their own modules: :mod:`~rulekit.pack.find` (finding a pack),
-:mod:`~rulekit.pack.documents` (reading YAML against the schemas),
-:mod:`~rulekit.pack.declarations` (symbols) and :mod:`~rulekit.pack.build` (effect code).
+Each phase has its module: :mod:`~rulekit.pack.find`, :mod:`~rulekit.pack.documents`,
+:mod:`~rulekit.pack.declarations` and :mod:`~rulekit.pack.build`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rulekit.engine.game import Game
-from rulekit.errors import EffectCheckError, PackError, PackErrors, RulekitError, UsageError
+from rulekit.errors import EffectCheckError, PackError, PackErrors
 from rulekit.lang import nodes as n
-from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Body, Compiler
-from rulekit.lang.parser import parse_expression
-from rulekit.model.program import ExprFn, Program
-from rulekit.model.symbols import Symbols
+from rulekit.model.program import Program
 from rulekit.pack.build import CodeBuilder
 from rulekit.pack.declarations import Declarations
 from rulekit.pack.display import Display, read_display
-from rulekit.pack.documents import Documents
 from rulekit.pack.extends import read_documents
 from rulekit.pack.find import PACKS_ENV, display_path, find_pack, shipped_packs_dir
 from rulekit.pack.params import parse_params, resolve_params
 from rulekit.pack.properties import check_properties
 from rulekit.source.document import YamlDocument
-from rulekit.source.snippet import Snippet
 
 
 @dataclass
@@ -62,7 +51,8 @@ class LoadedPack:
         return str(self.manifest["id"])
 
 
-def _load(folder: Path, overrides: dict[str, Any], compile_bodies: bool) -> LoadedPack:
+def _load(folder: Path, overrides: Mapping[str, str | int], compile_bodies: bool
+          ) -> LoadedPack:
     docs = read_documents(folder)
     manifest_doc = docs.manifest
     assert manifest_doc is not None
@@ -73,53 +63,28 @@ def _load(folder: Path, overrides: dict[str, Any], compile_bodies: bool) -> Load
     compiler = Compiler(symbols, program)
     builder = CodeBuilder(docs, manifest_doc)
     builder.compile_code(symbols, compiler, compile_bodies)
-    display = read_display(*docs.section("display", None), symbols, docs.errors,
-                           builder.bodies)
-    game = _game(docs, symbols, program, labels)
+    display = read_display(docs.content, docs.content.data.get("display"), symbols,
+                           docs.errors, builder.bodies)
+    role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
+    game = Game(pack_id=manifest["id"], pack_name=manifest["name"],
+                version=str(manifest["version"]), pack_hash=docs.pack_hash(),
+                role_names=role_names, symbols=symbols, program=program,
+                params=symbols.parameters, card_labels=labels)
     docs.fail_if_errors()
     return LoadedPack(folder, manifest, docs.documents, game, docs.own_scenario_files,
                       docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files,
                       docs.roots, display, builder.bodies, builder.function_trees, manifest_doc)
 
 
-def _game(docs: Documents, symbols: Symbols, program: Program,
-          labels: dict[str, str]) -> Game:
-    manifest: dict[str, Any] = docs.manifest.data if docs.manifest is not None else {}
-    role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
-    return Game(pack_id=manifest["id"], pack_name=manifest["name"],
-                version=str(manifest["version"]), pack_hash=docs.pack_hash(),
-                role_names=role_names, symbols=symbols, program=program,
-                params=symbols.parameters, card_labels=labels)
-
-
-def load_pack(ref: str | Path, params: dict[str, Any] | None = None, *,
+def load_pack(ref: str | Path, params: Mapping[str, str | int] | None = None, *,
               checked_only: bool = False) -> LoadedPack:
-    """Load, check and compile a pack named by path or id.
-
-    ``checked_only``: every check is made (all the errors a load finds are found), but the
-    statement lists of procedures, setup and phases are not compiled to Python, so the game
-    cannot be played (``rulekit validate``: compiling code that checks finds no mistake)."""
+    """Load, check and compile a pack; with ``checked_only``, statement lists are not compiled."""
     folder = ref if isinstance(ref, Path) else find_pack(ref)
     try:
         return _load(folder, params or {}, not checked_only)
-    except (PackErrors, UsageError):
-        raise
     except PackError as exc:
         raise PackErrors([exc]) from None
-    except RulekitError:
-        raise
 
 
-def compile_expectation(loaded: LoadedPack, snippet: Snippet) -> ExprFn:
-    """Compile a scenario's ``expect`` expression (which may name winner and finished)."""
-    expr = parse_expression(snippet)
-    game = loaded.game
-    checker = Checker(game.symbols, snippet, context="expect")
-    checker.check_expr(expr, "bool")
-    if checker.errors:
-        raise PackErrors(checker.errors)
-    return Compiler(game.symbols, game.program).expr(expr)
-
-
-__all__ = ["PACKS_ENV", "EffectCheckError", "LoadedPack", "compile_expectation", "display_path",
-           "find_pack", "load_pack", "parse_params", "resolve_params", "shipped_packs_dir"]
+__all__ = ["PACKS_ENV", "EffectCheckError", "LoadedPack", "display_path", "find_pack",
+           "load_pack", "parse_params", "resolve_params", "shipped_packs_dir"]

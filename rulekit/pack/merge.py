@@ -1,24 +1,33 @@
-"""Merge the sections of several pack files into one view that still knows where each value is.
+"""Merge the sections of several pack files, or of a variant and its base, into one document.
 
-A section (``cards``, ``procedures``, the phases of ``flow``...) may be split over several files
-of one pack, and a variant changes the sections of the pack it extends: items of a list section
-are replaced by id, or added (``before``/``after`` a named item); entries of a mapping section
-are replaced by name, or added; ``remove:`` takes items away by id. :class:`Merger` does both;
-:meth:`Merger.document` returns a :class:`MergedDocument` whose positions are those of the file
-each value came from, so later errors point at the right file and line.
+A variant replaces list items by id, or adds them ``before`` or ``after`` one; ``remove:`` takes
+them away. Each merged value keeps its place in its own file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import NamedTuple
 
 from rulekit.errors import Location, PackError, SchemaError, did_you_mean
 from rulekit.source.document import JsonPath, YamlDocument
 
-Item = tuple[Any, YamlDocument, JsonPath]
-"""A value, the document it comes from and its path there."""
+Route = tuple[YamlDocument, JsonPath]
+"""The document a merged value comes from, and its path there."""
+
+
+class Item(NamedTuple):
+    """A value, the document it comes from and its path there."""
+
+    value: object
+    doc: YamlDocument
+    path: JsonPath
+
+    @property
+    def route(self) -> Route:
+        return self.doc, self.path
+
 
 # How each part of a content file merges: a list of items with ids, a mapping of named entries,
 # a group of parts, or a value that a later file replaces whole.
@@ -48,12 +57,18 @@ _WHAT: dict[JsonPath, str] = {
     ("flow", "phases"): "phase", ("map", "regions"): "region", ("map", "nodes"): "node",
     ("map", "edges"): "edge"}
 
+_EDGES: JsonPath = ("map", "edges")
 
-def item_keys(path: JsonPath, value: Any) -> set[str]:
-    """The names an item of a list section answers to (an edge: its id, and FROM-TO both ways)."""
+# The keys of a manifest that a variant never takes from its base.
+_VARIANT_OWN = ("id", "name", "version", "description", "extends", "include", "scenarios",
+                "rules")
+
+
+def item_keys(path: JsonPath, value: object) -> set[str]:
+    """The names an item of a list section answers to; an edge also to FROM-TO both ways."""
     keys: set[str] = set()
-    if path == ("map", "edges"):
-        ends = value if isinstance(value, list) else [value.get("from"), value.get("to")]
+    if path == _EDGES:
+        ends = _edge_ends(value)
         if len(ends) == 2:
             keys |= {f"{ends[0]}-{ends[1]}", f"{ends[1]}-{ends[0]}"}
     if isinstance(value, dict) and isinstance(value.get("id"), str):
@@ -61,21 +76,34 @@ def item_keys(path: JsonPath, value: Any) -> set[str]:
     return keys
 
 
-class MergedDocument(YamlDocument):
-    """Data merged from several documents; each position is looked up in the document (and at
-    the path) its value came from."""
+def _edge_ends(edge: object) -> list[object]:
+    """The ends of an edge: ``[A, B]``, or ``{from: A, to: B}``."""
+    if isinstance(edge, dict):
+        return [edge.get("from"), edge.get("to")]
+    return edge if isinstance(edge, list) else []
 
-    def __init__(self, name: str, data: Any, routes: dict[JsonPath, tuple[YamlDocument,
-                                                                           JsonPath]]) -> None:
+
+def _index_of(items: Sequence[Item], path: JsonPath, name: object) -> int | None:
+    return next((k for k, item in enumerate(items) if name in item_keys(path, item.value)), None)
+
+
+def _known_names(items: Sequence[Item], path: JsonPath) -> list[str]:
+    return [key for item in items for key in sorted(item_keys(path, item.value))]
+
+
+class MergedDocument(YamlDocument):
+    """Data merged from several documents; a position is looked up where its value came from."""
+
+    def __init__(self, name: str, data: object, routes: dict[JsonPath, Route]) -> None:
         super().__init__(path=Path(name), display_name=name, text="", data=data)
         self.routes = routes
 
-    def resolve(self, path: Sequence[str | int]) -> tuple[YamlDocument, JsonPath]:
-        """The document the value at ``path`` comes from, and its path there."""
+    def resolve(self, path: Sequence[str | int]) -> Route:
+        """The document and path that the value at ``path`` comes from."""
         doc, real = self._hop(tuple(path))
         return doc.resolve(real)
 
-    def _hop(self, path: JsonPath) -> tuple[YamlDocument, JsonPath]:
+    def _hop(self, path: JsonPath) -> Route:
         for n in range(len(path), -1, -1):
             hit = self.routes.get(path[:n])
             if hit is not None:
@@ -109,8 +137,7 @@ class MergedDocument(YamlDocument):
 
 
 class Merger:
-    """Collects the sections of content files, merging them as files of one pack (``add``) or
-    as the changes of a variant to the pack it extends (``change``)."""
+    """Collects the sections of content files: the same pack's, or a variant's changes."""
 
     def __init__(self, errors: list[PackError]) -> None:
         self.errors = errors
@@ -121,57 +148,65 @@ class Merger:
         self.lists: dict[JsonPath, list[Item]] = {}
 
     def add(self, doc: YamlDocument, changes: bool = False) -> None:
-        """Merge the sections of ``doc``: another file of the same pack, or (``changes``) a file
-        of a variant, whose items replace those of the same id."""
+        """Merge the sections of ``doc``; with ``changes``, its items replace those of their id."""
         data = doc.data
-        if "remove" in data:
-            if changes:
-                self._remove(doc, data["remove"])
-            else:
-                self.errors.append(SchemaError(
-                    "'remove' is for a variant: this pack extends no other pack",
-                    doc.key_location(("remove",)),
-                    "add extends: BASE to pack.yaml, or delete what you want to remove"))
+        if "remove" in data and changes:
+            self._remove(doc, data["remove"])
+        elif "remove" in data:
+            self.errors.append(SchemaError(
+                "'remove' is for a variant: this pack extends no other pack",
+                doc.key_location(("remove",)),
+                "add extends: BASE to pack.yaml, or delete what you want to remove"))
         for key, value in data.items():
             if key != "remove":
                 self._merge((key,), value, doc, changes)
 
-    def _merge(self, path: JsonPath, value: Any, doc: YamlDocument, changes: bool) -> None:
-        kind = _LAYOUT.get(path, "value")
+    def _merge(self, path: JsonPath, value: object, doc: YamlDocument, changes: bool) -> None:
         if path not in self.first:
-            self.first[path] = (value, doc, path)
+            self.first[path] = Item(value, doc, path)
             self.order.append(path)
-        if kind == "group" and isinstance(value, dict):
-            for key, part in value.items():
-                self._merge((*path, key), part, doc, changes)
-        elif kind == "map" and isinstance(value, dict):
-            entries = self.maps.setdefault(path, {})
-            for name, entry in value.items():
-                if name in entries and not changes:
-                    self.errors.append(SchemaError(
-                        f"{_WHAT[path]} '{name}' is already given at "
-                        f"{entries[name][1].key_location((*entries[name][2],))}",
-                        doc.key_location((*path, name)),
-                        "give each one once, in one file"))
-                    continue
-                entries[name] = (entry, doc, (*path, name))
-        elif kind == "list" and isinstance(value, list):
-            items = self.lists.setdefault(path, [])
-            for i, entry in enumerate(value):
-                self._list_item(items, path, (entry, doc, (*path, i)), changes)
-        else:
-            if path in self.values and not changes:
-                first = self.values[path][1]
-                self.errors.append(SchemaError(
-                    f"'{'.'.join(map(str, path))}' is already given in {first.display_name}",
-                    doc.key_location(path), "give it once, in one file"))
-                return
-            self.values[path] = (value, doc, path)
+        match _LAYOUT.get(path), value:
+            case "group", dict():
+                for key, part in value.items():
+                    self._merge((*path, key), part, doc, changes)
+            case "map", dict():
+                self._merge_entries(path, value, doc, changes)
+            case "list", list():
+                items = self.lists.setdefault(path, [])
+                for i, entry in enumerate(value):
+                    self._place(items, path, Item(entry, doc, (*path, i)), changes)
+            case _:
+                self._merge_value(path, value, doc, changes)
 
-    def _list_item(self, items: list[Item], path: JsonPath, item: Item, changes: bool) -> None:
-        keys = item_keys(path, item[0])
-        at = next((k for k, old in enumerate(items) if changes and keys & item_keys(path,
-                                                                                  old[0])), None)
+    def _merge_entries(self, path: JsonPath, value: dict[str, object], doc: YamlDocument,
+                       changes: bool) -> None:
+        """Merge named entries; only a variant may give a name again."""
+        entries = self.maps.setdefault(path, {})
+        for name, entry in value.items():
+            if name in entries and not changes:
+                first = entries[name]
+                self.errors.append(SchemaError(
+                    f"{_WHAT[path]} '{name}' is already given at "
+                    f"{first.doc.key_location(first.path)}",
+                    doc.key_location((*path, name)), "give each one once, in one file"))
+                continue
+            entries[name] = Item(entry, doc, (*path, name))
+
+    def _merge_value(self, path: JsonPath, value: object, doc: YamlDocument,
+                     changes: bool) -> None:
+        """Merge a value; only a variant may replace it."""
+        if path in self.values and not changes:
+            first = self.values[path].doc
+            self.errors.append(SchemaError(
+                f"'{'.'.join(map(str, path))}' is already given in {first.display_name}",
+                doc.key_location(path), "give it once, in one file"))
+            return
+        self.values[path] = Item(value, doc, path)
+
+    def _place(self, items: list[Item], path: JsonPath, item: Item, changes: bool) -> None:
+        """Put an item in place of its id's, at its anchor, or last."""
+        keys = item_keys(path, item.value) if changes else set()
+        at = next((k for k, old in enumerate(items) if keys & item_keys(path, old.value)), None)
         anchor = self._anchor(items, path, item)
         if at is not None and anchor is None:
             items[at] = item  # replaced where it was
@@ -179,27 +214,22 @@ class Merger:
         if at is not None:
             del items[at]
             anchor = self._anchor(items, path, item)
-        if anchor is None:
-            items.append(item)
-        else:
-            items.insert(anchor, item)
+        items.insert(len(items) if anchor is None else anchor, item)
 
     def _anchor(self, items: list[Item], path: JsonPath, item: Item) -> int | None:
         """Where ``before: ID`` or ``after: ID`` of an item puts it, or None."""
-        entry, doc, real = item
-        if not isinstance(entry, dict):
+        if not isinstance(item.value, dict):
             return None
         for word, shift in (("before", 0), ("after", 1)):
-            name = entry.get(word)
+            name = item.value.get(word)
             if name is None:
                 continue
-            for k, old in enumerate(items):
-                if name in item_keys(path, old[0]):
-                    return k + shift
-            known = [key for old in items for key in sorted(item_keys(path, old[0]))]
+            found = _index_of(items, path, name)
+            if found is not None:
+                return found + shift
             self.errors.append(SchemaError(f"no {_WHAT[path]} '{name}' to put this one {word}",
-                                           doc.location((*real, word)),
-                                           did_you_mean(str(name), known)))
+                                           item.doc.location((*item.path, word)),
+                                           did_you_mean(str(name), _known_names(items, path))))
         return None
 
     def _remove(self, doc: YamlDocument, spec: dict[str, list[str]]) -> None:
@@ -207,91 +237,88 @@ class Merger:
             path = REMOVABLE[section]
             for i, name in enumerate(names):
                 if not self._remove_one(path, name):
-                    known = (self.maps.get(path, {}).keys() if path in self.maps else
-                             [k for it in self.lists.get(path, []) for k in item_keys(path, it[0])])
                     self.errors.append(SchemaError(
                         f"there is no {_WHAT[path]} '{name}' to remove",
-                        doc.location(("remove", section, i)), did_you_mean(name, known)))
+                        doc.location(("remove", section, i)),
+                        did_you_mean(name, self._known(path))))
             if section == "nodes":  # routes cannot outlive their ends
-                gone = set(names)
-                edges = self.lists.get(("map", "edges"), [])
-                edges[:] = [e for e in edges if not gone & _ends(e[0])]
+                edges = self.lists.get(_EDGES, [])
+                edges[:] = [edge for edge in edges
+                            if not set(names) & {str(end) for end in _edge_ends(edge.value)}]
+
+    def _known(self, path: JsonPath) -> list[str]:
+        """The names the entries or items of a section answer to."""
+        if path in self.maps:
+            return list(self.maps[path])
+        return _known_names(self.lists.get(path, []), path)
 
     def _remove_one(self, path: JsonPath, name: str) -> bool:
         if path in self.maps:
             return self.maps[path].pop(name, None) is not None
         items = self.lists.get(path, [])
-        for k, item in enumerate(items):
-            if name in item_keys(path, item[0]):
-                del items[k]
-                return True
-        return False
+        at = _index_of(items, path, name)
+        if at is not None:
+            del items[at]
+        return at is not None
 
     def document(self, name: str) -> MergedDocument:
         """The merged sections, as one document."""
-        data: dict[str, Any] = {}
-        routes: dict[JsonPath, tuple[YamlDocument, JsonPath]] = {}
+        data: dict[str, object] = {}
+        routes: dict[JsonPath, Route] = {}
         for path in self.order:
-            _, doc, real = self.first[path]
-            routes[path] = (doc, real)
-            if path in self.values:
-                value, doc, real = self.values[path]
-                routes[path] = (doc, real)
-            elif path in self.maps:
-                value = {}
-                for key, (entry, doc, real) in self.maps[path].items():
-                    value[key] = entry
-                    routes[(*path, key)] = (doc, real)
-            elif path in self.lists:
-                value = []
-                for i, (entry, doc, real) in enumerate(self.lists[path]):
-                    value.append(entry)
-                    routes[(*path, i)] = (doc, real)
-            else:
-                value = {}
-            _put(data, path, value)
+            routes[path] = self.first[path].route
+            _put(data, path, self._merged(path, routes))
         if self.order:
             routes[()] = routes[self.order[0][:1]]
         return MergedDocument(name, data, routes)
 
+    def _merged(self, path: JsonPath, routes: dict[JsonPath, Route]) -> object:
+        if path in self.values:
+            routes[path] = self.values[path].route
+            return self.values[path].value
+        if path in self.maps:
+            entries = self.maps[path]
+            routes.update({(*path, key): entry.route for key, entry in entries.items()})
+            return {key: entry.value for key, entry in entries.items()}
+        items = self.lists.get(path, [])
+        routes.update({(*path, i): item.route for i, item in enumerate(items)})
+        return [item.value for item in items] if path in self.lists else {}
 
-def _ends(edge: Any) -> set[str]:
-    ends = edge if isinstance(edge, list) else [edge.get("from"), edge.get("to")]
-    return {str(end) for end in ends}
 
-
-def _put(data: dict[str, Any], path: JsonPath, value: Any) -> None:
+def _put(data: dict[str, object], path: JsonPath, value: object) -> None:
     target = data
     for key in path[:-1]:
-        target = target.setdefault(str(key), {})
-    if path[-1] not in target or not isinstance(target[path[-1]], dict):
+        group = target.setdefault(str(key), {})
+        target = group if isinstance(group, dict) else {}
+    if path[-1] not in target or not isinstance(target[str(path[-1])], dict):
         target[str(path[-1])] = value
 
 
 def merge_manifest(base: YamlDocument, variant: YamlDocument) -> MergedDocument:
-    """The manifest of a variant: its own id, name, version, files; the roles, parameters and
-    display of its base, changed where it gives them."""
-    own = ("id", "name", "version", "description", "extends", "include", "scenarios", "rules")
-    data: dict[str, Any] = {}
-    routes: dict[JsonPath, tuple[YamlDocument, JsonPath]] = {(): (variant, ())}
-    for key, value in base.data.items():
-        if key not in own:
-            data[key] = value
-            routes[(key,)] = (base, (key,))
+    """A variant's manifest: its own id, name, version and files, the rest from its base."""
+    data = {key: value for key, value in base.data.items() if key not in _VARIANT_OWN}
+    routes: dict[JsonPath, Route] = {(key,): (base, (key,)) for key in data}
+    routes[()] = (variant, ())
     for key, value in variant.data.items():
-        if key in ("parameters", "display") and isinstance(data.get(key), dict):
-            merged = dict(data[key])
-            for name, spec in value.items():
-                old = merged.get(name)
-                if key == "parameters" and isinstance(old, dict):
-                    merged[name] = {**old, **spec}
-                    for part in spec:
-                        routes[(key, name, part)] = (variant, (key, name, part))
-                else:
-                    merged[name] = spec
-                    routes[(key, name)] = (variant, (key, name))
-            data[key] = merged
+        entries = data.get(key)
+        if key in ("parameters", "display") and isinstance(entries, dict):
+            data[key] = _changed_entries(key, entries, value, variant, routes)
         else:
             data[key] = value
             routes[(key,)] = (variant, (key,))
     return MergedDocument(variant.display_name, data, routes)
+
+
+def _changed_entries(key: str, entries: dict[str, object], changes: dict[str, object],
+                     variant: YamlDocument, routes: dict[JsonPath, Route]) -> dict[str, object]:
+    """A base's ``parameters`` (key by key) or ``display`` (whole entries), as changed."""
+    merged = dict(entries)
+    for name, spec in changes.items():
+        old = merged.get(name)
+        if key == "parameters" and isinstance(old, dict) and isinstance(spec, dict):
+            merged[name] = {**old, **spec}
+            routes.update({(key, name, part): (variant, (key, name, part)) for part in spec})
+        else:
+            merged[name] = spec
+            routes[(key, name)] = (variant, (key, name))
+    return merged

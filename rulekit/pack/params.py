@@ -1,11 +1,20 @@
-"""Pack parameters: ``KEY=VALUE`` pairs from the command line, checked against a pack's
-declarations."""
+"""Pack parameters: ``KEY=VALUE`` pairs from the command line, checked."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import NotRequired, TypedDict
 
 from rulekit.errors import UsageError, did_you_mean
+
+
+class ParamSpec(TypedDict):
+    """A parameter as ``pack.yaml`` declares it: an integer with bounds."""
+
+    default: int
+    min: NotRequired[int]
+    max: NotRequired[int]
+    description: NotRequired[str]
 
 
 def parse_params(pairs: list[str]) -> dict[str, str]:
@@ -19,27 +28,36 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
     return result
 
 
-def outside_bounds(value: Any, spec: dict[str, Any]) -> bool:
-    """Whether ``value`` lies outside the ``min`` and ``max`` a parameter's ``spec`` gives."""
-    lo, hi = spec.get("min"), spec.get("max")
-    return bool((lo is not None and value < lo) or (hi is not None and value > hi))
+def outside(value: int, lo: int | None, hi: int | None) -> bool:
+    """Whether ``value`` lies below ``lo`` or above ``hi`` (None: no bound)."""
+    return (lo is not None and value < lo) or (hi is not None and value > hi)
 
 
-def resolve_params(declared: dict[str, Any], overrides: dict[str, Any]) -> dict[str, int]:
-    """Declared defaults with overrides applied; unknown names and bad values are errors."""
+def outside_bounds(value: int, spec: ParamSpec) -> bool:
+    """Whether ``value`` lies outside the ``min`` and ``max`` of a parameter."""
+    return outside(value, spec.get("min"), spec.get("max"))
+
+
+def resolve_params(declared: Mapping[str, ParamSpec],
+                   overrides: Mapping[str, str | int]) -> dict[str, int]:
+    """The declared defaults, with overrides applied."""
     values = {name: int(spec["default"]) for name, spec in declared.items()}
     for name, raw in overrides.items():
-        if name not in declared:
-            hint = did_you_mean(name, declared) or (
-                f"parameters: {', '.join(declared)}" if declared else "this pack has none")
-            raise UsageError(f"unknown parameter '{name}'", hint)
-        try:
-            value = int(raw)
-        except (TypeError, ValueError):
-            raise UsageError(f"parameter '{name}' must be an integer, got '{raw}'") from None
-        spec = declared[name]
-        if outside_bounds(value, spec):
-            raise UsageError(f"parameter '{name}' must be between {spec.get('min')} and "
-                             f"{spec.get('max')}, got {value}")
-        values[name] = value
+        values[name] = _checked(declared, name, raw)
     return values
+
+
+def _checked(declared: Mapping[str, ParamSpec], name: str, raw: str | int) -> int:
+    if name not in declared:
+        hint = did_you_mean(name, declared) or (
+            f"parameters: {', '.join(declared)}" if declared else "this pack has none")
+        raise UsageError(f"unknown parameter '{name}'", hint)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise UsageError(f"parameter '{name}' must be an integer, got '{raw}'") from None
+    spec = declared[name]
+    if outside_bounds(value, spec):
+        raise UsageError(f"parameter '{name}' must be between {spec.get('min')} and "
+                         f"{spec.get('max')}, got {value}")
+    return value

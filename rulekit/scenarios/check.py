@@ -1,21 +1,20 @@
-"""Check what scenarios say against their pack, before any of them runs.
+"""Check what scenarios say against their pack, before they run.
 
-``rulekit validate`` calls :func:`check_scenario_files`: every zone, card, variable, role,
-phase and component a scenario names must exist (with a did-you-mean), its ``params`` must be
-parameters of the pack within their bounds, its ``expect`` code must parse and check, the rule
-ids of ``covers`` must be in the pack's rules, and no two scenarios may share a name. What ``sees``,
-``never_sees``, ``log_for`` and ``options_for`` name is checked by
-:func:`rulekit.scenarios.seen.view_problems`.
+What a scenario names must exist, its ``params`` fit, its ``expect`` code check.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from functools import partial
 
-from rulekit.errors import Location, PackError, PackErrors, ScenarioError, did_you_mean
+from rulekit.engine.state import Value
+from rulekit.errors import PackError, PackErrors, ScenarioError, did_you_mean
 from rulekit.lang.checker import Checker
 from rulekit.lang.parser import parse_expression
+from rulekit.model.symbols import VarDecl
 from rulekit.pack.loader import LoadedPack
+from rulekit.pack.params import outside
 from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
 from rulekit.scenarios.seen import view_problems
 from rulekit.source.snippet import Snippet
@@ -24,8 +23,7 @@ _REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
 
 
 def check_scenario_files(pack: LoadedPack) -> tuple[list[PackError], int]:
-    """Every mistake in the scenario files of ``pack``, and how many scenarios they hold;
-    raises :class:`~rulekit.errors.PackErrors` for a file that cannot be read."""
+    """The mistakes in the scenario files of ``pack``, and their count."""
     scenarios = load_scenarios(pack.scenario_files)
     return check_scenarios(pack, scenarios), len(scenarios)
 
@@ -39,16 +37,14 @@ def check_scenarios(pack: LoadedPack, scenarios: list[Scenario]) -> list[PackErr
         if first is not scenario:
             errors.append(ScenarioError(
                 f"scenario name '{scenario.name}' is already used at {first.location}",
-                _at(scenario, ("name",)), "give each scenario its own name"))
+                scenario.at("name"), "give each scenario its own name"))
         errors.extend(_ScenarioCheck(pack, scenario).run())
     return PackErrors(errors).errors  # in file order
 
 
-def _at(scenario: Scenario, path: tuple[str | int, ...]) -> Location:
-    return scenario.doc.location((*scenario.path, *path))
-
-
 class _ScenarioCheck:
+    """Checks what one scenario names against its pack."""
+
     def __init__(self, pack: LoadedPack, scenario: Scenario) -> None:
         self.pack = pack
         self.game = pack.game
@@ -59,30 +55,33 @@ class _ScenarioCheck:
 
     def error(self, message: str, path: tuple[str | int, ...], hint: str | None = None,
               key: bool = False) -> None:
+        """Keep a mistake at ``path`` of the scenario, or its key."""
         full = (*self.scenario.path, *path)
         where = self.scenario.doc.key_location(full) if key else self.scenario.doc.location(full)
         self.errors.append(ScenarioError(message, where, hint))
 
     def run(self) -> list[PackError]:
+        """Every mistake of the scenario."""
         self._params()
         self._start()
         self._zones()
         self._variables()
         self._roles()
-        self._views()
+        for failure in view_problems(self.game, self.scenario):
+            self._failure(failure)
         self._expect()
         self._covers()
         return self.errors
 
     def _params(self) -> None:
         declared = self.pack.manifest.get("parameters") or {}
-        for name, value in (self.data.get("params") or {}).items():
+        for name, value in self.scenario.params.items():
             if name not in declared:
                 self.error(f"unknown parameter '{name}'", ("params", name),
                            did_you_mean(name, declared), key=True)
                 continue
             lo, hi = declared[name].get("min"), declared[name].get("max")
-            if (lo is not None and value < lo) or (hi is not None and value > hi):
+            if outside(value, lo, hi):
                 self.error(f"parameter '{name}' must be between {lo} and {hi}, not {value}",
                            ("params", name))
 
@@ -106,13 +105,9 @@ class _ScenarioCheck:
             message, _, hint = message.rpartition("; ")
         self.errors.append(ScenarioError(message, failure.location, hint))
 
-    def _views(self) -> None:
-        for failure in view_problems(self.game, self.scenario):
-            self._failure(failure)
-
     def _zones(self) -> None:
         cards = self.symbols.cards
-        for ref, listed in (self.data.get("zones") or {}).items():
+        for ref, listed in self.scenario.zones.items():
             self._reference("zones", ref, "zone")
             for i, card in enumerate(listed):
                 if card not in cards:
@@ -120,55 +115,53 @@ class _ScenarioCheck:
                                did_you_mean(card, cards))
 
     def _variables(self) -> None:
-        for ref, value in (self.data.get("variables") or {}).items():
+        for ref, value in self.scenario.variables.items():
             key = self._reference("variables", ref, "variable")
-            if key is None:
-                continue
-            var = self.symbols.variables[key.split(".")[0]]
-            kind = var.type
-            if isinstance(value, list) and kind not in ("list", "any"):
-                self.error(f"'{ref}' holds a value of type {kind}, not a list",
-                           ("variables", ref))
-            elif kind in _REFERENCE_KINDS and isinstance(value, str):
-                known = self._ids(kind)
-                if value not in known:
-                    self.error(f"'{value}' is not a {kind} (variable '{ref}' holds a {kind})",
-                               ("variables", ref), did_you_mean(value, known))
-            elif kind == "int" and isinstance(value, int) and not isinstance(value, bool):
-                lo, hi = var.minimum, var.maximum
-                if (lo is not None and value < lo) or (hi is not None and value > hi):
-                    self.error(f"{value} is outside the bounds of '{ref}' ({lo} to {hi})",
-                               ("variables", ref))
+            if key is not None:
+                self._value(ref, self.symbols.variables[key.split(".")[0]], value)
 
-    def _ids(self, kind: str) -> list[str]:
+    def _value(self, ref: str, var: VarDecl, value: Value) -> None:
+        """The value a scenario gives a variable fits it."""
+        kind = var.type
+        if isinstance(value, list) and kind not in ("list", "any"):
+            self.error(f"'{ref}' holds a value of type {kind}, not a list", ("variables", ref))
+        elif kind in _REFERENCE_KINDS and isinstance(value, str):
+            self._component(ref, kind, value)
+        elif kind == "int" and isinstance(value, int) and not isinstance(value, bool):
+            self._bounded(ref, var, value)
+
+    def _bounded(self, ref: str, var: VarDecl, value: int) -> None:
+        if outside(value, var.minimum, var.maximum):
+            self.error(f"{value} is outside the bounds of '{ref}' ({var.minimum} to "
+                       f"{var.maximum})", ("variables", ref))
+
+    def _component(self, ref: str, kind: str, value: str) -> None:
         board = self.symbols.board
-        tables: dict[str, Any] = {"card": self.symbols.cards, "node": board.nodes,
-                                  "edge": board.edges, "region": board.regions,
-                                  "role": self.symbols.roles}
-        return list(tables[kind])
+        tables: dict[str, Mapping[str, object] | list[str]] = {
+            "card": self.symbols.cards, "node": board.nodes, "edge": board.edges,
+            "region": board.regions, "role": self.symbols.roles}
+        if value not in tables[kind]:
+            self.error(f"'{value}' is not a {kind} (variable '{ref}' holds a {kind})",
+                       ("variables", ref), did_you_mean(value, list(tables[kind])))
 
     def _roles(self) -> None:
-        roles = self.symbols.roles
-        for i, step in enumerate(self.data.get("play") or []):
+        """The roles that ``play`` and ``expect_pending`` name."""
+        for i, step in enumerate(self.scenario.play):
             for role in step:
-                if role not in roles:
-                    self.error(f"unknown role '{role}'", ("play", i, role),
-                               did_you_mean(role, roles), key=True)
+                self._role(role, ("play", i, role), key=True)
         pending = self.data.get("expect_pending")
         for role in [pending] if isinstance(pending, str) else list(pending or []):
-            if role not in roles:
-                self.error(f"unknown role '{role}'", ("expect_pending",),
-                           did_you_mean(role, roles))
+            self._role(role, ("expect_pending",))
+
+    def _role(self, role: str, path: tuple[str | int, ...], key: bool = False) -> None:
+        if role not in self.symbols.roles:
+            self.error(f"unknown role '{role}'", path, did_you_mean(role, self.symbols.roles),
+                       key=key)
 
     def _expect(self) -> None:
         doc, base = self.scenario.doc, self.scenario.path
-        for i, text in enumerate(self.data.get("expect") or []):
-            path = (*base, "expect", i)
-
-            def locate(line: int, column: int, path: tuple[str | int, ...] = path) -> Location:
-                return doc.text_location(path, line, column)
-
-            snippet = Snippet(str(text), locate)
+        for i, text in enumerate(self.scenario.expect):
+            snippet = Snippet(str(text), partial(doc.text_location, (*base, "expect", i)))
             try:
                 expr = parse_expression(snippet)
             except PackError as exc:
@@ -186,3 +179,4 @@ class _ScenarioCheck:
             if rule not in rules:
                 self.error(f"rule '{rule}' is not in the rules of {self.pack.id}",
                            ("covers", i), did_you_mean(rule, rules))
+

@@ -1,110 +1,27 @@
-"""What a role sees, as a scenario asserts it: ``sees``, ``never_sees``, ``log_for`` and
-``options_for`` (see the scenarios section of ``docs/pack-format.md``).
+"""What a role sees, as a scenario asserts it: ``sees``, ``never_sees``, ``log_for``...
 
-Every assertion reads ``Game.observe(state, role)`` or ``Game.pending(state)``, what a player or
-a bot is given, never the state itself. :func:`view_problems` finds the names that do not exist
-(before anything runs: ``rulekit validate``); :func:`check_views` checks a finished scenario.
+Each assertion reads only what a player is given, never the state itself.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, NotRequired, TypedDict
 
 from rulekit.engine.decisions import Decision, item_ids
 from rulekit.engine.game import Game, State
-from rulekit.errors import did_you_mean
+from rulekit.engine.observe import Observation
+from rulekit.errors import Location
 from rulekit.model.symbols import Symbols
 from rulekit.scenarios.explain import show_value
-from rulekit.scenarios.file import Failure, Scenario, reference
+from rulekit.scenarios.file import Failure, Scenario, hinted, reference
 
 HIDDEN = "hidden"
 ASKED, NOT_ASKED = "asked", "not asked"
 REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
 LAST_LINES = 6  # lines of a log quoted when an expected line is missing
-
-
-def view_problems(game: Game, scenario: Scenario) -> list[Failure]:
-    """Every unknown role, zone, variable, card or component the view assertions name."""
-    return list(_problems(game, scenario))
-
-
-def check_views(game: Game, scenario: Scenario, state: State) -> None:
-    """Raise a :class:`Failure` for the first view assertion that does not hold."""
-    problems = view_problems(game, scenario)
-    if problems:
-        raise problems[0]
-    data = scenario.data
-    for role, seen in (data.get("sees") or {}).items():
-        view = game.observe(state, role)
-        for ref, wanted in seen.items():
-            kind = _kind(game.symbols, ref)
-            key = reference(game, scenario, ("sees", role, ref), ref, kind)
-            where = ("sees", role, ref)
-            if kind == "zone":
-                _check_zone(game, scenario, where, role, view["zones"][key], wanted)
-            else:
-                _check_variable(game, scenario, where, role, view["vars"], key, wanted)
-    for role, ids in (data.get("never_sees") or {}).items():
-        _check_never(game, scenario, role, game.observe(state, role), ids)
-    for role, entries in (data.get("log_for") or {}).items():
-        lines = [game.format_event(e) for e in game.observe(state, role)["log"]]
-        _check_log(scenario, role, lines, entries)
-    for role, wanted in (data.get("options_for") or {}).items():
-        _check_options(game, scenario, role, game.decision_for(state, role), wanted)
-
-
-# ------------------------------------------------------------------ names
-
-
-def _kind(symbols: Symbols, ref: str) -> str:
-    name = ref.split("[", 1)[0]
-    return "zone" if name in symbols.zones or name not in symbols.variables else "variable"
-
-
-def _problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
-    symbols = game.symbols
-    data = scenario.data
-    for section in ("sees", "never_sees", "log_for", "options_for"):
-        for role in data.get(section) or {}:
-            if role not in symbols.roles:
-                hint = did_you_mean(role, symbols.roles)
-                yield Failure(f"unknown role '{role}'" + (f"; {hint}" if hint else ""),
-                              scenario.key_at(section, role))
-    for role, seen in (data.get("sees") or {}).items():
-        for ref, wanted in seen.items():
-            name = ref.split("[", 1)[0]
-            if name not in symbols.zones and name not in symbols.variables:
-                hint = did_you_mean(name, [*symbols.zones, *symbols.variables])
-                yield Failure(f"unknown zone or variable '{name}'"
-                              + (f"; {hint}" if hint else ""),
-                              scenario.key_at("sees", role, ref))
-                continue
-            kind = _kind(symbols, ref)
-            try:
-                reference(game, scenario, ("sees", role, ref), ref, kind)
-            except Failure as failure:
-                yield failure
-                continue
-            path = ("sees", role, ref)
-            if kind == "zone":
-                yield from _form_problem(scenario, path, wanted, ZONE_FORMS, ZONE_TESTS)
-                yield from _card_problems(symbols, scenario, path, wanted)
-            else:
-                yield from _form_problem(scenario, path, wanted, VARIABLE_FORMS, VALUE_TESTS)
-                var_type = symbols.variables[name].type
-                for value, at in _values(wanted, path):
-                    if var_type in REFERENCE_KINDS and value not in (HIDDEN, "none", None):
-                        yield from _id_problem(symbols, scenario, at, value, var_type)
-    for role, ids in (data.get("never_sees") or {}).items():
-        for i, ident in enumerate(ids):
-            if symbols.kind_of(ident) is None:
-                hint = did_you_mean(ident, list(symbols.components()))
-                yield Failure(f"'{ident}' is no card, node, edge or region"
-                              + (f"; {hint}" if hint else ""),
-                              scenario.at("never_sees", role, i))
-
+SECTIONS = ("sees", "never_sees", "log_for", "options_for")
 
 ZONE_TESTS = ("count", "cards", "contains", "not_contains")
 VALUE_TESTS = ("contains", "not_contains")
@@ -113,26 +30,105 @@ ZONE_FORMS = ("a zone is seen as `hidden`, a number of cards, the cards from the
 VARIABLE_FORMS = ("a variable is seen as `hidden`, a value, or {contains: [...], "
                   "not_contains: [...]} for a list")
 
+Path = tuple[str | int, ...]
 
-def _form_problem(scenario: Scenario, path: tuple[str | int, ...], wanted: Any, forms: str,
+
+class PileView(TypedDict):
+    """What a role sees of one pile: its count, and the cards it may see."""
+
+    count: int
+    cards: NotRequired[list[str | None]]
+
+
+def view_problems(game: Game, scenario: Scenario) -> list[Failure]:
+    """Every unknown name that the view assertions use."""
+    return list(_problems(game, scenario))
+
+
+def check_views(game: Game, scenario: Scenario, state: State) -> None:
+    """Raise a :class:`Failure` for the first false view assertion."""
+    problems = view_problems(game, scenario)
+    if problems:
+        raise problems[0]
+    for section, check in _CHECKS.items():
+        for role, wanted in scenario.views(section).items():
+            check(game, scenario, state, role, wanted)
+
+
+def _kind(symbols: Symbols, ref: str) -> str:
+    name = ref.split("[", 1)[0]
+    return "zone" if name in symbols.zones or name not in symbols.variables else "variable"
+
+
+def _problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
+    yield from _role_problems(game.symbols, scenario)
+    for role, seen in scenario.sees.items():
+        for ref, wanted in seen.items():
+            yield from _seen_problems(game, scenario, ("sees", role, ref), wanted)
+    for role, ids in scenario.never_sees.items():
+        yield from _never_seen_problems(game.symbols, scenario, role, ids)
+
+
+def _role_problems(symbols: Symbols, scenario: Scenario) -> Iterator[Failure]:
+    for section in SECTIONS:
+        for role in scenario.views(section):
+            if role not in symbols.roles:
+                yield Failure(hinted(f"unknown role '{role}'", role, symbols.roles),
+                              scenario.key_at(section, role))
+
+
+def _never_seen_problems(symbols: Symbols, scenario: Scenario, role: str,
+                         ids: list[str]) -> Iterator[Failure]:
+    for i, ident in enumerate(ids):
+        if symbols.kind_of(ident) is None:
+            yield Failure(hinted(f"'{ident}' is no card, node, edge or region", ident,
+                                  list(symbols.components())),
+                          scenario.at("never_sees", role, i))
+
+
+def _seen_problems(game: Game, scenario: Scenario, path: tuple[str, str, str],
+                   wanted: object) -> Iterator[Failure]:
+    symbols = game.symbols
+    ref = path[-1]
+    name = ref.split("[", 1)[0]
+    if name not in symbols.zones and name not in symbols.variables:
+        yield Failure(hinted(f"unknown zone or variable '{name}'", name,
+                              [*symbols.zones, *symbols.variables]), scenario.key_at(*path))
+        return
+    kind = _kind(symbols, ref)
+    try:
+        reference(game, scenario, path, ref, kind)
+    except Failure as failure:
+        yield failure
+        return
+    if kind == "zone":
+        yield from _form_problem(scenario, path, wanted, ZONE_FORMS, ZONE_TESTS)
+        yield from _id_problems(symbols, scenario, path, wanted, "card")
+    else:
+        yield from _form_problem(scenario, path, wanted, VARIABLE_FORMS, VALUE_TESTS)
+        var_type = symbols.variables[name].type
+        if var_type in REFERENCE_KINDS:
+            yield from _id_problems(symbols, scenario, path, wanted, var_type)
+
+
+def _form_problem(scenario: Scenario, path: Path, wanted: object, forms: str,
                   tests: tuple[str, ...]) -> Iterator[Failure]:
-    """A mistake in the form of what a role sees of a zone (a card id where a list is meant,
-    say) or of a variable (a zone's test such as ``count``)."""
+    """A mistake in the form of what a role sees: a card id for a list, ``count`` for a variable."""
     if isinstance(wanted, dict):
         for key in wanted:
             if key not in tests:
-                hint = did_you_mean(key, tests)
-                yield Failure(f"'{key}' is no test of what a role sees here; {forms}"
-                              + (f"; {hint}" if hint else ""), scenario.key_at(*path, key))
-    elif tests is ZONE_TESTS and not (wanted == HIDDEN or isinstance(wanted, list)
-                                      or (isinstance(wanted, int)
-                                          and not isinstance(wanted, bool))):
+                yield Failure(hinted(f"'{key}' is no test of what a role sees here; {forms}",
+                                      key, tests), scenario.key_at(*path, key))
+    elif tests is ZONE_TESTS and not _zone_view(wanted):
         yield Failure(f"{wanted!r} is no view of a zone: {forms}", scenario.at(*path))
 
 
-def _values(wanted: Any, path: tuple[str | int, ...]
-            ) -> Iterator[tuple[Any, tuple[str | int, ...]]]:
-    """Each single value an assertion names, with its path."""
+def _zone_view(wanted: object) -> bool:
+    return wanted == HIDDEN or isinstance(wanted, list) or (
+        isinstance(wanted, int) and not isinstance(wanted, bool))
+
+
+def _values(wanted: object, path: Path) -> Iterator[tuple[object, Path]]:
     if isinstance(wanted, dict):
         for key, value in wanted.items():
             yield from _values(value, (*path, key))
@@ -143,65 +139,96 @@ def _values(wanted: Any, path: tuple[str | int, ...]
         yield wanted, path
 
 
-def _card_problems(symbols: Symbols, scenario: Scenario, path: tuple[str | int, ...],
-                   wanted: Any) -> Iterator[Failure]:
-    for value, at in _values(wanted, path):
-        if isinstance(value, str) and value != HIDDEN:
-            yield from _id_problem(symbols, scenario, at, value, "card")
-
-
-def _id_problem(symbols: Symbols, scenario: Scenario, at: tuple[str | int, ...], value: Any,
-                kind: str) -> Iterator[Failure]:
+def _id_problems(symbols: Symbols, scenario: Scenario, path: Path, wanted: object,
+                 kind: str) -> Iterator[Failure]:
     known = symbols.roles if kind == "role" else [
         ident for ident in symbols.components() if symbols.kind_of(ident) == kind]
-    if value not in known:
-        hint = did_you_mean(str(value), known)
-        yield Failure(f"'{value}' is not a {kind}" + (f"; {hint}" if hint else ""),
-                      scenario.at(*at))
+    for value, at in _values(wanted, path):
+        if _names_id(value, kind) and value not in known:
+            yield Failure(hinted(f"'{value}' is not a {kind}", str(value), known),
+                          scenario.at(*at))
 
 
-# ------------------------------------------------------------------ sees
+def _names_id(value: object, kind: str) -> bool:
+    if kind == "card":
+        return isinstance(value, str) and value != HIDDEN
+    return value not in (HIDDEN, "none", None)
+
+
+def _check_sees(game: Game, scenario: Scenario, state: State, role: str,
+                seen: Mapping[str, object]) -> None:
+    view = game.observe(state, role)
+    for ref, wanted in seen.items():
+        kind = _kind(game.symbols, ref)
+        key = reference(game, scenario, ("sees", role, ref), ref, kind)
+        where = ("sees", role, ref)
+        if kind == "zone":
+            _check_zone(game, scenario, where, role, view["zones"][key], wanted)
+        else:
+            _check_variable(game, scenario, where, role, view["vars"], key, wanted)
 
 
 def _check_zone(game: Game, scenario: Scenario, path: tuple[str, ...], role: str,
-                pile: dict[str, Any], wanted: Any) -> None:
-    """``pile``: the role's view of a zone, ``{"cards": [...], "count": n}`` (None for a card
-    it may not see) or ``{"count": n}``."""
+                pile: PileView, wanted: object) -> None:
     count = pile["count"]
-    shown = list(reversed(pile.get("cards", [None] * count)))  # top first
-    seen = [HIDDEN if card is None else card for card in shown]
+    cards = pile.get("cards", [None] * count)
+    seen: list[object] = [HIDDEN if card is None else card for card in reversed(cards)]
     what = f"{role} sees {path[-1]} as {_pile_text(seen, game.symbols)}"
-    checks = wanted if isinstance(wanted, dict) else {
-        "count" if isinstance(wanted, int) else "cards": wanted}
-    for key, value in checks.items():
-        at = scenario.at(*path, key) if isinstance(wanted, dict) else scenario.at(*path)
-        if key in VALUE_TESTS and not isinstance(value, list):
-            value = [value]
-        if key == "count" and count != value:
-            raise Failure(f"expected {value} card(s): {what}", at)
-        if key == "cards":
-            if value == HIDDEN and any(card != HIDDEN for card in seen):
-                raise Failure(f"expected hidden: {what}", at)
-            if isinstance(value, list) and seen != value:
-                raise Failure(f"expected {_pile_text(value, game.symbols)}: {what}", at)
-        if key == "contains":
-            missing = [card for card in value if card not in seen]
-            if missing:
-                raise Failure(f"expected {_pile_text(missing, game.symbols)} among the "
-                              f"cards: {what}", at)
-        if key == "not_contains":
-            present = [card for card in value if card in seen]
-            if present:
-                raise Failure(f"expected no {_pile_text(present, game.symbols)}: {what}", at)
+    tests = wanted if isinstance(wanted, dict) else {_zone_test(wanted): wanted}
+    for test, value in tests.items():
+        problem = _ZONE_CHECKS[test](value, count, seen, game.symbols)
+        if problem is not None:
+            at = (*path, test) if isinstance(wanted, dict) else path
+            raise Failure(f"{problem}: {what}", scenario.at(*at))
 
 
-def _pile_text(cards: list[Any], symbols: Symbols) -> str:
+def _zone_test(wanted: object) -> str:
+    """The test of a plain view of a zone: a count, or the cards."""
+    return "count" if isinstance(wanted, int) else "cards"
+
+
+def _zone_count(value: object, count: object, seen: list[object], symbols: Symbols
+                ) -> str | None:
+    return f"expected {value} card(s)" if count != value else None
+
+
+def _zone_cards(value: object, count: object, seen: list[object], symbols: Symbols
+                ) -> str | None:
+    if value == HIDDEN and any(card != HIDDEN for card in seen):
+        return "expected hidden"
+    if isinstance(value, list) and seen != value:
+        return f"expected {_pile_text(value, symbols)}"
+    return None
+
+
+def _zone_contains(value: object, count: object, seen: list[object], symbols: Symbols
+                   ) -> str | None:
+    missing = [card for card in _listed(value) if card not in seen]
+    return f"expected {_pile_text(missing, symbols)} among the cards" if missing else None
+
+
+def _zone_not_contains(value: object, count: object, seen: list[object], symbols: Symbols
+                       ) -> str | None:
+    present = [card for card in _listed(value) if card in seen]
+    return f"expected no {_pile_text(present, symbols)}" if present else None
+
+
+_ZONE_CHECKS: dict[str, Callable[[object, object, list[object], Symbols], str | None]] = {
+    "count": _zone_count, "cards": _zone_cards, "contains": _zone_contains,
+    "not_contains": _zone_not_contains}
+
+
+def _listed(value: object) -> list[object]:
+    return value if isinstance(value, list) else [value]
+
+
+def _pile_text(cards: Sequence[object], symbols: Symbols) -> str:
     return "[" + ", ".join(HIDDEN if card == HIDDEN else show_value(card, symbols)
                            for card in cards) + "]"
 
 
 def _check_variable(game: Game, scenario: Scenario, path: tuple[str, ...], role: str,
-                    seen: dict[str, Any], key: str, wanted: Any) -> None:
+                    seen: Mapping[str, object], key: str, wanted: object) -> None:
     ref = path[-1]
     symbols = game.symbols
     at = scenario.at(*path)
@@ -215,15 +242,7 @@ def _check_variable(game: Game, scenario: Scenario, path: tuple[str, ...], role:
     value = seen[key]
     shown = f"{role} sees {ref} = {show_value(value, symbols)}"
     if isinstance(wanted, dict):
-        items = value if isinstance(value, list) else [value]
-        for test, listed in wanted.items():
-            at = scenario.at(*path, test)
-            listed = listed if isinstance(listed, list) else [listed]
-            if test == "contains" and any(v not in items for v in listed):
-                raise Failure(f"expected {show_value(listed, symbols)} in it: {shown}", at)
-            if test == "not_contains" and any(v in items for v in listed):
-                raise Failure(f"expected none of {show_value(listed, symbols)} in it: "
-                              f"{shown}", at)
+        _check_value_tests(scenario, path, symbols, _listed(value), wanted, shown)
         return
     if wanted == "none" and symbols.variables[key.split(".")[0]].type != "text":
         wanted = None
@@ -231,10 +250,21 @@ def _check_variable(game: Game, scenario: Scenario, path: tuple[str, ...], role:
         raise Failure(f"expected {show_value(wanted, symbols)}: {shown}", at)
 
 
-def _check_never(game: Game, scenario: Scenario, role: str, view: dict[str, Any],
+def _check_value_tests(scenario: Scenario, path: tuple[str, ...], symbols: Symbols,
+                       items: list[object], tests: Mapping[str, object], shown: str) -> None:
+    for test, listed in tests.items():
+        at = scenario.at(*path, test)
+        wanted = _listed(listed)
+        if test == "contains" and any(v not in items for v in wanted):
+            raise Failure(f"expected {show_value(wanted, symbols)} in it: {shown}", at)
+        if test == "not_contains" and any(v in items for v in wanted):
+            raise Failure(f"expected none of {show_value(wanted, symbols)} in it: {shown}", at)
+
+
+def _check_never(game: Game, scenario: Scenario, state: State, role: str,
                  ids: list[str]) -> None:
     found: dict[str, str] = {}
-    for text, where in _strings(view):
+    for text, where in _strings(game.observe(state, role)):
         for part in [text, *text.split("+")]:  # an option id names its items: a+b
             found.setdefault(part, where)
     for i, ident in enumerate(ids):
@@ -243,8 +273,7 @@ def _check_never(game: Game, scenario: Scenario, role: str, view: dict[str, Any]
                           f"(in {found[ident]})", scenario.at("never_sees", role, i))
 
 
-def _strings(view: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """Every text of an observation, with where it is (``zone hand[east]``, ``its log``)."""
+def _strings(view: Observation) -> Iterator[tuple[str, str]]:
     for section, kind in (("zones", "zone"), ("vars", "variable")):
         for key, value in view[section].items():
             name, _, index = key.partition(".")
@@ -257,45 +286,52 @@ def _strings(view: dict[str, Any]) -> Iterator[tuple[str, str]]:
             yield text, where
 
 
-def _texts(value: Any) -> Iterator[str]:
+def _texts(value: object) -> Iterator[str]:
     if isinstance(value, str):
         yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _texts(item)
-    elif isinstance(value, list):
-        for item in value:
+    elif isinstance(value, dict | list):
+        for item in value.values() if isinstance(value, dict) else value:
             yield from _texts(item)
 
 
-# ------------------------------------------------------------------ log_for
-
-
-def _check_log(scenario: Scenario, role: str, lines: list[str], entries: list[Any]) -> None:
-    """Plain lines must be found in order (other lines may come between); ``contains`` and
-    ``not_contains`` look at every line, in any case."""
+def _check_log(game: Game, scenario: Scenario, state: State, role: str,
+               entries: list[object]) -> None:
+    """Check a role's log: plain lines in order; ``contains``, ``not_contains`` in any line."""
+    lines = [game.format_event(e) for e in game.observe(state, role)["log"]]
     after = 0
     for i, entry in enumerate(entries):
         at = scenario.at("log_for", role, i)
         if isinstance(entry, str):
-            pattern = _line_pattern(entry)
-            found = next((k for k in range(after, len(lines)) if pattern.fullmatch(lines[k])),
-                         None)
-            if found is None:
-                where = f" after the line '{lines[after - 1]}'" if after else ""
-                raise Failure(f"{role}'s log has no line '{entry}'{where}"
-                              + _last_lines(lines), at)
-            after = found + 1
-            continue
-        for test, texts in entry.items():
-            for text in texts if isinstance(texts, list) else [texts]:
-                hits = [line for line in lines if text.lower() in line.lower()]
-                if test == "contains" and not hits:
-                    raise Failure(f"no line of {role}'s log contains '{text}'"
-                                  + _last_lines(lines), scenario.at("log_for", role, i, test))
-                if test == "not_contains" and hits:
-                    raise Failure(f"{role}'s log contains '{text}': '{hits[0]}'",
-                                  scenario.at("log_for", role, i, test))
+            after = _line_after(role, lines, entry, after, at) + 1
+        elif isinstance(entry, dict):
+            for test, texts in entry.items():
+                _check_log_test(scenario, role, lines, (i, test), _listed(texts))
+
+
+def _line_after(role: str, lines: list[str], entry: str, after: int, at: Location) -> int:
+    """The first line from ``after`` that ``entry`` matches."""
+    pattern = _line_pattern(entry)
+    found = next((k for k in range(after, len(lines)) if pattern.fullmatch(lines[k])), None)
+    if found is None:
+        where = f" after the line '{lines[after - 1]}'" if after else ""
+        raise Failure(f"{role}'s log has no line '{entry}'{where}" + _last_lines(lines), at)
+    return found
+
+
+def _check_log_test(scenario: Scenario, role: str, lines: list[str], path: tuple[int, str],
+                    texts: list[object]) -> None:
+    test = path[1]
+    for text in map(str, texts):
+        hits = [line for line in lines if text.lower() in line.lower()]
+        if _fails(test, bool(hits)):
+            message = f"no line of {role}'s log contains '{text}'" + _last_lines(lines) \
+                if test == "contains" else f"{role}'s log contains '{text}': '{hits[0]}'"
+            raise Failure(message, scenario.at("log_for", role, *path))
+
+
+def _fails(test: str, present: bool) -> bool:
+    """Whether ``contains`` fails (absent) or ``not_contains`` does (present)."""
+    return (test == "contains" and not present) or (test == "not_contains" and present)
 
 
 def _line_pattern(entry: str) -> re.Pattern[str]:
@@ -309,11 +345,9 @@ def _last_lines(lines: list[str]) -> str:
     return f"; its last lines: {' | '.join(lines[-LAST_LINES:])}"
 
 
-# ------------------------------------------------------------------ options_for
-
-
-def _check_options(game: Game, scenario: Scenario, role: str, decision: Decision | None,
-                   wanted: Any) -> None:
+def _check_options(game: Game, scenario: Scenario, state: State, role: str,
+                   wanted: object) -> None:
+    decision = game.decision_for(state, role)
     at = scenario.at("options_for", role)
     if wanted == NOT_ASKED:
         if decision is not None:
@@ -322,31 +356,40 @@ def _check_options(game: Game, scenario: Scenario, role: str, decision: Decision
         return
     if decision is None:
         raise Failure(f"expected {role} to be asked, but {role} has no decision to take", at)
-    offered = _offered(game, decision)
+    _check_offered(scenario, role, _offered(game, decision), wanted, at)
+
+
+def _check_offered(scenario: Scenario, role: str, offered: list[tuple[str, str]],
+                   wanted: object, at: Location) -> None:
     shown = f"{role} is offered " + ", ".join(
         ident if ident.lower() == label.lower() else f"{ident} ({label})"
         for ident, label in offered)
-    if wanted == ASKED:
-        return
-    if isinstance(wanted, list):
-        unmatched = [w for w in wanted if not any(_names(w, o) for o in offered)]
-        extra = [o for o in offered if not any(_names(w, o) for w in wanted)]
-        if unmatched or extra:
-            raise Failure(f"expected the options {', '.join(map(str, wanted))}: {shown}", at)
-        return
-    for test, listed in wanted.items():
-        at = scenario.at("options_for", role, test)
-        for item in listed if isinstance(listed, list) else [listed]:
-            present = any(_names(item, o) for o in offered)
-            if test == "contains" and not present:
-                raise Failure(f"expected '{item}' among the options: {shown}", at)
-            if test == "not_contains" and present:
-                raise Failure(f"expected no option '{item}': {shown}", at)
+    # (``asked`` holds already)
+    if isinstance(wanted, list) and not _same_options(wanted, offered):
+        raise Failure(f"expected the options {', '.join(map(str, wanted))}: {shown}", at)
+    if isinstance(wanted, dict):
+        for test, listed in wanted.items():
+            _check_option_test(scenario, role, offered, test, _listed(listed), shown)
+
+
+def _same_options(wanted: list[object], offered: list[tuple[str, str]]) -> bool:
+    """Whether ``wanted`` names each option offered, and nothing else."""
+    return all(any(_names(w, o) for o in offered) for w in wanted) and all(
+        any(_names(w, o) for w in wanted) for o in offered)
+
+
+def _check_option_test(scenario: Scenario, role: str, offered: list[tuple[str, str]],
+                       test: str, items: list[object], shown: str) -> None:
+    at = scenario.at("options_for", role, test)
+    for item in items:
+        if _fails(test, any(_names(item, o) for o in offered)):
+            message = f"expected '{item}' among the options" if test == "contains" else \
+                f"expected no option '{item}'"
+            raise Failure(f"{message}: {shown}", at)
 
 
 def _offered(game: Game, decision: Decision) -> list[tuple[str, str]]:
-    """(id, label) of each option: for a choice of several items, each item that may be
-    chosen (not every combination of them)."""
+    """The id and label of each option; a choice of several items offers each item."""
     if decision.kind == "subset":
         ids = decision.spec.get("ids") or item_ids(decision.items)
         items = [(ident, decision.item_label(item) or game.label(item))
@@ -355,6 +398,11 @@ def _offered(game: Game, decision: Decision) -> list[tuple[str, str]]:
     return [(option.id, option.label) for option in decision.options()]
 
 
-def _names(wanted: Any, option: tuple[str, str]) -> bool:
+def _names(wanted: object, option: tuple[str, str]) -> bool:
     text = str(wanted).strip().lower()
     return text in (option[0].lower(), option[1].lower())
+
+
+_CHECKS: dict[str, Callable[[Game, Scenario, State, str, Any], None]] = {
+    "sees": _check_sees, "never_sees": _check_never, "log_for": _check_log,
+    "options_for": _check_options}

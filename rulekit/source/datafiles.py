@@ -1,8 +1,6 @@
-"""Where the data that ships with rulekit lies: the shipped packs and the JSON Schemas.
+"""Where the shipped packs and the JSON Schemas lie.
 
-In the repository they are the top-level folders ``games/`` and ``schemas/`` (an editable
-install reads them there); a built wheel carries them inside the package, as ``rulekit/games/``
-and ``rulekit/schemas/`` (see ``[tool.setuptools.package-dir]`` in pyproject.toml).
+They are ``games/`` and ``schemas/`` in the repository, and inside the package in a wheel.
 """
 
 from __future__ import annotations

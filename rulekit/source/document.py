@@ -1,21 +1,8 @@
 """Load pack YAML files safely, keeping the file position of every value.
 
-:func:`load_yaml` reads a file into a :class:`YamlDocument`: its plain Python values
-(``dict``, ``list``, ``str``, ``int``, ``float``, ``bool``, ``None``) and where each value is,
-by its JSON path (``("flow", "phases", 0, "do")``), so that later checks can point at the
-exact line and column of a mistake, and so that the effect language can map positions
-*inside* a string back to the file (:meth:`YamlDocument.text_location`, worked out by
-:mod:`rulekit.source.positions`). The text is parsed by :mod:`rulekit.source.yamlload`
-(PyYAML's composer, a ``SafeLoader``: no Python tags, no other non-standard tag either).
-
-Decisions worth knowing:
-
-* Mapping keys are always text: a key is the text of its scalar (``yes:`` is the key ``'yes'``,
-  ``1:`` the key ``'1'``). A mapping or list used as a key is an error.
-* Values follow the YAML 1.1 rules of ``SafeLoader`` (``yes``/``no``/``on``/``off`` are booleans,
-  ``0x1F`` is an integer, ``~`` is null), except timestamps, which stay text.
-* A key given twice in one mapping is a :class:`~rulekit.errors.DuplicateKeyError`. Anchors,
-  aliases and merge keys (``<<: *base``) work; keys written next to ``<<`` override merged ones.
+A :class:`YamlDocument` holds plain values and knows where each is, by its path, so checks
+point at a mistake. Keys are always text; values follow YAML 1.1, but timestamps stay text. A
+key given twice is an error. Anchors, aliases and merge keys work.
 """
 
 from __future__ import annotations
@@ -42,8 +29,8 @@ class _NodeInfo(NamedTuple):
     """Where a value sits in the text.
 
     Lines and columns count from 0, as PyYAML's marks do. ``kind`` is "scalar", "sequence"
-    or "mapping". A scalar has a style ('' plain, '|' literal, '>' folded, '"' or "'" quoted)
-    and its text before tag resolution. A mapping value has the place of its key.
+    or "mapping". A scalar has a style and its text as written. Its style is '' (plain), '|'
+    (literal), '>' (folded), '"' or "'" (quoted). A mapping value has the place of its key.
     """
 
     kind: str
@@ -58,15 +45,14 @@ class _NodeInfo(NamedTuple):
 
 
 class YamlDocument:
-    """A loaded YAML file: its text, its data and the position of every value in it. Equal
-    when the path, name, text and data are."""
+    """A loaded YAML file: its text, its data, and where each value is."""
 
-    def __init__(self, path: Path, display_name: str, text: str, data: Any,
+    def __init__(self, path: Path, display_name: str, text: str, data: object,
                  _nodes: dict[JsonPath, _NodeInfo] | None = None, origin: str = "") -> None:
         self.path = path
         self.display_name = display_name
         self.text = text
-        self.data = data
+        self.data: Any = data  # its shape is the one its schema checks
         self._nodes: dict[JsonPath, _NodeInfo] = {} if _nodes is None else _nodes
         self.origin = origin  # "in the base pack ID" (see Location)
         self.schema = ""  # the schema it was checked against, if any
@@ -81,13 +67,12 @@ class YamlDocument:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
+        """The document's path, name, text and data."""
         return (f"{type(self).__name__}(path={self.path!r}, display_name="
                 f"{self.display_name!r}, text={self.text!r}, data={self.data!r})")
 
-    # -- plain positions ------------------------------------------------------------------
-
     def source_line(self, line: int) -> str | None:
-        """The text of file line ``line`` (1-based), or None past the end of the file."""
+        """The text of file line ``line`` (1-based); None past the end."""
         if 1 <= line <= len(self._lines):
             return self._lines[line - 1]
         return None
@@ -101,18 +86,14 @@ class YamlDocument:
         return self._nodes.get(tuple(path))
 
     def location(self, path: Sequence[str | int]) -> Location:
-        """Where the value at ``path`` starts; for an unknown path, its nearest known ancestor."""
+        """Where the value at ``path`` starts, or its nearest known ancestor."""
         info = self._nearest(path)
         if info is None:
             return self._at(0, 0)
         return self._at(info.line, info.column)
 
     def key_location(self, path: Sequence[str | int]) -> Location:
-        """Where the mapping key of the value at ``path`` starts.
-
-        For a list item (no key) this is the item itself; for an unknown path, the nearest known
-        ancestor's key (or value).
-        """
+        """Where the mapping key of the value at ``path`` starts (for a list item, the item)."""
         info = self._nearest(path)
         if info is None:
             return self._at(0, 0)
@@ -121,44 +102,33 @@ class YamlDocument:
         return self._at(info.line, info.column)
 
     def scalar_origin(self, path: Sequence[str | int]) -> tuple[Location, str]:
-        """Where the scalar at ``path`` starts and its YAML style.
-
-        The style is ``''`` (plain), ``'|'`` (literal block), ``'>'`` (folded block), ``'"'`` or
-        ``"'"``. For a path that is not a scalar, the location of the nearest known value and
-        ``''``.
-        """
+        """Where the scalar at ``path`` starts, and its YAML style (``''`` for another value)."""
         info = self.node(path)
         if info is None or info.kind != "scalar":
             return self.location(path), ""
         return self._at(info.line, info.column), info.style
 
     def raw_text(self, path: Sequence[str | int]) -> str | None:
-        """The source text of the scalar at ``path`` (``'yes'`` for a value read as True)."""
+        """The text of the scalar at ``path`` as written: ``'yes'`` for True."""
         info = self.node(path)
         return None if info is None else info.raw
 
     def resolve(self, path: Sequence[str | int]) -> tuple[YamlDocument, JsonPath]:
-        """The document the value at ``path`` comes from, and its path there: this one (a
-        merged document answers the file each value came from)."""
+        """The document and path the value at ``path`` comes from (a merged one differs)."""
         return self, tuple(path)
 
-    # -- positions inside text values -----------------------------------------------------
-
     def text_location(self, path: Sequence[str | int], line: int, column: int) -> Location:
-        """Map ``(line, column)`` (1-based) inside the string value at ``path`` to the file.
+        """Map ``(line, column)``, 1-based, in the text at ``path`` to the file.
 
-        Literal blocks (``|``, ``|-``, ``|+``) map exactly: value line ``k`` is the ``k``-th line
-        after the ``|`` line, shifted by the block's indentation. Single-line plain and quoted
-        scalars are shifted by the column where their text starts (escapes are ignored).
-        Folded blocks and multi-line plain or quoted scalars are mapped through YAML's line
-        folding when it can be replayed, approximately otherwise.
+        Literal blocks (``|``, ``|-``, ``|+``) map exactly. Their line ``k`` is the ``k``-th
+        line after the ``|``, shifted by the indentation. A scalar on one line is shifted by
+        the column where its text starts. Other values are mapped through YAML's folding of
+        lines. When it cannot be replayed, they are mapped approximately.
         """
         info = self.node(path)
         if info is None or info.kind != "scalar" or info.raw is None:
             return self.location(path)
         return inside_scalar(self, info, max(line, 1), max(column, 1))
-
-    # -- helpers --------------------------------------------------------------------------
 
     def _nearest(self, path: Sequence[str | int]) -> _NodeInfo | None:
         key = tuple(path)
@@ -169,19 +139,12 @@ class YamlDocument:
             key = key[:-1]
 
     def _at(self, line0: int, column0: int) -> Location:
-        """A Location from 0-based line and column."""
         return Location(self.display_name, line0 + 1, column0 + 1, self.source_line(line0 + 1),
                         self.origin)
 
 
 def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
-    """Read and parse the YAML file at ``path``.
-
-    ``display_name`` is the file name used in messages (default: ``path`` as given). Raises
-    :class:`PackFileError` if the file cannot be read, :class:`YamlSyntaxError` if it is not
-    valid YAML (or uses a tag other than the standard ones) and :class:`DuplicateKeyError` if a
-    mapping has the same key twice.
-    """
+    """Read and parse the YAML file at ``path``; ``display_name`` names it in messages."""
     from rulekit.source.yamlload import convert  # (which imports this module)
 
     name = display_name if display_name is not None else path.as_posix()
@@ -191,8 +154,16 @@ def load_yaml(path: Path, display_name: str | None = None) -> YamlDocument:
 
 
 def _read(path: Path, name: str) -> str:
-    """The text of the pack file ``path`` (UTF-8, universal newlines, within the size limit),
-    called ``name`` in messages."""
+    """The text of the pack file ``path``: UTF-8, universal newlines, within the size limit."""
+    raw = _read_bytes(path, name)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise _not_utf8(name, raw, error.start) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines
+
+
+def _read_bytes(path: Path, name: str) -> bytes:
     if not path.exists():
         raise PackFileError(f"file not found: {name}")
     if not path.is_file():
@@ -200,26 +171,22 @@ def _read(path: Path, name: str) -> str:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise _too_big(name, size)
-        raw = path.read_bytes()
+            raise PackFileError(f"{name} is {size:,} bytes long; the limit for a pack file is "
+                                f"{MAX_FILE_BYTES:,} bytes", Location(name, 1, 1, None))
+        return path.read_bytes()
     except OSError as error:
         reason = error.strerror or str(error)
         raise PackFileError(f"cannot read {name}: {reason}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        before = raw[: error.start]
-        line = before.count(b"\n") + 1
-        line_start = before.rfind(b"\n") + 1
-        column = len(before[line_start:].decode("utf-8", "replace")) + 1
-        raise PackFileError(
-            f"{name} is not UTF-8 text (byte 0x{raw[error.start]:02x} on line {line})",
-            Location(name, line, column, None),
-            "save the file with the UTF-8 encoding",
-        ) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines
 
 
-def _too_big(name: str, size: int) -> PackFileError:
-    return PackFileError(f"{name} is {size:,} bytes long; the limit for a pack file is "
-                         f"{MAX_FILE_BYTES:,} bytes", Location(name, 1, 1, None))
+def _not_utf8(name: str, raw: bytes, start: int) -> PackFileError:
+    """A file whose byte ``start`` is not UTF-8 text."""
+    before = raw[:start]
+    line = before.count(b"\n") + 1
+    line_start = before.rfind(b"\n") + 1
+    column = len(before[line_start:].decode("utf-8", "replace")) + 1
+    return PackFileError(
+        f"{name} is not UTF-8 text (byte 0x{raw[start]:02x} on line {line})",
+        Location(name, line, column, None),
+        "save the file with the UTF-8 encoding",
+    )

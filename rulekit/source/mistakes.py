@@ -1,15 +1,7 @@
-"""Two YAML mistakes of people who write effect code in YAML, said in their words.
+"""Two YAML mistakes of authors of effect code, said in their words and at their place.
 
-PyYAML reports them in its own terms, and the second one far from where it was made:
-
-- a value that starts with a character YAML reserves (``when: @key in hand``): "found
-  character '@' that cannot start any token"; or code that starts with a bracket, which YAML
-  reads as a list (``when: [c for c in hand[p]] == []``);
-- a line less indented than the lines above it inside a ``do: |`` block: the block ends
-  there, and YAML reads the line as something else ("could not find expected ':'" a few lines
-  further, or "expected the end of the indented block").
-
-:func:`explain` gives the error at the place of the mistake, or None for any other one.
+One is a value that starts with a character YAML reserves (``when: @key in hand``) or a
+bracket. The other is a line less indented than its ``do: |`` block, which ends the block.
 """
 
 from __future__ import annotations
@@ -35,35 +27,59 @@ def explain(text: str, error: yaml.MarkedYAMLError,
             at: Callable[[int, int], Location]) -> YamlSyntaxError | None:
     """A better-placed error for ``error`` in ``text`` (``at`` locates 0-based positions)."""
     mark = error.problem_mark or error.context_mark
-    problem = error.problem or ""
-    if mark is not None and "cannot start any token" in problem:
-        char = text.splitlines()[mark.line][mark.column:mark.column + 1]
-        if char in _RESERVED:
-            return YamlSyntaxError(f"a YAML value cannot start with {_RESERVED[char]}",
-                                   at(mark.line, mark.column), _QUOTE_HINT)
-    start = error.context_mark
+    reserved = _reserved_start(text, error, mark, at)
+    if reserved is not None:
+        return reserved
+    if error.context_mark is not None and mark is not None and _in_brackets(error):
+        return _code_in_brackets(text, error, error.context_mark, mark, at)
+    return _ended_block(text, mark, at)
+
+
+def _in_brackets(error: yaml.MarkedYAMLError) -> bool:
+    """Whether the mistake is inside a ``[...]`` list or a ``{...}`` mapping."""
     context = error.context or ""
-    if start is not None and mark is not None and ("flow sequence" in context or
-                                                    "flow mapping" in context):
-        line = text.splitlines()[start.line]
-        opener = line[start.column:start.column + 1]
-        closer = {"[": "]", "{": "}"}.get(opener, "")
-        # Code such as '[x for x in xs][0]' or '[c for c in hand[p]]': the list closes and
-        # text goes on after it, or a bracket follows a word.
-        code = line[start.column:mark.column].rstrip().endswith(closer) or \
-            problem.endswith(("got '['", "got '{'"))
-        if mark.line != start.line or not closer or not code:
-            return None
-        what = "list" if opener == "[" else "mapping"
-        return YamlSyntaxError(
-            f"YAML reads a value that starts with '{opener}' as a {what}, and this code is "
-            "not one", at(start.line, start.column), _QUOTE_HINT)
-    error_line = mark.line if mark is not None else len(text.splitlines())
-    dedented = _dedented_line(text.splitlines(), error_line)
+    return "flow sequence" in context or "flow mapping" in context
+
+
+def _reserved_start(text: str, error: yaml.MarkedYAMLError, mark: yaml.Mark | None,
+                    at: Callable[[int, int], Location]) -> YamlSyntaxError | None:
+    """A value that starts with a reserved character, such as ``@``."""
+    if mark is None or "cannot start any token" not in (error.problem or ""):
+        return None
+    char = text.splitlines()[mark.line][mark.column:mark.column + 1]
+    if char not in _RESERVED:
+        return None
+    return YamlSyntaxError(f"a YAML value cannot start with {_RESERVED[char]}",
+                           at(mark.line, mark.column), _QUOTE_HINT)
+
+
+def _code_in_brackets(text: str, error: yaml.MarkedYAMLError, start: yaml.Mark,
+                      mark: yaml.Mark, at: Callable[[int, int], Location]
+                      ) -> YamlSyntaxError | None:
+    """Code that starts with a bracket: YAML reads a list or a mapping."""
+    line = text.splitlines()[start.line]
+    opener = line[start.column:start.column + 1]
+    closer = {"[": "]", "{": "}"}.get(opener, "")
+    # Code such as '[x for x in xs][0]' or '[c for c in hand[p]]': the list closes and
+    # text goes on after it, or a bracket follows a word.
+    code = line[start.column:mark.column].rstrip().endswith(closer) or \
+        (error.problem or "").endswith(("got '['", "got '{'"))
+    if mark.line != start.line or not closer or not code:
+        return None
+    what = "list" if opener == "[" else "mapping"
+    return YamlSyntaxError(
+        f"YAML reads a value that starts with '{opener}' as a {what}, and this code is "
+        "not one", at(start.line, start.column), _QUOTE_HINT)
+
+
+def _ended_block(text: str, mark: yaml.Mark | None,
+                 at: Callable[[int, int], Location]) -> YamlSyntaxError | None:
+    """A line less indented than its block of text."""
+    lines = text.splitlines()
+    dedented = _dedented_line(lines, mark.line if mark is not None else len(lines))
     if dedented is None:
         return None
     line0, header0, indent = dedented
-    lines = text.splitlines()
     key = _BLOCK_HEADER.match(lines[header0])
     block = f"{key.group(2).strip()}: {key.group(3)}" if key else "|"
     return YamlSyntaxError(
@@ -74,9 +90,11 @@ def explain(text: str, error: yaml.MarkedYAMLError,
 
 
 def _dedented_line(lines: list[str], until: int) -> tuple[int, int, int] | None:
-    """The first line (0-based) at or before ``until`` that ends a block of text without
-    being YAML that may follow one, with the line of the block's header and the indentation
-    of its text."""
+    """The first line, up to ``until``, that ends a block of text too early.
+
+    Such a line is less indented than the block, but is not YAML that may follow it. It comes
+    with the block's header line and indentation. All count from 0.
+    """
     i = 0
     while i < len(lines) and i <= until:
         header = _BLOCK_HEADER.match(lines[i])
@@ -84,22 +102,27 @@ def _dedented_line(lines: list[str], until: int) -> tuple[int, int, int] | None:
             i += 1
             continue
         key_column = len(header.group(1))
-        body = [j for j in range(i + 1, len(lines)) if lines[j].strip()]
-        if not body:
+        first = next((j for j in range(i + 1, len(lines)) if lines[j].strip()), None)
+        if first is None:
             return None
-        indent = _indent(lines[body[0]])
+        indent = _indent(lines[first])
         if indent <= key_column:  # an empty block
             i += 1
             continue
-        j = body[0]
-        while j < len(lines) and (not lines[j].strip() or _indent(lines[j]) >= indent):
-            j += 1
-        if j >= len(lines) or j > until:
+        end = _block_end(lines, first, indent)
+        if end > min(until, len(lines) - 1):
             return None
-        if _indent(lines[j]) > key_column or not _YAML_LINE.match(lines[j]):
-            return j, i, indent
-        i = j
+        if _indent(lines[end]) > key_column or not _YAML_LINE.match(lines[end]):
+            return end, i, indent
+        i = end
     return None
+
+
+def _block_end(lines: list[str], first: int, indent: int) -> int:
+    j = first
+    while j < len(lines) and (not lines[j].strip() or _indent(lines[j]) >= indent):
+        j += 1
+    return j
 
 
 def _indent(line: str) -> int:

@@ -1,8 +1,4 @@
-"""Where a place inside a text value of a YAML file is in the file: the line and column of a
-position in the value (say, of a mistake in a piece of effect code) mapped back through the
-way the value is written (a literal or folded block, a plain or quoted scalar on one line or
-several). :meth:`rulekit.source.document.YamlDocument.text_location` asks it.
-"""
+"""Where a place inside a text value of a YAML file is in the file."""
 
 from __future__ import annotations
 
@@ -18,18 +14,27 @@ _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 
 
 def inside_scalar(doc: YamlDocument, info: _NodeInfo, line: int, column: int) -> Location:
-    """Where ``(line, column)`` (1-based) of the text of the scalar ``info`` of ``doc`` is in
-    the file (see :meth:`~rulekit.source.document.YamlDocument.text_location`)."""
+    """Where ``(line, column)``, 1-based, in the scalar ``info`` is in the file."""
     value = info.raw
     assert value is not None  # (a scalar with its text: YamlDocument.text_location checks)
     if info.style == "|":
         return _literal_location(doc, info, value, line, column)
     if info.style == ">":
-        header = _header_line(doc, info, ">")
-        positions = _folded_positions(doc, info, value, header)
-        if positions is None:
-            return _approximate(doc, header + 1, value, line, column, None)
-        return _from_positions(doc, positions, value, line, column, (header + 1, 0))
+        return _folded_location(doc, info, value, line, column)
+    return _flow_location(doc, info, value, line, column)
+
+
+def _folded_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
+                     column: int) -> Location:
+    header = _header_line(doc, info, ">")
+    positions = _folded_positions(doc, info, value, header)
+    if positions is None:
+        return _approximate(doc, header + 1, value, line, column, None)
+    return _from_positions(doc, positions, value, line, column, (header + 1, 0))
+
+
+def _flow_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
+                   column: int) -> Location:
     start = _value_start(doc, info)
     if info.style in ('"', "'"):
         quoted = _quoted_positions(doc, info, value, start)
@@ -43,6 +48,27 @@ def inside_scalar(doc: YamlDocument, info: _NodeInfo, line: int, column: int) ->
     if positions is None:
         return _approximate(doc, info.line, value, line, column, start)
     return _from_positions(doc, positions, value, line, column, (info.line, start))
+
+
+class _Replay:
+    """A text rebuilt as YAML reads it, with where each character is."""
+
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.positions: list[tuple[int, int]] = []
+
+    def add_break(self, fold: str, at: tuple[int, int]) -> None:
+        """Add what line breaks fold into; each character is placed ``at``."""
+        self.chars.extend(fold)
+        self.positions.extend([at] * len(fold))
+
+    def add_piece(self, line0: int, begin: int, piece: str) -> None:
+        """Add the text of a line, which starts at column ``begin``."""
+        self.chars.extend(piece)
+        self.positions.extend((line0, begin + i) for i in range(len(piece)))
+
+    def text(self) -> str:
+        return "".join(self.chars)
 
 
 def _header_line(doc: YamlDocument, info: _NodeInfo, indicator: str) -> int:
@@ -62,7 +88,7 @@ def _literal_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
 
 
 def _block_indent(doc: YamlDocument, header: int, value: str) -> int:
-    """The indentation of the block scalar whose indicator is on line ``header``."""
+    """The indentation of the block scalar whose header is line ``header``."""
     for index, text in enumerate(value.split("\n")):
         if text.strip():
             file_line = doc.source_line(header + index + 2)
@@ -78,7 +104,7 @@ def _block_indent(doc: YamlDocument, header: int, value: str) -> int:
 
 
 def _value_start(doc: YamlDocument, info: _NodeInfo) -> int:
-    """The 0-based column where a flow scalar's text starts (after any quote)."""
+    """The 0-based column where a flow scalar's text starts, after any quote."""
     first = doc._lines[info.line] if info.line < len(doc._lines) else ""
     if info.style in ('"', "'"):
         quote = first.find(info.style, info.column)
@@ -90,25 +116,9 @@ def _value_start(doc: YamlDocument, info: _NodeInfo) -> int:
 
 def _flow_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
 ) -> list[tuple[int, int]] | None:
-    """Replay the folding of a multi-line plain or quoted scalar; None if it differs."""
-    quoted = info.style in ('"', "'")
-    last = min(info.end_line, len(doc._lines) - 1)
-    end = info.end_column - 1 if quoted else info.end_column
-    segments: list[tuple[int, int, str]] = []
-    for line0 in range(info.line, last + 1):
-        text = doc._lines[line0]
-        begin = start if line0 == info.line else 0
-        stop = end if line0 == last else len(text)
-        piece = text[begin:stop]
-        if line0 != info.line:
-            stripped = piece.lstrip(" \t")
-            begin += len(piece) - len(stripped)
-            piece = stripped
-        if line0 != last:
-            piece = piece.rstrip(" \t")
-        segments.append((line0, begin, piece))
-    chars: list[str] = []
-    positions: list[tuple[int, int]] = []
+    """Replay the folding of a plain or quoted scalar; None if it differs."""
+    segments = _flow_segments(doc, info, start)
+    replay = _Replay()
     blank = 0
     prev_end = (info.line, start)
     for index, (line0, begin, piece) in enumerate(segments):
@@ -116,22 +126,35 @@ def _flow_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
             if not piece and index < len(segments) - 1:
                 blank += 1
                 continue
-            fold = "\n" * blank if blank else " "
-            chars.extend(fold)
-            positions.extend([prev_end] * len(fold))
+            replay.add_break("\n" * blank if blank else " ", prev_end)
             blank = 0
-        chars.extend(piece)
-        positions.extend((line0, begin + i) for i in range(len(piece)))
+        replay.add_piece(line0, begin, piece)
         prev_end = (line0, begin + len(piece))
-    if "".join(chars) != value:
-        return None
-    return positions
+    return replay.positions if replay.text() == value else None
+
+
+def _flow_segments(doc: YamlDocument, info: _NodeInfo, start: int
+                   ) -> list[tuple[int, int, str]]:
+    """Each line of a plain or quoted scalar, folded as YAML does: where its text starts, and it."""
+    quoted = info.style in ('"', "'")
+    last = min(info.end_line, len(doc._lines) - 1)
+    end = info.end_column - 1 if quoted else info.end_column
+    segments: list[tuple[int, int, str]] = []
+    for line0 in range(info.line, last + 1):
+        text = doc._lines[line0]
+        begin = start if line0 == info.line else 0
+        piece = text[begin:end if line0 == last else len(text)]
+        if line0 != info.line:
+            stripped = piece.lstrip(" \t")
+            begin += len(piece) - len(stripped)
+            piece = stripped
+        segments.append((line0, begin, piece if line0 == last else piece.rstrip(" \t")))
+    return segments
 
 
 def _quoted_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
 ) -> list[tuple[int, int]] | None:
-    """The file position of each character of a quoted scalar, replaying its escapes
-    (``\\n``, ``\\x41``, ``''``...) and line folding; None if the replay differs."""
+    """The file position of each character of a quoted scalar, escapes replayed; None if unsure."""
     lines = doc._lines
     end = (info.end_line, info.end_column - 1)  # the closing quote
     if end[0] >= len(lines):
@@ -153,23 +176,31 @@ def _quoted_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
         positions.extend(spaces)
         spaces = []
         positions.append((line0, col))
-        if info.style == "'":
-            col += 2 if text.startswith("''", col) else 1
-        elif ch != "\\":
-            col += 1
-        elif col + 1 >= len(text):  # an escaped line break joins the lines
-            positions.pop()
-            line0, col = _fold(doc, positions, line0, end[0], 0)
-        else:
-            col += 2 + _HEX_ESCAPES.get(text[col + 1], 0)
+        line0, col = _after_char(doc, positions, line0, col, info.style, end[0])
     positions.extend(spaces)
     return positions if len(positions) == len(value) else None
 
 
+def _after_char(doc: YamlDocument, positions: list[tuple[int, int]], line0: int, col: int,
+                style: str, last: int) -> tuple[int, int]:
+    """Where the character after ``(line0, col)`` of a quoted scalar starts, escapes skipped."""
+    text = doc._lines[line0]
+    if style == "'":
+        return line0, col + (2 if text.startswith("''", col) else 1)
+    if text[col] != "\\":
+        return line0, col + 1
+    if col + 1 >= len(text):
+        positions.pop()
+        return _fold(doc, positions, line0, last, 0)
+    return line0, col + 2 + _HEX_ESCAPES.get(text[col + 1], 0)
+
+
 def _fold(doc: YamlDocument, positions: list[tuple[int, int]], line0: int, last: int,
           space: int) -> tuple[int, int]:
-    """Step over a line break of a quoted scalar: each empty line that follows is a
-    newline; with none, the break is ``space`` spaces. Returns where the text goes on."""
+    """Step over a line break of a quoted scalar; return where the text goes on.
+
+    Each empty line that follows is a newline. With none, the break is ``space`` spaces.
+    """
     end_of_line = (line0, len(doc._lines[line0]))
     line0 += 1
     empty = 0
@@ -187,8 +218,7 @@ def _folded_positions(doc: YamlDocument, info: _NodeInfo, value: str, header: in
     indent = _block_indent(doc, header, value)
     last = info.end_line if info.end_column > 0 else info.end_line - 1
     last = min(last, len(doc._lines) - 1)
-    chars: list[str] = []
-    positions: list[tuple[int, int]] = []
+    replay = _Replay()
     blank = 0
     previous: tuple[int, int, bool] | None = None  # line0, end column, more indented
     for line0 in range(header + 1, last + 1):
@@ -198,24 +228,27 @@ def _folded_positions(doc: YamlDocument, info: _NodeInfo, value: str, header: in
             continue
         piece = text[indent:]
         more = piece[:1] in (" ", "\t")
-        if previous is None:  # leading empty lines are kept
-            fold, at = "\n" * blank, (line0, 0)
-        elif previous[2] or more:  # breaks around more-indented lines are kept
-            fold, at = "\n" * (blank + 1), (previous[0], previous[1])
-        else:  # one break folds into a space; n+1 breaks into n newlines
-            fold, at = ("\n" * blank if blank else " "), (previous[0], previous[1])
-        chars.extend(fold)
-        positions.extend([at] * len(fold))
-        chars.extend(piece)
-        positions.extend((line0, indent + i) for i in range(len(piece)))
+        replay.add_break(*_folded_break(previous, more, blank, line0))
+        replay.add_piece(line0, indent, piece)
         previous = (line0, indent + len(piece), more)
         blank = 0
-    built = "".join(chars)
+    built = replay.text()
     if built.rstrip("\n") != value.rstrip("\n"):
         return None
     if previous is not None:
-        positions.extend([(previous[0], previous[1])] * (len(value) - len(built)))
-    return positions[: len(value)]
+        replay.add_break("\n" * (len(value) - len(built)), (previous[0], previous[1]))
+    return replay.positions[: len(value)]
+
+
+def _folded_break(previous: tuple[int, int, bool] | None, more: bool, blank: int,
+                  line0: int) -> tuple[str, tuple[int, int]]:
+    """What the breaks before a line of a folded block become, and where."""
+    if previous is None:  # leading empty lines are kept
+        return "\n" * blank, (line0, 0)
+    at = (previous[0], previous[1])
+    if previous[2] or more:  # breaks around more-indented lines are kept
+        return "\n" * (blank + 1), at
+    return ("\n" * blank if blank else " "), at  # one break is a space; n+1 are n newlines
 
 
 def _from_positions(doc: YamlDocument, positions: list[tuple[int, int]],
@@ -240,7 +273,7 @@ def _from_positions(doc: YamlDocument, positions: list[tuple[int, int]],
 
 def _approximate(doc: YamlDocument, first_line0: int, value: str, line: int, column: int,
                  start: int | None) -> Location:
-    """Value line ``k`` on file line ``first_line0 + k - 1``, after its indentation."""
+    """Place line ``k`` of the value on file line ``first_line0 + k - 1``."""
     line = min(line, len(value.split("\n")))
     line0 = first_line0 + line - 1
     if line == 1 and start is not None:
@@ -251,14 +284,14 @@ def _approximate(doc: YamlDocument, first_line0: int, value: str, line: int, col
 
 
 def _offset(value: str, line: int, column: int) -> int:
-    """The index in ``value`` of 1-based ``(line, column)``; lines past the end are clamped."""
+    """The index in ``value`` of 1-based ``(line, column)``, within its lines."""
     lines = value.split("\n")
     line = min(max(line, 1), len(lines))
     return sum(len(text) + 1 for text in lines[: line - 1]) + max(column, 1) - 1
 
 
 def _skip_properties(text: str, column: int) -> int:
-    """The column after an anchor (``&a``) and a tag (``!!str``) starting at ``column``."""
+    """The column after an anchor (``&a``) and a tag (``!!str``) at ``column``."""
     while column < len(text) and text[column] in "&!":
         while column < len(text) and text[column] not in " \t":
             column += 1

@@ -1,21 +1,16 @@
-"""Check loaded pack files against the JSON Schemas of ``schemas/``, with messages for people.
+"""Check loaded pack files against the JSON Schemas of ``schemas/``.
 
-Every jsonschema error becomes a :class:`~rulekit.errors.SchemaError` located in the YAML file:
-an unknown key is reported at that key (with a "did you mean" hint), a wrong value at the value,
-a missing key at the mapping that lacks it. For ``anyOf``/``oneOf`` the alternative the value
-was most likely meant to match is reported.
-
-Two extra keywords of the schemas (ignored by validators, understood by editors such as VS Code)
-are used for messages: ``patternErrorMessage`` says what a ``pattern`` means, and
-``errorMessage`` replaces the message of a failing subschema.
+Each jsonschema error becomes a located :class:`~rulekit.errors.SchemaError`. The schemas'
+``patternErrorMessage`` and ``errorMessage`` keywords give some messages.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sized
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,33 +23,42 @@ from jsonschema.exceptions import (  # type: ignore[import-untyped, unused-ignor
 from rulekit.errors import Location, SchemaError, did_you_mean
 from rulekit.source.datafiles import data_dir
 from rulekit.source.document import JsonPath, YamlDocument
+from rulekit.source.wording import (
+    TYPE_NAMES,
+    cut,
+    either,
+    got,
+    pattern_message,
+    plain,
+    shown,
+    type_hint,
+)
 
 __all__ = ["SCHEMA_DIR", "load_schema", "validate_document"]
 
-# What the patterns of the schemas mean, for schemas without a patternErrorMessage.
-_PATTERN_MEANINGS = {
-    "^[a-z][a-z0-9_-]*$": "use lower-case letters, digits, '_' and '-', starting with a letter",
-    "^[A-Za-z_][A-Za-z0-9_]*$": "use letters, digits and '_', not starting with a digit",
-}
-
-_TYPE_NAMES = {
-    "string": "text",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "true/false",
-    "array": "a list",
-    "object": "a mapping",
-    "null": "null",
-}
-
-_SHOWN_LIMIT = 40  # longest text quoted in full in a message
-
+Schema = dict[str, Any]
+"""A JSON Schema, or a part of one: JSON data."""
 
 SCHEMA_DIR = data_dir("schemas")
 
+# What a failing bound says: "expected at least 3, got 2".
+_BOUNDS = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+           "exclusiveMaximum": "less than"}
+
+# What a failing size says, and what it says when the least size is 1.
+_SIZES = {
+    "minItems": "the list needs at least {value} items, it has {count}",
+    "maxItems": "the list may hold at most {value} items, it has {count}",
+    "minLength": "the text must be at least {value} characters long",
+    "maxLength": "the text must be at most {value} characters long",
+    "minProperties": "expected at least {value} key(s), got {count}",
+    "maxProperties": "expected at most {value} key(s), got {count}",
+}
+_NOT_EMPTY = {"minItems": "the list must not be empty", "minLength": "the text must not be empty"}
+
 
 @functools.cache
-def load_schema(name: str) -> dict[str, Any]:
+def load_schema(name: str) -> Schema:
     """The JSON Schema ``name`` of ``schemas/`` (``"pack"`` or ``"pack.schema.json"``)."""
     file = SCHEMA_DIR / (name if name.endswith(".json")
                          else f"{name.removesuffix('.schema')}.schema.json")
@@ -75,23 +79,22 @@ def _validator(name: str) -> Draft202012Validator:
 
 
 def validate_document(doc: YamlDocument, schema_name: str) -> list[SchemaError]:
-    """Every way ``doc`` breaks schema ``schema_name``, in file order (empty if none)."""
+    """Every way ``doc`` breaks schema ``schema_name``, in file order."""
     findings = [finding for error in _validator(schema_name).iter_errors(doc.data)
                 for finding in _explain(error, doc)]
     return _finish(findings)
 
 
-# -- findings -------------------------------------------------------------------------------
-
-
 @dataclass
 class _Finding:
+    """A mistake found, as it will be reported."""
+
     location: Location
     message: str
     hint: str | None = None
-    # For merging "missing required key" findings of one mapping and dropping them when an
-    # unknown key of the same mapping is obviously the missing one misspelled.
     path: JsonPath = ()
+    # A missing key and an unknown one of the same mapping: the second may be the first,
+    # misspelt. Missing keys of one mapping are reported together.
     missing: str | None = None
     unknown: str | None = None
     noun: str = ""
@@ -99,35 +102,9 @@ class _Finding:
 
 
 def _finish(findings: list[_Finding]) -> list[SchemaError]:
-    unknown_keys: dict[JsonPath, list[str]] = {}
-    for finding in findings:
-        if finding.unknown is not None:
-            unknown_keys.setdefault(finding.path, []).append(finding.unknown)
-
-    missing: dict[JsonPath, list[_Finding]] = {}
-    result: list[_Finding] = []
-    for finding in findings:
-        if finding.missing is None:
-            result.append(finding)
-            continue
-        typos = unknown_keys.get(finding.path, [])
-        if any(did_you_mean(typo, [finding.missing]) for typo in typos):
-            continue  # "unknown key 'dso' ... did you mean 'do'?" already says it
-        group = missing.setdefault(finding.path, [])
-        if all(f.missing != finding.missing for f in group):
-            group.append(finding)
-    for group in missing.values():
-        first = group[0]
-        names = [f"'{f.missing}'" for f in group]
-        if len(names) == 1:
-            first.message = f"missing required key {names[0]} in {first.noun}"
-            if first.description:
-                first.hint = f"{names[0]}: {first.description}"
-        else:
-            listed = ", ".join(names[:-1]) + " and " + names[-1]
-            first.message = f"missing required keys {listed} in {first.noun}"
-        result.append(first)
-
+    """The errors to report, once each, in file order."""
+    result = [finding for finding in findings if finding.missing is None]
+    result += _missing_keys(findings)
     seen: set[tuple[int, int, str]] = set()
     unique: list[_Finding] = []
     for finding in result:
@@ -139,331 +116,274 @@ def _finish(findings: list[_Finding]) -> list[SchemaError]:
     return [SchemaError(f.message, f.location, f.hint) for f in unique]
 
 
-def _expected(error: ValidationError) -> Any:
-    """The value of the failing keyword (typed loosely, as with or without jsonschema stubs)."""
-    return error.validator_value
+def _missing_keys(findings: list[_Finding]) -> list[_Finding]:
+    """One finding per mapping that lacks keys, but for keys an unknown key may misspell."""
+    unknown_keys = _unknown_keys(findings)
+    missing: dict[JsonPath, list[_Finding]] = {}
+    for finding in findings:
+        name = finding.missing
+        if name is None or any(did_you_mean(typo, [name])
+                               for typo in unknown_keys.get(finding.path, [])):
+            continue  # "unknown key 'dso' ... did you mean 'do'?" already says it
+        group = missing.setdefault(finding.path, [])
+        if all(f.missing != name for f in group):
+            group.append(finding)
+    return [_merged_missing(group) for group in missing.values()]
 
 
-def _instance(error: ValidationError) -> Any:
-    """The value that failed."""
-    return error.instance
+def _unknown_keys(findings: list[_Finding]) -> dict[JsonPath, list[str]]:
+    unknown_keys: dict[JsonPath, list[str]] = {}
+    for finding in findings:
+        if finding.unknown is not None:
+            unknown_keys.setdefault(finding.path, []).append(finding.unknown)
+    return unknown_keys
+
+
+def _merged_missing(group: list[_Finding]) -> _Finding:
+    first = group[0]
+    names = [f"'{f.missing}'" for f in group]
+    if len(names) > 1:
+        listed = ", ".join(names[:-1]) + " and " + names[-1]
+        first.message = f"missing required keys {listed} in {first.noun}"
+        return first
+    first.message = f"missing required key {names[0]} in {first.noun}"
+    if first.description:
+        first.hint = f"{names[0]}: {first.description}"
+    return first
 
 
 def _explain(error: ValidationError, doc: YamlDocument) -> list[_Finding]:
-    """The findings that describe one jsonschema error (and its context)."""
     path: JsonPath = tuple(error.absolute_path)
     keyword = str(error.validator)
-    schema = error.schema if isinstance(error.schema, dict) else {}
-    instance = _instance(error)
-    custom = schema.get("errorMessage")
-
+    instance = error.instance
     if "propertyNames" in error.absolute_schema_path and isinstance(instance, str):
-        return _explain_key(error, doc, path, instance)
+        return [_explain_key(error, doc, path, instance)]
     if keyword in ("anyOf", "oneOf"):
         return _explain_alternatives(error, doc, path)
-    if keyword in ("additionalProperties", "unevaluatedProperties") and isinstance(instance, dict):
-        return _explain_unknown_keys(error, doc, path, schema, instance)
-    if keyword == "required" and isinstance(instance, dict):
-        properties = schema.get("properties", {})
-        found = []
-        for name in _expected(error):
-            if name in instance:
-                continue
-            description = properties.get(name, {}).get("description")
-            finding = _Finding(
-                doc.location(path),
-                str(custom or f"missing required key '{name}'"),
-                None,
-                path,
-                None if custom else name,
-                noun=_noun(schema, path),
-                description=description if isinstance(description, str) else None,
-            )
-            found.append(finding)
-        return found
+    if keyword in _MAPPING_KEYWORDS and isinstance(instance, dict):
+        return _MAPPING_KEYWORDS[keyword](error, doc, path, instance)
+    return [_explain_value(error, doc, path)]
 
+
+def _schema_of(error: ValidationError) -> Schema:
+    return error.schema if isinstance(error.schema, dict) else {}
+
+
+def _explain_value(error: ValidationError, doc: YamlDocument, path: JsonPath) -> _Finding:
+    """A value that breaks a keyword, reported at the value."""
+    schema = _schema_of(error)
+    instance = error.instance
     location = _value_location(doc, path, instance)
-    if custom:
-        return [_Finding(location, str(custom), None, path)]
+    if schema.get("errorMessage"):
+        return _Finding(location, str(schema["errorMessage"]), None, path)
     message, hint = _describe_error(error, doc, path, schema)
-    if keyword == "uniqueItems" and isinstance(instance, list):
+    if error.validator == "uniqueItems" and isinstance(instance, list):
         location = _duplicate_location(doc, path, instance) or location
-    return [_Finding(location, message, hint, path)]
+    return _Finding(location, message, hint, path)
 
 
-def _describe_error(
-    error: ValidationError, doc: YamlDocument, path: JsonPath, schema: dict[str, Any]
-) -> tuple[str, str | None]:
-    keyword = str(error.validator)
-    value = _expected(error)
-    instance = _instance(error)
-    got = _got(instance, doc, path)
-    if keyword == "type":
-        types = [value] if isinstance(value, str) else list(value)
-        return f"expected {_either(_TYPE_NAMES.get(t, t) for t in types)}, got {got}", _type_hint(
-            types, instance, doc, path
-        )
-    if keyword == "enum":
-        options = ", ".join(_plain(v) for v in value)
-        return f"expected one of {options}, got {_shown(instance)}", _close(instance, value)
-    if keyword == "const":
-        return f"expected {_shown(value)}, got {_shown(instance)}", _close(instance, [value])
-    if keyword == "pattern" and isinstance(instance, str):
-        return _pattern_message(schema, instance, "value")
-    if keyword == "minimum":
-        return f"expected at least {value}, got {_shown(instance)}", None
-    if keyword == "maximum":
-        return f"expected at most {value}, got {_shown(instance)}", None
-    if keyword == "exclusiveMinimum":
-        return f"expected more than {value}, got {_shown(instance)}", None
-    if keyword == "exclusiveMaximum":
-        return f"expected less than {value}, got {_shown(instance)}", None
-    if keyword == "minItems":
-        if value == 1:
-            return "the list must not be empty", None
-        return f"the list needs at least {value} items, it has {len(instance)}", None
-    if keyword == "maxItems":
-        return f"the list may hold at most {value} items, it has {len(instance)}", None
-    if keyword == "minLength":
-        if value == 1:
-            return "the text must not be empty", None
-        return f"the text must be at least {value} characters long", None
-    if keyword == "maxLength":
-        return f"the text must be at most {value} characters long", None
-    if keyword == "uniqueItems":
-        return _duplicate_message(instance), "each item may appear only once"
-    if keyword == "minProperties":
-        return f"expected at least {value} key(s), got {len(instance)}", None
-    if keyword == "maxProperties":
-        return f"expected at most {value} key(s), got {len(instance)}", None
-    if keyword in ("False", "None", "not"):
-        return "this value is not allowed here", None
-    return error.message, None
-
-
-def _explain_key(
-    error: ValidationError, doc: YamlDocument, path: JsonPath, key: str
-) -> list[_Finding]:
-    """A mapping key that breaks ``propertyNames`` (usually an id with a bad character)."""
-    schema = error.schema if isinstance(error.schema, dict) else {}
-    location = doc.key_location((*path, key))
-    noun = str(schema.get("title") or "key")
-    if error.validator == "pattern":
-        message, hint = _pattern_message(schema, key, noun)
-    else:
-        message, hint = _describe_error(error, doc, (*path, key), schema)
-        message = f"invalid {noun} '{_cut(key)}': {message}"
-    return [_Finding(location, message, hint, path)]
-
-
-def _explain_unknown_keys(
-    error: ValidationError,
-    doc: YamlDocument,
-    path: JsonPath,
-    schema: dict[str, Any],
-    instance: dict[str, Any],
-) -> list[_Finding]:
-    properties = list(schema.get("properties", {}))
-    patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
-    noun = _noun(schema, path)
+def _explain_missing(error: ValidationError, doc: YamlDocument, path: JsonPath,
+                     instance: Mapping[str, object]) -> list[_Finding]:
+    schema = _schema_of(error)
+    custom = schema.get("errorMessage")
+    properties = schema.get("properties", {})
     found = []
-    for key in instance:
-        if key in properties or any(p.search(key) for p in patterns):
+    for name in error.validator_value:
+        if name in instance:
             continue
-        hint = did_you_mean(key, properties)
-        if hint is None and properties:
-            hint = "allowed keys: " + ", ".join(properties)
-        message = f"unknown key '{_cut(key)}' in {noun}"
-        found.append(_Finding(doc.key_location((*path, key)), message, hint, path, unknown=key))
+        description = properties.get(name, {}).get("description")
+        found.append(_Finding(
+            doc.location(path), str(custom or f"missing required key '{name}'"), None, path,
+            None if custom else name, noun=_noun(schema, path),
+            description=description if isinstance(description, str) else None))
     return found
 
 
-def _explain_alternatives(
-    error: ValidationError, doc: YamlDocument, path: JsonPath
-) -> list[_Finding]:
-    """Report the alternative of an anyOf/oneOf that the value was most likely meant for."""
+def _describe_error(error: ValidationError, doc: YamlDocument, path: JsonPath,
+                    schema: Schema) -> tuple[str, str | None]:
+    """The message and hint of a value that breaks a keyword."""
+    keyword = str(error.validator)
+    value, instance = error.validator_value, error.instance
+    if keyword == "type":
+        return _type_message(value, instance, doc, path)
+    if keyword == "enum":
+        return (f"expected one of {', '.join(plain(v) for v in value)}, got {shown(instance)}",
+                _close(instance, value))
+    if keyword == "const":
+        return f"expected {shown(value)}, got {shown(instance)}", _close(instance, [value])
+    if keyword == "pattern" and isinstance(instance, str):
+        return pattern_message(schema, instance, "value")
+    return _describe_limit(keyword, value, instance) or (error.message, None)
+
+
+def _type_message(value: str | list[str], instance: object, doc: YamlDocument,
+                  path: JsonPath) -> tuple[str, str | None]:
+    types = [value] if isinstance(value, str) else list(value)
+    return (f"expected {either(TYPE_NAMES.get(t, t) for t in types)}, "
+            f"got {got(instance, doc, path)}", type_hint(types, instance, doc, path))
+
+
+def _describe_limit(keyword: str, value: object,
+                    instance: object) -> tuple[str, str | None] | None:
+    """The message of a bound, a size or a rule; None for other keywords."""
+    if keyword in _BOUNDS:
+        return f"expected {_BOUNDS[keyword]} {value}, got {shown(instance)}", None
+    if keyword in _SIZES and isinstance(instance, Sized):
+        return _size_message(keyword, value, len(instance)), None
+    if keyword == "uniqueItems" and isinstance(instance, list):
+        return _duplicate_message(instance), "each item may appear only once"
+    if keyword in ("False", "None", "not"):
+        return "this value is not allowed here", None
+    return None
+
+
+def _size_message(keyword: str, value: object, count: int) -> str:
+    if keyword in _NOT_EMPTY and value == 1:
+        return _NOT_EMPTY[keyword]
+    return _SIZES[keyword].format(value=value, count=count)
+
+
+def _explain_key(error: ValidationError, doc: YamlDocument, path: JsonPath,
+                 key: str) -> _Finding:
+    """A mapping key that breaks ``propertyNames``: an id with a bad character."""
+    schema = _schema_of(error)
+    location = doc.key_location((*path, key))
+    noun = str(schema.get("title") or "key")
+    if error.validator == "pattern":
+        message, hint = pattern_message(schema, key, noun)
+    else:
+        message, hint = _describe_error(error, doc, (*path, key), schema)
+        message = f"invalid {noun} '{cut(key)}': {message}"
+    return _Finding(location, message, hint, path)
+
+
+def _explain_unknown_keys(error: ValidationError, doc: YamlDocument, path: JsonPath,
+                          instance: Mapping[str, object]) -> list[_Finding]:
+    schema = _schema_of(error)
+    properties = list(schema.get("properties", {}))
+    patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+    noun = _noun(schema, path)
+    return [_Finding(doc.key_location((*path, key)), f"unknown key '{cut(key)}' in {noun}",
+                     _unknown_key_hint(key, properties), path, unknown=key)
+            for key in instance
+            if key not in properties and not any(p.search(key) for p in patterns)]
+
+
+def _unknown_key_hint(key: str, properties: list[str]) -> str | None:
+    """A did-you-mean for an unknown key, or the keys allowed."""
+    hint = did_you_mean(key, properties)
+    if hint is None and properties:
+        hint = "allowed keys: " + ", ".join(properties)
+    return hint
+
+
+def _explain_alternatives(error: ValidationError, doc: YamlDocument,
+                          path: JsonPath) -> list[_Finding]:
+    """Report the alternative of an anyOf/oneOf the value was likely meant for."""
     context = list(error.context or [])
     if not context:  # oneOf matched more than once
         message = "this value matches more than one of the allowed forms"
-        return [_Finding(_value_location(doc, path, _instance(error)), message, None, path)]
-    branches: dict[Any, list[ValidationError]] = {}
+        return [_Finding(_value_location(doc, path, error.instance), message, None, path)]
+    branches = _branches(context)
+    fitting = [errors for errors in branches  # those of the value's kind
+               if not any(not e.relative_path and e.validator in ("type", "const", "enum")
+                          for e in errors)]
+    if fitting:
+        return _explain_fitting(fitting, doc)
+    return [_fits_none(error, doc, path, list(itertools.chain.from_iterable(branches)))]
+
+
+def _explain_fitting(fitting: list[list[ValidationError]], doc: YamlDocument
+                     ) -> list[_Finding]:
+    """The errors of the one alternative that fits the value's kind, or the likeliest."""
+    if len(fitting) == 1:
+        return list(itertools.chain.from_iterable(_explain(sub, doc) for sub in fitting[0]))
+    best = best_match(itertools.chain.from_iterable(fitting))
+    return _explain(best, doc) if best is not None else []
+
+
+def _branches(context: list[ValidationError]) -> list[list[ValidationError]]:
+    branches: dict[object, list[ValidationError]] = {}
     for sub in context:
         branch = sub.relative_schema_path[0] if sub.relative_schema_path else None
         branches.setdefault(branch, []).append(sub)
+    return list(branches.values())
 
-    def wrong_kind(errors: list[ValidationError]) -> bool:
-        """Whether the value is not even of the kind this alternative describes."""
-        return any(not e.relative_path and e.validator in ("type", "const", "enum") for e in errors)
 
-    fitting = [errors for errors in branches.values() if not wrong_kind(errors)]
-    if len(fitting) == 1:
-        return [finding for sub in fitting[0] for finding in _explain(sub, doc)]
-    if fitting:
-        best = best_match([e for errors in fitting for e in errors])
-        return _explain(best, doc) if best is not None else []
-    # The value fits none of the alternatives: list what was expected.
+def _fits_none(error: ValidationError, doc: YamlDocument, path: JsonPath,
+               subs: list[ValidationError]) -> _Finding:
+    """A value that fits none of the alternatives: what was expected."""
     expected: list[str] = []
-    choices: list[Any] = []
-    for errors in branches.values():
-        for sub in errors:
-            if sub.relative_path:
-                continue
-            if sub.validator == "type":
-                value = _expected(sub)
-                types = [value] if isinstance(value, str) else list(value)
-                expected.extend(_TYPE_NAMES.get(t, t) for t in types)
-            elif sub.validator == "const":
-                expected.append(_shown(_expected(sub)))
-                choices.append(_expected(sub))
-            elif sub.validator == "enum":
-                expected.extend(_shown(v) for v in _expected(sub))
-                choices.extend(_expected(sub))
-    instance = _instance(error)
-    unique = list(dict.fromkeys(expected))
-    message = f"expected {_either(unique)}, got {_got(instance, doc, path)}"
-    hint = _close(instance, choices)
-    return [_Finding(_value_location(doc, path, instance), message, hint, path)]
+    choices: list[object] = []
+    for sub in subs:
+        if not sub.relative_path:
+            expected += _expected_forms(sub)
+            choices += _choices(sub)
+    instance = error.instance
+    message = f"expected {either(expected)}, got {got(instance, doc, path)}"
+    return _Finding(_value_location(doc, path, instance), message, _close(instance, choices),
+                    path)
 
 
-# -- wording --------------------------------------------------------------------------------
+def _expected_forms(sub: ValidationError) -> list[str]:
+    """What one alternative expects, as a message says it."""
+    value = sub.validator_value
+    if sub.validator == "type":
+        types = [value] if isinstance(value, str) else list(value)
+        return [TYPE_NAMES.get(t, t) for t in types]
+    return [shown(choice) for choice in _choices(sub)]
 
 
-def _noun(schema: dict[str, Any], path: JsonPath) -> str:
-    """What a mapping is called in messages: its schema title, else its key."""
+def _choices(sub: ValidationError) -> list[object]:
+    value = sub.validator_value
+    return [value] if sub.validator == "const" else list(value) if sub.validator == "enum" \
+        else []
+
+
+_MAPPING_KEYWORDS = {"additionalProperties": _explain_unknown_keys,
+                     "unevaluatedProperties": _explain_unknown_keys, "required": _explain_missing}
+
+
+def _noun(schema: Schema, path: JsonPath) -> str:
+    """What messages call a mapping: its schema title, else its key."""
     title = schema.get("title")
     if isinstance(title, str) and title:
         return title[0].lower() + title[1:]
-    if path and isinstance(path[-1], str):
-        return f"'{path[-1]}'"
-    if path:
-        return f"item {path[-1] + 1}" if isinstance(path[-1], int) else "this mapping"
-    return "the file"
+    if not path:
+        return "the file"
+    last = path[-1]
+    return f"'{last}'" if isinstance(last, str) else f"item {last + 1}"
 
 
-def _pattern_message(
-    schema: dict[str, Any], value: str, default_noun: str
-) -> tuple[str, str | None]:
-    noun = str(schema.get("title") or default_noun)
-    pattern = str(schema.get("pattern", ""))
-    meaning = schema.get("patternErrorMessage") or _PATTERN_MEANINGS.get(pattern)
-    if not meaning:
-        meaning = f"it must match the pattern {pattern}"
-    fixed = _suggest_fix(value, pattern)
-    hint = f"try '{fixed}'" if fixed is not None else None
-    return f"invalid {noun} '{_cut(value)}': {meaning}", hint
-
-
-def _suggest_fix(value: str, pattern: str) -> str | None:
-    """A corrected spelling of ``value`` that matches ``pattern``, if an obvious one exists."""
-    try:
-        compiled = re.compile(pattern)
-    except re.error:
-        return None
-    underscored = re.sub(r"[^A-Za-z0-9_]+", "_", value.strip()).strip("_")
-    for candidate in (value.lower(), underscored, underscored.lower()):
-        if candidate and candidate != value and compiled.search(candidate):
-            return candidate
-    return None
-
-
-def _either(items: Iterable[str]) -> str:
-    names = list(dict.fromkeys(items))
-    if len(names) <= 1:
-        return names[0] if names else "something else"
-    return ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def _cut(text: str) -> str:
-    text = text.replace("\n", "\\n")
-    return text if len(text) <= _SHOWN_LIMIT else text[: _SHOWN_LIMIT - 3] + "..."
-
-
-def _plain(value: Any) -> str:
-    """An enum option as written in YAML, unquoted (``public``, ``3``, ``true``)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    return str(value)
-
-
-def _shown(value: Any) -> str:
-    """A value quoted for a message: ``'secret'``, ``3``, ``true``, ``a list``."""
-    if isinstance(value, str):
-        return f"'{_cut(value)}'"
-    if isinstance(value, bool) or value is None:
-        return _plain(value)
-    if isinstance(value, int | float):
-        return str(value)
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return repr(value)
-
-
-def _got(value: Any, doc: YamlDocument, path: JsonPath) -> str:
-    """What a value is, for 'expected X, got Y' messages."""
-    raw = doc.raw_text(path) if doc.has_path(path) else None
-    if isinstance(value, str):
-        return f"text '{_cut(value)}'"
-    if isinstance(value, bool):
-        written = _plain(value)
-        if raw is not None and raw.lower() != written:
-            return f"'{raw}', which YAML reads as {written}"
-        return written
-    if value is None:
-        if raw:
-            return f"'{raw}', which YAML reads as null"
-        if not path:
-            return "nothing (the file is empty)"
-        return "nothing"
-    if isinstance(value, int | float):
-        return f"the number {raw if raw else value}"
-    if isinstance(value, list):
-        return "an empty list" if not value else "a list"
-    if isinstance(value, dict):
-        return "an empty mapping" if not value else "a mapping"
-    return repr(value)
-
-
-def _type_hint(types: Sequence[str], value: Any, doc: YamlDocument, path: JsonPath) -> str | None:
-    raw = doc.raw_text(path) if doc.has_path(path) else None
-    if "string" in types and isinstance(value, bool | int | float) and raw:
-        return f'put it in quotes to make it text: "{raw}"'
-    if "string" in types and value is None and not raw:
-        return "the value is empty"
-    if "array" in types and isinstance(value, str):
-        return f"write a list: [{value}]" if "\n" not in value else "write a list: [a, b]"
-    return None
-
-
-def _close(value: Any, options: Iterable[Any]) -> str | None:
+def _close(value: object, options: Iterable[object]) -> str | None:
     if not isinstance(value, str):
         return None
     return did_you_mean(value, [o for o in options if isinstance(o, str)])
 
 
-def _value_location(doc: YamlDocument, path: JsonPath, value: Any) -> Location:
-    """Where to point for a bad value: the value itself, or its key when the value is empty."""
+def _value_location(doc: YamlDocument, path: JsonPath, value: object) -> Location:
+    """Where to point for a bad value: at it, or at its key if it is empty."""
     if value is None and path and doc.has_path(path) and not doc.raw_text(path):
         return doc.key_location(path)
     return doc.location(path)
 
 
-def _duplicate_message(items: list[Any]) -> str:
-    seen: list[Any] = []
-    for item in items:
-        if item in seen:
-            return f"{_shown(item)} is listed twice"
-        seen.append(item)
-    return "the list holds the same item twice"
-
-
-def _duplicate_location(doc: YamlDocument, path: JsonPath, items: list[Any]) -> Location | None:
-    seen: list[Any] = []
+def _first_repeat(items: list[object]) -> int | None:
+    seen: list[object] = []
     for index, item in enumerate(items):
         if item in seen:
-            return doc.location((*path, index))
+            return index
         seen.append(item)
     return None
+
+
+def _duplicate_message(items: list[object]) -> str:
+    at = _first_repeat(items)
+    return "the list holds the same item twice" if at is None else \
+        f"{shown(items[at])} is listed twice"
+
+
+def _duplicate_location(doc: YamlDocument, path: JsonPath, items: list[object]
+                        ) -> Location | None:
+    at = _first_repeat(items)
+    return None if at is None else doc.location((*path, at))

@@ -1,4 +1,4 @@
-"""A piece of effect code from a pack file, and where its positions are in that file."""
+"""A piece of effect code from a pack file, and where it is in the file."""
 
 from __future__ import annotations
 
@@ -21,17 +21,18 @@ class Position(Protocol):
 
 @dataclass(frozen=True)
 class Snippet:
-    """A piece of effect text and how to find its positions in the pack file."""
+    """A piece of effect text, and how to find its places in the file."""
 
     text: str
     locate: Callable[[int, int], Location]
 
     def location(self, pos: Position) -> Location:
+        """Where ``pos`` of the text is in the file."""
         return self.locate(pos.line, pos.column)
 
 
 def plain_snippet(text: str, file: str = "<text>") -> Snippet:
-    """A snippet whose positions are those of ``text`` itself (for tests and the REPL)."""
+    """A snippet whose places are those of ``text`` itself, for tests."""
     lines = text.splitlines() or [""]
 
     def locate(line: int, column: int) -> Location:

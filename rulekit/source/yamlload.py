@@ -1,15 +1,12 @@
-"""YAML text into plain values with the place of each, by PyYAML's composer (a ``SafeLoader``:
-no Python tags, no other non-standard tag either); mistakes said in words, at their place.
+"""Parse YAML text into plain values, with the place of each.
 
-See :mod:`rulekit.source.document` for what the values are and the decisions about keys,
-values and duplicates.
+PyYAML's safe composer parses the text; no tag that is not standard is allowed.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import yaml
+from yaml.constructor import SafeConstructor
 
 from rulekit.errors import DuplicateKeyError, YamlSyntaxError
 from rulekit.limits import MAX_INT
@@ -18,10 +15,14 @@ from rulekit.source.mistakes import explain
 
 __all__ = ["convert"]
 
+Scalar = str | int | float | bool | None
+
 _CORE = "tag:yaml.org,2002:"
 _STR, _INT, _FLOAT, _BOOL, _NULL = (_CORE + t for t in ("str", "int", "float", "bool", "null"))
 _TIMESTAMP, _MERGE = _CORE + "timestamp", _CORE + "merge"
 _MAP, _SEQ = _CORE + "map", _CORE + "seq"
+_KEY_TAGS = (_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP)
+_NOT_A = {_BOOL: "a boolean", _INT: "an integer", _FLOAT: "a number"}
 
 # How many values aliases may expand to in one file (a guard against "billion laughs").
 _MAX_NODES = 1_000_000
@@ -31,13 +32,13 @@ class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader; only its composer and scalar constructors are used."""
 
 
-# The safe loader on libyaml (C, several times faster), when PyYAML was built with it. A file
-# that fails to parse is parsed again by the Python loader, whose messages the errors quote.
-_FastLoader: Any = getattr(yaml, "CSafeLoader", None)
+# The safe loader written in C, when PyYAML was built with libyaml: it parses several times
+# faster. A file it cannot parse is parsed again by the Python loader, whose words the
+# messages quote.
+_FastLoader = getattr(yaml, "CSafeLoader", None)
 
 
-def _compose(text: str) -> tuple[yaml.Node | None, Any]:
-    """The root node of ``text`` and the loader that made it."""
+def _compose(text: str) -> tuple[yaml.Node | None, SafeConstructor]:
     if _FastLoader is not None:
         fast = _FastLoader(text)
         try:
@@ -54,28 +55,29 @@ def _compose(text: str) -> tuple[yaml.Node | None, Any]:
 
 
 def convert(document: YamlDocument) -> None:
-    """Parse the text of ``document`` into its data and the positions of its values; raises
-    :class:`~rulekit.errors.YamlSyntaxError` (or :class:`~rulekit.errors.DuplicateKeyError`)
-    at the first mistake."""
-    text = document.text
+    """Parse the text of ``document`` into its data and their places; raise at the first mistake."""
     try:
-        root, loader = _compose(text)
+        root, loader = _compose(document.text)
         document.data = _Converter(document, loader).convert_root(root)
     except yaml.MarkedYAMLError as error:
         raise _syntax_error(document, error) from None
     except yaml.reader.ReaderError as error:
-        line0, column0 = _line_column(text, error.position)
-        raise YamlSyntaxError(
-            f"character #x{error.character:04x} is not allowed in YAML text"
-            if isinstance(error.character, int)
-            else "this character is not allowed in YAML text",
-            document._at(line0, column0),
-            "remove it, or write it as an escape such as \\x07 inside double quotes",
-        ) from None
+        raise _character_error(document, error) from None
     except yaml.YAMLError as error:
         raise YamlSyntaxError(f"invalid YAML: {error}", document._at(0, 0)) from None
     except RecursionError:
         raise YamlSyntaxError("the YAML is nested too deeply", document._at(0, 0)) from None
+
+
+def _character_error(document: YamlDocument, error: yaml.reader.ReaderError) -> YamlSyntaxError:
+    line0, column0 = _line_column(document.text, error.position)
+    return YamlSyntaxError(
+        f"character #x{error.character:04x} is not allowed in YAML text"
+        if isinstance(error.character, int)
+        else "this character is not allowed in YAML text",
+        document._at(line0, column0),
+        "remove it, or write it as an escape such as \\x07 inside double quotes",
+    )
 
 
 def _line_column(text: str, index: int) -> tuple[int, int]:
@@ -90,42 +92,35 @@ def _line_column(text: str, index: int) -> tuple[int, int]:
 class _Converter:
     """Turns a composed node graph into plain values, recording positions."""
 
-    def __init__(self, document: YamlDocument, loader: Any) -> None:
+    def __init__(self, document: YamlDocument, loader: SafeConstructor) -> None:
         self.document = document
         self.nodes = document._nodes
         self.loader = loader
         self.active: set[int] = set()  # ids of collection nodes being converted (cycle check)
         self.count = 0
 
-    def convert_root(self, node: yaml.Node | None) -> Any:
+    def convert_root(self, node: yaml.Node | None) -> object:
+        """The value of the whole file."""
         if node is None:  # an empty file, or only comments
             self.nodes[()] = _NodeInfo("scalar", 0, 0, 0, 0, "", None, None, None)
             return None
         return self.convert(node, (), None)
 
     def record(self, node: yaml.Node, path: JsonPath, key: yaml.Node | None) -> None:
-        kind = (
-            "mapping"
-            if isinstance(node, yaml.MappingNode)
-            else "sequence"
-            if isinstance(node, yaml.SequenceNode)
-            else "scalar"
-        )
-        raw = node.value if isinstance(node, yaml.ScalarNode) else None
-        style = (getattr(node, "style", None) or "") if kind == "scalar" else ""
+        """Note where the value at ``path`` is, and where its key is."""
+        scalar = isinstance(node, yaml.ScalarNode)
+        kind = "mapping" if isinstance(node, yaml.MappingNode) else \
+            "sequence" if isinstance(node, yaml.SequenceNode) else "scalar"
+        start, end = node.start_mark, node.end_mark
+        key_line, key_column = (None, None) if key is None else \
+            (key.start_mark.line, key.start_mark.column)
         self.nodes[path] = _NodeInfo(
-            kind,
-            node.start_mark.line,
-            node.start_mark.column,
-            node.end_mark.line,
-            node.end_mark.column,
-            style,
-            raw,
-            key.start_mark.line if key is not None else None,
-            key.start_mark.column if key is not None else None,
-        )
+            kind, start.line, start.column, end.line, end.column,
+            (getattr(node, "style", None) or "") if scalar else "",
+            node.value if scalar else None, key_line, key_column)
 
-    def convert(self, node: yaml.Node, path: JsonPath, key: yaml.Node | None) -> Any:
+    def convert(self, node: yaml.Node, path: JsonPath, key: yaml.Node | None) -> object:
+        """None"""
         self.count += 1
         if self.count > _MAX_NODES:
             raise self.error(node, "the aliases of this file expand to too many values")
@@ -136,93 +131,109 @@ class _Converter:
             raise self.error(node, "an alias refers to a value that contains it")
         self.active.add(id(node))
         try:
-            if isinstance(node, yaml.SequenceNode):
-                if node.tag != _SEQ:
-                    raise self.bad_tag(node)
-                self.record(node, path, key)
-                return [self.convert(item, (*path, i), None) for i, item in enumerate(node.value)]
-            if isinstance(node, yaml.MappingNode):
-                if node.tag != _MAP:
-                    raise self.bad_tag(node)
-                result = self.mapping(node, path)
-                self.record(node, path, key)
-                return result
+            return self.collection(node, path, key)
         finally:
             self.active.discard(id(node))
+
+    def collection(self, node: yaml.Node, path: JsonPath, key: yaml.Node | None) -> object:
+        """The list or mapping of ``node``."""
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ:
+                raise self.bad_tag(node)
+            self.record(node, path, key)
+            return [self.convert(item, (*path, i), None) for i, item in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            if node.tag != _MAP:
+                raise self.bad_tag(node)
+            result = self.mapping(node, path)
+            self.record(node, path, key)
+            return result
         raise self.error(node, "unexpected YAML node")  # pragma: no cover
 
-    def mapping(self, node: yaml.MappingNode, path: JsonPath) -> dict[str, Any]:
-        explicit: list[tuple[str, yaml.Node, yaml.Node]] = []
-        merges: list[yaml.Node] = []
-        first_seen: dict[str, yaml.Node] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise self.error(key_node, "a mapping key must be a plain value, not a collection")
-            if key_node.tag == _MERGE:
-                if "<<" in first_seen:
-                    raise self.duplicate("<<", key_node, first_seen["<<"])
-                first_seen["<<"] = key_node
-                merges.append(value_node)
-                continue
-            if key_node.tag not in (_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP):
-                raise self.bad_tag(key_node)
-            key = str(key_node.value)
-            if key in first_seen:
-                raise self.duplicate(key, key_node, first_seen[key])
-            first_seen[key] = key_node
-            explicit.append((key, key_node, value_node))
-        result: dict[str, Any] = {}
+    def mapping(self, node: yaml.MappingNode, path: JsonPath) -> dict[str, object]:
+        """A mapping: the entries of its merge key, then its own."""
+        explicit, merges = self.entries(node)
+        result: dict[str, object] = {}
         for merge in merges:
             result.update(self.merged(merge, path))
         for key, key_node, value_node in explicit:
             result[key] = self.convert(value_node, (*path, key), key_node)
         return result
 
-    def merged(self, node: yaml.Node, path: JsonPath) -> dict[str, Any]:
-        """The entries a ``<<`` key brings in (earlier mappings of a list win)."""
-        if isinstance(node, yaml.MappingNode):
-            sources: list[yaml.Node] = [node]
-        elif isinstance(node, yaml.SequenceNode):
-            sources = list(node.value)
-        else:
-            sources = []
-        if not sources or not all(isinstance(s, yaml.MappingNode) for s in sources):
+    def entries(self, node: yaml.MappingNode
+                ) -> tuple[list[tuple[str, yaml.Node, yaml.Node]], list[yaml.Node]]:
+        """The entries of a mapping, and the values of its merge key."""
+        explicit: list[tuple[str, yaml.Node, yaml.Node]] = []
+        merges: list[yaml.Node] = []
+        first_seen: dict[str, yaml.Node] = {}
+        for key_node, value_node in node.value:
+            key = self.key(key_node)
+            if key in first_seen:
+                raise self.duplicate(key, key_node, first_seen[key])
+            first_seen[key] = key_node
+            if key_node.tag == _MERGE:
+                merges.append(value_node)
+            else:
+                explicit.append((key, key_node, value_node))
+        return explicit, merges
+
+    def key(self, node: yaml.Node) -> str:
+        """A mapping key: the text of a plain value; ``<<`` for a merge key."""
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.error(node, "a mapping key must be a plain value, not a collection")
+        if node.tag == _MERGE:
+            return "<<"
+        if node.tag not in _KEY_TAGS:
+            raise self.bad_tag(node)
+        return str(node.value)
+
+    def merged(self, node: yaml.Node, path: JsonPath) -> dict[str, object]:
+        """The entries a ``<<`` key brings in; earlier mappings of a list win."""
+        sources = _merge_sources(node)
+        if sources is None:
             raise self.error(node, "a merge key '<<' needs a mapping or a list of mappings")
-        result: dict[str, Any] = {}
+        result: dict[str, object] = {}
         for source in reversed(sources):
             value = self.convert(source, path, None)
+            assert isinstance(value, dict)  # (a mapping node with the map tag)
             result.update(value)
         return result
 
-    def scalar(self, node: yaml.ScalarNode) -> Any:
+    def scalar(self, node: yaml.ScalarNode) -> Scalar:
+        """The value of a scalar, by its tag."""
         tag = node.tag
-        value = node.value
         if tag in (_STR, _TIMESTAMP, _MERGE):
-            return value
+            return str(node.value)
         if tag == _NULL:
             return None
+        if tag not in _NOT_A:
+            raise self.bad_tag(node)
         try:
+            if tag == _INT:
+                return self.integer(node)
             if tag == _BOOL:
                 return self.loader.construct_yaml_bool(node)
-            if tag == _INT:
-                number = None if len(value) > 64 else self.loader.construct_yaml_int(node)
-                if number is None or abs(number) > MAX_INT:
-                    shown = value if len(value) <= 24 else f"{value[:20]}... ({len(value)} chars)"
-                    raise self.error(node, f"the number {shown} is too large; numbers lie "
-                                     f"within ±{MAX_INT:,} (±2^63 - 1)")
-                return number
-            if tag == _FLOAT:
-                return self.loader.construct_yaml_float(node)
+            return self.loader.construct_yaml_float(node)
         except (ValueError, KeyError, IndexError):
-            kind = {_BOOL: "a boolean", _INT: "an integer", _FLOAT: "a number"}[tag]
-            raise self.error(node, f"'{value}' is not {kind}") from None
-        raise self.bad_tag(node)
+            raise self.error(node, f"'{node.value}' is not {_NOT_A[tag]}") from None
+
+    def integer(self, node: yaml.ScalarNode) -> int:
+        """An integer within the bounds of the language."""
+        value = str(node.value)
+        number = None if len(value) > 64 else self.loader.construct_yaml_int(node)
+        if number is None or abs(number) > MAX_INT:
+            shown = value if len(value) <= 24 else f"{value[:20]}... ({len(value)} chars)"
+            raise self.error(node, f"the number {shown} is too large; numbers lie "
+                             f"within ±{MAX_INT:,} (±2^63 - 1)")
+        return number
 
     def error(self, node: yaml.Node, message: str, hint: str | None = None) -> YamlSyntaxError:
+        """A mistake at ``node``."""
         mark = node.start_mark
         return YamlSyntaxError(message, self.document._at(mark.line, mark.column), hint)
 
     def bad_tag(self, node: yaml.Node) -> YamlSyntaxError:
+        """A tag that pack files may not use."""
         tag = str(node.tag)
         shown = "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
         if "python/" in tag:
@@ -234,6 +245,7 @@ class _Converter:
         )
 
     def duplicate(self, key: str, node: yaml.Node, first: yaml.Node) -> DuplicateKeyError:
+        """A key given twice in one mapping."""
         mark = node.start_mark
         return DuplicateKeyError(
             f"duplicate key '{key}' (first given on line {first.start_mark.line + 1})",
@@ -242,7 +254,12 @@ class _Converter:
         )
 
 
-# -- syntax errors --------------------------------------------------------------------------
+def _merge_sources(node: yaml.Node) -> list[yaml.Node] | None:
+    """The mappings a merge key brings: one, or a list of them; None for anything else."""
+    sources = [node] if isinstance(node, yaml.MappingNode) else \
+        list(node.value) if isinstance(node, yaml.SequenceNode) else []
+    return sources if sources and all(isinstance(s, yaml.MappingNode) for s in sources) else None
+
 
 _TOKEN_NAMES = {
     "'<stream end>'": "the end of the file",
@@ -271,8 +288,25 @@ _TOKEN_NAMES = {
     "scalar": "value",
 }
 
+# Hints for PyYAML's messages: where to look (the problem, its context, or both), what to look
+# for, and the hint. The first that fits is given.
+_SYNTAX_HINTS = [
+    ("problem", "'\\t'", "indent YAML with spaces, not tabs"),
+    ("problem", "mapping values are not allowed",
+     "put text that contains ': ' in quotes, or check the indentation of this line"),
+    ("problem", "could not find expected ':'",
+     "a key needs ': ' after it; check the indentation or quote the text"),
+    ("context", "quoted scalar", "the closing quote is missing"),
+    ("problem", "<block end>", "check the indentation of this line"),
+    ("problem", "undefined alias", "an alias *name needs an anchor &name earlier in the file; "
+     "if this is code, put it in quotes"),
+    ("both", "expected a single document",
+     "a pack file holds one YAML document; remove the extra '---'"),
+]
+
 
 def _clean(text: str) -> str:
+    """PyYAML's words for a mistake, in ours."""
     text = " ".join(text.split())
     for raw, nice in _TOKEN_NAMES.items():
         text = text.replace(raw, nice)
@@ -280,22 +314,9 @@ def _clean(text: str) -> str:
 
 
 def _syntax_hint(problem: str, context: str) -> str | None:
-    if "'\\t'" in problem:
-        return "indent YAML with spaces, not tabs"
-    if "mapping values are not allowed" in problem:
-        return "put text that contains ': ' in quotes, or check the indentation of this line"
-    if "could not find expected ':'" in problem:
-        return "a key needs ': ' after it; check the indentation or quote the text"
-    if "quoted scalar" in context:
-        return "the closing quote is missing"
-    if "<block end>" in problem:
-        return "check the indentation of this line"
-    if "undefined alias" in problem:
-        return ("an alias *name needs an anchor &name earlier in the file; if this is code, "
-                "put it in quotes")
-    if "expected a single document" in context + problem:
-        return "a pack file holds one YAML document; remove the extra '---'"
-    return None
+    """A hint for a syntax error, if one of :data:`_SYNTAX_HINTS` fits."""
+    said = {"problem": problem, "context": context, "both": context + problem}
+    return next((hint for where, words, hint in _SYNTAX_HINTS if words in said[where]), None)
 
 
 def _syntax_error(document: YamlDocument, error: yaml.MarkedYAMLError) -> YamlSyntaxError:
@@ -305,17 +326,19 @@ def _syntax_error(document: YamlDocument, error: yaml.MarkedYAMLError) -> YamlSy
     problem = error.problem or error.context or "invalid YAML"
     context = error.context if error.problem else None
     mark = error.problem_mark or error.context_mark
-    message = _clean(problem)
-    cmark = error.context_mark
-    if context and "single document" in context:
-        message = "a second YAML document starts here"
-    elif (
-        context
-        and cmark is not None
-        and mark is not None
-        and ((cmark.line, cmark.column) != (mark.line, mark.column))
-    ):
-        message += f" ({_clean(context)} that starts at line {cmark.line + 1}, "
-        message += f"column {cmark.column + 1})"
     location = document._at(mark.line, mark.column) if mark is not None else document._at(0, 0)
-    return YamlSyntaxError(message, location, _syntax_hint(problem, context or ""))
+    return YamlSyntaxError(_syntax_message(problem, context, mark, error.context_mark),
+                           location, _syntax_hint(problem, context or ""))
+
+
+def _syntax_message(problem: str, context: str | None, mark: yaml.Mark | None,
+                    start: yaml.Mark | None) -> str:
+    """The message of a syntax error, with where its context starts."""
+    if context and "single document" in context:
+        return "a second YAML document starts here"
+    message = _clean(problem)
+    if context and start is not None and mark is not None and (
+            (start.line, start.column) != (mark.line, mark.column)):
+        message += f" ({_clean(context)} that starts at line {start.line + 1}, "
+        message += f"column {start.column + 1})"
+    return message
