@@ -1,14 +1,110 @@
-"""The result of a simulation run: its settings, its counts and the figures drawn from them."""
+"""The result of a simulation run: its settings, counts and figures."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict, Unpack
 
-from rulekit.sim.stats import TOGETHER, LengthSummary, Tally, wilson_interval
+from rulekit.sim.stats import TOGETHER, LengthDict, LengthSummary, Tally, wilson_interval
 
 # Fields of to_dict() that depend on the machine and how the games were run, not on the games.
 RUN_FIELDS = ("seconds", "games_per_second", "workers", "scheduler")
+
+
+class Share(TypedDict):
+    """Games, wins, the rate of wins and its 95% interval."""
+
+    games: int
+    wins: int
+    win_rate: float
+    ci95: list[float]
+
+
+class FirstMover(TypedDict):
+    """Who decided first in the games, and how often that role won."""
+
+    by_role: dict[str, Share]
+    together: int
+    comparable: bool
+    games: int
+    wins: int
+    rate: float
+    ci95: list[float]
+
+
+class RoleInitiative(TypedDict):
+    """A role's games and wins, with and without the initiative."""
+
+    held: Share
+    not_held: Share
+
+
+class InitiativeAt(Share):
+    """How the initiative's holder fared at one moment of the games."""
+
+    none: int
+    holders: dict[str, int]
+    by_role: dict[str, RoleInitiative]
+
+
+class Initiative(TypedDict):
+    """How the initiative's holder fared at the start and at the end."""
+
+    start: InitiativeAt
+    end: InitiativeAt
+
+
+class End(TypedDict):
+    """One way the games ended, as JSON gives it."""
+
+    reason: str
+    winner: str | None
+    games: int
+    rate: float
+
+
+class RunSettings(TypedDict):
+    """What a run was asked to do, and where it ran."""
+
+    pack: str
+    version: str
+    pack_hash: str
+    params: dict[str, int]
+    agents: dict[str, str]
+    seed: int
+    workers: int
+    max_rounds: int
+    seconds: float
+    role_names: dict[str, str]
+    scheduler: str | None
+
+
+class ResultDict(TypedDict):
+    """A run's result, as JSON gives it."""
+
+    pack: str
+    version: str
+    pack_hash: str
+    params: dict[str, int]
+    agents: dict[str, str]
+    games: int
+    seed: int
+    workers: int
+    scheduler: str | None
+    max_rounds: int
+    wins: dict[str, int]
+    draws: int
+    capped: int
+    win_rate: dict[str, float]
+    ci95: dict[str, list[float]]
+    mean_rounds: float
+    length: LengthDict
+    ends: list[End]
+    first_decider: FirstMover
+    initiative: Initiative | None
+    decisions: int
+    seconds: float
+    games_per_second: float
 
 
 @dataclass
@@ -39,7 +135,9 @@ class SimulationResult:
     held: dict[tuple[str, str, str], int] = field(default_factory=dict)  # see Tally.held
 
     @classmethod
-    def from_tally(cls, tally: Tally, roles: list[str], **settings: Any) -> SimulationResult:
+    def from_tally(cls, tally: Tally, roles: list[str],
+                   **settings: Unpack[RunSettings]) -> SimulationResult:
+        """The result of the games counted in ``tally``."""
         games = tally.games
         return cls(wins={role: tally.wins.get(role, 0) for role in roles}, draws=tally.draws,
                    capped=tally.capped, games=games,
@@ -51,12 +149,13 @@ class SimulationResult:
 
     @property
     def games_per_second(self) -> float:
+        """Games played per second."""
         return self.games / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def win_rate(self) -> dict[str, float]:
-        return {role: (count / self.games if self.games else 0.0)
-                for role, count in self.wins.items()}
+        """Each role's share of the games won."""
+        return {role: _rate(count, self.games) for role, count in self.wins.items()}
 
     @property
     def ci95(self) -> dict[str, tuple[float, float]]:
@@ -69,62 +168,49 @@ class SimulationResult:
         return LengthSummary.of(self.lengths)
 
     def end_reasons(self) -> list[tuple[str, str | None, int]]:
-        """(reason, winner or None, games) for every way the games ended, most frequent first."""
+        """(reason, winner or None, games) per way of ending, most frequent first."""
         rows = [(reason, winner or None, count) for (winner, reason), count in self.ends.items()]
         return sorted(rows, key=lambda row: (-row[2], row[0], row[1] or ""))
 
-    def first_mover(self) -> dict[str, Any]:
-        """Who took each game's first decision, and how often that role then won.
+    def first_mover(self) -> FirstMover:
+        """Who took each game's first decision, and how often that role won.
 
-        ``comparable`` is true when at least two roles each decided first in some games: only
-        then can the advantage of deciding first be told apart from the advantage of a role.
-        ``rate`` and ``ci95`` are the share of such games won by the role that decided first.
+        ``comparable`` says that several roles decided first in some games. Only then can
+        deciding first be told apart from a role's advantage. ``rate`` is the share of games
+        won by the first to decide.
         """
         roles = [role for role in self.wins if self.first.get(role)]
-        by_role = {}
-        for role in roles:
-            games, wins = self.first[role], self.first_wins.get(role, 0)
-            by_role[role] = {"games": games, "wins": wins, "win_rate": wins / games,
-                             "ci95": list(wilson_interval(wins, games))}
+        by_role = {role: _share(self.first_wins.get(role, 0), self.first[role])
+                   for role in roles}
         games = sum(self.first.get(role, 0) for role in roles)
         wins = sum(self.first_wins.get(role, 0) for role in roles)
         return {"by_role": by_role, "together": self.first.get(TOGETHER, 0),
                 "comparable": len(roles) >= 2, "games": games, "wins": wins,
-                "rate": wins / games if games else 0.0,
-                "ci95": list(wilson_interval(wins, games))}
+                "rate": _rate(wins, games), "ci95": list(wilson_interval(wins, games))}
 
-    def initiative(self) -> dict[str, Any] | None:
-        """How the holder of the initiative (the pack's ``flow.initiative``) fared, or None if
-        the pack declares none: at ``start`` (where each game first waited for a decision)
-        and at ``end`` (when it ended).
+    def initiative(self) -> Initiative | None:
+        """How the initiative's holder fared; None if the pack declares no initiative.
 
-        For each: ``games`` where a role held it (``none``: where the expression named no
-        role), the holder's ``wins``, ``win_rate`` and 95% Wilson interval ``ci95``;
-        ``holders``: games per holding role; ``by_role[role]["held"]`` and ``["not_held"]``:
-        that role's games and wins when it held the initiative and when the other did.
+        The pack's ``flow.initiative`` is read at two moments. ``start`` is where each game
+        first waited for a decision, ``end`` is when it ended. At each moment, ``games``
+        counts the games where a role held it, and ``none`` the others. ``wins`` are the
+        holder's. ``holders`` gives the games of each holder. ``by_role[role]`` gives a role's
+        games and wins when it held the initiative (``held``) and when it did not.
         """
         if not self.held:
             return None
-        return {moment: self._initiative_at(index)
-                for index, moment in enumerate(("start", "end"))}
+        return {"start": self._initiative_at(0), "end": self._initiative_at(1)}
 
-    def _initiative_at(self, index: int) -> dict[str, Any]:
-        rows = [(key[index], key[2], count) for key, count in self.held.items()]
+    def _initiative_at(self, moment: int) -> InitiativeAt:
+        """How the holder fared at the start (0) or the end (1)."""
+        rows = [(key[moment], key[2], count) for key, count in self.held.items()]
         known = [(holder, winner, count) for holder, winner, count in rows if holder]
-        wins = sum(count for holder, winner, count in known if holder == winner)
-        by_role = {}
-        for role in self.wins:
-            held = [(w, c) for h, w, c in known if h == role]
-            other = [(w, c) for h, w, c in known if h != role]
-            by_role[role] = {name: _share(sum(c for w, c in part if w == role),
-                                          sum(c for _, c in part))
-                             for name, part in (("held", held), ("not_held", other))}
-        holders = {role: sum(c for h, _, c in known if h == role) for role in self.wins}
-        return {**_share(wins, sum(c for _, _, c in known)),
-                "none": sum(c for h, _, c in rows if not h), "holders": holders,
-                "by_role": by_role}
+        return {**_holder_share(known),
+                "none": sum(count for holder, _, count in rows if not holder),
+                "holders": {role: _games_held(known, role) for role in self.wins},
+                "by_role": {role: _role_initiative(known, role) for role in self.wins}}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ResultDict:
         """Plain data for JSON output."""
         return {
             "pack": self.pack,
@@ -145,7 +231,7 @@ class SimulationResult:
             "mean_rounds": self.mean_rounds,
             "length": self.length.to_dict(),
             "ends": [{"reason": reason, "winner": winner, "games": count,
-                      "rate": count / self.games if self.games else 0.0}
+                      "rate": _rate(count, self.games)}
                      for reason, winner, count in self.end_reasons()],
             "first_decider": self.first_mover(),
             "initiative": self.initiative(),
@@ -154,19 +240,54 @@ class SimulationResult:
             "games_per_second": self.games_per_second,
         }
 
-    def outcome(self) -> dict[str, Any]:
-        """:meth:`to_dict` without the fields that depend on how the games were run: equal
-        for any number of workers and any scheduler."""
-        data = self.to_dict()
+    def outcome(self) -> dict[str, object]:
+        """:meth:`to_dict` without the fields that depend on where games ran.
+
+        It is the same for any number of workers and any scheduler.
+        """
+        data: dict[str, object] = dict(self.to_dict())
         for key in RUN_FIELDS:
             del data[key]
         return data
 
 
-def _share(wins: int, games: int) -> dict[str, Any]:
+Held = list[tuple[str, str, int]]  # (holder, winner, games) where a role held the initiative
+
+
+def _holder_share(known: Held) -> Share:
+    """The games where a role held the initiative, and its wins."""
+    wins = sum(count for holder, winner, count in known if holder == winner)
+    return _share(wins, sum(count for _, _, count in known))
+
+
+def _games_held(known: Held, role: str) -> int:
+    """The games where ``role`` held the initiative."""
+    return sum(count for holder, _, count in known if holder == role)
+
+
+def _role_initiative(known: Held, role: str) -> RoleInitiative:
+    """The games and wins of ``role``, with and without the initiative."""
+    held = [(winner, count) for holder, winner, count in known if holder == role]
+    other = [(winner, count) for holder, winner, count in known if holder != role]
+    return {"held": _role_share(held, role), "not_held": _role_share(other, role)}
+
+
+def _role_share(games: list[tuple[str, int]], role: str) -> Share:
+    """The share of ``games`` (winner, count) that ``role`` won."""
+    wins = sum(count for winner, count in games if winner == role)
+    return _share(wins, sum(count for _, count in games))
+
+
+def _rate(count: int, games: int) -> float:
+    """``count`` as a share of ``games`` (0 without games)."""
+    return count / games if games else 0.0
+
+
+def _share(wins: int, games: int) -> Share:
     """Games, wins, the rate of wins and its 95% Wilson interval."""
-    return {"games": games, "wins": wins, "win_rate": wins / games if games else 0.0,
+    return {"games": games, "wins": wins, "win_rate": _rate(wins, games),
             "ci95": list(wilson_interval(wins, games))}
 
 
-__all__ = ["RUN_FIELDS", "SimulationResult"]
+__all__ = ["RUN_FIELDS", "End", "FirstMover", "Initiative", "InitiativeAt",
+           "ResultDict", "RoleInitiative", "RunSettings", "Share", "SimulationResult"]
