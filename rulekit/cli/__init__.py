@@ -1,24 +1,28 @@
-"""The ``rulekit`` command: validate packs, simulate games between agents, run scenario tests.
+"""The ``rulekit`` command line.
 
-    rulekit validate PACK...
-    rulekit simulate PACK [-n GAMES] [--seed S] [--agents ROLE=AGENT,...] [--param KEY=VALUE]...
-                          [--workers W] [--max-rounds R] [--json]
-    rulekit test PACK [--param KEY=VALUE]... [-k FILTER] [-v] [--require-coverage]
-    rulekit play [PACK] [--seat ROLE=human|AGENT]... [--seed S] [--param KEY=VALUE]...
+Each command has a module (``rulekit.cli.validate``...). Its ``register(commands)`` adds
+the command's parser, and its ``run(args)`` runs it. A command line imports the module of its
+command only. The engine is imported only when a command needs it. So ``rulekit --help``
+starts at once.
+
+The commands::
+
+    rulekit validate PACK... [--strict] [--format text|json] [--no-cache]
+    rulekit simulate PACK [-n GAMES] [--seed S] [--agents ROLE=AGENT,...] [-p KEY=VALUE]...
+                          [--sweep KEY=V1,V2,...]... [-j W] [--scheduler ADDRESS]
+                          [--max-rounds R] [--json | --csv] [-q]
+    rulekit test PACK [-p KEY=VALUE]... [-k FILTER] [-v] [--require-coverage] [--with-base]
+    rulekit play [PACK] [--seat ROLE=human|AGENT]... [--seed S] [-p KEY=VALUE]...
                         [--resume FILE [--take-seat]] [--save FILE] [--list] [--fast]
                         [--no-color]
     rulekit replay FILE [--as ROLE|all] [--all] [--pack PACK] [--no-color]
-    rulekit map PACK [--param KEY=VALUE]... [--no-color]
+    rulekit map PACK [-p KEY=VALUE]... [--no-color] [--out FILE.svg]
     rulekit docs PACK [--out FILE]
     rulekit new NAME [--from PACK]
-    rulekit list [--json]
+    rulekit list [FOLDER...] [--json]
 
-One module per command (``rulekit.cli.validate``...), each with ``register(commands)``, which
-adds its subparser, and the function that runs it; a command line that names a command imports
-and registers that command's module only. Exit codes: 0 success, 1 an error (a broken
-pack, a failing scenario, a bad value, piped answers not understood), 2 a bad command line, 130
-interrupted, 128 + N stopped by signal N (``play`` saves first). The engine is
-imported only when a command needs it, so that ``rulekit --help`` and friends start at once.
+The exit code is 0 for success, and 1 for an error: a broken pack, a failing scenario, a bad
+value. It is 2 for a bad command line, 130 after Ctrl-C, and 128 + N after signal N.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from rulekit.cli.common import PROG, err
 from rulekit.errors import PackError, PackErrors, RulekitError
@@ -41,10 +45,10 @@ COMMANDS = {"validate": "validate", "simulate": "simulate", "test": "test", "pla
 
 
 def tune_gc() -> None:
-    """Run the cyclic garbage collector less often, as programs making many small objects do.
+    """Run the cyclic garbage collector less often.
 
-    The engine makes and drops many small lists and dicts, almost never in cycles. With
-    Python's default threshold, a search bot spends a large share of its time collecting.
+    The engine makes and drops many small lists and dicts, almost never in cycles. With the
+    default threshold, a search bot spends much of its time collecting.
     """
     young, middle, old = gc.get_threshold()
     if 0 < young < 50_000:
@@ -52,7 +56,7 @@ def tune_gc() -> None:
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser of the command line; with ``only``, of that command alone."""
+    """The parser of the command line, or of the command ``only``."""
     parser = argparse.ArgumentParser(
         prog=PROG, description="A rules-as-data engine for two-player tabletop games.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
@@ -63,27 +67,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _report(exc: RulekitError) -> None:
-    if isinstance(exc, PackErrors):
-        for error in exc.errors:
-            err(str(error))
-        count = len(exc.errors)
-        err(f"{PROG}: error: {count} error{'' if count == 1 else 's'} in the pack")
-    elif isinstance(exc, PackError) and exc.location is not None:
-        err(str(exc))
-    else:
-        err(f"{PROG}: error: {exc}")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     tune_gc()
-    parser = build_parser(argv[0] if argv else None)
-    args = parser.parse_args(argv)
+    args = build_parser(argv[0] if argv else None).parse_args(argv)
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command of ``args``; return its exit code."""
     try:
-        code: Any = args.func(args)
-        return int(code)
+        return int(args.func(args))
     except RulekitError as exc:
         _report(exc)
         return 1
@@ -94,13 +89,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _report(exc: RulekitError) -> None:
+    """Print an error of rulekit's on standard error."""
+    if isinstance(exc, PackErrors):
+        _report_pack_errors(exc)
+    elif isinstance(exc, PackError) and exc.location is not None:
+        err(str(exc))
+    else:
+        err(f"{PROG}: error: {exc}")
+
+
+def _report_pack_errors(exc: PackErrors) -> None:
+    """Print each error found in a pack, then their number."""
+    for error in exc.errors:
+        err(str(error))
+    count = len(exc.errors)
+    err(f"{PROG}: error: {count} error{'' if count == 1 else 's'} in the pack")
+
+
 def entry() -> NoReturn:
     """The ``rulekit`` command (and ``python -m rulekit``)."""
     sys.exit(main())
 
 
 def _silence_stdout() -> None:
-    """After a closed pipe (``rulekit ... | head``), keep Python quiet at exit."""
+    """Keep Python quiet at exit after a closed pipe."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -1,4 +1,4 @@
-"""A progress bar for long commands: rich, on standard error, only when it is a terminal."""
+"""A progress bar for long commands, on standard error when it is a terminal."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ REFRESH_SECONDS = 0.1
 @contextmanager
 def progress_bar(total: int, what: str, quiet: bool = False
                  ) -> Iterator[Callable[[int], None] | None]:
-    """Yield a function told how many more of ``total`` items are done, or None when there is
-    no bar to show (``quiet``, or standard error is not a terminal). The bar is drawn only when
-    told, by this thread: no drawing thread runs while worker processes are forked."""
+    """Yield a function to tell how many more of ``total`` items are done.
+
+    It yields None with ``quiet``, or when standard error is not a terminal. The bar is drawn
+    only when told, by this thread. So no drawing thread runs while workers are forked.
+    """
     if quiet or total <= 0 or not sys.stderr.isatty():
         yield None
         return
@@ -37,9 +39,10 @@ def progress_bar(total: int, what: str, quiet: bool = False
         shown = [0.0]
 
         def advance(done: int) -> None:
+            """Count ``done`` more items; draw at most ten times a second."""
             bar.update(task, advance=done)
             now = time.monotonic()
-            if now - shown[0] >= REFRESH_SECONDS:  # at most ten drawings a second
+            if now - shown[0] >= REFRESH_SECONDS:
                 shown[0] = now
                 bar.refresh()
 

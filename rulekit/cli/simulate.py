@@ -1,17 +1,19 @@
-"""``rulekit simulate PACK``: many games between agents; who wins them, how and how fast."""
+"""``rulekit simulate PACK``: many games between agents, and who wins them."""
 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from rulekit.cli.common import add_param_option, games, out, positive, seed
+from rulekit.cli.common import Commands, add_param_option, games, out, positive, seed
 
 if TYPE_CHECKING:
     from rulekit.sim.simulation import SimulationResult
 
 
-def register(commands: Any) -> None:
+def register(commands: Commands) -> None:
+    """Add ``rulekit simulate`` and its options."""
     parser = commands.add_parser(
         "simulate", help="play many games between agents and count the wins",
         description="Play games between agents (random by default) and report each role's "
@@ -50,53 +52,66 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play the games, then print the report."""
     from rulekit.bots.registry import parse_agents
     from rulekit.cli.progress import progress_bar
     from rulekit.pack.params import parse_params
-    from rulekit.sim.simulation import simulate, sweep
+    from rulekit.sim.simulation import simulate
 
     params = parse_params(args.param)
     agents = parse_agents(args.agents)
-    options: dict[str, Any] = {"games": args.games, "seed": args.seed, "agents": agents,
-                               "workers": args.workers, "max_rounds": args.max_rounds,
-                               "scheduler": args.scheduler}
     if args.sweep:
-        from rulekit.pack.loader import load_pack
-        from rulekit.sim.sweep import check_sweeps, combinations
-
-        # Checked here first, so that the bar knows its length; sweep() checks again.
-        declared = load_pack(args.pack, params).manifest.get("parameters") or {}
-        rows = len(combinations(check_sweeps(args.sweep, declared, params)))
-        with progress_bar(args.games * rows, "games", args.quiet) as progress:
-            keys, results = sweep(args.pack, args.sweep, params, progress=progress, **options)
-        from rulekit.sim.report import sweep_table
-
-        _print(args, results, keys, sweep_table(results, keys))
-        return 0
+        return _run_sweep(args, params, agents)
     with progress_bar(args.games, "games", args.quiet) as progress:
-        result = simulate(args.pack, params, progress=progress, **options)
+        result = simulate(args.pack, params, args.games, args.seed, agents, args.workers,
+                          args.max_rounds, scheduler=args.scheduler, progress=progress)
+    _print_run(args, result)
+    return 0
+
+
+def _run_sweep(args: argparse.Namespace, params: Mapping[str, str],
+               agents: Mapping[str, str]) -> int:
+    """Play the games for each combination of swept values."""
+    from rulekit.cli.progress import progress_bar
+    from rulekit.pack.loader import load_pack
+    from rulekit.sim.simulation import sweep
+    from rulekit.sim.sweep import check_sweeps, combinations
+
+    # Checked here first, so that the bar knows its length; sweep() checks again.
+    declared = load_pack(args.pack, dict(params)).manifest.get("parameters") or {}
+    rows = len(combinations(check_sweeps(args.sweep, declared, params)))
+    with progress_bar(args.games * rows, "games", args.quiet) as progress:
+        keys, results = sweep(args.pack, args.sweep, params, args.games, args.seed, agents,
+                              args.workers, args.max_rounds, scheduler=args.scheduler,
+                              progress=progress)
+    _print_sweep(args, results, keys)
+    return 0
+
+
+def _print_run(args: argparse.Namespace, result: SimulationResult) -> None:
+    """Print one run's report as ``--csv``, ``--json`` or text."""
+    import json
+
     from rulekit.sim.report import csv_report, text_report
 
     if args.csv:
         out(csv_report([result]))
     elif args.json:
-        import json
-
         out(json.dumps(result.to_dict(), sort_keys=False))
     else:
         out(text_report(result))
-    return 0
 
 
-def _print(args: argparse.Namespace, results: list[SimulationResult], keys: list[str],
-           table: str) -> None:
-    from rulekit.sim.report import csv_report
+def _print_sweep(args: argparse.Namespace, results: list[SimulationResult],
+                 keys: list[str]) -> None:
+    """Print a sweep's report as ``--csv``, ``--json`` or a text table."""
+    import json
+
+    from rulekit.sim.report import csv_report, sweep_table
 
     if args.csv:
         out(csv_report(results, keys))
     elif args.json:
-        import json
-
         out(json.dumps({"sweep": keys, "runs": [r.to_dict() for r in results]}))
     else:
-        out(table)
+        out(sweep_table(results, keys))
