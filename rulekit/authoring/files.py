@@ -12,8 +12,11 @@ __all__ = ["write_text_atomic"]
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, then rename it,
-    so that a reader never sees half a file and a failed write leaves the old one."""
+    """Write ``text`` into ``path``, whole or not at all.
+
+    The text goes into a temporary file beside ``path``, then takes its name. So a reader
+    never sees half a file. A failed write leaves the old one.
+    """
     folder = path.parent
     if not folder.is_dir():
         raise UsageError(f"cannot write '{path}': no folder '{folder}'")

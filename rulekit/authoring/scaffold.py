@@ -1,11 +1,12 @@
 """``rulekit new``: write a new pack folder that validates, tests and plays at once.
 
-A new pack is either the teaching template of :mod:`rulekit.authoring.template`, or a variant
-of an existing pack: a ``pack.yaml`` that ``extends`` it and a file for what it changes. Either
-way each YAML file gets a ``# yaml-language-server: $schema=...`` first line naming a copy of
-rulekit's schemas in the pack's own ``.schemas/`` folder, so that editors find the schemas
-wherever the pack lives. The pack is written into a temporary folder beside its target, loaded
-and checked there, then renamed into place: a failed ``new`` leaves nothing behind.
+A new pack is the template of :mod:`rulekit.authoring.template`, or a variant of a pack. A
+variant is a ``pack.yaml`` that ``extends`` the pack, and a file for its changes.
+
+Each YAML file begins with a ``# yaml-language-server: $schema=...`` line. It names a copy of
+a schema in the pack's ``.schemas/`` folder. So editors find the schemas wherever the pack
+lives. The pack is written and checked beside its target, then renamed. So a failed ``new``
+leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import re
 import shutil
 import tempfile
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +39,7 @@ _MARK = "__SCHEMA__\n"
 
 @dataclass
 class NewPack:
-    """What ``new_pack`` made: the folder, its files, and the pack as loaded from it."""
+    """What ``new_pack`` made: the folder, its files, its figures."""
 
     folder: Path
     files: list[str]
@@ -46,31 +49,39 @@ class NewPack:
 
 
 def pack_id_for(target: Path) -> str:
-    """The pack id a folder name gives, or a :class:`UsageError` saying what a name may be."""
+    """The pack id a folder name gives.
+
+    A name that cannot be an id raises a :class:`UsageError` that says why.
+    """
     name = target.name
     if _ID.match(name):
         return name
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9_-]+", "_", plain.lower()).strip("_-")
-    if slug and not slug[0].isalpha():
-        slug = f"pack_{slug}"
+    slug = _slug(name)
     hint = f"try '{target.with_name(slug)}'" if slug else None
     raise UsageError(f"'{name or target}' cannot name a pack: use lower-case letters, digits, "
                      "'_' and '-', starting with a letter (the folder's name is the pack's id)",
                      hint)
 
 
+def _slug(name: str) -> str:
+    """An id made of ``name``, which may suit as a pack's."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9_-]+", "_", plain.lower()).strip("_-")
+    if slug and not slug[0].isalpha():
+        slug = f"pack_{slug}"
+    return slug
+
+
 def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
-    """Write a new pack into ``target`` (absent or an empty folder): the template, or a variant
-    of ``base``. Return what was written, after loading and checking it."""
+    """Write the template, or a variant of ``base``, into ``target``.
+
+    ``target`` must be absent or an empty folder. The pack is loaded and checked before it
+    takes its place.
+    """
     pack_id = pack_id_for(target)
     _check_target(target)
-    try:
-        temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
-                                     dir=target.parent))
-    except OSError as exc:
-        raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
-    try:
+    temp = _staging_folder(target)
+    with _removed_on_failure(temp, target):
         files = (_write_variant(temp, target, pack_id, base) if base
                  else _write_template(temp, pack_id))
         _copy_schemas(temp)
@@ -79,17 +90,37 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
         if target.is_dir():
             target.rmdir()
         os.rename(temp, target)
+    return NewPack(target, files, len(loaded.game.symbols.cards), len(scenarios),
+                   list(loaded.game.roles))
+
+
+def _staging_folder(target: Path) -> Path:
+    """A new hidden folder beside ``target``, to write the pack into."""
+    try:
+        return Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
+                                     dir=target.parent))
+    except OSError as exc:
+        raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
+
+
+@contextmanager
+def _removed_on_failure(temp: Path, target: Path) -> Iterator[None]:
+    """Remove the folder ``temp`` if the block fails.
+
+    A failure of the system (an ``OSError``) becomes a :class:`UsageError`.
+    """
+    try:
+        yield
     except OSError as exc:
         shutil.rmtree(temp, ignore_errors=True)
         raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise
-    return NewPack(target, files, len(loaded.game.symbols.cards), len(scenarios),
-                   list(loaded.game.roles))
 
 
 def _check_target(target: Path) -> None:
+    """Refuse a file, a folder that is not empty, or a missing parent."""
     if target.exists():
         if not target.is_dir():
             raise UsageError(f"'{target}' is a file; a pack is a folder",
@@ -108,7 +139,10 @@ def pack_title(pack_id: str) -> str:
 
 
 def _schema_header(folder: Path, file: Path, kind: str) -> str:
-    """The editor's first line for ``file`` (a ``kind`` file), or "" without that schema."""
+    """The editor's first line for ``file``, of the ``kind`` given.
+
+    It is "" if rulekit has no schema of that kind.
+    """
     if not (SCHEMA_DIR / f"{kind}.schema.json").is_file():
         return ""
     schema = folder / SCHEMA_FOLDER / f"{kind}.schema.json"
@@ -116,11 +150,13 @@ def _schema_header(folder: Path, file: Path, kind: str) -> str:
 
 
 def _write(path: Path, text: str) -> None:
+    """Write ``text`` into ``path``, making its folder if needed."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8", newline="\n")
 
 
 def _write_template(folder: Path, pack_id: str) -> list[str]:
+    """Write the template's files into ``folder``; return their names."""
     kinds = {"pack.yaml": "pack", "rules.yaml": "rules"}
     for name, text in template.TEMPLATE.items():
         path = folder / name
@@ -135,11 +171,13 @@ def _write_template(folder: Path, pack_id: str) -> list[str]:
 
 
 def _fill(text: str, pack_id: str, name: str) -> str:
+    """Put the pack's id and name in the template's text."""
     return text.replace("__ID__", pack_id).replace("__NAME__", name).replace(
         "__FOLDER__", pack_id)
 
 
 def _with_header(text: str, header: str) -> str:
+    """``text`` with ``header`` as its first line, instead of its own."""
     lines = [line for line in text.splitlines(keepends=True)
              if not line.lstrip().startswith(HEADER)]
     body = "".join(lines)
@@ -147,8 +185,10 @@ def _with_header(text: str, header: str) -> str:
 
 
 def _write_variant(folder: Path, target: Path, pack_id: str, base: LoadedPack) -> list[str]:
-    """A short variant of ``base``: a pack.yaml that extends it, a file for the changes (whose
-    comments show how) and a first scenario."""
+    """Write a short variant of ``base`` into ``folder``; return its files.
+
+    It is a pack.yaml that extends ``base``, a file of changes and a scenario.
+    """
     files = {"pack.yaml": ("pack", _variant_manifest(target, pack_id, base)),
              "changes.yaml": ("content", _variant_changes(base)),
              "scenarios/variant.yaml": ("scenarios", _variant_scenarios(base))}
@@ -160,7 +200,7 @@ def _write_variant(folder: Path, target: Path, pack_id: str, base: LoadedPack) -
 
 
 def _base_reference(target: Path, base: LoadedPack) -> str:
-    """How the variant names its base: the id of a shipped pack, else a relative folder."""
+    """How the variant names its base: a shipped pack's id, else a folder."""
     folder = base.folder.resolve()
     if folder.parent == shipped_packs_dir().resolve() and folder.name == base.id:
         return base.id
@@ -169,6 +209,7 @@ def _base_reference(target: Path, base: LoadedPack) -> str:
 
 
 def _variant_manifest(target: Path, pack_id: str, base: LoadedPack) -> str:
+    """The ``pack.yaml`` of a variant, with the base's parameters commented out."""
     lines = [f"# A variant of {base.id}: it inherits everything of {base.id} and changes only "
              "what its files name.",
              f"id: {pack_id}", f"name: {json.dumps(pack_title(pack_id))}", "version: 0.1.0",
@@ -186,6 +227,7 @@ def _variant_manifest(target: Path, pack_id: str, base: LoadedPack) -> str:
 
 
 def _variant_changes(base: LoadedPack) -> str:
+    """The variant's file of changes: empty, with comments that show how."""
     cards = base.game.symbols.cards
     first = next(iter(cards.values()), {"id": "CARD"})
     card = str(first["id"]).split("#")[0]
@@ -223,8 +265,11 @@ scenarios:
 
 
 def _variant_scenarios(base: LoadedPack) -> str:
-    """The first scenario of a variant; with a secret pile per role in the base, it also
-    checks that a player does not see another's (``sees``), as every change should keep."""
+    """The first scenario of a variant.
+
+    If the base has a secret pile per role, it checks that a player does not see
+    another's. Every change should keep that so.
+    """
     roles = base.game.roles
     secret = next((z.name for z in base.game.symbols.zones.values()
                    if z.per == "role" and z.visibility == "owner"), None)
@@ -242,6 +287,7 @@ def _variant_scenarios(base: LoadedPack) -> str:
 
 
 def _variant_readme(pack_id: str, base: LoadedPack) -> str:
+    """The README of a variant."""
     role = base.game.roles[0]
     lines = [
         f"# {pack_title(pack_id)}",
@@ -263,6 +309,7 @@ def _variant_readme(pack_id: str, base: LoadedPack) -> str:
 
 
 def _copy_schemas(folder: Path) -> None:
+    """Copy rulekit's schemas into the pack's own schema folder."""
     target = folder / SCHEMA_FOLDER
     target.mkdir()
     for schema in sorted(SCHEMA_DIR.glob("*.schema.json")):

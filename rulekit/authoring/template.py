@@ -1,6 +1,8 @@
-"""The files of a new pack made by ``rulekit new``: a small complete game with comments that
-teach. ``__ID__``, ``__NAME__`` and ``__FOLDER__`` are replaced when the files are written;
-``__SCHEMA__`` marks where each YAML file's editor header goes."""
+"""The files of a new pack: a small game whose comments teach.
+
+``__ID__``, ``__NAME__`` and ``__FOLDER__`` are replaced when the files are written.
+``__SCHEMA__`` marks where each YAML file's editor header goes.
+"""
 
 from __future__ import annotations
 
