@@ -12,11 +12,7 @@ __all__ = ["write_text_atomic"]
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` into ``path``, whole or not at all.
-
-    The text goes into a temporary file beside ``path``, then takes its name. So a reader
-    never sees half a file. A failed write leaves the old one.
-    """
+    """Write ``text`` into ``path`` through a file beside it, so no reader sees half of it."""
     folder = path.parent
     if not folder.is_dir():
         raise UsageError(f"cannot write '{path}': no folder '{folder}'")
@@ -26,6 +22,9 @@ def write_text_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temp, 0o666 & ~mask)  # as readable as any other output, not only by its owner
         os.replace(temp, path)
     except OSError as exc:
         Path(temp).unlink(missing_ok=True)

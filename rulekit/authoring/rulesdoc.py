@@ -1,10 +1,6 @@
 """A pack's rules as a Markdown document for players and reviewers.
 
-``rules_document(pack, scenarios)`` writes it from a loaded pack and its scenarios. It gives
-the roles, the parameters and the components. Then come the setup, the flow and the end of
-the game. Anytime actions, procedures and functions follow. Last come the rules, each with the
-scenarios that cover it. Effect code is shown as written. The author's YAML comments beside a
-declaration are its prose.
+Effect code is shown as written. The author's YAML comments on a declaration are its prose.
 """
 
 from __future__ import annotations
@@ -30,7 +26,7 @@ Row = Sequence[object]  # the cells of a table's row
 def rules_document(pack: LoadedPack, scenarios: list[Scenario], name: str | None = None) -> str:
     """The Markdown rules document of ``pack``; ``scenarios`` give the rules' coverage.
 
-    ``name`` is how the document's commands name the pack. By default it is the pack's id.
+    ``name`` is how the document's commands name the pack (its id by default).
     """
     return _Writer(pack, scenarios, name or pack.id).document()
 
@@ -76,10 +72,7 @@ class _Writer:
                 parts.append(section.strip())
         return "\n\n".join(parts) + "\n"
 
-    # ------------------------------------------------------------ helpers
-
     def role(self, role: str) -> str:
-        """A role by name, with its id if they differ."""
         name = self.role_names.get(role, role)
         return f"**{name}** ({code(role)})" if name != role else f"**{role}**"
 
@@ -100,13 +93,10 @@ class _Writer:
             yield f"anytime action {code(action['id'])}", str(action.get("when", ""))
 
     def definition_snippets(self) -> Iterator[tuple[str, str]]:
-        """(where, code) of the procedures, then of the functions."""
         for name, spec in self.source.get("procedures", {}).items():
             yield f"procedure {code(name)}", str(spec.get("do", ""))
         for name, spec in self.source.get("functions", {}).items():
             yield f"function {code(name)}", str(spec.get("returns", ""))
-
-    # ------------------------------------------------------------ sections
 
     def title(self) -> str:
         """The pack's name, description and version."""
@@ -186,7 +176,6 @@ class _Writer:
         return "\n".join(lines)
 
     def near(self, place: str) -> list[str]:
-        """The names of the places a route leads to from ``place``."""
         board = self.game.symbols.board
         return [board.nodes[other].get("name", other) for other in board.neighbors(place)]
 
@@ -212,7 +201,6 @@ class _Writer:
                   [self.zone_row(name) for name in zones])])
 
     def zone_row(self, name: str) -> Row:
-        """The row of the zone ``name``."""
         zone = self.game.symbols.zones[name]
         initial = zone.initial
         if isinstance(initial, list):
@@ -259,7 +247,6 @@ class _Writer:
         return "\n".join(lines)
 
     def flow_intro(self, phases: list[Mapping[str, object]], rounds: object) -> str:
-        """The order of the phases, and how many rounds there are."""
         names = ", ".join(str(p.get("name", p["id"])) for p in phases)
         if rounds is None:
             return (f"Each round runs its phases in this order: {names}. Rounds go on until "
@@ -279,7 +266,6 @@ class _Writer:
         return lines
 
     def rounds_note(self, rounds: object) -> str:
-        """The default of the parameter that sets the rounds, if one does."""
         declared = self.manifest.get("parameters") or {}
         if isinstance(rounds, str) and rounds in declared:
             return f" (the parameter, {declared[rounds]['default']} unless changed)"
@@ -297,7 +283,6 @@ class _Writer:
         return "\n".join(lines) if len(lines) > 2 else ""
 
     def end_conditions(self, checks: list[Mapping[str, str]]) -> list[str]:
-        """The end conditions, in the order they are checked."""
         if not checks:
             return []
         lines = ["The game ends the moment one of these holds (checked after every change, "
@@ -336,7 +321,6 @@ class _Writer:
         return "\n".join(lines)
 
     def definition(self, kind: str, name: str, spec: Mapping[str, Any], key: str) -> list[str]:
-        """The lines of one function or procedure."""
         params = ", ".join(f"{p}: {t}" for p, t in (spec.get("params") or {}).items())
         lines = [f"### {kind.capitalize()} {code(f'{name}({params})')}", ""]
         prose = self.source.comment(f"{kind}s", (name,))
@@ -364,7 +348,6 @@ class _Writer:
         return "\n".join(lines)
 
     def covering(self) -> dict[str, list[str]]:
-        """Rule id -> the names of the scenarios that cover it."""
         covering: dict[str, list[str]] = {}
         for scenario in self.scenarios:
             for rule in scenario.covers:
@@ -373,14 +356,12 @@ class _Writer:
 
 
 def _rule(rule_id: str, text: str, scenarios: list[str]) -> list[str]:
-    """The lines of one rule: id, text, scenarios."""
     covered = "; ".join(f"*{name}*" for name in scenarios)
     return [f"### {rule_id}", "", " ".join(text.split()) or "*(no text)*", "",
             f"Scenarios: {covered}" if covered else "Scenarios: none yet."]
 
 
 def _by_type(cards: list[_Card]) -> dict[str, list[_Card]]:
-    """The cards grouped by type, in the order types appear."""
     groups: dict[str, list[_Card]] = {}
     for card in cards:
         groups.setdefault(card.type, []).append(card)
@@ -388,16 +369,12 @@ def _by_type(cards: list[_Card]) -> dict[str, list[_Card]]:
 
 
 def _card_heading(kind: str, group: list[_Card]) -> str:
-    """The heading of the cards of one type, with their number."""
     heading = f"type {code(kind)}" if kind else "without a type"
     return f"#### Cards of {heading} ({sum(card.copies for card in group)})"
 
 
 def _card_table(group: list[_Card], mentions: dict[str, list[str]] | None) -> str:
-    """The table of a group of cards.
-
-    With ``mentions``, it tells where the code names each card.
-    """
+    """The table of a group of cards, with where the code names each if ``mentions``."""
     props = _property_names(group)
     texts = any(card.text is not None for card in group)
     header = ["card", "id", "copies", *props, *(["text"] if texts else []),
@@ -407,7 +384,6 @@ def _card_table(group: list[_Card], mentions: dict[str, list[str]] | None) -> st
 
 def _card_row(card: _Card, props: list[str], texts: bool,
               mentions: dict[str, list[str]] | None) -> list[object]:
-    """The row of one card."""
     row: list[object] = [card.name, code(card.id), card.copies]
     row += [_value(card.props[p]) if p in card.props else "" for p in props]
     if texts:
@@ -418,7 +394,6 @@ def _card_row(card: _Card, props: list[str], texts: bool,
 
 
 def _property_names(cards: list[_Card]) -> list[str]:
-    """The names of the cards' properties, in order of appearance."""
     return list(dict.fromkeys(name for card in cards for name in card.props))
 
 
@@ -434,7 +409,6 @@ def _value(value: object) -> str:
 
 
 def _bound(value: object) -> str:
-    """A bound, or a dash for none."""
     return "-" if value is None else str(value)
 
 
@@ -446,7 +420,6 @@ def _bounds(minimum: int | None, maximum: int | None) -> str:
 
 
 def _per(per: str | int | None) -> str:
-    """What a zone or a variable has one per."""
     if per is None:
         return ""
     return f"number 1 to {per}" if isinstance(per, int) else per
@@ -454,7 +427,6 @@ def _per(per: str | int | None) -> str:
 
 def _visibility(visibility: str, per: str | int | None, owner: str | None,
                 role_names: dict[str, str]) -> str:
-    """Who sees a zone or a variable."""
     if visibility == "owner":
         if owner is not None:
             return f"{role_names.get(owner, owner)} only"

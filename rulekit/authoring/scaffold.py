@@ -1,12 +1,7 @@
 """``rulekit new``: write a new pack folder that validates, tests and plays at once.
 
-A new pack is the template of :mod:`rulekit.authoring.template`, or a variant of a pack. A
-variant is a ``pack.yaml`` that ``extends`` the pack, and a file for its changes.
-
-Each YAML file begins with a ``# yaml-language-server: $schema=...`` line. It names a copy of
-a schema in the pack's ``.schemas/`` folder. So editors find the schemas wherever the pack
-lives. The pack is written and checked beside its target, then renamed. So a failed ``new``
-leaves nothing behind.
+A new pack is a copy of the template folder, or a variant: a ``pack.yaml`` that ``extends`` a
+pack. Each YAML file's first line names a schema copied into the pack, for editors.
 """
 
 from __future__ import annotations
@@ -22,7 +17,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulekit.authoring import template
 from rulekit.errors import UsageError
 from rulekit.pack.find import shipped_packs_dir
 from rulekit.pack.loader import LoadedPack, load_pack
@@ -35,6 +29,11 @@ SCHEMA_FOLDER = ".schemas"
 HEADER = "# yaml-language-server: $schema="
 _ID = re.compile(r"^[a-z][a-z0-9_-]*$")
 _MARK = "__SCHEMA__\n"
+# The files of the template, a small game whose comments teach. __ID__, __NAME__ and
+# __FOLDER__ are replaced when they are written; __SCHEMA__ marks the editor's header.
+TEMPLATE = Path(__file__).parent / "template"
+TEMPLATE_FILES = ("pack.yaml", "rules.yaml", "cards.yaml", "components.yaml", "flow.yaml",
+                  "scenarios/basics.yaml")
 
 
 @dataclass
@@ -49,10 +48,7 @@ class NewPack:
 
 
 def pack_id_for(target: Path) -> str:
-    """The pack id a folder name gives.
-
-    A name that cannot be an id raises a :class:`UsageError` that says why.
-    """
+    """The pack id a folder name gives, or a :class:`UsageError` that says why not."""
     name = target.name
     if _ID.match(name):
         return name
@@ -64,7 +60,6 @@ def pack_id_for(target: Path) -> str:
 
 
 def _slug(name: str) -> str:
-    """An id made of ``name``, which may suit as a pack's."""
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9_-]+", "_", plain.lower()).strip("_-")
     if slug and not slug[0].isalpha():
@@ -73,10 +68,9 @@ def _slug(name: str) -> str:
 
 
 def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
-    """Write the template, or a variant of ``base``, into ``target``.
+    """Write the template, or a variant of ``base``, into ``target``, absent or empty.
 
-    ``target`` must be absent or an empty folder. The pack is loaded and checked before it
-    takes its place.
+    The pack is written and checked beside ``target``, then renamed: a failure leaves nothing.
     """
     pack_id = pack_id_for(target)
     _check_target(target)
@@ -95,7 +89,6 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
 
 
 def _staging_folder(target: Path) -> Path:
-    """A new hidden folder beside ``target``, to write the pack into."""
     try:
         return Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
                                      dir=target.parent))
@@ -105,10 +98,7 @@ def _staging_folder(target: Path) -> Path:
 
 @contextmanager
 def _removed_on_failure(temp: Path, target: Path) -> Iterator[None]:
-    """Remove the folder ``temp`` if the block fails.
-
-    A failure of the system (an ``OSError``) becomes a :class:`UsageError`.
-    """
+    """Remove the folder ``temp`` if the block fails; an ``OSError`` becomes a UsageError."""
     try:
         yield
     except OSError as exc:
@@ -120,7 +110,6 @@ def _removed_on_failure(temp: Path, target: Path) -> Iterator[None]:
 
 
 def _check_target(target: Path) -> None:
-    """Refuse a file, a folder that is not empty, or a missing parent."""
     if target.exists():
         if not target.is_dir():
             raise UsageError(f"'{target}' is a file; a pack is a folder",
@@ -139,10 +128,7 @@ def pack_title(pack_id: str) -> str:
 
 
 def _schema_header(folder: Path, file: Path, kind: str) -> str:
-    """The editor's first line for ``file``, of the ``kind`` given.
-
-    It is "" if rulekit has no schema of that kind.
-    """
+    """The editor's first line for ``file``, or "" if rulekit has no schema of ``kind``."""
     if not (SCHEMA_DIR / f"{kind}.schema.json").is_file():
         return ""
     schema = folder / SCHEMA_FOLDER / f"{kind}.schema.json"
@@ -150,7 +136,6 @@ def _schema_header(folder: Path, file: Path, kind: str) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    """Write ``text`` into ``path``, making its folder if needed."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8", newline="\n")
 
@@ -158,26 +143,28 @@ def _write(path: Path, text: str) -> None:
 def _write_template(folder: Path, pack_id: str) -> list[str]:
     """Write the template's files into ``folder``; return their names."""
     kinds = {"pack.yaml": "pack", "rules.yaml": "rules"}
-    for name, text in template.TEMPLATE.items():
+    for name in TEMPLATE_FILES:
         path = folder / name
         kind = "scenarios" if name.startswith("scenarios/") else kinds.get(name, "content")
         header = _schema_header(folder, path, kind)
-        text = text.replace(_MARK, header + "\n" if header else "")
+        text = _template(name).replace(_MARK, header + "\n" if header else "")
         _write(path, _fill(text, pack_id, pack_title(pack_id)))
-    readme = template.README.replace("__COMMANDS__", template.COMMANDS).replace(
-        "__EDITOR__", template.EDITOR).replace("__ROLE__", "red")
+    readme = _template("README.md").replace("__COMMANDS__", _template("commands.md")).replace(
+        "__EDITOR__", _template("editor.md")).replace("__ROLE__", "red")
     _write(folder / "README.md", _fill(readme, pack_id, pack_title(pack_id)))
-    return [*template.TEMPLATE, "README.md"]
+    return [*TEMPLATE_FILES, "README.md"]
+
+
+def _template(name: str) -> str:
+    return (TEMPLATE / name).read_text(encoding="utf-8")
 
 
 def _fill(text: str, pack_id: str, name: str) -> str:
-    """Put the pack's id and name in the template's text."""
     return text.replace("__ID__", pack_id).replace("__NAME__", name).replace(
         "__FOLDER__", pack_id)
 
 
 def _with_header(text: str, header: str) -> str:
-    """``text`` with ``header`` as its first line, instead of its own."""
     lines = [line for line in text.splitlines(keepends=True)
              if not line.lstrip().startswith(HEADER)]
     body = "".join(lines)
@@ -185,10 +172,7 @@ def _with_header(text: str, header: str) -> str:
 
 
 def _write_variant(folder: Path, target: Path, pack_id: str, base: LoadedPack) -> list[str]:
-    """Write a short variant of ``base`` into ``folder``; return its files.
-
-    It is a pack.yaml that extends ``base``, a file of changes and a scenario.
-    """
+    """Write a variant of ``base`` (manifest, changes, a scenario) into ``folder``; its files."""
     files = {"pack.yaml": ("pack", _variant_manifest(target, pack_id, base)),
              "changes.yaml": ("content", _variant_changes(base)),
              "scenarios/variant.yaml": ("scenarios", _variant_scenarios(base))}
@@ -227,7 +211,7 @@ def _variant_manifest(target: Path, pack_id: str, base: LoadedPack) -> str:
 
 
 def _variant_changes(base: LoadedPack) -> str:
-    """The variant's file of changes: empty, with comments that show how."""
+    """The variant's file of changes: empty, with comments that show how to write them."""
     cards = base.game.symbols.cards
     first = next(iter(cards.values()), {"id": "CARD"})
     card = str(first["id"]).split("#")[0]
@@ -265,11 +249,7 @@ scenarios:
 
 
 def _variant_scenarios(base: LoadedPack) -> str:
-    """The first scenario of a variant.
-
-    If the base has a secret pile per role, it checks that a player does not see
-    another's. Every change should keep that so.
-    """
+    """The first scenario of a variant: a player does not see another's secret pile, if any."""
     roles = base.game.roles
     secret = next((z.name for z in base.game.symbols.zones.values()
                    if z.per == "role" and z.visibility == "owner"), None)
@@ -287,7 +267,6 @@ def _variant_scenarios(base: LoadedPack) -> str:
 
 
 def _variant_readme(pack_id: str, base: LoadedPack) -> str:
-    """The README of a variant."""
     role = base.game.roles[0]
     lines = [
         f"# {pack_title(pack_id)}",
@@ -302,14 +281,13 @@ def _variant_readme(pack_id: str, base: LoadedPack) -> str:
         "`scenarios/variant.yaml` holds the variant's own scenarios; `rulekit test` with "
         "`--with-base` also runs the base pack's against the variant.",
         "",
-        template.COMMANDS.replace("__FOLDER__", pack_id).replace("__ROLE__", role),
-        template.EDITOR,
+        _template("commands.md").replace("__FOLDER__", pack_id).replace("__ROLE__", role),
+        _template("editor.md"),
     ]
     return "\n".join(lines)
 
 
 def _copy_schemas(folder: Path) -> None:
-    """Copy rulekit's schemas into the pack's own schema folder."""
     target = folder / SCHEMA_FOLDER
     target.mkdir()
     for schema in sorted(SCHEMA_DIR.glob("*.schema.json")):
