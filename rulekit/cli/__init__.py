@@ -1,28 +1,9 @@
-"""The ``rulekit`` command line.
+"""The ``rulekit`` command line; ``rulekit --help`` lists its commands.
 
-Each command has a module (``rulekit.cli.validate``...). Its ``register(commands)`` adds
-the command's parser, and its ``run(args)`` runs it. A command line imports the module of its
-command only. The engine is imported only when a command needs it. So ``rulekit --help``
-starts at once.
-
-The commands::
-
-    rulekit validate PACK... [--strict] [--format text|json] [--no-cache]
-    rulekit simulate PACK [-n GAMES] [--seed S] [--agents ROLE=AGENT,...] [-p KEY=VALUE]...
-                          [--sweep KEY=V1,V2,...]... [-j W] [--scheduler ADDRESS]
-                          [--max-rounds R] [--json | --csv] [-q]
-    rulekit test PACK [-p KEY=VALUE]... [-k FILTER] [-v] [--require-coverage] [--with-base]
-    rulekit play [PACK] [--seat ROLE=human|AGENT]... [--seed S] [-p KEY=VALUE]...
-                        [--resume FILE [--take-seat]] [--save FILE] [--list] [--fast]
-                        [--no-color]
-    rulekit replay FILE [--as ROLE|all] [--all] [--pack PACK] [--no-color]
-    rulekit map PACK [-p KEY=VALUE]... [--no-color] [--out FILE.svg]
-    rulekit docs PACK [--out FILE]
-    rulekit new NAME [--from PACK]
-    rulekit list [FOLDER...] [--json]
-
-The exit code is 0 for success, and 1 for an error: a broken pack, a failing scenario, a bad
-value. It is 2 for a bad command line, 130 after Ctrl-C, and 128 + N after signal N.
+Each command has a module whose ``register(commands)`` adds its parser and whose ``run(args)``
+runs it. A command line imports its command's module only, so ``rulekit --help`` is quick.
+Exit codes: 0 for success, 1 for an error, 2 for a bad command line, 130 after Ctrl-C,
+128 + N after signal N.
 """
 
 from __future__ import annotations
@@ -45,11 +26,7 @@ COMMANDS = {"validate": "validate", "simulate": "simulate", "test": "test", "pla
 
 
 def tune_gc() -> None:
-    """Run the cyclic garbage collector less often.
-
-    The engine makes and drops many small lists and dicts, almost never in cycles. With the
-    default threshold, a search bot spends much of its time collecting.
-    """
+    """Run the cyclic garbage collector less often: the engine makes few cycles."""
     young, middle, old = gc.get_threshold()
     if 0 < young < 50_000:
         gc.set_threshold(50_000, max(middle, 20), max(old, 20))
@@ -76,7 +53,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Run the command of ``args``; return its exit code."""
     try:
         return int(args.func(args))
     except RulekitError as exc:
@@ -90,21 +66,15 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _report(exc: RulekitError) -> None:
-    """Print an error of rulekit's on standard error."""
     if isinstance(exc, PackErrors):
-        _report_pack_errors(exc)
+        for error in exc.errors:
+            err(str(error))
+        count = len(exc.errors)
+        err(f"{PROG}: error: {count} error{'' if count == 1 else 's'} in the pack")
     elif isinstance(exc, PackError) and exc.location is not None:
         err(str(exc))
     else:
         err(f"{PROG}: error: {exc}")
-
-
-def _report_pack_errors(exc: PackErrors) -> None:
-    """Print each error found in a pack, then their number."""
-    for error in exc.errors:
-        err(str(error))
-    count = len(exc.errors)
-    err(f"{PROG}: error: {count} error{'' if count == 1 else 's'} in the pack")
 
 
 def entry() -> NoReturn:

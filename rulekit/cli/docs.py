@@ -9,7 +9,6 @@ from rulekit.cli.common import Commands, out
 
 
 def register(commands: Commands) -> None:
-    """Add ``rulekit docs`` and its options."""
     parser = commands.add_parser(
         "docs", help="write a pack's rules as a Markdown document",
         description="Write the rules of a pack as a readable Markdown document: players, "

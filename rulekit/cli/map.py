@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 
 
 def register(commands: Commands) -> None:
-    """Add ``rulekit map`` and its options."""
     parser = commands.add_parser(
         "map", help="show a pack's map", description="Show the places and routes of a pack.")
     parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
@@ -46,33 +45,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_svg(game: Game, target: Path) -> None:
-    """Draw the map into ``target``, whole or not at all."""
-    import os
-    import tempfile
-
+    from rulekit.authoring.files import write_text_atomic
     from rulekit.play.svgmap import render_svg
 
     if target.suffix.lower() != ".svg":
         raise UsageError(f"cannot write '{target}': the map is drawn as SVG",
                          "give a file name ending in .svg")
-    if not target.parent.is_dir():
-        raise UsageError(f"cannot write '{target}': no folder '{target.parent}'")
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent,
-                                     suffix=".tmp", delete=False) as handle:
-        handle.write(render_svg(game))
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(handle.name, 0o666 & ~mask)  # readable like any other output, not 0600
-    os.replace(handle.name, target)
+    write_text_atomic(target, render_svg(game))
     out(f"{target}: {len(game.symbols.board.nodes)} places, "
         f"{len(game.symbols.board.edges)} routes")
 
 
 def route_listing(game: Game) -> Group | None:
-    """The routes that carry properties, listed: ``Cedar - Fir: long``.
-
-    It is None if no route carries any.
-    """
+    """The routes that carry properties, listed (``Cedar - Fir: long``), or None."""
     from rich.console import Group
     from rich.text import Text
 

@@ -9,7 +9,6 @@ from rulekit.cli.common import Commands, out
 
 
 def register(commands: Commands) -> None:
-    """Add ``rulekit new`` and its options."""
     parser = commands.add_parser(
         "new", help="make a new pack folder (or a variant of a pack)",
         description="Write a new pack folder NAME that validates, tests and plays at once: a "

@@ -1,8 +1,4 @@
-"""``rulekit list``: every pack rulekit can find, with its version and origin.
-
-A pack is shipped with rulekit, or installed by a distribution, or found in $RULEKIT_PACKS.
-Folders given on the command line add their packs.
-"""
+"""``rulekit list``: every pack rulekit can find, with its version and origin."""
 
 from __future__ import annotations
 
@@ -25,7 +21,6 @@ PackRow = TypedDict("PackRow", {"id": str, "version": str, "name": str, "from": 
 
 
 def register(commands: Commands) -> None:
-    """Add ``rulekit list`` and its options."""
     parser = commands.add_parser(
         "list", help="list the packs rulekit can find, and where each comes from",
         description="List every pack that can be named by id (in $RULEKIT_PACKS, shipped with "
@@ -68,14 +63,12 @@ def _manifest(folder: Path) -> dict[str, str]:
 
 
 def _rows(folders: list[Path]) -> list[PackRow]:
-    """One row per pack found."""
     from rulekit.pack.installed import all_packs
 
     return [_row(pack, hidden_by) for pack, hidden_by in all_packs(folders)]
 
 
 def _row(pack: FoundPack, hidden_by: FoundPack | None) -> PackRow:
-    """The row of ``pack``, which ``hidden_by`` may hide."""
     from rulekit.pack.find import display_path
 
     manifest = _manifest(pack.folder)
@@ -87,7 +80,6 @@ def _row(pack: FoundPack, hidden_by: FoundPack | None) -> PackRow:
 
 def _notes(pack: FoundPack, hidden_by: FoundPack | None, manifest: Mapping[str, str]
            ) -> list[str]:
-    """What may be wrong with a pack found."""
     notes = []
     if "problem" in manifest:
         notes.append(manifest["problem"])
@@ -110,5 +102,4 @@ def _print_table(found: list[PackRow]) -> None:
 
 
 def _line(row: Mapping[str, object], widths: Mapping[str, int]) -> str:
-    """A row of the table, its cells padded to ``widths``."""
     return "  ".join(str(row[key]).ljust(widths[key]) for key in COLUMNS).rstrip()

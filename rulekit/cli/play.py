@@ -8,7 +8,6 @@ from rulekit.cli.common import Commands, add_param_option, seed
 
 
 def register(commands: Commands) -> None:
-    """Add ``rulekit play`` and ``rulekit replay``, and their options."""
     play = commands.add_parser(
         "play", help="play a game at the terminal, against bots or each other",
         description="Play a pack at the terminal. By default you play the first role against "

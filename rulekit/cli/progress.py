@@ -13,33 +13,24 @@ REFRESH_SECONDS = 0.1
 @contextmanager
 def progress_bar(total: int, what: str, quiet: bool = False
                  ) -> Iterator[Callable[[int], None] | None]:
-    """Yield a function to tell how many more of ``total`` items are done.
+    """Yield a function to tell how many more of ``total`` items are done, or None if quiet.
 
-    It yields None with ``quiet``, or when standard error is not a terminal. The bar is drawn
-    only when told, by this thread. So no drawing thread runs while workers are forked.
+    The bar is drawn by this thread when told, so no thread draws while workers are forked.
     """
     if quiet or total <= 0 or not sys.stderr.isatty():
         yield None
         return
+    from rich import progress as rp
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
-    with Progress(*columns, console=Console(file=sys.stderr), transient=True,
-                  auto_refresh=False) as bar:
+    columns = (rp.TextColumn("{task.description}"), rp.BarColumn(), rp.MofNCompleteColumn(),
+               rp.TimeElapsedColumn(), rp.TextColumn("eta"), rp.TimeRemainingColumn())
+    with rp.Progress(*columns, console=Console(file=sys.stderr), transient=True,
+                     auto_refresh=False) as bar:
         task = bar.add_task(what, total=total)
         shown = [0.0]
 
         def advance(done: int) -> None:
-            """Count ``done`` more items; draw at most ten times a second."""
             bar.update(task, advance=done)
             now = time.monotonic()
             if now - shown[0] >= REFRESH_SECONDS:

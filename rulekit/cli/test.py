@@ -15,7 +15,6 @@ Coverage = dict[str, list[str]]  # rule id -> the passing scenarios that cover i
 
 
 def register(commands: Commands) -> None:
-    """Add ``rulekit test`` and its options."""
     parser = commands.add_parser(
         "test", help="run a pack's scenario tests and report rule coverage",
         description="Run the scenarios of a pack; exit 1 if one fails.")
@@ -57,7 +56,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_results(scenarios: ScenarioRun, verbose: bool) -> None:
-    """Print each scenario's result; with ``verbose``, what it covers."""
     for result in scenarios.results:
         out(str(result))
         if verbose:
@@ -76,7 +74,6 @@ def _print_summary(pack: LoadedPack, scenarios: ScenarioRun, name_filter: str | 
 
 
 def _required_coverage(pack: LoadedPack, uncovered: list[str]) -> int:
-    """The exit code of ``--require-coverage``."""
     if not pack.rules:
         err(f"{PROG}: warning: {pack.id} has no rules file; there is no coverage to require")
         return 0
@@ -88,10 +85,7 @@ def _required_coverage(pack: LoadedPack, uncovered: list[str]) -> int:
 
 def base_report(pack: LoadedPack, params: dict[str, str], name_filter: str | None
                 ) -> Coverage:
-    """Run the base pack's scenarios against a variant; print them apart.
-
-    Returns the rules they cover.
-    """
+    """Run the base pack's scenarios against a variant, print them apart; the rules covered."""
     from rulekit.scenarios.runner import run_scenarios
 
     if pack.base_id is None:
@@ -125,7 +119,6 @@ def coverage_report(rules: list[tuple[str, str]], coverage: Coverage, verbose: b
 
 
 def _print_uncovered(texts: dict[str, str], uncovered: list[str], verbose: bool) -> None:
-    """Print the rules no scenario covers, with their texts."""
     if not uncovered:
         return
     out("uncovered rules:")
@@ -137,14 +130,12 @@ def _print_uncovered(texts: dict[str, str], uncovered: list[str], verbose: bool)
 
 
 def _print_unknown(coverage: Coverage, ids: list[str]) -> None:
-    """Print the rule ids that scenarios cover but the rules file lacks."""
     unknown = [rule_id for rule_id in coverage if rule_id not in set(ids)]
     if unknown:
         out(f"scenarios cover rule ids not in the rules file: {', '.join(unknown)}")
 
 
 def _print_covered(covered: list[str], coverage: Coverage) -> None:
-    """Print the covered rules, each with the scenarios that cover it."""
     if covered:
         out("covered rules:")
     for rule_id in covered:

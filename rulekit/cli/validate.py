@@ -1,8 +1,6 @@
-"""``rulekit validate PACK...``: every mistake and lint warning of packs.
+"""``rulekit validate PACK...``: every mistake and lint warning of packs, as text or JSON.
 
-A pack and its scenario files are loaded with every check. Statement lists are not compiled
-to Python (see :func:`~rulekit.pack.loader.load_pack`). The report comes as text, or as JSON
-for CI and editors. An unchanged pack's report comes from :mod:`rulekit.checks.cache`.
+An unchanged pack's report comes from :mod:`rulekit.checks.cache`.
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ from rulekit.pack.find import find_pack
 
 
 def register(commands: Commands) -> None:
-    """Add ``rulekit validate`` and its options."""
     parser = commands.add_parser(
         "validate", help="check packs and their scenario files",
         description="Load each pack and its scenario files and report every mistake found, "
@@ -46,20 +43,17 @@ def check(ref: str, use_cache: bool = True) -> Report:
 
 
 def _errors_and_warnings(found: Report) -> tuple[list[Diagnostic], list[Diagnostic]]:
-    """The errors of a report, and its warnings."""
     diagnostics = found["diagnostics"]
     return ([d for d in diagnostics if d["severity"] == "error"],
             [d for d in diagnostics if d["severity"] != "error"])
 
 
 def _is_bad(found: Report, strict: bool) -> bool:
-    """Whether a report makes its pack invalid; ``strict`` counts warnings."""
     errors, warnings = _errors_and_warnings(found)
     return bool(found["failure"] or errors or (strict and warnings))
 
 
 def _as_json(ref: str, found: Report, bad: bool) -> dict[str, object]:
-    """What ``--format json`` says of one pack."""
     items: list[dict[str, object]] = [
         {"file": d["file"], "line": d["line"], "column": d["column"], "severity": d["severity"],
          "message": d["message"], "hint": d["hint"]} for d in found["diagnostics"]]
@@ -70,7 +64,6 @@ def _as_json(ref: str, found: Report, bad: bool) -> dict[str, object]:
 
 
 def _print(ref: str, found: Report, bad: bool) -> None:
-    """Print what the text format says of one pack."""
     if found["failure"]:
         err(f"{ref}: {found['failure']}")
         err(f"{ref}: invalid")
@@ -111,6 +104,5 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_total(packs: int, invalid: int) -> None:
-    """Print how many packs are valid."""
     out(f"{packs} packs: {packs - invalid} valid, {invalid} invalid",
         sys.stderr if invalid else sys.stdout)
