@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypedDict, Unpack
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,9 +27,9 @@ class Location:
     source_line: str | None = None
     origin: str = ""  # "in the base pack ID" for a file a variant inherits
 
-    def replace(self, **changes: Unpack[LocationFields]) -> Location:
-        """A copy with some fields changed."""
-        return dataclasses.replace(self, **changes)
+    def replace(self, *, origin: str) -> Location:
+        """A copy with another origin."""
+        return dataclasses.replace(self, origin=origin)
 
     @property
     def prefix(self) -> str:
@@ -39,16 +38,6 @@ class Location:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
-
-
-class LocationFields(TypedDict, total=False):
-    """Fields of a :class:`Location`, to change in a copy."""
-
-    file: str
-    line: int
-    column: int
-    source_line: str | None
-    origin: str
 
 
 class RulekitError(Exception):
@@ -66,11 +55,11 @@ class RulekitError(Exception):
         return text
 
 
-class PackError(RulekitError):
-    """A mistake in a pack, located in one of its files."""
+class _Located(RulekitError):
+    """An error that may have a location in a pack file."""
 
-    kind = "error"
     label = ""  # put before the message: "warning: " for a warning
+    expand_tabs = True  # in the quoted source line
 
     def __init__(
         self, message: str, location: Location | None = None, hint: str | None = None
@@ -83,7 +72,18 @@ class PackError(RulekitError):
         loc = self.location
         head = self.label + self.message if loc is None else \
             f"{loc.prefix}{self.label}{self.message}"
-        return "\n".join([head, *_quote(loc, expand_tabs=True), *_hint(self.hint)])
+        lines = [head]
+        if loc is not None and loc.source_line is not None:
+            source = loc.source_line.rstrip("\n")
+            source = source.expandtabs(1) if self.expand_tabs else source
+            lines += ["    " + source, "    " + " " * max(loc.column - 1, 0) + "^"]
+        return "\n".join(lines + ([f"hint: {self.hint}"] if self.hint else []))
+
+
+class PackError(_Located):
+    """A mistake in a pack, located in one of its files."""
+
+    kind = "error"
 
 
 class YamlSyntaxError(PackError):
@@ -137,42 +137,14 @@ class PackErrors(RulekitError):
 
 
 def _error_order(error: PackError) -> tuple[str, int, int]:
-    """Where an error is, to sort errors in file order."""
     loc = error.location
     return ("", 0, 0) if loc is None else (loc.file, loc.line, loc.column)
 
 
-class GameRuntimeError(RulekitError):
-    """A pack failed while a game was running.
+class GameRuntimeError(_Located):
+    """A pack failed while a game was running: it looped past the step budget, say."""
 
-    For example, it looped past the step budget.
-    """
-
-    def __init__(
-        self, message: str, location: Location | None = None, hint: str | None = None
-    ) -> None:
-        super().__init__(message, hint)
-        self.location = location
-
-    def __str__(self) -> str:
-        """The message: where, what, the source line with a caret, a hint."""
-        head = f"{self.location.prefix}{self.message}" if self.location else self.message
-        return "\n".join([head, *_quote(self.location, expand_tabs=False), *_hint(self.hint)])
-
-
-def _quote(location: Location | None, expand_tabs: bool) -> list[str]:
-    """The source line of ``location``, and a caret under its column."""
-    if location is None or location.source_line is None:
-        return []
-    source = location.source_line.rstrip("\n")
-    if expand_tabs:
-        source = source.expandtabs(1)
-    return ["    " + source, "    " + " " * max(location.column - 1, 0) + "^"]
-
-
-def _hint(hint: str | None) -> list[str]:
-    """The hint's line, if there is a hint."""
-    return [f"hint: {hint}"] if hint else []
+    expand_tabs = False
 
 
 class IllegalActionError(RulekitError):

@@ -1,14 +1,8 @@
 """Where games run: in this process, on local worker processes, or on a Dask cluster.
 
-A :class:`Job` says which games to play. A *chunk* is a range of its game numbers. A pool
-plays each chunk with ``play(job, start, stop) -> Tally``, then merges the tallies. The
-counts do not depend on the order of the chunks.
-
-:class:`InProcess` plays the chunks one after another. :class:`LocalProcesses` hands them to
-a ``ProcessPoolExecutor``. :class:`DaskPool` submits them to a Dask cluster.
-
-Each process loads a job's pack once (:func:`prepared`). A pack travels to a Dask cluster as
-its files. So a worker machine needs rulekit and the agents' modules, not the pack folder.
+A pool plays each *chunk* of a :class:`Job` (a range of its game numbers) with
+``play(job, start, stop) -> Tally``, then merges the tallies in any order. A pack travels to a
+Dask cluster as its files: a worker machine needs rulekit and the agents' modules only.
 """
 
 from __future__ import annotations
@@ -23,7 +17,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -54,10 +48,9 @@ def agent_of(spec: AgentSpec) -> AgentLike:
 
 @dataclass(frozen=True)
 class PackSource:
-    """A pack folder, maybe with its files for other machines.
+    """A pack folder, maybe with its files, which a worker writes out once per digest.
 
-    A worker writes the files out once per digest. ``portable`` is false for a variant: its
-    base is found from its folder.
+    ``portable`` is false for a variant, whose base is found from its folder.
     """
 
     folder: str
@@ -67,7 +60,6 @@ class PackSource:
 
     @classmethod
     def with_files(cls, folder: Path) -> PackSource:
-        """The pack in ``folder``, with its files."""
         files = _pack_files(folder)
         return cls(str(folder), _digest(files), files)
 
@@ -87,7 +79,8 @@ def _pack_files(folder: Path) -> PackFiles:
     files = []
     size = 0
     for path in sorted(folder.rglob("*")):
-        if not path.is_file() or _hidden(path.relative_to(folder)):
+        parts = path.relative_to(folder).parts
+        if not path.is_file() or any(p.startswith(".") or p == "__pycache__" for p in parts):
             continue
         data = path.read_bytes()
         size += len(data)
@@ -98,13 +91,7 @@ def _pack_files(folder: Path) -> PackFiles:
     return tuple(files)
 
 
-def _hidden(relative: Path) -> bool:
-    """Whether a path lies in a hidden folder or a cache."""
-    return any(part.startswith(".") or part == "__pycache__" for part in relative.parts)
-
-
 def _digest(files: PackFiles) -> str:
-    """A short digest of the names and contents of ``files``."""
     digest = hashlib.sha256()
     for name, data in files:
         digest.update(name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
@@ -112,10 +99,7 @@ def _digest(files: PackFiles) -> str:
 
 
 def _write_pack(files: PackFiles, target: Path) -> None:
-    """Write ``files`` into a folder, then rename it ``target`` at once.
-
-    Another worker may have written the same pack first: its folder stays.
-    """
+    """Write ``files`` into a folder, then rename it ``target``, unless another worker did."""
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=target.parent))
     for name, data in files:
@@ -142,7 +126,7 @@ class Job:
 
     @property
     def key(self) -> tuple[object, ...]:
-        """What identifies the pack and agents a process keeps between chunks."""
+        """What identifies the pack and the agents a process keeps between chunks."""
         agents = tuple((role, spec if isinstance(spec, str) else repr(spec))
                        for role, spec in self.agents)
         return (self.source.folder, self.source.digest, self.params, agents, self.pack_hash)
@@ -155,11 +139,7 @@ class Job:
     def ranges(self, games: int, slots: int, smallest: int,
                split: Callable[[int, int, int], list[tuple[int, int]]] | None = None
                ) -> list[tuple[int, int]]:
-        """The chunks of this job.
-
-        A :attr:`quick` job is cut by ``split`` (:func:`chunks` by default). Any other job
-        plays one game per chunk. A search bot is slow: the progress shown moves with each game.
-        """
+        """The chunks of this job: by ``split`` if :attr:`quick`, else one game per chunk."""
         if self.quick:
             return (split or chunks)(games, slots, smallest)
         return [(start, start + 1) for start in range(games)]
@@ -168,17 +148,13 @@ class Job:
 Prepared = tuple[Game, dict[str, AgentLike]]
 Play = Callable[[Job, int, int], Tally]
 
-# What this thread plays with: a job's key and its loaded pack and agents. Per thread, since a
-# Dask worker may run tasks in several threads.
+# A job's key and its loaded pack and agents, per thread: a Dask worker may run several.
 _held = threading.local()
 _load_lock = threading.Lock()
 
 
 def prepared(job: Job) -> Prepared:
-    """The loaded pack and the agents of ``job``.
-
-    A process (or thread) loads them for its first chunk, and keeps them.
-    """
+    """The loaded pack and the agents of ``job``, loaded once per process or thread."""
     held: tuple[tuple[object, ...], Prepared] | None = getattr(_held, "job", None)
     if held is not None and held[0] == job.key:
         return held[1]
@@ -203,11 +179,7 @@ def _load_game(job: Job) -> Game:
 
 @contextmanager
 def holding(job: Job, ready: Prepared) -> Iterator[None]:
-    """Let :func:`prepared` give ``ready`` for ``job`` while the block runs.
-
-    So a run passes on the pack it loaded, and this process does not load it again. Worker
-    processes forked meanwhile start with it too.
-    """
+    """Let :func:`prepared` give ``ready`` for ``job`` in this process and those it forks."""
     before = getattr(_held, "job", None)
     _held.job = (job.key, ready)
     try:
@@ -217,10 +189,7 @@ def holding(job: Job, ready: Prepared) -> Iterator[None]:
 
 
 def chunks(games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
-    """Ranges of game numbers, about 16 per slot, so that slots finish together.
-
-    None has fewer than ``smallest`` games. Each slot gets at least one.
-    """
+    """Ranges of at least ``smallest`` game numbers, about 16 per slot, one at least."""
     if games <= 0:
         return []
     size = max(smallest, math.ceil(games / (slots * 16)))
@@ -229,10 +198,9 @@ def chunks(games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
 
 
 def tapering_chunks(games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
-    """Ranges of game numbers as :func:`chunks` gives, then smaller and smaller.
+    """Ranges as :func:`chunks` gives, then shorter, so that no slot plays on alone.
 
-    Each has at most an eighth of the games left per slot, and at least ``smallest``. The
-    last ranges are short, so no slot plays on long after the others.
+    Each has at most an eighth of the games left per slot, and at least ``smallest``.
     """
     if games <= 0:
         return []
@@ -246,9 +214,6 @@ def tapering_chunks(games: int, slots: int, smallest: int) -> list[tuple[int, in
     return ranges
 
 
-# ---------------------------------------------------------------- pools
-
-
 class Pool:
     """Runs the chunks of jobs; frees its workers at the end of a ``with`` block."""
 
@@ -260,7 +225,7 @@ class Pool:
         raise NotImplementedError
 
     def close(self) -> None:
-        """Free the workers."""
+        pass
 
     def __enter__(self) -> Pool:
         return self
@@ -285,10 +250,7 @@ class InProcess(Pool):
 
 
 def _gather(futures: list[Future[Tally]], progress: Progress | None) -> Tally:
-    """Merge the tallies of ``futures`` as they come.
-
-    An error or Ctrl-C cancels the rest.
-    """
+    """Merge the tallies of ``futures`` as they come; an error or Ctrl-C cancels the rest."""
     from concurrent.futures import as_completed
 
     tally = Tally({})
@@ -307,11 +269,7 @@ def _gather(futures: list[Future[Tally]], progress: Progress | None) -> Tally:
 
 @contextmanager
 def _ctrl_c_held() -> Iterator[None]:
-    """Hold Ctrl-C back while the block starts worker processes.
-
-    Workers are born with it blocked, so it never catches one half started. This process
-    gets it at the end of the block.
-    """
+    """Hold Ctrl-C back while the block starts worker processes, so none is half started."""
     if not hasattr(signal, "pthread_sigmask"):  # (Windows)
         yield
         return
@@ -323,11 +281,7 @@ def _ctrl_c_held() -> Iterator[None]:
 
 
 def _start_worker(paths: list[str]) -> None:
-    """Give a worker process the parent's import path, where agents' modules may be.
-
-    A terminal sends Ctrl-C to every process of the command. It ends a worker at once and
-    quietly, and the parent stops the run.
-    """
+    """Give a worker the parent's import path, and let Ctrl-C end it at once and quietly."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -335,11 +289,7 @@ def _start_worker(paths: list[str]) -> None:
 
 
 class LocalProcesses(Pool):
-    """``workers`` worker processes on this machine, in a ``ProcessPoolExecutor``.
-
-    They are forked where the platform has a safe fork (Linux), else started afresh. They take
-    the chunks in order. The chunks taper towards the end, so that workers finish together.
-    """
+    """``workers`` processes on this machine, forked where fork is safe (Linux)."""
 
     def __init__(self, workers: int) -> None:
         import multiprocessing
@@ -369,11 +319,7 @@ class LocalProcesses(Pool):
 
 
 class DaskPool(Pool):
-    """The workers of a Dask cluster.
-
-    ``address`` names a running cluster's scheduler. ``"local"`` starts a cluster on this
-    machine: ``workers`` processes of one thread each.
-    """
+    """The workers of the Dask cluster at ``address``, or of a new one for ``"local"``."""
 
     def __init__(self, address: str, workers: int = 1, processes: bool = True) -> None:
         distributed = _dask()
@@ -395,7 +341,6 @@ class DaskPool(Pool):
         self.slots = self._threads()
 
     def _threads(self) -> int:
-        """The threads of the cluster's workers (at least one)."""
         threads: dict[str, int] = self._client.nthreads()
         return max(1, sum(threads.values()))
 
@@ -403,7 +348,7 @@ class DaskPool(Pool):
         """Send the job to every worker once, then submit its chunks."""
         self.slots = self._threads()
         if job.source.files is None and job.source.portable:
-            job = _with_files(job)
+            job = replace(job, source=PackSource.with_files(Path(job.source.folder)))
         shared = self._client.scatter(job, broadcast=True)
         try:
             executor = self._client.get_executor()
@@ -426,12 +371,6 @@ def _dask() -> ModuleType:
     except ImportError:
         raise UsageError("--scheduler needs Dask, which is not installed",
                          "pip install 'rulekit[dask]'") from None
-
-
-def _with_files(job: Job) -> Job:
-    """``job`` with its pack's files and their digest in it."""
-    return Job(PackSource.with_files(Path(job.source.folder)), job.params, job.agents,
-               job.seed, job.max_rounds, job.pack_hash)
 
 
 @contextmanager

@@ -25,29 +25,23 @@ def percent(value: float) -> str:
 
 
 def _number(value: float) -> str:
-    """A whole number as it is, any other with two decimals."""
     return f"{value:g}" if value == int(value) else f"{value:.2f}"
 
 
 def _rate(count: int, games: int) -> str:
-    """``count`` as a percentage of ``games``."""
     return percent(count / games if games else 0.0)
 
 
 def _interval(ci: Sequence[float]) -> str:
-    """A 95% interval as two percentages: ``34.7% - 40.6%``."""
-    lo, hi = ci
-    return f"{percent(lo)} - {percent(hi)}"
+    return f"{percent(ci[0])} - {percent(ci[1])}"
 
 
 def _rate_with_interval(rate: float, ci: Sequence[float]) -> str:
     """A rate and its interval in one table cell: ``37.6% (34.7%-40.6%)``."""
-    lo, hi = ci
-    return f"{percent(rate)} ({percent(lo)}-{percent(hi)})"
+    return f"{percent(rate)} ({percent(ci[0])}-{percent(ci[1])})"
 
 
 def _pairs(values: Mapping[str, object]) -> str:
-    """``key=value`` pairs, separated by commas."""
     return ", ".join(f"{key}={value}" for key, value in values.items())
 
 
@@ -61,9 +55,6 @@ def header(result: SimulationResult, per_row: bool = False) -> list[str]:
     return lines
 
 
-# ---------------------------------------------------------------- one run
-
-
 def text_report(result: SimulationResult) -> str:
     """The text report of one run."""
     lines = [*header(result), "", *_outcome_lines(result), *_end_lines(result), "",
@@ -73,7 +64,6 @@ def text_report(result: SimulationResult) -> str:
 
 
 def _outcome_lines(result: SimulationResult) -> list[str]:
-    """The wins of each role, draws and capped games."""
     width = max([len("outcome"), len("capped"), *(len(r) for r in result.wins)])
     lines = [f"{'outcome':<{width}}  {'games':>7}  {'rate':>6}  95% CI"]
     rates, cis = result.win_rate, result.ci95
@@ -86,7 +76,6 @@ def _outcome_lines(result: SimulationResult) -> list[str]:
 
 
 def _end_lines(result: SimulationResult) -> list[str]:
-    """How the games ended: a row per end reason."""
     ends = result.end_reasons()
     if not ends:
         return []
@@ -98,7 +87,6 @@ def _end_lines(result: SimulationResult) -> list[str]:
 
 
 def _time_line(result: SimulationResult) -> str:
-    """How long the games took, and where they ran."""
     where = f"Dask at {result.scheduler}, " if result.scheduler else ""
     workers = "1 worker" if result.workers == 1 else f"{result.workers} workers"
     return (f"time: {result.seconds:.2f} s, {_rate_text(result.games_per_second)} "
@@ -106,10 +94,7 @@ def _time_line(result: SimulationResult) -> str:
 
 
 def _rate_text(per_second: float) -> str:
-    """Games per second, or seconds per game for slow games.
-
-    A slow bot's games would otherwise read "0 games/s".
-    """
+    """Games per second, or seconds per game, not "0 games/s", for slow games."""
     if per_second >= 1 or per_second <= 0:
         return f"{per_second:,.0f} games/s"
     return f"{1 / per_second:,.1f} s/game"
@@ -128,7 +113,7 @@ def _histogram(bins: list[tuple[int, int, int]], games: int) -> list[str]:
     """A bar of ``#`` per bin of game lengths."""
     if not bins:
         return []
-    labels = [_bin_label(first, last) for first, last, _ in bins]
+    labels = [str(first) if first == last else f"{first}-{last}" for first, last, _ in bins]
     width = max(len("rounds"), *(len(label) for label in labels))
     most = max(count for _, _, count in bins)
     lines = [f"{'rounds':>{width}}  {'':<{BAR_WIDTH}}  {'games':>7}  {'rate':>6}"]
@@ -139,56 +124,35 @@ def _histogram(bins: list[tuple[int, int, int]], games: int) -> list[str]:
     return lines
 
 
-def _bin_label(first: int, last: int) -> str:
-    """A bin's lengths: ``7``, or ``2-7``."""
-    return str(first) if first == last else f"{first}-{last}"
-
-
 def first_lines(result: SimulationResult) -> list[str]:
     """Who took the first decision, and how that role fared."""
     first = result.first_mover()
+    together = first["together"]
     if not first["by_role"]:
-        return _first_together(first)
+        return ["", "first decision: taken by several roles at once in every game"] \
+            if together else []
     if not first["comparable"]:
-        return _first_always(first)
+        (role, _), = first["by_role"].items()
+        note = f" ({together} games began with a decision taken together)" if together else ""
+        return ["", f"first decision: always {role}'s{note}; its advantage cannot be told "
+                    "apart from the role's"]
     return _first_table(first)
 
 
-def _first_together(first: FirstMover) -> list[str]:
-    """The note for games all begun by several roles at once."""
-    if first["together"]:
-        return ["", "first decision: taken by several roles at once in every game"]
-    return []
-
-
-def _first_always(first: FirstMover) -> list[str]:
-    """The note for games all begun by one role."""
-    (role, _), = first["by_role"].items()
-    together = f" ({first['together']} games began with a decision taken together)" if \
-        first["together"] else ""
-    return ["", f"first decision: always {role}'s{together}; its advantage cannot be told "
-                f"apart from the role's"]
-
-
 def _first_table(first: FirstMover) -> list[str]:
-    """How each role fared when it decided first."""
     by_role = first["by_role"]
     width = max(len("first to decide"), *(len(role) for role in by_role))
     lines = ["", f"{'first to decide':<{width}}  {'games':>7}  {'won':>6}  95% CI"]
     for role, stats in by_role.items():
         lines.append(f"{role:<{width}}  {stats['games']:>7}  {percent(stats['win_rate']):>6}  "
                      f"{_interval(stats['ci95'])}")
-    lo, hi = first["ci95"]
-    lines.append(f"the first to decide won {percent(first['rate'])} ({percent(lo)} - "
-                 f"{percent(hi)}) of {first['games']} games")
+    lines.append(f"the first to decide won {percent(first['rate'])} ({_interval(first['ci95'])})"
+                 f" of {first['games']} games")
     return lines
 
 
 def initiative_lines(result: SimulationResult) -> list[str]:
-    """How the holder of the initiative fared, at the start and at the end.
-
-    The pack's ``flow.initiative`` names the holder. Each role's rows follow.
-    """
+    """How the holder of the initiative (``flow.initiative``) fared, then each role."""
     held = result.initiative()
     if held is None:
         return []
@@ -203,7 +167,6 @@ def initiative_lines(result: SimulationResult) -> list[str]:
 
 
 def _initiative_rows(held: Initiative, roles: list[str]) -> list[tuple[str, Share]]:
-    """The rows of the initiative table: labels and figures."""
     rows: list[tuple[str, Share]] = [(label, held[moment]) for moment, label in MOMENTS]
     for role in roles:
         for moment, label in MOMENTS:
@@ -214,7 +177,6 @@ def _initiative_rows(held: Initiative, roles: list[str]) -> list[tuple[str, Shar
 
 
 def _initiative_line(label: str, stats: Share, width: int) -> str:
-    """One row of the initiative table."""
     if not stats["games"]:
         return f"{label:<{width}}  {stats['games']:>7}  {'-':>6}"
     return (f"{label:<{width}}  {stats['games']:>7}  {percent(stats['win_rate']):>6}  "
@@ -235,12 +197,9 @@ def _initiative_notes(held: Initiative) -> list[str]:
     return lines
 
 
-# ---------------------------------------------------------------- several runs
-
-
 @dataclass
 class _Columns:
-    """What the rows of several runs show."""
+    """The columns of the rows of several runs."""
 
     params: list[str]
     roles: list[str]
@@ -249,7 +208,6 @@ class _Columns:
 
     @classmethod
     def of(cls, results: Sequence[SimulationResult], params: Sequence[str]) -> _Columns:
-        """The columns of ``results``, with the parameters ``params``."""
         return cls(list(params), list(results[0].wins), _reason_keys(results),
                    any(result.held for result in results))
 
@@ -264,16 +222,11 @@ def _reason_keys(results: Sequence[SimulationResult]) -> list[Reason]:
 
 
 def _end_share(result: SimulationResult, reason: str, winner: str | None) -> int:
-    """The games of ``result`` that ended for ``reason``."""
     return result.ends.get((winner or "", reason), 0)
 
 
 def sweep_table(results: Sequence[SimulationResult], keys: Sequence[str]) -> str:
-    """One row per combination of swept parameters.
-
-    A row gives win rates, draws, capped games and the mean length. Then comes the share of
-    each end reason, named below the table.
-    """
+    """One row per combination of swept parameters: rates, lengths, end reasons."""
     if not results:
         return ""
     columns = _Columns.of(results, keys)
@@ -286,7 +239,6 @@ def sweep_table(results: Sequence[SimulationResult], keys: Sequence[str]) -> str
 
 
 def _sweep_row(result: SimulationResult, columns: _Columns) -> list[str]:
-    """The cells of one combination's row of a sweep table."""
     row = [str(result.params.get(key, "")) for key in columns.params]
     row += [_rate_with_interval(result.win_rate[role], result.ci95[role])
             for role in columns.roles]
@@ -300,7 +252,6 @@ def _sweep_row(result: SimulationResult, columns: _Columns) -> list[str]:
 
 
 def _start_initiative(result: SimulationResult) -> str:
-    """How often the initiative's holder at the start won."""
     held = result.initiative()
     if held is None or not held["start"]["games"]:
         return "-"
@@ -316,7 +267,6 @@ def _aligned(rows: list[list[str]], left: int) -> list[str]:
 
 
 def _legend(letters: list[str], reasons: list[Reason]) -> list[str]:
-    """What the letters of the end-reason columns stand for."""
     if not reasons:
         return []
     lines = ["", "how games end (columns " + ", ".join(letters) + "):"]
@@ -336,11 +286,7 @@ def _letter(index: int) -> str:
 
 
 def csv_report(results: Sequence[SimulationResult], keys: Sequence[str] = ()) -> str:
-    """One CSV row per run, or per combination of a sweep.
-
-    A row gives the parameters, each role's wins, draws, capped games and lengths. Then comes
-    a column per end reason.
-    """
+    """One CSV row per run, or per combination of a sweep."""
     if not results:
         return ""
     columns = _Columns.of(results, list(keys) or list(results[0].params))
@@ -353,7 +299,6 @@ def csv_report(results: Sequence[SimulationResult], keys: Sequence[str] = ()) ->
 
 
 def _csv_head(columns: _Columns) -> list[str]:
-    """The header row of a CSV report."""
     head = ["pack", "version", *columns.params, "games", "seed"]
     for role in columns.roles:
         head += [f"{role} wins", f"{role} rate", f"{role} ci low", f"{role} ci high"]
@@ -364,7 +309,6 @@ def _csv_head(columns: _Columns) -> list[str]:
 
 
 def _initiative_head(roles: list[str]) -> list[str]:
-    """The header cells of the initiative's columns."""
     head = []
     for moment, _ in MOMENTS:
         head += [f"initiative {moment} {what}" for what in
@@ -378,7 +322,6 @@ def _initiative_head(roles: list[str]) -> list[str]:
 
 
 def _csv_row(result: SimulationResult, columns: _Columns) -> list[object]:
-    """The cells of one run's CSV row."""
     length = result.length
     row: list[object] = [result.pack, result.version,
                          *(result.params.get(key, "") for key in columns.params),
@@ -394,7 +337,6 @@ def _csv_row(result: SimulationResult, columns: _Columns) -> list[object]:
 
 
 def _initiative_cells(result: SimulationResult, roles: Sequence[str]) -> list[object]:
-    """The initiative's cells of a run's CSV row."""
     held = result.initiative()
     cells: list[object] = []
     if held is None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypedDict, Unpack
+from typing import TypedDict
 
-from rulekit.sim.stats import TOGETHER, LengthDict, LengthSummary, Tally, wilson_interval
+from rulekit.sim.stats import TOGETHER, LengthDict, LengthSummary, wilson_interval
 
-# Fields of to_dict() that depend on the machine and how the games were run, not on the games.
+# Fields of to_dict() that depend on how the games were run, not on the games.
 RUN_FIELDS = ("seconds", "games_per_second", "workers", "scheduler")
 
 
@@ -61,22 +61,6 @@ class End(TypedDict):
     winner: str | None
     games: int
     rate: float
-
-
-class RunSettings(TypedDict):
-    """What a run was asked to do, and where it ran."""
-
-    pack: str
-    version: str
-    pack_hash: str
-    params: dict[str, int]
-    agents: dict[str, str]
-    seed: int
-    workers: int
-    max_rounds: int
-    seconds: float
-    role_names: dict[str, str]
-    scheduler: str | None
 
 
 class ResultDict(TypedDict):
@@ -134,19 +118,6 @@ class SimulationResult:
     scheduler: str | None = None
     held: dict[tuple[str, str, str], int] = field(default_factory=dict)  # see Tally.held
 
-    @classmethod
-    def from_tally(cls, tally: Tally, roles: list[str],
-                   **settings: Unpack[RunSettings]) -> SimulationResult:
-        """The result of the games counted in ``tally``."""
-        games = tally.games
-        return cls(wins={role: tally.wins.get(role, 0) for role in roles}, draws=tally.draws,
-                   capped=tally.capped, games=games,
-                   mean_rounds=tally.rounds / games if games else 0.0,
-                   decisions=tally.decisions, lengths=dict(sorted(tally.lengths.items())),
-                   ends=dict(tally.ends), first=dict(tally.first),
-                   first_wins=dict(tally.first_wins), held=dict(sorted(tally.held.items())),
-                   **settings)
-
     @property
     def games_per_second(self) -> float:
         """Games played per second."""
@@ -175,9 +146,8 @@ class SimulationResult:
     def first_mover(self) -> FirstMover:
         """Who took each game's first decision, and how often that role won.
 
-        ``comparable`` says that several roles decided first in some games. Only then can
-        deciding first be told apart from a role's advantage. ``rate`` is the share of games
-        won by the first to decide.
+        Deciding first can be told apart from a role's advantage only if it is ``comparable``:
+        several roles decided first in some games.
         """
         roles = [role for role in self.wins if self.first.get(role)]
         by_role = {role: _share(self.first_wins.get(role, 0), self.first[role])
@@ -189,13 +159,9 @@ class SimulationResult:
                 "rate": _rate(wins, games), "ci95": list(wilson_interval(wins, games))}
 
     def initiative(self) -> Initiative | None:
-        """How the initiative's holder fared; None if the pack declares no initiative.
+        """How the holder of ``flow.initiative`` fared at the first decision and at the end.
 
-        The pack's ``flow.initiative`` is read at two moments. ``start`` is where each game
-        first waited for a decision, ``end`` is when it ended. At each moment, ``games``
-        counts the games where a role held it, and ``none`` the others. ``wins`` are the
-        holder's. ``holders`` gives the games of each holder. ``by_role[role]`` gives a role's
-        games and wins when it held the initiative (``held``) and when it did not.
+        It is None if the pack declares no initiative.
         """
         if not self.held:
             return None
@@ -203,11 +169,11 @@ class SimulationResult:
 
     def _initiative_at(self, moment: int) -> InitiativeAt:
         """How the holder fared at the start (0) or the end (1)."""
-        rows = [(key[moment], key[2], count) for key, count in self.held.items()]
-        known = [(holder, winner, count) for holder, winner, count in rows if holder]
-        return {**_holder_share(known),
-                "none": sum(count for holder, _, count in rows if not holder),
-                "holders": {role: _games_held(known, role) for role in self.wins},
+        known = [(key[moment], key[2], count) for key, count in self.held.items() if key[moment]]
+        wins = sum(count for holder, winner, count in known if holder == winner)
+        return {**_share(wins, sum(count for _, _, count in known)),
+                "none": sum(count for key, count in self.held.items() if not key[moment]),
+                "holders": {role: sum(c for h, _, c in known if h == role) for role in self.wins},
                 "by_role": {role: _role_initiative(known, role) for role in self.wins}}
 
     def to_dict(self) -> ResultDict:
@@ -241,53 +207,36 @@ class SimulationResult:
         }
 
     def outcome(self) -> dict[str, object]:
-        """:meth:`to_dict` without the fields that depend on where games ran.
-
-        It is the same for any number of workers and any scheduler.
-        """
+        """:meth:`to_dict` without the fields that depend on where games ran."""
         data: dict[str, object] = dict(self.to_dict())
         for key in RUN_FIELDS:
             del data[key]
         return data
 
 
-Held = list[tuple[str, str, int]]  # (holder, winner, games) where a role held the initiative
+def _role_initiative(known: list[tuple[str, str, int]], role: str) -> RoleInitiative:
+    """The games and wins of ``role``, with and without the initiative.
 
-
-def _holder_share(known: Held) -> Share:
-    """The games where a role held the initiative, and its wins."""
-    wins = sum(count for holder, winner, count in known if holder == winner)
-    return _share(wins, sum(count for _, _, count in known))
-
-
-def _games_held(known: Held, role: str) -> int:
-    """The games where ``role`` held the initiative."""
-    return sum(count for holder, _, count in known if holder == role)
-
-
-def _role_initiative(known: Held, role: str) -> RoleInitiative:
-    """The games and wins of ``role``, with and without the initiative."""
+    ``known`` holds (holder, winner, games) where a role held the initiative.
+    """
     held = [(winner, count) for holder, winner, count in known if holder == role]
     other = [(winner, count) for holder, winner, count in known if holder != role]
     return {"held": _role_share(held, role), "not_held": _role_share(other, role)}
 
 
 def _role_share(games: list[tuple[str, int]], role: str) -> Share:
-    """The share of ``games`` (winner, count) that ``role`` won."""
     wins = sum(count for winner, count in games if winner == role)
     return _share(wins, sum(count for _, count in games))
 
 
 def _rate(count: int, games: int) -> float:
-    """``count`` as a share of ``games`` (0 without games)."""
     return count / games if games else 0.0
 
 
 def _share(wins: int, games: int) -> Share:
-    """Games, wins, the rate of wins and its 95% Wilson interval."""
     return {"games": games, "wins": wins, "win_rate": _rate(wins, games),
             "ci95": list(wilson_interval(wins, games))}
 
 
 __all__ = ["RUN_FIELDS", "End", "FirstMover", "Initiative", "InitiativeAt",
-           "ResultDict", "RoleInitiative", "RunSettings", "Share", "SimulationResult"]
+           "ResultDict", "RoleInitiative", "Share", "SimulationResult"]

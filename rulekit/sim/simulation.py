@@ -1,14 +1,8 @@
 """Play many games between agents and count who wins.
 
-``simulate(pack, params, games, seed, agents)`` plays game ``i`` from the seed
-``derive(seed, i)``. Every seat draws its random choices from a generator of its own. It is
-seeded from the game's seed and the role. So a game depends only on its seed and the agents,
-and the counts do not depend on the order of the games or the number of workers.
-
-A game ends in a role's win, or a *draw* (no winner), or it is *capped*. A capped game was
-stopped by the round limit (``max_rounds``) before the rules ended it. Or it stalled: a round
-asked :data:`MAX_ROUND_DECISIONS` decisions without ending. :mod:`rulekit.sim.stats` lists
-what else is counted. :mod:`rulekit.sim.execution` decides where the games run.
+Game ``i`` starts from ``derive(seed, i)``, and each seat draws from a generator of its own.
+So the counts do not depend on the order of the games or the number of workers. A game ends
+in a role's win, a *draw*, or is *capped*: stopped by ``max_rounds``, or by a stalled round.
 """
 
 from __future__ import annotations
@@ -30,7 +24,7 @@ from rulekit.engine.state import Spec, State
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did_you_mean
 from rulekit.model.program import INITIATIVE
-from rulekit.pack.loader import LoadedPack, load_pack
+from rulekit.pack.loader import load_pack
 from rulekit.sim.execution import (
     AgentSpec,
     Job,
@@ -47,29 +41,20 @@ from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
 
 DEFAULT_MAX_ROUNDS = 1000
-# A round that asks this many decisions without ending is stalled (agents that answer the same
-# way at the same point can go round a loop of choices for ever): the game is stopped.
+# A round that asks this many decisions is stalled: agents may loop for ever.
 MAX_ROUND_DECISIONS = 10_000
 RANDOM = RandomAgent()
 
 Stop = tuple[int, str] | None  # why a game stopped before the rules ended it: (rounds, reason)
 
 
-# ---------------------------------------------------------------- one game
-
-
 def seat_rng(seed: int, role: str) -> random.Random:
-    """The random generator of ``role``'s seat in the game of ``seed``.
-
-    It is the same in every process. A text seed is hashed with SHA-512, not with Python's
-    salted ``hash``.
-    """
+    """The random generator of ``role``'s seat in the game of ``seed``, in any process."""
     return random.Random(f"rulekit-seat:{seed}:{role}")
 
 
 def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
                    state: State) -> Chooser:
-    """The chooser of an agent's seat: it asks the agent."""
     choose = choose_function(agent)
 
     def chooser(decision: Decision) -> Option | str:
@@ -80,7 +65,6 @@ def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
 
 def _choosers(game: Game, seed: int, agents: Mapping[str, AgentLike],
               state: State) -> dict[str, Chooser]:
-    """The chooser of every seat."""
     choosers: dict[str, Chooser] = {}
     for role in game.roles:
         agent = agents.get(role)
@@ -90,11 +74,6 @@ def _choosers(game: Game, seed: int, agents: Mapping[str, AgentLike],
         else:
             choosers[role] = _agent_chooser(agent, game, role, rng, state)
     return choosers
-
-
-def _random_seats(game: Game, agents: Mapping[str, AgentLike]) -> bool:
-    """Whether every seat plays at random."""
-    return all(type(agents.get(role, RANDOM)) is RandomAgent for role in game.roles)
 
 
 class _Opening:
@@ -114,12 +93,10 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
               max_rounds: int = DEFAULT_MAX_ROUNDS) -> GameRecord:
     """Play one game from ``seed``; roles without an agent play at random.
 
-    The game stops when the rules end it, or after ``max_rounds`` rounds. When every seat
-    plays at random, the game is a quiet playout (:mod:`rulekit.engine.playout`). It goes
-    exactly as the same game played step by step.
+    When every seat plays at random, the game is a quiet playout, which goes exactly as steps.
     """
     loaded = {role: agent_of(spec) for role, spec in (agents or {}).items()}
-    quiet = _random_seats(game, loaded)
+    quiet = all(type(loaded.get(role, RANDOM)) is RandomAgent for role in game.roles)
     state = game.initial_state(seed, quiet=quiet)
     opening = _Opening(game)
     with _located(seed, state):
@@ -142,24 +119,15 @@ def _located(seed: int, state: State) -> Iterator[None]:
     """Add the game's seed and round to the message of an error."""
     try:
         yield
-    except IllegalActionError as exc:
-        raise IllegalActionError(f"illegal choice: {exc.message} {_where(seed, state)}",
-                                 exc.hint) from None
-    except GameRuntimeError as exc:
-        raise GameRuntimeError(f"{exc.message} {_where(seed, state)}", exc.location,
-                               exc.hint) from None
-
-
-def _where(seed: int, state: State) -> str:
-    """Which game, and which round of it, for a message."""
-    return f"(in the game with seed {seed}, round {state['round']})"
+    except (IllegalActionError, GameRuntimeError) as exc:
+        where = f"(in the game with seed {seed}, round {state['round']})"
+        if isinstance(exc, IllegalActionError):
+            raise IllegalActionError(f"illegal choice: {exc.message} {where}", exc.hint) from None
+        raise GameRuntimeError(f"{exc.message} {where}", exc.location, exc.hint) from None
 
 
 def initiative(game: Game, state: State) -> str | None:
-    """The role that holds the initiative in ``state``, by the pack's ``flow.initiative``.
-
-    It is ``""`` if the expression names no role. It is None if the pack declares none.
-    """
+    """The role that holds ``flow.initiative`` in ``state``: ``""`` if none, None if undeclared."""
     holder = game.program.functions.get(INITIATIVE)
     if holder is None:
         return None
@@ -167,26 +135,19 @@ def initiative(game: Game, state: State) -> str | None:
 
 
 def _capped(max_rounds: int) -> Stop:
-    """The stop of a game that reached the round limit."""
     return max_rounds, f"stopped after {max_rounds} rounds"
 
 
 def _play_quietly(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
                   opening: _Opening) -> tuple[int, Stop]:
-    """Play ``state`` out in place, logging nothing.
-
-    Returns the decisions taken, and why the game stopped early.
-    """
+    """Play ``state`` out in place, logging nothing: the decisions taken, and any stop."""
     decisions, capped = playout(game, state, choosers, max_rounds, opening, record=False)
     return decisions, _capped(max_rounds) if capped else None
 
 
 def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
                 opening: _Opening) -> tuple[int, Stop]:
-    """Play ``state`` in place, decision by decision.
-
-    Returns the decisions taken, and why the game stopped early.
-    """
+    """Play ``state`` in place, decision by decision: the decisions taken, and any stop."""
     game.run(state)
     if state["pending"]:
         opening(state, state["pending"])
@@ -203,7 +164,6 @@ def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser], max_r
 
 
 def _stop(round_: int, decided: int, max_rounds: int) -> Stop:
-    """Why a game must stop now, or None."""
     if round_ > max_rounds:
         return _capped(max_rounds)
     if decided >= MAX_ROUND_DECISIONS:
@@ -221,9 +181,6 @@ def _decide(game: Game, state: State, choosers: Mapping[str, Chooser]) -> int:
     return len(actions)
 
 
-# ---------------------------------------------------------------- many games
-
-
 def play_chunk(job: Job, start: int, stop: int) -> Tally:
     """Play games ``start`` to ``stop - 1`` of ``job``, in any process."""
     game, agents = prepared(job)
@@ -234,7 +191,6 @@ def play_chunk(job: Job, start: int, stop: int) -> Tally:
 
 
 def _check_counts(games: int, workers: int, max_rounds: int) -> None:
-    """Refuse negative games, or no workers, or no rounds."""
     if games < 0:
         raise UsageError(f"the number of games must be 0 or more, not {games}")
     if workers < 1:
@@ -244,7 +200,6 @@ def _check_counts(games: int, workers: int, max_rounds: int) -> None:
 
 
 def _agent_specs(game: Game, agents: Mapping[str, AgentSpec] | None) -> dict[str, AgentSpec]:
-    """The agent of every role: the one given, else the default."""
     specs: dict[str, AgentSpec] = {role: DEFAULT_AGENT for role in game.roles}
     for role, spec in (agents or {}).items():
         if role not in game.role_names:
@@ -254,20 +209,6 @@ def _agent_specs(game: Game, agents: Mapping[str, AgentSpec] | None) -> dict[str
     return specs
 
 
-def _job(loaded: LoadedPack, specs: Mapping[str, AgentSpec], seed: int,
-         max_rounds: int) -> Job:
-    """The job of a run."""
-    game = loaded.game
-    source = PackSource(str(loaded.folder.resolve()), portable=loaded.base_id is None)
-    return Job(source, tuple(sorted(game.params.items())), tuple(specs.items()), seed,
-               max_rounds, game.pack_hash)
-
-
-def _agent_name(spec: AgentSpec) -> str:
-    """How a result names an agent."""
-    return spec.strip() if isinstance(spec, str) else repr(spec)
-
-
 def simulate(pack_ref: str | Path, params: Mapping[str, object] | None = None,
              games: int = 100, seed: int = 0, agents: Mapping[str, AgentSpec] | None = None,
              workers: int = 1, max_rounds: int = DEFAULT_MAX_ROUNDS, *,
@@ -275,17 +216,17 @@ def simulate(pack_ref: str | Path, params: Mapping[str, object] | None = None,
              progress: Progress | None = None) -> SimulationResult:
     """Play ``games`` games of a pack; game ``i`` is played from ``derive(seed, i)``.
 
-    ``agents`` maps roles to agents or their names (:func:`rulekit.bots.registry.load_agent`).
-    Other roles play at random. ``workers`` processes share the games. With ``scheduler``,
-    they run on a Dask cluster (``"local"``: a new one on this machine). An open ``pool``
-    (:func:`rulekit.sim.execution.open_pool`) serves several runs. The counts are the same in
-    every case. ``progress`` is told of games as they finish.
+    ``agents`` maps roles to agents or their names; other roles play at random. ``workers``
+    processes, a Dask ``scheduler`` (``"local"`` for a new cluster) or an open ``pool`` play
+    the games; the counts are the same in every case.
     """
     _check_counts(games, workers, max_rounds)
     loaded = load_pack(pack_ref, dict(params or {}))
     game = loaded.game
     specs = _agent_specs(game, agents)
-    job = _job(loaded, specs, seed, max_rounds)
+    source = PackSource(str(loaded.folder.resolve()), portable=loaded.base_id is None)
+    job = Job(source, tuple(sorted(game.params.items())), tuple(specs.items()), seed,
+              max_rounds, game.pack_hash)
     ready = (game, {role: agent_of(spec) for role, spec in specs.items()})
     with ExitStack() as stack:
         if pool is None:  # a pool of this run only (a Dask cluster starts before the clock)
@@ -295,11 +236,17 @@ def simulate(pack_ref: str | Path, params: Mapping[str, object] | None = None,
         tally = pool.run(play_chunk, job, games, progress)
         seconds = time.perf_counter() - started
         slots, where = pool.slots, pool.scheduler
-    return SimulationResult.from_tally(
-        tally, game.roles, pack=game.pack_id, version=game.version, pack_hash=game.pack_hash,
-        params=dict(game.params), agents={r: _agent_name(s) for r, s in specs.items()},
-        seed=seed, workers=slots, max_rounds=max_rounds, seconds=seconds,
-        role_names=dict(game.role_names), scheduler=where)
+    return SimulationResult(
+        pack=game.pack_id, version=game.version, pack_hash=game.pack_hash,
+        params=dict(game.params), role_names=dict(game.role_names),
+        agents={r: s.strip() if isinstance(s, str) else repr(s) for r, s in specs.items()},
+        seed=seed, workers=slots, scheduler=where, max_rounds=max_rounds, seconds=seconds,
+        games=tally.games, wins={role: tally.wins.get(role, 0) for role in game.roles},
+        draws=tally.draws, capped=tally.capped, decisions=tally.decisions,
+        mean_rounds=tally.rounds / tally.games if tally.games else 0.0,
+        lengths=dict(sorted(tally.lengths.items())), ends=dict(tally.ends),
+        first=dict(tally.first), first_wins=dict(tally.first_wins),
+        held=dict(sorted(tally.held.items())))
 
 
 def sweep(pack_ref: str | Path, sweeps: Sequence[str],
@@ -307,11 +254,9 @@ def sweep(pack_ref: str | Path, sweeps: Sequence[str],
           agents: Mapping[str, AgentSpec] | None = None, workers: int = 1,
           max_rounds: int = DEFAULT_MAX_ROUNDS, *, scheduler: str | None = None,
           progress: Progress | None = None) -> tuple[list[str], list[SimulationResult]]:
-    """:func:`simulate` once per combination of the swept parameters.
+    """:func:`simulate` once per combination of the swept parameters (``"KEY=V1,V2"``).
 
-    A sweep is ``"KEY=V1,V2"`` or ``"KEY=A..B"`` (:mod:`rulekit.sim.sweep`). Every run has
-    the same seed and games. Returns the swept keys and the results, in order. Every value is
-    checked before any game runs.
+    Returns the swept keys and the results. Every value is checked before any game runs.
     """
     fixed = dict(params or {})
     declared = load_pack(pack_ref, fixed).manifest.get("parameters") or {}

@@ -1,7 +1,6 @@
 """Counts over many games, and what a designer reads from them.
 
-A :class:`Tally` holds plain integers only. So tallies of ranges of games merge exactly, in
-any order. The figures never depend on how workers shared the games.
+A :class:`Tally` holds plain integers, so tallies of ranges of games merge exactly in any order.
 """
 
 from __future__ import annotations
@@ -23,21 +22,17 @@ Key = TypeVar("Key")
 
 @dataclass
 class GameRecord:
-    """How one game went.
-
-    ``winner`` is None for a draw or a capped game. ``capped`` says a limit stopped the game.
-    ``first`` is the role that decided first (None for several at once). ``initiative`` and
-    ``initiative_end`` name who held the initiative at the start and at the end. They are
-    None when the pack declares no initiative, and ``""`` when no role held it.
-    """
+    """How one game went; ``winner`` is None for a draw or a capped game."""
 
     seed: int
     winner: str | None
     rounds: int
     decisions: int
-    capped: bool
+    capped: bool  # a limit stopped the game
     reason: str
-    first: str | None = None
+    first: str | None = None  # the role that decided first; None for several at once
+    # The initiative's holder at the start and at the end: None if the pack declares no
+    # initiative, "" if no role held it.
     initiative: str | None = None
     initiative_end: str | None = None
 
@@ -67,31 +62,22 @@ class Tally:
 
     def add(self, record: GameRecord) -> None:
         """Count one game."""
-        self._count_outcome(record)
+        winner = record.winner
+        if record.capped:
+            self.capped += 1
+        elif winner is None:
+            self.draws += 1
+        else:
+            _bump(self.wins, winner)
         self.games += 1
         self.decisions += record.decisions
         _bump(self.lengths, record.rounds)
-        _bump(self.ends, (record.winner or "", end_label(record.winner, record.reason)))
-        self._count_first(record)
+        _bump(self.ends, (winner or "", end_label(winner, record.reason)))
+        _bump(self.first, TOGETHER if record.first is None else record.first)
+        if winner is not None and winner == record.first:
+            _bump(self.first_wins, winner)
         if record.initiative is not None:
-            _bump(self.held, (record.initiative, record.initiative_end or "",
-                              record.winner or ""))
-
-    def _count_outcome(self, record: GameRecord) -> None:
-        """Count a capped game, a draw or a role's win."""
-        if record.capped:
-            self.capped += 1
-        elif record.winner is None:
-            self.draws += 1
-        else:
-            _bump(self.wins, record.winner)
-
-    def _count_first(self, record: GameRecord) -> None:
-        """Count who decided first, and whether that role won."""
-        first = TOGETHER if record.first is None else record.first
-        _bump(self.first, first)
-        if record.winner is not None and record.winner == record.first:
-            _bump(self.first_wins, first)
+            _bump(self.held, (record.initiative, record.initiative_end or "", winner or ""))
 
     def merge(self, other: Tally) -> None:
         """Add the counts of ``other`` to these."""
@@ -113,21 +99,16 @@ class Tally:
 
 
 def _bump(counts: dict[Key, int], key: Key, by: int = 1) -> None:
-    """Add ``by`` to the count of ``key``."""
     counts[key] = counts.get(key, 0) + by
 
 
 def _add_counts(counts: dict[Key, int], more: Mapping[Key, int]) -> None:
-    """Add the counts of ``more`` to ``counts``."""
     for key, count in more.items():
         _bump(counts, key, count)
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default).
-
-    Without trials it is (0, 1).
-    """
+    """The Wilson score interval of a proportion (95% by default); (0, 1) without trials."""
     if trials <= 0:
         return (0.0, 1.0)
     p = successes / trials
@@ -141,10 +122,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 
 
 def quantile(counts: Mapping[int, int], p: float) -> float:
-    """The ``p`` quantile of the counted values (value -> how many); 0 for none.
-
-    Between two values it reads the straight line, as numpy does by default.
-    """
+    """The ``p`` quantile of counted values (value -> how many), interpolated as numpy does."""
     total = sum(counts.values())
     if total == 0:
         return 0.0

@@ -1,8 +1,6 @@
 """Parameter sweeps: the same games for each combination of parameter values.
 
-``--sweep KEY=V1,V2,...`` lists values. ``KEY=A..B`` is every whole number from A to B.
-``KEY=A..B/STEP`` is every STEP-th. Lists and ranges mix (``3,5..7``). Several sweeps make
-a grid. Every value is checked before any game is played.
+``--sweep KEY=3,5..9/2`` mixes values and ranges ``A..B[/STEP]``. Several sweeps make a grid.
 """
 
 from __future__ import annotations
@@ -20,7 +18,6 @@ Sweep = tuple[str, list[int]]
 
 
 def _integer(text: str, spec: str) -> int:
-    """``text`` as a whole number, or a UsageError that quotes ``spec``."""
     try:
         return int(text)
     except ValueError:
@@ -40,7 +37,6 @@ def _values(item: str, spec: str) -> list[int]:
 
 
 def _check_range(item: str, spec: str, first: int, last: int, step: int) -> None:
-    """Refuse a range with a bad step, no values or too many."""
     if step < 1:
         raise UsageError(f"bad --sweep '{spec}': the step of a range must be 1 or more")
     if last < first:
@@ -64,7 +60,6 @@ def parse_sweep(spec: str) -> Sweep:
 
 
 def _items(spec: str, key: str, text: str) -> list[str]:
-    """The comma-separated items of a sweep's values; none may be empty."""
     items = [item.strip() for item in text.split(",")]
     if not text.strip() or not all(items):
         raise UsageError(f"bad --sweep '{spec}': an empty value",
@@ -74,11 +69,7 @@ def _items(spec: str, key: str, text: str) -> list[str]:
 
 def check_sweeps(specs: Sequence[str], declared: Mapping[str, object],
                  fixed: Mapping[str, object]) -> list[Sweep]:
-    """Parse ``specs`` and check them against the pack's parameters.
-
-    ``declared`` holds the pack's parameters, each with ``min`` and ``max``. ``fixed``
-    holds those set with ``--param``.
-    """
+    """Parse ``specs``; check them against the pack's ``declared`` and ``fixed`` parameters."""
     sweeps: list[Sweep] = []
     for spec in specs:
         key, values = parse_sweep(spec)
