@@ -142,7 +142,7 @@ def _error_order(error: PackError) -> tuple[str, int, int]:
 
 
 class GameRuntimeError(_Located):
-    """A pack failed while a game was running: it looped past the step budget, say."""
+    """A pack failed while a game was running, as past the step budget."""
 
     expand_tabs = False
 

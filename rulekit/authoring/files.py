@@ -12,7 +12,7 @@ __all__ = ["write_text_atomic"]
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` into ``path`` through a file beside it, so no reader sees half of it."""
+    """Write ``text`` into ``path`` whole: through a temporary file beside it."""
     folder = path.parent
     if not folder.is_dir():
         raise UsageError(f"cannot write '{path}': no folder '{folder}'")

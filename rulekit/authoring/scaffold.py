@@ -1,7 +1,7 @@
 """``rulekit new``: write a new pack folder that validates, tests and plays at once.
 
-A new pack is a copy of the template folder, or a variant: a ``pack.yaml`` that ``extends`` a
-pack. Each YAML file's first line names a schema copied into the pack, for editors.
+A new pack copies the template folder, or is a variant that ``extends`` a pack. Each YAML
+file's first line names a schema copied into the pack.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ SCHEMA_FOLDER = ".schemas"
 HEADER = "# yaml-language-server: $schema="
 _ID = re.compile(r"^[a-z][a-z0-9_-]*$")
 _MARK = "__SCHEMA__\n"
-# The files of the template, a small game whose comments teach. __ID__, __NAME__ and
-# __FOLDER__ are replaced when they are written; __SCHEMA__ marks the editor's header.
+# The files of the template, a small game whose comments teach, and of a variant. Their
+# __MARKS__ are replaced when they are written; __SCHEMA__ marks the editor's header.
 TEMPLATE = Path(__file__).parent / "template"
 TEMPLATE_FILES = ("pack.yaml", "rules.yaml", "cards.yaml", "components.yaml", "flow.yaml",
                   "scenarios/basics.yaml")
@@ -48,7 +48,7 @@ class NewPack:
 
 
 def pack_id_for(target: Path) -> str:
-    """The pack id a folder name gives, or a :class:`UsageError` that says why not."""
+    """The pack id a folder name gives, or a :class:`UsageError`."""
     name = target.name
     if _ID.match(name):
         return name
@@ -128,7 +128,7 @@ def pack_title(pack_id: str) -> str:
 
 
 def _schema_header(folder: Path, file: Path, kind: str) -> str:
-    """The editor's first line for ``file``, or "" if rulekit has no schema of ``kind``."""
+    """The editor's first line for ``file``, or "" for no schema."""
     if not (SCHEMA_DIR / f"{kind}.schema.json").is_file():
         return ""
     schema = folder / SCHEMA_FOLDER / f"{kind}.schema.json"
@@ -160,8 +160,13 @@ def _template(name: str) -> str:
 
 
 def _fill(text: str, pack_id: str, name: str) -> str:
-    return text.replace("__ID__", pack_id).replace("__NAME__", name).replace(
-        "__FOLDER__", pack_id)
+    return _replaced(text, __ID__=pack_id, __NAME__=name, __FOLDER__=pack_id)
+
+
+def _replaced(text: str, **values: str) -> str:
+    for mark, value in values.items():
+        text = text.replace(mark, value)
+    return text
 
 
 def _with_header(text: str, header: str) -> str:
@@ -211,59 +216,26 @@ def _variant_manifest(target: Path, pack_id: str, base: LoadedPack) -> str:
 
 
 def _variant_changes(base: LoadedPack) -> str:
-    """The variant's file of changes: empty, with comments that show how to write them."""
-    cards = base.game.symbols.cards
-    first = next(iter(cards.values()), {"id": "CARD"})
-    card = str(first["id"]).split("#")[0]
+    """The variant's file of changes: empty, with comments that teach."""
+    first = next(iter(base.game.symbols.cards.values()), {"id": "CARD"})
     props = "".join(f", {key}: {json.dumps(value)}" for key, value in first.items()
                     if key not in ("id", "name"))
     phases = base.game.symbols.phases
-    phase = phases[0] if phases else "PHASE"
-    return f"""\
-# What this variant changes in {base.id}. Each section is written as in any pack; here
-# - a card, anytime action, phase or map item with the id of one of the base replaces it, and
-#   a new id adds one (a new phase may say before: ID or after: ID);
-# - a zone, variable, function or procedure with the name of one of the base replaces it;
-# - setup, flow.rounds, flow.after_rounds and flow.end_when replace the base's;
-# - remove: takes things away by id. For example:
-#
-# cards:                  # a card added
-#   - {{id: {card}_two, name: A new card{props}}}
-# flow:                   # a new phase after {phase}
-#   phases:
-#     - {{id: bonus, after: {phase}, do: "pass"}}
-# remove:                 # a card removed, every copy
-#   cards: [{card}]
-cards: []
-"""
-
-
-_VARIANT_SCENARIOS = """\
-# The variant's own scenarios: what it changes. `rulekit test PACK --with-base` also runs the
-# scenarios of the base pack against the variant, and reports them apart.
-scenarios:
-  - name: "the variant starts a game"
-    expect:
-      - "not finished"
-"""
+    return _replaced(_template("variant/changes.yaml"), __BASE__=base.id,
+                     __CARD__=str(first["id"]).split("#")[0], __PROPS__=props,
+                     __PHASE__=phases[0] if phases else "PHASE")
 
 
 def _variant_scenarios(base: LoadedPack) -> str:
-    """The first scenario of a variant: a player does not see another's secret pile, if any."""
+    """The first scenario of a variant: a player cannot see another's secret pile."""
     roles = base.game.roles
     secret = next((z.name for z in base.game.symbols.zones.values()
                    if z.per == "role" and z.visibility == "owner"), None)
+    text = _template("variant/scenarios.yaml")
     if secret is None or len(roles) < 2:
-        return _VARIANT_SCENARIOS
-    owner, other = roles[0], roles[1]
-    return _VARIANT_SCENARIOS + f"""\
-    # What a player may know, checked on what the engine hands that player (or a bot):
-    # {other} sees none of the cards of {secret}[{owner}] (it may see how many).
-    sees:
-      {other}:
-        {secret}[{owner}]: {{cards: hidden}}
-    # log_for: {{{other}: [not_contains: [SOME SECRET]]}}   # no line of {other}'s log has it
-"""
+        return text
+    return text + _replaced(_template("variant/secret.yaml"), __OTHER__=roles[1],
+                            __SECRET__=secret, __OWNER__=roles[0])
 
 
 def _variant_readme(pack_id: str, base: LoadedPack) -> str:

@@ -1,7 +1,6 @@
 """A loaded pack's sections as written, and the authors' comments.
 
-The rules document shows what the author wrote: the sections of the content files, before
-copies are made. A declaration's prose is the comment on its line, or the comments above it.
+The rules document shows the sections as the author wrote them, before copies are made.
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ class PackSource:
     def comment(self, section: str, path: Sequence[str | int]) -> str:
         """The author's comment for the value at ``(section, *path)``, or ``""``.
 
-        It is the comments just above its key, else the comment on its line.
+        It is the comments above its key, else the comment on its line.
         """
         found = self.sections.get(section)
         if found is None:

@@ -1,9 +1,8 @@
 """The ``rulekit`` command line; ``rulekit --help`` lists its commands.
 
-Each command has a module whose ``register(commands)`` adds its parser and whose ``run(args)``
-runs it. A command line imports its command's module only, so ``rulekit --help`` is quick.
-Exit codes: 0 for success, 1 for an error, 2 for a bad command line, 130 after Ctrl-C,
-128 + N after signal N.
+A command's module has ``register(commands)`` to add its parser, and ``run(args)``. A command
+line imports its command's module only. Exit codes: 0 for success, 1 for an error, 2 for a bad
+command line, 130 after Ctrl-C, 128 + N after signal N.
 """
 
 from __future__ import annotations

@@ -13,9 +13,9 @@ REFRESH_SECONDS = 0.1
 @contextmanager
 def progress_bar(total: int, what: str, quiet: bool = False
                  ) -> Iterator[Callable[[int], None] | None]:
-    """Yield a function to tell how many more of ``total`` items are done, or None if quiet.
+    """Yield a function to tell of items done, or None if quiet or not at a terminal.
 
-    The bar is drawn by this thread when told, so no thread draws while workers are forked.
+    The bar is drawn when told. So no thread draws while workers are forked.
     """
     if quiet or total <= 0 or not sys.stderr.isatty():
         yield None

@@ -112,9 +112,13 @@ def coverage_report(rules: list[tuple[str, str]], coverage: Coverage, verbose: b
     partial = f" (by the scenarios matching -k '{name_filter}')" if name_filter else ""
     out(f"rules covered: {len(covered)} of {len(ids)}{partial}")
     _print_uncovered(dict(rules), uncovered, verbose)
-    if verbose:
-        _print_covered(covered, coverage)
-    _print_unknown(coverage, ids)
+    if verbose and covered:
+        out("covered rules:")
+        for rule_id in covered:
+            out(f"  {rule_id}: {', '.join(coverage[rule_id])}")
+    unknown = [rule_id for rule_id in coverage if rule_id not in set(ids)]
+    if unknown:
+        out(f"scenarios cover rule ids not in the rules file: {', '.join(unknown)}")
     return uncovered
 
 
@@ -127,16 +131,3 @@ def _print_uncovered(texts: dict[str, str], uncovered: list[str], verbose: bool)
         if not verbose and len(text) > 70:
             text = text[:67] + "..."
         out(f"  {rule_id}" + (f": {text}" if text else ""))
-
-
-def _print_unknown(coverage: Coverage, ids: list[str]) -> None:
-    unknown = [rule_id for rule_id in coverage if rule_id not in set(ids)]
-    if unknown:
-        out(f"scenarios cover rule ids not in the rules file: {', '.join(unknown)}")
-
-
-def _print_covered(covered: list[str], coverage: Coverage) -> None:
-    if covered:
-        out("covered rules:")
-    for rule_id in covered:
-        out(f"  {rule_id}: {', '.join(coverage[rule_id])}")

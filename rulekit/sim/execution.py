@@ -1,8 +1,7 @@
 """Where games run: in this process, on local worker processes, or on a Dask cluster.
 
-A pool plays each *chunk* of a :class:`Job` (a range of its game numbers) with
-``play(job, start, stop) -> Tally``, then merges the tallies in any order. A pack travels to a
-Dask cluster as its files: a worker machine needs rulekit and the agents' modules only.
+A pool plays each *chunk* (a range of game numbers) of a :class:`Job`, then merges the tallies.
+A pack travels to a Dask cluster as its files.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -48,7 +47,7 @@ def agent_of(spec: AgentSpec) -> AgentLike:
 
 @dataclass(frozen=True)
 class PackSource:
-    """A pack folder, maybe with its files, which a worker writes out once per digest.
+    """A pack folder, maybe with its files for a worker to write out.
 
     ``portable`` is false for a variant, whose base is found from its folder.
     """
@@ -238,33 +237,31 @@ class InProcess(Pool):
     """Every game in this process, one chunk after another."""
 
     def run(self, play: Play, job: Job, games: int, progress: Progress | None = None) -> Tally:
-        """Play a hundredth of the games at a time, or one at a time for a search bot."""
-        tally = Tally({})
+        """Play a hundredth of the games at a time, or one for a search bot."""
         step = max(1, games // 100) if job.quick else 1
-        for start in range(0, games, step):
-            part = play(job, start, min(start + step, games))
-            tally.merge(part)
-            if progress is not None:
-                progress(part.games)
-        return tally
+        return _merged((play(job, start, min(start + step, games))
+                        for start in range(0, games, step)), progress)
+
+
+def _merged(parts: Iterable[Tally], progress: Progress | None) -> Tally:
+    tally = Tally({})
+    for part in parts:
+        tally.merge(part)
+        if progress is not None:
+            progress(part.games)
+    return tally
 
 
 def _gather(futures: list[Future[Tally]], progress: Progress | None) -> Tally:
     """Merge the tallies of ``futures`` as they come; an error or Ctrl-C cancels the rest."""
     from concurrent.futures import as_completed
 
-    tally = Tally({})
     try:
-        for future in as_completed(futures):
-            part = future.result()
-            tally.merge(part)
-            if progress is not None:
-                progress(part.games)
+        return _merged((future.result() for future in as_completed(futures)), progress)
     except BaseException:
         for future in futures:
             future.cancel()
         raise
-    return tally
 
 
 @contextmanager
@@ -281,7 +278,7 @@ def _ctrl_c_held() -> Iterator[None]:
 
 
 def _start_worker(paths: list[str]) -> None:
-    """Give a worker the parent's import path, and let Ctrl-C end it at once and quietly."""
+    """Give a worker the parent's import path; let Ctrl-C end it quietly."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -373,18 +370,11 @@ def _dask() -> ModuleType:
                          "pip install 'rulekit[dask]'") from None
 
 
-@contextmanager
-def open_pool(workers: int = 1, scheduler: str | None = None) -> Iterator[Pool]:
-    """The pool for ``--workers`` and ``--scheduler``."""
-    pool: Pool
+def open_pool(workers: int = 1, scheduler: str | None = None) -> Pool:
+    """The pool for ``--workers`` and ``--scheduler``, to use in a ``with`` block."""
     if scheduler is not None:
-        pool = DaskPool(scheduler, workers)
-    elif workers > 1:
-        pool = LocalProcesses(workers)
-    else:
-        pool = InProcess()
-    with pool:
-        yield pool
+        return DaskPool(scheduler, workers)
+    return LocalProcesses(workers) if workers > 1 else InProcess()
 
 
 __all__ = ["AgentSpec", "DaskPool", "InProcess", "Job", "LocalProcesses", "PackSource", "Pool",

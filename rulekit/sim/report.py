@@ -67,9 +67,8 @@ def _outcome_lines(result: SimulationResult) -> list[str]:
     width = max([len("outcome"), len("capped"), *(len(r) for r in result.wins)])
     lines = [f"{'outcome':<{width}}  {'games':>7}  {'rate':>6}  95% CI"]
     rates, cis = result.win_rate, result.ci95
-    for role, count in result.wins.items():
-        lines.append(f"{role:<{width}}  {count:>7}  {percent(rates[role]):>6}  "
-                     f"{_interval(cis[role])}")
+    lines += [_share_line(role, count, rates[role], cis[role], width)
+              for role, count in result.wins.items()]
     for label, count in (("draws", result.draws), ("capped", result.capped)):
         lines.append(f"{label:<{width}}  {count:>7}  {_rate(count, result.games):>6}")
     return lines
@@ -143,9 +142,8 @@ def _first_table(first: FirstMover) -> list[str]:
     by_role = first["by_role"]
     width = max(len("first to decide"), *(len(role) for role in by_role))
     lines = ["", f"{'first to decide':<{width}}  {'games':>7}  {'won':>6}  95% CI"]
-    for role, stats in by_role.items():
-        lines.append(f"{role:<{width}}  {stats['games']:>7}  {percent(stats['win_rate']):>6}  "
-                     f"{_interval(stats['ci95'])}")
+    lines += [_share_line(role, stats["games"], stats["win_rate"], stats["ci95"], width)
+              for role, stats in by_role.items()]
     lines.append(f"the first to decide won {percent(first['rate'])} ({_interval(first['ci95'])})"
                  f" of {first['games']} games")
     return lines
@@ -179,8 +177,12 @@ def _initiative_rows(held: Initiative, roles: list[str]) -> list[tuple[str, Shar
 def _initiative_line(label: str, stats: Share, width: int) -> str:
     if not stats["games"]:
         return f"{label:<{width}}  {stats['games']:>7}  {'-':>6}"
-    return (f"{label:<{width}}  {stats['games']:>7}  {percent(stats['win_rate']):>6}  "
-            f"{_interval(stats['ci95'])}")
+    return _share_line(label, stats["games"], stats["win_rate"], stats["ci95"], width)
+
+
+def _share_line(label: str, games: int, rate: float, ci: Sequence[float], width: int) -> str:
+    """A row of label, games, rate and 95% interval."""
+    return f"{label:<{width}}  {games:>7}  {percent(rate):>6}  {_interval(ci)}"
 
 
 def _initiative_notes(held: Initiative) -> list[str]:

@@ -146,8 +146,8 @@ class SimulationResult:
     def first_mover(self) -> FirstMover:
         """Who took each game's first decision, and how often that role won.
 
-        Deciding first can be told apart from a role's advantage only if it is ``comparable``:
-        several roles decided first in some games.
+        ``comparable`` says several roles decided first in some games. Only then can its
+        advantage be told apart from a role's.
         """
         roles = [role for role in self.wins if self.first.get(role)]
         by_role = {role: _share(self.first_wins.get(role, 0), self.first[role])
@@ -179,30 +179,18 @@ class SimulationResult:
     def to_dict(self) -> ResultDict:
         """Plain data for JSON output."""
         return {
-            "pack": self.pack,
-            "version": self.version,
-            "pack_hash": self.pack_hash,
-            "params": dict(self.params),
-            "agents": dict(self.agents),
-            "games": self.games,
-            "seed": self.seed,
-            "workers": self.workers,
-            "scheduler": self.scheduler,
-            "max_rounds": self.max_rounds,
-            "wins": dict(self.wins),
-            "draws": self.draws,
-            "capped": self.capped,
-            "win_rate": self.win_rate,
+            "pack": self.pack, "version": self.version, "pack_hash": self.pack_hash,
+            "params": dict(self.params), "agents": dict(self.agents), "games": self.games,
+            "seed": self.seed, "workers": self.workers, "scheduler": self.scheduler,
+            "max_rounds": self.max_rounds, "wins": dict(self.wins), "draws": self.draws,
+            "capped": self.capped, "win_rate": self.win_rate,
             "ci95": {role: list(ci) for role, ci in self.ci95.items()},
-            "mean_rounds": self.mean_rounds,
-            "length": self.length.to_dict(),
+            "mean_rounds": self.mean_rounds, "length": self.length.to_dict(),
             "ends": [{"reason": reason, "winner": winner, "games": count,
                       "rate": _rate(count, self.games)}
                      for reason, winner, count in self.end_reasons()],
-            "first_decider": self.first_mover(),
-            "initiative": self.initiative(),
-            "decisions": self.decisions,
-            "seconds": self.seconds,
+            "first_decider": self.first_mover(), "initiative": self.initiative(),
+            "decisions": self.decisions, "seconds": self.seconds,
             "games_per_second": self.games_per_second,
         }
 

@@ -1,8 +1,7 @@
 """Play many games between agents and count who wins.
 
-Game ``i`` starts from ``derive(seed, i)``, and each seat draws from a generator of its own.
-So the counts do not depend on the order of the games or the number of workers. A game ends
-in a role's win, a *draw*, or is *capped*: stopped by ``max_rounds``, or by a stalled round.
+Game ``i`` starts from ``derive(seed, i)``; each seat has its own generator. So the counts do
+not depend on the workers. A game ends in a win, a *draw*, or is *capped* (stopped early).
 """
 
 from __future__ import annotations
@@ -93,7 +92,7 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
               max_rounds: int = DEFAULT_MAX_ROUNDS) -> GameRecord:
     """Play one game from ``seed``; roles without an agent play at random.
 
-    When every seat plays at random, the game is a quiet playout, which goes exactly as steps.
+    If every seat plays at random, a quiet playout plays it, exactly as steps would.
     """
     loaded = {role: agent_of(spec) for role, spec in (agents or {}).items()}
     quiet = all(type(loaded.get(role, RANDOM)) is RandomAgent for role in game.roles)
@@ -217,8 +216,7 @@ def simulate(pack_ref: str | Path, params: Mapping[str, object] | None = None,
     """Play ``games`` games of a pack; game ``i`` is played from ``derive(seed, i)``.
 
     ``agents`` maps roles to agents or their names; other roles play at random. ``workers``
-    processes, a Dask ``scheduler`` (``"local"`` for a new cluster) or an open ``pool`` play
-    the games; the counts are the same in every case.
+    processes, a Dask ``scheduler`` or an open ``pool`` play the games, to the same counts.
     """
     _check_counts(games, workers, max_rounds)
     loaded = load_pack(pack_ref, dict(params or {}))

@@ -1,6 +1,6 @@
 """Counts over many games, and what a designer reads from them.
 
-A :class:`Tally` holds plain integers, so tallies of ranges of games merge exactly in any order.
+A :class:`Tally` holds integers, so tallies merge exactly in any order.
 """
 
 from __future__ import annotations
