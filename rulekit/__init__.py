@@ -9,14 +9,14 @@
     for decision in game.pending(state):
         print(decision.player, [option.label for option in decision.options()])
 
-The names below are the public API. Each is imported when first used, so that
-``import rulekit`` stays quick for the command line.
+The names below are the public API. Each is imported when first used. So ``import rulekit``
+stays quick for the command line.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulekit.errors import (
     GameRuntimeError,
@@ -68,7 +68,8 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
+    """Import the public name ``name`` from its home, once."""
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'rulekit' has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """The one error hierarchy of rulekit.
 
-Every error about a pack carries a :class:`Location` (file, line, column, all 1-based), the
-offending source line and, where one can be guessed, a hint. ``str(error)`` is the message a
+Every error about a pack carries a :class:`Location`: file, line and column. It quotes the
+source line. Where one can be guessed, it gives a hint. ``str(error)`` is the message a
 person reads::
 
     games/demo/flow.yaml:12:9: unknown zone 'dicard'
@@ -12,66 +12,28 @@ person reads::
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from typing import Any
+from dataclasses import dataclass
 
 
+@dataclass(frozen=True, slots=True)
 class Location:
-    """A position in a pack file; ``line`` and ``column`` count from 1. Immutable, equal when
-    its fields are (written out rather than as a dataclass: every command imports this module,
-    and the dataclasses module takes longer to import than all the rest of it)."""
+    """A position in a pack file, counted from 1."""
 
-    __slots__ = ("column", "file", "line", "origin", "source_line")
-    _FIELDS = ("file", "line", "column", "source_line", "origin")  # in order
     file: str
     line: int
     column: int
-    source_line: str | None
-    origin: str  # "in the base pack ID" for a file a variant inherits
+    source_line: str | None = None
+    origin: str = ""  # "in the base pack ID" for a file a variant inherits
 
-    def __init__(self, file: str, line: int, column: int, source_line: str | None = None,
-                 origin: str = "") -> None:
-        set_field = object.__setattr__
-        set_field(self, "file", file)
-        set_field(self, "line", line)
-        set_field(self, "column", column)
-        set_field(self, "source_line", source_line)
-        set_field(self, "origin", origin)
-
-    def _fields(self) -> tuple[str, int, int, str | None, str]:
-        return (self.file, self.line, self.column, self.source_line, self.origin)
-
-    def replace(self, **changes: Any) -> Location:
-        """A copy with some fields changed."""
-        values: dict[str, Any] = dict(zip(self._FIELDS, self._fields(), strict=True))
-        values.update(changes)
-        return Location(**values)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field '{name}': a Location does not change")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field '{name}': a Location does not change")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Location:
-            return NotImplemented
-        assert isinstance(other, Location)
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __reduce__(self) -> tuple[type[Location], tuple[str, int, int, str | None, str]]:
-        return (Location, self._fields())
-
-    def __repr__(self) -> str:
-        return "Location(" + ", ".join(f"{name}={value!r}" for name, value in zip(
-            self._FIELDS, self._fields(), strict=True)) + ")"
+    def replace(self, *, origin: str) -> Location:
+        """A copy with another origin."""
+        return dataclasses.replace(self, origin=origin)
 
     @property
     def prefix(self) -> str:
-        """``file:line:col: `` and the origin of the file, if any, to put before a message."""
+        """``file:line:col: `` and the file's origin, before a message."""
         return f"{self}: {self.origin}: " if self.origin else f"{self}: "
 
     def __str__(self) -> str:
@@ -93,11 +55,11 @@ class RulekitError(Exception):
         return text
 
 
-class PackError(RulekitError):
-    """A mistake in a pack, located in one of its files."""
+class _Located(RulekitError):
+    """An error that may have a location in a pack file."""
 
-    kind = "error"
     label = ""  # put before the message: "warning: " for a warning
+    expand_tabs = True  # in the quoted source line
 
     def __init__(
         self, message: str, location: Location | None = None, hint: str | None = None
@@ -106,17 +68,22 @@ class PackError(RulekitError):
         self.location = location
 
     def __str__(self) -> str:
+        """The message: where, what, the source line with a caret, a hint."""
         loc = self.location
         head = self.label + self.message if loc is None else \
             f"{loc.prefix}{self.label}{self.message}"
         lines = [head]
         if loc is not None and loc.source_line is not None:
-            src = loc.source_line.rstrip("\n").expandtabs(1)
-            lines.append("    " + src)
-            lines.append("    " + " " * max(loc.column - 1, 0) + "^")
-        if self.hint:
-            lines.append(f"hint: {self.hint}")
-        return "\n".join(lines)
+            source = loc.source_line.rstrip("\n")
+            source = source.expandtabs(1) if self.expand_tabs else source
+            lines += ["    " + source, "    " + " " * max(loc.column - 1, 0) + "^"]
+        return "\n".join(lines + ([f"hint: {self.hint}"] if self.hint else []))
+
+
+class PackError(_Located):
+    """A mistake in a pack, located in one of its files."""
+
+    kind = "error"
 
 
 class YamlSyntaxError(PackError):
@@ -144,25 +111,26 @@ class EffectCheckError(PackError):
 
 
 class ScenarioError(PackError):
-    """A scenario file that is well-formed but cannot be set up or played."""
+    """A well-formed scenario that cannot be set up or played."""
 
 
 class PackWarning(PackError):
-    """Something in a pack that is probably a mistake, though the pack works (a lint)."""
+    """Something in a working pack that is probably a mistake."""
 
     kind = "warning"
     label = "warning: "
 
 
 class PackErrors(RulekitError):
-    """Several pack errors found in one pass; ``errors`` keeps them in file order."""
+    """Several pack errors found in one pass, in file order."""
 
     def __init__(self, errors: Iterable[PackError]) -> None:
         self.errors = sorted(errors, key=_error_order)
         super().__init__(f"{len(self.errors)} error(s) in pack")
 
     def __reduce__(self) -> tuple[type[PackErrors], tuple[list[PackError]]]:
-        return (PackErrors, (self.errors,))  # so errors cross process boundaries
+        """Pickle the errors themselves, so that they cross process boundaries."""
+        return (PackErrors, (self.errors,))
 
     def __str__(self) -> str:
         return "\n".join(str(e) for e in self.errors)
@@ -173,27 +141,14 @@ def _error_order(error: PackError) -> tuple[str, int, int]:
     return ("", 0, 0) if loc is None else (loc.file, loc.line, loc.column)
 
 
-class GameRuntimeError(RulekitError):
-    """A pack failed while a game was running (for example it looped past the step budget)."""
+class GameRuntimeError(_Located):
+    """A pack failed while a game was running, as past the step budget."""
 
-    def __init__(
-        self, message: str, location: Location | None = None, hint: str | None = None
-    ) -> None:
-        super().__init__(message, hint)
-        self.location = location
-
-    def __str__(self) -> str:
-        text = f"{self.location.prefix}{self.message}" if self.location else self.message
-        if self.location is not None and self.location.source_line is not None:
-            src = self.location.source_line.rstrip("\n")
-            text += "\n    " + src + "\n    " + " " * max(self.location.column - 1, 0) + "^"
-        if self.hint:
-            text += f"\nhint: {self.hint}"
-        return text
+    expand_tabs = False
 
 
 class IllegalActionError(RulekitError):
-    """An action that is not among the legal options of the pending decision."""
+    """An action that is not a legal option of the decision."""
 
 
 class UsageError(RulekitError):
@@ -201,12 +156,12 @@ class UsageError(RulekitError):
 
 
 class SaveFileError(RulekitError):
-    """A save or replay file that cannot be read or belongs to another pack version."""
+    """A save file that cannot be read, or is of another pack version."""
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A 'did you mean' hint for ``name`` among ``candidates``, or None."""
-    import difflib  # here: most commands never need it, and it is slow to import
+    import difflib  # most commands never need it
 
     matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None

@@ -1,8 +1,7 @@
-"""The bounds on what a pack may ask of rulekit while it is read and compiled.
+"""The bounds on what a pack may ask of rulekit.
 
-Each limit is far beyond what a real game needs and low enough that a pack over it is refused
-within a second or two, with a located error that names the limit. docs/pack-format.md lists
-them for authors.
+Each limit is far beyond what a real game needs. A pack over it is refused quickly. Its
+located error names the limit. Authors find them in docs/pack-format.md.
 """
 
 from __future__ import annotations

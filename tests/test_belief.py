@@ -126,6 +126,7 @@ def test_the_seeker_learns_where_the_hider_is_from_a_find() -> None:
     assert state["vars"]["hider_at"] in belief.distribution("hider_at")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("pack", "observer", "variable", "games", "max_round"), [
     ("carchase", "law", "law_total", 3, 99),
     ("carchase", "fugitive", "fugitive_total", 3, 99),
@@ -187,6 +188,7 @@ def test_a_determinized_state_shows_its_observer_exactly_the_real_observation(
     assert seen
 
 
+@pytest.mark.slow
 def test_two_determinizations_differ_where_the_observer_cannot_know() -> None:
     """The seeker cannot tell where the hider went; the hider can. Red Notice: Jessah cannot
     tell Angela's secret city after her first moves; Angela knows it."""

@@ -55,6 +55,7 @@ def test_a_module_path_is_still_a_module_path() -> None:
         load_agent("nosuchmodule:Agent")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pack", ["carchase", "rednotice"])
 def test_ismcts_seats_play_shipped_packs_to_the_end(pack: str) -> None:
     """Short games (3 turns; a goal of one Check) end by the rules, with the default depth in

@@ -13,6 +13,7 @@ from tests.fuzzing import Outcome, _judge, make_mutant, run_mutants
 SERIES = {"carchase": 180, "rednotice": 30}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pack", list(SERIES))
 def test_mutants_of_a_shipped_pack_end_in_success_or_a_located_error(tmp_path: Path,
                                                                     pack: str) -> None:

@@ -68,6 +68,7 @@ def _step_by_step(game: Game, seed: int, determinized: bool) -> None:
         state = game.apply(state, {d.player: d.sample(rand) for d in decisions})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pack", ["carchase", "rednotice"])
 def test_a_game_played_step_by_step_leaves_no_cycles(pack: str) -> None:
     game = load_pack(pack).game  # (loading a pack may make cycles: it is done once)

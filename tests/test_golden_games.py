@@ -55,6 +55,7 @@ def digests(pack: str) -> dict[str, Any]:
             "sha256": whole.hexdigest()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pack", sorted(GAMES))
 def test_random_games_end_as_before(pack: str) -> None:
     expected = json.loads(GOLDEN_FILE.read_text())[pack]

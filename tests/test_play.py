@@ -279,6 +279,7 @@ def _angela_stays(city_index: int, seed: int) -> Policy:
     return choose
 
 
+@pytest.mark.slow
 def test_hot_seat_rednotice_hides_angelas_city(play: Callable[..., tuple[int, str, str]]
                                                ) -> None:
     game = game_of("rednotice", goal=100000)

@@ -113,6 +113,7 @@ CASES = [("rednotice", {"angela": "human", "jessah": "random"}, ["Angela"], 260)
          ("carchase", {"fugitive": "human", "law": "human"}, ["The Fugitive", "The Law"], 25)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case, columns", [(0, 80), (0, 60), (1, 80), (2, 60), (3, 80)],
                          ids=["angela-80", "angela-60", "jessah-80", "law-60", "hot-seat-80"])
 def test_late_in_a_game_every_question_fits(case: int, columns: int, tmp_path: Path) -> None:

@@ -89,6 +89,7 @@ ROLES = [("rednotice", "angela", "Angela"), ("rednotice", "jessah", "Jessah"),
          ("carchase", "law", "The Law"), ("carchase", "fugitive", "The Fugitive")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", [80, 60])
 @pytest.mark.parametrize("pack, role, name", ROLES)
 def test_the_status_and_the_question_fit_the_screen(pack: str, role: str, name: str,

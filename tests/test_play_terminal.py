@@ -209,6 +209,7 @@ def test_carchase_whole_game_names_the_exchanged_cards(role: str, name: str,
     assert_no_restatement(seen, [name])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("role, name, seed", [("jessah", "Jessah", 7), ("angela", "Angela", 2)])
 def test_rednotice_whole_game_tells_the_story(role: str, name: str, seed: int,
                                               tmp_path: Path) -> None:
@@ -273,6 +274,7 @@ def shared_screens(transcript: str) -> list[str]:
     return re.findall(r"For everyone\n(.*?)Pass to", transcript, re.S)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pack, names, argv", [
     ("rednotice", ["Angela", "Jessah"], ["--seed", "5", "--seat", "angela=human,jessah=human"]),
     ("carchase", ["The Law", "The Fugitive"],

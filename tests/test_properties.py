@@ -99,6 +99,7 @@ def cards_in_zones(state: State) -> list[str]:
 # ------------------------------------------------------------------ plain data
 
 
+@pytest.mark.slow
 @SOME
 @given(seed=SEEDS, choice_seed=SEEDS, data=st.data())
 def test_state_round_trips_through_json_and_resumes(seed: int, choice_seed: int,

@@ -48,6 +48,7 @@ def saved_at(game: Game, seed: int, seats: dict[str, str], rounds: int, role: st
     return saved, state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("pack", "role", "rounds", "seed"), [
     ("carchase", "law", 4, 2), ("carchase", "fugitive", 4, 3),
     ("rednotice", "jessah", 5, 0), ("rednotice", "angela", 5, 1)])
@@ -90,6 +91,7 @@ def test_a_resumed_bot_that_never_asks_for_a_belief_keeps_what_it_saw(tmp_path: 
     assert len(bot.past) == before + 1
 
 
+@pytest.mark.slow
 def test_the_table_of_a_resumed_game_still_shows_where_the_hidden_player_may_be(
         play: helpers_play.Play, tmp_path: Path) -> None:
     """Jessah resumes in round 5: her table shows the cities Angela may be in (the true one
@@ -119,6 +121,7 @@ def test_a_save_with_a_built_in_bot_and_its_parameters_resumes(
     assert "worked out again" not in out  # a few turns only: no wait worth a word
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("keys", [None, ["r"] * 3 + ["b", "a"]], ids=["all", "by-round"])
 def test_a_replay_shows_where_the_hidden_player_may_be(
         keys: list[str] | None, play: helpers_play.Play, tmp_path: Path) -> None:

@@ -1,1 +1,1 @@
-"""Tools for pack authors: the rules document of a pack, and a new pack's scaffold."""
+"""Tools for pack authors: a pack's rules document, and new packs."""

@@ -12,8 +12,7 @@ __all__ = ["write_text_atomic"]
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, then rename it,
-    so that a reader never sees half a file and a failed write leaves the old one."""
+    """Write ``text`` into ``path`` whole: through a temporary file beside it."""
     folder = path.parent
     if not folder.is_dir():
         raise UsageError(f"cannot write '{path}': no folder '{folder}'")
@@ -23,6 +22,9 @@ def write_text_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temp, 0o666 & ~mask)  # as readable as any other output, not only by its owner
         os.replace(temp, path)
     except OSError as exc:
         Path(temp).unlink(missing_ok=True)

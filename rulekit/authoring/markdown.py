@@ -9,13 +9,13 @@ __all__ = ["cell", "code", "fenced", "table"]
 
 
 def cell(value: object) -> str:
-    """``value`` as the text of one table cell: one line, pipes escaped."""
+    """``value`` as a table cell: one line, pipes escaped."""
     text = "" if value is None else str(value)
     return " ".join(text.split()).replace("|", "\\|")
 
 
 def code(text: object) -> str:
-    """``text`` as inline code, with a fence longer than any run of backticks inside it."""
+    """``text`` as inline code, fenced by enough backticks."""
     value = " ".join(str(text).split())
     runs = [len(run) for run in re.findall(r"`+", value)]
     fence = "`" * (max(runs, default=0) + 1)
@@ -24,7 +24,7 @@ def code(text: object) -> str:
 
 
 def fenced(text: str, info: str = "") -> str:
-    """``text`` as a fenced code block (the fence outlasts any run of backticks inside)."""
+    """``text`` as a fenced code block, fenced by enough backticks."""
     runs = [len(run) for run in re.findall(r"`{3,}", text)]
     fence = "`" * max(3, max(runs, default=0) + 1)
     return f"{fence}{info}\n{text.rstrip()}\n{fence}"

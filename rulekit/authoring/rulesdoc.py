@@ -1,17 +1,13 @@
-"""The rules of a pack as a Markdown document a player or reviewer can read.
+"""A pack's rules as a Markdown document for players and reviewers.
 
-``rules_document(pack, scenarios)`` writes, from a loaded pack and its scenarios: the roles, the
-parameters with their defaults and bounds, the components (cards grouped by type with their
-properties and texts, the map, zones, variables), the setup, the flow phase by phase, the end
-conditions, the anytime actions, the procedures and functions, and every rule of the rules file
-with the scenarios that cover it. Effect code is shown as it is written; the author's YAML
-comments beside a declaration are its prose.
+Effect code is shown as written. The author's YAML comments on a declaration are its prose.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rulekit.authoring.markdown import code, fenced, table
@@ -24,15 +20,39 @@ __all__ = ["rules_document"]
 CODE = "rulekit"  # the info string of effect-code blocks
 _CARD_KEYS = ("id", "name", "copies", "type", "text")
 
+Row = Sequence[object]  # the cells of a table's row
+
 
 def rules_document(pack: LoadedPack, scenarios: list[Scenario], name: str | None = None) -> str:
     """The Markdown rules document of ``pack``; ``scenarios`` give the rules' coverage.
-    ``name`` is how the document's commands name the pack (as it was given: a folder, or an
-    id that finds it); by default its id."""
+
+    ``name`` is how the document's commands name the pack (its id by default).
+    """
     return _Writer(pack, scenarios, name or pack.id).document()
 
 
+@dataclass
+class _Card:
+    """A card as the pack writes it, before copies are made."""
+
+    id: str
+    name: str
+    copies: int
+    type: str
+    text: object  # None if the card has no text
+    props: dict[str, object]  # its other properties
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> _Card:
+        """The card of an entry of the ``cards`` section."""
+        return cls(str(entry["id"]), str(entry.get("name", entry["id"])),
+                   int(entry.get("copies", 1)), str(entry.get("type", "")), entry.get("text"),
+                   {key: value for key, value in entry.items() if key not in _CARD_KEYS})
+
+
 class _Writer:
+    """Writes the sections of one pack's rules document."""
+
     def __init__(self, pack: LoadedPack, scenarios: list[Scenario], name: str) -> None:
         self.pack = pack
         self.name = name
@@ -43,6 +63,7 @@ class _Writer:
         self.role_names = self.game.role_names
 
     def document(self) -> str:
+        """The whole document: its sections that have something to say."""
         parts: list[str] = []
         for section in (self.title(), self.roles(), self.parameters(), self.components(),
                         self.setup(), self.flow(), self.end(), self.anytime(),
@@ -51,14 +72,12 @@ class _Writer:
                 parts.append(section.strip())
         return "\n\n".join(parts) + "\n"
 
-    # ------------------------------------------------------------ helpers
-
     def role(self, role: str) -> str:
         name = self.role_names.get(role, role)
         return f"**{name}** ({code(role)})" if name != role else f"**{role}**"
 
     def snippets(self) -> Iterator[tuple[str, str]]:
-        """(where, code) of every piece of effect code, for finding what mentions a card."""
+        """(where, code) of every piece of effect code."""
         setup = self.source.get("setup")
         if isinstance(setup, str):
             yield "setup", setup
@@ -67,18 +86,20 @@ class _Writer:
             yield f"phase {code(phase['id'])}", str(phase.get("do", ""))
         if "after_rounds" in flow:
             yield "after the last round", str(flow["after_rounds"])
-        for name, spec in self.source.get("procedures", {}).items():
-            yield f"procedure {code(name)}", str(spec.get("do", ""))
-        for name, spec in self.source.get("functions", {}).items():
-            yield f"function {code(name)}", str(spec.get("returns", ""))
+        yield from self.definition_snippets()
         for check in flow.get("end_when", []):
             yield "end conditions", str(check.get("when", ""))
         for action in self.source.get("anytime", []):
             yield f"anytime action {code(action['id'])}", str(action.get("when", ""))
 
-    # ------------------------------------------------------------ sections
+    def definition_snippets(self) -> Iterator[tuple[str, str]]:
+        for name, spec in self.source.get("procedures", {}).items():
+            yield f"procedure {code(name)}", str(spec.get("do", ""))
+        for name, spec in self.source.get("functions", {}).items():
+            yield f"function {code(name)}", str(spec.get("returns", ""))
 
     def title(self) -> str:
+        """The pack's name, description and version."""
         m = self.manifest
         lines = [f"# {m['name']}", ""]
         if m.get("description"):
@@ -88,11 +109,13 @@ class _Writer:
         return "\n".join(lines)
 
     def roles(self) -> str:
+        """The players, in seating order."""
         lines = ["## Players", "", "In seating order:", ""]
         lines += [f"- {self.role(role)}" for role in self.game.roles]
         return "\n".join(lines)
 
     def parameters(self) -> str:
+        """The parameters, with their defaults and bounds."""
         declared: dict[str, Any] = self.manifest.get("parameters") or {}
         if not declared:
             return ""
@@ -105,6 +128,7 @@ class _Writer:
             table(("parameter", "default", "min", "max", "what it sets"), rows)])
 
     def components(self) -> str:
+        """The cards, the map, the zones and the variables."""
         parts = ["## Components"]
         for part in (self.cards(), self.board(), self.zones(), self.variables()):
             if part:
@@ -112,102 +136,90 @@ class _Writer:
         return "\n\n".join(parts) if len(parts) > 1 else ""
 
     def cards(self) -> str:
-        entries: list[dict[str, Any]] = self.source.get("cards", [])
-        if not entries:
+        """The cards, a table per type."""
+        cards = [_Card.of(entry) for entry in self.source.get("cards", [])]
+        if not cards:
             return ""
-        groups: dict[str, list[dict[str, Any]]] = {}
-        for entry in entries:
-            groups.setdefault(str(entry.get("type", "")), []).append(entry)
-        mentions = self.card_mentions(entries)
-        total = len(self.game.symbols.cards)
-        lines = [f"### Cards ({total})"]
+        mentions = self.card_mentions(cards)
+        shown = mentions if any(mentions.values()) else None  # no column if none is named
+        lines = [f"### Cards ({len(self.game.symbols.cards)})"]
         prose = self.source.comment("cards", ())
         if prose:
             lines += ["", prose]
-        mentioned = any(mentions.values())
-        for kind, group in groups.items():
-            count = sum(int(e.get("copies", 1)) for e in group)
-            heading = f"type {code(kind)}" if kind else "without a type"
-            lines += ["", f"#### Cards of {heading} ({count})", ""]
-            props = _property_names(group)
-            has_text = any("text" in e for e in group)
-            header = ["card", "id", "copies", *props]
-            if has_text:
-                header.append("text")
-            if mentioned:
-                header.append("in the code")
-            rows = []
-            for entry in group:
-                row: list[object] = [entry.get("name", entry["id"]), code(entry["id"]),
-                                     entry.get("copies", 1)]
-                row += [_value(entry[p]) if p in entry else "" for p in props]
-                if has_text:
-                    row.append(entry.get("text", ""))
-                if mentioned:
-                    row.append(", ".join(mentions.get(entry["id"], [])) or "-")
-                rows.append(row)
-            lines.append(table(header, rows))
+        for kind, group in _by_type(cards).items():
+            lines += ["", _card_heading(kind, group), "", _card_table(group, shown)]
         return "\n".join(lines)
 
-    def card_mentions(self, entries: list[dict[str, Any]]) -> dict[str, list[str]]:
-        """Card id -> where the effect code names it (``@id`` or ``@id#n``)."""
+    def card_mentions(self, cards: list[_Card]) -> dict[str, list[str]]:
+        """Card id -> where effect code names it (``@id`` or ``@id#n``)."""
         snippets = list(self.snippets())
         found: dict[str, list[str]] = {}
-        for entry in entries:
-            pattern = re.compile(rf"@{re.escape(entry['id'])}(?![A-Za-z0-9_])")
+        for card in cards:
+            pattern = re.compile(rf"@{re.escape(card.id)}(?![A-Za-z0-9_])")
+            places = found.setdefault(card.id, [])
             for where, text in snippets:
-                if pattern.search(text) and where not in found.setdefault(entry["id"], []):
-                    found[entry["id"]].append(where)
+                if where not in places and pattern.search(text):
+                    places.append(where)
         return found
 
     def board(self) -> str:
+        """The map: its regions, then its places and their routes."""
         board = self.game.symbols.board
         if not board.nodes:
             return ""
         lines = [f"### Map ({len(board.nodes)} places, {len(board.edges)} routes)", ""]
         if board.regions:
-            rows = []
-            for region, props in board.regions.items():
-                places = [p.get("name", ident) for ident, p in board.nodes.items()
-                          if p.get("region") == region]
-                rows.append((props.get("name", region), code(region), len(places),
-                             ", ".join(places)))
-            lines += [table(("region", "id", "places", "names"), rows), ""]
-        places = []
-        for ident, props in board.nodes.items():
-            near = [board.nodes[other].get("name", other) for other in board.neighbors(ident)]
-            places.append((props.get("name", ident), code(ident), ", ".join(near)))
+            lines += [self.regions(), ""]
+        places = [(props.get("name", ident), code(ident), ", ".join(self.near(ident)))
+                  for ident, props in board.nodes.items()]
         lines.append(table(("place", "id", "routes to"), places))
         return "\n".join(lines)
 
+    def near(self, place: str) -> list[str]:
+        board = self.game.symbols.board
+        return [board.nodes[other].get("name", other) for other in board.neighbors(place)]
+
+    def regions(self) -> str:
+        """The table of the map's regions and their places."""
+        board = self.game.symbols.board
+        rows = []
+        for region, props in board.regions.items():
+            places = [p.get("name", ident) for ident, p in board.nodes.items()
+                      if p.get("region") == region]
+            rows.append((props.get("name", region), code(region), len(places),
+                         ", ".join(places)))
+        return table(("region", "id", "places", "names"), rows)
+
     def zones(self) -> str:
+        """The zones: who sees them, what they start with."""
         zones = self.game.symbols.zones
         if not zones:
             return ""
-        rows = []
-        for name, zone in zones.items():
-            initial = zone.initial
-            if isinstance(initial, list):
-                initial = ", ".join(initial)
-            seen_by = _visibility(zone.visibility, zone.per, zone.owner, self.role_names)
-            if zone.visibility == "hidden":
-                seen_by += " (sizes are public)"
-            rows.append((code(name), _per(zone.per), seen_by, initial or "",
-                         zone.capacity or "", self.source.comment("zones", (name,))))
         return "\n".join([
             "### Zones", "", "Piles of cards; draws take from the top.", "",
             table(("zone", "one per", "seen by", "starts with", "holds at most", "notes"),
-                  rows)])
+                  [self.zone_row(name) for name in zones])])
+
+    def zone_row(self, name: str) -> Row:
+        zone = self.game.symbols.zones[name]
+        initial = zone.initial
+        if isinstance(initial, list):
+            initial = ", ".join(initial)
+        seen_by = _visibility(zone.visibility, zone.per, zone.owner, self.role_names)
+        if zone.visibility == "hidden":
+            seen_by += " (sizes are public)"
+        return (code(name), _per(zone.per), seen_by, initial or "", zone.capacity or "",
+                self.source.comment("zones", (name,)))
 
     def variables(self) -> str:
+        """The variables: where they start, their bounds, who sees them."""
         variables = self.game.symbols.variables
         if not variables:
             return ""
         rows = []
         for name, var in variables.items():
-            bounds = " to ".join(_bound(b) for b in (var.minimum, var.maximum)) \
-                if var.minimum is not None or var.maximum is not None else ""
-            rows.append((code(name), _per(var.per), _value(var.initial), bounds,
+            rows.append((code(name), _per(var.per), _value(var.initial),
+                         _bounds(var.minimum, var.maximum),
                          _visibility(var.visibility, var.per, var.owner, self.role_names),
                          self.source.comment("variables", (name,))))
         return "\n".join(["### Variables", "",
@@ -215,6 +227,7 @@ class _Writer:
                                  "notes"), rows)])
 
     def setup(self) -> str:
+        """The setup's code."""
         setup = self.source.get("setup")
         if not isinstance(setup, str) or not setup.strip():
             return ""
@@ -222,47 +235,46 @@ class _Writer:
                           fenced(setup, CODE)])
 
     def flow(self) -> str:
+        """The round's phases in order, each with its code."""
         flow = self.source.get("flow", {})
         phases = flow.get("phases", [])
-        rounds = flow.get("rounds")
-        lines = ["## Flow", ""]
-        names = ", ".join(str(p.get("name", p["id"])) for p in phases)
-        if rounds is None:
-            lines.append(f"Each round runs its phases in this order: {names}. Rounds go on "
-                         "until the game ends.")
-        else:
-            lines.append(f"Each round runs its phases in this order: {names}. The game has "
-                         f"at most {code(rounds)} rounds{self.rounds_note(rounds)}.")
-        for i, phase in enumerate(phases, start=1):
-            lines += ["", f"### {i}. {phase.get('name', phase['id'])} "
-                      f"(phase {code(phase['id'])})", ""]
-            prose = phase.get("description") or self.source.comment(
-                "flow", ("phases", i - 1))
-            if prose:
-                lines += [str(prose), ""]
-            lines.append(fenced(str(phase.get("do", "")), CODE))
+        lines = ["## Flow", "", self.flow_intro(phases, flow.get("rounds"))]
+        for number, phase in enumerate(phases, start=1):
+            lines += ["", *self.phase(number, phase)]
         if "after_rounds" in flow:
             lines += ["", "### After the last round", "",
                       fenced(str(flow["after_rounds"]), CODE)]
         return "\n".join(lines)
 
-    def rounds_note(self, rounds: Any) -> str:
+    def flow_intro(self, phases: list[Mapping[str, object]], rounds: object) -> str:
+        names = ", ".join(str(p.get("name", p["id"])) for p in phases)
+        if rounds is None:
+            return (f"Each round runs its phases in this order: {names}. Rounds go on until "
+                    "the game ends.")
+        return (f"Each round runs its phases in this order: {names}. The game has at most "
+                f"{code(rounds)} rounds{self.rounds_note(rounds)}.")
+
+    def phase(self, number: int, phase: Mapping[str, object]) -> list[str]:
+        """The lines of one phase: its heading, its prose, its code."""
+        lines = [f"### {number}. {phase.get('name', phase['id'])} (phase {code(phase['id'])})",
+                 ""]
+        prose = phase.get("description") or self.source.comment(
+            "flow", ("phases", number - 1))
+        if prose:
+            lines += [str(prose), ""]
+        lines.append(fenced(str(phase.get("do", "")), CODE))
+        return lines
+
+    def rounds_note(self, rounds: object) -> str:
         declared = self.manifest.get("parameters") or {}
         if isinstance(rounds, str) and rounds in declared:
             return f" (the parameter, {declared[rounds]['default']} unless changed)"
         return ""
 
     def end(self) -> str:
+        """How the game ends."""
         flow = self.source.get("flow", {})
-        checks = flow.get("end_when", [])
-        lines = ["## End of the game", ""]
-        if checks:
-            lines += ["The game ends the moment one of these holds (checked after every "
-                      "change, in this order):", ""]
-            for check in checks:
-                reason = f": {check['reason']}" if check.get("reason") else ""
-                lines.append(f"- when {code(check['when'])}, {self.role(check['winner'])} "
-                             f"wins{reason}")
+        lines = ["## End of the game", "", *self.end_conditions(flow.get("end_when", []))]
         if "after_rounds" in flow:
             lines += ["", "After the last round, the code of *After the last round* "
                       "decides (see the flow)."]
@@ -270,7 +282,19 @@ class _Writer:
             lines += ["", "A game that reaches the end of its last round has no winner."]
         return "\n".join(lines) if len(lines) > 2 else ""
 
+    def end_conditions(self, checks: list[Mapping[str, str]]) -> list[str]:
+        if not checks:
+            return []
+        lines = ["The game ends the moment one of these holds (checked after every change, "
+                 "in this order):", ""]
+        for check in checks:
+            reason = f": {check['reason']}" if check.get("reason") else ""
+            lines.append(f"- when {code(check['when'])}, {self.role(check['winner'])} "
+                         f"wins{reason}")
+        return lines
+
     def anytime(self) -> str:
+        """The anytime actions: who may take them, and when."""
         actions = self.game.symbols.anytime
         if not actions:
             return ""
@@ -283,57 +307,98 @@ class _Writer:
             table(("player", "action", "offered when", "runs"), rows)])
 
     def definitions(self) -> str:
+        """The functions, then the procedures, each with its code."""
         procedures = self.source.get("procedures", {})
         functions = self.source.get("functions", {})
         if not procedures and not functions:
             return ""
         lines = ["## Procedures and functions", "",
                  "The named pieces of code the flow and the cards use."]
-        for kind, table_, key in (("function", functions, "returns"),
-                                  ("procedure", procedures, "do")):
-            for name, spec in table_.items():
-                params = ", ".join(f"{p}: {t}" for p, t in (spec.get("params") or {}).items())
-                lines += ["", f"### {kind.capitalize()} {code(f'{name}({params})')}", ""]
-                prose = self.source.comment(f"{kind}s", (name,))
-                if prose:
-                    lines += [prose, ""]
-                lines.append(fenced(str(spec.get(key, "")), CODE))
+        for kind, specs, key in (("function", functions, "returns"),
+                                 ("procedure", procedures, "do")):
+            for name, spec in specs.items():
+                lines += ["", *self.definition(kind, name, spec, key)]
         return "\n".join(lines)
 
+    def definition(self, kind: str, name: str, spec: Mapping[str, Any], key: str) -> list[str]:
+        params = ", ".join(f"{p}: {t}" for p, t in (spec.get("params") or {}).items())
+        lines = [f"### {kind.capitalize()} {code(f'{name}({params})')}", ""]
+        prose = self.source.comment(f"{kind}s", (name,))
+        if prose:
+            lines += [prose, ""]
+        lines.append(fenced(str(spec.get(key, "")), CODE))
+        return lines
+
     def rules(self) -> str:
+        """Every rule, with the scenarios that cover it."""
         rules = self.pack.rules
         if not rules:
             return ""
-        covering: dict[str, list[str]] = {}
-        for scenario in self.scenarios:
-            for rule in scenario.covers:
-                covering.setdefault(rule, []).append(scenario.name)
+        covering = self.covering()
         covered = sum(1 for rule_id, _ in rules if covering.get(rule_id))
         lines = ["## Rules", "",
                  f"{len(rules)} rules; {covered} are covered by scenario tests "
                  f"(`rulekit test {self.name}` runs them)."]
         for rule_id, text in rules:
-            lines += ["", f"### {rule_id}", "", " ".join(text.split()) or "*(no text)*", ""]
-            names = covering.get(rule_id, [])
-            if names:
-                lines.append("Scenarios: " + "; ".join(f"*{name}*" for name in names))
-            else:
-                lines.append("Scenarios: none yet.")
-        unknown = sorted({r for r in covering} - {rule_id for rule_id, _ in rules})
+            lines += ["", *_rule(rule_id, text, covering.get(rule_id, []))]
+        unknown = sorted(set(covering) - {rule_id for rule_id, _ in rules})
         if unknown:
             lines += ["", "Scenarios also name rule ids that are not in the rules file: "
                       + ", ".join(code(r) for r in unknown) + "."]
         return "\n".join(lines)
 
+    def covering(self) -> dict[str, list[str]]:
+        covering: dict[str, list[str]] = {}
+        for scenario in self.scenarios:
+            for rule in scenario.covers:
+                covering.setdefault(rule, []).append(scenario.name)
+        return covering
 
-def _property_names(entries: list[dict[str, Any]]) -> list[str]:
-    names: list[str] = []
-    for entry in entries:
-        names += [k for k in entry if k not in _CARD_KEYS and k not in names]
-    return names
+
+def _rule(rule_id: str, text: str, scenarios: list[str]) -> list[str]:
+    covered = "; ".join(f"*{name}*" for name in scenarios)
+    return [f"### {rule_id}", "", " ".join(text.split()) or "*(no text)*", "",
+            f"Scenarios: {covered}" if covered else "Scenarios: none yet."]
 
 
-def _value(value: Any) -> str:
+def _by_type(cards: list[_Card]) -> dict[str, list[_Card]]:
+    groups: dict[str, list[_Card]] = {}
+    for card in cards:
+        groups.setdefault(card.type, []).append(card)
+    return groups
+
+
+def _card_heading(kind: str, group: list[_Card]) -> str:
+    heading = f"type {code(kind)}" if kind else "without a type"
+    return f"#### Cards of {heading} ({sum(card.copies for card in group)})"
+
+
+def _card_table(group: list[_Card], mentions: dict[str, list[str]] | None) -> str:
+    """The table of a group of cards, with where the code names each if ``mentions``."""
+    props = _property_names(group)
+    texts = any(card.text is not None for card in group)
+    header = ["card", "id", "copies", *props, *(["text"] if texts else []),
+              *(["in the code"] if mentions is not None else [])]
+    return table(header, [_card_row(card, props, texts, mentions) for card in group])
+
+
+def _card_row(card: _Card, props: list[str], texts: bool,
+              mentions: dict[str, list[str]] | None) -> list[object]:
+    row: list[object] = [card.name, code(card.id), card.copies]
+    row += [_value(card.props[p]) if p in card.props else "" for p in props]
+    if texts:
+        row.append("" if card.text is None else card.text)
+    if mentions is not None:
+        row.append(", ".join(mentions.get(card.id, [])) or "-")
+    return row
+
+
+def _property_names(cards: list[_Card]) -> list[str]:
+    return list(dict.fromkeys(name for card in cards for name in card.props))
+
+
+def _value(value: object) -> str:
+    """A value of a property or a variable, for a reader."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
@@ -343,8 +408,15 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def _bound(value: Any) -> str:
+def _bound(value: object) -> str:
     return "-" if value is None else str(value)
+
+
+def _bounds(minimum: int | None, maximum: int | None) -> str:
+    """A variable's bounds, such as ``0 to 5`` or ``- to 5``."""
+    if minimum is None and maximum is None:
+        return ""
+    return f"{_bound(minimum)} to {_bound(maximum)}"
 
 
 def _per(per: str | int | None) -> str:

@@ -1,11 +1,7 @@
 """``rulekit new``: write a new pack folder that validates, tests and plays at once.
 
-A new pack is either the teaching template of :mod:`rulekit.authoring.template`, or a variant
-of an existing pack: a ``pack.yaml`` that ``extends`` it and a file for what it changes. Either
-way each YAML file gets a ``# yaml-language-server: $schema=...`` first line naming a copy of
-rulekit's schemas in the pack's own ``.schemas/`` folder, so that editors find the schemas
-wherever the pack lives. The pack is written into a temporary folder beside its target, loaded
-and checked there, then renamed into place: a failed ``new`` leaves nothing behind.
+A new pack copies the template folder, or is a variant that ``extends`` a pack. Each YAML
+file's first line names a schema copied into the pack.
 """
 
 from __future__ import annotations
@@ -16,10 +12,11 @@ import re
 import shutil
 import tempfile
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulekit.authoring import template
 from rulekit.errors import UsageError
 from rulekit.pack.find import shipped_packs_dir
 from rulekit.pack.loader import LoadedPack, load_pack
@@ -32,11 +29,16 @@ SCHEMA_FOLDER = ".schemas"
 HEADER = "# yaml-language-server: $schema="
 _ID = re.compile(r"^[a-z][a-z0-9_-]*$")
 _MARK = "__SCHEMA__\n"
+# The files of the template, a small game whose comments teach, and of a variant. Their
+# __MARKS__ are replaced when they are written; __SCHEMA__ marks the editor's header.
+TEMPLATE = Path(__file__).parent / "template"
+TEMPLATE_FILES = ("pack.yaml", "rules.yaml", "cards.yaml", "components.yaml", "flow.yaml",
+                  "scenarios/basics.yaml")
 
 
 @dataclass
 class NewPack:
-    """What ``new_pack`` made: the folder, its files, and the pack as loaded from it."""
+    """What ``new_pack`` made: the folder, its files, its figures."""
 
     folder: Path
     files: list[str]
@@ -46,31 +48,34 @@ class NewPack:
 
 
 def pack_id_for(target: Path) -> str:
-    """The pack id a folder name gives, or a :class:`UsageError` saying what a name may be."""
+    """The pack id a folder name gives, or a :class:`UsageError`."""
     name = target.name
     if _ID.match(name):
         return name
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9_-]+", "_", plain.lower()).strip("_-")
-    if slug and not slug[0].isalpha():
-        slug = f"pack_{slug}"
+    slug = _slug(name)
     hint = f"try '{target.with_name(slug)}'" if slug else None
     raise UsageError(f"'{name or target}' cannot name a pack: use lower-case letters, digits, "
                      "'_' and '-', starting with a letter (the folder's name is the pack's id)",
                      hint)
 
 
+def _slug(name: str) -> str:
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9_-]+", "_", plain.lower()).strip("_-")
+    if slug and not slug[0].isalpha():
+        slug = f"pack_{slug}"
+    return slug
+
+
 def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
-    """Write a new pack into ``target`` (absent or an empty folder): the template, or a variant
-    of ``base``. Return what was written, after loading and checking it."""
+    """Write the template, or a variant of ``base``, into ``target``, absent or empty.
+
+    The pack is written and checked beside ``target``, then renamed: a failure leaves nothing.
+    """
     pack_id = pack_id_for(target)
     _check_target(target)
-    try:
-        temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
-                                     dir=target.parent))
-    except OSError as exc:
-        raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
-    try:
+    temp = _staging_folder(target)
+    with _removed_on_failure(temp, target):
         files = (_write_variant(temp, target, pack_id, base) if base
                  else _write_template(temp, pack_id))
         _copy_schemas(temp)
@@ -79,14 +84,29 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
         if target.is_dir():
             target.rmdir()
         os.rename(temp, target)
+    return NewPack(target, files, len(loaded.game.symbols.cards), len(scenarios),
+                   list(loaded.game.roles))
+
+
+def _staging_folder(target: Path) -> Path:
+    try:
+        return Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
+                                     dir=target.parent))
+    except OSError as exc:
+        raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
+
+
+@contextmanager
+def _removed_on_failure(temp: Path, target: Path) -> Iterator[None]:
+    """Remove the folder ``temp`` if the block fails; an ``OSError`` becomes a UsageError."""
+    try:
+        yield
     except OSError as exc:
         shutil.rmtree(temp, ignore_errors=True)
         raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise
-    return NewPack(target, files, len(loaded.game.symbols.cards), len(scenarios),
-                   list(loaded.game.roles))
 
 
 def _check_target(target: Path) -> None:
@@ -108,7 +128,7 @@ def pack_title(pack_id: str) -> str:
 
 
 def _schema_header(folder: Path, file: Path, kind: str) -> str:
-    """The editor's first line for ``file`` (a ``kind`` file), or "" without that schema."""
+    """The editor's first line for ``file``, or "" for no schema."""
     if not (SCHEMA_DIR / f"{kind}.schema.json").is_file():
         return ""
     schema = folder / SCHEMA_FOLDER / f"{kind}.schema.json"
@@ -121,22 +141,32 @@ def _write(path: Path, text: str) -> None:
 
 
 def _write_template(folder: Path, pack_id: str) -> list[str]:
+    """Write the template's files into ``folder``; return their names."""
     kinds = {"pack.yaml": "pack", "rules.yaml": "rules"}
-    for name, text in template.TEMPLATE.items():
+    for name in TEMPLATE_FILES:
         path = folder / name
         kind = "scenarios" if name.startswith("scenarios/") else kinds.get(name, "content")
         header = _schema_header(folder, path, kind)
-        text = text.replace(_MARK, header + "\n" if header else "")
+        text = _template(name).replace(_MARK, header + "\n" if header else "")
         _write(path, _fill(text, pack_id, pack_title(pack_id)))
-    readme = template.README.replace("__COMMANDS__", template.COMMANDS).replace(
-        "__EDITOR__", template.EDITOR).replace("__ROLE__", "red")
+    readme = _template("README.md").replace("__COMMANDS__", _template("commands.md")).replace(
+        "__EDITOR__", _template("editor.md")).replace("__ROLE__", "red")
     _write(folder / "README.md", _fill(readme, pack_id, pack_title(pack_id)))
-    return [*template.TEMPLATE, "README.md"]
+    return [*TEMPLATE_FILES, "README.md"]
+
+
+def _template(name: str) -> str:
+    return (TEMPLATE / name).read_text(encoding="utf-8")
 
 
 def _fill(text: str, pack_id: str, name: str) -> str:
-    return text.replace("__ID__", pack_id).replace("__NAME__", name).replace(
-        "__FOLDER__", pack_id)
+    return _replaced(text, __ID__=pack_id, __NAME__=name, __FOLDER__=pack_id)
+
+
+def _replaced(text: str, **values: str) -> str:
+    for mark, value in values.items():
+        text = text.replace(mark, value)
+    return text
 
 
 def _with_header(text: str, header: str) -> str:
@@ -147,8 +177,7 @@ def _with_header(text: str, header: str) -> str:
 
 
 def _write_variant(folder: Path, target: Path, pack_id: str, base: LoadedPack) -> list[str]:
-    """A short variant of ``base``: a pack.yaml that extends it, a file for the changes (whose
-    comments show how) and a first scenario."""
+    """Write a variant of ``base`` (manifest, changes, a scenario) into ``folder``; its files."""
     files = {"pack.yaml": ("pack", _variant_manifest(target, pack_id, base)),
              "changes.yaml": ("content", _variant_changes(base)),
              "scenarios/variant.yaml": ("scenarios", _variant_scenarios(base))}
@@ -160,7 +189,7 @@ def _write_variant(folder: Path, target: Path, pack_id: str, base: LoadedPack) -
 
 
 def _base_reference(target: Path, base: LoadedPack) -> str:
-    """How the variant names its base: the id of a shipped pack, else a relative folder."""
+    """How the variant names its base: a shipped pack's id, else a folder."""
     folder = base.folder.resolve()
     if folder.parent == shipped_packs_dir().resolve() and folder.name == base.id:
         return base.id
@@ -169,6 +198,7 @@ def _base_reference(target: Path, base: LoadedPack) -> str:
 
 
 def _variant_manifest(target: Path, pack_id: str, base: LoadedPack) -> str:
+    """The ``pack.yaml`` of a variant, with the base's parameters commented out."""
     lines = [f"# A variant of {base.id}: it inherits everything of {base.id} and changes only "
              "what its files name.",
              f"id: {pack_id}", f"name: {json.dumps(pack_title(pack_id))}", "version: 0.1.0",
@@ -186,59 +216,26 @@ def _variant_manifest(target: Path, pack_id: str, base: LoadedPack) -> str:
 
 
 def _variant_changes(base: LoadedPack) -> str:
-    cards = base.game.symbols.cards
-    first = next(iter(cards.values()), {"id": "CARD"})
-    card = str(first["id"]).split("#")[0]
+    """The variant's file of changes: empty, with comments that teach."""
+    first = next(iter(base.game.symbols.cards.values()), {"id": "CARD"})
     props = "".join(f", {key}: {json.dumps(value)}" for key, value in first.items()
                     if key not in ("id", "name"))
     phases = base.game.symbols.phases
-    phase = phases[0] if phases else "PHASE"
-    return f"""\
-# What this variant changes in {base.id}. Each section is written as in any pack; here
-# - a card, anytime action, phase or map item with the id of one of the base replaces it, and
-#   a new id adds one (a new phase may say before: ID or after: ID);
-# - a zone, variable, function or procedure with the name of one of the base replaces it;
-# - setup, flow.rounds, flow.after_rounds and flow.end_when replace the base's;
-# - remove: takes things away by id. For example:
-#
-# cards:                  # a card added
-#   - {{id: {card}_two, name: A new card{props}}}
-# flow:                   # a new phase after {phase}
-#   phases:
-#     - {{id: bonus, after: {phase}, do: "pass"}}
-# remove:                 # a card removed, every copy
-#   cards: [{card}]
-cards: []
-"""
-
-
-_VARIANT_SCENARIOS = """\
-# The variant's own scenarios: what it changes. `rulekit test PACK --with-base` also runs the
-# scenarios of the base pack against the variant, and reports them apart.
-scenarios:
-  - name: "the variant starts a game"
-    expect:
-      - "not finished"
-"""
+    return _replaced(_template("variant/changes.yaml"), __BASE__=base.id,
+                     __CARD__=str(first["id"]).split("#")[0], __PROPS__=props,
+                     __PHASE__=phases[0] if phases else "PHASE")
 
 
 def _variant_scenarios(base: LoadedPack) -> str:
-    """The first scenario of a variant; with a secret pile per role in the base, it also
-    checks that a player does not see another's (``sees``), as every change should keep."""
+    """The first scenario of a variant: a player cannot see another's secret pile."""
     roles = base.game.roles
     secret = next((z.name for z in base.game.symbols.zones.values()
                    if z.per == "role" and z.visibility == "owner"), None)
+    text = _template("variant/scenarios.yaml")
     if secret is None or len(roles) < 2:
-        return _VARIANT_SCENARIOS
-    owner, other = roles[0], roles[1]
-    return _VARIANT_SCENARIOS + f"""\
-    # What a player may know, checked on what the engine hands that player (or a bot):
-    # {other} sees none of the cards of {secret}[{owner}] (it may see how many).
-    sees:
-      {other}:
-        {secret}[{owner}]: {{cards: hidden}}
-    # log_for: {{{other}: [not_contains: [SOME SECRET]]}}   # no line of {other}'s log has it
-"""
+        return text
+    return text + _replaced(_template("variant/secret.yaml"), __OTHER__=roles[1],
+                            __SECRET__=secret, __OWNER__=roles[0])
 
 
 def _variant_readme(pack_id: str, base: LoadedPack) -> str:
@@ -256,8 +253,8 @@ def _variant_readme(pack_id: str, base: LoadedPack) -> str:
         "`scenarios/variant.yaml` holds the variant's own scenarios; `rulekit test` with "
         "`--with-base` also runs the base pack's against the variant.",
         "",
-        template.COMMANDS.replace("__FOLDER__", pack_id).replace("__ROLE__", role),
-        template.EDITOR,
+        _template("commands.md").replace("__FOLDER__", pack_id).replace("__ROLE__", role),
+        _template("editor.md"),
     ]
     return "\n".join(lines)
 

@@ -1,14 +1,12 @@
-"""A loaded pack's sections as written, and the comments authors put next to them.
+"""A loaded pack's sections as written, and the authors' comments.
 
-The rules document shows what the author wrote: the sections of the content files (``cards``,
-``flow``...) with copies not yet expanded, and the YAML comments beside a declaration (on its
-line) or above it (the lines just before its key), which are the pack's prose.
+The rules document shows the sections as the author wrote them, before copies are made.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rulekit.pack.loader import LoadedPack
@@ -24,7 +22,7 @@ _COMMENT_LINE = re.compile(r"^\s*#\s?(.*)$")
 
 
 class PackSource:
-    """The sections of a loaded pack, each with the document it was read from."""
+    """The sections of a loaded pack, each with its document."""
 
     def __init__(self, pack: LoadedPack) -> None:
         self.pack = pack
@@ -36,13 +34,15 @@ class PackSource:
                     self.sections[key] = (content, content.data[key])
 
     def get(self, key: str, default: Any = None) -> Any:
-        """The value of section ``key`` (``default`` if the pack has none)."""
+        """The value of section ``key``, or ``default`` if it has none."""
         found = self.sections.get(key)
         return default if found is None or found[1] is None else found[1]
 
     def comment(self, section: str, path: Sequence[str | int]) -> str:
-        """The author's comment for the value at ``(section, *path)``: the comment lines just
-        above its key, else the comment at the end of its line; ``""`` if there is none."""
+        """The author's comment for the value at ``(section, *path)``, or ``""``.
+
+        It is the comments above its key, else the comment on its line.
+        """
         found = self.sections.get(section)
         if found is None:
             return ""
@@ -52,19 +52,33 @@ class PackSource:
         if not doc.has_path(full):
             return ""
         line = doc.key_location(full).line
-        above: list[str] = []
-        number = line - 1
-        while (text := doc.source_line(number)) is not None and (
-                match := _COMMENT_LINE.match(text)) and not text.lstrip().startswith("# ---"):
-            above.insert(0, match.group(1).strip())
-            number -= 1
+        above = _comments_above(doc, line)
         if above:
             return " ".join(above)
         return trailing_comment(doc.source_line(line) or "")
 
 
+def _comments_above(doc: YamlDocument, line: int) -> list[str]:
+    """The comments just above ``line``, up to a ``# ---`` rule."""
+    found: list[str] = []
+    number = line - 1
+    while (text := doc.source_line(number)) is not None and (
+            match := _COMMENT_LINE.match(text)) and not text.lstrip().startswith("# ---"):
+        found.insert(0, match.group(1).strip())
+        number -= 1
+    return found
+
+
 def trailing_comment(line: str) -> str:
-    """The comment at the end of a YAML line (a ``#`` after a space, outside quotes)."""
+    """The comment at the end of a YAML line, if any."""
+    for i in _outside_quotes(line):
+        if line[i] == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[i + 1:].strip()
+    return ""
+
+
+def _outside_quotes(line: str) -> Iterator[int]:
+    """The positions in ``line`` of characters outside quotes."""
     quote = ""
     for i, char in enumerate(line):
         if quote:
@@ -72,6 +86,5 @@ def trailing_comment(line: str) -> str:
                 quote = ""
         elif char in "'\"":
             quote = char
-        elif char == "#" and (i == 0 or line[i - 1] in " \t"):
-            return line[i + 1:].strip()
-    return ""
+        else:
+            yield i

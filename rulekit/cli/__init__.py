@@ -1,24 +1,8 @@
-"""The ``rulekit`` command: validate packs, simulate games between agents, run scenario tests.
+"""The ``rulekit`` command line; ``rulekit --help`` lists its commands.
 
-    rulekit validate PACK...
-    rulekit simulate PACK [-n GAMES] [--seed S] [--agents ROLE=AGENT,...] [--param KEY=VALUE]...
-                          [--workers W] [--max-rounds R] [--json]
-    rulekit test PACK [--param KEY=VALUE]... [-k FILTER] [-v] [--require-coverage]
-    rulekit play [PACK] [--seat ROLE=human|AGENT]... [--seed S] [--param KEY=VALUE]...
-                        [--resume FILE [--take-seat]] [--save FILE] [--list] [--fast]
-                        [--no-color]
-    rulekit replay FILE [--as ROLE|all] [--all] [--pack PACK] [--no-color]
-    rulekit map PACK [--param KEY=VALUE]... [--no-color]
-    rulekit docs PACK [--out FILE]
-    rulekit new NAME [--from PACK]
-    rulekit list [--json]
-
-One module per command (``rulekit.cli.validate``...), each with ``register(commands)``, which
-adds its subparser, and the function that runs it; a command line that names a command imports
-and registers that command's module only. Exit codes: 0 success, 1 an error (a broken
-pack, a failing scenario, a bad value, piped answers not understood), 2 a bad command line, 130
-interrupted, 128 + N stopped by signal N (``play`` saves first). The engine is
-imported only when a command needs it, so that ``rulekit --help`` and friends start at once.
+A command's module has ``register(commands)`` to add its parser, and ``run(args)``. A command
+line imports its command's module only. Exit codes: 0 for success, 1 for an error, 2 for a bad
+command line, 130 after Ctrl-C, 128 + N after signal N.
 """
 
 from __future__ import annotations
@@ -29,7 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from rulekit.cli.common import PROG, err
 from rulekit.errors import PackError, PackErrors, RulekitError
@@ -41,18 +25,14 @@ COMMANDS = {"validate": "validate", "simulate": "simulate", "test": "test", "pla
 
 
 def tune_gc() -> None:
-    """Run the cyclic garbage collector less often, as programs making many small objects do.
-
-    The engine makes and drops many small lists and dicts, almost never in cycles. With
-    Python's default threshold, a search bot spends a large share of its time collecting.
-    """
+    """Run the cyclic garbage collector less often: the engine makes few cycles."""
     young, middle, old = gc.get_threshold()
     if 0 < young < 50_000:
         gc.set_threshold(50_000, max(middle, 20), max(old, 20))
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser of the command line; with ``only``, of that command alone."""
+    """The parser of the command line, or of the command ``only``."""
     parser = argparse.ArgumentParser(
         prog=PROG, description="A rules-as-data engine for two-player tabletop games.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
@@ -61,6 +41,27 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name in modules:
         importlib.import_module(f"rulekit.cli.{name}").register(commands)
     return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    tune_gc()
+    args = build_parser(argv[0] if argv else None).parse_args(argv)
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        return int(args.func(args))
+    except RulekitError as exc:
+        _report(exc)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
 
 
 def _report(exc: RulekitError) -> None:
@@ -75,32 +76,13 @@ def _report(exc: RulekitError) -> None:
         err(f"{PROG}: error: {exc}")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    tune_gc()
-    parser = build_parser(argv[0] if argv else None)
-    args = parser.parse_args(argv)
-    try:
-        code: Any = args.func(args)
-        return int(code)
-    except RulekitError as exc:
-        _report(exc)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        _silence_stdout()
-        return 1
-
-
 def entry() -> NoReturn:
     """The ``rulekit`` command (and ``python -m rulekit``)."""
     sys.exit(main())
 
 
 def _silence_stdout() -> None:
-    """After a closed pipe (``rulekit ... | head``), keep Python quiet at exit."""
+    """Keep Python quiet at exit after a closed pipe."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -1,23 +1,34 @@
-"""What every command of the command line shares: output, argument types, the program name."""
+"""What the commands share: output, argument types, the program name."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import Protocol, TextIO
 
 PROG = "rulekit"
 
 
+class Commands(Protocol):
+    """The subcommands of ``rulekit``, as ``argparse`` makes them."""
+
+    def add_parser(self, name: str, *, help: str, description: str
+                   ) -> argparse.ArgumentParser:
+        """Add the parser of the command ``name``."""
+
+
 def out(text: str = "", file: TextIO | None = None) -> None:
+    """Print ``text`` on standard output (or ``file``)."""
     print(text, file=file if file is not None else sys.stdout)
 
 
 def err(text: str) -> None:
+    """Print ``text`` on standard error."""
     print(text, file=sys.stderr)
 
 
 def count(value: str, minimum: int, what: str) -> int:
+    """The whole number ``value``, at least ``minimum``."""
     try:
         number = int(value)
     except ValueError:
@@ -28,14 +39,17 @@ def count(value: str, minimum: int, what: str) -> int:
 
 
 def games(value: str) -> int:
+    """A number of games: 0 or more."""
     return count(value, 0, "the number of games")
 
 
 def positive(value: str) -> int:
+    """A whole number of 1 or more."""
     return count(value, 1, "the value")
 
 
 def seed(value: str) -> int:
+    """A seed: an integer, in any base Python reads (``0x2a``)."""
     try:
         return int(value, 0)
     except ValueError:
@@ -43,6 +57,6 @@ def seed(value: str) -> int:
 
 
 def add_param_option(parser: argparse.ArgumentParser) -> None:
-    """``-p/--param KEY=VALUE``, repeatable."""
+    """Add ``-p/--param KEY=VALUE``, repeatable."""
     parser.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                         help="set a parameter of the pack (repeatable)")

@@ -1,15 +1,14 @@
-"""``rulekit docs PACK [--out FILE]``: the rules of a pack as a Markdown document."""
+"""``rulekit docs PACK``: the rules of a pack as a Markdown document."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
-from rulekit.cli.common import out
+from rulekit.cli.common import Commands, out
 
 
-def register(commands: Any) -> None:
+def register(commands: Commands) -> None:
     parser = commands.add_parser(
         "docs", help="write a pack's rules as a Markdown document",
         description="Write the rules of a pack as a readable Markdown document: players, "
@@ -23,6 +22,7 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the rules document, or write it into ``--out``."""
     from rulekit.authoring.files import write_text_atomic
     from rulekit.authoring.rulesdoc import rules_document
     from rulekit.pack.loader import load_pack

@@ -1,15 +1,21 @@
-"""``rulekit map PACK``: the places and routes of a pack's map, as text or as an SVG picture."""
+"""``rulekit map PACK``: a pack's places and routes, as text or as an SVG picture."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rulekit.cli.common import add_param_option
+from rulekit.cli.common import Commands, add_param_option, out
 from rulekit.errors import UsageError
 
+if TYPE_CHECKING:
+    from rich.console import Group
 
-def register(commands: Any) -> None:
+    from rulekit.engine.game import Game
+
+
+def register(commands: Commands) -> None:
     parser = commands.add_parser(
         "map", help="show a pack's map", description="Show the places and routes of a pack.")
     parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
@@ -21,33 +27,14 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Show the map at the terminal, or draw it into ``--out``."""
     from rulekit.pack.loader import load_pack, parse_params
     from rulekit.play.render import Renderer
     from rulekit.play.screen import Screen
 
     game = load_pack(args.pack, parse_params(args.param)).game
     if args.out:
-        import os
-        import tempfile
-        from pathlib import Path
-
-        from rulekit.play.svgmap import render_svg
-
-        out = Path(args.out)
-        if out.suffix.lower() != ".svg":
-            raise UsageError(f"cannot write '{out}': the map is drawn as SVG",
-                             "give a file name ending in .svg")
-        if not out.parent.is_dir():
-            raise UsageError(f"cannot write '{out}': no folder '{out.parent}'")
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=out.parent,
-                                         suffix=".tmp", delete=False) as handle:
-            handle.write(render_svg(game))
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(handle.name, 0o666 & ~mask)  # readable like any other output, not 0600
-        os.replace(handle.name, out)
-        print(f"{out}: {len(game.symbols.board.nodes)} places, "
-              f"{len(game.symbols.board.edges)} routes")
+        _write_svg(game, Path(args.out))
         return 0
     screen = Screen(no_color=args.no_color)
     screen.show(Renderer(game).map())
@@ -57,17 +44,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def route_listing(game: Any) -> Any:
-    """The routes that carry properties, with them (``Cedar - Fir: long``); None if none do."""
+def _write_svg(game: Game, target: Path) -> None:
+    from rulekit.authoring.files import write_text_atomic
+    from rulekit.play.svgmap import render_svg
+
+    if target.suffix.lower() != ".svg":
+        raise UsageError(f"cannot write '{target}': the map is drawn as SVG",
+                         "give a file name ending in .svg")
+    write_text_atomic(target, render_svg(game))
+    out(f"{target}: {len(game.symbols.board.nodes)} places, "
+        f"{len(game.symbols.board.edges)} routes")
+
+
+def route_listing(game: Game) -> Group | None:
+    """The routes that carry properties, listed (``Cedar - Fir: long``), or None."""
     from rich.console import Group
     from rich.text import Text
 
     from rulekit.play.styles import STYLE_SECTION
     from rulekit.play.svgmap import describe_properties, route_properties
 
-    board = game.symbols.board
     lines = []
-    for edge in board.edges.values():
+    for edge in game.symbols.board.edges.values():
         props = describe_properties(route_properties(edge))
         if props:
             lines.append(Text(f"  {edge.get('name', edge['id'])}: {props}"))

@@ -1,15 +1,14 @@
-"""``rulekit new NAME [--from PACK]``: a new pack folder that validates, tests and plays."""
+"""``rulekit new NAME``: a new pack folder that validates, tests and plays."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
-from rulekit.cli.common import out
+from rulekit.cli.common import Commands, out
 
 
-def register(commands: Any) -> None:
+def register(commands: Commands) -> None:
     parser = commands.add_parser(
         "new", help="make a new pack folder (or a variant of a pack)",
         description="Write a new pack folder NAME that validates, tests and plays at once: a "
@@ -25,6 +24,7 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Write the new pack, then say what to run next."""
     from rulekit.authoring.scaffold import new_pack, pack_id_for
     from rulekit.pack.loader import load_pack
 

@@ -1,18 +1,26 @@
-"""``rulekit list [FOLDER...]``: every pack rulekit can find, with its version and where it
-comes from (shipped, an installed distribution's entry point, $RULEKIT_PACKS, or a folder
-given on the command line)."""
+"""``rulekit list``: every pack rulekit can find, with its version and origin."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
-from rulekit.cli.common import PROG, err, out
+from rulekit.cli.common import PROG, Commands, err, out
+
+if TYPE_CHECKING:
+    from rulekit.pack.installed import FoundPack
+
+COLUMNS = ("id", "version", "name", "from", "folder")  # of the text table, in order
+
+# What `rulekit list` says of one pack ("from" is a Python keyword: no class syntax).
+PackRow = TypedDict("PackRow", {"id": str, "version": str, "name": str, "from": str,
+                                "distribution": str | None, "folder": str, "notes": list[str]})
 
 
-def register(commands: Any) -> None:
+def register(commands: Commands) -> None:
     parser = commands.add_parser(
         "list", help="list the packs rulekit can find, and where each comes from",
         description="List every pack that can be named by id (in $RULEKIT_PACKS, shipped with "
@@ -24,8 +32,25 @@ def register(commands: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _manifest(folder: Path) -> dict[str, Any]:
-    """The id, name and version a pack's ``pack.yaml`` gives (or a problem reading it)."""
+def run(args: argparse.Namespace) -> int:
+    """List the packs; 1 if a folder given holds none."""
+    from rulekit.pack.installed import packs_in
+
+    empty = [folder for folder in args.folders if not any(packs_in(folder, "path"))]
+    for folder in empty:
+        err(f"{PROG}: {folder}: no pack there (a pack is a folder with a pack.yaml)")
+    found = _rows(args.folders)
+    if args.json:
+        out(json.dumps({"packs": found}, indent=2))
+    elif found:
+        _print_table(found)
+    else:
+        out("no packs found")
+    return 1 if empty else 0
+
+
+def _manifest(folder: Path) -> dict[str, str]:
+    """The id, name and version in a ``pack.yaml``, or why it cannot be read."""
     import yaml
 
     try:
@@ -37,47 +62,44 @@ def _manifest(folder: Path) -> dict[str, Any]:
     return {key: str(data[key]) for key in ("id", "name", "version") if key in data}
 
 
-def _rows(folders: list[Path]) -> list[dict[str, Any]]:
-    """One row per pack found: id, version, name, where it comes from, folder, notes."""
-    from rulekit.pack.find import display_path
+def _rows(folders: list[Path]) -> list[PackRow]:
     from rulekit.pack.installed import all_packs
 
-    found = []
-    for pack, hidden_by in all_packs(folders):
-        manifest = _manifest(pack.folder)
-        notes = []
-        if "problem" in manifest:
-            notes.append(manifest["problem"])
-        elif manifest.get("id") != pack.id and pack.origin != "path":
-            notes.append(f"found as '{pack.id}', but its pack.yaml says id '{manifest.get('id')}'")
-        if hidden_by is not None:
-            notes.append(f"hidden by the {pack.id} from {hidden_by.where}")
-        found.append({"id": manifest.get("id", pack.id), "version": manifest.get("version", "?"),
-                      "name": manifest.get("name", ""), "from": pack.where,
-                      "distribution": pack.distribution or None,
-                      "folder": display_path(pack.folder), "notes": notes})
-    return found
+    return [_row(pack, hidden_by) for pack, hidden_by in all_packs(folders)]
 
 
-def run(args: argparse.Namespace) -> int:
-    from rulekit.pack.installed import packs_in
+def _row(pack: FoundPack, hidden_by: FoundPack | None) -> PackRow:
+    from rulekit.pack.find import display_path
 
-    empty = [folder for folder in args.folders if not any(packs_in(folder, "path"))]
-    for folder in empty:
-        err(f"{PROG}: {folder}: no pack there (a pack is a folder with a pack.yaml)")
-    found = _rows(args.folders)
-    if args.json:
-        out(json.dumps({"packs": found}, indent=2))
-        return 1 if empty else 0
-    if not found:
-        out("no packs found")
-        return 1 if empty else 0
-    header = {"id": "id", "version": "version", "name": "name", "from": "from",
-              "folder": "folder"}
-    widths = {key: max(len(str(row[key])) for row in [header, *found]) for key in header}
-    for row in [header, *found]:
-        line = "  ".join(str(row[key]).ljust(widths[key]) for key in header).rstrip()
-        out(line)
-        for note in row.get("notes", ()):
+    manifest = _manifest(pack.folder)
+    return {"id": manifest.get("id", pack.id), "version": manifest.get("version", "?"),
+            "name": manifest.get("name", ""), "from": pack.where,
+            "distribution": pack.distribution or None,
+            "folder": display_path(pack.folder), "notes": _notes(pack, hidden_by, manifest)}
+
+
+def _notes(pack: FoundPack, hidden_by: FoundPack | None, manifest: Mapping[str, str]
+           ) -> list[str]:
+    notes = []
+    if "problem" in manifest:
+        notes.append(manifest["problem"])
+    elif manifest.get("id") != pack.id and pack.origin != "path":
+        notes.append(f"found as '{pack.id}', but its pack.yaml says id '{manifest.get('id')}'")
+    if hidden_by is not None:
+        notes.append(f"hidden by the {pack.id} from {hidden_by.where}")
+    return notes
+
+
+def _print_table(found: list[PackRow]) -> None:
+    """Print the packs as a table, with notes below."""
+    rows: list[Mapping[str, object]] = [{key: key for key in COLUMNS}, *found]
+    widths = {key: max(len(str(row[key])) for row in rows) for key in COLUMNS}
+    out(_line(rows[0], widths))
+    for row in found:
+        out(_line(row, widths))
+        for note in row["notes"]:
             out(f"{'':{widths['id']}}  ({note})")
-    return 1 if empty else 0
+
+
+def _line(row: Mapping[str, object], widths: Mapping[str, int]) -> str:
+    return "  ".join(str(row[key]).ljust(widths[key]) for key in COLUMNS).rstrip()

@@ -1,14 +1,13 @@
-"""``rulekit play`` and ``rulekit replay``: games at the terminal, saved games stepped through."""
+"""``rulekit play`` and ``rulekit replay``: games at the terminal, and saved games."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from rulekit.cli.common import add_param_option, seed
+from rulekit.cli.common import Commands, add_param_option, seed
 
 
-def register(commands: Any) -> None:
+def register(commands: Commands) -> None:
     play = commands.add_parser(
         "play", help="play a game at the terminal, against bots or each other",
         description="Play a pack at the terminal. By default you play the first role against "
@@ -57,6 +56,7 @@ def register(commands: Any) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    """Play a game, go on with a saved one, or list them."""
     from pathlib import Path
 
     from rulekit.play import list_unfinished, open_session
@@ -74,6 +74,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    """Step through a saved game's events."""
     from pathlib import Path
 
     from rulekit.play.replay import run_replay as replay

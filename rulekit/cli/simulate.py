@@ -1,17 +1,14 @@
-"""``rulekit simulate PACK``: many games between agents; who wins them, how and how fast."""
+"""``rulekit simulate PACK``: many games between agents, and who wins them."""
 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
-from rulekit.cli.common import add_param_option, games, out, positive, seed
-
-if TYPE_CHECKING:
-    from rulekit.sim.simulation import SimulationResult
+from rulekit.cli.common import Commands, add_param_option, games, out, positive, seed
 
 
-def register(commands: Any) -> None:
+def register(commands: Commands) -> None:
     parser = commands.add_parser(
         "simulate", help="play many games between agents and count the wins",
         description="Play games between agents (random by default) and report each role's "
@@ -50,53 +47,43 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play the games, or those of each combination of swept values; print the report."""
+    import json
+
     from rulekit.bots.registry import parse_agents
     from rulekit.cli.progress import progress_bar
     from rulekit.pack.params import parse_params
+    from rulekit.sim.report import csv_report, sweep_table, text_report
     from rulekit.sim.simulation import simulate, sweep
 
     params = parse_params(args.param)
     agents = parse_agents(args.agents)
-    options: dict[str, Any] = {"games": args.games, "seed": args.seed, "agents": agents,
-                               "workers": args.workers, "max_rounds": args.max_rounds,
-                               "scheduler": args.scheduler}
-    if args.sweep:
-        from rulekit.pack.loader import load_pack
-        from rulekit.sim.sweep import check_sweeps, combinations
-
-        # Checked here first, so that the bar knows its length; sweep() checks again.
-        declared = load_pack(args.pack, params).manifest.get("parameters") or {}
-        rows = len(combinations(check_sweeps(args.sweep, declared, params)))
-        with progress_bar(args.games * rows, "games", args.quiet) as progress:
-            keys, results = sweep(args.pack, args.sweep, params, progress=progress, **options)
-        from rulekit.sim.report import sweep_table
-
-        _print(args, results, keys, sweep_table(results, keys))
-        return 0
-    with progress_bar(args.games, "games", args.quiet) as progress:
-        result = simulate(args.pack, params, progress=progress, **options)
-    from rulekit.sim.report import csv_report, text_report
-
-    if args.csv:
-        out(csv_report([result]))
-    elif args.json:
-        import json
-
-        out(json.dumps(result.to_dict(), sort_keys=False))
-    else:
-        out(text_report(result))
-    return 0
-
-
-def _print(args: argparse.Namespace, results: list[SimulationResult], keys: list[str],
-           table: str) -> None:
-    from rulekit.sim.report import csv_report
-
+    settings = (args.games, args.seed, agents, args.workers, args.max_rounds)
+    keys: list[str] = []
+    with progress_bar(args.games * _rows(args, params), "games", args.quiet) as progress:
+        if args.sweep:
+            keys, results = sweep(args.pack, args.sweep, params, *settings,
+                                  scheduler=args.scheduler, progress=progress)
+        else:
+            results = [simulate(args.pack, params, *settings, scheduler=args.scheduler,
+                                progress=progress)]
     if args.csv:
         out(csv_report(results, keys))
     elif args.json:
-        import json
-
-        out(json.dumps({"sweep": keys, "runs": [r.to_dict() for r in results]}))
+        data = {"sweep": keys, "runs": [r.to_dict() for r in results]} if args.sweep else \
+            results[0].to_dict()
+        out(json.dumps(data))
     else:
-        out(table)
+        out(sweep_table(results, keys) if args.sweep else text_report(results[0]))
+    return 0
+
+
+def _rows(args: argparse.Namespace, params: Mapping[str, str]) -> int:
+    """The runs of a sweep, checked first so that the bar knows its length."""
+    from rulekit.pack.loader import load_pack
+    from rulekit.sim.sweep import check_sweeps, combinations
+
+    if not args.sweep:
+        return 1
+    declared = load_pack(args.pack, dict(params)).manifest.get("parameters") or {}
+    return len(combinations(check_sweeps(args.sweep, declared, params)))

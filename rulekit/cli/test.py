@@ -1,14 +1,20 @@
-"""``rulekit test PACK``: run a pack's scenario tests and report which rules they cover."""
+"""``rulekit test PACK``: a pack's scenario tests, and the rules they cover."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
-from rulekit.cli.common import PROG, add_param_option, err, out
+from rulekit.cli.common import PROG, Commands, add_param_option, err, out
+
+if TYPE_CHECKING:
+    from rulekit.pack.loader import LoadedPack
+    from rulekit.scenarios.runner import ScenarioRun
+
+Coverage = dict[str, list[str]]  # rule id -> the passing scenarios that cover it
 
 
-def register(commands: Any) -> None:
+def register(commands: Commands) -> None:
     parser = commands.add_parser(
         "test", help="run a pack's scenario tests and report rule coverage",
         description="Run the scenarios of a pack; exit 1 if one fails.")
@@ -27,50 +33,65 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the scenarios, print results and coverage; 1 if one fails."""
     from rulekit.pack.loader import load_pack, parse_params
     from rulekit.scenarios.runner import run_scenarios
 
     params = parse_params(args.param)
     pack = load_pack(args.pack, params)
-    result_run = run_scenarios(pack, params, args.filter)
-    for result in result_run.results:
-        out(str(result))
-        if args.verbose:
-            covers = ", ".join(result.scenario.covers) or "-"
-            out(f"     covers: {covers}; decisions played: {result.decisions}")
-    if not result_run.results:
-        if args.filter and not args.with_base:
-            err(f"{PROG}: error: no scenario of {pack.id} has '{args.filter}' in its name")
-            return 1
-        out(f"no scenario of {pack.id} has '{args.filter}' in its name" if args.filter
-            else f"{pack.id} has no scenarios")
-    else:
-        out(f"{result_run.passed} passed, {result_run.failed} failed")
-    coverage = result_run.coverage()
+    scenarios = run_scenarios(pack, params, args.filter)
+    _print_results(scenarios, args.verbose)
+    if not scenarios.results and args.filter and not args.with_base:
+        err(f"{PROG}: error: no scenario of {pack.id} has '{args.filter}' in its name")
+        return 1
+    _print_summary(pack, scenarios, args.filter)
+    coverage = scenarios.coverage()
     if args.with_base:
-        for rule, names in base_report(pack, params, args).items():
+        for rule, names in base_report(pack, params, args.filter).items():
             coverage.setdefault(rule, []).extend(names)
     uncovered = coverage_report(pack.rules, coverage, args.verbose, args.filter)
-    if result_run.failed:
+    if scenarios.failed:
         return 1
-    if args.require_coverage:
-        if not pack.rules:
-            err(f"{PROG}: warning: {pack.id} has no rules file; there is no coverage to require")
-        elif uncovered:
-            err(f"{PROG}: error: {len(uncovered)} rule(s) not covered by a passing scenario")
-            return 1
+    return _required_coverage(pack, uncovered) if args.require_coverage else 0
+
+
+def _print_results(scenarios: ScenarioRun, verbose: bool) -> None:
+    for result in scenarios.results:
+        out(str(result))
+        if verbose:
+            covers = ", ".join(result.scenario.covers) or "-"
+            out(f"     covers: {covers}; decisions played: {result.decisions}")
+
+
+def _print_summary(pack: LoadedPack, scenarios: ScenarioRun, name_filter: str | None) -> None:
+    """Print how many scenarios passed and failed, or that none ran."""
+    if scenarios.results:
+        out(f"{scenarios.passed} passed, {scenarios.failed} failed")
+    elif name_filter:
+        out(f"no scenario of {pack.id} has '{name_filter}' in its name")
+    else:
+        out(f"{pack.id} has no scenarios")
+
+
+def _required_coverage(pack: LoadedPack, uncovered: list[str]) -> int:
+    if not pack.rules:
+        err(f"{PROG}: warning: {pack.id} has no rules file; there is no coverage to require")
+        return 0
+    if uncovered:
+        err(f"{PROG}: error: {len(uncovered)} rule(s) not covered by a passing scenario")
+        return 1
     return 0
 
 
-def base_report(pack: Any, params: dict[str, str], args: argparse.Namespace
-                ) -> dict[str, list[str]]:
-    """Run the base pack's scenarios against a variant, print them apart; their coverage."""
+def base_report(pack: LoadedPack, params: dict[str, str], name_filter: str | None
+                ) -> Coverage:
+    """Run the base pack's scenarios against a variant, print them apart; the rules covered."""
     from rulekit.scenarios.runner import run_scenarios
 
     if pack.base_id is None:
         err(f"{PROG}: warning: {pack.id} extends no pack; --with-base has nothing to run")
         return {}
-    base_run = run_scenarios(pack, params, args.filter, pack.base_scenario_files)
+    base_run = run_scenarios(pack, params, name_filter, pack.base_scenario_files)
     out(f"scenarios of the base pack {pack.base_id}, run against {pack.id}:")
     for result in base_run.results:
         out(f"  {result}".replace("\n", "\n  "))
@@ -80,24 +101,17 @@ def base_report(pack: Any, params: dict[str, str], args: argparse.Namespace
             for rule, names in base_run.coverage().items()}
 
 
-def coverage_report(rules: list[tuple[str, str]], coverage: dict[str, list[str]],
-                    verbose: bool, name_filter: str | None = None) -> list[str]:
+def coverage_report(rules: list[tuple[str, str]], coverage: Coverage, verbose: bool,
+                    name_filter: str | None = None) -> list[str]:
     """Print the rule coverage; return the uncovered rule ids."""
     if not rules:
         return []
     ids = [rule_id for rule_id, _ in rules]
     covered = [rule_id for rule_id in ids if coverage.get(rule_id)]
-    uncovered = [rule_id for rule_id in ids if not coverage.get(rule_id)]
+    uncovered = [rule_id for rule_id in ids if rule_id not in covered]
     partial = f" (by the scenarios matching -k '{name_filter}')" if name_filter else ""
     out(f"rules covered: {len(covered)} of {len(ids)}{partial}")
-    if uncovered:
-        out("uncovered rules:")
-        texts = dict(rules)
-        for rule_id in uncovered:
-            text = texts.get(rule_id, "")
-            if not verbose and len(text) > 70:
-                text = text[:67] + "..."
-            out(f"  {rule_id}" + (f": {text}" if text else ""))
+    _print_uncovered(dict(rules), uncovered, verbose)
     if verbose and covered:
         out("covered rules:")
         for rule_id in covered:
@@ -106,3 +120,14 @@ def coverage_report(rules: list[tuple[str, str]], coverage: dict[str, list[str]]
     if unknown:
         out(f"scenarios cover rule ids not in the rules file: {', '.join(unknown)}")
     return uncovered
+
+
+def _print_uncovered(texts: dict[str, str], uncovered: list[str], verbose: bool) -> None:
+    if not uncovered:
+        return
+    out("uncovered rules:")
+    for rule_id in uncovered:
+        text = texts.get(rule_id, "")
+        if not verbose and len(text) > 70:
+            text = text[:67] + "..."
+        out(f"  {rule_id}" + (f": {text}" if text else ""))

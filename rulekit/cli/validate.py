@@ -1,9 +1,6 @@
-"""``rulekit validate PACK...``: load packs and their scenario files, report every mistake and
-lint warning (as text, or as JSON for CI and editors).
+"""``rulekit validate PACK...``: every mistake and lint warning of packs, as text or JSON.
 
-A pack is loaded with every check but without compiling its statement lists to Python (see
-:func:`~rulekit.pack.loader.load_pack`). The report of a pack whose files are unchanged comes
-from the validation cache (:mod:`rulekit.checks.cache`).
+An unchanged pack's report comes from :mod:`rulekit.checks.cache`.
 """
 
 from __future__ import annotations
@@ -11,15 +8,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from rulekit.checks.cache import Diagnostic, Report, diagnostic, report
-from rulekit.cli.common import err, out
+from rulekit.cli.common import Commands, err, out
 from rulekit.errors import PackError
 from rulekit.pack.find import find_pack
 
 
-def register(commands: Any) -> None:
+def register(commands: Commands) -> None:
     parser = commands.add_parser(
         "validate", help="check packs and their scenario files",
         description="Load each pack and its scenario files and report every mistake found, "
@@ -38,7 +34,7 @@ def register(commands: Any) -> None:
 
 
 def check(ref: str, use_cache: bool = True) -> Report:
-    """The report of the pack ``ref`` (a folder, or the id of a pack)."""
+    """The report of the pack ``ref``, a folder or a pack's id."""
     try:
         folder = find_pack(ref)
     except PackError as exc:
@@ -52,8 +48,12 @@ def _errors_and_warnings(found: Report) -> tuple[list[Diagnostic], list[Diagnost
             [d for d in diagnostics if d["severity"] != "error"])
 
 
+def _is_bad(found: Report, strict: bool) -> bool:
+    errors, warnings = _errors_and_warnings(found)
+    return bool(found["failure"] or errors or (strict and warnings))
+
+
 def _as_json(ref: str, found: Report, bad: bool) -> dict[str, object]:
-    """What ``--format json`` says of one pack."""
     items: list[dict[str, object]] = [
         {"file": d["file"], "line": d["line"], "column": d["column"], "severity": d["severity"],
          "message": d["message"], "hint": d["hint"]} for d in found["diagnostics"]]
@@ -64,30 +64,33 @@ def _as_json(ref: str, found: Report, bad: bool) -> dict[str, object]:
 
 
 def _print(ref: str, found: Report, bad: bool) -> None:
-    """Print what the text format says of one pack."""
     if found["failure"]:
         err(f"{ref}: {found['failure']}")
         err(f"{ref}: invalid")
         return
     for item in found["diagnostics"]:
         err(item["text"])
-    errors, warnings = _errors_and_warnings(found)
-    counts = ", ".join(f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
-                       for items, noun in ((errors, "error"), (warnings, "warning"))
-                       if items)
+    counts = _counts(found)
     if bad:
         err(f"{ref}: invalid ({counts})")
     else:
         out(f"{ref}: ok ({found['summary']}{'; ' + counts if counts else ''})")
 
 
+def _counts(found: Report) -> str:
+    """The report's numbers of errors and warnings: ``1 error, 2 warnings``."""
+    errors, warnings = _errors_and_warnings(found)
+    return ", ".join(f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
+                     for items, noun in ((errors, "error"), (warnings, "warning")) if items)
+
+
 def run(args: argparse.Namespace) -> int:
+    """Validate each pack and print the reports; 1 if one is invalid."""
     invalid = 0
     packs = []
     for ref in args.packs:
         found = check(ref, not args.no_cache)
-        errors, warnings = _errors_and_warnings(found)
-        bad = bool(found["failure"] or errors or (args.strict and warnings))
+        bad = _is_bad(found, args.strict)
         invalid += bad
         if args.format == "json":
             packs.append(_as_json(ref, found, bad))
@@ -96,7 +99,10 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         out(json.dumps({"packs": packs}, indent=2))
     elif len(args.packs) > 1:
-        valid = len(args.packs) - invalid
-        out(f"{len(args.packs)} packs: {valid} valid, {invalid} invalid",
-            sys.stderr if invalid else sys.stdout)
+        _print_total(len(args.packs), invalid)
     return 1 if invalid else 0
+
+
+def _print_total(packs: int, invalid: int) -> None:
+    out(f"{packs} packs: {packs - invalid} valid, {invalid} invalid",
+        sys.stderr if invalid else sys.stdout)

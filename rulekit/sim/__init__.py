@@ -1,7 +1,5 @@
-"""The simulator's parts, one job each.
+"""The simulator: many games between bots, and what their outcomes say.
 
-``stats`` counts outcomes and summarises them; ``execution`` runs ranges of games in this
-process, on local worker processes or on a Dask cluster; ``sweep`` varies pack parameters;
-``report`` prints results as text, JSON or CSV. ``rulekit.sim.simulation`` plays the games and ties
-the parts together.
+``simulation`` plays the games, ``execution`` says where, ``stats`` and ``result`` count and
+sum up, ``sweep`` varies parameters, ``report`` prints text or CSV.
 """

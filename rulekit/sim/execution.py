@@ -1,31 +1,24 @@
 """Where games run: in this process, on local worker processes, or on a Dask cluster.
 
-A :class:`Job` says which games to play (the pack, its parameters, the agents, the base seed,
-the round cap); a *chunk* is a range of its game numbers. Every pool cuts a run into chunks,
-plays each with the same function, ``play(job, start, stop) -> Tally``, and merges the
-tallies. The counts do not depend on the order, so every pool gives the same figures.
-
-- :class:`InProcess` plays the chunks one after another.
-- :class:`LocalProcesses` hands them to a standard ``ProcessPoolExecutor``.
-- :class:`DaskPool` submits them to a Dask cluster through its ``concurrent.futures`` executor.
-
-Each process (or thread of a Dask worker) loads a job's pack once (:func:`prepared`). The pack
-travels to a Dask cluster as its files and their digest: a worker machine needs rulekit (and
-the modules of any agents) installed, not the pack folder.
+A pool plays each *chunk* (a range of game numbers) of a :class:`Job`, then merges the tallies.
+A pack travels to a Dask cluster as its files.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import math
 import os
 import signal
 import sys
+import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from rulekit.bots.agent import AgentLike
@@ -38,9 +31,15 @@ from rulekit.sim.stats import Tally
 if TYPE_CHECKING:  # what only worker processes or a cluster need is imported where used
     from concurrent.futures import Future
 
-AgentSpec = Any  # an agent name (str) or an agent object, as rulekit.sim.simulation takes them
+AgentSpec = str | AgentLike  # an agent's name, or the agent itself
 Progress = Callable[[int], None]  # told how many more games are done
 MAX_PACK_BYTES = 16 * 1024 * 1024  # a pack sent to a cluster is at most this big
+PackFiles = tuple[tuple[str, bytes], ...]  # (path in the pack folder, contents)
+
+
+def agent_of(spec: AgentSpec) -> AgentLike:
+    """The agent a spec names; an agent object is its own spec."""
+    return load_agent(spec) if isinstance(spec, str) else spec
 
 
 # ---------------------------------------------------------------- what to play
@@ -48,63 +47,74 @@ MAX_PACK_BYTES = 16 * 1024 * 1024  # a pack sent to a cluster is at most this bi
 
 @dataclass(frozen=True)
 class PackSource:
-    """A pack folder; with ``files``, the pack's own files travel with it (for other
-    machines), and a worker writes them out once per digest."""
+    """A pack folder, maybe with its files for a worker to write out.
+
+    ``portable`` is false for a variant, whose base is found from its folder.
+    """
 
     folder: str
     digest: str = ""
-    files: tuple[tuple[str, bytes], ...] | None = None
-    portable: bool = True  # False for a variant, whose base is found from its folder
+    files: PackFiles | None = None
+    portable: bool = True
 
     @classmethod
     def with_files(cls, folder: Path) -> PackSource:
-        """The pack in ``folder`` with its files (hidden files and caches left out)."""
-        import hashlib
-
-        files = []
-        size = 0
-        for path in sorted(folder.rglob("*")):
-            relative = path.relative_to(folder)
-            if not path.is_file() or any(part.startswith(".") or part == "__pycache__"
-                                         for part in relative.parts):
-                continue
-            data = path.read_bytes()
-            size += len(data)
-            if size > MAX_PACK_BYTES:
-                raise UsageError(f"the pack folder {folder} holds more than "
-                                 f"{MAX_PACK_BYTES // (1024 * 1024)} MB: too big to send")
-            files.append((relative.as_posix(), data))
-        digest = hashlib.sha256()
-        for name, data in files:
-            digest.update(name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
-        return cls(str(folder), digest.hexdigest()[:20], tuple(files))
+        files = _pack_files(folder)
+        return cls(str(folder), _digest(files), files)
 
     def path(self) -> Path:
         """A folder holding the pack on this machine."""
         if self.files is None:
             return Path(self.folder)
-        import tempfile
-
         target = Path(tempfile.gettempdir()) / "rulekit-packs" / self.digest / Path(
             self.folder).name
         if not target.is_dir():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=target.parent))
-            for name, data in self.files:
-                destination = staging / name
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                destination.write_bytes(data)
-            try:
-                os.rename(staging, target)  # atomic: a concurrent worker may have won
-            except OSError:
-                if not target.is_dir():
-                    raise
+            _write_pack(self.files, target)
         return target
+
+
+def _pack_files(folder: Path) -> PackFiles:
+    """The files of the pack in ``folder``, but hidden files and caches."""
+    files = []
+    size = 0
+    for path in sorted(folder.rglob("*")):
+        parts = path.relative_to(folder).parts
+        if not path.is_file() or any(p.startswith(".") or p == "__pycache__" for p in parts):
+            continue
+        data = path.read_bytes()
+        size += len(data)
+        if size > MAX_PACK_BYTES:
+            raise UsageError(f"the pack folder {folder} holds more than "
+                             f"{MAX_PACK_BYTES // (1024 * 1024)} MB: too big to send")
+        files.append((path.relative_to(folder).as_posix(), data))
+    return tuple(files)
+
+
+def _digest(files: PackFiles) -> str:
+    digest = hashlib.sha256()
+    for name, data in files:
+        digest.update(name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()[:20]
+
+
+def _write_pack(files: PackFiles, target: Path) -> None:
+    """Write ``files`` into a folder, then rename it ``target``, unless another worker did."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=target.parent))
+    for name, data in files:
+        destination = staging / name
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        destination.write_bytes(data)
+    try:
+        os.rename(staging, target)
+    except OSError:
+        if not target.is_dir():
+            raise
 
 
 @dataclass(frozen=True)
 class Job:
-    """The games of one run: game ``i`` is played from ``derive(seed, i)``."""
+    """The games of one run: game ``i`` starts from ``derive(seed, i)``."""
 
     source: PackSource
     params: tuple[tuple[str, int], ...]
@@ -114,8 +124,8 @@ class Job:
     pack_hash: str  # of the pack as this run loaded it: every process must load the same
 
     @property
-    def key(self) -> tuple[Any, ...]:
-        """What identifies the loaded pack and agents a process keeps between chunks."""
+    def key(self) -> tuple[object, ...]:
+        """What identifies the pack and the agents a process keeps between chunks."""
         agents = tuple((role, spec if isinstance(spec, str) else repr(spec))
                        for role, spec in self.agents)
         return (self.source.folder, self.source.digest, self.params, agents, self.pack_hash)
@@ -128,9 +138,7 @@ class Job:
     def ranges(self, games: int, slots: int, smallest: int,
                split: Callable[[int, int, int], list[tuple[int, int]]] | None = None
                ) -> list[tuple[int, int]]:
-        """The chunks of this job: ``split`` (:func:`chunks` by default) if it is
-        :attr:`quick`, else one game each (a search bot is slow: the progress shown moves with
-        each game)."""
+        """The chunks of this job: by ``split`` if :attr:`quick`, else one game per chunk."""
         if self.quick:
             return (split or chunks)(games, slots, smallest)
         return [(start, start + 1) for start in range(games)]
@@ -139,18 +147,24 @@ class Job:
 Prepared = tuple[Game, dict[str, AgentLike]]
 Play = Callable[[Job, int, int], Tally]
 
-# What this thread plays with: a job's key and its loaded pack and agents. Per thread, since a
-# Dask worker may run tasks in several threads.
+# A job's key and its loaded pack and agents, per thread: a Dask worker may run several.
 _held = threading.local()
 _load_lock = threading.Lock()
 
 
 def prepared(job: Job) -> Prepared:
-    """The loaded pack and the agents of ``job``: loaded on the first chunk a process (or
-    thread) plays, and kept for the next ones."""
-    held: tuple[tuple[Any, ...], Prepared] | None = getattr(_held, "job", None)
+    """The loaded pack and the agents of ``job``, loaded once per process or thread."""
+    held: tuple[tuple[object, ...], Prepared] | None = getattr(_held, "job", None)
     if held is not None and held[0] == job.key:
         return held[1]
+    game = _load_game(job)
+    agents = {role: agent_of(spec) for role, spec in job.agents}
+    _held.job = (job.key, (game, agents))
+    return game, agents
+
+
+def _load_game(job: Job) -> Game:
+    """Load the pack of ``job``; it must be the one the run loaded."""
     try:
         with _load_lock:
             game = load_pack(job.source.path(), dict(job.params)).game
@@ -159,18 +173,12 @@ def prepared(job: Job) -> Prepared:
     if game.pack_hash != job.pack_hash:
         raise GameRuntimeError(f"the pack in {job.source.folder} changed during the run",
                                hint="run it again")
-    agents = {role: load_agent(spec) if isinstance(spec, str) else spec
-              for role, spec in job.agents}
-    _held.job = (job.key, (game, agents))
-    return game, agents
+    return game
 
 
 @contextmanager
 def holding(job: Job, ready: Prepared) -> Iterator[None]:
-    """Let :func:`prepared` give ``ready`` for ``job`` in this thread while the block runs.
-
-    A run passes on the pack it loaded, so that this process does not load it again. Worker
-    processes forked meanwhile start with it too."""
+    """Let :func:`prepared` give ``ready`` for ``job`` in this process and those it forks."""
     before = getattr(_held, "job", None)
     _held.job = (job.key, ready)
     try:
@@ -180,8 +188,7 @@ def holding(job: Job, ready: Prepared) -> Iterator[None]:
 
 
 def chunks(games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
-    """Ranges of game numbers: about 16 per slot (so that slots finish together and progress
-    moves), none smaller than ``smallest`` games, at least one per slot."""
+    """Ranges of at least ``smallest`` game numbers, about 16 per slot, one at least."""
     if games <= 0:
         return []
     size = max(smallest, math.ceil(games / (slots * 16)))
@@ -190,9 +197,10 @@ def chunks(games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
 
 
 def tapering_chunks(games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
-    """Ranges of game numbers, as :func:`chunks` at first, then smaller and smaller: each at
-    most an eighth of what is left per slot, down to ``smallest`` games. Taken in order, the
-    last ranges are short, so that no slot plays on long after the others have finished."""
+    """Ranges as :func:`chunks` gives, then shorter, so that no slot plays on alone.
+
+    Each has at most an eighth of the games left per slot, and at least ``smallest``.
+    """
     if games <= 0:
         return []
     largest = max(smallest, math.ceil(games / (slots * 16)))
@@ -205,21 +213,18 @@ def tapering_chunks(games: int, slots: int, smallest: int) -> list[tuple[int, in
     return ranges
 
 
-# ---------------------------------------------------------------- pools
-
-
 class Pool:
-    """Runs the chunks of jobs; a context manager that frees its workers at exit."""
+    """Runs the chunks of jobs; frees its workers at the end of a ``with`` block."""
 
     slots = 1
     scheduler: str | None = None
 
     def run(self, play: Play, job: Job, games: int, progress: Progress | None = None) -> Tally:
-        """Play games ``0 .. games - 1`` of ``job``; ``progress`` is told of each chunk."""
+        """Play games ``0 .. games - 1`` of ``job``, telling ``progress`` of each chunk."""
         raise NotImplementedError
 
     def close(self) -> None:
-        """Free the workers."""
+        pass
 
     def __enter__(self) -> Pool:
         return self
@@ -232,41 +237,36 @@ class InProcess(Pool):
     """Every game in this process, one chunk after another."""
 
     def run(self, play: Play, job: Job, games: int, progress: Progress | None = None) -> Tally:
-        tally = Tally({})
-        # A hundredth of the run at a time; one game at a time with a (slow) search bot.
+        """Play a hundredth of the games at a time, or one for a search bot."""
         step = max(1, games // 100) if job.quick else 1
-        for start in range(0, games, step):
-            part = play(job, start, min(start + step, games))
-            tally.merge(part)
-            if progress is not None:
-                progress(part.games)
-        return tally
+        return _merged((play(job, start, min(start + step, games))
+                        for start in range(0, games, step)), progress)
+
+
+def _merged(parts: Iterable[Tally], progress: Progress | None) -> Tally:
+    tally = Tally({})
+    for part in parts:
+        tally.merge(part)
+        if progress is not None:
+            progress(part.games)
+    return tally
 
 
 def _gather(futures: list[Future[Tally]], progress: Progress | None) -> Tally:
-    """Merge the tallies of ``futures`` as they come; cancel the rest on an error or Ctrl-C."""
+    """Merge the tallies of ``futures`` as they come; an error or Ctrl-C cancels the rest."""
     from concurrent.futures import as_completed
 
-    tally = Tally({})
     try:
-        for future in as_completed(futures):
-            part = future.result()
-            tally.merge(part)
-            if progress is not None:
-                progress(part.games)
+        return _merged((future.result() for future in as_completed(futures)), progress)
     except BaseException:
         for future in futures:
             future.cancel()
         raise
-    return tally
 
 
 @contextmanager
 def _ctrl_c_held() -> Iterator[None]:
-    """Hold Ctrl-C back while the block starts worker processes.
-
-    Workers are born with it blocked, so it never catches one half started. This process gets
-    it at the end of the block."""
+    """Hold Ctrl-C back while the block starts worker processes, so none is half started."""
     if not hasattr(signal, "pthread_sigmask"):  # (Windows)
         yield
         return
@@ -278,9 +278,7 @@ def _ctrl_c_held() -> Iterator[None]:
 
 
 def _start_worker(paths: list[str]) -> None:
-    """Give a worker process the parent's import path (agents may live in modules found
-    through it). Ctrl-C, which a terminal sends to every process of the command, ends it
-    at once and quietly: the parent stops the run."""
+    """Give a worker the parent's import path; let Ctrl-C end it quietly."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -288,11 +286,7 @@ def _start_worker(paths: list[str]) -> None:
 
 
 class LocalProcesses(Pool):
-    """``workers`` worker processes on this machine, in a ``ProcessPoolExecutor``.
-
-    They are forked where the platform has a safe fork (Linux), else started afresh. They take
-    the chunks in order from the executor's queue. The chunks taper towards the end, so that
-    all workers finish together."""
+    """``workers`` processes on this machine, forked where fork is safe (Linux)."""
 
     def __init__(self, workers: int) -> None:
         import multiprocessing
@@ -305,6 +299,7 @@ class LocalProcesses(Pool):
                                              initargs=(list(sys.path),))
 
     def run(self, play: Play, job: Job, games: int, progress: Progress | None = None) -> Tally:
+        """Submit every chunk, then merge the tallies as workers finish them."""
         from concurrent.futures.process import BrokenProcessPool
 
         with _ctrl_c_held():  # the executor starts its workers at the first chunk
@@ -316,25 +311,23 @@ class LocalProcesses(Pool):
             raise GameRuntimeError("a worker process stopped unexpectedly") from None
 
     def close(self) -> None:
+        """Stop the workers, dropping the chunks not yet started."""
         self._executor.shutdown(wait=True, cancel_futures=True)
 
 
 class DaskPool(Pool):
-    """The workers of a Dask cluster: one at ``address``, or a new one on this machine
-    (``"local"``, ``workers`` worker processes of one thread)."""
+    """The workers of the Dask cluster at ``address``, or of a new one for ``"local"``."""
 
     def __init__(self, address: str, workers: int = 1, processes: bool = True) -> None:
-        try:  # imported by name: Dask is an optional extra, and untyped
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError:
-            raise UsageError("--scheduler needs Dask, which is not installed",
-                             "pip install 'rulekit[dask]'") from None
+        distributed = _dask()
         self.scheduler = address
-        self._cluster: Any = None
+        self._cluster: Any = None  # Dask is untyped
+        self._client: Any
         if address == "local":
             self._cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                         processes=processes, dashboard_address=":0")
-            self._client: Any = distributed.Client(self._cluster)
+                                                     processes=processes,
+                                                     dashboard_address=":0")
+            self._client = distributed.Client(self._cluster)
         else:
             try:
                 self._client = distributed.Client(address, timeout=10)
@@ -342,13 +335,18 @@ class DaskPool(Pool):
                 raise UsageError(f"cannot reach the Dask scheduler at '{address}': {exc}",
                                  "start one with `dask scheduler`, then `dask worker "
                                  "ADDRESS` on each machine") from None
-        self.slots = max(1, sum(self._client.nthreads().values()))
+        self.slots = self._threads()
+
+    def _threads(self) -> int:
+        threads: dict[str, int] = self._client.nthreads()
+        return max(1, sum(threads.values()))
 
     def run(self, play: Play, job: Job, games: int, progress: Progress | None = None) -> Tally:
-        self.slots = max(1, sum(self._client.nthreads().values()))
+        """Send the job to every worker once, then submit its chunks."""
+        self.slots = self._threads()
         if job.source.files is None and job.source.portable:
-            job = _with_files(job)
-        shared = self._client.scatter(job, broadcast=True)  # the pack goes once per worker
+            job = replace(job, source=PackSource.with_files(Path(job.source.folder)))
+        shared = self._client.scatter(job, broadcast=True)
         try:
             executor = self._client.get_executor()
             return _gather([executor.submit(play, shared, start, stop)
@@ -357,30 +355,27 @@ class DaskPool(Pool):
             self._client.cancel(shared)
 
     def close(self) -> None:
+        """Close the client, and the cluster if this pool started it."""
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
 
 
-def _with_files(job: Job) -> Job:
-    """``job`` with its pack's files and their digest in it."""
-    return Job(PackSource.with_files(Path(job.source.folder)), job.params, job.agents,
-               job.seed, job.max_rounds, job.pack_hash)
+def _dask() -> ModuleType:
+    """The ``distributed`` module of Dask, an optional extra."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise UsageError("--scheduler needs Dask, which is not installed",
+                         "pip install 'rulekit[dask]'") from None
 
 
-@contextmanager
-def open_pool(workers: int = 1, scheduler: str | None = None) -> Iterator[Pool]:
-    """The pool for ``--workers`` and ``--scheduler``."""
-    pool: Pool
+def open_pool(workers: int = 1, scheduler: str | None = None) -> Pool:
+    """The pool for ``--workers`` and ``--scheduler``, to use in a ``with`` block."""
     if scheduler is not None:
-        pool = DaskPool(scheduler, workers)
-    elif workers > 1:
-        pool = LocalProcesses(workers)
-    else:
-        pool = InProcess()
-    with pool:
-        yield pool
+        return DaskPool(scheduler, workers)
+    return LocalProcesses(workers) if workers > 1 else InProcess()
 
 
-__all__ = ["DaskPool", "InProcess", "Job", "LocalProcesses", "PackSource", "Pool", "chunks",
-           "holding", "open_pool", "prepared", "tapering_chunks"]
+__all__ = ["AgentSpec", "DaskPool", "InProcess", "Job", "LocalProcesses", "PackSource", "Pool",
+           "agent_of", "chunks", "holding", "open_pool", "prepared", "tapering_chunks"]

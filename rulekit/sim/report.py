@@ -1,18 +1,26 @@
-"""Simulation results for people (text tables with a small histogram) and for scripts (CSV)."""
+"""Simulation results as text tables for people, and as CSV for scripts."""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
-from rulekit.sim.result import SimulationResult
+from rulekit.sim.result import FirstMover, Initiative, Share, SimulationResult
 
 BAR_WIDTH = 30
 
+Moment = Literal["start", "end"]
+MOMENTS: tuple[tuple[Moment, str], ...] = (("start", "at the start"),
+                                           ("end", "when the game ended"))
+
+Reason = tuple[str, str | None]  # an end reason's text, and the role it makes win
+
 
 def percent(value: float) -> str:
+    """A share as a percentage with one decimal: ``37.6%``."""
     return f"{value * 100:.1f}%"
 
 
@@ -24,125 +32,162 @@ def _rate(count: int, games: int) -> str:
     return percent(count / games if games else 0.0)
 
 
+def _interval(ci: Sequence[float]) -> str:
+    return f"{percent(ci[0])} - {percent(ci[1])}"
+
+
+def _rate_with_interval(rate: float, ci: Sequence[float]) -> str:
+    """A rate and its interval in one table cell: ``37.6% (34.7%-40.6%)``."""
+    return f"{percent(rate)} ({percent(ci[0])}-{percent(ci[1])})"
+
+
+def _pairs(values: Mapping[str, object]) -> str:
+    return ", ".join(f"{key}={value}" for key, value in values.items())
+
+
 def header(result: SimulationResult, per_row: bool = False) -> list[str]:
-    """What was run: the pack, the games, the seed, the agents, the parameters."""
+    """What was run: pack, games, seed, agents, parameters."""
     games = f"{result.games} games per row" if per_row else f"{result.games} games"
     lines = [f"{result.pack} {result.version}: {games}, seed {result.seed}",
-             "agents: " + ", ".join(f"{role}={spec}" for role, spec in result.agents.items())]
+             "agents: " + _pairs(result.agents)]
     if result.params and not per_row:
-        lines.append("params: " + ", ".join(f"{k}={v}" for k, v in result.params.items()))
+        lines.append("params: " + _pairs(result.params))
     return lines
 
 
 def text_report(result: SimulationResult) -> str:
-    """The report of one run: outcomes, how games end, lengths, who decided first, time."""
-    games = result.games
-    lines = [*header(result), ""]
-    width = max([len("outcome"), len("capped"), *(len(r) for r in result.wins)])
-    lines.append(f"{'outcome':<{width}}  {'games':>7}  {'rate':>6}  95% CI")
-    rates, cis = result.win_rate, result.ci95
-    for role, count in result.wins.items():
-        lo, hi = cis[role]
-        lines.append(f"{role:<{width}}  {count:>7}  {percent(rates[role]):>6}  "
-                     f"{percent(lo)} - {percent(hi)}")
-    for label, count in (("draws", result.draws), ("capped", result.capped)):
-        lines.append(f"{label:<{width}}  {count:>7}  {_rate(count, games):>6}")
-    ends = result.end_reasons()
-    if ends:
-        width = max(len("how games end"), *(len(reason) for reason, _, _ in ends))
-        lines += ["", f"{'how games end':<{width}}  {'games':>7}  {'rate':>6}  winner"]
-        for reason, winner, count in ends:
-            lines.append(f"{reason:<{width}}  {count:>7}  {_rate(count, games):>6}  "
-                         f"{winner or '-'}")
-    lines += ["", *length_lines(result), *first_lines(result), *initiative_lines(result), ""]
-    where = f"Dask at {result.scheduler}, " if result.scheduler else ""
-    workers = "1 worker" if result.workers == 1 else f"{result.workers} workers"
-    lines.append(f"time: {result.seconds:.2f} s, {_rate_text(result.games_per_second)} "
-                 f"({where}{workers})")
+    """The text report of one run."""
+    lines = [*header(result), "", *_outcome_lines(result), *_end_lines(result), "",
+             *length_lines(result), *first_lines(result), *initiative_lines(result), "",
+             _time_line(result)]
     return "\n".join(lines)
 
 
+def _outcome_lines(result: SimulationResult) -> list[str]:
+    width = max([len("outcome"), len("capped"), *(len(r) for r in result.wins)])
+    lines = [f"{'outcome':<{width}}  {'games':>7}  {'rate':>6}  95% CI"]
+    rates, cis = result.win_rate, result.ci95
+    lines += [_share_line(role, count, rates[role], cis[role], width)
+              for role, count in result.wins.items()]
+    for label, count in (("draws", result.draws), ("capped", result.capped)):
+        lines.append(f"{label:<{width}}  {count:>7}  {_rate(count, result.games):>6}")
+    return lines
+
+
+def _end_lines(result: SimulationResult) -> list[str]:
+    ends = result.end_reasons()
+    if not ends:
+        return []
+    width = max(len("how games end"), *(len(reason) for reason, _, _ in ends))
+    lines = ["", f"{'how games end':<{width}}  {'games':>7}  {'rate':>6}  winner"]
+    lines += [f"{reason:<{width}}  {count:>7}  {_rate(count, result.games):>6}  {winner or '-'}"
+              for reason, winner, count in ends]
+    return lines
+
+
+def _time_line(result: SimulationResult) -> str:
+    where = f"Dask at {result.scheduler}, " if result.scheduler else ""
+    workers = "1 worker" if result.workers == 1 else f"{result.workers} workers"
+    return (f"time: {result.seconds:.2f} s, {_rate_text(result.games_per_second)} "
+            f"({where}{workers})")
+
+
 def _rate_text(per_second: float) -> str:
-    """Games per second, or seconds per game when a game takes longer than a second (a slow
-    bot's games would otherwise read "0 games/s")."""
+    """Games per second, or seconds per game, not "0 games/s", for slow games."""
     if per_second >= 1 or per_second <= 0:
         return f"{per_second:,.0f} games/s"
     return f"{1 / per_second:,.1f} s/game"
 
 
 def length_lines(result: SimulationResult) -> list[str]:
-    """The game length in rounds: mean, median, quartiles, range, and a text histogram."""
+    """The game length in rounds: figures, then a histogram."""
     length = result.length
-    lines = [f"mean rounds: {result.mean_rounds:.2f}, median {_number(length.median)}, "
-             f"quartiles {_number(length.q1)} - {_number(length.q3)}, "
-             f"range {length.shortest} - {length.longest}"]
-    if not length.bins:
-        return lines
-    labels = [str(a) if a == b else f"{a}-{b}" for a, b, _ in length.bins]
+    return [f"mean rounds: {result.mean_rounds:.2f}, median {_number(length.median)}, "
+            f"quartiles {_number(length.q1)} - {_number(length.q3)}, "
+            f"range {length.shortest} - {length.longest}",
+            *_histogram(length.bins, result.games)]
+
+
+def _histogram(bins: list[tuple[int, int, int]], games: int) -> list[str]:
+    """A bar of ``#`` per bin of game lengths."""
+    if not bins:
+        return []
+    labels = [str(first) if first == last else f"{first}-{last}" for first, last, _ in bins]
     width = max(len("rounds"), *(len(label) for label in labels))
-    most = max(n for _, _, n in length.bins)
-    lines.append(f"{'rounds':>{width}}  {'':<{BAR_WIDTH}}  {'games':>7}  {'rate':>6}")
-    for label, (_, _, count) in zip(labels, length.bins, strict=True):
+    most = max(count for _, _, count in bins)
+    lines = [f"{'rounds':>{width}}  {'':<{BAR_WIDTH}}  {'games':>7}  {'rate':>6}"]
+    for label, (_, _, count) in zip(labels, bins, strict=True):
         bar = "#" * round(BAR_WIDTH * count / most) if most else ""
         lines.append(f"{label:>{width}}  {bar:<{BAR_WIDTH}}  {count:>7}  "
-                     f"{_rate(count, result.games):>6}")
+                     f"{_rate(count, games):>6}")
     return lines
 
 
 def first_lines(result: SimulationResult) -> list[str]:
-    """Who took the first decision of the games, and how that role fared."""
+    """Who took the first decision, and how that role fared."""
     first = result.first_mover()
-    by_role = first["by_role"]
-    if not by_role:
-        if first["together"]:
-            return ["", "first decision: taken by several roles at once in every game"]
-        return []
+    together = first["together"]
+    if not first["by_role"]:
+        return ["", "first decision: taken by several roles at once in every game"] \
+            if together else []
     if not first["comparable"]:
-        (role, stats), = by_role.items()
-        together = f" ({first['together']} games began with a decision taken together)" if \
-            first["together"] else ""
-        return ["", f"first decision: always {role}'s{together}; its advantage cannot be told "
-                    f"apart from the role's"]
+        (role, _), = first["by_role"].items()
+        note = f" ({together} games began with a decision taken together)" if together else ""
+        return ["", f"first decision: always {role}'s{note}; its advantage cannot be told "
+                    "apart from the role's"]
+    return _first_table(first)
+
+
+def _first_table(first: FirstMover) -> list[str]:
+    by_role = first["by_role"]
     width = max(len("first to decide"), *(len(role) for role in by_role))
     lines = ["", f"{'first to decide':<{width}}  {'games':>7}  {'won':>6}  95% CI"]
-    for role, stats in by_role.items():
-        lo, hi = stats["ci95"]
-        lines.append(f"{role:<{width}}  {stats['games']:>7}  {percent(stats['win_rate']):>6}  "
-                     f"{percent(lo)} - {percent(hi)}")
-    lo, hi = first["ci95"]
-    lines.append(f"the first to decide won {percent(first['rate'])} ({percent(lo)} - "
-                 f"{percent(hi)}) of {first['games']} games")
+    lines += [_share_line(role, stats["games"], stats["win_rate"], stats["ci95"], width)
+              for role, stats in by_role.items()]
+    lines.append(f"the first to decide won {percent(first['rate'])} ({_interval(first['ci95'])})"
+                 f" of {first['games']} games")
     return lines
 
 
-def _ci(stats: dict[str, Any]) -> str:
-    lo, hi = stats["ci95"]
-    return f"{percent(lo)} - {percent(hi)}"
-
-
-MOMENTS = (("start", "at the start"), ("end", "when the game ended"))
-
-
 def initiative_lines(result: SimulationResult) -> list[str]:
-    """How the initiative holder fared (the pack's ``flow.initiative``) at the start of the
-    games and when they ended, and each role by whether it held the initiative."""
+    """How the holder of the initiative (``flow.initiative``) fared, then each role."""
     held = result.initiative()
     if held is None:
         return []
-    rows: list[tuple[str, dict[str, Any]]] = [(label, held[m]) for m, label in MOMENTS]
-    for role in result.wins:
-        for moment, label in MOMENTS:
-            side = held[moment]["by_role"][role]
-            rows += [(f"{role}, held it {label}", side["held"]),
-                     (f"{role}, did not", side["not_held"])]
+    rows = _initiative_rows(held, list(result.wins))
     width = max(len(label) for label, _ in rows)
     lines = ["", f"{'initiative: who won':<{width}}  {'games':>7}  {'won':>6}  95% CI"]
     for number, (label, stats) in enumerate(rows):
         if number == 2:
             lines.append("")
-        lines.append(f"{label:<{width}}  {stats['games']:>7}  " + (
-            f"{percent(stats['win_rate']):>6}  {_ci(stats)}" if stats["games"] else
-            f"{'-':>6}"))
+        lines.append(_initiative_line(label, stats, width))
+    return lines + _initiative_notes(held)
+
+
+def _initiative_rows(held: Initiative, roles: list[str]) -> list[tuple[str, Share]]:
+    rows: list[tuple[str, Share]] = [(label, held[moment]) for moment, label in MOMENTS]
+    for role in roles:
+        for moment, label in MOMENTS:
+            side = held[moment]["by_role"][role]
+            rows += [(f"{role}, held it {label}", side["held"]),
+                     (f"{role}, did not", side["not_held"])]
+    return rows
+
+
+def _initiative_line(label: str, stats: Share, width: int) -> str:
+    if not stats["games"]:
+        return f"{label:<{width}}  {stats['games']:>7}  {'-':>6}"
+    return _share_line(label, stats["games"], stats["win_rate"], stats["ci95"], width)
+
+
+def _share_line(label: str, games: int, rate: float, ci: Sequence[float], width: int) -> str:
+    """A row of label, games, rate and 95% interval."""
+    return f"{label:<{width}}  {games:>7}  {percent(rate):>6}  {_interval(ci)}"
+
+
+def _initiative_notes(held: Initiative) -> list[str]:
+    """Notes on moments where one role always held the initiative."""
+    lines = []
     for moment, label in MOMENTS:
         holders = [role for role, games in held[moment]["holders"].items() if games]
         if len(holders) == 1:
@@ -154,12 +199,24 @@ def initiative_lines(result: SimulationResult) -> list[str]:
     return lines
 
 
-# ---------------------------------------------------------------- sweeps
+@dataclass
+class _Columns:
+    """The columns of the rows of several runs."""
+
+    params: list[str]
+    roles: list[str]
+    reasons: list[Reason]
+    initiative: bool
+
+    @classmethod
+    def of(cls, results: Sequence[SimulationResult], params: Sequence[str]) -> _Columns:
+        return cls(list(params), list(results[0].wins), _reason_keys(results),
+                   any(result.held for result in results))
 
 
-def _reason_keys(results: Sequence[SimulationResult]) -> list[tuple[str, str | None]]:
-    """Every end reason of the runs, most frequent over all runs first."""
-    totals: dict[tuple[str, str | None], int] = {}
+def _reason_keys(results: Sequence[SimulationResult]) -> list[Reason]:
+    """Every end reason of the runs, the most frequent first."""
+    totals: dict[Reason, int] = {}
     for result in results:
         for reason, winner, count in result.end_reasons():
             totals[(reason, winner)] = totals.get((reason, winner), 0) + count
@@ -171,49 +228,57 @@ def _end_share(result: SimulationResult, reason: str, winner: str | None) -> int
 
 
 def sweep_table(results: Sequence[SimulationResult], keys: Sequence[str]) -> str:
-    """One row per combination of swept parameters: win rates with 95% intervals, draws,
-    capped games, mean length, and the share of each end reason (named below the table)."""
+    """One row per combination of swept parameters: rates, lengths, end reasons."""
     if not results:
         return ""
-    roles = list(results[0].wins)
-    reasons = _reason_keys(results)
-    letters = [_letter(i) for i in range(len(reasons))]
-    initiative = any(result.held for result in results)
-    head = [*keys, *roles, "draws", "capped", "mean rounds",
-            *(["initiative won"] if initiative else []), *letters]
-    rows: list[list[str]] = []
-    for result in results:
-        cis = result.ci95
-        row = [str(result.params.get(key, "")) for key in keys]
-        for role in roles:
-            lo, hi = cis[role]
-            row.append(f"{percent(result.win_rate[role])} ({percent(lo)}-{percent(hi)})")
-        row += [_rate(result.draws, result.games), _rate(result.capped, result.games),
-                f"{result.mean_rounds:.2f}"]
-        if initiative:
-            held = result.initiative()
-            start = None if held is None else held["start"]
-            row.append("-" if start is None or not start["games"] else
-                       f"{percent(start['win_rate'])} ({percent(start['ci95'][0])}-"
-                       f"{percent(start['ci95'][1])})")
-        row += [_rate(_end_share(result, reason, winner), result.games)
-                for reason, winner in reasons]
-        rows.append(row)
-    widths = [max(len(head[i]), *(len(row[i]) for row in rows)) for i in range(len(head))]
-    lines = [*header(results[0], per_row=True), ""]
-    for row in (head, *rows):
-        lines.append("  ".join(cell.ljust(w) if i < len(keys) else cell.rjust(w)
-                               for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
-                     .rstrip())
-    if reasons:
-        lines.append("")
-        lines.append("how games end (columns " + ", ".join(letters) + "):")
-        for letter, (reason, winner) in zip(letters, reasons, strict=True):
-            lines.append(f"  {letter}: {reason}" + (f" ({winner} wins)" if winner else ""))
-    return "\n".join(lines)
+    columns = _Columns.of(results, keys)
+    letters = [_letter(i) for i in range(len(columns.reasons))]
+    head = [*keys, *columns.roles, "draws", "capped", "mean rounds",
+            *(["initiative won"] if columns.initiative else []), *letters]
+    rows = [head, *(_sweep_row(result, columns) for result in results)]
+    lines = [*header(results[0], per_row=True), "", *_aligned(rows, len(keys))]
+    return "\n".join(lines + _legend(letters, columns.reasons))
+
+
+def _sweep_row(result: SimulationResult, columns: _Columns) -> list[str]:
+    row = [str(result.params.get(key, "")) for key in columns.params]
+    row += [_rate_with_interval(result.win_rate[role], result.ci95[role])
+            for role in columns.roles]
+    row += [_rate(result.draws, result.games), _rate(result.capped, result.games),
+            f"{result.mean_rounds:.2f}"]
+    if columns.initiative:
+        row.append(_start_initiative(result))
+    row += [_rate(_end_share(result, reason, winner), result.games)
+            for reason, winner in columns.reasons]
+    return row
+
+
+def _start_initiative(result: SimulationResult) -> str:
+    held = result.initiative()
+    if held is None or not held["start"]["games"]:
+        return "-"
+    return _rate_with_interval(held["start"]["win_rate"], held["start"]["ci95"])
+
+
+def _aligned(rows: list[list[str]], left: int) -> list[str]:
+    """Rows as lines of aligned columns; the first ``left`` align left."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(width) if i < left else cell.rjust(width)
+                      for i, (cell, width) in enumerate(zip(row, widths, strict=True))).rstrip()
+            for row in rows]
+
+
+def _legend(letters: list[str], reasons: list[Reason]) -> list[str]:
+    if not reasons:
+        return []
+    lines = ["", "how games end (columns " + ", ".join(letters) + "):"]
+    for letter, (reason, winner) in zip(letters, reasons, strict=True):
+        lines.append(f"  {letter}: {reason}" + (f" ({winner} wins)" if winner else ""))
+    return lines
 
 
 def _letter(index: int) -> str:
+    """A column's letters by its number: A to Z, then AA, AB..."""
     text = ""
     index += 1
     while index:
@@ -223,47 +288,54 @@ def _letter(index: int) -> str:
 
 
 def csv_report(results: Sequence[SimulationResult], keys: Sequence[str] = ()) -> str:
-    """One CSV row per run (a sweep's combinations, or the one run): the parameters, the win
-    counts, rates and 95% intervals, draws, capped games, lengths, and a column per end
-    reason."""
+    """One CSV row per run, or per combination of a sweep."""
     if not results:
         return ""
-    roles = list(results[0].wins)
-    params = list(keys) or list(results[0].params)
-    reasons = _reason_keys(results)
-    head = ["pack", "version", *params, "games", "seed"]
-    for role in roles:
-        head += [f"{role} wins", f"{role} rate", f"{role} ci low", f"{role} ci high"]
-    head += ["draws", "capped", "mean rounds", "median rounds", "q1 rounds", "q3 rounds"]
-    initiative = any(result.held for result in results)
-    if initiative:
-        for moment, _ in MOMENTS:
-            head += [f"initiative {moment} {what}" for what in
-                     ("games", "holder wins", "rate", "ci low", "ci high")]
-            for role in roles:
-                head += [f"{role} held initiative {moment} games",
-                         f"{role} held initiative {moment} wins",
-                         f"{role} without initiative {moment} games",
-                         f"{role} without initiative {moment} wins"]
-    head += [f"end: {reason}" for reason, _ in reasons]
+    columns = _Columns.of(results, list(keys) or list(results[0].params))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(head)
+    writer.writerow(_csv_head(columns))
     for result in results:
-        length = result.length
-        row: list[object] = [result.pack, result.version,
-                             *(result.params.get(key, "") for key in params),
-                             result.games, result.seed]
-        for role in roles:
-            lo, hi = result.ci95[role]
-            row += [result.wins[role], f"{result.win_rate[role]:.6f}", f"{lo:.6f}", f"{hi:.6f}"]
-        row += [result.draws, result.capped, f"{result.mean_rounds:.6f}", length.median,
-                length.q1, length.q3]
-        if initiative:
-            row += _initiative_cells(result, roles)
-        row += [_end_share(result, reason, winner) for reason, winner in reasons]
-        writer.writerow(row)
+        writer.writerow(_csv_row(result, columns))
     return buffer.getvalue().rstrip("\n")
+
+
+def _csv_head(columns: _Columns) -> list[str]:
+    head = ["pack", "version", *columns.params, "games", "seed"]
+    for role in columns.roles:
+        head += [f"{role} wins", f"{role} rate", f"{role} ci low", f"{role} ci high"]
+    head += ["draws", "capped", "mean rounds", "median rounds", "q1 rounds", "q3 rounds"]
+    if columns.initiative:
+        head += _initiative_head(columns.roles)
+    return head + [f"end: {reason}" for reason, _ in columns.reasons]
+
+
+def _initiative_head(roles: list[str]) -> list[str]:
+    head = []
+    for moment, _ in MOMENTS:
+        head += [f"initiative {moment} {what}" for what in
+                 ("games", "holder wins", "rate", "ci low", "ci high")]
+        for role in roles:
+            head += [f"{role} held initiative {moment} games",
+                     f"{role} held initiative {moment} wins",
+                     f"{role} without initiative {moment} games",
+                     f"{role} without initiative {moment} wins"]
+    return head
+
+
+def _csv_row(result: SimulationResult, columns: _Columns) -> list[object]:
+    length = result.length
+    row: list[object] = [result.pack, result.version,
+                         *(result.params.get(key, "") for key in columns.params),
+                         result.games, result.seed]
+    for role in columns.roles:
+        lo, hi = result.ci95[role]
+        row += [result.wins[role], f"{result.win_rate[role]:.6f}", f"{lo:.6f}", f"{hi:.6f}"]
+    row += [result.draws, result.capped, f"{result.mean_rounds:.6f}", length.median,
+            length.q1, length.q3]
+    if columns.initiative:
+        row += _initiative_cells(result, columns.roles)
+    return row + [_end_share(result, reason, winner) for reason, winner in columns.reasons]
 
 
 def _initiative_cells(result: SimulationResult, roles: Sequence[str]) -> list[object]:

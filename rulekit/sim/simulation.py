@@ -1,36 +1,23 @@
 """Play many games between agents and count who wins.
 
-``simulate(pack, params, games, seed, agents)`` plays game number ``i`` from the seed
-``derive(seed, i)``; every seat draws its random choices from a generator of its own, seeded
-from the game's seed and the role. A game's course therefore depends on nothing but its seed and
-the agents, so the counts are the same whatever the order of the games or the number of worker
-processes.
-
-Outcomes: a role wins; a *draw* is a game the rules ended without a winner; a *capped* game is
-one stopped by the safety limit on rounds (``max_rounds``) before the rules ended it, or stalled:
-a round that asks :data:`MAX_ROUND_DECISIONS` decisions without ending (agents that answer
-alike at the same point can go round a loop of choices for ever). Each game
-also counts by its length, by how it ended, by who took its first decision and by who held the
-initiative where the pack declares one (``flow.initiative``, read where the game first waits
-for a decision and when it ends; :mod:`rulekit.sim.stats`). Where the games run (this process,
-worker processes, a Dask cluster) is :mod:`rulekit.sim.execution`'s job.
+Game ``i`` starts from ``derive(seed, i)``; each seat has its own generator. So the counts do
+not depend on the workers. A game ends in a win, a *draw*, or is *capped* (stopped early).
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import ExitStack
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
 
 from rulekit.bots.agent import AgentLike, RandomAgent, View, as_option, choose_function
-from rulekit.bots.registry import DEFAULT_AGENT, load_agent
+from rulekit.bots.registry import DEFAULT_AGENT
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
-from rulekit.engine.playout import playout
+from rulekit.engine.playout import Chooser, playout
 from rulekit.engine.rng import derive
 from rulekit.engine.state import Spec, State
 from rulekit.engine.vm import Runtime
@@ -38,10 +25,12 @@ from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did
 from rulekit.model.program import INITIATIVE
 from rulekit.pack.loader import load_pack
 from rulekit.sim.execution import (
+    AgentSpec,
     Job,
     PackSource,
     Pool,
     Progress,
+    agent_of,
     holding,
     open_pool,
     prepared,
@@ -51,21 +40,15 @@ from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
 
 DEFAULT_MAX_ROUNDS = 1000
-# A round that asks this many decisions without ending is stalled (agents that answer the same
-# way at the same point can go round a loop of choices for ever): the game is stopped.
+# A round that asks this many decisions is stalled: agents may loop for ever.
 MAX_ROUND_DECISIONS = 10_000
 RANDOM = RandomAgent()
 
-AgentSpec = str | AgentLike
-Chooser = Callable[[Decision], Option | str]
-
-
-# ---------------------------------------------------------------- one game
+Stop = tuple[int, str] | None  # why a game stopped before the rules ended it: (rounds, reason)
 
 
 def seat_rng(seed: int, role: str) -> random.Random:
-    """The random generator of ``role``'s seat in the game of ``seed`` (the same in every
-    process: a text seed is hashed with SHA-512, not with Python's salted ``hash``)."""
+    """The random generator of ``role``'s seat in the game of ``seed``, in any process."""
     return random.Random(f"rulekit-seat:{seed}:{role}")
 
 
@@ -86,181 +69,193 @@ def _choosers(game: Game, seed: int, agents: Mapping[str, AgentLike],
         agent = agents.get(role)
         rng = seat_rng(seed, role)
         if agent is None or type(agent) is RandomAgent:
-            choosers[role] = RandomChooser(rng)  # the fast path: no view, no observation
+            choosers[role] = RandomChooser(rng)
         else:
             choosers[role] = _agent_chooser(agent, game, role, rng, state)
     return choosers
 
 
-def _random_seats(game: Game, agents: Mapping[str, AgentLike]) -> bool:
-    return all(type(agents.get(role, RANDOM)) is RandomAgent for role in game.roles)
+class _Opening:
+    """Who decides first in a game, and who then holds the initiative."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.seen: tuple[str | None, str | None] | None = None
+
+    def __call__(self, state: State, specs: list[Spec]) -> None:
+        """Note the role asked (None for several) and the initiative's holder."""
+        self.seen = (specs[0]["player"] if len(specs) == 1 else None,
+                     initiative(self.game, state))
 
 
 def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = None,
               max_rounds: int = DEFAULT_MAX_ROUNDS) -> GameRecord:
-    """Play one game from ``seed`` (roles without an agent play at random).
+    """Play one game from ``seed``; roles without an agent play at random.
 
-    The game stops when the rules end it, or once ``max_rounds`` rounds have been played
-    (then ``capped`` is true and there is no winner). When every seat plays at random, the
-    game is a quiet playout (no log, every choice answered where it is made: see
-    :mod:`rulekit.engine.playout`), which goes exactly as the same game played step by step.
+    If every seat plays at random, a quiet playout plays it, exactly as steps would.
     """
-    loaded = {role: load_agent(a) if isinstance(a, str) else a
-              for role, a in (agents or {}).items()}
-    fast = _random_seats(game, loaded)
-    state = game.initial_state(seed, quiet=fast)
-    first: str | None = None
-    # Where the game first waits for a decision: who decides, and who holds the initiative.
-    start: list[tuple[str | None, str | None]] = []
-
-    def watch(state: State, specs: list[Spec]) -> None:
-        start[:] = [(specs[0]["player"] if len(specs) == 1 else None,
-                     initiative(game, state))]
-
-    try:
-        if fast:  # played out from the start (run to the first decision on the way)
-            decisions, capped = playout(
-                game, state, _choosers(game, seed, loaded, state), max_rounds, watch,
-                record=False)  # nobody reads the choices of this game
-            stopped = "" if capped else None
-        else:
-            state = game.run(state)  # game.new_game(seed), with the state at hand for errors
-            if state["pending"]:
-                watch(state, state["pending"])
-            decisions, stopped = _play_steps(game, state,
-                                             _choosers(game, seed, loaded, state), max_rounds)
+    loaded = {role: agent_of(spec) for role, spec in (agents or {}).items()}
+    quiet = all(type(loaded.get(role, RANDOM)) is RandomAgent for role in game.roles)
+    state = game.initial_state(seed, quiet=quiet)
+    opening = _Opening(game)
+    with _located(seed, state):
+        play = _play_quietly if quiet else _play_steps
+        decisions, stop = play(game, state, _choosers(game, seed, loaded, state), max_rounds,
+                               opening)
         last = initiative(game, state)
-        first, holder = start[0] if start else (None, last)
-    except IllegalActionError as exc:
-        raise IllegalActionError(f"illegal choice: {exc.message} {_where(seed, state)}",
-                                 exc.hint) from None
-    except GameRuntimeError as exc:
-        raise GameRuntimeError(f"{exc.message} {_where(seed, state)}", exc.location,
-                               exc.hint) from None
-    if stopped == "":
-        return GameRecord(seed, None, max_rounds, decisions, True,
-                          f"stopped after {max_rounds} rounds", first, holder, last)
-    if stopped:
-        return GameRecord(seed, None, int(state["round"]), decisions, True, stopped, first,
-                          holder, last)
+    first, holder = opening.seen or (None, last)
+    if stop is not None:
+        rounds, reason = stop
+        return GameRecord(seed, None, rounds, decisions, True, reason, first, holder, last)
     result = state["result"]
     assert result is not None
     return GameRecord(seed, result["winner"], int(result.get("round", state["round"])),
                       decisions, False, str(result.get("reason", "")), first, holder, last)
 
 
+@contextmanager
+def _located(seed: int, state: State) -> Iterator[None]:
+    """Add the game's seed and round to the message of an error."""
+    try:
+        yield
+    except (IllegalActionError, GameRuntimeError) as exc:
+        where = f"(in the game with seed {seed}, round {state['round']})"
+        if isinstance(exc, IllegalActionError):
+            raise IllegalActionError(f"illegal choice: {exc.message} {where}", exc.hint) from None
+        raise GameRuntimeError(f"{exc.message} {where}", exc.location, exc.hint) from None
+
+
 def initiative(game: Game, state: State) -> str | None:
-    """The role that holds the initiative in ``state`` by the pack's ``flow.initiative``
-    (``""`` if it names none), or None if the pack declares no initiative."""
+    """The role that holds ``flow.initiative`` in ``state``: ``""`` if none, None if undeclared."""
     holder = game.program.functions.get(INITIATIVE)
     if holder is None:
         return None
     return str(holder(Runtime(game.program, state), []) or "")
 
 
-def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser],
-                max_rounds: int) -> tuple[int, str | None]:
-    """Play ``state`` (in place) decision by decision: the decisions taken, and why the game
-    was stopped before its end (``""`` for the round limit), or None."""
+def _capped(max_rounds: int) -> Stop:
+    return max_rounds, f"stopped after {max_rounds} rounds"
+
+
+def _play_quietly(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
+                  opening: _Opening) -> tuple[int, Stop]:
+    """Play ``state`` out in place, logging nothing: the decisions taken, and any stop."""
+    decisions, capped = playout(game, state, choosers, max_rounds, opening, record=False)
+    return decisions, _capped(max_rounds) if capped else None
+
+
+def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
+                opening: _Opening) -> tuple[int, Stop]:
+    """Play ``state`` in place, decision by decision: the decisions taken, and any stop."""
+    game.run(state)
+    if state["pending"]:
+        opening(state, state["pending"])
     decisions = 0
-    pending = game.pending
-    apply = game.apply
-    round_seen, round_start = state["round"], 0
+    round_start = (state["round"], 0)  # the round played, and the decisions before it
     while state["result"] is None:
-        if state["round"] > max_rounds:
-            return decisions, ""
-        if state["round"] != round_seen:
-            round_seen, round_start = state["round"], decisions
-        elif decisions - round_start >= MAX_ROUND_DECISIONS:
-            return decisions, (f"stopped: {MAX_ROUND_DECISIONS:,} decisions in round "
-                               f"{round_seen} and the round did not end")
-        actions = {d.player: choosers[d.player](d) for d in pending(state)}
-        if not actions:
-            raise GameRuntimeError("the game is neither over nor waiting for a decision")
-        apply(state, actions, in_place=True)
-        decisions += len(actions)
+        if state["round"] != round_start[0]:
+            round_start = (state["round"], decisions)
+        stop = _stop(state["round"], decisions - round_start[1], max_rounds)
+        if stop is not None:
+            return decisions, stop
+        decisions += _decide(game, state, choosers)
     return decisions, None
 
 
-def _where(seed: int, state: State) -> str:
-    return f"(in the game with seed {seed}, round {state['round']})"
+def _stop(round_: int, decided: int, max_rounds: int) -> Stop:
+    if round_ > max_rounds:
+        return _capped(max_rounds)
+    if decided >= MAX_ROUND_DECISIONS:
+        return round_, (f"stopped: {MAX_ROUND_DECISIONS:,} decisions in round {round_} and "
+                        "the round did not end")
+    return None
 
 
-# ---------------------------------------------------------------- many games
-
-
-def _play_range(game: Game, agents: Mapping[str, AgentLike], seed: int, start: int, stop: int,
-                max_rounds: int) -> Tally:
-    tally = Tally({role: 0 for role in game.roles})
-    for index in range(start, stop):
-        tally.add(play_game(game, derive(seed, index), agents, max_rounds))
-    return tally
+def _decide(game: Game, state: State, choosers: Mapping[str, Chooser]) -> int:
+    """Answer the decisions ``state`` waits for; how many there were."""
+    actions = {d.player: choosers[d.player](d) for d in game.pending(state)}
+    if not actions:
+        raise GameRuntimeError("the game is neither over nor waiting for a decision")
+    game.apply(state, actions, in_place=True)
+    return len(actions)
 
 
 def play_chunk(job: Job, start: int, stop: int) -> Tally:
-    """Play games ``start`` to ``stop - 1`` of ``job`` (in whatever process or machine)."""
+    """Play games ``start`` to ``stop - 1`` of ``job``, in any process."""
     game, agents = prepared(job)
-    return _play_range(game, agents, job.seed, start, stop, job.max_rounds)
+    tally = Tally({role: 0 for role in game.roles})
+    for index in range(start, stop):
+        tally.add(play_game(game, derive(job.seed, index), agents, job.max_rounds))
+    return tally
 
 
-def _agent_name(spec: AgentSpec) -> str:
-    return spec.strip() if isinstance(spec, str) else repr(spec)
-
-
-def simulate(pack_ref: str | Path, params: Mapping[str, Any] | None = None, games: int = 100,
-             seed: int = 0, agents: Mapping[str, AgentSpec] | None = None, workers: int = 1,
-             max_rounds: int = DEFAULT_MAX_ROUNDS, *, scheduler: str | None = None,
-             pool: Pool | None = None, progress: Progress | None = None) -> SimulationResult:
-    """Play ``games`` games of a pack; game ``i`` is played from ``derive(seed, i)``.
-
-    ``agents`` maps roles to agent specs (see :func:`rulekit.bots.registry.load_agent`) or agent
-    objects; other roles play at random. With ``workers > 1`` the games are shared among that
-    many processes; with ``scheduler`` (a Dask scheduler's address, or ``"local"``) they run on
-    a Dask cluster; an open ``pool`` (:func:`rulekit.sim.execution.open_pool`) serves several
-    runs. The counts are the same in every case. ``progress`` is told of games as they finish.
-    """
+def _check_counts(games: int, workers: int, max_rounds: int) -> None:
     if games < 0:
         raise UsageError(f"the number of games must be 0 or more, not {games}")
     if workers < 1:
         raise UsageError(f"the number of workers must be 1 or more, not {workers}")
     if max_rounds < 1:
         raise UsageError(f"the round cap must be 1 or more, not {max_rounds}")
-    loaded = load_pack(pack_ref, dict(params or {}))
-    game = loaded.game
+
+
+def _agent_specs(game: Game, agents: Mapping[str, AgentSpec] | None) -> dict[str, AgentSpec]:
     specs: dict[str, AgentSpec] = {role: DEFAULT_AGENT for role in game.roles}
     for role, spec in (agents or {}).items():
         if role not in game.role_names:
             hint = did_you_mean(role, game.roles) or f"roles: {', '.join(game.roles)}"
             raise UsageError(f"unknown role '{role}' for an agent", hint)
         specs[role] = spec
-    agent_objects = {role: load_agent(s) if isinstance(s, str) else s for role, s in specs.items()}
-    source = PackSource(str(loaded.folder.resolve()), portable=loaded.base_id is None)
-    job = Job(source, tuple(sorted(game.params.items())), tuple(specs.items()), seed, max_rounds,
-              game.pack_hash)
+    return specs
 
+
+def simulate(pack_ref: str | Path, params: Mapping[str, str | int] | None = None,
+             games: int = 100, seed: int = 0, agents: Mapping[str, AgentSpec] | None = None,
+             workers: int = 1, max_rounds: int = DEFAULT_MAX_ROUNDS, *,
+             scheduler: str | None = None, pool: Pool | None = None,
+             progress: Progress | None = None) -> SimulationResult:
+    """Play ``games`` games of a pack; game ``i`` is played from ``derive(seed, i)``.
+
+    ``agents`` maps roles to agents or their names; other roles play at random. ``workers``
+    processes, a Dask ``scheduler`` or an open ``pool`` play the games, to the same counts.
+    """
+    _check_counts(games, workers, max_rounds)
+    loaded = load_pack(pack_ref, dict(params or {}))
+    game = loaded.game
+    specs = _agent_specs(game, agents)
+    source = PackSource(str(loaded.folder.resolve()), portable=loaded.base_id is None)
+    job = Job(source, tuple(sorted(game.params.items())), tuple(specs.items()), seed,
+              max_rounds, game.pack_hash)
+    ready = (game, {role: agent_of(spec) for role, spec in specs.items()})
     with ExitStack() as stack:
         if pool is None:  # a pool of this run only (a Dask cluster starts before the clock)
             pool = stack.enter_context(open_pool(workers, scheduler))
-        stack.enter_context(holding(job, (game, agent_objects)))  # this process has loaded it
+        stack.enter_context(holding(job, ready))  # this process has loaded it
         started = time.perf_counter()
         tally = pool.run(play_chunk, job, games, progress)
         seconds = time.perf_counter() - started
         slots, where = pool.slots, pool.scheduler
-    return SimulationResult.from_tally(
-        tally, game.roles, pack=game.pack_id, version=game.version, pack_hash=game.pack_hash,
-        params=dict(game.params), agents={r: _agent_name(s) for r, s in specs.items()},
-        seed=seed, workers=slots, max_rounds=max_rounds, seconds=seconds,
-        role_names=dict(game.role_names), scheduler=where)
+    return SimulationResult(
+        pack=game.pack_id, version=game.version, pack_hash=game.pack_hash,
+        params=dict(game.params), role_names=dict(game.role_names),
+        agents={r: s.strip() if isinstance(s, str) else repr(s) for r, s in specs.items()},
+        seed=seed, workers=slots, scheduler=where, max_rounds=max_rounds, seconds=seconds,
+        games=tally.games, wins={role: tally.wins.get(role, 0) for role in game.roles},
+        draws=tally.draws, capped=tally.capped, decisions=tally.decisions,
+        mean_rounds=tally.rounds / tally.games if tally.games else 0.0,
+        lengths=dict(sorted(tally.lengths.items())), ends=dict(tally.ends),
+        first=dict(tally.first), first_wins=dict(tally.first_wins),
+        held=dict(sorted(tally.held.items())))
 
 
-def sweep(pack_ref: str | Path, sweeps: Sequence[str], params: Mapping[str, Any] | None = None,
-          games: int = 100, seed: int = 0, agents: Mapping[str, AgentSpec] | None = None,
-          workers: int = 1, max_rounds: int = DEFAULT_MAX_ROUNDS, *,
-          scheduler: str | None = None, progress: Progress | None = None,
-          ) -> tuple[list[str], list[SimulationResult]]:
-    """:func:`simulate` once per combination of the swept parameters (``"KEY=V1,V2"``,
-    ``"KEY=A..B"``; see :mod:`rulekit.sim.sweep`), same seed and games each time; returns
-    the swept keys and the results, in order. Every value is checked before any game runs."""
+def sweep(pack_ref: str | Path, sweeps: Sequence[str],
+          params: Mapping[str, str | int] | None = None, games: int = 100, seed: int = 0,
+          agents: Mapping[str, AgentSpec] | None = None, workers: int = 1,
+          max_rounds: int = DEFAULT_MAX_ROUNDS, *, scheduler: str | None = None,
+          progress: Progress | None = None) -> tuple[list[str], list[SimulationResult]]:
+    """:func:`simulate` once per combination of the swept parameters (``"KEY=V1,V2"``).
+
+    Returns the swept keys and the results. Every value is checked before any game runs.
+    """
     fixed = dict(params or {})
     declared = load_pack(pack_ref, fixed).manifest.get("parameters") or {}
     checked = check_sweeps(sweeps, declared, fixed)

@@ -1,45 +1,44 @@
 """Counts over many games, and what a designer reads from them.
 
-A :class:`Tally` holds plain integers only (wins, draws, capped games, games by length, by end
-reason, by who decided first, by who held the initiative and who won), so tallies of ranges of
-games merge exactly, in any order: the figures never depend on how the games were shared among
-workers.
+A :class:`Tally` holds integers, so tallies merge exactly in any order.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict, TypeVar
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
 TOGETHER = ""  # the key of games whose first decisions were taken by several roles at once
 HISTOGRAM_BINS = 12
 
+Key = TypeVar("Key")
+
 
 @dataclass
 class GameRecord:
-    """How one game went: its seed, winner (None for a draw or a capped game), the rounds
-    played, the decisions taken, whether the round cap stopped it, the reason it ended, and
-    the role that took the game's first decision (None when several decided at once), and
-    the role that held the initiative where the game first waited for a decision and when it
-    ended (``flow.initiative``; None when the pack declares none, ``""`` when it named no
-    role)."""
+    """How one game went; ``winner`` is None for a draw or a capped game."""
 
     seed: int
     winner: str | None
     rounds: int
     decisions: int
-    capped: bool
+    capped: bool  # a limit stopped the game
     reason: str
-    first: str | None = None
+    first: str | None = None  # the role that decided first; None for several at once
+    # The initiative's holder at the start and at the end: None if the pack declares no
+    # initiative, "" if no role held it.
     initiative: str | None = None
-    initiative_end: str | None = None  # who held it when the game ended
+    initiative_end: str | None = None
 
 
 def end_label(winner: str | None, reason: str) -> str:
-    """The text of an end reason; a win or an end condition without text gets one."""
+    """The text of an end reason, made up if the pack gave none."""
     if reason:
         return reason
     return f"{winner} wins (no reason given)" if winner else "no winner (no reason given)"
@@ -47,7 +46,7 @@ def end_label(winner: str | None, reason: str) -> str:
 
 @dataclass
 class Tally:
-    """Counts over a range of games (plain integers: merging is exact in any order)."""
+    """Counts over a range of games."""
 
     wins: dict[str, int]
     draws: int = 0
@@ -69,25 +68,25 @@ class Tally:
         elif winner is None:
             self.draws += 1
         else:
-            self.wins[winner] = self.wins.get(winner, 0) + 1
+            _bump(self.wins, winner)
         self.games += 1
         self.decisions += record.decisions
         _bump(self.lengths, record.rounds)
         _bump(self.ends, (winner or "", end_label(winner, record.reason)))
-        first = TOGETHER if record.first is None else record.first
-        _bump(self.first, first)
+        _bump(self.first, TOGETHER if record.first is None else record.first)
         if winner is not None and winner == record.first:
-            _bump(self.first_wins, first)
+            _bump(self.first_wins, winner)
         if record.initiative is not None:
             _bump(self.held, (record.initiative, record.initiative_end or "", winner or ""))
 
     def merge(self, other: Tally) -> None:
         """Add the counts of ``other`` to these."""
-        for mine, theirs in ((self.wins, other.wins), (self.lengths, other.lengths),
-                             (self.ends, other.ends), (self.first, other.first),
-                             (self.first_wins, other.first_wins), (self.held, other.held)):
-            for key, count in theirs.items():
-                _bump(mine, key, count)
+        _add_counts(self.wins, other.wins)
+        _add_counts(self.lengths, other.lengths)
+        _add_counts(self.ends, other.ends)
+        _add_counts(self.first, other.first)
+        _add_counts(self.first_wins, other.first_wins)
+        _add_counts(self.held, other.held)
         self.draws += other.draws
         self.capped += other.capped
         self.games += other.games
@@ -95,11 +94,17 @@ class Tally:
 
     @property
     def rounds(self) -> int:
+        """The rounds of every game, added up."""
         return sum(length * count for length, count in self.lengths.items())
 
 
-def _bump(counts: dict[Any, int], key: Any, by: int = 1) -> None:
+def _bump(counts: dict[Key, int], key: Key, by: int = 1) -> None:
     counts[key] = counts.get(key, 0) + by
+
+
+def _add_counts(counts: dict[Key, int], more: Mapping[Key, int]) -> None:
+    for key, count in more.items():
+        _bump(counts, key, count)
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -116,34 +121,39 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     return (lo, hi)
 
 
-def quantile(counts: dict[int, int], p: float) -> float:
-    """The ``p`` quantile of the values counted in ``counts`` (value -> how many), read on the
-    straight line between neighbouring values as numpy does by default; 0 when there is nothing."""
+def quantile(counts: Mapping[int, int], p: float) -> float:
+    """The ``p`` quantile of counted values (value -> how many), interpolated as numpy does."""
     total = sum(counts.values())
     if total == 0:
         return 0.0
+    values = sorted(counts)
+    ends = list(itertools.accumulate(counts[value] for value in values))
     position = (total - 1) * p
     below = math.floor(position)
-    values = sorted(counts)
-    low = high = values[0]
-    seen = 0
-    for value in values:
-        seen += counts[value]
-        if seen > below:
-            low = value
-            break
-    seen = 0
-    for value in values:
-        seen += counts[value]
-        if seen > below + 1 or seen == total:
-            high = value
-            break
+    low = values[bisect.bisect_right(ends, below)]
+    high = values[bisect.bisect_right(ends, min(below + 1, total - 1))]
     return low + (position - below) * (high - low)
+
+
+# One bar of the histogram of game lengths, as JSON gives it ("from" is a Python keyword).
+HistogramBin = TypedDict("HistogramBin", {"from": int, "to": int, "games": int})
+
+
+class LengthDict(TypedDict):
+    """The distribution of game lengths, as JSON gives it."""
+
+    mean: float
+    median: float
+    q1: float
+    q3: float
+    min: int
+    max: int
+    histogram: list[HistogramBin]
 
 
 @dataclass
 class LengthSummary:
-    """The distribution of game lengths in rounds: mean, quartiles, range, histogram bins."""
+    """The distribution of game lengths in rounds."""
 
     mean: float
     median: float
@@ -154,25 +164,32 @@ class LengthSummary:
     bins: list[tuple[int, int, int]]  # (first length, last length, games)
 
     @classmethod
-    def of(cls, lengths: dict[int, int]) -> LengthSummary:
+    def of(cls, lengths: Mapping[int, int]) -> LengthSummary:
+        """The summary of ``lengths`` (rounds -> games)."""
         games = sum(lengths.values())
         if games == 0:
             return cls(0.0, 0.0, 0.0, 0.0, 0, 0, [])
-        low, high = min(lengths), max(lengths)
-        width = max(1, math.ceil((high - low + 1) / HISTOGRAM_BINS))
-        bins = []
-        for start in range(low, high + 1, width):
-            stop = min(start + width - 1, high)
-            bins.append((start, stop, sum(lengths.get(v, 0) for v in range(start, stop + 1))))
         mean = sum(v * c for v, c in lengths.items()) / games
         return cls(mean, quantile(lengths, 0.5), quantile(lengths, 0.25),
-                   quantile(lengths, 0.75), low, high, bins)
+                   quantile(lengths, 0.75), min(lengths), max(lengths), _bins(lengths))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> LengthDict:
+        """Plain data for JSON output."""
         return {"mean": self.mean, "median": self.median, "q1": self.q1, "q3": self.q3,
                 "min": self.shortest, "max": self.longest,
                 "histogram": [{"from": a, "to": b, "games": n} for a, b, n in self.bins]}
 
 
-__all__ = ["TOGETHER", "Z95", "GameRecord", "LengthSummary", "Tally", "end_label", "quantile",
-           "wilson_interval"]
+def _bins(lengths: Mapping[int, int]) -> list[tuple[int, int, int]]:
+    """At most :data:`HISTOGRAM_BINS` bins of equal width: (first, last, games)."""
+    low, high = min(lengths), max(lengths)
+    width = max(1, math.ceil((high - low + 1) / HISTOGRAM_BINS))
+    bins = []
+    for start in range(low, high + 1, width):
+        stop = min(start + width - 1, high)
+        bins.append((start, stop, sum(lengths.get(v, 0) for v in range(start, stop + 1))))
+    return bins
+
+
+__all__ = ["TOGETHER", "Z95", "GameRecord", "LengthDict", "LengthSummary", "Tally",
+           "end_label", "quantile", "wilson_interval"]
