@@ -28,7 +28,8 @@ from rulekit.errors import (
     SaveFileError,
     UsageError,
 )
-from rulekit.version import __version__
+
+__version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from rulekit.bots.agent import Agent, RandomAgent, View

@@ -97,14 +97,13 @@ def test_a_change_in_the_base_pack_is_seen(run: Run, make_pack: Any, cache: Path
     assert code == 1 and "in the base pack duel" in err and len(loads) == 2
 
 
-@pytest.mark.parametrize("change", ["__version__", "_code_stamp"])
 def test_another_rulekit_validates_again(run: Run, make_pack: Any, cache: Path,
-                                         loads: list[Path], monkeypatch: pytest.MonkeyPatch,
-                                         change: str) -> None:
+                                         loads: list[Path], monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    """Another version of rulekit edits its code, so the cache misses."""
     pack = make_pack()
     run("validate", pack)
-    monkeypatch.setattr(rulekit.checks.cache, change,
-                        "9.9" if change == "__version__" else lambda: "edited")
+    monkeypatch.setattr(rulekit.checks.cache, "_code_stamp", lambda: "edited")
     run("validate", pack)
     run("validate", pack)
     assert len(loads) == 2

@@ -18,7 +18,6 @@ from typing import TypedDict
 from rulekit.errors import PackError
 from rulekit.pack.installed import PACKS_ENV
 from rulekit.source.datafiles import data_dir
-from rulekit.version import __version__
 
 CACHE_ENV = "RULEKIT_CACHE_DIR"
 NO_CACHE_ENV = "RULEKIT_NO_CACHE"
@@ -148,7 +147,7 @@ def _key(roots: list[Path]) -> str | None:
         where = os.getcwd()
     except OSError:
         return None
-    parts = [str(FORMAT), __version__, _code_stamp(), where, os.environ.get(PACKS_ENV, ""),
+    parts = [str(FORMAT), _code_stamp(), where, os.environ.get(PACKS_ENV, ""),
              *map(str, roots), files]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 

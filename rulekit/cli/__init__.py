@@ -15,9 +15,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from rulekit import __version__
 from rulekit.cli.common import PROG, err
 from rulekit.errors import PackError, PackErrors, RulekitError
-from rulekit.version import __version__
 
 # command -> the module of rulekit.cli that registers it, in the order of `rulekit --help`
 COMMANDS = {"validate": "validate", "simulate": "simulate", "test": "test", "play": "play",
