@@ -17,10 +17,8 @@ from typing import TypedDict
 
 from rulekit.errors import PackError
 from rulekit.pack.installed import PACKS_ENV
-from rulekit.source.datafiles import data_dir
+from rulekit.source.datafiles import CACHE_ENV, NO_CACHE_ENV, cache_dir, data_dir
 
-CACHE_ENV = "RULEKIT_CACHE_DIR"
-NO_CACHE_ENV = "RULEKIT_NO_CACHE"
 FORMAT = 5
 MAX_BYTES = 64 * 1024 * 1024  # in the folders a pack reads; a pack with more is not cached
 # folders of version control and tools, which change without the pack changing
@@ -108,22 +106,6 @@ def _validate(folder: Path) -> tuple[Report, tuple[Path, ...]]:
     from rulekit.checks.validation import validate_pack  # (a report from the cache needs none)
 
     return validate_pack(folder)
-
-
-def cache_dir() -> Path | None:
-    """The user's cache folder for rulekit; None when caching is off."""
-    if os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
-        return None
-    explicit = os.environ.get(CACHE_ENV)
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and Path(xdg).is_absolute():
-        return Path(xdg) / "rulekit"
-    try:
-        return Path.home() / ".cache" / "rulekit"
-    except RuntimeError:  # no home folder to be found
-        return None
 
 
 def _entry_path(folder: Path) -> Path | None:

@@ -1,8 +1,9 @@
 """Parse effect-language text into the syntax tree of :mod:`rulekit.lang.nodes`.
 
-lark's LALR parser, built from ``grammar.lark``, reads a text into a parse tree. The tree's
-depth and numbers are checked against the limits. Then :mod:`rulekit.lang.nodemaker` makes the
-nodes. Errors are located in the pack file by the snippet's ``locate`` function.
+lark's LALR parser, built from ``grammar.lark``, reads a text into a parse tree. lark keeps the
+built parser in the user's cache folder. The tree's depth and numbers are checked against the
+limits. Then :mod:`rulekit.lang.nodemaker` makes the nodes. Errors are located in the pack
+file by the snippet's ``locate`` function.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rulekit.lang import nodes as n
 from rulekit.lang.nodemaker import NodeMaker, pos_of
 from rulekit.lang.syntaxhints import syntax_error
 from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT
+from rulekit.source.datafiles import cache_dir
 from rulekit.source.snippet import Snippet
 
 
@@ -47,9 +49,24 @@ def parse_expression(snippet: Snippet) -> n.Expr:
 
 @cache
 def _lark() -> Lark:
-    """The grammar's LALR parser, built at its first use."""
+    """The grammar's LALR parser, built at its first use.
+
+    lark keeps the built parser in the user's cache folder, and checks it against the grammar.
+    """
     return Lark(grammar_text(), parser="lalr", start=["start", "expr_start"],
-                propagate_positions=True, maybe_placeholders=False)
+                propagate_positions=True, maybe_placeholders=False, cache=_cache_file())
+
+
+def _cache_file() -> str | bool:
+    """Where lark keeps the built parser; False when caching is off or impossible."""
+    folder = cache_dir()
+    if folder is None:
+        return False
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return str(folder / "parser.lark")
 
 
 def _parse(snippet: Snippet, start: str) -> object:

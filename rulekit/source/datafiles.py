@@ -1,12 +1,16 @@
-"""Where the shipped packs and the JSON Schemas lie.
+"""Where the shipped packs, the JSON Schemas and the user's cache folder lie.
 
-They are ``games/`` and ``schemas/`` in the repository, and inside the package in a wheel.
+The packs and schemas are ``games/`` and ``schemas/`` in the repository, and inside the
+package in a wheel.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+CACHE_ENV = "RULEKIT_CACHE_DIR"
+NO_CACHE_ENV = "RULEKIT_NO_CACHE"
 _PACKAGE = Path(__file__).resolve().parent.parent  # rulekit/
 
 
@@ -16,4 +20,20 @@ def data_dir(name: str) -> Path:
     return installed if installed.is_dir() else _PACKAGE.parent / name
 
 
-__all__ = ["data_dir"]
+def cache_dir() -> Path | None:
+    """The user's cache folder for rulekit; None when caching is off."""
+    if os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
+        return None
+    explicit = os.environ.get(CACHE_ENV)
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "rulekit"
+    try:
+        return Path.home() / ".cache" / "rulekit"
+    except RuntimeError:  # no home folder to be found
+        return None
+
+
+__all__ = ["CACHE_ENV", "NO_CACHE_ENV", "cache_dir", "data_dir"]
