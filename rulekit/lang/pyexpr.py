@@ -31,7 +31,7 @@ from rulekit.lang.analysis import (
     reads_local,
 )
 from rulekit.lang.proptables import Bindings, PropertyTables
-from rulekit.model.program import NumberedKeys, zone_key
+from rulekit.model.program import IndexedKeys, zone_key
 from rulekit.model.symbols import Symbols
 
 _PY_OPS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">",
@@ -57,7 +57,7 @@ class ExprWriter:
         self.tables = PropertyTables(symbols, self.bindings)
         self.fast = False  # writing the code of playouts (see the module's docstring)
         self._inlining: list[str] = []  # functions written in place now, innermost last
-        self._numbered: dict[str, str] = {}  # bound names of NumberedKeys, by zone
+        self._keys: dict[str, str] = {}  # bound names of IndexedKeys, by zone or variable
 
     @contextmanager
     def fast_code(self) -> Iterator[None]:
@@ -87,15 +87,16 @@ class ExprWriter:
             return repr(zone_key(name, str(index.value)))
         decl = self.symbols.zones.get(name) or self.symbols.variables.get(name)
         code = self.py(index)
-        if decl is not None and isinstance(decl.per, int):
-            return f"{self._numbered_keys(name, decl.per)}[{code}]"
-        return f"({name + '.'!r} + {code})"
+        if decl is None or decl.per is None:
+            return f"({name + '.'!r} + {code})"
+        return f"{self._indexed_keys(name, decl.per)}[{code}]"
 
-    def _numbered_keys(self, name: str, count: int) -> str:
-        """The name bound to the keys of the numbered zone or variable ``name``."""
-        if name not in self._numbered:
-            self._numbered[name] = self.constant(NumberedKeys(name, count))
-        return self._numbered[name]
+    def _indexed_keys(self, name: str, per: str | int) -> str:
+        """The name bound to the keys of the indexed zone or variable ``name``."""
+        if name not in self._keys:
+            ids = self.symbols.index_domain(per)
+            self._keys[name] = self.constant(IndexedKeys(name, per, ids))
+        return self._keys[name]
 
     def py(self, e: n.Expr) -> str:
         """Python source of an expression, reading locals ``L``, zones ``Z``, variables ``V``."""

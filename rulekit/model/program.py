@@ -107,15 +107,20 @@ def zone_key(name: str, role: str) -> str:
     return f"{name}.{role}"
 
 
-class NumberedKeys(dict[int, str]):
-    """The keys of a numbered zone's piles (or a numbered variable's values), by number.
+class IndexedKeys(dict[object, str]):
+    """The keys of an indexed zone's piles (or an indexed variable's values), by index.
 
-    A number out of range gets the key :func:`zone_key` gives it, which no pile has.
+    An index with no pile gets its key as text, which no pile has. A text index of another type
+    fails as joining texts fails.
     """
 
-    def __init__(self, name: str, count: int) -> None:
-        super().__init__({i: zone_key(name, str(i)) for i in range(1, count + 1)})
-        self.name = name
+    def __init__(self, name: str, per: str | int, ids: list[str]) -> None:
+        self.prefix = name + "."
+        self.numbered = isinstance(per, int)
+        indices: list[object] = [int(i) for i in ids] if self.numbered else list(ids)
+        super().__init__({index: self.prefix + str(index) for index in indices})
 
-    def __missing__(self, number: int) -> str:
-        return zone_key(self.name, str(number))
+    def __missing__(self, index: object) -> str:
+        if self.numbered:
+            return self.prefix + str(index)
+        return self.prefix + index  # type: ignore[operator]  # (a TypeError, as when joined)
