@@ -112,8 +112,8 @@ class PlayoutRuntime(Runtime):
                 or self.state["round"] > self.last_round):
             self.answer(locals_, [make])
             return
-        extras = [option for option, _ in self.anytime_options(role)] \
-            if role in self.anytime_by_role else ()
+        extras = () if self.held.get(role) == [] or role not in self.anytime_by_role \
+            else [option for option, _ in self.anytime_options(role)]
         self.decisions += 1
         self.spent += self.budget - self.ticks  # the budget counts steps between decisions
         self.ticks = self.budget
