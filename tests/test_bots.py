@@ -37,7 +37,14 @@ def test_built_in_agents_are_named_with_parameters() -> None:
 @pytest.mark.parametrize(("spec", "message", "hint"), [
     ("ismcts:iteratons=3", "unknown parameter 'iteratons'", "iterations"),
     ("ismcts:iterations=many", "iterations must be a whole number, not 'many'", None),
-    ("ismcts:iterations=0", "iterations must be at least 1", None),
+    ("ismcts:iterations=0", "iterations must be from 1 to 1,000,000", None),
+    ("ismcts:iterations=" + "9" * 30, "iterations must be from 1 to 1,000,000", None),
+    ("ismcts:seconds=nan", "seconds must be more than 0 and at most 3,600", None),
+    ("ismcts:seconds=inf", "seconds must be more than 0 and at most 3,600", None),
+    ("ismcts:seconds=0", "seconds must be more than 0 and at most 3,600", None),
+    ("ismcts:depth=-1", "depth must be from 0 to 10,000", None),
+    ("ismcts:exploration=nan", "exploration must be from 0 to 100", None),
+    ("heuristic:samples=100000", "samples must be from 1 to 10,000", None),
     ("ismcts:depth", "expected ismcts:KEY=VALUE", None),
     ("heuristic:depth=2", "unknown parameter 'depth'", "samples"),
 ])

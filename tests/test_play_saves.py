@@ -62,6 +62,16 @@ def test_a_save_never_imports_an_agent(play: Play, duel_pack: Path, tmp_path: Pa
     assert (tmp_path / "ran.txt").exists()
 
 
+def test_a_save_naming_an_endless_search_is_refused(play: Play, duel_pack: Path,
+                                                     tmp_path: Path) -> None:
+    data = _saved_game(play, duel_pack, "red=human,blue=random")
+    data["seats"]["blue"] = "ismcts:seconds=nan"
+    (tmp_path / "g.json").write_text(json.dumps(data))
+    code, _, err = play(["2", "3"], "play", "--resume", "g.json", "--fast")
+    assert code == 1
+    assert "agent 'ismcts:seconds=nan': seconds must be more than 0 and at most 3,600" in err
+
+
 def test_a_bot_seat_is_taken_over_only_when_asked(play: Play, duel_pack: Path,
                                                   tmp_path: Path) -> None:
     _saved_game(play, duel_pack, "red=human,blue=random")

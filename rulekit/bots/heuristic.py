@@ -15,12 +15,15 @@ if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
 
 
+MAX_SAMPLES = 10_000  # the most states a seat may ask to look ahead on
+
+
 class HeuristicAgent:
     """Greedy one-step look-ahead over ``samples`` states drawn from the belief."""
 
     def __init__(self, samples: int = 4, evaluate: Evaluation | None = None) -> None:
-        if samples < 1:
-            raise ValueError("samples must be at least 1")
+        if not 1 <= samples <= MAX_SAMPLES:
+            raise ValueError(f"samples must be from 1 to {MAX_SAMPLES:,}")
         self.samples = samples
         self.evaluate = evaluate
 

@@ -25,6 +25,10 @@ ITERATIONS = 100  # the default budget per decision
 DEPTH = 0  # the default number of rollout decisions before the evaluation scores the state
 WIDTH = 16  # options considered at a node of a decision with many (subsets, say)
 LARGEST = 3  # of which (about) this many are largest subsets
+MAX_ITERATIONS = 1_000_000  # the largest budgets a seat may name
+MAX_SECONDS = 3600.0
+MAX_DEPTH = 10_000
+MAX_EXPLORATION = 100.0
 
 Stats = dict[str, list[float]]  # per option id: [visits, total reward, times available]
 Joint = tuple[tuple[str, str], ...]  # each deciding player's answer, in order
@@ -70,7 +74,7 @@ class IsmctsAgent:
                  evaluate: Evaluation | None = None) -> None:
         if iterations is None and seconds is None:
             iterations = ITERATIONS
-        _check_budget(iterations, seconds, depth)
+        _check_budget(iterations, seconds, depth, exploration)
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
@@ -180,13 +184,17 @@ def _back_up(path: Path, rewards: dict[str, float]) -> None:
             entry[1] += rewards[player]
 
 
-def _check_budget(iterations: int | None, seconds: float | None, depth: int) -> None:
-    if iterations is not None and iterations < 1:
-        raise ValueError("iterations must be at least 1")
-    if seconds is not None and seconds <= 0:
-        raise ValueError("seconds must be more than 0")
-    if depth < 0:
-        raise ValueError("depth must be 0 or more")
+def _check_budget(iterations: int | None, seconds: float | None, depth: int,
+                  exploration: float) -> None:
+    """Refuse a budget that is not a number, or is out of its bounds."""
+    if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
+        raise ValueError(f"iterations must be from 1 to {MAX_ITERATIONS:,}")
+    if seconds is not None and not 0 < seconds <= MAX_SECONDS:  # (false for nan)
+        raise ValueError(f"seconds must be more than 0 and at most {MAX_SECONDS:,.0f}")
+    if not 0 <= depth <= MAX_DEPTH:
+        raise ValueError(f"depth must be from 0 to {MAX_DEPTH:,}")
+    if not 0 <= exploration <= MAX_EXPLORATION:
+        raise ValueError(f"exploration must be from 0 to {MAX_EXPLORATION:,.0f}")
 
 
 def _most_visited(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Option:
