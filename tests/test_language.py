@@ -399,6 +399,14 @@ class TestSyntaxErrors:
         assert "unexpected end of text" in err.message
         assert (err.location.line, err.location.column) == (2, 14)  # type: ignore[union-attr]
 
+    def test_nodes_of_log_fields_keep_their_places_in_the_text(self) -> None:
+        (_, log) = parse('pass\nlog "a {x} b {y + 1}"')
+        assert isinstance(log, n.Log)
+        fields = [part for part in log.parts if isinstance(part, n.Expr)]
+        assert [(f.pos.line, f.pos.column) for f in fields] == [(2, 9), (2, 15)]
+        assert isinstance(fields[1], n.Binary)
+        assert (fields[1].right.pos.line, fields[1].right.pos.column) == (2, 19)
+
     def test_expression_errors(self) -> None:
         with pytest.raises(EffectSyntaxError) as info:
             expr("x = 1")

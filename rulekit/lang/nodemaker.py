@@ -46,11 +46,11 @@ class NodeMaker:
     """Makes the nodes of one parse tree.
 
     ``locate`` places a line and column of the text in the pack file. ``expression`` parses
-    a ``{...}`` field of a log text, padded to keep its positions.
+    a ``{...}`` field of a log text, given the line and column after which it starts.
     """
 
     def __init__(self, locate: Callable[[int, int], Location],
-                 expression: Callable[[str], n.Expr]) -> None:
+                 expression: Callable[[str, int, int], n.Expr]) -> None:
         self.locate = locate
         self.expression = expression
 
@@ -151,7 +151,7 @@ class NodeMaker:
                 text += found[0]
             elif found.startswith("{"):
                 parts += [_unescape(text)] if text else []
-                parts.append(self.expression("\n" * (line - 1) + " " * at + found[1:-1]))
+                parts.append(self.expression(found[1:-1], line, at))
                 text = ""
             else:
                 text += found

@@ -15,10 +15,11 @@ from pathlib import Path
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from rulekit.errors import EffectSyntaxError
+from rulekit.errors import EffectSyntaxError, Location
 from rulekit.lang import nodes as n
 from rulekit.lang.nodemaker import NodeMaker, pos_of
 from rulekit.lang.syntaxhints import syntax_error
+from rulekit.lang.walk import every_node
 from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT
 from rulekit.source.datafiles import cache_dir
 from rulekit.source.snippet import Snippet
@@ -77,10 +78,24 @@ def _parse(snippet: Snippet, start: str) -> object:
         raise syntax_error(snippet.text, exc, snippet.locate) from None
     _check_limits(snippet, tree)
 
-    def expression(text: str) -> n.Expr:
-        return parse_expression(Snippet(text, snippet.locate))
+    def expression(text: str, line: int, column: int) -> n.Expr:
+        def locate(at_line: int, at_column: int) -> Location:
+            return snippet.locate(*_shifted(at_line, at_column, line, column))
+
+        field = parse_expression(Snippet(text, locate))
+        for node in every_node(field):
+            node.pos = n.Pos(*_shifted(node.pos.line, node.pos.column, line, column))
+        return field
 
     return NodeMaker(snippet.locate, expression).make(tree)
+
+
+def _shifted(line: int, column: int, at_line: int, at_column: int) -> tuple[int, int]:
+    """A place in a log text's field, as a place in the whole text.
+
+    The field starts after line ``at_line`` and column ``at_column``.
+    """
+    return at_line + line - 1, column + at_column if line == 1 else column
 
 
 def _check_limits(snippet: Snippet, tree: Tree[Token]) -> None:
