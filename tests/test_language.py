@@ -374,6 +374,8 @@ class TestSyntaxErrors:
              "remove it, or add the '{' it closes"),
             ("let x = 99999999999999999999999", 1, 9, "the number 99999999999999999999999 is too "
              "large; numbers lie within ±9,223,372,036,854,775,807 (±2^63 - 1)", None),
+            ('pass\nlog "' + "a" * 65_537 + '"', 2, 5, "this text is too long (65,537 characters): "
+             "texts hold at most 65,536", "split it into several texts"),
         ],
     )
     def test_placed_where_the_mistake_is(self, text: str, line: int, column: int,

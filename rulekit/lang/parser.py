@@ -20,7 +20,7 @@ from rulekit.lang import nodes as n
 from rulekit.lang.nodemaker import NodeMaker, pos_of
 from rulekit.lang.syntaxhints import syntax_error
 from rulekit.lang.walk import every_node
-from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT
+from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT, MAX_TEXT_CHARS
 from rulekit.source.datafiles import cache_dir
 from rulekit.source.snippet import Snippet
 
@@ -99,7 +99,7 @@ def _shifted(line: int, column: int, at_line: int, at_column: int) -> tuple[int,
 
 
 def _check_limits(snippet: Snippet, tree: Tree[Token]) -> None:
-    """Refuse code nested deeper than the limits, and numbers too large.
+    """Refuse code nested deeper than the limits, numbers too large and texts too long.
 
     The walk does not recurse, so it is safe on any tree.
     """
@@ -119,6 +119,11 @@ def _check_limits(snippet: Snippet, tree: Tree[Token]) -> None:
                 stack.append((child, depth + 1, blocks))
             elif child.type == "NUMBER":
                 _check_number(snippet, child)
+            elif child.type == "STRING" and len(child) - 2 > MAX_TEXT_CHARS:
+                raise EffectSyntaxError(
+                    f"this text is too long ({len(child) - 2:,} characters): texts hold at "
+                    f"most {MAX_TEXT_CHARS:,}", snippet.location(pos_of(child)),
+                    "split it into several texts")
 
 
 def _too_deep(snippet: Snippet, node: Tree[Token], what: str, hint: str) -> EffectSyntaxError:
