@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rulekit import load_pack
 from tests.helpers_cli import Run, runner
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,6 +152,18 @@ def test_lint_warnings_are_printed_and_fail_only_with_strict(run: Run, tmp_path:
         assert f"{place}: warning: {message}" in err, (message, err)
     code, out, err = run("validate", folder, "--strict")
     assert code == 1 and "hideout: invalid (5 warnings)" in err
+
+
+def test_a_card_no_zone_starts_with_and_no_code_names_is_a_warning(run: Run,
+                                                                    tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    cards = load_pack(HIDEOUT).game.symbols.cards
+    kept = [c for c in cards if not c.startswith(("docks", "patrol#2", "patrol#3"))]
+    edit(folder / "components.yaml", "initial: all}", f"initial: [{', '.join(kept)}]}}")
+    code, _, err = run("validate", folder)
+    assert code == 0
+    assert "cards.yaml:17:5: warning: card 'docks' never comes into play" in err, err
+    assert "'patrol'" not in err  # one of its copies starts in the deck
 
 
 def test_duplicate_phase_ids_are_an_error(run: Run, tmp_path: Path) -> None:

@@ -146,18 +146,21 @@ class _Linter:
     def _unplayed_cards(self, names: set[str]) -> None:
         """Warn about cards no zone starts with, and no code names."""
         in_play = self._starting_cards() | names
+        copies: dict[str, set[str]] = {}  # each entry's cards, by the entry's id
+        for card in self.symbols.cards:
+            copies.setdefault(card.split("#")[0], set()).add(card)
         for i, entry in enumerate(self.doc.data.get("cards") or []):
-            ids = {c for c in self.symbols.cards if c.split("#")[0] == entry.get("id")}
+            entry_id = entry.get("id")
+            ids = copies.get(entry_id, set()) if isinstance(entry_id, str) else set()
             if ids and not ids & in_play:
                 self.warn(f"card '{entry['id']}' never comes into play: no zone starts with it "
                           "and no code names it", ("cards", i), "add it to a zone's initial")
 
     def _starting_cards(self) -> set[str]:
         symbols = self.symbols
-        placed: set[str] = set()
-        for zone in symbols.zones.values():
-            placed |= set(symbols.cards) if zone.initial == "all" else set(zone.initial or [])
-        return placed
+        if any(zone.initial == "all" for zone in symbols.zones.values()):
+            return set(symbols.cards)
+        return {card for zone in symbols.zones.values() for card in zone.initial or []}
 
     def empty_choices(self) -> None:
         """Warn about each ``choose`` whose list is always empty."""

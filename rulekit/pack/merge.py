@@ -206,7 +206,8 @@ class Merger:
     def _place(self, items: list[Item], path: JsonPath, item: Item, changes: bool) -> None:
         """Put an item in place of its id's, at its anchor, or last."""
         keys = item_keys(path, item.value) if changes else set()
-        at = next((k for k, old in enumerate(items) if keys & item_keys(path, old.value)), None)
+        at = next((k for k, old in enumerate(items) if keys & item_keys(path, old.value)),
+                  None) if keys else None
         anchor = self._anchor(items, path, item)
         if at is not None and anchor is None:
             items[at] = item  # replaced where it was
