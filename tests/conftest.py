@@ -175,6 +175,13 @@ class Three:
         return "3"
 
 
+class Broken:
+    """Raises at its first decision."""
+
+    def choose(self, view, decision):
+        raise RuntimeError("broken on purpose")
+
+
 def one(view, decision):
     """Always picks 1 (as an Option)."""
     return decision.option("1")

@@ -275,6 +275,21 @@ def test_simulate_illegal_agent_answer(run: Run, duel_pack: Path, agents_module:
     assert_no_traceback(out, err)
 
 
+@pytest.mark.parametrize(("agent", "message"), [
+    ("os:getcwd", "the agent of blue failed: TypeError: "),
+    ("AGENTS:Broken", "the agent of blue failed: RuntimeError: broken on purpose"),
+])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_simulate_an_agent_that_raises(run: Run, duel_pack: Path, agents_module: str,
+                                       agent: str, message: str, workers: str) -> None:
+    code, out, err = run("simulate", duel_pack, "-n", "4", "--workers", workers, "--agents",
+                         f"blue={agent.replace('AGENTS', agents_module)}")
+    assert code == 1
+    assert err.startswith(f"rulekit: error: {message}")
+    assert "hint: run it from Python to see where" in err
+    assert_no_traceback(out, err)
+
+
 def test_simulate_workers_same_counts(run: Run, duel_pack: Path) -> None:
     def counts(workers: str) -> tuple[Any, ...]:
         code, out, err = run("simulate", duel_pack, "-n", "24", "--seed", "6",

@@ -62,6 +62,17 @@ def test_a_save_never_imports_an_agent(play: Play, duel_pack: Path, tmp_path: Pa
     assert (tmp_path / "ran.txt").exists()
 
 
+def test_a_bot_that_raises_ends_the_game_saved_with_its_name(play: Play, duel_pack: Path,
+                                                              agents_module: str) -> None:
+    seats = f"red=human,blue={agents_module}:Broken"
+    code, _, err = play(["1"], "play", duel_pack, "--seat", seats, "--seed", "3", "--fast",
+                        "--save", "g.json")
+    assert code == 1
+    assert (f"rulekit: error: the bot of blue ({agents_module}:Broken) failed: RuntimeError: "
+            "broken on purpose") in err
+    assert "Traceback" not in err and Path("g.json").exists()
+
+
 def test_a_save_naming_an_endless_search_is_refused(play: Play, duel_pack: Path,
                                                      tmp_path: Path) -> None:
     data = _saved_game(play, duel_pack, "red=human,blue=random")

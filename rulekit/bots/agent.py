@@ -10,7 +10,7 @@ from rulekit.bots.belief import Belief, belief_for
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.observe import Observation
 from rulekit.engine.state import State
-from rulekit.errors import IllegalActionError, UsageError
+from rulekit.errors import IllegalActionError, RulekitError, UsageError
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game
@@ -80,6 +80,17 @@ def choose_function(agent: AgentLike) -> AgentFunction:
     raise UsageError(f"{agent!r} is not an agent: it has no choose(view, decision) method")
 
 
+def asked(choose: AgentFunction, view: View, decision: Decision, who: str) -> object:
+    """An agent's answer; an error it raises becomes a message that names it."""
+    try:
+        return choose(view, decision)
+    except RulekitError:
+        raise
+    except Exception as exc:
+        raise UsageError(f"{who} failed: {type(exc).__name__}: {exc}",
+                         "run it from Python to see where") from exc
+
+
 def as_option(decision: Decision, answer: object, who: str, hint: str | None = None) -> Option:
     """An agent's answer (an option, an id or a label) as an option."""
     if isinstance(answer, Option):
@@ -93,5 +104,5 @@ def as_option(decision: Decision, answer: object, who: str, hint: str | None = N
     raise UsageError(f"{who} returned {answer!r}, not an option or an option id", hint)
 
 
-__all__ = ["Agent", "AgentFunction", "AgentLike", "RandomAgent", "View", "as_option",
+__all__ = ["Agent", "AgentFunction", "AgentLike", "RandomAgent", "View", "as_option", "asked",
            "choose_function"]

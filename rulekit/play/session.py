@@ -22,7 +22,7 @@ from rich.console import RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from rulekit.bots.agent import View, as_option, choose_function
+from rulekit.bots.agent import View, as_option, asked, choose_function
 from rulekit.bots.registry import load_agent
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
@@ -98,10 +98,11 @@ class Bot:
 
     def decide(self, state: State, decision: Decision) -> Option:
         view = View.of(self.game, self.role, self.rng, state, self.past or None)
-        answer = self.choose(view, decision)
+        who = f"the bot of {self.role} ({self.spec})"
+        answer = asked(self.choose, view, decision, who)
         if self.past:  # the agent built no belief on them: the next decision may
             self.past.append(view.observation)
-        return as_option(decision, answer, f"the bot of {self.role} ({self.spec})")
+        return as_option(decision, answer, who)
 
 
 @dataclass

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from rulekit.bots.agent import AgentLike, RandomAgent, View, as_option, choose_function
+from rulekit.bots.agent import AgentLike, RandomAgent, View, as_option, asked, choose_function
 from rulekit.bots.registry import DEFAULT_AGENT
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.draws import RandomChooser
@@ -57,8 +57,9 @@ def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
     choose = choose_function(agent)
 
     def chooser(decision: Decision) -> Option | str:
-        answer = choose(View.of(game, role, rng, state), decision)
-        return as_option(decision, answer, f"the agent of {role}", f"agent: {agent!r}")
+        who = f"the agent of {role}"
+        answer = asked(choose, View.of(game, role, rng, state), decision, who)
+        return as_option(decision, answer, who, f"agent: {agent!r}")
     return chooser
 
 
