@@ -73,6 +73,24 @@ def test_a_bot_that_raises_ends_the_game_saved_with_its_name(play: Play, duel_pa
     assert "Traceback" not in err and Path("g.json").exists()
 
 
+def test_a_save_into_a_missing_folder_is_refused_before_the_game(play: Play,
+                                                                  duel_pack: Path) -> None:
+    code, out, err = play(["1"], "play", duel_pack, "--seat", "red=random,blue=random",
+                          "--fast", "--save", "nosuch/g.json")
+    assert code == 1 and "Game over" not in out
+    assert "cannot save to nosuch/g.json: there is no folder" in err
+    assert "hint: make the folder first" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("command", [["play", "--resume"], ["replay"]])
+def test_a_pipe_given_as_a_save_is_refused_at_once(play: Play, tmp_path: Path,
+                                                   command: list[str]) -> None:
+    os.mkfifo(tmp_path / "pipe.json")
+    code, _, err = play([], *command, str(tmp_path / "pipe.json"))
+    assert code == 1 and "pipe.json: not a save file, but a pipe or a device" in err
+
+
 def test_a_save_naming_an_endless_search_is_refused(play: Play, duel_pack: Path,
                                                      tmp_path: Path) -> None:
     data = _saved_game(play, duel_pack, "red=human,blue=random")

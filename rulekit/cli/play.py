@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from rulekit.cli.common import Commands, add_param_option, seed
+from rulekit.errors import UsageError
 
 
 def register(commands: Commands) -> None:
@@ -65,6 +66,10 @@ def run_play(args: argparse.Namespace) -> int:
     screen = Screen(no_color=args.no_color, fast=args.fast)
     if args.list:
         return list_unfinished(screen)
+    folder = Path(args.save).expanduser().absolute().parent if args.save else None
+    if folder is not None and not folder.is_dir():
+        raise UsageError(f"cannot save to {args.save}: there is no folder {folder}",
+                         "make the folder first, or name a file in another one")
     session = open_session(screen, args.pack, seats=args.seat, seed=args.seed,
                            params=args.param,
                            resume=Path(args.resume) if args.resume else None,

@@ -219,6 +219,8 @@ def read_save(path: Path) -> SavedGame:
 
 
 def _read_text(path: Path, where: str) -> str:
+    if path.exists() and not path.is_file() and not path.is_dir():
+        raise SaveFileError(f"{where}: not a save file, but a pipe or a device")
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_SAVE_BYTES + 1)
