@@ -4,7 +4,7 @@
 
     from rulekit import load_pack
 
-    game = load_pack("carchase").game
+    game = load_pack("path/to/pack").game
     state = game.new_game(seed=1)
     for decision in game.pending(state):
         print(decision.player, [option.label for option in decision.options()])

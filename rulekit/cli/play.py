@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from rulekit.cli.common import Commands, add_param_option, seed
-from rulekit.errors import UsageError
 
 
 def register(commands: Commands) -> None:
@@ -61,15 +60,14 @@ def run_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from rulekit.play import list_unfinished, open_session
+    from rulekit.play.savefile import save_folder
     from rulekit.play.screen import Screen
 
     screen = Screen(no_color=args.no_color, fast=args.fast)
     if args.list:
         return list_unfinished(screen)
-    folder = Path(args.save).expanduser().absolute().parent if args.save else None
-    if folder is not None and not folder.is_dir():
-        raise UsageError(f"cannot save to {args.save}: there is no folder {folder}",
-                         "make the folder first, or name a file in another one")
+    if args.save:
+        save_folder(Path(args.save))
     session = open_session(screen, args.pack, seats=args.seat, seed=args.seed,
                            params=args.param,
                            resume=Path(args.resume) if args.resume else None,

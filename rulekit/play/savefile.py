@@ -178,12 +178,19 @@ def restore_rng(rng: random.Random, state: RngState) -> None:
                             ) from None
 
 
+def save_folder(path: Path) -> Path:
+    """The folder a save at ``path`` goes into; an error if it does not exist."""
+    folder = path.expanduser().absolute().parent
+    if not folder.is_dir():
+        raise SaveFileError(f"cannot save to {path}: there is no folder {folder}",
+                            "make the folder first, or name a file in another one")
+    return folder
+
+
 def write_save(path: Path, saved: SavedGame) -> Path:
     """Write ``saved`` to ``path`` atomically; the absolute path written."""
     target = path.expanduser().absolute()
-    folder = target.parent
-    if not folder.is_dir():
-        raise SaveFileError(f"cannot save to {path}: there is no folder {folder}")
+    folder = save_folder(path)
     text = saved.to_json()
     prefix = f".{target.name}."
     for stale in folder.glob(f"{glob.escape(prefix)}*.tmp"):

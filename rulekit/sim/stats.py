@@ -122,7 +122,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 
 
 def quantile(counts: Mapping[int, int], p: float) -> float:
-    """The ``p`` quantile of counted values (value -> how many), interpolated as numpy does."""
+    """The ``p`` quantile of counted values (value -> how many), as numpy computes it."""
     total = sum(counts.values())
     if total == 0:
         return 0.0
