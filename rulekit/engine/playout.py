@@ -100,15 +100,20 @@ class PlayoutRuntime(Runtime):
             self.run_anytime(action)
 
     def choose_one(self, locals_: Locals, slot: int, items: list[object], role: str,
-                   optional: bool, make: SpecMaker) -> None:
+                   optional: bool, ask: bool, make: SpecMaker) -> None:
         """A choice among ``items`` asked alone, drawn by a random seat without a spec.
 
-        Anything else goes to :meth:`answer`: another chooser, a choice with at most one legal
-        answer, a watch, the round limit.
+        A forced choice is answered at once unless it is asked all the same (``ask``, or its
+        player may take an anytime action). Anything else goes to :meth:`answer`: another
+        chooser, a choice with nothing to choose, a watch, the round limit.
         """
-        rng = self.rngs.get(role)
         n = len(items)
-        if (rng is None or (n < 2 and not (n and optional)) or self.watch is not None
+        forced = n + optional == 1  # one legal answer (an item, or to decline)
+        if forced and not ask and not self.may_interrupt(role):
+            locals_[slot] = items[0] if n else None
+            return
+        rng = self.rngs.get(role)
+        if (rng is None or not (n or optional) or self.watch is not None
                 or self.state["round"] > self.last_round):
             self.answer(locals_, [make])
             return
@@ -137,33 +142,29 @@ class PlayoutRuntime(Runtime):
         :meth:`answer`. That is another chooser, a choice with at most one legal answer, a player
         with two choices, anytime actions, a watch, the round limit.
         """
-        choosers = self.choosers
+        rngs = self.rngs
         if self.watch is not None or self.state["round"] > self.last_round \
-                or self.program.anytime or not _surely_open(choices, choosers):
+                or self.program.anytime or not _surely_open(choices, rngs):
             self.answer(locals_, makers)
             return
         self.decisions += len(choices)
         self.spent += self.budget - self.ticks  # the budget counts steps between decisions
         self.ticks = self.budget
-        for (slot, items, role, least, most, rules), make in zip(choices, makers, strict=True):
-            rng = choosers[role].rng  # type: ignore[attr-defined]
+        for index, (slot, items, role, least, most, rules) in enumerate(choices):
+            rng = rngs[role]
             positions = draw_subset(rng, len(items), least, most, rules)
             if positions is None:  # too many random subsets refused: one of all the options
-                option = pick(rng, self.game.decision(make(self, locals_)).options())
+                option = pick(rng, self.game.decision(makers[index](self, locals_)).options())
                 option_id, value = option.id, option.value
-                if not self.record:
-                    locals_[slot] = value
-                    continue
             else:
                 value = [items[i] for i in positions]
-                if not self.record:
-                    locals_[slot] = value
-                    continue
-                ids = option_ids(items, self.program.plain_ids)
-                option_id = "+".join([ids[i] for i in positions]) or NONE_ID
+                if self.record:
+                    ids = option_ids(items, self.program.plain_ids)
+                    option_id = "+".join([ids[i] for i in positions]) or NONE_ID
             locals_[slot] = value
-            event = logged_choice_event if self.logging else choice_event
-            self.log.append(event(role, option_id, value, self.state["round"]))
+            if self.record:
+                event = logged_choice_event if self.logging else choice_event
+                self.log.append(event(role, option_id, value, self.state["round"]))
 
     def run_blocks(self, name: str, args: Locals) -> None:
         """Run procedure ``name`` block by block, called from a procedure run whole.
@@ -280,15 +281,14 @@ class PlayoutRuntime(Runtime):
         self.state["committed"] = {}
 
 
-def _surely_open(choices: tuple[Subset, ...], choosers: Mapping[str, Chooser]) -> bool:
+def _surely_open(choices: tuple[Subset, ...], rngs: Mapping[str, random.Random]) -> bool:
     """Whether random seats answer ``choices``, each surely with several legal answers.
 
     Each player must have one choice only.
     """
     players = set()
     for _, items, role, least, most, rules in choices:
-        if type(choosers[role]) is not RandomChooser or not items or least > 0 or most <= 0 \
-                or role in players:
+        if role not in rngs or not items or least > 0 or most <= 0 or role in players:
             return False
         for limit, _ in rules:
             if limit <= 0:

@@ -466,8 +466,9 @@ class Emitter(ChoiceWriter):
         """The runtime's call that answers choices, without a spec where it can."""
         choice, slot = choices[0]
         if len(choices) == 1 and choice.kind == "one":  # drawn at once by a random seat
-            return [f"rt.choose_one(L, {slot}, {self.candidates(choice)}, "
-                    f"{self.c.py(choice.player)}, {bool(choice.optional)!r}, {makers[0]})"]
+            player, optional = self.c.py(choice.player), bool(choice.optional)
+            return [f"rt.choose_one(L, {slot}, {self.candidates(choice)}, {player}, "
+                    f"{optional!r}, {choice.always_ask!r}, {makers[0]})"]
         if all(choice.kind == "subset" for choice, _ in choices):
             return self._subsets(choices, makers)
         return [f"rt.answer(L, [{', '.join(makers)}])"]
