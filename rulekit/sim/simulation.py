@@ -12,7 +12,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from rulekit.bots.agent import AgentLike, RandomAgent, View, as_option, asked, choose_function
+from rulekit.bots.agent import (
+    AgentLike,
+    RandomAgent,
+    SeatBelief,
+    View,
+    as_option,
+    asked,
+    choose_function,
+)
 from rulekit.bots.registry import DEFAULT_AGENT
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.draws import RandomChooser
@@ -55,10 +63,11 @@ def seat_rng(seed: int, role: str) -> random.Random:
 def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
                    state: State) -> Chooser:
     choose = choose_function(agent)
+    kept = SeatBelief()
 
     def chooser(decision: Decision) -> Option | str:
         who = f"the agent of {role}"
-        answer = asked(choose, View.of(game, role, rng, state), decision, who)
+        answer = asked(choose, View.of(game, role, rng, state, kept=kept), decision, who)
         return as_option(decision, answer, who, f"agent: {agent!r}")
     return chooser
 
