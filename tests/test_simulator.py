@@ -290,6 +290,16 @@ def test_a_cluster_lost_during_a_run_is_said_in_one_line(
         "(not the dashboard's port)"]
 
 
+@pytest.mark.parametrize(("options", "message"), [
+    (["-n", "1000000001"], "the number of games must be between 0 and 1,000,000,000"),
+    (["-j", "1025"], "the number of workers must be between 1 and 1,024"),
+])
+def test_counts_past_their_bounds_are_refused(run: Run, duel_pack: Path, options: list[str],
+                                              message: str) -> None:
+    code, _, err = run("simulate", duel_pack, *options)
+    assert code == 1 and message in err
+
+
 # -- sweeps -----------------------------------------------------------------------------------
 
 
