@@ -13,8 +13,23 @@ person reads::
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+LONGEST_WORD = 160  # characters of one word of a message (a name, a value, a path) shown
+_LONG_WORD = re.compile(r"\S{" + str(LONGEST_WORD + 1) + ",}")
+
+
+def cut(text: str) -> str:
+    """``text`` with each over-long word cut in its middle, where an ellipsis says so.
+
+    Every message and hint passes through it, so user text of any length reads in one line.
+    """
+    def short(word: re.Match[str]) -> str:
+        whole = word.group()
+        return f"{whole[:120]}…({len(whole) - 160:,} more)…{whole[-40:]}"
+    return _LONG_WORD.sub(short, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +59,10 @@ class RulekitError(Exception):
     """Base of every error rulekit raises on purpose."""
 
     def __init__(self, message: str, hint: str | None = None) -> None:
+        message = cut(message)
         super().__init__(message)
         self.message = message
-        self.hint = hint
+        self.hint = None if hint is None else cut(hint)
 
     def __str__(self) -> str:
         text = self.message
@@ -76,7 +92,12 @@ class _Located(RulekitError):
         if loc is not None and loc.source_line is not None:
             source = loc.source_line.rstrip("\n")
             source = source.expandtabs(1) if self.expand_tabs else source
-            lines += ["    " + source, "    " + " " * max(loc.column - 1, 0) + "^"]
+            column = max(loc.column - 1, 0)
+            if len(source) > 2 * LONGEST_WORD:  # the part around the caret
+                start = max(0, column - LONGEST_WORD // 2)
+                source = ("…" if start else "") + source[start:start + LONGEST_WORD] + "…"
+                column -= start - (1 if start else 0)
+            lines += ["    " + source, "    " + " " * column + "^"]
         return "\n".join(lines + ([f"hint: {self.hint}"] if self.hint else []))
 
 

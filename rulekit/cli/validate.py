@@ -11,7 +11,7 @@ import sys
 
 from rulekit.checks.cache import Diagnostic, Report, diagnostic, report
 from rulekit.cli.common import Commands, err, out
-from rulekit.errors import PackError
+from rulekit.errors import PackError, cut
 from rulekit.pack.find import find_pack
 
 
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "json":
             packs.append(_as_json(ref, found, bad))
         else:
-            _print(ref, found, bad)
+            _print(cut(ref), found, bad)
     if args.format == "json":
         out(json.dumps({"packs": packs}, indent=2))
     elif len(args.packs) > 1:

@@ -142,6 +142,14 @@ class Decision:
         self.extras = [Option(i, label, None, None, self.mark) for i, label in extras] \
             if extras else []
 
+    def copy(self) -> Decision:
+        """The same decision on a read-only copy of its spec: it shares nothing with a state."""
+        labeler = self._labeler
+        if isinstance(labeler, _PackLabels):
+            labeler = labeler.fallback
+        extras = [(extra.id, extra.label) for extra in self.extras]
+        return Decision(freeze(self.spec), labeler, extras, self._explain)
+
     def item_label(self, item: object) -> str | None:
         """The pack's ``label`` of an item, if it has one."""
         labeler = self._labeler
@@ -403,14 +411,14 @@ class _PackLabels:
     """
 
 
-    __slots__ = ("_explain", "_fallback", "_items", "_labels", "_texts")
+    __slots__ = ("_explain", "_items", "_labels", "_texts", "fallback")
 
     def __init__(self, items: list[object], labels: list[Reason],
                  explain: Callable[[Reason], str], fallback: Callable[[object], str]) -> None:
         self._items = items
         self._labels = labels
         self._explain = explain
-        self._fallback = fallback
+        self.fallback = fallback
         self._texts: dict[int, str] = {}
 
     def of(self, item: object) -> str | None:
@@ -425,4 +433,4 @@ class _PackLabels:
 
     def __call__(self, item: object) -> str:
         text = self.of(item)
-        return self._fallback(item) if text is None else text
+        return self.fallback(item) if text is None else text

@@ -201,6 +201,7 @@ class Checker:
         if stmt.index is not None:
             self.error(stmt.pos, f"local variable '{stmt.name}' cannot be indexed")
         stmt.ref = ("local", slot)
+        stmt.walks = stmt.op == "+=" and local_kind.startswith("list")
         if stmt.op == "-=" or (stmt.op == "+=" and not local_kind.startswith("list")):
             self._expect(stmt.value, kind, "int")
 
@@ -208,6 +209,7 @@ class Checker:
         self._assigned_index(stmt, var)
         stmt.ref = ("var", stmt.name, bool(var.per))
         if stmt.op == "+=" and var.type == "list":
+            stmt.walks = True
             self._expect(stmt.value, kind, "list")
         elif stmt.op != "=":
             self._expect(stmt.value, kind, "int")
@@ -651,12 +653,14 @@ class Checker:
         return "bool"
 
     def _equality(self, expr: n.Binary, left: str, right: str) -> str:
+        expr.walks = _walked(left) or _walked(right)
         if not (_compatible(left, right) or _compatible(right, left) or "none" in (left, right)):
             self.error(expr.pos, f"comparing {_describe(left)} with {_describe(right)} "
                        "is always " + ("false" if expr.op == "==" else "true"))
         return "bool"
 
     def _membership(self, expr: n.Binary, left: str, right: str) -> str:
+        expr.walks = True
         self._expect(expr.right, right, "list")
         return "bool"
 
@@ -669,6 +673,7 @@ class Checker:
         """``+`` of numbers, lists or texts; the other operators of numbers."""
         joined = _joined(left, right) if expr.op == "+" else None
         if joined is not None:
+            expr.walks = True
             return joined
         self._expect(expr.left, left, "int")
         self._expect(expr.right, right, "int")
@@ -687,6 +692,11 @@ _OPERATORS: dict[str, Callable[[Checker, n.Binary, str, str], str]] = {
     "<": Checker._ordering, "<=": Checker._ordering, ">": Checker._ordering,
     ">=": Checker._ordering,
 }
+
+
+def _walked(kind: str) -> bool:
+    """Whether comparing a value of this type may walk a list."""
+    return kind == "any" or kind.startswith("list")
 
 
 def _joined(left: str, right: str) -> str | None:

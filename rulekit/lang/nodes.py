@@ -121,6 +121,7 @@ class Binary(Expr):
     op: str  # + - * // % == != < <= > >= in 'not in' and or
     left: Expr
     right: Expr
+    walks: bool = False  # it walks a list or a text, counted by size (set by the checker)
 
 
 # ---------------------------------------------------------------- choices
@@ -190,6 +191,7 @@ class Assign(Stmt):
     op: str  # '=', '+=', '-='
     value: Expr
     ref: Any = None
+    walks: bool = False  # '+=' of a list, counted by size (set by the checker)
 
 
 @dataclass

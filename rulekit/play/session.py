@@ -22,7 +22,7 @@ from rich.console import RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from rulekit.bots.agent import View, as_option, asked, choose_function
+from rulekit.bots.agent import SeatBelief, View, as_option, asked, choose_function
 from rulekit.bots.registry import load_agent
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
@@ -95,9 +95,10 @@ class Bot:
         self.choose = choose_function(load_agent(spec))
         self.rng: random.Random = seat_rng(seed, role)
         self.past = past or []
+        self.kept = SeatBelief()
 
     def decide(self, state: State, decision: Decision) -> Option:
-        view = View.of(self.game, self.role, self.rng, state, self.past or None)
+        view = View.of(self.game, self.role, self.rng, state, self.past or None, self.kept)
         who = f"the bot of {self.role} ({self.spec})"
         answer = asked(self.choose, view, decision, who)
         if self.past:  # the agent built no belief on them: the next decision may

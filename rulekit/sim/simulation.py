@@ -12,7 +12,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from rulekit.bots.agent import AgentLike, RandomAgent, View, as_option, asked, choose_function
+from rulekit.bots.agent import (
+    AgentLike,
+    RandomAgent,
+    SeatBelief,
+    View,
+    as_option,
+    asked,
+    choose_function,
+)
 from rulekit.bots.registry import DEFAULT_AGENT
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.draws import RandomChooser
@@ -40,6 +48,8 @@ from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
 
 DEFAULT_MAX_ROUNDS = 1000
+MAX_GAMES = 1_000_000_000  # games of one run (or of one row of a sweep)
+MAX_WORKERS = 1024  # worker processes of one run
 # A round that asks this many decisions is stalled: agents may loop for ever.
 MAX_ROUND_DECISIONS = 10_000
 RANDOM = RandomAgent()
@@ -55,10 +65,11 @@ def seat_rng(seed: int, role: str) -> random.Random:
 def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
                    state: State) -> Chooser:
     choose = choose_function(agent)
+    kept = SeatBelief()
 
     def chooser(decision: Decision) -> Option | str:
         who = f"the agent of {role}"
-        answer = asked(choose, View.of(game, role, rng, state), decision, who)
+        answer = asked(choose, View.of(game, role, rng, state, kept=kept), decision, who)
         return as_option(decision, answer, who, f"agent: {agent!r}")
     return chooser
 
@@ -191,10 +202,12 @@ def play_chunk(job: Job, start: int, stop: int) -> Tally:
 
 
 def _check_counts(games: int, workers: int, max_rounds: int) -> None:
-    if games < 0:
-        raise UsageError(f"the number of games must be 0 or more, not {games}")
-    if workers < 1:
-        raise UsageError(f"the number of workers must be 1 or more, not {workers}")
+    if not 0 <= games <= MAX_GAMES:
+        raise UsageError(f"the number of games must be between 0 and {MAX_GAMES:,}, not "
+                         f"{games}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise UsageError(f"the number of workers must be between 1 and {MAX_WORKERS:,}, not "
+                         f"{workers}")
     if max_rounds < 1:
         raise UsageError(f"the round cap must be 1 or more, not {max_rounds}")
 
