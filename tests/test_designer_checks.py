@@ -135,7 +135,7 @@ def test_lint_warnings_are_printed_and_fail_only_with_strict(run: Run, tmp_path:
     edit(components, "zones:\n", "zones:\n  limbo:   {visibility: public}\n")
     components.write_text(components.read_text() + "  helper:\n    returns: \"1\"\n")
     edit(flow, "setup: |\n  shuffle deck\n",
-         "setup: |\n  shuffle deck\n  let x = choose law one of limbo prompt \"Pick\"\n")
+         "setup: |\n  shuffle deck\n  let x = choose law one of limbo optional prompt \"Pick\"\n")
     edit(flow, "procedures:\n", "procedures:\n  unused_proc:\n    do: pass\n")
     edit(flow, "    - when: \"heat >= 3\"", "    - when: \"heat == 0\"")
     code, out, err = run("validate", folder)
@@ -146,8 +146,8 @@ def test_lint_warnings_are_printed_and_fail_only_with_strict(run: Run, tmp_path:
         ("flow.yaml:2:3", "procedure 'unused_proc' is never called"),
         ("flow.yaml:20:11", "this choose always offers an empty list: zone 'limbo', which no "
                             "card ever enters"),
-        ("flow.yaml:71:7", "this end condition holds in the initial state: every game would "
-                            "end at once with law winning"),
+        ("flow.yaml:71:7", "this end condition holds right after setup, so games end before "
+                           "their first round, with law winning"),
     ]:
         assert f"{place}: warning: {message}" in err, (message, err)
     code, out, err = run("validate", folder, "--strict")

@@ -85,6 +85,8 @@ class Program:
     round_start_pc: int = -1
     round_end_pc: int = -1
     end_checks: list[tuple[ExprFn, str, str]] = field(default_factory=list)
+    # Whether the end conditions are checked as each phase starts too.
+    end_on_turns: bool = False
     anytime: list[tuple[AnytimeDecl, ExprFn | None]] = field(default_factory=list)
     # The same, by role (only roles that have some).
     anytime_by_role: dict[str, list[tuple[AnytimeDecl, ExprFn | None]]] = field(
