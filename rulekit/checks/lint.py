@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from rulekit.checks.flow import checked_bodies, dead_phases, log_leaks
+from rulekit.checks.flow import checked_bodies, dead_phases, endless_loops, log_leaks
 from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import playout
@@ -271,6 +271,7 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter.empty_choices()
     linter.warnings += log_leaks(pack.game.symbols, bodies, pack.function_trees)
     linter.warnings += dead_phases(linter.doc, bodies)
+    linter.warnings += endless_loops(bodies, bool(pack.game.program.end_checks))
     return sorted(linter.warnings, key=_file_order)
 
 
