@@ -257,3 +257,16 @@ def test_a_phase_that_always_ends_the_round_is_a_warning(run: Run, tmp_path: Pat
     edit(folder / "flow.yaml", "      if heat > 0 { pass }\n", "      if heat > 0 { return }\n")
     code, _, err = run("validate", folder)
     assert "every path of phase" not in err
+
+
+def test_an_unused_parameter_and_a_role_that_never_decides_are_warnings(run: Run,
+                                                                        tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "pack.yaml", "parameters:\n", "parameters:\n  spare: {default: 1}\n")
+    edit(folder / "pack.yaml", "roles:\n", "roles:\n  - {id: judge, name: The Judge}\n")
+    code, _, err = run("validate", folder)
+    assert code == 0
+    assert "pack.yaml:15:3: warning: parameter 'spare' is never used by the pack's code" in err
+    assert ("pack.yaml:11:10: warning: role 'judge' never decides: no choose names it, and no "
+            "anytime action is its") in err
+    assert "hint: give it a decision, or remove it" in err

@@ -141,6 +141,35 @@ class _Linter:
                 if name not in names:
                     self.warn(_never_used(kind, name), (section, name), _UNUSED_HINT)
         self._unplayed_cards(names)
+        manifest = self.pack.manifest_doc
+        if manifest is None:
+            return
+        for name in symbols.parameters:  # (a variant's own: what it may change)
+            where = manifest.key_location(("parameters", name))
+            if name not in names and not where.origin:
+                self.warnings.append(PackWarning(_never_used("parameter", name), where,
+                                                 _UNUSED_HINT))
+        for i, role in enumerate(symbols.roles):
+            where = manifest.location(("roles", i, "id"))
+            if role not in self._deciders() and not where.origin:
+                self.warnings.append(PackWarning(
+                    f"role '{role}' never decides: no choose names it, and no anytime action "
+                    "is its", where, "give it a decision, or remove it"))
+
+    def _deciders(self) -> set[str]:
+        """The roles a choice or an anytime action names; all if a choice's player is worked
+        out as the game runs."""
+        found = {action.role for action in self.symbols.anytime}
+        for body in self.pack.bodies:
+            for node in every_node(body.stmts):
+                if not isinstance(node, n.Choice):
+                    continue
+                player = node.player
+                if not (isinstance(player, n.Name) and player.ref
+                        and player.ref[0] == "const"):
+                    return set(self.symbols.roles)
+                found.add(str(player.ref[1]))
+        return found
 
     def _triggers(self) -> set[str]:
         """The procedures called without code: anytime actions, on_change and on_enter."""
