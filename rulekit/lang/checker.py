@@ -674,6 +674,17 @@ class Checker:
         self._expect(expr.right, right, "int")
         return "int"
 
+    def _expr_conditional(self, expr: n.Conditional) -> str:
+        self.check_expr(expr.test, "bool")
+        then, otherwise = self._expr(expr.then), self._expr(expr.otherwise)
+        if "none" in (then, otherwise) or _compatible(then, otherwise) \
+                or _compatible(otherwise, then):
+            return otherwise if then in ("none", "any") else then
+        self.error(expr.pos, f"the two values of this 'if ... else' differ: "
+                   f"{_describe(then)} and {_describe(otherwise)}",
+                   "give both the same type")
+        return "any"
+
     def _expr_choice(self, expr: n.Choice) -> str:
         self.error(expr.pos, "a choice can only be the value of a let or an assignment")
         return "any"

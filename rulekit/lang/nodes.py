@@ -123,6 +123,15 @@ class Binary(Expr):
     right: Expr
 
 
+@dataclass
+class Conditional(Expr):
+    """``a if c else b``: ``a`` when ``c`` holds, else ``b``."""
+
+    then: Expr
+    test: Expr
+    otherwise: Expr
+
+
 # ---------------------------------------------------------------- choices
 
 

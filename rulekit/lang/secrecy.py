@@ -170,6 +170,9 @@ class _Analysis:
     def _binary(self, e: n.Binary, tainted: set[int]) -> bool:
         return self._any([e.left, e.right], tainted)
 
+    def _conditional(self, e: n.Conditional, tainted: set[int]) -> bool:
+        return self._any([e.then, e.test, e.otherwise], tainted)
+
     def _answer(self, e: n.Choice, tainted: set[int]) -> bool:
         return self.answers_secret  # its answer is known to its chooser only
 
@@ -300,6 +303,7 @@ _EXPRESSIONS: dict[type, Callable[..., bool]] = {
     n.Comprehension: _Analysis._comprehension, n.Attr: _Analysis._attr,
     n.Index: _Analysis._index, n.Call: _Analysis._call, n.Unary: _Analysis._unary,
     n.Binary: _Analysis._binary, n.Choice: _Analysis._answer,
+    n.Conditional: _Analysis._conditional,
 }
 _STATEMENTS: dict[type, Callable[..., None]] = {
     n.Simultaneous: _Analysis._simultaneous, n.Let: _Analysis._assignment,
