@@ -270,3 +270,22 @@ def test_an_unused_parameter_and_a_role_that_never_decides_are_warnings(run: Run
     assert ("pack.yaml:11:10: warning: role 'judge' never decides: no choose names it, and no "
             "anytime action is its") in err
     assert "hint: give it a decision, or remove it" in err
+
+
+def test_a_card_given_twice_is_one_error_whatever_its_copies(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "cards.yaml", "  - {id: informant, ",
+         "  - {id: patrol, name: Patrol 2, type: S, score: 2, copies: 8}\n  - {id: informant, ")
+    code, _, err = run("validate", folder)
+    assert code == 1 and err.count("error") == 1 and err.endswith("invalid (1 error)\n")
+    assert ("cards.yaml:8:10: card 'patrol' is given twice: its ids are those of the entry at "
+            "line 5, column 10") in err
+    assert "hint: give each card entry its own id (copies: N makes ID#1 to ID#N)" in err
+
+
+def test_a_clash_of_ids_is_one_error_not_a_cascade(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path, ROOT / "games" / "rednotice")
+    edit(folder / "components.yaml", "{id: act_01,", "{id: london,")
+    code, _, err = run("validate", folder)
+    assert code == 1 and err.endswith("invalid (1 error)\n")
+    assert "map.yaml:33:7: id 'london' is already used by a card" in err

@@ -98,9 +98,8 @@ class _BoardReader:
         """Add a component to its table, unless its id is taken."""
         ident = str(props["id"])
         kind = self.symbols.kind_of(ident)
-        if kind is not None:
+        if kind is not None:  # (kept all the same, so that what names it is not unknown)
             self.errors.append(SchemaError(
                 f"id '{ident}' is already used by a {kind}", self.doc.location(path),
                 "cards, nodes, edges and regions need different ids"))
-            return
         table[ident] = props
