@@ -225,6 +225,7 @@ class Checker:
             self.error(stmt.pos, f"variable '{stmt.name}' has a single value, not one per item")
         if stmt.index is not None and var.per:
             self.check_expr(stmt.index, index_type(var.per))
+            self._index_in_range(stmt.name, stmt.index, var.per)
 
     def _assign_unknown(self, stmt: n.Assign) -> None:
         """Report an assignment of a name that is no variable."""
@@ -579,6 +580,19 @@ class Checker:
         if not per:
             self.error(expr.pos, f"{single}; it takes no index")
         self.check_expr(expr.index, index_type(per) if per else "any")
+        assert isinstance(expr.obj, n.Name)
+        self._index_in_range(expr.obj.ident, expr.index, per)
+
+    def _index_in_range(self, name: str, index: n.Expr, per: str | int | None) -> None:
+        """An error if a written number indexes a ``per: N`` zone or variable out of 1..N."""
+        sign, written = 1, index
+        if isinstance(written, n.Unary) and written.op == "-":
+            sign, written = -1, written.operand
+        value = written.value if isinstance(written, n.Literal) else None
+        if isinstance(per, int) and value.__class__ is int and not 1 <= sign * value <= per:
+            value = sign * value
+            self.error(index.pos, f"{name}[{value}] does not exist: '{name}' has per: {per}, "
+                       f"so its indexes are 1 to {per}", f"write {name}[1] to {name}[{per}]")
 
     def _expr_call(self, expr: n.Call) -> str:
         func = self.symbols.functions.get(expr.func)
