@@ -98,8 +98,8 @@ class _Sight:
         return all(self.seen(item) for item in e.items)
 
     def _call(self, e: n.Call) -> bool:
-        """A built-in of what is seen, ``reveal(...)`` or the size of a pile."""
-        if e.ref is not None and e.ref[0] != "builtin":
+        """A built-in of what is seen (the map's too), ``reveal(...)`` or the size of a pile."""
+        if e.ref is not None and e.ref[0] not in ("builtin", "pack_builtin"):
             return False
         if e.func == "reveal":
             return True
