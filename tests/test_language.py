@@ -163,7 +163,8 @@ class TestStatements:
 
     def test_win(self) -> None:
         with_reason, without = parse('win a "Alice is rich"\nwin other(a)')
-        assert isinstance(with_reason, n.Win) and with_reason.reason == "Alice is rich"
+        assert isinstance(with_reason, n.Win) and with_reason.reason is not None \
+            and with_reason.reason.parts == ["Alice is rich"]
         assert isinstance(with_reason.winner, n.Name)
         assert isinstance(without, n.Win) and without.reason is None
         assert isinstance(without.winner, n.Call)

@@ -53,6 +53,7 @@ class Game:
         self.card_labels = card_labels
         self.step_budget = step_budget
         self.layout = Layout(symbols)  # where the cards and values are, and who sees them
+        program.say = lambda text, values: self._fill(program.reasons[text], values)
 
     # ------------------------------------------------------------ states
 

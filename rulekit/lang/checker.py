@@ -338,6 +338,8 @@ class Checker:
 
     def _stmt_win(self, stmt: n.Win) -> None:
         self.check_expr(stmt.winner, "role")
+        if stmt.reason is not None:
+            self._stmt_log(stmt.reason)
 
     def _stmt_log(self, stmt: n.Log) -> None:
         stmt.kinds = [self._expr(part) for part in stmt.parts if isinstance(part, n.Expr)]

@@ -131,7 +131,7 @@ class NodeMaker:
         return n.Let(pos_of(meta), str(name), value)
 
     def win_stmt(self, meta: Meta, winner: n.Expr, reason: Token | None = None) -> n.Win:
-        return n.Win(pos_of(meta), winner, None if reason is None else _unquote(reason))
+        return n.Win(pos_of(meta), winner, None if reason is None else self.reason(meta, reason))
 
     def log_stmt(self, meta: Meta, text: Token, to: n.Expr | None = None) -> n.Log:
         return n.Log(pos_of(meta), self._log_parts(text), to)

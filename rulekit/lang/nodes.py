@@ -284,7 +284,7 @@ class Win(Stmt):
     """``win ROLE ["reason"]``: the game ends."""
 
     winner: Expr
-    reason: str | None
+    reason: Log | None  # its text, written as a log text is
 
 
 @dataclass

@@ -263,6 +263,11 @@ class _Analysis:
             if isinstance(part, n.Expr) and self.expr(part, tainted):
                 self.leaks.append(LogLeak(self.current, part, self.secret_names(part, tainted)))
 
+    def _win(self, s: n.Win, tainted: set[int], context: bool, mark: bool) -> None:
+        """A win's text is public, as the result of a game."""
+        if s.reason is not None:
+            self._log(s.reason, tainted, context, mark)
+
     def _move(self, s: n.Move | n.Draw, tainted: set[int], context: bool, mark: bool) -> None:
         """A card entering a secret zone is passed to its ``on_enter``."""
         dest = s.dest.obj if isinstance(s.dest, n.Index) else s.dest
@@ -310,6 +315,7 @@ _STATEMENTS: dict[type, Callable[..., None]] = {
     n.Assign: _Analysis._assignment, n.If: _Analysis._if, n.For: _Analysis._for,
     n.While: _Analysis._while, n.Repeat: _Analysis._repeat, n.CallStmt: _Analysis._call_stmt,
     n.Log: _Analysis._log, n.Move: _Analysis._move, n.Draw: _Analysis._move,
+    n.Win: _Analysis._win,
 }
 
 

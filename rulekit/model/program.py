@@ -102,6 +102,8 @@ class Program:
     cached_anytime: bool = False
     # Roles with an anytime action whose ``when`` may read non-public data: always asked.
     secret_anytime: frozenset[str] = frozenset()
+    # A text of ``reasons`` with its fields filled in, as players read it (set by the Game).
+    say: Callable[[int, list[object]], str] = field(default=lambda text, values: "")
 
 
 def zone_key(name: str, role: str) -> str:
