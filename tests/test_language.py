@@ -211,7 +211,7 @@ class TestStatements:
         assert isinstance(choice.source, n.Name) and choice.source.ident == "deck"
         assert isinstance(choice.where, n.Binary) and choice.where.op == ">"
         assert choice.optional is True
-        assert choice.prompt == "Pick one"
+        assert choice.prompt is not None and choice.prompt.parts == ["Pick one"]
         assert choice.min is None and choice.max is None and choice.at_most == []
 
     def test_subset_choice_constraints(self) -> None:

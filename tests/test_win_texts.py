@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers_cli import Run, runner
-from tests.helpers_lang import content, write_pack
+from tests.helpers_lang import content, load_errors, locate, write_pack
+from tests.helpers_lang import run as run_pack
 
 
 @pytest.fixture
@@ -27,3 +28,18 @@ def test_a_win_text_that_prints_a_secret_is_a_warning(run: Run, tmp_path: Path) 
     text = content(phases={"main": 'draw 1 from deck to hand[a]\nwin b "{hand[a]}"'})
     code, _, err = run("validate", write_pack(tmp_path / "pack", text))
     assert code == 0 and "warning: this log line is public, and it prints 'hand'" in err
+
+
+def test_a_prompt_shows_its_fields(tmp_path: Path) -> None:
+    code = 'let c = choose a one of [1, 2] prompt "Pick one, {a}, with {score} in {{hand}}"'
+    game, state = run_pack(tmp_path, content(phases={"main": code}))
+    [decision] = game.pending(state)
+    assert decision.prompt == "Pick one, Alice, with 2 in {hand}"
+
+
+def test_a_prompt_that_tells_a_secret_is_a_located_error(tmp_path: Path) -> None:
+    code = 'draw 1 from deck to hand[a]\nlet c = choose b one of [1, 2] prompt "{hand[a]}?"'
+    text = content(phases={"main": code})
+    [error] = load_errors(tmp_path, text)
+    assert (error.location.line, error.location.column) == locate(text, "hand[a]}")
+    assert error.message == "a prompt is told to the chooser, who may not see this"

@@ -410,6 +410,9 @@ class Checker:
             if reason is not None:  # it sees no candidate
                 self._stmt_log(reason)
                 self._reason_seen(reason, choice)
+        if choice.prompt is not None:  # asked of the chooser only
+            self._stmt_log(choice.prompt)
+            self._reason_seen(choice.prompt, choice, what="a prompt")
         for bound in (b for b in (choice.min, choice.max) if b is not None):
             if choice.kind != "subset":
                 self.error(bound.pos, "'min' and 'max' apply to subset choices only")
@@ -418,9 +421,10 @@ class Checker:
             self.error(choice.pos, "a subset choice is optional when its min is 0 (the default)",
                        "remove 'optional'")
 
-    def _reason_seen(self, reason: n.Log, choice: n.Choice, label: bool = False) -> None:
-        """A reason or a label tells its chooser only what they see."""
-        what = "a label" if label else "a reason"
+    def _reason_seen(self, reason: n.Log, choice: n.Choice, label: bool = False,
+                     what: str = "a reason") -> None:
+        """A reason, a label or a prompt tells its chooser only what they see."""
+        what = "a label" if label else what
         for part in reason.parts:
             if isinstance(part, n.Expr) and not seen_whole([part], choice.player, self.symbols,
                                                            choice.slot, label):

@@ -232,8 +232,10 @@ class NodeMaker:
         return add
 
     def opt_prompt(self, meta: Meta, text: Token) -> ChoiceOption:
+        prompt = self.reason(meta, text)
+
         def add(choice: n.Choice) -> None:
-            choice.prompt = _unquote(text)
+            choice.prompt = prompt
         return add
 
     # -- expressions

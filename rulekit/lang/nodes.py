@@ -158,7 +158,7 @@ class Choice(Expr):
     max: Expr | None = None
     at_most: list[AtMost] = field(default_factory=list)
     optional: bool = False
-    prompt: str | None = None
+    prompt: Log | None = None  # written as a log text is
     slot: int = -1  # local slot of ``var``
     always_ask: bool = False  # its options may read non-public data (see lang/secrecy.py)
     # Each 'where' clause (``where`` is their conjunction) with why it refuses a candidate: a
