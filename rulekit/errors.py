@@ -121,6 +121,13 @@ class PackWarning(PackError):
     label = "warning: "
 
 
+class PackNote(PackError):
+    """Something in a working pack worth a second look: a side channel, say."""
+
+    kind = "note"
+    label = "note: "
+
+
 class PackErrors(RulekitError):
     """Several pack errors found in one pass, in file order."""
 

@@ -289,3 +289,19 @@ def test_a_clash_of_ids_is_one_error_not_a_cascade(run: Run, tmp_path: Path) -> 
     code, _, err = run("validate", folder)
     assert code == 1 and err.endswith("invalid (1 error)\n")
     assert "map.yaml:33:7: id 'london' is already used by a card" in err
+
+
+@pytest.mark.parametrize(("code", "noted"), [
+    ('if @patrol#1 in hand[law] {\n    log "Many"\n  }', True),
+    ('if @patrol#1 in hand[law] {\n    log "Many"\n  } else {\n    log "Few"\n  }', False),
+    ('if count(deck) > 3 {\n    log "Many"\n  }', False),  # a pile's size is public
+])
+def test_a_public_log_on_a_secret_branch_is_a_note(run: Run, tmp_path: Path, code: str,
+                                                   noted: bool) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "flow.yaml", "setup: |\n  shuffle deck\n",
+         "setup: |\n  shuffle deck\n  draw 5 from deck to hand[law]\n  " + code + "\n")
+    code_, out, err = run("validate", folder, "--strict")
+    assert code_ == 0 and ("note: this public log line is written on a branch taken on data "
+                           "not every player may see" in err) == noted
+    assert out.endswith("scenarios; 1 note)\n" if noted else "10 scenarios)\n")

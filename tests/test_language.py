@@ -1174,6 +1174,6 @@ def test_a_numbered_variable_outside_its_range_is_a_located_error(tmp_path: Path
     text = content(base=base, phases={"main": "let k = 7\nmarks[k] = 1"})
     with pytest.raises(GameRuntimeError) as caught:
         run(tmp_path, text)
-    assert caught.value.message == "no such item: 'marks.7'"
+    assert caught.value.message == "marks[7] does not exist"
     assert caught.value.location is not None
     assert caught.value.location.line == locate(text, "marks[k] = 1")[0]

@@ -3,7 +3,7 @@ loops that ask for ever."""
 
 from __future__ import annotations
 
-from rulekit.errors import PackError, PackWarning
+from rulekit.errors import PackError, PackNote, PackWarning
 from rulekit.lang import nodes as n
 from rulekit.lang.compiler import Body
 from rulekit.lang.secrecy import SecretBody, public_log_leaks
@@ -35,6 +35,13 @@ def log_leaks(symbols: Symbols, bodies: list[CheckedBody],
     places = {b.name: b.snippet for b in bodies}
     warnings: list[PackError] = []
     for leak in public_log_leaks(symbols, list(bodies), function_trees):
+        if isinstance(leak.part, n.Log):
+            warnings.append(PackNote(
+                "this public log line is written on a branch taken on data not every player "
+                "may see: that it is written may tell which way the branch went",
+                places[leak.body].location(leak.part.pos),
+                "log it to the role that may see it (log \"...\" to ROLE), or on both ways"))
+            continue
         names = ", ".join(f"'{name}'" for name in leak.names) or "non-public data"
         warnings.append(PackWarning(
             f"this log line is public, and it prints {names}, which not every player may see",

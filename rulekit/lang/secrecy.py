@@ -37,13 +37,14 @@ class SecretBody:
 
 @dataclass
 class LogLeak:
-    """A field of a public log line that prints non-public data.
+    """A field of a public log line that prints non-public data, or a whole line (a ``Log``)
+    written on a branch taken on non-public data.
 
     ``names`` are the non-public zones, variables, locals and functions the field reads.
     """
 
     body: str
-    part: n.Expr
+    part: n.Expr | n.Log
     names: list[str]
 
 
@@ -62,6 +63,8 @@ class _Analysis:
         self.answers_secret = answers_secret
         self.leaks: list[LogLeak] | None = None  # public log lines found, when collecting
         self.current = ""  # the body being analysed
+        # Public log lines of an if whose every way writes one: what they say tells the way.
+        self.every_way: set[int] = set()
 
     # ------------------------------------------------------------ data
 
@@ -231,6 +234,10 @@ class _Analysis:
             self._taint_param(proc, 0)
 
     def _if(self, s: n.If, tainted: set[int], context: bool, mark: bool) -> None:
+        ways = [branch for _, branch in s.branches] + [s.otherwise or []]
+        logs = [[x for x in way if isinstance(x, n.Log) and x.to is None] for way in ways]
+        if all(logs):
+            self.every_way.update(id(log) for found in logs for log in found)
         for cond, branch in s.branches:
             inner = self.expr(cond, tainted) or context
             self.stmts(branch, tainted, inner, mark)
@@ -256,12 +263,18 @@ class _Analysis:
                 self._taint_param(s.proc, i)
 
     def _log(self, s: n.Log, tainted: set[int], context: bool, mark: bool) -> None:
-        """Collect the fields of a public log line that print non-public data."""
+        """Collect the fields of a public log line that print non-public data.
+
+        A public line on a branch taken on non-public data is collected whole (its ``Log``):
+        that it is written tells which way the branch went. Not when every way of its ``if``
+        writes one: then what the lines say tells it, as the pack means them to.
+        """
         if self.leaks is None or not self.current or s.to is not None:
             return
-        for part in s.parts:
-            if isinstance(part, n.Expr) and self.expr(part, tainted):
-                self.leaks.append(LogLeak(self.current, part, self.secret_names(part, tainted)))
+        found = [LogLeak(self.current, part, self.secret_names(part, tainted))
+                 for part in s.parts if isinstance(part, n.Expr) and self.expr(part, tainted)]
+        written = context and id(s) not in self.every_way
+        self.leaks += found or ([LogLeak(self.current, s, [])] if written else [])
 
     def _win(self, s: n.Win, tainted: set[int], context: bool, mark: bool) -> None:
         """A win's text is public, as the result of a game."""
