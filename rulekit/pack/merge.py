@@ -65,9 +65,10 @@ _VARIANT_OWN = ("id", "name", "version", "description", "extends", "include", "s
 
 
 def item_keys(path: JsonPath, value: object) -> set[str]:
-    """The names an item of a list section answers to; an edge also to FROM-TO both ways."""
+    """The names an item of a list section answers to; an edge without an id of its own to
+    FROM-TO both ways."""
     keys: set[str] = set()
-    if path == _EDGES:
+    if path == _EDGES and not (isinstance(value, dict) and "id" in value):
         ends = _edge_ends(value)
         if len(ends) == 2:
             keys |= {f"{ends[0]}-{ends[1]}", f"{ends[1]}-{ends[0]}"}
