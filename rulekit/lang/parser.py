@@ -8,6 +8,7 @@ file by the snippet's ``locate`` function.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -86,7 +87,11 @@ def _lark() -> Lark:
 
 
 def _cache_file() -> str | bool:
-    """Where lark keeps the built parser; False when caching is off or impossible."""
+    """Where lark keeps the built parser; False when caching is off or impossible.
+
+    The file is named by the grammar's digest, so that installs of different grammars sharing
+    a cache folder do not build it again in turn.
+    """
     folder = cache_dir()
     if folder is None:
         return False
@@ -94,7 +99,8 @@ def _cache_file() -> str | bool:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return False
-    return str(folder / "parser.lark")
+    digest = hashlib.sha256(grammar_text().encode()).hexdigest()[:12]
+    return str(folder / f"parser-{digest}.lark")
 
 
 def _parse(snippet: Snippet, start: str) -> object:
