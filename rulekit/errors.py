@@ -142,6 +142,13 @@ class PackWarning(PackError):
     label = "warning: "
 
 
+class PackNote(PackError):
+    """Something in a working pack worth a second look: a side channel, say."""
+
+    kind = "note"
+    label = "note: "
+
+
 class PackErrors(RulekitError):
     """Several pack errors found in one pass, in file order."""
 
@@ -178,6 +185,35 @@ class UsageError(RulekitError):
 
 class SaveFileError(RulekitError):
     """A save file that cannot be read, or is of another pack version."""
+
+
+def near_name(name: str, candidates: Iterable[str]) -> str | None:
+    """The candidate a typo away from ``name``: one edit (two in a long name), not digits alone.
+
+    An edit adds, drops or changes a letter, or swaps two letters side by side. Names that
+    differ only in their digits (``token_1``, ``token_2``) are siblings, not typos. The
+    nearest wins, then the one of the same length.
+    """
+    most = 2 if len(name) >= 8 else 1
+    digits = str.maketrans("", "", "0123456789")
+    near = sorted((_edits(name, c), abs(len(c) - len(name)), c) for c in set(candidates)
+                  if c != name and abs(len(c) - len(name)) <= most
+                  and c.translate(digits) != name.translate(digits))
+    return near[0][2] if near and near[0][0] <= most else None
+
+
+def _edits(a: str, b: str) -> int:
+    """The edit distance of two texts, a swap of two neighbours counting as one edit."""
+    rows = [list(range(len(b) + 1))]
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            best = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                best = min(best, rows[-2][j - 2] + 1)
+            row.append(best)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

@@ -105,3 +105,14 @@ def test_the_references_example_offers_what_the_reference_says(tmp_path: Path) -
     assert [(o.id, o.label) for o in decision.options()] == [("dock", "Dock (South)"),
                                                              ("tower", "Tower (North)")]
     assert decision.find("Tower (N").id == "tower"
+
+
+def test_a_label_may_read_the_public_map(tmp_path: Path) -> None:
+    from rulekit.pack.loader import load_pack
+    from tests.test_docs_examples import _write_sandbox
+
+    code = ('let dest = choose runner one of neighbors(@mill) label "{it}: {distance(it, @mill)}'
+            ' away, {count(neighbors(it))} routes by {edge(it, @mill)}" prompt "Move to"')
+    game = load_pack(_write_sandbox(tmp_path / "sandbox", code)).game
+    [decision] = game.pending(game.new_game(0))
+    assert decision.options()[0].label.startswith("Dock: 1 away, ")

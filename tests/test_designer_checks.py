@@ -135,7 +135,7 @@ def test_lint_warnings_are_printed_and_fail_only_with_strict(run: Run, tmp_path:
     edit(components, "zones:\n", "zones:\n  limbo:   {visibility: public}\n")
     components.write_text(components.read_text() + "  helper:\n    returns: \"1\"\n")
     edit(flow, "setup: |\n  shuffle deck\n",
-         "setup: |\n  shuffle deck\n  let x = choose law one of limbo prompt \"Pick\"\n")
+         "setup: |\n  shuffle deck\n  let x = choose law one of limbo optional prompt \"Pick\"\n")
     edit(flow, "procedures:\n", "procedures:\n  unused_proc:\n    do: pass\n")
     edit(flow, "    - when: \"heat >= 3\"", "    - when: \"heat == 0\"")
     code, out, err = run("validate", folder)
@@ -146,8 +146,8 @@ def test_lint_warnings_are_printed_and_fail_only_with_strict(run: Run, tmp_path:
         ("flow.yaml:2:3", "procedure 'unused_proc' is never called"),
         ("flow.yaml:20:11", "this choose always offers an empty list: zone 'limbo', which no "
                             "card ever enters"),
-        ("flow.yaml:71:7", "this end condition holds in the initial state: every game would "
-                            "end at once with law winning"),
+        ("flow.yaml:71:7", "this end condition holds right after setup, so games end before "
+                           "their first round, with law winning"),
     ]:
         assert f"{place}: warning: {message}" in err, (message, err)
     code, out, err = run("validate", folder, "--strict")
@@ -257,3 +257,51 @@ def test_a_phase_that_always_ends_the_round_is_a_warning(run: Run, tmp_path: Pat
     edit(folder / "flow.yaml", "      if heat > 0 { pass }\n", "      if heat > 0 { return }\n")
     code, _, err = run("validate", folder)
     assert "every path of phase" not in err
+
+
+def test_an_unused_parameter_and_a_role_that_never_decides_are_warnings(run: Run,
+                                                                        tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "pack.yaml", "parameters:\n", "parameters:\n  spare: {default: 1}\n")
+    edit(folder / "pack.yaml", "roles:\n", "roles:\n  - {id: judge, name: The Judge}\n")
+    code, _, err = run("validate", folder)
+    assert code == 0
+    assert "pack.yaml:15:3: warning: parameter 'spare' is never used by the pack's code" in err
+    assert ("pack.yaml:11:10: warning: role 'judge' never decides: no choose names it, and no "
+            "anytime action is its") in err
+    assert "hint: give it a decision, or remove it" in err
+
+
+def test_a_card_given_twice_is_one_error_whatever_its_copies(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "cards.yaml", "  - {id: informant, ",
+         "  - {id: patrol, name: Patrol 2, type: S, score: 2, copies: 8}\n  - {id: informant, ")
+    code, _, err = run("validate", folder)
+    assert code == 1 and err.count("error") == 1 and err.endswith("invalid (1 error)\n")
+    assert ("cards.yaml:8:10: card 'patrol' is given twice: its ids are those of the entry at "
+            "line 5, column 10") in err
+    assert "hint: give each card entry its own id (copies: N makes ID#1 to ID#N)" in err
+
+
+def test_a_clash_of_ids_is_one_error_not_a_cascade(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path, ROOT / "games" / "rednotice")
+    edit(folder / "components.yaml", "{id: act_01,", "{id: london,")
+    code, _, err = run("validate", folder)
+    assert code == 1 and err.endswith("invalid (1 error)\n")
+    assert "map.yaml:33:7: id 'london' is already used by a card" in err
+
+
+@pytest.mark.parametrize(("code", "noted"), [
+    ('if @patrol#1 in hand[law] {\n    log "Many"\n  }', True),
+    ('if @patrol#1 in hand[law] {\n    log "Many"\n  } else {\n    log "Few"\n  }', False),
+    ('if count(deck) > 3 {\n    log "Many"\n  }', False),  # a pile's size is public
+])
+def test_a_public_log_on_a_secret_branch_is_a_note(run: Run, tmp_path: Path, code: str,
+                                                   noted: bool) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "flow.yaml", "setup: |\n  shuffle deck\n",
+         "setup: |\n  shuffle deck\n  draw 5 from deck to hand[law]\n  " + code + "\n")
+    code_, out, err = run("validate", folder, "--strict")
+    assert code_ == 0 and ("note: this public log line is written on a branch taken on data "
+                           "not every player may see" in err) == noted
+    assert out.endswith("scenarios; 1 note)\n" if noted else "10 scenarios)\n")

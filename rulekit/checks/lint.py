@@ -5,16 +5,23 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from rulekit.checks.flow import checked_bodies, dead_phases, log_leaks
+from rulekit.checks.flow import checked_bodies, dead_phases, endless_loops, log_leaks
+from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
+from rulekit.engine.playout import playout
+from rulekit.engine.state import State
 from rulekit.engine.vm import CODE_ERRORS, Runtime
 from rulekit.errors import Location, PackError, PackWarning, RulekitError
 from rulekit.lang import nodes as n
+from rulekit.lang.analysis import reads
+from rulekit.lang.checker import Checker
 from rulekit.lang.parser import parse_block, parse_expression
 from rulekit.lang.walk import every_node
+from rulekit.model.program import ExprFn
 from rulekit.pack.documents import snippet
 from rulekit.pack.loader import LoadedPack
 from rulekit.source.document import JsonPath, YamlDocument
@@ -134,6 +141,35 @@ class _Linter:
                 if name not in names:
                     self.warn(_never_used(kind, name), (section, name), _UNUSED_HINT)
         self._unplayed_cards(names)
+        manifest = self.pack.manifest_doc
+        if manifest is None:
+            return
+        for name in symbols.parameters:  # (a variant's own: what it may change)
+            where = manifest.key_location(("parameters", name))
+            if name not in names and not where.origin:
+                self.warnings.append(PackWarning(_never_used("parameter", name), where,
+                                                 _UNUSED_HINT))
+        for i, role in enumerate(symbols.roles):
+            where = manifest.location(("roles", i, "id"))
+            if role not in self._deciders() and not where.origin:
+                self.warnings.append(PackWarning(
+                    f"role '{role}' never decides: no choose names it, and no anytime action "
+                    "is its", where, "give it a decision, or remove it"))
+
+    def _deciders(self) -> set[str]:
+        """The roles a choice or an anytime action names; all if a choice's player is worked
+        out as the game runs."""
+        found = {action.role for action in self.symbols.anytime}
+        for body in self.pack.bodies:
+            for node in every_node(body.stmts):
+                if not isinstance(node, n.Choice):
+                    continue
+                player = node.player
+                if not (isinstance(player, n.Name) and player.ref
+                        and player.ref[0] == "const"):
+                    return set(self.symbols.roles)
+                found.add(str(player.ref[1]))
+        return found
 
     def _triggers(self) -> set[str]:
         """The procedures called without code: anytime actions, on_change and on_enter."""
@@ -191,16 +227,29 @@ class _Linter:
                 f"this choose always offers an empty list: {what}", where,
                 "choose from a zone or list that can hold something"))
 
-    def end_at_start(self) -> None:
-        """Warn about each end condition that holds in the initial state."""
-        checks = self.pack.game.program.end_checks
-        for i, ((_, winner, _), holds) in enumerate(zip(checks, end_verdicts(self.pack.game),
-                                                       strict=True)):
-            if holds:
-                self.warn(f"this end condition holds in the initial state: every game would "
-                          f"end at once with {winner} winning",
-                          ("flow", "end_when", i, "when"),
-                          "check the condition against the initial values")
+    def end_conditions(self) -> None:
+        """Warn about each end condition that ends games at once, or can never end one."""
+        game = self.pack.game
+        ending = end_after_setup(game)
+        for i, (condition, winner, _) in enumerate(game.program.end_checks):
+            where = ("flow", "end_when", i, "when")
+            if i == ending:
+                self.warn(f"this end condition holds right after setup, so games end before "
+                          f"their first round, with {winner} winning", where,
+                          "check the condition against the values setup leaves")
+            elif self._constant(where) and _verdict(game, condition) is False:
+                self.warn("this end condition can never hold: it reads only parameters and "
+                          "constants, so it never ends a game", where,
+                          "make it read what changes: a variable, a zone, the round or the "
+                          "phase")
+
+    def _constant(self, where: JsonPath) -> bool:
+        """Whether the expression at ``where`` reads nothing that changes during a game."""
+        text = snippet(self.doc, where)
+        expr = parse_expression(text)
+        Checker(self.symbols, text).check_expr(expr, "bool")
+        names: set[str] = set()
+        return reads(expr, self.pack.function_trees, names, set(), True) and not names
 
 
 def _never_used(kind: str, name: str) -> str:
@@ -209,19 +258,34 @@ def _never_used(kind: str, name: str) -> str:
     return f"{kind} '{name}' is never used by the pack's code"
 
 
-def end_verdicts(game: Game) -> list[bool]:
-    """Whether each end condition holds in the initial state; false if it cannot be evaluated."""
-    checks = game.program.end_checks
-    if not checks:
-        return []
-    runtime = Runtime(game.program, game.initial_state(0))
-    found = []
-    for condition, _, _ in checks:
-        try:
-            found.append(bool(condition(runtime, [None] * 64)))
-        except (*CODE_ERRORS, RulekitError):
-            found.append(False)
-    return found
+def end_after_setup(game: Game) -> int | None:
+    """The end condition that ends the game of seed 0 right after its setup, if one does.
+
+    Random seats answer any question setup asks.
+    """
+    state = game.initial_state(0, quiet=True)
+    seats = {role: RandomChooser(random.Random(role)) for role in game.roles}
+    try:
+        playout(game, state, seats, max_rounds=0)
+    except RulekitError:
+        return None
+    result = state["result"]
+    if result is None or result["round"] != 0:
+        return None
+    for i, (condition, winner, reason) in enumerate(game.program.end_checks):
+        if (winner, reason) == (result["winner"], result["reason"]) \
+                and _verdict(game, condition, state):
+            return i
+    return None
+
+
+def _verdict(game: Game, condition: ExprFn, state: State | None = None) -> bool | None:
+    """Whether ``condition`` holds in ``state`` (the initial one by default); None if it fails."""
+    runtime = Runtime(game.program, state or game.initial_state(0))
+    try:
+        return bool(condition(runtime, [None] * 64))
+    except (*CODE_ERRORS, RulekitError):
+        return None
 
 
 def lint_pack(pack: LoadedPack) -> list[PackError]:
@@ -231,11 +295,12 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter = _Linter(pack, pack.content)
     bodies = checked_bodies(pack.bodies)
     linter.read_code({body.snippet.text: body.stmts for body in bodies})
-    linter.end_at_start()
+    linter.end_conditions()
     linter.unused()
     linter.empty_choices()
     linter.warnings += log_leaks(pack.game.symbols, bodies, pack.function_trees)
     linter.warnings += dead_phases(linter.doc, bodies)
+    linter.warnings += endless_loops(bodies, bool(pack.game.program.end_checks))
     return sorted(linter.warnings, key=_file_order)
 
 

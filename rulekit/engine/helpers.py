@@ -105,7 +105,15 @@ def end_round(rt: Runtime) -> None:
 
 def no_item(key: str) -> None:
     """Raised when code names a numbered zone or variable out of range."""
-    raise LookupError(f"no such item: {key!r}")
+    raise LookupError(missing(key))
+
+
+def missing(key: object) -> str:
+    """The message for a pile or value that does not exist, as the pack writes it."""
+    if isinstance(key, str) and "." in key:  # the key of one pile: its name and index
+        name, _, index = key.partition(".")
+        return f"{name}[{index}] does not exist"
+    return f"no such item: {key!r}"
 
 
 def full(zone: str, capacity: int) -> None:

@@ -227,6 +227,7 @@ class Checker:
             self.error(stmt.pos, f"variable '{stmt.name}' has a single value, not one per item")
         if stmt.index is not None and var.per:
             self.check_expr(stmt.index, index_type(var.per))
+            self._index_in_range(stmt.name, stmt.index, var.per)
 
     def _assign_unknown(self, stmt: n.Assign) -> None:
         """Report an assignment of a name that is no variable."""
@@ -339,6 +340,8 @@ class Checker:
 
     def _stmt_win(self, stmt: n.Win) -> None:
         self.check_expr(stmt.winner, "role")
+        if stmt.reason is not None:
+            self._stmt_log(stmt.reason)
 
     def _stmt_log(self, stmt: n.Log) -> None:
         stmt.kinds = [self._expr(part) for part in stmt.parts if isinstance(part, n.Expr)]
@@ -409,6 +412,9 @@ class Checker:
             if reason is not None:  # it sees no candidate
                 self._stmt_log(reason)
                 self._reason_seen(reason, choice)
+        if choice.prompt is not None:  # asked of the chooser only
+            self._stmt_log(choice.prompt)
+            self._reason_seen(choice.prompt, choice, what="a prompt")
         for bound in (b for b in (choice.min, choice.max) if b is not None):
             if choice.kind != "subset":
                 self.error(bound.pos, "'min' and 'max' apply to subset choices only")
@@ -417,9 +423,10 @@ class Checker:
             self.error(choice.pos, "a subset choice is optional when its min is 0 (the default)",
                        "remove 'optional'")
 
-    def _reason_seen(self, reason: n.Log, choice: n.Choice, label: bool = False) -> None:
-        """A reason or a label tells its chooser only what they see."""
-        what = "a label" if label else "a reason"
+    def _reason_seen(self, reason: n.Log, choice: n.Choice, label: bool = False,
+                     what: str = "a reason") -> None:
+        """A reason, a label or a prompt tells its chooser only what they see."""
+        what = "a label" if label else what
         for part in reason.parts:
             if isinstance(part, n.Expr) and not seen_whole([part], choice.player, self.symbols,
                                                            choice.slot, label):
@@ -581,6 +588,19 @@ class Checker:
         if not per:
             self.error(expr.pos, f"{single}; it takes no index")
         self.check_expr(expr.index, index_type(per) if per else "any")
+        assert isinstance(expr.obj, n.Name)
+        self._index_in_range(expr.obj.ident, expr.index, per)
+
+    def _index_in_range(self, name: str, index: n.Expr, per: str | int | None) -> None:
+        """An error if a written number indexes a ``per: N`` zone or variable out of 1..N."""
+        sign, written = 1, index
+        if isinstance(written, n.Unary) and written.op == "-":
+            sign, written = -1, written.operand
+        value = written.value if isinstance(written, n.Literal) else None
+        if isinstance(per, int) and value.__class__ is int and not 1 <= sign * value <= per:
+            value = sign * value
+            self.error(index.pos, f"{name}[{value}] does not exist: '{name}' has per: {per}, "
+                       f"so its indexes are 1 to {per}", f"write {name}[1] to {name}[{per}]")
 
     def _expr_call(self, expr: n.Call) -> str:
         func = self.symbols.functions.get(expr.func)
@@ -678,6 +698,17 @@ class Checker:
         self._expect(expr.left, left, "int")
         self._expect(expr.right, right, "int")
         return "int"
+
+    def _expr_conditional(self, expr: n.Conditional) -> str:
+        self.check_expr(expr.test, "bool")
+        then, otherwise = self._expr(expr.then), self._expr(expr.otherwise)
+        if "none" in (then, otherwise) or _compatible(then, otherwise) \
+                or _compatible(otherwise, then):
+            return otherwise if then in ("none", "any") else then
+        self.error(expr.pos, f"the two values of this 'if ... else' differ: "
+                   f"{_describe(then)} and {_describe(otherwise)}",
+                   "give both the same type")
+        return "any"
 
     def _expr_choice(self, expr: n.Choice) -> str:
         self.error(expr.pos, "a choice can only be the value of a let or an assignment")

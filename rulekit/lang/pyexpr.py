@@ -320,6 +320,9 @@ class ExprWriter:
             return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
         return f"({left} {_PY_OPS[e.op]} {right})"
 
+    def _x_conditional(self, e: n.Conditional) -> str:
+        return f"({self.py(e.then)} if {self.py(e.test)} else {self.py(e.otherwise)})"
+
     def _x_choice(self, e: n.Choice) -> str:  # pragma: no cover - the checker forbids it
         raise AssertionError("a choice is not an expression")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar, cast
 
-from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame
+from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_checks
 from rulekit.engine.vm import Runtime
 from rulekit.errors import Location, PackError, PackFileError, SchemaError, did_you_mean
 from rulekit.lang import nodes as n
@@ -145,8 +145,8 @@ class CodeBuilder:
                 self.function_trees[func.name] = expr
                 compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
 
-    def compile_code(self, symbols: Symbols, compiler: Compiler, bodies: bool = True) -> None:
-        """Parse, check and compile all code; without ``bodies``, only check statement lists."""
+    def compile_code(self, symbols: Symbols, compiler: Compiler) -> None:
+        """Parse, check and compile all code."""
         # End conditions first: statements compiled later check them after each change.
         self._end_checks(symbols, compiler)
         self._flow_functions(symbols, compiler)
@@ -160,7 +160,7 @@ class CodeBuilder:
                 "the pack has no flow section", self.manifest_doc.key_location(("include",)),
                 "add flow: with rounds and phases to one of the included files"))
             return
-        self._flow(symbols, compiler, bodies)
+        self._flow(symbols, compiler)
 
     def _flow_functions(self, symbols: Symbols, compiler: Compiler) -> None:
         for role in self.flow.get("evaluate", {}):
@@ -176,7 +176,7 @@ class CodeBuilder:
             self._flow_function(symbols, compiler, INITIATIVE,
                                 snippet(self.doc, ("flow", "initiative")), "role")
 
-    def _flow(self, symbols: Symbols, compiler: Compiler, bodies: bool) -> None:
+    def _flow(self, symbols: Symbols, compiler: Compiler) -> None:
         """The phases, rounds, after_rounds and anytime conditions; then the main procedure."""
         flow, doc = self.flow, self.doc
         phases = self._phases(symbols)
@@ -188,7 +188,7 @@ class CodeBuilder:
         if "after_rounds" in flow:
             self._body(symbols, AFTER_ROUNDS, snippet(doc, ("flow", "after_rounds")), [])
         self._anytime_conditions(symbols, compiler)
-        if not self.errors and bodies:
+        if not self.errors:
             compiler.compile_bodies(self.bodies)
             _build_main(compiler.program, rounds, phases, doc.key_location(("flow",)))
 
@@ -237,11 +237,15 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
     program.round_start_pc = head
     after_pc: list[int] = []
 
+    checks, on_turns = bool(program.end_checks), program.end_on_turns
+
     def next_round(rt: Runtime, frame: Frame) -> int:
         state = rt.state
         if rounds is not None and state["round"] >= _limit(rounds(rt, frame["locals"])):
             frame["pc"] = after_pc[0]
             return 0
+        if checks and state["round"] == 0:  # the state after setup
+            end_checks(rt)
         state["round"] += 1
         return 0
 
@@ -249,6 +253,8 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
     for phase_id, proc_name in phases:
         def enter(rt: Runtime, frame: Frame, phase_id: str = phase_id) -> int:
             rt.state["phase"] = phase_id
+            if on_turns:
+                end_checks(rt)
             return 0
         program.phase_pcs[phase_id] = len(code)
         code.append(cast(Block, enter))
@@ -297,7 +303,10 @@ def _main_whole(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
         if SETUP in procs:
             run(SETUP, rt)
         steps = [(phase_id, runs.get(name), name) for phase_id, name in phases]
+        checks, on_turns = bool(program.end_checks), program.end_on_turns
         while rounds is None or state["round"] < _limit(rounds(rt, locals_)):
+            if checks and state["round"] == 0:
+                end_checks(rt)
             state["round"] += 1
             try:
                 for phase_id, whole, name in steps:
@@ -305,6 +314,8 @@ def _main_whole(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
                     if rt.ticks < 0:
                         raise BudgetExceeded
                     state["phase"] = phase_id
+                    if on_turns:
+                        end_checks(rt)
                     if whole is not None:
                         whole(rt, [])
                     else:

@@ -25,7 +25,7 @@ from rulekit.bots.registry import DEFAULT_AGENT
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
-from rulekit.engine.playout import Chooser, playout
+from rulekit.engine.playout import Chooser, playout, stalled
 from rulekit.engine.rng import derive
 from rulekit.engine.state import Spec, State
 from rulekit.engine.vm import Runtime
@@ -50,8 +50,6 @@ from rulekit.sim.sweep import check_sweeps, combinations
 DEFAULT_MAX_ROUNDS = 1000
 MAX_GAMES = 1_000_000_000  # games of one run (or of one row of a sweep)
 MAX_WORKERS = 1024  # worker processes of one run
-# A round that asks this many decisions is stalled: agents may loop for ever.
-MAX_ROUND_DECISIONS = 10_000
 RANDOM = RandomAgent()
 
 Stop = tuple[int, str] | None  # why a game stopped before the rules ended it: (rounds, reason)
@@ -145,15 +143,11 @@ def initiative(game: Game, state: State) -> str | None:
     return str(holder(Runtime(game.program, state), []) or "")
 
 
-def _capped(max_rounds: int) -> Stop:
-    return max_rounds, f"stopped after {max_rounds} rounds"
-
-
 def _play_quietly(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
                   opening: _Opening) -> tuple[int, Stop]:
     """Play ``state`` out in place, logging nothing: the decisions taken, and any stop."""
-    decisions, capped = playout(game, state, choosers, max_rounds, opening, record=False)
-    return decisions, _capped(max_rounds) if capped else None
+    decisions, stop = playout(game, state, choosers, max_rounds, opening, record=False)
+    return decisions, None if stop is None else (min(state["round"], max_rounds), stop)
 
 
 def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
@@ -167,20 +161,13 @@ def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser], max_r
     while state["result"] is None:
         if state["round"] != round_start[0]:
             round_start = (state["round"], decisions)
-        stop = _stop(state["round"], decisions - round_start[1], max_rounds)
-        if stop is not None:
-            return decisions, stop
+        if state["round"] > max_rounds:
+            return decisions, (max_rounds, f"stopped after {max_rounds} rounds")
+        reason = stalled(state, decisions - round_start[1])
+        if reason is not None:
+            return decisions, (state["round"], reason)
         decisions += _decide(game, state, choosers)
     return decisions, None
-
-
-def _stop(round_: int, decided: int, max_rounds: int) -> Stop:
-    if round_ > max_rounds:
-        return _capped(max_rounds)
-    if decided >= MAX_ROUND_DECISIONS:
-        return round_, (f"stopped: {MAX_ROUND_DECISIONS:,} decisions in round {round_} and "
-                        "the round did not end")
-    return None
 
 
 def _decide(game: Game, state: State, choosers: Mapping[str, Chooser]) -> int:
