@@ -62,6 +62,12 @@ def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
         yield f"procedure:{name}", ("procedures", name, "do"), True
     for name in data.get("functions") or {}:
         yield f"function:{name}", ("functions", name, "returns"), False
+    for i, card in enumerate(data.get("cards") or []):
+        for name in card.get("effects") or {}:
+            yield f"effect:{name}", ("cards", i, "effects", name), True
+    for kind, spec in (data.get("card_types") or {}).items():
+        for name in spec.get("effects") or {}:
+            yield f"effect:{name}", ("card_types", kind, "effects", name), True
     if "setup" in data:
         yield "setup", ("setup",), True
     yield from _flow_places(doc)
@@ -124,7 +130,7 @@ class _Linter:
         names = self.used("procedure") | self.used("function")
         called = names | self._triggers()
         for name in symbols.procedures:
-            if name not in called:
+            if name not in called and "@" not in name:  # not a version base(...) runs
                 self.warn(f"procedure '{name}' is never called", ("procedures", name),
                           _UNUSED_HINT)
         for kind, section, table in (("function", "functions", symbols.functions),

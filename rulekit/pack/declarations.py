@@ -128,7 +128,7 @@ class Declarations:
         """Each card by id; the copies of a card are ``ID#1``, ``ID#2``..."""
         cards: dict[str, Card] = {}
         for i, entry in enumerate(self.sections.get("cards", [])):
-            props = {k: v for k, v in entry.items() if k not in ("id", "copies")}
+            props = {k: v for k, v in entry.items() if k not in ("id", "copies", "effects")}
             props.setdefault("name", entry["id"])
             for card_id in self._card_ids(i, entry["id"], entry.get("copies", 1)):
                 if card_id in cards:
