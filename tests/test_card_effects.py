@@ -137,3 +137,31 @@ def test_a_mistake_in_a_card_effect_is_located_with_a_hint(
     assert found, err
     assert next(line for line in lines[found[0]:] if line.startswith("hint:")).startswith(
         f"hint: {hint}"), err
+
+
+def test_base_runs_a_chain_of_variants_and_checks_a_replaced_procedure_only_if_called(
+        run: Run, tmp_path: Path) -> None:
+    middle = variant(tmp_path, "variables:\n  marks: {initial: 0}\nfunctions:\n  bonus:\n"
+                     "    returns: \"100\"\nprocedures:\n  on_play:\n    params: {card: card}\n"
+                     "    do: \"marks += bonus(); base(card)\"\n")
+    top = tmp_path / "top"
+    (top / "scenarios").mkdir(parents=True)
+    (top / "pack.yaml").write_text("id: top\nname: Top\nversion: \"1\"\nextends: ../marked\n"
+                                   "include: [changes.yaml]\nscenarios: [scenarios/*.yaml]\n")
+    (top / "scenarios" / "s.yaml").write_text(BASE_SCENARIO.replace("111 + 100", "2000"))
+    changes = top / "changes.yaml"
+    # the middle variant's on_play reads a function this one removes: unchecked, as not called
+    changes.write_text("procedures:\n  on_play:\n    params: {card: card}\n"
+                       "    do: \"marks += 1000\"\nremove:\n  functions: [bonus]\n")
+    code, out, err = run("test", top)
+    assert code == 0 and "ok   each version runs the next" in out, out + err
+    # called, it is checked, and its mistake is located in its own file
+    changes.write_text(changes.read_text().replace("marks += 1000", "marks += 1000; base(card)"))
+    code, _, err = run("validate", top)
+    assert code == 1 and f"{middle / 'changes.yaml'}:9:19: in the base pack marked: unknown " \
+        "function 'bonus'" in err, err
+    # without the removal the chain runs: this variant's, the middle one's, then Hideout's
+    changes.write_text(changes.read_text().replace("remove:\n  functions: [bonus]\n", ""))
+    (top / "scenarios" / "s.yaml").write_text(BASE_SCENARIO.replace("111 + 100", "2200"))
+    code, out, err = run("test", top)
+    assert code == 0 and "ok   each version runs the next" in out, out + err

@@ -59,7 +59,8 @@ def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
     """Every piece of effect code of the pack's sections."""
     data = doc.data
     for name in data.get("procedures") or {}:
-        yield f"procedure:{name}", ("procedures", name, "do"), True
+        if "@" not in name:  # not a base pack's procedure that a variant replaced
+            yield f"procedure:{name}", ("procedures", name, "do"), True
     for name in data.get("functions") or {}:
         yield f"function:{name}", ("functions", name, "returns"), False
     for i, card in enumerate(data.get("cards") or []):

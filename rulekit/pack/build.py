@@ -25,7 +25,7 @@ from rulekit.model.program import (
     ProcFn,
     Program,
 )
-from rulekit.model.symbols import ProcDecl, Symbols
+from rulekit.model.symbols import Symbols
 from rulekit.pack.documents import Documents, snippet
 from rulekit.pack.effects import Dispatch, card_versions, own_base, version_procs
 from rulekit.source.document import YamlDocument
@@ -169,7 +169,10 @@ class CodeBuilder:
         """The procedures, each with the versions its cards and card types give."""
         versions = card_versions(self.doc, symbols, self.errors)
         names = set(symbols.procedures)
-        apart: dict[str, tuple[ProcDecl, str | None]] = {}  # versions base(...) may call
+        # What base(...) may call, checked only if called: a variant's base pack's procedures
+        # (a variant may have removed what they use), and versions of card procedures.
+        apart = {name: (symbols.procedures[name], own_base(name, names))
+                 for name in names if name.endswith("@base")}
         for name, given in versions.items():
             apart.update(version_procs(symbols.procedures[name], given, names))
         symbols.procedures.update({name: decl for name, (decl, _) in apart.items()})
