@@ -169,3 +169,13 @@ def test_base_runs_a_chain_of_variants_and_checks_a_replaced_procedure_only_if_c
     (top / "scenarios" / "s.yaml").write_text(BASE_SCENARIO.replace("111 + 100", "2200"))
     code, out, err = run("test", top)
     assert code == 0 and "ok   each version runs the next" in out, out + err
+
+
+def test_the_one_card_of_a_type_without_its_effect_is_a_warning(run: Run,
+                                                                 tmp_path: Path) -> None:
+    folder = variant(tmp_path, "cards:\n  - {id: sweep, name: Sweep, type: R, score: 2}\n")
+    code, out, err = run("validate", folder)
+    assert code == 0 and out.endswith("(23 cards, 0 scenarios; 1 warning)\n"), out + err
+    assert "changes.yaml:2:6: warning: card 'sweep' has no effect 'on_play', which the other " \
+        "cards of its type 'R' give: the procedure's own body runs for it" in err
+    assert "hint: give it effects: {on_play: ...}, or give the type one under card_types" in err

@@ -142,6 +142,25 @@ class _Linter:
                     self.warn(_never_used(kind, name), (section, name), _UNUSED_HINT)
         self._unplayed_cards(names)
 
+    def missing_effects(self) -> None:
+        """Warn about the one card of a type without an effect all the others give."""
+        cards = self.doc.data.get("cards") or []
+        typed = self.doc.data.get("card_types") or {}
+        given: dict[tuple[object, str], set[int]] = {}  # (type, effect) -> entries giving it
+        for i, card in enumerate(cards):
+            for name in card.get("effects") or {}:
+                given.setdefault((card.get("type"), name), set()).add(i)
+        for (kind, name), entries in given.items():
+            lacking = [i for i, card in enumerate(cards)
+                       if card.get("type") == kind and i not in entries]
+            if kind is None or len(lacking) != 1 or name in (typed.get(kind) or {}).get(
+                    "effects", {}):
+                continue
+            self.warn(f"card '{cards[lacking[0]]['id']}' has no effect '{name}', which the "
+                      f"other cards of its type '{kind}' give: the procedure's own body runs "
+                      "for it", ("cards", lacking[0], "id"),
+                      f"give it effects: {{{name}: ...}}, or give the type one under card_types")
+
     def _triggers(self) -> set[str]:
         """The procedures called without code: anytime actions, on_change and on_enter."""
         symbols = self.symbols
@@ -240,6 +259,7 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter.read_code({body.snippet.text: body.stmts for body in bodies})
     linter.end_at_start()
     linter.unused()
+    linter.missing_effects()
     linter.empty_choices()
     linter.warnings += log_leaks(pack.game.symbols, bodies, pack.function_trees)
     linter.warnings += dead_phases(linter.doc, bodies)
