@@ -191,7 +191,8 @@ class CodeBuilder:
             if not found:
                 self._body(symbols, proc.name, proc.snippet, proc.params,
                            runs(partial(_fixed, own_base(proc.name, names))))
-            elif all(self._parse(parse_block, v.snippet) is not None for v in found):
+            elif all(self._parse(parse_block, code) is not None
+                     for code in [proc.snippet, *(v.snippet for v in found)]):
                 dispatch = Dispatch(proc, found, names)
                 self._body(symbols, proc.name, dispatch.snippet(), proc.params,
                            runs(dispatch.base_of))
