@@ -129,6 +129,9 @@ def test_base_runs_the_card_type_then_the_procedure_then_the_base_pack(run: Run,
      "      on_play: {params: {card: card}, do: pass}\n", "changes.yaml:7:16",
      "an effect is its code only, a text: its parameters are those of the procedure it "
      "replaces", ""),
+    ("cards:\n  - {id: lots, name: Lots, type: R, copies: 100000000, "
+     "effects: {on_play: \"pass\"}}\n", "changes.yaml:2:45",
+     "100,000,000 copies of card 'lots' are too many; the limit is 9,999", ""),
     ("card_types:\n  Q:\n    effects: {on_play: \"pass\"}\n", "changes.yaml:2:3",
      "no card has the type 'Q'", "a card type is a value of the cards' 'type' property: H, L,"),
 ])

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from rulekit.errors import Location, PackError, SchemaError, did_you_mean
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import parse_block
+from rulekit.limits import MAX_COPIES
 from rulekit.model.symbols import ProcDecl, Symbols
 from rulekit.pack.documents import snippet
 from rulekit.pack.merge import MergedDocument
@@ -49,10 +50,13 @@ def card_versions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
                 test.format(first), snippet(doc, (*path, name)), where, card_type, of_type))
 
     for i, entry in enumerate(doc.data.get("cards") or []):
-        ids = [card for card in symbols.cards if card.split("#")[0] == entry["id"]]
+        copies = entry.get("copies", 1)
+        if not entry.get("effects") or copies > MAX_COPIES:
+            continue  # no effect, or too many copies (an error says so)
+        ids = [entry["id"]] if copies == 1 else [f"{entry['id']}#{k}" for k in range(1, copies + 1)]
         test = ("{} == @" + ids[0]) if len(ids) == 1 else \
             "{} in [" + ", ".join("@" + card for card in ids) + "]"
-        for name in entry.get("effects") or {}:
+        for name in entry["effects"]:
             add(("cards", i, "effects"), name, test, entry.get("type"), False)
     types = {card.get("type") for card in symbols.cards.values()} - {None}
     for kind, spec in (doc.data.get("card_types") or {}).items():
