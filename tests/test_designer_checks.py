@@ -144,9 +144,9 @@ def test_lint_warnings_are_printed_and_fail_only_with_strict(run: Run, tmp_path:
         ("components.yaml:10:3", "variable 'spare' is never used by the pack's code"),
         ("components.yaml:19:3", "function 'helper' is never used"),
         ("flow.yaml:2:3", "procedure 'unused_proc' is never called"),
-        ("flow.yaml:20:11", "this choose always offers an empty list: zone 'limbo', which no "
+        ("flow.yaml:25:11", "this choose always offers an empty list: zone 'limbo', which no "
                             "card ever enters"),
-        ("flow.yaml:71:7", "this end condition holds right after setup, so games end before "
+        ("flow.yaml:72:7", "this end condition holds right after setup, so games end before "
                            "their first round, with law winning"),
     ]:
         assert f"{place}: warning: {message}" in err, (message, err)
@@ -162,7 +162,7 @@ def test_a_card_no_zone_starts_with_and_no_code_names_is_a_warning(run: Run,
     edit(folder / "components.yaml", "initial: all}", f"initial: [{', '.join(kept)}]}}")
     code, _, err = run("validate", folder)
     assert code == 0
-    assert "cards.yaml:17:5: warning: card 'docks' never comes into play" in err, err
+    assert "cards.yaml:27:5: warning: card 'docks' never comes into play" in err, err
     assert "'patrol'" not in err  # one of its copies starts in the deck
 
 
@@ -170,7 +170,7 @@ def test_duplicate_phase_ids_are_an_error(run: Run, tmp_path: Path) -> None:
     folder = copy(tmp_path)
     edit(folder / "flow.yaml", "    - id: stash", "    - id: draw")
     code, _, err = run("validate", folder)
-    assert code == 1 and "flow.yaml:30:11: phase 'draw' is given twice" in err
+    assert code == 1 and "flow.yaml:35:11: phase 'draw' is given twice" in err
 
 
 def test_the_shipped_packs_have_no_warnings(run: Run) -> None:
@@ -219,7 +219,7 @@ def test_packs_that_declare_no_properties_are_not_checked(run: Run, tmp_path: Pa
 
 def test_a_public_log_line_that_prints_a_secret_is_a_warning(run: Run, tmp_path: Path) -> None:
     folder = copy(tmp_path)
-    edit(folder / "flow.yaml", "{reveal(stash[fugitive])}", "{stash[fugitive]}")
+    edit(folder / "cards.yaml", "{reveal(stash[fugitive])}", "{stash[fugitive]}")
     edit(folder / "flow.yaml", '          log "The Fugitive stashes a card."',
          '          let seen = c\n          log "The Fugitive stashes {seen}."')
     code, out, err = run("validate", folder)
@@ -228,18 +228,18 @@ def test_a_public_log_line_that_prints_a_secret_is_a_warning(run: Run, tmp_path:
     assert code == 0 and out.endswith("hideout: ok (22 cards, 10 scenarios; 1 warning)\n")
     lines = err.splitlines()
     start = lines.index(next(line for line in lines if line.endswith(
-        "flow.yaml:52:45: warning: this log line is public, and it prints 'stash', which not "
+        "cards.yaml:17:45: warning: this log line is public, and it prints 'stash', which not "
         "every player may see")))
     assert lines[start + 1:start + 4] == [
         '              log "Raid! The hideout is found: {stash[fugitive]}."',
         "                                                ^",
         "hint: send the line to the role that may see it (log \"...\" to ROLE), or print "
         "something public"]
-    assert "flow.yaml:38:" not in err
+    assert "flow.yaml:43:" not in err
     code, out, _ = run("validate", folder, "--format", "json")
     [warning] = [d for d in json.loads(out)["packs"][0]["diagnostics"]
                  if "stash" in d["message"]]
-    assert (warning["severity"], warning["line"], warning["column"]) == ("warning", 52, 45)
+    assert (warning["severity"], warning["line"], warning["column"]) == ("warning", 17, 45)
 
 
 def test_a_phase_that_always_ends_the_round_is_a_warning(run: Run, tmp_path: Path) -> None:
@@ -250,7 +250,7 @@ def test_a_phase_that_always_ends_the_round_is_a_warning(run: Run, tmp_path: Pat
          "procedures:\n  finish:\n    do: |\n      if heat > 0 { pass }\n      end_round\n")
     code, _, err = run("validate", folder)
     assert code == 0
-    assert str(folder / "flow.yaml") + ":28:7: warning: every path of phase 'draw' ends the " \
+    assert str(folder / "flow.yaml") + ":33:7: warning: every path of phase 'draw' ends the " \
         "round or the game, so the phases after it never run: 'stash', 'search'" in err
     assert "hint: end the round only on some paths (inside an if), or move the phases after " \
         "it before it" in err

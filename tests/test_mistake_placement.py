@@ -47,7 +47,7 @@ MISTAKES = [
         "                       ^",
         "hint: did you mean '=='?"]),
     ("setup: |\n  shuffle deck", "setup: @deck", [
-        "flow.yaml:57:8: a YAML value cannot start with '@'",
+        "flow.yaml:64:8: a YAML value cannot start with '@'",
         "    setup: @deck",
         "           ^",
         "hint: put the code in quotes (key: \"@id in hand\"), or write it on the next lines "

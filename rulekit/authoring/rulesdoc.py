@@ -18,7 +18,7 @@ from rulekit.scenarios.runner import Scenario
 __all__ = ["rules_document"]
 
 CODE = "rulekit"  # the info string of effect-code blocks
-_CARD_KEYS = ("id", "name", "copies", "type", "text")
+_CARD_KEYS = ("id", "name", "copies", "type", "text", "effects")
 
 Row = Sequence[object]  # the cells of a table's row
 
@@ -45,13 +45,15 @@ class _Card:
     type: str
     text: object  # None if the card has no text
     props: dict[str, object]  # its other properties
+    effects: list[str]  # the procedures it gives its own version of
 
     @classmethod
     def of(cls, entry: Mapping[str, Any]) -> _Card:
         """The card of an entry of the ``cards`` section."""
         return cls(str(entry["id"]), str(entry.get("name", entry["id"])),
                    int(entry.get("copies", 1)), str(entry.get("type", "")), entry.get("text"),
-                   {key: value for key, value in entry.items() if key not in _CARD_KEYS})
+                   {key: value for key, value in entry.items() if key not in _CARD_KEYS},
+                   list(entry.get("effects") or {}))
 
 
 class _Writer:
@@ -99,10 +101,26 @@ class _Writer:
             yield f"anytime action {code(action['id'])}", str(action.get("when", ""))
 
     def definition_snippets(self) -> Iterator[tuple[str, str]]:
-        for name, spec in self.source.get("procedures", {}).items():
+        for name, spec in self.procedures().items():
             yield f"procedure {code(name)}", str(spec.get("do", ""))
         for name, spec in self.source.get("functions", {}).items():
             yield f"function {code(name)}", str(spec.get("returns", ""))
+        for owner, name, text in self.effects():
+            yield f"effect {code(name)} of {owner}", text
+
+    def procedures(self) -> dict[str, Any]:
+        """The pack's procedures; not those a variant replaced, which ``base(...)`` runs."""
+        return {name: spec for name, spec in self.source.get("procedures", {}).items()
+                if "@" not in name}
+
+    def effects(self) -> Iterator[tuple[str, str, str]]:
+        """(whose, procedure, code) of each effect of a card or a card type."""
+        for entry in self.source.get("cards", []):
+            for name, text in (entry.get("effects") or {}).items():
+                yield code(entry["id"]), name, str(text)
+        for kind, spec in (self.source.get("card_types") or {}).items():
+            for name, text in (spec.get("effects") or {}).items():
+                yield f"the cards of type {code(kind)}", name, str(text)
 
     def title(self) -> str:
         """The pack's name, description and version."""
@@ -192,10 +210,16 @@ class _Writer:
         for card in cards:
             pattern = re.compile(rf"@{re.escape(card.id)}(?![A-Za-z0-9_])")
             places = found.setdefault(card.id, [])
+            places += [f"effect {code(name)}" for name in card.effects]
+            places += [f"effect {code(name)} of its type" for name in self.type_effects(card)]
             for where, text in snippets:
                 if where not in places and pattern.search(text):
                     places.append(where)
         return found
+
+    def type_effects(self, card: _Card) -> list[str]:
+        spec = (self.source.get("card_types") or {}).get(card.type) or {}
+        return list(spec.get("effects") or {})
 
     def board(self) -> str:
         """The map: its regions, then its places and their routes."""
@@ -343,7 +367,7 @@ class _Writer:
 
     def definitions(self) -> str:
         """The functions, then the procedures, each with its code."""
-        procedures = self.source.get("procedures", {})
+        procedures = self.procedures()
         functions = self.source.get("functions", {})
         if not procedures and not functions:
             return ""
@@ -353,6 +377,10 @@ class _Writer:
                                  ("procedure", procedures, "do")):
             for name, spec in specs.items():
                 lines += ["", *self.definition(kind, name, spec, key)]
+        for owner, name, text in self.effects():
+            lines += ["", f"### Effect {code(name)} of {owner}", "",
+                      f"Runs instead of the procedure {code(name)} for these cards.", "",
+                      fenced(text, CODE)]
         return "\n".join(lines)
 
     def definition(self, kind: str, name: str, spec: Mapping[str, Any], key: str) -> list[str]:

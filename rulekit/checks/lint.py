@@ -66,9 +66,16 @@ def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
     """Every piece of effect code of the pack's sections."""
     data = doc.data
     for name in data.get("procedures") or {}:
-        yield f"procedure:{name}", ("procedures", name, "do"), True
+        if "@" not in name:  # not a base pack's procedure that a variant replaced
+            yield f"procedure:{name}", ("procedures", name, "do"), True
     for name in data.get("functions") or {}:
         yield f"function:{name}", ("functions", name, "returns"), False
+    for i, card in enumerate(data.get("cards") or []):
+        for name in card.get("effects") or {}:
+            yield f"effect:{name}", ("cards", i, "effects", name), True
+    for kind, spec in (data.get("card_types") or {}).items():
+        for name in spec.get("effects") or {}:
+            yield f"effect:{name}", ("card_types", kind, "effects", name), True
     if "setup" in data:
         yield "setup", ("setup",), True
     yield from _flow_places(doc)
@@ -131,7 +138,7 @@ class _Linter:
         names = self.used("procedure") | self.used("function")
         called = names | self._triggers()
         for name in symbols.procedures:
-            if name not in called:
+            if name not in called and "@" not in name:  # not a version base(...) runs
                 self.warn(f"procedure '{name}' is never called", ("procedures", name),
                           _UNUSED_HINT)
         for kind, section, table in (("function", "functions", symbols.functions),
@@ -170,6 +177,25 @@ class _Linter:
                     return set(self.symbols.roles)
                 found.add(str(player.ref[1]))
         return found
+
+    def missing_effects(self) -> None:
+        """Warn about the one card of a type without an effect all the others give."""
+        cards = self.doc.data.get("cards") or []
+        typed = self.doc.data.get("card_types") or {}
+        given: dict[tuple[object, str], set[int]] = {}  # (type, effect) -> entries giving it
+        for i, card in enumerate(cards):
+            for name in card.get("effects") or {}:
+                given.setdefault((card.get("type"), name), set()).add(i)
+        for (kind, name), entries in given.items():
+            lacking = [i for i, card in enumerate(cards)
+                       if card.get("type") == kind and i not in entries]
+            if kind is None or len(lacking) != 1 or name in (typed.get(kind) or {}).get(
+                    "effects", {}):
+                continue
+            self.warn(f"card '{cards[lacking[0]]['id']}' has no effect '{name}', which the "
+                      f"other cards of its type '{kind}' give: the procedure's own body runs "
+                      "for it", ("cards", lacking[0], "id"),
+                      f"give it effects: {{{name}: ...}}, or give the type one under card_types")
 
     def _triggers(self) -> set[str]:
         """The procedures called without code: anytime actions, on_change and on_enter."""
@@ -297,6 +323,7 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter.read_code({body.snippet.text: body.stmts for body in bodies})
     linter.end_conditions()
     linter.unused()
+    linter.missing_effects()
     linter.empty_choices()
     linter.warnings += log_leaks(pack.game.symbols, bodies, pack.function_trees)
     linter.warnings += dead_phases(linter.doc, bodies)

@@ -54,10 +54,12 @@ class _Scope:
 class Checker:
     """Checks one body at a time: a procedure, a phase, a function, an expression."""
 
-    def __init__(self, symbols: Symbols, snippet: Snippet, *, context: str = "proc") -> None:
+    def __init__(self, symbols: Symbols, snippet: Snippet, *, context: str = "proc",
+                 base_of: Callable[[n.Pos], str | None] | None = None) -> None:
         self.symbols = symbols
         self.snippet = snippet
         self.context = context  # proc | function | expr | expect
+        self.base_of = base_of  # the procedure ``base(...)`` runs at a place; None: nothing
         self.errors: list[EffectCheckError] = []
         self.nslots = 0
         self.scope = _Scope()
@@ -300,9 +302,14 @@ class Checker:
         self._zone(stmt.zone)
 
     def _stmt_callstmt(self, stmt: n.CallStmt) -> None:
+        base = stmt.proc == "base" and "base" not in self.symbols.procedures
+        if base and not self._base_call(stmt):
+            for arg in stmt.args:
+                self._expr(arg)
+            return
         proc = self.symbols.procedures.get(stmt.proc)
         if proc is not None:
-            self._args(stmt.pos, stmt.proc, proc.params, stmt.args)
+            self._args(stmt.pos, "base" if base else stmt.proc, proc.params, stmt.args)
             stmt.ref = stmt.proc
             return
         if stmt.proc in BUILTINS or stmt.proc in self.symbols.functions:
@@ -313,6 +320,17 @@ class Checker:
                        did_you_mean(stmt.proc, self.symbols.procedures))
         for arg in stmt.args:
             self._expr(arg)
+
+    def _base_call(self, stmt: n.CallStmt) -> bool:
+        """Point ``base(...)`` at what the code it stands in replaces; false if nothing."""
+        target = self.base_of(stmt.pos) if self.base_of is not None else None
+        if target is not None:
+            stmt.proc = target
+            return True
+        self.error(stmt.pos, "base(...) has nothing to run here: this code replaces nothing",
+                   "call base(...) in a card's effect, or in a variant's procedure that "
+                   "replaces one of its base pack")
+        return False
 
     def _args(self, pos: n.Pos, name: str, params: list[tuple[str, str]],
               args: list[n.Expr]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar, cast
 
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_checks
@@ -26,6 +27,7 @@ from rulekit.model.program import (
 )
 from rulekit.model.symbols import Symbols
 from rulekit.pack.documents import Documents, snippet
+from rulekit.pack.effects import Dispatch, card_versions, own_base, version_procs
 from rulekit.source.document import YamlDocument
 from rulekit.source.snippet import Snippet
 
@@ -82,15 +84,17 @@ class CodeBuilder:
             return None
 
     def _body(self, symbols: Symbols, name: str, snippet: Snippet,
-              params: list[tuple[str, str]]) -> None:
+              params: list[tuple[str, str]],
+              base_of: Callable[[n.Pos], str | None] | None = None) -> None:
         """Parse and check one statement list; keep it for compiling."""
         body = self._parse(parse_block, snippet)
         if body is None:
             return
-        checker = Checker(symbols, snippet)
+        checker = Checker(symbols, snippet, base_of=base_of)
         checker.declare_params(params)
         nslots = checker.check_body(body)
-        self.errors.extend(checker.errors)
+        told = {str(e) for e in self.errors} if "@" in name else set()  # a version told twice
+        self.errors.extend(e for e in checker.errors if str(e) not in told)
         self.bodies.append(Body(name, body, snippet, nslots, params))
 
     def _expr(self, symbols: Symbols, compiler: Compiler, snippet: Snippet, expected: str
@@ -151,8 +155,7 @@ class CodeBuilder:
         self._end_checks(symbols, compiler)
         self._flow_functions(symbols, compiler)
         self._functions(symbols, compiler)
-        for proc in symbols.procedures.values():
-            self._body(symbols, proc.name, proc.snippet, proc.params)
+        self._procedures(symbols)
         if "setup" in self.doc.data:
             self._body(symbols, SETUP, snippet(self.doc, ("setup",)), [])
         if "flow" not in self.doc.data:
@@ -161,6 +164,46 @@ class CodeBuilder:
                 "add flow: with rounds and phases to one of the included files"))
             return
         self._flow(symbols, compiler)
+
+    def _procedures(self, symbols: Symbols) -> None:
+        """The procedures, each with the versions its cards and card types give."""
+        versions = card_versions(self.doc, symbols, self.errors)
+        names = set(symbols.procedures)
+        # What base(...) may call, checked only if called: a variant's base pack's procedures
+        # (a variant may have removed what they use), and versions of card procedures.
+        apart = {name: (symbols.procedures[name], own_base(name, names))
+                 for name in names if name.endswith("@base")}
+        for name, given in versions.items():
+            apart.update(version_procs(symbols.procedures[name], given, names))
+        symbols.procedures.update({name: decl for name, (decl, _) in apart.items()})
+        wanted: list[str] = []
+
+        def runs(where: Callable[[n.Pos], str | None]) -> Callable[[n.Pos], str | None]:
+            def target(pos: n.Pos) -> str | None:
+                name = where(pos)
+                if name in apart:
+                    wanted.append(name)
+                return name
+            return target
+
+        for proc in [p for p in symbols.procedures.values() if p.name not in apart]:
+            found = versions.get(proc.name, [])
+            if not found:
+                self._body(symbols, proc.name, proc.snippet, proc.params,
+                           runs(partial(_fixed, own_base(proc.name, names))))
+            elif all(self._parse(parse_block, code) is not None
+                     for code in [proc.snippet, *(v.snippet for v in found)]):
+                dispatch = Dispatch(proc, found, names)
+                self._body(symbols, proc.name, dispatch.snippet(), proc.params,
+                           runs(dispatch.base_of))
+        done: set[str] = set()
+        while wanted:
+            name = wanted.pop()
+            if name not in done:
+                done.add(name)
+                decl, target = apart[name]
+                self._body(symbols, name, decl.snippet, decl.params,
+                           runs(partial(_fixed, target)))
 
     def _flow_functions(self, symbols: Symbols, compiler: Compiler) -> None:
         for role in self.flow.get("evaluate", {}):
@@ -216,6 +259,10 @@ class CodeBuilder:
                         when = compiler.expr(checked[0], where.location(checked[0].pos))
             compiler.program.anytime.append((decl, when))
             compiler.program.anytime_by_role.setdefault(decl.role, []).append((decl, when))
+
+
+def _fixed(target: str | None, pos: n.Pos) -> str | None:
+    return target
 
 
 def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]],

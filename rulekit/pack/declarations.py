@@ -129,7 +129,7 @@ class Declarations:
         cards: dict[str, Card] = {}
         entries: dict[str, int] = {}  # the entry of each card id
         for i, entry in enumerate(self.sections.get("cards", [])):
-            props = {k: v for k, v in entry.items() if k not in ("id", "copies")}
+            props = {k: v for k, v in entry.items() if k not in ("id", "copies", "effects")}
             props.setdefault("name", entry["id"])
             ids = self._card_ids(i, entry["id"], entry.get("copies", 1))
             clash = next((entries[card_id] for card_id in ids if card_id in entries), None)

@@ -32,7 +32,7 @@ class Item(NamedTuple):
 # How each part of a content file merges: a list of items with ids, a mapping of named entries,
 # a group of parts, or a value that a later file replaces whole.
 _LAYOUT: dict[JsonPath, str] = {
-    ("cards",): "list", ("anytime",): "list",
+    ("cards",): "list", ("anytime",): "list", ("card_types",): "map",
     ("zones",): "map", ("variables",): "map", ("functions",): "map", ("procedures",): "map",
     ("flow",): "group", ("flow", "phases"): "list",
     ("map",): "group", ("map", "regions"): "list", ("map", "nodes"): "list",
@@ -54,7 +54,8 @@ _WHAT: dict[JsonPath, str] = {
     ("properties", "edges"): "edge property", ("properties", "regions"): "region property",
     ("cards",): "card", ("anytime",): "anytime action", ("zones",): "zone",
     ("variables",): "variable", ("functions",): "function", ("procedures",): "procedure",
-    ("flow", "phases"): "phase", ("map", "regions"): "region", ("map", "nodes"): "node",
+    ("card_types",): "card type", ("flow", "phases"): "phase", ("map", "regions"): "region",
+    ("map", "nodes"): "node",
     ("map", "edges"): "edge"}
 
 _EDGES: JsonPath = ("map", "edges")
@@ -214,6 +215,8 @@ class Merger:
             if path in _WHAT:
                 entry = self._addition(path, name, entry, doc.key_location((*path, name)),
                                        name in entries)
+            if name in entries and path == ("procedures",):
+                _keep_base(entries, name)
             entries[name] = Item(entry, doc, (*path, name))
 
     def _merge_value(self, path: JsonPath, value: object, doc: YamlDocument,
@@ -312,6 +315,14 @@ class Merger:
         items = self.lists.get(path, [])
         routes.update({(*path, i): item.route for i, item in enumerate(items)})
         return [item.value for item in items] if path in self.lists else {}
+
+
+def _keep_base(entries: dict[str, Item], name: str) -> None:
+    """Keep a replaced procedure as ``NAME@base``, which ``base(...)`` calls."""
+    kept = f"{name}@base"
+    if kept in entries:
+        _keep_base(entries, kept)
+    entries[kept] = entries[name]
 
 
 def _put(data: dict[str, object], path: JsonPath, value: object) -> None:
