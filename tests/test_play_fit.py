@@ -33,7 +33,7 @@ LONG_MENU = "Place a Barrier"  # Red Notice's hunter: some fifty routes and cont
 PASS = "press Enter when ready: "
 CONFIRM = "? [y/N] "
 LEAVE = "Press Enter to leave"
-KEY = re.compile(r"^ +(\d+)  \S")
+KEY = re.compile(r"^ +(\d+[a-z]?)  \S")
 
 
 def late_save(folder: Path, pack: str, seats: dict[str, str], decisions: int,

@@ -90,6 +90,7 @@ class Asking:
     prompt: str
     ask: str | None = None
     options: str | None = None  # a row table naming the options
+    key: str | None = None  # a card property the options are keyed by
 
 
 @dataclass
@@ -166,6 +167,7 @@ class ChoiceSpec(TypedDict):
     prompt: str
     ask: NotRequired[str]
     options: NotRequired[str]
+    key: NotRequired[str]
 
 
 class DisplaySpec(TypedDict, total=False):
@@ -332,7 +334,8 @@ class _Reader:
         if options is not None and options not in rows:
             self.fail(f"unknown row table '{options}'", ("display", "choices", c, "options"),
                       did_you_mean(options, rows))
-        return Asking(entry["prompt"], entry.get("ask"), options)
+        self.card_property(entry.get("key"), ("display", "choices", c, "key"))
+        return Asking(entry["prompt"], entry.get("ask"), options, entry.get("key"))
 
     def context_template(self, proc: str, text: str, at: JsonPath) -> None:
         """Check a ``context:`` entry: a procedure, and a text of its parameters."""

@@ -91,8 +91,9 @@ def help_text(default_save: str) -> RenderableType:
     """How to answer, the commands, and where the game is saved."""
     lines: list[RenderableType] = [
         Text("How to answer", style=STYLE_SECTION),
-        Text("  One choice: type its line's number, or the start of its name. Enter takes "
-             "the only answer of a question that has one."),
+        Text("  One choice: type its key (the number before it: an amount, a value, a "
+             "place in your hand), or a word of its name. 0 declines. Enter takes the only "
+             "answer of a question that has one."),
         Text("  Several: numbers separated by spaces or commas (1 3 4), a range (1-3), all "
              "or none."),
         Text("  An action you may take at any time has a letter (a, b...): type it."),

@@ -18,7 +18,7 @@ from rulekit.model.program import zone_key
 from rulekit.pack.display import Display
 from rulekit.play.boardtext import BoardText
 from rulekit.play.menuview import MenuBlock, menu_block
-from rulekit.play.prompt import Label, Menu
+from rulekit.play.prompt import Menu
 from rulekit.play.styles import (
     STYLE_CARD,
     STYLE_END,
@@ -374,8 +374,11 @@ class Renderer:
     def decision(self, menu: Menu, role: str) -> MenuBlock:
         return menu_block(self, menu, role)
 
-    def labeler(self, decision: Decision, obs: Observation) -> Label:
-        return self.table.labeler(decision, obs)
+    def menu(self, decision: Decision, obs: Observation) -> Menu:
+        """The menu of ``decision`` as its chooser, who sees ``obs``, reads it."""
+        table = self.table
+        return Menu(decision, table.labeler(decision, obs),
+                    table.keys(decision, obs, decision.player))
 
     def map(self) -> RenderableType:
         return self.board_text.map()

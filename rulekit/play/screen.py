@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen, clear the scrollback
+_ESCAPE = re.compile("\x1b\\[[0-9;]*m")  # a style's code
 
 
 class Screen:
@@ -25,9 +27,11 @@ class Screen:
         self.console = _console(output if output is not None else sys.stdout, no_color)
         self.fast = fast
         self._sleep = sleep
+        self.readline = False  # whether input() edits lines: its prompt's codes are marked
         if self.input is sys.stdin and _isatty(self.input):
             with contextlib.suppress(ImportError):  # line editing and history for input()
                 import readline  # noqa: F401
+                self.readline = True
 
     @property
     def is_terminal(self) -> bool:
@@ -81,12 +85,21 @@ class Screen:
             self._sleep(seconds)
 
     def ask(self, prompt: str) -> str:
-        """Show ``prompt`` and read a line; EOFError at the end, KeyboardInterrupt on Ctrl-C."""
-        self.console.print(Text(prompt, style="bold"), end="")
-        self.console.file.flush()
+        """Show ``prompt`` and read a line; EOFError at the end, KeyboardInterrupt on Ctrl-C.
+
+        At a terminal the prompt is input()'s own, so that line editing keeps it.
+        """
         stream = self.input
         if stream is sys.stdin and _isatty(stream):
-            return input()
+            with self.console.capture() as styled:
+                self.console.print(Text(prompt, style="bold"), end="")
+            text = styled.get()
+            if self.readline:  # codes that take no room, so that readline counts right
+                text = _ESCAPE.sub(lambda code: f"\x01{code.group(0)}\x02", text)
+            self.console.file.flush()
+            return input(text)
+        self.console.print(Text(prompt, style="bold"), end="")
+        self.console.file.flush()
         line = stream.readline()
         if not line:
             self.console.print()

@@ -128,6 +128,61 @@ class Table:
         cards = obs["zones"].get(zone_key(row.zone, str(k)), {}).get("cards") or []
         return cards[0] if cards and isinstance(cards[0], str) else None
 
+    def keys(self, decision: Decision, obs: Observation, role: str) -> list[str] | None:
+        """The keys of the items of ``decision``, if they are known by one: amounts themselves,
+        a row and a side (``2l``) for the rows of a ``choices`` entry's ``options``, its
+        ``key`` (a card property), else the places of cards in a pile the viewer sees, in the
+        order the table shows it."""
+        items = decision.items
+        asking = self.display.asking(decision.prompt)
+        if items and all(type(item) is int for item in items):
+            row = self.display.rows.get(asking.options) if asking and asking.options else None
+            return self._row_keys(row, items) if row is not None else list(map(str, items))
+        cards = self.game.symbols.cards
+        if not items or not all(isinstance(item, str) and item in cards for item in items):
+            return None
+        if asking is not None and asking.key is not None:
+            values = [cards[str(item)].get(asking.key) for item in items]
+            return [str(v) for v in values] if all(type(v) is int for v in values) else None
+        places = self._places_in_pile([str(item) for item in items], obs, role)
+        return None if places is None else list(map(str, places))
+
+    def _row_keys(self, row: Row, items: list[object]) -> list[str] | None:
+        """``2l``: the row of each pile number and its column's side, told apart by initial."""
+        keys = []
+        for item in items:
+            found = [(k, column.side or column.name) for column in row.columns
+                     if (k := column.row_of(int(str(item)))) is not None]
+            if not found:
+                return None
+            k, side = found[0]
+            keys.append(f"{k}{side[:1].lower()}")
+        return keys
+
+    def _places_in_pile(self, items: list[str], obs: Observation, role: str
+                        ) -> list[int] | None:
+        """Each card's place (1, 2...) in the first shown pile that holds them all."""
+        for panel in self.display.panels:
+            for item in panel.items:
+                if item.kind != "zone":
+                    continue
+                per = self.game.symbols.zones[item.ref].per
+                for key, _ in self._keys(item, role, per):
+                    known = [c for c in obs["zones"].get(key, {}).get("cards") or []
+                             if isinstance(c, str)]
+                    places = _places(items, self.shown_order(item, known))
+                    if places is not None:
+                        return places
+        return None
+
+    def shown_order(self, item: Item, cards: list[str]) -> list[str]:
+        """A pile's cards in the order the table lists them, copies side by side."""
+        order: list[str] = []
+        for members in self._groups(item, cards).values():
+            labels = list(dict.fromkeys(self.game.label(card) for card in members))
+            order += sorted(members, key=lambda card: labels.index(self.game.label(card)))
+        return order
+
     def status(self, obs: Observation, role: str) -> list[RenderableType]:
         """The status block: the panels marked ``status``, untitled."""
         out: list[RenderableType] = []
@@ -323,8 +378,8 @@ class Table:
         return [Text(label + (f" ×{n}" if n > 1 else ""), style=STYLE_CARD)
                 for label, n in counted.items()]
 
-    def row(self, row: Row, obs: Observation) -> RenderableType:
-        """A row table: a line per pile of a numbered zone."""
+    def row(self, row: Row, obs: Observation) -> RenderableType | None:
+        """A row table: a line per pile of a numbered zone; None while every cell is empty."""
         per = self.game.symbols.zones[row.zone].per
         count = per if isinstance(per, int) else 0
         header = [(row.each or "#").capitalize()] + [c.name for c in row.columns]
@@ -333,6 +388,8 @@ class Table:
             card = self._card_on(row, k, obs)
             lines.append([Text(str(k), style=STYLE_HEAD)]
                          + [self.cell(c, k, card, obs) for c in row.columns])
+        if all(cell.plain == EMPTY for line in lines for cell in line[1:]):
+            return None
         title = Text(row.name, style=STYLE_SECTION) if row.name else None
         return RowTable(title, header, lines)
 
@@ -351,6 +408,19 @@ class Table:
         if top is None:
             return Text(FACE_DOWN, style=STYLE_HIDDEN)
         return Text(self.game.label(top), style=STYLE_CARD)
+
+
+def _places(items: list[str], order: list[str]) -> list[int] | None:
+    """The place in ``order`` of each item (a copy's next place for each copy), if all are."""
+    free: dict[str, list[int]] = {}
+    for at, card in enumerate(order, 1):
+        free.setdefault(card, []).append(at)
+    places: list[int] = []
+    for item in items:
+        if not free.get(item):
+            return None
+        places.append(free[item].pop(0))
+    return places
 
 
 class TableBeliefs:
