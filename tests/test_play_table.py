@@ -167,7 +167,7 @@ def test_a_question_says_what_it_is_about() -> None:
     said: list[tuple[str, str, str | None]] = []
     for _ in range(200):
         decision = game.pending(state)[0]
-        said.append((decision.player, decision.prompt, context.text(state)))
+        said.append((decision.player, decision.prompt, context.text(state, decision.player)))
         options = [o for o in decision.options() if not o.id.startswith("!")]
         state = game.apply(state, {decision.player: rng.choice(options)})
     assert ("jessah", "Move to (or stop)", "Card 1, your left side, Movement 2, step 1") in said

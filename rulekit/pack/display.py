@@ -32,6 +32,8 @@ class Item:
     routes: bool = False
     group: str | None = None  # a card property the zone's cards are grouped by
     sort: str | None = None  # a card property they are sorted by, highest first
+    places: bool = False  # a zone per place: the places that hold a card, on one line
+    mark: dict[str, str] = field(default_factory=dict)  # variable per place -> word if set
 
 
 @dataclass
@@ -139,6 +141,8 @@ class ItemSpec(TypedDict, total=False):
     routes: bool
     group: str
     sort: str
+    places: bool
+    mark: dict[str, str]
 
 
 class ColumnSpec(TypedDict):
@@ -315,7 +319,8 @@ class _Reader:
         self.item_options(data, kind, at)
         return Item(kind, ref, data.get("name"), data.get("of"), bool(data.get("count")),
                     data.get("whose", "all"), bool(data.get("belief")),
-                    bool(data.get("routes")), data.get("group"), data.get("sort"))
+                    bool(data.get("routes")), data.get("group"), data.get("sort"),
+                    bool(data.get("places")), dict(data.get("mark", {})))
 
     def item_options(self, data: ItemSpec, kind: str, at: JsonPath) -> None:
         """Check the options of a line of a panel."""
@@ -327,6 +332,12 @@ class _Reader:
             self.fail("belief applies to a variable", (*at, "belief"))
         self.card_property(data.get("group"), (*at, "group"))
         self.card_property(data.get("sort"), (*at, "sort"))
+        zone = self.symbols.zones.get(data["zone"]) if kind == "zone" else None
+        if data.get("places") and (zone is None or zone.per not in ("node", "edge", "region")):
+            self.fail("places applies to a zone per place (per: node, edge or region)",
+                      (*at, "places"))
+        for var in data.get("mark", {}):
+            self.name(var, (*at, "mark", var), "variable", key=True)
 
     def choice(self, c: int, entry: ChoiceSpec, rows: Mapping[str, object]) -> Asking:
         """How some choices are asked."""

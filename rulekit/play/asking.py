@@ -39,15 +39,15 @@ def ask(session: Session, role: str, decision: Decision) -> None:
     """Ask ``role``'s person ``decision`` until a legal answer is applied."""
     stage = session.stage_now()
     new_stage = session.stage != stage
-    passed = session.hot_seat and (session.holder != role or new_stage)
+    passed = session.hot_seat and session.holder != role
     if passed:
-        pass_to(session, role)  # a new phase is shown to both at once, even to go on
+        pass_to(session, role)
     session.holder = role
     session.stage = stage
     session.keeper.keep()
     obs = session.game.observe(session.state_now(), role)
     menu = session.render.menu(decision, obs)
-    menu.context = session.context.text(session.state_now())
+    menu.context = session.context.text(session.state_now(), role)
     show_turn(session, role, menu, passed or new_stage)
     prompt = f"{session.render.name(role)}> "
     while not _answered(session, role, menu, prompt):

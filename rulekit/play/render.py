@@ -273,8 +273,12 @@ class Renderer:
         order = [role] + [r for r in self.game.roles if r != role]
         sections: list[RenderableType] = [
             self._player_section(r, role, lines.by_role[r]) for r in order if lines.by_role[r]]
-        sections += self._section("Table", side_by_side(lines.table, self.names))
-        sections += self._section("Counters", side_by_side(lines.counters, self.names))
+        more = "More on the table" if self.display.declared else "Table"
+        sections += self._section(more, side_by_side(lines.table + lines.counters, self.names)
+                                  if self.display.declared else
+                                  side_by_side(lines.table, self.names))
+        if not self.display.declared:
+            sections += self._section("Counters", side_by_side(lines.counters, self.names))
         return sections + self._section("Board", self.board_text.lines(obs, skip))
 
     def _sorted(self, obs: Observation, role: str, skip: set[str]) -> _Sorted:
@@ -317,8 +321,8 @@ class Renderer:
         if slot.key not in values or slot.per_board or slot.on_board or slot.name in skip:
             return None
         value = values[slot.key]
-        if slot.per_number and value == slot.initial:
-            return None
+        if (slot.per_number or self.display.declared) and value == slot.initial:
+            return None  # (a pack's display shows what its panels show, and what changed)
         label = self._label(slot)
         shown = self.value(value)
         short = Text(f"{label}: {shown}") if _short(label, shown) else None

@@ -46,6 +46,31 @@ class Screen:
         for item in items:
             self.console.print(item)
 
+    def page(self, *items: RenderableType) -> None:
+        """Show ``items``; at a terminal, a screenful at a time (Enter: more, q: stop)."""
+        rows = self.lines()
+        if rows is None or not self.input_is_terminal:
+            self.show(*items)
+            return
+        with self.console.capture() as captured:
+            self.show(*items)
+        lines = captured.get().splitlines()
+        size = max(rows - 2, 4)
+        for start in range(0, len(lines), size):
+            self.console.file.write("\n".join(lines[start:start + size]) + "\n")
+            rest = len(lines) - start - size
+            if rest > 0 and self._more(rest):
+                break
+        self.console.file.flush()
+
+    def _more(self, rest: int) -> bool:
+        """Whether the person stops a long text (q, or the end of the input)."""
+        try:
+            return self.ask(f"-- {rest} more lines: Enter, or q to stop -- ").strip().lower() \
+                .startswith("q")
+        except EOFError:
+            return True
+
     def room(self, *items: RenderableType) -> int | None:
         """The lines of a terminal's screen that ``items`` leave free."""
         if not self.is_terminal:
