@@ -476,6 +476,14 @@ def test_a_bot_from_a_module(play: Callable[..., tuple[int, str, str]], duel_pac
 # -- save and resume --------------------------------------------------------------------------
 
 
+def test_no_input_at_all_leaves_no_save(play: Callable[..., tuple[int, str, str]],
+                                        tmp_path: Path) -> None:
+    code, out, _ = play([], "play", "carchase", "--fast")  # rulekit play carchase </dev/null
+    assert code == 0
+    assert "End of input before any answer: the game is not saved." in out
+    assert not list(tmp_path.glob("rulekit-*.json"))
+
+
 def test_resume_goes_on_to_the_same_end(play: Callable[..., tuple[int, str, str]],
                                         tmp_path: Path) -> None:
     lines = ["none"] * 80

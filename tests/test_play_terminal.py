@@ -357,3 +357,30 @@ def test_piped_play_reads_as_a_transcript(tmp_path: Path) -> None:
     assert exchanges and all(line.endswith(".") for line in exchanges)  # whole, on one line
     assert "The Fugitive keeps the whole hand." in lines
     assert any("the Fugitive plays nothing for 0" in line for line in lines)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("names, seats, seed", [
+    (["Angela"], "angela=human,jessah=random", 2),
+    (["Jessah"], "jessah=human,angela=random", 3),
+    (["Angela", "Jessah"], "angela=human,jessah=human", 5),
+], ids=["angela", "jessah", "hot-seat"])
+def test_every_screen_of_a_whole_red_notice_game_fits_80x24(
+        names: list[str], seats: str, seed: int, tmp_path: Path) -> None:
+    seen = whole_game(tmp_path, names, "rednotice", "--seat", seats, "--seed", str(seed),
+                      "-p", "goal=300000", seed=seed)
+    prompts = "|".join(re.escape(f"{name}> ") for name in names)
+    asked = re.split(prompts, seen)[:-1]
+    assert len(asked) > 50
+    starts = 0
+    for before in asked:
+        screen = before.split("\x1b[H\x1b[2J\x1b[3J")[-1].split("\n\n")[-1].split("\n")
+        assert len(screen) <= 24, "\n".join(screen)  # (its last line: the prompt)
+        assert all(len(line) <= 80 for line in screen), "\n".join(screen)
+        if any(line.startswith("=") for line in screen):
+            starts += 1
+            # the table a person decides on: the scores, and the Action row once dealt
+            assert re.search(r"^  Cashed [\d,]+ of 300,000", before, re.M), "\n".join(screen)
+        if "... and " in before.rsplit("\n\n", 1)[-1]:  # a menu cut short: only the Barriers'
+            assert "Place a Barrier" in before, "\n".join(screen)
+    assert starts > 10

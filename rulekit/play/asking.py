@@ -48,6 +48,8 @@ def ask(session: Session, role: str, decision: Decision) -> None:
     obs = session.game.observe(session.state_now(), role)
     menu = session.render.menu(decision, obs)
     menu.context = session.context.text(session.state_now(), role)
+    if not passed:  # (a pass screen wiped the screen: no blank at its top)
+        session.screen.blank()
     show_turn(session, role, menu, passed or new_stage)
     prompt = f"{session.render.name(role)}> "
     while not _answered(session, role, menu, prompt):
@@ -111,8 +113,6 @@ def show_turn(session: Session, role: str, menu: Menu, start: bool = False) -> N
     """The question, after what the person was not shown yet, fitted to a terminal. The
     status block comes first at the ``start`` of a turn, round or phase."""
     screen, render = session.screen, session.render
-    if not (session.hot_seat and start):  # (a pass screen wiped the screen: no blank)
-        screen.blank()
     start = start or session.last_decider != role
     status: list[RenderableType] = []
     if start:
@@ -187,8 +187,14 @@ def refuse(session: Session, message: str) -> None:
 
 
 def end_of_input(session: Session) -> NoReturn:
-    """Save the game and leave: nothing more will be typed."""
-    session.keeper.tell("End of input: the game is saved")
+    """Save the game and leave: nothing more will be typed. A new game nobody answered in
+    (input from /dev/null) leaves no file."""
+    answered = any(role in session.humans for role, _ in session.decisions)
+    if session.keeper.automatic and session.resumed_from is None and not answered:
+        session.keeper.discard()
+        session.screen.note("End of input before any answer: the game is not saved.")
+    else:
+        session.keeper.tell("End of input: the game is saved")
     raise Leave(EXIT_OK)
 
 

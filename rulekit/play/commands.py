@@ -14,6 +14,7 @@ from rulekit.play.menuview import MORE
 from rulekit.play.prompt import Command, Menu, Problem, match_name
 from rulekit.play.saves import shell_path
 from rulekit.play.styles import STYLE_HEAD, STYLE_HIDDEN, STYLE_KEY, STYLE_SECTION
+from rulekit.play.wrapping import Hanging
 
 if TYPE_CHECKING:
     from rulekit.play.session import Session
@@ -35,6 +36,8 @@ HELP_COMMANDS = (
 def answer_command(session: Session, typed: Command, role: str, menu: Menu) -> bool:
     """Answer a command typed at ``role``'s prompt; False if it leaves."""
     if typed.name == "quit":
+        if session.hot_seat:  # the next person must not find this one's screen
+            session.screen.clear()
         session.keeper.tell()
         session.screen.note("Goodbye.")
         return False
@@ -98,7 +101,8 @@ def help_text(default_save: str) -> RenderableType:
         Text("  An action you may take at any time has a letter (a, b...): type it."),
         Text("Commands", style=STYLE_SECTION),
     ]
-    lines += [Text.assemble(("  " + name.ljust(12), STYLE_KEY), text)
+    width = max(len(name) for name, _ in HELP_COMMANDS) + 2
+    lines += [Hanging(Text.assemble(("  " + name.ljust(width), STYLE_KEY)), Text(text))
               for name, text in HELP_COMMANDS]
     lines.append(Text(f"  The game is saved to {default_save} before every question, so "
                       f"closing the terminal or Ctrl-C loses nothing; rulekit play --list "

@@ -29,7 +29,7 @@ from rulekit.play.styles import (
     STYLE_YOU,
 )
 from rulekit.play.table import Table
-from rulekit.play.wrapping import Header, Line, side_by_side
+from rulekit.play.wrapping import Hanging, Header, Line, side_by_side
 
 if TYPE_CHECKING:
     from rulekit.pack.loader import LoadedPack
@@ -201,12 +201,13 @@ class Renderer:
         return slot.name not in self.display.hidden \
             and any(name.lower().startswith(wanted) for name in names)
 
-    def _pile_line(self, slot: Slot, data: SeenPile) -> Text:
+    def _pile_line(self, slot: Slot, data: SeenPile) -> Hanging:
+        """A pile's cards, wrapped under them and never inside a card's name."""
         label = self.table.name(slot.name)
         if slot.per_number or slot.per_board:
             label += f" {self.game.label(slot.index)}"
         owner = f"{self.name(slot.owner)}'s " if slot.owner else ""
-        return Text.assemble((f"  {owner}{label}: ", ""), self.pile(data, True))
+        return Hanging(Text(f"  {owner}{label}: "), self.pile(data, True), 4, self.names)
 
     def pile(self, data: SeenPile, own: bool) -> Text:
         """A pile as ``Name x5, ...``. A long pile of another's shows its size and top card."""
