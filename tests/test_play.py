@@ -149,7 +149,9 @@ def test_carchase_whole_game_against_a_bot(play: Callable[..., tuple[int, str, s
     assert all(game.label(card) in hand for card in first_hand)  # grouped by kind
     assert "The Fugitive: Cards in hand 10" in screen
     assert "The Law: Discard cards to draw replacements  (choose up to 5)" in screen
-    assert re.search(r"^   1  " + re.escape(game.label(first_hand[0])) + "$", screen, re.M)
+    state = game.new_game(7)
+    first = menu_of(game, state, game.pending(state)[0]).entries[0]  # down the hand, shown
+    assert first.key == "1" and re.search(r"^   1  " + re.escape(first.label) + "$", screen, re.M)
     # the bot's moves are shown as public events; its private choices never are
     assert re.search(r"The Fugitive (discards .* face up and draws|keeps the whole hand)", out)
     assert "The Fugitive chose" not in out and "(only The Fugitive)" not in out
@@ -196,9 +198,11 @@ def test_a_seat_given_for_a_bot_leaves_the_first_other_role_to_you(
 def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int, str, str]],
                                                   tmp_path: Path) -> None:
     game = game_of("carchase")
-    decision = game.pending(game.new_game(3))[0]
-    labels = [game.label(item) for item in decision.items]
-    ids = Menu(decision, game.label).item_ids
+    state = game.new_game(3)
+    decision = game.pending(state)[0]
+    menu = menu_of(game, state, decision)
+    labels = [entry.label for entry in menu.entries]  # by key
+    ids = [menu.item_ids[entry.index or 0] for entry in menu.entries]
     prefix = labels[2][:6].lower()
     assert sum(label.lower().startswith(prefix) for label in labels) == 1
     lines = ["", "0", "2 2", "help", "1 2 3 4 5 6", "zzz", f"1, {prefix}", "log",
@@ -212,7 +216,8 @@ def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int,
     assert "Choose between 0 and 5 items, not 6." in out  # the engine's own message
     assert "Nothing matches 'zzz'" in out
     # a number and the start of a name: legal, and the game went on to the next decision
-    assert saved_decisions(tmp_path / "first.json")[0] == ("law", f"{ids[0]}+{ids[2]}")
+    chosen = "+".join(i for i in menu.item_ids if i in (ids[0], ids[2]))  # in offered order
+    assert saved_decisions(tmp_path / "first.json")[0] == ("law", chosen)
     assert "Log (" in out
     assert "Goodbye." in out
 

@@ -70,3 +70,21 @@ def test_keys_amounts_values_and_words_select_what_they_say(pack: str, seed: int
     assert checked["word"] > 20
     if pack == "rednotice":
         assert checked["amount"] > 3 and checked["value"] > 10
+
+
+def test_a_hand_is_keyed_in_the_order_the_status_lists_it() -> None:
+    from rich.console import Console
+
+    loaded = load_pack("carchase")
+    game, render = loaded.game, Renderer.of(loaded)
+    state = game.new_game(4)
+    decision = game.pending(state)[0]
+    obs = game.observe(state, decision.player)
+    console = Console(width=200, no_color=True)
+    with console.capture() as captured:
+        console.print(*render.table.status(obs, decision.player))
+    status = captured.get()
+    menu = render.menu(decision, obs)
+    labels = [e.label for e in menu.entries]
+    assert [e.key for e in menu.entries] == [str(n) for n in range(1, len(labels) + 1)]
+    assert labels == sorted(labels, key=status.index)  # keys 1..10 read down the hand

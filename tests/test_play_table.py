@@ -80,7 +80,9 @@ def screens(pack: str, role: str, name: str, columns: int, answers: int, tmp_pat
                 break
             child.sendline(first_key(last))
         child.sendline("quit")
-        child.expect([pexpect.EOF, "Press Enter to leave"])
+        if child.expect([pexpect.EOF, "Press Enter to leave", "Back to: "]) == 2:
+            child.sendline("quit")  # (the first answered a confirmation)
+            child.expect([pexpect.EOF, "Press Enter to leave"])
     finally:
         child.close(force=True)
     return turns, last

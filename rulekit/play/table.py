@@ -135,14 +135,18 @@ class Table:
 
     def keys(self, decision: Decision, obs: Observation, role: str) -> list[str] | None:
         """The keys of the items of ``decision``, if they are known by one: amounts themselves,
-        a row and a side (``2l``) for the rows of a ``choices`` entry's ``options``, its
-        ``key`` (a card property), else the places of cards in a pile the viewer sees, in the
-        order the table shows it."""
+        a row and a side (``2l``) for the rows of a ``choices`` entry's ``options``, a region's
+        or a route's number in the map's order, a card's ``key`` property from the ``choices``
+        entry, else the places of cards in a pile the viewer sees, in the table's order."""
         items = decision.items
         asking = self.display.asking(decision.prompt)
         if items and all(type(item) is int for item in items):
             row = self.display.rows.get(asking.options) if asking and asking.options else None
             return self._row_keys(row, items) if row is not None else list(map(str, items))
+        board = self.render.board
+        for spots in (list(board.regions), list(board.edges)):  # (a move's steps differ)
+            if items and all(isinstance(item, str) and item in spots for item in items):
+                return [str(spots.index(str(item)) + 1) for item in items]  # the map's order
         cards = self.game.symbols.cards
         if not items or not all(isinstance(item, str) and item in cards for item in items):
             return None
@@ -169,7 +173,7 @@ class Table:
         """Each card's place (1, 2...) in the first shown pile that holds them all."""
         for panel in self.display.panels:
             for item in panel.items:
-                if item.kind != "zone":
+                if item.kind != "zone" or item.count:  # (a count lists no cards)
                     continue
                 per = self.game.symbols.zones[item.ref].per
                 for key, _ in self._keys(item, role, per):
