@@ -90,8 +90,8 @@ def test_the_player_reads_the_labels_at_the_prompt(play: Play, tmp_path: Path) -
                         "--no-color")
     assert code == 0, out
     menu = out.split("Alice: Choose one\n", 1)[1].split("Type a number", 1)[0]
-    assert menu.splitlines() == ["  1  (none)", "  2  One (x1)", "  3  Two (x2)",
-                                 "  4  Three (y3)", "  5  Four (y4)"]
+    assert menu.splitlines() == ["  0  (none)", "  1  One (x1)", "  2  Two (x2)",
+                                 "  3  Three (y3)", "  4  Four (y4)"]
     assert "Alice> three\n  -- Setup --\n  Three\n" in out  # a typed start of a label
 
 

@@ -109,7 +109,7 @@ def test_a_save_with_a_built_in_bot_and_its_parameters_resumes(
         play: helpers_play.Play, tmp_path: Path) -> None:
     """``--seat fugitive=ismcts:iterations=3`` is a built-in agent, not a plug-in to name
     again: the saved game goes on with it."""
-    code, out, _ = play(["1"] * 3, "play", "carchase", "--seat", "law=human",
+    code, out, _ = play(["none"] * 3, "play", "carchase", "--seat", "law=human",
                         "--seat", "fugitive=ismcts:iterations=3", "--seed", "5", "--fast",
                         "--save", "game.json")
     assert code == 0 and "the game is saved to game.json" in out, out[-300:]

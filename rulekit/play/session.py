@@ -278,6 +278,10 @@ def finish(session: Session) -> None:
     result = session.state_now()["result"]
     assert result is not None
     screen.show(game_over(session.render, result))
+    states = [session.game.new_game(session.seed)]
+    for role, option in session.decisions:
+        states.append(session.game.apply(states[-1], {role: option}))
+    screen.show(*session.render.table.ending(states))
     sections = reveal_sections(session)
     if sections:
         screen.show(Text("What was hidden", style="bold underline"))
