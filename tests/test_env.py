@@ -237,3 +237,25 @@ flow:
         let r = choose red one of [1, 2, 3] prompt "Pick a number"
         win red "Red picked"
 """
+
+
+def test_pettingzoo_s_wrapper_ends_the_game_on_an_illegal_action() -> None:
+    from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+
+    env = TerminateIllegalWrapper(make("carchase", seed=1), illegal_reward=-1)
+    env.reset()
+    env.step(50)  # law may take or leave the first card of its hand, not card 50
+    assert env.terminations == {"law": True, "fugitive": True}
+    assert env.rewards == {"law": -1, "fugitive": 0}
+
+
+def test_a_game_goes_on_from_a_given_state(duel_pack: Path) -> None:
+    env = make("carchase")
+    game = env.game
+    state = game.new_game(4)
+    state = game.apply(state, {"law": "none"})
+    env.reset(options={"state": state})
+    assert env.agent_selection == "fugitive"
+    assert env.observation("fugitive") == game.observe(state, "fugitive")
+    with pytest.raises(UsageError, match="that state is not of the pack 'carchase'"):
+        env.reset(options={"state": load_pack(duel_pack).game.new_game(1)})

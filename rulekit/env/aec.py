@@ -78,6 +78,8 @@ class Answer:
             return False
         if len(taken) >= decision.min:
             return True
+        if len(taken) + len(self.indexes) - start < decision.min:
+            return False
         return any(self._completable([*taken, k], k + 1)
                    for k in range(start, len(self.indexes)))
 
@@ -134,6 +136,8 @@ class RulekitEnv(AECEnv):  # type: ignore[misc]
             self.seed = seed
         given = (options or {}).get("state")
         if given is not None:
+            if given.get("pack") != self.game.pack_id:
+                raise UsageError(f"that state is not of the pack '{self.game.pack_id}'")
             self.state_now = self.game.run(copy_state(given))
         else:
             self.state_now = self.game.new_game(self.seed or 0)
