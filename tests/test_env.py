@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -259,3 +261,12 @@ def test_a_game_goes_on_from_a_given_state(duel_pack: Path) -> None:
     assert env.observation("fugitive") == game.observe(state, "fugitive")
     with pytest.raises(UsageError, match="that state is not of the pack 'carchase'"):
         env.reset(options={"state": load_pack(duel_pack).game.new_game(1)})
+
+
+def test_without_the_rl_extra_the_import_says_what_to_install() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['pettingzoo'] = None; import rulekit.env"],
+        capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        "ModuleNotFoundError: rulekit.env needs pettingzoo: pip install 'rulekit[rl]'")

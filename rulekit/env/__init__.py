@@ -8,6 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+try:
+    import gymnasium  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ModuleNotFoundError as missing:
+    raise ModuleNotFoundError(f"rulekit.env needs {missing.name}: pip install 'rulekit[rl]'",
+                              name=missing.name) from None
+
 from rulekit.env.aec import DEFAULT_MAX_ROUNDS, VALUE_SLOTS, RulekitEnv
 from rulekit.env.parallel import RulekitParallelEnv
 from rulekit.env.spaces import Actions, Encoder
