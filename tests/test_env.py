@@ -270,3 +270,19 @@ def test_without_the_rl_extra_the_import_says_what_to_install() -> None:
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1] == (
         "ModuleNotFoundError: rulekit.env needs pettingzoo: pip install 'rulekit[rl]'")
+
+
+def test_the_vector_shows_what_the_role_sees_and_names_each_number() -> None:
+    env = make("carchase", seed=6)
+    env.reset()
+    shown = dict(zip(env.encoder.names, env.observe("law")["observation"].tolist(), strict=True))
+    hand = env.observation("law")["zones"]["hand.law"]["cards"]
+    assert shown["hand.law"] == shown["hand.fugitive"] == 10 and shown["deck"] == 58
+    assert {card for card in env.game.symbols.cards if shown[f"hand.law: {card}"]} == set(hand)
+    assert not any(v for name, v in shown.items() if name.startswith("hand.fugitive: "))
+    assert shown["phase draw"] == shown["round"] == shown["asked"] == shown["subset"] == 1
+    assert shown[f"offered: {hand[0]}"] == shown[f"asked now: {hand[0]}"] == 1
+    assert not any(v for name, v in shown.items() if name.startswith("taken: "))
+    env.step(env.actions.index[hand[0]])
+    shown = dict(zip(env.encoder.names, env.observe("law")["observation"].tolist(), strict=True))
+    assert shown[f"taken: {hand[0]}"] == shown[f"asked now: {hand[1]}"] == 1

@@ -34,4 +34,5 @@ def test_every_snippet_runs(monkeypatch: pytest.MonkeyPatch,
         exec(compile(code, f"{DOC.name}, snippet {number}", "exec"), namespace)
     out = capsys.readouterr().out
     assert "Car Chase ['law', 'fugitive'] {'turns': 5" in out
+    assert "\n10.0 10.0 58.0\n" in out
     assert re.search(r"the Law wins \d+% of 50 games before, \d+% after", out)

@@ -85,35 +85,37 @@ class Encoder:
                  "edge": list(board.edges), "region": list(board.regions)}
         self.kinds = {kind: {name: i for i, name in enumerate(ids)}
                       for kind, ids in kinds.items()}
-        lows: list[float] = [0.0] * (4 + len(self.phases))  # round, over, won, lost, phase
-        highs: list[float] = [BIG, 1, 1, 1, *[1.0] * len(self.phases)]
-        n_cards = max(len(self.cards), 1)
-        for _, shown in self.piles:
-            width = 1 + (len(self.cards) if shown else 0)
-            lows += [0.0] * width
-            highs += [float(n_cards)] * width
-        for _, decl in self.values:
-            low, high, width = self._bounds(decl)
-            lows += [low] * width
-            highs += [high] * width
-        width = 3 + 3 * actions.size
-        lows += [0.0] * width + [-BIG] * actions.value_slots
-        highs += [1.0] * width + [BIG] * actions.value_slots
-        self.low = np.array(lows, dtype=np.float32)
-        self.high = np.array(highs, dtype=np.float32)
+        entries: list[tuple[str, float, float]] = [
+            ("round", 0.0, BIG), ("over", 0, 1), ("won", 0, 1), ("lost", 0, 1),
+            *((f"phase {phase}", 0, 1) for phase in self.phases)]
+        most = float(max(len(self.cards), 1))
+        for key, shown in self.piles:
+            entries += [(key, 0, most), *((f"{key}: {card}", 0, most)
+                                          for card in self.cards if shown)]
+        ids = actions.names[actions.first_id:actions.first_value]
+        for key, decl in self.values:
+            low, high = self._bounds(decl)
+            kind = decl.type
+            entries += [(key, low, high)] if kind in ("int", "bool") else \
+                [(f"{key}: {name}", low, high) for name in self.kinds.get(kind, ids)]
+        entries += [("asked", 0, 1), ("subset", 0, 1), ("optional", 0, 1)]
+        for part in ("offered", "taken", "asked now"):
+            entries += [(f"{part}: {name}", 0, 1) for name in actions.names]
+        entries += [(f"value {k + 1}", -BIG, BIG) for k in range(actions.value_slots)]
+        self.names = [name for name, _, _ in entries]  # what each number of a vector shows
+        self.low = np.array([low for _, low, _ in entries], dtype=np.float32)
+        self.high = np.array([high for _, _, high in entries], dtype=np.float32)
         scratch = np.zeros(max(actions.ids, 1), dtype=np.float32)
         for decl in symbols.variables.values():  # a first value it cannot show: said now
             self._value(scratch, 0, decl, decl.initial, True)
 
-    def _bounds(self, decl: VarDecl) -> tuple[float, float, int]:
-        """A value's lowest and highest number and how many numbers show it."""
+    def _bounds(self, decl: VarDecl) -> tuple[float, float]:
+        """The lowest and highest number showing a value."""
         kind = decl.type
-        if kind in ("int", "bool"):
-            low = -BIG if decl.minimum is None else float(decl.minimum)
-            return low, BIG if decl.maximum is None else float(decl.maximum), 1
-        if kind in ID_KINDS:
-            return 0.0, 1.0, len(self.kinds[kind])
-        return 0.0, BIG, self.actions.ids
+        if kind == "int":  # (the engine keeps a value within its declared bounds)
+            return (-BIG if decl.minimum is None else float(decl.minimum),
+                    BIG if decl.maximum is None else float(decl.maximum))
+        return 0.0, 1.0 if kind == "bool" or kind in ID_KINDS else BIG
 
     def vector(self, obs: Observation) -> Vector:
         """``obs`` as numbers."""
