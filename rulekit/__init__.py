@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from rulekit.engine.draws import RandomChooser
     from rulekit.engine.game import Game, State, copy_state
     from rulekit.engine.playout import playout
-    from rulekit.engine.rng import derive
     from rulekit.pack.loader import LoadedPack, load_pack
     from rulekit.scenarios.runner import run_scenarios
     from rulekit.sim.result import SimulationResult
@@ -53,7 +52,6 @@ _HOMES = {
     "copy_state": "rulekit.engine.game",
     "Decision": "rulekit.engine.decisions", "Option": "rulekit.engine.decisions",
     "playout": "rulekit.engine.playout", "RandomChooser": "rulekit.engine.draws",
-    "derive": "rulekit.engine.rng",
     "Agent": "rulekit.bots.agent", "RandomAgent": "rulekit.bots.agent",
     "View": "rulekit.bots.agent", "load_agent": "rulekit.bots.registry",
     "determinize": "rulekit.bots.determinize",
@@ -66,7 +64,7 @@ __all__ = [
     "Agent", "Decision", "Game", "GameRuntimeError", "IllegalActionError", "LoadedPack",
     "Location", "Option", "PackError", "PackErrors", "RandomAgent", "RandomChooser",
     "RulekitError", "SaveFileError", "SimulationResult", "State", "UsageError", "View",
-    "__version__", "copy_state", "derive", "determinize", "load_agent", "load_pack", "play_game",
+    "__version__", "copy_state", "determinize", "load_agent", "load_pack", "play_game",
     "playout", "run_scenarios", "simulate",
 ]
 

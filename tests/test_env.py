@@ -16,7 +16,7 @@ import pytest
 from helpers_leak import alter, any_card, by_type_and_owner, reask
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
-from rulekit import IllegalActionError, UsageError, derive, load_pack, simulate
+from rulekit import IllegalActionError, UsageError, load_pack, simulate
 from rulekit.env import RulekitEnv, make, parallel_env
 from rulekit.errors import GameRuntimeError
 
@@ -42,9 +42,10 @@ def test_pettingzoo_api_and_seed_tests_pass(pack: str, capsys: pytest.CaptureFix
     assert capsys.readouterr().out.count("Passed") == 2
 
 
-def _random_game(env: RulekitEnv, seed: int) -> dict[str, float]:
-    """A game of a random policy (``sample`` with the mask); each agent's final reward."""
-    env.reset(seed=seed)
+def _random_game(env: RulekitEnv) -> dict[str, float]:
+    """The next game, played by a random policy (``sample`` with the mask): each agent's final
+    reward."""
+    env.reset()
     rewards = {}
     for agent in env.agent_iter():
         obs, reward, ended, cut, _ = env.last()
@@ -58,12 +59,13 @@ def _random_game(env: RulekitEnv, seed: int) -> dict[str, float]:
 
 @pytest.mark.slow
 def test_a_random_policy_wins_as_often_as_rulekit_simulate() -> None:
-    """1,000 Car Chase games, game i from derive(0, i) as `rulekit simulate --seed 0` plays."""
-    env = make("carchase")
+    """1,000 Car Chase games: the environment's run of seed 0 plays the games of `rulekit
+    simulate --seed 0`."""
+    env = make("carchase", seed=0)
     for agent in env.possible_agents:
         env.action_space(agent).seed(1)
     games = 1000
-    law = sum(_random_game(env, derive(0, i))["law"] > 0 for i in range(games))
+    law = sum(_random_game(env)["law"] > 0 for _ in range(games))
     result = simulate("carchase", games=games, seed=0)
     low, high = result.ci95["law"]
     assert low <= law / games <= high, (law, result.wins)
@@ -286,3 +288,15 @@ def test_the_vector_shows_what_the_role_sees_and_names_each_number() -> None:
     env.step(env.actions.index[hand[0]])
     shown = dict(zip(env.encoder.names, env.observe("law")["observation"].tolist(), strict=True))
     assert shown[f"taken: {hand[0]}"] == shown[f"asked now: {hand[1]}"] == 1
+
+
+def test_each_reset_plays_the_next_game_of_simulate_s_run() -> None:
+    from rulekit.engine.rng import derive
+
+    env = make("carchase", seed=3)
+    game = env.game
+    for n in range(3):
+        env.reset()
+        assert env.observation("law") == game.observe(game.new_game(derive(3, n)), "law")
+    env.reset(seed=3)  # a new run of seed 3
+    assert env.observation("law") == game.observe(game.new_game(derive(3, 0)), "law")

@@ -20,6 +20,7 @@ from pettingzoo import AECEnv
 from rulekit.engine.decisions import NONE_ID, Decision
 from rulekit.engine.game import Game, State, copy_state
 from rulekit.engine.observe import Observation
+from rulekit.engine.rng import derive
 from rulekit.env.spaces import Actions, Encoder, Vector, mask
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.pack.loader import LoadedPack
@@ -103,7 +104,8 @@ class RulekitEnv(AECEnv):  # type: ignore[misc]
             raise UsageError(f"unknown render mode {render_mode!r}", "use 'human' or 'ansi'")
         self.loaded = loaded
         self.game: Game = loaded.game
-        self.seed = seed
+        self.seed = seed or 0  # the seed of the run of games, as rulekit simulate's
+        self.games = 0  # the games of the run started so far
         self.max_rounds = max_rounds
         self.render_mode = render_mode
         self.actions = Actions(self.game, value_slots)
@@ -128,19 +130,22 @@ class RulekitEnv(AECEnv):  # type: ignore[misc]
     # ------------------------------------------------------------ a game
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game from ``seed`` (else the environment's, else 0).
+        """The next game of the run of ``seed`` (else of the last seed given, else 0).
 
-        ``options={"state": STATE}`` goes on from a copy of a state of this pack instead.
+        Game ``n`` of a run is played from ``derive(seed, n)``, as ``rulekit simulate --seed
+        SEED`` plays its game ``n``. ``options={"state": STATE}`` goes on from a copy of a
+        state of this pack instead.
         """
         if seed is not None:
-            self.seed = seed
+            self.seed, self.games = seed, 0
         given = (options or {}).get("state")
         if given is not None:
             if given.get("pack") != self.game.pack_id:
                 raise UsageError(f"that state is not of the pack '{self.game.pack_id}'")
             self.state_now = self.game.run(copy_state(given))
         else:
-            self.state_now = self.game.new_game(self.seed or 0)
+            self.state_now = self.game.new_game(derive(self.seed, self.games))
+            self.games += 1
         self.agents = list(self.possible_agents)
         self.rewards = {role: 0.0 for role in self.agents}
         self._cumulative_rewards = {role: 0.0 for role in self.agents}
