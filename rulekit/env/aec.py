@@ -9,8 +9,9 @@ the other; the engine reveals nothing of an answer until all are given.
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar, SupportsIndex, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +32,15 @@ DEFAULT_MAX_ROUNDS = 1000
 VALUE_SLOTS = 16
 RENDER_MODES = ("human", "ansi")
 
-ObsDict = dict[str, npt.NDArray[Any]]
+Mask = npt.NDArray[np.int8]
+Info = dict[str, Observation]  # "observe": what game.observe gives the agent
+
+
+class ObsDict(TypedDict):
+    """An agent's observation: the vector, and the mask of its legal actions."""
+
+    observation: Vector
+    action_mask: Mask
 
 
 @dataclass
@@ -121,15 +130,16 @@ class RulekitEnv(AECEnv):  # type: ignore[misc]
         self.answers: dict[str, Answer] = {}
         self._renderer: Renderer | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------ a game
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: Mapping[str, State] | None = None
+              ) -> None:
         """The next game of the run of ``seed`` (else of the last seed given, else 0).
 
         Game ``n`` of a run is played from ``derive(seed, n)``, as ``rulekit simulate --seed
@@ -156,7 +166,7 @@ class RulekitEnv(AECEnv):  # type: ignore[misc]
     def _moved(self) -> None:
         """Take in a new state of the game: questions, infos, the end."""
         state = self._state()
-        self.infos: dict[str, dict[str, Observation]] = {role: {} for role in self.agents}
+        self.infos: dict[str, Info] = {role: {} for role in self.agents}
         self._vectors: dict[str, Vector] = {}
         index = self.actions.index
         self.answers = {d.player: Answer(d, self.actions.of_items(d.items, d.prompt),
@@ -180,7 +190,7 @@ class RulekitEnv(AECEnv):  # type: ignore[misc]
             raise UsageError("the environment has no game yet", "call env.reset() first")
         return self.state_now
 
-    def step(self, action: int | np.integer[Any] | None) -> None:
+    def step(self, action: SupportsIndex | None) -> None:
         """The selected agent's action: an index its action mask allows."""
         role = self.agent_selection
         if self.terminations[role] or self.truncations[role]:

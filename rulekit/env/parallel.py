@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar, SupportsIndex
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from rulekit.env.aec import ObsDict, RulekitEnv
+from rulekit.engine.state import State
+from rulekit.env.aec import Info, ObsDict, RulekitEnv
 from rulekit.errors import IllegalActionError
 
 Returns = tuple[dict[str, ObsDict], dict[str, float], dict[str, bool], dict[str, bool],
-                dict[str, dict[str, Any]]]
+                dict[str, Info]]
 
 
 class RulekitParallelEnv(ParallelEnv):  # type: ignore[misc]
@@ -32,19 +32,19 @@ class RulekitParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.agents: list[str] = []
         self.render_mode = env.render_mode
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.aec.observation_space(agent)
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.aec.action_space(agent)
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, ObsDict], dict[str, dict[str, Any]]]:
+    def reset(self, seed: int | None = None, options: Mapping[str, State] | None = None
+              ) -> tuple[dict[str, ObsDict], dict[str, Info]]:
         self.aec.reset(seed, options)
         self.agents = list(self.aec.agents)
         return self._observations(), {role: self.aec.infos[role] for role in self.agents}
 
-    def step(self, actions: Mapping[str, int | np.integer[Any]]) -> Returns:
+    def step(self, actions: Mapping[str, SupportsIndex]) -> Returns:
         """One step of each asked role's answer; the others' actions must be 0 (none)."""
         env = self.aec
         for role in self.agents:
