@@ -195,13 +195,14 @@ class Decision:
         produced = 0
         for size in range(self.min, min(self.max, n) + 1):
             for combo in itertools.combinations(range(n), size):
-                if self._groups_ok(combo):
+                if self.groups_ok(combo):
                     produced += 1
                     if produced > ENUMERATION_LIMIT:
                         return
                     yield self._subset_option(list(combo))
 
-    def _groups_ok(self, indexes: Sequence[int]) -> bool:
+    def groups_ok(self, indexes: Sequence[int]) -> bool:
+        """Whether the items at ``indexes`` keep every 'at most' rule of the choice."""
         for limit, flags in self.spec.get("at_most", ()):
             if sum(map(flags.__getitem__, indexes)) > limit:
                 return False
@@ -280,7 +281,7 @@ class Decision:
             why = self.spec.get("min_why") if len(indexes) < least else self.spec.get("max_why")
             return lambda: (self._reason(why) or
                             f"choose between {least} and {most} items, not {len(indexes)}")
-        if not self._groups_ok(indexes):
+        if not self.groups_ok(indexes):
             return lambda: (self.broken_rule(indexes) or
                             "that choice breaks an 'at most' rule of this decision")
         return None
