@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from rulekit.pack.loader import load_pack
 from rulekit.report.figures import ReportDict, card_rows, skill, tension
 from rulekit.sim.execution import AgentSpec, Progress
 from rulekit.sim.result import SimulationResult
@@ -40,18 +39,18 @@ def make_report(pack_ref: str | Path, params: Mapping[str, str | int] | None = N
         for role, count in result.wins.items():
             wins[role] = wins.get(role, 0) + count
     played = sum(result.games for result in results)
-    game = load_pack(pack_ref, dict(params or {})).game
+    roles = list(results[0].role_names)
     cards = card_rows(traces, wins, played)
-    shape = tension(traces, "pack" if game.program.evaluate else "owned")
+    shape = tension(traces)
     matches = None
     if skill_games > 0:
-        matches = _skill_matches(pack_ref, params, game.roles, skill_games, seed, strong, weak,
+        matches = _skill_matches(pack_ref, params, roles, skill_games, seed, strong, weak,
                                  workers, max_rounds, scheduler, progress)
     first = results[0]
     return {"pack": first.pack, "version": first.version, "games": games, "seed": seed,
             "agents": first.agents, "sweep": keys, "runs": [r.to_dict() for r in results],
             "cards": cards, "tension": shape,
-            "skill": None if matches is None else skill(strong, weak, matches, game.roles),
+            "skill": None if matches is None else skill(strong, weak, matches, roles),
             "missing": _missing(played, len(results), bool(keys), bool(cards), shape is not None,
                                 skill_games)}
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+MIN_GAMES = 10  # the fewest games a round of the tension curves stands on
 CARDS_SHOWN = 20  # cards in the impact chart: the highest and lowest impacts
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 STYLE = {"svg.fonttype": "none", "svg.hashsalt": "rulekit", "font.size": 9,
@@ -104,17 +105,22 @@ def lengths(report: ReportDict) -> str:
 
 
 def tension_curves(shape: TensionDict) -> str:
-    """The evaluation over the rounds: medians and quartiles for winners and losers."""
-    rounds = shape["rounds"]
+    """The evaluation over the rounds: medians and quartiles for winners and losers.
+
+    A round only few games reached is left out: its quartiles would be noise.
+    """
+    fewest = max(MIN_GAMES, shape["games"] // 50)
+    rounds = [row for row in shape["rounds"] if row["winner"]["games"] >= fewest]
     xs = [row["round"] for row in rounds]
+    marker = "o" if len(rounds) <= 20 else None
     with _figure(6.0, 3.0) as (figure, axes):
         for side, color in (("winner", COLORS[2]), ("loser", COLORS[1])):
             spreads = [row[side] for row in rounds]  # type: ignore[literal-required]
             axes.fill_between(xs, [s["q1"] for s in spreads], [s["q3"] for s in spreads],
                               color=color, alpha=0.2, linewidth=0)
-            axes.plot(xs, [s["median"] for s in spreads], marker="o", color=color,
+            axes.plot(xs, [s["median"] for s in spreads], marker=marker, color=color,
                       label=f"{side}s (median, quartiles)")
-        axes.set_xlabel("round")
+        axes.set_xlabel(f"round (those that {fewest} games or more reached)")
         axes.set_ylabel("evaluation at the round's start")
         axes.legend(frameon=False)
         return _svg(figure)

@@ -135,7 +135,7 @@ def _spread(counts: dict[int, int]) -> Spread:
             "median": quantile(counts, 0.5) / STEPS, "q3": quantile(counts, 0.75) / STEPS}
 
 
-def tension(traces: Traces, source: str) -> TensionDict | None:
+def tension(traces: Traces) -> TensionDict | None:
     """The tension figures, or None if no traced game had a winner."""
     if not traces.decided:
         return None
@@ -146,7 +146,7 @@ def tension(traces: Traces, source: str) -> TensionDict | None:
     rounds = sorted({round_ for round_, _ in sides})
     changes = sum(k * n for k, n in traces.changes.items())
     return {
-        "evaluation": source, "games": traces.decided,
+        "evaluation": traces.evaluation, "games": traces.decided,
         "rounds": [{"round": r, "winner": _spread(sides.get((r, 1), {})),
                     "loser": _spread(sides.get((r, 0), {}))} for r in rounds],
         "settled": {str(k): n for k, n in sorted(traces.settled.items())},

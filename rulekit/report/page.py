@@ -9,6 +9,7 @@ from rulekit.authoring.files import write_text_atomic
 from rulekit.report import charts
 from rulekit.report.figures import CardRow, ReportDict, SkillDict, TensionDict
 from rulekit.sim.result import ResultDict
+from rulekit.sim.stats import LengthSummary
 
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; max-width: 62rem; margin: 2rem auto;
@@ -74,8 +75,10 @@ def _tension(shape: TensionDict | None) -> str:
     source = ("the pack's <code>evaluate:</code>" if shape["evaluation"] == "pack" else
               "the share of cards and numbers each role owns (the pack declares no "
               "<code>evaluate:</code>)")
-    settled = [[("never" if key == "0" else f"round {key}"), str(count)]
-               for key, count in shape["settled"].items()]
+    by_round = {int(key): count for key, count in shape["settled"].items() if key != "0"}
+    settled = [[f"round {a}" if a == b else f"rounds {a} - {b}", str(count)]
+               for a, b, count in LengthSummary.of(by_round).bins]
+    settled.append(["not before the last round", str(shape["settled"].get("0", 0))])
     return (f"<p class=note>Position evaluated by {source} at the start of each round, in "
             f"{shape['games']} games with a winner.</p>" + charts.tension_curves(shape)
             + f"<p>Decided early (the winner led for good from the first half of the game): "

@@ -38,7 +38,7 @@ from rulekit.sim.execution import (
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
-from rulekit.sim.traces import GameTrace, Traces, evaluation
+from rulekit.sim.traces import Tracer, Traces
 
 DEFAULT_MAX_ROUNDS = 1000
 # A round that asks this many decisions is stalled: agents may loop for ever.
@@ -91,17 +91,17 @@ class _Opening:
 
 
 def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = None,
-              max_rounds: int = DEFAULT_MAX_ROUNDS, traces: Traces | None = None
+              max_rounds: int = DEFAULT_MAX_ROUNDS, tracer: Tracer | None = None
               ) -> GameRecord:
     """Play one game from ``seed``; roles without an agent play at random.
 
     If every seat plays at random, a quiet playout plays it, exactly as steps would. With
-    ``traces``, the game is traced into them (``sim/traces``).
+    ``tracer``, the game is traced into its traces (``sim/traces``).
     """
     loaded = {role: agent_of(spec) for role, spec in (agents or {}).items()}
     quiet = all(type(loaded.get(role, RANDOM)) is RandomAgent for role in game.roles)
     state = game.initial_state(seed, quiet=quiet)
-    trace = None if traces is None else GameTrace(game, state, evaluation(game))
+    trace = None if tracer is None else tracer.watch(state)
     opening = _Opening(game)
     with _located(seed, state):
         choosers = _choosers(game, seed, loaded, state)
@@ -112,10 +112,10 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
             decisions, stop = _play_steps(game, state, choosers, max_rounds, opening)
         last = initiative(game, state)
     first, holder = opening.seen or (None, last)
-    if trace is not None and traces is not None:
+    if trace is not None and tracer is not None:
         trace.settle()
-        traces.add(trace, None if stop or state["result"] is None
-                   else state["result"]["winner"])
+        tracer.traces.add(trace, None if stop or state["result"] is None
+                          else state["result"]["winner"])
     if stop is not None:
         rounds, reason = stop
         return GameRecord(seed, None, rounds, decisions, True, reason, first, holder, last)
@@ -199,9 +199,9 @@ def play_chunk(job: Job, start: int, stop: int) -> Tally:
     """Play games ``start`` to ``stop - 1`` of ``job``, in any process."""
     game, agents = prepared(job)
     tally = Tally({role: 0 for role in game.roles}, traces=Traces() if job.traced else None)
+    tracer = None if tally.traces is None else Tracer(game, tally.traces)
     for index in range(start, stop):
-        tally.add(play_game(game, derive(job.seed, index), agents, job.max_rounds,
-                            tally.traces))
+        tally.add(play_game(game, derive(job.seed, index), agents, job.max_rounds, tracer))
     return tally
 
 

@@ -1,9 +1,9 @@
 """What a designer's report reads from each game as it is played: cards played, positions.
 
-A :class:`GameTrace` reads a game's choices as they enter its log (a quiet game still records
-them). A card is *played* when its owner chooses it from a hand (a pile of that role that only
-it sees) and it has left that pile by the next choice. :class:`Traces` holds the counts of
-many games; traces merge exactly in any order.
+A :class:`GameTrace` is a game's log that reads each choice as it is added (a quiet game still
+records choices). A card is *played* when its owner chooses it from a hand (a pile of that
+role that only it sees) and it has left that pile by the owner's next choice (or the end).
+:class:`Traces` holds the counts of many games; traces merge exactly in any order.
 """
 
 from __future__ import annotations
@@ -87,11 +87,12 @@ class Traces:
     changes: dict[int, int] = field(default_factory=dict)  # lead changes -> games
     early: int = 0  # games whose winner led for good from the first half of its rounds
     decided: int = 0  # games with a winner and at least one position
+    evaluation: str = ""  # "pack" (its flow.evaluate) or "owned" (see evaluation())
 
     def add(self, trace: GameTrace, winner: str | None) -> None:
         """Count the game of ``trace``."""
         for role, held in trace.held.items():
-            cards = {card_name(card) for card in held} if trace.copies else held
+            cards = {card_name(card) for card in held} if trace.tracer.copies else held
             played = trace.played[role]
             self.held[role].update(cards)
             self.played[role].update(played)
@@ -102,7 +103,7 @@ class Traces:
             self._add_positions(trace, winner)
 
     def _add_positions(self, trace: GameTrace, winner: str) -> None:
-        roles = trace.roles
+        roles = trace.tracer.roles
         leaders = []
         for round_, values in trace.points:
             for role, value in zip(roles, values, strict=True):
@@ -131,6 +132,7 @@ class Traces:
         _add(self.positions, other.positions)
         _add(self.settled, other.settled)
         _add(self.changes, other.changes)
+        self.evaluation = self.evaluation or other.evaluation
         self.early += other.early
         self.decided += other.decided
 
@@ -140,36 +142,55 @@ def _add(counts: dict[Key, int], more: dict[Key, int]) -> None:
         counts[key] = counts.get(key, 0) + count
 
 
-class GameTrace:
-    """What one game shows a designer, read from its choices as they are logged."""
+class Tracer:
+    """What tracing the games of one pack needs, worked out once; and their ``traces``."""
 
-    def __init__(self, game: Game, state: State, evaluate: Evaluate) -> None:
-        self.state = state
-        self.zones = state["zones"]
-        self.evaluate = evaluate
+    def __init__(self, game: Game, traces: Traces) -> None:
+        self.traces = traces
+        traces.evaluation = "pack" if game.program.evaluate else "owned"
         self.roles = list(game.roles)
         self.hands: dict[str, list[str]] = {role: [] for role in self.roles}
         for place in game.layout.piles:
             if place.owner in self.hands and place.visibility == "owner":
                 self.hands[place.owner].append(place.key)
         self.copies = any("#" in card for card in game.layout.card_kind)
-        self.held: dict[str, set[str]] = {role: set() for role in self.roles}
-        self.played: dict[str, set[str]] = {role: set() for role in self.roles}
-        self.chosen: list[tuple[str, str, str]] = []  # (role, card, its hand) of the last choice
+        self.evaluate = evaluation(game)
+
+    def watch(self, state: State) -> GameTrace:
+        """Trace the game of ``state``, which has not started: its log becomes the trace."""
+        trace = GameTrace(self, state)
+        state["log"] = trace
+        return trace
+
+
+class GameTrace(list[Event]):
+    """A game's log that reads each choice as it is added, for a designer's report."""
+
+    def __init__(self, tracer: Tracer, state: State) -> None:
+        super().__init__()
+        self.tracer = tracer
+        self.state = state
+        self.zones = state["zones"]
+        self.held: dict[str, set[str]] = {role: set() for role in tracer.roles}
+        self.played: dict[str, set[str]] = {role: set() for role in tracer.roles}
+        self.chosen: list[tuple[str, str, str]] = []  # (role, card, its hand) not yet settled
         self.round = -1
         self.points: list[tuple[int, list[float]]] = []  # (round, evaluation of each role)
-        state["log"] = _Feed(self)
 
-    def choice(self, role: str, value: object, round_: int) -> None:
-        """Read one choice: where the cards chosen before it went; what ``role`` holds."""
+    def append(self, event: Event) -> None:
+        """Log ``event``; read it if it is a choice (an anytime action's has no value)."""
+        super().append(event)
+        if event["e"] != "choice" or "value" not in event:
+            return
+        role, value = event["player"], event["value"]
         if self.chosen:
             self.settle(role)
-        if round_ != self.round:
-            self.round = round_
-            self.points.append((round_, self.evaluate(self.state)))
+        if event["round"] != self.round:
+            self.round = event["round"]
+            self.points.append((self.round, self.tracer.evaluate(self.state)))
         zones = self.zones
         held = self.held[role]
-        for key in self.hands[role]:
+        for key in self.tracer.hands[role]:
             pile = zones[key]
             held.update(pile)
             if value.__class__ is str:
@@ -189,23 +210,10 @@ class GameTrace:
         for entry in self.chosen:
             owner, card, key = entry
             if card not in zones[key]:
-                self.played[owner].add(card_name(card) if self.copies else card)
+                self.played[owner].add(card_name(card) if self.tracer.copies else card)
             elif role is not None and owner != role:
                 kept.append(entry)
         self.chosen = kept
 
 
-class _Feed(list[Event]):
-    """A game's log that hands each choice to a trace as it is added."""
-
-    def __init__(self, trace: GameTrace) -> None:
-        super().__init__()
-        self.trace = trace
-
-    def append(self, event: Event) -> None:
-        super().append(event)
-        if event["e"] == "choice" and "value" in event:
-            self.trace.choice(event["player"], event["value"], event["round"])
-
-
-__all__ = ["Counts", "GameTrace", "Traces", "card_name", "evaluation"]
+__all__ = ["Counts", "GameTrace", "Tracer", "Traces", "card_name", "evaluation"]
