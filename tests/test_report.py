@@ -142,3 +142,10 @@ def test_a_report_into_a_missing_folder_is_refused(run: Run, tmp_path: Path) -> 
     code, _, err = run("report", "carchase", "-n", "5", "-o", tmp_path / "no" / "r.html")
     assert code == 1
     assert "cannot write" in err and "no folder" in err
+
+
+def test_a_card_chosen_then_placed_by_a_second_choice_counts_as_played() -> None:
+    # In Red Notice a token is chosen, then its space, and only then moved out of the hand.
+    cards = make_report("rednotice", games=4, seed=1)["cards"]
+    tokens = [row for row in cards if row["card"].startswith("j_tok")]
+    assert tokens and all(row["played"] > 0 for row in tokens)

@@ -2,7 +2,8 @@
 
 A :class:`GameTrace` is a game's log that reads each choice as it is added (a quiet game still
 records choices). A card is *played* when its owner chooses it from a hand (a pile of that
-role that only it sees) and it has left that pile by the owner's next choice (or the end).
+role that only it sees) and it leaves that pile before the owner's first choice of a later
+round (or the end).
 :class:`Traces` holds the counts of many games; traces merge exactly in any order.
 """
 
@@ -173,7 +174,8 @@ class GameTrace(list[Event]):
         self.zones = state["zones"]
         self.held: dict[str, set[str]] = {role: set() for role in tracer.roles}
         self.played: dict[str, set[str]] = {role: set() for role in tracer.roles}
-        self.chosen: list[tuple[str, str, str]] = []  # (role, card, its hand) not yet settled
+        # (role, card, its hand, round) of the cards chosen from a hand, not yet settled
+        self.chosen: list[tuple[str, str, str, int]] = []
         self.round = -1
         self.points: list[tuple[int, list[float]]] = []  # (round, evaluation of each role)
 
@@ -183,11 +185,11 @@ class GameTrace(list[Event]):
         if event["e"] != "choice" or "value" not in event:
             return
         role, value = event["player"], event["value"]
-        if self.chosen:
-            self.settle(role)
         if event["round"] != self.round:
             self.round = event["round"]
             self.points.append((self.round, self.tracer.evaluate(self.state)))
+        if self.chosen:
+            self.settle(role)
         zones = self.zones
         held = self.held[role]
         for key in self.tracer.hands[role]:
@@ -195,23 +197,23 @@ class GameTrace(list[Event]):
             held.update(pile)
             if value.__class__ is str:
                 if value in pile:
-                    self.chosen.append((role, value, key))
+                    self.chosen.append((role, value, key, self.round))
             elif isinstance(value, list):
-                self.chosen += [(role, card, key) for card in value if card in pile]
+                self.chosen += [(role, card, key, self.round) for card in value if card in pile]
 
     def settle(self, role: str | None = None) -> None:
         """Count as played the cards chosen before that have left their hand.
 
-        A card still in its hand at its owner's next choice, or at the end (``role`` None),
-        was not played.
+        A card still in its hand at its owner's first choice of a later round, or at the end
+        (``role`` None), was not played.
         """
         zones = self.zones
         kept = []
         for entry in self.chosen:
-            owner, card, key = entry
+            owner, card, key, round_ = entry
             if card not in zones[key]:
                 self.played[owner].add(card_name(card) if self.tracer.copies else card)
-            elif role is not None and owner != role:
+            elif role is not None and (owner != role or round_ == self.round):
                 kept.append(entry)
         self.chosen = kept
 
