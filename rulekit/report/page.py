@@ -133,8 +133,9 @@ def html_page(report: ReportDict) -> str:
                   "<h2>Skill</h2>", _skill(report["skill"]),
                   "<h2>Cards, by impact</h2>",
                   "<p class=note>A card is played when its owner chooses it from a hand and it "
-                  "leaves the hand. Impact: how far the owner's win rate in games where it "
-                  "played the card stands from the role's rate. Flagged in red when the "
+                  "leaves the hand before the owner's first decision of a later round. Impact: "
+                  "how far the owner's win rate in games where it played the card stands from "
+                  "the role's rate; a correlation, not a cause. Flagged in red when the "
                   "interval misses that rate by 5 points or more.</p>",
                   _cards(report["cards"])]
     return ("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
