@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -149,3 +150,15 @@ def test_a_card_chosen_then_placed_by_a_second_choice_counts_as_played() -> None
     cards = make_report("rednotice", games=4, seed=1)["cards"]
     tokens = [row for row in cards if row["card"].startswith("j_tok")]
     assert tokens and all(row["played"] > 0 for row in tokens)
+
+
+def test_without_matplotlib_the_page_says_how_to_install_it(
+        run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    code, _, err = run("report", "carchase", "-n", "5", "-o", tmp_path / "r.html")
+    assert code == 1
+    assert "the report's charts need matplotlib" in err
+    assert "pip install 'rulekit[report]'" in err
+    assert not (tmp_path / "r.html").exists()
+    code, out, _ = run("report", "carchase", "-n", "5", "--json")  # JSON needs no charts
+    assert code == 0 and json.loads(out)["cards"]

@@ -88,14 +88,15 @@ def lengths(report: ReportDict) -> str:
     runs = report["runs"]
     keys = report["sweep"]
     with _figure(6.0, 3.0) as (figure, axes):
-        width = 0.8 / len(runs)
+        share = 0.8 / len(runs)  # of a bin's width, for each run's bar
         for index, run in enumerate(runs):
-            histogram = run["length"]["histogram"]
-            total = run["games"] or 1
+            bins = run["length"]["histogram"]
+            spans = [b["to"] - b["from"] + 1 for b in bins]
             label = ", ".join(f"{key}={run['params'][key]}" for key in keys) or None
-            axes.bar([b["from"] - 0.4 + width * (index + 0.5) for b in histogram],
-                     [b["games"] / total for b in histogram], width=width * (
-                         histogram[0]["to"] - histogram[0]["from"] + 1) if histogram else width,
+            axes.bar([(b["from"] + b["to"]) / 2 + span * (share * (index + 0.5) - 0.4)
+                      for b, span in zip(bins, spans, strict=True)],
+                     [b["games"] / (run["games"] or 1) for b in bins],
+                     width=[span * share for span in spans],
                      color=COLORS[index % len(COLORS)], label=label)
         axes.set_xlabel("rounds")
         axes.set_ylabel("share of games")

@@ -158,8 +158,11 @@ def tension(traces: Traces) -> TensionDict | None:
 
 def skill(strong: str, weak: str, matches: dict[str, SimulationResult],
           roles: list[str]) -> SkillDict:
-    """Skill figures from the runs ``matches``: ``"equal_weak"``, ``"equal_strong"``, and
-    one per role, keyed by the role that had the strong agent."""
+    """The skill figures of the matches that ``make_report`` plays.
+
+    ``matches`` holds ``"equal_weak"``, ``"equal_strong"``, and one run per role, keyed by
+    the role that had the strong agent.
+    """
     rows: list[SkillRow] = []
     for role in roles:
         mine, theirs = matches[role], [matches[r] for r in roles if r != role]

@@ -101,6 +101,13 @@ def _skill(skill: SkillDict | None) -> str:
     return (f"<p class=note>{skill['games']} games per match.</p>" + _table(head, rows))
 
 
+def _impact(row: CardRow) -> str:
+    if row["impact"] is None:
+        return "-"
+    text = f"{100 * row['impact']:+.1f}"
+    return f"<span class=flag>{text}</span>" if row["flagged"] else text
+
+
 def _cards(cards: list[CardRow]) -> str:
     if not cards:
         return "<p class=note>No card was held in a hand: there are no cards to rate.</p>"
@@ -108,9 +115,7 @@ def _cards(cards: list[CardRow]) -> str:
              _pct(row["play_rate"]), f"{_pct(row['played_win_rate'])} "
              f"({_ci(row['played_ci95'])})", f"{_pct(row['not_played_win_rate'])}",
              _pct(row["base_rate"]),
-             ("-" if row["impact"] is None else
-              f"<span class={'flag' if row['flagged'] else 'x'}>"
-              f"{100 * row['impact']:+.1f}</span>")] for row in cards]
+             _impact(row)] for row in cards]
     head = ["card", "role", "games held", "played in", "owner won, played (95% CI)",
             "held, not played", "role's rate", "impact (points)"]
     return charts.impacts(cards) + _table(head, rows)
