@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rulekit.report.build import make_report
+from rulekit.report.collect import make_report
 from rulekit.report.page import write_report
 from rulekit.sim.simulation import simulate
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.report.build import make_report
+from rulekit.report.collect import make_report
 from rulekit.sim.simulation import simulate
 
 Run = Callable[..., tuple[int, str, str]]

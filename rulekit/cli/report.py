@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from rulekit.cli.progress import progress_bar
     from rulekit.cli.simulate import count_runs
     from rulekit.pack.params import parse_params
-    from rulekit.report.build import make_report
+    from rulekit.report.collect import make_report
     from rulekit.report.page import write_report
 
     params = parse_params(args.param)
