@@ -127,6 +127,7 @@ class Job:
     seed: int
     max_rounds: int
     pack_hash: str  # of the pack as this run loaded it: every process must load the same
+    traced: bool = False  # whether games are traced for a designer's report (sim/traces)
 
     @property
     def key(self) -> tuple[object, ...]:
