@@ -83,7 +83,7 @@ def test_a_condition_that_setup_makes_true_is_reported(run: Run, tmp_path: Path)
     flow.write_text(flow.read_text().replace("setup: |\n  shuffle deck\n",
                                              "setup: |\n  shuffle deck\n  heat = 3\n"))
     assert lint(run, folder).endswith(
-        "flow.yaml:69:7: warning: this end condition holds right after setup, so games end "
+        "flow.yaml:70:7: warning: this end condition holds right after setup, so games end "
         "before their first round, with law winning")
 
 
