@@ -484,7 +484,7 @@ def test_text_report_speed_of_slow_games(make_pack: Callable[..., Path], seconds
     "0 games/s"."""
     from dataclasses import replace
 
-    from rulekit.sim.report import text_report
+    from rulekit.sim.tables import text_report
 
     result = replace(simulate(_early(make_pack), games=20), seconds=seconds)
     line = text_report(result).splitlines()[-1]

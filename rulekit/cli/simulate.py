@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
     from rulekit.bots.registry import parse_agents
     from rulekit.cli.progress import progress_bar
     from rulekit.pack.params import parse_params
-    from rulekit.sim.report import csv_report, sweep_table, text_report
     from rulekit.sim.simulation import simulate, sweep
+    from rulekit.sim.tables import csv_report, sweep_table, text_report
 
     params = parse_params(args.param)
     agents = parse_agents(args.agents)
