@@ -42,7 +42,7 @@ class BoardText:
         return self._piles(zones, {("edge", edge)})
 
     def node_marks(self, node: str, zones: Mapping[str, SeenPile]) -> list[str]:
-        """What lies on a place and on its region: ``Radar``."""
+        """What lies on a place and on its region: ``Watchtower``."""
         region = self.board.nodes.get(node, {}).get("region")
         return self._piles(zones, {("node", node), ("region", region)})
 
