@@ -152,12 +152,12 @@ def test_a_card_chosen_then_placed_by_a_second_choice_counts_as_played() -> None
     assert tokens and all(row["played"] > 0 for row in tokens)
 
 
-def test_without_matplotlib_the_page_says_how_to_install_it(
+def test_without_pygal_the_page_says_how_to_install_it(
         run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    monkeypatch.setitem(sys.modules, "pygal", None)  # as if it were not installed
     code, _, err = run("report", "carchase", "-n", "5", "-o", tmp_path / "r.html")
     assert code == 1
-    assert "the report's charts need matplotlib" in err
+    assert "the report's charts need pygal" in err
     assert "pip install 'rulekit[report]'" in err
     assert not (tmp_path / "r.html").exists()
     code, out, _ = run("report", "carchase", "-n", "5", "--json")  # JSON needs no charts

@@ -1,130 +1,100 @@
-"""The report's pictures, drawn by matplotlib (the ``report`` extra) as inline SVG."""
+"""The report's pictures, drawn by pygal (the ``report`` extra) as inline SVG."""
 
 from __future__ import annotations
 
-import io
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import Any
+from xml.etree.ElementTree import Element
 
 from rulekit.errors import UsageError
 from rulekit.report.figures import CardRow, ReportDict, TensionDict
 
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
-
 MIN_GAMES = 10  # the fewest games a round of the tension curves stands on
 CARDS_SHOWN = 20  # cards in the impact chart: the highest and lowest impacts
-COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
-STYLE = {"svg.fonttype": "none", "svg.hashsalt": "rulekit", "font.size": 9,
-         "axes.spines.top": False, "axes.spines.right": False}
+COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+
+Chart = Any  # a pygal chart: pygal ships no type hints
 
 
-def _matplotlib() -> ModuleType:
+def _chart(kind: str, height: float = 300, colors: tuple[str, ...] = COLORS,
+           **config: object) -> Chart:
+    """An empty chart of pygal's class ``kind``, 600 wide, in the page's style."""
     try:
-        import matplotlib
+        import pygal
+        from pygal.style import Style
     except ImportError:
-        raise UsageError("the report's charts need matplotlib, which is not installed",
+        raise UsageError("the report's charts need pygal, which is not installed",
                          "pip install 'rulekit[report]', or give --json alone") from None
-    return matplotlib
+    style = Style(background="white", plot_background="white", colors=colors,
+                  font_family="system-ui, sans-serif", label_font_size=11,
+                  major_label_font_size=11, legend_font_size=11, title_font_size=11)
+    chart = getattr(pygal, kind)(width=600, height=height, style=style, js=[],
+                                 disable_xml_declaration=True, legend_at_bottom=True,
+                                 show_x_guides=False, **config)
+    return chart.add_xml_filter(_bare)
 
 
-@contextmanager
-def _figure(width: float, height: float) -> Iterator[tuple[Figure, Axes]]:
-    matplotlib = _matplotlib()
-    from matplotlib.figure import Figure
+def _bare(root: Element) -> Element:
+    """Drop the comments (one dated) and the script: the page is the same each time."""
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if not isinstance(child.tag, str) or child.tag.endswith("script"):
+                parent.remove(child)
+    return root
 
-    with matplotlib.rc_context(STYLE):
-        figure = Figure(figsize=(width, height), layout="constrained")
-        yield figure, figure.add_subplot()
+
+def _svg(chart: Chart, name: str) -> str:
+    chart.uuid = name  # the prefix of the chart's ids and styles, unique in the page
+    return str(chart.render(is_unicode=True))
 
 
-def _svg(figure: Figure) -> str:
-    """The figure as an ``<svg>`` element, without the XML prologue."""
-    buffer = io.StringIO()
-    with _matplotlib().rc_context(STYLE):
-        figure.savefig(buffer, format="svg", metadata={"Date": None})
-    text = buffer.getvalue()
-    return re.sub(r"^.*?(?=<svg)", "", text, count=1, flags=re.S)
+def _point(value: float, low: float, high: float) -> dict[str, object]:
+    return {"value": value, "ci": {"low": low, "high": high}}
 
 
 def win_rates(report: ReportDict) -> str:
-    """Each role's win rate per run of a sweep (or for the one run), with its 95% band."""
-    runs = report["runs"]
-    keys = report["sweep"]
-    labels = [", ".join(str(run["params"][key]) for key in keys) for run in runs] if keys \
-        else ["all games"]
-    with _figure(6.0, 3.0) as (figure, axes):
-        xs = list(range(len(runs)))
-        for index, role in enumerate(runs[0]["wins"]):
-            color = COLORS[index % len(COLORS)]
-            rates = [run["win_rate"][role] for run in runs]
-            lows = [run["ci95"][role][0] for run in runs]
-            highs = [run["ci95"][role][1] for run in runs]
-            if len(runs) > 1:
-                axes.fill_between(xs, lows, highs, color=color, alpha=0.2, linewidth=0)
-                axes.plot(xs, rates, marker="o", color=color, label=role)
-            else:
-                axes.errorbar([index], rates, yerr=[[rates[0] - lows[0]], [highs[0] - rates[0]]],
-                              fmt="o", color=color, capsize=6, label=role)
-        if len(runs) > 1:
-            axes.set_xticks(xs, labels)
-            axes.set_xlabel(", ".join(keys))
-        else:
-            axes.set_xticks(list(range(len(runs[0]["wins"]))), list(runs[0]["wins"]))
-            axes.set_xlim(-0.6, len(runs[0]["wins"]) - 0.4)
-        axes.axhline(0.5, color="#999", linewidth=0.8, linestyle=":")
-        axes.set_ylim(0, 1)
-        axes.set_ylabel("win rate (95% band)")
-        axes.legend(loc="best", frameon=False)
-        return _svg(figure)
+    """Each role's win rate per run of a sweep (or for the one run), with its 95% interval."""
+    runs, keys = report["runs"], report["sweep"]
+    chart = _chart("Line", range=(0, 1), y_title="win rate (95% interval)",
+                   x_title=", ".join(keys) or None, stroke=len(runs) > 1, dots_size=4)
+    chart.x_labels = [", ".join(str(run["params"][key]) for key in keys) for run in runs] \
+        if keys else ["all games"]
+    for role in runs[0]["wins"]:
+        chart.add(role, [_point(run["win_rate"][role], *run["ci95"][role]) for run in runs])
+    return _svg(chart, "win-rates")
 
 
 def lengths(report: ReportDict) -> str:
     """The histogram of game lengths, one set of bars per run of a sweep."""
-    runs = report["runs"]
-    keys = report["sweep"]
-    with _figure(6.0, 3.0) as (figure, axes):
-        share = 0.8 / len(runs)  # of a bin's width, for each run's bar
-        for index, run in enumerate(runs):
-            bins = run["length"]["histogram"]
-            spans = [b["to"] - b["from"] + 1 for b in bins]
-            label = ", ".join(f"{key}={run['params'][key]}" for key in keys) or None
-            axes.bar([(b["from"] + b["to"]) / 2 + span * (share * (index + 0.5) - 0.4)
-                      for b, span in zip(bins, spans, strict=True)],
-                     [b["games"] / (run["games"] or 1) for b in bins],
-                     width=[span * share for span in spans],
-                     color=COLORS[index % len(COLORS)], label=label)
-        axes.set_xlabel("rounds")
-        axes.set_ylabel("share of games")
-        if keys:
-            axes.legend(frameon=False, fontsize=7)
-        return _svg(figure)
+    runs, keys = report["runs"], report["sweep"]
+    chart = _chart("Histogram", x_title="rounds", y_title="share of games",
+                   show_legend=bool(keys))
+    share = 0.8 / len(runs)  # of a bin's width, for each run's bar
+    for index, run in enumerate(runs):
+        bars = []
+        for b in run["length"]["histogram"]:
+            span = b["to"] - b["from"] + 1
+            start = b["from"] - 0.4 * span + share * span * index
+            bars.append((b["games"] / (run["games"] or 1), start, start + share * span))
+        chart.add(", ".join(f"{key}={run['params'][key]}" for key in keys) or "games", bars)
+    return _svg(chart, "lengths")
 
 
 def tension_curves(shape: TensionDict) -> str:
-    """The evaluation over the rounds: medians and quartiles for winners and losers.
+    """The evaluation over the rounds: medians, with quartiles, for winners and losers.
 
     A round only few games reached is left out: its quartiles would be noise.
     """
     fewest = max(MIN_GAMES, shape["games"] // 50)
     rounds = [row for row in shape["rounds"] if row["winner"]["games"] >= fewest]
-    xs = [row["round"] for row in rounds]
-    marker = "o" if len(rounds) <= 20 else None
-    with _figure(6.0, 3.0) as (figure, axes):
-        for side, color in (("winner", COLORS[2]), ("loser", COLORS[1])):
-            spreads = [row[side] for row in rounds]  # type: ignore[literal-required]
-            axes.fill_between(xs, [s["q1"] for s in spreads], [s["q3"] for s in spreads],
-                              color=color, alpha=0.2, linewidth=0)
-            axes.plot(xs, [s["median"] for s in spreads], marker=marker, color=color,
-                      label=f"{side}s (median, quartiles)")
-        axes.set_xlabel(f"round (those that {fewest} games or more reached)")
-        axes.set_ylabel("evaluation at the round's start")
-        axes.legend(frameon=False)
-        return _svg(figure)
+    chart = _chart("Line", colors=(COLORS[2], COLORS[1]), dots_size=3,
+                   x_title=f"round (those that {fewest} games or more reached)",
+                   y_title="evaluation at the round's start")
+    chart.x_labels = [str(row["round"]) for row in rounds]
+    for side in ("winner", "loser"):
+        spreads = [row[side] for row in rounds]
+        chart.add(f"{side}s (median, quartiles)",
+                  [_point(s["median"], s["q1"], s["q3"]) for s in spreads])
+    return _svg(chart, "tension")
 
 
 def impacts(cards: list[CardRow]) -> str:
@@ -132,18 +102,15 @@ def impacts(cards: list[CardRow]) -> str:
     rated = [row for row in cards if row["impact"] is not None]
     half = CARDS_SHOWN // 2
     shown = rated if len(rated) <= CARDS_SHOWN else rated[:half] + rated[-half:]
-    with _figure(6.0, 0.6 + 0.22 * len(shown)) as (figure, axes):
-        ys = list(range(len(shown)))[::-1]
-        for y, row in zip(ys, shown, strict=True):
-            impact = row["impact"] or 0.0
-            low, high = row["impact_ci95"]
-            color = COLORS[0] if impact >= 0 else COLORS[1]
-            axes.errorbar([impact], [y], xerr=[[impact - low], [high - impact]], fmt="o",
-                          color=color, markersize=3, capsize=2)
-        axes.set_yticks(ys, [f"{row['card']} ({row['role']})" for row in shown])
-        axes.axvline(0, color="#999", linewidth=0.8)
-        axes.set_xlabel("win rate when played minus the role's win rate (95% interval)")
-        return _svg(figure)
+    bounds = [0.0, *(end for row in shown for end in row["impact_ci95"])]
+    chart = _chart("HorizontalBar", height=90 + 22 * len(shown), show_legend=False,
+                   range=(min(bounds), max(bounds)), truncate_label=-1,
+                   x_title="win rate when played, minus the role's (95% interval)")
+    chart.x_labels = [f"{row['card']} ({row['role']})" for row in shown][::-1]
+    chart.add("impact", [dict(_point(row["impact"] or 0.0, *row["impact_ci95"]),
+                              color=COLORS[0] if (row["impact"] or 0.0) >= 0 else COLORS[1])
+                         for row in shown][::-1])
+    return _svg(chart, "cards")
 
 
 __all__ = ["impacts", "lengths", "tension_curves", "win_rates"]
