@@ -2,8 +2,8 @@
 
     python benchmarks/bench_report.py [PACK] [--games N] [--repeat R]
 
-Prints the best of R runs of each, as CPU seconds of this process (the least disturbed by
-other work on a shared machine):
+Runs each pair R times, interleaved (simulate, then the report), and prints the medians, as
+CPU seconds (the least disturbed by other work on a shared machine), with the load average:
 
 - the games: ``simulate`` against the traced games of ``make_report`` (the same games, with
   what the report reads collected as they are played) and its figures;
@@ -17,7 +17,9 @@ Nothing here is a pass/fail test.
 from __future__ import annotations
 
 import argparse
+import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,52 +32,58 @@ from rulekit.report.page import write_report
 from rulekit.sim.simulation import simulate
 
 
-def best_cpu(repeat: int, work: Callable[[], object]) -> float:
-    """The fewest CPU seconds of ``repeat`` runs of ``work``."""
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.process_time()
-        work()
-        best = min(best, time.process_time() - started)
-    return best
+def cpu(work: Callable[[], object]) -> float:
+    """The CPU seconds of one run of ``work``."""
+    started = time.process_time()
+    work()
+    return time.process_time() - started
 
 
-def command_cpu(repeat: int, argv: list[str]) -> float:
-    """The fewest CPU seconds (user + system) of ``repeat`` runs of a child process."""
-    best = float("inf")
-    for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        best = min(best, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return best
+def command_cpu(argv: list[str]) -> float:
+    """The CPU seconds (user + system) of one run of a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def pairs(repeat: int, first: Callable[[], float], second: Callable[[], float]) -> str:
+    """Run both ``repeat`` times, interleaved: their medians and the median of the ratios."""
+    runs = [(first(), second()) for _ in range(repeat)]
+    a, b = (statistics.median(side) for side in zip(*runs, strict=True))
+    ratio = statistics.median(y / x for x, y in runs)
+    return f"simulate {a:.3f} s, report {b:.3f} s: {ratio:.2f}x"
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pack", nargs="?", default="carchase")
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     pack, games, repeat = args.pack, args.games, args.repeat
+    print(f"{pack}, {games} games, medians of {repeat} interleaved pairs (CPU seconds); "
+          f"{load()}")
     simulate(pack, games=10)  # load once: the lark parser's cache, the imports
-    plain = best_cpu(repeat, lambda: simulate(pack, games=games, seed=1))
+    print("games:   ", pairs(repeat, lambda: cpu(lambda: simulate(pack, games=games, seed=1)),
+                             lambda: cpu(lambda: make_report(pack, games=games, seed=1))))
     report = make_report(pack, games=games, seed=1)
-    traced = best_cpu(repeat, lambda: make_report(pack, games=games, seed=1))
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / "report.html"
-        write_report(report, target)  # matplotlib's import and font cache, once
-        page = best_cpu(repeat, lambda: write_report(report, target))
+        write_report(report, target)  # the charting library's import, once
+        page = statistics.median(cpu(lambda: write_report(report, target))
+                                 for _ in range(repeat))
+        print(f"page:     charts and HTML {page:.3f} s")
         rulekit = [sys.executable, "-m", "rulekit"]
         run = ["-n", str(games), "--seed", "1", "--quiet"]
-        simulate_command = command_cpu(repeat, [*rulekit, "simulate", pack, *run])
-        report_command = command_cpu(repeat, [*rulekit, "report", pack, *run, "-o",
-                                              str(target)])
-    print(f"{pack}, {games} games, best of {repeat} (CPU seconds)")
-    print(f"games:    simulate {plain:.3f} s, report {traced:.3f} s: {traced / plain:.2f}x")
-    print(f"page:     charts and HTML {page:.3f} s")
-    print(f"commands: simulate {simulate_command:.3f} s, report {report_command:.3f} s: "
-          f"{report_command / simulate_command:.2f}x")
+        print("commands:", pairs(
+            repeat, lambda: command_cpu([*rulekit, "simulate", pack, *run]),
+            lambda: command_cpu([*rulekit, "report", pack, *run, "-o", str(target)])))
+    print(load())
 
 
 if __name__ == "__main__":

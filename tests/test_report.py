@@ -32,6 +32,16 @@ def test_report_writes_one_self_contained_page(run: Run, tmp_path: Path) -> None
     assert not list(tmp_path.glob(".*.tmp"))  # written through a temporary file, then moved
 
 
+def test_the_same_run_writes_the_same_page(run: Run, tmp_path: Path) -> None:
+    pages = []
+    for name in ("one.html", "two.html"):
+        code, _, _ = run("report", "carchase", "-n", "20", "--seed", "2", "-o", tmp_path / name,
+                         "--quiet")
+        assert code == 0
+        pages.append((tmp_path / name).read_bytes())
+    assert pages[0] == pages[1]
+
+
 def test_json_cards_give_each_card_its_impact_with_an_interval(run: Run) -> None:
     code, out, _ = run("report", "carchase", "-n", "60", "--json")
     report = json.loads(out)
