@@ -70,27 +70,31 @@ def test_workers_give_the_same_figures() -> None:
     assert one["cards"] == two["cards"] and one["tension"] == two["tension"]
 
 
-def test_a_card_counts_as_played_only_when_its_owner_plays_it() -> None:
+def test_a_card_counts_as_played_in_the_phase_its_owner_plays_it() -> None:
     # Without exchanges, the Law plays cards only in contests, where a Fugitive card is refused.
     report = make_report("carchase", {"discard_limit": 0}, games=60, seed=1)
-    law = {row["card"]: row for row in report["cards"] if row["role"] == "law"}
-    assert law["lie_low"]["held"] > 0 and law["lie_low"]["played"] == 0
-    assert law["lie_low"]["impact"] is None
-    assert law["checkpoint"]["played"] > 0
-    # With exchanges, a card discarded by choice counts as played.
+    law = [row for row in report["cards"] if row["role"] == "law"]
+    lie_low = [row for row in law if row["card"] == "lie_low"]
+    assert lie_low == [row for row in lie_low if row["phase"] is None and row["played"] == 0]
+    assert lie_low[0]["held"] > 0 and lie_low[0]["impact"] is None
+    checkpoint = {row["phase"]: row for row in law if row["card"] == "checkpoint"}
+    assert set(checkpoint) == {"escape"} and checkpoint["escape"]["played"] > 0
+    # With exchanges, a card discarded by choice is played in the Draw phase, on a row apart.
     swapped = make_report("carchase", games=60, seed=1)
-    assert any(row["card"] == "lie_low" and row["role"] == "law" and row["played"]
-               for row in swapped["cards"])
+    phases = {row["phase"] for row in swapped["cards"]
+              if row["card"] == "checkpoint" and row["role"] == "law"}
+    assert phases == {"draw", "escape"}
+    assert any(row["card"] == "lie_low" and row["role"] == "law" and row["phase"] == "draw"
+               and row["played"] for row in swapped["cards"])
 
 
 @pytest.mark.slow
 def test_a_planted_imbalance_comes_out_first() -> None:
-    # Checkpoint scores 30 in this variant. Without exchanges, a card played is a card played
-    # in a contest, not one thrown away at random.
-    cards = make_report(PLANTED, {"discard_limit": 0}, games=3000, seed=1)["cards"]
+    # Checkpoint scores 30 in this variant: played in the Escape, it wins the game.
+    cards = make_report(PLANTED, games=3000, seed=1)["cards"]
     first = cards[0]
-    assert (first["card"], first["role"]) == ("checkpoint", "law")
-    # Its interval is clear of every other card's seen in enough games to say anything.
+    assert (first["card"], first["role"], first["phase"]) == ("checkpoint", "law", "escape")
+    # Its interval is clear of every other row's seen in enough games to say anything.
     others = [row for row in cards[1:] if row["played"] >= 30]
     assert others and first["impact_ci95"][0] > max(row["impact_ci95"][1] for row in others)
 

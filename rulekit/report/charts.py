@@ -106,7 +106,7 @@ def impacts(cards: list[CardRow]) -> str:
     chart = _chart("HorizontalBar", height=90 + 22 * len(shown), show_legend=False,
                    range=(min(bounds), max(bounds)), truncate_label=-1,
                    x_title="win rate when played, minus the role's (95% interval)")
-    chart.x_labels = [f"{row['card']} ({row['role']})" for row in shown][::-1]
+    chart.x_labels = [f"{row['card']} ({row['role']}, {row['phase']})" for row in shown][::-1]
     chart.add("impact", [dict(_point(row["impact"] or 0.0, *row["impact_ci95"]),
                               color=COLORS[0] if (row["impact"] or 0.0) >= 0 else COLORS[1])
                          for row in shown][::-1])

@@ -15,16 +15,18 @@ FLAG = 0.05  # a card is flagged when its interval misses the base rate by this 
 
 
 class CardRow(TypedDict):
-    """One card in one role's hands: how often it was played and how its owner fared."""
+    """One card in one role's hands, and a phase it was played in: how often, how its owner
+    fared."""
 
     card: str
     role: str
+    phase: str | None  # the phase it was played in; None for a card its role never played
     held: int  # games in which the role held it
-    played: int  # games in which the role played it
+    played: int  # games in which the role played it in that phase
     play_rate: float
     played_win_rate: float | None
     played_ci95: list[float]
-    not_played: int  # games in which the role held it and did not play it
+    not_played: int  # games in which the role held it and did not play it in that phase
     not_played_win_rate: float | None
     not_played_ci95: list[float]
     base_rate: float  # the role's win rate over every game
@@ -107,27 +109,37 @@ def _rate(count: int, games: int) -> float:
 
 
 def card_rows(traces: Traces, wins: dict[str, int], games: int) -> list[CardRow]:
-    """Every (card, role) held in some game, the highest impact first."""
+    """A row per (card, role, phase) played, and per card a role held but never played; the
+    highest impact first."""
     rows: list[CardRow] = []
     for role, held in traces.held.items():
         base = _rate(wins.get(role, 0), games)
+        phases: dict[str, list[str | None]] = {card: [] for card in held}
+        for card, played_in in sorted(traces.played[role]):
+            phases[card].append(played_in)
         for card, held_games in held.items():
-            played = traces.played[role][card]
-            won = traces.played_won[role][card]
-            others, others_won = held_games - played, traces.held_won[role][card] - won
-            low, high = wilson_interval(won, played)
-            impact = won / played - base if played else None
-            rows.append({
-                "card": card, "role": role, "held": held_games, "played": played,
-                "play_rate": _rate(played, held_games),
-                "played_win_rate": won / played if played else None,
-                "played_ci95": [low, high], "not_played": others,
-                "not_played_win_rate": others_won / others if others else None,
-                "not_played_ci95": list(wilson_interval(others_won, others)),
-                "base_rate": base, "impact": impact, "impact_ci95": [low - base, high - base],
-                "flagged": played > 0 and (low - base >= FLAG or base - high >= FLAG)})
+            for phase in phases[card] or [None]:
+                played = traces.played[role][card, phase] if phase is not None else 0
+                won = traces.played_won[role][card, phase] if phase is not None else 0
+                rows.append(_card_row(card, role, phase, held_games, played, won,
+                                      traces.held_won[role][card], base))
     return sorted(rows, key=lambda row: (row["impact"] is None, -(row["impact"] or 0.0),
-                                         row["card"], row["role"]))
+                                         row["card"], row["role"], row["phase"] or ""))
+
+
+def _card_row(card: str, role: str, phase: str | None, held_games: int, played: int,
+              won: int, held_won: int, base: float) -> CardRow:
+    others, others_won = held_games - played, held_won - won
+    low, high = wilson_interval(won, played)
+    impact = won / played - base if played else None
+    return {"card": card, "role": role, "phase": phase, "held": held_games, "played": played,
+            "play_rate": _rate(played, held_games),
+            "played_win_rate": won / played if played else None,
+            "played_ci95": [low, high], "not_played": others,
+            "not_played_win_rate": others_won / others if others else None,
+            "not_played_ci95": list(wilson_interval(others_won, others)),
+            "base_rate": base, "impact": impact, "impact_ci95": [low - base, high - base],
+            "flagged": played > 0 and (low - base >= FLAG or base - high >= FLAG)}
 
 
 def _spread(counts: dict[int, int]) -> Spread:

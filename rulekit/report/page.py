@@ -111,12 +111,13 @@ def _impact(row: CardRow) -> str:
 def _cards(cards: list[CardRow]) -> str:
     if not cards:
         return "<p class=note>No card was held in a hand: there are no cards to rate.</p>"
-    rows = [[escape(row["card"]), escape(row["role"]), str(row["held"]),
+    rows = [[escape(row["card"]), escape(row["role"]), escape(row["phase"] or "-"),
+             str(row["held"]),
              _pct(row["play_rate"]), f"{_pct(row['played_win_rate'])} "
              f"({_ci(row['played_ci95'])})", f"{_pct(row['not_played_win_rate'])}",
              _pct(row["base_rate"]),
              _impact(row)] for row in cards]
-    head = ["card", "role", "games held", "played in", "owner won, played (95% CI)",
+    head = ["card", "role", "phase played", "games held", "played in", "owner won, played (95% CI)",
             "held, not played", "role's rate", "impact (points)"]
     return charts.impacts(cards) + _table(head, rows)
 
@@ -137,10 +138,12 @@ def html_page(report: ReportDict) -> str:
                   "<h2>Tension</h2>", _tension(report["tension"]),
                   "<h2>Skill</h2>", _skill(report["skill"]),
                   "<h2>Cards, by impact</h2>",
-                  "<p class=note>A card is played when its owner chooses it from a hand and it "
-                  "leaves the hand before the owner's first decision of a later round. Impact: "
-                  "how far the owner's win rate in games where it played the card stands from "
-                  "the role's rate; a correlation, not a cause. Flagged in red when the "
+                  "<p class=note>A card is played in a phase when its owner chooses it from a "
+                  "hand in that phase and it leaves the hand before the owner's first decision "
+                  "of a later round. A row per card and phase, so a card thrown away in one "
+                  "phase stands apart from the same card played in another. Impact: how far "
+                  "the owner's win rate in games where it played the card in that phase stands "
+                  "from the role's rate; a correlation, not a cause. Flagged in red when the "
                   "interval misses that rate by 5 points or more.</p>",
                   _cards(report["cards"])]
     return ("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"

@@ -1,9 +1,10 @@
 """What a designer's report reads from each game as it is played: cards played, positions.
 
 A :class:`GameTrace` is a game's log that reads each choice as it is added (a quiet game still
-records choices). A card is *played* when its owner chooses it from a hand (a pile of that
-role that only it sees) and it leaves that pile before the owner's first choice of a later
-round (or the end).
+records choices). A card is *played* in a phase ("setup" before the first) when its owner
+chooses it from a hand (a pile of that role that only it sees) in that phase and it leaves
+that pile before the owner's first choice of a later round (or the end). Plays are counted per
+phase, so a card thrown away in one phase stands apart from the same card played in another.
 :class:`Traces` holds the counts of many games; traces merge exactly in any order.
 """
 
@@ -62,10 +63,15 @@ def card_name(card: str) -> str:
     return card.partition("#")[0]
 
 
-Counts = dict[str, Counter[str]]  # role -> card -> games (or plays)
+Counts = dict[str, Counter[str]]  # role -> card -> games
+Plays = dict[str, Counter[tuple[str, str]]]  # role -> (card, phase) -> games
 
 
 def _counts() -> Counts:
+    return defaultdict(Counter)
+
+
+def _plays() -> Plays:
     return defaultdict(Counter)
 
 
@@ -73,14 +79,14 @@ def _counts() -> Counts:
 class Traces:
     """Counts over many traced games (those with a winner, for the positions).
 
-    Per role and card: the games it was ``held`` in (and ``held_won``), and those it was
-    ``played`` in (and ``played_won``).
+    Per role and card: the games it was ``held`` in (and ``held_won``); per role, card and
+    phase: those it was ``played`` in during that phase (and ``played_won``).
     """
 
     held: Counts = field(default_factory=_counts)
     held_won: Counts = field(default_factory=_counts)
-    played: Counts = field(default_factory=_counts)
-    played_won: Counts = field(default_factory=_counts)
+    played: Plays = field(default_factory=_plays)
+    played_won: Plays = field(default_factory=_plays)
     # (round, 1 for the winner or 0 for a loser, evaluation in hundredths) -> games
     positions: dict[tuple[int, int, int], int] = field(default_factory=dict)
     settled: dict[int, int] = field(default_factory=dict)  # round the lead became the
@@ -126,10 +132,12 @@ class Traces:
 
     def merge(self, other: Traces) -> None:
         """Add the counts of ``other``."""
-        for mine, theirs in ((self.held, other.held), (self.held_won, other.held_won),
-                             (self.played, other.played), (self.played_won, other.played_won)):
+        for mine, theirs in ((self.held, other.held), (self.held_won, other.held_won)):
             for role, counts in theirs.items():
                 mine[role].update(counts)
+        for plays, more in ((self.played, other.played), (self.played_won, other.played_won)):
+            for role, counted in more.items():
+                plays[role].update(counted)
         _add(self.positions, other.positions)
         _add(self.settled, other.settled)
         _add(self.changes, other.changes)
@@ -173,9 +181,9 @@ class GameTrace(list[Event]):
         self.state = state
         self.zones = state["zones"]
         self.held: dict[str, set[str]] = {role: set() for role in tracer.roles}
-        self.played: dict[str, set[str]] = {role: set() for role in tracer.roles}
-        # (role, card, its hand, round) of the cards chosen from a hand, not yet settled
-        self.chosen: list[tuple[str, str, str, int]] = []
+        self.played: dict[str, set[tuple[str, str]]] = {role: set() for role in tracer.roles}
+        # (role, card, its hand, round, phase) of the cards chosen from a hand, not yet settled
+        self.chosen: list[tuple[str, str, str, int, str]] = []
         self.round = -1
         self.points: list[tuple[int, list[float]]] = []  # (round, evaluation of each role)
 
@@ -190,19 +198,20 @@ class GameTrace(list[Event]):
             self.points.append((self.round, self.tracer.evaluate(self.state)))
         if self.chosen:
             self.settle(role)
-        zones = self.zones
+        zones, phase = self.zones, self.state["phase"] or "setup"
         held = self.held[role]
         for key in self.tracer.hands[role]:
             pile = zones[key]
             held.update(pile)
             if value.__class__ is str:
                 if value in pile:
-                    self.chosen.append((role, value, key, self.round))
+                    self.chosen.append((role, value, key, self.round, phase))
             elif isinstance(value, list):
-                self.chosen += [(role, card, key, self.round) for card in value if card in pile]
+                self.chosen += [(role, card, key, self.round, phase)
+                                for card in value if card in pile]
 
     def settle(self, role: str | None = None) -> None:
-        """Count as played the cards chosen before that have left their hand.
+        """Count as played, in their phase, the cards chosen before that have left their hand.
 
         A card still in its hand at its owner's first choice of a later round, or at the end
         (``role`` None), was not played.
@@ -210,12 +219,12 @@ class GameTrace(list[Event]):
         zones = self.zones
         kept = []
         for entry in self.chosen:
-            owner, card, key, round_ = entry
+            owner, card, key, round_, phase = entry
             if card not in zones[key]:
-                self.played[owner].add(card_name(card) if self.tracer.copies else card)
+                self.played[owner].add((card_name(card) if self.tracer.copies else card, phase))
             elif role is not None and (owner != role or round_ == self.round):
                 kept.append(entry)
         self.chosen = kept
 
 
-__all__ = ["Counts", "GameTrace", "Tracer", "Traces", "card_name", "evaluation"]
+__all__ = ["Counts", "GameTrace", "Plays", "Tracer", "Traces", "card_name", "evaluation"]
