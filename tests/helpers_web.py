@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,11 +25,11 @@ class Recorded:
         return [m for m in map(json.loads, self.texts) if m["type"] == "view"]
 
 
-def pick(question: dict[str, Any], rand: random.Random) -> str:
-    """A random answer to a question as a page shows it."""
+def pick(question: dict[str, Any], rand: random.Random, fewest: bool = False) -> str:
+    """A random answer to a question as a page shows it; ``fewest`` items of a subset."""
     if question["kind"] == "one":
         return rand.choice(question["options"])["id"]
-    count = rand.randint(question["min"], question["max"])
+    count = question["min"] if fewest else rand.randint(question["min"], question["max"])
     chosen = {item["id"] for item in rand.sample(question["items"], count)}
     ids = [item["id"] for item in question["items"] if item["id"] in chosen]
     return "+".join(ids) or "none"
@@ -58,15 +59,23 @@ def _page(connect: Any, record: Recorded, rand: random.Random, errors: list[str]
           limit: int) -> None:
     question = None
     answered = 0
+    refused = False
+    sent = ""
     with connect as socket:
         for _ in range(limit):
             text = socket.receive_text()
             record.texts.append(text)
             message = json.loads(text)
+            if message["type"] == "error" and message["message"].startswith("Too many"):
+                time.sleep(1)  # answering at once, faster than a person: the rate bound
+                socket.send_text(sent)
+                continue
             if message["type"] == "error":
                 if not message["message"].startswith("Not an answer") or question is None:
                     errors.append(message["message"])
                     return
+                time.sleep(0.2)  # as a person would, and within the pages' message rate
+                refused = True
             elif message["type"] == "view":
                 if message["result"] is not None:
                     return
@@ -77,5 +86,7 @@ def _page(connect: Any, record: Recorded, rand: random.Random, errors: list[str]
                 continue
             if question is not None and record.role is not None:
                 answered = question["ask"]
-                socket.send_text(json.dumps({"ask": question["ask"],
-                                             "answer": pick(question, rand)}))
+                sent = json.dumps({"ask": question["ask"],
+                                   "answer": pick(question, rand, refused)})
+                socket.send_text(sent)
+                refused = False

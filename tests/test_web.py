@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from rulekit.play.savefile import read_save
 from rulekit.web import Room, Server, new_room, resumed_room
-from rulekit.web.server import BURST
+from rulekit.web.server import BURST, PAGES_PER_LINK
 
 
 @pytest.fixture
@@ -183,3 +184,15 @@ def test_serve_says_what_is_wrong_with_its_command_line(
     assert code == 1 and "did you mean 'human'" in err
     code, _, err = run("serve", "--resume", "nothing.json")
     assert code == 1 and "nothing.json: no such save file" in err
+
+
+def test_a_link_opens_a_bounded_number_of_pages(room: Room) -> None:
+    token = _tokens(room)["law"]
+    with TestClient(Server([room]).app()) as client, contextlib.ExitStack() as pages:
+        for _ in range(PAGES_PER_LINK):
+            _next_view(pages.enter_context(client.websocket_connect("/ws/" + token)))
+        with pytest.raises(WebSocketDisconnect) as refused, \
+                client.websocket_connect("/ws/" + token):
+            pass
+        assert refused.value.code == 1008
+        _next_view(pages.enter_context(client.websocket_connect("/ws/" + _tokens(room)[None])))

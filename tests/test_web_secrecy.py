@@ -90,7 +90,8 @@ def test_no_page_is_sent_what_its_seat_cannot_see(pack: str, tmp_path: Path,
         for text in record.texts:
             sent = json.loads(text)
             if sent["type"] == "error":  # a random pick the rules refuse, with the pack's
-                assert sent["message"].startswith("Not an answer")  # reason (lang/reasons)
+                # reason (lang/reasons), or the page's own answers coming too fast
+                assert sent["message"].startswith(("Not an answer", "Too many messages"))
                 continue
             if sent["type"] != "view":
                 assert sent["type"] == "board"  # the pack's map: the same for everyone

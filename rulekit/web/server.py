@@ -29,6 +29,7 @@ MAX_MESSAGE = 4096  # bytes of one message from a page; uvicorn refuses bigger f
 RATE = 5.0  # messages a page may send per second, on average
 BURST = 20  # messages a page may send at once
 POLICY_VIOLATION = 1008  # the WebSocket close code for a refused link
+PAGES_PER_LINK = 8  # open pages of one link at once: tabs, phones, a reload
 
 
 def static_folder() -> Path:
@@ -107,7 +108,9 @@ class Server:
     async def socket(self, socket: WebSocket) -> None:
         token = socket.path_params["token"]
         room = self.by_token.get(token)
-        if room is None:
+        open_pages = sum(page.role == room.tokens[token] for page in self.pages[id(room)]) \
+            if room is not None else 0
+        if room is None or open_pages >= PAGES_PER_LINK:
             await socket.close(POLICY_VIOLATION)  # before accept: an HTTP 403
             return
         await socket.accept()
