@@ -69,6 +69,7 @@ class Pages:
         self.sent_at: float | None = None
         self.sender: str | None = None
         self.latencies: list[float] = []
+        self.stop_after: int | None = None  # answers, all pages together
 
     async def play(self, role: str, deadline: float) -> None:
         async with websockets.connect(f"{self.url}/ws/{self.links[role]}") as socket:
@@ -84,7 +85,8 @@ class Pages:
                     self.latencies.append(time.perf_counter() - self.sent_at)
                     self.sent_at = None
                 question = message["question"]
-                if message["result"] is not None:
+                if message["result"] is not None or self.stop_after is not None \
+                        and sum(self.asked.values()) >= self.stop_after:
                     return
                 if question is not None and question["ask"] > answered:
                     answered = self.asked[role] = question["ask"]
@@ -147,7 +149,8 @@ def kill_and_resume(port: int) -> None:
                "--port", str(port)]
     links = _serve(command, folder)
     pages = Pages(f"ws://127.0.0.1:{port}", links, 4)
-    asyncio.run(_games_until(pages, 1.0))
+    pages.stop_after = 15  # a game is some 28 answers: kill it midway
+    asyncio.run(_games_until(pages, 10))
     os.kill(int(links["pid"]), signal.SIGKILL)
     saved = next(folder.glob("rulekit-carchase-*.json"))
     saved.rename(save)
