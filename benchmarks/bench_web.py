@@ -85,7 +85,7 @@ class Pages:
                     self.latencies.append(time.perf_counter() - self.sent_at)
                     self.sent_at = None
                 question = message["question"]
-                if message["result"] is not None or (self.stop_after is not None \
+                if message["result"] is not None or (self.stop_after is not None
                         and sum(self.asked.values()) >= self.stop_after):
                     return
                 if question is not None and question["ask"] > answered:
