@@ -5,7 +5,7 @@
 
 Random players play ``N`` games (seeds 0, 1, ...), up to round ``R``. Figures:
 
-- ``update_ms``: one ``Belief.update`` per decision of each role, as a bot's ``belief_for``
+- ``update_ms``: one ``Belief.update`` per decision of each role, as a bot's ``view.belief``
   makes it (default caps, or ``--caps PARTICLES,FRONTIER,KEEP``): the median, mean and
   largest, in milliseconds;
 - ``determinize_us``: ``determinize(game, state, role, rng)`` called ``K`` times on each state
@@ -69,14 +69,14 @@ def determinizations(game: Game, games: list[list[dict[str, Any]]], calls: int
                      ) -> tuple[list[float], list[float], list[float]]:
     """Seconds per call (mean over ``calls``), first calls, later calls, per state and role."""
     mean, first, later = [], [], []
-    rand = random.Random(3)
+    rand, kept = random.Random(3), {}
     for states in games:
         for state in states:
             for decision in game.pending(state):
                 times = []
                 for _ in range(calls):
                     started = time.process_time()
-                    determinize(game, state, decision.player, rand)
+                    determinize(game, state, decision.player, rand, kept)
                     times.append(time.process_time() - started)
                 mean.append(sum(times) / len(times))
                 first.append(times[0])

@@ -18,6 +18,9 @@ games finish, with the clock time).
 The full table asked for (200 games per role on Car Chase, 100 on Red Notice)::
 
     python benchmarks/bench_bots.py --games 200 --games-rn 100 --self-play 20 --workers 2
+
+``greedy`` in a pair is the scripted Car Chase player of ``baselines.py``
+(``--pairs ismcts-greedy,greedy-greedy carchase``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import resource
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from rulekit.bots.agent import View
 from rulekit.bots.ismcts import IsmctsAgent
@@ -37,6 +41,8 @@ from rulekit.engine.decisions import Decision, Option
 from rulekit.pack.loader import load_pack
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.simulation import play_game, simulate, wilson_interval
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # baselines.py, a plug-in agent
 
 
 def endings(ends: dict[tuple[str, str], int]) -> str:
@@ -157,7 +163,8 @@ def main() -> None:
     args = parser.parse_args()
     if not args.default_gc:
         tune_gc()
-    names = {"ismcts": args.ismcts, "heuristic": "heuristic", "random": "random"}
+    names = {"ismcts": args.ismcts, "heuristic": "heuristic", "random": "random",
+             "greedy": "baselines:CarChaseGreedy"}
     print("| pack | agent | against | role | wins [95%] | mean rounds | s/game (wall x workers "
           "/ CPU) | ends |")
     print("|---|---|---|---|---|---|---|---|")

@@ -64,6 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import carchase_plain
 
+from rulekit.bots.belief import Belief
 from rulekit.bots.determinize import determinize
 from rulekit.engine.game import Game, copy_state
 
@@ -190,16 +191,17 @@ def followed_time(game: Game, games: int, rounds: int = FOLLOWED_ROUNDS,
     times, again = [], []
     for index in range(games):
         play, rand = random.Random(index), random.Random(100 + index)
+        kept: dict[str, list[Belief]] = {}
         state = game.new_game(derive(11, index))
         while state["result"] is None and state["round"] <= rounds:
             decisions = game.pending(state)
             for decision in decisions:
                 started = time.process_time()
-                determinize(game, state, decision.player, rand)
+                determinize(game, state, decision.player, rand, kept)
                 times.append(time.process_time() - started)
                 for _ in range(draws):
                     started = time.process_time()
-                    determinize(game, state, decision.player, rand)
+                    determinize(game, state, decision.player, rand, kept)
                     again.append(time.process_time() - started)
             state = game.apply(state, {d.player: d.sample(play) for d in decisions},
                                in_place=True)

@@ -13,8 +13,23 @@ person reads::
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+LONGEST_WORD = 160  # characters of one word of a message (a name, a value, a path) shown
+_LONG_WORD = re.compile(r"\S{" + str(LONGEST_WORD + 1) + ",}")
+
+
+def cut(text: str) -> str:
+    """``text`` with each over-long word cut in its middle, where an ellipsis says so.
+
+    Every message and hint passes through it, so user text of any length reads in one line.
+    """
+    def short(word: re.Match[str]) -> str:
+        whole = word.group()
+        return f"{whole[:120]}…({len(whole) - 160:,} more)…{whole[-40:]}"
+    return _LONG_WORD.sub(short, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +59,10 @@ class RulekitError(Exception):
     """Base of every error rulekit raises on purpose."""
 
     def __init__(self, message: str, hint: str | None = None) -> None:
+        message = cut(message)
         super().__init__(message)
         self.message = message
-        self.hint = hint
+        self.hint = None if hint is None else cut(hint)
 
     def __str__(self) -> str:
         text = self.message
@@ -76,7 +92,12 @@ class _Located(RulekitError):
         if loc is not None and loc.source_line is not None:
             source = loc.source_line.rstrip("\n")
             source = source.expandtabs(1) if self.expand_tabs else source
-            lines += ["    " + source, "    " + " " * max(loc.column - 1, 0) + "^"]
+            column = max(loc.column - 1, 0)
+            if len(source) > 2 * LONGEST_WORD:  # the part around the caret
+                start = max(0, column - LONGEST_WORD // 2)
+                source = ("…" if start else "") + source[start:start + LONGEST_WORD] + "…"
+                column -= start - (1 if start else 0)
+            lines += ["    " + source, "    " + " " * column + "^"]
         return "\n".join(lines + ([f"hint: {self.hint}"] if self.hint else []))
 
 
@@ -121,6 +142,13 @@ class PackWarning(PackError):
     label = "warning: "
 
 
+class PackNote(PackError):
+    """Something in a working pack worth a second look: a side channel, say."""
+
+    kind = "note"
+    label = "note: "
+
+
 class PackErrors(RulekitError):
     """Several pack errors found in one pass, in file order."""
 
@@ -157,6 +185,35 @@ class UsageError(RulekitError):
 
 class SaveFileError(RulekitError):
     """A save file that cannot be read, or is of another pack version."""
+
+
+def near_name(name: str, candidates: Iterable[str]) -> str | None:
+    """The candidate a typo away from ``name``: one edit (two in a long name), not digits alone.
+
+    An edit adds, drops or changes a letter, or swaps two letters side by side. Names that
+    differ only in their digits (``token_1``, ``token_2``) are siblings, not typos. The
+    nearest wins, then the one of the same length.
+    """
+    most = 2 if len(name) >= 8 else 1
+    digits = str.maketrans("", "", "0123456789")
+    near = sorted((_edits(name, c), abs(len(c) - len(name)), c) for c in set(candidates)
+                  if c != name and abs(len(c) - len(name)) <= most
+                  and c.translate(digits) != name.translate(digits))
+    return near[0][2] if near and near[0][0] <= most else None
+
+
+def _edits(a: str, b: str) -> int:
+    """The edit distance of two texts, a swap of two neighbours counting as one edit."""
+    rows = [list(range(len(b) + 1))]
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            best = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                best = min(best, rows[-2][j - 2] + 1)
+            row.append(best)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

@@ -4,6 +4,7 @@ command line with it."""
 from __future__ import annotations
 
 import io
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -70,3 +71,32 @@ def key_of(menu: Menu, option_id: str) -> str:
     if key is None:
         raise KeyError(option_id)
     return key
+
+
+ENTRY = re.compile(r"^ +(\d+[a-z]?|[a-z])  \S")  # a line's key: 3, 2l; an action's: a
+CONTINUED = re.compile(r"^ {5,}\S")  # a long label wrapped under itself
+HINT = re.compile(r"^(Type a number|Type numbers|Press Enter)")
+
+
+def menu_keys(screen: str) -> list[str]:
+    """The keys of the last menu on ``screen``: the entry lines just above its hint line."""
+    lines = screen.replace("\r", "").split("\n")
+    hints = [i for i, line in enumerate(lines) if HINT.match(line)]
+    if not hints:  # the question asked again after a refusal: no menu on this screen
+        return []
+    hint = hints[-1]
+    keys: list[str] = []
+    for line in reversed(lines[:hint]):
+        found = ENTRY.match(line)
+        if found:
+            keys.insert(0, found.group(1))
+        elif not CONTINUED.match(line) and not line.startswith("  ... and "):
+            break
+    return keys
+
+
+def first_key(screen: str) -> str:
+    """What a person types to take the first line of the last menu on ``screen`` (a number;
+    Enter where there is none)."""
+    numbers = [key for key in menu_keys(screen) if key[:1].isdigit()]
+    return numbers[0] if numbers else ""

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from rulekit.bots.agent import View
+from rulekit.bots.agent import SeatBelief, View
 from rulekit.bots.belief import Belief
 from rulekit.bots.belief.sampling import stratified_pick
 from rulekit.bots.determinize import determinize
@@ -200,8 +200,10 @@ def test_two_determinizations_differ_where_the_observer_cannot_know() -> None:
         (decision,) = game.pending(state)
         answer = next(moves) if decision.player == "hider" else "none"
         state = game.apply(state, {decision.player: answer})
-    seeker = {determinize(game, state, "seeker", rng)["vars"]["hider_at"] for _ in range(20)}
-    hider = {determinize(game, state, "hider", rng)["vars"]["hider_at"] for _ in range(5)}
+    kept: dict[str, list[Belief]] = {}
+    seeker = {determinize(game, state, "seeker", rng, kept)["vars"]["hider_at"]
+              for _ in range(20)}
+    hider = {determinize(game, state, "hider", rng, kept)["vars"]["hider_at"] for _ in range(5)}
     assert seeker == {"a", "b", "c"}  # the north's alarm rang once: she is in the north
     assert hider == {"c"}
 
@@ -229,14 +231,14 @@ def test_two_determinizations_differ_where_the_observer_cannot_know() -> None:
 def test_the_view_offers_the_belief_without_the_state() -> None:
     game = shadow(4)
     rng = random.Random(2)
-    seat = random.Random(9)
+    seat, kept = random.Random(9), SeatBelief()
     state = game.new_game(0)
     while not game.is_over(state):
         decisions = game.pending(state)
         actions = {}
         for d in decisions:
             if d.player == "seeker":
-                view = View.of(game, "seeker", seat, state)
+                view = View.of(game, "seeker", seat, state, kept=kept)
                 sample = view.determinize(rng)
                 assert game.observe(sample, "seeker") == game.observe(state, "seeker")
                 assert view.belief is view.belief  # one belief per seat and game
@@ -285,10 +287,10 @@ def test_determinize_follows_a_game_and_comes_back_to_earlier_states() -> None:
     game = shadow(4)
     states: list[State] = []
     random_game(game, 4, None, lambda state: states.append(state))
-    rng = random.Random(6)
+    rng, kept = random.Random(6), {}
     for state in states + states[::-1] + states[::3]:
         for role in game.roles:
-            sample = determinize(game, state, role, rng)
+            sample = determinize(game, state, role, rng, kept)
             assert game.observe(sample, role) == game.observe(state, role)
 
 
@@ -320,7 +322,8 @@ def test_determinized_cards_differ_only_where_the_observer_cannot_see() -> None:
     game = load_pack("carchase").game
     state = contest_state(game)
     rng = random.Random(4)
-    drawn = [determinize(game, state, "law", rng) for _ in range(10)]
+    kept: dict[str, list[Belief]] = {}
+    drawn = [determinize(game, state, "law", rng, kept) for _ in range(10)]
     assert {tuple(s["zones"]["hand.law"]) for s in drawn} == {tuple(state["zones"]["hand.law"])}
     assert len({tuple(s["zones"]["hand.fugitive"]) for s in drawn}) > 5
     assert len({tuple(s["zones"]["deck"]) for s in drawn}) == 10
@@ -332,9 +335,9 @@ def test_a_determinized_state_asks_what_its_cards_allow() -> None:
     game = load_pack("carchase").game
     state = contest_state(game)
     state = game.apply(state, {"fugitive": game.decision_for(state, "fugitive").options()[-1]})
-    rng = random.Random(5)
+    rng, kept = random.Random(5), {}
     for _ in range(10):
-        drawn = determinize(game, state, "law", rng)
+        drawn = determinize(game, state, "law", rng, kept)
         (spec,) = [s for s in drawn["pending"] if s["player"] == "fugitive"]
         hand = drawn["zones"]["hand.fugitive"]
         refused = [card for card, _ in spec.get("refused", [])]

@@ -90,8 +90,8 @@ def test_the_player_reads_the_labels_at_the_prompt(play: Play, tmp_path: Path) -
                         "--no-color")
     assert code == 0, out
     menu = out.split("Alice: Choose one\n", 1)[1].split("Type a number", 1)[0]
-    assert menu.splitlines() == ["  1  (none)", "  2  One (x1)", "  3  Two (x2)",
-                                 "  4  Three (y3)", "  5  Four (y4)"]
+    assert menu.splitlines() == ["  0  (none)", "  1  One (x1)", "  2  Two (x2)",
+                                 "  3  Three (y3)", "  4  Four (y4)"]
     assert "Alice> three\n  -- Setup --\n  Three\n" in out  # a typed start of a label
 
 
@@ -105,3 +105,14 @@ def test_the_references_example_offers_what_the_reference_says(tmp_path: Path) -
     assert [(o.id, o.label) for o in decision.options()] == [("dock", "Dock (South)"),
                                                              ("tower", "Tower (North)")]
     assert decision.find("Tower (N").id == "tower"
+
+
+def test_a_label_may_read_the_public_map(tmp_path: Path) -> None:
+    from rulekit.pack.loader import load_pack
+    from tests.test_docs_examples import _write_sandbox
+
+    code = ('let dest = choose runner one of neighbors(@mill) label "{it}: {distance(it, @mill)}'
+            ' away, {count(neighbors(it))} routes by {edge(it, @mill)}" prompt "Move to"')
+    game = load_pack(_write_sandbox(tmp_path / "sandbox", code)).game
+    [decision] = game.pending(game.new_game(0))
+    assert decision.options()[0].label.startswith("Dock: 1 away, ")

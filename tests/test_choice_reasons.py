@@ -108,13 +108,25 @@ Play = Callable[..., tuple[int, str, str]]
 
 def test_the_player_reads_why_a_card_cannot_be_played(play: Play) -> None:  # noqa: F811
     # Seed 3: the Law holds Smokey (a Capture card) and two Location cards in the Search phase.
-    code, out, _ = play(["none", "smokey", "1 2", "none", "quit"], "play", "carchase",
+    from rulekit.play.render import Renderer
+
+    loaded = load_pack("carchase")
+    game = loaded.game
+    state = game.new_game(3)
+    search = game.pending(state)[0]
+    while not search.prompt.startswith("Play"):  # both discard none: the hands as dealt
+        state = game.apply(state, {search.player: search.option("none")})
+        search = game.pending(state)[0]
+    menu = Renderer.of(loaded).menu(search, game.observe(state, "law"))
+    places = " ".join(e.key for e in menu.entries if e.index is not None and game.symbols.cards[
+        str(search.items[e.index])]["type"] == "L")
+    code, out, _ = play(["none", "smokey", places, "none", "quit"], "play", "carchase",
                         "--seat", "law=human,fugitive=random", "--seed", "3", "--no-color")
     assert code == 0
     lines = out.splitlines()
     assert lines[lines.index("The Law> smokey") + 1] == \
         "Smokey is a Capture card: it cannot be played in the Search phase."
-    assert lines[lines.index("The Law> 1 2") + 1] == \
+    assert lines[lines.index(f"The Law> {places}") + 1] == \
         "Only one Location card may be played per phase."
 
 

@@ -135,7 +135,7 @@ def test_lint_warnings_are_printed_and_fail_only_with_strict(run: Run, tmp_path:
     edit(components, "zones:\n", "zones:\n  limbo:   {visibility: public}\n")
     components.write_text(components.read_text() + "  helper:\n    returns: \"1\"\n")
     edit(flow, "setup: |\n  shuffle deck\n",
-         "setup: |\n  shuffle deck\n  let x = choose law one of limbo prompt \"Pick\"\n")
+         "setup: |\n  shuffle deck\n  let x = choose law one of limbo optional prompt \"Pick\"\n")
     edit(flow, "procedures:\n", "procedures:\n  unused_proc:\n    do: pass\n")
     edit(flow, "    - when: \"heat >= 3\"", "    - when: \"heat == 0\"")
     code, out, err = run("validate", folder)
@@ -144,10 +144,10 @@ def test_lint_warnings_are_printed_and_fail_only_with_strict(run: Run, tmp_path:
         ("components.yaml:10:3", "variable 'spare' is never used by the pack's code"),
         ("components.yaml:19:3", "function 'helper' is never used"),
         ("flow.yaml:2:3", "procedure 'unused_proc' is never called"),
-        ("flow.yaml:20:11", "this choose always offers an empty list: zone 'limbo', which no "
+        ("flow.yaml:25:11", "this choose always offers an empty list: zone 'limbo', which no "
                             "card ever enters"),
-        ("flow.yaml:71:7", "this end condition holds in the initial state: every game would "
-                            "end at once with law winning"),
+        ("flow.yaml:72:7", "this end condition holds right after setup, so games end before "
+                           "their first round, with law winning"),
     ]:
         assert f"{place}: warning: {message}" in err, (message, err)
     code, out, err = run("validate", folder, "--strict")
@@ -162,7 +162,7 @@ def test_a_card_no_zone_starts_with_and_no_code_names_is_a_warning(run: Run,
     edit(folder / "components.yaml", "initial: all}", f"initial: [{', '.join(kept)}]}}")
     code, _, err = run("validate", folder)
     assert code == 0
-    assert "cards.yaml:17:5: warning: card 'docks' never comes into play" in err, err
+    assert "cards.yaml:27:5: warning: card 'docks' never comes into play" in err, err
     assert "'patrol'" not in err  # one of its copies starts in the deck
 
 
@@ -170,7 +170,7 @@ def test_duplicate_phase_ids_are_an_error(run: Run, tmp_path: Path) -> None:
     folder = copy(tmp_path)
     edit(folder / "flow.yaml", "    - id: stash", "    - id: draw")
     code, _, err = run("validate", folder)
-    assert code == 1 and "flow.yaml:30:11: phase 'draw' is given twice" in err
+    assert code == 1 and "flow.yaml:35:11: phase 'draw' is given twice" in err
 
 
 def test_the_shipped_packs_have_no_warnings(run: Run) -> None:
@@ -219,7 +219,7 @@ def test_packs_that_declare_no_properties_are_not_checked(run: Run, tmp_path: Pa
 
 def test_a_public_log_line_that_prints_a_secret_is_a_warning(run: Run, tmp_path: Path) -> None:
     folder = copy(tmp_path)
-    edit(folder / "flow.yaml", "{reveal(stash[fugitive])}", "{stash[fugitive]}")
+    edit(folder / "cards.yaml", "{reveal(stash[fugitive])}", "{stash[fugitive]}")
     edit(folder / "flow.yaml", '          log "The Fugitive stashes a card."',
          '          let seen = c\n          log "The Fugitive stashes {seen}."')
     code, out, err = run("validate", folder)
@@ -228,18 +228,18 @@ def test_a_public_log_line_that_prints_a_secret_is_a_warning(run: Run, tmp_path:
     assert code == 0 and out.endswith("hideout: ok (22 cards, 10 scenarios; 1 warning)\n")
     lines = err.splitlines()
     start = lines.index(next(line for line in lines if line.endswith(
-        "flow.yaml:52:45: warning: this log line is public, and it prints 'stash', which not "
+        "cards.yaml:17:45: warning: this log line is public, and it prints 'stash', which not "
         "every player may see")))
     assert lines[start + 1:start + 4] == [
         '              log "Raid! The hideout is found: {stash[fugitive]}."',
         "                                                ^",
         "hint: send the line to the role that may see it (log \"...\" to ROLE), or print "
         "something public"]
-    assert "flow.yaml:38:" not in err
+    assert "flow.yaml:43:" not in err
     code, out, _ = run("validate", folder, "--format", "json")
     [warning] = [d for d in json.loads(out)["packs"][0]["diagnostics"]
                  if "stash" in d["message"]]
-    assert (warning["severity"], warning["line"], warning["column"]) == ("warning", 52, 45)
+    assert (warning["severity"], warning["line"], warning["column"]) == ("warning", 17, 45)
 
 
 def test_a_phase_that_always_ends_the_round_is_a_warning(run: Run, tmp_path: Path) -> None:
@@ -250,10 +250,58 @@ def test_a_phase_that_always_ends_the_round_is_a_warning(run: Run, tmp_path: Pat
          "procedures:\n  finish:\n    do: |\n      if heat > 0 { pass }\n      end_round\n")
     code, _, err = run("validate", folder)
     assert code == 0
-    assert str(folder / "flow.yaml") + ":28:7: warning: every path of phase 'draw' ends the " \
+    assert str(folder / "flow.yaml") + ":33:7: warning: every path of phase 'draw' ends the " \
         "round or the game, so the phases after it never run: 'stash', 'search'" in err
     assert "hint: end the round only on some paths (inside an if), or move the phases after " \
         "it before it" in err
     edit(folder / "flow.yaml", "      if heat > 0 { pass }\n", "      if heat > 0 { return }\n")
     code, _, err = run("validate", folder)
     assert "every path of phase" not in err
+
+
+def test_an_unused_parameter_and_a_role_that_never_decides_are_warnings(run: Run,
+                                                                        tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "pack.yaml", "parameters:\n", "parameters:\n  spare: {default: 1}\n")
+    edit(folder / "pack.yaml", "roles:\n", "roles:\n  - {id: judge, name: The Judge}\n")
+    code, _, err = run("validate", folder)
+    assert code == 0
+    assert "pack.yaml:15:3: warning: parameter 'spare' is never used by the pack's code" in err
+    assert ("pack.yaml:11:10: warning: role 'judge' never decides: no choose names it, and no "
+            "anytime action is its") in err
+    assert "hint: give it a decision, or remove it" in err
+
+
+def test_a_card_given_twice_is_one_error_whatever_its_copies(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "cards.yaml", "  - {id: informant, ",
+         "  - {id: patrol, name: Patrol 2, type: S, score: 2, copies: 8}\n  - {id: informant, ")
+    code, _, err = run("validate", folder)
+    assert code == 1 and err.count("error") == 1 and err.endswith("invalid (1 error)\n")
+    assert ("cards.yaml:8:10: card 'patrol' is given twice: its ids are those of the entry at "
+            "line 5, column 10") in err
+    assert "hint: give each card entry its own id (copies: N makes ID#1 to ID#N)" in err
+
+
+def test_a_clash_of_ids_is_one_error_not_a_cascade(run: Run, tmp_path: Path) -> None:
+    folder = copy(tmp_path, ROOT / "games" / "rednotice")
+    edit(folder / "components.yaml", "{id: act_01,", "{id: london,")
+    code, _, err = run("validate", folder)
+    assert code == 1 and err.endswith("invalid (1 error)\n")
+    assert "map.yaml:33:7: id 'london' is already used by a card" in err
+
+
+@pytest.mark.parametrize(("code", "noted"), [
+    ('if @patrol#1 in hand[law] {\n    log "Many"\n  }', True),
+    ('if @patrol#1 in hand[law] {\n    log "Many"\n  } else {\n    log "Few"\n  }', False),
+    ('if count(deck) > 3 {\n    log "Many"\n  }', False),  # a pile's size is public
+])
+def test_a_public_log_on_a_secret_branch_is_a_note(run: Run, tmp_path: Path, code: str,
+                                                   noted: bool) -> None:
+    folder = copy(tmp_path)
+    edit(folder / "flow.yaml", "setup: |\n  shuffle deck\n",
+         "setup: |\n  shuffle deck\n  draw 5 from deck to hand[law]\n  " + code + "\n")
+    code_, out, err = run("validate", folder, "--strict")
+    assert code_ == 0 and ("note: this public log line is written on a branch taken on data "
+                           "not every player may see" in err) == noted
+    assert out.endswith("scenarios; 1 note)\n" if noted else "10 scenarios)\n")

@@ -18,7 +18,7 @@ from pathlib import Path
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rulekit.bots import determinize as module
+from rulekit.bots.belief import Belief
 from rulekit.bots.determinize import determinize
 from rulekit.engine.game import Game, State, copy_state
 from rulekit.pack.loader import load_pack
@@ -84,8 +84,11 @@ def sibling(game: Game, state: State, role: str, rng: random.Random) -> State:
     return new
 
 
+KEPT: dict[str, list[Belief]] = {}  # the beliefs determinize follows on
+
+
 def forget() -> None:
-    module._cache.clear()
+    KEPT.clear()
 
 
 def drawn(game: Game, state: State, role: str, seed: int, *, warm: State | None = None
@@ -94,9 +97,9 @@ def drawn(game: Game, state: State, role: str, seed: int, *, warm: State | None 
     whether the belief was lost."""
     forget()
     if warm is not None:
-        determinize(game, warm, role, random.Random(seed + 1))
-    out = determinize(game, state, role, random.Random(seed))
-    lost = module._cache[game][role][0].lost  # the belief just used comes first
+        determinize(game, warm, role, random.Random(seed + 1), KEPT)
+    out = determinize(game, state, role, random.Random(seed), KEPT)
+    lost = KEPT[role][0].lost  # the belief just used comes first
     forget()
     return json.dumps(out, sort_keys=True), lost
 

@@ -53,7 +53,7 @@ def cyclic_garbage(run: Callable[[], object]) -> list[object]:
 def _step_by_step(game: Game, seed: int, determinized: bool) -> None:
     """A random game played with pending/options/apply, observed by both roles at each step,
     and determinized by the player to move now and then."""
-    rand = random.Random(seed)
+    rand, kept = random.Random(seed), {}
     state = game.new_game(derive(seed, 0))
     for step in range(120):
         if state["result"] is not None:
@@ -62,7 +62,7 @@ def _step_by_step(game: Game, seed: int, determinized: bool) -> None:
             game.observe(state, role)
         decisions = game.pending(state)
         if determinized and step % 10 == 0:
-            determinize(game, state, decisions[0].player, rand)
+            determinize(game, state, decisions[0].player, rand, kept)
         for decision in decisions:
             decision.options()
         state = game.apply(state, {d.player: d.sample(rand) for d in decisions})

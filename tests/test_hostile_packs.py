@@ -66,6 +66,27 @@ def test_an_include_outside_the_folder_is_refused(tmp_path: Path, outside: Path,
     assert (error.location.line, error.location.column) == locate(manifest, name)
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_pipe_in_a_pack_is_refused_where_it_is_named(tmp_path: Path) -> None:
+    """Reading a named pipe would block for ever: an include or a scenario file that is one
+    is refused, located where the manifest names it."""
+    manifest = MANIFEST.replace("include: [content.yaml]", "include: [content.yaml, more.yaml]")
+    folder = write_pack(tmp_path / "pack", content(), manifest)
+    os.mkfifo(folder / "more.yaml")
+    (error,) = errors_of(folder)
+    assert error.message == "included file 'more.yaml' is a pipe or a device, not a file"
+    assert error.location is not None
+    assert (error.location.line, error.location.column) == locate(manifest, "more.yaml")
+    text = MANIFEST + "scenarios: ['tests/*.yaml']\n"
+    folder = write_pack(tmp_path / "scenarios", content(), text)
+    (folder / "tests").mkdir()
+    os.mkfifo(folder / "tests" / "pipe.yaml")
+    (error,) = errors_of(folder)
+    assert error.message == "the pattern 'tests/*.yaml' matches a pipe or a device " \
+                            "'tests/pipe.yaml'"
+    assert error.location is not None and error.location.line == text.count("\n")
+
+
 def test_an_absolute_include_is_refused(tmp_path: Path, outside: Path) -> None:
     manifest = MANIFEST.replace("include: [content.yaml]", f"include: [content.yaml, {outside}]")
     folder = write_pack(tmp_path / "pack", content(), manifest)

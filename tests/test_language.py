@@ -163,7 +163,8 @@ class TestStatements:
 
     def test_win(self) -> None:
         with_reason, without = parse('win a "Alice is rich"\nwin other(a)')
-        assert isinstance(with_reason, n.Win) and with_reason.reason == "Alice is rich"
+        assert isinstance(with_reason, n.Win) and with_reason.reason is not None \
+            and with_reason.reason.parts == ["Alice is rich"]
         assert isinstance(with_reason.winner, n.Name)
         assert isinstance(without, n.Win) and without.reason is None
         assert isinstance(without.winner, n.Call)
@@ -210,7 +211,7 @@ class TestStatements:
         assert isinstance(choice.source, n.Name) and choice.source.ident == "deck"
         assert isinstance(choice.where, n.Binary) and choice.where.op == ">"
         assert choice.optional is True
-        assert choice.prompt == "Pick one"
+        assert choice.prompt is not None and choice.prompt.parts == ["Pick one"]
         assert choice.min is None and choice.max is None and choice.at_most == []
 
     def test_subset_choice_constraints(self) -> None:
@@ -1173,6 +1174,6 @@ def test_a_numbered_variable_outside_its_range_is_a_located_error(tmp_path: Path
     text = content(base=base, phases={"main": "let k = 7\nmarks[k] = 1"})
     with pytest.raises(GameRuntimeError) as caught:
         run(tmp_path, text)
-    assert caught.value.message == "no such item: 'marks.7'"
+    assert caught.value.message == "marks[7] does not exist"
     assert caught.value.location is not None
     assert caught.value.location.line == locate(text, "marks[k] = 1")[0]

@@ -14,6 +14,7 @@ import pytest
 from helpers_lang import BASE, content, load, locate, logs, run
 
 from rulekit.errors import GameRuntimeError
+from rulekit.sim.simulation import play_game
 
 INTEGER = "numbers must stay within -9,223,372,036,854,775,807 and 9,223,372,036,854,775,807"
 TEXT = "texts hold at most 65,536 characters"
@@ -48,6 +49,39 @@ def test_values_past_a_limit_stop_the_game_with_a_located_error(
     loc = info.value.location
     assert loc is not None and loc.file.endswith("content.yaml")
     assert loc.line == locate(text, needle)[0]
+
+
+LIST_WORK = [
+    "repeat 900000 { let q = sorted(reverse(range(1, 99999))) }",
+    "repeat 900000 { let q = 0 in h }",
+    "repeat 900000 { let q = h == h }",
+    "repeat 900000 { let q = sum(h) + count([x for x in h]) }",
+    "repeat 900000 { let q = any(h) or all(h) or max(h) > min(h) }",
+    'repeat 900000 { let q = text(h) }',
+    "repeat 900000 { let q = h + h }",
+    "repeat 900000 { let q = h\nq += h }",
+    "repeat 900000 { let q = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17] }",
+    "repeat 900000 { shuffle deck }",
+    "repeat 900000 { move all from deck to discard; move all from discard to deck }",
+]
+
+
+@pytest.mark.parametrize("code", LIST_WORK)
+def test_list_work_counts_against_the_step_budget(tmp_path: Path, code: str) -> None:
+    """Each list built or walked counts its items, in steps and in playouts alike."""
+    text = content(setup=f"let h = range(1, 4999)\n{code}")
+    game = load(tmp_path, text).game
+    with pytest.raises(GameRuntimeError) as info:
+        game.new_game(0)
+    assert STEPS in info.value.message
+    loc = info.value.location
+    first = locate(text, "repeat")[0]
+    assert loc is not None and first <= loc.line <= first + code.count("\n")
+    text = content(phases={"work": f"let h = range(1, 4999)\n{code}"})
+    game = load(tmp_path / "playout", text).game
+    with pytest.raises(GameRuntimeError) as info:
+        play_game(game, 0)
+    assert STEPS in info.value.message
 
 
 def test_a_sum_of_large_properties_past_the_limit_stops_the_game(tmp_path: Path) -> None:

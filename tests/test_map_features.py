@@ -156,7 +156,8 @@ def test_bad_map_is_reported_with_locations(tmp_path: Path) -> None:
         load_pack(tmp_path)
     messages = [(e.message, e.hint) for e in caught.value.errors]
     assert ("unknown region 'nort'", "did you mean 'north'?") in messages
-    assert ("the edge f - e is given twice", None) in messages
+    assert ("the edge f - e is given twice", "a second route between the same places needs an "
+            "id of its own: {from: f, to: e, id: f_e_2}") in messages
     assert any(m.startswith("unknown node 'zz'") for m, _ in messages)
 
 

@@ -47,7 +47,7 @@ MISTAKES = [
         "                       ^",
         "hint: did you mean '=='?"]),
     ("setup: |\n  shuffle deck", "setup: @deck", [
-        "flow.yaml:57:8: a YAML value cannot start with '@'",
+        "flow.yaml:64:8: a YAML value cannot start with '@'",
         "    setup: @deck",
         "           ^",
         "hint: put the code in quotes (key: \"@id in hand\"), or write it on the next lines "
@@ -61,8 +61,45 @@ MISTAKES = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "expected"), MISTAKES,
-                         ids=["brace", "paren", "bracket", "quote", "equals", "at", "dedent"])
+IDIOMS = [  # other languages' ways, in their authors' words
+    ('hand." }\n      elif count(out) == 1', 'hand."\n      } else if count(out) == 1', [
+        "flow.yaml:30:9: syntax error: 'else if' is written 'elif' here",
+        '          } else if count(out) == 1 { log "{p} discards {out} face up and draws a '
+        'replacement." }',
+        "            ^",
+        "hint: write } elif CONDITION {"]),
+    ("elif count(out) == 1", "elsif count(out) == 1", [
+        "flow.yaml:30:7: syntax error: 'elsif' is not a word of the language",
+        '          elsif count(out) == 1 { log "{p} discards {out} face up and draws a '
+        'replacement." }',
+        "          ^",
+        "hint: did you mean 'elif'?"]),
+    ("if law_total <= fugitive_total {", "if law_total <= fugitive_total:", [
+        "flow.yaml:51:37: syntax error: a block is written in braces, not after ':'",
+        "          if law_total <= fugitive_total:",
+        "                                        ^",
+        "hint: write if CONDITION { ... }"]),
+    ("if law_total <= fugitive_total {", "if law_total <= fugitive_total && true {", [
+        "flow.yaml:51:38: syntax error: '&&' is not an operator of the language",
+        "          if law_total <= fugitive_total && true {",
+        "                                         ^",
+        "hint: write 'and'"]),
+    ("if law_total <= fugitive_total {", "if law_total <= fugitive_total || false {", [
+        "flow.yaml:51:38: syntax error: '||' is not an operator of the language",
+        "          if law_total <= fugitive_total || false {",
+        "                                         ^",
+        "hint: write 'or'"]),
+    ("if law_total <= fugitive_total {", "if !(law_total > fugitive_total) {", [
+        "flow.yaml:51:10: syntax error: '!' is not an operator of the language",
+        "          if !(law_total > fugitive_total) {",
+        "             ^",
+        "hint: write 'not'"]),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), MISTAKES + IDIOMS,
+                         ids=["brace", "paren", "bracket", "quote", "equals", "at", "dedent",
+                              "else-if", "elsif", "colon", "and", "or", "not"])
 def test_a_syntax_mistake_is_reported_where_it_is(run: Run, tmp_path: Path, old: str, new: str,
                                                   expected: list[str]) -> None:
     folder = copy(tmp_path, CARCHASE)

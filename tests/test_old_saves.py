@@ -18,7 +18,7 @@ SAVES = Path(__file__).parent / "data" / "saves"
 def test_an_old_save_resumes_and_replays(play: Play, tmp_path: Path, name: str) -> None:
     save = tmp_path / name
     shutil.copy(SAVES / name, save)
-    code, out, err = play(["1"] * 6, "play", "--resume", save, "--fast", "--no-color")
+    code, out, err = play(["1", "board"] * 3, "play", "--resume", save, "--fast", "--no-color")
     assert code == 0, err
     assert "End of input: the game is saved" in out + err
     assert "no longer legal" not in out + err

@@ -23,9 +23,10 @@ import pytest
 from helpers_play import Keyboard
 
 from rulekit.engine.decisions import Decision, Option
-from rulekit.engine.game import Game
+from rulekit.engine.game import Game, State
 from rulekit.pack.loader import load_pack
 from rulekit.play.prompt import Choice, Command, Menu, Problem, only_option, parse_answer
+from rulekit.play.render import Renderer
 from rulekit.play.savefile import SavedGame, read_save, restore_rng, rng_state
 from rulekit.play.screen import Screen
 from rulekit.sim.simulation import play_game, seat_rng
@@ -40,8 +41,19 @@ Policy = Callable[[str, Decision, int], Option]
 play = helpers_play.play  # the fixture
 
 
+LOADED: dict[int, Renderer] = {}  # the renderer of each game game_of loaded, by id
+
+
 def game_of(pack: str | Path, **params: int) -> Game:
-    return load_pack(pack, {k: str(v) for k, v in params.items()}).game
+    loaded = load_pack(pack, {k: str(v) for k, v in params.items()})
+    LOADED[id(loaded.game)] = Renderer.of(loaded)
+    return loaded.game
+
+
+def menu_of(game: Game, state: State, decision: Decision) -> Menu:
+    """The menu of ``decision`` as the terminal shows it to its chooser."""
+    render = LOADED.get(id(game)) or Renderer(game)
+    return render.menu(decision, game.observe(state, decision.player))
 
 
 def script_for(game: Game, seed: int, seats: dict[str, str], policy: Policy,
@@ -68,7 +80,7 @@ def script_for(game: Game, seed: int, seats: dict[str, str], policy: Policy,
                 lines.append("")  # Enter at the pass screen (a new turn, or a new phase)
             holder = role
             stage = (state["round"], state["phase"])
-            menu = Menu(decision, game.label)
+            menu = menu_of(game, state, decision)
             key = helpers_play.key_of(menu, policy(role, decision, step).id)
             lines.append(key)
             answer = parse_answer(menu, key)  # of equal options, the one the menu shows
@@ -124,7 +136,7 @@ def test_carchase_whole_game_against_a_bot(play: Callable[..., tuple[int, str, s
                                          lambda role, d, step: d.option(
                                              Menu(d, game.label).item_ids[0]
                                              if d.kind == "subset" else d.options()[0].id))
-    assert lines == ["1"] * len(lines)
+    assert all(line.isdigit() for line in lines)
     code, out, err = play(lines, "play", "carchase",
                           "--seat", "law=human,fugitive=random", "--seed", "7", "--fast",
                           "--save", "game.json")
@@ -137,7 +149,9 @@ def test_carchase_whole_game_against_a_bot(play: Callable[..., tuple[int, str, s
     assert all(game.label(card) in hand for card in first_hand)  # grouped by kind
     assert "The Fugitive: Cards in hand 10" in screen
     assert "The Law: Discard cards to draw replacements  (choose up to 5)" in screen
-    assert re.search(r"^   1  " + re.escape(game.label(first_hand[0])) + "$", screen, re.M)
+    state = game.new_game(7)
+    first = menu_of(game, state, game.pending(state)[0]).entries[0]  # down the hand, shown
+    assert first.key == "1" and re.search(r"^   1  " + re.escape(first.label) + "$", screen, re.M)
     # the bot's moves are shown as public events; its private choices never are
     assert re.search(r"The Fugitive (discards .* face up and draws|keeps the whole hand)", out)
     assert "The Fugitive chose" not in out and "(only The Fugitive)" not in out
@@ -184,9 +198,11 @@ def test_a_seat_given_for_a_bot_leaves_the_first_other_role_to_you(
 def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int, str, str]],
                                                   tmp_path: Path) -> None:
     game = game_of("carchase")
-    decision = game.pending(game.new_game(3))[0]
-    labels = [game.label(item) for item in decision.items]
-    ids = Menu(decision, game.label).item_ids
+    state = game.new_game(3)
+    decision = game.pending(state)[0]
+    menu = menu_of(game, state, decision)
+    labels = [entry.label for entry in menu.entries]  # by key
+    ids = [menu.item_ids[entry.index or 0] for entry in menu.entries]
     prefix = labels[2][:6].lower()
     assert sum(label.lower().startswith(prefix) for label in labels) == 1
     lines = ["", "0", "2 2", "help", "1 2 3 4 5 6", "zzz", f"1, {prefix}", "log",
@@ -200,7 +216,8 @@ def test_typed_answers_numbers_names_and_mistakes(play: Callable[..., tuple[int,
     assert "Choose between 0 and 5 items, not 6." in out  # the engine's own message
     assert "Nothing matches 'zzz'" in out
     # a number and the start of a name: legal, and the game went on to the next decision
-    assert saved_decisions(tmp_path / "first.json")[0] == ("law", f"{ids[0]}+{ids[2]}")
+    chosen = "+".join(i for i in menu.item_ids if i in (ids[0], ids[2]))  # in offered order
+    assert saved_decisions(tmp_path / "first.json")[0] == ("law", chosen)
     assert "Log (" in out
     assert "Goodbye." in out
 
@@ -361,20 +378,47 @@ def test_menu_of_a_one_decision() -> None:
     decision = _decision(title, items=["ace", "king", "queen", "kite"], optional=True)
     menu = Menu(decision, title)
     assert [(e.key, e.label) for e in menu.entries] == [
-        ("1", "(none)"), ("2", "Ace"), ("3", "King"), ("4", "Queen"), ("5", "Kite")]
-    numbers = Menu(_decision(items=[0, 1, 2]), str)
-    assert [(e.key, e.label) for e in numbers.entries] == [("1", "0"), ("2", "1"), ("3", "2")]
-    assert parse_answer(menu, "3") == Choice(decision.option("king"))
+        ("0", "(none)"), ("1", "Ace"), ("2", "King"), ("3", "Queen"), ("4", "Kite")]
+    assert parse_answer(menu, "2") == Choice(decision.option("king"))
+    assert parse_answer(menu, "0") == Choice(decision.option("none"))
     assert parse_answer(menu, "qu") == Choice(decision.option("queen"))
     assert parse_answer(menu, "KITE") == Choice(decision.option("kite"))
     assert parse_answer(menu, "none") == Choice(decision.option("none"))
     assert parse_answer(menu, "king") == Choice(decision.option("king"))
     ambiguous = parse_answer(menu, "k")
     assert isinstance(ambiguous, Problem) and "several" in ambiguous.message
-    assert isinstance(parse_answer(menu, "6"), Problem)
+    assert isinstance(parse_answer(menu, "5"), Problem)
     assert parse_answer(menu, "log") == Command("log")
     assert parse_answer(menu, "save my game.json") == Command("save", "my game.json")
     assert parse_answer(menu, "?") == Command("help")
+
+
+def test_a_menu_of_amounts_is_keyed_by_the_amount() -> None:
+    amounts = _decision(items=[0, 1, 2])
+    menu = Menu(amounts, str, ["0", "1", "2"])
+    assert [(e.key, e.label) for e in menu.entries] == [("0", "0"), ("1", "1"), ("2", "2")]
+    assert parse_answer(menu, "1") == Choice(amounts.option("1"))  # one, not none
+    missing = parse_answer(menu, "3")
+    assert isinstance(missing, Problem) and missing.message == (
+        "There is no choice 3: type one of 0-2.")
+    two = parse_answer(menu, "1 2")
+    assert isinstance(two, Problem) and two.message == "Choose one only: type one of 0-2."
+
+
+def test_any_word_of_a_name_selects_it() -> None:
+    names = {"a3": "Angela 3", "a4": "Angela 4", "pow": "Angela POW!", "smug": "The Smuggler",
+             "c9": "Go Airborne (C9)"}.__getitem__
+    decision = _decision(names, items=["a3", "a4", "pow", "smug", "c9"])
+    menu = Menu(decision, names, ["3", "4", "0", "5", "6"])  # keyed by value
+    assert [e.key for e in menu.entries] == ["0", "3", "4", "5", "6"]
+    for typed, wanted in [("pow", "pow"), ("4", "a4"), ("smug", "smug"), ("c9", "c9"),
+                          ("angela p", "pow"), ("air", "c9"), ("0", "pow")]:
+        assert parse_answer(menu, typed) == Choice(decision.option(wanted)), typed
+    several = parse_answer(menu, "angela")
+    assert isinstance(several, Problem) and "several" in several.message
+    nothing = parse_answer(menu, "zzz")
+    assert isinstance(nothing, Problem) and nothing.message == (
+        "Nothing matches 'zzz': type one of 0, 3-6, or a word of a name, such as Angela POW!.")
 
 
 def test_menu_of_a_subset_decision() -> None:
@@ -437,9 +481,17 @@ def test_a_bot_from_a_module(play: Callable[..., tuple[int, str, str]], duel_pac
 # -- save and resume --------------------------------------------------------------------------
 
 
+def test_no_input_at_all_leaves_no_save(play: Callable[..., tuple[int, str, str]],
+                                        tmp_path: Path) -> None:
+    code, out, _ = play([], "play", "carchase", "--fast")  # rulekit play carchase </dev/null
+    assert code == 0
+    assert "End of input before any answer: the game is not saved." in out
+    assert not list(tmp_path.glob("rulekit-*.json"))
+
+
 def test_resume_goes_on_to_the_same_end(play: Callable[..., tuple[int, str, str]],
                                         tmp_path: Path) -> None:
-    lines = ["1"] * 80
+    lines = ["none"] * 80
     code, whole, _ = play(lines, "play", "carchase",
                           "--seat", "law=human,fugitive=random", "--seed", "11", "--fast",
                           "--save", "whole.json")
@@ -563,7 +615,7 @@ def test_play_usage_errors(play: Callable[..., tuple[int, str, str]]) -> None:
 
 @pytest.fixture
 def finished(play: Callable[..., tuple[int, str, str]], tmp_path: Path) -> Path:
-    code, _, _ = play(["1"] * 80, "play", "carchase",
+    code, _, _ = play(["none"] * 80, "play", "carchase",
                       "--seat", "law=human,fugitive=random", "--seed", "8", "--fast",
                       "-p", "turns=2", "--save", "done.json")
     assert code == 0

@@ -81,7 +81,7 @@ def test_an_option_that_is_a_card_shows_its_text() -> None:
 
 
 def test_pile_shows_every_card_of_a_pile_one_may_see(play: Play) -> None:
-    code, out, _ = play(["1", "1", "pile discard", "pile hand", "pile zz", "quit"], "play",
+    code, out, _ = play(["1", "none", "pile discard", "pile hand", "pile zz", "quit"], "play",
                         "carchase", "--seat", "law=human,fugitive=random", "--seed", "7",
                         "-p", "turns=2", "--fast")
     assert code == 0
@@ -89,13 +89,14 @@ def test_pile_shows_every_card_of_a_pile_one_may_see(play: Play) -> None:
     assert shown.startswith("\n  Discard pile: ") and "top:" not in shown
     assert shown.count(", ") >= 2
     hands = out.split("The Law> pile hand")[1].split("The Law> ")[0]
-    assert "The Law's Hand: " in hands and "The Fugitive's Hand: 9 cards, face down" in hands
+    assert "The Law's Hand: " in hands
+    assert re.search(r"The Fugitive's Hand: \d+ cards, face down", hands)
     assert "No pile is named 'zz'; piles: Deck, Discard pile, Hand." in out  # as the pack
     # names them, but for its bookkeeping
 
 
 def test_the_header_counts_the_rounds_and_warns_on_the_last(play: Play) -> None:
-    code, out, _ = play(["1"] * 40, "play", "carchase",
+    code, out, _ = play(["none"] * 40, "play", "carchase",
                         "--seat", "law=human,fugitive=random", "--seed", "11", "-p", "turns=2",
                         "--fast")
     assert code == 0
@@ -104,18 +105,20 @@ def test_the_header_counts_the_rounds_and_warns_on_the_last(play: Play) -> None:
 
 
 def test_short_lines_of_the_table_share_rows(play: Play) -> None:
-    code, out, _ = play(["1", "1", "1", "1", "board", "quit"], "play", "rednotice", "--seat",
+    code, out, _ = play(["1", "1", "1", "2", "board", "quit"], "play", "rednotice", "--seat",
                         "jessah=human,angela=random", "--seed", "7", "--fast")
     assert code == 0
     status = out.split("Programming - Jessah")[1]
-    assert re.search(r"^  Cashed 0 of 1,000,000 · Security \d of 4 · Identities 2 · "
-                     r"Captures 0 of 3\n  Initiative (Angela|Jessah)\n", status, re.M)
+    assert re.search(r"^  Cashed 0 of 1,000,000 · Security \d of 4 · Captures 0 of 3"
+                     r"( · |\n  )Initiative (Angela|Jessah)( · |\n  )Identities 2 face down",
+                     status, re.M)
     assert re.search(r"^  Angela may be in [A-Z][a-z ]+: ", status, re.M)
-    assert re.search(r"^  Your tokens: Jessah ", status, re.M)
+    assert re.search(r"(^  |· )Radars: (North|South) America", status, re.M)  # where they lie
+    assert re.search(r"(^  |· )Your tokens: Jessah ", status, re.M)
     assert re.search(r"^  Card  Left action  Left token  Right token  Right action$", status,
                      re.M)
     board = out.split("Jessah> board")[1]
-    assert "Table\n  Angela's Identities 2 face down\n  Upgrade offer: " in board  # the
+    assert "Table\n  Angela's Identities 2\n  Upgrade offer: " in board  # the
     # pack's panels, under their names
     assert "box" not in board and "identity pool" not in board  # bookkeeping is not shown
     assert all(len(line) <= 80 for line in board.splitlines() if " · " in line)
@@ -131,7 +134,7 @@ def test_a_question_with_one_answer_says_enter_takes_it() -> None:
 
 
 def test_replay_steps_round_by_round_with_the_table(play: Play) -> None:
-    play(["1"] * 80, "play", "carchase", "--seat", "law=human,fugitive=random", "--seed", "11",
+    play(["none"] * 80, "play", "carchase", "--seat", "law=human,fugitive=random", "--seed", "11",
          "-p", "turns=3", "--fast",
          "--save", "fin.json")
     code, out, _ = play(["r", "b", "", "q"], "replay", "fin.json", "--as", "law")

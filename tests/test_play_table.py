@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers_play import first_key
 
 from rulekit.pack.loader import load_pack
 
@@ -49,8 +50,8 @@ OPPONENT = {"law": "fugitive", "fugitive": "law", "angela": "jessah", "jessah": 
 def screens(pack: str, role: str, name: str, columns: int, answers: int, tmp_path: Path,
             until: str | None = None) -> tuple[list[str], str]:
     """The screens that start a turn (from the status header to the prompt) among the first
-    ``answers`` questions, answering 1, in a game with seed 2, and the text shown before the
-    last question asked (the first whose text holds ``until``, if given)."""
+    ``answers`` questions, answering the first line, in a game with seed 2, and the text shown
+    before the last question asked (the first whose text holds ``until``, if given)."""
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm-256color",
            "PYTHONPATH": str(ROOT), "COLUMNS": str(columns), "LINES": "24"}
     child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", pack, "--seat",
@@ -77,9 +78,11 @@ def screens(pack: str, role: str, name: str, columns: int, answers: int, tmp_pat
                 turns.append("\n".join(lines[tops[-1]:]))
             if until is not None and until in last:
                 break
-            child.sendline("1")
+            child.sendline(first_key(last))
         child.sendline("quit")
-        child.expect([pexpect.EOF, "Press Enter to leave"])
+        if child.expect([pexpect.EOF, "Press Enter to leave", "Back to: "]) == 2:
+            child.sendline("quit")  # (the first answered a confirmation)
+            child.expect([pexpect.EOF, "Press Enter to leave"])
     finally:
         child.close(force=True)
     return turns, last
@@ -111,7 +114,7 @@ def test_the_status_and_the_question_fit_the_screen(pack: str, role: str, name: 
                          last, re.M), last  # the Action row, as a table
         assert re.search(r"^  1 +(Movement|Check|Bank|Security|Joker) ×\d ", last, re.M)
         assert SPACES in question  # the space asked by card and side, with its action
-        assert re.search(r"^ +1  card \d, (left|right): (Movement|Check|Bank|Security|Joker) "
+        assert re.search(r"^ +\d[lr]  card \d, (left|right): (Movement|Check|Bank|Security|Joker) "
                          r"×\d$", question, re.M), question
         where = "Angela: " if role == "angela" else "Angela may be in "
         assert where in last
@@ -126,7 +129,7 @@ def test_a_space_the_rules_refuse_says_why_by_its_name() -> None:
     of it) it gets the pack's reason, and the menu lists it as not open."""
     import random
 
-    from rulekit.play.prompt import Menu, Problem, parse_answer
+    from rulekit.play.prompt import Problem, parse_answer
     from rulekit.play.render import Renderer
 
     loaded = load_pack("rednotice")
@@ -140,7 +143,7 @@ def test_a_space_the_rules_refuse_says_why_by_its_name() -> None:
             break
         options = [o for o in decision.options() if not o.id.startswith("!")]
         state = game.apply(state, {decision.player: rng.choice(options)})
-    menu = Menu(decision, render.labeler(decision, game.observe(state, decision.player)))
+    menu = render.menu(decision, game.observe(state, decision.player))
     name = menu.refused[0][0]
     assert name.startswith("card ") and name not in [e.label for e in menu.entries]
     for typed in (name, name.split(":")[0]):
@@ -166,7 +169,7 @@ def test_a_question_says_what_it_is_about() -> None:
     said: list[tuple[str, str, str | None]] = []
     for _ in range(200):
         decision = game.pending(state)[0]
-        said.append((decision.player, decision.prompt, context.text(state)))
+        said.append((decision.player, decision.prompt, context.text(state, decision.player)))
         options = [o for o in decision.options() if not o.id.startswith("!")]
         state = game.apply(state, {decision.player: rng.choice(options)})
     assert ("jessah", "Move to (or stop)", "Card 1, your left side, Movement 2, step 1") in said

@@ -37,22 +37,22 @@ def samplers(seed: int, game: Game) -> dict[str, Chooser]:
 
 
 def normally(game: Game, seed: int, *, quiet: bool = False,
-             max_rounds: int | None = None) -> tuple[dict[str, Any], int, bool]:
+             max_rounds: int | None = None) -> tuple[dict[str, Any], int, str | None]:
     """A game played decision by decision with Game.pending and Game.apply."""
     state = game.new_game(seed, quiet=quiet)
     choosers = samplers(seed, game)
     decisions = 0
     while state["result"] is None:
         if max_rounds is not None and state["round"] > max_rounds:
-            return state, decisions, True
+            return state, decisions, f"stopped after {max_rounds} rounds"
         actions = {d.player: choosers[d.player](d) for d in game.pending(state)}
         game.apply(state, actions, in_place=True)
         decisions += len(actions)
-    return state, decisions, False
+    return state, decisions, None
 
 
 def played_out(game: Game, seed: int, *, quiet: bool = False,
-               max_rounds: int | None = None) -> tuple[dict[str, Any], int, bool]:
+               max_rounds: int | None = None) -> tuple[dict[str, Any], int, str | None]:
     """A game played out."""
     state = game.initial_state(seed, quiet=quiet)
     return state, *playout(game, state, samplers(seed, game), max_rounds)
@@ -110,7 +110,7 @@ def test_playouts_are_the_games_of_the_normal_path(pack: str, games: int) -> Non
         state, decisions, capped = played_out(game, seed, quiet=quiet)
         expected, expected_decisions, _ = normally(game, seed, quiet=quiet)
         assert same_game(state, expected), f"game {i} differs"
-        assert (decisions, capped) == (expected_decisions, False)
+        assert (decisions, capped) == (expected_decisions, None)
 
 
 @pytest.mark.parametrize("pack", ["carchase", "rednotice"])

@@ -177,7 +177,7 @@ def test_a_number_out_of_range_in_a_playout_is_the_error_of_a_normal_game(
         tmp_path: Path) -> None:
     game, text = rows_pack(tmp_path, "[1, 2, 3, 4]")
     error = playout_error(game)
-    assert error.message == "no such item: 'row.4'"
+    assert error.message == "row[4] does not exist"
     loc = error.location
     assert loc is not None and (loc.line, loc.column) == locate(text, "total = count")
 

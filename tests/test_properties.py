@@ -327,12 +327,12 @@ def test_determinize_keeps_the_observation_and_the_cards(seed: int, choice_seed:
                                                          det_seed: int) -> None:
     game = carchase()
     cards = all_cards(game)
-    rng = random.Random(det_seed)
+    rng, kept = random.Random(det_seed), {}
 
     def check(state: State) -> None:
         before = dump(state)
         for role in ROLES:
-            det = determinize(game, state, role, rng)
+            det = determinize(game, state, role, rng, kept)
             assert game.observe(det, role) == game.observe(state, role)
             assert cards_in_zones(det) == cards
             assert json.loads(json.dumps(det)) == det

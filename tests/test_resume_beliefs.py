@@ -17,7 +17,6 @@ import helpers_play
 import pytest
 
 from rulekit.bots.agent import View
-from rulekit.bots.belief import belief_for
 from rulekit.engine.game import Game, State
 from rulekit.pack.loader import load_pack
 from rulekit.play import open_session
@@ -61,7 +60,7 @@ def test_a_resumed_bot_follows_the_game_again(pack: str, role: str, rounds: int,
                             rounds, role, path)
     # What the bot had once resumed: a belief built from its last observation alone, with
     # the generator of the seat (the save holds none), loses the game.
-    fresh = belief_for(View.of(game, role, seat_rng(seed, role), state))
+    fresh = View.of(game, role, seat_rng(seed, role), state).belief
     assert fresh.lost
     session = open_session(Screen(output=io.StringIO(), input=io.StringIO()), resume=path)
     bot = session.bots[role]
@@ -70,7 +69,7 @@ def test_a_resumed_bot_follows_the_game_again(pack: str, role: str, rounds: int,
     assert decision is not None
     bot.decide(session.state_now(), decision)
     assert not bot.past  # followed by its belief, then let go
-    belief = belief_for(View.of(session.game, role, bot.rng, session.state_now()))
+    belief = View.of(session.game, role, bot.rng, session.state_now(), kept=bot.kept).belief
     assert not belief.lost
 
 
@@ -110,7 +109,7 @@ def test_a_save_with_a_built_in_bot_and_its_parameters_resumes(
         play: helpers_play.Play, tmp_path: Path) -> None:
     """``--seat fugitive=ismcts:iterations=3`` is a built-in agent, not a plug-in to name
     again: the saved game goes on with it."""
-    code, out, _ = play(["1"] * 3, "play", "carchase", "--seat", "law=human",
+    code, out, _ = play(["none"] * 3, "play", "carchase", "--seat", "law=human",
                         "--seat", "fugitive=ismcts:iterations=3", "--seed", "5", "--fast",
                         "--save", "game.json")
     assert code == 0 and "the game is saved to game.json" in out, out[-300:]

@@ -45,7 +45,12 @@ def test_hideout_document(run: Run) -> None:
     cards = _section(out, "### Cards (22)")
     assert "type: S Search (the Law), H Hide (the Fugitive)" in cards
     search_cards = _section(out, "#### Cards of type `S` (8)")
-    assert _row(search_cards, "Patrol") == "| Patrol | `patrol` | 3 | 2 |"
+    assert _row(search_cards, "Patrol") == "| Patrol | `patrol` | 3 | 2 | - |"
+    # a card's effect: named in its row, its code among the procedures
+    assert _row(_section(out, "#### Cards of type `R` (2)"), "Raid") == \
+        "| Raid | `raid` | 2 | 1 | effect `on_play` |"
+    assert "move all from stash[fugitive] to discard" in _section(
+        out, "### Effect `on_play` of `raid`")
     assert "| `stash` | role | its owner only |" in out
     # the flow, phase by phase, with its code; the end condition with its winner
     stash = _section(out, "### 2. Stash (phase `stash`)")
@@ -68,7 +73,7 @@ def test_rednotice_document_cards_with_texts_and_effects(run: Run) -> None:
     identities = _section(out, "#### Cards of type `identity` (6)")
     assert _row(identities, "The Ghost") == (
         "| The Ghost | `id_ghost` | 1 | Slip away to any other city of your continent. "
-        "| procedure `escape` |")
+        "| effect `escape` |")
     assert "### Map (30 places, 50 routes)" in out
     assert "| `angela_at` |  | nothing |  | Angela only | RN-37 |" in out
     anytime = _section(out, "## Anytime actions")

@@ -19,7 +19,7 @@ CAUSES = {
     "`move` of `none`": "move top(discard) from discard to deck",
     "a property of `none`": "let c = top(discard)\nsecurity = c.score",
     "an index outside a list": "let xs = [1, 2]\nsecurity = xs[5]",
-    "a numbered zone or variable outside 1..N": "move @bust from deck to slots[7]",
+    "a numbered zone or variable outside 1..N": "let i = 7\nmove @bust from deck to slots[i]",
     "`//` or `%` by 0": "let z = 0\nsecurity = 5 % z",
     "a `one` choice with no candidate": "let c = choose hunter one of hand[hunter]",
     "a subset choice whose `min` is more": "let cs = choose hunter subset of hand[hunter] min 1",

@@ -4,6 +4,7 @@ once; editors find its schemas wherever it lives; bad names and full folders are
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -193,3 +194,15 @@ def test_a_folder_that_cannot_be_written_is_a_message(run: Run, tmp_path: Path,
     code, _, err = run("new", tmp_path / "game")
     assert code == 1
     assert f"cannot create '{tmp_path / 'game'}': Permission denied" in err
+
+
+@pytest.mark.parametrize("base", [None, "carchase"])
+def test_new_folders_follow_the_umask(run: Run, tmp_path: Path, base: str | None) -> None:
+    mask = os.umask(0o022)
+    try:
+        code, _, _ = run("new", tmp_path / "mine", *(["--from", base] if base else []))
+    finally:
+        os.umask(mask)
+    assert code == 0
+    folders = [tmp_path / "mine", *(p for p in (tmp_path / "mine").rglob("*") if p.is_dir())]
+    assert {oct(folder.stat().st_mode & 0o777) for folder in folders} == {oct(0o755)}

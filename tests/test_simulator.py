@@ -4,11 +4,14 @@ CSV, the progress bar, and the same figures on worker processes and on a Dask cl
 from __future__ import annotations
 
 import csv
+import http.server
 import io
 import json
 import statistics
 import sys
+import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +22,7 @@ from hypothesis import strategies as st
 from rulekit.cli.progress import progress_bar
 from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack
+from rulekit.sim import execution
 from rulekit.sim.execution import DaskPool, PackSource, chunks, tapering_chunks
 from rulekit.sim.result import RUN_FIELDS
 from rulekit.sim.simulation import play_game, simulate, sweep
@@ -236,6 +240,66 @@ def test_dask_missing_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "Dask" in str(info.value) and "rulekit[dask]" in str(info.value.hint)
 
 
+@pytest.fixture
+def quick_dask(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dask's waits shortened to a second."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(execution, "DASK_SECONDS", 1)
+
+
+def test_a_scheduler_address_where_a_web_server_listens_is_refused(
+        run: Run, duel_pack: Path, quick_dask: None) -> None:
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        code, _, err = run("simulate", duel_pack, "-n", "10", "--scheduler",
+                           f"tcp://127.0.0.1:{server.server_port}")
+    finally:
+        server.shutdown()
+    assert code == 1
+    assert "it is no Dask scheduler (no greeting in 1 s)" in err
+    assert "not the dashboard's port" in err
+
+
+def test_a_scheduler_without_workers_is_said(run: Run, duel_pack: Path,
+                                              quick_dask: None) -> None:
+    import distributed
+
+    with distributed.LocalCluster(n_workers=0, processes=False,
+                                  dashboard_address=":0") as cluster:
+        code, _, err = run("simulate", duel_pack, "-n", "10", "--scheduler",
+                           cluster.scheduler_address)
+    assert code == 1
+    assert err.splitlines()[0].endswith("has no worker")
+
+
+def test_a_cluster_lost_during_a_run_is_said_in_one_line(
+        run: Run, duel_pack: Path, dask_address: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the futures of Dask's executor end when the scheduler or the last worker is lost."""
+    def lost(*_: object) -> Tally:
+        raise CancelledError
+
+    monkeypatch.setattr(execution, "_gather", lost)
+    code, out, err = run("simulate", duel_pack, "-n", "10", "--scheduler", dask_address)
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        f"rulekit: error: the Dask cluster at '{dask_address}' was lost during the run "
+        "(CancelledError): its scheduler or its last worker stopped",
+        "hint: run again once the cluster is back; start a scheduler with `dask scheduler`, "
+        "then `dask worker ADDRESS` on each machine, and give --scheduler tcp://HOST:8786 "
+        "(not the dashboard's port)"]
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["-n", "1000000001"], "the number of games must be between 0 and 1,000,000,000"),
+    (["-j", "1025"], "the number of workers must be between 1 and 1,024"),
+])
+def test_counts_past_their_bounds_are_refused(run: Run, duel_pack: Path, options: list[str],
+                                              message: str) -> None:
+    code, _, err = run("simulate", duel_pack, *options)
+    assert code == 1 and message in err
+
+
 # -- sweeps -----------------------------------------------------------------------------------
 
 
@@ -420,7 +484,7 @@ def test_text_report_speed_of_slow_games(make_pack: Callable[..., Path], seconds
     "0 games/s"."""
     from dataclasses import replace
 
-    from rulekit.sim.report import text_report
+    from rulekit.sim.tables import text_report
 
     result = replace(simulate(_early(make_pack), games=20), seconds=seconds)
     line = text_report(result).splitlines()[-1]

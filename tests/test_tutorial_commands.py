@@ -75,7 +75,7 @@ def _run(command: str, capsys: pytest.CaptureFixture[str],
     assert words[0] == "rulekit", command
     monkeypatch.chdir(cwd)
     if words[1] == "play":  # a person at the terminal: scripted answers, no pauses
-        monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+        monkeypatch.setattr("sys.stdin", io.StringIO("1\nnone\n" * 400))
         monkeypatch.setattr(Screen, "pause", lambda self, seconds: None)
     code, out, err = runner(capsys)(*words[1:])
     return code, out + err

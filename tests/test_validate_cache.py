@@ -201,18 +201,3 @@ def test_a_pack_edited_while_it_is_validated_is_not_cached(
     monkeypatch.setattr(rulekit.pack.loader, "load_pack", editing)
     assert run("validate", pack)[0] == 0
     assert not list(cache.glob("validate/*.json"))
-
-
-@pytest.mark.parametrize("mistake", [("points[red] += 1", "points[red] += \"one\""),
-                                     ("if b > r", "if b > q")])
-def test_validate_checks_the_code_it_does_not_compile(make_pack: Any, mistake: tuple[str, str],
-                                                      cache: Path) -> None:
-    """``validate`` loads a pack without compiling its statement lists to Python: it finds
-    the same errors, at the same places, as a full load."""
-    pack = make_pack(replace={"game.yaml": mistake})
-    found = []
-    for checked_only in (False, True):
-        with pytest.raises(rulekit.errors.PackErrors) as caught:
-            rulekit.pack.loader.load_pack(pack, checked_only=checked_only)
-        found.append([str(error) for error in caught.value.errors])
-    assert found[0] == found[1] and found[0]

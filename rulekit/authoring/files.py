@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rulekit.errors import UsageError
 
-__all__ = ["write_text_atomic"]
+__all__ = ["current_umask", "write_text_atomic"]
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -22,10 +22,15 @@ def write_text_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(temp, 0o666 & ~mask)  # as readable as any other output, not only by its owner
+        os.chmod(temp, 0o666 & ~current_umask())  # as readable as any other output
         os.replace(temp, path)
     except OSError as exc:
         Path(temp).unlink(missing_ok=True)
         raise UsageError(f"cannot write '{path}': {exc.strerror or exc}") from None
+
+
+def current_umask() -> int:
+    """The process's umask: the permissions new files and folders leave out."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

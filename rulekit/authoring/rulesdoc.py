@@ -18,17 +18,21 @@ from rulekit.scenarios.runner import Scenario
 __all__ = ["rules_document"]
 
 CODE = "rulekit"  # the info string of effect-code blocks
-_CARD_KEYS = ("id", "name", "copies", "type", "text")
+_CARD_KEYS = ("id", "name", "copies", "type", "text", "effects")
 
 Row = Sequence[object]  # the cells of a table's row
 
 
-def rules_document(pack: LoadedPack, scenarios: list[Scenario], name: str | None = None) -> str:
+def rules_document(pack: LoadedPack, scenarios: list[Scenario], name: str | None = None,
+                   base_scenarios: Sequence[Scenario] = ()) -> str:
     """The Markdown rules document of ``pack``; ``scenarios`` give the rules' coverage.
 
-    ``name`` is how the document's commands name the pack (its id by default).
+    ``name`` is how the document's commands name the pack (its id by default). A variant's
+    ``base_scenarios`` (those ``rulekit test --with-base`` runs) count too.
     """
-    return _Writer(pack, scenarios, name or pack.id).document()
+    writer = _Writer(pack, scenarios, name or pack.id)
+    writer.base_scenarios = list(base_scenarios)
+    return writer.document()
 
 
 @dataclass
@@ -41,13 +45,15 @@ class _Card:
     type: str
     text: object  # None if the card has no text
     props: dict[str, object]  # its other properties
+    effects: list[str]  # the procedures it gives its own version of
 
     @classmethod
     def of(cls, entry: Mapping[str, Any]) -> _Card:
         """The card of an entry of the ``cards`` section."""
         return cls(str(entry["id"]), str(entry.get("name", entry["id"])),
                    int(entry.get("copies", 1)), str(entry.get("type", "")), entry.get("text"),
-                   {key: value for key, value in entry.items() if key not in _CARD_KEYS})
+                   {key: value for key, value in entry.items() if key not in _CARD_KEYS},
+                   list(entry.get("effects") or {}))
 
 
 class _Writer:
@@ -59,13 +65,15 @@ class _Writer:
         self.manifest = pack.manifest
         self.source = PackSource(pack)
         self.scenarios = scenarios
+        self.base_scenarios: list[Scenario] = []
         self.game = pack.game
         self.role_names = self.game.role_names
 
     def document(self) -> str:
         """The whole document: its sections that have something to say."""
         parts: list[str] = []
-        for section in (self.title(), self.roles(), self.parameters(), self.components(),
+        for section in (self.title(), self.changes(), self.roles(), self.parameters(),
+                        self.components(),
                         self.setup(), self.flow(), self.end(), self.anytime(),
                         self.definitions(), self.rules()):
             if section:
@@ -93,10 +101,26 @@ class _Writer:
             yield f"anytime action {code(action['id'])}", str(action.get("when", ""))
 
     def definition_snippets(self) -> Iterator[tuple[str, str]]:
-        for name, spec in self.source.get("procedures", {}).items():
+        for name, spec in self.procedures().items():
             yield f"procedure {code(name)}", str(spec.get("do", ""))
         for name, spec in self.source.get("functions", {}).items():
             yield f"function {code(name)}", str(spec.get("returns", ""))
+        for owner, name, text in self.effects():
+            yield f"effect {code(name)} of {owner}", text
+
+    def procedures(self) -> dict[str, Any]:
+        """The pack's procedures; not those a variant replaced, which ``base(...)`` runs."""
+        return {name: spec for name, spec in self.source.get("procedures", {}).items()
+                if "@" not in name}
+
+    def effects(self) -> Iterator[tuple[str, str, str]]:
+        """(whose, procedure, code) of each effect of a card or a card type."""
+        for entry in self.source.get("cards", []):
+            for name, text in (entry.get("effects") or {}).items():
+                yield code(entry["id"]), name, str(text)
+        for kind, spec in (self.source.get("card_types") or {}).items():
+            for name, text in (spec.get("effects") or {}).items():
+                yield f"the cards of type {code(kind)}", name, str(text)
 
     def title(self) -> str:
         """The pack's name, description and version."""
@@ -106,6 +130,35 @@ class _Writer:
             lines += [" ".join(str(m["description"]).split()), ""]
         lines.append(f"*Rules of the pack {code(m['id'])}, version {m['version']}, written by "
                      f"`rulekit docs` from the pack itself.*")
+        return "\n".join(lines)
+
+    def changes(self) -> str:
+        """What a variant changes of its base: each entry it adds, replaces or removes."""
+        pack = self.pack
+        if pack.base_id is None:
+            return ""
+        own = [doc.data for doc in pack.documents if not doc.origin and isinstance(doc.data, dict)]
+        base = [doc.data for doc in pack.documents if doc.origin and isinstance(doc.data, dict)]
+        lines = ["## What this variant changes", "",
+                 f"{self.manifest['name']} extends {code(pack.base_id)}. Everything else is "
+                 "the base's.", ""]
+        base_params: dict[str, dict[str, Any]] = {}
+        for data in base:  # (the base of a base first)
+            for name, spec in (data.get("parameters") or {}).items():
+                base_params[name] = {**base_params.get(name, {}), **spec}
+        for data in own:
+            for name, spec in (data.get("parameters") or {}).items():
+                lines.append(_parameter_change(name, spec, base_params.get(name)))
+        for data in own:
+            for kind, names in _entries(data).items():
+                known = {name for other in base for name in _entries(other).get(kind, [])}
+                lines += [f"- {kind} {code(name)}: {'replaced' if name in known else 'added'}"
+                          for name in names]
+            for section, names in (data.get("remove") or {}).items():
+                kind = next((k for k, (path, _) in _NAMED.items() if path[-1] == section),
+                            section)
+                lines += [f"- {kind} {code(name)}: removed" for name in names]
+            lines += [f"- {code(key)}: replaced" for key in _WHOLE if _part(data, key)]
         return "\n".join(lines)
 
     def roles(self) -> str:
@@ -157,10 +210,16 @@ class _Writer:
         for card in cards:
             pattern = re.compile(rf"@{re.escape(card.id)}(?![A-Za-z0-9_])")
             places = found.setdefault(card.id, [])
+            places += [f"effect {code(name)}" for name in card.effects]
+            places += [f"effect {code(name)} of its type" for name in self.type_effects(card)]
             for where, text in snippets:
                 if where not in places and pattern.search(text):
                     places.append(where)
         return found
+
+    def type_effects(self, card: _Card) -> list[str]:
+        spec = (self.source.get("card_types") or {}).get(card.type) or {}
+        return list(spec.get("effects") or {})
 
     def board(self) -> str:
         """The map: its regions, then its places and their routes."""
@@ -308,7 +367,7 @@ class _Writer:
 
     def definitions(self) -> str:
         """The functions, then the procedures, each with its code."""
-        procedures = self.source.get("procedures", {})
+        procedures = self.procedures()
         functions = self.source.get("functions", {})
         if not procedures and not functions:
             return ""
@@ -318,6 +377,10 @@ class _Writer:
                                  ("procedure", procedures, "do")):
             for name, spec in specs.items():
                 lines += ["", *self.definition(kind, name, spec, key)]
+        for owner, name, text in self.effects():
+            lines += ["", f"### Effect {code(name)} of {owner}", "",
+                      f"Runs instead of the procedure {code(name)} for these cards.", "",
+                      fenced(text, CODE)]
         return "\n".join(lines)
 
     def definition(self, kind: str, name: str, spec: Mapping[str, Any], key: str) -> list[str]:
@@ -340,7 +403,7 @@ class _Writer:
                  f"{len(rules)} rules; {covered} are covered by scenario tests "
                  f"(`rulekit test {self.name}` runs them)."]
         for rule_id, text in rules:
-            lines += ["", *_rule(rule_id, text, covering.get(rule_id, []))]
+            lines += ["", *_rule(rule_id, text, covering.get(rule_id, []), self.pack.base_id)]
         unknown = sorted(set(covering) - {rule_id for rule_id, _ in rules})
         if unknown:
             lines += ["", "Scenarios also name rule ids that are not in the rules file: "
@@ -349,14 +412,61 @@ class _Writer:
 
     def covering(self) -> dict[str, list[str]]:
         covering: dict[str, list[str]] = {}
-        for scenario in self.scenarios:
+        named = [(s, s.name) for s in self.scenarios]
+        named += [(s, f"{self.pack.base_id}: {s.name}") for s in self.base_scenarios]
+        for scenario, name in named:
             for rule in scenario.covers:
-                covering.setdefault(rule, []).append(scenario.name)
+                covering.setdefault(rule, []).append(name)
         return covering
 
 
-def _rule(rule_id: str, text: str, scenarios: list[str]) -> list[str]:
+# The parts of a content file a variant replaces whole, as ``flow.rounds``.
+_WHOLE = ("setup", "flow.rounds", "flow.after_rounds", "flow.end_when", "flow.evaluate",
+          "flow.initiative")
+# The named entries of a content file, by kind: where they are, and whether in a list.
+_NAMED = {"card": (("cards",), True), "anytime action": (("anytime",), True),
+          "zone": (("zones",), False), "variable": (("variables",), False),
+          "function": (("functions",), False), "procedure": (("procedures",), False),
+          "phase": (("flow", "phases"), True), "region": (("map", "regions"), True),
+          "node": (("map", "nodes"), True), "edge": (("map", "edges"), True)}
+
+
+def _part(data: Mapping[str, Any], dotted: str) -> object:
+    """The value at a dotted key (``flow.rounds``) of a file's data, or None."""
+    value: object = data
+    for key in dotted.split("."):
+        value = value.get(key) if isinstance(value, Mapping) else None
+    return value
+
+
+def _entries(data: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The names of the entries a content file gives, by kind."""
+    found: dict[str, list[str]] = {}
+    for kind, (path, listed) in _NAMED.items():
+        part = _part(data, ".".join(path))
+        if listed and isinstance(part, list):
+            names = [str(item["id"]) for item in part if isinstance(item, Mapping)
+                     and "id" in item]
+        else:
+            names = list(part) if isinstance(part, Mapping) else []
+        if names:
+            found[kind] = names
+    return found
+
+
+def _parameter_change(name: str, spec: Mapping[str, Any], old: Mapping[str, Any] | None
+                      ) -> str:
+    if old is None:
+        return f"- parameter {code(name)}: added (default {spec.get('default')})"
+    said = [f"{key} {spec[key]} (was {old.get(key, '-')})" for key in ("default", "min", "max")
+            if key in spec and spec[key] != old.get(key)]
+    return f"- parameter {code(name)}: " + (", ".join(said) or "described anew")
+
+
+def _rule(rule_id: str, text: str, scenarios: list[str], base: str | None) -> list[str]:
     covered = "; ".join(f"*{name}*" for name in scenarios)
+    if base and any(name.startswith(f"{base}: ") for name in scenarios):
+        covered += " (`rulekit test --with-base`)"
     return [f"### {rule_id}", "", " ".join(text.split()) or "*(no text)*", "",
             f"Scenarios: {covered}" if covered else "Scenarios: none yet."]
 

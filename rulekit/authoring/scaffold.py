@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulekit.authoring.files import current_umask
 from rulekit.errors import UsageError
 from rulekit.pack.find import shipped_packs_dir
 from rulekit.pack.loader import LoadedPack, load_pack
@@ -90,8 +91,10 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
 
 def _staging_folder(target: Path) -> Path:
     try:
-        return Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
-                                     dir=target.parent))
+        folder = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
+                                       dir=target.parent))
+        folder.chmod(0o777 & ~current_umask())  # as any new folder, not for its owner alone
+        return folder
     except OSError as exc:
         raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
 

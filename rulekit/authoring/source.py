@@ -15,7 +15,7 @@ from rulekit.source.document import YamlDocument
 
 __all__ = ["CONTENT_SECTIONS", "PackSource"]
 
-CONTENT_SECTIONS = ("cards", "map", "zones", "variables", "functions", "procedures",
+CONTENT_SECTIONS = ("cards", "card_types", "map", "zones", "variables", "functions", "procedures",
                     "anytime", "setup", "flow")
 
 _COMMENT_LINE = re.compile(r"^\s*#\s?(.*)$")

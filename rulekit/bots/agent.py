@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
-from rulekit.bots.belief import Belief, belief_for
+from rulekit.bots.belief import Belief, SeatBelief
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.observe import Observation
 from rulekit.engine.state import State
@@ -17,28 +17,34 @@ if TYPE_CHECKING:
 
 
 class View:
-    """What an agent is given for one decision. It holds no game state."""
+    """What an agent is given for one decision. It holds no game state.
 
-    __slots__ = ("game", "observation", "past", "rng", "role")
+    ``kept`` is the seat's belief, kept by whoever runs the seat from one decision to the
+    next; a view made without one starts a belief of its own when asked for it.
+    """
+
+    __slots__ = ("game", "kept", "observation", "past", "rng", "role")
 
     def __init__(self, game: Game, role: str, rng: random.Random, observation: Observation,
-                 past: list[Observation] | None = None) -> None:
+                 past: list[Observation] | None = None, kept: SeatBelief | None = None
+                 ) -> None:
         self.game = game
         self.role = role
         self.rng = rng
         self.observation = observation
         self.past = past  # a resumed game's earlier observations, for a new belief
+        self.kept = SeatBelief() if kept is None else kept
 
     @classmethod
     def of(cls, game: Game, role: str, rng: random.Random, state: State,
-           past: list[Observation] | None = None) -> View:
+           past: list[Observation] | None = None, kept: SeatBelief | None = None) -> View:
         """The view of ``role`` on ``state``, which it does not keep."""
-        return cls(game, role, rng, game.observe(state, role), past)
+        return cls(game, role, rng, game.observe(state, role), past, kept)
 
     @property
     def belief(self) -> Belief:
         """The full states this seat cannot tell from the real one."""
-        return belief_for(self)
+        return self.kept.at(self)
 
     def determinize(self, rng: random.Random) -> State:
         """A full state drawn from :attr:`belief`: what a search may play on."""
@@ -81,9 +87,12 @@ def choose_function(agent: AgentLike) -> AgentFunction:
 
 
 def asked(choose: AgentFunction, view: View, decision: Decision, who: str) -> object:
-    """An agent's answer; an error it raises becomes a message that names it."""
+    """An agent's answer to a copy of ``decision``; an error it raises becomes a message.
+
+    The copy shares nothing with the game's state, which the agent may not reach nor change.
+    """
     try:
-        return choose(view, decision)
+        return choose(view, decision.copy())
     except RulekitError:
         raise
     except Exception as exc:
@@ -92,17 +101,16 @@ def asked(choose: AgentFunction, view: View, decision: Decision, who: str) -> ob
 
 
 def as_option(decision: Decision, answer: object, who: str, hint: str | None = None) -> Option:
-    """An agent's answer (an option, an id or a label) as an option."""
-    if isinstance(answer, Option):
-        return answer
-    if isinstance(answer, str):
+    """An agent's answer (an option, an id or a label) as an option of ``decision``."""
+    if isinstance(answer, Option | str):
         try:
-            return decision.find(answer)
+            return decision.option(answer.id) if isinstance(answer, Option) else \
+                decision.find(answer)
         except IllegalActionError as exc:
             raise IllegalActionError(f"{who} answered {answer!r}: {exc.message}",
                                      exc.hint) from None
     raise UsageError(f"{who} returned {answer!r}, not an option or an option id", hint)
 
 
-__all__ = ["Agent", "AgentFunction", "AgentLike", "RandomAgent", "View", "as_option", "asked",
-           "choose_function"]
+__all__ = ["Agent", "AgentFunction", "AgentLike", "RandomAgent", "SeatBelief", "View",
+           "as_option", "asked", "choose_function"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import weakref
 from typing import TYPE_CHECKING
 
 from rulekit.bots.belief import Belief
@@ -15,13 +14,17 @@ if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
     from rulekit.engine.state import Event
 
-CACHED = 8  # beliefs kept per game and role
-_cache: weakref.WeakKeyDictionary[Game, dict[str, list[Belief]]] = weakref.WeakKeyDictionary()
+CACHED = 8  # beliefs kept per role
 
 
-def determinize(game: Game, state: State, role: str, rand: random.Random) -> State:
-    """A full state that ``role`` cannot tell from ``state``, drawn from its belief."""
-    beliefs = _cache.setdefault(game, {}).setdefault(role, [])
+def determinize(game: Game, state: State, role: str, rand: random.Random,
+                kept: dict[str, list[Belief]] | None = None) -> State:
+    """A full state that ``role`` cannot tell from ``state``, drawn from its belief.
+
+    ``kept`` holds each role's latest beliefs between calls: pass the same dict along a game,
+    and its beliefs follow on. Without it, each call follows the whole game again.
+    """
+    beliefs = [] if kept is None else kept.setdefault(role, [])
     belief = _follow(game, state, role, rand, beliefs)
     if not belief.lost:
         return belief.sample(rand)

@@ -11,6 +11,7 @@ from typing import TypeGuard
 from rulekit.bots.agent import AgentLike, RandomAgent
 from rulekit.bots.heuristic import HeuristicAgent
 from rulekit.bots.ismcts import IsmctsAgent
+from rulekit.bots.process import ProcessAgent
 from rulekit.errors import UsageError, did_you_mean
 
 BUILTIN_AGENTS: dict[str, Callable[..., AgentLike]] = {
@@ -28,6 +29,7 @@ BUILTIN_PARAMETERS: dict[str, dict[str, type[int] | type[float]]] = {
 """The parameters each built-in agent takes, with their types."""
 
 DEFAULT_AGENT = "random"
+PROCESS = "exec"  # exec:COMMAND, an agent run as another program
 
 
 def is_builtin(spec: str) -> bool:
@@ -36,9 +38,15 @@ def is_builtin(spec: str) -> bool:
 
 
 def load_agent(spec: str) -> AgentLike:
-    """The agent named by ``spec``: ``name:key=value:...`` or ``package.module:Name``."""
+    """The agent named by ``spec``: ``name:key=value:...``, ``exec:COMMAND`` or
+    ``package.module:Name``."""
     text = spec.strip()
     name, _, rest = text.partition(":")
+    if name.strip() == PROCESS:
+        try:
+            return ProcessAgent(rest)
+        except ValueError as exc:
+            raise UsageError(f"agent '{spec}': {exc}") from None
     if is_builtin(text):
         return _builtin(spec, name.strip(), rest)
     if ":" not in text:

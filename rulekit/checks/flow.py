@@ -1,11 +1,13 @@
-"""Lint warnings that need the pack's code checked: secrets logged, phases never reached."""
+"""Lint warnings that need the pack's code checked: secrets logged, phases never reached,
+loops that ask for ever."""
 
 from __future__ import annotations
 
-from rulekit.errors import PackError, PackWarning
+from rulekit.errors import PackError, PackNote, PackWarning
 from rulekit.lang import nodes as n
 from rulekit.lang.compiler import Body
 from rulekit.lang.secrecy import SecretBody, public_log_leaks
+from rulekit.lang.walk import calls_in, choices_in, statements
 from rulekit.model.symbols import Symbols
 from rulekit.pack.build import AFTER_ROUNDS, SETUP
 from rulekit.source.document import YamlDocument
@@ -33,6 +35,13 @@ def log_leaks(symbols: Symbols, bodies: list[CheckedBody],
     places = {b.name: b.snippet for b in bodies}
     warnings: list[PackError] = []
     for leak in public_log_leaks(symbols, list(bodies), function_trees):
+        if isinstance(leak.part, n.Log):
+            warnings.append(PackNote(
+                "this public log line is written on a branch taken on data not every player "
+                "may see: that it is written may tell which way the branch went",
+                places[leak.body].location(leak.part.pos),
+                "log it to the role that may see it (log \"...\" to ROLE), or on both ways"))
+            continue
         names = ", ".join(f"'{name}'" for name in leak.names) or "non-public data"
         warnings.append(PackWarning(
             f"this log line is public, and it prints {names}, which not every player may see",
@@ -106,3 +115,57 @@ def _may_leave(s: n.Stmt) -> bool:
 
 def _bodies_of(s: n.If) -> list[list[n.Stmt]]:
     return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise else [])
+
+
+def endless_loops(bodies: list[CheckedBody], ends: bool) -> list[PackError]:
+    """A warning for each ``while true`` that asks a question and that nothing may leave.
+
+    A way out is a ``break`` of the loop itself, a ``return``, a ``win`` or an ``end_round``,
+    here or in a procedure it calls; and, if the pack has end conditions (``ends``), any
+    change of a zone or a variable.
+    """
+    procs = {b.name: b.stmts for b in bodies}
+    warnings: list[PackError] = []
+    for body in bodies:
+        for s in statements(body.stmts):
+            if isinstance(s, n.While) and isinstance(s.condition, n.Literal) \
+                    and s.condition.value is True and _asks(s.body, procs) \
+                    and not _way_out(s.body, procs, ends):
+                warnings.append(PackWarning(
+                    "this loop asks again and again, and nothing in it leaves it (no break, "
+                    "return, win or end_round): the game would never go on",
+                    body.snippet.location(s.pos),
+                    "break out of it on some answer (choose ... optional, then if x == none "
+                    "{ break })"))
+    return warnings
+
+
+def _reached(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]]) -> list[list[n.Stmt]]:
+    """``stmts`` and the bodies of the procedures they call, directly or not."""
+    found, todo, seen = [stmts], list(calls_in(stmts)), set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in procs:
+            continue
+        seen.add(name)
+        found.append(procs[name])
+        todo += calls_in(procs[name])
+    return found
+
+
+def _asks(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]]) -> bool:
+    return any(choices_in(body) for body in _reached(stmts, procs))
+
+
+def _way_out(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]], ends: bool) -> bool:
+    if _breaks(stmts) or any(isinstance(s, n.Return) for s in statements(stmts)):
+        return True
+    leaving = (n.Win, n.EndRound, n.Assign, n.Move, n.Draw) if ends else (n.Win, n.EndRound)
+    return any(isinstance(s, leaving) for body in _reached(stmts, procs)
+               for s in statements(body))
+
+
+def _breaks(stmts: list[n.Stmt]) -> bool:
+    """Whether a ``break`` of the loop whose body is ``stmts`` is in it (not in inner loops)."""
+    return any(isinstance(s, n.Break) or (isinstance(s, n.If) and any(map(_breaks, _bodies_of(s))))
+               for s in stmts)

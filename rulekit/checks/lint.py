@@ -5,16 +5,23 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from rulekit.checks.flow import checked_bodies, dead_phases, log_leaks
+from rulekit.checks.flow import checked_bodies, dead_phases, endless_loops, log_leaks
+from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
+from rulekit.engine.playout import playout
+from rulekit.engine.state import State
 from rulekit.engine.vm import CODE_ERRORS, Runtime
 from rulekit.errors import Location, PackError, PackWarning, RulekitError
 from rulekit.lang import nodes as n
+from rulekit.lang.analysis import reads
+from rulekit.lang.checker import Checker
 from rulekit.lang.parser import parse_block, parse_expression
 from rulekit.lang.walk import every_node
+from rulekit.model.program import ExprFn
 from rulekit.pack.documents import snippet
 from rulekit.pack.loader import LoadedPack
 from rulekit.source.document import JsonPath, YamlDocument
@@ -59,9 +66,16 @@ def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
     """Every piece of effect code of the pack's sections."""
     data = doc.data
     for name in data.get("procedures") or {}:
-        yield f"procedure:{name}", ("procedures", name, "do"), True
+        if "@" not in name:  # not a base pack's procedure that a variant replaced
+            yield f"procedure:{name}", ("procedures", name, "do"), True
     for name in data.get("functions") or {}:
         yield f"function:{name}", ("functions", name, "returns"), False
+    for i, card in enumerate(data.get("cards") or []):
+        for name in card.get("effects") or {}:
+            yield f"effect:{name}", ("cards", i, "effects", name), True
+    for kind, spec in (data.get("card_types") or {}).items():
+        for name in spec.get("effects") or {}:
+            yield f"effect:{name}", ("card_types", kind, "effects", name), True
     if "setup" in data:
         yield "setup", ("setup",), True
     yield from _flow_places(doc)
@@ -124,7 +138,7 @@ class _Linter:
         names = self.used("procedure") | self.used("function")
         called = names | self._triggers()
         for name in symbols.procedures:
-            if name not in called:
+            if name not in called and "@" not in name:  # not a version base(...) runs
                 self.warn(f"procedure '{name}' is never called", ("procedures", name),
                           _UNUSED_HINT)
         for kind, section, table in (("function", "functions", symbols.functions),
@@ -134,6 +148,54 @@ class _Linter:
                 if name not in names:
                     self.warn(_never_used(kind, name), (section, name), _UNUSED_HINT)
         self._unplayed_cards(names)
+        manifest = self.pack.manifest_doc
+        if manifest is None:
+            return
+        for name in symbols.parameters:  # (a variant's own: what it may change)
+            where = manifest.key_location(("parameters", name))
+            if name not in names and not where.origin:
+                self.warnings.append(PackWarning(_never_used("parameter", name), where,
+                                                 _UNUSED_HINT))
+        for i, role in enumerate(symbols.roles):
+            where = manifest.location(("roles", i, "id"))
+            if role not in self._deciders() and not where.origin:
+                self.warnings.append(PackWarning(
+                    f"role '{role}' never decides: no choose names it, and no anytime action "
+                    "is its", where, "give it a decision, or remove it"))
+
+    def _deciders(self) -> set[str]:
+        """The roles a choice or an anytime action names; all if a choice's player is worked
+        out as the game runs."""
+        found = {action.role for action in self.symbols.anytime}
+        for body in self.pack.bodies:
+            for node in every_node(body.stmts):
+                if not isinstance(node, n.Choice):
+                    continue
+                player = node.player
+                if not (isinstance(player, n.Name) and player.ref
+                        and player.ref[0] == "const"):
+                    return set(self.symbols.roles)
+                found.add(str(player.ref[1]))
+        return found
+
+    def missing_effects(self) -> None:
+        """Warn about the one card of a type without an effect all the others give."""
+        cards = self.doc.data.get("cards") or []
+        typed = self.doc.data.get("card_types") or {}
+        given: dict[tuple[object, str], set[int]] = {}  # (type, effect) -> entries giving it
+        for i, card in enumerate(cards):
+            for name in card.get("effects") or {}:
+                given.setdefault((card.get("type"), name), set()).add(i)
+        for (kind, name), entries in given.items():
+            lacking = [i for i, card in enumerate(cards)
+                       if card.get("type") == kind and i not in entries]
+            if kind is None or len(lacking) != 1 or name in (typed.get(kind) or {}).get(
+                    "effects", {}):
+                continue
+            self.warn(f"card '{cards[lacking[0]]['id']}' has no effect '{name}', which the "
+                      f"other cards of its type '{kind}' give: the procedure's own body runs "
+                      "for it", ("cards", lacking[0], "id"),
+                      f"give it effects: {{{name}: ...}}, or give the type one under card_types")
 
     def _triggers(self) -> set[str]:
         """The procedures called without code: anytime actions, on_change and on_enter."""
@@ -191,16 +253,29 @@ class _Linter:
                 f"this choose always offers an empty list: {what}", where,
                 "choose from a zone or list that can hold something"))
 
-    def end_at_start(self) -> None:
-        """Warn about each end condition that holds in the initial state."""
-        checks = self.pack.game.program.end_checks
-        for i, ((_, winner, _), holds) in enumerate(zip(checks, end_verdicts(self.pack.game),
-                                                       strict=True)):
-            if holds:
-                self.warn(f"this end condition holds in the initial state: every game would "
-                          f"end at once with {winner} winning",
-                          ("flow", "end_when", i, "when"),
-                          "check the condition against the initial values")
+    def end_conditions(self) -> None:
+        """Warn about each end condition that ends games at once, or can never end one."""
+        game = self.pack.game
+        ending = end_after_setup(game)
+        for i, (condition, winner, _) in enumerate(game.program.end_checks):
+            where = ("flow", "end_when", i, "when")
+            if i == ending:
+                self.warn(f"this end condition holds right after setup, so games end before "
+                          f"their first round, with {winner} winning", where,
+                          "check the condition against the values setup leaves")
+            elif self._constant(where) and _verdict(game, condition) is False:
+                self.warn("this end condition can never hold: it reads only parameters and "
+                          "constants, so it never ends a game", where,
+                          "make it read what changes: a variable, a zone, the round or the "
+                          "phase")
+
+    def _constant(self, where: JsonPath) -> bool:
+        """Whether the expression at ``where`` reads nothing that changes during a game."""
+        text = snippet(self.doc, where)
+        expr = parse_expression(text)
+        Checker(self.symbols, text).check_expr(expr, "bool")
+        names: set[str] = set()
+        return reads(expr, self.pack.function_trees, names, set(), True) and not names
 
 
 def _never_used(kind: str, name: str) -> str:
@@ -209,19 +284,34 @@ def _never_used(kind: str, name: str) -> str:
     return f"{kind} '{name}' is never used by the pack's code"
 
 
-def end_verdicts(game: Game) -> list[bool]:
-    """Whether each end condition holds in the initial state; false if it cannot be evaluated."""
-    checks = game.program.end_checks
-    if not checks:
-        return []
-    runtime = Runtime(game.program, game.initial_state(0))
-    found = []
-    for condition, _, _ in checks:
-        try:
-            found.append(bool(condition(runtime, [None] * 64)))
-        except (*CODE_ERRORS, RulekitError):
-            found.append(False)
-    return found
+def end_after_setup(game: Game) -> int | None:
+    """The end condition that ends the game of seed 0 right after its setup, if one does.
+
+    Random seats answer any question setup asks.
+    """
+    state = game.initial_state(0, quiet=True)
+    seats = {role: RandomChooser(random.Random(role)) for role in game.roles}
+    try:
+        playout(game, state, seats, max_rounds=0)
+    except RulekitError:
+        return None
+    result = state["result"]
+    if result is None or result["round"] != 0:
+        return None
+    for i, (condition, winner, reason) in enumerate(game.program.end_checks):
+        if (winner, reason) == (result["winner"], result["reason"]) \
+                and _verdict(game, condition, state):
+            return i
+    return None
+
+
+def _verdict(game: Game, condition: ExprFn, state: State | None = None) -> bool | None:
+    """Whether ``condition`` holds in ``state`` (the initial one by default); None if it fails."""
+    runtime = Runtime(game.program, state or game.initial_state(0))
+    try:
+        return bool(condition(runtime, [None] * 64))
+    except (*CODE_ERRORS, RulekitError):
+        return None
 
 
 def lint_pack(pack: LoadedPack) -> list[PackError]:
@@ -231,11 +321,13 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter = _Linter(pack, pack.content)
     bodies = checked_bodies(pack.bodies)
     linter.read_code({body.snippet.text: body.stmts for body in bodies})
-    linter.end_at_start()
+    linter.end_conditions()
     linter.unused()
+    linter.missing_effects()
     linter.empty_choices()
     linter.warnings += log_leaks(pack.game.symbols, bodies, pack.function_trees)
     linter.warnings += dead_phases(linter.doc, bodies)
+    linter.warnings += endless_loops(bodies, bool(pack.game.program.end_checks))
     return sorted(linter.warnings, key=_file_order)
 
 

@@ -14,7 +14,7 @@ from rulekit.scenarios.check import check_scenario_files
 def validate_pack(folder: Path) -> tuple[Report, tuple[Path, ...]]:
     """The report of the pack in ``folder``, and the folders it read (none if it did not load)."""
     try:
-        pack = loader.load_pack(folder, checked_only=True)
+        pack = loader.load_pack(folder)
         errors, scenarios = check_scenario_files(pack)
     except PackErrors as exc:
         return _failed(exc.errors), ()

@@ -20,9 +20,9 @@ from rulekit.cli.common import PROG, err
 from rulekit.errors import PackError, PackErrors, RulekitError
 
 # command -> the module of rulekit.cli that registers it, in the order of `rulekit --help`
-COMMANDS = {"validate": "validate", "simulate": "simulate", "test": "test", "play": "play",
-            "replay": "play", "serve": "serve", "map": "map", "docs": "docs", "new": "new",
-            "list": "packs"}
+COMMANDS = {"validate": "validate", "simulate": "simulate", "report": "report",
+            "test": "test", "play": "play", "replay": "play", "serve": "serve", "map": "map",
+            "docs": "docs", "new": "new", "list": "packs"}
 
 
 def tune_gc() -> None:

@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     from rulekit.scenarios.runner import load_scenarios
 
     pack = load_pack(args.pack)
-    text = rules_document(pack, load_scenarios(pack.scenario_files), args.pack)
+    text = rules_document(pack, load_scenarios(pack.scenario_files), args.pack,
+                          load_scenarios(pack.base_scenario_files))
     if args.out is None:
         out(text.rstrip("\n"))
         return 0

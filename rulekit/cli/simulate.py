@@ -19,10 +19,23 @@ def register(commands: Commands) -> None:
                         help="number of games (default 100)")
     parser.add_argument("--seed", type=seed, default=0, metavar="S",
                         help="seed of the run; game i uses a seed derived from it (default 0)")
+    add_param_option(parser)
+    add_run_options(parser)
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print one JSON object")
+    output.add_argument("--csv", action="store_true",
+                        help="print CSV: a header and one row per run (per combination)")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bar (there is none either when standard error is "
+                             "not a terminal)")
+    parser.set_defaults(func=run)
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options of the games' agents, sweeps and workers, shared with ``report``."""
     parser.add_argument("--agents", action="append", default=[], metavar="ROLE=AGENT,...",
                         help="agents by role: a built-in name (random) or package.module:Name;"
                              " other roles play at random")
-    add_param_option(parser)
     parser.add_argument("--sweep", action="append", default=[], metavar="KEY=V1,V2,...",
                         help="run once per value of a parameter (a list, or a range A..B or "
                              "A..B/STEP); repeat to sweep a grid; one row per combination")
@@ -36,14 +49,6 @@ def register(commands: Commands) -> None:
     parser.add_argument("--max-rounds", type=positive, default=1000, metavar="R",
                         help="stop a game after R rounds and count it as capped "
                              "(default 1000)")
-    output = parser.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print one JSON object")
-    output.add_argument("--csv", action="store_true",
-                        help="print CSV: a header and one row per run (per combination)")
-    parser.add_argument("-q", "--quiet", action="store_true",
-                        help="no progress bar (there is none either when standard error is "
-                             "not a terminal)")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,14 +58,14 @@ def run(args: argparse.Namespace) -> int:
     from rulekit.bots.registry import parse_agents
     from rulekit.cli.progress import progress_bar
     from rulekit.pack.params import parse_params
-    from rulekit.sim.report import csv_report, sweep_table, text_report
     from rulekit.sim.simulation import simulate, sweep
+    from rulekit.sim.tables import csv_report, sweep_table, text_report
 
     params = parse_params(args.param)
     agents = parse_agents(args.agents)
     settings = (args.games, args.seed, agents, args.workers, args.max_rounds)
     keys: list[str] = []
-    with progress_bar(args.games * _rows(args, params), "games", args.quiet) as progress:
+    with progress_bar(args.games * count_runs(args, params), "games", args.quiet) as progress:
         if args.sweep:
             keys, results = sweep(args.pack, args.sweep, params, *settings,
                                   scheduler=args.scheduler, progress=progress)
@@ -78,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rows(args: argparse.Namespace, params: Mapping[str, str]) -> int:
+def count_runs(args: argparse.Namespace, params: Mapping[str, str]) -> int:
     """The runs of a sweep, checked first so that the bar knows its length."""
     from rulekit.pack.loader import load_pack
     from rulekit.sim.sweep import check_sweeps, combinations

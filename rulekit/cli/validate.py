@@ -11,7 +11,7 @@ import sys
 
 from rulekit.checks.cache import Diagnostic, Report, diagnostic, report
 from rulekit.cli.common import Commands, err, out
-from rulekit.errors import PackError
+from rulekit.errors import PackError, cut
 from rulekit.pack.find import find_pack
 
 
@@ -45,7 +45,7 @@ def check(ref: str, use_cache: bool = True) -> Report:
 def _errors_and_warnings(found: Report) -> tuple[list[Diagnostic], list[Diagnostic]]:
     diagnostics = found["diagnostics"]
     return ([d for d in diagnostics if d["severity"] == "error"],
-            [d for d in diagnostics if d["severity"] != "error"])
+            [d for d in diagnostics if d["severity"] == "warning"])
 
 
 def _is_bad(found: Report, strict: bool) -> bool:
@@ -80,8 +80,10 @@ def _print(ref: str, found: Report, bad: bool) -> None:
 def _counts(found: Report) -> str:
     """The report's numbers of errors and warnings: ``1 error, 2 warnings``."""
     errors, warnings = _errors_and_warnings(found)
+    notes = [d for d in found["diagnostics"] if d["severity"] == "note"]
     return ", ".join(f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
-                     for items, noun in ((errors, "error"), (warnings, "warning")) if items)
+                     for items, noun in ((errors, "error"), (warnings, "warning"),
+                                         (notes, "note")) if items)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "json":
             packs.append(_as_json(ref, found, bad))
         else:
-            _print(ref, found, bad)
+            _print(cut(ref), found, bad)
     if args.format == "json":
         out(json.dumps({"packs": packs}, indent=2))
     elif len(args.packs) > 1:

@@ -142,6 +142,14 @@ class Decision:
         self.extras = [Option(i, label, None, None, self.mark) for i, label in extras] \
             if extras else []
 
+    def copy(self) -> Decision:
+        """The same decision on a read-only copy of its spec: it shares nothing with a state."""
+        labeler = self._labeler
+        if isinstance(labeler, _PackLabels):
+            labeler = labeler.fallback
+        extras = [(extra.id, extra.label) for extra in self.extras]
+        return Decision(freeze(self.spec), labeler, extras, self._explain)
+
     def item_label(self, item: object) -> str | None:
         """The pack's ``label`` of an item, if it has one."""
         labeler = self._labeler
@@ -187,13 +195,14 @@ class Decision:
         produced = 0
         for size in range(self.min, min(self.max, n) + 1):
             for combo in itertools.combinations(range(n), size):
-                if self._groups_ok(combo):
+                if self.groups_ok(combo):
                     produced += 1
                     if produced > ENUMERATION_LIMIT:
                         return
                     yield self._subset_option(list(combo))
 
-    def _groups_ok(self, indexes: Sequence[int]) -> bool:
+    def groups_ok(self, indexes: Sequence[int]) -> bool:
+        """Whether the items at ``indexes`` keep every 'at most' rule of the choice."""
         for limit, flags in self.spec.get("at_most", ()):
             if sum(map(flags.__getitem__, indexes)) > limit:
                 return False
@@ -272,7 +281,7 @@ class Decision:
             why = self.spec.get("min_why") if len(indexes) < least else self.spec.get("max_why")
             return lambda: (self._reason(why) or
                             f"choose between {least} and {most} items, not {len(indexes)}")
-        if not self._groups_ok(indexes):
+        if not self.groups_ok(indexes):
             return lambda: (self.broken_rule(indexes) or
                             "that choice breaks an 'at most' rule of this decision")
         return None
@@ -403,14 +412,14 @@ class _PackLabels:
     """
 
 
-    __slots__ = ("_explain", "_fallback", "_items", "_labels", "_texts")
+    __slots__ = ("_explain", "_items", "_labels", "_texts", "fallback")
 
     def __init__(self, items: list[object], labels: list[Reason],
                  explain: Callable[[Reason], str], fallback: Callable[[object], str]) -> None:
         self._items = items
         self._labels = labels
         self._explain = explain
-        self._fallback = fallback
+        self.fallback = fallback
         self._texts: dict[int, str] = {}
 
     def of(self, item: object) -> str | None:
@@ -425,4 +434,4 @@ class _PackLabels:
 
     def __call__(self, item: object) -> str:
         text = self.of(item)
-        return self._fallback(item) if text is None else text
+        return self.fallback(item) if text is None else text

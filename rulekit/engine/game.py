@@ -34,6 +34,37 @@ __all__ = ["FORMAT_VERSION", "Game", "State", "copy_state"]
 FORMAT_VERSION = 1
 
 
+class Words:
+    """How values are named to players: cards and roles by their names."""
+
+    def __init__(self, card_labels: dict[str, str], role_names: dict[str, str]) -> None:
+        self.card_labels = card_labels
+        self.role_names = role_names
+
+    def label(self, item: object) -> str:
+        """The text shown for an item: a card, a role, a number..."""
+        if isinstance(item, str):
+            if item in self.card_labels:
+                return self.card_labels[item]
+            if item in self.role_names:
+                return self.role_names[item]
+            return item
+        if item is None:
+            return "none"
+        if isinstance(item, bool):
+            return "yes" if item else "no"
+        if isinstance(item, list):
+            return ", ".join(self.label(i) for i in item) or "nothing"
+        return str(item)
+
+    def fill(self, parts: list[str | LogField], values: list[object]) -> str:
+        """A log text with its fields filled in."""
+        args = iter(values)
+        return "".join(p if isinstance(p, str) else
+                       self.label(next(args)) if p.labelled else as_text(next(args))
+                       for p in parts)
+
+
 class Game:
     """One pack compiled with one set of parameter values."""
 
@@ -53,6 +84,9 @@ class Game:
         self.card_labels = card_labels
         self.step_budget = step_budget
         self.layout = Layout(symbols)  # where the cards and values are, and who sees them
+        self.words = Words(card_labels, role_names)
+        words, reasons = self.words, program.reasons  # (no cycle through the game)
+        program.say = lambda text, values: words.fill(reasons[text], values)
 
     # ------------------------------------------------------------ states
 
@@ -204,19 +238,7 @@ class Game:
 
     def label(self, item: object) -> str:
         """The text shown for an item of a choice: a card, a role, a number..."""
-        if isinstance(item, str):
-            if item in self.card_labels:
-                return self.card_labels[item]
-            if item in self.role_names:
-                return self.role_names[item]
-            return item
-        if item is None:
-            return "none"
-        if isinstance(item, bool):
-            return "yes" if item else "no"
-        if isinstance(item, list):
-            return ", ".join(self.label(i) for i in item) or "nothing"
-        return str(item)
+        return self.words.label(item)
 
     def observe(self, state: State, role: str) -> Observation:
         """Everything ``role`` may know of ``state``, and nothing else."""
@@ -228,10 +250,7 @@ class Game:
 
     def _fill(self, parts: list[str | LogField], values: list[object]) -> str:
         """A log text with its fields filled in."""
-        args = iter(values)
-        return "".join(p if isinstance(p, str) else
-                       self.label(next(args)) if p.labelled else as_text(next(args))
-                       for p in parts)
+        return self.words.fill(parts, values)
 
     def format_event(self, event: Event) -> str:
         """The text of a log event, without a log line's ``**`` marks."""

@@ -20,7 +20,7 @@ Lists = dict[str, tuple[str, ...]]
 
 def _tables(board: Board) -> tuple[Lists, Lists, Lists]:
     """Each node's neighbours and edges, and each region's nodes, in map order."""
-    neighbors = {node: tuple(other for other, _ in links)
+    neighbors = {node: tuple(dict.fromkeys(other for other, _ in links))  # each once
                  for node, links in board.adjacency.items()}
     touching = {node: tuple(edge for _, edge in links) for node, links in board.adjacency.items()}
     members: dict[str, list[str]] = {region: [] for region in board.regions}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence, Sized
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from rulekit.limits import MAX_INT, MAX_LIST_ITEMS, MAX_TEXT_CHARS
@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from rulekit.engine.vm import Runtime
 
 _T = TypeVar("_T")
-_S = TypeVar("_S", bound=Sized)
 
 
 class StopGame(Exception):
@@ -106,7 +105,15 @@ def end_round(rt: Runtime) -> None:
 
 def no_item(key: str) -> None:
     """Raised when code names a numbered zone or variable out of range."""
-    raise LookupError(f"no such item: {key!r}")
+    raise LookupError(missing(key))
+
+
+def missing(key: object) -> str:
+    """The message for a pile or value that does not exist, as the pack writes it."""
+    if isinstance(key, str) and "." in key:  # the key of one pile: its name and index
+        name, _, index = key.partition(".")
+        return f"{name}[{index}] does not exist"
+    return f"no such item: {key!r}"
 
 
 def full(zone: str, capacity: int) -> None:
@@ -205,9 +212,12 @@ def mul(a: int, b: int) -> int:
     return checked(a * b)
 
 
-def each(rt: Runtime, items: _S) -> _S:
-    """The items a comprehension walks, each counted against the step budget."""
-    rt.ticks -= len(items)
+def each(rt: Runtime, items: _T) -> _T:
+    """``items``, a list (or a text) walked or built: each item counts against the budget."""
+    try:
+        rt.ticks -= len(items)  # type: ignore[arg-type]
+    except TypeError:  # a number, say, given where any value may stand
+        return items
     if rt.ticks < 0:
         raise BudgetExceeded
     return items

@@ -37,14 +37,29 @@ Watch = Callable[[State, list[Spec]], None]
 """Told of the first decisions a playout waits for, before they are answered."""
 
 
+# A round that asks this many decisions is stalled: agents may loop for ever.
+MAX_ROUND_DECISIONS = 10_000
+
+
 class Capped(Exception):
-    """Raised when a playout reaches its limit of rounds."""
+    """Raised when a playout reaches its limit of rounds, or stalls; ``args[0]`` says which."""
+
+
+def stalled(state: State, decided: int) -> str | None:
+    """Why a game stops, if its round (or setup) has asked ``decided`` decisions."""
+    if decided < MAX_ROUND_DECISIONS:
+        return None
+    phase, round_ = state["phase"], state["round"]
+    where = f"round {round_}, phase '{phase}', and the round" if phase is not None else \
+        "setup, and setup" if round_ == 0 else "the end of the game, and it"
+    return f"stopped: {MAX_ROUND_DECISIONS:,} decisions in {where} did not end"
 
 
 class PlayoutRuntime(Runtime):
     """A runtime that answers each decision where it is asked."""
 
-    __slots__ = ("choosers", "decisions", "game", "last_round", "record", "rngs", "watch")
+    __slots__ = ("choosers", "decisions", "game", "last_round", "record", "rngs", "round_first",
+                 "round_seen", "watch")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
                  max_rounds: int | None = None, watch: Watch | None = None,
@@ -60,6 +75,18 @@ class PlayoutRuntime(Runtime):
         self.watch = watch
         self.record = record  # whether random seats' answers go into the log
         self.decisions = 0
+        self.round_seen = state["round"]  # the round played, and the decisions before it
+        self.round_first = 0
+
+    def count(self, decisions: int) -> None:
+        """Count decisions about to be taken; stop a round that asked too many."""
+        round_ = self.state["round"]
+        if round_ != self.round_seen:
+            self.round_seen, self.round_first = round_, self.decisions
+        reason = stalled(self.state, self.decisions - self.round_first)
+        if reason is not None:
+            raise Capped(reason)
+        self.decisions += decisions
 
     def anytime_options(self, role: str) -> list[tuple[str, str]]:
         """As :meth:`Runtime.anytime_options`, the conditions kept until what they read changes."""
@@ -119,7 +146,7 @@ class PlayoutRuntime(Runtime):
             return
         extras = () if self.held.get(role) == [] or role not in self.anytime_by_role \
             else [option for option, _ in self.anytime_options(role)]
-        self.decisions += 1
+        self.count(1)
         self.spent += self.budget - self.ticks  # the budget counts steps between decisions
         self.ticks = self.budget
         drawn = draw_one(rng, n, optional, extras)
@@ -147,7 +174,7 @@ class PlayoutRuntime(Runtime):
                 or self.program.anytime or not _surely_open(choices, rngs):
             self.answer(locals_, makers)
             return
-        self.decisions += len(choices)
+        self.count(len(choices))
         self.spent += self.budget - self.ticks  # the budget counts steps between decisions
         self.ticks = self.budget
         for index, (slot, items, role, least, most, rules) in enumerate(choices):
@@ -204,8 +231,12 @@ class PlayoutRuntime(Runtime):
             watch(state, waiting)
         if state["round"] > self.last_round:
             self._leave_pending(waiting)
-            raise Capped
-        self.decisions += len(waiting)
+            raise Capped(f"stopped after {self.last_round} rounds")
+        try:
+            self.count(len(waiting))
+        except Capped:
+            self._leave_pending(waiting)
+            raise
         self.spent += self.budget - self.ticks  # the budget counts steps between decisions
         self.ticks = self.budget
         choosers = self.choosers
@@ -299,11 +330,12 @@ def _surely_open(choices: tuple[Subset, ...], rngs: Mapping[str, random.Random])
 
 def playout(game: Game, state: State, choosers: Mapping[str, Chooser],
             max_rounds: int | None = None, watch: Watch | None = None, *,
-            record: bool = True) -> tuple[int, bool]:
-    """Play ``state`` on in place, to its end or to a round past ``max_rounds``.
+            record: bool = True) -> tuple[int, str | None]:
+    """Play ``state`` on in place, to its end, to a round past ``max_rounds`` or to a stall.
 
-    Returns the count of decisions taken and whether the round limit stopped the game. Such a
-    stopped state is for reading, not resuming. ``watch`` sees the first pending decisions
+    Returns the count of decisions taken and why the game was stopped early, if it was (a
+    round that asked :data:`MAX_ROUND_DECISIONS` decisions is stalled). Such a stopped state is
+    for reading, not resuming. ``watch`` sees the first pending decisions
     before they are answered. Unless ``record``, random seats' answers stay out of the log.
     """
     decisions = 0
@@ -320,10 +352,11 @@ def playout(game: Game, state: State, choosers: Mapping[str, Chooser],
                 runtime.interrupt(action)
         if state["result"] is None:
             runtime.run()
-    except Capped:
+    except Capped as stop:
         state["steps"] += runtime.spent + runtime.budget - runtime.ticks
-        return decisions + runtime.decisions, True
-    return decisions + runtime.decisions, False
+        return decisions + runtime.decisions, str(stop.args[0]) if stop.args else ""
+    return decisions + runtime.decisions, None
 
 
-__all__ = ["Capped", "Chooser", "PlayoutRuntime", "Watch", "playout"]
+__all__ = ["MAX_ROUND_DECISIONS", "Capped", "Chooser", "PlayoutRuntime", "Watch", "playout",
+           "stalled"]

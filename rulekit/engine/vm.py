@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rulekit.engine import rng
 from rulekit.engine.decisions import option_ids
-from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round
+from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round, missing
 from rulekit.engine.state import EndEvent, Event, Spec, State, read_only
 from rulekit.errors import GameRuntimeError, Location
 from rulekit.model.program import (
@@ -244,7 +244,7 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, KeyError):
         if exc.args and exc.args[0] is None:
             return "none has no properties (reading a property of an empty zone's top?)"
-        return f"no such item: {exc.args[0]!r}"
+        return missing(exc.args[0])
     if isinstance(exc, IndexError):
         return "index out of range"
     if isinstance(exc, RecursionError):

@@ -54,10 +54,12 @@ class _Scope:
 class Checker:
     """Checks one body at a time: a procedure, a phase, a function, an expression."""
 
-    def __init__(self, symbols: Symbols, snippet: Snippet, *, context: str = "proc") -> None:
+    def __init__(self, symbols: Symbols, snippet: Snippet, *, context: str = "proc",
+                 base_of: Callable[[n.Pos], str | None] | None = None) -> None:
         self.symbols = symbols
         self.snippet = snippet
         self.context = context  # proc | function | expr | expect
+        self.base_of = base_of  # the procedure ``base(...)`` runs at a place; None: nothing
         self.errors: list[EffectCheckError] = []
         self.nslots = 0
         self.scope = _Scope()
@@ -201,6 +203,7 @@ class Checker:
         if stmt.index is not None:
             self.error(stmt.pos, f"local variable '{stmt.name}' cannot be indexed")
         stmt.ref = ("local", slot)
+        stmt.walks = stmt.op == "+=" and local_kind.startswith("list")
         if stmt.op == "-=" or (stmt.op == "+=" and not local_kind.startswith("list")):
             self._expect(stmt.value, kind, "int")
 
@@ -208,6 +211,7 @@ class Checker:
         self._assigned_index(stmt, var)
         stmt.ref = ("var", stmt.name, bool(var.per))
         if stmt.op == "+=" and var.type == "list":
+            stmt.walks = True
             self._expect(stmt.value, kind, "list")
         elif stmt.op != "=":
             self._expect(stmt.value, kind, "int")
@@ -225,6 +229,7 @@ class Checker:
             self.error(stmt.pos, f"variable '{stmt.name}' has a single value, not one per item")
         if stmt.index is not None and var.per:
             self.check_expr(stmt.index, index_type(var.per))
+            self._index_in_range(stmt.name, stmt.index, var.per)
 
     def _assign_unknown(self, stmt: n.Assign) -> None:
         """Report an assignment of a name that is no variable."""
@@ -297,9 +302,14 @@ class Checker:
         self._zone(stmt.zone)
 
     def _stmt_callstmt(self, stmt: n.CallStmt) -> None:
+        base = stmt.proc == "base" and "base" not in self.symbols.procedures
+        if base and not self._base_call(stmt):
+            for arg in stmt.args:
+                self._expr(arg)
+            return
         proc = self.symbols.procedures.get(stmt.proc)
         if proc is not None:
-            self._args(stmt.pos, stmt.proc, proc.params, stmt.args)
+            self._args(stmt.pos, "base" if base else stmt.proc, proc.params, stmt.args)
             stmt.ref = stmt.proc
             return
         if stmt.proc in BUILTINS or stmt.proc in self.symbols.functions:
@@ -310,6 +320,17 @@ class Checker:
                        did_you_mean(stmt.proc, self.symbols.procedures))
         for arg in stmt.args:
             self._expr(arg)
+
+    def _base_call(self, stmt: n.CallStmt) -> bool:
+        """Point ``base(...)`` at what the code it stands in replaces; false if nothing."""
+        target = self.base_of(stmt.pos) if self.base_of is not None else None
+        if target is not None:
+            stmt.proc = target
+            return True
+        self.error(stmt.pos, "base(...) has nothing to run here: this code replaces nothing",
+                   "call base(...) in a card's effect, or in a variant's procedure that "
+                   "replaces one of its base pack")
+        return False
 
     def _args(self, pos: n.Pos, name: str, params: list[tuple[str, str]],
               args: list[n.Expr]) -> None:
@@ -337,6 +358,8 @@ class Checker:
 
     def _stmt_win(self, stmt: n.Win) -> None:
         self.check_expr(stmt.winner, "role")
+        if stmt.reason is not None:
+            self._stmt_log(stmt.reason)
 
     def _stmt_log(self, stmt: n.Log) -> None:
         stmt.kinds = [self._expr(part) for part in stmt.parts if isinstance(part, n.Expr)]
@@ -407,6 +430,9 @@ class Checker:
             if reason is not None:  # it sees no candidate
                 self._stmt_log(reason)
                 self._reason_seen(reason, choice)
+        if choice.prompt is not None:  # asked of the chooser only
+            self._stmt_log(choice.prompt)
+            self._reason_seen(choice.prompt, choice, what="a prompt")
         for bound in (b for b in (choice.min, choice.max) if b is not None):
             if choice.kind != "subset":
                 self.error(bound.pos, "'min' and 'max' apply to subset choices only")
@@ -415,9 +441,10 @@ class Checker:
             self.error(choice.pos, "a subset choice is optional when its min is 0 (the default)",
                        "remove 'optional'")
 
-    def _reason_seen(self, reason: n.Log, choice: n.Choice, label: bool = False) -> None:
-        """A reason or a label tells its chooser only what they see."""
-        what = "a label" if label else "a reason"
+    def _reason_seen(self, reason: n.Log, choice: n.Choice, label: bool = False,
+                     what: str = "a reason") -> None:
+        """A reason, a label or a prompt tells its chooser only what they see."""
+        what = "a label" if label else what
         for part in reason.parts:
             if isinstance(part, n.Expr) and not seen_whole([part], choice.player, self.symbols,
                                                            choice.slot, label):
@@ -579,6 +606,19 @@ class Checker:
         if not per:
             self.error(expr.pos, f"{single}; it takes no index")
         self.check_expr(expr.index, index_type(per) if per else "any")
+        assert isinstance(expr.obj, n.Name)
+        self._index_in_range(expr.obj.ident, expr.index, per)
+
+    def _index_in_range(self, name: str, index: n.Expr, per: str | int | None) -> None:
+        """An error if a written number indexes a ``per: N`` zone or variable out of 1..N."""
+        sign, written = 1, index
+        if isinstance(written, n.Unary) and written.op == "-":
+            sign, written = -1, written.operand
+        value = written.value if isinstance(written, n.Literal) else None
+        if isinstance(per, int) and value.__class__ is int and not 1 <= sign * value <= per:
+            value = sign * value
+            self.error(index.pos, f"{name}[{value}] does not exist: '{name}' has per: {per}, "
+                       f"so its indexes are 1 to {per}", f"write {name}[1] to {name}[{per}]")
 
     def _expr_call(self, expr: n.Call) -> str:
         func = self.symbols.functions.get(expr.func)
@@ -651,12 +691,14 @@ class Checker:
         return "bool"
 
     def _equality(self, expr: n.Binary, left: str, right: str) -> str:
+        expr.walks = _walked(left) or _walked(right)
         if not (_compatible(left, right) or _compatible(right, left) or "none" in (left, right)):
             self.error(expr.pos, f"comparing {_describe(left)} with {_describe(right)} "
                        "is always " + ("false" if expr.op == "==" else "true"))
         return "bool"
 
     def _membership(self, expr: n.Binary, left: str, right: str) -> str:
+        expr.walks = True
         self._expect(expr.right, right, "list")
         return "bool"
 
@@ -669,10 +711,22 @@ class Checker:
         """``+`` of numbers, lists or texts; the other operators of numbers."""
         joined = _joined(left, right) if expr.op == "+" else None
         if joined is not None:
+            expr.walks = True
             return joined
         self._expect(expr.left, left, "int")
         self._expect(expr.right, right, "int")
         return "int"
+
+    def _expr_conditional(self, expr: n.Conditional) -> str:
+        self.check_expr(expr.test, "bool")
+        then, otherwise = self._expr(expr.then), self._expr(expr.otherwise)
+        if "none" in (then, otherwise) or _compatible(then, otherwise) \
+                or _compatible(otherwise, then):
+            return otherwise if then in ("none", "any") else then
+        self.error(expr.pos, f"the two values of this 'if ... else' differ: "
+                   f"{_describe(then)} and {_describe(otherwise)}",
+                   "give both the same type")
+        return "any"
 
     def _expr_choice(self, expr: n.Choice) -> str:
         self.error(expr.pos, "a choice can only be the value of a let or an assignment")
@@ -687,6 +741,11 @@ _OPERATORS: dict[str, Callable[[Checker, n.Binary, str, str], str]] = {
     "<": Checker._ordering, "<=": Checker._ordering, ">": Checker._ordering,
     ">=": Checker._ordering,
 }
+
+
+def _walked(kind: str) -> bool:
+    """Whether comparing a value of this type may walk a list."""
+    return kind == "any" or kind.startswith("list")
 
 
 def _joined(left: str, right: str) -> str | None:

@@ -83,14 +83,22 @@ class ChoiceWriter:
             return made
         source = c.walked(choice.source)
         items = self.candidates(choice)
-        prompt = choice.prompt or ("Choose one" if choice.kind == "one" else "Choose any number")
         body = [f"items = {items}",
                 f"spec = {{'player': {c.py(choice.player)}, 'kind': {choice.kind!r}, "
-                f"'prompt': {prompt!r}, 'items': items, 'slot': {slot}}}",
+                f"'prompt': {self._prompt(choice)}, 'items': items, 'slot': {slot}}}",
                 *self._text_lines(choice, source), *self._rule_lines(choice), "return spec"]
         maker: SpecMaker = c.function(body, self.where(choice.pos))
         c.makers[id(choice), slot, c.fast] = maker
         return maker
+
+    def _prompt(self, choice: n.Choice) -> str:
+        """The code of a choice's prompt: a text, or one with its fields filled in."""
+        if choice.prompt is None:
+            return repr("Choose one" if choice.kind == "one" else "Choose any number")
+        parts = choice.prompt.parts
+        if all(isinstance(part, str) for part in parts):
+            return repr("".join(str(part) for part in parts))
+        return f"rt.program.say(*{self._reason(choice.prompt)})"
 
     def _text_lines(self, choice: n.Choice, source: str) -> list[str]:
         """The lines that add texts for people to a spec, in a game with a log only.

@@ -100,14 +100,23 @@ class Compiler(ExprWriter):
         self.trees[fn] = e
         return fn
 
-    def end_reads(self) -> set[str] | None:
-        """The zones and variables the end conditions read; None for any."""
+    def end_reads(self) -> tuple[set[str] | None, bool]:
+        """The zones and variables the end conditions read (None for any), and whether they
+        must be checked as each phase starts.
+
+        That is one that reads the round or the phase, or no zone or variable at all.
+        """
         found: set[str] = set()
+        on_turns = False
         for condition, _, _ in self.program.end_checks:
             tree = self.trees.get(condition)
-            if tree is None or not reads(tree, self.function_trees, found, set()):
-                return None
-        return found
+            names: set[str] = set()
+            if tree is None or not reads(tree, self.function_trees, names, set()):
+                return None, True
+            on_turns = on_turns or not names or not reads(
+                tree, self.function_trees, set(), set(), True)
+            found |= names
+        return found, on_turns
 
     def when_reads(self) -> dict[str, set[str]] | None:
         """The zones and variables the anytime conditions read, with the roles they concern.
@@ -203,7 +212,7 @@ class Compiler(ExprWriter):
         self.anytime_writes = writes_of(
             {b.name: b.stmts for b in bodies},
             [decl.procedure for decl, _ in program.anytime], triggers)
-        self.end_watch = self.end_reads()
+        self.end_watch, program.end_on_turns = self.end_reads()
         self.when_watch = self.when_reads()
         program.cached_anytime = self.when_watch is not None
 

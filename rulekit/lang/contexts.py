@@ -459,6 +459,8 @@ def _parts(e: n.Expr) -> list[n.Expr | None]:
         return [e.operand]
     if isinstance(e, n.Binary):
         return [e.left, e.right]
+    if isinstance(e, n.Conditional):
+        return [e.then, e.test, e.otherwise]
     if isinstance(e, n.ListLit):
         return list(e.items)
     if isinstance(e, n.Call) and (e.ref is None or e.ref[0] == "builtin"):

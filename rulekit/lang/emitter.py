@@ -205,14 +205,18 @@ class Emitter(ChoiceWriter):
     _s_draw = _s_move
 
     def _s_shuffle(self, s: n.Shuffle) -> list[str]:
-        return [f"rt.shuffle(Z[{self.c.zone(s.zone)}])",
+        return [f"rt.shuffle(_each(rt, Z[{self.c.zone(s.zone)}]))",  # each card counted
                 *self.checks_after(zone_name(s.zone), ends=False)]
 
     def _s_callstmt(self, s: n.CallStmt) -> list[str]:
         return [self.calls(s.proc, ", ".join(self.c.py(a) for a in s.args))]
 
     def _s_win(self, s: n.Win) -> list[str]:
-        return [f"rt.finish({self.c.py(s.winner)}, {s.reason or ''!r})", "raise _Stop"]
+        parts = s.reason.parts if s.reason is not None else []
+        reason = repr("".join(p for p in parts if isinstance(p, str)))
+        if s.reason is not None and not all(isinstance(p, str) for p in parts):
+            reason = f"rt.program.say(*{self._reason(s.reason)})"
+        return [f"rt.finish({self.c.py(s.winner)}, {reason})", "raise _Stop"]
 
     def _s_endround(self, s: n.EndRound) -> list[str]:
         return ["raise _EndRound"]
@@ -231,7 +235,8 @@ class Emitter(ChoiceWriter):
             lines = [f"_moved = _draw(Z[{src}], Z[{dst}], {c.py(s.count)})"]
         elif s.cards is None:
             keep = self.entry_trigger(s) is not None
-            lines = [f"_moved = _move_all(Z[{src}], Z[{dst}], {s.to_bottom!r}, {keep!r})"]
+            lines = [f"_moved = _move_all(_each(rt, Z[{src}]), Z[{dst}], {s.to_bottom!r}, "
+                     f"{keep!r})"]
         else:
             lines = [f"_k = {src}",
                      f"_moved = _move(Z[_k], Z[{dst}], {c.py(s.cards)}, {s.to_bottom!r}, _k)"]
@@ -257,9 +262,9 @@ class Emitter(ChoiceWriter):
         local = self.c.local(ref[1])  # (never in place: a list may be shared with the log)
         if s.op == "=":
             return [f"{local} = {value}"]
-        if self.c.fast and is_simple(s.value):
+        if self.c.fast and is_simple(s.value) and not s.walks:
             return [f"{local} = {checked_inline(s.op[0], local, value)}"]
-        return [f"{local} = {_OP_HELPERS[s.op]}({local}, {value})"]
+        return [f"{local} = {_operation(s, local, value)}"]
 
     def _var_assign(self, s: n.Assign, value: str) -> list[str]:
         """An assignment to a variable, kept within its bounds, its key checked."""
@@ -276,7 +281,7 @@ class Emitter(ChoiceWriter):
             lines.append("if _key not in V: _no_item(_key)")
         lines.append(f"_v = {value}")
         if s.op != "=":
-            lines.append(f"_v = {_OP_HELPERS[s.op]}(V[_key], _v)")
+            lines.append(f"_v = {_operation(s, 'V[_key]', '_v')}")
         if decl.minimum is not None:
             lines.append(f"if _v < {decl.minimum!r}: _v = {decl.minimum!r}")
         if decl.maximum is not None:
@@ -551,9 +556,9 @@ def _moved_in_place(s: n.Move | n.Draw, src: str, dst: str, what: str | None) ->
     if isinstance(s, n.Draw):
         return [f"_s = Z[{src}]; _n = min({what}, len(_s))",
                 f"if _n > 0: _t = _s[:-_n - 1:-1]; del _s[-_n:]; Z[{dst}].extend(_t)"]
-    if what is None:
+    if what is None:  # each card moved is counted
         onto = "_d[:0] = _s" if s.to_bottom else "_d += _s"
-        return [f"_s = Z[{src}]; _d = Z[{dst}]", f"if _s is not _d: {onto}; _s.clear()"]
+        return [f"_s = _each(rt, Z[{src}]); _d = Z[{dst}]", f"if _s is not _d: {onto}; _s.clear()"]
     helper = f"_move(_s, Z[{dst}], _c, {s.to_bottom!r}, _k)"
     if s.to_bottom:
         return [f"_k = {src}; _s = Z[_k]; _c = {what}", helper]
@@ -580,3 +585,9 @@ def _resume_ops(ops: list[_Op]) -> dict[int, int]:
                 resume[index] = at
             at -= 1
     return resume
+
+
+def _operation(s: n.Assign, left: str, right: str) -> str:
+    """``left += right`` or ``-=``, within the size limits; a list's size counted."""
+    done = f"{_OP_HELPERS[s.op]}({left}, {right})"
+    return f"_each(rt, {done})" if s.walks else done

@@ -131,7 +131,7 @@ class NodeMaker:
         return n.Let(pos_of(meta), str(name), value)
 
     def win_stmt(self, meta: Meta, winner: n.Expr, reason: Token | None = None) -> n.Win:
-        return n.Win(pos_of(meta), winner, None if reason is None else _unquote(reason))
+        return n.Win(pos_of(meta), winner, None if reason is None else self.reason(meta, reason))
 
     def log_stmt(self, meta: Meta, text: Token, to: n.Expr | None = None) -> n.Log:
         return n.Log(pos_of(meta), self._log_parts(text), to)
@@ -232,11 +232,17 @@ class NodeMaker:
         return add
 
     def opt_prompt(self, meta: Meta, text: Token) -> ChoiceOption:
+        prompt = self.reason(meta, text)
+
         def add(choice: n.Choice) -> None:
-            choice.prompt = _unquote(text)
+            choice.prompt = prompt
         return add
 
     # -- expressions
+    def conditional(self, meta: Meta, then: n.Expr, _if: Token, test: n.Expr,
+                    otherwise: n.Expr) -> n.Conditional:
+        return n.Conditional(pos_of(meta), then, test, otherwise)
+
     def or_op(self, meta: Meta, left: n.Expr, right: n.Expr) -> n.Binary:
         return n.Binary(pos_of(meta), "or", left, right)
 
@@ -295,8 +301,10 @@ class NodeMaker:
         return n.ListLit(pos_of(meta), list(items))
 
     def comprehension(self, meta: Meta, element: n.Expr, var: Token, iterable: n.Expr,
-                      condition: n.Expr | None = None) -> n.Comprehension:
-        return n.Comprehension(pos_of(meta), element, str(var), iterable, condition)
+                      *condition: n.Expr | Token) -> n.Comprehension:
+        test = condition[-1] if condition else None  # (after an INLINE_IF token, if any)
+        assert test is None or isinstance(test, n.Expr)
+        return n.Comprehension(pos_of(meta), element, str(var), iterable, test)
 
 
 # The method that makes the node of each rule, by the rule's name.

@@ -121,6 +121,16 @@ class Binary(Expr):
     op: str  # + - * // % == != < <= > >= in 'not in' and or
     left: Expr
     right: Expr
+    walks: bool = False  # it walks a list or a text, counted by size (set by the checker)
+
+
+@dataclass
+class Conditional(Expr):
+    """``a if c else b``: ``a`` when ``c`` holds, else ``b``."""
+
+    then: Expr
+    test: Expr
+    otherwise: Expr
 
 
 # ---------------------------------------------------------------- choices
@@ -149,7 +159,7 @@ class Choice(Expr):
     max: Expr | None = None
     at_most: list[AtMost] = field(default_factory=list)
     optional: bool = False
-    prompt: str | None = None
+    prompt: Log | None = None  # written as a log text is
     slot: int = -1  # local slot of ``var``
     always_ask: bool = False  # its options may read non-public data (see lang/secrecy.py)
     # Each 'where' clause (``where`` is their conjunction) with why it refuses a candidate: a
@@ -190,6 +200,7 @@ class Assign(Stmt):
     op: str  # '=', '+=', '-='
     value: Expr
     ref: Any = None
+    walks: bool = False  # '+=' of a list, counted by size (set by the checker)
 
 
 @dataclass
@@ -275,7 +286,7 @@ class Win(Stmt):
     """``win ROLE ["reason"]``: the game ends."""
 
     winner: Expr
-    reason: str | None
+    reason: Log | None  # its text, written as a log text is
 
 
 @dataclass

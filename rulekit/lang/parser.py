@@ -8,12 +8,15 @@ file by the snippet's ``locate`` function.
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
+from lark.lark import PostLex
 
 from rulekit.errors import EffectSyntaxError, Location
 from rulekit.lang import nodes as n
@@ -48,6 +51,30 @@ def parse_expression(snippet: Snippet) -> n.Expr:
     return expression
 
 
+class InlineIf(PostLex):
+    """Makes an ``if`` on the line of a value just before it the ``if`` of a conditional.
+
+    Statements need no separator, so ``x = 1`` then ``if c {`` on the next line is an ``if``
+    statement, while ``x = 1 if c else 2`` is one assignment.
+    """
+
+    always_accept = ()
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        before: Token | None = None
+        for token in stream:
+            if token.type == "IF" and before is not None and before.type in _VALUE_ENDS \
+                    and before.end_line == token.line:
+                token = Token.new_borrow_pos("INLINE_IF", token, token)
+            before = token
+            yield token
+
+
+# The tokens a value may end with.
+_VALUE_ENDS = frozenset({"NAME", "NUMBER", "STRING", "CARD", "RPAR", "RSQB", "TRUE", "FALSE",
+                         "NONE"})
+
+
 @cache
 def _lark() -> Lark:
     """The grammar's LALR parser, built at its first use.
@@ -55,11 +82,16 @@ def _lark() -> Lark:
     lark keeps the built parser in the user's cache folder, and checks it against the grammar.
     """
     return Lark(grammar_text(), parser="lalr", start=["start", "expr_start"],
-                propagate_positions=True, maybe_placeholders=False, cache=_cache_file())
+                propagate_positions=True, maybe_placeholders=False, cache=_cache_file(),
+                postlex=InlineIf())
 
 
 def _cache_file() -> str | bool:
-    """Where lark keeps the built parser; False when caching is off or impossible."""
+    """Where lark keeps the built parser; False when caching is off or impossible.
+
+    The file is named by the grammar's digest, so that installs of different grammars sharing
+    a cache folder do not build it again in turn.
+    """
     folder = cache_dir()
     if folder is None:
         return False
@@ -67,7 +99,8 @@ def _cache_file() -> str | bool:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return False
-    return str(folder / "parser.lark")
+    digest = hashlib.sha256(grammar_text().encode()).hexdigest()[:12]
+    return str(folder / f"parser-{digest}.lark")
 
 
 def _parse(snippet: Snippet, start: str) -> object:

@@ -129,7 +129,8 @@ class ExprWriter:
         }[name]
 
     def _x_listlit(self, e: n.ListLit) -> str:
-        return "[" + ", ".join(self.py(i) for i in e.items) + "]"
+        listed = "[" + ", ".join(self.py(i) for i in e.items) + "]"
+        return f"_each(rt, {listed})" if len(e.items) > SHORT_LIST else listed
 
     def read(self, e: n.Expr) -> str:
         """Python source of a value only read: a zone is its list itself."""
@@ -186,9 +187,8 @@ class ExprWriter:
                 return f"[{self.py(e.element)} for {var} in _each_if(rt, {iterable}, " \
                        f"lambda: {cond})]"
             cond = f" if {self.py(e.condition)}" if e.condition is not None else ""
-            if not self.fast:
-                iterable = f"_each(rt, {iterable})"  # each item counts against the budget
-            return f"[{self.py(e.element)} for {var} in {iterable}{cond}]"
+            # each item counts against the budget
+            return f"[{self.py(e.element)} for {var} in _each(rt, {iterable}){cond}]"
 
     @contextmanager
     def private_locals(self, slots: range) -> Iterator[None]:
@@ -272,8 +272,12 @@ class ExprWriter:
             return found
         if name == "sum" and self._sum_fits(exprs[0]):
             mapped = self._property_map(exprs[0])
-            # Python's own: the total cannot outgrow the limits
+            # Python's own: the total cannot outgrow the limits (a comprehension is counted)
             return f"sum({args[0] if mapped is None else mapped})"
+        if name == "range":
+            return f"_each(rt, _b_range({', '.join(args)}))"
+        if name in _WALKING_BUILTINS and len(args) == 1:
+            return f"_b_{name}(_each(rt, {args[0]}))"  # the list's size counted
         return f"_b_{name}({', '.join(args)})"
 
     def _sum_fits(self, e: n.Expr) -> bool:
@@ -303,11 +307,21 @@ class ExprWriter:
             return f"(not Z[{self.zone(zone)}])" if empty else f"(not not Z[{self.zone(zone)}])"
         left = self.py(e.left)
         right = self.read(e.right) if e.op in ("in", "not in") else self.py(e.right)
+        if e.walks:  # the size of a list (or text) walked or built is counted
+            if e.op == "+":
+                return f"_each(rt, _add({left}, {right}))"
+            if e.op in ("in", "not in"):
+                right = f"_each(rt, {right})"
+            else:
+                left = f"_each(rt, {left})"
         if e.op in _SIZED_OPS and not fits(e):
             if self.fast and is_simple(e.left) and is_simple(e.right):
                 return checked_inline(e.op, left, right)
             return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
         return f"({left} {_PY_OPS[e.op]} {right})"
+
+    def _x_conditional(self, e: n.Conditional) -> str:
+        return f"({self.py(e.then)} if {self.py(e.test)} else {self.py(e.otherwise)})"
 
     def _x_choice(self, e: n.Choice) -> str:  # pragma: no cover - the checker forbids it
         raise AssertionError("a choice is not an expression")
@@ -319,7 +333,8 @@ class ExprWriter:
         if not (self.fast and isinstance(e, n.Comprehension) and e.condition is None):
             return None
         table = self._table_of_local(e.element, e.slot)
-        return None if table is None else f"map({table}.__getitem__, {self.walked(e.iterable)})"
+        return None if table is None else \
+            f"map({table}.__getitem__, _each(rt, {self.walked(e.iterable)}))"
 
     def _property_in(self, e: n.Expr) -> str | None:
         """In fast mode, ``any([x.p == v for x in xs])`` as ``v in map(<p's table>, xs)``.
@@ -336,7 +351,7 @@ class ExprWriter:
             table = self._table_of_local(item, e.slot)
             if table is not None:
                 return (f"({self.py(value)} in map({table}.__getitem__, "
-                        f"{self.walked(e.iterable)}))")
+                        f"_each(rt, {self.walked(e.iterable)})))")
         return None
 
     def _table_of_local(self, item: n.Expr, slot: int) -> str | None:
@@ -395,3 +410,6 @@ _WALKS = frozenset({"nodes", "edges", "regions", "neighbors", "edges_of", "nodes
 
 # Built-ins that only read their list (they return an item or a number, never the list).
 _READING_BUILTINS = frozenset({"top", "first", "any", "all"})
+# Built-ins that walk the list they are given, counted by its size.
+_WALKING_BUILTINS = frozenset({"sum", "max", "min", "any", "all", "reverse", "sorted", "text"})
+SHORT_LIST = 16  # a written list of more items is counted by its size

@@ -98,8 +98,8 @@ class _Sight:
         return all(self.seen(item) for item in e.items)
 
     def _call(self, e: n.Call) -> bool:
-        """A built-in of what is seen, ``reveal(...)`` or the size of a pile."""
-        if e.ref is not None and e.ref[0] != "builtin":
+        """A built-in of what is seen (the map's too), ``reveal(...)`` or the size of a pile."""
+        if e.ref is not None and e.ref[0] not in ("builtin", "pack_builtin"):
             return False
         if e.func == "reveal":
             return True
@@ -114,12 +114,16 @@ class _Sight:
     def _binary(self, e: n.Binary) -> bool:
         return self.seen(e.left) and self.seen(e.right)
 
+    def _conditional(self, e: n.Conditional) -> bool:
+        return self.seen(e.then) and self.seen(e.test) and self.seen(e.otherwise)
+
 
 # How each kind of expression is seen (any other kind is not).
 _RULES: dict[type, Callable[..., bool]] = {
     n.Literal: _Sight._constant, n.CardLit: _Sight._constant, n.Name: _Sight._name,
     n.Index: _Sight._index, n.Attr: _Sight._attr, n.ListLit: _Sight._list,
     n.Call: _Sight._call, n.Unary: _Sight._unary, n.Binary: _Sight._binary,
+    n.Conditional: _Sight._conditional,
 }
 
 

@@ -37,13 +37,14 @@ class SecretBody:
 
 @dataclass
 class LogLeak:
-    """A field of a public log line that prints non-public data.
+    """A field of a public log line that prints non-public data, or a whole line (a ``Log``)
+    written on a branch taken on non-public data.
 
     ``names`` are the non-public zones, variables, locals and functions the field reads.
     """
 
     body: str
-    part: n.Expr
+    part: n.Expr | n.Log
     names: list[str]
 
 
@@ -62,6 +63,8 @@ class _Analysis:
         self.answers_secret = answers_secret
         self.leaks: list[LogLeak] | None = None  # public log lines found, when collecting
         self.current = ""  # the body being analysed
+        # Public log lines of an if whose every way writes one: what they say tells the way.
+        self.every_way: set[int] = set()
 
     # ------------------------------------------------------------ data
 
@@ -170,6 +173,9 @@ class _Analysis:
     def _binary(self, e: n.Binary, tainted: set[int]) -> bool:
         return self._any([e.left, e.right], tainted)
 
+    def _conditional(self, e: n.Conditional, tainted: set[int]) -> bool:
+        return self._any([e.then, e.test, e.otherwise], tainted)
+
     def _answer(self, e: n.Choice, tainted: set[int]) -> bool:
         return self.answers_secret  # its answer is known to its chooser only
 
@@ -228,6 +234,10 @@ class _Analysis:
             self._taint_param(proc, 0)
 
     def _if(self, s: n.If, tainted: set[int], context: bool, mark: bool) -> None:
+        ways = [branch for _, branch in s.branches] + [s.otherwise or []]
+        logs = [[x for x in way if isinstance(x, n.Log) and x.to is None] for way in ways]
+        if all(logs):
+            self.every_way.update(id(log) for found in logs for log in found)
         for cond, branch in s.branches:
             inner = self.expr(cond, tainted) or context
             self.stmts(branch, tainted, inner, mark)
@@ -253,12 +263,23 @@ class _Analysis:
                 self._taint_param(s.proc, i)
 
     def _log(self, s: n.Log, tainted: set[int], context: bool, mark: bool) -> None:
-        """Collect the fields of a public log line that print non-public data."""
+        """Collect the fields of a public log line that print non-public data.
+
+        A public line on a branch taken on non-public data is collected whole (its ``Log``):
+        that it is written tells which way the branch went. Not when every way of its ``if``
+        writes one: then what the lines say tells it, as the pack means them to.
+        """
         if self.leaks is None or not self.current or s.to is not None:
             return
-        for part in s.parts:
-            if isinstance(part, n.Expr) and self.expr(part, tainted):
-                self.leaks.append(LogLeak(self.current, part, self.secret_names(part, tainted)))
+        found = [LogLeak(self.current, part, self.secret_names(part, tainted))
+                 for part in s.parts if isinstance(part, n.Expr) and self.expr(part, tainted)]
+        written = context and id(s) not in self.every_way
+        self.leaks += found or ([LogLeak(self.current, s, [])] if written else [])
+
+    def _win(self, s: n.Win, tainted: set[int], context: bool, mark: bool) -> None:
+        """A win's text is public, as the result of a game."""
+        if s.reason is not None:
+            self._log(s.reason, tainted, context, mark)
 
     def _move(self, s: n.Move | n.Draw, tainted: set[int], context: bool, mark: bool) -> None:
         """A card entering a secret zone is passed to its ``on_enter``."""
@@ -300,12 +321,14 @@ _EXPRESSIONS: dict[type, Callable[..., bool]] = {
     n.Comprehension: _Analysis._comprehension, n.Attr: _Analysis._attr,
     n.Index: _Analysis._index, n.Call: _Analysis._call, n.Unary: _Analysis._unary,
     n.Binary: _Analysis._binary, n.Choice: _Analysis._answer,
+    n.Conditional: _Analysis._conditional,
 }
 _STATEMENTS: dict[type, Callable[..., None]] = {
     n.Simultaneous: _Analysis._simultaneous, n.Let: _Analysis._assignment,
     n.Assign: _Analysis._assignment, n.If: _Analysis._if, n.For: _Analysis._for,
     n.While: _Analysis._while, n.Repeat: _Analysis._repeat, n.CallStmt: _Analysis._call_stmt,
     n.Log: _Analysis._log, n.Move: _Analysis._move, n.Draw: _Analysis._move,
+    n.Win: _Analysis._win,
 }
 
 

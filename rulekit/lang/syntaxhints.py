@@ -3,8 +3,9 @@
 The LALR parser notices a mistake where it can no longer go on, often far from the mistake.
 An unclosed ``{`` is noticed at the end of the text, an unclosed ``(`` at the next statement.
 So once a parse has failed, :func:`explain` looks at the text again. It may
-recognise the mistake: a bracket or a quote never closed, ``=`` written for ``==``. Then it
-gives the error at its place, with a hint. Otherwise the parser's own message stands.
+recognise the mistake: a bracket or a quote never closed, ``=`` written for ``==``, another
+language's way (``} else if``, ``if c:``, ``&&``). Then it gives the error at its place, with a
+hint. Otherwise the parser's own message stands.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ def explain(text: str, exc: UnexpectedInput,
         return EffectSyntaxError(
             "syntax error: '=' sets a variable; a condition compares with '=='",
             locate(exc.token.line or 1, exc.token.column or 1), "did you mean '=='?")
+    idiom = _idiom(text)
+    if idiom is not None:
+        line, column, message, hint = idiom
+        return EffectSyntaxError(f"syntax error: {message}", locate(line, column), hint)
     problem = _unbalanced(text)
     if problem is None:
         return None
@@ -46,6 +51,39 @@ def explain(text: str, exc: UnexpectedInput,
         where = locate(closer.line, closer.column)
         hint += f" before the '{closer.char}' at line {where.line}, column {where.column}"
     return EffectSyntaxError(message, locate(mark.line, mark.column), hint)
+
+
+# Other languages' ways, each with what to say of it and what to write instead.
+_IDIOMS = [
+    (re.compile(r"\}\s*(else\s+if)\b"), "'else if' is written 'elif' here",
+     "write } elif CONDITION {"),
+    (re.compile(r"(?:^|[\s}])(elsif|elseif|else_if|elif_|elsf|elfi|eles)\b"), None,
+     "did you mean 'elif'?"),
+    (re.compile(r"^\s*(?:if|elif|else|while|for|repeat)\b[^{]*?(:)"),
+     "a block is written in braces, not after ':'", "write if CONDITION { ... }"),
+    (re.compile(r"(&&)"), "'&&' is not an operator of the language", "write 'and'"),
+    (re.compile(r"(\|\|)"), "'||' is not an operator of the language", "write 'or'"),
+    (re.compile(r"(!)(?!=)"), "'!' is not an operator of the language", "write 'not'"),
+]
+
+
+def _idiom(text: str) -> tuple[int, int, str, str] | None:
+    """The first of another language's ways in the code of ``text`` (not in texts or comments):
+    its line and column, a message and a hint."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        code = _CODE_ONLY.sub(lambda found: " " * len(found.group()), line)
+        code = code[:comment.start()] if (comment := _COMMENT.search(code)) else code
+        for pattern, message, hint in _IDIOMS:
+            found = pattern.search(code)
+            if found is not None:
+                word = found.group(1)
+                said = message or f"'{word}' is not a word of the language"
+                return number, found.start(1) + 1, said, hint
+    return None
+
+
+_COMMENT = re.compile(r"(?<!\w)#")
+_CODE_ONLY = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
 
 
 def _unbalanced(text: str) -> tuple[_Mark, str, str, _Mark | None] | None:

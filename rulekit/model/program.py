@@ -85,6 +85,8 @@ class Program:
     round_start_pc: int = -1
     round_end_pc: int = -1
     end_checks: list[tuple[ExprFn, str, str]] = field(default_factory=list)
+    # Whether the end conditions are checked as each phase starts too.
+    end_on_turns: bool = False
     anytime: list[tuple[AnytimeDecl, ExprFn | None]] = field(default_factory=list)
     # The same, by role (only roles that have some).
     anytime_by_role: dict[str, list[tuple[AnytimeDecl, ExprFn | None]]] = field(
@@ -100,6 +102,8 @@ class Program:
     cached_anytime: bool = False
     # Roles with an anytime action whose ``when`` may read non-public data: always asked.
     secret_anytime: frozenset[str] = frozenset()
+    # A text of ``reasons`` with its fields filled in, as players read it (set by the Game).
+    say: Callable[[int, list[object]], str] = field(default=lambda text, values: "")
 
 
 def zone_key(name: str, role: str) -> str:

@@ -69,7 +69,7 @@ class _BoardReader:
         """Add an edge between two known nodes, with its id and name."""
         a, b = ends = [str(end) for end in (edge if isinstance(edge, list)
                                              else [edge["from"], edge["to"]])]
-        problem = self.edge_problem(a, b, ends)
+        problem = self.edge_problem(a, b, ends, isinstance(edge, dict) and "id" in edge)
         if problem is not None:
             message, hint = problem
             self.errors.append(SchemaError(message, self.doc.location(("map", "edges", i)), hint))
@@ -83,24 +83,29 @@ class _BoardReader:
         self.board.adjacency[a].append((b, str(props["id"])))
         self.board.adjacency[b].append((a, str(props["id"])))
 
-    def edge_problem(self, a: str, b: str, ends: list[str]) -> tuple[str, str | None] | None:
-        """What is wrong with an edge from ``a`` to ``b``, with a hint."""
+    def edge_problem(self, a: str, b: str, ends: list[str], named: bool
+                     ) -> tuple[str, str | None] | None:
+        """What is wrong with an edge from ``a`` to ``b``, with a hint.
+
+        A second route between two places is fine when it has an id of its own (``named``).
+        """
         bad = [end for end in ends if end not in self.board.nodes]
         if bad:
             return f"unknown node '{bad[0]}'", did_you_mean(bad[0], self.board.nodes)
         if a == b:
             return f"the edge {a} - {b} joins a node to itself", None
-        if self.board.edge_between(a, b) is not None:
-            return f"the edge {a} - {b} is given twice", None
+        if self.board.edge_between(a, b) is not None and not named:
+            return (f"the edge {a} - {b} is given twice",
+                    "a second route between the same places needs an id of its own: "
+                    f"{{from: {a}, to: {b}, id: {a}_{b}_2}}")
         return None
 
     def add(self, path: JsonPath, table: dict[str, Properties], props: Properties) -> None:
         """Add a component to its table, unless its id is taken."""
         ident = str(props["id"])
         kind = self.symbols.kind_of(ident)
-        if kind is not None:
+        if kind is not None:  # (kept all the same, so that what names it is not unknown)
             self.errors.append(SchemaError(
                 f"id '{ident}' is already used by a {kind}", self.doc.location(path),
                 "cards, nodes, edges and regions need different ids"))
-            return
         table[ident] = props

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar, cast
 
-from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame
+from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_checks
 from rulekit.engine.vm import Runtime
 from rulekit.errors import Location, PackError, PackFileError, SchemaError, did_you_mean
 from rulekit.lang import nodes as n
@@ -26,6 +27,7 @@ from rulekit.model.program import (
 )
 from rulekit.model.symbols import Symbols
 from rulekit.pack.documents import Documents, snippet
+from rulekit.pack.effects import Dispatch, card_versions, own_base, version_procs
 from rulekit.source.document import YamlDocument
 from rulekit.source.snippet import Snippet
 
@@ -82,15 +84,17 @@ class CodeBuilder:
             return None
 
     def _body(self, symbols: Symbols, name: str, snippet: Snippet,
-              params: list[tuple[str, str]]) -> None:
+              params: list[tuple[str, str]],
+              base_of: Callable[[n.Pos], str | None] | None = None) -> None:
         """Parse and check one statement list; keep it for compiling."""
         body = self._parse(parse_block, snippet)
         if body is None:
             return
-        checker = Checker(symbols, snippet)
+        checker = Checker(symbols, snippet, base_of=base_of)
         checker.declare_params(params)
         nslots = checker.check_body(body)
-        self.errors.extend(checker.errors)
+        told = {str(e) for e in self.errors} if "@" in name else set()  # a version told twice
+        self.errors.extend(e for e in checker.errors if str(e) not in told)
         self.bodies.append(Body(name, body, snippet, nslots, params))
 
     def _expr(self, symbols: Symbols, compiler: Compiler, snippet: Snippet, expected: str
@@ -145,14 +149,13 @@ class CodeBuilder:
                 self.function_trees[func.name] = expr
                 compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
 
-    def compile_code(self, symbols: Symbols, compiler: Compiler, bodies: bool = True) -> None:
-        """Parse, check and compile all code; without ``bodies``, only check statement lists."""
+    def compile_code(self, symbols: Symbols, compiler: Compiler) -> None:
+        """Parse, check and compile all code."""
         # End conditions first: statements compiled later check them after each change.
         self._end_checks(symbols, compiler)
         self._flow_functions(symbols, compiler)
         self._functions(symbols, compiler)
-        for proc in symbols.procedures.values():
-            self._body(symbols, proc.name, proc.snippet, proc.params)
+        self._procedures(symbols)
         if "setup" in self.doc.data:
             self._body(symbols, SETUP, snippet(self.doc, ("setup",)), [])
         if "flow" not in self.doc.data:
@@ -160,7 +163,47 @@ class CodeBuilder:
                 "the pack has no flow section", self.manifest_doc.key_location(("include",)),
                 "add flow: with rounds and phases to one of the included files"))
             return
-        self._flow(symbols, compiler, bodies)
+        self._flow(symbols, compiler)
+
+    def _procedures(self, symbols: Symbols) -> None:
+        """The procedures, each with the versions its cards and card types give."""
+        versions = card_versions(self.doc, symbols, self.errors)
+        names = set(symbols.procedures)
+        # What base(...) may call, checked only if called: a variant's base pack's procedures
+        # (a variant may have removed what they use), and versions of card procedures.
+        apart = {name: (symbols.procedures[name], own_base(name, names))
+                 for name in names if name.endswith("@base")}
+        for name, given in versions.items():
+            apart.update(version_procs(symbols.procedures[name], given, names))
+        symbols.procedures.update({name: decl for name, (decl, _) in apart.items()})
+        wanted: list[str] = []
+
+        def runs(where: Callable[[n.Pos], str | None]) -> Callable[[n.Pos], str | None]:
+            def target(pos: n.Pos) -> str | None:
+                name = where(pos)
+                if name in apart:
+                    wanted.append(name)
+                return name
+            return target
+
+        for proc in [p for p in symbols.procedures.values() if p.name not in apart]:
+            found = versions.get(proc.name, [])
+            if not found:
+                self._body(symbols, proc.name, proc.snippet, proc.params,
+                           runs(partial(_fixed, own_base(proc.name, names))))
+            elif all(self._parse(parse_block, code) is not None
+                     for code in [proc.snippet, *(v.snippet for v in found)]):
+                dispatch = Dispatch(proc, found, names)
+                self._body(symbols, proc.name, dispatch.snippet(), proc.params,
+                           runs(dispatch.base_of))
+        done: set[str] = set()
+        while wanted:
+            name = wanted.pop()
+            if name not in done:
+                done.add(name)
+                decl, target = apart[name]
+                self._body(symbols, name, decl.snippet, decl.params,
+                           runs(partial(_fixed, target)))
 
     def _flow_functions(self, symbols: Symbols, compiler: Compiler) -> None:
         for role in self.flow.get("evaluate", {}):
@@ -176,7 +219,7 @@ class CodeBuilder:
             self._flow_function(symbols, compiler, INITIATIVE,
                                 snippet(self.doc, ("flow", "initiative")), "role")
 
-    def _flow(self, symbols: Symbols, compiler: Compiler, bodies: bool) -> None:
+    def _flow(self, symbols: Symbols, compiler: Compiler) -> None:
         """The phases, rounds, after_rounds and anytime conditions; then the main procedure."""
         flow, doc = self.flow, self.doc
         phases = self._phases(symbols)
@@ -188,7 +231,7 @@ class CodeBuilder:
         if "after_rounds" in flow:
             self._body(symbols, AFTER_ROUNDS, snippet(doc, ("flow", "after_rounds")), [])
         self._anytime_conditions(symbols, compiler)
-        if not self.errors and bodies:
+        if not self.errors:
             compiler.compile_bodies(self.bodies)
             _build_main(compiler.program, rounds, phases, doc.key_location(("flow",)))
 
@@ -218,6 +261,10 @@ class CodeBuilder:
             compiler.program.anytime_by_role.setdefault(decl.role, []).append((decl, when))
 
 
+def _fixed(target: str | None, pos: n.Pos) -> str | None:
+    return target
+
+
 def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]],
                 where: Location) -> None:
     """Build the main procedure: setup, rounds of phases, and what follows them."""
@@ -237,11 +284,15 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
     program.round_start_pc = head
     after_pc: list[int] = []
 
+    checks, on_turns = bool(program.end_checks), program.end_on_turns
+
     def next_round(rt: Runtime, frame: Frame) -> int:
         state = rt.state
         if rounds is not None and state["round"] >= _limit(rounds(rt, frame["locals"])):
             frame["pc"] = after_pc[0]
             return 0
+        if checks and state["round"] == 0:  # the state after setup
+            end_checks(rt)
         state["round"] += 1
         return 0
 
@@ -249,6 +300,8 @@ def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
     for phase_id, proc_name in phases:
         def enter(rt: Runtime, frame: Frame, phase_id: str = phase_id) -> int:
             rt.state["phase"] = phase_id
+            if on_turns:
+                end_checks(rt)
             return 0
         program.phase_pcs[phase_id] = len(code)
         code.append(cast(Block, enter))
@@ -297,7 +350,10 @@ def _main_whole(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
         if SETUP in procs:
             run(SETUP, rt)
         steps = [(phase_id, runs.get(name), name) for phase_id, name in phases]
+        checks, on_turns = bool(program.end_checks), program.end_on_turns
         while rounds is None or state["round"] < _limit(rounds(rt, locals_)):
+            if checks and state["round"] == 0:
+                end_checks(rt)
             state["round"] += 1
             try:
                 for phase_id, whole, name in steps:
@@ -305,6 +361,8 @@ def _main_whole(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
                     if rt.ticks < 0:
                         raise BudgetExceeded
                     state["phase"] = phase_id
+                    if on_turns:
+                        end_checks(rt)
                     if whole is not None:
                         whole(rt, [])
                     else:

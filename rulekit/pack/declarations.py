@@ -127,13 +127,23 @@ class Declarations:
     def _cards(self) -> dict[str, Card]:
         """Each card by id; the copies of a card are ``ID#1``, ``ID#2``..."""
         cards: dict[str, Card] = {}
+        entries: dict[str, int] = {}  # the entry of each card id
         for i, entry in enumerate(self.sections.get("cards", [])):
-            props = {k: v for k, v in entry.items() if k not in ("id", "copies")}
+            props = {k: v for k, v in entry.items() if k not in ("id", "copies", "effects")}
             props.setdefault("name", entry["id"])
-            for card_id in self._card_ids(i, entry["id"], entry.get("copies", 1)):
-                if card_id in cards:
-                    self.error(f"card id '{card_id}' is used twice",
-                               self.doc.location(("cards", i, "id")))
+            ids = self._card_ids(i, entry["id"], entry.get("copies", 1))
+            clash = next((entries[card_id] for card_id in ids if card_id in entries), None)
+            if clash is not None:  # one error for the entry, whatever its copies
+                first = self.doc.location(("cards", clash, "id"))
+                self.error(f"card '{entry['id']}' is given twice: its ids are those of the "
+                           f"entry at line {first.line}, column {first.column}"
+                           + (f" of {first.file}" if first.file != self.doc.location(
+                               ("cards", i, "id")).file else ""),
+                           self.doc.location(("cards", i, "id")),
+                           "give each card entry its own id (copies: N makes ID#1 to ID#N)")
+                continue
+            for card_id in ids:
+                entries[card_id] = i
                 cards[card_id] = {"id": card_id, **props}
         return cards
 

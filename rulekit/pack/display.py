@@ -32,6 +32,8 @@ class Item:
     routes: bool = False
     group: str | None = None  # a card property the zone's cards are grouped by
     sort: str | None = None  # a card property they are sorted by, highest first
+    places: bool = False  # a zone per place: the places that hold a card, on one line
+    mark: dict[str, str] = field(default_factory=dict)  # variable per place -> word if set
 
 
 @dataclass
@@ -90,6 +92,7 @@ class Asking:
     prompt: str
     ask: str | None = None
     options: str | None = None  # a row table naming the options
+    key: str | None = None  # a card property the options are keyed by
 
 
 @dataclass
@@ -138,6 +141,8 @@ class ItemSpec(TypedDict, total=False):
     routes: bool
     group: str
     sort: str
+    places: bool
+    mark: dict[str, str]
 
 
 class ColumnSpec(TypedDict):
@@ -166,6 +171,7 @@ class ChoiceSpec(TypedDict):
     prompt: str
     ask: NotRequired[str]
     options: NotRequired[str]
+    key: NotRequired[str]
 
 
 class DisplaySpec(TypedDict, total=False):
@@ -313,7 +319,8 @@ class _Reader:
         self.item_options(data, kind, at)
         return Item(kind, ref, data.get("name"), data.get("of"), bool(data.get("count")),
                     data.get("whose", "all"), bool(data.get("belief")),
-                    bool(data.get("routes")), data.get("group"), data.get("sort"))
+                    bool(data.get("routes")), data.get("group"), data.get("sort"),
+                    bool(data.get("places")), dict(data.get("mark", {})))
 
     def item_options(self, data: ItemSpec, kind: str, at: JsonPath) -> None:
         """Check the options of a line of a panel."""
@@ -325,6 +332,12 @@ class _Reader:
             self.fail("belief applies to a variable", (*at, "belief"))
         self.card_property(data.get("group"), (*at, "group"))
         self.card_property(data.get("sort"), (*at, "sort"))
+        zone = self.symbols.zones.get(data["zone"]) if kind == "zone" else None
+        if data.get("places") and (zone is None or zone.per not in ("node", "edge", "region")):
+            self.fail("places applies to a zone per place (per: node, edge or region)",
+                      (*at, "places"))
+        for var in data.get("mark", {}):
+            self.name(var, (*at, "mark", var), "variable", key=True)
 
     def choice(self, c: int, entry: ChoiceSpec, rows: Mapping[str, object]) -> Asking:
         """How some choices are asked."""
@@ -332,7 +345,8 @@ class _Reader:
         if options is not None and options not in rows:
             self.fail(f"unknown row table '{options}'", ("display", "choices", c, "options"),
                       did_you_mean(options, rows))
-        return Asking(entry["prompt"], entry.get("ask"), options)
+        self.card_property(entry.get("key"), ("display", "choices", c, "key"))
+        return Asking(entry["prompt"], entry.get("ask"), options, entry.get("key"))
 
     def context_template(self, proc: str, text: str, at: JsonPath) -> None:
         """Check a ``context:`` entry: a procedure, and a text of its parameters."""

@@ -16,6 +16,7 @@ from rulekit.pack.find import (
     confine,
     display_path,
     glob_files,
+    not_a_file,
     pack_file,
 )
 from rulekit.pack.merge import MergedDocument, Merger
@@ -154,7 +155,8 @@ class Documents:
             self.errors.append(PackFileError(exc.message, doc.location(at), exc.hint))
             return None
         if not path.is_file():
-            self.errors.append(PackFileError(f"{what} '{name}' does not exist", doc.location(at)))
+            why = f"is {not_a_file(path)}, not a file" if path.exists() else "does not exist"
+            self.errors.append(PackFileError(f"{what} '{name}' {why}", doc.location(at)))
             return None
         return self.read(path, schema)
 

@@ -42,7 +42,8 @@ def _inherit(docs: Documents, base: Documents, manifest_doc: YamlDocument) -> No
     docs.base_id = str(base.manifest_id)
     docs.base_scenario_files = base.own_scenario_files
     assert base.manifest is not None
-    docs.manifest = merge_manifest(base.manifest, manifest_doc)
+    docs.manifest = merge_manifest(base.manifest, manifest_doc, docs.base_id, docs.errors)
+    docs.merger.start_changes(docs.base_id)
 
 
 def _read_base(folder: Path, manifest_doc: YamlDocument, ref: str,

@@ -123,11 +123,17 @@ def glob_files(folder: Path, roots: Sequence[Path], pattern: str) -> list[Path]:
     for match in matches:
         shown = match.relative_to(folder).as_posix() if match.is_relative_to(folder) else pattern
         confine(match, roots, shown)
-        if match.is_dir():
-            raise OutsideError(f"the pattern '{pattern}' matches the folder '{shown}'",
+        if not match.is_file():
+            kind = "the folder" if match.is_dir() else "a pipe or a device"
+            raise OutsideError(f"the pattern '{pattern}' matches {kind} '{shown}'",
                                "a scenario pattern must match files, such as scenarios/*.yaml")
         check_size(match, shown)
     return matches
+
+
+def not_a_file(path: Path) -> str:
+    """What a path that is no regular file is, to say so (never read: a pipe would block)."""
+    return "a folder" if path.is_dir() else "a pipe or a device"
 
 
 def _reason(exc: BaseException) -> str:

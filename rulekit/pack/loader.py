@@ -51,8 +51,7 @@ class LoadedPack:
         return str(self.manifest["id"])
 
 
-def _load(folder: Path, overrides: Mapping[str, str | int], compile_bodies: bool
-          ) -> LoadedPack:
+def _load(folder: Path, overrides: Mapping[str, str | int]) -> LoadedPack:
     docs = read_documents(folder)
     manifest_doc = docs.manifest
     assert manifest_doc is not None
@@ -62,7 +61,7 @@ def _load(folder: Path, overrides: Mapping[str, str | int], compile_bodies: bool
     program = Program()
     compiler = Compiler(symbols, program)
     builder = CodeBuilder(docs, manifest_doc)
-    builder.compile_code(symbols, compiler, compile_bodies)
+    builder.compile_code(symbols, compiler)
     display = read_display(docs.content, docs.content.data.get("display"), symbols,
                            docs.errors, builder.bodies)
     role_names = {r["id"]: r.get("name", r["id"]) for r in manifest["roles"]}
@@ -76,12 +75,11 @@ def _load(folder: Path, overrides: Mapping[str, str | int], compile_bodies: bool
                       docs.roots, display, builder.bodies, builder.function_trees, manifest_doc)
 
 
-def load_pack(ref: str | Path, params: Mapping[str, str | int] | None = None, *,
-              checked_only: bool = False) -> LoadedPack:
-    """Load, check and compile a pack; with ``checked_only``, statement lists are not compiled."""
+def load_pack(ref: str | Path, params: Mapping[str, str | int] | None = None) -> LoadedPack:
+    """Load, check and compile a pack."""
     folder = ref if isinstance(ref, Path) else find_pack(ref)
     try:
-        return _load(folder, params or {}, not checked_only)
+        return _load(folder, params or {})
     except PackError as exc:
         raise PackErrors([exc]) from None
 

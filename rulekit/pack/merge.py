@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from rulekit.errors import Location, PackError, SchemaError, did_you_mean
+from rulekit.errors import Location, PackError, SchemaError, did_you_mean, near_name
 from rulekit.source.document import JsonPath, YamlDocument
 
 Route = tuple[YamlDocument, JsonPath]
@@ -32,7 +32,7 @@ class Item(NamedTuple):
 # How each part of a content file merges: a list of items with ids, a mapping of named entries,
 # a group of parts, or a value that a later file replaces whole.
 _LAYOUT: dict[JsonPath, str] = {
-    ("cards",): "list", ("anytime",): "list",
+    ("cards",): "list", ("anytime",): "list", ("card_types",): "map",
     ("zones",): "map", ("variables",): "map", ("functions",): "map", ("procedures",): "map",
     ("flow",): "group", ("flow", "phases"): "list",
     ("map",): "group", ("map", "regions"): "list", ("map", "nodes"): "list",
@@ -54,7 +54,8 @@ _WHAT: dict[JsonPath, str] = {
     ("properties", "edges"): "edge property", ("properties", "regions"): "region property",
     ("cards",): "card", ("anytime",): "anytime action", ("zones",): "zone",
     ("variables",): "variable", ("functions",): "function", ("procedures",): "procedure",
-    ("flow", "phases"): "phase", ("map", "regions"): "region", ("map", "nodes"): "node",
+    ("card_types",): "card type", ("flow", "phases"): "phase", ("map", "regions"): "region",
+    ("map", "nodes"): "node",
     ("map", "edges"): "edge"}
 
 _EDGES: JsonPath = ("map", "edges")
@@ -65,9 +66,10 @@ _VARIANT_OWN = ("id", "name", "version", "description", "extends", "include", "s
 
 
 def item_keys(path: JsonPath, value: object) -> set[str]:
-    """The names an item of a list section answers to; an edge also to FROM-TO both ways."""
+    """The names an item of a list section answers to; an edge without an id of its own to
+    FROM-TO both ways."""
     keys: set[str] = set()
-    if path == _EDGES:
+    if path == _EDGES and not (isinstance(value, dict) and "id" in value):
         ends = _edge_ends(value)
         if len(ends) == 2:
             keys |= {f"{ends[0]}-{ends[1]}", f"{ends[1]}-{ends[0]}"}
@@ -146,6 +148,26 @@ class Merger:
         self.values: dict[JsonPath, Item] = {}
         self.maps: dict[JsonPath, dict[str, Item]] = {}
         self.lists: dict[JsonPath, list[Item]] = {}
+        self.base_id: str | None = None  # for a variant's changes: the base, and its names
+        self.base: dict[JsonPath, set[str]] = {}
+
+    def start_changes(self, base_id: str) -> None:
+        """Take what follows as a variant's changes to what is merged so far (its base)."""
+        self.base_id = base_id
+        self.base = {path: set(self._known(path)) for path in _WHAT}
+
+    def _addition(self, path: JsonPath, name: object, value: object, where: Location,
+                  replaces: bool) -> object:
+        """An entry without its ``new`` mark; an error if a variant's looks like a typo."""
+        new = isinstance(value, dict) and value.get("new") is True
+        if isinstance(value, dict) and "new" in value:
+            value = {key: part for key, part in value.items() if key != "new"}
+        if self.base_id is not None and path != _EDGES and isinstance(name, str):
+            error = addition_error(_WHAT[path], name, self.base[path], self.base_id, new,
+                                   replaces, where)
+            if error is not None:
+                self.errors.append(error)
+        return value
 
     def add(self, doc: YamlDocument, changes: bool = False) -> None:
         """Merge the sections of ``doc``; with ``changes``, its items replace those of their id."""
@@ -190,6 +212,11 @@ class Merger:
                     f"{first.doc.key_location(first.path)}",
                     doc.key_location((*path, name)), "give each one once, in one file"))
                 continue
+            if path in _WHAT:
+                entry = self._addition(path, name, entry, doc.key_location((*path, name)),
+                                       name in entries)
+            if name in entries and path == ("procedures",):
+                _keep_base(entries, name)
             entries[name] = Item(entry, doc, (*path, name))
 
     def _merge_value(self, path: JsonPath, value: object, doc: YamlDocument,
@@ -208,6 +235,10 @@ class Merger:
         keys = item_keys(path, item.value) if changes else set()
         at = next((k for k, old in enumerate(items) if keys & item_keys(path, old.value)),
                   None) if keys else None
+        if isinstance(item.value, dict):
+            value = self._addition(path, item.value.get("id"), item.value,
+                                   item.doc.location(item.path), at is not None)
+            item = item._replace(value=value)
         anchor = self._anchor(items, path, item)
         if at is not None and anchor is None:
             items[at] = item  # replaced where it was
@@ -286,6 +317,14 @@ class Merger:
         return [item.value for item in items] if path in self.lists else {}
 
 
+def _keep_base(entries: dict[str, Item], name: str) -> None:
+    """Keep a replaced procedure as ``NAME@base``, which ``base(...)`` calls."""
+    kept = f"{name}@base"
+    if kept in entries:
+        _keep_base(entries, kept)
+    entries[kept] = entries[name]
+
+
 def _put(data: dict[str, object], path: JsonPath, value: object) -> None:
     target = data
     for key in path[:-1]:
@@ -295,7 +334,25 @@ def _put(data: dict[str, object], path: JsonPath, value: object) -> None:
         target[str(path[-1])] = value
 
 
-def merge_manifest(base: YamlDocument, variant: YamlDocument) -> MergedDocument:
+def addition_error(what: str, name: str, base: set[str], base_id: str, new: bool,
+                   replaces: bool, where: Location) -> PackError | None:
+    """The error of a variant's entry that looks like a typo, or that says new in vain."""
+    if new and replaces and name in base:
+        return SchemaError(f"{what} '{name}' is in the base pack {base_id}: this replaces it, "
+                           "it adds nothing", where,
+                           "remove new: true to replace it, or give the new one a name of its "
+                           "own")
+    close = None if new or replaces else near_name(name, base)
+    if close is None:
+        return None
+    return SchemaError(f"{what} '{name}' is not in the base pack {base_id}, so it would be "
+                       "added", where,
+                       f"did you mean to replace '{close}'? If it is an addition, say so with "
+                       "new: true")
+
+
+def merge_manifest(base: YamlDocument, variant: YamlDocument, base_id: str,
+                   errors: list[PackError]) -> MergedDocument:
     """A variant's manifest: its own id, name, version and files, the rest from its base."""
     data = {key: value for key, value in base.data.items() if key not in _VARIANT_OWN}
     routes: dict[JsonPath, Route] = {(key,): (base, (key,)) for key in data}
@@ -307,6 +364,13 @@ def merge_manifest(base: YamlDocument, variant: YamlDocument) -> MergedDocument:
         else:
             data[key] = value
             routes[(key,)] = (variant, (key,))
+    for name, spec in (variant.data.get("parameters") or {}).items():
+        error = addition_error("parameter", name, set(base.data.get("parameters") or {}),
+                               base_id, isinstance(spec, dict) and spec.get("new") is True,
+                               name in (base.data.get("parameters") or {}),
+                               variant.key_location(("parameters", name)))
+        if error is not None:
+            errors.append(error)
     return MergedDocument(variant.display_name, data, routes)
 
 
@@ -315,6 +379,8 @@ def _changed_entries(key: str, entries: dict[str, object], changes: dict[str, ob
     """A base's ``parameters`` (key by key) or ``display`` (whole entries), as changed."""
     merged = dict(entries)
     for name, spec in changes.items():
+        if key == "parameters" and isinstance(spec, dict):
+            spec = {part: value for part, value in spec.items() if part != "new"}
         old = merged.get(name)
         if key == "parameters" and isinstance(old, dict) and isinstance(spec, dict):
             merged[name] = {**old, **spec}

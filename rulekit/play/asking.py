@@ -12,7 +12,7 @@ from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.errors import IllegalActionError
 from rulekit.play.commands import answer_command, card_named
 from rulekit.play.menuview import MenuBlock
-from rulekit.play.prompt import Choice, Command, Menu, Problem, parse_answer
+from rulekit.play.prompt import NOTHING_MATCHES, Choice, Command, Menu, Problem, parse_answer
 from rulekit.play.styles import STYLE_ERROR, STYLE_HIDDEN
 
 if TYPE_CHECKING:
@@ -38,16 +38,19 @@ class Leave(Exception):
 def ask(session: Session, role: str, decision: Decision) -> None:
     """Ask ``role``'s person ``decision`` until a legal answer is applied."""
     stage = session.stage_now()
-    passed = session.hot_seat and (session.holder != role or session.stage != stage)
+    new_stage = session.stage != stage
+    passed = session.hot_seat and session.holder != role
     if passed:
-        pass_to(session, role)  # a new phase is shown to both at once, even to go on
+        pass_to(session, role)
     session.holder = role
     session.stage = stage
     session.keeper.keep()
     obs = session.game.observe(session.state_now(), role)
-    menu = Menu(decision, session.render.labeler(decision, obs))
-    menu.context = session.context.text(session.state_now())
-    show_turn(session, role, menu, passed)
+    menu = session.render.menu(decision, obs)
+    menu.context = session.context.text(session.state_now(), role)
+    if not passed:  # (a pass screen wiped the screen: no blank at its top)
+        session.screen.blank()
+    show_turn(session, role, menu, passed or new_stage)
     prompt = f"{session.render.name(role)}> "
     while not _answered(session, role, menu, prompt):
         pass
@@ -70,8 +73,10 @@ def _answered(session: Session, role: str, menu: Menu, prompt: str) -> bool:
 
 
 def _refusal(session: Session, menu: Menu, problem: Problem, text: str) -> str:
-    name = card_named(session.game, text) if problem.message.startswith("Nothing matches") else None
-    return f"{name} cannot be chosen here: {menu.decision.prompt}." if name else problem.message
+    name = card_named(session.game, text) if problem.message.startswith(NOTHING_MATCHES) else None
+    if name is None:
+        return problem.message
+    return f"{name} cannot be chosen here: {menu.decision.prompt}. Type {menu.keys_text()}."
 
 
 def _applied(session: Session, role: str, menu: Menu, answer: Choice) -> bool:
@@ -104,12 +109,11 @@ def pass_to(session: Session, role: str) -> None:
     screen.clear()
 
 
-def show_turn(session: Session, role: str, menu: Menu, passed: bool = False) -> None:
-    """The question, after what the person was not shown yet, fitted to a terminal."""
+def show_turn(session: Session, role: str, menu: Menu, start: bool = False) -> None:
+    """The question, after what the person was not shown yet, fitted to a terminal. The
+    status block comes first at the ``start`` of a turn, round or phase."""
     screen, render = session.screen, session.render
-    if not passed:  # (after a pass screen, the screen is wiped: no blank at its top)
-        screen.blank()
-    start = passed or session.last_decider != role
+    start = start or session.last_decider != role
     status: list[RenderableType] = []
     if start:
         obs = session.game.observe(session.state_now(), role)
@@ -183,8 +187,14 @@ def refuse(session: Session, message: str) -> None:
 
 
 def end_of_input(session: Session) -> NoReturn:
-    """Save the game and leave: nothing more will be typed."""
-    session.keeper.tell("End of input: the game is saved")
+    """Save the game and leave: nothing more will be typed. A new game nobody answered in
+    (input from /dev/null) leaves no file."""
+    answered = any(role in session.humans for role, _ in session.decisions)
+    if session.keeper.automatic and session.resumed_from is None and not answered:
+        session.keeper.discard()
+        session.screen.note("End of input before any answer: the game is not saved.")
+    else:
+        session.keeper.tell("End of input: the game is saved")
     raise Leave(EXIT_OK)
 
 

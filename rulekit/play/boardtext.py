@@ -39,8 +39,18 @@ class BoardText:
         return names
 
     def _piles_on(self, edge: str, zones: Mapping[str, SeenPile]) -> list[str]:
-        return [self.render.table.name(slot.name) for slot in self.render.zone_slots
-                if slot.per == "edge" and slot.index == edge
+        return self._piles(zones, {("edge", edge)})
+
+    def node_marks(self, node: str, zones: Mapping[str, SeenPile]) -> list[str]:
+        """What lies on a place and on its region: ``Watchtower``."""
+        region = self.board.nodes.get(node, {}).get("region")
+        return self._piles(zones, {("node", node), ("region", region)})
+
+    def _piles(self, zones: Mapping[str, SeenPile], where: set[tuple[str, object]]) -> list[str]:
+        """The cards of the piles at ``where`` (kind, place), as ``Barrier x2``."""
+        render = self.render
+        return [render.pile(data, False).plain for slot in render.zone_slots
+                if (slot.per, slot.index) in where and slot.name not in render.display.hidden
                 and (data := zones.get(slot.key)) is not None and data.get("count")]
 
     def lines(self, obs: Observation, skip: set[str]) -> list[Text]:

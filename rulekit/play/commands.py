@@ -14,9 +14,11 @@ from rulekit.play.menuview import MORE
 from rulekit.play.prompt import Command, Menu, Problem, match_name
 from rulekit.play.saves import shell_path
 from rulekit.play.styles import STYLE_HEAD, STYLE_HIDDEN, STYLE_KEY, STYLE_SECTION
+from rulekit.play.wrapping import Hanging
 
 if TYPE_CHECKING:
     from rulekit.play.session import Session
+    from rulekit.play.table import Table
 
 HELP_COMMANDS = (
     ("help", "this help"),
@@ -34,6 +36,8 @@ HELP_COMMANDS = (
 def answer_command(session: Session, typed: Command, role: str, menu: Menu) -> bool:
     """Answer a command typed at ``role``'s prompt; False if it leaves."""
     if typed.name == "quit":
+        if session.hot_seat:  # the next person must not find this one's screen
+            session.screen.clear()
         session.keeper.tell()
         session.screen.note("Goodbye.")
         return False
@@ -43,7 +47,7 @@ def answer_command(session: Session, typed: Command, role: str, menu: Menu) -> b
 
 
 def _help(session: Session, argument: str, role: str, menu: Menu) -> None:
-    session.screen.show(help_text(shell_path(session.keeper.path)))
+    session.screen.page(help_text(shell_path(session.keeper.path)))
 
 
 def _log(session: Session, argument: str, role: str, menu: Menu) -> None:
@@ -52,18 +56,16 @@ def _log(session: Session, argument: str, role: str, menu: Menu) -> None:
 
 def _board(session: Session, argument: str, role: str, menu: Menu) -> None:
     obs = session.game.observe(session.state_now(), role)
-    session.screen.show(session.render.header(obs, role))
-    for section in session.render.view(obs, role):
-        session.screen.show(section)
+    session.screen.page(session.render.header(obs, role), *session.render.view(obs, role))
 
 
 def _cards(session: Session, argument: str, role: str, menu: Menu) -> None:
-    session.screen.show(card_list(session.game, argument))
+    session.screen.page(card_list(session.render.table, argument))
 
 
 def _pile(session: Session, argument: str, role: str, menu: Menu) -> None:
     obs = session.game.observe(session.state_now(), role)
-    session.screen.show(session.render.piles(obs, argument))
+    session.screen.page(session.render.piles(obs, argument))
 
 
 def _more(session: Session, argument: str, role: str, menu: Menu) -> None:
@@ -71,7 +73,7 @@ def _more(session: Session, argument: str, role: str, menu: Menu) -> None:
 
 
 def _map(session: Session, argument: str, role: str, menu: Menu) -> None:
-    session.screen.show(session.render.map())
+    session.screen.page(session.render.map())
 
 
 def _save(session: Session, argument: str, role: str, menu: Menu) -> None:
@@ -91,26 +93,21 @@ def help_text(default_save: str) -> RenderableType:
     """How to answer, the commands, and where the game is saved."""
     lines: list[RenderableType] = [
         Text("How to answer", style=STYLE_SECTION),
-        Text("  One choice: type its line's number, or the start of its name. Enter takes "
-             "the only answer of a question that has one."),
+        Text("  One choice: type its key (the number before it: an amount, a value, a "
+             "place in your hand), or a word of its name. 0 declines. Enter takes the only "
+             "answer of a question that has one."),
         Text("  Several: numbers separated by spaces or commas (1 3 4), a range (1-3), all "
              "or none."),
         Text("  An action you may take at any time has a letter (a, b...): type it."),
         Text("Commands", style=STYLE_SECTION),
     ]
-    lines += [Text.assemble(("  " + name.ljust(12), STYLE_KEY), text)
+    width = max(len(name) for name, _ in HELP_COMMANDS) + 2
+    lines += [Hanging(Text.assemble(("  " + name.ljust(width), STYLE_KEY)), Text(text))
               for name, text in HELP_COMMANDS]
     lines.append(Text(f"  The game is saved to {default_save} before every question, so "
                       f"closing the terminal or Ctrl-C loses nothing; rulekit play --list "
                       f"shows the games still on."))
     return Group(*lines)
-
-
-def card_text(game: Game, item: object) -> str | None:
-    """The rules text of ``item``, if it is a card that has one."""
-    props = game.symbols.cards.get(item) if isinstance(item, str) else None
-    text = props.get("text") if props else None
-    return text if isinstance(text, str) and text else None
 
 
 def card_named(game: Game, typed: str) -> str | None:
@@ -122,32 +119,36 @@ def card_named(game: Game, typed: str) -> str | None:
     return None if isinstance(found, Problem) else names[found]
 
 
-def card_list(game: Game, name: str = "") -> RenderableType:
-    """Every distinct card whose name contains ``name``, with its text, grouped by type."""
-    groups = _by_type(game, name.strip().lower())
+def card_list(table: Table, name: str = "") -> RenderableType:
+    """Every distinct card whose name contains ``name``, with its text and copies, by type."""
+    groups = _by_type(table, name.strip().lower())
     if not groups:
         return Text(f"No card's name contains '{name.strip()}'.")
     lines: list[RenderableType] = []
     for kind, members in groups.items():
         if kind and len(groups) > 1:
             lines.append(Text(kind[:1].upper() + kind[1:], style=STYLE_SECTION))
-        lines += [_card_line(label, text) for label, text in members.items()]
+        lines += [_card_line(label, text, copies) for label, (text, copies) in members.items()]
     return Group(*lines)
 
 
-def _by_type(game: Game, wanted: str) -> dict[str, dict[str, str | None]]:
-    groups: dict[str, dict[str, str | None]] = {}
+def _by_type(table: Table, wanted: str) -> dict[str, dict[str, tuple[str | None, int]]]:
+    game = table.game
+    groups: dict[str, dict[str, tuple[str | None, int]]] = {}
     for card, props in game.symbols.cards.items():
         label = game.label(card)
         if wanted in label.lower():
             kind = props.get("type")
             members = groups.setdefault("" if kind is None else str(kind).replace("_", " "), {})
-            members.setdefault(label, card_text(game, card))
+            text, copies = members.get(label, (table.card_text(card), 0))
+            members[label] = (text, copies + 1)
     return groups
 
 
-def _card_line(label: str, text: str | None) -> Text:
+def _card_line(label: str, text: str | None, copies: int) -> Text:
     line = Text.assemble(("  " + label, STYLE_HEAD))
+    if copies > 1:
+        line.append(f" ×{copies}")
     if text:
         line.append(": " + text, style=STYLE_HIDDEN)
     return line

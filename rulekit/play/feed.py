@@ -27,7 +27,7 @@ class Feed:
         self.state = state
         self.names = render.names  # never broken between two lines
         self.seen: dict[str | None, int] = {}  # events shown, per viewer
-        self.told: list[Event] = []  # the public events of the last pass screen
+        self.told: set[int] = set()  # the public events the pass screens showed, by number
 
     def visible(self, viewer: str | None) -> list[Event]:
         """The events ``viewer`` may see but their own answers; only public ones for no one."""
@@ -59,7 +59,8 @@ class Feed:
             return
         most = min(MAX_RECENT, len(events))
         if viewer is None:
-            self.told = events[-most:]
+            shown = len(self.visible(None))
+            self.told.update(range(shown - most, shown))
         if room is not None:
             most = self._fitting(events, most, viewer, last, room)
         if title and most:
@@ -73,11 +74,19 @@ class Feed:
 
     def _untold(self, viewer: str | None) -> tuple[list[Event], int | None]:
         """The events ``viewer`` was not told, nor shown by a pass screen, and the round before."""
+        start = self.seen.get(viewer, 0)
         events, last = self.unseen(viewer)
         if viewer is None or not self.told:
             return events, last
-        told, self.told = self.told, []
-        kept = [event for event in events if event not in told]
+        # the number, among the public events, of the next public one
+        public = sum(1 for event in self.visible(viewer)[:start] if event["to"] is None)
+        kept = []
+        for event in events:
+            if event["to"] is None:
+                public += 1
+                if public - 1 in self.told:
+                    continue
+            kept.append(event)
         if kept and kept != events:
             before = _round_before(events, events.index(kept[0]))
             last = before if before is not None else last
@@ -101,11 +110,11 @@ class Feed:
         events = self.game.observe(self.state(), role)["log"]
         count = int(argument) if argument else len(events)
         shown = events[-count:] if count > 0 else []
-        self.screen.show(Text(f"Log ({len(shown)} of {len(events)} events)",
-                              style="bold underline"))
         before = _round_before(events, len(events) - len(shown))
-        for line in self.render.events(shown, role, before):
-            self.screen.show(event_line(line, self.names))
+        self.screen.page(Text(f"Log ({len(shown)} of {len(events)} events)",
+                              style="bold underline"),
+                         *(event_line(line, self.names)
+                           for line in self.render.events(shown, role, before)))
 
 
 def _round_before(events: list[Event], start: int) -> int | None:

@@ -40,9 +40,13 @@ class MenuBlock:
         """The fewest lines that show every entry at ``width``."""
         if not self.entries:
             return 0
-        column = max(len(key.plain) + len(text.plain) for key, text in self.entries) + GAP
-        across = max(1, (width + GAP) // column)
-        return -(-len(self.entries) // across)
+        lines = [len(key.plain) + len(text.plain) for key, text in self.entries
+                 if not key.plain.strip().isalpha()]
+        actions = len(self.entries) - len(lines)
+        if not lines:
+            return actions
+        across = max(1, (width + GAP) // (max(lines) + GAP))
+        return -(-len(lines) // across) + actions
 
     def bare(self) -> MenuBlock:
         """The title and hint alone, to measure what entries leave."""
@@ -60,8 +64,11 @@ class MenuBlock:
         yield self.hint
 
     def _columns(self, rows: int, width: int) -> Iterator[Text]:
-        lines = [key + text for key, text in self.entries]
-        column = max(len(line.plain) for line in lines) + GAP
+        """The lines in columns; the anytime actions (lettered) after them, one a line."""
+        actions = [key + text for key, text in self.entries if key.plain.strip().isalpha()]
+        lines = [key + text for key, text in self.entries if not key.plain.strip().isalpha()]
+        rows = max(rows - len(actions), 1)
+        column = max((len(line.plain) for line in lines), default=0) + GAP
         across = max(1, (width + GAP) // column)
         shown = lines if -(-len(lines) // across) <= rows else lines[:(rows - 1) * across]
         down = -(-len(shown) // across)
@@ -76,6 +83,7 @@ class MenuBlock:
         if rest:
             yield Text(f"  ... and {rest} more: type {MORE} to list them all, or a name.",
                        style="dim")
+        yield from actions
 
 
 def menu_block(render: Renderer, menu: Menu, role: str) -> MenuBlock:

@@ -1,7 +1,9 @@
-"""What a person types at a decision prompt: a numbered menu, and its parser.
+"""What a person types at a decision prompt: a keyed menu, and its parser.
 
-A ``one`` decision lists its options, a ``subset`` decision its items, numbered 1..n. Anytime
-actions get letters. :func:`parse_answer` turns a typed line into an :data:`Answer`.
+A ``one`` decision lists its options, a ``subset`` decision its items. A line's key is what
+its item is known by (an amount, a token's value, a card's place in its pile, a row and a
+side), else its place in the menu; declining is ``0``. Anytime actions get letters.
+:func:`parse_answer` turns a typed line into an :data:`Answer`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ _INTEGER = re.compile(r"[+-]?\d+")
 _RANGE = re.compile(r"(\d+)\s*-\s*(\d+)")
 
 Label = Callable[[object], str]  # how a decision's items are named to the person choosing
+NOTHING_MATCHES = "Nothing matches"
+DECLINE_KEYS = ("0", "-")  # the key of declining: the first not taken by an item
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,8 @@ Answer = Choice | Command | Problem
 class Menu:
     """The numbered lines shown for one decision, and the keys typed."""
 
-    def __init__(self, decision: Decision, label: Label) -> None:
+    def __init__(self, decision: Decision, label: Label,
+                 keys: list[str] | None = None) -> None:
         self.decision = decision
         self.subset = decision.kind == "subset"
         self.context: str | None = None  # what the decision is about, before its prompt
@@ -74,7 +79,7 @@ class Menu:
         refused = [item for item, _ in decision.refused()]
         self.refused = [(label(item), item_id)
                         for item, item_id in zip(refused, item_ids(refused), strict=True)]
-        self.entries = _keyed(self._subset_rows() if self.subset else self._one_rows())
+        self.entries = _keyed(self._subset_rows() if self.subset else self._one_rows(), keys)
         self._by_key = {entry.key: entry for entry in self.entries}
         self.default = only_option(decision)  # what Enter takes, when there is one choice
 
@@ -107,18 +112,38 @@ class Menu:
         return self._by_key.get(key.strip())
 
     def keys_text(self) -> str:
-        """The keys, in short: ``1-5``, ``1, 2`` or ``1-5, a``."""
-        numbers = [e.key for e in self.entries if not e.anytime]
-        letters = [e.key for e in self.entries if e.anytime]
-        parts = [f"{numbers[0]}-{numbers[-1]}"] if len(numbers) > 2 else numbers
-        return ", ".join([*parts, *letters]) or "none"
+        """The keys, in short: ``1-5``, ``0, 2-4`` or ``1-5, a``."""
+        numbers = [int(e.key) for e in self.entries if e.key.isdigit()]
+        others = [e.key for e in self.entries if not e.key.isdigit()]
+        return ", ".join([*_spans(numbers), *others]) or "none"
 
 
-def _keyed(rows: list[Entry]) -> list[Entry]:
-    """The lines numbered 1..n, anytime actions lettered ``a``, ``b``..."""
-    numbers = iter(range(1, len(rows) + 1))
+def _spans(numbers: list[int]) -> list[str]:
+    """``[1, 2, 3, 5]`` -> ``["1-3", "5"]``."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][-1] + 1:
+            spans[-1].append(n)
+        else:
+            spans.append([n])
+    return [f"{s[0]}-{s[-1]}" if len(s) > 2 else ", ".join(map(str, s)) for s in spans]
+
+
+def _keyed(rows: list[Entry], keys: list[str] | None) -> list[Entry]:
+    """The lines keyed by their items' ``keys`` if these tell the lines apart (numbers in
+    increasing order), else 1..n; declining ``0``; anytime actions lettered ``a``, ``b``..."""
+    items = [(row.index, row) for row in rows if row.index is not None]
+    keyed = [(str(n), row) for n, (_, row) in enumerate(items, 1)]
+    if keys is not None and len({keys[i] for i, _ in items}) == len(items):
+        keyed = [(keys[i], row) for i, row in items]
+        if all(_INTEGER.fullmatch(key) for key, _ in keyed):
+            keyed.sort(key=lambda kv: int(kv[0]))
+    taken = {key for key, _ in keyed}
+    decline = next(k for k in DECLINE_KEYS if k not in taken)
     letters = itertools.cycle(ANYTIME_KEYS)
-    return [replace(row, key=next(letters) if row.anytime else str(next(numbers))) for row in rows]
+    return [*(replace(row, key=decline) for row in rows if row.index is None and not row.anytime),
+            *(replace(row, key=key) for key, row in keyed),
+            *(replace(row, key=next(letters)) for row in rows if row.anytime)]
 
 
 def only_option(decision: Decision) -> Option | None:
@@ -174,8 +199,12 @@ def _parse_one(menu: Menu, typed: str) -> Answer:
     entry = menu.entry(typed)
     if entry is not None and entry.option is not None:
         return Choice(entry.option)
-    if _INTEGER.fullmatch(typed):
-        return Problem(f"There is no choice {typed}: type one of {menu.keys_text()}.")
+    if _INTEGER.fullmatch(typed):  # not a key: a number in a name (Route 51), or a mistake
+        named = _one_by_name(menu, typed)
+        return named if isinstance(named, Choice) else Problem(
+            f"There is no choice {typed}: type one of {menu.keys_text()}.")
+    if all(menu.entry(part) is not None for part in re.split(r"[\s,]+", typed)):
+        return Problem(f"Choose one only: type one of {menu.keys_text()}.")
     if typed.lower() == NONE_ID:
         return _declined(menu.decision)
     return _one_by_name(menu, typed)
@@ -188,23 +217,22 @@ def _declined(decision: Decision) -> Answer:
 
 
 def _one_by_name(menu: Menu, typed: str) -> Answer:
-    lines = [(e.label, e.option) for e in menu.entries if e.option is not None]
-    exact = next((option for _, option in lines if option.id == typed), None)
-    if exact is not None:
-        return Choice(exact)
-    found = _option_named([label for label, _ in lines], [o for _, o in lines], typed)
-    if isinstance(found, Problem):
-        return _refused(menu, typed) or found
-    return Choice(lines[found][1])
+    found = _named_line(menu, typed, anytime=False)
+    if isinstance(found, Problem) and found.message.startswith(NOTHING_MATCHES):
+        found = _named_line(menu, typed, anytime=True)  # an action, by its name
+    return found
 
 
-def _option_named(labels: list[str], options: list[Option], typed: str) -> int | Problem:
-    """The option named ``typed`` in the menu, else by the engine (a token's value)."""
-    found = match_name(labels, typed)
+def _named_line(menu: Menu, typed: str, anytime: bool) -> Answer:
+    lines = [(e.label, e.option) for e in menu.entries
+             if e.option is not None and e.anytime == anytime]
+    found = match_name([label for label, _ in lines], typed)
     if not isinstance(found, Problem):
-        return found
-    plain = match_name([option.label for option in options], typed)
-    return found if isinstance(plain, Problem) else plain
+        return Choice(lines[found][1])
+    exact = next((option for _, option in lines if option.id == typed), None)
+    if exact is not None:  # an option's id, as the engine writes it
+        return Choice(exact)
+    return _refused(menu, typed) or _what_works(menu, found)
 
 
 def _refused(menu: Menu, typed: str) -> Problem | None:
@@ -221,13 +249,31 @@ def _refused(menu: Menu, typed: str) -> Problem | None:
 def match_name(labels: list[str], typed: str, taken: set[int] | None = None) -> int | Problem:
     """The index of the one label equal to ``typed``, else starting with it, not yet ``taken``."""
     lowered = typed.strip().lower()
+    words = _words(lowered)
     equal = [i for i, text in enumerate(labels) if text.lower() == lowered]
     starting = [i for i, text in enumerate(labels) if text.lower().startswith(lowered)]
-    for found in (equal, starting):
+    worded = [i for i, text in enumerate(labels) if words and _names(words, _words(text))]
+    for found in (equal, starting, worded):
         picked = _pick(labels, found, typed, taken or set())
         if picked is not None:
             return picked
-    return Problem(f"Nothing matches '{typed}': type a number or the start of a name.")
+    return Problem(f"{NOTHING_MATCHES} '{typed}'.")
+
+
+def _words(text: str) -> list[str]:
+    """The words of a name, lowered, without the signs around them: ``(C9)`` -> ``c9``."""
+    return [word for word in (w.strip("()[]{}!?.,:;'\"$×*").lower() for w in text.split())
+            if word]
+
+
+def _names(typed: list[str], words: list[str]) -> bool:
+    """Whether each typed word starts a word of the name, in the name's order."""
+    at = 0
+    for part in typed:
+        at = next((i + 1 for i in range(at, len(words)) if words[i].startswith(part)), -1)
+        if at < 0:
+            return False
+    return True
 
 
 def _pick(labels: list[str], found: list[int], typed: str, taken: set[int]
@@ -278,9 +324,10 @@ def _chosen(menu: Menu, typed: str) -> list[int] | Answer:
 def _add_chunk(menu: Menu, chunk: str, chosen: list[int], alone: bool) -> Answer | None:
     """Add the items of one comma-separated part; why not, or an anytime action it names."""
     parts = _RANGE.sub(_spell_range, chunk).split()
-    if all(_INTEGER.fullmatch(part) for part in parts):
-        return _add_numbers(menu, parts, chosen)
     index = _item_named(menu, chunk, chosen, alone)
+    keys = all(_INTEGER.fullmatch(part) or menu.entry(part) is not None for part in parts)
+    if keys and (len(parts) > 1 or menu.entry(chunk) is not None or not isinstance(index, int)):
+        return _add_numbers(menu, parts, chosen)
     return _add(menu, index, chosen) if isinstance(index, int) else index
 
 
@@ -314,7 +361,18 @@ def _item_named(menu: Menu, chunk: str, chosen: list[int], alone: bool) -> int |
                if e.option is not None and e.label.lower().startswith(chunk.lower())]
     if alone and len(actions) == 1:
         return Choice(actions[0])
-    return _refused(menu, chunk) or found
+    return _refused(menu, chunk) or _what_works(menu, found)
+
+
+def _what_works(menu: Menu, problem: Problem) -> Problem:
+    """A name that matches nothing, with what would work: the keys, and a name to start."""
+    if not problem.message.startswith(NOTHING_MATCHES):
+        return problem
+    names = [e.label for e in menu.entries if not e.anytime and e.index is not None]
+    such = f", such as {names[0].split(':')[0]}" if names else ""
+    keys = "numbers" if menu.subset else "one"
+    return Problem(f"{problem.message[:-1]}: type {keys} of {menu.keys_text()}, or a word of "
+                   f"a name{such}.")
 
 
 def _subset_choice(menu: Menu, chosen: list[int]) -> Answer:

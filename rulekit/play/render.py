@@ -18,7 +18,7 @@ from rulekit.model.program import zone_key
 from rulekit.pack.display import Display
 from rulekit.play.boardtext import BoardText
 from rulekit.play.menuview import MenuBlock, menu_block
-from rulekit.play.prompt import Label, Menu
+from rulekit.play.prompt import Menu
 from rulekit.play.styles import (
     STYLE_CARD,
     STYLE_END,
@@ -29,7 +29,7 @@ from rulekit.play.styles import (
     STYLE_YOU,
 )
 from rulekit.play.table import Table
-from rulekit.play.wrapping import Header, Line, side_by_side
+from rulekit.play.wrapping import Hanging, Header, Line, side_by_side
 
 if TYPE_CHECKING:
     from rulekit.pack.loader import LoadedPack
@@ -201,12 +201,13 @@ class Renderer:
         return slot.name not in self.display.hidden \
             and any(name.lower().startswith(wanted) for name in names)
 
-    def _pile_line(self, slot: Slot, data: SeenPile) -> Text:
+    def _pile_line(self, slot: Slot, data: SeenPile) -> Hanging:
+        """A pile's cards, wrapped under them and never inside a card's name."""
         label = self.table.name(slot.name)
         if slot.per_number or slot.per_board:
             label += f" {self.game.label(slot.index)}"
         owner = f"{self.name(slot.owner)}'s " if slot.owner else ""
-        return Text.assemble((f"  {owner}{label}: ", ""), self.pile(data, True))
+        return Hanging(Text(f"  {owner}{label}: "), self.pile(data, True), 4, self.names)
 
     def pile(self, data: SeenPile, own: bool) -> Text:
         """A pile as ``Name x5, ...``. A long pile of another's shows its size and top card."""
@@ -273,8 +274,12 @@ class Renderer:
         order = [role] + [r for r in self.game.roles if r != role]
         sections: list[RenderableType] = [
             self._player_section(r, role, lines.by_role[r]) for r in order if lines.by_role[r]]
-        sections += self._section("Table", side_by_side(lines.table, self.names))
-        sections += self._section("Counters", side_by_side(lines.counters, self.names))
+        more = "More on the table" if self.display.declared else "Table"
+        sections += self._section(more, side_by_side(lines.table + lines.counters, self.names)
+                                  if self.display.declared else
+                                  side_by_side(lines.table, self.names))
+        if not self.display.declared:
+            sections += self._section("Counters", side_by_side(lines.counters, self.names))
         return sections + self._section("Board", self.board_text.lines(obs, skip))
 
     def _sorted(self, obs: Observation, role: str, skip: set[str]) -> _Sorted:
@@ -317,8 +322,8 @@ class Renderer:
         if slot.key not in values or slot.per_board or slot.on_board or slot.name in skip:
             return None
         value = values[slot.key]
-        if slot.per_number and value == slot.initial:
-            return None
+        if (slot.per_number or self.display.declared) and value == slot.initial:
+            return None  # (a pack's display shows what its panels show, and what changed)
         label = self._label(slot)
         shown = self.value(value)
         short = Text(f"{label}: {shown}") if _short(label, shown) else None
@@ -374,8 +379,11 @@ class Renderer:
     def decision(self, menu: Menu, role: str) -> MenuBlock:
         return menu_block(self, menu, role)
 
-    def labeler(self, decision: Decision, obs: Observation) -> Label:
-        return self.table.labeler(decision, obs)
+    def menu(self, decision: Decision, obs: Observation) -> Menu:
+        """The menu of ``decision`` as its chooser, who sees ``obs``, reads it."""
+        table = self.table
+        return Menu(decision, table.labeler(decision, obs),
+                    table.keys(decision, obs, decision.player))
 
     def map(self) -> RenderableType:
         return self.board_text.map()

@@ -72,7 +72,7 @@ def _ending(steps: _Steps, state: State) -> None:
     screen.blank()
     result = state["result"]
     if result is not None:
-        screen.show(game_over(render, result))
+        screen.show(game_over(render, result), *render.table.ending(steps.history.states))
     else:
         waiting = ", ".join(render.name(d.player) for d in render.game.pending(state))
         screen.note(f"The game was saved before its end, waiting for {waiting or 'nobody'}.")

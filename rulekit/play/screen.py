@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen, clear the scrollback
+_ESCAPE = re.compile("\x1b\\[[0-9;]*m")  # a style's code
 
 
 class Screen:
@@ -25,9 +27,11 @@ class Screen:
         self.console = _console(output if output is not None else sys.stdout, no_color)
         self.fast = fast
         self._sleep = sleep
+        self.readline = False  # whether input() edits lines: its prompt's codes are marked
         if self.input is sys.stdin and _isatty(self.input):
             with contextlib.suppress(ImportError):  # line editing and history for input()
                 import readline  # noqa: F401
+                self.readline = True
 
     @property
     def is_terminal(self) -> bool:
@@ -41,6 +45,31 @@ class Screen:
     def show(self, *items: RenderableType) -> None:
         for item in items:
             self.console.print(item)
+
+    def page(self, *items: RenderableType) -> None:
+        """Show ``items``; at a terminal, a screenful at a time (Enter: more, q: stop)."""
+        rows = self.lines()
+        if rows is None or not self.input_is_terminal:
+            self.show(*items)
+            return
+        with self.console.capture() as captured:
+            self.show(*items)
+        lines = captured.get().splitlines()
+        size = max(rows - 2, 4)
+        for start in range(0, len(lines), size):
+            self.console.file.write("\n".join(lines[start:start + size]) + "\n")
+            rest = len(lines) - start - size
+            if rest > 0 and self._more(rest):
+                break
+        self.console.file.flush()
+
+    def _more(self, rest: int) -> bool:
+        """Whether the person stops a long text (q, or the end of the input)."""
+        try:
+            return self.ask(f"-- {rest} more lines: Enter, or q to stop -- ").strip().lower() \
+                .startswith("q")
+        except EOFError:
+            return True
 
     def room(self, *items: RenderableType) -> int | None:
         """The lines of a terminal's screen that ``items`` leave free."""
@@ -81,12 +110,21 @@ class Screen:
             self._sleep(seconds)
 
     def ask(self, prompt: str) -> str:
-        """Show ``prompt`` and read a line; EOFError at the end, KeyboardInterrupt on Ctrl-C."""
-        self.console.print(Text(prompt, style="bold"), end="")
-        self.console.file.flush()
+        """Show ``prompt`` and read a line; EOFError at the end, KeyboardInterrupt on Ctrl-C.
+
+        At a terminal the prompt is input()'s own, so that line editing keeps it.
+        """
         stream = self.input
         if stream is sys.stdin and _isatty(stream):
-            return input()
+            with self.console.capture() as styled:
+                self.console.print(Text(prompt, style="bold"), end="")
+            text = styled.get()
+            if self.readline:  # codes that take no room, so that readline counts right
+                text = _ESCAPE.sub(lambda code: f"\x01{code.group(0)}\x02", text)
+            self.console.file.flush()
+            return input(text)
+        self.console.print(Text(prompt, style="bold"), end="")
+        self.console.file.flush()
         line = stream.readline()
         if not line:
             self.console.print()

@@ -22,11 +22,12 @@ from rich.console import RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from rulekit.bots.agent import View, as_option, asked, choose_function
+from rulekit.bots.agent import SeatBelief, View, as_option, asked, choose_function
 from rulekit.bots.registry import load_agent
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.game import Game, State
 from rulekit.engine.observe import Observation
+from rulekit.engine.playout import stalled
 from rulekit.engine.state import Result
 from rulekit.errors import GameRuntimeError, RulekitError
 from rulekit.pack.loader import LoadedPack
@@ -95,9 +96,10 @@ class Bot:
         self.choose = choose_function(load_agent(spec))
         self.rng: random.Random = seat_rng(seed, role)
         self.past = past or []
+        self.kept = SeatBelief()
 
     def decide(self, state: State, decision: Decision) -> Option:
-        view = View.of(self.game, self.role, self.rng, state, self.past or None)
+        view = View.of(self.game, self.role, self.rng, state, self.past or None, self.kept)
         who = f"the bot of {self.role} ({self.spec})"
         answer = asked(self.choose, view, decision, who)
         if self.past:  # the agent built no belief on them: the next decision may
@@ -135,6 +137,7 @@ class Session:
         self.last_decider: str | None = None  # who took the last decision
         self.bad_answers = 0  # answers not understood in a row
         self.stage: Stage = (None, None)  # round and phase of the last question
+        self.bot_run: tuple[int, int] = (-1, 0)  # bots' decisions in a row, and their round
         self.started = self.started or now_text()
         self.keeper = Keeper(self.screen, self.game.pack_id, self.started, self.save_path,
                              bool(self.humans) or self.save_path is not None, self.saved_game)
@@ -234,11 +237,24 @@ class Session:
         role = decision.player
         bot = self.bots.get(role)
         if bot is None:
+            self.bot_run = (-1, 0)
             ask(self, role, decision)
             self.stream(0)
             return
+        self._count_bot_decision()
         self.apply(role, bot.decide(self.state_now(), decision), bot)
         self.stream(BOT_PACE)
+
+    def _count_bot_decision(self) -> None:
+        """Stop a round in which bots alone decide, again and again, and never end it."""
+        state = self.state_now()
+        round_, count = self.bot_run
+        count = count + 1 if round_ == state["round"] else 0
+        self.bot_run = (state["round"], count)
+        reason = stalled(state, count)
+        if reason is not None:
+            raise RulekitError(reason, "does a loop of the pack ask again and again with no "
+                                       "way out?")
 
     def apply(self, role: str, option: Option, bot: Bot | None = None) -> None:
         """Apply ``role``'s answer, and record it."""
@@ -262,6 +278,10 @@ def finish(session: Session) -> None:
     result = session.state_now()["result"]
     assert result is not None
     screen.show(game_over(session.render, result))
+    states = [session.game.new_game(session.seed)]
+    for role, option in session.decisions:
+        states.append(session.game.apply(states[-1], {role: option}))
+    screen.show(*session.render.table.ending(states))
     sections = reveal_sections(session)
     if sections:
         screen.show(Text("What was hidden", style="bold underline"))

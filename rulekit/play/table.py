@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from rulekit.play.render import Renderer, SeenPile
 
 EMPTY = "-"
+SHORT_PLACES = 40  # places that share a line with other short values
+LINE_PLACES = 64  # places the status block lists on a line of their own; more are counted
 FACE_DOWN = "face down"
 BELIEF_CAPS = {"particles": 64, "frontier": 128, "keep": 12}  # room for many hidden moves
 
@@ -94,16 +96,19 @@ class Table:
         asking = self.display.asking(decision.prompt)
         row = self.display.rows.get(asking.options) if asking and asking.options else None
 
+        board = self.render.board_text
+
         def label(item: object) -> str:
             on_row = self._on_row(row, item, obs) if row is not None else None
             if on_row:
                 return on_row
-            labelled = decision.item_label(item)
-            if labelled is not None:
-                return labelled
-            if isinstance(item, str) and item in self.display.words:
-                return self.display.words[item]
-            return self.game.label(item)
+            text = decision.item_label(item)
+            if text is None and isinstance(item, str) and item in self.display.words:
+                text = self.display.words[item]
+            text = self.game.label(item) if text is None else text
+            marks = board.node_marks(item, obs["zones"]) \
+                if isinstance(item, str) and item in board.board.nodes else []
+            return text + (f" [{', '.join(marks)}]" if marks else "")
 
         return label
 
@@ -127,6 +132,103 @@ class Table:
     def _card_on(self, row: Row, k: int, obs: Observation) -> str | None:
         cards = obs["zones"].get(zone_key(row.zone, str(k)), {}).get("cards") or []
         return cards[0] if cards and isinstance(cards[0], str) else None
+
+    def keys(self, decision: Decision, obs: Observation, role: str) -> list[str] | None:
+        """The keys of the items of ``decision``, if they are known by one: amounts themselves,
+        a row and a side (``2l``) for the rows of a ``choices`` entry's ``options``, a region's
+        or a route's number in the map's order, a card's ``key`` property from the ``choices``
+        entry, else the places of cards in a pile the viewer sees, in the table's order."""
+        items = decision.items
+        asking = self.display.asking(decision.prompt)
+        if items and all(type(item) is int for item in items):
+            row = self.display.rows.get(asking.options) if asking and asking.options else None
+            return self._row_keys(row, items) if row is not None else list(map(str, items))
+        board = self.render.board
+        for spots in (list(board.regions), list(board.edges)):  # (a move's steps differ)
+            if items and all(isinstance(item, str) and item in spots for item in items):
+                return [str(spots.index(str(item)) + 1) for item in items]  # the map's order
+        cards = self.game.symbols.cards
+        if not items or not all(isinstance(item, str) and item in cards for item in items):
+            return None
+        if asking is not None and asking.key is not None:
+            values = [cards[str(item)].get(asking.key) for item in items]
+            return [str(v) for v in values] if all(type(v) is int for v in values) else None
+        places = self._places_in_pile([str(item) for item in items], obs, role)
+        return None if places is None else list(map(str, places))
+
+    def _row_keys(self, row: Row, items: list[object]) -> list[str] | None:
+        """``2l``: the row of each pile number and its column's side, told apart by initial."""
+        keys = []
+        for item in items:
+            found = [(k, column.side or column.name) for column in row.columns
+                     if (k := column.row_of(int(str(item)))) is not None]
+            if not found:
+                return None
+            k, side = found[0]
+            keys.append(f"{k}{side[:1].lower()}")
+        return keys
+
+    def _places_in_pile(self, items: list[str], obs: Observation, role: str
+                        ) -> list[int] | None:
+        """Each card's place (1, 2...) in the first shown pile that holds them all."""
+        for panel in self.display.panels:
+            for item in panel.items:
+                if item.kind != "zone" or item.count:  # (a count lists no cards)
+                    continue
+                per = self.game.symbols.zones[item.ref].per
+                for key, _ in self._keys(item, role, per):
+                    known = [c for c in obs["zones"].get(key, {}).get("cards") or []
+                             if isinstance(c, str)]
+                    places = _places(items, self.shown_order(item, known))
+                    if places is not None:
+                        return places
+        return None
+
+    def shown_order(self, item: Item, cards: list[str]) -> list[str]:
+        """A pile's cards in the order the table lists them, copies side by side."""
+        order: list[str] = []
+        for members in self._groups(item, cards).values():
+            labels = list(dict.fromkeys(self.game.label(card) for card in members))
+            order += sorted(members, key=lambda card: labels.index(self.game.label(card)))
+        return order
+
+    def ending(self, states: list[State]) -> list[RenderableType]:
+        """A finished game's summary: its rounds, the status block's public counts, and where
+        each hidden piece (a ``belief`` item) went, round by round."""
+        last = states[-1]
+        obs = self.game.observe(last, self.game.roles[0])
+        public = tuple(item for panel in self.display.panels if panel.status
+                       for item in panel.items if item.whose != "you" and item.kind != "row"
+                       and not item.belief and not item.routes)
+        rounds = last.get("round") or 0
+        lines: list[RenderableType] = [Text(
+            f"{rounds} {self.display.round}{'s' if rounds != 1 else ''} played", style=STYLE_HEAD)]
+        lines += self.items(Panel("", public), obs, self.game.roles[0], brief=True)
+        for panel in self.display.panels:
+            lines += [self._trail(item, states) for item in panel.items
+                      if item.belief and item.kind == "var"]
+        return lines
+
+    def _trail(self, item: Item, states: list[State]) -> RenderableType:
+        """Each place a variable held, by round: ``setup: Lima; round 1: Bogotá, Miami``."""
+        by_round: dict[int, list[str]] = {}
+        before: object = None
+        for state in states:
+            value = state["vars"].get(item.ref)
+            if value is not None and value != before:
+                by_round.setdefault(int(state.get("round") or 0), []).append(
+                    self.game.label(value) if isinstance(value, str) else self.word(value))
+            before = value
+        cells: list[Text] = []
+        separators: list[str] = []
+        for number, places in by_round.items():
+            when = f"{self.display.round} {number}" if number else "setup"
+            cells += [Text.assemble((f"{when}: ", STYLE_HEAD), places[0]),
+                      *map(Text, places[1:])]
+            separators += ["; "] + [", "] * (len(places) - 1)
+        name = item.name or self.name(item.ref)
+        return Cells(cells, Text(f"Where {name} went: ", style=STYLE_SECTION), separator=", ",
+                     separators=separators)
 
     def status(self, obs: Observation, role: str) -> list[RenderableType]:
         """The status block: the panels marked ``status``, untitled."""
@@ -265,14 +367,39 @@ class Table:
         return places, others
 
     def zone(self, item: Item, obs: Observation, role: str, brief: bool = False) -> Shown:
-        """A zone's piles: counts, or their cards."""
+        """A zone's piles: counts, or their cards; with ``places``, where they lie."""
         decl = self.game.symbols.zones[item.ref]
+        if item.places:
+            return self._places_held(item, obs, brief)
         shown = _Shown()
         for key, name in self._keys(item, role, decl.per):
             data = obs["zones"].get(key)
             if data is not None:
                 self._show_pile(shown, item, name, data, brief)
         return shown.result()
+
+    def _places_held(self, item: Item, obs: Observation, brief: bool) -> Shown:
+        """``Barriers: Lima - Bogotá, Paris - Rome (red)``: the places whose pile holds a card,
+        each followed by the ``mark`` words of its variables that are set; short, a cell. The
+        status block (``brief``) counts a long list."""
+        per = self.game.symbols.zones[item.ref].per
+        places = []
+        for place in self.game.symbols.index_domain(per) if per is not None else ():
+            if obs["zones"].get(zone_key(item.ref, place), {}).get("count"):
+                words = [word for var, word in item.mark.items()
+                         if obs["vars"].get(zone_key(var, place))]
+                places.append(self.game.label(place) + (f" ({', '.join(words)})" if words
+                                                        else ""))
+        name = item.name or self.name(item.ref)
+        if not places:
+            return None
+        if len(", ".join(places)) <= SHORT_PLACES:
+            return [Text.assemble((f"{name}: ", STYLE_HEAD), ", ".join(places))]
+        if brief and len(", ".join(places)) > LINE_PLACES:  # counted; a route's are marked
+            return [Text.assemble((f"{name} ", STYLE_HEAD), str(len(places)),
+                                  (" (board lists them)", STYLE_HIDDEN))]
+        return Cells([Text(place) for place in places], Text(f"{name}: ", style=STYLE_HEAD),
+                     separator=", ")
 
     def _show_pile(self, shown: _Shown, item: Item, name: str, data: SeenPile,
                    brief: bool) -> None:
@@ -282,6 +409,10 @@ class Table:
             hidden = "" if item.count else f" {FACE_DOWN}"
             shown.cells.append(Text.assemble((f"{name} ", STYLE_HEAD),
                                              f"{int(data.get('count', 0))}{hidden}"))
+        elif cards and brief and not item.group and len(text := ", ".join(
+                c.plain for c in self._counted([c for c in cards if c is not None]))) \
+                <= SHORT_PLACES and None not in cards:
+            shown.cells.append(Text.assemble((f"{name}: ", STYLE_HEAD), (text, STYLE_CARD)))
         elif cards:
             shown.blocks += self.cards(item, name, cards)
         elif not brief:
@@ -323,8 +454,8 @@ class Table:
         return [Text(label + (f" ×{n}" if n > 1 else ""), style=STYLE_CARD)
                 for label, n in counted.items()]
 
-    def row(self, row: Row, obs: Observation) -> RenderableType:
-        """A row table: a line per pile of a numbered zone."""
+    def row(self, row: Row, obs: Observation) -> RenderableType | None:
+        """A row table: a line per pile of a numbered zone; None while every cell is empty."""
         per = self.game.symbols.zones[row.zone].per
         count = per if isinstance(per, int) else 0
         header = [(row.each or "#").capitalize()] + [c.name for c in row.columns]
@@ -333,6 +464,8 @@ class Table:
             card = self._card_on(row, k, obs)
             lines.append([Text(str(k), style=STYLE_HEAD)]
                          + [self.cell(c, k, card, obs) for c in row.columns])
+        if all(cell.plain == EMPTY for line in lines for cell in line[1:]):
+            return None
         title = Text(row.name, style=STYLE_SECTION) if row.name else None
         return RowTable(title, header, lines)
 
@@ -351,6 +484,19 @@ class Table:
         if top is None:
             return Text(FACE_DOWN, style=STYLE_HIDDEN)
         return Text(self.game.label(top), style=STYLE_CARD)
+
+
+def _places(items: list[str], order: list[str]) -> list[int] | None:
+    """The place in ``order`` of each item (a copy's next place for each copy), if all are."""
+    free: dict[str, list[int]] = {}
+    for at, card in enumerate(order, 1):
+        free.setdefault(card, []).append(at)
+    places: list[int] = []
+    for item in items:
+        if not free.get(item):
+            return None
+        places.append(free[item].pop(0))
+    return places
 
 
 class TableBeliefs:
@@ -429,17 +575,18 @@ class Context:
         self.call: str | None = None  # the call asking the last question (its name, args, pc)
         self.steps: list[str] = []  # the locals it had at each of its questions in a row
 
-    def text(self, state: State) -> str | None:
-        """The context of the question ``state`` waits on, if any."""
+    def text(self, state: State, decider: str | None = None) -> str | None:
+        """The context of the question ``state`` waits on, if any, as ``decider`` reads it."""
         if not self.templates:
             return None
         stack = state["stack"]
-        step = self._step(stack[-1]) if stack else 1
-        parts = [self._part(frame, step, depth == len(stack) - 1)
+        step = self._step(stack) if stack else 1
+        parts = [self._part(frame, step, depth == len(stack) - 1, decider)
                  for depth, frame in enumerate(stack)]
         return ", ".join(part for part in parts if part is not None) or None
 
-    def _part(self, frame: Frame, step: int, innermost: bool) -> str | None:
+    def _part(self, frame: Frame, step: int, innermost: bool, decider: str | None
+              ) -> str | None:
         name = frame["proc"]
         template = self.templates.get(name)
         decl = self.game.symbols.procedures.get(name)
@@ -447,7 +594,8 @@ class Context:
             return None
         values: dict[str, object] = {"step": step}
         for (param, kind), value in zip(decl.params, frame["locals"], strict=False):
-            values[param] = self._value(kind, value)
+            values[param] = _Role(value, self.table.render.name(value), decider) \
+                if kind == "role" and isinstance(value, str) else self._value(kind, value)
         try:
             return template.format_map(values)
         except (KeyError, AttributeError, ValueError, IndexError):
@@ -456,22 +604,37 @@ class Context:
     def _value(self, kind: str, value: object) -> object:
         if kind == "card" and isinstance(value, str):
             return _Card(value, self.table)
-        if kind == "role" and isinstance(value, str):
-            return self.table.render.name(value)
         return self.table.word(value)
 
-    def _step(self, frame: Frame) -> int:
-        """The number of the question the innermost call asks, in a row."""
-        name, pc, local = frame["proc"], frame["pc"], frame["locals"]
-        decl = self.game.symbols.procedures.get(name)
-        arity = len(decl.params) if decl is not None else 0
-        call = json.dumps([name, pc, local[:arity]])
-        now = json.dumps(local)
+    def _step(self, stack: list[Frame]) -> int:
+        """The number of the question the innermost call asks, in a row (a new call of it,
+        from anywhere, counts from 1)."""
+        calls = []
+        for frame in stack:
+            decl = self.game.symbols.procedures.get(frame["proc"])
+            arity = len(decl.params) if decl is not None else 0
+            calls.append([frame["proc"], frame["pc"], frame["locals"][:arity]])
+        call = json.dumps(calls)
+        now = json.dumps(stack[-1]["locals"])
         if call != self.call:
             self.call, self.steps = call, []
         if now not in self.steps:  # a question asked again (after an action) is one step
             self.steps.append(now)
         return self.steps.index(now) + 1
+
+
+class _Role:
+    """A role in a context: its name; ``{p:your}`` reads "your" to that role, else "Name's"."""
+
+    def __init__(self, role: str, name: str, decider: str | None) -> None:
+        self.role = role
+        self.name = name
+        self.decider = decider
+
+    def __format__(self, spec: str) -> str:
+        if spec == "your":
+            return "your" if self.role == self.decider else f"{self.name}'s"
+        return self.name
 
 
 class _Missing(dict[str, str]):

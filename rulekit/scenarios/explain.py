@@ -65,6 +65,9 @@ def _text(expr: n.Expr) -> tuple[str, int]:
         return _binary_text(expr)
     if isinstance(expr, n.Attr | n.Index | n.Call):
         return _postfix_text(expr), _POSTFIX
+    if isinstance(expr, n.Conditional):  # the loosest of all: wrapped wherever it stands
+        return (f"{_wrap(expr.then, 1)} if {_wrap(expr.test, 1)} else "
+                f"{expr_text(expr.otherwise)}"), 0
     return _atom_text(expr), _ATOM
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import logging
 import math
 import os
 import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -34,6 +36,9 @@ if TYPE_CHECKING:  # what only worker processes or a cluster need is imported wh
 AgentSpec = str | AgentLike  # an agent's name, or the agent itself
 Progress = Callable[[int], None]  # told how many more games are done
 MAX_PACK_BYTES = 16 * 1024 * 1024  # a pack sent to a cluster is at most this big
+DASK_SECONDS = 10  # the longest wait for a Dask scheduler to answer, or for a first worker
+_DASK_START = ("start a scheduler with `dask scheduler`, then `dask worker ADDRESS` on each "
+               "machine, and give --scheduler tcp://HOST:8786 (not the dashboard's port)")
 PackFiles = tuple[tuple[str, bytes], ...]  # (path in the pack folder, contents)
 
 
@@ -122,6 +127,7 @@ class Job:
     seed: int
     max_rounds: int
     pack_hash: str  # of the pack as this run loaded it: every process must load the same
+    traced: bool = False  # whether games are traced for a designer's report (sim/traces)
 
     @property
     def key(self) -> tuple[object, ...]:
@@ -319,22 +325,23 @@ class DaskPool(Pool):
     """The workers of the Dask cluster at ``address``, or of a new one for ``"local"``."""
 
     def __init__(self, address: str, workers: int = 1, processes: bool = True) -> None:
-        distributed = _dask()
+        self._distributed = _dask()
         self.scheduler = address
         self._cluster: Any = None  # Dask is untyped
         self._client: Any
+        # A lost scheduler or worker is said in one line, not in Dask's logged tracebacks.
+        self._levels = {name: logging.getLogger(name).level
+                        for name in [*logging.root.manager.loggerDict, "distributed"]
+                        if name.partition(".")[0] == "distributed"}
+        for name in self._levels:
+            logging.getLogger(name).setLevel(logging.CRITICAL)
         if address == "local":
-            self._cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                                     processes=processes,
-                                                     dashboard_address=":0")
-            self._client = distributed.Client(self._cluster)
+            self._cluster = self._distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=processes,
+                dashboard_address=":0")
+            self._client = self._distributed.Client(self._cluster)
         else:
-            try:
-                self._client = distributed.Client(address, timeout=10)
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise UsageError(f"cannot reach the Dask scheduler at '{address}': {exc}",
-                                 "start one with `dask scheduler`, then `dask worker "
-                                 "ADDRESS` on each machine") from None
+            self._client = _connected(self._distributed, address)
         self.slots = self._threads()
 
     def _threads(self) -> int:
@@ -343,22 +350,67 @@ class DaskPool(Pool):
 
     def run(self, play: Play, job: Job, games: int, progress: Progress | None = None) -> Tally:
         """Send the job to every worker once, then submit its chunks."""
+        from concurrent.futures import CancelledError
+
+        try:
+            self._client.wait_for_workers(1, timeout=DASK_SECONDS)
+        except TimeoutError:
+            raise UsageError(f"the Dask scheduler at '{self.scheduler}' has no worker",
+                             "start one with `dask worker ADDRESS`") from None
         self.slots = self._threads()
         if job.source.files is None and job.source.portable:
             job = replace(job, source=PackSource.with_files(Path(job.source.folder)))
-        shared = self._client.scatter(job, broadcast=True)
         try:
+            shared = self._client.scatter(job, broadcast=True)
             executor = self._client.get_executor()
-            return _gather([executor.submit(play, shared, start, stop)
-                            for start, stop in job.ranges(games, self.slots, 50)], progress)
-        finally:
-            self._client.cancel(shared)
+            tally = _gather([executor.submit(play, shared, start, stop)
+                             for start, stop in job.ranges(games, self.slots, 50)], progress)
+        except (CancelledError, OSError) as exc:  # the scheduler, or the last worker, lost
+            raise UsageError(f"the Dask cluster at '{self.scheduler}' was lost during the run "
+                             f"({type(exc).__name__}): its scheduler or its last worker stopped",
+                             "run again once the cluster is back; " + _DASK_START) from None
+        except self._distributed.KilledWorker:
+            raise UsageError("a chunk of games made Dask workers stop again and again",
+                             "run it on local workers (--workers) to see why") from None
+        self._client.cancel(shared)
+        return tally
 
     def close(self) -> None:
         """Close the client, and the cluster if this pool started it."""
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+        for name, level in self._levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def _connected(distributed: ModuleType, address: str) -> Any:
+    """A client of the Dask scheduler at ``address``, or a UsageError that says why not."""
+    try:
+        _greeted(address)
+        return distributed.Client(address, timeout=DASK_SECONDS)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise UsageError(f"cannot reach the Dask scheduler at '{address}': {exc}",
+                         _DASK_START) from None
+
+
+def _greeted(address: str) -> None:
+    """Check that a TCP address answers as a Dask scheduler does, greeting first.
+
+    Dask's own timeout does not hold when another server listens there (a web server, such
+    as the scheduler's dashboard): both sides wait for ever.
+    """
+    scheme, _, rest = address.rpartition("://")
+    host, _, port = rest.rpartition(":")
+    if scheme not in ("", "tcp") or not port.isdigit():
+        return  # another transport (tls://...): Dask checks it
+    with socket.create_connection((host.strip("[]") or "localhost", int(port)),
+                                  timeout=DASK_SECONDS) as probe:
+        try:
+            probe.recv(1)
+        except TimeoutError:
+            raise TimeoutError(f"something listens there, but it is no Dask scheduler (no "
+                               f"greeting in {DASK_SECONDS} s)") from None
 
 
 def _dask() -> ModuleType:

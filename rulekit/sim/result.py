@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from rulekit.sim.stats import TOGETHER, LengthDict, LengthSummary, wilson_interval
+from rulekit.sim.traces import Traces
 
 # Fields of to_dict() that depend on how the games were run, not on the games.
 RUN_FIELDS = ("seconds", "games_per_second", "workers", "scheduler")
@@ -117,6 +118,7 @@ class SimulationResult:
     first_wins: dict[str, int] = field(default_factory=dict)
     scheduler: str | None = None
     held: dict[tuple[str, str, str], int] = field(default_factory=dict)  # see Tally.held
+    traces: Traces | None = None  # of traced games (sim/traces)
 
     @property
     def games_per_second(self) -> float:

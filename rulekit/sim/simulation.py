@@ -12,12 +12,20 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from rulekit.bots.agent import AgentLike, RandomAgent, View, as_option, asked, choose_function
+from rulekit.bots.agent import (
+    AgentLike,
+    RandomAgent,
+    SeatBelief,
+    View,
+    as_option,
+    asked,
+    choose_function,
+)
 from rulekit.bots.registry import DEFAULT_AGENT
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
-from rulekit.engine.playout import Chooser, playout
+from rulekit.engine.playout import Chooser, playout, stalled
 from rulekit.engine.rng import derive
 from rulekit.engine.state import Spec, State
 from rulekit.engine.vm import Runtime
@@ -38,10 +46,11 @@ from rulekit.sim.execution import (
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
+from rulekit.sim.traces import Tracer, Traces
 
 DEFAULT_MAX_ROUNDS = 1000
-# A round that asks this many decisions is stalled: agents may loop for ever.
-MAX_ROUND_DECISIONS = 10_000
+MAX_GAMES = 1_000_000_000  # games of one run (or of one row of a sweep)
+MAX_WORKERS = 1024  # worker processes of one run
 RANDOM = RandomAgent()
 
 Stop = tuple[int, str] | None  # why a game stopped before the rules ended it: (rounds, reason)
@@ -55,10 +64,11 @@ def seat_rng(seed: int, role: str) -> random.Random:
 def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
                    state: State) -> Chooser:
     choose = choose_function(agent)
+    kept = SeatBelief()
 
     def chooser(decision: Decision) -> Option | str:
         who = f"the agent of {role}"
-        answer = asked(choose, View.of(game, role, rng, state), decision, who)
+        answer = asked(choose, View.of(game, role, rng, state, kept=kept), decision, who)
         return as_option(decision, answer, who, f"agent: {agent!r}")
     return chooser
 
@@ -90,21 +100,31 @@ class _Opening:
 
 
 def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = None,
-              max_rounds: int = DEFAULT_MAX_ROUNDS) -> GameRecord:
+              max_rounds: int = DEFAULT_MAX_ROUNDS, tracer: Tracer | None = None
+              ) -> GameRecord:
     """Play one game from ``seed``; roles without an agent play at random.
 
-    If every seat plays at random, a quiet playout plays it, exactly as steps would.
+    If every seat plays at random, a quiet playout plays it, exactly as steps would. With
+    ``tracer``, the game is traced into its traces (``sim/traces``).
     """
     loaded = {role: agent_of(spec) for role, spec in (agents or {}).items()}
     quiet = all(type(loaded.get(role, RANDOM)) is RandomAgent for role in game.roles)
     state = game.initial_state(seed, quiet=quiet)
+    trace = None if tracer is None else tracer.watch(state)
     opening = _Opening(game)
     with _located(seed, state):
-        play = _play_quietly if quiet else _play_steps
-        decisions, stop = play(game, state, _choosers(game, seed, loaded, state), max_rounds,
-                               opening)
+        choosers = _choosers(game, seed, loaded, state)
+        if quiet:
+            decisions, stop = _play_quietly(game, state, choosers, max_rounds, opening,
+                                            trace is not None)
+        else:
+            decisions, stop = _play_steps(game, state, choosers, max_rounds, opening)
         last = initiative(game, state)
     first, holder = opening.seen or (None, last)
+    if trace is not None and tracer is not None:
+        trace.settle()
+        tracer.traces.add(trace, None if stop or state["result"] is None
+                          else state["result"]["winner"])
     if stop is not None:
         rounds, reason = stop
         return GameRecord(seed, None, rounds, decisions, True, reason, first, holder, last)
@@ -134,15 +154,14 @@ def initiative(game: Game, state: State) -> str | None:
     return str(holder(Runtime(game.program, state), []) or "")
 
 
-def _capped(max_rounds: int) -> Stop:
-    return max_rounds, f"stopped after {max_rounds} rounds"
-
-
 def _play_quietly(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
-                  opening: _Opening) -> tuple[int, Stop]:
-    """Play ``state`` out in place, logging nothing: the decisions taken, and any stop."""
-    decisions, capped = playout(game, state, choosers, max_rounds, opening, record=False)
-    return decisions, _capped(max_rounds) if capped else None
+                  opening: _Opening, record: bool) -> tuple[int, Stop]:
+    """Play ``state`` out in place, logging no line: the decisions taken, and any stop.
+
+    Random seats' choices are logged if ``record``.
+    """
+    decisions, stop = playout(game, state, choosers, max_rounds, opening, record=record)
+    return decisions, None if stop is None else (min(state["round"], max_rounds), stop)
 
 
 def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
@@ -156,20 +175,13 @@ def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser], max_r
     while state["result"] is None:
         if state["round"] != round_start[0]:
             round_start = (state["round"], decisions)
-        stop = _stop(state["round"], decisions - round_start[1], max_rounds)
-        if stop is not None:
-            return decisions, stop
+        if state["round"] > max_rounds:
+            return decisions, (max_rounds, f"stopped after {max_rounds} rounds")
+        reason = stalled(state, decisions - round_start[1])
+        if reason is not None:
+            return decisions, (state["round"], reason)
         decisions += _decide(game, state, choosers)
     return decisions, None
-
-
-def _stop(round_: int, decided: int, max_rounds: int) -> Stop:
-    if round_ > max_rounds:
-        return _capped(max_rounds)
-    if decided >= MAX_ROUND_DECISIONS:
-        return round_, (f"stopped: {MAX_ROUND_DECISIONS:,} decisions in round {round_} and "
-                        "the round did not end")
-    return None
 
 
 def _decide(game: Game, state: State, choosers: Mapping[str, Chooser]) -> int:
@@ -184,17 +196,20 @@ def _decide(game: Game, state: State, choosers: Mapping[str, Chooser]) -> int:
 def play_chunk(job: Job, start: int, stop: int) -> Tally:
     """Play games ``start`` to ``stop - 1`` of ``job``, in any process."""
     game, agents = prepared(job)
-    tally = Tally({role: 0 for role in game.roles})
+    tally = Tally({role: 0 for role in game.roles}, traces=Traces() if job.traced else None)
+    tracer = None if tally.traces is None else Tracer(game, tally.traces)
     for index in range(start, stop):
-        tally.add(play_game(game, derive(job.seed, index), agents, job.max_rounds))
+        tally.add(play_game(game, derive(job.seed, index), agents, job.max_rounds, tracer))
     return tally
 
 
 def _check_counts(games: int, workers: int, max_rounds: int) -> None:
-    if games < 0:
-        raise UsageError(f"the number of games must be 0 or more, not {games}")
-    if workers < 1:
-        raise UsageError(f"the number of workers must be 1 or more, not {workers}")
+    if not 0 <= games <= MAX_GAMES:
+        raise UsageError(f"the number of games must be between 0 and {MAX_GAMES:,}, not "
+                         f"{games}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise UsageError(f"the number of workers must be between 1 and {MAX_WORKERS:,}, not "
+                         f"{workers}")
     if max_rounds < 1:
         raise UsageError(f"the round cap must be 1 or more, not {max_rounds}")
 
@@ -213,11 +228,12 @@ def simulate(pack_ref: str | Path, params: Mapping[str, str | int] | None = None
              games: int = 100, seed: int = 0, agents: Mapping[str, AgentSpec] | None = None,
              workers: int = 1, max_rounds: int = DEFAULT_MAX_ROUNDS, *,
              scheduler: str | None = None, pool: Pool | None = None,
-             progress: Progress | None = None) -> SimulationResult:
+             progress: Progress | None = None, traced: bool = False) -> SimulationResult:
     """Play ``games`` games of a pack; game ``i`` is played from ``derive(seed, i)``.
 
     ``agents`` maps roles to agents or their names; other roles play at random. ``workers``
     processes, a Dask ``scheduler`` or an open ``pool`` play the games, to the same counts.
+    ``traced`` games also count what a designer's report needs (``result.traces``).
     """
     _check_counts(games, workers, max_rounds)
     loaded = load_pack(pack_ref, dict(params or {}))
@@ -225,7 +241,7 @@ def simulate(pack_ref: str | Path, params: Mapping[str, str | int] | None = None
     specs = _agent_specs(game, agents)
     source = PackSource(str(loaded.folder.resolve()), portable=loaded.base_id is None)
     job = Job(source, tuple(sorted(game.params.items())), tuple(specs.items()), seed,
-              max_rounds, game.pack_hash)
+              max_rounds, game.pack_hash, traced)
     ready = (game, {role: agent_of(spec) for role, spec in specs.items()})
     with ExitStack() as stack:
         if pool is None:  # a pool of this run only (a Dask cluster starts before the clock)
@@ -245,14 +261,16 @@ def simulate(pack_ref: str | Path, params: Mapping[str, str | int] | None = None
         mean_rounds=tally.rounds / tally.games if tally.games else 0.0,
         lengths=dict(sorted(tally.lengths.items())), ends=dict(tally.ends),
         first=dict(tally.first), first_wins=dict(tally.first_wins),
-        held=dict(sorted(tally.held.items())))
+        held=dict(sorted(tally.held.items())),
+        traces=(tally.traces or Traces()) if traced else None)
 
 
 def sweep(pack_ref: str | Path, sweeps: Sequence[str],
           params: Mapping[str, str | int] | None = None, games: int = 100, seed: int = 0,
           agents: Mapping[str, AgentSpec] | None = None, workers: int = 1,
           max_rounds: int = DEFAULT_MAX_ROUNDS, *, scheduler: str | None = None,
-          progress: Progress | None = None) -> tuple[list[str], list[SimulationResult]]:
+          progress: Progress | None = None, traced: bool = False
+          ) -> tuple[list[str], list[SimulationResult]]:
     """:func:`simulate` once per combination of the swept parameters (``"KEY=V1,V2"``).
 
     Returns the swept keys and the results. Every value is checked before any game runs.
@@ -264,7 +282,8 @@ def sweep(pack_ref: str | Path, sweeps: Sequence[str],
     with open_pool(workers, scheduler) as pool:
         for combination in combinations(checked):
             results.append(simulate(pack_ref, {**fixed, **combination}, games, seed, agents,
-                                    workers, max_rounds, pool=pool, progress=progress))
+                                    workers, max_rounds, pool=pool, progress=progress,
+                                    traced=traced))
     return [key for key, _ in checked], results
 
 

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypedDict, TypeVar
 
+from rulekit.sim.traces import Traces
+
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
 TOGETHER = ""  # the key of games whose first decisions were taken by several roles at once
@@ -59,6 +61,7 @@ class Tally:
     first_wins: dict[str, int] = field(default_factory=dict)  # first decider -> its wins
     # (initiative holder at the start, when the game ended, winner) -> games; "" for none
     held: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    traces: Traces | None = None  # what a designer's report reads, if the games were traced
 
     def add(self, record: GameRecord) -> None:
         """Count one game."""
@@ -87,6 +90,10 @@ class Tally:
         _add_counts(self.first, other.first)
         _add_counts(self.first_wins, other.first_wins)
         _add_counts(self.held, other.held)
+        if other.traces is not None:
+            if self.traces is None:
+                self.traces = Traces()
+            self.traces.merge(other.traces)
         self.draws += other.draws
         self.capped += other.capped
         self.games += other.games

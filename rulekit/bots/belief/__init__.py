@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import random
-import weakref
 from collections.abc import Hashable
 from itertools import accumulate
 from typing import TYPE_CHECKING, Protocol, cast
@@ -138,7 +137,7 @@ class Belief(Replay):
 
 
 class Seat(Protocol):
-    """What :func:`belief_for` reads of a seat (an agent's ``View`` is one)."""
+    """What :meth:`SeatBelief.at` reads of a seat (an agent's ``View`` is one)."""
 
     game: Game
     role: str
@@ -147,19 +146,28 @@ class Seat(Protocol):
     past: list[Observation] | None  # its earlier observations, if no belief followed them
 
 
-_beliefs: weakref.WeakKeyDictionary[random.Random, Belief] = weakref.WeakKeyDictionary()
+class SeatBelief:
+    """One seat's belief over one game, made when first asked for.
 
+    Whoever runs the seat keeps it and hands it to each of the seat's views: no other seat,
+    and no module, holds it.
+    """
 
-def belief_for(view: Seat) -> Belief:
-    """The belief of ``view``'s seat, up to its observation: one per seat and game."""
-    belief = _beliefs.get(view.rng)
-    if belief is not None and belief.observation is view.observation:
-        return belief  # asked again for the same decision (a search's iterations)
-    if belief is None or not _follows(belief, view):
-        belief = Belief(view.game, view.role, random.Random(view.rng.getrandbits(64)))
-        _beliefs[view.rng] = belief
-        follow_past(belief, view.past)
-    return belief.update(view.observation)
+    __slots__ = ("belief",)
+
+    def __init__(self) -> None:
+        self.belief: Belief | None = None
+
+    def at(self, view: Seat) -> Belief:
+        """The belief, followed up to ``view``'s observation."""
+        belief = self.belief
+        if belief is not None and belief.observation is view.observation:
+            return belief  # asked again for the same decision (a search's iterations)
+        if belief is None or not _follows(belief, view):
+            belief = Belief(view.game, view.role, random.Random(view.rng.getrandbits(64)))
+            self.belief = belief
+            follow_past(belief, view.past)
+        return belief.update(view.observation)
 
 
 def _follows(belief: Belief, view: Seat) -> bool:
@@ -176,5 +184,5 @@ def follow_past(belief: Belief, past: list[Observation] | None) -> None:
     past.clear()
 
 
-__all__ = ["Belief", "BeliefLost", "Particle", "Seat", "belief_for", "continues",
+__all__ = ["Belief", "BeliefLost", "Particle", "Seat", "SeatBelief", "continues",
            "follow_past", "same_view"]

@@ -1,0 +1,179 @@
+"""Card effects: a card's or a card type's own version of a procedure, and ``base(...)``.
+
+An effect replaces a procedure for some cards: a call whose first argument is such a card runs
+the effect instead. The procedure becomes one dispatch written in the effect language: a branch
+per card, then per card type, testing its first parameter, and its own body last. So an effect
+is checked, secured and compiled as any procedure is, and located in its card's own lines.
+
+``base(...)`` runs what a version replaces: a card's effect its type's, else the procedure's own
+body; that body the base pack's procedure of the name, kept as ``NAME@base``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from rulekit.errors import Location, PackError, SchemaError, did_you_mean
+from rulekit.lang import nodes as n
+from rulekit.lang.parser import parse_block
+from rulekit.limits import MAX_COPIES
+from rulekit.model.symbols import ProcDecl, Symbols
+from rulekit.pack.documents import snippet
+from rulekit.pack.merge import MergedDocument
+from rulekit.source.document import YamlDocument
+from rulekit.source.snippet import Snippet
+
+
+@dataclass
+class Version:
+    """A card's or a card type's version of a procedure."""
+
+    test: str  # the test on the procedure's first parameter that picks this version
+    snippet: Snippet
+    where: Location  # its key under ``effects:``
+    card_type: object  # the type of its cards
+    of_type: bool  # a card type's version, not a card's
+
+
+def card_versions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
+                  ) -> dict[str, list[Version]]:
+    """The versions of each procedure that cards and card types give, cards first."""
+    found: dict[str, list[Version]] = {}
+
+    def add(path: tuple[str | int, ...], name: str, test: str, card_type: object,
+            of_type: bool) -> None:
+        where = doc.key_location((*path, name))
+        first = _first_param(symbols, name, where, errors)
+        if first is not None:
+            found.setdefault(name, []).append(Version(
+                test.format(first), snippet(doc, (*path, name)), where, card_type, of_type))
+
+    for i, entry in enumerate(doc.data.get("cards") or []):
+        copies = entry.get("copies", 1)
+        if not entry.get("effects") or copies > MAX_COPIES:
+            continue  # no effect, or too many copies (an error says so)
+        ids = [entry["id"]] if copies == 1 else [f"{entry['id']}#{k}" for k in range(1, copies + 1)]
+        test = ("{} == @" + ids[0]) if len(ids) == 1 else \
+            "{} in [" + ", ".join("@" + card for card in ids) + "]"
+        for name in entry["effects"]:
+            add(("cards", i, "effects"), name, test, entry.get("type"), False)
+    types = {card.get("type") for card in symbols.cards.values()} - {None}
+    for kind, spec in (doc.data.get("card_types") or {}).items():
+        if kind not in types and _inherited(doc, ("card_types", kind)):
+            continue  # a variant removed the base's cards of this type
+        if kind not in types:
+            errors.append(SchemaError(
+                f"no card has the type '{kind}'", doc.key_location(("card_types", kind)),
+                did_you_mean(kind, sorted(map(str, types)))
+                or "a card type is a value of the cards' 'type' property: "
+                + ", ".join(sorted(map(str, types)))))
+            continue
+        for name in spec.get("effects") or {}:
+            add(("card_types", kind, "effects"), name,
+                "{}.type == " + json.dumps(kind), kind, True)
+    return found
+
+
+def _inherited(doc: YamlDocument, path: tuple[str, ...]) -> bool:
+    """True if the value at ``path`` comes from a base pack's file."""
+    return isinstance(doc, MergedDocument) and bool(doc.resolve(path)[0].origin)
+
+
+def _first_param(symbols: Symbols, name: str, where: Location, errors: list[PackError]
+                 ) -> str | None:
+    """The name of the card parameter an effect of procedure ``name`` is chosen by."""
+    proc = symbols.procedures.get(name)
+    if proc is None or "@" in name:
+        errors.append(SchemaError(
+            f"no procedure '{name}' for this effect to replace", where,
+            did_you_mean(name, [p for p in symbols.procedures if "@" not in p])
+            or f"an effect replaces a procedure for its cards: declare procedure '{name}', "
+               "the card its first parameter"))
+        return None
+    if not proc.params or proc.params[0][1] != "card":
+        errors.append(SchemaError(
+            f"procedure '{name}' does not take a card first, so no card can replace it", where,
+            f"give '{name}' a first parameter of type card: params: {{card: card, ...}}"))
+        return None
+    return proc.params[0][0]
+
+
+class Dispatch:
+    """The code of a procedure with card versions, and where ``base(...)`` leads in it."""
+
+    def __init__(self, proc: ProcDecl, versions: list[Version], procedures: set[str]) -> None:
+        self.proc = proc
+        self.procedures = procedures
+        self.lines: list[str] = []
+        self.places: list[tuple[Snippet | None, int, Location]] = []  # each line's origin
+        self.owners: list[Version | None] = []  # the version each line belongs to
+        types = {v.card_type for v in versions if v.of_type}
+        self.type_of = {id(v): v.card_type if v.card_type in types else None
+                        for v in versions if not v.of_type}
+        own = proc.location or versions[0].where
+        for i, version in enumerate(versions):
+            self._line(("if " if i == 0 else "} elif ") + version.test + " {", version.where,
+                       version)
+            self._body(version.snippet, version.where, version)
+        if not _does_nothing(proc.snippet):
+            self._line("} else {", own, None)
+            self._body(proc.snippet, own, None)
+        self._line("}", own, None)
+
+    def _line(self, text: str, where: Location, owner: Version | None) -> None:
+        self.lines.append(text)
+        self.places.append((None, 0, where))
+        self.owners.append(owner)
+
+    def _body(self, code: Snippet, where: Location, owner: Version | None) -> None:
+        for j, text in enumerate(code.text.splitlines() or [""], 1):
+            self.lines.append(text)
+            self.places.append((code, j, where))
+            self.owners.append(owner)
+
+    def snippet(self) -> Snippet:
+        """The dispatch as one piece of code, each line located where it was written."""
+        def locate(line: int, column: int) -> Location:
+            code, j, where = self.places[min(max(line, 1), len(self.places)) - 1]
+            return where if code is None else code.locate(j, column)
+        return Snippet("\n".join(self.lines), locate)
+
+    def base_of(self, pos: n.Pos) -> str | None:
+        """What ``base(...)`` at ``pos`` runs: the next version of its card."""
+        owner = self.owners[min(max(pos.line, 1), len(self.owners)) - 1]
+        name = self.proc.name
+        if owner is None:
+            return own_base(name, self.procedures)
+        if owner.of_type or self.type_of[id(owner)] is None:
+            return f"{name}@own"
+        return f"{name}@type:{self.type_of[id(owner)]}"
+
+
+def own_base(name: str, procedures: set[str]) -> str | None:
+    """What ``base(...)`` runs in the body of procedure ``name``: the base pack's version."""
+    kept = f"{name.removesuffix('@own')}@base"
+    return kept if kept in procedures else None
+
+
+def version_procs(proc: ProcDecl, versions: list[Version], procedures: set[str]
+                  ) -> dict[str, tuple[ProcDecl, str | None]]:
+    """The versions ``base(...)`` may call, as procedures; with what their ``base`` runs."""
+    name = proc.name
+    procs = {f"{name}@own": (ProcDecl(f"{name}@own", proc.params, proc.snippet,
+                                      location=proc.location), own_base(name, procedures))}
+    for version in versions:
+        if version.of_type:
+            kind = f"{name}@type:{version.card_type}"
+            procs[kind] = (ProcDecl(kind, proc.params, version.snippet, location=version.where),
+                           f"{name}@own")
+    return procs
+
+
+def _does_nothing(code: Snippet) -> bool:
+    """True if a procedure's own body is empty or only ``pass``."""
+    try:
+        body = parse_block(code)
+    except PackError:
+        return False
+    return all(isinstance(s, n.Pass) for s in body)
