@@ -83,8 +83,10 @@ class Room:
                                                      for r in self.game.roles])
                 seen = self.views.spectator(obs)
             else:
-                seen = self.views.seat(self.game.observe(state, role), role, self._asked(role),
-                                       self._ask_number(role))
+                decision = self._asked(role)
+                context = None if decision is None else self.session.context.text(state, role)
+                seen = self.views.seat(self.game.observe(state, role), role, decision,
+                                       self._ask_number(role), context)
             self._shown[role] = (done, seen)
             return seen
 

@@ -12,10 +12,11 @@ from typing import NotRequired, TypedDict
 
 from rich.console import Console, RenderableType
 
-from rulekit.engine.decisions import NONE_ID, Decision, item_ids
+from rulekit.engine.decisions import Decision
 from rulekit.engine.frozen import FrozenDict, FrozenList
 from rulekit.engine.game import Game
 from rulekit.engine.observe import Observation
+from rulekit.play.prompt import Entry
 from rulekit.play.render import Renderer
 from rulekit.play.svgmap import node_places, render_svg
 
@@ -32,14 +33,23 @@ class OptionView(TypedDict):
     node: NotRequired[str]  # the place on the map it stands for
 
 
+class ClosedView(TypedDict):
+    """An item the rules refuse now, with the pack's reason if it gives one."""
+
+    label: str
+    why: str | None
+
+
 class QuestionView(TypedDict):
     """The seat's own pending question; ``ask`` numbers it among the seat's questions."""
 
     ask: int
+    context: str | None  # what the question is about, from the pack's ``context:``
     prompt: str
     kind: str  # "one" or "subset"
     options: list[OptionView]  # every legal answer ("one"), or anytime actions ("subset")
     items: list[OptionView]  # the items to pick from ("subset")
+    closed: list[ClosedView]  # what the rules refuse now
     min: int
     max: int
 
@@ -119,7 +129,8 @@ class Views:
         self.node_vars = [slot.key for slot in render.var_slots if slot.on_board
                           and slot.type == "node"]
 
-    def seat(self, obs: Observation, role: str, decision: Decision | None, ask: int) -> SeatView:
+    def seat(self, obs: Observation, role: str, decision: Decision | None, ask: int,
+             context: str | None = None) -> SeatView:
         """``role``'s view of ``obs``, with its pending ``decision`` numbered ``ask``."""
         render = self.render
         return {
@@ -129,7 +140,7 @@ class Views:
             "log": self._log(obs, role),
             "pieces": self._pieces(obs),
             "maybe": self._maybe(obs, role),
-            "question": None if decision is None else self.question(decision, obs, ask),
+            "question": None if decision is None else self.question(decision, obs, ask, context),
             "waiting_for": [render.name(r) for r in obs["waiting_for"]],
             "result": self._result(obs),
         }
@@ -182,15 +193,15 @@ class Views:
         who = f"{self.render.name(winner)} wins." if winner else "Nobody wins."
         return f"Game over: {who} {result.get('reason') or ''}".strip()
 
-    def question(self, decision: Decision, obs: Observation, ask: int) -> QuestionView:
-        """A decision as buttons: each legal answer, or the items of a subset."""
-        label = self.table.labeler(decision, obs)
+    def question(self, decision: Decision, obs: Observation, ask: int,
+                 context: str | None = None) -> QuestionView:
+        """A decision as buttons, from the terminal's menu: the same lines, in its order."""
+        menu = self.render.menu(decision, obs)
         nodes = self.game.symbols.board.nodes
-        ids = list(decision.spec.get("ids") or item_ids(decision.items))
-        by_id = dict(zip(ids, decision.items, strict=True))
 
-        def button(option_id: str, text: str, item: object) -> OptionView:
-            shown: OptionView = {"id": option_id, "label": text}
+        def button(option_id: str, entry: Entry) -> OptionView:
+            shown: OptionView = {"id": option_id, "label": entry.label}
+            item = None if entry.index is None else decision.items[entry.index]
             card = self.table.card_text(item)
             if card:
                 shown["text"] = card
@@ -198,18 +209,16 @@ class Views:
                 shown["node"] = item
             return shown
 
-        subset = decision.kind == "subset"
-        if subset:
-            options = [button(o.id, o.label, None) for o in decision.extras]
-            items = [button(i, label(item), item) for i, item in by_id.items()]
-        else:
-            options = [button(o.id, o.label if o.id.startswith("!") or o.id == NONE_ID
-                              else label(by_id.get(o.id, o.value)), by_id.get(o.id))
-                       for o in decision.options()]
-            items = []
-        return {"ask": ask, "prompt": self.table.prompt(decision), "kind": decision.kind,
-                "options": options, "items": items, "min": decision.min,
-                "max": decision.max if subset else 1}
+        subset = menu.subset
+        options = [button(e.option.id, e) for e in menu.entries
+                   if e.option is not None and (e.anytime or not subset)]
+        items = [button(menu.item_ids[e.index], e) for e in menu.entries
+                 if subset and e.index is not None]
+        closed: list[ClosedView] = [{"label": label, "why": decision.refusal(item_id)}
+                                    for label, item_id in menu.refused]
+        return {"ask": ask, "context": context, "prompt": self.table.prompt(decision),
+                "kind": decision.kind, "options": options, "items": items, "closed": closed,
+                "min": decision.min, "max": min(decision.max, len(items)) if subset else 1}
 
 
 def _heading(render: Renderer, obs: Observation, role: str | None) -> str:

@@ -126,7 +126,7 @@ function drawPicker(question) {
       made.setAttribute("aria-pressed", picked.has(item.id));
       updateSubmit(question);
     });
-    made.setAttribute("aria-pressed", "false");
+    made.setAttribute("aria-pressed", picked.has(item.id));  // kept while the question stays
     items.append(made);
   }
   $("submit").onclick = () => {
@@ -138,10 +138,27 @@ function drawPicker(question) {
 
 function updateSubmit(question) {
   const count = picked.size;
+  if (!question.items.length) {
+    $("submit").textContent = "Go on (nothing to choose)";
+    $("submit").disabled = question.min > 0;
+    return;
+  }
   const room = question.min === question.max ? `${question.min}`
     : `${question.min} to ${question.max}`;
-  $("submit").textContent = `Choose these (${count}; pick ${room})`;
+  $("submit").textContent = count ? `Choose these ${count} (${room} allowed)`
+    : `Choose none (${room} allowed)`;
   $("submit").disabled = count < question.min || count > question.max;
+}
+
+function drawClosed(closed) {
+  $("closed").hidden = !closed.length;
+  const names = closed.map((item) => item.label).join(", ");
+  $("closed").querySelector("summary").textContent = `Not open now: ${names} (why?)`;
+  $("closed").querySelector("ul").replaceChildren(...closed.map((item) => {
+    const line = document.createElement("li");
+    line.textContent = item.why || `${item.label}: the rules refuse it now.`;
+    return line;
+  }));
 }
 
 function draw(current) {
@@ -155,6 +172,8 @@ function draw(current) {
   if (fresh) { $("error").hidden = true; picked = new Set(); }
   $("prompt").textContent = question ? question.prompt
     : current.role === null ? "You are watching." : "";
+  $("context").textContent = question && question.context ? question.context : "";
+  drawClosed(question ? question.closed : []);
   const options = $("options");
   options.replaceChildren();
   for (const option of question ? question.options : []) {
