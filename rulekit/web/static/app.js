@@ -31,7 +31,6 @@ function send(answer) {
   if (!view || !view.question || !socket || socket.readyState !== WebSocket.OPEN) return;
   socket.send(JSON.stringify({ ask: view.question.ask, answer }));
   for (const button of document.querySelectorAll("#ask button")) button.disabled = true;
-  $("map").classList.add("sent");
 }
 
 function showError(text) {
@@ -60,7 +59,6 @@ function button(option, onClick) {
 
 function drawBoard(message) {
   board = message;
-  document.title = message.pack;
   if (!message.svg) return;
   $("map").hidden = false;
   $("map").innerHTML = message.svg;  // drawn by the server from the pack's map, escaped there
@@ -166,6 +164,8 @@ function draw(current) {
   const fresh = !view || !view.question || !question || view.question.ask !== question.ask;
   view = current;
   $("heading").textContent = current.heading;
+  const pack = board ? board.pack : "rulekit";  // another tab shows when it is your turn
+  document.title = question ? `(Your turn) ${pack}` : pack;
   $("panels").textContent = current.panels;
   $("result").hidden = !current.result;
   $("result").textContent = current.result || "";
