@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 from helpers_cli import runner
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -196,3 +198,37 @@ def test_a_link_opens_a_bounded_number_of_pages(room: Room) -> None:
             pass
         assert refused.value.code == 1008
         _next_view(pages.enter_context(client.websocket_connect("/ws/" + _tokens(room)[None])))
+
+
+def test_serve_prints_a_link_per_persons_seat_and_listens_on_this_machine(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    served: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.append(options))
+    code, out, _ = runner(capsys)("serve", "carchase", "--seat", "law=random", "--games", "2")
+    assert code == 0 and served[0]["host"] == "127.0.0.1"
+    links = re.findall(r"^  (The Fugitive|spectator): +http://127\.0\.0\.1:8000/play/(\S+)$",
+                       out, re.MULTILINE)
+    assert [who for who, _ in links] == ["The Fugitive", "spectator"] * 2
+    assert len({token for _, token in links}) == 4 and \
+        all(len(token) >= 24 for _, token in links)
+    assert "The Law" not in out and len(list(tmp_path.glob("rulekit-carchase-*.json"))) == 2
+
+
+def test_one_server_holds_several_games_each_page_in_its_own(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    monkeypatch.chdir(tmp_path)
+    rooms = [new_room("carchase", [], [], seed=seed) for seed in (1, 2)]
+    with TestClient(Server(rooms).app()) as client, \
+            client.websocket_connect("/ws/" + _tokens(rooms[0])["law"]) as first, \
+            client.websocket_connect("/ws/" + _tokens(rooms[1])["law"]) as second:
+        _next_view(first)
+        _next_view(second)
+        first.send_text(json.dumps({"ask": 1, "answer": "none"}))
+        _next_view(first)
+        second.send_text(json.dumps({"ask": 1, "answer": "none"}))
+        shown = _next_view(second)["panels"]
+    assert [room.session.decisions for room in rooms] == [[("law", "none")]] * 2
+    assert shown == rooms[1].view("law")["panels"] != rooms[0].view("law")["panels"]

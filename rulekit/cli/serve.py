@@ -60,9 +60,11 @@ def run(args: argparse.Namespace) -> int:
     for room in rooms:
         session = room.session
         out(f"{room.game.pack_name}, saved as it goes to {session.keeper.path}:")
+        names = {role: ("spectator" if role is None else session.render.name(role)) + ":"
+                 for role, _ in room.links()}
+        width = max(map(len, names.values()))
         for role, token in room.links():
-            who = "spectator" if role is None else session.render.name(role)
-            out(f"  {who + ':':<12} {base}/play/{token}")
+            out(f"  {names[role]:<{width}} {base}/play/{token}")
     out("Each link is its seat's secret: send it to that player only. Ctrl-C stops; "
         "go on later with rulekit serve --resume FILE.")
     uvicorn.run(server.app(), host=args.host, port=args.port, log_level="warning",
