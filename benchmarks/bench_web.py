@@ -161,9 +161,10 @@ def kill_and_resume(port: int) -> None:
     back = asyncio.run(_first_view(f"ws://127.0.0.1:{port}/ws/{links['law']}"))
     os.kill(int(links["pid"]), signal.SIGTERM)
     law = sum(1 for role, _ in json.loads(save.read_text())["decisions"] if role == "law")
+    where = f"is asked its question {back}" if back else "is asked nothing (the other's turn)"
     print(f"kill and resume: the pages saw {seen} answers taken, the save holds {held} "
-          f"decisions (lost: {max(0, seen - held)}); the resumed Law page is at its question "
-          f"{back} after {law} decisions of the Law")
+          f"decisions (lost: {max(0, seen - held)}); the resumed Law page {where} after "
+          f"{law} decisions of the Law")
 
 
 async def _first_view(url: str) -> object:

@@ -36,8 +36,8 @@ sync_api = pytest.importorskip("playwright.sync_api",
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                       reason="no Chromium at /usr/bin/chromium (apt-get install chromium); "
-                              "the browser tests need it"),
+                       reason="no Chromium on the PATH or at /usr/bin/chromium (apt-get install "
+                              "chromium): the browser tests need it"),
 ]
 
 Serve = Callable[[str, list[str], int], tuple[Room, str]]
