@@ -114,6 +114,23 @@ function drawMap(current) {
   }
 }
 
+function focusMap(current) {
+  // On a narrow screen the map scrolls sideways: bring what matters now into view.
+  const map = $("map");
+  const svg = map.querySelector("svg");
+  if (!board || !svg || map.scrollWidth <= map.clientWidth) return;
+  const question = current.question;
+  const targets = (question ? question.options : []).map((option) => option.node)
+    .filter((node) => node);
+  const nodes = targets.length ? targets
+    : current.pieces.map((piece) => piece.node).concat(current.maybe);
+  const xs = nodes.map((node) => board.places[node]).filter((at) => at).map((at) => at[0]);
+  if (!xs.length) return;
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const middle = (Math.min(...xs) + Math.max(...xs)) / 2 * scale;
+  map.scrollLeft = middle - map.clientWidth / 2;
+}
+
 function drawPicker(question) {
   $("picker").dataset.range = `${question.min} ${question.max}`;
   const items = $("items");
@@ -162,6 +179,7 @@ function drawClosed(closed) {
 function draw(current) {
   const question = current.question;
   const fresh = !view || !view.question || !question || view.question.ask !== question.ask;
+  const focus = !view || (question && fresh);  // the first view, or a new question
   view = current;
   $("heading").textContent = current.heading;
   const pack = board ? board.pack : "rulekit";  // another tab shows when it is your turn
@@ -191,6 +209,7 @@ function draw(current) {
   }));
   log.scrollTop = log.scrollHeight;
   drawMap(current);
+  if (focus) focusMap(current);
 }
 
 connect();
