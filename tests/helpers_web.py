@@ -36,7 +36,10 @@ def pick(question: dict[str, Any], rand: random.Random, fewest: bool = False) ->
 
 
 def play_pages(room: Room, seed: int = 0, limit: int = 2000) -> dict[str | None, Recorded]:
-    """Play ``room`` to its end by its seats' pages, answering at random; what each received."""
+    """Play ``room`` to its end by its seats' pages, answering at random; what each received.
+
+    The last role's page is a phone's, with narrower panels.
+    """
     server = Server([room])
     records: dict[str | None, Recorded] = {}
     errors: list[str] = []
@@ -44,7 +47,8 @@ def play_pages(room: Room, seed: int = 0, limit: int = 2000) -> dict[str | None,
         threads = []
         for role, token in room.links():
             record = records[role] = Recorded(role)
-            socket = client.websocket_connect(f"/ws/{token}")
+            narrow = "?narrow=1" if role == room.game.roles[-1] else ""  # a phone
+            socket = client.websocket_connect(f"/ws/{token}{narrow}")
             threads.append(threading.Thread(target=_page, daemon=True, args=(
                 socket, record, random.Random(f"{seed}:{role}"), errors, limit)))
         for thread in threads:

@@ -232,3 +232,13 @@ def test_one_server_holds_several_games_each_page_in_its_own(tmp_path: Path,
         shown = _next_view(second)["panels"]
     assert [room.session.decisions for room in rooms] == [[("law", "none")]] * 2
     assert shown == rooms[1].view("law")["panels"] != rooms[0].view("law")["panels"]
+
+
+def test_a_phone_sized_page_gets_narrower_panels(room: Room) -> None:
+    tokens = _tokens(room)
+    with TestClient(Server([room]).app()) as client, \
+            client.websocket_connect("/ws/" + tokens["law"]) as wide, \
+            client.websocket_connect("/ws/" + tokens["law"] + "?narrow=1") as narrow:
+        widths = [max(map(len, _next_view(page)["panels"].splitlines()))
+                  for page in (wide, narrow)]
+    assert widths[0] > 46 >= widths[1]

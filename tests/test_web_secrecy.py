@@ -21,7 +21,7 @@ from rulekit.engine.game import State
 from rulekit.play.render import Renderer
 from rulekit.play.table import Context
 from rulekit.web import Room, new_room
-from rulekit.web.views import SeatView, Views, public_observation
+from rulekit.web.views import NARROW_WIDTH, TEXT_WIDTH, SeatView, Views, public_observation
 
 # pack -> (what may take an unseen card's place, share of the views checked, seed, parameters)
 PACKS: dict[str, tuple[Kind, float, int, list[str]]] = {
@@ -35,9 +35,9 @@ def _recording(room: Room) -> dict[str, int]:
     drawn: dict[str, int] = {}
     original = room.view
 
-    def view(role: str | None) -> SeatView:
-        seen = original(role)
-        done, shown = room._shown[role]
+    def view(role: str | None, narrow: bool = False) -> SeatView:
+        seen = original(role, narrow)
+        done, shown = room._shown[role, narrow]
         assert shown is seen
         drawn[json.dumps(seen, ensure_ascii=False)] = done
         return seen
@@ -68,7 +68,8 @@ def _drawn(room: Room, state: State, role: str | None) -> dict[str, Any]:
                       and event["player"] == role)
         decision = game.decision_for(state, role)
         context = Context(game, views.table).text(state, role) if decision else None
-        seen = views.seat(game.observe(state, role), role, decision, ask, context)
+        width = NARROW_WIDTH if role == game.roles[-1] else TEXT_WIDTH  # as play_pages
+        seen = views.seat(game.observe(state, role), role, decision, ask, context, width)
     return dict(seen)
 
 

@@ -20,7 +20,15 @@ from rulekit.play import Session, new_seed, open_session
 from rulekit.play.savefile import HUMAN
 from rulekit.play.screen import Screen
 from rulekit.play.seats import named_seats
-from rulekit.web.views import BoardView, SeatView, Views, board_view, public_observation
+from rulekit.web.views import (
+    NARROW_WIDTH,
+    TEXT_WIDTH,
+    BoardView,
+    SeatView,
+    Views,
+    board_view,
+    public_observation,
+)
 
 TOKEN_BYTES = 18  # 144 random bits per link
 MAX_ANSWER = 2000  # characters of an option id: far more than any pack's subset needs
@@ -46,7 +54,7 @@ class Room:
         for role in self.humans:
             self.tokens[secrets.token_urlsafe(TOKEN_BYTES)] = role
         self.tokens[secrets.token_urlsafe(TOKEN_BYTES)] = SPECTATOR
-        self._shown: dict[str | None, tuple[int, SeatView]] = {}
+        self._shown: dict[tuple[str | None, bool], tuple[int, SeatView]] = {}
         self.session.keeper.keep()
 
     @property
@@ -70,11 +78,11 @@ class Room:
         """The number of ``role``'s next answer among its own: 1, 2..."""
         return 1 + sum(1 for who, _ in self.session.decisions if who == role)
 
-    def view(self, role: str | None) -> SeatView:
-        """What ``role``'s page shows now (a spectator's if None)."""
+    def view(self, role: str | None, narrow: bool = False) -> SeatView:
+        """What ``role``'s page shows now (a spectator's if None), on a ``narrow`` screen?"""
         with self.lock:
             done = len(self.session.decisions)
-            shown = self._shown.get(role)
+            shown = self._shown.get((role, narrow))
             if shown is not None and shown[0] == done:
                 return shown[1]
             state = self.session.state_now()
@@ -86,8 +94,9 @@ class Room:
                 decision = self._asked(role)
                 context = None if decision is None else self.session.context.text(state, role)
                 seen = self.views.seat(self.game.observe(state, role), role, decision,
-                                       self._ask_number(role), context)
-            self._shown[role] = (done, seen)
+                                       self._ask_number(role), context,
+                                       NARROW_WIDTH if narrow else TEXT_WIDTH)
+            self._shown[role, narrow] = (done, seen)
             return seen
 
     def answer(self, role: str, text: str) -> None:

@@ -43,6 +43,7 @@ class Page:
 
     socket: WebSocket
     role: str | None
+    narrow: bool = False  # a phone-sized screen: narrower panels
     sent: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     budget: float = BURST
@@ -114,7 +115,7 @@ class Server:
             await socket.close(POLICY_VIOLATION)  # before accept: an HTTP 403
             return
         await socket.accept()
-        page = Page(socket, room.tokens[token])
+        page = Page(socket, room.tokens[token], socket.query_params.get("narrow") == "1")
         self.pages[id(room)].add(page)
         try:
             await socket.send_text(json.dumps(room.board))
@@ -158,7 +159,7 @@ class Server:
     async def _show(self, room: Room, page: Page) -> None:
         """Send ``page`` its view, if it changed since it was last sent."""
         async with page.lock:
-            view = await asyncio.to_thread(room.view, page.role)
+            view = await asyncio.to_thread(room.view, page.role, page.narrow)
             text = json.dumps(view, ensure_ascii=False)
             if text != page.sent:
                 page.sent = text

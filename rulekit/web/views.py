@@ -20,7 +20,8 @@ from rulekit.play.prompt import Entry
 from rulekit.play.render import Renderer
 from rulekit.play.svgmap import node_places, render_svg
 
-TEXT_WIDTH = 64  # the columns of the panels' text; a phone scrolls the widest rows
+TEXT_WIDTH = 64  # the columns of the panels' text
+NARROW_WIDTH = 46  # on a phone-sized screen
 HEADING_WIDTH = 120
 
 
@@ -130,13 +131,14 @@ class Views:
                           and slot.type == "node"]
 
     def seat(self, obs: Observation, role: str, decision: Decision | None, ask: int,
-             context: str | None = None) -> SeatView:
-        """``role``'s view of ``obs``, with its pending ``decision`` numbered ``ask``."""
+             context: str | None = None, width: int = TEXT_WIDTH) -> SeatView:
+        """``role``'s view of ``obs``, with its pending ``decision`` numbered ``ask``; the
+        panels ``width`` columns wide."""
         render = self.render
         return {
             "type": "view", "role": role,
             "heading": _heading(render, obs, role),
-            "panels": _text(render.status(obs, role)),
+            "panels": _text(render.status(obs, role), width),
             "log": self._log(obs, role),
             "pieces": self._pieces(obs),
             "maybe": self._maybe(obs, role),

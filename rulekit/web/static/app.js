@@ -12,7 +12,8 @@ let retry = 500;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${token}`);
+  const narrow = window.innerWidth < 600 ? "?narrow=1" : "";  // panels a phone can show
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${token}${narrow}`);
   socket.onopen = () => { retry = 500; $("link-state").textContent = ""; };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
