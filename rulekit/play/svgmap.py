@@ -49,6 +49,11 @@ def render_svg(game: Game) -> str:
     return "\n".join(out) + "\n"
 
 
+def node_places(game: Game) -> dict[str, Point]:
+    """Where each place of the map stands on the picture of :func:`render_svg`."""
+    return _positions(game.symbols.board)
+
+
 def _positions(board: Board) -> dict[str, Point]:
     nodes = board.nodes
     for xkey, ykey, flip in (("lon", "lat", True), ("x", "y", False)):
