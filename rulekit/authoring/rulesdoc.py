@@ -18,7 +18,7 @@ from rulekit.scenarios.runner import Scenario
 __all__ = ["rules_document"]
 
 CODE = "rulekit"  # the info string of effect-code blocks
-_CARD_KEYS = ("id", "name", "copies", "type", "text", "effects")
+_CARD_KEYS = ("id", "name", "copies", "type", "text", "effects", "anytime")
 
 Row = Sequence[object]  # the cells of a table's row
 
@@ -46,6 +46,7 @@ class _Card:
     text: object  # None if the card has no text
     props: dict[str, object]  # its other properties
     effects: list[str]  # the procedures it gives its own version of
+    actions: list[str]  # the ids of the anytime actions it carries
 
     @classmethod
     def of(cls, entry: Mapping[str, Any]) -> _Card:
@@ -53,7 +54,8 @@ class _Card:
         return cls(str(entry["id"]), str(entry.get("name", entry["id"])),
                    int(entry.get("copies", 1)), str(entry.get("type", "")), entry.get("text"),
                    {key: value for key, value in entry.items() if key not in _CARD_KEYS},
-                   list(entry.get("effects") or {}))
+                   list(entry.get("effects") or {}),
+                   [str(action["id"]) for action in entry.get("anytime") or []])
 
 
 class _Writer:
@@ -212,6 +214,7 @@ class _Writer:
             places = found.setdefault(card.id, [])
             places += [f"effect {code(name)}" for name in card.effects]
             places += [f"effect {code(name)} of its type" for name in self.type_effects(card)]
+            places += [f"action {code(name)}" for name in card.actions]
             for where, text in snippets:
                 if where not in places and pattern.search(text):
                     places.append(where)
@@ -358,7 +361,8 @@ class _Writer:
         if not actions:
             return ""
         rows = [(self.role(a.role), a.label, code(a.when) if a.when else "always",
-                 code(a.procedure)) for a in actions]
+                 code(a.procedure) if a.card is None else f"the action of {code(a.card)}")
+                for a in actions]
         return "\n".join([
             "## Anytime actions", "",
             "Extra options a player has at each of their decisions; after one runs, the same "
@@ -381,6 +385,12 @@ class _Writer:
             lines += ["", f"### Effect {code(name)} of {owner}", "",
                       f"Runs instead of the procedure {code(name)} for these cards.", "",
                       fenced(text, CODE)]
+        procedures = self.game.symbols.procedures
+        for action in self.game.symbols.anytime:
+            if action.card is not None:
+                lines += ["", f"### Action {code(action.id)} of {code(action.card)}", "",
+                          f"{action.label}: what it runs, {code('card')} being the card.", "",
+                          fenced(procedures[action.procedure].snippet.text, CODE)]
         return "\n".join(lines)
 
     def definition(self, kind: str, name: str, spec: Mapping[str, Any], key: str) -> list[str]:

@@ -208,8 +208,7 @@ class PlayoutRuntime(Runtime):
 
         Its frame keeps it from being offered inside its own questions.
         """
-        self.stack.append({"proc": procedure, "pc": 0,
-                           "locals": [None] * self.program.procs[procedure].nslots})
+        self.stack.append(self.action_frame(procedure))
         self.run(floor=len(self.stack) - 1)
 
     # ------------------------------------------------------------ answering
