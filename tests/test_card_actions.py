@@ -113,7 +113,7 @@ def test_a_card_types_action_has_an_option_per_card(tmp_path: Path) -> None:
      ["changes.yaml:9:15: unknown zone 'hands'", "did you mean 'hand'?"]),
     (VANISH.replace("        role: fugitive\n", "").replace("zone: hand ", "zone: discard"),
      ["changes.yaml:8:15: say who may take this action: zone 'discard' has no owner",
-      "hint: add role: ROLE"]),
+      "hint: add role: one of law, fugitive"]),
     (VANISH.replace("role: fugitive", "role: fugitve"),
      ["changes.yaml:8:15: unknown role 'fugitve'", "did you mean 'fugitive'?"]),
     (VANISH.replace("heat -= 1", "heat -= card"),
@@ -142,3 +142,55 @@ def test_red_notice_upgrades_carry_their_actions() -> None:
                        "interpol": "up_interpol", "informant": "up_informant"}
     flow = (Path(__file__).resolve().parent.parent / "games" / "rednotice" / "flow.yaml")
     assert "@up_" not in flow.read_text()
+
+
+def test_a_card_moved_from_a_pile_it_is_not_in_is_named_as_the_pack_writes_it(
+        run: Run, tmp_path: Path) -> None:
+    changes = VANISH.replace("move card from hand[fugitive]", "move card from hand[law]")
+    code, out, err = run("test", variant(tmp_path, changes, SCENARIOS))
+    assert code == 1 and "card 'vanish' is not in zone 'hand[law]'" in out + err, out + err
+
+
+PER_ROLE = """\
+cards:
+  - {id: radio, name: Radio, type: X, score: 0, copies: 2}
+card_types:
+  X:
+    anytime:
+      - id: call
+        zone: hand                    # no role: each player, from their own hand
+        label: "Call in the {card}"
+        do: |
+          move card from hand[player] to discard
+          log "{player} calls in a Radio."
+"""
+
+PER_ROLE_SCENARIOS = """\
+scenarios:
+  - name: Each player calls in a Radio from their own hand
+    covers: [HO-04]
+    start: {round: 1, phase: stash}
+    zones:
+      hand[law]: [radio#2, patrol#1]
+      hand[fugitive]: [radio#1, back_door#1]
+    play:
+      - fugitive: "!call@radio#1"
+    expect:
+      - "@radio#1 in discard and @radio#2 in hand[law]"
+    options_for:
+      fugitive: {not_contains: ["!call@radio#1", "!call@radio#2"]}
+    log_for:
+      law: [contains: "The Fugitive calls in a Radio."]
+"""
+
+
+def test_without_a_role_each_player_takes_a_cards_action_from_their_own_pile(
+        run: Run, tmp_path: Path) -> None:
+    folder = variant(tmp_path, PER_ROLE, PER_ROLE_SCENARIOS)
+    code, out, err = run("validate", folder, "--strict")
+    assert code == 0 and "warning" not in err, out + err
+    code, out, err = run("test", folder)
+    assert code == 0 and "1 passed, 0 failed" in out, out + err
+    game = load_pack(folder).game
+    assert sorted((d.id, d.role) for d in game.symbols.anytime if d.card == "radio#1") == [
+        ("call@radio#1", "fugitive"), ("call@radio#1", "law")]

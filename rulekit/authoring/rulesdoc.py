@@ -109,6 +109,8 @@ class _Writer:
             yield f"function {code(name)}", str(spec.get("returns", ""))
         for owner, name, text in self.effects():
             yield f"effect {code(name)} of {owner}", text
+        for owner, action in self.card_actions():
+            yield f"action {code(str(action['id']))} of {owner}", str(action["do"])
 
     def procedures(self) -> dict[str, Any]:
         """The pack's procedures; not those a variant replaced, which ``base(...)`` runs."""
@@ -385,13 +387,22 @@ class _Writer:
             lines += ["", f"### Effect {code(name)} of {owner}", "",
                       f"Runs instead of the procedure {code(name)} for these cards.", "",
                       fenced(text, CODE)]
-        procedures = self.game.symbols.procedures
-        for action in self.game.symbols.anytime:
-            if action.card is not None:
-                lines += ["", f"### Action {code(action.id)} of {code(action.card)}", "",
-                          f"{action.label}: what it runs, {code('card')} being the card.", "",
-                          fenced(procedures[action.procedure].snippet.text, CODE)]
+        for owner, action in self.card_actions():
+            lines += ["", f"### Action {code(str(action['id']))} of {owner}", "",
+                      f"Offered while the card lies in {code(str(action['zone']))}"
+                      + (f" and {code(str(action['when']))} holds" if "when" in action else "")
+                      + f"; {code('card')} is the card, {code('player')} the role taking it.",
+                      "", fenced(str(action["do"]), CODE)]
         return "\n".join(lines)
+
+    def card_actions(self) -> Iterator[tuple[str, Mapping[str, Any]]]:
+        """(whose, action) of each anytime action of a card or a card type."""
+        for entry in self.source.get("cards", []):
+            for action in entry.get("anytime") or []:
+                yield code(entry["id"]), action
+        for kind, spec in (self.source.get("card_types") or {}).items():
+            for action in spec.get("anytime") or []:
+                yield f"the cards of type {code(kind)}", action
 
     def definition(self, kind: str, name: str, spec: Mapping[str, Any], key: str) -> list[str]:
         params = ", ".join(f"{p}: {t}" for p, t in (spec.get("params") or {}).items())
@@ -434,7 +445,8 @@ class _Writer:
 _WHOLE = ("setup", "flow.rounds", "flow.after_rounds", "flow.end_when", "flow.evaluate",
           "flow.initiative")
 # The named entries of a content file, by kind: where they are, and whether in a list.
-_NAMED = {"card": (("cards",), True), "anytime action": (("anytime",), True),
+_NAMED = {"card": (("cards",), True), "card type": (("card_types",), False),
+          "anytime action": (("anytime",), True),
           "zone": (("zones",), False), "variable": (("variables",), False),
           "function": (("functions",), False), "procedure": (("procedures",), False),
           "phase": (("flow", "phases"), True), "region": (("map", "regions"), True),

@@ -343,7 +343,9 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter.warnings += log_leaks(pack.game.symbols, bodies, pack.function_trees)
     linter.warnings += dead_phases(linter.doc, bodies)
     linter.warnings += endless_loops(bodies, bool(pack.game.program.end_checks))
-    return sorted(linter.warnings, key=_file_order)
+    # One text of code may run as several procedures (a card type's action, per card): once.
+    unique = {str(warning): warning for warning in linter.warnings}
+    return sorted(unique.values(), key=_file_order)
 
 
 def _file_order(warning: PackError) -> tuple[str, int, int]:

@@ -115,12 +115,12 @@ class Runtime:
         stack.append(self.action_frame(procedure))
 
     def action_frame(self, procedure: str) -> Frame:
-        """A new frame for an anytime action's procedure; a card's action gets its card."""
+        """A new frame for an anytime action's procedure; a card's gets its card and role."""
         program = self.program
         locals_: Locals = [None] * program.procs[procedure].nslots
-        card = program.action_cards.get(procedure)
-        if card is not None:
-            locals_[0] = card
+        bound = program.action_cards.get(procedure)
+        if bound is not None:
+            locals_[:2] = bound
         return {"proc": procedure, "pc": 0, "locals": locals_}
 
     def may_interrupt(self, role: str) -> bool:

@@ -27,7 +27,13 @@ from rulekit.model.program import (
 )
 from rulekit.model.symbols import AnytimeDecl, Symbols
 from rulekit.pack.documents import Documents, snippet
-from rulekit.pack.effects import Dispatch, card_versions, own_base, version_procs
+from rulekit.pack.effects import (
+    ACTION_PARAMS,
+    Dispatch,
+    card_versions,
+    own_base,
+    version_procs,
+)
 from rulekit.source.document import YamlDocument
 from rulekit.source.snippet import Snippet
 
@@ -270,17 +276,17 @@ class CodeBuilder:
                         ) -> ExprFn | None:
         """A card's action's condition: the card lies in its zone, and its ``when`` holds.
 
-        The condition reads the card as ``card``; it is given the card when it runs.
+        The condition reads the card as ``card`` and its role as ``player``: it is given them.
         """
         assert decl.card is not None and decl.zone_test is not None
-        compiler.program.action_cards[decl.procedure] = decl.card
+        compiler.program.action_cards[decl.procedure] = (decl.card, decl.role)
         tests: list[n.Expr] = []
         for code in [decl.zone_test, decl.when_code]:
             expr = None if code is None else self._parse(parse_expression, code)
             if code is None or expr is None:
                 continue
             checker = Checker(symbols, code, context="expr")
-            checker.declare_params([("card", "card")])
+            checker.declare_params(list(ACTION_PARAMS))
             checker.check_expr(expr, "bool")
             told = {str(e) for e in self.errors}  # a type's action, told once
             self.errors.extend(e for e in checker.errors if str(e) not in told)
@@ -290,10 +296,10 @@ class CodeBuilder:
         test = tests[0] if len(tests) == 1 else n.Binary(tests[0].pos, "and", tests[0], tests[1])
         with compiler.fast_code():
             fn = compiler.expr(test, decl.location)
-        card = decl.card
+        card, role = decl.card, decl.role
 
         def condition(rt: Runtime, locals_: Locals) -> object:
-            return fn(rt, [card])
+            return fn(rt, [card, role])
 
         compiler.trees[condition] = test
         return cast(ExprFn, condition)

@@ -9,7 +9,7 @@ is checked, secured and compiled as any procedure is, and located in its card's 
 body; that body the base pack's procedure of the name, kept as ``NAME@base``.
 
 A card or a card type may also carry anytime actions, offered while the card lies in a zone:
-each becomes a procedure ``ID@action`` whose parameter ``card`` is the card.
+each becomes a procedure ``ID@action`` whose parameters are the card and the role taking it.
 """
 
 from __future__ import annotations
@@ -183,6 +183,10 @@ def _does_nothing(code: Snippet) -> bool:
     return all(isinstance(s, n.Pass) for s in body)
 
 
+ACTION_PARAMS = (("card", "card"), ("player", "role"))
+"""What a card's action reads: the card that carries it, and the role that takes it."""
+
+
 class CardActionSpec(TypedDict):
     """An anytime action as a card or a card type carries it."""
 
@@ -221,26 +225,27 @@ def card_actions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
             places += [(("card_types", kind, "anytime", j), True)
                        for j in range(len(types[kind].get("anytime") or []))]
         for path, shared in places:
-            decl = _card_action(doc, symbols, errors, path, card, shared)
-            if decl is None:
-                continue
-            if decl.id in taken:
-                first, where = taken[decl.id], doc.location((*path, "id"))
-                errors.append(SchemaError(
-                    f"anytime action '{decl.id}' is given twice"
-                    + (f": first at line {first.line}, column {first.column}"
-                       + (f" of {first.file}" if first.file != where.file else "")
-                       if first else ""),
-                    where, "give each action its own id"))
-                continue
-            taken[decl.id] = decl.location
-            found.append(decl)
+            for decl in _card_action(doc, symbols, errors, path, card, shared):
+                first = taken.get(decl.id, decl.location)
+                if first != decl.location and first is not None:
+                    where = doc.location((*path, "id"))
+                    errors.append(SchemaError(
+                        f"anytime action '{decl.id}' is given twice: first at line "
+                        f"{first.line}, column {first.column}"
+                        + (f" of {first.file}" if first.file != where.file else ""),
+                        where, "give each action its own id"))
+                    break
+                taken[decl.id] = decl.location
+                found.append(decl)
     return found
 
 
 def _card_action(doc: YamlDocument, symbols: Symbols, errors: list[PackError],
-                 path: tuple[str | int, ...], card: str, shared: bool) -> AnytimeDecl | None:
-    """The action at ``path`` for ``card``; None, with errors, if it is wrong."""
+                 path: tuple[str | int, ...], card: str, shared: bool) -> list[AnytimeDecl]:
+    """The action at ``path`` for ``card``: one per role that may take it; none if wrong.
+
+    Without a role, on a zone per role, each role may take it from its own pile.
+    """
     found: Any = doc.data
     for key in path:
         found = found[key]
@@ -257,30 +262,34 @@ def _card_action(doc: YamlDocument, symbols: Symbols, errors: list[PackError],
         error(f"unknown zone '{spec['zone']}'", "zone",
               did_you_mean(spec["zone"], symbols.zones)
               or "a card's action is offered while the card lies in this zone")
-        return None
-    role = spec.get("role") or zone.owner
-    if role is None:
-        error(f"say who may take this action: zone '{zone.name}' has no owner", "zone",
-              "add role: ROLE")
-        return None
-    if role not in symbols.roles:
-        error(f"unknown role '{role}'", "role", did_you_mean(role, symbols.roles))
-        return None
+        return []
     if zone.per not in (None, "role"):
         error(f"zone '{zone.name}' has a pile per {zone.per}: a card's action needs a zone "
               "of one pile, or one pile per role (the pile of its role)", "zone")
-        return None
+        return []
+    role = spec.get("role") or zone.owner
+    if role is None and zone.per is None:
+        error(f"say who may take this action: zone '{zone.name}' has no owner", "zone",
+              f"add role: one of {', '.join(symbols.roles)}")
+        return []
+    if role is not None and role not in symbols.roles:
+        error(f"unknown role '{role}'", "role", did_you_mean(role, symbols.roles))
+        return []
     option = spec["id"] if not shared else f"{spec['id']}@{card}"
-    name = f"{option}@action"
-    zone_text = zone.name if zone.per is None else f"{zone.name}[{role}]"
-    where = doc.location((*path, "zone"))
-    symbols.procedures[name] = ProcDecl(name, [("card", "card")], snippet(doc, (*path, "do")),
-                                        location=doc.key_location((*path, "do")))
     label = str(spec.get("label", spec["id"] + (" ({card})" if shared else ""))).replace(
         "{card}", str(symbols.cards[card].get("name", card)))
     when = spec.get("when")
-    return AnytimeDecl(
-        option, role, label, name,
-        f"@{card} in {zone_text}" + (f" and ({when})" if when else ""),
-        doc.location(path), snippet(doc, (*path, "when")) if when else None, card,
-        Snippet(f"card in {zone_text}", lambda line, column: where))
+    where = doc.location((*path, "zone"))
+    found_decls = []
+    for each in [role] if role is not None else symbols.roles:
+        name = f"{option}@action" if role is not None else f"{option}@{each}@action"
+        symbols.procedures[name] = ProcDecl(name, list(ACTION_PARAMS),
+                                            snippet(doc, (*path, "do")),
+                                            location=doc.key_location((*path, "do")))
+        zone_text = zone.name if zone.per is None else f"{zone.name}[{each}]"
+        found_decls.append(AnytimeDecl(
+            option, each, label, name,
+            f"@{card} in {zone_text}" + (f" and ({when})" if when else ""),
+            doc.location(path), snippet(doc, (*path, "when")) if when else None, card,
+            Snippet(f"card in {zone_text}", lambda line, column: where)))
+    return found_decls
