@@ -28,7 +28,7 @@ class BudgetExceeded(Exception):
 
 
 def _pile(key: str) -> str:
-    """A pile's key as the pack writes it: ``hand.law`` is ``hand[law]``."""
+    """A pile's key as the pack writes it: ``hand.west`` is ``hand[west]``."""
     name, dot, index = key.partition(".")
     return f"{name}[{index}]" if dot else key
 
