@@ -282,9 +282,12 @@ class Session:
 def _stall_ahead(game: Game, state: State, seed: int) -> str | None:
     """Why the round stalls, if random play from ``state`` never ends it (in a copy)."""
     ahead = copy_state(state)
-    _, reason = playout(game, ahead, {role: RandomChooser(random.Random(seed))
-                                      for role in game.roles},
-                        max_rounds=state["round"], record=False)
+    try:
+        _, reason = playout(game, ahead, {role: RandomChooser(random.Random(seed))
+                                          for role in game.roles},
+                            max_rounds=state["round"], record=False)
+    except GameRuntimeError:  # random play met an error this game may never meet: no verdict
+        return None
     stuck = reason is not None and ahead["result"] is None and ahead["round"] == state["round"]
     return reason if stuck else None
 
