@@ -94,12 +94,17 @@ IDIOMS = [  # other languages' ways, in their authors' words
         "          if !(law_total > fugitive_total) {",
         "             ^",
         "hint: write 'not'"]),
+    ("draw_cards(p, count(out))", "draw_cards", [  # a call without its brackets
+        "flow.yaml:32:7: syntax error: 'draw_cards' alone is not a statement",
+        "          draw_cards",
+        "          ^",
+        "hint: call a procedure with its arguments: draw_cards(...)"]),
 ]
 
 
 @pytest.mark.parametrize(("old", "new", "expected"), MISTAKES + IDIOMS,
                          ids=["brace", "paren", "bracket", "quote", "equals", "at", "dedent",
-                              "else-if", "elsif", "colon", "and", "or", "not"])
+                              "else-if", "elsif", "colon", "and", "or", "not", "bare"])
 def test_a_syntax_mistake_is_reported_where_it_is(run: Run, tmp_path: Path, old: str, new: str,
                                                   expected: list[str]) -> None:
     folder = copy(tmp_path, CARCHASE)

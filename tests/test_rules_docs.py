@@ -77,7 +77,9 @@ def test_rednotice_document_cards_with_texts_and_effects(run: Run) -> None:
     assert "### Map (30 places, 50 routes)" in out
     assert "| `angela_at` |  | nothing |  | Angela only | RN-37 |" in out
     anytime = _section(out, "## Anytime actions")
-    assert "| **Jessah** (`jessah`) | Use Wiretap | `has_upgrade(@up_wiretap)` |" in anytime
+    assert ("| **Jessah** (`jessah`) | Use Wiretap | `@up_wiretap in upgrades` "
+            "| the action of `up_wiretap` |") in anytime
+    assert "### Action `wiretap` of `up_wiretap`" in out
     assert "### 1. Programming (phase `programming`)" in out
     assert "### Procedure `escape(tile: card)`" in out
     assert "Scenarios: none yet." not in out  # every rule of the pack is covered

@@ -98,8 +98,26 @@ def test_play_stops_a_bot_that_decides_for_ever(play: Play, tmp_path: Path,
     code, out, err = play([], "play", folder, "--seat", "a=random", "--fast", "--save", "g.json")
     assert code == 1 and "the game up to here is saved" in out
     assert err.startswith("rulekit: error: stopped: 50 decisions in round 1, phase 'loop', and "
-                          "the round did not end\nhint: does a loop of the pack ask again and "
-                          "again with no way out?")
+                          "the round did not end\nhint: the bots alone took 20 decisions in "
+                          "this round, and random play from here did not end it either: does a "
+                          "loop of the pack ask again and again with no way out?")
+
+
+def test_play_at_its_pace_stops_a_stall_after_a_few_moves(play: Play, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    pauses: list[float] = []
+    monkeypatch.setattr("rulekit.play.screen.Screen.pause",
+                        lambda self, seconds: pauses.append(seconds) if seconds else None)
+    loop = 'while true {\n  let x = choose a one of [1, 2] prompt "Again"\n  log "{x}"\n}'
+    text = content(phases={"main": "score += 1", "loop": loop})
+    folder = write_pack(tmp_path / "pack", text.replace("procedures:\n", ""))
+    code, _, err = play([], "play", folder, "--seat", "a=random", "--save", "g.json")
+    assert code == 1 and err.startswith(
+        "rulekit: error: stopped: 10,000 decisions in round 1, phase 'loop', and the round did "
+        "not end")
+    saved = json.loads((tmp_path / "g.json").read_text())
+    assert len(saved["decisions"]) == 20  # not 10,000 moves, each paced
+    assert 0 < len(pauses) <= 20
 
 
 @pytest.mark.parametrize(("loop", "warned"), [

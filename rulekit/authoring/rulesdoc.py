@@ -18,7 +18,7 @@ from rulekit.scenarios.runner import Scenario
 __all__ = ["rules_document"]
 
 CODE = "rulekit"  # the info string of effect-code blocks
-_CARD_KEYS = ("id", "name", "copies", "type", "text", "effects")
+_CARD_KEYS = ("id", "name", "copies", "type", "text", "effects", "anytime")
 
 Row = Sequence[object]  # the cells of a table's row
 
@@ -46,6 +46,7 @@ class _Card:
     text: object  # None if the card has no text
     props: dict[str, object]  # its other properties
     effects: list[str]  # the procedures it gives its own version of
+    actions: list[str]  # the ids of the anytime actions it carries
 
     @classmethod
     def of(cls, entry: Mapping[str, Any]) -> _Card:
@@ -53,7 +54,8 @@ class _Card:
         return cls(str(entry["id"]), str(entry.get("name", entry["id"])),
                    int(entry.get("copies", 1)), str(entry.get("type", "")), entry.get("text"),
                    {key: value for key, value in entry.items() if key not in _CARD_KEYS},
-                   list(entry.get("effects") or {}))
+                   list(entry.get("effects") or {}),
+                   [str(action["id"]) for action in entry.get("anytime") or []])
 
 
 class _Writer:
@@ -107,6 +109,8 @@ class _Writer:
             yield f"function {code(name)}", str(spec.get("returns", ""))
         for owner, name, text in self.effects():
             yield f"effect {code(name)} of {owner}", text
+        for owner, action in self.card_actions():
+            yield f"action {code(str(action['id']))} of {owner}", str(action["do"])
 
     def procedures(self) -> dict[str, Any]:
         """The pack's procedures; not those a variant replaced, which ``base(...)`` runs."""
@@ -212,6 +216,7 @@ class _Writer:
             places = found.setdefault(card.id, [])
             places += [f"effect {code(name)}" for name in card.effects]
             places += [f"effect {code(name)} of its type" for name in self.type_effects(card)]
+            places += [f"action {code(name)}" for name in card.actions]
             for where, text in snippets:
                 if where not in places and pattern.search(text):
                     places.append(where)
@@ -358,7 +363,8 @@ class _Writer:
         if not actions:
             return ""
         rows = [(self.role(a.role), a.label, code(a.when) if a.when else "always",
-                 code(a.procedure)) for a in actions]
+                 code(a.procedure) if a.card is None else f"the action of {code(a.card)}")
+                for a in actions]
         return "\n".join([
             "## Anytime actions", "",
             "Extra options a player has at each of their decisions; after one runs, the same "
@@ -381,7 +387,22 @@ class _Writer:
             lines += ["", f"### Effect {code(name)} of {owner}", "",
                       f"Runs instead of the procedure {code(name)} for these cards.", "",
                       fenced(text, CODE)]
+        for owner, action in self.card_actions():
+            lines += ["", f"### Action {code(str(action['id']))} of {owner}", "",
+                      f"Offered while the card lies in {code(str(action['zone']))}"
+                      + (f" and {code(str(action['when']))} holds" if "when" in action else "")
+                      + f"; {code('card')} is the card, {code('player')} the role taking it.",
+                      "", fenced(str(action["do"]), CODE)]
         return "\n".join(lines)
+
+    def card_actions(self) -> Iterator[tuple[str, Mapping[str, Any]]]:
+        """(whose, action) of each anytime action of a card or a card type."""
+        for entry in self.source.get("cards", []):
+            for action in entry.get("anytime") or []:
+                yield code(entry["id"]), action
+        for kind, spec in (self.source.get("card_types") or {}).items():
+            for action in spec.get("anytime") or []:
+                yield f"the cards of type {code(kind)}", action
 
     def definition(self, kind: str, name: str, spec: Mapping[str, Any], key: str) -> list[str]:
         params = ", ".join(f"{p}: {t}" for p, t in (spec.get("params") or {}).items())
@@ -424,7 +445,8 @@ class _Writer:
 _WHOLE = ("setup", "flow.rounds", "flow.after_rounds", "flow.end_when", "flow.evaluate",
           "flow.initiative")
 # The named entries of a content file, by kind: where they are, and whether in a list.
-_NAMED = {"card": (("cards",), True), "anytime action": (("anytime",), True),
+_NAMED = {"card": (("cards",), True), "card type": (("card_types",), False),
+          "anytime action": (("anytime",), True),
           "zone": (("zones",), False), "variable": (("variables",), False),
           "function": (("functions",), False), "procedure": (("procedures",), False),
           "phase": (("flow", "phases"), True), "region": (("map", "regions"), True),

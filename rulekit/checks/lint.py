@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from rulekit.checks.flow import checked_bodies, dead_phases, endless_loops, log_leaks
 from rulekit.engine.draws import RandomChooser
@@ -76,12 +77,26 @@ def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
     for kind, spec in (data.get("card_types") or {}).items():
         for name in spec.get("effects") or {}:
             yield f"effect:{name}", ("card_types", kind, "effects", name), True
+    for path, action in _card_actions(data):
+        yield "action", (*path, "do"), True
+        if "when" in action:
+            yield "anytime", (*path, "when"), False
     if "setup" in data:
         yield "setup", ("setup",), True
     yield from _flow_places(doc)
     for i, action in enumerate(data.get("anytime") or []):
         if "when" in action:
             yield "anytime", ("anytime", i, "when"), False
+
+
+def _card_actions(data: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+    """The anytime actions that cards and card types carry, with their paths."""
+    for i, card in enumerate(data.get("cards") or []):
+        for j, action in enumerate(card.get("anytime") or []):
+            yield ("cards", i, "anytime", j), action
+    for kind, spec in (data.get("card_types") or {}).items():
+        for j, action in enumerate(spec.get("anytime") or []):
+            yield ("card_types", kind, "anytime", j), action
 
 
 def _flow_places(doc: YamlDocument) -> Iterator[CodePlace]:
@@ -328,7 +343,9 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter.warnings += log_leaks(pack.game.symbols, bodies, pack.function_trees)
     linter.warnings += dead_phases(linter.doc, bodies)
     linter.warnings += endless_loops(bodies, bool(pack.game.program.end_checks))
-    return sorted(linter.warnings, key=_file_order)
+    # One text of code may run as several procedures (a card type's action, per card): once.
+    unique = {str(warning): warning for warning in linter.warnings}
+    return sorted(unique.values(), key=_file_order)
 
 
 def _file_order(warning: PackError) -> tuple[str, int, int]:

@@ -173,7 +173,7 @@ class Game:
 
     def _anytime(self, state: State, role: str, option: Option) -> State:
         """Run an anytime action, then ask the interrupted decision(s) again."""
-        decl = next(d for d, _ in self.program.anytime if "!" + d.id == option.id)
+        decl = next(d for d, _ in self.program.anytime_by_role[role] if "!" + d.id == option.id)
         state["pending"] = []
         state["committed"] = {}
         Runtime(self.program, state).interrupt(decl.procedure)

@@ -27,6 +27,12 @@ class BudgetExceeded(Exception):
     """Raised when a game runs past its step budget without a decision."""
 
 
+def _pile(key: str) -> str:
+    """A pile's key as the pack writes it: ``hand.west`` is ``hand[west]``."""
+    name, dot, index = key.partition(".")
+    return f"{name}[{index}]" if dot else key
+
+
 def move(src: list[str], dst: list[str], value: str | list[str], bottom: bool, src_key: str
          ) -> list[str]:
     """Move a card or a list of cards onto (or under) ``dst``; return the cards moved."""
@@ -34,7 +40,7 @@ def move(src: list[str], dst: list[str], value: str | list[str], bottom: bool, s
         try:
             src.remove(value)
         except ValueError:
-            raise LookupError(f"card '{value}' is not in zone '{src_key}'") from None
+            raise LookupError(f"card '{value}' is not in zone '{_pile(src_key)}'") from None
         dst.append(value)
         return [value]
     cards = [value] if isinstance(value, str) else list(value)
@@ -42,7 +48,7 @@ def move(src: list[str], dst: list[str], value: str | list[str], bottom: bool, s
         try:
             src.remove(card)
         except ValueError:
-            raise LookupError(f"card '{card}' is not in zone '{src_key}'") from None
+            raise LookupError(f"card '{card}' is not in zone '{_pile(src_key)}'") from None
         if bottom:
             dst.insert(0, card)
         else:

@@ -208,8 +208,7 @@ class PlayoutRuntime(Runtime):
 
         Its frame keeps it from being offered inside its own questions.
         """
-        self.stack.append({"proc": procedure, "pc": 0,
-                           "locals": [None] * self.program.procs[procedure].nslots})
+        self.stack.append(self.action_frame(procedure))
         self.run(floor=len(self.stack) - 1)
 
     # ------------------------------------------------------------ answering
@@ -297,7 +296,7 @@ class PlayoutRuntime(Runtime):
 
     def _anytime(self, role: str, option_id: str) -> str:
         """Record an anytime action taken; return its procedure."""
-        decl = next(d for d, _ in self.program.anytime if "!" + d.id == option_id)
+        decl = next(d for d, _ in self.anytime_by_role[role] if "!" + d.id == option_id)
         event: ChoiceEvent = {"e": "choice", "to": role, "player": role,
                               "option": option_id, "label": decl.label,
                               "round": self.state["round"]}

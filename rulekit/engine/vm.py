@@ -112,8 +112,16 @@ class Runtime:
         """Run an anytime action's procedure next, then ask the choice again."""
         stack = self.stack
         step_back(self.program, stack[-1])
-        stack.append({"proc": procedure, "pc": 0,
-                      "locals": [None] * self.program.procs[procedure].nslots})
+        stack.append(self.action_frame(procedure))
+
+    def action_frame(self, procedure: str) -> Frame:
+        """A new frame for an anytime action's procedure; a card's gets its card and role."""
+        program = self.program
+        locals_: Locals = [None] * program.procs[procedure].nslots
+        bound = program.action_cards.get(procedure)
+        if bound is not None:
+            locals_[:2] = bound
+        return {"proc": procedure, "pc": 0, "locals": locals_}
 
     def may_interrupt(self, role: str) -> bool:
         """Whether ``role`` may take an anytime action, or its actions tell a secret."""

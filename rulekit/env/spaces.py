@@ -34,7 +34,7 @@ class Actions:
     def __init__(self, game: Game, value_slots: int) -> None:
         symbols = game.symbols
         board = symbols.board
-        names = [NONE_ID, *("!" + decl.id for decl in symbols.anytime)]
+        names = [NONE_ID, *dict.fromkeys("!" + decl.id for decl in symbols.anytime)]
         self.first_id = len(names)
         names += dict.fromkeys([*game.roles, *symbols.cards, *board.nodes, *board.edges,
                                 *board.regions])

@@ -317,7 +317,8 @@ class Checker:
                        "use it in an expression, e.g. let x = ...")
         else:
             self.error(stmt.pos, f"unknown procedure '{stmt.proc}'",
-                       did_you_mean(stmt.proc, self.symbols.procedures))
+                       did_you_mean(stmt.proc, [p for p in self.symbols.procedures
+                                                if "@" not in p]))
         for arg in stmt.args:
             self._expr(arg)
 

@@ -45,12 +45,34 @@ def explain(text: str, exc: UnexpectedInput,
         return EffectSyntaxError(f"syntax error: {message}", locate(line, column), hint)
     problem = _unbalanced(text)
     if problem is None:
-        return None
+        return _bare_name(text, exc, locate)
     mark, message, hint, closer = problem
     if closer is not None:
         where = locate(closer.line, closer.column)
         hint += f" before the '{closer.char}' at line {where.line}, column {where.column}"
     return EffectSyntaxError(message, locate(mark.line, mark.column), hint)
+
+
+_NAME_ALONE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:#.*)?$")
+
+
+def _bare_name(text: str, exc: UnexpectedInput,
+               locate: Callable[[int, int], Location]) -> EffectSyntaxError | None:
+    """A name alone on the line the parser stopped at (or the one before it): a call
+    written without its brackets, as ``do: NAME`` names a procedure elsewhere."""
+    if not isinstance(exc, UnexpectedToken):
+        return None
+    lines = text.splitlines()
+    stop = exc.token.line if isinstance(exc.token.line, int) else len(lines)
+    for number in (stop, stop - 1):
+        found = _NAME_ALONE.match(lines[number - 1]) if 0 < number <= len(lines) else None
+        if found is not None and found.group(1) not in ("pass", "break", "continue",
+                                                         "end_round", "return"):
+            name = found.group(1)
+            return EffectSyntaxError(f"syntax error: '{name}' alone is not a statement",
+                                     locate(number, found.start(1) + 1),
+                                     f"call a procedure with its arguments: {name}(...)")
+    return None
 
 
 # Other languages' ways, each with what to say of it and what to write instead.

@@ -91,6 +91,8 @@ class Program:
     # The same, by role (only roles that have some).
     anytime_by_role: dict[str, list[tuple[AnytimeDecl, ExprFn | None]]] = field(
         default_factory=dict)
+    # The card and the role of each card's anytime action, by its procedure: its first locals.
+    action_cards: dict[str, tuple[str, str]] = field(default_factory=dict)
     evaluate: dict[str, ExprFn] = field(default_factory=dict)  # flow.evaluate, per role
     line_maps: dict[str, dict[int, Location]] = field(default_factory=dict)
     plain_ids: frozenset[str] = frozenset()  # component ids usable as option ids as they are

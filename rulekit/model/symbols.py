@@ -57,7 +57,7 @@ class VarDecl:
 
 @dataclass
 class AnytimeDecl:
-    """An action a role may take at any of its decisions."""
+    """An action a role may take at any of its decisions; or a card's, while it lies in a zone."""
 
     id: str
     role: str
@@ -65,6 +65,9 @@ class AnytimeDecl:
     procedure: str
     when: str | None = None
     location: Location | None = None
+    when_code: Snippet | None = None
+    card: str | None = None  # a card's action: the card, its code's parameter ``card``
+    zone_test: Snippet | None = None  # a card's action: the test that it lies in its zone
 
 
 @dataclass

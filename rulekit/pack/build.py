@@ -25,9 +25,15 @@ from rulekit.model.program import (
     ProcFn,
     Program,
 )
-from rulekit.model.symbols import Symbols
+from rulekit.model.symbols import AnytimeDecl, Symbols
 from rulekit.pack.documents import Documents, snippet
-from rulekit.pack.effects import Dispatch, card_versions, own_base, version_procs
+from rulekit.pack.effects import (
+    ACTION_PARAMS,
+    Dispatch,
+    card_versions,
+    own_base,
+    version_procs,
+)
 from rulekit.source.document import YamlDocument
 from rulekit.source.snippet import Snippet
 
@@ -87,13 +93,16 @@ class CodeBuilder:
               params: list[tuple[str, str]],
               base_of: Callable[[n.Pos], str | None] | None = None) -> None:
         """Parse and check one statement list; keep it for compiling."""
-        body = self._parse(parse_block, snippet)
-        if body is None:
+        told = {str(e) for e in self.errors} if "@" in name else set()  # a version told twice
+        try:
+            body = parse_block(snippet)
+        except PackError as exc:
+            if str(exc) not in told:
+                self.errors.append(exc)
             return
         checker = Checker(symbols, snippet, base_of=base_of)
         checker.declare_params(params)
         nslots = checker.check_body(body)
-        told = {str(e) for e in self.errors} if "@" in name else set()  # a version told twice
         self.errors.extend(e for e in checker.errors if str(e) not in told)
         self.bodies.append(Body(name, body, snippet, nslots, params))
 
@@ -249,16 +258,51 @@ class CodeBuilder:
 
     def _anytime_conditions(self, symbols: Symbols, compiler: Compiler) -> None:
         """Compile the ``when`` of each anytime action, asked at every decision."""
-        for i, decl in enumerate(symbols.anytime):
+        for decl in symbols.anytime:
             when = None
-            if decl.when is not None:
-                where = snippet(self.doc, ("anytime", i, "when"))
+            if decl.card is not None:
+                when = self._card_condition(symbols, compiler, decl)
+            elif decl.when_code is not None:
+                where = decl.when_code
                 checked = self._checked_expr(symbols, where, "bool")
                 if checked is not None:
                     with compiler.fast_code():
                         when = compiler.expr(checked[0], where.location(checked[0].pos))
             compiler.program.anytime.append((decl, when))
             compiler.program.anytime_by_role.setdefault(decl.role, []).append((decl, when))
+
+
+    def _card_condition(self, symbols: Symbols, compiler: Compiler, decl: AnytimeDecl
+                        ) -> ExprFn | None:
+        """A card's action's condition: the card lies in its zone, and its ``when`` holds.
+
+        The condition reads the card as ``card`` and its role as ``player``: it is given them.
+        """
+        assert decl.card is not None and decl.zone_test is not None
+        compiler.program.action_cards[decl.procedure] = (decl.card, decl.role)
+        tests: list[n.Expr] = []
+        for code in [decl.zone_test, decl.when_code]:
+            expr = None if code is None else self._parse(parse_expression, code)
+            if code is None or expr is None:
+                continue
+            checker = Checker(symbols, code, context="expr")
+            checker.declare_params(list(ACTION_PARAMS))
+            checker.check_expr(expr, "bool")
+            told = {str(e) for e in self.errors}  # a type's action, told once
+            self.errors.extend(e for e in checker.errors if str(e) not in told)
+            tests.append(expr)
+        if len(tests) < 1 + (decl.when_code is not None):
+            return None
+        test = tests[0] if len(tests) == 1 else n.Binary(tests[0].pos, "and", tests[0], tests[1])
+        with compiler.fast_code():
+            fn = compiler.expr(test, decl.location)
+        card, role = decl.card, decl.role
+
+        def condition(rt: Runtime, locals_: Locals) -> object:
+            return fn(rt, [card, role])
+
+        compiler.trees[condition] = test
+        return cast(ExprFn, condition)
 
 
 def _fixed(target: str | None, pos: n.Pos) -> str | None:

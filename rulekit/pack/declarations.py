@@ -15,6 +15,7 @@ from rulekit.limits import MAX_COPIES
 from rulekit.model.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
 from rulekit.pack.board import read_board
 from rulekit.pack.documents import Documents, snippet
+from rulekit.pack.effects import card_actions
 from rulekit.pack.params import outside, outside_bounds, resolve_params
 from rulekit.source.document import JsonPath, YamlDocument
 
@@ -100,6 +101,7 @@ class Declarations:
         self._declare_code(symbols)
         for i, spec in enumerate(self.sections.get("anytime", [])):
             symbols.anytime.append(self._anytime_action(("anytime", i), spec, symbols))
+        symbols.anytime += card_actions(self.doc, symbols, self.errors)
         self._triggers(symbols)
         return symbols, labels
 
@@ -129,7 +131,8 @@ class Declarations:
         cards: dict[str, Card] = {}
         entries: dict[str, int] = {}  # the entry of each card id
         for i, entry in enumerate(self.sections.get("cards", [])):
-            props = {k: v for k, v in entry.items() if k not in ("id", "copies", "effects")}
+            props = {k: v for k, v in entry.items()
+                     if k not in ("id", "copies", "effects", "anytime")}
             props.setdefault("name", entry["id"])
             ids = self._card_ids(i, entry["id"], entry.get("copies", 1))
             clash = next((entries[card_id] for card_id in ids if card_id in entries), None)
@@ -331,7 +334,8 @@ class Declarations:
     def _anytime_action(self, path: JsonPath, spec: AnytimeSpec,
                         symbols: Symbols) -> AnytimeDecl:
         decl = AnytimeDecl(spec["id"], spec["role"], spec.get("label", spec["id"]), spec["do"],
-                           spec.get("when"), self.doc.location(path))
+                           spec.get("when"), self.doc.location(path),
+                           snippet(self.doc, (*path, "when")) if "when" in spec else None)
         if decl.role not in symbols.roles:
             self.error(f"unknown role '{decl.role}'", self.doc.location((*path, "role")),
                        did_you_mean(decl.role, symbols.roles))

@@ -7,18 +7,22 @@ is checked, secured and compiled as any procedure is, and located in its card's 
 
 ``base(...)`` runs what a version replaces: a card's effect its type's, else the procedure's own
 body; that body the base pack's procedure of the name, kept as ``NAME@base``.
+
+A card or a card type may also carry anytime actions, offered while the card lies in a zone:
+each becomes a procedure ``ID@action`` whose parameters are the card and the role taking it.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any, NotRequired, TypedDict
 
 from rulekit.errors import Location, PackError, SchemaError, did_you_mean
 from rulekit.lang import nodes as n
 from rulekit.lang.parser import parse_block
 from rulekit.limits import MAX_COPIES
-from rulekit.model.symbols import ProcDecl, Symbols
+from rulekit.model.symbols import AnytimeDecl, ProcDecl, Symbols
 from rulekit.pack.documents import snippet
 from rulekit.pack.merge import MergedDocument
 from rulekit.source.document import YamlDocument
@@ -177,3 +181,115 @@ def _does_nothing(code: Snippet) -> bool:
     except PackError:
         return False
     return all(isinstance(s, n.Pass) for s in body)
+
+
+ACTION_PARAMS = (("card", "card"), ("player", "role"))
+"""What a card's action reads: the card that carries it, and the role that takes it."""
+
+
+class CardActionSpec(TypedDict):
+    """An anytime action as a card or a card type carries it."""
+
+    id: str
+    zone: str
+    do: str
+    role: NotRequired[str]
+    label: NotRequired[str]
+    when: NotRequired[str]
+
+
+def card_actions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
+                 ) -> list[AnytimeDecl]:
+    """The anytime actions of cards and card types: one per card, in the cards' order.
+
+    A card entry's own action keeps its id if the entry is one card; else, as a type's action,
+    each card's is ``ID@CARD``. Each action's code becomes the procedure ``OPTION@action``.
+    """
+    entries: dict[str, tuple[int, bool]] = {}  # each card's entry, and whether it has copies
+    for i, entry in enumerate(doc.data.get("cards") or []):
+        copies = entry.get("copies", 1)
+        if copies <= MAX_COPIES:
+            for k in range(1, copies + 1):
+                entries[entry["id"] if copies == 1 else f"{entry['id']}#{k}"] = (i, copies > 1)
+    types = doc.data.get("card_types") or {}
+    taken = {decl.id: decl.location for decl in symbols.anytime}
+    found: list[AnytimeDecl] = []
+    for card, props in symbols.cards.items():
+        i, copies = entries.get(card, (-1, False))
+        places: list[tuple[tuple[str | int, ...], bool]] = []
+        if i >= 0:
+            places += [(("cards", i, "anytime", j), copies)
+                       for j in range(len(doc.data["cards"][i].get("anytime") or []))]
+        kind = props.get("type")
+        if isinstance(kind, str) and kind in types:
+            places += [(("card_types", kind, "anytime", j), True)
+                       for j in range(len(types[kind].get("anytime") or []))]
+        for path, shared in places:
+            for decl in _card_action(doc, symbols, errors, path, card, shared):
+                first = taken.get(decl.id, decl.location)
+                if first != decl.location and first is not None:
+                    where = doc.location((*path, "id"))
+                    errors.append(SchemaError(
+                        f"anytime action '{decl.id}' is given twice: first at line "
+                        f"{first.line}, column {first.column}"
+                        + (f" of {first.file}" if first.file != where.file else ""),
+                        where, "give each action its own id"))
+                    break
+                taken[decl.id] = decl.location
+                found.append(decl)
+    return found
+
+
+def _card_action(doc: YamlDocument, symbols: Symbols, errors: list[PackError],
+                 path: tuple[str | int, ...], card: str, shared: bool) -> list[AnytimeDecl]:
+    """The action at ``path`` for ``card``: one per role that may take it; none if wrong.
+
+    Without a role, on a zone per role, each role may take it from its own pile.
+    """
+    found: Any = doc.data
+    for key in path:
+        found = found[key]
+    spec: CardActionSpec = found
+    zone = symbols.zones.get(spec["zone"])
+    told = {str(e) for e in errors} if shared else set()  # a type's action, told once
+
+    def error(message: str, key: str, hint: str | None = None) -> None:
+        found = SchemaError(message, doc.location((*path, key)), hint)
+        if str(found) not in told:
+            errors.append(found)
+
+    if zone is None:
+        error(f"unknown zone '{spec['zone']}'", "zone",
+              did_you_mean(spec["zone"], symbols.zones)
+              or "a card's action is offered while the card lies in this zone")
+        return []
+    if zone.per not in (None, "role"):
+        error(f"zone '{zone.name}' has a pile per {zone.per}: a card's action needs a zone "
+              "of one pile, or one pile per role (the pile of its role)", "zone")
+        return []
+    role = spec.get("role") or zone.owner
+    if role is None and zone.per is None:
+        error(f"say who may take this action: zone '{zone.name}' has no owner", "zone",
+              f"add role: one of {', '.join(symbols.roles)}")
+        return []
+    if role is not None and role not in symbols.roles:
+        error(f"unknown role '{role}'", "role", did_you_mean(role, symbols.roles))
+        return []
+    option = spec["id"] if not shared else f"{spec['id']}@{card}"
+    label = str(spec.get("label", spec["id"] + (" ({card})" if shared else ""))).replace(
+        "{card}", str(symbols.cards[card].get("name", card)))
+    when = spec.get("when")
+    where = doc.location((*path, "zone"))
+    found_decls = []
+    for each in [role] if role is not None else symbols.roles:
+        name = f"{option}@action" if role is not None else f"{option}@{each}@action"
+        symbols.procedures[name] = ProcDecl(name, list(ACTION_PARAMS),
+                                            snippet(doc, (*path, "do")),
+                                            location=doc.key_location((*path, "do")))
+        zone_text = zone.name if zone.per is None else f"{zone.name}[{each}]"
+        found_decls.append(AnytimeDecl(
+            option, each, label, name,
+            f"@{card} in {zone_text}" + (f" and ({when})" if when else ""),
+            doc.location(path), snippet(doc, (*path, "when")) if when else None, card,
+            Snippet(f"card in {zone_text}", lambda line, column: where)))
+    return found_decls

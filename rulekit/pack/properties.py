@@ -28,7 +28,7 @@ Declared = Mapping[str, PropertyType | PropertyOptions]
 
 # Where the items of each kind are, and the keys every item may give without declaring them.
 _KINDS: dict[str, tuple[JsonPath, tuple[str, ...]]] = {
-    "cards": (("cards",), ("id", "name", "copies", "effects")),
+    "cards": (("cards",), ("id", "name", "copies", "effects", "anytime")),
     "nodes": (("map", "nodes"), ("id", "name", "region")),
     "edges": (("map", "edges"), ("id", "name", "from", "to")),
     "regions": (("map", "regions"), ("id", "name")),

@@ -25,10 +25,11 @@ from rich.text import Text
 from rulekit.bots.agent import SeatBelief, View, as_option, asked, choose_function
 from rulekit.bots.registry import load_agent
 from rulekit.engine.decisions import Decision, Option
+from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game, State
 from rulekit.engine.observe import Observation
-from rulekit.engine.playout import stalled
-from rulekit.engine.state import Result
+from rulekit.engine.playout import playout, stalled
+from rulekit.engine.state import Result, copy_state
 from rulekit.errors import GameRuntimeError, RulekitError
 from rulekit.pack.loader import LoadedPack
 from rulekit.play.asking import EXIT_OK, Leave, ask
@@ -42,6 +43,9 @@ from rulekit.play.table import Context
 from rulekit.sim.simulation import seat_rng
 
 BOT_PACE = 0.8  # seconds after each event that follows a bot's move
+# Decisions the bots take alone in a round after which random play, in a copy, looks for a
+# stall ahead: a few seconds of paced moves, not 10,000.
+LOOK_AHEAD = 20
 EXIT_INTERRUPTED = 130
 CATCH_UP_NOTED = 40  # observations of a seat a resumed game says may take a while
 BROKEN = "Something went wrong; the game up to here is saved"
@@ -252,9 +256,13 @@ class Session:
         count = count + 1 if round_ == state["round"] else 0
         self.bot_run = (state["round"], count)
         reason = stalled(state, count)
+        hint = "does a loop of the pack ask again and again with no way out?"
+        if reason is None and count == LOOK_AHEAD:
+            reason = _stall_ahead(self.game, state, self.seed)
+            hint = (f"the bots alone took {LOOK_AHEAD} decisions in this round, and random "
+                    f"play from here did not end it either: {hint}")
         if reason is not None:
-            raise RulekitError(reason, "does a loop of the pack ask again and again with no "
-                                       "way out?")
+            raise RulekitError(reason, hint)
 
     def apply(self, role: str, option: Option, bot: Bot | None = None) -> None:
         """Apply ``role``'s answer, and record it."""
@@ -269,6 +277,19 @@ class Session:
         """Show what just happened. In hot seat, each person sees it at their next turn."""
         if not self.hot_seat:
             self.feed.stream(self.holder, pace)
+
+
+def _stall_ahead(game: Game, state: State, seed: int) -> str | None:
+    """Why the round stalls, if random play from ``state`` never ends it (in a copy)."""
+    ahead = copy_state(state)
+    try:
+        _, reason = playout(game, ahead, {role: RandomChooser(random.Random(seed))
+                                          for role in game.roles},
+                            max_rounds=state["round"], record=False)
+    except GameRuntimeError:  # random play met an error this game may never meet: no verdict
+        return None
+    stuck = reason is not None and ahead["result"] is None and ahead["round"] == state["round"]
+    return reason if stuck else None
 
 
 def finish(session: Session) -> None:
