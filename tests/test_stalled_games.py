@@ -96,7 +96,8 @@ def test_play_stops_a_bot_that_decides_for_ever(play: Play, tmp_path: Path,
     text = content(phases={"main": "score += 1", "loop": ASKS_FOR_EVER})
     folder = write_pack(tmp_path / "pack", text.replace("procedures:\n", ""))
     code, out, err = play([], "play", folder, "--seat", "a=random", "--fast", "--save", "g.json")
-    assert code == 1 and "the game up to here is saved" in out
+    assert code == 1 and "The round cannot end; the game up to here is saved" in out
+    assert "(rulekit replay g.json)" in out  # resuming would only stall again
     assert err.startswith("rulekit: error: stopped: 50 decisions in round 1, phase 'loop', and "
                           "the round did not end\nhint: the bots alone took 20 decisions in "
                           "this round, and random play from here did not end it either: does a "

@@ -135,12 +135,12 @@ class Keeper:
         self.written = len(saved.decisions)
         return written
 
-    def tell(self, why: str = "The game is saved") -> None:
-        """Write the game if need be, and say where it is."""
+    def tell(self, why: str = "The game is saved", *, resumable: bool = True) -> None:
+        """Write the game if need be, and say where it is and how to go on with it."""
         written = self.keep()
         if written is None:
             return
-        command = "replay" if self.snapshot().finished else "play --resume"
+        command = "play --resume" if resumable and not self.snapshot().finished else "replay"
         self.screen.note(f"{why} to {shell_path(written)}")
         self.screen.note(f"(rulekit {command} {shell_path(written)})")
 

@@ -49,6 +49,7 @@ LOOK_AHEAD = 20
 EXIT_INTERRUPTED = 130
 CATCH_UP_NOTED = 40  # observations of a seat a resumed game says may take a while
 BROKEN = "Something went wrong; the game up to here is saved"
+STALLED = "The round cannot end; the game up to here is saved"
 # A closed terminal, or a kill: the signals that end a game saved, where the system has them.
 STOPPING = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
 
@@ -187,6 +188,9 @@ class Session:
                 return EXIT_INTERRUPTED
             except Stopped as stop:
                 return self._stopped(stop)
+            except StalledRound:  # resuming would stall again: offer to replay it
+                self.keeper.tell(STALLED, resumable=False)
+                raise
             except RulekitError:  # a broken bot or pack: keep the game up to here, then report
                 self.keeper.tell(BROKEN)
                 raise
@@ -262,7 +266,7 @@ class Session:
             hint = (f"the bots alone took {LOOK_AHEAD} decisions in this round, and random "
                     f"play from here did not end it either: {hint}")
         if reason is not None:
-            raise RulekitError(reason, hint)
+            raise StalledRound(reason, hint)
 
     def apply(self, role: str, option: Option, bot: Bot | None = None) -> None:
         """Apply ``role``'s answer, and record it."""
@@ -277,6 +281,10 @@ class Session:
         """Show what just happened. In hot seat, each person sees it at their next turn."""
         if not self.hot_seat:
             self.feed.stream(self.holder, pace)
+
+
+class StalledRound(RulekitError):
+    """Bots alone keep deciding in a round that never ends: a defect of the pack."""
 
 
 def _stall_ahead(game: Game, state: State, seed: int) -> str | None:
