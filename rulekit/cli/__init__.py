@@ -21,7 +21,7 @@ from rulekit.errors import PackError, PackErrors, RulekitError
 
 # command -> the module of rulekit.cli that registers it, in the order of `rulekit --help`
 COMMANDS = {"validate": "validate", "simulate": "simulate", "report": "report",
-            "test": "test", "play": "play",
+            "test": "test", "train": "train", "play": "play",
             "replay": "play", "map": "map", "docs": "docs", "new": "new", "list": "packs"}
 
 
