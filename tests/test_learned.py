@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from helpers_cli import Run, runner
+
 from rulekit import simulate
 from rulekit.bots import training
 
@@ -26,7 +26,7 @@ def test_learned_weights_make_the_search_bot_play(run: Run, cache: Path) -> None
     # against random play (it sees no difference between its moves before the end).
     code, out, _ = run("train", HIDEOUT, "-n", "300", "-q")
     assert code == 0
-    assert f"hideout: learned from 300 games" in out
+    assert "hideout: learned from 300 games" in out
     assert "The Law wins more with: +heat" in out
     assert (cache / "learned" / "hideout.json").is_file()
     result = simulate(str(HIDEOUT), games=20, agents={"law": "ismcts:iterations=40"})
@@ -93,5 +93,5 @@ def test_train_without_a_cache_needs_out(run: Run, tmp_path: Path) -> None:
     code, _, err = run("train", HIDEOUT, "-n", "1", "-q")
     assert code == 1
     assert "rulekit's cache is turned off (RULEKIT_NO_CACHE)" in err
-    code, out, _ = run("train", HIDEOUT, "-n", "2", "-q", "--out", tmp_path / "w.json")
+    code, _, _ = run("train", HIDEOUT, "-n", "2", "-q", "--out", tmp_path / "w.json")
     assert code == 0 and (tmp_path / "w.json").is_file()

@@ -91,7 +91,7 @@ def train(game: Game, progress: Progress, games: int, out: Path,
     try:
         while progress["games"] < games:
             index = progress["games"]
-            rows, winner = _played(game, derive(seed, index), agents, features)
+            rows, winner = _played(game, derive(seed, index), agents, features, agent)
             progress["rows"] += rows
             progress["winners"] += [winner] * len(rows)
             progress["games"] = index + 1
@@ -108,8 +108,8 @@ def train(game: Game, progress: Progress, games: int, out: Path,
     return weights
 
 
-def _played(game: Game, seed: int, agents: Mapping[str, AgentLike], features: Features
-            ) -> tuple[list[list[float]], str | None]:
+def _played(game: Game, seed: int, agents: Mapping[str, AgentLike], features: Features,
+            spec: str) -> tuple[list[list[float]], str | None]:
     """The features of each state of one game where a decision waits, and its winner.
 
     A game that does not end within ``MAX_ROUNDS`` gives no states.
@@ -128,7 +128,7 @@ def _played(game: Game, seed: int, agents: Mapping[str, AgentLike], features: Fe
             if type(agent) is RandomAgent:
                 answers[role] = decision.sample(rngs[role])
                 continue
-            who = f"the agent of {role}"
+            who = f"the agent of {role} ({spec}) in the game with seed {seed}"
             view = View.of(game, role, rngs[role], state, kept=kept[role])
             answer = asked(choose_function(agent), view, decision, who)
             answers[role] = as_option(decision, answer, who)
