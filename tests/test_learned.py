@@ -95,3 +95,28 @@ def test_train_without_a_cache_needs_out(run: Run, tmp_path: Path) -> None:
     assert "rulekit's cache is turned off (RULEKIT_NO_CACHE)" in err
     code, _, _ = run("train", HIDEOUT, "-n", "2", "-q", "--out", tmp_path / "w.json")
     assert code == 0 and (tmp_path / "w.json").is_file()
+
+
+def test_a_pack_names_its_own_weights_file(run: Run, tmp_path: Path) -> None:
+    pack = tmp_path / "hideout"
+    shutil.copytree(HIDEOUT, pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text() + "learned: bots/learned.json\n")
+    code, out, _ = run("train", pack, "-n", "4", "-q")  # the cache is off: the pack's file
+    assert code == 0
+    assert f"weights in {pack / 'bots' / 'learned.json'}" in out
+    (pack / "bots" / "learned.json").write_text("[]")
+    code, _, err = run("simulate", pack, "-n", "1", "--agents", "law=heuristic", "-q")
+    assert code == 0
+    assert err.strip() == (f"note: the learned weights in {pack / 'bots' / 'learned.json'} "
+                           "are not a weights file of this version of rulekit: ignored")
+
+
+def test_a_weights_file_outside_the_pack_is_refused(run: Run, tmp_path: Path) -> None:
+    pack = tmp_path / "hideout"
+    shutil.copytree(HIDEOUT, pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text() + "learned: ../elsewhere.json\n")
+    code, _, err = run("validate", pack)
+    assert code == 1
+    assert "pack.yaml:" in err and "../elsewhere.json" in err

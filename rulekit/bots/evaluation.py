@@ -7,7 +7,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
-from rulekit.bots.learned import cache_path, learned_evaluation, read_weights
+from rulekit.bots.learned import learned_evaluation, read_weights, weights_path
 from rulekit.engine.state import State
 from rulekit.engine.vm import Runtime
 
@@ -53,7 +53,7 @@ def pack_evaluation(game: Game) -> Evaluation:
 def learned(game: Game) -> Evaluation:
     """The learned evaluation of ``game``'s pack, or :func:`outcome` (with a note on stderr
     when its weights are unfit)."""
-    path = cache_path(game)
+    path = weights_path(game)
     weights, note = (None, None) if path is None else read_weights(path, game)
     if note:
         print(f"note: {note}", file=sys.stderr)

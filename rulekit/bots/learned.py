@@ -42,8 +42,11 @@ class Weights(TypedDict):
     weights: dict[str, list[float]]  # per role: the bias, then one per feature
 
 
-def cache_path(game: Game) -> Path | None:
-    """Where ``rulekit train`` keeps the weights of ``game``'s pack; None if caching is off."""
+def weights_path(game: Game) -> Path | None:
+    """Where the weights of ``game``'s pack are: the file the pack names (``learned:``), else
+    rulekit's cache folder; None if the pack names none and caching is off."""
+    if game.learned_file is not None:
+        return Path(game.learned_file)
     folder = cache_dir()
     return None if folder is None else folder / "learned" / f"{game.pack_id}.json"
 
@@ -154,5 +157,11 @@ def learned_evaluation(game: Game, weights: Weights) -> Callable[[Game, State, s
     return evaluate
 
 
-__all__ = ["Weights", "cache_path", "fit", "learned_evaluation", "read_weights",
-           "write_weights"]
+__all__ = [
+    "Weights",
+    "fit",
+    "learned_evaluation",
+    "read_weights",
+    "weights_path",
+    "write_weights",
+]

@@ -21,8 +21,9 @@ def register(commands: Commands) -> None:
         description="Play games, then fit, per role, the chance of winning from a state "
                     "over generic features of the state (cards and their properties per "
                     "zone, variables, distances on the map). The bots use these weights for "
-                    "a pack that declares no `evaluate:`. They are kept in rulekit's cache "
-                    "folder, found by the pack's id and valid for this version of the pack. "
+                    "a pack that declares no `evaluate:`. They go to the file the pack names "
+                    "with `learned:` in pack.yaml, else to rulekit's cache folder; they are "
+                    "valid for this version of the pack. "
                     "Ctrl-C saves the games played so far: the same command "
                     "goes on from there. See docs/bots.md.")
     parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
@@ -35,14 +36,14 @@ def register(commands: Commands) -> None:
     parser.add_argument("--seed", type=seed, default=0, metavar="S",
                         help="seed of the run; game i uses a seed derived from it (default 0)")
     parser.add_argument("--out", type=Path, default=None, metavar="FILE",
-                        help="write the weights to FILE instead of the cache folder")
+                        help="write the weights to FILE instead")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Train, write the weights and say where; 130 after Ctrl-C, with the progress saved."""
-    from rulekit.bots.learned import cache_path
+    from rulekit.bots.learned import weights_path
     from rulekit.bots.registry import load_agent
     from rulekit.bots.training import progress_path, resumed, train
     from rulekit.cli.progress import progress_bar
@@ -54,10 +55,11 @@ def run(args: argparse.Namespace) -> int:
         err(f"note: {game.pack_id} declares `evaluate:`, which the bots use before any "
             "learned weights")
     load_agent(args.agent)  # a mistyped agent is said before any game is played
-    target = args.out or cache_path(game)
+    target = args.out or weights_path(game)
     if target is None:
         raise UsageError("rulekit's cache is turned off (RULEKIT_NO_CACHE)",
-                         "name a file for the weights with --out")
+                         "name a file for the weights with --out, or in the pack with "
+                         "`learned:`")
     progress, note = resumed(progress_path(target), game, args.agent, args.seed)
     if note:
         err(f"note: {note}")
