@@ -1,8 +1,9 @@
 """Scripted players of the shipped games: yardsticks for the bots' strength.
 
-They know one game each and play it the simple way a person would at first. They belong
-here, not in ``rulekit/``, since the engine knows no game. Seat them by name, with this folder
-on ``sys.path``: ``--agents fugitive=baselines:CarChaseGreedy``.
+They know one game each and play it by a few rules of thumb, as well as such rules allow. They
+belong here, not in ``rulekit/``, since the engine knows no game. Seat them by name, with this
+folder on ``sys.path``: ``--agents fugitive=baselines:CarChaseGreedy``,
+``--agents jessah=baselines:RedNoticeJessah``.
 """
 
 from __future__ import annotations
@@ -137,8 +138,8 @@ class _RedNotice:
 
 
 class RedNoticeAngela(_RedNotice):
-    """Angela: draws Checks, moves out of Jessah's reach towards a city where she can cash,
-    cashes far from Jessah (always when it wins), escapes as far as she can."""
+    """Angela: draws Checks, moves out of Jessah's reach and away from where she was last
+    seen, towards a city where she can cash; cashes far from Jessah (always when it wins)."""
 
     ACTIONS = ANGELA_ACTIONS
 
@@ -191,7 +192,12 @@ class RedNoticeAngela(_RedNotice):
                   if _pile(view, f"radar_on.{r}")}
         region = view.game.symbols.board.nodes[city]["region"]
         danger = {0: 6.0, 1: 4.0, 2: 2.0}.get(self._jessah_distance(view, city), 0.0)
-        return -danger - self._goal_distance(view, city) - (1.5 if region in radars else 0.0)
+        seen = _vars(view).get("last_seen")  # where Jessah last learnt she was: leave it
+        assert self.dist is not None
+        away = self.dist[city].get(str(seen), 9) if isinstance(seen, str) else 9
+        exposed = {0: 5.0, 1: 2.5, 2: 1.0}.get(away, 0.0)
+        return -danger - exposed - self._goal_distance(view, city) - \
+            (1.5 if region in radars else 0.0)
 
     def answer(self, view: View, decision: Decision, ids: list[str]) -> str:
         prompt, v = decision.prompt, _vars(view)

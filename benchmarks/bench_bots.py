@@ -99,7 +99,7 @@ SCRIPTED = {"carchase": {"law": "baselines:CarChaseGreedy",
 
 
 def strength(pack: str, names: dict[str, str], pair: tuple[str, str], games: int,
-             workers: int) -> list[str]:
+             workers: int, max_rounds: int) -> list[str]:
     game = load_pack(pack).game
     rows = []
     for role in game.roles:
@@ -109,7 +109,7 @@ def strength(pack: str, names: dict[str, str], pair: tuple[str, str], games: int
         progress = Progress(f"{pack} {a} ({role}) against {b}", games)
         result, wall, cpu = timed(lambda: simulate(
             pack, games=games, seed=0, agents={role: a, other: b},  # noqa: B023
-            workers=workers, progress=progress))  # noqa: B023
+            workers=workers, max_rounds=max_rounds, progress=progress))  # noqa: B023
         wins = result.wins.get(role, 0)
         low, high = wilson_interval(wins, games)
         rows.append(f"| {pack} | {a} | {b} | {role} | {wins}/{games} = {wins / games:.0%} "
@@ -173,6 +173,9 @@ def main() -> None:
     parser.add_argument("--pairs", default="default-scripted,default-random,default-ismcts,"
                                            "scripted-scripted,scripted-random")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--max-rounds", type=int, default=100,
+                        help="a game still on after this many rounds counts as capped "
+                             "(scripted players may never end one)")
     parser.add_argument("--speed-games", type=int, default=2)
     parser.add_argument("--self-play", type=int, default=0, metavar="N")
     parser.add_argument("--default-gc", action="store_true",
@@ -190,7 +193,7 @@ def main() -> None:
         games = args.games_rn if args.games_rn and pack == "rednotice" else args.games
         for pair in filter(None, args.pairs.split(",")):
             a, b = (p.strip() for p in pair.split("-"))
-            for row in strength(pack, names, (a, b), games, args.workers):
+            for row in strength(pack, names, (a, b), games, args.workers, args.max_rounds):
                 print(row, flush=True)
     for pack in args.packs if args.speed_games > 0 else []:
         print(speed(pack, args.ismcts, args.speed_games), flush=True)
