@@ -1,8 +1,15 @@
 """Strength of the built-in bots, per pack and per role, with 95% intervals.
 
-    python benchmarks/bench_bots.py [PACK ...] [--games N] [--ismcts SPEC] [--workers W]
-                                    [--pairs ismcts-random,ismcts-heuristic,heuristic-random]
+    python benchmarks/bench_bots.py [PACK ...] [--games N] [--default SPEC] [--ismcts SPEC]
+                                    [--workers W] [--pairs default-scripted,...]
                                     [--self-play N]
+
+A name in a pair is ``default`` (the bot under test, ``--default``, any agent spec),
+``ismcts`` (``--ismcts``: today's search bot), ``heuristic``, ``random``, or ``scripted``:
+the scripted player of ``baselines.py`` for the pack and role (the greedy Car Chase player;
+Red Notice's deducing Jessah and careful Angela). The default pairs are the default bot
+against the scripted players, random and ``ismcts``, then the scripted players against each
+other and against random.
 
 For each pair ``A-B`` and each role, A plays that role and B the other for N games (games
 0..N-1 of ``rulekit simulate`` with seed 0; ``--games-rn`` sets another N for Red Notice); the
@@ -19,8 +26,7 @@ The full table asked for (200 games per role on Car Chase, 100 on Red Notice)::
 
     python benchmarks/bench_bots.py --games 200 --games-rn 100 --self-play 20 --workers 2
 
-``greedy`` in a pair is the scripted Car Chase player of ``baselines.py``
-(``--pairs ismcts-greedy,greedy-greedy carchase``).
+A quick look at one pack: ``--pairs default-scripted --games 20 rednotice``.
 """
 
 from __future__ import annotations
@@ -86,15 +92,24 @@ def timed(run: Callable[[], SimulationResult]) -> tuple[SimulationResult, float,
     return result, time.perf_counter() - wall, cpu_seconds() - cpu
 
 
-def strength(pack: str, a: str, b: str, games: int, workers: int) -> list[str]:
+SCRIPTED = {"carchase": {"law": "baselines:CarChaseGreedy",
+                         "fugitive": "baselines:CarChaseGreedy"},
+            "rednotice": {"angela": "baselines:RedNoticeAngela",
+                          "jessah": "baselines:RedNoticeJessah"}}
+
+
+def strength(pack: str, names: dict[str, str], pair: tuple[str, str], games: int,
+             workers: int, max_rounds: int) -> list[str]:
     game = load_pack(pack).game
     rows = []
     for role in game.roles:
         other = next(r for r in game.roles if r != role)
+        a, b = (SCRIPTED[game.pack_id][seat] if name == "scripted" else names[name]
+                for name, seat in zip(pair, (role, other), strict=True))
         progress = Progress(f"{pack} {a} ({role}) against {b}", games)
         result, wall, cpu = timed(lambda: simulate(
             pack, games=games, seed=0, agents={role: a, other: b},  # noqa: B023
-            workers=workers, progress=progress))  # noqa: B023
+            workers=workers, max_rounds=max_rounds, progress=progress))  # noqa: B023
         wins = result.wins.get(role, 0)
         low, high = wilson_interval(wins, games)
         rows.append(f"| {pack} | {a} | {b} | {role} | {wins}/{games} = {wins / games:.0%} "
@@ -152,9 +167,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--games-rn", type=int, default=None, metavar="N",
                         help="games per role on Red Notice (default: --games)")
+    parser.add_argument("--default", default="ismcts",
+                        help="the bot under test: any agent spec (default ismcts)")
     parser.add_argument("--ismcts", default="ismcts", help="the ISMCTS agent spec")
-    parser.add_argument("--pairs", default="ismcts-random,ismcts-heuristic,heuristic-random")
+    parser.add_argument("--pairs", default="default-scripted,default-random,default-ismcts,"
+                                           "scripted-scripted,scripted-random")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--max-rounds", type=int, default=100,
+                        help="a game still on after this many rounds counts as capped "
+                             "(scripted players may never end one)")
     parser.add_argument("--speed-games", type=int, default=2)
     parser.add_argument("--self-play", type=int, default=0, metavar="N")
     parser.add_argument("--default-gc", action="store_true",
@@ -163,16 +184,16 @@ def main() -> None:
     args = parser.parse_args()
     if not args.default_gc:
         tune_gc()
-    names = {"ismcts": args.ismcts, "heuristic": "heuristic", "random": "random",
-             "greedy": "baselines:CarChaseGreedy"}
+    names = {"default": args.default, "ismcts": args.ismcts, "heuristic": "heuristic",
+             "random": "random"}
     print("| pack | agent | against | role | wins [95%] | mean rounds | s/game (wall x workers "
           "/ CPU) | ends |")
     print("|---|---|---|---|---|---|---|---|")
     for pack in args.packs:
         games = args.games_rn if args.games_rn and pack == "rednotice" else args.games
         for pair in filter(None, args.pairs.split(",")):
-            a, b = (names[p.strip()] for p in pair.split("-"))
-            for row in strength(pack, a, b, games, args.workers):
+            a, b = (p.strip() for p in pair.split("-"))
+            for row in strength(pack, names, (a, b), games, args.workers, args.max_rounds):
                 print(row, flush=True)
     for pack in args.packs if args.speed_games > 0 else []:
         print(speed(pack, args.ismcts, args.speed_games), flush=True)

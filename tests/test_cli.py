@@ -271,13 +271,15 @@ def test_simulate_illegal_agent_answer(run: Run, duel_pack: Path, agents_module:
     code, out, err = run("simulate", duel_pack, "-n", "3", "--agents",
                          f"blue={agents_module}:Cheater")
     assert code == 1
-    assert err.startswith("rulekit: error: ") and "seed" in err
+    assert err.startswith(f"rulekit: error: illegal choice: the agent of blue "
+                          f"({agents_module}:Cheater) answered ")
+    assert " at the decision '" in err and "(in the game with seed " in err
     assert_no_traceback(out, err)
 
 
 @pytest.mark.parametrize(("agent", "message"), [
-    ("os:getcwd", "the agent of blue failed: TypeError: "),
-    ("AGENTS:Broken", "the agent of blue failed: RuntimeError: broken on purpose"),
+    ("os:getcwd", "TypeError: "),
+    ("AGENTS:Broken", "RuntimeError: broken on purpose"),
 ])
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_simulate_an_agent_that_raises(run: Run, duel_pack: Path, agents_module: str,
@@ -285,7 +287,10 @@ def test_simulate_an_agent_that_raises(run: Run, duel_pack: Path, agents_module:
     code, out, err = run("simulate", duel_pack, "-n", "4", "--workers", workers, "--agents",
                          f"blue={agent.replace('AGENTS', agents_module)}")
     assert code == 1
-    assert err.startswith(f"rulekit: error: {message}")
+    name = agent.replace('AGENTS', agents_module)
+    first = err.splitlines()[0]
+    assert re.match(rf"rulekit: error: the agent of blue \({name}\) failed at the decision "
+                    rf"'[^']+': {message}.* \(in the game with seed \d+, round \d+\)$", first)
     assert "hint: run it from Python to see where" in err
     assert_no_traceback(out, err)
 

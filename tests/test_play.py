@@ -701,3 +701,13 @@ def test_a_broken_bot_is_reported_and_the_game_kept(play: Callable[..., tuple[in
     assert "the game up to here is saved" in out
     [saved] = tmp_path.glob("rulekit-duel-*.json")
     assert read_save(saved).decisions == [("red", "2")]
+
+
+def test_a_broken_bot_among_bots_names_the_decision_and_seed(
+        play: Callable[..., tuple[int, str, str]], duel_pack: Path, agents_module: str) -> None:
+    code, out, err = play([], "play", duel_pack, "--seat",
+                          f"red=random,blue={agents_module}:Cheater", "--seed", "5", "--fast")
+    assert code == 1
+    assert err.startswith(f"rulekit: error: the bot of blue ({agents_module}:Cheater) in the "
+                          "game with seed 5 answered ")
+    assert " at the decision '" in err and "Traceback" not in out + err

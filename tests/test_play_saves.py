@@ -68,8 +68,9 @@ def test_a_bot_that_raises_ends_the_game_saved_with_its_name(play: Play, duel_pa
     code, _, err = play(["1"], "play", duel_pack, "--seat", seats, "--seed", "3", "--fast",
                         "--save", "g.json")
     assert code == 1
-    assert (f"rulekit: error: the bot of blue ({agents_module}:Broken) failed: RuntimeError: "
-            "broken on purpose") in err
+    assert (f"rulekit: error: the bot of blue ({agents_module}:Broken) failed at the decision "
+            "'") in err and "RuntimeError: broken on purpose" in err
+    assert "seed" not in err  # a person plays: the seed, which tells every secret, is kept
     assert "Traceback" not in err and Path("g.json").exists()
 
 

@@ -96,7 +96,7 @@ def asked(choose: AgentFunction, view: View, decision: Decision, who: str) -> ob
     except RulekitError:
         raise
     except Exception as exc:
-        raise UsageError(f"{who} failed: {type(exc).__name__}: {exc}",
+        raise UsageError(f"{who} failed at {_asking(decision)}: {type(exc).__name__}: {exc}",
                          "run it from Python to see where") from exc
 
 
@@ -107,10 +107,23 @@ def as_option(decision: Decision, answer: object, who: str, hint: str | None = N
             return decision.option(answer.id) if isinstance(answer, Option) else \
                 decision.find(answer)
         except IllegalActionError as exc:
-            raise IllegalActionError(f"{who} answered {answer!r}: {exc.message}",
-                                     exc.hint) from None
-    raise UsageError(f"{who} returned {answer!r}, not an option or an option id", hint)
+            raise IllegalActionError(f"{who} answered {answer!r} at {_asking(decision)}: "
+                                     f"{exc.message}", exc.hint) from None
+    raise UsageError(f"{who} returned {answer!r} at {_asking(decision)}, not an option or an "
+                     "option id", hint)
+
+
+def agent_name(agent: object) -> str:
+    """How an error names an agent: its spec, or its module and class (or function)."""
+    if isinstance(agent, str):
+        return agent.strip()
+    named = agent if callable(agent) and not hasattr(agent, "choose") else type(agent)
+    return f"{getattr(named, '__module__', '?')}:{getattr(named, '__qualname__', '?')}"
+
+
+def _asking(decision: Decision) -> str:
+    return f"the decision '{decision.prompt}'"
 
 
 __all__ = ["Agent", "AgentFunction", "AgentLike", "RandomAgent", "SeatBelief", "View",
-           "as_option", "asked", "choose_function"]
+           "agent_name", "as_option", "asked", "choose_function"]

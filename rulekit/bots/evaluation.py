@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
+from rulekit.bots.learned import learned_evaluation, read_weights, weights_path
 from rulekit.engine.state import State
 from rulekit.engine.vm import Runtime
 
@@ -22,11 +25,18 @@ def outcome(game: Game, state: State, role: str) -> float:
     return 1.0 if result["winner"] == role else 0.0
 
 
+_LEARNED: weakref.WeakKeyDictionary[Game, Evaluation] = weakref.WeakKeyDictionary()
+
+
 def pack_evaluation(game: Game) -> Evaluation:
-    """The pack's ``flow.evaluate``, squashed into 0.05..0.95, or :func:`outcome` if none."""
+    """The pack's ``flow.evaluate``, squashed into 0.05..0.95; else its learned one, if
+    ``rulekit train`` left one; else :func:`outcome`."""
     scores = game.program.evaluate
     if not scores:
-        return outcome
+        found = _LEARNED.get(game)
+        if found is None:
+            found = _LEARNED[game] = learned(game)
+        return found
     program = game.program
 
     def evaluate(game: Game, state: State, role: str) -> float:
@@ -40,4 +50,14 @@ def pack_evaluation(game: Game) -> Evaluation:
     return evaluate
 
 
-__all__ = ["Evaluation", "outcome", "pack_evaluation"]
+def learned(game: Game) -> Evaluation:
+    """The learned evaluation of ``game``'s pack, or :func:`outcome` (with a note on stderr
+    when its weights are unfit)."""
+    path = weights_path(game)
+    weights, note = (None, None) if path is None else read_weights(path, game)
+    if note:
+        print(f"note: {note}", file=sys.stderr)
+    return outcome if weights is None else learned_evaluation(game, weights)
+
+
+__all__ = ["Evaluation", "learned", "outcome", "pack_evaluation"]

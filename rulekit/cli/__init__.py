@@ -21,8 +21,8 @@ from rulekit.errors import PackError, PackErrors, RulekitError
 
 # command -> the module of rulekit.cli that registers it, in the order of `rulekit --help`
 COMMANDS = {"validate": "validate", "simulate": "simulate", "report": "report",
-            "test": "test", "play": "play", "replay": "play", "serve": "serve", "map": "map",
-            "docs": "docs", "new": "new", "list": "packs"}
+            "test": "test", "train": "train", "play": "play", "replay": "play",
+            "serve": "serve", "map": "map", "docs": "docs", "new": "new", "list": "packs"}
 
 
 def tune_gc() -> None:

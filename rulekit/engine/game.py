@@ -71,7 +71,8 @@ class Game:
     def __init__(self, *, pack_id: str, pack_name: str, version: str, pack_hash: str,
                  role_names: dict[str, str], symbols: Symbols, program: Program,
                  params: dict[str, int], card_labels: dict[str, str],
-                 step_budget: int = DEFAULT_STEP_BUDGET) -> None:
+                 step_budget: int = DEFAULT_STEP_BUDGET, learned_file: str | None = None
+                 ) -> None:
         self.pack_id = pack_id
         self.pack_name = pack_name
         self.version = version
@@ -83,6 +84,7 @@ class Game:
         self.params = dict(params)
         self.card_labels = card_labels
         self.step_budget = step_budget
+        self.learned_file = learned_file  # the pack's file of learned weights, for the bots
         self.layout = Layout(symbols)  # where the cards and values are, and who sees them
         self.words = Words(card_labels, role_names)
         words, reasons = self.words, program.reasons  # (no cycle through the game)

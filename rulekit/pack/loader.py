@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekit.engine.game import Game
-from rulekit.errors import EffectCheckError, PackError, PackErrors
+from rulekit.errors import EffectCheckError, PackError, PackErrors, PackFileError
 from rulekit.lang import nodes as n
 from rulekit.lang.compiler import Body, Compiler
 from rulekit.model.program import Program
@@ -20,7 +20,14 @@ from rulekit.pack.build import CodeBuilder
 from rulekit.pack.declarations import Declarations
 from rulekit.pack.display import Display, read_display
 from rulekit.pack.extends import read_documents
-from rulekit.pack.find import PACKS_ENV, display_path, find_pack, shipped_packs_dir
+from rulekit.pack.find import (
+    PACKS_ENV,
+    OutsideError,
+    display_path,
+    find_pack,
+    pack_file,
+    shipped_packs_dir,
+)
 from rulekit.pack.params import parse_params, resolve_params
 from rulekit.pack.properties import check_properties
 from rulekit.source.document import YamlDocument
@@ -51,6 +58,19 @@ class LoadedPack:
         return str(self.manifest["id"])
 
 
+def _learned_file(folder: Path, manifest_doc: YamlDocument, errors: list[PackError]
+                  ) -> str | None:
+    """The file the manifest's ``learned:`` names, inside the pack's own folder."""
+    name = manifest_doc.data.get("learned")
+    if not isinstance(name, str):
+        return None
+    try:
+        return str(pack_file(folder, (folder,), name, "the learned weights file name"))
+    except OutsideError as exc:
+        errors.append(PackFileError(exc.message, manifest_doc.location(("learned",)), exc.hint))
+        return None
+
+
 def _load(folder: Path, overrides: Mapping[str, str | int]) -> LoadedPack:
     docs = read_documents(folder)
     manifest_doc = docs.manifest
@@ -68,7 +88,8 @@ def _load(folder: Path, overrides: Mapping[str, str | int]) -> LoadedPack:
     game = Game(pack_id=manifest["id"], pack_name=manifest["name"],
                 version=str(manifest["version"]), pack_hash=docs.pack_hash(),
                 role_names=role_names, symbols=symbols, program=program,
-                params=symbols.parameters, card_labels=labels)
+                params=symbols.parameters, card_labels=labels,
+                learned_file=_learned_file(folder, manifest_doc, docs.errors))
     docs.fail_if_errors()
     return LoadedPack(folder, manifest, docs.documents, game, docs.own_scenario_files,
                       docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files,

@@ -94,7 +94,7 @@ class Bot:
     """A seat played by an agent, with its own generator; its belief first follows ``past``."""
 
     def __init__(self, game: Game, role: str, spec: str, seed: int,
-                 past: list[Observation] | None = None) -> None:
+                 past: list[Observation] | None = None, tell_seed: bool = False) -> None:
         self.game = game
         self.role = role
         self.spec = spec
@@ -102,10 +102,12 @@ class Bot:
         self.rng: random.Random = seat_rng(seed, role)
         self.past = past or []
         self.kept = SeatBelief()
+        # Where a bot fails, the seed is told only if nobody plays: it tells every secret.
+        self.where = f" in the game with seed {seed}" if tell_seed else ""
 
     def decide(self, state: State, decision: Decision) -> Option:
         view = View.of(self.game, self.role, self.rng, state, self.past or None, self.kept)
-        who = f"the bot of {self.role} ({self.spec})"
+        who = f"the bot of {self.role} ({self.spec}){self.where}"
         answer = asked(self.choose, view, decision, who)
         if self.past:  # the agent built no belief on them: the next decision may
             self.past.append(view.observation)
@@ -152,8 +154,9 @@ class Session:
         self.context = Context(self.game, self.render.table)
 
     def _seat_bots(self) -> dict[str, Bot]:
-        bots = {role: Bot(self.game, role, spec, self.seed, list(self.history.get(role, ())))
-                for role, spec in self.seats.items() if spec != HUMAN}
+        nobody = HUMAN not in self.seats.values()
+        bots = {role: Bot(self.game, role, spec, self.seed, list(self.history.get(role, ())),
+                          nobody) for role, spec in self.seats.items() if spec != HUMAN}
         for role, saved_state in self.rng.items():
             if role in bots:
                 restore_rng(bots[role].rng, saved_state)

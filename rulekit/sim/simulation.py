@@ -17,6 +17,7 @@ from rulekit.bots.agent import (
     RandomAgent,
     SeatBelief,
     View,
+    agent_name,
     as_option,
     asked,
     choose_function,
@@ -62,19 +63,18 @@ def seat_rng(seed: int, role: str) -> random.Random:
 
 
 def _agent_chooser(agent: AgentLike, game: Game, role: str, rng: random.Random,
-                   state: State) -> Chooser:
+                   state: State, who: str) -> Chooser:
     choose = choose_function(agent)
     kept = SeatBelief()
 
     def chooser(decision: Decision) -> Option | str:
-        who = f"the agent of {role}"
         answer = asked(choose, View.of(game, role, rng, state, kept=kept), decision, who)
-        return as_option(decision, answer, who, f"agent: {agent!r}")
+        return as_option(decision, answer, who)
     return chooser
 
 
-def _choosers(game: Game, seed: int, agents: Mapping[str, AgentLike],
-              state: State) -> dict[str, Chooser]:
+def _choosers(game: Game, seed: int, agents: Mapping[str, AgentLike], state: State,
+              names: Mapping[str, str]) -> dict[str, Chooser]:
     choosers: dict[str, Chooser] = {}
     for role in game.roles:
         agent = agents.get(role)
@@ -82,7 +82,8 @@ def _choosers(game: Game, seed: int, agents: Mapping[str, AgentLike],
         if agent is None or type(agent) is RandomAgent:
             choosers[role] = RandomChooser(rng)
         else:
-            choosers[role] = _agent_chooser(agent, game, role, rng, state)
+            who = f"the agent of {role} ({names[role]})"
+            choosers[role] = _agent_chooser(agent, game, role, rng, state, who)
     return choosers
 
 
@@ -100,12 +101,13 @@ class _Opening:
 
 
 def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = None,
-              max_rounds: int = DEFAULT_MAX_ROUNDS, tracer: Tracer | None = None
-              ) -> GameRecord:
+              max_rounds: int = DEFAULT_MAX_ROUNDS, tracer: Tracer | None = None,
+              names: Mapping[str, str] | None = None) -> GameRecord:
     """Play one game from ``seed``; roles without an agent play at random.
 
     If every seat plays at random, a quiet playout plays it, exactly as steps would. With
-    ``tracer``, the game is traced into its traces (``sim/traces``).
+    ``tracer``, the game is traced into its traces (``sim/traces``). An error names an agent
+    as ``names`` does (by default, its spec or its class).
     """
     loaded = {role: agent_of(spec) for role, spec in (agents or {}).items()}
     quiet = all(type(loaded.get(role, RANDOM)) is RandomAgent for role in game.roles)
@@ -113,7 +115,8 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
     trace = None if tracer is None else tracer.watch(state)
     opening = _Opening(game)
     with _located(seed, state):
-        choosers = _choosers(game, seed, loaded, state)
+        named = {role: agent_name(spec) for role, spec in (agents or {}).items()}
+        choosers = _choosers(game, seed, loaded, state, {**named, **(names or {})})
         if quiet:
             decisions, stop = _play_quietly(game, state, choosers, max_rounds, opening,
                                             trace is not None)
@@ -139,10 +142,12 @@ def _located(seed: int, state: State) -> Iterator[None]:
     """Add the game's seed and round to the message of an error."""
     try:
         yield
-    except (IllegalActionError, GameRuntimeError) as exc:
+    except (IllegalActionError, GameRuntimeError, UsageError) as exc:
         where = f"(in the game with seed {seed}, round {state['round']})"
         if isinstance(exc, IllegalActionError):
             raise IllegalActionError(f"illegal choice: {exc.message} {where}", exc.hint) from None
+        if isinstance(exc, UsageError):  # an agent that failed
+            raise UsageError(f"{exc.message} {where}", exc.hint) from None
         raise GameRuntimeError(f"{exc.message} {where}", exc.location, exc.hint) from None
 
 
@@ -198,8 +203,10 @@ def play_chunk(job: Job, start: int, stop: int) -> Tally:
     game, agents = prepared(job)
     tally = Tally({role: 0 for role in game.roles}, traces=Traces() if job.traced else None)
     tracer = None if tally.traces is None else Tracer(game, tally.traces)
+    names = {role: agent_name(spec) for role, spec in job.agents}
     for index in range(start, stop):
-        tally.add(play_game(game, derive(job.seed, index), agents, job.max_rounds, tracer))
+        tally.add(play_game(game, derive(job.seed, index), agents, job.max_rounds, tracer,
+                            names))
     return tally
 
 
