@@ -281,6 +281,19 @@ def test_rednotice_against_a_bot(play: Callable[..., tuple[int, str, str]]) -> N
     assert game_over(out).startswith(f"{game.role_names[winner]} wins.")
 
 
+def test_the_log_tells_ones_answers_as_the_menus_named_them(
+        play: Callable[..., tuple[int, str, str]]) -> None:
+    lines = ["1", "1", "2", "3", "3", "1r", "3", "4r", "1", "3r", "9", "log", "quit"]
+    code, out, err = play(lines, "play", "rednotice", "--seat", "jessah=human,angela=random",
+                          "--seed", "3", "--fast")
+    assert code == 0, err
+    log = out.split("Log (", 1)[1]
+    assert "Jessah chose card 1, right: Security ×1 (only you)" in log  # not its space, 2
+    assert "Jessah chose Jessah 3 (only you)" in log
+    assert "Jessah chose Los Angeles - Mexico City (only you)" in log
+    assert not re.search(r"Jessah chose \d", log)
+
+
 def _angela_stays(city_index: int, seed: int) -> Policy:
     """Angela shows her first Check, starts in the ``city_index``-th city of its continent and
     never moves but where an escape makes her (RN-43); otherwise both choose at random."""

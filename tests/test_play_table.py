@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import random
 import re
 import sys
 from pathlib import Path
@@ -172,11 +173,13 @@ def test_a_question_says_what_it_is_about() -> None:
         said.append((decision.player, decision.prompt, context.text(state, decision.player)))
         options = [o for o in decision.options() if not o.id.startswith("!")]
         state = game.apply(state, {decision.player: rng.choice(options)})
-    assert ("jessah", "Move to (or stop)", "Card 1, your left side, Movement 2, step 1") in said
+    assert ("jessah", "Move to (or stop)",
+            "Card 1, your left side, Movement 2, step 1 of 2") in said
     assert ("angela", "Move to (or stop)",
             "Card 3, your right side, Movement 2, step 1 of 2") in said
     assert ("angela", "How many Checks to draw", "Card 1, your right side, Check 1") in said
-    assert ("jessah", "Move to (or stop)", "Card 1, your left side, Movement 2, step 2") in said
+    assert ("jessah", "Move to (or stop)",
+            "Card 1, your left side, Movement 2, step 2 of 2") in said
     assert all(text is None for _, prompt, text in said if prompt.startswith("Choose a token"))
 
 
@@ -189,3 +192,26 @@ def test_a_count_stays_with_its_name_when_a_line_wraps() -> None:
                 "$100,000 (Asia) x2")
     lines = [line.plain for line in wrap_keeping(text, 75, ["$100,000 (Asia)"])]
     assert lines[-1] == "$100,000 (Asia) x2", lines
+
+
+def test_a_log_value_the_display_words_is_told_in_those_words() -> None:
+    from rulekit.play.render import Renderer
+
+    loaded = load_pack("rednotice")
+    game, render = loaded.game, Renderer.of(loaded)
+    told = []
+    for seed in range(6):
+        state = game.new_game(seed)
+        rng = random.Random(seed)
+        while state["result"] is None and not told:
+            decision = game.pending(state)[0]
+            options = [o for o in decision.options() if not o.id.startswith("!")]
+            state = game.apply(state, {decision.player: rng.choice(options)})
+            told = [(game.format_event(e), render.event_text(e).plain) for e in state["log"]
+                    if "then the other" in game.format_event(e)]
+        if told:
+            break
+    assert told
+    engine, shown = told[0]
+    assert engine.endswith("does both, then the other her side.")  # the pack's own words
+    assert shown.endswith("does both; then the other does her side.")

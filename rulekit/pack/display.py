@@ -365,8 +365,17 @@ class _Reader:
 
     def context_key(self, proc: str, params: Mapping[str, str], text: str, key: str,
                     at: JsonPath) -> None:
-        """Check a field of a context: ``step``, or a parameter."""
+        """Check a field of a context: ``step``, a parameter, a public variable, or a sum
+        of them (``icons+bonus``)."""
+        if "+" in key:
+            for part in key.split("+"):
+                self.context_key(proc, params, text, part.strip(), at)
+            return
         name, _, prop = key.partition(".")
+        var = self.symbols.variables.get(name)
+        if var is not None and name not in params and not prop and var.per is None \
+                and var.visibility == "public":
+            return
         if name != "step" and name not in params:
             self.fail(f"'{name}' is not a parameter of '{proc}'", at,
                       did_you_mean(name, [*params, "step"]) or
