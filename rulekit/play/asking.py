@@ -127,18 +127,30 @@ def show_turn(session: Session, role: str, menu: Menu, start: bool = False) -> N
 
 def _fitted(screen: Screen, name: str, status: list[RenderableType], question: MenuBlock
             ) -> tuple[list[RenderableType], MenuBlock]:
-    """The status block and the question, cut to fit. The status may shrink to one line."""
+    """The status block and the question, cut to fit. The status gives way from its end
+    (a pack lists first what a player needs most), only as far as lets the whole menu show,
+    else at least ``MIN_ENTRIES`` lines of it."""
     lines = screen.lines()
     if lines is None:
         return status, question
     frame = screen.height(question.bare()) + 1  # title, hint, and a line for "more"
-    alone = lines - FIXED - 1 - frame  # lines for the entries under a one-line status
-    entries = lines - FIXED - screen.height(*status) - frame
     need = min(screen.height(question) - frame + 1, question.rows_needed(screen.console.width))
-    if status and entries < need and (alone >= need or entries < MIN_ENTRIES):
-        status = [Text(f"{name}: type board to see the table", style=STYLE_HIDDEN)]
-        entries = alone
-    return status, question.capped(max(entries, 2))
+    note = Text("  (more of the table: type board)", style=STYLE_HIDDEN)
+
+    def room(shown: list[RenderableType]) -> int:
+        return lines - FIXED - screen.height(*shown) - frame
+
+    def cut(rows: int) -> list[RenderableType] | None:
+        """The most of the status (its header at least) that leaves ``rows`` lines."""
+        return next(([*status[:k], note] for k in range(len(status) - 1, 0, -1)
+                     if room([*status[:k], note]) >= rows), None)
+
+    kept = status
+    if status and room(status) < need:
+        kept = cut(need) or (status if room(status) >= MIN_ENTRIES else
+                             cut(MIN_ENTRIES) or [Text(f"{name}: type board to see the table",
+                                                       style=STYLE_HIDDEN)])
+    return kept, question.capped(max(room(kept), 2))
 
 
 def confirmed(session: Session, menu: Menu, option: Option) -> bool:
