@@ -215,3 +215,30 @@ def test_a_log_value_the_display_words_is_told_in_those_words() -> None:
     engine, shown = told[0]
     assert engine.endswith("does both, then the other her side.")  # the pack's own words
     assert shown.endswith("does both; then the other does her side.")
+
+
+@pytest.mark.slow
+def test_steps_count_within_one_call_and_never_past_their_number() -> None:
+    from rulekit.play.render import Renderer
+    from rulekit.play.table import Context
+
+    loaded = load_pack("rednotice")
+    game = loaded.game
+    said: set[str] = set()
+    for seed in (5, 8):
+        context = Context(game, Renderer.of(loaded).table)
+        state = game.new_game(seed)
+        rng = random.Random(seed)
+        while state["result"] is None:
+            decision = game.pending(state)[0]
+            text = context.text(state, decision.player)
+            if text and " step " in f" {text}":
+                said.add(text)
+                found = re.search(r"step (\d+) of (\d+)", text)
+                assert found, text  # every step says of how many
+                assert 1 <= int(found[1]) <= int(found[2]), text  # (Jessah's ran on)
+            options = [o for o in decision.options() if not o.id.startswith("!")]
+            state = game.apply(state, {decision.player: rng.choice(options)})
+    # an escape's imposed step, then a free one: two steps of one call, not "step 1" twice
+    assert any(text.endswith("escaping as The Smuggler, step 2 of 2") for text in said)
+    assert any(text.startswith("Card ") and "Jessah's" in text for text in said)

@@ -614,10 +614,11 @@ class Context:
         """The number of the question the innermost call asks, in a row (a new call of it,
         from anywhere, counts from 1)."""
         calls = []
-        for frame in stack:
+        for depth, frame in enumerate(stack, 1):
             decl = self.game.symbols.procedures.get(frame["proc"])
             arity = len(decl.params) if decl is not None else 0
-            calls.append([frame["proc"], frame["pc"], frame["locals"][:arity]])
+            where = frame["pc"] if depth < len(stack) else None  # (two questions of one call)
+            calls.append([frame["proc"], where, frame["locals"][:arity]])
         call = json.dumps(calls)
         now = json.dumps(stack[-1]["locals"])
         if call != self.call:
