@@ -345,7 +345,7 @@ class Renderer:
         """One log event; a private one is marked as such. A choice ``said`` as its menu
         named it."""
         if said is not None and event["e"] == "choice":
-            text = Text(f"{self.name(event['player'])} {said}")
+            text = Text(said)
         else:
             text = self._event_words(event)
         if event["e"] == "end":
@@ -370,17 +370,22 @@ class Renderer:
         return Text(self.game.format_event(event))
 
     def answer(self, menu: Menu, option: Option) -> str:
-        """``chose ...``: an answer as its menu named it; ``declined: ...`` for none."""
+        """``Name chose ...``: an answer as its menu named it. Declined: the pack's
+        ``declined`` text for the question, else ``Name declined: `` and the question."""
+        name = self.name(menu.decision.player)
         if option.id == NONE_ID:
-            return f"declined: {self.table.prompt(menu.decision)}"
+            asking = self.display.asking(menu.decision.prompt)
+            if asking is not None and asking.declined:
+                return asking.declined.replace("{player}", name)
+            return f"{name} declined: {self.table.prompt(menu.decision)}"
         if menu.subset and not option.id.startswith("!"):
             chosen = option.id.split("+")
             names = [label for item_id, label in zip(menu.item_ids, menu.item_labels,
                                                       strict=True) if item_id in chosen]
-            return f"chose {', '.join(names)}"
+            return f"{name} chose {', '.join(names)}"
         entry = next((e for e in menu.entries if e.option is not None
                       and e.option.id == option.id), None)
-        return f"chose {entry.label if entry is not None else option.label}"
+        return f"{name} chose {entry.label if entry is not None else option.label}"
 
     def events(self, events: Sequence[Event], viewer: str | None,
                last_round: int | None = None, said: Mapping[int, str] | None = None
