@@ -150,9 +150,13 @@ def test_a_space_the_rules_refuse_says_why_by_its_name() -> None:
     menu = render.menu(decision, game.observe(state, decision.player))
     name = menu.refused[0][0]
     assert name.startswith("card ") and name not in [e.label for e in menu.entries]
-    for typed in (name, name.split(":")[0]):
+    found = re.match(r"card (\d), (left|right)", name)
+    assert found
+    key = found[1] + found[2][0]  # its key, had it been open: "2l"
+    assert menu.entry(key) is None
+    for typed in (name, name.split(":")[0], key, key.upper()):
         answer = parse_answer(menu, typed)
-        assert isinstance(answer, Problem) and "already holds a token" in answer.message
+        assert isinstance(answer, Problem) and "already holds a token" in answer.message, typed
     closed = render.decision(menu, decision.player).closed
     assert closed is not None and f"Not open now: {name}" in closed.body.plain
 

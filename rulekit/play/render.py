@@ -411,8 +411,14 @@ class Renderer:
     def menu(self, decision: Decision, obs: Observation) -> Menu:
         """The menu of ``decision`` as its chooser, who sees ``obs``, reads it."""
         table = self.table
-        return Menu(decision, table.labeler(decision, obs),
+        menu = Menu(decision, table.labeler(decision, obs),
                     table.keys(decision, obs, decision.player))
+        refused = [item for item, _ in decision.refused()]
+        keys = table.keys(decision, obs, decision.player, refused) if refused else None
+        if keys is not None:  # typed, the key of an option not open now gets the reason
+            menu.refused_keys = {key.lower(): item_id for key, (_, item_id)
+                                 in zip(keys, menu.refused, strict=True)}
+        return menu
 
     def map(self) -> RenderableType:
         return self.board_text.map()

@@ -133,13 +133,15 @@ class Table:
         cards = obs["zones"].get(zone_key(row.zone, str(k)), {}).get("cards") or []
         return cards[0] if cards and isinstance(cards[0], str) else None
 
-    def keys(self, decision: Decision, obs: Observation, role: str) -> list[str] | None:
+    def keys(self, decision: Decision, obs: Observation, role: str,
+             items: list[object] | None = None) -> list[str] | None:
         """The keys of the items of ``decision``, if they are known by one: amounts themselves,
         a row and a side (``2l``) for the rows of a ``choices`` entry's ``options``, a region's
         or a route's number in the map's order (where both are offered, the regions first and
         the routes numbered on after them), a card's ``key`` property from the ``choices``
-        entry, else the places of cards in a pile the viewer sees, in the table's order."""
-        items = decision.items
+        entry, else the places of cards in a pile the viewer sees, in the table's order.
+        ``items``: others than the decision's (those the rules refuse now), keyed alike."""
+        items = decision.items if items is None else items
         asking = self.display.asking(decision.prompt)
         if items and all(type(item) is int for item in items):
             row = self.display.rows.get(asking.options) if asking and asking.options else None
