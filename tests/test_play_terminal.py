@@ -295,6 +295,11 @@ def test_hot_seat_one_pass_a_turn_and_public_phases_shown_to_both(
     rounds = [n for number, n in per_round.items() if number > 0][:-1]  # (whole rounds)
     assert rounds and max(rounds) <= (12 if pack == "rednotice" else 4), per_round
     assert pack == "carchase" or new_stage > 0  # (a phase did start inside a turn)
+    prompts = "|".join(re.escape(f"{name}> ") for name in names)
+    goes_on = [chunk for chunk in re.split(prompts, seen) if PASS not in chunk
+               and re.search(r"^=+ .* =+$", chunk, re.M)]
+    assert goes_on  # a new round or phase of one's own turn: its table, but no new turn
+    assert not any("Since your last turn" in chunk for chunk in goes_on)
     assert count >= 8
     shared = shared_screens(seen)
     assert shared and all("(only" not in text and " chose " not in text for text in shared)

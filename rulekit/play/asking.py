@@ -117,7 +117,8 @@ def show_turn(session: Session, role: str, menu: Menu, start: bool = False) -> N
     """The question, after what the person was not shown yet, fitted to a terminal. The
     status block comes first at the ``start`` of a turn, round or phase."""
     screen, render = session.screen, session.render
-    start = start or session.last_decider != role
+    turn = session.last_decider != role  # (else a new round or phase of one's own turn)
+    start = start or turn
     status: list[RenderableType] = []
     if start:
         obs = session.game.observe(session.state_now(), role)
@@ -125,7 +126,7 @@ def show_turn(session: Session, role: str, menu: Menu, start: bool = False) -> N
     status, question = _fitted(screen, render.name(role), status, render.decision(menu, role))
     screen.show(*status)
     room = screen.room(*status, question)  # lines left for the events, on a terminal
-    session.feed.recent("Since your last turn" if start else None, role, room)
+    session.feed.recent("Since your last turn" if turn else None, role, room)
     screen.show(question)
 
 
