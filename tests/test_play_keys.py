@@ -72,6 +72,20 @@ def test_keys_amounts_values_and_words_select_what_they_say(pack: str, seed: int
         assert checked["amount"] > 3 and checked["value"] > 10
 
 
+@pytest.mark.slow
+def test_regions_come_before_routes_in_a_menu_of_both() -> None:
+    both = [menu for _, menu, _ in menus("rednotice", 2)
+            if menu.decision.prompt.startswith("Place a Barrier on a route or a Radar")]
+    assert any(len(menu.entries) > 10 for menu in both)
+    regions = ["North America", "South America", "Europe", "Africa", "Asia", "Oceania"]
+    for menu in both:
+        lines = [(e.key, e.label.split(" [")[0]) for e in menu.entries if e.index is not None]
+        shown = [label for _, label in lines if label in regions]
+        assert [label for _, label in lines[:len(shown)]] == shown  # the regions first
+        assert all(key == str(regions.index(label) + 1) for key, label in lines[:len(shown)])
+        assert all(int(key) > len(regions) for key, _ in lines[len(shown):])  # routes after
+
+
 def test_a_hand_is_keyed_in_the_order_the_status_lists_it() -> None:
     from rich.console import Console
 

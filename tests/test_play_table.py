@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import random
 import re
 import sys
 from pathlib import Path
@@ -121,7 +122,10 @@ def test_the_status_and_the_question_fit_the_screen(pack: str, role: str, name: 
     else:
         assert re.search(r"Car Chase - turn 1 of 7 - ", shown[0])
         assert re.search(r"^  Deck \d+ · Discard pile \d+", shown[0], re.M)
-        assert re.search(r"^  Your hand \([A-Z][a-z]+\): ", shown[0], re.M)
+        # the hand, in the status; where the menu of the hand needs the room (60 columns),
+        # the hand's lines give way, the scores stay
+        assert any(re.search(r"^  Your hand \([A-Z][a-z]+\): ", screen, re.M)
+                   for screen in shown)
 
 
 def test_a_space_the_rules_refuse_says_why_by_its_name() -> None:
@@ -146,9 +150,13 @@ def test_a_space_the_rules_refuse_says_why_by_its_name() -> None:
     menu = render.menu(decision, game.observe(state, decision.player))
     name = menu.refused[0][0]
     assert name.startswith("card ") and name not in [e.label for e in menu.entries]
-    for typed in (name, name.split(":")[0]):
+    found = re.match(r"card (\d), (left|right)", name)
+    assert found
+    key = found[1] + found[2][0]  # its key, had it been open: "2l"
+    assert menu.entry(key) is None
+    for typed in (name, name.split(":")[0], key, key.upper()):
         answer = parse_answer(menu, typed)
-        assert isinstance(answer, Problem) and "already holds a token" in answer.message
+        assert isinstance(answer, Problem) and "already holds a token" in answer.message, typed
     closed = render.decision(menu, decision.player).closed
     assert closed is not None and f"Not open now: {name}" in closed.body.plain
 
@@ -172,11 +180,13 @@ def test_a_question_says_what_it_is_about() -> None:
         said.append((decision.player, decision.prompt, context.text(state, decision.player)))
         options = [o for o in decision.options() if not o.id.startswith("!")]
         state = game.apply(state, {decision.player: rng.choice(options)})
-    assert ("jessah", "Move to (or stop)", "Card 1, your left side, Movement 2, step 1") in said
+    assert ("jessah", "Move to (or stop)",
+            "Card 1, your left side, Movement 2, step 1 of 2") in said
     assert ("angela", "Move to (or stop)",
             "Card 3, your right side, Movement 2, step 1 of 2") in said
     assert ("angela", "How many Checks to draw", "Card 1, your right side, Check 1") in said
-    assert ("jessah", "Move to (or stop)", "Card 1, your left side, Movement 2, step 2") in said
+    assert ("jessah", "Move to (or stop)",
+            "Card 1, your left side, Movement 2, step 2 of 2") in said
     assert all(text is None for _, prompt, text in said if prompt.startswith("Choose a token"))
 
 
@@ -189,3 +199,78 @@ def test_a_count_stays_with_its_name_when_a_line_wraps() -> None:
                 "$100,000 (Asia) x2")
     lines = [line.plain for line in wrap_keeping(text, 75, ["$100,000 (Asia)"])]
     assert lines[-1] == "$100,000 (Asia) x2", lines
+
+
+def test_a_log_value_the_display_words_is_told_in_those_words() -> None:
+    from rulekit.play.render import Renderer
+
+    loaded = load_pack("rednotice")
+    game, render = loaded.game, Renderer.of(loaded)
+    told = []
+    for seed in range(6):
+        state = game.new_game(seed)
+        rng = random.Random(seed)
+        while state["result"] is None and not told:
+            decision = game.pending(state)[0]
+            options = [o for o in decision.options() if not o.id.startswith("!")]
+            state = game.apply(state, {decision.player: rng.choice(options)})
+            told = [(game.format_event(e), render.event_text(e).plain) for e in state["log"]
+                    if "then the other" in game.format_event(e)]
+        if told:
+            break
+    assert told
+    engine, shown = told[0]
+    assert engine.endswith("does both, then the other her side.")  # the pack's own words
+    assert shown.endswith("does both; then the other does her side.")
+
+
+@pytest.mark.slow
+def test_steps_count_within_one_call_and_never_past_their_number() -> None:
+    from rulekit.play.render import Renderer
+    from rulekit.play.table import Context
+
+    loaded = load_pack("rednotice")
+    game = loaded.game
+    said: set[str] = set()
+    for seed in (5, 8):
+        context = Context(game, Renderer.of(loaded).table)
+        state = game.new_game(seed)
+        rng = random.Random(seed)
+        while state["result"] is None:
+            decision = game.pending(state)[0]
+            text = context.text(state, decision.player)
+            if text and " step " in f" {text}":
+                said.add(text)
+                found = re.search(r"step (\d+) of (\d+)", text)
+                assert found, text  # every step says of how many
+                assert 1 <= int(found[1]) <= int(found[2]), text  # (Jessah's ran on)
+            options = [o for o in decision.options() if not o.id.startswith("!")]
+            state = game.apply(state, {decision.player: rng.choice(options)})
+    # an escape's imposed step, then a free one: two steps of one call, not "step 1" twice
+    assert any(text.endswith("escaping as The Smuggler, step 2 of 2") for text in said)
+    assert any(text.startswith("Card ") and "Jessah's" in text for text in said)
+
+
+def test_a_decline_no_log_line_tells_is_told_in_the_packs_words() -> None:
+    from rulekit.engine.decisions import NONE_ID
+    from rulekit.play.render import Renderer
+
+    loaded = load_pack("rednotice")
+    game, render = loaded.game, Renderer.of(loaded)
+    told: dict[str, str] = {}
+    for seed in range(40):
+        state = game.new_game(seed)
+        rng = random.Random(seed)
+        while state["result"] is None and len(told) < 2:
+            decision = game.pending(state)[0]
+            if decision.prompt.startswith("Place a Barrier on a route") and decision.optional:
+                menu = render.menu(decision, game.observe(state, decision.player))
+                told[decision.prompt] = render.answer(menu, decision.option(NONE_ID))
+            options = [o for o in decision.options() if not o.id.startswith("!")]
+            state = game.apply(state, {decision.player: rng.choice(options)})
+        if len(told) == 2:
+            break
+    assert told["Place a Barrier on a route"] == "Jessah places no Barrier."  # (Roadworks)
+    # the Security's question has a line of its own in the rules: nothing in the pack's words
+    security = "Place a Barrier on a route or a Radar on a continent"
+    assert told[security] == f"Jessah declined: {security}"

@@ -70,7 +70,7 @@ def test_no_route_passes_over_a_place_it_does_not_visit() -> None:
             continue
         for city, where in dots.items():
             if city not in ends:
-                assert min(math.dist(where, p) for p in points) > 9, (name, city)
+                assert min(math.dist(where, p) for p in points) > 14, (name, city)
 
 
 def test_routes_across_the_date_line_wrap_round() -> None:
@@ -94,6 +94,31 @@ def test_no_name_covers_another_dot() -> None:
             if other != name:
                 assert not (left - 2 <= px <= left + width + 2 and y - 13 <= py <= y + 5), \
                     (name, other)
+
+
+def test_names_stay_apart_inside_the_picture_and_the_key_tells_the_dashes() -> None:
+    root, dots = _world()
+    boxes = []
+    for text in root.findall(f"{SVG}text"):
+        name = text.text or ""
+        if name not in dots:
+            continue
+        x, y, width = float(text.get("x", 0)), float(text.get("y", 0)), 6.6 * len(name)
+        shift = {"end": 1.0, "middle": 0.5}.get(text.get("text-anchor") or "", 0.0)
+        boxes.append((name, x - width * shift, y - 11, x - width * shift + width, y + 3))
+    for name, left, top, right, bottom in boxes:
+        assert left >= 0 and right <= 1200 and top >= 0 and bottom <= 700, name
+        for other, ol, ot, orr, ob in boxes:  # (Chicago did run into New York)
+            assert other == name or not (left - 3 < orr and ol < right + 3
+                                         and top - 3 < ob and ot < bottom + 3), (name, other)
+    keys = [line for line in root.findall(f"{SVG}line") if line.get("class") == "legend"]
+    texts = {t.text for t in root.iter(f"{SVG}text")}
+    assert any(key.get("stroke-dasharray") for key in keys)
+    assert {"route between two regions", "route cut by the edge: goes on at the other edge"} \
+        <= texts
+    europe = [c.get("fill") for c in root.findall(f"{SVG}circle")
+              if c.findtext(f"{SVG}title") == "London"]
+    assert europe and europe[0] != "yellow"  # too light on the background
 
 
 def test_a_map_without_coordinates_is_laid_out_by_region() -> None:

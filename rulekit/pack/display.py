@@ -93,6 +93,7 @@ class Asking:
     ask: str | None = None
     options: str | None = None  # a row table naming the options
     key: str | None = None  # a card property the options are keyed by
+    declined: str | None = None  # told the chooser who declines: "{player} places no Barrier."
 
 
 @dataclass
@@ -172,6 +173,7 @@ class ChoiceSpec(TypedDict):
     ask: NotRequired[str]
     options: NotRequired[str]
     key: NotRequired[str]
+    declined: NotRequired[str]
 
 
 class DisplaySpec(TypedDict, total=False):
@@ -346,7 +348,12 @@ class _Reader:
             self.fail(f"unknown row table '{options}'", ("display", "choices", c, "options"),
                       did_you_mean(options, rows))
         self.card_property(entry.get("key"), ("display", "choices", c, "key"))
-        return Asking(entry["prompt"], entry.get("ask"), options, entry.get("key"))
+        declined = entry.get("declined")
+        if declined is not None and template_keys(declined) not in ([], ["player"]):
+            self.fail("a declined text names only {player}", ("display", "choices", c,
+                                                               "declined"),
+                      'write "{player} places no Barrier."')
+        return Asking(entry["prompt"], entry.get("ask"), options, entry.get("key"), declined)
 
     def context_template(self, proc: str, text: str, at: JsonPath) -> None:
         """Check a ``context:`` entry: a procedure, and a text of its parameters."""
@@ -365,8 +372,17 @@ class _Reader:
 
     def context_key(self, proc: str, params: Mapping[str, str], text: str, key: str,
                     at: JsonPath) -> None:
-        """Check a field of a context: ``step``, or a parameter."""
+        """Check a field of a context: ``step``, a parameter, a public variable, or a sum
+        of them (``icons+bonus``)."""
+        if "+" in key:
+            for part in key.split("+"):
+                self.context_key(proc, params, text, part.strip(), at)
+            return
         name, _, prop = key.partition(".")
+        var = self.symbols.variables.get(name)
+        if var is not None and name not in params and not prop and var.per is None \
+                and var.visibility == "public":
+            return
         if name != "step" and name not in params:
             self.fail(f"'{name}' is not a parameter of '{proc}'", at,
                       did_you_mean(name, [*params, "step"]) or

@@ -87,6 +87,10 @@ def _applied(session: Session, role: str, menu: Menu, answer: Choice) -> bool:
     except IllegalActionError as exc:
         refuse(session, exc.message)
         return False
+    asking = session.render.display.asking(menu.decision.prompt)
+    if answer.option.id == NONE_ID and asking is not None and asking.declined:
+        # (no line of the pack tells it: the chooser is told, as their own answer)
+        session.screen.show(Text("  " + session.render.answer(menu, answer.option)))
     return True
 
 
@@ -113,7 +117,8 @@ def show_turn(session: Session, role: str, menu: Menu, start: bool = False) -> N
     """The question, after what the person was not shown yet, fitted to a terminal. The
     status block comes first at the ``start`` of a turn, round or phase."""
     screen, render = session.screen, session.render
-    start = start or session.last_decider != role
+    turn = session.last_decider != role  # (else a new round or phase of one's own turn)
+    start = start or turn
     status: list[RenderableType] = []
     if start:
         obs = session.game.observe(session.state_now(), role)
@@ -121,24 +126,36 @@ def show_turn(session: Session, role: str, menu: Menu, start: bool = False) -> N
     status, question = _fitted(screen, render.name(role), status, render.decision(menu, role))
     screen.show(*status)
     room = screen.room(*status, question)  # lines left for the events, on a terminal
-    session.feed.recent("Since your last turn" if start else None, role, room)
+    session.feed.recent("Since your last turn" if turn else None, role, room)
     screen.show(question)
 
 
 def _fitted(screen: Screen, name: str, status: list[RenderableType], question: MenuBlock
             ) -> tuple[list[RenderableType], MenuBlock]:
-    """The status block and the question, cut to fit. The status may shrink to one line."""
+    """The status block and the question, cut to fit. The status gives way from its end
+    (a pack lists first what a player needs most), only as far as lets the whole menu show,
+    else at least ``MIN_ENTRIES`` lines of it."""
     lines = screen.lines()
     if lines is None:
         return status, question
     frame = screen.height(question.bare()) + 1  # title, hint, and a line for "more"
-    alone = lines - FIXED - 1 - frame  # lines for the entries under a one-line status
-    entries = lines - FIXED - screen.height(*status) - frame
     need = min(screen.height(question) - frame + 1, question.rows_needed(screen.console.width))
-    if status and entries < need and (alone >= need or entries < MIN_ENTRIES):
-        status = [Text(f"{name}: type board to see the table", style=STYLE_HIDDEN)]
-        entries = alone
-    return status, question.capped(max(entries, 2))
+    note = Text("  (more of the table: type board)", style=STYLE_HIDDEN)
+
+    def room(shown: list[RenderableType]) -> int:
+        return lines - FIXED - screen.height(*shown) - frame
+
+    def cut(rows: int) -> list[RenderableType] | None:
+        """The most of the status (its header at least) that leaves ``rows`` lines."""
+        return next(([*status[:k], note] for k in range(len(status) - 1, 0, -1)
+                     if room([*status[:k], note]) >= rows), None)
+
+    kept = status
+    if status and room(status) < need:
+        kept = cut(need) or (status if room(status) >= MIN_ENTRIES else
+                             cut(MIN_ENTRIES) or [Text(f"{name}: type board to see the table",
+                                                       style=STYLE_HIDDEN)])
+    return kept, question.capped(max(room(kept), 2))
 
 
 def confirmed(session: Session, menu: Menu, option: Option) -> bool:

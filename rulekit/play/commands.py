@@ -51,7 +51,21 @@ def _help(session: Session, argument: str, role: str, menu: Menu) -> None:
 
 
 def _log(session: Session, argument: str, role: str, menu: Menu) -> None:
-    session.feed.log(role, argument)
+    session.feed.log(role, argument, answers(session, role))
+
+
+def answers(session: Session, role: str) -> list[str]:
+    """What ``role`` answered at each of their decisions, as their menu named it."""
+    game, render = session.game, session.render
+    state = game.new_game(session.seed)
+    said = []
+    for who, option_id in session.decisions:
+        decision = next(d for d in game.pending(state) if d.player == who)
+        option = decision.option(option_id)
+        if who == role:
+            said.append(render.answer(render.menu(decision, game.observe(state, role)), option))
+        state = game.apply(state, {who: option})
+    return said
 
 
 def _board(session: Session, argument: str, role: str, menu: Menu) -> None:

@@ -105,16 +105,22 @@ class Feed:
             last = _round_before(events, len(events) - len(shown))
         return self.render.events(shown, viewer, last)
 
-    def log(self, role: str, argument: str) -> None:
-        """``log [N]``: the last N events ``role`` may see, answers too."""
+    def log(self, role: str, argument: str, answers: list[str]) -> None:
+        """``log [N]``: the last N events ``role`` may see, with ``role``'s ``answers`` (each
+        as its menu named it) in the place of their choice events."""
         events = self.game.observe(self.state(), role)["log"]
+        mine = [i for i, event in enumerate(events)
+                if event["e"] == "choice" and event["player"] == role]
+        said = dict(zip(mine, answers, strict=False))
         count = int(argument) if argument else len(events)
-        shown = events[-count:] if count > 0 else []
-        before = _round_before(events, len(events) - len(shown))
+        start = max(len(events) - count, 0) if count > 0 else len(events)
+        shown = events[start:]
+        before = _round_before(events, start)
+        lines = self.render.events(shown, role, before, {i - start: text
+                                                          for i, text in said.items()})
         self.screen.page(Text(f"Log ({len(shown)} of {len(events)} events)",
                               style="bold underline"),
-                         *(event_line(line, self.names)
-                           for line in self.render.events(shown, role, before)))
+                         *(event_line(line, self.names) for line in lines))
 
 
 def _round_before(events: list[Event], start: int) -> int | None:

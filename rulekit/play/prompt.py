@@ -79,6 +79,7 @@ class Menu:
         refused = [item for item, _ in decision.refused()]
         self.refused = [(label(item), item_id)
                         for item, item_id in zip(refused, item_ids(refused), strict=True)]
+        self.refused_keys: dict[str, str] = {}  # the key an option not open now would have
         self.entries = _keyed(self._subset_rows() if self.subset else self._one_rows(), keys)
         self._by_key = {entry.key: entry for entry in self.entries}
         self.default = only_option(decision)  # what Enter takes, when there is one choice
@@ -199,6 +200,9 @@ def _parse_one(menu: Menu, typed: str) -> Answer:
     entry = menu.entry(typed)
     if entry is not None and entry.option is not None:
         return Choice(entry.option)
+    closed = _closed_key(menu, typed)
+    if closed is not None:
+        return closed
     if _INTEGER.fullmatch(typed):  # not a key: a number in a name (Route 51), or a mistake
         named = _one_by_name(menu, typed)
         return named if isinstance(named, Choice) else Problem(
@@ -208,6 +212,13 @@ def _parse_one(menu: Menu, typed: str) -> Answer:
     if typed.lower() == NONE_ID:
         return _declined(menu.decision)
     return _one_by_name(menu, typed)
+
+
+def _closed_key(menu: Menu, typed: str) -> Problem | None:
+    """Why the option a typed key would name is not open now, in the pack's words."""
+    item_id = menu.refused_keys.get(typed.strip().lower())
+    why = menu.decision.refusal(item_id) if item_id is not None else None
+    return None if why is None else Problem(why)
 
 
 def _declined(decision: Decision) -> Answer:
@@ -334,6 +345,9 @@ def _add_chunk(menu: Menu, chunk: str, chosen: list[int], alone: bool) -> Answer
 def _add_numbers(menu: Menu, numbers: list[str], chosen: list[int]) -> Problem | None:
     for number in numbers:
         entry = menu.entry(number)
+        closed = _closed_key(menu, number) if entry is None else None
+        if closed is not None:
+            return closed
         if entry is None or entry.index is None:
             return Problem(f"There is no item {number}: type numbers among "
                            f"{menu.keys_text()}, or none.")

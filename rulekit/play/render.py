@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from rulekit.engine.decisions import Decision
+from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.engine.game import Game
 from rulekit.engine.observe import Observation
 from rulekit.engine.state import Event
@@ -340,9 +340,14 @@ class Renderer:
     def _section(self, title: str, lines: Sequence[RenderableType]) -> list[RenderableType]:
         return [Group(Text(title, style=STYLE_SECTION), *lines)] if lines else []
 
-    def event_text(self, event: Event, viewer: str | None = None) -> Text:
-        """One log event; a private one is marked as such."""
-        text = self._event_words(event)
+    def event_text(self, event: Event, viewer: str | None = None,
+                   said: str | None = None) -> Text:
+        """One log event; a private one is marked as such. A choice ``said`` as its menu
+        named it."""
+        if said is not None and event["e"] == "choice":
+            text = Text(said)
+        else:
+            text = self._event_words(event)
         if event["e"] == "end":
             text.stylize(STYLE_END)
         to = event["to"]
@@ -358,14 +363,38 @@ class Renderer:
             return Text(f"{self.name(event['player'])}: {action}")
         if self.game.stands_out(event):
             return Text(f"*** {self.game.format_event(event)} ***", style=STYLE_END)
+        if event["e"] == "log":  # a value the display names in its words: in those words
+            words = self.display.words
+            event = {**event, "args": [words.get(arg, arg) if isinstance(arg, str) else arg
+                                       for arg in event["args"]]}
         return Text(self.game.format_event(event))
 
+    def answer(self, menu: Menu, option: Option) -> str:
+        """``Name chose ...``: an answer as its menu named it. Declined: the pack's
+        ``declined`` text for the question, else ``Name declined: `` and the question."""
+        name = self.name(menu.decision.player)
+        if option.id == NONE_ID:
+            asking = self.display.asking(menu.decision.prompt)
+            if asking is not None and asking.declined:
+                return asking.declined.replace("{player}", name)
+            return f"{name} declined: {self.table.prompt(menu.decision)}"
+        if menu.subset and not option.id.startswith("!"):
+            chosen = option.id.split("+")
+            names = [label for item_id, label in zip(menu.item_ids, menu.item_labels,
+                                                      strict=True) if item_id in chosen]
+            return f"{name} chose {', '.join(names)}"
+        entry = next((e for e in menu.entries if e.option is not None
+                      and e.option.id == option.id), None)
+        return f"{name} chose {entry.label if entry is not None else option.label}"
+
     def events(self, events: Sequence[Event], viewer: str | None,
-               last_round: int | None = None) -> list[Text]:
-        """Event lines, with a heading wherever the round changes; a banner shows the end."""
+               last_round: int | None = None, said: Mapping[int, str] | None = None
+               ) -> list[Text]:
+        """Event lines, with a heading wherever the round changes; a banner shows the end.
+        ``said``: answers as their menus named them, by the place of their events."""
         lines: list[Text] = []
         current = last_round
-        for event in events:
+        for at, event in enumerate(events):
             if event["e"] == "end":
                 continue
             number = event.get("round")
@@ -373,7 +402,7 @@ class Renderer:
                 current = number
                 heading = f"{self.display.round.capitalize()} {number}" if number else "Setup"
                 lines.append(Text(f"  -- {heading} --", style=STYLE_HIDDEN))
-            lines.append(Text("  ") + self.event_text(event, viewer))
+            lines.append(Text("  ") + self.event_text(event, viewer, (said or {}).get(at)))
         return lines
 
     def decision(self, menu: Menu, role: str) -> MenuBlock:
@@ -382,8 +411,14 @@ class Renderer:
     def menu(self, decision: Decision, obs: Observation) -> Menu:
         """The menu of ``decision`` as its chooser, who sees ``obs``, reads it."""
         table = self.table
-        return Menu(decision, table.labeler(decision, obs),
+        menu = Menu(decision, table.labeler(decision, obs),
                     table.keys(decision, obs, decision.player))
+        refused = [item for item, _ in decision.refused()]
+        keys = table.keys(decision, obs, decision.player, refused) if refused else None
+        if keys is not None:  # typed, the key of an option not open now gets the reason
+            menu.refused_keys = {key.lower(): item_id for key, (_, item_id)
+                                 in zip(keys, menu.refused, strict=True)}
+        return menu
 
     def map(self) -> RenderableType:
         return self.board_text.map()

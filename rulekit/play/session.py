@@ -244,7 +244,10 @@ class Session:
         pending = self.game.pending(self.state_now())
         if not pending:
             raise GameRuntimeError("the game is neither over nor waiting for a decision")
-        decision = pending[0]
+        # In hot seat, of simultaneous choices the person at the keyboard answers first:
+        # one hand-over fewer, and nobody learns anything from it.
+        decision = next((d for d in pending if self.hot_seat and d.player == self.holder),
+                        pending[0])
         role = decision.player
         bot = self.bots.get(role)
         if bot is None:

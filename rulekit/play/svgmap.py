@@ -13,7 +13,8 @@ from rulekit.model.symbols import Board
 WIDTH, HEIGHT, MARGIN = 1200, 700, 60
 LABEL_ROOM = 80  # room on the right for the names of the easternmost nodes
 SPACING = 44.0  # places nearer than this on the picture are pushed apart
-CLEAR = 11.0  # how near a route may pass to a place it does not visit, in pixels
+CLEAR = 16.0  # how near a route may pass to a place it does not visit, in pixels
+PAD = 4.0  # room kept around a place's name
 BOWS = (40, -40, 80, -80, 130, -130)  # how far a curve may bow out, in pixels
 LABEL_SPOTS = ((9, -6, "start"), (9, 15, "start"), (-9, -6, "end"), (-9, 15, "end"),
                (0, -12, "middle"), (0, 22, "middle"))
@@ -22,6 +23,9 @@ CHAR = 6.6  # the width of a character of a name, roughly (12 px sans-serif)
 GREY = "#888"
 ROUTE_KEYS = ("id", "from", "to", "name")
 ROUTE_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65")
+SHADES = {"yellow": "#e0b400", "white": "#d8d8d8", "lightyellow": "#e0c860"}  # (too light)
+DASH = ' stroke-dasharray="6 4"'
+Segment = tuple[tuple[float, float], tuple[float, float]]
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -40,11 +44,12 @@ def render_svg(game: Game) -> str:
         out.append(f'<text x="{MARGIN}" y="{MARGIN}">This pack has no map.</text>')
     styled, colours = _route_style(board)
     wrap = _wrap_width(board)
+    drawn: list[Segment] = []
     for edge in board.edges.values():
-        out += _route_svg(board, edge, at, wrap, styled, colours)
-    out += _places_svg(board, at)
+        out += _route_svg(board, edge, at, wrap, styled, colours, drawn)
+    out += _places_svg(board, at, drawn)
     out += _regions_legend(board)
-    out += _routes_legend(styled, colours)
+    out += _routes_legend(styled, colours, _kinds(board, wrap))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -132,13 +137,16 @@ def _wrap_width(board: Board) -> float:
 
 
 def _route_svg(board: Board, edge: Props, at: dict[str, Point], wrap: float,
-               styled: str | None, colours: dict[str, str]) -> list[str]:
+               styled: str | None, colours: dict[str, str], drawn: list[Segment]
+               ) -> list[str]:
+    """A route's shapes (their segments added to ``drawn``) and its label."""
     start, end = str(edge["from"]), str(edge["to"])
-    crossing = board.nodes[start].get("region") != board.nodes[end].get("region")
-    dash = ' stroke-dasharray="6 4"' if crossing else ""
-    across = wrap and abs(board.nodes[start]["lon"] - board.nodes[end]["lon"]) > 180
+    dash = DASH if _crossing(board, edge) else ""
+    across = _across(board, edge, wrap)
     others = [at[n] for n in board.nodes if n not in (start, end)]
-    shapes, middle = _route(at[start], at[end], others, wrap if across else 0.0)
+    shapes, middle, points = _route(at[start], at[end], others, wrap if across else 0.0)
+    drawn += [(points[0], points[1]), (points[2], points[3])] if across \
+        else list(itertools.pairwise(points))
     props = route_properties(edge)
     colour = colours.get(_style_value(board, edge, styled), GREY) if styled else GREY
     title = str(edge.get("name", edge["id"]))
@@ -173,21 +181,44 @@ def _clear(points: list[Point], others: list[Point]) -> bool:
 
 
 def _route(a: Point, b: Point, others: list[Point], wrap: float
-           ) -> tuple[list[str], Point]:
-    """A route's shapes and middle; ``wrap``: 360 degrees wide if it crosses the date line."""
+           ) -> tuple[list[str], Point, list[Point]]:
+    """A route's shapes, middle and points; ``wrap``: 360 degrees wide if it crosses the
+    date line (then two segments, each cut off by the picture's edge)."""
     if wrap:
         shift = wrap if a[0] < b[0] else -wrap
-        far = (b[0] - shift, b[1])
-        return [_line(a, far), _line((a[0] + shift, a[1]), b)], ((a[0] + far[0]) / 2,
-                                                                  (a[1] + far[1]) / 2)
+        far, near = (b[0] - shift, b[1]), (a[0] + shift, a[1])
+        return [_line(a, far), _line(near, b)], ((a[0] + far[0]) / 2, (a[1] + far[1]) / 2), \
+            [a, far, near, b]
     middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-    if _clear([a, b], others):
-        return [_line(a, b)], middle
-    control = _bow(a, b, middle, others)
+    control = None if _clear([a, b], others) else _bow(a, b, middle, others)
     if control is None:
-        return [_line(a, b)], middle
+        return [_line(a, b)], middle, [a, b]
     return ([f'<path d="M {a[0]:.1f} {a[1]:.1f} Q {control[0]:.1f} {control[1]:.1f} '
-             f'{b[0]:.1f} {b[1]:.1f}" fill="none"/>'], _curve(a, control, b, 2)[1])
+             f'{b[0]:.1f} {b[1]:.1f}" fill="none"/>'], _curve(a, control, b, 2)[1],
+            _curve(a, control, b))
+
+
+def _crossing(board: Board, edge: Props) -> bool:
+    """Whether a route joins two regions (drawn dashed)."""
+    return bool(board.nodes[str(edge["from"])].get("region")
+                != board.nodes[str(edge["to"])].get("region"))
+
+
+def _across(board: Board, edge: Props, wrap: float) -> bool:
+    """Whether a route goes round the back of the world (cut off by the picture's edges)."""
+    return bool(wrap) and abs(board.nodes[str(edge["from"])]["lon"]
+                              - board.nodes[str(edge["to"])]["lon"]) > 180
+
+
+def _kinds(board: Board, wrap: float) -> list[tuple[str, str]]:
+    """The kinds of routes the picture draws in a way of their own, with their keys' text."""
+    edges = board.edges.values()
+    kinds = []
+    if any(_crossing(board, edge) for edge in edges):
+        kinds.append((DASH, "between two regions"))
+    if any(_across(board, edge, wrap) for edge in edges):
+        kinds.append(("", "cut by the edge: goes on at the other edge"))
+    return kinds
 
 
 def _bow(a: Point, b: Point, middle: Point, others: list[Point]) -> Point | None:
@@ -247,47 +278,65 @@ def describe_properties(props: Props, skip: str | None = None) -> str:
                      if key != skip and value is not False and value is not None)
 
 
-def _places_svg(board: Board, at: dict[str, Point]) -> list[str]:
+def _places_svg(board: Board, at: dict[str, Point], drawn: list[Segment]) -> list[str]:
     dots = list(at.values())
     taken: list[Box] = []
     out: list[str] = []
     for ident, props in board.nodes.items():
         x, y = at[ident]
         region = board.regions.get(str(props.get("region", "")), {})
-        colour = str(region.get("color", "#445"))
+        colour = _shade(str(region.get("color", "#445")))
         name = str(props.get("name", ident))
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill={quoteattr(colour)} '
                    f'stroke="#222"><title>{escape(name)}</title></circle>')
-        tx, ty, anchor, box = _label(x, y, name, dots, taken)
+        tx, ty, anchor, box = _label(x, y, name, dots, taken, drawn)
         taken.append(box)
         out.append(f'<text x="{tx:.1f}" y="{ty:.1f}" text-anchor="{anchor}">'
                    f"{escape(name)}</text>")
     return out
 
 
-def _label(x: float, y: float, name: str, dots: list[Point], taken: list[Box]
-           ) -> tuple[float, float, str, Box]:
-    """Where to write ``name`` by the dot at (x, y): the first spot covering nothing."""
+def _label(x: float, y: float, name: str, dots: list[Point], taken: list[Box],
+           drawn: list[Segment]) -> tuple[float, float, str, Box]:
+    """Where to write ``name`` by the dot at (x, y): the spot covering the fewest dots,
+    names and routes (dots and names count most), the first of equals."""
     width = CHAR * len(name)
     spots = []
     for dx, dy, anchor in LABEL_SPOTS:
         left = x + dx - width * ANCHOR_SHIFT[anchor]
         spots.append((x + dx, y + dy, anchor, (left, y + dy - 11, left + width, y + dy + 3)))
     others = [dot for dot in dots if dot != (x, y)]
-    return next((spot for spot in spots if _free(spot[3], others, taken)), spots[0])
+    return min(spots, key=lambda spot: _covers(spot[3], others, taken, drawn))
 
 
-def _free(box: Box, dots: list[Point], taken: list[Box]) -> bool:
-    on_dot = any(box[0] - 7 <= px <= box[2] + 7 and box[1] - 7 <= py <= box[3] + 7
+def _covers(box: Box, dots: list[Point], taken: list[Box], drawn: list[Segment]) -> int:
+    """How much a name's box covers: 10 for a dot, a name or the picture's edge, 1 for a
+    route."""
+    out = box[0] < 0 or box[2] > WIDTH or box[1] < 0 or box[3] > HEIGHT
+    on_dot = sum(box[0] - 7 <= px <= box[2] + 7 and box[1] - 7 <= py <= box[3] + 7
                  for px, py in dots)
-    return not on_dot and not any(box[0] < other[2] and other[0] < box[2]
-                                  and box[1] < other[3] and other[1] < box[3] for other in taken)
+    on_name = sum(box[0] - PAD < other[2] and other[0] < box[2] + PAD
+                  and box[1] - PAD < other[3] and other[1] < box[3] + PAD for other in taken)
+    return 10 * (on_dot + on_name + out) + sum(_crosses(box, segment) for segment in drawn)
+
+
+def _crosses(box: Box, segment: Segment) -> bool:
+    """Whether a segment passes through a box (sampled along it)."""
+    (ax, ay), (bx, by) = segment
+    steps = max(int(math.hypot(bx - ax, by - ay) / 3), 1)
+    return any(box[0] <= ax + (bx - ax) * k / steps <= box[2]
+               and box[1] <= ay + (by - ay) * k / steps <= box[3] for k in range(steps + 1))
+
+
+def _shade(colour: str) -> str:
+    """A colour as drawn: one too light to see on the background, a shade darker."""
+    return SHADES.get(colour.lower(), colour)
 
 
 def _regions_legend(board: Board) -> list[str]:
     out = []
     for i, (ident, props) in enumerate(board.regions.items()):
-        colour = str(props.get("color", "#445"))
+        colour = _shade(str(props.get("color", "#445")))
         y = HEIGHT - MARGIN / 2 - 16 * (len(board.regions) - 1 - i)
         out.append(f'<circle cx="{MARGIN / 2:.0f}" cy="{y - 4:.0f}" r="5" '
                    f"fill={quoteattr(colour)}/>")
@@ -296,13 +345,19 @@ def _regions_legend(board: Board) -> list[str]:
     return out
 
 
-def _routes_legend(styled: str | None, colours: dict[str, str]) -> list[str]:
+def _routes_legend(styled: str | None, colours: dict[str, str],
+                   kinds: list[tuple[str, str]]) -> list[str]:
+    """The key of the routes: their colours, then the ways some are drawn (dashed...)."""
+    keys = [(f"stroke={quoteattr(colour)} stroke-width=\"3\"",
+             str(styled) if value == "yes" else f"{styled}: {value}")
+            for value, colour in colours.items()]
+    keys += [(f'stroke="{GREY}" stroke-width="1.5"{dash}', f"route {text}")
+             for dash, text in kinds]
+    left = WIDTH - max((CHAR * len(text) for _, text in keys), default=0) - 40
     out = []
-    for i, (value, colour) in enumerate(colours.items()):
+    for i, (style, text) in enumerate(keys):
         y = MARGIN / 2 + 16 * i
-        out.append(f'<line class="legend" x1="{WIDTH - 190}" y1="{y - 4:.0f}" '
-                   f'x2="{WIDTH - 166}" y2="{y - 4:.0f}" stroke={quoteattr(colour)} '
-                   'stroke-width="3"/>')
-        legend = str(styled) if value == "yes" else f"{styled}: {value}"
-        out.append(f'<text x="{WIDTH - 160}" y="{y:.0f}">{escape(legend)}</text>')
+        out.append(f'<line class="legend" x1="{left:.0f}" y1="{y - 4:.0f}" '
+                   f'x2="{left + 24:.0f}" y2="{y - 4:.0f}" {style}/>')
+        out.append(f'<text x="{left + 30:.0f}" y="{y:.0f}">{escape(text)}</text>')
     return out

@@ -133,18 +133,22 @@ class Table:
         cards = obs["zones"].get(zone_key(row.zone, str(k)), {}).get("cards") or []
         return cards[0] if cards and isinstance(cards[0], str) else None
 
-    def keys(self, decision: Decision, obs: Observation, role: str) -> list[str] | None:
+    def keys(self, decision: Decision, obs: Observation, role: str,
+             items: list[object] | None = None) -> list[str] | None:
         """The keys of the items of ``decision``, if they are known by one: amounts themselves,
         a row and a side (``2l``) for the rows of a ``choices`` entry's ``options``, a region's
-        or a route's number in the map's order, a card's ``key`` property from the ``choices``
-        entry, else the places of cards in a pile the viewer sees, in the table's order."""
-        items = decision.items
+        or a route's number in the map's order (where both are offered, the regions first and
+        the routes numbered on after them), a card's ``key`` property from the ``choices``
+        entry, else the places of cards in a pile the viewer sees, in the table's order.
+        ``items``: others than the decision's (those the rules refuse now), keyed alike."""
+        items = decision.items if items is None else items
         asking = self.display.asking(decision.prompt)
         if items and all(type(item) is int for item in items):
             row = self.display.rows.get(asking.options) if asking and asking.options else None
             return self._row_keys(row, items) if row is not None else list(map(str, items))
         board = self.render.board
-        for spots in (list(board.regions), list(board.edges)):  # (a move's steps differ)
+        regions, edges = list(board.regions), list(board.edges)
+        for spots in (regions, edges, regions + edges):  # (a move's steps differ)
             if items and all(isinstance(item, str) and item in spots for item in items):
                 return [str(spots.index(str(item)) + 1) for item in items]  # the map's order
         cards = self.game.symbols.cards
@@ -581,18 +585,20 @@ class Context:
             return None
         stack = state["stack"]
         step = self._step(stack) if stack else 1
-        parts = [self._part(frame, step, depth == len(stack) - 1, decider)
+        seen = self.game.observe(state, decider)["vars"] if decider is not None else {}
+        parts = [self._part(frame, step, depth == len(stack) - 1, decider, seen)
                  for depth, frame in enumerate(stack)]
         return ", ".join(part for part in parts if part is not None) or None
 
-    def _part(self, frame: Frame, step: int, innermost: bool, decider: str | None
-              ) -> str | None:
+    def _part(self, frame: Frame, step: int, innermost: bool, decider: str | None,
+              seen: dict[str, object]) -> str | None:
         name = frame["proc"]
         template = self.templates.get(name)
         decl = self.game.symbols.procedures.get(name)
         if template is None or decl is None or ("{step" in template and not innermost):
             return None
-        values: dict[str, object] = {"step": step}
+        values = _Values(seen)
+        values["step"] = step
         for (param, kind), value in zip(decl.params, frame["locals"], strict=False):
             values[param] = _Role(value, self.table.render.name(value), decider) \
                 if kind == "role" and isinstance(value, str) else self._value(kind, value)
@@ -610,10 +616,11 @@ class Context:
         """The number of the question the innermost call asks, in a row (a new call of it,
         from anywhere, counts from 1)."""
         calls = []
-        for frame in stack:
+        for depth, frame in enumerate(stack, 1):
             decl = self.game.symbols.procedures.get(frame["proc"])
             arity = len(decl.params) if decl is not None else 0
-            calls.append([frame["proc"], frame["pc"], frame["locals"][:arity]])
+            where = frame["pc"] if depth < len(stack) else None  # (two questions of one call)
+            calls.append([frame["proc"], where, frame["locals"][:arity]])
         call = json.dumps(calls)
         now = json.dumps(stack[-1]["locals"])
         if call != self.call:
@@ -635,6 +642,25 @@ class _Role:
         if spec == "your":
             return "your" if self.role == self.decider else f"{self.name}'s"
         return self.name
+
+
+class _Values(dict[str, object]):
+    """A context's values: a call's parameters, then the variables its decider sees; ``a+b``
+    is their sum."""
+
+    def __init__(self, seen: dict[str, object]) -> None:
+        super().__init__()
+        self.seen = seen
+
+    def __missing__(self, key: str) -> object:
+        if key in self.seen:
+            return self.seen[key]
+        if "+" not in key:
+            raise KeyError(key)
+        parts = [str(self[part.strip()]) for part in key.split("+")]
+        if not all(part.isdigit() for part in parts):
+            raise KeyError(key)
+        return sum(map(int, parts))
 
 
 class _Missing(dict[str, str]):
