@@ -146,6 +146,9 @@ CASES: dict[str, tuple[str, Callable[[], str | list[str]]]] = {
     "heavy expects at the limit": ("carchase", lambda: "scenarios:\n" + "".join(
         f"  - name: s{i}\n    expect:\n" + "      - sum(range(1, 99999)) > 0\n" * 3
         for i in range(MAX_SCENARIOS))),
+    "far round, seed and params": ("carchase", lambda: "scenarios:\n" + "".join(
+        f"  - {{name: s{i}, seed: {2**63 - 1 - i}, params: {{turns: 50}}, start: {{round: "
+        f"{2**62 + i}, phase: chase}}, expect: [round > 1]}}\n" for i in range(MAX_SCENARIOS))),
     "deep expect": ("carchase", lambda: _one(
         "    expect:\n      - " + "(" * 99 + "true" + ")" * 99 + "\n")),
     "false expect, explained": ("carchase", lambda: _fill(
