@@ -30,5 +30,32 @@ MAX_BLOCK_NESTING = 16
 MAX_CODE_NESTING = 100
 """Most levels of nesting of one piece of effect code (operators, lists, calls and blocks)."""
 
-__all__ = ["MAX_BLOCK_NESTING", "MAX_CODE_NESTING", "MAX_COPIES", "MAX_FILE_BYTES", "MAX_INT",
-           "MAX_LIST_ITEMS", "MAX_PATH_CHARS", "MAX_TEXT_CHARS"]
+MAX_SCENARIO_FILES = 200
+"""Most scenario files of a pack (the files its ``scenarios`` patterns match)."""
+
+MAX_SCENARIO_BYTES = 512 * 1024
+"""Most bytes of all the scenario files of a pack together."""
+
+MAX_SCENARIOS = 1_000
+"""Most scenarios of a pack, in all its scenario files."""
+
+MAX_SCENARIO_STEPS = 5_000
+"""Most ``play`` steps of all the scenarios of a pack together."""
+
+MAX_SCENARIO_EXPECTS = 5_000
+"""Most ``expect`` lines of all the scenarios of a pack together."""
+
+MAX_EXPECT_CHARS = 100_000
+"""Most characters of all the ``expect`` lines of a pack's scenarios together."""
+
+MAX_SCENARIO_PARAMS = 16
+"""Most different sets of ``params`` the scenarios of a pack may give (each compiles it again)."""
+
+MAX_CHECK_STEPS = 1_000_000
+"""Most steps the checks of one run of scenarios take in all: the steps of ``expect`` lines, and
+one per log line for each line or text of ``log_for``."""
+
+__all__ = ["MAX_BLOCK_NESTING", "MAX_CHECK_STEPS", "MAX_CODE_NESTING", "MAX_COPIES",
+           "MAX_EXPECT_CHARS", "MAX_FILE_BYTES", "MAX_INT", "MAX_LIST_ITEMS", "MAX_PATH_CHARS",
+           "MAX_SCENARIOS", "MAX_SCENARIO_BYTES", "MAX_SCENARIO_EXPECTS", "MAX_SCENARIO_FILES",
+           "MAX_SCENARIO_PARAMS", "MAX_SCENARIO_STEPS", "MAX_TEXT_CHARS"]

@@ -4,9 +4,10 @@ A mutant is a shipped pack with one of its files changed one to three times: a k
 renamed or given a value of another type, two values swapped, an entry duplicated, a line
 deleted, duplicated or moved, or a token of effect code inserted, deleted or replaced. The
 mutant is loaded as ``rulekit validate`` loads a pack; a valid one is played a few decisions
-with random choices (and a mutated scenario file is run). Every outcome must be a success, or
-an error of rulekit with a place whose quoted line is the real line of that file. Anything else
-is a *finding*:
+with random choices. A mutated scenario file is checked as ``rulekit validate`` checks it and
+run against its pack as shipped. Every outcome must be a success, or an error of rulekit (or a
+failed scenario) with a place whose quoted line is the real line of that file. Anything else is
+a *finding*:
 
 - ``traceback``: an exception that is not a RulekitError;
 - ``hang``: the mutant took more processor time than the limit;
@@ -32,8 +33,9 @@ from typing import Any
 
 import yaml
 
-from rulekit.errors import GameRuntimeError, PackError, PackErrors, RulekitError
+from rulekit.errors import GameRuntimeError, Location, PackError, PackErrors, RulekitError
 from rulekit.pack.loader import LoadedPack, load_pack, shipped_packs_dir
+from rulekit.scenarios.check import check_scenarios
 from rulekit.scenarios.runner import ScenarioRunner, load_scenarios
 
 PACKS = ("carchase", "rednotice")
@@ -272,14 +274,16 @@ def pack_files(pack: str) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.yaml"))
 
 
-def make_mutant(index: int, seed: int = 0, packs: tuple[str, ...] = PACKS) -> Mutant:
-    """Mutant number ``index`` of the series ``seed`` (the same every time)."""
+def make_mutant(index: int, seed: int = 0, packs: tuple[str, ...] = PACKS,
+                scenarios_share: float = 0.15) -> Mutant:
+    """Mutant number ``index`` of the series ``seed`` (the same every time); about
+    ``scenarios_share`` of the mutants change a scenario file."""
     rng = random.Random(f"{seed}:{index}")
     pack = rng.choice(packs)
     files = pack_files(pack)
     scenarios = [f for f in files if f.startswith("scenarios/")]
     others = [f for f in files if f not in scenarios]
-    file = rng.choice(scenarios if scenarios and rng.random() < 0.15 else others)
+    file = rng.choice(scenarios if scenarios and rng.random() < scenarios_share else others)
     original = text = (shipped_packs_dir() / pack / file).read_text("utf-8")
     operators: list[str] = []
     changes = rng.choice([1, 1, 1, 2, 3])
@@ -302,7 +306,10 @@ def make_mutant(index: int, seed: int = 0, packs: tuple[str, ...] = PACKS) -> Mu
 
 def _misplaced(error: RulekitError) -> str | None:
     """Why the place of an error is wrong, or None if it names a real line and quotes it."""
-    loc = getattr(error, "location", None)
+    return _misplaced_at(getattr(error, "location", None), str(error))
+
+
+def _misplaced_at(loc: Location | None, error: str) -> str | None:
     if loc is None:
         return f"no place: {error}"
     if loc.source_line is None:
@@ -345,29 +352,38 @@ def _play(loaded: LoadedPack, seed: int, decisions: int) -> None:
             game.observe(state, role)
 
 
-def _run_scenarios(loaded: LoadedPack, file: Path, most: int = 4) -> None:
+def _run_scenarios(loaded: LoadedPack, file: Path) -> Outcome:
+    """Check a scenario file as ``rulekit validate`` does, then run each of its scenarios."""
     scenarios = load_scenarios([file])
+    errors = check_scenarios(loaded, scenarios)
+    if errors:
+        raise PackErrors(errors)
     runner = ScenarioRunner(loaded)
-    for scenario in scenarios[:most]:
-        runner.run(scenario)
+    for scenario in scenarios:
+        result = runner.run(scenario)
+        problem = None if result.passed else _misplaced_at(result.location, result.message)
+        if problem is not None:
+            return Outcome("unlocated", f"scenario '{scenario.name[:60]}': {problem}")
+    return Outcome("ok")
 
 
-def try_mutant(mutant: Mutant, folder: Path, decisions: int = 30,
-               seconds: float = 10.0) -> Outcome:
-    """Load (and play a little) the mutant, written into ``folder`` (a copy of its pack)."""
+def try_mutant(mutant: Mutant, folder: Path, decisions: int = 30, seconds: float = 10.0,
+               shipped: LoadedPack | None = None) -> Outcome:
+    """Load (and play a little) the mutant, written into ``folder`` (a copy of its pack).
+
+    A mutant of a scenario file is run against ``shipped``, the pack loaded as shipped, if
+    given (the pack itself is unchanged)."""
     target = folder / mutant.file
     original = target.read_text("utf-8")
     target.write_text(mutant.text, encoding="utf-8")
     try:
         with time_limit(seconds):
+            if mutant.file.startswith("scenarios/"):
+                return _run_scenarios(shipped or load_pack(folder), target)
             loaded = load_pack(folder)
             if mutant.file == "pack.yaml":
                 load_scenarios(loaded.scenario_files)
-            elif mutant.file.startswith("scenarios/"):  # the others are as shipped: valid
-                load_scenarios([target])
             _play(loaded, mutant.index, decisions)
-            if mutant.file.startswith("scenarios/"):
-                _run_scenarios(loaded, target)
         return Outcome("ok")
     except Hang:
         return Outcome("hang", f"more than {seconds} s of processor time")
@@ -399,15 +415,17 @@ def pack_copies(root: Path) -> Iterator[dict[str, Path]]:
 
 
 def run_mutants(indexes: range, root: Path, seed: int = 0, seconds: float = 10.0,
-                packs: tuple[str, ...] = PACKS,
-                decisions: int = 30) -> tuple[Tally, list[tuple[Mutant, Outcome]]]:
+                packs: tuple[str, ...] = PACKS, decisions: int = 30,
+                scenarios_share: float = 0.15) -> tuple[Tally, list[tuple[Mutant, Outcome]]]:
     """Make and try the mutants ``indexes`` of series ``seed``; the tally and the findings."""
     tally = Tally()
     findings = []
     with pack_copies(root) as copies:
+        shipped = {pack: load_pack(copies[pack]) for pack in packs}
         for index in indexes:
-            mutant = make_mutant(index, seed, packs)
-            outcome = try_mutant(mutant, copies[mutant.pack], decisions, seconds)
+            mutant = make_mutant(index, seed, packs, scenarios_share)
+            outcome = try_mutant(mutant, copies[mutant.pack], decisions, seconds,
+                                 shipped[mutant.pack])
             tally.add(mutant, outcome)
             if outcome.kind in FINDINGS:
                 findings.append((mutant, outcome))

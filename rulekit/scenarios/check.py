@@ -20,6 +20,11 @@ from rulekit.scenarios.seen import view_problems
 from rulekit.source.snippet import Snippet
 
 _REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
+MAX_REPORTED = 100  # mistakes of a pack's scenarios reported at most (each may look for a hint)
+
+
+class _Enough(Exception):
+    """Raised when a check has found as many mistakes as are reported."""
 
 
 def check_scenario_files(pack: LoadedPack) -> tuple[list[PackError], int]:
@@ -29,7 +34,7 @@ def check_scenario_files(pack: LoadedPack) -> tuple[list[PackError], int]:
 
 
 def check_scenarios(pack: LoadedPack, scenarios: list[Scenario]) -> list[PackError]:
-    """Every mistake found in the scenarios of ``pack``."""
+    """The mistakes found in the scenarios of ``pack``: the first :data:`MAX_REPORTED`."""
     errors: list[PackError] = []
     names: dict[str, Scenario] = {}
     for scenario in scenarios:
@@ -38,39 +43,51 @@ def check_scenarios(pack: LoadedPack, scenarios: list[Scenario]) -> list[PackErr
             errors.append(ScenarioError(
                 f"scenario name '{scenario.name}' is already used at {first.location}",
                 scenario.at("name"), "give each scenario its own name"))
-        errors.extend(_ScenarioCheck(pack, scenario).run())
-    return PackErrors(errors).errors  # in file order
+        errors.extend(_ScenarioCheck(pack, scenario, MAX_REPORTED - len(errors)).run())
+        if len(errors) >= MAX_REPORTED:
+            break
+    return PackErrors(errors[:MAX_REPORTED]).errors  # in file order
 
 
 class _ScenarioCheck:
     """Checks what one scenario names against its pack."""
 
-    def __init__(self, pack: LoadedPack, scenario: Scenario) -> None:
+    def __init__(self, pack: LoadedPack, scenario: Scenario, room: int) -> None:
         self.pack = pack
         self.game = pack.game
         self.symbols = pack.game.symbols
         self.scenario = scenario
         self.data = scenario.data
         self.errors: list[PackError] = []
+        self.room = room  # the mistakes it may still report
 
     def error(self, message: str, path: tuple[str | int, ...], hint: str | None = None,
               key: bool = False) -> None:
         """Keep a mistake at ``path`` of the scenario, or its key."""
         full = (*self.scenario.path, *path)
         where = self.scenario.doc.key_location(full) if key else self.scenario.doc.location(full)
-        self.errors.append(ScenarioError(message, where, hint))
+        self._keep(ScenarioError(message, where, hint))
+
+    def _keep(self, *errors: PackError) -> None:
+        """Keep mistakes; stop the check when there is no room for more."""
+        self.errors.extend(errors)
+        if len(self.errors) >= self.room:
+            raise _Enough
 
     def run(self) -> list[PackError]:
-        """Every mistake of the scenario."""
-        self._params()
-        self._start()
-        self._zones()
-        self._variables()
-        self._roles()
-        for failure in view_problems(self.game, self.scenario):
-            self._failure(failure)
-        self._expect()
-        self._covers()
+        """The mistakes of the scenario, as many as there is room for."""
+        try:
+            self._params()
+            self._start()
+            self._zones()
+            self._variables()
+            self._roles()
+            for failure in view_problems(self.game, self.scenario):
+                self._failure(failure)
+            self._expect()
+            self._covers()
+        except _Enough:
+            pass
         return self.errors
 
     def _params(self) -> None:
@@ -103,7 +120,7 @@ class _ScenarioCheck:
         message = failure.message
         if "; did you mean" in message:
             message, _, hint = message.rpartition("; ")
-        self.errors.append(ScenarioError(message, failure.location, hint))
+        self._keep(ScenarioError(message, failure.location, hint))
 
     def _zones(self) -> None:
         cards = self.symbols.cards
@@ -165,11 +182,11 @@ class _ScenarioCheck:
             try:
                 expr = parse_expression(snippet)
             except PackError as exc:
-                self.errors.append(exc)
+                self._keep(exc)
                 continue
             checker = Checker(self.symbols, snippet, context="expect")
             checker.check_expr(expr, "bool")
-            self.errors.extend(checker.errors)
+            self._keep(*checker.errors)
 
     def _covers(self) -> None:
         rules = [rule_id for rule_id, _ in self.pack.rules]

@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rulekit.engine.game import Game
 from rulekit.engine.state import Value
-from rulekit.errors import Location, PackError, PackErrors, did_you_mean
+from rulekit.errors import Location, PackError, PackErrors, ScenarioError, did_you_mean
+from rulekit.limits import (
+    MAX_CHECK_STEPS,
+    MAX_EXPECT_CHARS,
+    MAX_SCENARIO_BYTES,
+    MAX_SCENARIO_EXPECTS,
+    MAX_SCENARIO_FILES,
+    MAX_SCENARIO_PARAMS,
+    MAX_SCENARIO_STEPS,
+    MAX_SCENARIOS,
+)
 from rulekit.model.program import zone_key
 from rulekit.model.symbols import VarDecl, ZoneDecl, describe_per
 from rulekit.pack.loader import display_path
@@ -82,6 +92,18 @@ class Scenario:
         return self.data.get(section) or {}
 
 
+def _past(scenarios: list[Scenario], key: str, measure: Callable[[object], int],
+          limit: int) -> Location | None:
+    """Where the items under ``key`` of the scenarios, measured, go past ``limit``."""
+    total = 0
+    for scenario in scenarios:
+        for i, item in enumerate(scenario.data.get(key) or []):
+            total += measure(item)
+            if total > limit:
+                return scenario.at(key, i)
+    return None
+
+
 def hinted(message: str, name: str, known: Iterable[str]) -> str:
     """A message, with a did-you-mean for ``name`` if one fits."""
     hint = did_you_mean(name, known)
@@ -97,15 +119,88 @@ class Failure(Exception):
         self.location = location
 
 
+class CheckBudget:
+    """The steps left to the checks of a run of scenarios (see :data:`MAX_CHECK_STEPS`)."""
+
+    def __init__(self) -> None:
+        self.left = MAX_CHECK_STEPS
+
+    def spend(self, steps: int, where: Location) -> None:
+        """Count ``steps``: a Failure at ``where`` past the budget."""
+        self.left -= steps
+        if self.left < 0:
+            raise self.over(where)
+
+    @staticmethod
+    def over(where: Location) -> Failure:
+        """The failure of the check at ``where``, past the budget."""
+        return Failure(f"the checks of the scenarios ran past their budget of "
+                       f"{MAX_CHECK_STEPS:,} steps in all (expect lines, and each log line "
+                       f"log_for looks in); check less in each", where)
+
+
 def load_scenarios(files: Iterable[Path]) -> list[Scenario]:
-    """Read and schema-check scenario files; every error is raised together."""
+    """Read and schema-check scenario files, within the limits; every error is raised together."""
     errors: list[PackError] = []
     scenarios: list[Scenario] = []
-    for path in files:
+    size = 0
+    for number, path in enumerate(files, 1):
+        size += path.stat().st_size if path.is_file() else 0
+        if number > MAX_SCENARIO_FILES or size > MAX_SCENARIO_BYTES:
+            errors.append(_too_much(path, number > MAX_SCENARIO_FILES))
+            break
         scenarios += _read(path, errors)
+    if not errors:
+        errors = list(_over_limits(scenarios))
     if errors:
         raise PackErrors(errors)
     return scenarios
+
+
+def _too_much(path: Path, files: bool) -> PackError:
+    """The error of the scenario file that takes a pack's scenarios past a limit."""
+    where = Location(display_path(path), 1, 1, None)
+    if files:
+        return ScenarioError(f"the pack has more than {MAX_SCENARIO_FILES:,} scenario files",
+                             where, "put more scenarios in each file")
+    return ScenarioError(f"the scenario files of the pack come to more than "
+                         f"{MAX_SCENARIO_BYTES:,} bytes with this one", where,
+                         "let each scenario set up only what it tests")
+
+
+# What the scenarios of a pack hold in all: the key, the measure of one of its items, the
+# limit, what is measured, and what to do.
+_TOTALS: list[tuple[str, Callable[[object], int], int, str, str]] = [
+    ("play", lambda step: 1, MAX_SCENARIO_STEPS, "play steps",
+     "start nearer what a scenario tests, with start, zones and variables"),
+    ("expect", lambda line: 1, MAX_SCENARIO_EXPECTS, "expect lines",
+     "check only what each scenario tests"),
+    ("expect", lambda line: len(str(line)), MAX_EXPECT_CHARS, "characters of expect lines",
+     "check only what each scenario tests"),
+]
+
+
+def _over_limits(scenarios: list[Scenario]) -> Iterator[PackError]:
+    """The first item past each limit on what the scenarios of a pack hold in all."""
+    if len(scenarios) > MAX_SCENARIOS:
+        yield ScenarioError(f"the pack has more than {MAX_SCENARIOS:,} scenarios",
+                            scenarios[MAX_SCENARIOS].location,
+                            "let one scenario check all that one situation shows")
+    for key, measure, limit, what, hint in _TOTALS:
+        where = _past(scenarios, key, measure, limit)
+        if where is not None:
+            yield ScenarioError(f"the scenarios of the pack have more than {limit:,} {what} "
+                                f"in all", where, hint)
+    sets: set[tuple[tuple[str, int], ...]] = set()
+    for scenario in scenarios:
+        if scenario.params:
+            sets.add(tuple(sorted(scenario.params.items())))
+        if len(sets) > MAX_SCENARIO_PARAMS:
+            yield ScenarioError(f"the scenarios of the pack give more than "
+                                f"{MAX_SCENARIO_PARAMS} different sets of params",
+                                scenario.at("params"),
+                                "each set compiles the pack again: let scenarios share them")
+            break
 
 
 def _read(path: Path, errors: list[PackError]) -> list[Scenario]:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from rulekit.engine.decisions import Decision
 from rulekit.engine.game import Game, State
-from rulekit.engine.vm import Runtime
+from rulekit.engine.helpers import BudgetExceeded
+from rulekit.engine.vm import CODE_ERRORS, Runtime
 from rulekit.errors import (
     GameRuntimeError,
     IllegalActionError,
@@ -27,7 +28,7 @@ from rulekit.lang.parser import parse_expression
 from rulekit.pack.loader import LoadedPack, load_pack
 from rulekit.pack.params import outside
 from rulekit.scenarios.explain import explain
-from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
+from rulekit.scenarios.file import CheckBudget, Failure, Scenario, load_scenarios, reference
 from rulekit.scenarios.seen import check_views
 from rulekit.source.snippet import Snippet
 
@@ -100,12 +101,16 @@ def _rule_sort_key(rule: str) -> tuple[str, int]:
 
 
 class ScenarioRunner:
-    """Runs the scenarios of one pack; one with parameters compiles the pack again."""
+    """Runs the scenarios of one pack; one with parameters compiles the pack again.
+
+    The checks of all the scenarios it runs share one step budget.
+    """
 
     def __init__(self, pack: LoadedPack, params: Mapping[str, str | int] | None = None) -> None:
         self.pack = pack
         self.params = dict(params or {})
         self._games: dict[tuple[tuple[str, str | int], ...], Game] = {}
+        self.budget = CheckBudget()
 
     def game_for(self, overrides: Mapping[str, str | int]) -> Game:
         """The game of the pack with these parameters, compiled once."""
@@ -162,8 +167,8 @@ class ScenarioRunner:
 
     def _check(self, game: Game, scenario: Scenario, state: State) -> None:
         for i, text in enumerate(scenario.expect):
-            _check_expectation(game, scenario, state, i, str(text))
-        check_views(game, scenario, state)
+            _check_expectation(game, scenario, state, i, str(text), self.budget)
+        check_views(game, scenario, state, self.budget)
         waiting = scenario.data.get("expect_pending")
         if waiting is not None:
             _check_pending(game, scenario, state, waiting)
@@ -260,8 +265,9 @@ def _option(scenario: Scenario, decision: Decision, answer: object, who: str,
                       f"{choices})", where) from None
 
 
-def _check_expectation(game: Game, scenario: Scenario, state: State, i: int,
-                       text: str) -> None:
+def _check_expectation(game: Game, scenario: Scenario, state: State, i: int, text: str,
+                       budget: CheckBudget) -> None:
+    """Check one ``expect`` line, its steps counted against ``budget``."""
     path = (*scenario.path, "expect", i)
     doc = scenario.doc
     snippet = Snippet(text, partial(doc.text_location, path))
@@ -276,13 +282,17 @@ def _check_expectation(game: Game, scenario: Scenario, state: State, i: int,
         raise Failure(first.message + (f" ({first.hint})" if first.hint else ""),
                       first.location)
     compiler = Compiler(game.symbols, game.program)
-    rt = Runtime(game.program, state)
+    rt = Runtime(game.program, state, max(budget.left, 0))
     try:
         ok = compiler.expr(expr)(rt, [None] * checker.nslots)
-    except (LookupError, TypeError, ValueError, ArithmeticError) as exc:
+        detail = "" if ok else _explain(compiler, expr, rt, checker.nslots, game)
+    except BudgetExceeded:
+        raise budget.over(doc.location(path)) from None
+    except CODE_ERRORS as exc:
         raise Failure(f"cannot evaluate '{text}': {exc}", doc.location(path)) from None
+    finally:
+        budget.left = rt.ticks
     if not ok:
-        detail = _explain(compiler, expr, rt, checker.nslots, game)
         raise Failure(f"expected {text}{detail}", doc.location(path))
 
 

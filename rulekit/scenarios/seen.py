@@ -5,7 +5,6 @@ Each assertion reads only what a player is given, never the state itself.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
@@ -15,7 +14,7 @@ from rulekit.engine.observe import Observation
 from rulekit.errors import Location
 from rulekit.model.symbols import Symbols
 from rulekit.scenarios.explain import show_value
-from rulekit.scenarios.file import Failure, Scenario, hinted, reference
+from rulekit.scenarios.file import CheckBudget, Failure, Scenario, hinted, reference
 
 HIDDEN = "hidden"
 ASKED, NOT_ASKED = "asked", "not asked"
@@ -40,19 +39,22 @@ class PileView(TypedDict):
     cards: NotRequired[list[str | None]]
 
 
-def view_problems(game: Game, scenario: Scenario) -> list[Failure]:
-    """Every unknown name that the view assertions use."""
-    return list(_problems(game, scenario))
+def view_problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
+    """Each unknown name that the view assertions use, found one at a time."""
+    return _problems(game, scenario)
 
 
-def check_views(game: Game, scenario: Scenario, state: State) -> None:
+def check_views(game: Game, scenario: Scenario, state: State, budget: CheckBudget) -> None:
     """Raise a :class:`Failure` for the first false view assertion."""
-    problems = view_problems(game, scenario)
-    if problems:
-        raise problems[0]
-    for section, check in _CHECKS.items():
+    problem = next(view_problems(game, scenario), None)
+    if problem is not None:
+        raise problem
+    for section in SECTIONS:
         for role, wanted in scenario.views(section).items():
-            check(game, scenario, state, role, wanted)
+            if section == "log_for":
+                _check_log(game, scenario, state, role, _listed(wanted), budget)
+            else:
+                _CHECKS[section](game, scenario, state, role, wanted)
 
 
 def _kind(symbols: Symbols, ref: str) -> str:
@@ -203,13 +205,15 @@ def _zone_cards(value: object, count: object, seen: list[object], symbols: Symbo
 
 def _zone_contains(value: object, count: object, seen: list[object], symbols: Symbols
                    ) -> str | None:
-    missing = [card for card in _listed(value) if card not in seen]
+    present = _hashable(seen)
+    missing = [card for card in _listed(value) if card not in present]
     return f"expected {_pile_text(missing, symbols)} among the cards" if missing else None
 
 
 def _zone_not_contains(value: object, count: object, seen: list[object], symbols: Symbols
                        ) -> str | None:
-    present = [card for card in _listed(value) if card in seen]
+    found = _hashable(seen)
+    present = [card for card in _listed(value) if card in found]
     return f"expected no {_pile_text(present, symbols)}" if present else None
 
 
@@ -220,6 +224,11 @@ _ZONE_CHECKS: dict[str, Callable[[object, object, list[object], Symbols], str | 
 
 def _listed(value: object) -> list[object]:
     return value if isinstance(value, list) else [value]
+
+
+def _hashable(values: list[object]) -> set[object]:
+    """The items of a list that a written value may equal (lists and mappings never do)."""
+    return {value for value in values if not isinstance(value, list | dict)}
 
 
 def _pile_text(cards: Sequence[object], symbols: Symbols) -> str:
@@ -252,12 +261,13 @@ def _check_variable(game: Game, scenario: Scenario, path: tuple[str, ...], role:
 
 def _check_value_tests(scenario: Scenario, path: tuple[str, ...], symbols: Symbols,
                        items: list[object], tests: Mapping[str, object], shown: str) -> None:
+    present = _hashable(items)
     for test, listed in tests.items():
         at = scenario.at(*path, test)
         wanted = _listed(listed)
-        if test == "contains" and any(v not in items for v in wanted):
+        if test == "contains" and any(v not in present for v in wanted):
             raise Failure(f"expected {show_value(wanted, symbols)} in it: {shown}", at)
-        if test == "not_contains" and any(v in items for v in wanted):
+        if test == "not_contains" and any(v in present for v in wanted):
             raise Failure(f"expected none of {show_value(wanted, symbols)} in it: {shown}", at)
 
 
@@ -295,34 +305,43 @@ def _texts(value: object) -> Iterator[str]:
 
 
 def _check_log(game: Game, scenario: Scenario, state: State, role: str,
-               entries: list[object]) -> None:
-    """Check a role's log: plain lines in order; ``contains``, ``not_contains`` in any line."""
+               entries: list[object], budget: CheckBudget) -> None:
+    """Check a role's log: plain lines in order; ``contains``, ``not_contains`` in any line.
+
+    Each line and each text looked for counts one step per line of the log against ``budget``.
+    """
     lines = [game.format_event(e) for e in game.observe(state, role)["log"]]
+    lowered = [line.lower() for line in lines]
     after = 0
     for i, entry in enumerate(entries):
         at = scenario.at("log_for", role, i)
         if isinstance(entry, str):
+            budget.spend(len(lines), at)
             after = _line_after(role, lines, entry, after, at) + 1
         elif isinstance(entry, dict):
             for test, texts in entry.items():
-                _check_log_test(scenario, role, lines, (i, test), _listed(texts))
+                budget.spend(len(lines) * len(_listed(texts)), at)
+                _check_log_test(scenario, role, (lines, lowered), (i, test), _listed(texts))
 
 
 def _line_after(role: str, lines: list[str], entry: str, after: int, at: Location) -> int:
     """The first line from ``after`` that ``entry`` matches."""
-    pattern = _line_pattern(entry)
-    found = next((k for k in range(after, len(lines)) if pattern.fullmatch(lines[k])), None)
+    parts = entry.split("*")
+    found = next((k for k in range(after, len(lines)) if _matches(parts, lines[k])), None)
     if found is None:
         where = f" after the line '{lines[after - 1]}'" if after else ""
         raise Failure(f"{role}'s log has no line '{entry}'{where}" + _last_lines(lines), at)
     return found
 
 
-def _check_log_test(scenario: Scenario, role: str, lines: list[str], path: tuple[int, str],
-                    texts: list[object]) -> None:
+def _check_log_test(scenario: Scenario, role: str, log: tuple[list[str], list[str]],
+                    path: tuple[int, str], texts: list[object]) -> None:
+    """Check ``contains`` or ``not_contains`` of ``texts`` against the log, as written and
+    in lower case."""
     test = path[1]
+    lines, lowered = log
     for text in map(str, texts):
-        hits = [line for line in lines if text.lower() in line.lower()]
+        hits = [line for line, low in zip(lines, lowered, strict=True) if text.lower() in low]
         if _fails(test, bool(hits)):
             message = f"no line of {role}'s log contains '{text}'" + _last_lines(lines) \
                 if test == "contains" else f"{role}'s log contains '{text}': '{hits[0]}'"
@@ -334,9 +353,24 @@ def _fails(test: str, present: bool) -> bool:
     return (test == "contains" and not present) or (test == "not_contains" and present)
 
 
-def _line_pattern(entry: str) -> re.Pattern[str]:
-    """A line as written, where ``*`` stands for any text."""
-    return re.compile(".*".join(re.escape(part) for part in entry.split("*")), re.DOTALL)
+def _matches(parts: list[str], line: str) -> bool:
+    """Whether ``line`` is ``parts`` with any text between each two (where ``*`` was written).
+
+    Each part is taken where it first fits, never looked for again: no backtracking.
+    """
+    if len(parts) == 1:
+        return line == parts[0]
+    first, *middle, last = parts
+    end = len(line) - len(last)
+    if end < len(first) or not line.startswith(first) or not line.endswith(last):
+        return False
+    at = len(first)
+    for part in middle:
+        at = line.find(part, at, end)
+        if at < 0:
+            return False
+        at += len(part)
+    return True
 
 
 def _last_lines(lines: list[str]) -> str:
@@ -365,24 +399,27 @@ def _check_offered(scenario: Scenario, role: str, offered: list[tuple[str, str]]
         ident if ident.lower() == label.lower() else f"{ident} ({label})"
         for ident, label in offered)
     # (``asked`` holds already)
-    if isinstance(wanted, list) and not _same_options(wanted, offered):
+    known = {name.lower() for option in offered for name in option}
+    if isinstance(wanted, list) and not _same_options(wanted, offered, known):
         raise Failure(f"expected the options {', '.join(map(str, wanted))}: {shown}", at)
     if isinstance(wanted, dict):
         for test, listed in wanted.items():
-            _check_option_test(scenario, role, offered, test, _listed(listed), shown)
+            _check_option_test(scenario, role, known, test, _listed(listed), shown)
 
 
-def _same_options(wanted: list[object], offered: list[tuple[str, str]]) -> bool:
-    """Whether ``wanted`` names each option offered, and nothing else."""
-    return all(any(_names(w, o) for o in offered) for w in wanted) and all(
-        any(_names(w, o) for w in wanted) for o in offered)
+def _same_options(wanted: list[object], offered: list[tuple[str, str]], known: set[str]
+                  ) -> bool:
+    """Whether ``wanted`` names each option offered (by id or label), and nothing else."""
+    names = {_name(w) for w in wanted}
+    return names <= known and all(i.lower() in names or label.lower() in names
+                                  for i, label in offered)
 
 
-def _check_option_test(scenario: Scenario, role: str, offered: list[tuple[str, str]],
-                       test: str, items: list[object], shown: str) -> None:
+def _check_option_test(scenario: Scenario, role: str, known: set[str], test: str,
+                       items: list[object], shown: str) -> None:
     at = scenario.at("options_for", role, test)
     for item in items:
-        if _fails(test, any(_names(item, o) for o in offered)):
+        if _fails(test, _name(item) in known):
             message = f"expected '{item}' among the options" if test == "contains" else \
                 f"expected no option '{item}'"
             raise Failure(f"{message}: {shown}", at)
@@ -398,11 +435,10 @@ def _offered(game: Game, decision: Decision) -> list[tuple[str, str]]:
     return [(option.id, option.label) for option in decision.options()]
 
 
-def _names(wanted: object, option: tuple[str, str]) -> bool:
-    text = str(wanted).strip().lower()
-    return text in (option[0].lower(), option[1].lower())
+def _name(wanted: object) -> str:
+    """An option as a scenario names it, in the case options are compared in."""
+    return str(wanted).strip().lower()
 
 
 _CHECKS: dict[str, Callable[[Game, Scenario, State, str, Any], None]] = {
-    "sees": _check_sees, "never_sees": _check_never, "log_for": _check_log,
-    "options_for": _check_options}
+    "sees": _check_sees, "never_sees": _check_never, "options_for": _check_options}

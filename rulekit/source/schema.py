@@ -78,10 +78,13 @@ def _validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(load_schema(name))
 
 
+MAX_REPORTED = 100  # mistakes of one file reported at most: each costs a moment to explain
+
+
 def validate_document(doc: YamlDocument, schema_name: str) -> list[SchemaError]:
-    """Every way ``doc`` breaks schema ``schema_name``, in file order."""
-    findings = [finding for error in _validator(schema_name).iter_errors(doc.data)
-                for finding in _explain(error, doc)]
+    """The ways ``doc`` breaks schema ``schema_name`` (the first found), in file order."""
+    errors = itertools.islice(_validator(schema_name).iter_errors(doc.data), MAX_REPORTED)
+    findings = [finding for error in errors for finding in _explain(error, doc)]
     return _finish(findings)
 
 
@@ -369,11 +372,12 @@ def _value_location(doc: YamlDocument, path: JsonPath, value: object) -> Locatio
 
 
 def _first_repeat(items: list[object]) -> int | None:
-    seen: list[object] = []
+    seen: set[str] = set()
     for index, item in enumerate(items):
-        if item in seen:
+        key = json.dumps(item, sort_keys=True, default=str)
+        if key in seen:
             return index
-        seen.append(item)
+        seen.add(key)
     return None
 
 
