@@ -9,6 +9,9 @@ from __future__ import annotations
 MAX_FILE_BYTES = 5 * 1024 * 1024
 """Largest pack file (manifest, content, rules or scenario file) rulekit reads, in bytes."""
 
+MAX_YAML_VALUES = 250_000
+"""Most values (texts, numbers, lists and mappings) of one pack or scenario file."""
+
 MAX_PATH_CHARS = 255
 """Longest file name or pattern, in characters, in ``include``, ``rules`` and ``scenarios``."""
 
@@ -58,4 +61,4 @@ one per log line for each line or text of ``log_for``."""
 __all__ = ["MAX_BLOCK_NESTING", "MAX_CHECK_STEPS", "MAX_CODE_NESTING", "MAX_COPIES",
            "MAX_EXPECT_CHARS", "MAX_FILE_BYTES", "MAX_INT", "MAX_LIST_ITEMS", "MAX_PATH_CHARS",
            "MAX_SCENARIOS", "MAX_SCENARIO_BYTES", "MAX_SCENARIO_EXPECTS", "MAX_SCENARIO_FILES",
-           "MAX_SCENARIO_PARAMS", "MAX_SCENARIO_STEPS", "MAX_TEXT_CHARS"]
+           "MAX_SCENARIO_PARAMS", "MAX_SCENARIO_STEPS", "MAX_TEXT_CHARS", "MAX_YAML_VALUES"]

@@ -15,6 +15,7 @@ from rulekit.limits import (
     MAX_COPIES,
     MAX_FILE_BYTES,
     MAX_PATH_CHARS,
+    MAX_YAML_VALUES,
 )
 from rulekit.pack.loader import load_pack
 from tests.helpers_lang import BASE, MANIFEST, content, locate, write_pack
@@ -167,6 +168,16 @@ def test_too_many_copies_name_the_limit(tmp_path: Path) -> None:
                              f"{MAX_COPIES:,}")
     assert error.location is not None
     assert (error.location.line, error.location.column) == locate(text, "100000000")
+
+
+def test_a_file_of_too_many_values_is_refused_before_they_are_built(tmp_path: Path) -> None:
+    # Within the size limit, a file of tiny values once took seconds and a gigabyte to load.
+    text = content() + "notes:\n" + "- 1\n" * (MAX_YAML_VALUES + 10)
+    (error,) = errors_of(write_pack(tmp_path / "p", text))
+    assert error.message == f"this file holds more than {MAX_YAML_VALUES:,} values (the limit)"
+    assert error.location is not None and error.location.file.endswith("content.yaml")
+    first_value = text.count("\n", 0, text.index("notes:")) + 2  # line of the first "- 1"
+    assert error.location.line > first_value + MAX_YAML_VALUES - 200
 
 
 def test_too_many_piles_name_the_limit(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from rulekit.errors import DuplicateKeyError, YamlSyntaxError
-from rulekit.limits import MAX_INT
+from rulekit.limits import MAX_INT, MAX_YAML_VALUES
 from rulekit.source.document import _LINE_BREAK, JsonPath, YamlDocument, _NodeInfo
 from rulekit.source.mistakes import explain
 
@@ -54,8 +54,31 @@ def _compose(text: str) -> tuple[yaml.Node | None, SafeConstructor]:
         loader.dispose()
 
 
+def _count_values(document: YamlDocument) -> None:
+    """Refuse a file of more than ``MAX_YAML_VALUES`` values before any is built.
+
+    Its events are read one at a time and let go, so a huge file costs little to refuse. A
+    syntax error is left for the composer, whose message names it.
+    """
+    count = 0
+    try:
+        for event in yaml.parse(document.text, Loader=_FastLoader or _Loader):
+            if isinstance(event, yaml.ScalarEvent | yaml.CollectionStartEvent):
+                count += 1
+                if count > MAX_YAML_VALUES:
+                    mark = event.start_mark
+                    line, column = (mark.line, mark.column) if mark is not None else (0, 0)
+                    raise YamlSyntaxError(
+                        f"this file holds more than {MAX_YAML_VALUES:,} values (the limit)",
+                        document._at(line, column),
+                        "split what it describes into smaller files, or describe less")
+    except yaml.YAMLError:
+        return
+
+
 def convert(document: YamlDocument) -> None:
     """Parse the text of ``document`` into its data and their places; raise at the first mistake."""
+    _count_values(document)
     try:
         root, loader = _compose(document.text)
         document.data = _Converter(document, loader).convert_root(root)
@@ -120,7 +143,7 @@ class _Converter:
             node.value if scalar else None, key_line, key_column)
 
     def convert(self, node: yaml.Node, path: JsonPath, key: yaml.Node | None) -> object:
-        """None"""
+        """The value of ``node``, its place recorded at ``path``."""
         self.count += 1
         if self.count > _MAX_NODES:
             raise self.error(node, "the aliases of this file expand to too many values")
