@@ -89,11 +89,11 @@ def _literal_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
 
 def _block_indent(doc: YamlDocument, header: int, value: str) -> int:
     """The indentation of the block scalar whose header is line ``header``."""
-    for index, text in enumerate(value.split("\n")):
-        if text.strip():
-            file_line = doc.source_line(header + index + 2)
-            if file_line is None:
-                break
+    first = _first_text_line(value)
+    if first is not None:
+        index, text = first
+        file_line = doc.source_line(header + index + 2)
+        if file_line is not None:
             if file_line.endswith(text):
                 return len(file_line) - len(text)
             return len(file_line) - len(file_line.lstrip(" "))
@@ -101,6 +101,19 @@ def _block_indent(doc: YamlDocument, header: int, value: str) -> int:
     if following is not None:
         return len(following) - len(following.lstrip(" "))
     return 0
+
+
+def _first_text_line(value: str) -> tuple[int, str] | None:
+    """The index and text of the first line of ``value`` that is not blank, read no further."""
+    index, start = 0, 0
+    while True:
+        end = value.find("\n", start)
+        text = value[start:] if end < 0 else value[start:end]
+        if text.strip():
+            return index, text
+        if end < 0:
+            return None
+        index, start = index + 1, end + 1
 
 
 def _value_start(doc: YamlDocument, info: _NodeInfo) -> int:
