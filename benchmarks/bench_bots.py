@@ -171,7 +171,7 @@ def main() -> None:
     for pack in args.packs:
         games = args.games_rn if args.games_rn and pack == "rednotice" else args.games
         for pair in filter(None, args.pairs.split(",")):
-            a, b = (names[p.strip()] for p in pair.split("-"))
+            a, b = (names.get(p.strip(), p.strip()) for p in pair.split("-"))
             for row in strength(pack, a, b, games, args.workers):
                 print(row, flush=True)
     for pack in args.packs if args.speed_games > 0 else []:

@@ -68,10 +68,24 @@ class Deal:
 
 
 def _pools(game: Game, state: State, role: str) -> list[list[Place]]:
+    """The unseen cards ``role`` cannot tell apart: those of one kind, and those of kinds
+    that lie together in a pile it cannot see (a shuffled deck shows no card's type)."""
     by_kind: dict[Kind, list[Place]] = {}
+    pooled_with: dict[Kind, Kind] = {}  # a kind -> a kind sharing a hidden pile with it
+    first_in: dict[str, Kind] = {}  # a pile -> the kind of its first unseen card
     for key, index, card, kind in _hidden_places(game, state, role):
         by_kind.setdefault(kind, []).append(Place(key, index, card))
-    return [places for places in by_kind.values() if len(places) > 1]
+        pooled_with[_root(pooled_with, kind)] = _root(pooled_with, first_in.setdefault(key, kind))
+    pools: dict[Kind, list[Place]] = {}
+    for kind, places in by_kind.items():
+        pools.setdefault(_root(pooled_with, kind), []).extend(places)
+    return [places for places in pools.values() if len(places) > 1]
+
+
+def _root(pooled_with: dict[Kind, Kind], kind: Kind) -> Kind:
+    while pooled_with.get(kind, kind) != kind:
+        kind = pooled_with[kind]
+    return kind
 
 
 def _hidden_places(game: Game, state: State, role: str) -> Iterator[tuple[str, int, str, Kind]]:
@@ -102,7 +116,8 @@ def _texts(item: object) -> list[str]:
 
 def redeal(game: Game, state: State, role: str, rand: random.Random,
            deal: Deal | None = None) -> bool:
-    """Deal again, in place, the cards ``role`` cannot see. True if a named card moved."""
+    """Deal again, in place, the cards ``role`` cannot see. True if a named card moved or
+    another player is asked (its options may hang on the cards it now holds)."""
     if deal is None:
         deal = Deal(game, state, role)
     flat: list[str] = []
@@ -115,6 +130,8 @@ def redeal(game: Game, state: State, role: str, rand: random.Random,
     for key, plan in deal.piles:
         zones[key] = [flat[at] for at in plan]
     state["rng"] = rand.getrandbits(64)
+    if deal.pools and any(spec["player"] != role for spec in state["pending"]):
+        return True
     return any(zones[key][index] != card for key, index, card in deal.watched)
 
 
