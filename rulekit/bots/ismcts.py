@@ -186,7 +186,7 @@ class IsmctsAgent:
                 options = [o for o in options if o not in barred] or options
             untried = _mark_available(stats, options)
             answer = rng.choice(untried) if untried else \
-                _best_ucb(stats, options, self.exploration)
+                _best_ucb(stats, options, self.exploration, rng)
             detours.took(state, d, answer)
             answers.append((d.player, answer))
         return tuple(answers)
@@ -303,14 +303,19 @@ def _mark_available(stats: Stats, options: list[str]) -> list[str]:
     return untried
 
 
-def _best_ucb(stats: Stats, options: list[str], c: float) -> str:
-    """The option of the highest UCB value, the first of them on a tie."""
-    best_id, best_value = options[0], -math.inf
+def _best_ucb(stats: Stats, options: list[str], c: float, rng: random.Random) -> str:
+    """The option of the highest UCB value, one of them at random on a tie (else players
+    that commit at once, with equal statistics, would pick in step)."""
+    best_id, best_value, ties = options[0], -math.inf, 0
     for option_id in options:
         visits, total, available = stats[option_id]
         value = total / visits + c * math.sqrt(math.log(available) / visits)
         if value > best_value:
-            best_id, best_value = option_id, value
+            best_id, best_value, ties = option_id, value, 1
+        elif value == best_value:
+            ties += 1
+            if rng.random() * ties < 1:
+                best_id = option_id
     return best_id
 
 
