@@ -68,27 +68,36 @@ class Deal:
 
 
 def _pools(game: Game, state: State, role: str) -> list[list[Place]]:
-    """The unseen cards ``role`` cannot tell apart: those of one kind, and those of kinds
-    that lie together in a pile it cannot see (a shuffled deck shows no card's type)."""
-    by_kind: dict[Kind, list[Place]] = {}
-    pooled_with: dict[Kind, Kind] = {}  # a kind -> a kind sharing a hidden pile with it
-    first_in: dict[str, Kind] = {}  # a pile -> the kind of its first unseen card
-    for key, index, card, kind in _hidden_places(game, state, role):
-        by_kind.setdefault(kind, []).append(Place(key, index, card))
-        pooled_with[_root(pooled_with, kind)] = _root(pooled_with, first_in.setdefault(key, kind))
     pools: dict[Kind, list[Place]] = {}
-    for kind, places in by_kind.items():
-        pools.setdefault(_root(pooled_with, kind), []).extend(places)
+    for key, index, card, kind in _hidden_places(game, state, role):
+        pools.setdefault(kind, []).append(Place(key, index, card))
     return [places for places in pools.values() if len(places) > 1]
 
 
-def _root(pooled_with: dict[Kind, Kind], kind: Kind) -> Kind:
-    while pooled_with.get(kind, kind) != kind:
-        kind = pooled_with[kind]
-    return kind
-
-
 def _hidden_places(game: Game, state: State, role: str) -> Iterator[tuple[str, int, str, Kind]]:
+    """The cards ``role`` cannot see, where they lie, and the kind it may tell them by."""
+    merged = merged_kinds(game, state, role)
+    for key, index, card, kind in _unseen(game, state, role):
+        yield key, index, card, merged.get(kind, kind)
+
+
+def merged_kinds(game: Game, state: State, role: str) -> dict[Kind, Kind]:
+    """Each kind of card as ``role`` tells it: kinds that lie together in a pile it cannot see
+    are one (a shuffled deck shows no card's type)."""
+    parent: dict[Kind, Kind] = {}
+    first_in: dict[str, Kind] = {}  # a pile -> the kind of its first unseen card
+
+    def root(kind: Kind) -> Kind:
+        while parent.get(kind, kind) != kind:
+            kind = parent[kind]
+        return kind
+
+    for key, _, _, kind in _unseen(game, state, role):
+        parent[root(kind)] = root(first_in.setdefault(key, kind))
+    return {kind: root(kind) for kind in parent}
+
+
+def _unseen(game: Game, state: State, role: str) -> Iterator[tuple[str, int, str, Kind]]:
     kinds = game.layout.card_kind
     for key, own_shown in game.layout.hidden_piles[role]:
         for index, card in enumerate(state["zones"][key]):

@@ -11,6 +11,7 @@ from rulekit.bots.belief.deal import (
     ask_again,
     gather,
     hidden_cards,
+    merged_kinds,
     in_order,
     outside,
     relabel,
@@ -75,7 +76,9 @@ class Repairs:
         pinned = self._pinned.get(pos)
         if pinned is None:
             pinned = self._pinned[pos] = self._named_before(pos)
-        free.update({card: kind for card, kind in self.game.layout.card_kind.items()
+        merged = merged_kinds(self.game, state, self.role)
+        free.update({card: merged.get(kind, kind)
+                     for card, kind in self.game.layout.card_kind.items()
                      if card not in pinned and card not in free})
         return free
 
