@@ -272,10 +272,12 @@ def _mixed(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Op
     visited at least :data:`FLOOR` as often.
     """
     best = _most_visited(view, decision, stats, barred)
-    if best.id not in stats:
-        return best
+    if best.id not in stats or any(o.id == best.id for o in decision.extras):
+        return remember(view, decision, best)
     visits, total = stats[best.id][:2]
-    kept = [o for o in _tried(decision, stats, barred) if stats[o.id][0] >= FLOOR * visits
+    extras = {o.id for o in decision.extras}  # (taken only if better by the margin)
+    kept = [o for o in _tried(decision, stats, barred | extras)
+            if stats[o.id][0] >= FLOOR * visits
             and stats[o.id][1] / stats[o.id][0] >= total / visits - MARGIN]
     return view.rng.choices(kept, [stats[o.id][0] for o in kept])[0] if kept else best
 
