@@ -350,7 +350,7 @@ def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Mem
         found.setdefault(tried, option_id)
     if len(found) < WIDTH:
         _add_largest_and_random(found, decision, rng)
-    return list(found.values())[:max(WIDTH, len(memo.ranked or ()))]
+    return list(found.values())
 
 
 def _all_ids(decision: Decision, memo: _Memo) -> list[str]:
