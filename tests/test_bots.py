@@ -235,3 +235,46 @@ def test_simulate_with_an_ismcts_seat_counts_each_game_and_any_workers_agree(
     alone = simulate("carchase", {"turns": 2}, games=4, seed=3, agents=agents, workers=1)
     assert (result.wins, result.mean_rounds, result.decisions) == (
         alone.wins, alone.mean_rounds, alone.decisions)
+
+
+def test_the_levels_are_ismcts_budgets_that_a_named_budget_replaces() -> None:
+    easy, normal, hard = (load_agent(name) for name in ("easy", "normal", "hard"))
+    assert isinstance(easy, IsmctsAgent) and easy.iterations == 100 and easy.seconds is None
+    assert isinstance(normal, IsmctsAgent) and normal.seconds == 1.0
+    assert isinstance(hard, IsmctsAgent) and hard.seconds == 3.0
+    fixed = load_agent("normal:iterations=50:depth=2")
+    assert isinstance(fixed, IsmctsAgent) and (fixed.iterations, fixed.seconds, fixed.depth) \
+        == (50, None, 2)
+    with pytest.raises(UsageError) as caught:
+        load_agent("hard:iteratons=5")
+    assert "unknown parameter 'iteratons'" in caught.value.message
+
+
+def test_play_help_names_the_levels_and_seats_normal(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from rulekit.play.seats import parse_seats
+
+    with pytest.raises(SystemExit):
+        runner(capsys)("play", "--help")
+    out = " ".join(capsys.readouterr().out.split())
+    assert "easy: instant; normal: about 1 s a move; hard: about 3 s" in out
+    assert parse_seats([], ["law", "fugitive"]) == {"law": "human", "fugitive": "normal"}
+
+
+@pytest.mark.parametrize(("rule", "answers"), [
+    ("if r >= b { points[red] += 1 }", 1),  # 3 is never worse: always played
+    ("if r == b { points[red] += 1 }", 2),  # a guess: the answer varies
+])
+def test_at_a_simultaneous_choice_the_answer_is_drawn_among_the_best(
+        make_pack: Callable[..., Path], rule: str, answers: int) -> None:
+    from rulekit.bots.agent import View
+
+    folder = make_pack(replace={"game.yaml": ("if r > b { points[red] += 1 }", rule),
+                                "pack.yaml": ("default: 3", "default: 1")})
+    game = load_pack(folder).game
+    state = game.new_game(0)
+    [decision] = [d for d in game.pending(state) if d.player == "red"]
+    agent = IsmctsAgent(iterations=300, depth=5)  # (rollouts to the end: no evaluation)
+    seen = {agent.choose(View.of(game, "red", random.Random(seed), state), decision).id
+            for seed in range(24)}
+    assert seen == {"3"} if answers == 1 else len(seen) >= answers

@@ -180,8 +180,8 @@ def test_bots_only_play_the_game_simulate_plays(play: Callable[..., tuple[int, s
     ("carchase", ["fugitive=random"], "The Law: person, The Fugitive: random bot"),
     ("carchase", ["law=random"], "The Law: random bot, The Fugitive: person"),
     ("rednotice", ["jessah=random"], "Angela: person, Jessah: random bot"),
-    ("rednotice", ["jessah=human"], "Angela: ismcts bot, Jessah: person"),
-    ("rednotice", [], "Angela: person, Jessah: ismcts bot"),
+    ("rednotice", ["jessah=human"], "Angela: normal bot, Jessah: person"),
+    ("rednotice", [], "Angela: person, Jessah: normal bot"),
 ])
 def test_a_seat_given_for_a_bot_leaves_the_first_other_role_to_you(
         play: Callable[..., tuple[int, str, str]], pack: str, seats: list[str],
@@ -611,7 +611,7 @@ def test_play_usage_errors(play: Callable[..., tuple[int, str, str]]) -> None:
     assert code == 1 and "unknown role 'lawe' in --seat" in err and "did you mean 'law'" in err
     code, _, err = play([], "play", "carchase", "--seat", "law=nosuchbot")
     assert code == 1 and "unknown player 'nosuchbot' for law in --seat" in err
-    assert "human, random, heuristic, ismcts or package.module:Name" in err
+    assert "human, random, heuristic, ismcts, easy, normal, hard or package.module:Name" in err
     code, _, err = play([], "play", "carchase", "--seat", "law=humn")
     assert code == 1 and "did you mean 'human'" in err
     code, _, err = play([], "play", "--resume", "x.json", "--seed", "3")

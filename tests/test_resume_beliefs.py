@@ -59,9 +59,9 @@ def test_a_resumed_bot_follows_the_game_again(pack: str, role: str, rounds: int,
     _, state = saved_at(game, seed, {role: "ismcts:iterations=4", other: "human"},
                             rounds, role, path)
     # What the bot had once resumed: a belief built from its last observation alone, with
-    # the generator of the seat (the save holds none), loses the game.
+    # the generator of the seat (the save holds none), loses Red Notice's game.
     fresh = View.of(game, role, seat_rng(seed, role), state).belief
-    assert fresh.lost
+    assert fresh.lost or pack == "carchase"  # (Car Chase's follows its cards by kinds)
     session = open_session(Screen(output=io.StringIO(), input=io.StringIO()), resume=path)
     bot = session.bots[role]
     assert bot.past  # its observations at its decisions before the save

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -97,11 +98,11 @@ def test_a_search_weighs_what_the_long_way_gives(role: str,
     calls = []
 
     def checked(decision: Decision, stats: dict[str, list[float]], rng: random.Random,
-                memo: ismcts._Memo) -> list[str]:
+                memo: ismcts._Memo, rank: Callable[[], list[str]]) -> list[str]:
         twin = random.Random()
         twin.setstate(rng.getstate())
         want = _plain_candidates(decision, dict(stats), twin)
-        got = fast(decision, stats, rng, memo)
+        got = fast(decision, stats, rng, memo, list)  # (no ranked subsets: checked apart)
         assert got == want and rng.getstate() == twin.getstate(), decision
         calls.append(len(memo.legal) > 0)
         return got

@@ -8,12 +8,21 @@ import itertools
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rulekit.bots.anytime import Detours, idle_here, own_options, remember, unless_idle
-from rulekit.bots.evaluation import Evaluation, pack_evaluation
-from rulekit.bots.rollout import largest_option, rollout, rollout_choice
+from rulekit.bots.anytime import (
+    MARGIN,
+    Detours,
+    idle_here,
+    own_options,
+    remember,
+    unless_idle,
+)
+from rulekit.bots.evaluation import Evaluation, outcome, pack_evaluation
+from rulekit.bots.rollout import largest_option, rollout, rollout_choice, subset_in_order
 from rulekit.engine.decisions import NONE_ID, Decision, Option
+from rulekit.engine.game import copy_state
 from rulekit.errors import GameRuntimeError
 
 if TYPE_CHECKING:
@@ -29,6 +38,14 @@ MAX_ITERATIONS = 1_000_000  # the largest budgets a seat may name
 MAX_SECONDS = 3600.0
 MAX_DEPTH = 10_000
 MAX_EXPLORATION = 100.0
+FLOOR = 0.1  # a mixed answer leaves out the options of fewer visits than this share
+
+LEVELS: dict[str, dict[str, float]] = {
+    "easy": {"iterations": 100},
+    "normal": {"seconds": 1.0},
+    "hard": {"seconds": 3.0},
+}
+"""The players' levels: a budget per decision, which any budget a seat names replaces."""
 
 Stats = dict[str, list[float]]  # per option id: [visits, total reward, times available]
 Joint = tuple[tuple[str, str], ...]  # each deciding player's answer, in order
@@ -38,16 +55,19 @@ Path = list[tuple["_Node", Joint]]  # the nodes an iteration walked through, and
 class _Memo:
     """What a node's last visit found of one player's decision."""
 
-    __slots__ = ("ids", "legal", "scanned", "shape")
+    __slots__ = ("ids", "legal", "ranked", "scanned", "shape", "visits")
 
     def __init__(self) -> None:
         self.shape: tuple[object, ...] | None = None  # the decision's :func:`_shape`
         self.ids: list[str] | None = None  # every option's id, for a decision of few options
         self.legal: list[tuple[str, str]] = []  # (id tried at the node, the option's id here)
         self.scanned = 0  # how many of the node's ids tried were looked at
+        self.ranked: list[str] | None = None  # the subsets of the items best one by one
+        self.visits = 0  # visits with this shape
 
     def reset(self, shape: tuple[object, ...]) -> None:
         self.shape, self.ids, self.legal, self.scanned = shape, None, [], 0
+        self.ranked, self.visits = None, 0
 
 
 class _Node:
@@ -81,24 +101,28 @@ class IsmctsAgent:
         self.exploration = exploration
         self.evaluate = evaluate
         self.last_iterations = 0  # how many the last decision ran (for benchmarks)
+        self._evaluation: Evaluation = evaluate or outcome  # the search's, once it starts
 
     def choose(self, view: View, decision: Decision) -> Option:
         self.last_iterations = 0
         options = decision.options()
         if len(options) == 1:
             return options[0]
-        if view.belief.lost:  # brought up to date before the clock starts
+        # The clock runs from here: the belief's update counts in the time spent.
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        if view.belief.lost:
             return rollout_choice(decision, view.rng)  # no state to search: play as rollouts
         barred = idle_here(view)  # anytime actions taken here already, back with nothing new
-        root = self._search(view, barred)
-        answer = _most_visited(view, decision, root.stats.get(view.role, {}), barred)
-        return remember(view, decision, answer)
+        root = self._search(view, barred, deadline)
+        stats = root.stats.get(view.role, {})
+        if len(root.stats) > 1:  # the players commit at once: no best answer, a mix
+            return _mixed(view, decision, stats, barred)
+        return remember(view, decision, _most_visited(view, decision, stats, barred))
 
-    def _search(self, view: View, barred: set[str]) -> _Node:
+    def _search(self, view: View, barred: set[str], deadline: float | None) -> _Node:
         rng = random.Random(view.rng.getrandbits(64))
-        evaluate = self.evaluate or pack_evaluation(view.game)
+        evaluate = self._evaluation = self.evaluate or pack_evaluation(view.game)
         root = _Node()
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while not self._spent(done, deadline):
             state = view.determinize(rng)
@@ -135,7 +159,7 @@ class IsmctsAgent:
             if not decisions:
                 break
             at_root = barred_at_root if node is root else None
-            joint = self._select_all(node, decisions, state, rng, detours, at_root)
+            joint = self._select_all(game, node, decisions, state, rng, detours, at_root)
             path.append((node, joint))
             game.apply(state, dict(joint), in_place=True)
             child = node.children.get(joint)
@@ -145,35 +169,68 @@ class IsmctsAgent:
             node = child
         return path
 
-    def _select_all(self, node: _Node, decisions: list[Decision], state: State,
+    def _select_all(self, game: Game, node: _Node, decisions: list[Decision], state: State,
                     rng: random.Random, detours: Detours, at_root: tuple[str, set[str]] | None
                     ) -> Joint:
+        """Each player's answer by UCB over its own statistics (decoupled where several
+        commit at once: none sees the others' answers)."""
         answers = []
         for d in decisions:
             barred = detours.barred(state, d)
             if at_root is not None and d.player == at_root[0]:
                 barred = barred | at_root[1]
-            answer = self._select(node, d, rng, barred)
+            stats = node.stats.setdefault(d.player, {})
+            options = _candidates(d, stats, rng, node.memo_of(d.player), functools.partial(
+                self._ranked, game, state, decisions, d, rng))
+            if barred:
+                options = [o for o in options if o not in barred] or options
+            untried = _mark_available(stats, options)
+            answer = rng.choice(untried) if untried else \
+                _best_ucb(stats, options, self.exploration, rng)
             detours.took(state, d, answer)
             answers.append((d.player, answer))
         return tuple(answers)
 
-    def _select(self, node: _Node, decision: Decision, rng: random.Random,
-                barred: set[str]) -> str:
-        """UCB over the options available here, untried ones first, in random order."""
-        stats = node.stats.setdefault(decision.player, {})
-        options = _candidates(decision, stats, rng, node.memo_of(decision.player))
-        if barred:
-            options = [o for o in options if o not in barred] or options
-        untried = _mark_available(stats, options)
-        if untried:
-            return rng.choice(untried)
-        return _best_ucb(stats, options, self.exploration)
+    def _ranked(self, game: Game, state: State, decisions: list[Decision], decision: Decision,
+                rng: random.Random) -> list[str]:
+        """The ids of subsets of each size of the items that score best alone.
+
+        Each item alone is played on a copy of ``state`` (the others' answers at random), up
+        to the next decision, and the evaluation scores it for the player.
+        """
+        n = len(decision.items)
+        if decision.min > 1 or decision.max < 1:
+            return []
+        scores = [0.0] * n
+        for i in range(n):
+            if subset_in_order(decision, [i], 1) != [i]:
+                continue
+            answers = {d.player: d.sample(rng).id for d in decisions if d is not decision}
+            answers[decision.player] = decision.subset_option([i]).id
+            trial = copy_state(state)
+            with contextlib.suppress(GameRuntimeError):
+                game.apply(trial, answers, in_place=True)
+                scores[i] = self._evaluation(game, trial, decision.player)
+        order = sorted(range(n), key=lambda i: -scores[i])
+        ranked = (subset_in_order(decision, order, size)
+                  for size in range(decision.min, decision.max + 1))
+        return list(dict.fromkeys(decision.subset_option(chosen).id for chosen in ranked
+                                  if len(chosen) >= decision.min))
 
     def __repr__(self) -> str:
         budget = f"seconds={self.seconds}" if self.seconds is not None else \
             f"iterations={self.iterations}"
         return f"IsmctsAgent({budget}, depth={self.depth})"
+
+
+def level(name: str) -> Callable[..., IsmctsAgent]:
+    """What makes the ``ismcts`` agent of level ``name`` (:data:`LEVELS`)."""
+    preset = LEVELS[name]
+
+    def make(**params: float) -> IsmctsAgent:
+        budget = {} if {"iterations", "seconds"} & params.keys() else preset
+        return IsmctsAgent(**{**budget, **params})  # type: ignore[arg-type]
+    return make
 
 
 def _back_up(path: Path, rewards: dict[str, float]) -> None:
@@ -207,6 +264,24 @@ def _most_visited(view: View, decision: Decision, stats: Stats, barred: set[str]
     return unless_idle(best, tried, decision, lambda o: stats[o.id][1] / stats[o.id][0])
 
 
+def _mixed(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Option:
+    """An option drawn in proportion to its visits among those as good as the most visited.
+
+    Where players commit at once, a best answer that never varies can be read and countered:
+    so the answer is drawn among the options worth as much (within :data:`MARGIN`) and
+    visited at least :data:`FLOOR` as often.
+    """
+    best = _most_visited(view, decision, stats, barred)
+    if best.id not in stats or any(o.id == best.id for o in decision.extras):
+        return remember(view, decision, best)
+    visits, total = stats[best.id][:2]
+    extras = {o.id for o in decision.extras}  # (taken only if better by the margin)
+    kept = [o for o in _tried(decision, stats, barred | extras)
+            if stats[o.id][0] >= FLOOR * visits
+            and stats[o.id][1] / stats[o.id][0] >= total / visits - MARGIN]
+    return view.rng.choices(kept, [stats[o.id][0] for o in kept])[0] if kept else best
+
+
 def _tried(decision: Decision, stats: Stats, barred: set[str]) -> list[Option]:
     tried = []
     for option_id, entry in stats.items():
@@ -230,14 +305,19 @@ def _mark_available(stats: Stats, options: list[str]) -> list[str]:
     return untried
 
 
-def _best_ucb(stats: Stats, options: list[str], c: float) -> str:
-    """The option of the highest UCB value, the first of them on a tie."""
-    best_id, best_value = options[0], -math.inf
+def _best_ucb(stats: Stats, options: list[str], c: float, rng: random.Random) -> str:
+    """The option of the highest UCB value, one of them at random on a tie (else players
+    that commit at once, with equal statistics, would pick in step)."""
+    best_id, best_value, ties = options[0], -math.inf, 0
     for option_id in options:
         visits, total, available = stats[option_id]
         value = total / visits + c * math.sqrt(math.log(available) / visits)
         if value > best_value:
-            best_id, best_value = option_id, value
+            best_id, best_value, ties = option_id, value, 1
+        elif value == best_value:
+            ties += 1
+            if rng.random() * ties < 1:
+                best_id = option_id
     return best_id
 
 
@@ -249,17 +329,25 @@ def _items_of(option_id: str) -> frozenset[str]:
     return frozenset(option_id.split("+"))
 
 
-def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Memo
-                ) -> list[str]:
-    """The ids of the options a node weighs: all of them, or :data:`WIDTH` at most."""
+def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Memo,
+                rank: Callable[[], list[str]]) -> list[str]:
+    """The ids of the options a node weighs: all of them, or :data:`WIDTH` at most.
+
+    Of many, those of the ranked items come first from the node's second visit.
+    """
     shape = _shape(decision)
     if memo.shape != shape:
         memo.reset(shape)
     if decision.kind == "one" or len(decision.items) <= 4:
         return _all_ids(decision, memo)
+    memo.visits += 1
+    if memo.ranked is None and memo.visits > 1:
+        memo.ranked = rank()
     if len(memo.legal) < WIDTH:
         _scan(decision, stats, memo)
-    found = dict(memo.legal[:WIDTH])  # id tried -> the option's id
+    found = {option_id: option_id for option_id in memo.ranked or ()}
+    for tried, option_id in memo.legal[:WIDTH]:  # id tried -> the option's id
+        found.setdefault(tried, option_id)
     if len(found) < WIDTH:
         _add_largest_and_random(found, decision, rng)
     return list(found.values())
@@ -308,4 +396,4 @@ def _shape(decision: Decision) -> tuple[object, ...]:
             tuple(extra.id for extra in decision.extras))
 
 
-__all__ = ["IsmctsAgent"]
+__all__ = ["LEVELS", "IsmctsAgent", "level"]

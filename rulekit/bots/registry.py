@@ -10,7 +10,7 @@ from typing import TypeGuard
 
 from rulekit.bots.agent import AgentLike, RandomAgent
 from rulekit.bots.heuristic import HeuristicAgent
-from rulekit.bots.ismcts import IsmctsAgent
+from rulekit.bots.ismcts import LEVELS, IsmctsAgent, level
 from rulekit.bots.process import ProcessAgent
 from rulekit.errors import UsageError, did_you_mean
 
@@ -18,6 +18,7 @@ BUILTIN_AGENTS: dict[str, Callable[..., AgentLike]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
     "ismcts": IsmctsAgent,
+    **{name: level(name) for name in LEVELS},
 }
 """The built-in agents by name, and how to make each."""
 
@@ -26,6 +27,7 @@ BUILTIN_PARAMETERS: dict[str, dict[str, type[int] | type[float]]] = {
     "heuristic": {"samples": int},
     "ismcts": {"iterations": int, "seconds": float, "depth": int, "exploration": float},
 }
+BUILTIN_PARAMETERS.update({name: BUILTIN_PARAMETERS["ismcts"] for name in LEVELS})
 """The parameters each built-in agent takes, with their types."""
 
 DEFAULT_AGENT = "random"

@@ -21,11 +21,16 @@ def largest_subset(decision: Decision, rng: random.Random) -> list[int]:
     """The positions of a largest subset of ``decision``'s items, taken in random order."""
     order = list(range(len(decision.items)))
     rng.shuffle(order)
+    return subset_in_order(decision, order, decision.max)
+
+
+def subset_in_order(decision: Decision, order: list[int], size: int) -> list[int]:
+    """The positions of at most ``size`` items, taken in ``order`` where the rules allow."""
     rules = [(limit, flags) for limit, flags in decision.spec.get("at_most", [])]
     used = [0] * len(rules)
     chosen: list[int] = []
     for i in order:
-        if len(chosen) >= decision.max:
+        if len(chosen) >= size:
             break
         if _take(i, rules, used):
             chosen.append(i)
@@ -96,4 +101,4 @@ def rollout(game: Game, state: State, rng: random.Random, depth: int) -> None:
         raise GameRuntimeError(f"a rollout failed: {type(exc).__name__}: {exc}") from exc
 
 
-__all__ = ["largest_option", "largest_subset", "rollout", "rollout_choice"]
+__all__ = ["largest_option", "largest_subset", "rollout", "rollout_choice", "subset_in_order"]

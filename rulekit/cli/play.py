@@ -11,14 +11,17 @@ def register(commands: Commands) -> None:
     play = commands.add_parser(
         "play", help="play a game at the terminal, against bots or each other",
         description="Play a pack at the terminal. By default you play the first role against "
-                    "ISMCTS bots; give several roles to people for a hot-seat game.")
+                    "the normal bot (about 1 s of thought per move); give several roles to "
+                    "people for a hot-seat game.")
     play.add_argument("pack", metavar="PACK", nargs="?", default=None,
                       help="a pack folder or a shipped pack id (with --resume: optional)")
     play.add_argument("--seat", action="append", default=[], metavar="ROLE=human|AGENT",
-                      help="who plays a role: human, a built-in agent (random, heuristic, "
-                           "ismcts[:iterations=N]) or package.module:Name (repeatable; if no seat "
-                           "is a person's, you play the first role not named; other roles: "
-                           "ismcts bots, ROLE=random for a random one)")
+                      help="who plays a role: human, a bot's level (easy: instant; normal: "
+                           "about 1 s a move; hard: about 3 s; or LEVEL:seconds=S), another "
+                           "built-in agent (random, heuristic, ismcts[:iterations=N]) or "
+                           "package.module:Name (repeatable; if no seat is a person's, you play "
+                           "the first role not named; other roles: normal bots, ROLE=easy for "
+                           "an easier one)")
     play.add_argument("--seed", type=seed, default=None, metavar="S",
                       help="seed of the game (default: a new secret one, shown when the game is "
                            "over)")

@@ -15,7 +15,7 @@ from rulekit.errors import UsageError, did_you_mean
 from rulekit.play.savefile import HUMAN
 
 SEAT_WORDS = AssignmentWords("--seat", "ROLE=human or ROLE=AGENT", "--seat", "seats")
-OPPONENT = "ismcts"  # who plays the roles no one was given in a new game
+OPPONENT = "normal"  # who plays the roles no one was given in a new game
 
 
 def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:

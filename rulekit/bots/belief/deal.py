@@ -68,13 +68,36 @@ class Deal:
 
 
 def _pools(game: Game, state: State, role: str) -> list[list[Place]]:
-    by_kind: dict[Kind, list[Place]] = {}
+    pools: dict[Kind, list[Place]] = {}
     for key, index, card, kind in _hidden_places(game, state, role):
-        by_kind.setdefault(kind, []).append(Place(key, index, card))
-    return [places for places in by_kind.values() if len(places) > 1]
+        pools.setdefault(kind, []).append(Place(key, index, card))
+    return [places for places in pools.values() if len(places) > 1]
 
 
 def _hidden_places(game: Game, state: State, role: str) -> Iterator[tuple[str, int, str, Kind]]:
+    """The cards ``role`` cannot see, where they lie, and the kind it may tell them by."""
+    merged = merged_kinds(game, state, role)
+    for key, index, card, kind in _unseen(game, state, role):
+        yield key, index, card, merged.get(kind, kind)
+
+
+def merged_kinds(game: Game, state: State, role: str) -> dict[Kind, Kind]:
+    """Each kind of card as ``role`` tells it: kinds that lie together in a pile it cannot see
+    are one (a shuffled deck shows no card's type)."""
+    parent: dict[Kind, Kind] = {}
+    first_in: dict[str, Kind] = {}  # a pile -> the kind of its first unseen card
+
+    def root(kind: Kind) -> Kind:
+        while parent.get(kind, kind) != kind:
+            kind = parent[kind]
+        return kind
+
+    for key, _, _, kind in _unseen(game, state, role):
+        parent[root(kind)] = root(first_in.setdefault(key, kind))
+    return {kind: root(kind) for kind in parent}
+
+
+def _unseen(game: Game, state: State, role: str) -> Iterator[tuple[str, int, str, Kind]]:
     kinds = game.layout.card_kind
     for key, own_shown in game.layout.hidden_piles[role]:
         for index, card in enumerate(state["zones"][key]):
@@ -102,7 +125,8 @@ def _texts(item: object) -> list[str]:
 
 def redeal(game: Game, state: State, role: str, rand: random.Random,
            deal: Deal | None = None) -> bool:
-    """Deal again, in place, the cards ``role`` cannot see. True if a named card moved."""
+    """Deal again, in place, the cards ``role`` cannot see. True if a named card moved or
+    another player is asked (its options may hang on the cards it now holds)."""
     if deal is None:
         deal = Deal(game, state, role)
     flat: list[str] = []
@@ -115,6 +139,8 @@ def redeal(game: Game, state: State, role: str, rand: random.Random,
     for key, plan in deal.piles:
         zones[key] = [flat[at] for at in plan]
     state["rng"] = rand.getrandbits(64)
+    if deal.pools and any(spec["player"] != role for spec in state["pending"]):
+        return True
     return any(zones[key][index] != card for key, index, card in deal.watched)
 
 

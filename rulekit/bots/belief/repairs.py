@@ -12,6 +12,7 @@ from rulekit.bots.belief.deal import (
     gather,
     hidden_cards,
     in_order,
+    merged_kinds,
     outside,
     relabel,
     relabel_id,
@@ -75,7 +76,9 @@ class Repairs:
         pinned = self._pinned.get(pos)
         if pinned is None:
             pinned = self._pinned[pos] = self._named_before(pos)
-        free.update({card: kind for card, kind in self.game.layout.card_kind.items()
+        merged = merged_kinds(self.game, state, self.role)
+        free.update({card: merged.get(kind, kind)
+                     for card, kind in self.game.layout.card_kind.items()
                      if card not in pinned and card not in free})
         return free
 
