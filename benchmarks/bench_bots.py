@@ -5,7 +5,7 @@
                                     [--self-play N]
 
 A name in a pair is ``default`` (the bot under test, ``--default``, any agent spec),
-``ismcts`` (``--ismcts``: today's search bot), ``heuristic``, ``random``, or ``scripted``:
+``ismcts`` (``--ismcts``), ``heuristic``, ``random``, any other agent spec, or ``scripted``:
 the scripted player of ``baselines.py`` for the pack and role (the greedy Car Chase player;
 Red Notice's deducing Jessah and careful Angela). The default pairs are the default bot
 against the scripted players, random and ``ismcts``, then the scripted players against each
@@ -104,7 +104,7 @@ def strength(pack: str, names: dict[str, str], pair: tuple[str, str], games: int
     rows = []
     for role in game.roles:
         other = next(r for r in game.roles if r != role)
-        a, b = (SCRIPTED[game.pack_id][seat] if name == "scripted" else names[name]
+        a, b = (SCRIPTED[game.pack_id][seat] if name == "scripted" else names.get(name, name)
                 for name, seat in zip(pair, (role, other), strict=True))
         progress = Progress(f"{pack} {a} ({role}) against {b}", games)
         result, wall, cpu = timed(lambda: simulate(
@@ -167,8 +167,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--games-rn", type=int, default=None, metavar="N",
                         help="games per role on Red Notice (default: --games)")
-    parser.add_argument("--default", default="ismcts",
-                        help="the bot under test: any agent spec (default ismcts)")
+    parser.add_argument("--default", default="normal",
+                        help="the bot under test: any agent spec (default normal, the table's)")
     parser.add_argument("--ismcts", default="ismcts", help="the ISMCTS agent spec")
     parser.add_argument("--pairs", default="default-scripted,default-random,default-ismcts,"
                                            "scripted-scripted,scripted-random")
