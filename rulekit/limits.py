@@ -27,6 +27,12 @@ MAX_TEXT_CHARS = 65_536
 MAX_LIST_ITEMS = 100_000
 """Most items of a list a game may make while it runs (more: a located run-time error)."""
 
+MAX_CODE_CHARS = 100_000
+"""Longest piece of effect code (a procedure's body, a condition...), in characters."""
+
+MAX_PACK_CODE_CHARS = 262_144
+"""Most characters of effect code in one pack, all its pieces together."""
+
 MAX_BLOCK_NESTING = 16
 """Most blocks (``{ ... }`` of ``if``, ``while``, ``for``...) inside one another in effect code."""
 
@@ -58,7 +64,8 @@ MAX_CHECK_STEPS = 1_000_000
 """Most steps the checks of one run of scenarios take in all: the steps of ``expect`` lines, and
 one per log line for each line or text of ``log_for``."""
 
-__all__ = ["MAX_BLOCK_NESTING", "MAX_CHECK_STEPS", "MAX_CODE_NESTING", "MAX_COPIES",
-           "MAX_EXPECT_CHARS", "MAX_FILE_BYTES", "MAX_INT", "MAX_LIST_ITEMS", "MAX_PATH_CHARS",
-           "MAX_SCENARIOS", "MAX_SCENARIO_BYTES", "MAX_SCENARIO_EXPECTS", "MAX_SCENARIO_FILES",
-           "MAX_SCENARIO_PARAMS", "MAX_SCENARIO_STEPS", "MAX_TEXT_CHARS", "MAX_YAML_VALUES"]
+__all__ = ["MAX_BLOCK_NESTING", "MAX_CHECK_STEPS", "MAX_CODE_CHARS", "MAX_CODE_NESTING",
+           "MAX_COPIES", "MAX_EXPECT_CHARS", "MAX_FILE_BYTES", "MAX_INT", "MAX_LIST_ITEMS",
+           "MAX_PACK_CODE_CHARS", "MAX_PATH_CHARS", "MAX_SCENARIOS", "MAX_SCENARIO_BYTES",
+           "MAX_SCENARIO_EXPECTS", "MAX_SCENARIO_FILES", "MAX_SCENARIO_PARAMS",
+           "MAX_SCENARIO_STEPS", "MAX_TEXT_CHARS", "MAX_YAML_VALUES"]

@@ -12,8 +12,10 @@ from rulekit.errors import PackError, PackErrors
 from rulekit.limits import (
     MAX_BLOCK_NESTING,
     MAX_CODE_NESTING,
+    MAX_CODE_CHARS,
     MAX_COPIES,
     MAX_FILE_BYTES,
+    MAX_PACK_CODE_CHARS,
     MAX_PATH_CHARS,
     MAX_YAML_VALUES,
 )
@@ -178,6 +180,29 @@ def test_a_file_of_too_many_values_is_refused_before_they_are_built(tmp_path: Pa
     assert error.location is not None and error.location.file.endswith("content.yaml")
     first_value = text.count("\n", 0, text.index("notes:")) + 2  # line of the first "- 1"
     assert error.location.line > first_value + MAX_YAML_VALUES - 200
+
+
+def test_a_piece_of_code_too_long_is_refused_at_its_start(tmp_path: Path) -> None:
+    code = "score += 1\n" * (MAX_CODE_CHARS // 11 + 1)
+    text = content(phases={"main": code})
+    (error,) = errors_of(write_pack(tmp_path / "p", text))
+    assert error.message == (f"this code is {len(code):,} characters long; the limit "
+                             f"is {MAX_CODE_CHARS:,}")
+    assert error.location is not None
+    assert (error.location.line, error.location.column) == locate(text, "score += 1")
+
+
+def test_the_code_of_a_pack_is_bounded_in_all(tmp_path: Path) -> None:
+    # Each piece is within its limit; together they pass the pack's.
+    piece = "score += 1\n" * (MAX_CODE_CHARS // 12)
+    count = MAX_PACK_CODE_CHARS // len(piece) + 1
+    procs = {f"p{i}": ("", piece.replace("1", str(i + 2), 1)) for i in range(count)}
+    text = content(procs=procs, phases={"main": "; ".join(f"p{i}()" for i in range(count))})
+    (error,) = errors_of(write_pack(tmp_path / "p", text))
+    assert error.message == (f"the pack's effect code passes {MAX_PACK_CODE_CHARS:,} "
+                             "characters here (the limit)")
+    assert error.location is not None
+    assert error.location.line == locate(text, f"score += {count + 1}")[0]
 
 
 def test_too_many_piles_name_the_limit(tmp_path: Path) -> None:

@@ -23,7 +23,13 @@ from rulekit.lang import nodes as n
 from rulekit.lang.nodemaker import NodeMaker, pos_of
 from rulekit.lang.syntaxhints import syntax_error
 from rulekit.lang.walk import every_node
-from rulekit.limits import MAX_BLOCK_NESTING, MAX_CODE_NESTING, MAX_INT, MAX_TEXT_CHARS
+from rulekit.limits import (
+    MAX_BLOCK_NESTING,
+    MAX_CODE_CHARS,
+    MAX_CODE_NESTING,
+    MAX_INT,
+    MAX_TEXT_CHARS,
+)
 from rulekit.source.datafiles import cache_dir
 from rulekit.source.snippet import Snippet
 
@@ -105,6 +111,10 @@ def _cache_file() -> str | bool:
 
 def _parse(snippet: Snippet, start: str) -> object:
     """The nodes of ``snippet`` by the grammar's rule ``start``."""
+    if len(snippet.text) > MAX_CODE_CHARS:
+        raise EffectSyntaxError(f"this code is {len(snippet.text):,} characters long; the limit "
+                                f"is {MAX_CODE_CHARS:,}", snippet.locate(1, 1),
+                                "split it into procedures or functions")
     try:
         tree = _lark().parse(snippet.text, start=start)
     except UnexpectedInput as exc:

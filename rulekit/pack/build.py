@@ -8,11 +8,19 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar, cast
 
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_checks
 from rulekit.engine.vm import Runtime
-from rulekit.errors import Location, PackError, PackFileError, SchemaError, did_you_mean
+from rulekit.errors import (
+    EffectSyntaxError,
+    Location,
+    PackError,
+    PackFileError,
+    SchemaError,
+    did_you_mean,
+)
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Body, Compiler
 from rulekit.lang.parser import parse_block, parse_expression
+from rulekit.limits import MAX_PACK_CODE_CHARS
 from rulekit.model.program import (
     INITIATIVE,
     MAIN,
@@ -81,8 +89,22 @@ class CodeBuilder:
         self.flow: FlowSpec = self.doc.data.get("flow", {})
         self.bodies: list[Body] = []
         self.function_trees: dict[str, n.Expr] = {}  # each function's checked body
+        self.code_chars = 0  # of the pieces parsed so far
+
+    def _within_limit(self, snippet: Snippet) -> bool:
+        """Count ``snippet``'s code; False, with an error the first time, past the pack's limit."""
+        before, self.code_chars = self.code_chars, self.code_chars + len(snippet.text)
+        if self.code_chars <= MAX_PACK_CODE_CHARS:
+            return True
+        if before <= MAX_PACK_CODE_CHARS:
+            self.errors.append(EffectSyntaxError(
+                f"the pack's effect code passes {MAX_PACK_CODE_CHARS:,} characters here (the "
+                "limit)", snippet.locate(1, 1), "describe less in code, or share procedures"))
+        return False
 
     def _parse(self, parse: Callable[[Snippet], T], snippet: Snippet) -> T | None:
+        if not self._within_limit(snippet):
+            return None
         try:
             return parse(snippet)
         except PackError as exc:
@@ -94,6 +116,8 @@ class CodeBuilder:
               base_of: Callable[[n.Pos], str | None] | None = None) -> None:
         """Parse and check one statement list; keep it for compiling."""
         told = {str(e) for e in self.errors} if "@" in name else set()  # a version told twice
+        if not self._within_limit(snippet):
+            return
         try:
             body = parse_block(snippet)
         except PackError as exc:
