@@ -11,8 +11,8 @@ import pytest
 from rulekit.errors import PackError, PackErrors
 from rulekit.limits import (
     MAX_BLOCK_NESTING,
-    MAX_CODE_NESTING,
     MAX_CODE_CHARS,
+    MAX_CODE_NESTING,
     MAX_COPIES,
     MAX_FILE_BYTES,
     MAX_PACK_CODE_CHARS,
