@@ -8,6 +8,8 @@ import pytest
 from helpers_cli import Run, runner
 from helpers_lang import content, write_pack
 
+from rulekit.limits import MAX_CODE_CHARS
+
 LONG = "x" * 100_000
 
 
@@ -29,7 +31,8 @@ def test_a_long_argument_is_cut_in_the_message(run: Run, argv: list[str]) -> Non
 
 
 def test_a_long_name_in_a_pack_is_cut_and_its_line_too(run: Run, tmp_path: Path) -> None:
-    folder = write_pack(tmp_path / "pack", content(setup=f"shuffle {LONG}"))
+    name = LONG[:MAX_CODE_CHARS - 100]  # as long as a piece of code may be
+    folder = write_pack(tmp_path / "pack", content(setup=f"shuffle {name}"))
     code, _, err = run("validate", folder)
     assert code == 1
     assert f"unknown zone '{'x' * 100}" in err and " more)…" in err
