@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulekit.engine.decisions import Decision
-from rulekit.errors import IllegalActionError, UsageError
+from rulekit.errors import IllegalActionError, RulekitError, UsageError
 from rulekit.pack.loader import load_pack, parse_params
 from rulekit.play import Session, new_seed, open_session
 from rulekit.play.savefile import HUMAN
@@ -55,6 +55,7 @@ class Room:
             self.tokens[secrets.token_urlsafe(TOKEN_BYTES)] = role
         self.tokens[secrets.token_urlsafe(TOKEN_BYTES)] = SPECTATOR
         self._shown: dict[tuple[str | None, bool], tuple[int, SeatView]] = {}
+        self.stopped: str | None = None  # why a bot stopped the game, which every page shows
         self.session.keeper.keep()
 
     @property
@@ -97,12 +98,18 @@ class Room:
                                        self._ask_number(role), context,
                                        NARROW_WIDTH if narrow else TEXT_WIDTH)
             self._shown[role, narrow] = (done, seen)
-            return seen
+            if self.stopped is None:
+                return seen
+            told = seen.copy()
+            told["result"], told["question"] = self.stopped, None
+            return told
 
     def answer(self, role: str, text: str) -> None:
         """Apply the answer of ``role``'s page, a JSON ``{"ask": N, "answer": ID}``."""
         ask, option_id = _parsed_answer(text)
         with self.lock:
+            if self.stopped is not None:
+                raise Refused(self.stopped)
             decision = self._asked(role)
             if decision is None:
                 raise Refused("Nothing is asked of you now: wait for your turn.")
@@ -123,9 +130,13 @@ class Room:
             session = self.session
             for decision in self.game.pending(session.state_now()):
                 bot = session.bots.get(decision.player)
-                if bot is not None:
-                    session.apply(decision.player, bot.decide(session.state_now(), decision),
-                                  bot)
+                if bot is not None and self.stopped is None:
+                    try:
+                        session.apply(decision.player,
+                                      bot.decide(session.state_now(), decision), bot)
+                    except RulekitError as exc:  # a broken bot: the game up to here is kept
+                        self.stopped = f"The game stopped: {exc.message}. It is saved."
+                        return False
                     session.keeper.keep()
                     return True
             return False
