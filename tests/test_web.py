@@ -173,7 +173,8 @@ def test_bots_play_their_seats_on_the_server(tmp_path: Path,
 
 
 def test_a_bot_that_fails_stops_the_game_on_every_page_saved(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agents_module: str) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agents_module: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
     room = new_room("carchase", [f"law={agents_module}:Broken"], [], seed=2)
     tokens = _tokens(room)
@@ -182,15 +183,18 @@ def test_a_bot_that_fails_stops_the_game_on_every_page_saved(
         seen = _next_view(fugitive)
         while room.stopped is None or seen["result"] is None:
             seen = _next_view(fugitive)
-        assert seen["result"].startswith(f"The game stopped: the bot of law ({agents_module}:"
-                                          "Broken) failed at the decision")
-        assert "broken on purpose" in seen["result"] and seen["result"].endswith("It is saved.")
-        assert "seed" not in seen["result"] and seen["question"] is None
+        # Only the role: the bot's question and error may quote what it alone knows.
+        assert seen["result"] == ("The game stopped: the bot of The Law failed. It is saved; "
+                                  "the server's output says why.")
+        assert seen["question"] is None
         fugitive.send_text(json.dumps({"ask": 1, "answer": "none"}))
         assert _next_error(fugitive) == seen["result"]  # nothing more is taken
         with client.websocket_connect("/ws/" + tokens[None]) as spectator:
             assert _next_view(spectator)["result"] == seen["result"]
     assert read_save(room.session.keeper.path).decisions == room.session.decisions
+    said = capsys.readouterr().err  # the server's terminal: the whole error
+    assert f"the bot of law ({agents_module}:Broken) failed at the decision" in said
+    assert "RuntimeError: broken on purpose" in said
 
 
 def test_serve_says_what_is_wrong_with_its_command_line(

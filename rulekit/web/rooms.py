@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import secrets
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -135,7 +136,13 @@ class Room:
                         session.apply(decision.player,
                                       bot.decide(session.state_now(), decision), bot)
                     except RulekitError as exc:  # a broken bot: the game up to here is kept
-                        self.stopped = f"The game stopped: {exc.message}. It is saved."
+                        # Its message may quote its question or its own error, which can tell
+                        # the bot's secrets: the pages get the role, the server's terminal all.
+                        print(f"rulekit serve: the game stopped: {exc.message}",
+                              file=sys.stderr)
+                        self.stopped = (f"The game stopped: the bot of "
+                                        f"{self.session.render.name(decision.player)} failed. "
+                                        "It is saved; the server's output says why.")
                         return False
                     session.keeper.keep()
                     return True
