@@ -249,28 +249,3 @@ def test_steps_count_within_one_call_and_never_past_their_number() -> None:
     # an escape's imposed step, then a free one: two steps of one call, not "step 1" twice
     assert any(text.endswith("escaping as The Smuggler, step 2 of 2") for text in said)
     assert any(text.startswith("Card ") and "Jessah's" in text for text in said)
-
-
-def test_a_decline_no_log_line_tells_is_told_in_the_packs_words() -> None:
-    from rulekit.engine.decisions import NONE_ID
-    from rulekit.play.render import Renderer
-
-    loaded = load_pack("rednotice")
-    game, render = loaded.game, Renderer.of(loaded)
-    told: dict[str, str] = {}
-    for seed in range(40):
-        state = game.new_game(seed)
-        rng = random.Random(seed)
-        while state["result"] is None and len(told) < 2:
-            decision = game.pending(state)[0]
-            if decision.prompt.startswith("Place a Barrier on a route") and decision.optional:
-                menu = render.menu(decision, game.observe(state, decision.player))
-                told[decision.prompt] = render.answer(menu, decision.option(NONE_ID))
-            options = [o for o in decision.options() if not o.id.startswith("!")]
-            state = game.apply(state, {decision.player: rng.choice(options)})
-        if len(told) == 2:
-            break
-    assert told["Place a Barrier on a route"] == "Jessah places no Barrier."  # (Roadworks)
-    # the Security's question has a line of its own in the rules: nothing in the pack's words
-    security = "Place a Barrier on a route or a Radar on a continent"
-    assert told[security] == f"Jessah declined: {security}"

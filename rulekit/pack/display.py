@@ -93,7 +93,6 @@ class Asking:
     ask: str | None = None
     options: str | None = None  # a row table naming the options
     key: str | None = None  # a card property the options are keyed by
-    declined: str | None = None  # told the chooser who declines: "{player} places no Barrier."
 
 
 @dataclass
@@ -173,7 +172,6 @@ class ChoiceSpec(TypedDict):
     ask: NotRequired[str]
     options: NotRequired[str]
     key: NotRequired[str]
-    declined: NotRequired[str]
 
 
 class DisplaySpec(TypedDict, total=False):
@@ -348,12 +346,7 @@ class _Reader:
             self.fail(f"unknown row table '{options}'", ("display", "choices", c, "options"),
                       did_you_mean(options, rows))
         self.card_property(entry.get("key"), ("display", "choices", c, "key"))
-        declined = entry.get("declined")
-        if declined is not None and template_keys(declined) not in ([], ["player"]):
-            self.fail("a declined text names only {player}", ("display", "choices", c,
-                                                               "declined"),
-                      'write "{player} places no Barrier."')
-        return Asking(entry["prompt"], entry.get("ask"), options, entry.get("key"), declined)
+        return Asking(entry["prompt"], entry.get("ask"), options, entry.get("key"))
 
     def context_template(self, proc: str, text: str, at: JsonPath) -> None:
         """Check a ``context:`` entry: a procedure, and a text of its parameters."""

@@ -87,10 +87,6 @@ def _applied(session: Session, role: str, menu: Menu, answer: Choice) -> bool:
     except IllegalActionError as exc:
         refuse(session, exc.message)
         return False
-    asking = session.render.display.asking(menu.decision.prompt)
-    if answer.option.id == NONE_ID and asking is not None and asking.declined:
-        # (no line of the pack tells it: the chooser is told, as their own answer)
-        session.screen.show(Text("  " + session.render.answer(menu, answer.option)))
     return True
 
 

@@ -370,13 +370,9 @@ class Renderer:
         return Text(self.game.format_event(event))
 
     def answer(self, menu: Menu, option: Option) -> str:
-        """``Name chose ...``: an answer as its menu named it. Declined: the pack's
-        ``declined`` text for the question, else ``Name declined: `` and the question."""
+        """``Name chose ...``: an answer as its menu named it, or ``Name declined: ...``."""
         name = self.name(menu.decision.player)
         if option.id == NONE_ID:
-            asking = self.display.asking(menu.decision.prompt)
-            if asking is not None and asking.declined:
-                return asking.declined.replace("{player}", name)
             return f"{name} declined: {self.table.prompt(menu.decision)}"
         if menu.subset and not option.id.startswith("!"):
             chosen = option.id.split("+")
