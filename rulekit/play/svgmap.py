@@ -21,6 +21,8 @@ LABEL_SPOTS = ((9, -6, "start"), (9, 15, "start"), (-9, -6, "end"), (-9, 15, "en
 ANCHOR_SHIFT = {"start": 0.0, "middle": 0.5, "end": 1.0}  # of a name's width, to its left
 CHAR = 6.6  # the width of a character of a name, roughly (12 px sans-serif)
 GREY = "#888"
+PAPER = "#fbfaf5"  # the picture's background
+HALO = f'stroke="{PAPER}" stroke-width="3" paint-order="stroke"'  # keeps a name legible on a route
 ROUTE_KEYS = ("id", "from", "to", "name")
 ROUTE_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65")
 SHADES = {"yellow": "#e0b400", "white": "#d8d8d8", "lightyellow": "#e0c860"}  # (too light)
@@ -39,7 +41,7 @@ def render_svg(game: Game) -> str:
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">',
            f"<title>{escape(game.pack_name)}</title>",
-           f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbfaf5"/>']
+           f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{PAPER}"/>']
     if not board.nodes:
         out.append(f'<text x="{MARGIN}" y="{MARGIN}">This pack has no map.</text>')
     styled, colours = _route_style(board)
@@ -291,7 +293,7 @@ def _places_svg(board: Board, at: dict[str, Point], drawn: list[Segment]) -> lis
                    f'stroke="#222"><title>{escape(name)}</title></circle>')
         tx, ty, anchor, box = _label(x, y, name, dots, taken, drawn)
         taken.append(box)
-        out.append(f'<text x="{tx:.1f}" y="{ty:.1f}" text-anchor="{anchor}">'
+        out.append(f'<text x="{tx:.1f}" y="{ty:.1f}" text-anchor="{anchor}" {HALO}>'
                    f"{escape(name)}</text>")
     return out
 
