@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import sys
 from collections.abc import Callable
@@ -10,8 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from rulekit.engine.draws import RandomChooser
+from rulekit.engine.game import Game
+from rulekit.engine.playout import playout
+from rulekit.pack.loader import load_pack
 from rulekit.report.collect import make_report
 from rulekit.sim.simulation import simulate
+from rulekit.sim.traces import ChoiceLog, Tracer, Traces
 
 Run = Callable[..., tuple[int, str, str]]
 PLANTED = Path(__file__).parent / "packs" / "planted"
@@ -62,6 +68,34 @@ def test_json_cards_give_each_card_its_impact_with_an_interval(run: Run) -> None
 def test_the_report_plays_the_games_simulate_plays() -> None:
     report = make_report("carchase", games=80, seed=5)
     assert report["runs"][0]["wins"] == simulate("carchase", games=80, seed=5).wins
+
+
+def _traced(game: Game, seed: int, by_steps: bool) -> Traces:
+    """The traces of one game of random seats, played out or played by steps."""
+    tracer = Tracer(game, Traces())
+    state = game.initial_state(seed, quiet=not by_steps)
+    trace = tracer.watch(state)
+    choosers = {role: RandomChooser(random.Random(f"{seed}:{role}")) for role in game.roles}
+    if by_steps:  # as agents other than random ones play: the log tells the trace
+        state["log"] = ChoiceLog(trace)
+        game.run(state)
+        while state["result"] is None:
+            game.apply(state, {d.player: choosers[d.player](d) for d in game.pending(state)},
+                       in_place=True)
+    else:  # as random seats play: the playout tells the trace
+        playout(game, state, choosers, record=False, told=trace.chose)
+    trace.settle()
+    tracer.traces.add(trace, state["result"]["winner"])
+    return tracer.traces
+
+
+@pytest.mark.parametrize(("pack", "games"), [("carchase", 30), ("rednotice", 3)])
+def test_a_game_is_traced_alike_played_out_or_by_steps(pack: str, games: int) -> None:
+    game = load_pack(pack).game
+    for seed in range(games):
+        played_out = _traced(game, seed, by_steps=False)
+        assert any(played_out.played.values()) and played_out.decided == 1
+        assert played_out == _traced(game, seed, by_steps=True), f"game {seed}"
 
 
 def test_workers_give_the_same_figures() -> None:
