@@ -16,8 +16,9 @@ from rulekit.engine.game import Game
 from rulekit.engine.playout import playout
 from rulekit.pack.loader import load_pack
 from rulekit.report.collect import make_report
+from rulekit.report.page import html_page
 from rulekit.sim.simulation import simulate
-from rulekit.sim.traces import ChoiceLog, Tracer, Traces
+from rulekit.sim.traces import TENSION_GAMES, ChoiceLog, Tracer, Traces
 
 Run = Callable[..., tuple[int, str, str]]
 PLANTED = Path(__file__).parent / "packs" / "planted"
@@ -142,6 +143,19 @@ def test_tension_shows_where_the_winner_led(run: Run) -> None:
     assert first["winner"]["games"] == 100
     assert sum(tension["settled"].values()) == 100
     assert 0 <= tension["decided_early_rate"] <= 1
+
+
+def test_tension_comes_from_the_first_games_of_each_run() -> None:
+    report = make_report("carchase", games=TENSION_GAMES + 60, seed=4)
+    first = make_report("carchase", games=TENSION_GAMES, seed=4)
+    tension = report["tension"]
+    assert tension is not None and tension == first["tension"]
+    assert (tension["sampled"], tension["sample_per_run"]) == (TENSION_GAMES, TENSION_GAMES)
+    assert report["cards"] != first["cards"]  # the cards count every game
+    assert make_report("carchase", games=TENSION_GAMES + 60, seed=4, workers=2)["tension"] \
+        == tension
+    assert (f"in the first {TENSION_GAMES} games ({tension['games']} of them with a winner)"
+            in html_page(report))
 
 
 def test_zero_games_say_what_is_missing(run: Run, tmp_path: Path) -> None:

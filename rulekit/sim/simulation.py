@@ -47,7 +47,7 @@ from rulekit.sim.execution import (
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
-from rulekit.sim.traces import ChoiceLog, Tracer, Traces
+from rulekit.sim.traces import TENSION_GAMES, ChoiceLog, Tracer, Traces
 
 DEFAULT_MAX_ROUNDS = 1000
 MAX_GAMES = 1_000_000_000  # games of one run (or of one row of a sweep)
@@ -205,9 +205,12 @@ def play_chunk(job: Job, start: int, stop: int) -> Tally:
     """Play games ``start`` to ``stop - 1`` of ``job``, in any process."""
     game, agents = prepared(job)
     tally = Tally({role: 0 for role in game.roles}, traces=Traces() if job.traced else None)
-    tracer = None if tally.traces is None else Tracer(game, tally.traces)
+    tracers: tuple[Tracer | None, Tracer | None] = (None, None)
+    if tally.traces is not None:  # positions are evaluated in the first games only
+        tracers = (Tracer(game, tally.traces), Tracer(game, tally.traces, positions=False))
     names = {role: agent_name(spec) for role, spec in job.agents}
     for index in range(start, stop):
+        tracer = tracers[index >= TENSION_GAMES]
         tally.add(play_game(game, derive(job.seed, index), agents, job.max_rounds, tracer,
                             names))
     return tally

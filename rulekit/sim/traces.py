@@ -5,7 +5,7 @@ a game is played step by step). A card is *played* in a phase ("setup" before th
 its owner chooses it from a hand (a pile of that role that only it sees) in that phase and it
 leaves that pile before the owner's first choice of a later round (or the end). Plays are
 counted per phase, so a card thrown away in one phase stands apart from the same card played
-in another.
+in another. Positions are evaluated in the first :data:`TENSION_GAMES` games of a run only.
 :class:`Traces` holds the counts of many games; traces merge exactly in any order.
 """
 
@@ -22,6 +22,7 @@ from rulekit.engine.state import Event, State
 from rulekit.engine.vm import Runtime
 
 STEPS = 100  # evaluations are counted in hundredths
+TENSION_GAMES = 200  # the games of a run whose positions are evaluated: the first, by index
 
 Evaluate = Callable[[State], list[float]]
 Key = TypeVar("Key")
@@ -95,6 +96,7 @@ class Traces:
     changes: dict[int, int] = field(default_factory=dict)  # lead changes -> games
     early: int = 0  # games whose winner led for good from the first half of its rounds
     decided: int = 0  # games with a winner and at least one position
+    sampled: int = 0  # games whose positions were evaluated, with a winner or not
     evaluation: str = ""  # "pack" (its flow.evaluate) or "owned" (see evaluation())
 
     def add(self, trace: GameTrace, winner: str | None) -> None:
@@ -107,6 +109,9 @@ class Traces:
             if winner == role:
                 self.held_won[role].update(cards)
                 self.played_won[role].update(played)
+        if trace.evaluate is None:
+            return
+        self.sampled += 1
         if winner is not None and trace.points:
             self._add_positions(trace, winner)
 
@@ -145,6 +150,7 @@ class Traces:
         self.evaluation = self.evaluation or other.evaluation
         self.early += other.early
         self.decided += other.decided
+        self.sampled += other.sampled
 
 
 def _add(counts: dict[Key, int], more: dict[Key, int]) -> None:
@@ -153,9 +159,12 @@ def _add(counts: dict[Key, int], more: dict[Key, int]) -> None:
 
 
 class Tracer:
-    """What tracing the games of one pack needs, worked out once; and their ``traces``."""
+    """What tracing the games of one pack needs, worked out once; and their ``traces``.
 
-    def __init__(self, game: Game, traces: Traces) -> None:
+    Unless ``positions``, the positions of its games are not evaluated.
+    """
+
+    def __init__(self, game: Game, traces: Traces, positions: bool = True) -> None:
         self.traces = traces
         traces.evaluation = "pack" if game.program.evaluate else "owned"
         self.roles = list(game.roles)
@@ -164,7 +173,7 @@ class Tracer:
             if place.owner in self.hands and place.visibility == "owner":
                 self.hands[place.owner].append(place.key)
         self.copies = any("#" in card for card in game.layout.card_kind)
-        self.evaluate = evaluation(game)
+        self.evaluate = evaluation(game) if positions else None
 
     def watch(self, state: State) -> GameTrace:
         """A trace of the game of ``state``, which has not started."""
@@ -184,13 +193,15 @@ class GameTrace:
         # (role, card, its hand, round, phase) of the cards chosen from a hand, not yet settled
         self.chosen: list[tuple[str, str, str, int, str]] = []
         self.round = -1
+        self.evaluate = tracer.evaluate
         self.points: list[tuple[int, list[float]]] = []  # (round, evaluation of each role)
 
     def chose(self, role: str, value: object, round_: int) -> None:
         """Read ``role``'s answer ``value``, given in round ``round_``."""
         if round_ != self.round:
             self.round = round_
-            self.points.append((round_, self.tracer.evaluate(self.state)))
+            if self.evaluate is not None:
+                self.points.append((round_, self.evaluate(self.state)))
         if self.chosen:
             self.settle(role)
         zones, phase = self.zones, self.state["phase"] or "setup"
@@ -236,5 +247,5 @@ class ChoiceLog(list[Event]):
             self.trace.chose(event["player"], event["value"], event["round"])
 
 
-__all__ = ["ChoiceLog", "Counts", "GameTrace", "Plays", "Tracer", "Traces", "card_name",
-           "evaluation"]
+__all__ = ["TENSION_GAMES", "ChoiceLog", "Counts", "GameTrace", "Plays", "Tracer", "Traces",
+           "card_name", "evaluation"]
