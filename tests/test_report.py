@@ -176,6 +176,20 @@ def test_a_pack_without_cards_in_hands_says_so(run: Run, duel_pack: Path) -> Non
     assert report["tension"]["evaluation"] == "owned"  # the duel pack has no evaluate:
 
 
+def test_a_pack_whose_games_end_in_draws_has_no_tension(
+        run: Run, make_pack: Callable[..., Path]) -> None:
+    wins = ('  after_rounds: |\n    if points[red] > points[blue] { win red "Red has more points" }'
+            '\n    if points[blue] > points[red] { win blue "Blue has more points" }\n')
+    drawn = make_pack(replace={"game.yaml": (wins, "")})
+    for games in (20, TENSION_GAMES + 1):
+        code, out, _ = run("report", drawn, "-n", str(games), "--json")
+        report = json.loads(out)
+        among = f" among the first {TENSION_GAMES} of a run" if games > TENSION_GAMES else ""
+        assert code == 0 and report["tension"] is None and report["runs"][0]["draws"] == games
+        assert f"no game ended with a winner{among}: there is no tension to show" \
+            in report["missing"]
+
+
 def test_a_sweep_of_one_value_says_so(run: Run, tmp_path: Path) -> None:
     code, out, _ = run("report", "carchase", "-n", "20", "--sweep", "turns=3", "--json",
                        "-o", tmp_path / "r.html")

@@ -72,7 +72,8 @@ def _lengths(report: ReportDict) -> str:
 def _tension(report: ReportDict) -> str:
     shape = report["tension"]
     if shape is None:
-        return "<p class=note>No game ended with a winner: there is no tension to show.</p>"
+        return ("<p class=note>No game whose positions were evaluated ended with a winner: "
+                "there is no tension to show.</p>")
     first = f"the first {min(shape['sample_per_run'], report['games'])} games"
     if len(report["runs"]) > 1:
         first += " of each run"
