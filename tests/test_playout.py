@@ -171,6 +171,27 @@ def test_a_playout_that_records_no_choices_is_the_same_game(
             f"game {seed} differs"
 
 
+@pytest.mark.parametrize(("pack", "games"), [("carchase", 30), ("rednotice", 6), ("lists", 20)])
+def test_told_hears_each_answer_the_log_records(pack: str, games: int, tmp_path: Path) -> None:
+    """As a designer's report listens: ``told`` hears the answers a recorded log holds, in
+    order, when nothing is recorded."""
+    game = load(tmp_path, LISTS_PACK).game if pack == "lists" else load_pack(pack).game
+    for seed in range(games):
+        for choosers in (random_choosers, samplers):
+            recorded = game.initial_state(seed, quiet=True)
+            playout(game, recorded, choosers(seed, game))
+            logged = [(e["player"], e["value"], e["round"]) for e in recorded["log"]
+                      if "value" in e]
+            heard: list[tuple[str, object, int]] = []
+
+            def told(role: str, value: object, round_: int,
+                     heard: list[tuple[str, object, int]] = heard) -> None:
+                heard.append((role, list(value) if isinstance(value, list) else value, round_))
+            playout(game, game.initial_state(seed, quiet=True), choosers(seed, game),
+                    record=False, told=told)
+            assert logged and heard == logged, f"game {seed}"
+
+
 def test_playouts_of_loops_and_lists(tmp_path: Path) -> None:
     game = load(tmp_path, LISTS_PACK).game
     for seed in range(20):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import sys
 from collections.abc import Callable
@@ -10,8 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from rulekit.engine.draws import RandomChooser
+from rulekit.engine.game import Game
+from rulekit.engine.playout import playout
+from rulekit.pack.loader import load_pack
 from rulekit.report.collect import make_report
+from rulekit.report.page import html_page
 from rulekit.sim.simulation import simulate
+from rulekit.sim.traces import TENSION_GAMES, ChoiceLog, Tracer, Traces
 
 Run = Callable[..., tuple[int, str, str]]
 PLANTED = Path(__file__).parent / "packs" / "planted"
@@ -64,6 +71,34 @@ def test_the_report_plays_the_games_simulate_plays() -> None:
     assert report["runs"][0]["wins"] == simulate("carchase", games=80, seed=5).wins
 
 
+def _traced(game: Game, seed: int, by_steps: bool) -> Traces:
+    """The traces of one game of random seats, played out or played by steps."""
+    tracer = Tracer(game, Traces())
+    state = game.initial_state(seed, quiet=not by_steps)
+    trace = tracer.watch(state)
+    choosers = {role: RandomChooser(random.Random(f"{seed}:{role}")) for role in game.roles}
+    if by_steps:  # as agents other than random ones play: the log tells the trace
+        state["log"] = ChoiceLog(trace)
+        game.run(state)
+        while state["result"] is None:
+            game.apply(state, {d.player: choosers[d.player](d) for d in game.pending(state)},
+                       in_place=True)
+    else:  # as random seats play: the playout tells the trace
+        playout(game, state, choosers, record=False, told=trace.chose)
+    trace.settle()
+    tracer.traces.add(trace, state["result"]["winner"])
+    return tracer.traces
+
+
+@pytest.mark.parametrize(("pack", "games"), [("carchase", 30), ("rednotice", 3)])
+def test_a_game_is_traced_alike_played_out_or_by_steps(pack: str, games: int) -> None:
+    game = load_pack(pack).game
+    for seed in range(games):
+        played_out = _traced(game, seed, by_steps=False)
+        assert any(played_out.played.values()) and played_out.decided == 1
+        assert played_out == _traced(game, seed, by_steps=True), f"game {seed}"
+
+
 def test_workers_give_the_same_figures() -> None:
     one = make_report("carchase", games=60, seed=2)
     two = make_report("carchase", games=60, seed=2, workers=2)
@@ -110,6 +145,19 @@ def test_tension_shows_where_the_winner_led(run: Run) -> None:
     assert 0 <= tension["decided_early_rate"] <= 1
 
 
+def test_tension_comes_from_the_first_games_of_each_run() -> None:
+    report = make_report("carchase", games=TENSION_GAMES + 60, seed=4)
+    first = make_report("carchase", games=TENSION_GAMES, seed=4)
+    tension = report["tension"]
+    assert tension is not None and tension == first["tension"]
+    assert (tension["sampled"], tension["sample_per_run"]) == (TENSION_GAMES, TENSION_GAMES)
+    assert report["cards"] != first["cards"]  # the cards count every game
+    assert make_report("carchase", games=TENSION_GAMES + 60, seed=4, workers=2)["tension"] \
+        == tension
+    assert (f"in the first {TENSION_GAMES} games ({tension['games']} of them with a winner)"
+            in html_page(report))
+
+
 def test_zero_games_say_what_is_missing(run: Run, tmp_path: Path) -> None:
     target = tmp_path / "r.html"
     code, out, _ = run("report", "carchase", "-n", "0", "--json", "-o", target)
@@ -126,6 +174,20 @@ def test_a_pack_without_cards_in_hands_says_so(run: Run, duel_pack: Path) -> Non
     assert code == 0 and report["cards"] == []
     assert any(text.startswith("no card was held in a hand") for text in report["missing"])
     assert report["tension"]["evaluation"] == "owned"  # the duel pack has no evaluate:
+
+
+def test_a_pack_whose_games_end_in_draws_has_no_tension(
+        run: Run, make_pack: Callable[..., Path]) -> None:
+    wins = ('  after_rounds: |\n    if points[red] > points[blue] { win red "Red has more points" }'
+            '\n    if points[blue] > points[red] { win blue "Blue has more points" }\n')
+    drawn = make_pack(replace={"game.yaml": (wins, "")})
+    for games in (20, TENSION_GAMES + 1):
+        code, out, _ = run("report", drawn, "-n", str(games), "--json")
+        report = json.loads(out)
+        among = f" among the first {TENSION_GAMES} of a run" if games > TENSION_GAMES else ""
+        assert code == 0 and report["tension"] is None and report["runs"][0]["draws"] == games
+        assert f"no game ended with a winner{among}: there is no tension to show" \
+            in report["missing"]
 
 
 def test_a_sweep_of_one_value_says_so(run: Run, tmp_path: Path) -> None:

@@ -35,6 +35,8 @@ Subset = tuple[int, list[object], str, int, int, list[Rule]]
 SpecMaker = Callable[[Runtime, Locals], Spec]
 Watch = Callable[[State, list[Spec]], None]
 """Told of the first decisions a playout waits for, before they are answered."""
+Told = Callable[[str, object, int], None]
+"""Told of each answer as it is written, as a log would be: its player, value and round."""
 
 
 # A round that asks this many decisions is stalled: agents may loop for ever.
@@ -59,11 +61,11 @@ class PlayoutRuntime(Runtime):
     """A runtime that answers each decision where it is asked."""
 
     __slots__ = ("choosers", "decisions", "game", "last_round", "record", "rngs", "round_first",
-                 "round_seen", "watch")
+                 "round_seen", "told", "watch")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
                  max_rounds: int | None = None, watch: Watch | None = None,
-                 record: bool = True) -> None:
+                 record: bool = True, told: Told | None = None) -> None:
         super().__init__(game.program, state, game.step_budget)
         self.game = game
         self.runs = game.program.runs
@@ -74,6 +76,7 @@ class PlayoutRuntime(Runtime):
         self.last_round = sys.maxsize if max_rounds is None else max_rounds
         self.watch = watch
         self.record = record  # whether random seats' answers go into the log
+        self.told = told
         self.decisions = 0
         self.round_seen = state["round"]  # the round played, and the decisions before it
         self.round_first = 0
@@ -155,6 +158,8 @@ class PlayoutRuntime(Runtime):
             self.answer(locals_, [make])
             return
         value = locals_[slot] = items[drawn] if drawn >= 0 else None
+        if self.told is not None:
+            self.told(role, value, self.state["round"])
         if self.record:
             option_id = option_ids(items, self.program.plain_ids)[drawn] if drawn >= 0 \
                 else NONE_ID
@@ -189,6 +194,8 @@ class PlayoutRuntime(Runtime):
                     ids = option_ids(items, self.program.plain_ids)
                     option_id = "+".join([ids[i] for i in positions]) or NONE_ID
             locals_[slot] = value
+            if self.told is not None:
+                self.told(role, value, self.state["round"])
             if self.record:
                 event = logged_choice_event if self.logging else choice_event
                 self.log.append(event(role, option_id, value, self.state["round"]))
@@ -250,8 +257,11 @@ class PlayoutRuntime(Runtime):
             if option_id[:1] == "!":
                 return self._anytime(spec["player"], option_id)
         event = logged_choice_event if self.logging else choice_event
+        told = self.told
         for spec, (option_id, value) in zip(waiting, answers, strict=True):
             locals_[spec["slot"]] = value
+            if told is not None:
+                told(spec["player"], value, state["round"])
             if option_id:
                 self.log.append(event(spec["player"], option_id, value, state["round"]))
         return None
@@ -329,20 +339,21 @@ def _surely_open(choices: tuple[Subset, ...], rngs: Mapping[str, random.Random])
 
 def playout(game: Game, state: State, choosers: Mapping[str, Chooser],
             max_rounds: int | None = None, watch: Watch | None = None, *,
-            record: bool = True) -> tuple[int, str | None]:
+            record: bool = True, told: Told | None = None) -> tuple[int, str | None]:
     """Play ``state`` on in place, to its end, to a round past ``max_rounds`` or to a stall.
 
     Returns the count of decisions taken and why the game was stopped early, if it was (a
     round that asked :data:`MAX_ROUND_DECISIONS` decisions is stalled). Such a stopped state is
     for reading, not resuming. ``watch`` sees the first pending decisions
     before they are answered. Unless ``record``, random seats' answers stay out of the log.
+    ``told`` hears every answer where the log would record it.
     """
     decisions = 0
     if state["committed"]:  # some players have answered: the others answer first
         answers = {d.player: choosers[d.player](d) for d in game.pending(state)}
         game.apply(state, answers, in_place=True)
         decisions = len(answers)
-    runtime = PlayoutRuntime(game, state, choosers, max_rounds, watch, record)
+    runtime = PlayoutRuntime(game, state, choosers, max_rounds, watch, record, told)
     try:
         if state["pending"]:
             waiting, state["pending"] = state["pending"], []
@@ -357,5 +368,5 @@ def playout(game: Game, state: State, choosers: Mapping[str, Chooser],
     return decisions + runtime.decisions, None
 
 
-__all__ = ["MAX_ROUND_DECISIONS", "Capped", "Chooser", "PlayoutRuntime", "Watch", "playout",
-           "stalled"]
+__all__ = ["MAX_ROUND_DECISIONS", "Capped", "Chooser", "PlayoutRuntime", "Told", "Watch",
+           "playout", "stalled"]

@@ -9,7 +9,7 @@ from rulekit.report.figures import ReportDict, card_rows, skill, tension
 from rulekit.sim.execution import AgentSpec, Progress
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.simulation import DEFAULT_MAX_ROUNDS, simulate, sweep
-from rulekit.sim.traces import Traces
+from rulekit.sim.traces import TENSION_GAMES, Traces
 
 
 def make_report(pack_ref: str | Path, params: Mapping[str, str | int] | None = None,
@@ -52,7 +52,7 @@ def make_report(pack_ref: str | Path, params: Mapping[str, str | int] | None = N
             "cards": cards, "tension": shape,
             "skill": None if matches is None else skill(strong, weak, matches, roles),
             "missing": _missing(played, len(results), bool(keys), bool(cards), shape is not None,
-                                skill_games)}
+                                skill_games, games > TENSION_GAMES)}
 
 
 def _skill_matches(pack_ref: str | Path, params: Mapping[str, str | int] | None,
@@ -69,8 +69,11 @@ def _skill_matches(pack_ref: str | Path, params: Mapping[str, str | int] | None,
 
 
 def _missing(games: int, runs: int, swept: bool, cards: bool, shaped: bool,
-             skill_games: int) -> list[str]:
-    """What the report cannot show, each with what to do."""
+             skill_games: int, sampled: bool) -> list[str]:
+    """What the report cannot show, each with what to do.
+
+    ``sampled``: the positions of some games were not evaluated.
+    """
     missing = []
     if games == 0:
         missing.append("no games were played: give --games N with N of 1 or more")
@@ -78,7 +81,8 @@ def _missing(games: int, runs: int, swept: bool, cards: bool, shaped: bool,
         missing.append("no card was held in a hand (a pile of one role that only it sees): "
                        "the pack has no cards to rate")
     if games and not shaped:
-        missing.append("no game ended with a winner: there is no tension to show")
+        among = f" among the first {TENSION_GAMES} of a run" if sampled else ""
+        missing.append(f"no game ended with a winner{among}: there is no tension to show")
     if swept and runs == 1:
         missing.append("the sweep has one value: give two or more to compare them")
     if skill_games == 0:

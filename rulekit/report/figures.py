@@ -9,7 +9,7 @@ from typing import TypedDict
 
 from rulekit.sim.result import ResultDict, SimulationResult
 from rulekit.sim.stats import quantile, wilson_interval
-from rulekit.sim.traces import STEPS, Traces
+from rulekit.sim.traces import STEPS, TENSION_GAMES, Traces
 
 FLAG = 0.05  # a card is flagged when its interval misses the base rate by this much or more
 
@@ -53,10 +53,13 @@ class TensionRound(TypedDict):
 
 
 class TensionDict(TypedDict):
-    """How the position moved over the rounds of games with a winner."""
+    """How the position moved over the rounds of games with a winner, in the first games of
+    each run."""
 
     evaluation: str  # "pack" (its flow.evaluate) or "owned" (the generic fallback)
-    games: int
+    sample_per_run: int  # the positions of at most this many games of each run are evaluated
+    sampled: int  # games whose positions were evaluated: the first of each run, by index
+    games: int  # those of them with a winner, which the figures describe
     rounds: list[TensionRound]
     settled: dict[str, int]  # round the winner's lead became permanent -> games ("0": never)
     lead_changes: dict[str, int]  # lead changes -> games
@@ -158,7 +161,8 @@ def tension(traces: Traces) -> TensionDict | None:
     rounds = sorted({round_ for round_, _ in sides})
     changes = sum(k * n for k, n in traces.changes.items())
     return {
-        "evaluation": traces.evaluation, "games": traces.decided,
+        "evaluation": traces.evaluation, "sample_per_run": TENSION_GAMES,
+        "sampled": traces.sampled, "games": traces.decided,
         "rounds": [{"round": r, "winner": _spread(sides.get((r, 1), {})),
                     "loser": _spread(sides.get((r, 0), {}))} for r in rounds],
         "settled": {str(k): n for k, n in sorted(traces.settled.items())},

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rulekit.authoring.files import write_text_atomic
 from rulekit.report import charts
-from rulekit.report.figures import CardRow, ReportDict, SkillDict, TensionDict
+from rulekit.report.figures import CardRow, ReportDict, SkillDict
 from rulekit.sim.result import ResultDict
 from rulekit.sim.stats import LengthSummary
 
@@ -69,9 +69,14 @@ def _lengths(report: ReportDict) -> str:
     return charts.lengths(report) + _table(head, rows)
 
 
-def _tension(shape: TensionDict | None) -> str:
+def _tension(report: ReportDict) -> str:
+    shape = report["tension"]
     if shape is None:
-        return "<p class=note>No game ended with a winner: there is no tension to show.</p>"
+        return ("<p class=note>No game whose positions were evaluated ended with a winner: "
+                "there is no tension to show.</p>")
+    first = f"the first {min(shape['sample_per_run'], report['games'])} games"
+    if len(report["runs"]) > 1:
+        first += " of each run"
     source = ("the pack's <code>evaluate:</code>" if shape["evaluation"] == "pack" else
               "the share of cards and numbers each role owns (the pack declares no "
               "<code>evaluate:</code>)")
@@ -80,7 +85,8 @@ def _tension(shape: TensionDict | None) -> str:
                for a, b, count in LengthSummary.of(by_round).bins]
     settled.append(["not before the last round", str(shape["settled"].get("0", 0))])
     return (f"<p class=note>Position evaluated by {source} at the start of each round, in "
-            f"{shape['games']} games with a winner.</p>" + charts.tension_curves(shape)
+            f"{first} ({shape['games']} of them with a winner).</p>"
+            + charts.tension_curves(shape)
             + f"<p>Decided early (the winner led for good from the first half of the game): "
             f"<b>{_pct(shape['decided_early_rate'])}</b> ({_ci(shape['decided_early_ci95'])})."
             f" Lead changes per game: <b>{shape['mean_lead_changes']:.2f}</b> on average.</p>"
@@ -135,7 +141,7 @@ def html_page(report: ReportDict) -> str:
     if report["runs"] and report["runs"][0]["games"]:
         parts += ["<h2>Who wins</h2>", _outcomes(report),
                   "<h2>How long, how games end</h2>", _lengths(report),
-                  "<h2>Tension</h2>", _tension(report["tension"]),
+                  "<h2>Tension</h2>", _tension(report),
                   "<h2>Skill</h2>", _skill(report["skill"]),
                   "<h2>Cards, by impact</h2>",
                   "<p class=note>A card is played in a phase when its owner chooses it from a "

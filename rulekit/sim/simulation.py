@@ -26,7 +26,7 @@ from rulekit.bots.registry import DEFAULT_AGENT
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
-from rulekit.engine.playout import Chooser, playout, stalled
+from rulekit.engine.playout import Chooser, Told, playout, stalled
 from rulekit.engine.rng import derive
 from rulekit.engine.state import Spec, State
 from rulekit.engine.vm import Runtime
@@ -47,7 +47,7 @@ from rulekit.sim.execution import (
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
-from rulekit.sim.traces import Tracer, Traces
+from rulekit.sim.traces import TENSION_GAMES, ChoiceLog, Tracer, Traces
 
 DEFAULT_MAX_ROUNDS = 1000
 MAX_GAMES = 1_000_000_000  # games of one run (or of one row of a sweep)
@@ -119,8 +119,10 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
         choosers = _choosers(game, seed, loaded, state, {**named, **(names or {})})
         if quiet:
             decisions, stop = _play_quietly(game, state, choosers, max_rounds, opening,
-                                            trace is not None)
+                                            None if trace is None else trace.chose)
         else:
+            if trace is not None:
+                state["log"] = ChoiceLog(trace)
             decisions, stop = _play_steps(game, state, choosers, max_rounds, opening)
         last = initiative(game, state)
     first, holder = opening.seen or (None, last)
@@ -160,12 +162,13 @@ def initiative(game: Game, state: State) -> str | None:
 
 
 def _play_quietly(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
-                  opening: _Opening, record: bool) -> tuple[int, Stop]:
+                  opening: _Opening, told: Told | None) -> tuple[int, Stop]:
     """Play ``state`` out in place, logging no line: the decisions taken, and any stop.
 
-    Random seats' choices are logged if ``record``.
+    ``told`` hears every answer; random seats' answers stay out of the log.
     """
-    decisions, stop = playout(game, state, choosers, max_rounds, opening, record=record)
+    decisions, stop = playout(game, state, choosers, max_rounds, opening, record=False,
+                              told=told)
     return decisions, None if stop is None else (min(state["round"], max_rounds), stop)
 
 
@@ -202,9 +205,12 @@ def play_chunk(job: Job, start: int, stop: int) -> Tally:
     """Play games ``start`` to ``stop - 1`` of ``job``, in any process."""
     game, agents = prepared(job)
     tally = Tally({role: 0 for role in game.roles}, traces=Traces() if job.traced else None)
-    tracer = None if tally.traces is None else Tracer(game, tally.traces)
+    tracers: tuple[Tracer | None, Tracer | None] = (None, None)
+    if tally.traces is not None:  # positions are evaluated in the first games only
+        tracers = (Tracer(game, tally.traces), Tracer(game, tally.traces, positions=False))
     names = {role: agent_name(spec) for role, spec in job.agents}
     for index in range(start, stop):
+        tracer = tracers[index >= TENSION_GAMES]
         tally.add(play_game(game, derive(job.seed, index), agents, job.max_rounds, tracer,
                             names))
     return tally

@@ -1,10 +1,11 @@
 """What a designer's report reads from each game as it is played: cards played, positions.
 
-A :class:`GameTrace` is a game's log that reads each choice as it is added (a quiet game still
-records choices). A card is *played* in a phase ("setup" before the first) when its owner
-chooses it from a hand (a pile of that role that only it sees) in that phase and it leaves
-that pile before the owner's first choice of a later round (or the end). Plays are counted per
-phase, so a card thrown away in one phase stands apart from the same card played in another.
+A :class:`GameTrace` is told each choice as it is made (by a playout, or by the game's log when
+a game is played step by step). A card is *played* in a phase ("setup" before the first) when
+its owner chooses it from a hand (a pile of that role that only it sees) in that phase and it
+leaves that pile before the owner's first choice of a later round (or the end). Plays are
+counted per phase, so a card thrown away in one phase stands apart from the same card played
+in another. Positions are evaluated in the first :data:`TENSION_GAMES` games of a run only.
 :class:`Traces` holds the counts of many games; traces merge exactly in any order.
 """
 
@@ -21,6 +22,7 @@ from rulekit.engine.state import Event, State
 from rulekit.engine.vm import Runtime
 
 STEPS = 100  # evaluations are counted in hundredths
+TENSION_GAMES = 200  # the games of a run whose positions are evaluated: the first, by index
 
 Evaluate = Callable[[State], list[float]]
 Key = TypeVar("Key")
@@ -94,6 +96,7 @@ class Traces:
     changes: dict[int, int] = field(default_factory=dict)  # lead changes -> games
     early: int = 0  # games whose winner led for good from the first half of its rounds
     decided: int = 0  # games with a winner and at least one position
+    sampled: int = 0  # games whose positions were evaluated, with a winner or not
     evaluation: str = ""  # "pack" (its flow.evaluate) or "owned" (see evaluation())
 
     def add(self, trace: GameTrace, winner: str | None) -> None:
@@ -106,13 +109,16 @@ class Traces:
             if winner == role:
                 self.held_won[role].update(cards)
                 self.played_won[role].update(played)
+        if trace.evaluate is None:
+            return
+        self.sampled += 1
         if winner is not None and trace.points:
             self._add_positions(trace, winner)
 
     def _add_positions(self, trace: GameTrace, winner: str) -> None:
-        roles = trace.tracer.roles
+        roles, points = trace.tracer.roles, trace.points
         leaders = []
-        for round_, values in trace.points:
+        for round_, values in points:
             for role, value in zip(roles, values, strict=True):
                 key = (round_, int(role == winner), round(value * STEPS))
                 self.positions[key] = self.positions.get(key, 0) + 1
@@ -124,9 +130,9 @@ class Traces:
         since = len(leaders)
         while since > 0 and leaders[since - 1] == winner:
             since -= 1
-        settled = trace.points[since][0] if since < len(leaders) else 0
+        settled = points[since][0] if since < len(leaders) else 0
         self.settled[settled] = self.settled.get(settled, 0) + 1
-        last = trace.points[-1][0]
+        last = points[-1][0]
         self.early += int(0 < settled <= (last + 1) // 2)
         self.decided += 1
 
@@ -144,6 +150,7 @@ class Traces:
         self.evaluation = self.evaluation or other.evaluation
         self.early += other.early
         self.decided += other.decided
+        self.sampled += other.sampled
 
 
 def _add(counts: dict[Key, int], more: dict[Key, int]) -> None:
@@ -152,9 +159,12 @@ def _add(counts: dict[Key, int], more: dict[Key, int]) -> None:
 
 
 class Tracer:
-    """What tracing the games of one pack needs, worked out once; and their ``traces``."""
+    """What tracing the games of one pack needs, worked out once; and their ``traces``.
 
-    def __init__(self, game: Game, traces: Traces) -> None:
+    Unless ``positions``, the positions of its games are not evaluated.
+    """
+
+    def __init__(self, game: Game, traces: Traces, positions: bool = True) -> None:
         self.traces = traces
         traces.evaluation = "pack" if game.program.evaluate else "owned"
         self.roles = list(game.roles)
@@ -163,51 +173,47 @@ class Tracer:
             if place.owner in self.hands and place.visibility == "owner":
                 self.hands[place.owner].append(place.key)
         self.copies = any("#" in card for card in game.layout.card_kind)
-        self.evaluate = evaluation(game)
+        self.evaluate = evaluation(game) if positions else None
 
     def watch(self, state: State) -> GameTrace:
-        """Trace the game of ``state``, which has not started: its log becomes the trace."""
-        trace = GameTrace(self, state)
-        state["log"] = trace
-        return trace
+        """A trace of the game of ``state``, which has not started."""
+        return GameTrace(self, state)
 
 
-class GameTrace(list[Event]):
-    """A game's log that reads each choice as it is added, for a designer's report."""
+class GameTrace:
+    """What a designer's report reads from one game, told each choice as it is made."""
 
     def __init__(self, tracer: Tracer, state: State) -> None:
-        super().__init__()
         self.tracer = tracer
         self.state = state
         self.zones = state["zones"]
+        self.hands = tracer.hands
         self.held: dict[str, set[str]] = {role: set() for role in tracer.roles}
         self.played: dict[str, set[tuple[str, str]]] = {role: set() for role in tracer.roles}
         # (role, card, its hand, round, phase) of the cards chosen from a hand, not yet settled
         self.chosen: list[tuple[str, str, str, int, str]] = []
         self.round = -1
+        self.evaluate = tracer.evaluate
         self.points: list[tuple[int, list[float]]] = []  # (round, evaluation of each role)
 
-    def append(self, event: Event) -> None:
-        """Log ``event``; read it if it is a choice (an anytime action's has no value)."""
-        super().append(event)
-        if event["e"] != "choice" or "value" not in event:
-            return
-        role, value = event["player"], event["value"]
-        if event["round"] != self.round:
-            self.round = event["round"]
-            self.points.append((self.round, self.tracer.evaluate(self.state)))
+    def chose(self, role: str, value: object, round_: int) -> None:
+        """Read ``role``'s answer ``value``, given in round ``round_``."""
+        if round_ != self.round:
+            self.round = round_
+            if self.evaluate is not None:
+                self.points.append((round_, self.evaluate(self.state)))
         if self.chosen:
             self.settle(role)
         zones, phase = self.zones, self.state["phase"] or "setup"
         held = self.held[role]
-        for key in self.tracer.hands[role]:
+        for key in self.hands[role]:
             pile = zones[key]
             held.update(pile)
             if value.__class__ is str:
                 if value in pile:
-                    self.chosen.append((role, value, key, self.round, phase))
+                    self.chosen.append((role, value, key, round_, phase))
             elif isinstance(value, list):
-                self.chosen += [(role, card, key, self.round, phase)
+                self.chosen += [(role, card, key, round_, phase)
                                 for card in value if card in pile]
 
     def settle(self, role: str | None = None) -> None:
@@ -227,4 +233,19 @@ class GameTrace(list[Event]):
         self.chosen = kept
 
 
-__all__ = ["Counts", "GameTrace", "Plays", "Tracer", "Traces", "card_name", "evaluation"]
+class ChoiceLog(list[Event]):
+    """A game's log that tells a trace each choice as it is recorded (a game played by steps)."""
+
+    def __init__(self, trace: GameTrace) -> None:
+        super().__init__()
+        self.trace = trace
+
+    def append(self, event: Event) -> None:
+        """Log ``event``; tell the trace if it is a choice (an anytime action's has no value)."""
+        super().append(event)
+        if event["e"] == "choice" and "value" in event:
+            self.trace.chose(event["player"], event["value"], event["round"])
+
+
+__all__ = ["TENSION_GAMES", "ChoiceLog", "Counts", "GameTrace", "Plays", "Tracer", "Traces",
+           "card_name", "evaluation"]
