@@ -110,12 +110,14 @@ def question_screen(before: str) -> list[str]:
 CASES = [("rednotice", {"angela": "human", "jessah": "random"}, ["Angela"], 260),
          ("rednotice", {"jessah": "human", "angela": "random"}, ["Jessah"], 400),
          ("carchase", {"law": "human", "fugitive": "random"}, ["The Law"], 25),
-         ("carchase", {"fugitive": "human", "law": "human"}, ["The Fugitive", "The Law"], 25)]
+         ("carchase", {"fugitive": "human", "law": "human"}, ["The Fugitive", "The Law"], 25),
+         ("rednotice", {"angela": "human", "jessah": "human"}, ["Angela", "Jessah"], 260)]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case, columns", [(0, 80), (0, 60), (1, 80), (2, 60), (3, 80)],
-                         ids=["angela-80", "angela-60", "jessah-80", "law-60", "hot-seat-80"])
+@pytest.mark.parametrize("case, columns", [(0, 80), (0, 60), (1, 80), (2, 60), (3, 80), (4, 80)],
+                         ids=["angela-80", "angela-60", "jessah-80", "law-60", "hot-seat-80",
+                              "rednotice-hot-seat-80"])
 def test_late_in_a_game_every_question_fits(case: int, columns: int, tmp_path: Path) -> None:
     pack, seats, names, decisions = CASES[case]
     save = late_save(tmp_path, pack, seats, decisions, stop_at=LONG_MENU)
