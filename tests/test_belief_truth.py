@@ -83,3 +83,29 @@ def test_a_search_rules_out_its_spot(seed: int) -> None:
 def test_a_long_game_of_random_searches_keeps_the_truth() -> None:
     for seed in range(3):
         play_and_compare(seed, rounds=8)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_belief_that_lost_the_truth_starts_again_wider(seed: int) -> None:
+    """With room for one of the hider's three answers, the belief follows one path of hers.
+    The seeker searches where it says she is, and finds nobody: the belief starts again with
+    more room, and is never lost. With room for all three, it holds her true place."""
+    game = scatter(rounds=8, spots=12, reach=1)
+    rng = random.Random(seed)
+    belief = Belief(game, "seeker", random.Random(seed), particles=1, frontier=1, keep=1,
+                    tries=1, seeds=1)
+    state = game.new_game(seed)
+    while not game.is_over(state):
+        (decision,) = game.pending(state)
+        if decision.player == "seeker":
+            belief.update(game.observe(state, "seeker"))
+            assert not belief.lost
+            truth = state["vars"]["hider_at"]
+            places = belief.distribution("hider_at")
+            assert truth in places or belief.keep < 3
+            wrong = [place for place in places if place != truth]
+            answer = str(wrong[0] if wrong else (truth + 6) % 12)
+        else:
+            answer = decision.sample(rng).id
+        state = game.apply(state, {decision.player: answer})
+    assert belief.restarts >= 1
