@@ -237,7 +237,7 @@ class Replay(Repairs):
         one that holds it. So a cap on the answers never drops a place a hidden piece may be.
         """
         held = {self._hidden(child): child for child in reversed(mine.values())}
-        if len(held) < 2:
+        if len({key[1:] for key in held}) < 2:
             return tried  # the answers do not move a hidden value
         for option in options:
             tried += 1
