@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
     from rulekit.engine.state import Event
 
-MAX_RESTARTS = 3  # times a belief that lost the game starts again from its beginning
+MAX_RESTARTS = 3  # times a belief that lost the game starts again from its beginning, wider
 
 
 class BeliefLost(Exception):
@@ -79,11 +79,20 @@ class Belief(Replay):
     def _followed(self, log: list[Event], observation: Observation) -> list[Particle]:
         """The particles following ``log`` to ``observation``, starting again if none does."""
         finals = [] if self.lost else self._follow_both_ways(log[len(self.seen):], observation)
-        if finals or self.restarts >= MAX_RESTARTS or not (self.seen or self.lost):
+        if finals or self.restarts >= MAX_RESTARTS:
             return finals
         self.restarts += 1
+        self._widen()
         self.particles = self._fresh()
         return self._follow_both_ways(list(log), observation)
+
+    def _widen(self) -> None:
+        """Double the room of each cap: a cap may have dropped the state the log needs."""
+        self.keep *= 2
+        self.tries *= 2
+        self.budget *= 2
+        self.caps = Caps(self.game, self.role, 2 * self.caps.max_particles,
+                         2 * self.caps.max_frontier)
 
     def _follow_both_ways(self, target: list[Event], observation: Observation
                           ) -> list[Particle]:

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rulekit.bots.belief.compare import Key, plain, same_view, state_key
+from rulekit.bots.belief.compare import Key, hashable, plain, same_view, state_key
 from rulekit.bots.belief.deal import (
     ask_again,
     deal_to_match,
@@ -190,6 +190,9 @@ class Replay(Repairs):
         if not done:
             tried = self._try_more(unit, player, itertools.islice(options, limit - tried), tried,
                                    named, mine)
+        if not front and tried < total:
+            tried = self._cover(unit, player, itertools.islice(options, limit - tried), tried,
+                                mine)
         self._share(mine, branch.weight, tried, following)
         if not mine and rescue:
             return self._rescue(branch, player, following)
@@ -225,6 +228,33 @@ class Replay(Repairs):
             if len(mine) >= self.keep or (named and mine and tried >= named + self.keep):
                 break
         return tried
+
+    def _cover(self, unit: Branch, player: str, options: Iterator[Option], tried: int,
+               mine: Following) -> int:
+        """Try the other answers if the answers kept differ in a hidden value.
+
+        A branch is kept only for a hidden value none kept holds; the others add their weight to
+        one that holds it. So a cap on the answers never drops a place a hidden piece may be.
+        """
+        held = {self._hidden(child): child for child in reversed(mine.values())}
+        if len({key[1:] for key in held}) < 2:
+            return tried  # the answers do not move a hidden value
+        for option in options:
+            tried += 1
+            found: Following = {}
+            self._step(unit, {player: option.id}, found)
+            for key, child in found.items():
+                same = held.get(self._hidden(child))
+                if same is None:
+                    held[self._hidden(child)] = mine[key] = child
+                else:
+                    same.weight += child.weight
+        return tried
+
+    def _hidden(self, branch: Branch) -> tuple[object, ...]:
+        """Where ``branch`` stands in R's log, and the values R cannot see."""
+        values = branch.state["vars"]
+        return (branch.pos, *(hashable(values[key]) for key in self.caps.hidden_vars))
 
     def _share(self, mine: Following, weight: float, tried: int, following: Following) -> None:
         for key, child in mine.items():
