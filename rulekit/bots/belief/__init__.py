@@ -107,7 +107,7 @@ class Belief(Replay):
     def _keep_particles(self, finals: list[Particle]) -> None:
         self.particles = self.caps.resample(finals, self.rng)
         for particle in self.particles:
-            particle.deal = Deal(self.game, particle.state, self.role)
+            particle.deal = Deal(self.game, particle.state, self.role, particle.mixed)
         self._cumulative = list(accumulate(p.weight for p in self.particles))
 
     def distribution(self, variable: str) -> dict[Hashable, float]:
@@ -134,7 +134,8 @@ class Belief(Replay):
         """A copy that may follow the game on its own. It shares the states."""
         new = copy.copy(self)
         new.rng = random.Random(self.rng.getrandbits(64))
-        new.particles = [Particle(p.state, p.weight, p.exact, p.deal) for p in self.particles]
+        new.particles = [Particle(p.state, p.weight, p.exact, p.deal, p.mixed)
+                         for p in self.particles]
         new._log = self._log[:]
         return new
 

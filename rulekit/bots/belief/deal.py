@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from rulekit.engine.hidden import Kind
 
 
+Mixed = tuple[tuple["Kind", ...], ...]  # kinds one to a player since they lay together
+
+
 class Place(NamedTuple):
     """A card in its place: a pile's key and an index in it."""
 
@@ -41,8 +44,8 @@ class Deal:
 
     __slots__ = ("fixed", "piles", "pools", "watched")
 
-    def __init__(self, game: Game, state: State, role: str) -> None:
-        groups = _pools(game, state, role)
+    def __init__(self, game: Game, state: State, role: str, mixed: Mixed = ()) -> None:
+        groups = _pools(game, state, role, mixed)
         self.pools = [[card for _, _, card in places] for places in groups]
         pooled = list(itertools.chain.from_iterable(groups))
         self.fixed: list[str] = []
@@ -67,23 +70,25 @@ class Deal:
         return plan
 
 
-def _pools(game: Game, state: State, role: str) -> list[list[Place]]:
+def _pools(game: Game, state: State, role: str, mixed: Mixed) -> list[list[Place]]:
     pools: dict[Kind, list[Place]] = {}
-    for key, index, card, kind in _hidden_places(game, state, role):
+    for key, index, card, kind in _hidden_places(game, state, role, mixed):
         pools.setdefault(kind, []).append(Place(key, index, card))
     return [places for places in pools.values() if len(places) > 1]
 
 
-def _hidden_places(game: Game, state: State, role: str) -> Iterator[tuple[str, int, str, Kind]]:
+def _hidden_places(game: Game, state: State, role: str, mixed: Mixed = ()
+                   ) -> Iterator[tuple[str, int, str, Kind]]:
     """The cards ``role`` cannot see, where they lie, and the kind it may tell them by."""
-    merged = merged_kinds(game, state, role)
+    merged = merged_kinds(game, state, role, mixed)
     for key, index, card, kind in _unseen(game, state, role):
         yield key, index, card, merged.get(kind, kind)
 
 
-def merged_kinds(game: Game, state: State, role: str) -> dict[Kind, Kind]:
+def merged_kinds(game: Game, state: State, role: str, mixed: Mixed = ()) -> dict[Kind, Kind]:
     """Each kind of card as ``role`` tells it: kinds that lie together in a pile it cannot see
-    are one (a shuffled deck shows no card's type)."""
+    are one (a shuffled deck shows no card's type), and so are those of each group of ``mixed``.
+    """
     parent: dict[Kind, Kind] = {}
     first_in: dict[str, Kind] = {}  # a pile -> the kind of its first unseen card
 
@@ -94,7 +99,26 @@ def merged_kinds(game: Game, state: State, role: str) -> dict[Kind, Kind]:
 
     for key, _, _, kind in _unseen(game, state, role):
         parent[root(kind)] = root(first_in.setdefault(key, kind))
+    for group in mixed:
+        for kind in group[1:]:
+            parent[root(kind)] = root(group[0])
     return {kind: root(kind) for kind in parent}
+
+
+def kind_groups(merged: Mapping[Kind, Kind]) -> Mixed:
+    """The groups of two kinds or more that ``merged`` makes one, in a steady order."""
+    groups: dict[Kind, list[Kind]] = {}
+    for kind, root in merged.items():
+        groups.setdefault(root, []).append(kind)
+    return tuple(tuple(sorted(group, key=repr)) for group in groups.values() if len(group) > 1)
+
+
+def common(a: Mixed, b: Mixed) -> Mixed:
+    """The groups of kinds that are one in both ``a`` and ``b``."""
+    if a == b:
+        return a
+    found = (tuple(k for k in one if k in other) for one in a for other in b)
+    return tuple(group for group in found if len(group) > 1)
 
 
 def _unseen(game: Game, state: State, role: str) -> Iterator[tuple[str, int, str, Kind]]:
@@ -250,6 +274,11 @@ def _unshown_kept(view: PileView, old: list[str], free: dict[str, None]) -> list
             del free[card]
         pile.append(card)
     return pile
+
+
+def unseen_cards(game: Game, state: State, role: str) -> dict[str, Kind]:
+    """The cards ``role`` cannot see in ``state``, with their own kind."""
+    return {card: kind for _, _, card, kind in _unseen(game, state, role)}
 
 
 def hidden_cards(game: Game, state: State, role: str) -> dict[str, Kind]:

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 
 from rulekit.bots.belief.compare import Key, hashable, plain, same_view, state_key
 from rulekit.bots.belief.deal import (
+    Mixed,
     ask_again,
+    common,
     deal_to_match,
     hidden_cards,
     project_cards,
@@ -25,6 +27,7 @@ from rulekit.bots.belief.logs import (
     next_answer,
     strings_in,
 )
+from rulekit.bots.belief.mixing import carried
 from rulekit.bots.belief.particles import Branch, Caps, Following, Particle
 from rulekit.bots.belief.repairs import Repairs
 from rulekit.engine.game import copy_state
@@ -57,7 +60,7 @@ class Replay(Repairs):
         """The particles followed along ``target``, the new part of R's log."""
         self._target, self._spent, self._pinned = target, 0, {}
         finals: list[Particle] = []
-        frontier = [Branch(p.state, p.weight, p.exact, 0, state_key(p.state))
+        frontier = [Branch(p.state, p.weight, p.exact, 0, state_key(p.state), mixed=p.mixed)
                     for p in self.particles]
         cap = self.caps.max_frontier
         for _ in range(MAX_STEPS):
@@ -146,8 +149,8 @@ class Replay(Repairs):
         if self._repaired(branch, actions, differ, pairs, following):
             return
         if differ != OTHER or self._loose:
-            self._keep(Branch(child, branch.weight, branch.exact and differ == SAME, pos),
-                       following)
+            self._keep(Branch(child, branch.weight, branch.exact and differ == SAME, pos,
+                              mixed=self._carried(branch, actions, child)), following)
 
     def _played(self, branch: Branch, actions: dict[str, str] | None
                 ) -> tuple[Branch, State | None]:
@@ -179,7 +182,7 @@ class Replay(Repairs):
         options, named, total = self._candidates(decision, branch.pos)
         if rescue and self._gathered_first(branch, decision, named, front, following):
             return True
-        unit = Branch(branch.state, 1.0, branch.exact, branch.pos)
+        unit = Branch(branch.state, 1.0, branch.exact, branch.pos, mixed=branch.mixed)
         mine: Following = {}
         limit = named if front else self.tries
         tried, done = self._try_named(unit, decision, itertools.islice(options, min(named, limit)),
@@ -259,7 +262,7 @@ class Replay(Repairs):
     def _share(self, mine: Following, weight: float, tried: int, following: Following) -> None:
         for key, child in mine.items():
             self._add(key, Branch(child.state, weight * child.weight / tried, child.exact,
-                                  child.pos), following)
+                                  child.pos, mixed=child.mixed), following)
 
     def _revealed(self, option: Option, mine: Following, pos: int) -> bool:
         """Whether the one branch of ``mine`` showed R every item of ``option``."""
@@ -329,6 +332,12 @@ class Replay(Repairs):
         else:
             entry.weight += child.weight
             entry.trail = entry.trail | trail
+            entry.mixed = common(entry.mixed, child.mixed)
+
+    def _carried(self, branch: Branch, actions: dict[str, str] | None, child: State) -> Mixed:
+        """The kinds R cannot tell apart after the step from ``branch`` to ``child``."""
+        return carried(self.game, self.role, branch.state, branch.mixed, actions, child,
+                       self._play)
 
     def _play(self, state: State, actions: dict[str, str] | None, in_place: bool = False
               ) -> State | None:
@@ -371,7 +380,7 @@ class Replay(Repairs):
             return
         state["rng"] = self.rng.getrandbits(64)
         finals.append(Particle(state, branch.weight,
-                               branch.exact and cards_exact and values_exact))
+                               branch.exact and cards_exact and values_exact, mixed=branch.mixed))
 
     def _cards_as_shown(self, state: State, observation: Observation
                         ) -> tuple[State, bool] | None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rulekit.bots.belief.compare import Key, state_key
-from rulekit.bots.belief.deal import Deal
+from rulekit.bots.belief.deal import Deal, Mixed, common
 from rulekit.bots.belief.sampling import stratified_pick
 
 if TYPE_CHECKING:
@@ -25,6 +25,7 @@ class Particle:
     weight: float
     exact: bool = True
     deal: Deal | None = None  # where a sample deals the unseen cards
+    mixed: Mixed = ()  # kinds R has not told apart since they lay together
 
 
 @dataclass(slots=True)
@@ -37,10 +38,11 @@ class Branch:
     pos: int
     key: Key = b""
     trail: frozenset[Key] = frozenset()
+    mixed: Mixed = ()  # kinds R has not told apart since they lay together
 
     def at(self, state: State) -> Branch:
         """This branch with ``state``, its cards repaired, in its place."""
-        return Branch(state, self.weight, self.exact, self.pos)
+        return Branch(state, self.weight, self.exact, self.pos, mixed=self.mixed)
 
 
 Following = dict[tuple[Key, int, bool], Branch]  # the states kept after a step, by key
@@ -62,8 +64,8 @@ class Caps:
         exact = [b for b in branches if b.exact]
         pool = exact if len(exact) >= cap else branches
         kept = self._picked(pool, [b.pos for b in pool], cap, rng, self.max_frontier)
-        return [Branch(pool[i].state, w, pool[i].exact, pool[i].pos, pool[i].key, pool[i].trail)
-                for i, w in kept]
+        return [Branch(pool[i].state, w, pool[i].exact, pool[i].pos, pool[i].key, pool[i].trail,
+                       pool[i].mixed) for i, w in kept]
 
     def resample(self, finals: list[Particle], rng: random.Random) -> list[Particle]:
         """The particles kept of ``finals``, exact ones if any."""
@@ -71,7 +73,8 @@ class Caps:
         kept = [p for p in merged if p.exact] or merged
         if len(kept) > self.max_particles:
             picked = self._picked(kept, [-1] * len(kept), self.max_particles, rng)
-            kept = [Particle(kept[i].state, w, kept[i].exact) for i, w in picked]
+            kept = [Particle(kept[i].state, w, kept[i].exact, mixed=kept[i].mixed)
+                    for i, w in picked]
         _normalize(kept)
         return kept
 
@@ -113,6 +116,7 @@ def _merged(particles: list[Particle]) -> list[Particle]:
         key = (state_key(p.state), p.exact)
         if key in merged:
             merged[key].weight += p.weight
+            merged[key].mixed = common(merged[key].mixed, p.mixed)
         else:
             merged[key] = p
     return list(merged.values())

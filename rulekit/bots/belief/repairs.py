@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rulekit.bots.belief.deal import (
+    Mixed,
     ask_again,
     gather,
     hidden_cards,
@@ -52,6 +53,9 @@ class Repairs:
         raise NotImplementedError
 
     def _keep(self, child: Branch, following: Following) -> None:
+        raise NotImplementedError
+
+    def _carried(self, branch: Branch, actions: dict[str, str] | None, child: State) -> Mixed:
         raise NotImplementedError
 
     def _branch(self, branch: Branch, decision: Decision, following: Following,
@@ -115,8 +119,10 @@ class Repairs:
         moved = reordered(self.game, branch.state, self.role, pairs)
         if moved is None:
             return False
-        child = self._play(ask_again(self.game, moved, self.rng), actions, in_place=True)
-        return self._kept_if_same(child, branch, len(branch.state["log"]), following)
+        parent = ask_again(self.game, moved, self.rng)
+        child = self._play(parent, actions)
+        return self._kept_if_same(child, branch.at(parent), actions, len(branch.state["log"]),
+                                  following)
 
     def _renamed(self, branch: Branch, actions: dict[str, str] | None, mapping: Swap,
                  following: Following) -> bool:
@@ -124,11 +130,10 @@ class Repairs:
         parent = ask_again(self.game, relabel(branch.state, mapping), self.rng)
         start = len(branch.state["log"])
         tries = self._renamed_actions(parent, actions, mapping, branch.pos)
-        alone = len(tries) == 1  # the renamed parent is played once: no copy of it is needed
         found = False
         for moved in tries:
-            child = self._play(parent, moved, in_place=alone)
-            if self._kept_if_same(child, branch, start, following):
+            child = self._play(parent, moved)
+            if self._kept_if_same(child, branch.at(parent), moved, start, following):
                 found = True
                 if moved is tries[0]:
                     break
@@ -148,13 +153,15 @@ class Repairs:
             tries += [{player: o.id} for o in itertools.islice(options, self.keep * 4)]
         return tries
 
-    def _kept_if_same(self, child: State | None, branch: Branch, start: int,
-                      following: Following) -> bool:
-        """Keep ``child`` if its new events are exactly R's next ones."""
+    def _kept_if_same(self, child: State | None, branch: Branch,
+                      actions: dict[str, str] | None, start: int, following: Following
+                      ) -> bool:
+        """Keep ``child``, played from ``branch``, if its new events are exactly R's next ones."""
         again = None if child is None else self._match(child, start, branch.pos)
         if child is None or again is None or again.differ != SAME:
             return False
-        self._keep(Branch(child, branch.weight, branch.exact, again.pos), following)
+        self._keep(Branch(child, branch.weight, branch.exact, again.pos,
+                          mixed=self._carried(branch, actions, child)), following)
         return True
 
     def _rescue(self, branch: Branch, player: str, following: Following, first: bool = False
