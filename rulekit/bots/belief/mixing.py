@@ -80,8 +80,7 @@ def _spare(game: Game, role: str, parent: State, child: State) -> dict[Kind, str
 
 def _same_if_exchanged(role: str, pair: tuple[str, str], parent: State,
                        actions: dict[str, str] | None, child: State, play: Play) -> bool:
-    """Whether the step plays the same from ``parent`` with the two cards of ``pair``
-    exchanged, as far as ``role`` sees its events."""
+    """Whether the step looks the same to ``role`` with the two cards of ``pair`` exchanged."""
     a, b = pair
     swap = {a: b, b: a}
     again = play(relabel(parent, swap),
