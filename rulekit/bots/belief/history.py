@@ -18,6 +18,7 @@ from rulekit.bots.belief.deal import (
 )
 from rulekit.bots.belief.logs import (
     AHEAD,
+    ASTRAY,
     OTHER,
     SAME,
     Matched,
@@ -148,7 +149,7 @@ class Replay(Repairs):
         pos, differ, pairs = matched
         if self._repaired(branch, actions, differ, pairs, following):
             return
-        if differ != OTHER or self._loose:
+        if differ < OTHER or (differ == OTHER and self._loose):
             self._keep(Branch(child, branch.weight, branch.exact and differ == SAME, pos,
                               mixed=self._carried(branch, actions, child)), following)
 
@@ -357,11 +358,10 @@ class Replay(Repairs):
         for event in child["log"][start:]:
             if event["to"] not in (None, self.role):
                 continue  # (R does not see it)
-            if pos >= len(self._target):
-                return None
-            found = difference(event, self._target[pos], cards, pairs)
+            found = None if pos >= len(self._target) else difference(
+                event, self._target[pos], cards, pairs)
             if found is None:
-                return None
+                return Matched(pos, ASTRAY, pairs) if pairs else None
             differ = max(differ, found)
             pos += 1
         return Matched(pos, differ, pairs)

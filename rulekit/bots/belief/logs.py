@@ -84,6 +84,7 @@ def same_kind(event: Mapping[str, object], wanted: Mapping[str, object]) -> bool
 
 
 SAME, CARDS, OTHER = 0, 1, 2  # how an event differs from the one R saw
+ASTRAY = 3  # the step's events leave R's log after naming other cards: only a renaming may fit
 AHEAD = 4  # events of R's log read ahead for the cards and places they name
 
 
@@ -91,7 +92,7 @@ class Matched(NamedTuple):
     """How a replayed step's events continue R's log."""
 
     pos: int  # the new position in R's log
-    differ: int  # SAME, CARDS or OTHER: the most any event differs
+    differ: int  # SAME, CARDS, OTHER or ASTRAY: the most any event differs
     pairs: list[tuple[str, str]]  # (card named, card R saw) where they differ
 
 
