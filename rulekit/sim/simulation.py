@@ -205,12 +205,13 @@ def play_chunk(job: Job, start: int, stop: int) -> Tally:
     """Play games ``start`` to ``stop - 1`` of ``job``, in any process."""
     game, agents = prepared(job)
     tally = Tally({role: 0 for role in game.roles}, traces=Traces() if job.traced else None)
-    tracers: tuple[Tracer | None, Tracer | None] = (None, None)
-    if tally.traces is not None:  # positions are evaluated in the first games only
-        tracers = (Tracer(game, tally.traces), Tracer(game, tally.traces, positions=False))
+    first = rest = None  # positions are evaluated in the first games of a run only
+    if tally.traces is not None:
+        first = Tracer(game, tally.traces)
+        rest = Tracer(game, tally.traces, positions=False)
     names = {role: agent_name(spec) for role, spec in job.agents}
     for index in range(start, stop):
-        tracer = tracers[index >= TENSION_GAMES]
+        tracer = first if index < TENSION_GAMES else rest
         tally.add(play_game(game, derive(job.seed, index), agents, job.max_rounds, tracer,
                             names))
     return tally

@@ -248,9 +248,10 @@ class Replay(Repairs):
             found: Following = {}
             self._step(unit, {player: option.id}, found)
             for key, child in found.items():
-                same = held.get(self._hidden(child))
+                hidden = self._hidden(child)
+                same = held.get(hidden)
                 if same is None:
-                    held[self._hidden(child)] = mine[key] = child
+                    held[hidden] = mine[key] = child
                 else:
                     same.weight += child.weight
         return tried

@@ -59,13 +59,16 @@ def _kept(role: str, group: tuple[Kind, ...], after: dict[Kind, Kind], spare: di
     first = next((kind for kind in group if kind in spare), None)
     if first is None:
         return group
-    kept = []
-    for kind in group:
-        if kind == first or kind not in spare or (kind in after and after[kind] == after.get(
-                first)) or _same_if_exchanged(role, (spare[first], spare[kind]), parent,
-                                              actions, child, play):
-            kept.append(kind)
-    return tuple(kept)
+
+    def stays_one(kind: Kind) -> bool:
+        if kind == first or kind not in spare:
+            return True
+        if kind in after and after[kind] == after.get(first):  # still together in a pile
+            return True
+        return _same_if_exchanged(role, (spare[first], spare[kind]), parent, actions, child,
+                                  play)
+
+    return tuple(kind for kind in group if stays_one(kind))
 
 
 def _spare(game: Game, role: str, parent: State, child: State) -> dict[Kind, str]:
