@@ -90,22 +90,21 @@ class Board:
 
 
 @dataclass
-class FuncDecl:
+class ProcDecl:
+    """A procedure of the pack: its parameters and its code."""
+
     name: str
     params: list[tuple[str, str]]
     snippet: Snippet
     nslots: int = 0
     location: Location | None = None
-    result: str = "any"  # the type of the body, found by the checker
 
 
 @dataclass
-class ProcDecl:
-    name: str
-    params: list[tuple[str, str]]
-    snippet: Snippet
-    nslots: int = 0
-    location: Location | None = None
+class FuncDecl(ProcDecl):
+    """A function of the pack: a procedure's parts, and the type of its body."""
+
+    result: str = "any"  # found by the checker
 
 
 @dataclass
@@ -131,11 +130,9 @@ class Symbols:
 
     def kind_of(self, component: str) -> str | None:
         """'card', 'node', 'edge' or 'region' for a component id; None if unknown."""
-        if component in self.cards:
-            return "card"
         board = self.board
-        for kind, table in (("node", board.nodes), ("edge", board.edges),
-                            ("region", board.regions)):
+        for kind, table in (("card", self.cards), ("node", board.nodes),
+                            ("edge", board.edges), ("region", board.regions)):
             if component in table:
                 return kind
         return None
