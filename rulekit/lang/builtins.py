@@ -30,10 +30,14 @@ class Builtin:
         return self.result if isinstance(self.result, str) else self.result(arg_types)
 
 
+def element_type(kind: str) -> str:
+    """The type of an item of a list of type ``kind``: ``card`` for ``list:card``."""
+    return kind.split(":", 1)[1] if kind.startswith("list:") else "any"
+
+
 def _elem(types: list[str]) -> str:
     """The type of an item of the first argument, a list."""
-    first = types[0] if types else "any"
-    return first.split(":", 1)[1] if first.startswith("list:") else "any"
+    return element_type(types[0] if types else "any")
 
 
 def _sum(numbers: list[int]) -> Value:

@@ -8,47 +8,21 @@ hint; all are collected.
 
 from __future__ import annotations
 
+from collections import ChainMap
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from rulekit.errors import EffectCheckError, did_you_mean
 from rulekit.lang import nodes as n
-from rulekit.lang.builtins import BUILTINS, PACK_BUILTINS, Builtin
+from rulekit.lang.builtins import BUILTINS, PACK_BUILTINS, Builtin, element_type
 from rulekit.lang.parser import KEYWORDS
 from rulekit.lang.reasons import seen_whole
-from rulekit.model.symbols import Symbols, VarDecl, describe_per, index_type
+from rulekit.model.symbols import Symbols, VarDecl, describe_per, index_type, value_type
 from rulekit.source.snippet import Snippet
 
 RUNTIME_NAMES = {"round": "int", "phase": "text"}
 EXPECT_NAMES = {"winner": "role", "finished": "bool"}
 COMPONENTS = ("card", "node", "edge", "region")
 _TERMINAL = (n.Win, n.EndRound, n.Return, n.Break, n.Continue)  # nothing runs after these
-
-
-@dataclass
-class _Scope:
-    """The local names of one block, each with its slot and type."""
-
-    names: dict[str, tuple[int, str]] = field(default_factory=dict)
-    parent: _Scope | None = None
-
-    def lookup(self, name: str) -> tuple[int, str] | None:
-        """The slot and type of a local name, in this block or around it."""
-        scope: _Scope | None = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.names[name]
-            scope = scope.parent
-        return None
-
-    def all_names(self) -> list[str]:
-        """Every local name seen from this block."""
-        found: list[str] = []
-        scope: _Scope | None = self
-        while scope is not None:
-            found.extend(scope.names)
-            scope = scope.parent
-        return found
 
 
 class Checker:
@@ -62,7 +36,8 @@ class Checker:
         self.base_of = base_of  # the procedure ``base(...)`` runs at a place; None: nothing
         self.errors: list[EffectCheckError] = []
         self.nslots = 0
-        self.scope = _Scope()
+        # The slot and type of each local name, one map per block (the innermost first).
+        self.scope: ChainMap[str, tuple[int, str]] = ChainMap()
         self.loop_depth = 0
         self.props = {kind: symbols.properties(kind) for kind in COMPONENTS}
 
@@ -96,7 +71,7 @@ class Checker:
         if pos is not None:
             self._check_new_name(name, pos)
         slot = self._new_slot()
-        self.scope.names[name] = (slot, kind)
+        self.scope[name] = (slot, kind)
         return slot
 
     def _new_slot(self) -> int:
@@ -115,7 +90,7 @@ class Checker:
         if taken is not None:
             self.error(pos, f"'{name}' is already the name of a {taken}",
                        "choose another name for the local variable")
-        if name in self.scope.names:
+        if name in self.scope.maps[0]:
             self.error(pos, f"'{name}' is already defined in this block",
                        "assign it with '=' instead of 'let'")
 
@@ -129,11 +104,10 @@ class Checker:
         return None
 
     def _push(self) -> None:
-        self.scope = _Scope(parent=self.scope)
+        self.scope = self.scope.new_child()
 
     def _pop(self) -> None:
-        assert self.scope.parent is not None
-        self.scope = self.scope.parent
+        self.scope = self.scope.parents
 
     def _expect(self, node: n.Expr, got: str, want: str) -> None:
         if not _compatible(got, want):
@@ -145,7 +119,7 @@ class Checker:
 
     def _known_names(self) -> list[str]:
         s = self.symbols
-        names = [*self.scope.all_names(), *s.variables, *s.zones, *s.roles, *s.parameters,
+        names = [*list(self.scope), *s.variables, *s.zones, *s.roles, *s.parameters,
                  *RUNTIME_NAMES]
         if self.context == "expect":
             names += list(EXPECT_NAMES)
@@ -190,7 +164,7 @@ class Checker:
 
     def _stmt_assign(self, stmt: n.Assign) -> None:
         kind = self._value(stmt.value)
-        local = self.scope.lookup(stmt.name)
+        local = self.scope.get(stmt.name)
         var = self.symbols.variables.get(stmt.name)
         if local is not None:
             self._assign_local(stmt, kind, *local)
@@ -238,7 +212,7 @@ class Checker:
         elif stmt.name in self.symbols.parameters:
             self.error(stmt.pos, f"parameter '{stmt.name}' is read-only")
         else:
-            hint = did_you_mean(stmt.name, [*self.scope.all_names(), *self.symbols.variables])
+            hint = did_you_mean(stmt.name, [*list(self.scope), *self.symbols.variables])
             self.error(stmt.pos, f"unknown variable '{stmt.name}'",
                        hint or "declare it with 'let' or in the pack's variables")
 
@@ -253,7 +227,7 @@ class Checker:
         kind = self.check_expr(stmt.iterable, "list")
         self._push()
         stmt.iter_slot = self._new_slot()
-        stmt.slot = self._declare(stmt.var, _element_type(kind), stmt.pos)
+        stmt.slot = self._declare(stmt.var, element_type(kind), stmt.pos)
         self._loop_body(stmt.body, new_scope=False)
         self._pop()
 
@@ -272,7 +246,7 @@ class Checker:
         ident = base.ident if isinstance(base, n.Name) else None
         if ident in self.symbols.zones:
             self._expr(expr)
-        elif ident is None or self.scope.lookup(ident) is not None or self._global_kind(ident):
+        elif ident is None or self.scope.get(ident) is not None or self._global_kind(ident):
             self.error(expr.pos, "expected a zone",
                        did_you_mean(ident, self.symbols.zones) if ident else None)
         else:
@@ -375,14 +349,10 @@ class Checker:
         if self.loop_depth == 0:
             self.error(stmt.pos, "'continue' outside a loop")
 
-    def _stmt_return(self, stmt: n.Return) -> None:
-        pass
+    def _stmt_pass(self, stmt: n.Stmt) -> None:
+        """``pass``, ``return`` and ``end_round`` need no check."""
 
-    def _stmt_endround(self, stmt: n.EndRound) -> None:
-        pass
-
-    def _stmt_pass(self, stmt: n.Pass) -> None:
-        pass
+    _stmt_return = _stmt_endround = _stmt_pass
 
     # ------------------------------------------------------------ choices
 
@@ -390,7 +360,7 @@ class Checker:
         """Check a choice; return the type of its answer."""
         self.check_expr(choice.player, "role")
         source = self.check_expr(choice.source, "list")
-        item = _element_type(source)
+        item = element_type(source)
         self._push()
         choice.slot = self._declare(choice.var, item, None)
         self._candidate_rules(choice)
@@ -461,12 +431,7 @@ class Checker:
         return kind
 
     def _expr_literal(self, expr: n.Literal) -> str:
-        v = expr.value
-        if v is None:
-            return "none"
-        if isinstance(v, bool):
-            return "bool"
-        return "int" if isinstance(v, int) else "text"
+        return "none" if expr.value is None else value_type(expr.value)
 
     def _expr_cardlit(self, expr: n.CardLit) -> str:
         kind = self.symbols.kind_of(expr.card_id)
@@ -486,7 +451,7 @@ class Checker:
         return "any"
 
     def _local_name(self, expr: n.Name) -> str | None:
-        local = self.scope.lookup(expr.ident)
+        local = self.scope.get(expr.ident)
         if local is None:
             return None
         expr.ref = ("local", local[0])
@@ -552,7 +517,7 @@ class Checker:
     def _expr_comprehension(self, expr: n.Comprehension) -> str:
         source = self.check_expr(expr.iterable, "list")
         self._push()
-        expr.slot = self._declare(expr.var, _element_type(source), expr.pos)
+        expr.slot = self._declare(expr.var, element_type(source), expr.pos)
         if expr.condition is not None:
             self.check_expr(expr.condition, "bool")
         kind = self._expr(expr.element)
@@ -581,13 +546,13 @@ class Checker:
 
     def _expr_index(self, expr: n.Index) -> str:
         obj = expr.obj
-        if isinstance(obj, n.Name) and self.scope.lookup(obj.ident) is None:
+        if isinstance(obj, n.Name) and self.scope.get(obj.ident) is None:
             kind = self._indexed_pile(expr, obj)
             if kind is not None:
                 return kind
         kind = self.check_expr(obj, "list")
         self.check_expr(expr.index, "int")
-        return _element_type(kind)
+        return element_type(kind)
 
     def _indexed_pile(self, expr: n.Index, obj: n.Name) -> str | None:
         """The type of ``zone[i]`` or ``variable[i]``; None if ``obj`` names neither."""
@@ -763,16 +728,12 @@ def _index_word(per: str | int) -> str:
     return "N" if isinstance(per, int) else per.upper()
 
 
-def _element_type(kind: str) -> str:
-    return kind.split(":", 1)[1] if kind.startswith("list:") else "any"
-
-
 def _compatible(got: str, want: str) -> bool:
     """Whether a value of type ``got`` may stand where ``want`` is expected."""
     if "any" in (got, want) or got == want:
         return True
     if got.startswith("list") and want.startswith("list"):
-        return "list" in (got, want) or _compatible(_element_type(got), _element_type(want))
+        return "list" in (got, want) or _compatible(element_type(got), element_type(want))
     return got == "none" and want in ("card", "role", "text", "node", "edge", "region")
 
 
@@ -786,5 +747,5 @@ _DESCRIPTIONS = {
 def _describe(kind: str) -> str:
     """A type in words: ``an integer``, ``a list of cards``."""
     if kind.startswith("list:"):
-        return f"a list of {_element_type(kind)}s"
+        return f"a list of {element_type(kind)}s"
     return _DESCRIPTIONS.get(kind, kind)
