@@ -1,7 +1,8 @@
 """Make the syntax tree of :mod:`rulekit.lang.nodes` from lark's parse tree.
 
-:class:`NodeMaker` has one method per rule of the grammar. Each takes the rule's place in the
-text, then its children in order. Those are tokens, and the nodes made of its sub-rules.
+:data:`MAKERS` holds a maker per rule of the grammar, most of them methods of :class:`NodeMaker`.
+Each takes the rule's place in the text, then its children in order. Those are tokens, and the
+nodes made of its sub-rules.
 """
 
 from __future__ import annotations
@@ -63,8 +64,7 @@ class NodeMaker:
     def start(self, meta: Meta, *stmts: n.Stmt | None) -> list[n.Stmt]:
         return [s for s in stmts if s is not None]
 
-    def block(self, meta: Meta, *stmts: n.Stmt | None) -> list[n.Stmt]:
-        return [s for s in stmts if s is not None]
+    block = start
 
     def empty_stmt(self, meta: Meta) -> None:
         return None
@@ -101,24 +101,12 @@ class NodeMaker:
     def for_stmt(self, meta: Meta, var: Token, iterable: n.Expr, body: list[n.Stmt]) -> n.For:
         return n.For(pos_of(meta), str(var), iterable, body)
 
-    def while_stmt(self, meta: Meta, condition: n.Expr, body: list[n.Stmt]) -> n.While:
-        return n.While(pos_of(meta), condition, body)
-
-    def repeat_stmt(self, meta: Meta, count: n.Expr, body: list[n.Stmt]) -> n.Repeat:
-        return n.Repeat(pos_of(meta), count, body)
-
     def move_stmt(self, meta: Meta, cards: Token | n.Expr, source: n.Expr, dest: n.Expr,
                   end: Token | None = None) -> n.Move:
         """``move CARDS from A to B``, where ``all`` and ``bottom`` are tokens."""
         to_bottom = end is not None and end.type == "BOTTOM"
         return n.Move(pos_of(meta), None if isinstance(cards, Token) else cards, source, dest,
                       to_bottom)
-
-    def draw_stmt(self, meta: Meta, count: n.Expr, source: n.Expr, dest: n.Expr) -> n.Draw:
-        return n.Draw(pos_of(meta), count, source, dest)
-
-    def shuffle_stmt(self, meta: Meta, zone: n.Expr) -> n.Shuffle:
-        return n.Shuffle(pos_of(meta), zone)
 
     def call_stmt(self, meta: Meta, name: Token, args: list[n.Expr] | None = None
                   ) -> n.CallStmt:
@@ -127,8 +115,7 @@ class NodeMaker:
     def simultaneous_stmt(self, meta: Meta, *bindings: n.Let) -> n.Simultaneous:
         return n.Simultaneous(pos_of(meta), list(bindings))
 
-    def choice_binding(self, meta: Meta, name: Token, value: n.Choice) -> n.Let:
-        return n.Let(pos_of(meta), str(name), value)
+    choice_binding = let_stmt
 
     def win_stmt(self, meta: Meta, winner: n.Expr, reason: Token | None = None) -> n.Win:
         return n.Win(pos_of(meta), winner, None if reason is None else self.reason(meta, reason))
@@ -156,21 +143,6 @@ class NodeMaker:
             else:
                 text += found
         return parts + ([_unescape(text)] if text else [])
-
-    def break_stmt(self, meta: Meta) -> n.Break:
-        return n.Break(pos_of(meta))
-
-    def continue_stmt(self, meta: Meta) -> n.Continue:
-        return n.Continue(pos_of(meta))
-
-    def return_stmt(self, meta: Meta) -> n.Return:
-        return n.Return(pos_of(meta))
-
-    def end_round_stmt(self, meta: Meta) -> n.EndRound:
-        return n.EndRound(pos_of(meta))
-
-    def pass_stmt(self, meta: Meta) -> n.Pass:
-        return n.Pass(pos_of(meta))
 
     # -- choices
     def choice(self, meta: Meta, player: n.Expr, kind: str, source: n.Expr,
@@ -267,9 +239,6 @@ class NodeMaker:
     def attr(self, meta: Meta, obj: n.Expr, name: Token) -> n.Attr:
         return n.Attr(pos_of(meta), obj, str(name))
 
-    def index(self, meta: Meta, obj: n.Expr, index: n.Expr) -> n.Index:
-        return n.Index(pos_of(meta), obj, index)
-
     def call(self, meta: Meta, name: Token, args: list[n.Expr] | None = None) -> n.Call:
         return n.Call(pos_of(meta), str(name), args or [])
 
@@ -307,7 +276,18 @@ class NodeMaker:
         return n.Comprehension(pos_of(meta), element, str(var), iterable, test)
 
 
+def _plain(kind: Callable[..., n.Node]) -> Callable[..., n.Node]:
+    """The maker of a rule whose node takes the rule's place, then its children as they are."""
+    return lambda maker, meta, *children: kind(pos_of(meta), *children)
+
+
 # The method that makes the node of each rule, by the rule's name.
 MAKERS: dict[str, Callable[..., object]] = {
-    name: made for name, made in vars(NodeMaker).items()
-    if not name.startswith("_") and name != "make"}
+    **{name: made for name, made in vars(NodeMaker).items()
+       if not name.startswith("_") and name != "make"},
+    **{rule: _plain(kind) for rule, kind in [
+        ("while_stmt", n.While), ("repeat_stmt", n.Repeat), ("draw_stmt", n.Draw),
+        ("shuffle_stmt", n.Shuffle), ("break_stmt", n.Break), ("continue_stmt", n.Continue),
+        ("return_stmt", n.Return), ("end_round_stmt", n.EndRound), ("pass_stmt", n.Pass),
+        ("index", n.Index)]},
+}
