@@ -70,7 +70,6 @@ class Compiler(ExprWriter):
         program.plain_ids = frozenset(
             ident for ident in symbols.components() if ident != "none" and "+" not in ident)
         # The spec maker of each choice, by its node's id, answer slot and fast code.
-
         self.makers: dict[tuple[int, int, bool], Any] = {}
         # The number of each text (log line, reason) in its table, by the statement's id.
         self.text_ids: dict[int, dict[int, int]] = {}
@@ -82,15 +81,6 @@ class Compiler(ExprWriter):
         self.anytime_writes: set[str] | None = None
         # Procedures a playout runs through their blocks (see Emitter.calls).
         self.through_blocks: set[str] = set()
-        self.sources: dict[str, str] = {}  # generated Python by file name, for debugging
-
-    # ------------------------------------------------------------ compiling Python
-
-    def _build(self, source: str, filename: str, line_map: dict[int, Location]) -> Any:
-        local_ns: dict[str, Any] = {}
-        exec(compile(source, filename, "exec"), self.ns, local_ns)
-        self.program.line_maps[filename] = line_map
-        return next(iter(local_ns.values()))
 
     # ------------------------------------------------------------ expressions
 
@@ -169,10 +159,11 @@ class Compiler(ExprWriter):
             source_lines.append("    " + t)
             if loc is not None:
                 line_map[len(source_lines)] = loc
-        source = "\n".join(source_lines) + "\n"
         filename = f"<rulekit {name} {next(self._counter)}>"
-        self.sources[filename] = source
-        return self._build(source, filename, line_map)
+        local_ns: dict[str, Any] = {}
+        exec(compile("\n".join(source_lines) + "\n", filename, "exec"), self.ns, local_ns)
+        self.program.line_maps[filename] = line_map
+        return local_ns["_block"]
 
     # ------------------------------------------------------------ bodies
 

@@ -18,7 +18,7 @@ from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.analysis import is_simple
 from rulekit.lang.choicecode import ChoiceWriter, Line
-from rulekit.lang.pyexpr import checked_inline
+from rulekit.lang.pyexpr import SIZED_OPS, checked_inline
 from rulekit.lang.walk import bodies, stmt_chooses, zone_name
 from rulekit.source.snippet import Snippet
 
@@ -28,8 +28,6 @@ if TYPE_CHECKING:
 
 _LABEL = re.compile(r"@L(\d+)@")
 
-# The helpers of '+=' and '-=', which keep values within the size limits (helpers.checked).
-_OP_HELPERS = {"+=": "_add", "-=": "_sub"}
 # One step of the budget, counted at each turn of a loop.
 TICK = ["rt.ticks -= 1", "if rt.ticks < 0: _over(rt)"]
 
@@ -589,5 +587,5 @@ def _resume_ops(ops: list[_Op]) -> dict[int, int]:
 
 def _operation(s: n.Assign, left: str, right: str) -> str:
     """``left += right`` or ``-=``, within the size limits; a list's size counted."""
-    done = f"{_OP_HELPERS[s.op]}({left}, {right})"
+    done = f"{SIZED_OPS[s.op[0]]}({left}, {right})"
     return f"_each(rt, {done})" if s.walks else done

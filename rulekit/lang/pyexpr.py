@@ -12,6 +12,7 @@ functions are written in place of their calls, so errors name the call's line.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -30,13 +31,8 @@ from rulekit.lang.analysis import (
     node_count,
     reads_local,
 )
-from rulekit.lang.proptables import Bindings, PropertyTables
 from rulekit.model.program import IndexedKeys, zone_key
 from rulekit.model.symbols import Symbols
-
-_PY_OPS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">",
-           ">=": ">=", "in": "in", "not in": "not in", "+": "+", "-": "-", "*": "*",
-           "//": "//", "%": "%"}
 
 # In fast mode, a function of the pack whose body has at most this many nodes is written in
 # place of its calls.
@@ -49,12 +45,11 @@ class ExprWriter:
     def __init__(self, symbols: Symbols, ns: dict[str, Any]) -> None:
         self.symbols = symbols
         self.ns = ns  # the namespace of the generated code
-        self.bindings = Bindings(ns)
-        self._counter = self.bindings.counter  # (also numbers the files of generated code)
+        self._counter = itertools.count()  # numbers the names bound and the generated files
         self._bound: dict[int, str] = {}  # local slots compiled as Python names (binding)
         self.function_trees: dict[str, n.Expr] = {}  # pack function -> its body
         self.function_params: dict[str, int] = {}  # pack function -> number of parameters
-        self.tables = PropertyTables(symbols, self.bindings)
+        self._tables: dict[tuple[str, bool], str | None] = {}  # by property and strictness
         self.fast = False  # writing the code of playouts (see the module's docstring)
         self._inlining: list[str] = []  # functions written in place now, innermost last
         self._keys: dict[str, str] = {}  # bound names of IndexedKeys, by zone or variable
@@ -69,8 +64,26 @@ class ExprWriter:
             self.fast = saved
 
     def constant(self, value: Any) -> str:
-        """A namespace name bound to ``value``, for objects without a literal."""
-        return self.bindings.bind(value)
+        """A new namespace name (``_k0``, ``_k1``...) bound to ``value``, which has no literal."""
+        name = f"_k{next(self._counter)}"
+        self.ns[name] = value
+        return name
+
+    def property_table(self, e: n.Attr) -> str | None:
+        """The name of a table of ``e``'s property by component, which code reads as ``table[x]``.
+
+        It holds each component's value, none where one lacks the property. It is strict for
+        ``id``, ``name`` and a property every card has: then it exists only if every component
+        has the property, so that ``C[x][attr]`` fails as it should.
+        """
+        attr, cards = e.attr, self.symbols.cards.values()
+        strict = attr in ("id", "name") or (e.obj_kind == "card" and all(attr in c for c in cards))
+        if (attr, strict) not in self._tables:
+            components = self.symbols.components()
+            whole = all(attr in props for props in components.values())
+            self._tables[attr, strict] = None if strict and not whole else self.constant(
+                {ident: props.get(attr) for ident, props in components.items()})
+        return self._tables[attr, strict]
 
     def zone(self, e: n.Expr) -> str:
         """Python source of the key of a zone expression (``deck``, ``hand[p]``)."""
@@ -163,7 +176,6 @@ class ExprWriter:
         return None
 
     def _fixed(self, e: n.Expr) -> str | None:
-
         """Python source of a list no game changes, read in place; else None."""
         if not (isinstance(e, n.Call) and e.ref and e.ref[0] == "pack_builtin"):
             return None
@@ -227,7 +239,7 @@ class ExprWriter:
 
     def _x_attr(self, e: n.Attr) -> str:
         obj = self.py(e.obj)
-        table = self.tables.of(e)
+        table = self.property_table(e)
         if table is not None:
             return f"{table}[{obj}]"
         return f"C[{obj}][{e.attr!r}]"
@@ -314,11 +326,11 @@ class ExprWriter:
                 right = f"_each(rt, {right})"
             else:
                 left = f"_each(rt, {left})"
-        if e.op in _SIZED_OPS and not fits(e):
+        if e.op in SIZED_OPS and not fits(e):
             if self.fast and is_simple(e.left) and is_simple(e.right):
                 return checked_inline(e.op, left, right)
-            return f"{_SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
-        return f"({left} {_PY_OPS[e.op]} {right})"
+            return f"{SIZED_OPS[e.op]}({left}, {right})"  # within the size limits
+        return f"({left} {e.op} {right})"
 
     def _x_conditional(self, e: n.Conditional) -> str:
         return f"({self.py(e.then)} if {self.py(e.test)} else {self.py(e.otherwise)})"
@@ -358,7 +370,7 @@ class ExprWriter:
         """The table of ``item``'s property of local ``slot``, if any."""
         if not (isinstance(item, n.Attr) and reads_local(item.obj, slot)):
             return None
-        return self.tables.of(item)
+        return self.property_table(item)
 
     def _inline(self, name: str, args: list[n.Expr]) -> str | None:
         """In fast mode, the body of the pack's small function ``name`` for a call.
@@ -389,7 +401,7 @@ def checked_inline(op: str, left: str, right: str) -> str:
     or an operand is no number.
     """
     half = INT_LIMIT // 2 if op != "*" else 3_037_000_499  # (the square root of the limit)
-    helper = f"{_SIZED_OPS[op]}({left}, {right})"
+    helper = f"{SIZED_OPS[op]}({left}, {right})"
     tests = []
     for side in (left, right):
         digits = side.strip("()").lstrip("-")
@@ -402,7 +414,7 @@ def checked_inline(op: str, left: str, right: str) -> str:
 
 # Operators whose result may outgrow the size limits, and the helpers that check them. Adding
 # or taking away a small number cannot: the step budget runs out long before.
-_SIZED_OPS = {"+": "_add", "-": "_sub", "*": "_mul"}
+SIZED_OPS = {"+": "_add", "-": "_sub", "*": "_mul"}
 
 
 # The map built-ins whose lists code that only walks them reads in place (engine/graph).
