@@ -19,7 +19,7 @@ from rulekit.lang import nodes as n
 from rulekit.lang.analysis import is_simple
 from rulekit.lang.choicecode import ChoiceWriter, Line
 from rulekit.lang.pyexpr import SIZED_OPS, checked_inline
-from rulekit.lang.walk import bodies, stmt_chooses, zone_name
+from rulekit.lang.walk import bodies, choices_in, is_choice, zone_name
 from rulekit.source.snippet import Snippet
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class Emitter(ChoiceWriter):
         return self.c.symbols.zones[zone_name(s.dest)].on_enter
 
     def may_stop(self, s: n.Stmt) -> bool:
-        if stmt_chooses(s):
+        if choices_in([s]):
             return True
         if isinstance(s, n.CallStmt):
             return s.proc in self.suspending
@@ -133,7 +133,7 @@ class Emitter(ChoiceWriter):
 
     def _py(self, s: n.Stmt, loops: list[_Loop], indent: str) -> list[Line]:
         """Python lines for one statement that never stops for a decision."""
-        if stmt_chooses(s) and not bodies(s):
+        if is_choice(s):
             return self._answered_choice(s, self.where(s.pos), indent)
         if isinstance(s, n.If):
             return self._py_if(s, loops, indent)
@@ -183,8 +183,9 @@ class Emitter(ChoiceWriter):
     def _s_let(self, s: n.Let) -> list[str]:
         return [f"{self.c.local(s.slot)} = {self.c.py(s.value)}"]
 
-    def _s_assign(self, s: n.Assign) -> list[str]:
-        lines = self._assign_lines(s, self.c.py(s.value)) + self._var_written(s)
+    def _s_assign(self, s: n.Assign, value: str | None = None) -> list[str]:
+        """An assignment (of ``value``, Python source, if given), then its trigger."""
+        lines = self._assign_lines(s, self.c.py(s.value) if value is None else value)
         trigger = self.trigger(s)
         return lines if trigger is None else [*lines, self.calls(trigger, "_v")]
 
@@ -244,10 +245,6 @@ class Emitter(ChoiceWriter):
                          f"_full({decl.name!r}, {decl.capacity})")
         return lines + self.checks_after(zone_name(s.source), zone_name(s.dest))
 
-    def _var_written(self, s: n.Assign) -> list[str]:
-        """The lines after an assignment (nothing after one to a local)."""
-        return self.checks_after(s.ref[1]) if s.ref[0] == "var" else []
-
     def _suite(self, body: list[n.Stmt], loops: list[_Loop], indent: str) -> list[Line]:
         lines = self.structured(body, loops, indent)
         return lines or [(indent + "pass", None)]
@@ -265,18 +262,14 @@ class Emitter(ChoiceWriter):
         return [f"{local} = {_operation(s, local, value)}"]
 
     def _var_assign(self, s: n.Assign, value: str) -> list[str]:
-        """An assignment to a variable, kept within its bounds, its key checked."""
-        _, name, per_role = s.ref
+        """An assignment to a variable, kept within its bounds, its key checked, then checks."""
+        name = s.ref[1]
         decl = self.c.symbols.variables[name]
-        indexed = per_role and s.index is not None
-        if indexed:
-            assert s.index is not None
-            key = self.c.zone(n.Index(s.pos, n.Name(s.pos, name), s.index))
+        if s.index is None:
+            lines = [f"_key = {name!r}"]
         else:
-            key = repr(name)
-        lines = [f"_key = {key}"]
-        if indexed:
-            lines.append("if _key not in V: _no_item(_key)")
+            key = self.c.zone(n.Index(s.pos, n.Name(s.pos, name), s.index))
+            lines = [f"_key = {key}", "if _key not in V: _no_item(_key)"]
         lines.append(f"_v = {value}")
         if s.op != "=":
             lines.append(f"_v = {_operation(s, 'V[_key]', '_v')}")
@@ -284,7 +277,7 @@ class Emitter(ChoiceWriter):
             lines.append(f"if _v < {decl.minimum!r}: _v = {decl.minimum!r}")
         if decl.maximum is not None:
             lines.append(f"if _v > {decl.maximum!r}: _v = {decl.maximum!r}")
-        return [*lines, "V[_key] = _v"]
+        return [*lines, "V[_key] = _v", *self.checks_after(name)]
 
     # ------------------------------------------------------------ blocks
 
@@ -314,12 +307,10 @@ class Emitter(ChoiceWriter):
     def _stopping(self, s: n.Stmt, loops: list[_Loop]) -> None:
         """The ops of a statement that may stop for a decision."""
         loc = self.where(s.pos)
-        if isinstance(s, (n.Let, n.Assign)) and isinstance(s.value, n.Choice):
-            self._stopping_choice(s, s.value, loc)
+        if is_choice(s):
+            self._stopping_choice(s, loc)
         elif isinstance(s, n.Assign):  # a plain assignment whose trigger may stop
-            self._stopping_assign(s, loc)
-        elif isinstance(s, n.Simultaneous):
-            self._stopping_together(s, loc)
+            self._stopping_assign(s, self.c.py(s.value), loc)
         elif isinstance(s, n.CallStmt):
             args = ", ".join(self.c.py(a) for a in s.args)
             self._terminal([(f"_call(rt, {s.proc!r}, [{args}])", loc)], loc)
@@ -335,17 +326,14 @@ class Emitter(ChoiceWriter):
         """Lines that end a block, then a return to the interpreter."""
         self.ops.append(_Op("terminal", [*lines, ("return 0", loc)]))
 
-    def _stopping_assign(self, s: n.Assign, loc: Location) -> None:
-        lines = self._assign_lines(s, self.c.py(s.value)) + self._var_written(s)
-        self.ops.append(_Op("code", [(t, loc) for t in lines]))
-        self._trigger_call(self.trigger(s) or "", loc)
-
-    def _stopping_together(self, s: n.Simultaneous, loc: Location) -> None:
-        pairs = []
-        for binding in s.bindings:
-            assert isinstance(binding.value, n.Choice)
-            pairs.append((binding.value, binding.slot))
-        self._choices(loc, pairs)
+    def _stopping_assign(self, s: n.Assign, value: str, loc: Location) -> None:
+        """An assignment of ``value`` (Python source), then its trigger, which may stop."""
+        self.ops.append(_Op("code", [(t, loc) for t in self._assign_lines(s, value)]))
+        trigger = self.trigger(s)
+        if trigger in self.suspending:
+            self._terminal([(f"_call(rt, {trigger!r}, [_v])", loc)], loc)
+        elif trigger is not None:
+            self.ops.append(_Op("code", [(self.calls(trigger, "_v"), loc)]))
 
     def _stopping_move(self, s: n.Move | n.Draw, loc: Location) -> None:
         trigger = self.entry_trigger(s)
@@ -353,21 +341,12 @@ class Emitter(ChoiceWriter):
         self._terminal([*[(t, loc) for t in self._move_lines(s)],
                         (f"for _c in reversed(_moved): _call(rt, {trigger!r}, [_c])", loc)], loc)
 
-
-    def _stopping_choice(self, s: n.Let | n.Assign, choice: n.Choice, loc: Location) -> None:
-        """A choice answered into a local or, through one, into a variable."""
-        if isinstance(s, n.Let) or (s.ref[0] == "local" and s.op == "="):
-            slot = s.slot if isinstance(s, n.Let) else s.ref[1]
-            self._choices(loc, [(choice, slot)])
-            return
-        tmp = self.nslots
-        self.nslots += 1
-        self._choices(loc, [(choice, tmp)])
-        lines = self._assign_lines(s, f"L[{tmp}]") + self._var_written(s)
-        self.ops.append(_Op("code", [(t, loc) for t in lines]))
-        trigger = self.trigger(s)
-        if trigger is not None:
-            self._trigger_call(trigger, loc)
+    def _stopping_choice(self, s: n.Stmt, loc: Location) -> None:
+        """Choices answered into locals or, through one, into a variable."""
+        choices = self._choice_slots(s)
+        self._choices(loc, choices)
+        if isinstance(s, n.Assign) and not _straight(s):
+            self._stopping_assign(s, f"L[{choices[0][1]}]", loc)
 
     def _stopping_if(self, s: n.If, loops: list[_Loop]) -> None:
         end = self.new_label()
@@ -419,51 +398,41 @@ class Emitter(ChoiceWriter):
             return _Op("jump", lines, role="fixed")
         return _Op("jump", lines, role="test", moved=self.c.anytime_may_change(cond))
 
-    def _trigger_call(self, proc: str, loc: Location) -> None:
-        if proc in self.suspending:
-            self._terminal([(f"_call(rt, {proc!r}, [_v])", loc)], loc)
-
-        else:
-            self.ops.append(_Op("code", [(self.calls(proc, "_v"), loc)]))
-
     def _choices(self, loc: Location, pairs: list[tuple[n.Choice, int]]) -> None:
-        # A choice starts its own block: after an anytime action, the interpreter steps back.
-
+        """Choices asked in a block of their own: after an anytime action, they are asked again."""
         self.mark(self.new_label())
-        makers = [self.c.constant(self.choice_spec(choice, slot)) for choice, slot in pairs]
+        makers = self._makers(pairs)
         calls = ", ".join(f"{m}(rt, L)" for m in makers)
         self.ops.append(_Op("terminal", [(f"return rt.ask([{calls}])", loc)], role="ask"))
 
     def _answered_choice(self, s: n.Stmt, loc: Location, indent: str) -> list[Line]:
         """A choice in a procedure run whole: the runtime writes its answers."""
         choices = self._choice_slots(s)
-        makers = [self.c.constant(self.choice_spec(choice, slot)) for choice, slot in choices]
-        lines = self._answer_call(choices, makers)
-        if isinstance(s, n.Assign) and not (s.ref[0] == "local" and s.op == "="):
-            lines += self._assign_lines(s, f"L[{choices[0][1]}]") + self._var_written(s)
-            trigger = self.trigger(s)
-            if trigger is not None:
-                lines.append(self.calls(trigger, "_v"))
+        lines = self._answer_call(choices, self._makers(choices))
+        if isinstance(s, n.Assign) and not _straight(s):
+            lines += self._s_assign(s, f"L[{choices[0][1]}]")
         return [(indent + t, loc) for t in lines]
 
     def _choice_slots(self, s: n.Stmt) -> list[tuple[n.Choice, int]]:
-        """A statement's choices, each with the local its answer goes into."""
-        if isinstance(s, n.Simultaneous):
-            pairs = [(b.value, b.slot) for b in s.bindings]
-        elif isinstance(s, n.Let):
-            pairs = [(s.value, s.slot)]
-        else:
-            assert isinstance(s, n.Assign)
-            if s.ref[0] == "local" and s.op == "=":
-                pairs = [(s.value, s.ref[1])]
-            else:
-                pairs = [(s.value, self.nslots)]
-                self.nslots += 1
+        """A statement's choices, each with the local its answer goes into.
+
+        An answer assigned to a variable, or added to a local, goes into a new local first.
+        """
         choices = []
-        for value, slot in pairs:
-            assert isinstance(value, n.Choice)
-            choices.append((value, slot))
+        for let in s.bindings if isinstance(s, n.Simultaneous) else [s]:
+            assert isinstance(let, (n.Let, n.Assign)) and isinstance(let.value, n.Choice)
+            if isinstance(let, n.Let):
+                choices.append((let.value, let.slot))
+            elif _straight(let):
+                choices.append((let.value, let.ref[1]))
+            else:
+                choices.append((let.value, self.nslots))
+                self.nslots += 1
         return choices
+
+    def _makers(self, choices: list[tuple[n.Choice, int]]) -> list[str]:
+        """The names bound to the spec makers of choices, each with its answer's local."""
+        return [self.c.constant(self.choice_spec(choice, slot)) for choice, slot in choices]
 
     def _answer_call(self, choices: list[tuple[n.Choice, int]], makers: list[str]) -> list[str]:
         """The runtime's call that answers choices, without a spec where it can."""
@@ -583,6 +552,11 @@ def _resume_ops(ops: list[_Op]) -> dict[int, int]:
                 resume[index] = at
             at -= 1
     return resume
+
+
+def _straight(s: n.Assign) -> bool:
+    """Whether an assignment only sets a local: ``x = ...``, not ``x += ...`` or a variable."""
+    return s.ref[0] == "local" and s.op == "="
 
 
 def _operation(s: n.Assign, left: str, right: str) -> str:

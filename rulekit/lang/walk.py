@@ -34,15 +34,11 @@ def statements(body: list[n.Stmt]) -> Iterator[n.Stmt]:
 
 def choices_in(body: list[n.Stmt]) -> bool:
     """True if a statement list holds a choice (not counting procedure calls)."""
-    return any(stmt_chooses(s) for s in body)
+    return any(is_choice(s) for s in statements(body))
 
 
-def stmt_chooses(s: n.Stmt) -> bool:
-    """True if a statement is a choice or holds one (not counting procedure calls)."""
-    return any(_is_choice(inner) for inner in statements([s]))
-
-
-def _is_choice(s: n.Stmt) -> bool:
+def is_choice(s: n.Stmt) -> bool:
+    """True if a statement asks itself: ``let x = choose ...``, ``simultaneous { ... }``."""
     if isinstance(s, (n.Let, n.Assign)):
         return isinstance(s.value, n.Choice)
     return isinstance(s, n.Simultaneous)
