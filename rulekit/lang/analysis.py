@@ -11,6 +11,8 @@ needs no check. A count compared with 0 is a test of an empty pile.
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from rulekit.lang import nodes as n
 from rulekit.lang.walk import Triggers, calls_in, every_node, statements, zone_name
 
@@ -167,6 +169,11 @@ def is_zone(e: n.Expr) -> bool:
     """Whether an expression names a zone: ``deck`` or ``hand[p]``."""
     target = e.obj if isinstance(e, n.Index) else e
     return isinstance(target, n.Name) and bool(target.ref) and target.ref[0] == "zone"
+
+
+def is_pile(e: n.Expr) -> TypeGuard[n.Name]:
+    """Whether ``e`` is the name of a zone or a variable of the pack."""
+    return isinstance(e, n.Name) and bool(e.ref) and e.ref[0] in ("zone", "var")
 
 
 def pile_counted(call: n.Call) -> n.Expr | None:

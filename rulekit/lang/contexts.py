@@ -27,8 +27,9 @@ from typing import Protocol
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
+from rulekit.lang.analysis import is_pile
 from rulekit.lang.reasons import seen_whole
-from rulekit.lang.walk import assigned_slot, zone_name
+from rulekit.lang.walk import assigned_slot, children, zone_name
 from rulekit.model.symbols import Symbols
 from rulekit.source.snippet import Snippet
 
@@ -422,8 +423,8 @@ class ContextCheck:
 
     def secret(self, e: n.Expr) -> str:
         """What ``e`` is, and who may not see it, in words."""
-        base = e.obj if isinstance(e, n.Index) and _is_pile(e.obj) else e
-        if isinstance(base, n.Name) and _is_pile(base):
+        base = e.obj if isinstance(e, n.Index) and is_pile(e.obj) else e
+        if isinstance(base, n.Name) and is_pile(base):
             return self._pile_secret(e, base)
         if isinstance(e, n.Call):
             return f"a call of the function '{e.func}' (what it returns is not worked out)"
@@ -446,25 +447,9 @@ class ContextCheck:
         return f"the {kind} '{base.ident}' ({decl.visibility}), which not every player sees"
 
 
-def _is_pile(e: n.Expr) -> bool:
-    """Whether ``e`` names a zone or a variable of the pack."""
-    return isinstance(e, n.Name) and e.ref is not None and e.ref[0] in ("zone", "var")
-
-
 def _parts(e: n.Expr) -> list[n.Expr | None]:
     """The parts of ``e`` to look into (none: ``e`` itself is not seen)."""
-    if isinstance(e, n.Attr):
-        return [e.obj]
-    if isinstance(e, n.Unary):
-        return [e.operand]
-    if isinstance(e, n.Binary):
-        return [e.left, e.right]
-    if isinstance(e, n.Conditional):
-        return [e.then, e.test, e.otherwise]
-    if isinstance(e, n.ListLit):
-        return list(e.items)
-    if isinstance(e, n.Call) and (e.ref is None or e.ref[0] == "builtin"):
-        return list(e.args)
-    if isinstance(e, n.Index) and not _is_pile(e.obj):
-        return [e.obj, e.index]
-    return []
+    if isinstance(e, (n.Comprehension, n.Choice)) or (isinstance(e, n.Index) and is_pile(e.obj)) \
+            or (isinstance(e, n.Call) and e.ref is not None and e.ref[0] != "builtin"):
+        return []
+    return list(children(e))

@@ -25,6 +25,7 @@ from rulekit.lang.analysis import (
     fits,
     int_bound,
     invariant,
+    is_pile,
     is_range,
     is_simple,
     is_zone,
@@ -246,7 +247,7 @@ class ExprWriter:
 
     def _x_index(self, e: n.Index) -> str:
         obj = e.obj
-        if isinstance(obj, n.Name) and obj.ref and obj.ref[0] in ("zone", "var"):
+        if is_pile(obj):
             key = self.zone(e)
             return f"list(Z[{key}])" if obj.ref[0] == "zone" else f"V[{key}]"
         return f"({self.py(obj)})[{self.py(e.index)}]"

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from rulekit.lang import nodes as n
 from rulekit.lang.analysis import pile_counted
+from rulekit.lang.walk import children
 from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
 
@@ -56,17 +57,17 @@ class _Sight:
         self.local = local
 
     def seen(self, e: n.Expr | None) -> bool:
-        """True if the player sees the whole value of ``e``.
+        """True if the player sees the whole value of ``e``: of each of its parts.
 
         A comprehension or a choice is not worked out, so refused.
         """
-        if e is None:
-            return True
-        rule = _RULES.get(type(e))
-        return rule is not None and rule(self, e)
-
-    def _constant(self, e: n.Literal | n.CardLit) -> bool:
-        return True
+        if isinstance(e, n.Name):
+            return self._name(e)
+        if isinstance(e, n.Call):
+            return self._call(e)
+        if isinstance(e, (n.Comprehension, n.Choice)):
+            return False
+        return e is None or self._own_pile(e) or all(self.seen(part) for part in children(e))
 
     def _name(self, e: n.Name) -> bool:
         decl = _decl(e, self.symbols)
@@ -83,19 +84,11 @@ class _Sight:
         return decl.per is None and decl.visibility == "owner" and decl.owner is not None \
             and isinstance(self.player, n.Name) and self.player.ident == decl.owner
 
-    def _index(self, e: n.Index) -> bool:
+    def _own_pile(self, e: n.Expr) -> bool:
         """``hand[p]`` chosen by ``p`` is the chooser's own pile."""
-        if isinstance(e.obj, n.Name) and _per_role_seen(e.obj, self.symbols) and \
-                isinstance(e.index, n.Name) and isinstance(self.player, n.Name) and \
-                e.index.ident == self.player.ident:
-            return True
-        return self.seen(e.obj) and self.seen(e.index)
-
-    def _attr(self, e: n.Attr) -> bool:
-        return self.seen(e.obj)
-
-    def _list(self, e: n.ListLit) -> bool:
-        return all(self.seen(item) for item in e.items)
+        return isinstance(e, n.Index) and isinstance(e.obj, n.Name) and \
+            _per_role_seen(e.obj, self.symbols) and isinstance(e.index, n.Name) and \
+            isinstance(self.player, n.Name) and e.index.ident == self.player.ident
 
     def _call(self, e: n.Call) -> bool:
         """A built-in of what is seen (the map's too), ``reveal(...)`` or the size of a pile."""
@@ -107,24 +100,6 @@ class _Sight:
         if pile is not None:
             return self.seen(pile.index if isinstance(pile, n.Index) else None)
         return all(self.seen(a) for a in e.args)
-
-    def _unary(self, e: n.Unary) -> bool:
-        return self.seen(e.operand)
-
-    def _binary(self, e: n.Binary) -> bool:
-        return self.seen(e.left) and self.seen(e.right)
-
-    def _conditional(self, e: n.Conditional) -> bool:
-        return self.seen(e.then) and self.seen(e.test) and self.seen(e.otherwise)
-
-
-# How each kind of expression is seen (any other kind is not).
-_RULES: dict[type, Callable[..., bool]] = {
-    n.Literal: _Sight._constant, n.CardLit: _Sight._constant, n.Name: _Sight._name,
-    n.Index: _Sight._index, n.Attr: _Sight._attr, n.ListLit: _Sight._list,
-    n.Call: _Sight._call, n.Unary: _Sight._unary, n.Binary: _Sight._binary,
-    n.Conditional: _Sight._conditional,
-}
 
 
 def _decl(name: n.Name, symbols: Symbols) -> ZoneDecl | VarDecl | None:

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from rulekit.lang import nodes as n
-from rulekit.lang.analysis import pile_counted
-from rulekit.lang.walk import assigned_slot, every_node
+from rulekit.lang.analysis import is_pile, pile_counted
+from rulekit.lang.walk import assigned_slot, children, every_node
 from rulekit.model.symbols import Symbols
 
 
@@ -86,23 +86,24 @@ class _Analysis:
     # ------------------------------------------------------------ expressions
 
     def expr(self, e: n.Expr | None, tainted: set[int]) -> bool:
-        """True if the value of ``e`` may depend on non-public data."""
-        if e is None:
-            return False
-        reader = _EXPRESSIONS.get(type(e))
-        return True if reader is None else reader(self, e, tainted)  # unknown: the worst
+        """True if the value of ``e`` may depend on non-public data: if one of its parts may."""
+        if isinstance(e, n.Name):
+            return self._name(e.ref, tainted)
+        if isinstance(e, n.Comprehension):
+            return self._comprehension(e, tainted)
+        if isinstance(e, n.Call):
+            return self._call(e, tainted)
+        if isinstance(e, n.Choice):
+            return self.answers_secret  # its answer is known to its chooser only
+        if isinstance(e, n.Index) and is_pile(e.obj):
+            return self._name(e.obj.ref, tainted) or self.expr(e.index, tainted)
+        return e is not None and self._any(children(e), tainted)
 
     def _any(self, exprs: Iterable[n.Expr | None], tainted: set[int]) -> bool:
         found = False
         for e in exprs:  # every one, so that comprehension slots are all seen
             found = self.expr(e, tainted) or found
         return found
-
-    def _constant(self, e: n.Expr, tainted: set[int]) -> bool:
-        return False
-
-    def _name_expr(self, e: n.Name, tainted: set[int]) -> bool:
-        return self._name(e.ref, tainted)
 
     def _name(self, ref: tuple[object, ...] | None, tainted: set[int]) -> bool:
         """True if what a name refers to (its ``ref``) may be non-public."""
@@ -117,23 +118,11 @@ class _Analysis:
             return self.secret_var(str(ref[1]))
         return False  # constants, round, phase
 
-    def _list(self, e: n.ListLit, tainted: set[int]) -> bool:
-        return self._any(e.items, tainted)
-
     def _comprehension(self, e: n.Comprehension, tainted: set[int]) -> bool:
         source = self.expr(e.iterable, tainted)
         if source:
             tainted.add(e.slot)
         return self._any([e.condition, e.element], tainted) or source
-
-    def _attr(self, e: n.Attr, tainted: set[int]) -> bool:
-        return self.expr(e.obj, tainted)
-
-    def _index(self, e: n.Index, tainted: set[int]) -> bool:
-        obj = e.obj
-        if isinstance(obj, n.Name) and obj.ref and obj.ref[0] in ("zone", "var"):
-            return self._name(obj.ref, tainted) or self.expr(e.index, tainted)
-        return self._any([obj, e.index], tainted)
 
     def _call(self, e: n.Call, tainted: set[int]) -> bool:
         kind = e.ref[0] if e.ref else "builtin"
@@ -166,18 +155,6 @@ class _Analysis:
         result = True if body is None else self.expr(body, set(key[1]))
         self.functions[key] = result
         return result
-
-    def _unary(self, e: n.Unary, tainted: set[int]) -> bool:
-        return self.expr(e.operand, tainted)
-
-    def _binary(self, e: n.Binary, tainted: set[int]) -> bool:
-        return self._any([e.left, e.right], tainted)
-
-    def _conditional(self, e: n.Conditional, tainted: set[int]) -> bool:
-        return self._any([e.then, e.test, e.otherwise], tainted)
-
-    def _answer(self, e: n.Choice, tainted: set[int]) -> bool:
-        return self.answers_secret  # its answer is known to its chooser only
 
     # ------------------------------------------------------------ statements
 
@@ -314,15 +291,7 @@ class _Analysis:
             not any(self.expr(a, tainted) for a in call.args)
 
 
-# How each kind of expression and statement is followed.
-_EXPRESSIONS: dict[type, Callable[..., bool]] = {
-    n.Literal: _Analysis._constant, n.CardLit: _Analysis._constant,
-    n.Name: _Analysis._name_expr, n.ListLit: _Analysis._list,
-    n.Comprehension: _Analysis._comprehension, n.Attr: _Analysis._attr,
-    n.Index: _Analysis._index, n.Call: _Analysis._call, n.Unary: _Analysis._unary,
-    n.Binary: _Analysis._binary, n.Choice: _Analysis._answer,
-    n.Conditional: _Analysis._conditional,
-}
+# How each kind of statement is followed.
 _STATEMENTS: dict[type, Callable[..., None]] = {
     n.Simultaneous: _Analysis._simultaneous, n.Let: _Analysis._assignment,
     n.Assign: _Analysis._assignment, n.If: _Analysis._if, n.For: _Analysis._for,

@@ -79,6 +79,13 @@ def zone_name(zone: n.Expr) -> str:
     return base.ident
 
 
+def children(e: n.Expr) -> list[n.Expr]:
+    """The expressions right inside ``e``, in order: ``a`` and ``b`` of ``a + b``."""
+    values = [getattr(e, name) for name in _CHILDREN[type(e)]]
+    items = [item for value in values for item in (value if isinstance(value, list) else [value])]
+    return [item for item in items if isinstance(item, n.Expr)]
+
+
 def every_node(root: object) -> Iterator[n.Node]:
     """Every node from ``root`` (a node or a list of them), parents first."""
     stack = [root]
