@@ -99,12 +99,10 @@ class Compiler(ExprWriter):
         found: set[str] = set()
         on_turns = False
         for condition, _, _ in self.program.end_checks:
-            tree = self.trees.get(condition)
-            names: set[str] = set()
-            if tree is None or not reads(tree, self.function_trees, names, set()):
+            names = self._reads(self.trees.get(condition), strict=False)
+            if names is None:
                 return None, True
-            on_turns = on_turns or not names or not reads(
-                tree, self.function_trees, set(), set(), True)
+            on_turns = on_turns or not names or self._reads(self.trees[condition]) is None
             found |= names
         return found, on_turns
 
@@ -115,20 +113,22 @@ class Compiler(ExprWriter):
         """
         found: dict[str, set[str]] = {}
         for decl, when in self.program.anytime:
-            if when is None:
-                continue
-            tree = self.trees.get(when)
-            names: set[str] = set()
-            if tree is None or not reads(tree, self.function_trees, names, set(), True):
+            names = set() if when is None else self._reads(self.trees.get(when))
+            if names is None:
                 return None
             for name in names:
                 found.setdefault(name, set()).add(decl.role)
         return found
 
+    def _reads(self, e: n.Expr | None, strict: bool = True) -> set[str] | None:
+        """The zones and variables ``e`` reads; None if unknown (see :func:`analysis.reads`)."""
+        found: set[str] = set()
+        known = e is not None and reads(e, self.function_trees, found, set(), strict)
+        return found if known else None
+
     def reads_nothing_shared(self, e: n.Expr) -> bool:
         """Whether ``e`` reads only locals, parameters and constants."""
-        found: set[str] = set()
-        return reads(e, self.function_trees, found, set(), True) and not found
+        return self._reads(e) == set()
 
     def anytime_may_change(self, e: n.Expr) -> bool:
         """Whether an anytime action may change the value of ``e``.
@@ -136,10 +136,8 @@ class Compiler(ExprWriter):
         It may if ``e`` reads the round, the phase or the result. It may if ``e`` reads what an
         anytime action's procedure writes, directly or through calls.
         """
-        found: set[str] = set()
-        written = self.anytime_writes
-        return (written is None or not reads(e, self.function_trees, found, set(), True)
-                or bool(found & written))
+        found, written = self._reads(e), self.anytime_writes
+        return written is None or found is None or bool(found & written)
 
     def function(self, body: list[str], location: Location | None = None) -> Any:
         """Compile ``def f(rt, L): <body>``, all its lines at ``location``."""
