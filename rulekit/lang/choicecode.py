@@ -126,19 +126,25 @@ class ChoiceWriter:
             return [*lines, f"spec['optional'] = {choice.optional!r}"]
         return lines + self._subset_lines(choice)
 
+    def bounds(self, choice: n.Choice, items: str) -> tuple[str, str]:
+        """The code of a subset's least and most items, ``items`` naming its candidates."""
+        c = self.c
+        return (c.py(choice.min) if choice.min is not None else "0",
+                c.py(choice.max) if choice.max is not None else f"len({items})")
+
+    def flags(self, choice: n.Choice, rule: n.AtMost, items: str) -> str:
+        """The code of a list of 1 for each candidate an ``at most`` rule counts, else 0."""
+        with self.c.binding(choice.slot) as var:
+            return f"[1 if {self.c.py(rule.condition)} else 0 for {var} in {items}]"
 
     def _subset_lines(self, choice: n.Choice) -> list[str]:
         """A subset's constraints: its bounds and its ``at most`` rules."""
-        c = self.c
-        least = c.py(choice.min) if choice.min is not None else "0"
-        most = c.py(choice.max) if choice.max is not None else "len(items)"
+        least, most = self.bounds(choice, "items")
         body = [f"spec['min'] = {least}", f"spec['max'] = {most}", "rules = []"]
         with_reasons = any(rule.reason for rule in choice.at_most)
         for rule in choice.at_most:
-            with c.binding(choice.slot) as var:
-                condition = c.py(rule.condition)
-            body += [f"flags = [1 if {condition} else 0 for {var} in items]",
-                     f"if 1 in flags: rules.append([{c.py(rule.limit)}, flags])"]
+            body += [f"flags = {self.flags(choice, rule, 'items')}",
+                     f"if 1 in flags: rules.append([{self.c.py(rule.limit)}, flags])"]
             if with_reasons:
                 why = self._reason(rule.reason) if rule.reason else "None"
                 body.append(f"if 1 in flags: spec.setdefault('at_most_why', []).append({why})")

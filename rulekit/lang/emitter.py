@@ -452,13 +452,9 @@ class Emitter(ChoiceWriter):
         for index, (choice, slot) in enumerate(pairs):
             items = f"_i{index}"
             lines.append(f"{items} = {self.candidates(choice)}")
-            least = c.py(choice.min) if choice.min is not None else "0"
-            most = c.py(choice.max) if choice.max is not None else f"len({items})"
-            rules = []
-            for rule in choice.at_most:
-                with c.binding(choice.slot) as var:
-                    flags = f"[1 if {c.py(rule.condition)} else 0 for {var} in {items}]"
-                rules.append(f"[{c.py(rule.limit)}, {flags}]")
+            least, most = self.bounds(choice, items)
+            rules = [f"[{c.py(rule.limit)}, {self.flags(choice, rule, items)}]"
+                     for rule in choice.at_most]
             choices.append(f"({slot}, {items}, {c.py(choice.player)}, {least}, {most}, "
                            f"[{', '.join(rules)}])")
         return [*lines, f"rt.choose_subsets(L, ({', '.join(choices)},), [{', '.join(makers)}])"]
