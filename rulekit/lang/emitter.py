@@ -117,10 +117,7 @@ class Emitter(ChoiceWriter):
             return True
         if isinstance(s, (n.Move, n.Draw)) and self.entry_trigger(s) in self.suspending:
             return True
-        return any(self._body_may_stop(b) for b in bodies(s))
-
-    def _body_may_stop(self, body: list[n.Stmt]) -> bool:
-        return any(self.may_stop(s) for s in body)
+        return any(self.may_stop(inner) for body in bodies(s) for inner in body)
 
     # ------------------------------------------------------------ structured Python
 
@@ -233,9 +230,7 @@ class Emitter(ChoiceWriter):
         elif isinstance(s, n.Draw):
             lines = [f"_moved = _draw(Z[{src}], Z[{dst}], {c.py(s.count)})"]
         elif s.cards is None:
-            keep = self.entry_trigger(s) is not None
-            lines = [f"_moved = _move_all(_each(rt, Z[{src}]), Z[{dst}], {s.to_bottom!r}, "
-                     f"{keep!r})"]
+            lines = [f"_moved = _move_all(_each(rt, Z[{src}]), Z[{dst}], {s.to_bottom!r}, True)"]
         else:
             lines = [f"_k = {src}",
                      f"_moved = _move(Z[_k], Z[{dst}], {c.py(s.cards)}, {s.to_bottom!r}, _k)"]

@@ -68,14 +68,6 @@ class _Analysis:
 
     # ------------------------------------------------------------ data
 
-    def secret_zone(self, name: str) -> bool:
-        zone = self.symbols.zones.get(name)
-        return zone is not None and zone.visibility != "public"
-
-    def secret_var(self, name: str) -> bool:
-        var = self.symbols.variables.get(name)
-        return var is not None and var.visibility != "public"
-
     def _taint_param(self, proc: str, index: int) -> None:
         """Mark a parameter of a procedure as receiving non-public data."""
         body = self.bodies.get(proc)
@@ -109,14 +101,12 @@ class _Analysis:
         """True if what a name refers to (its ``ref``) may be non-public."""
         if not ref:
             return True
-        kind = ref[0]
-        if kind == "local":
+        if ref[0] == "local":
             return ref[1] in tainted
-        if kind == "zone":
-            return self.secret_zone(str(ref[1]))
-        if kind == "var":
-            return self.secret_var(str(ref[1]))
-        return False  # constants, round, phase
+        if ref[0] not in ("zone", "var"):
+            return False  # constants, round, phase
+        decl = (self.symbols.zones if ref[0] == "zone" else self.symbols.variables).get(str(ref[1]))
+        return decl is not None and decl.visibility != "public"
 
     def _comprehension(self, e: n.Comprehension, tainted: set[int]) -> bool:
         source = self.expr(e.iterable, tainted)
@@ -191,23 +181,19 @@ class _Analysis:
                     mark: bool) -> None:
         value = s.value
         if isinstance(value, n.Choice):
-            self._mark_choice(value, tainted, mark)
+            secret = self.choice(value, tainted)  # its options may be secret
+            if mark:
+                value.always_ask = secret
         slot = assigned_slot(s)
         if (self.expr(value, tainted) or context) and slot is not None:
             tainted.add(slot)
         if isinstance(s, n.Assign) and s.ref and s.ref[0] == "var":
             self._changed(s.name)
 
-    def _mark_choice(self, c: n.Choice, tainted: set[int], mark: bool) -> None:
-        """Work out whether a choice's options may be secret; with ``mark``, note it."""
-        secret = self.choice(c, tainted)
-        if mark:
-            c.always_ask = secret
-
     def _changed(self, variable: str) -> None:
         """A variable was assigned: its ``on_change`` procedure gets its value."""
         proc = self.symbols.variables[variable].on_change
-        if proc is not None and self.secret_var(variable):
+        if proc is not None and self.symbols.variables[variable].visibility != "public":
             self._taint_param(proc, 0)
 
     def _if(self, s: n.If, tainted: set[int], context: bool, mark: bool) -> None:
