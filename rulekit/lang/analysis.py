@@ -186,13 +186,6 @@ def pile_counted(call: n.Call) -> n.Expr | None:
     return call.args[0]
 
 
-def _builtin_count(e: n.Expr) -> n.Expr | None:
-    """The pile the built-in ``count`` counts, if ``e`` is such a call."""
-    if not isinstance(e, n.Call) or e.ref != ("builtin", "count"):
-        return None
-    return pile_counted(e)
-
-
 # A count compared with 0 (or 1) that says whether a pile is empty: op -> (empty, swapped op).
 _EMPTINESS = {"==": (0, True), "!=": (0, False), ">": (0, False), ">=": (1, False),
               "<": (1, True), "<=": (0, True)}
@@ -208,7 +201,8 @@ def counted_against_zero(e: n.Binary) -> tuple[n.Expr, bool] | None:
     op, count, number = e.op, e.left, e.right
     if isinstance(e.left, n.Literal):
         op, count, number = _SWAPPED.get(op, ""), e.right, e.left
-    pile = _builtin_count(count)
+    pile = pile_counted(count) if isinstance(count, n.Call) and count.ref == ("builtin", "count") \
+        else None
     if op not in _EMPTINESS or pile is None or not isinstance(number, n.Literal) \
             or number.value.__class__ is not int:
         return None

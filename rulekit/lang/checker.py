@@ -33,6 +33,8 @@ class Checker:
         self.symbols = symbols
         self.snippet = snippet
         self.context = context  # proc | function | expr | expect
+        # The values the game provides, by name, with their types.
+        self.provided = {**RUNTIME_NAMES, **EXPECT_NAMES} if context == "expect" else RUNTIME_NAMES
         self.base_of = base_of  # the procedure ``base(...)`` runs at a place; None: nothing
         self.errors: list[EffectCheckError] = []
         self.nslots = 0
@@ -119,11 +121,7 @@ class Checker:
 
     def _known_names(self) -> list[str]:
         s = self.symbols
-        names = [*list(self.scope), *s.variables, *s.zones, *s.roles, *s.parameters,
-                 *RUNTIME_NAMES]
-        if self.context == "expect":
-            names += list(EXPECT_NAMES)
-        return names
+        return [*self.scope, *s.variables, *s.zones, *s.roles, *s.parameters, *self.provided]
 
     # ------------------------------------------------------------ statements
 
@@ -341,13 +339,11 @@ class Checker:
         if stmt.to is not None:
             self.check_expr(stmt.to, "role")
 
-    def _stmt_break(self, stmt: n.Break) -> None:
+    def _stmt_break(self, stmt: n.Break | n.Continue) -> None:
         if self.loop_depth == 0:
-            self.error(stmt.pos, "'break' outside a loop")
+            self.error(stmt.pos, f"'{type(stmt).__name__.lower()}' outside a loop")
 
-    def _stmt_continue(self, stmt: n.Continue) -> None:
-        if self.loop_depth == 0:
-            self.error(stmt.pos, "'continue' outside a loop")
+    _stmt_continue = _stmt_break
 
     def _stmt_pass(self, stmt: n.Stmt) -> None:
         """``pass``, ``return`` and ``end_round`` need no check."""
@@ -489,11 +485,10 @@ class Checker:
 
     def _provided_name(self, expr: n.Name) -> str | None:
         """A value the game provides (``round``; ``winner`` in a scenario's ``expect``)."""
-        names = {**RUNTIME_NAMES, **EXPECT_NAMES} if self.context == "expect" else RUNTIME_NAMES
-        if expr.ident not in names:
+        if expr.ident not in self.provided:
             return None
         expr.ref = ("builtin", expr.ident)
-        return names[expr.ident]
+        return self.provided[expr.ident]
 
     def _unknown_name(self, expr: n.Name) -> None:
         name = expr.ident
