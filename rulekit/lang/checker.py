@@ -410,11 +410,15 @@ class Checker:
 
     def _reason_seen(self, reason: n.Log, choice: n.Choice, label: bool = False,
                      what: str = "a reason") -> None:
-        """A reason, a label or a prompt tells its chooser only what they see."""
+        """A reason, a label or a prompt tells its chooser only what they see.
+
+        A label reads no local variable but the candidate: another may hold a secret.
+        """
         what = "a label" if label else what
+        local = (lambda name: bool(name.ref[1] == choice.slot)) if label else (lambda name: True)
         for part in reason.parts:
             if isinstance(part, n.Expr) and not seen_whole([part], choice.player, self.symbols,
-                                                           choice.slot, label):
+                                                           local):
                 self.error(part.pos, f"{what} is told to the chooser, who may not see this",
                            "say it with public data, the chooser's own piles and the "
                            "candidate ('it')")

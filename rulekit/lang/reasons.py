@@ -26,25 +26,13 @@ from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
 
 def seen_whole(exprs: list[n.Expr], player: n.Expr, symbols: Symbols,
-               candidate: int | None = None, only_candidate: bool = False,
                local: Callable[[n.Name], bool] | None = None) -> bool:
     """True if ``player`` sees the whole value of each of ``exprs``.
 
-    Local variables count as seen only when ``candidate``, the candidate's slot, is
-    given. With ``only_candidate``, no other local variable does. With
-    ``local``, those it says are seen.
+    ``local`` says which local variables are seen (by default, none).
     """
-    sight = _Sight(player, symbols, local or _locals_seen(candidate, only_candidate))
+    sight = _Sight(player, symbols, local or (lambda name: False))
     return all(sight.seen(e) for e in exprs)
-
-
-def _locals_seen(candidate: int | None, only_candidate: bool) -> Callable[[n.Name], bool]:
-    """Which local variables a reason or a label may read."""
-    if candidate is None:
-        return lambda name: False
-    if only_candidate:
-        return lambda name: bool(name.ref[1] == candidate)
-    return lambda name: True
 
 
 class _Sight:
