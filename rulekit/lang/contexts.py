@@ -66,15 +66,10 @@ class _Site:
 
 @dataclass
 class _Source:
-    """Something assigned to a local variable.
+    """Something assigned to a local variable: a value, a choice, or the list a ``for`` walks."""
 
-    ``kind`` is ``value``, ``element`` (the list a ``for`` walks) or ``choice``.
-    """
-
-    kind: str
     expr: n.Expr
     guards: _Guards
-    pos: n.Pos
 
 
 @dataclass
@@ -117,13 +112,11 @@ class _Reader:
         self.stmts(list(s.bindings), guards)
 
     def _assign(self, s: n.Let | n.Assign, guards: _Guards) -> None:
-        chosen = isinstance(s.value, n.Choice)
         if isinstance(s.value, n.Choice):
             self.code.choosers.append(s.value.player)
-        source = _Source("choice" if chosen else "value", _held(s), guards, s.pos)
         slot = assigned_slot(s)
         if slot is not None:
-            self.code.sources.setdefault(slot, []).append(source)
+            self.code.sources.setdefault(slot, []).append(_Source(s.value, guards))
         elif isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var":
             self._changed(s, guards)
 
@@ -146,8 +139,7 @@ class _Reader:
             self.stmts(s.otherwise, inner)
 
     def _for(self, s: n.For, guards: _Guards) -> None:
-        source = _Source("element", s.iterable, guards, s.pos)
-        self.code.sources.setdefault(s.slot, []).append(source)
+        self.code.sources.setdefault(s.slot, []).append(_Source(s.iterable, guards))
         self.stmts(s.body, (*guards, s.iterable))
 
     def _while(self, s: n.While, guards: _Guards) -> None:
@@ -172,15 +164,6 @@ _STATEMENTS: dict[type, Callable[..., None]] = {
     n.If: _Reader._if, n.For: _Reader._for, n.While: _Reader._while, n.Repeat: _Reader._repeat,
     n.CallStmt: _Reader._call, n.Move: _Reader._move, n.Draw: _Reader._move,
 }
-
-
-def _held(s: n.Let | n.Assign) -> n.Expr:
-    """What an assignment adds to its target: the value, and the index of ``x[i]``.
-
-    ``x += v`` and ``x[i] = v`` keep what ``x`` held.
-    """
-    index = s.index if isinstance(s, n.Assign) else None
-    return s.value if index is None else n.ListLit(s.pos, [s.value, index])
 
 
 class ContextCheck:
@@ -316,8 +299,7 @@ class ContextCheck:
         """True if ``d`` sees an assignment of a local, and its conditions."""
         if not self.seen(body, source.guards, d):
             return False
-        if source.kind == "choice":
-            assert isinstance(source.expr, n.Choice)
+        if isinstance(source.expr, n.Choice):
             chooser = self.decider(body, source.expr.player)
             return chooser != ANY and chooser == d
         return self.seen(body, [source.expr], d)
