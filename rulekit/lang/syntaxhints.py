@@ -93,8 +93,7 @@ def _idiom(text: str) -> tuple[int, int, str, str] | None:
     """The first of another language's ways in the code of ``text`` (not in texts or comments):
     its line and column, a message and a hint."""
     for number, line in enumerate(text.splitlines(), start=1):
-        code = _CODE_ONLY.sub(lambda found: " " * len(found.group()), line)
-        code = code[:comment.start()] if (comment := _COMMENT.search(code)) else code
+        code = _code(line)
         for pattern, message, hint in _IDIOMS:
             found = pattern.search(code)
             if found is not None:
@@ -104,8 +103,16 @@ def _idiom(text: str) -> tuple[int, int, str, str] | None:
     return None
 
 
+def _code(line: str) -> str:
+    """A line with its texts in quotes blanked out and its comment cut off."""
+    code = _TEXT.sub(lambda found: " " * len(found.group()), line)
+    comment = _COMMENT.search(code)
+    return code[:comment.start()] if comment else code
+
+
+_TEXT = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
+# The '#' of a comment (right after a name, it is a card's copy number instead).
 _COMMENT = re.compile(r"(?<!\w)#")
-_CODE_ONLY = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
 
 
 def _unbalanced(text: str) -> tuple[_Mark, str, str, _Mark | None] | None:
@@ -145,20 +152,11 @@ def _code_marks(text: str) -> list[_Mark]:
     """
     marks: list[_Mark] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        for found in _CODE.finditer(line):
-            if found.lastgroup == "comment":
-                break
-            if found.lastgroup != "text":
-                marks.append(_Mark(found.group(), number, found.start() + 1))
-            if found.lastgroup == "quote":
+        for found in re.finditer(r"""[()\[\]{}"']""", _code(line)):
+            marks.append(_Mark(found.group(), number, found.start() + 1))
+            if found.group() in "\"'":
                 return marks
     return marks
-
-
-# What matters of a line to find brackets: a text in quotes, a quote never closed, the '#' of
-# a comment (right after a name, it is a card's copy number instead), a bracket.
-_CODE = re.compile(r"""(?P<text>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?P<quote>["'])"""
-                   r"|(?P<comment>(?<!\w)#)|(?P<bracket>[()\[\]{}])")
 
 
 _TOKEN_WORDS = {
