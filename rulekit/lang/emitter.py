@@ -123,10 +123,7 @@ class Emitter(ChoiceWriter):
 
     def structured(self, body: list[n.Stmt], loops: list[_Loop], indent: str) -> list[Line]:
         """Python lines for statements that never stop for a decision."""
-        lines: list[Line] = []
-        for s in body:
-            lines.extend(self._py(s, loops, indent))
-        return lines
+        return [line for s in body for line in self._py(s, loops, indent)]
 
     def _py(self, s: n.Stmt, loops: list[_Loop], indent: str) -> list[Line]:
         """Python lines for one statement that never stops for a decision."""
