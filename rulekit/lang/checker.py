@@ -248,13 +248,10 @@ class Checker:
             self.error(expr.pos, "expected a zone",
                        did_you_mean(ident, self.symbols.zones) if ident else None)
         else:
-            self._unknown_zone(expr.pos, ident)
-
-    def _unknown_zone(self, pos: n.Pos, ident: str) -> None:
-        zones = ", ".join(sorted(self.symbols.zones))
-        hint = did_you_mean(ident, self.symbols.zones) or (
-            f"zones: {zones}" if zones else "the pack declares no zones")
-        self.error(pos, f"unknown zone '{ident}'", hint)
+            zones = ", ".join(sorted(self.symbols.zones))
+            hint = did_you_mean(ident, self.symbols.zones) or (
+                f"zones: {zones}" if zones else "the pack declares no zones")
+            self.error(expr.pos, f"unknown zone '{ident}'", hint)
 
     def _stmt_move(self, stmt: n.Move) -> None:
         if stmt.cards is not None:
@@ -372,8 +369,7 @@ class Checker:
             if reason is not None:
                 self._where_reason(reason, choice)
         if choice.label is not None:  # said of each candidate, to the chooser only
-            self._stmt_log(choice.label)
-            self._reason_seen(choice.label, choice, label=True)
+            self._told(choice.label, choice, "a label")
         for rule in choice.at_most:
             if choice.kind != "subset":
                 self.error(rule.pos, "'at most' applies to subset choices only")
@@ -382,10 +378,10 @@ class Checker:
 
     def _where_reason(self, reason: n.Log, choice: n.Choice) -> None:
         """A reason on ``where`` names the candidate, so the chooser must see it."""
-        self._stmt_log(reason)
         if seen_whole([choice.source], choice.player, self.symbols):
-            self._reason_seen(reason, choice)
+            self._told(reason, choice)
             return
+        self._stmt_log(reason)
         self.error(reason.pos, "a reason on 'where' names the candidate it refuses, and the "
                    "chooser may not see every candidate of this list",
                    "choose from a public list or the chooser's own pile, or give no reason")
@@ -395,11 +391,9 @@ class Checker:
         for reason in [*(r.reason for r in choice.at_most),
                        choice.reasons.get("min"), choice.reasons.get("max")]:
             if reason is not None:  # it sees no candidate
-                self._stmt_log(reason)
-                self._reason_seen(reason, choice)
+                self._told(reason, choice)
         if choice.prompt is not None:  # asked of the chooser only
-            self._stmt_log(choice.prompt)
-            self._reason_seen(choice.prompt, choice, what="a prompt")
+            self._told(choice.prompt, choice, "a prompt")
         for bound in (b for b in (choice.min, choice.max) if b is not None):
             if choice.kind != "subset":
                 self.error(bound.pos, "'min' and 'max' apply to subset choices only")
@@ -408,15 +402,15 @@ class Checker:
             self.error(choice.pos, "a subset choice is optional when its min is 0 (the default)",
                        "remove 'optional'")
 
-    def _reason_seen(self, reason: n.Log, choice: n.Choice, label: bool = False,
-                     what: str = "a reason") -> None:
-        """A reason, a label or a prompt tells its chooser only what they see.
+    def _told(self, text: n.Log, choice: n.Choice, what: str = "a reason") -> None:
+        """Check a reason, a label or a prompt, which tells its chooser only what they see.
 
         A label reads no local variable but the candidate: another may hold a secret.
         """
-        what = "a label" if label else what
+        self._stmt_log(text)
+        label = what == "a label"
         local = (lambda name: bool(name.ref[1] == choice.slot)) if label else (lambda name: True)
-        for part in reason.parts:
+        for part in text.parts:
             if isinstance(part, n.Expr) and not seen_whole([part], choice.player, self.symbols,
                                                            local):
                 self.error(part.pos, f"{what} is told to the chooser, who may not see this",
