@@ -92,13 +92,16 @@ class ChoiceWriter:
         return maker
 
     def _prompt(self, choice: n.Choice) -> str:
-        """The code of a choice's prompt: a text, or one with its fields filled in."""
+        """The code of a choice's prompt."""
         if choice.prompt is None:
             return repr("Choose one" if choice.kind == "one" else "Choose any number")
-        parts = choice.prompt.parts
-        if all(isinstance(part, str) for part in parts):
-            return repr("".join(str(part) for part in parts))
-        return f"rt.program.say(*{self._reason(choice.prompt)})"
+        return self.said(choice.prompt)
+
+    def said(self, text: n.Log) -> str:
+        """The code of a text for players (a prompt, a win's): itself, or its fields filled in."""
+        if all(isinstance(part, str) for part in text.parts):
+            return repr("".join(str(part) for part in text.parts))
+        return f"rt.program.say(*{self._reason(text)})"
 
     def _text_lines(self, choice: n.Choice, source: str) -> list[str]:
         """The lines that add texts for people to a spec, in a game with a log only.

@@ -205,10 +205,7 @@ class Emitter(ChoiceWriter):
         return [self.calls(s.proc, ", ".join(self.c.py(a) for a in s.args))]
 
     def _s_win(self, s: n.Win) -> list[str]:
-        parts = s.reason.parts if s.reason is not None else []
-        reason = repr("".join(p for p in parts if isinstance(p, str)))
-        if s.reason is not None and not all(isinstance(p, str) for p in parts):
-            reason = f"rt.program.say(*{self._reason(s.reason)})"
+        reason = repr("") if s.reason is None else self.said(s.reason)
         return [f"rt.finish({self.c.py(s.winner)}, {reason})", "raise _Stop"]
 
     def _s_endround(self, s: n.EndRound) -> list[str]:

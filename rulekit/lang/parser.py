@@ -64,8 +64,6 @@ class InlineIf(PostLex):
     statement, while ``x = 1 if c else 2`` is one assignment.
     """
 
-    always_accept = ()
-
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         before: Token | None = None
         for token in stream:
