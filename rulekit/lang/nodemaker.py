@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 
 from lark import Token, Tree
 from lark.tree import Meta
@@ -251,15 +252,6 @@ class NodeMaker:
     def string(self, meta: Meta, text: Token) -> n.Literal:
         return n.Literal(pos_of(meta), _unquote(text))
 
-    def true(self, meta: Meta) -> n.Literal:
-        return n.Literal(pos_of(meta), True)
-
-    def false(self, meta: Meta) -> n.Literal:
-        return n.Literal(pos_of(meta), False)
-
-    def none(self, meta: Meta) -> n.Literal:
-        return n.Literal(pos_of(meta), None)
-
     def card(self, meta: Meta, token: Token) -> n.CardLit:
         return n.CardLit(pos_of(meta), str(token)[1:])
 
@@ -281,13 +273,18 @@ def _plain(kind: Callable[..., n.Node]) -> Callable[..., n.Node]:
     return lambda maker, meta, *children: kind(pos_of(meta), *children)
 
 
+# The node of each rule that takes the rule's place, then its children as they are.
+_PLAIN: dict[str, Callable[..., n.Node]] = {
+    "while_stmt": n.While, "repeat_stmt": n.Repeat, "draw_stmt": n.Draw,
+    "shuffle_stmt": n.Shuffle, "break_stmt": n.Break, "continue_stmt": n.Continue,
+    "return_stmt": n.Return, "end_round_stmt": n.EndRound, "pass_stmt": n.Pass,
+    "index": n.Index, "true": partial(n.Literal, value=True),
+    "false": partial(n.Literal, value=False), "none": partial(n.Literal, value=None),
+}
+
 # The method that makes the node of each rule, by the rule's name.
 MAKERS: dict[str, Callable[..., object]] = {
     **{name: made for name, made in vars(NodeMaker).items()
        if not name.startswith("_") and name != "make"},
-    **{rule: _plain(kind) for rule, kind in [
-        ("while_stmt", n.While), ("repeat_stmt", n.Repeat), ("draw_stmt", n.Draw),
-        ("shuffle_stmt", n.Shuffle), ("break_stmt", n.Break), ("continue_stmt", n.Continue),
-        ("return_stmt", n.Return), ("end_round_stmt", n.EndRound), ("pass_stmt", n.Pass),
-        ("index", n.Index)]},
+    **{rule: _plain(kind) for rule, kind in _PLAIN.items()},
 }
