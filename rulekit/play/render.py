@@ -13,7 +13,7 @@ from rich.text import Text
 from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.engine.game import Game
 from rulekit.engine.observe import Observation
-from rulekit.engine.state import Event
+from rulekit.engine.state import Event, Result
 from rulekit.model.program import zone_key
 from rulekit.pack.display import Display
 from rulekit.play.boardtext import BoardText
@@ -180,6 +180,12 @@ class Renderer:
         if isinstance(value, list):
             return ", ".join(self.value(v) for v in value) if value else "none"
         return self.game.label(value)
+
+    def result(self, result: Result) -> str:
+        """``Game over: Name wins. Why``, from a game's result."""
+        winner = result.get("winner")
+        banner = f"{self.name(winner)} wins." if winner else "Nobody wins."
+        return f"Game over: {banner} {result.get('reason') or ''}".strip()
 
     def piles(self, obs: Observation, name: str) -> RenderableType:
         """``pile NAME``: every pile whose name starts with ``name``, with its cards."""

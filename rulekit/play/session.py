@@ -337,10 +337,7 @@ def _last_events(session: Session) -> None:
 
 def game_over(render: Renderer, result: Result) -> Panel:
     """The banner of the result: who wins, and why."""
-    winner = result.get("winner")
-    banner = f"{render.name(winner)} wins." if winner else "Nobody wins."
-    return Panel(Text(f"Game over: {banner} {result.get('reason') or ''}".strip(),
-                      style="bold"), expand=False)
+    return Panel(Text(render.result(result), style="bold"), expand=False)
 
 
 def keep_finished(session: Session) -> None:

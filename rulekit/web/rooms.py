@@ -52,16 +52,12 @@ class Room:
         self.game = self.session.game
         self.views = Views(self.game, self.session.render)
         self.board: BoardView = board_view(self.game)
-        for role in self.humans:
+        for role in self.session.humans:
             self.tokens[secrets.token_urlsafe(TOKEN_BYTES)] = role
         self.tokens[secrets.token_urlsafe(TOKEN_BYTES)] = SPECTATOR
         self._shown: dict[tuple[str | None, bool], tuple[int, SeatView]] = {}
         self.stopped: str | None = None  # why a bot stopped the game, which every page shows
         self.session.keeper.keep()
-
-    @property
-    def humans(self) -> list[str]:
-        return self.session.humans
 
     @property
     def over(self) -> bool:
@@ -89,9 +85,8 @@ class Room:
                 return shown[1]
             state = self.session.state_now()
             if role is None:
-                obs = public_observation(self.game, [self.game.observe(state, r)
-                                                     for r in self.game.roles])
-                seen = self.views.spectator(obs)
+                seen = self.views.spectator(public_observation(
+                    [self.game.observe(state, r) for r in self.game.roles]))
             else:
                 decision = self._asked(role)
                 context = None if decision is None else self.session.context.text(state, role)
