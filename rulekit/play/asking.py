@@ -11,7 +11,7 @@ from rich.text import Text
 from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.errors import IllegalActionError
 from rulekit.play.commands import answer_command, card_named
-from rulekit.play.menuview import MenuBlock
+from rulekit.play.menuview import MenuBlock, menu_block
 from rulekit.play.prompt import NOTHING_MATCHES, Choice, Command, Menu, Problem, parse_answer
 from rulekit.play.styles import STYLE_ERROR, STYLE_HIDDEN
 
@@ -119,7 +119,7 @@ def show_turn(session: Session, role: str, menu: Menu, start: bool = False) -> N
     if start:
         obs = session.game.observe(session.state_now(), role)
         status = [render.header(obs, role), *render.status(obs, role)]
-    status, question = _fitted(screen, render.name(role), status, render.decision(menu, role))
+    status, question = _fitted(screen, render.name(role), status, menu_block(render, menu, role))
     screen.show(*status)
     room = screen.room(*status, question)  # lines left for the events, on a terminal
     session.feed.recent("Since your last turn" if turn else None, role, room)
@@ -168,7 +168,7 @@ def confirmed(session: Session, menu: Menu, option: Option) -> bool:
     if _meant(menu, option, text):
         return True
     screen.show(Text(f"Back to: {menu.decision.prompt}", style=STYLE_HIDDEN))
-    screen.show(session.render.decision(menu, menu.decision.player))
+    screen.show(menu_block(session.render, menu, menu.decision.player))
     return False
 
 

@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from rulekit.engine.game import Game
-from rulekit.play.menuview import MORE
+from rulekit.play.menuview import MORE, menu_block
 from rulekit.play.prompt import Command, Menu, Problem, match_name
 from rulekit.play.saves import shell_path
 from rulekit.play.styles import STYLE_HEAD, STYLE_HIDDEN, STYLE_KEY, STYLE_SECTION
@@ -83,7 +83,7 @@ def _pile(session: Session, argument: str, role: str, menu: Menu) -> None:
 
 
 def _more(session: Session, argument: str, role: str, menu: Menu) -> None:
-    session.screen.show(session.render.decision(menu, role))
+    session.screen.show(menu_block(session.render, menu, role))
 
 
 def _map(session: Session, argument: str, role: str, menu: Menu) -> None:

@@ -17,7 +17,6 @@ from rulekit.engine.state import Event, Result
 from rulekit.model.program import zone_key
 from rulekit.pack.display import Display
 from rulekit.play.boardtext import BoardText
-from rulekit.play.menuview import MenuBlock, menu_block
 from rulekit.play.prompt import Menu
 from rulekit.play.styles import (
     STYLE_CARD,
@@ -280,11 +279,11 @@ class Renderer:
         order = [role] + [r for r in self.game.roles if r != role]
         sections: list[RenderableType] = [
             self._player_section(r, role, lines.by_role[r]) for r in order if lines.by_role[r]]
-        more = "More on the table" if self.display.declared else "Table"
-        sections += self._section(more, side_by_side(lines.table + lines.counters, self.names)
-                                  if self.display.declared else
-                                  side_by_side(lines.table, self.names))
-        if not self.display.declared:
+        if self.display.declared:
+            sections += self._section("More on the table",
+                                      side_by_side(lines.table + lines.counters, self.names))
+        else:
+            sections += self._section("Table", side_by_side(lines.table, self.names))
             sections += self._section("Counters", side_by_side(lines.counters, self.names))
         return sections + self._section("Board", self.board_text.lines(obs, skip))
 
@@ -406,9 +405,6 @@ class Renderer:
                 lines.append(Text(f"  -- {heading} --", style=STYLE_HIDDEN))
             lines.append(Text("  ") + self.event_text(event, viewer, (said or {}).get(at)))
         return lines
-
-    def decision(self, menu: Menu, role: str) -> MenuBlock:
-        return menu_block(self, menu, role)
 
     def menu(self, decision: Decision, obs: Observation) -> Menu:
         """The menu of ``decision`` as its chooser, who sees ``obs``, reads it."""

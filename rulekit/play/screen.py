@@ -73,9 +73,8 @@ class Screen:
 
     def room(self, *items: RenderableType) -> int | None:
         """The lines of a terminal's screen that ``items`` leave free."""
-        if not self.is_terminal:
-            return None
-        return self.console.size.height - self.height(*items) - 2  # a blank, the prompt
+        rows = self.lines()
+        return None if rows is None else rows - self.height(*items) - 2  # a blank, the prompt
 
     def lines(self) -> int | None:
         """The lines of a terminal's screen; None elsewhere."""

@@ -63,10 +63,6 @@ class Stopped(BaseException):
         super().__init__(signum)
         self.signum = signum
 
-    @property
-    def exit_code(self) -> int:
-        return 128 + self.signum
-
 
 def _raise(signum: int, frame: FrameType | None) -> None:
     """Raise :class:`Stopped`, ignoring the next signals meanwhile."""
@@ -217,7 +213,7 @@ class Session:
             self.keeper.keep()
             self.screen.blank()
             self.keeper.tell("Stopped by a signal. The game is saved")
-        return stop.exit_code
+        return 128 + stop.signum
 
     def _intro(self) -> None:
         game = self.game

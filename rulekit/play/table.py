@@ -223,24 +223,17 @@ class Table:
                 by_round.setdefault(int(state.get("round") or 0), []).append(
                     self.game.label(value) if isinstance(value, str) else self.word(value))
             before = value
-        cells: list[Text] = []
-        separators: list[str] = []
-        for number, places in by_round.items():
-            when = f"{self.display.round} {number}" if number else "setup"
-            cells += [Text.assemble((f"{when}: ", STYLE_HEAD), places[0]),
-                      *map(Text, places[1:])]
-            separators += ["; "] + [", "] * (len(places) - 1)
+        cells, separators = _in_groups(
+            [(f"{self.display.round} {number}" if number else "setup", list(map(Text, places)))
+             for number, places in by_round.items()])
         name = item.name or self.name(item.ref)
         return Cells(cells, Text(f"Where {name} went: ", style=STYLE_SECTION), separator=", ",
                      separators=separators)
 
     def status(self, obs: Observation, role: str) -> list[RenderableType]:
         """The status block: the panels marked ``status``, untitled."""
-        out: list[RenderableType] = []
-        for panel in self.display.panels:
-            if panel.status:
-                out += self.items(panel, obs, role, brief=True)
-        return out
+        return [line for panel in self.display.panels if panel.status
+                for line in self.items(panel, obs, role, brief=True)]
 
     def panels(self, obs: Observation, role: str) -> list[RenderableType]:
         sections: list[RenderableType] = []
@@ -345,12 +338,8 @@ class Table:
     def _places(self, values: Iterable[object]) -> tuple[list[Text], list[str]]:
         """Places by region in one flow (``Europe: London, Paris; ...``), and the separators."""
         by_region, others = self._by_region(values)
-        cells: list[Text] = []
-        separators: list[str] = []
-        for region, names in by_region.items():
-            cells += [Text.assemble((f"{self.game.label(region)}: ", STYLE_HEAD), names[0]),
-                      *names[1:]]
-            separators += ["; "] + [", "] * (len(names) - 1)
+        cells, separators = _in_groups([(self.game.label(region), names)
+                                        for region, names in by_region.items()])
         return cells + others, separators + [", "] * len(others)
 
     def _by_region(self, values: Iterable[object]) -> tuple[dict[str, list[Text]], list[Text]]:
@@ -488,6 +477,16 @@ class Table:
         if top is None:
             return Text(FACE_DOWN, style=STYLE_HIDDEN)
         return Text(self.game.label(top), style=STYLE_CARD)
+
+
+def _in_groups(groups: list[tuple[str, list[Text]]]) -> tuple[list[Text], list[str]]:
+    """Named groups in one flow (``Europe: London, Paris; Asia: ...``), and the separators."""
+    cells: list[Text] = []
+    separators: list[str] = []
+    for head, members in groups:
+        cells += [Text.assemble((f"{head}: ", STYLE_HEAD), members[0]), *members[1:]]
+        separators += ["; "] + [", "] * (len(members) - 1)
+    return cells, separators
 
 
 def _places(items: list[str], order: list[str]) -> list[int] | None:

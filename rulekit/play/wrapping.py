@@ -140,18 +140,17 @@ def _run_text(run: list[Line], keep: tuple[str, ...]) -> RenderableType:
 class Cells:
     """Cells after a head, broken only between two cells; piped, at 80 columns."""
 
-    def __init__(self, cells: list[Text], head: Text | None = None, indent: int = 2,
-                 separator: str = SEPARATOR, separators: list[str] | None = None) -> None:
+    def __init__(self, cells: list[Text], head: Text | None = None, separator: str = SEPARATOR,
+                 separators: list[str] | None = None) -> None:
         self.cells = cells
         self.head = head or Text()
-        self.indent = indent
         self.separator = separator
         self.separators = separators  # the one before each cell, if not all the same
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
-        line = Text(" " * self.indent) + self.head
-        under = " " * min(self.indent + len(self.head.plain), max(width // 3, self.indent))
+        line = Text("  ") + self.head
+        under = " " * min(2 + len(self.head.plain), max(width // 3, 2))
         for i, cell in enumerate(self.cells):
             if i and self._overflows(line, i, width):
                 line.append(self._mark(i), style=STYLE_HIDDEN)  # "a," then "b" below it

@@ -89,7 +89,7 @@ def board_view(game: Game) -> BoardView:
     """The map of ``game`` for a page, or none."""
     nodes = game.symbols.board.nodes
     return {"type": "board", "pack": game.pack_name, "svg": render_svg(game) if nodes else None,
-            "places": node_places(game),
+            "places": node_places(game.symbols.board),
             "names": {ident: str(props.get("name", ident)) for ident, props in nodes.items()}}
 
 
