@@ -12,6 +12,7 @@ from rich.text import Text
 from rulekit.engine.game import Game
 from rulekit.play.menuview import MORE, menu_block
 from rulekit.play.prompt import Command, Menu, Problem, match_name
+from rulekit.play.restore import states_of
 from rulekit.play.saves import shell_path
 from rulekit.play.styles import STYLE_HEAD, STYLE_HIDDEN, STYLE_KEY, STYLE_SECTION
 from rulekit.play.wrapping import Hanging
@@ -57,14 +58,13 @@ def _log(session: Session, argument: str, role: str, menu: Menu) -> None:
 def answers(session: Session, role: str) -> list[str]:
     """What ``role`` answered at each of their decisions, as their menu named it."""
     game, render = session.game, session.render
-    state = game.new_game(session.seed)
+    states = states_of(game, session.seed, session.decisions)
     said = []
-    for who, option_id in session.decisions:
-        decision = next(d for d in game.pending(state) if d.player == who)
-        option = decision.option(option_id)
-        if who == role:
-            said.append(render.answer(render.menu(decision, game.observe(state, role)), option))
-        state = game.apply(state, {who: option})
+    for (who, option_id), state in zip(session.decisions, states, strict=False):
+        decision = game.decision_for(state, who)
+        if who == role and decision is not None:
+            menu = render.menu(decision, game.observe(state, role))
+            said.append(render.answer(menu, decision.option(option_id)))
     return said
 
 

@@ -35,6 +35,7 @@ from rulekit.pack.loader import LoadedPack
 from rulekit.play.asking import EXIT_OK, Leave, ask
 from rulekit.play.feed import Feed
 from rulekit.play.render import Renderer
+from rulekit.play.restore import states_of
 from rulekit.play.savefile import HUMAN, RngState, SavedGame, restore_rng, rng_state
 from rulekit.play.saves import Keeper, now_text, shell_path
 from rulekit.play.screen import Screen
@@ -309,9 +310,7 @@ def finish(session: Session) -> None:
     result = session.state_now()["result"]
     assert result is not None
     screen.show(game_over(session.render, result))
-    states = [session.game.new_game(session.seed)]
-    for role, option in session.decisions:
-        states.append(session.game.apply(states[-1], {role: option}))
+    states = states_of(session.game, session.seed, session.decisions)
     screen.show(*session.render.table.ending(states))
     sections = reveal_sections(session)
     if sections:

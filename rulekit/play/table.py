@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -440,10 +441,7 @@ class Table:
         return dict(sorted(groups.items(), key=lambda kv: first.get(kv[0], 0)))
 
     def _counted(self, cards: list[str]) -> list[Text]:
-        counted: dict[str, int] = {}
-        for card in cards:
-            label = self.game.label(card)
-            counted[label] = counted.get(label, 0) + 1
+        counted = Counter(self.game.label(card) for card in cards)
         return [Text(label + (f" ×{n}" if n > 1 else ""), style=STYLE_CARD)
                 for label, n in counted.items()]
 
