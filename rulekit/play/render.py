@@ -423,11 +423,6 @@ class Renderer:
 
 
 def _grouped(groups: Mapping[str, int]) -> Text:
-    text = Text()
-    for i, (label, times) in enumerate(groups.items()):
-        if i:
-            text.append(", ")
-        text.append(label, style=STYLE_HIDDEN if label == FACE_DOWN_CARD else STYLE_CARD)
-        if times > 1:
-            text.append(f" x{times}")
-    return text
+    return Text(", ").join(
+        Text.assemble((label, STYLE_HIDDEN if label == FACE_DOWN_CARD else STYLE_CARD),
+                      f" x{times}" if times > 1 else "") for label, times in groups.items())

@@ -129,12 +129,7 @@ def _run_text(run: list[Line], keep: tuple[str, ...]) -> RenderableType:
         return Hanging(first.text[:2], first.text[2:], 4, keep)
     if len(run) == 1:
         return first.text
-    joined = Text("  ")
-    for i, line in enumerate(run):
-        if i:
-            joined.append(SEPARATOR)
-        joined.append_text(line.short or Text())
-    return joined
+    return Text("  ") + Text(SEPARATOR).join(line.short or Text() for line in run)
 
 
 class Cells:
@@ -200,12 +195,8 @@ class RowTable:
                                                                strict=True)).rstrip(),
                    style=STYLE_HIDDEN)
         for row in self.rows:
-            line = Text("  ")
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True)):
-                if i:
-                    line.append("  ")
-                line.append_text(cell)
-                line.append(" " * (width - len(cell.plain)))
+            line = Text("  ") + Text("  ").join(Text.assemble(cell, " " * (width - len(cell.plain)))
+                                                for cell, width in zip(row, widths, strict=True))
             line.rstrip()
             yield line
 

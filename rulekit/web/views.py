@@ -162,12 +162,9 @@ class Views:
                 if isinstance(value := obs["vars"].get(key), str)]
 
     def _maybe(self, obs: Observation, role: str) -> list[str]:
-        places: list[str] = []
-        for key in self.node_vars:
-            if key not in obs["vars"] and key in self.belief_vars:
-                weights, _stale = self.table.beliefs.weights(role, key, obs)
-                places += [str(node) for node in weights or {}]
-        return sorted(places)
+        return sorted(str(node) for key in self.node_vars
+                      if key not in obs["vars"] and key in self.belief_vars
+                      for node in self.table.beliefs.weights(role, key, obs)[0] or {})
 
     def question(self, decision: Decision, obs: Observation, ask: int,
                  context: str | None = None) -> QuestionView:
