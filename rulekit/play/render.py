@@ -189,12 +189,9 @@ class Renderer:
     def piles(self, obs: Observation, name: str) -> RenderableType:
         """``pile NAME``: every pile whose name starts with ``name``, with its cards."""
         wanted = humanize(name.strip().lower())
-        lines: list[RenderableType] = []
-        for slot in self.zone_slots:
-            data: SeenPile | None = obs["zones"].get(slot.key)
-            if data is not None and self._pile_named(slot, wanted) \
-                    and not (slot.per_board and not data.get("count")):
-                lines.append(self._pile_line(slot, data))
+        lines = [self._pile_line(slot, data) for slot in self.zone_slots
+                 if (data := obs["zones"].get(slot.key)) is not None
+                 and self._pile_named(slot, wanted) and (data.get("count") or not slot.per_board)]
         if lines:
             return Group(*lines)
         names = sorted({self.table.name(slot.name) for slot in self.zone_slots

@@ -237,12 +237,8 @@ class Table:
                 for line in self.items(panel, obs, role, brief=True)]
 
     def panels(self, obs: Observation, role: str) -> list[RenderableType]:
-        sections: list[RenderableType] = []
-        for panel in self.display.panels:
-            lines = self.items(panel, obs, role)
-            if lines:
-                sections.append(Group(Text(panel.name, style=STYLE_SECTION), *lines))
-        return sections
+        return [Group(Text(panel.name, style=STYLE_SECTION), *lines)
+                for panel in self.display.panels if (lines := self.items(panel, obs, role))]
 
     def items(self, panel: Panel, obs: Observation, role: str,
               brief: bool = False) -> list[RenderableType]:
