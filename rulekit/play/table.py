@@ -572,18 +572,18 @@ class Context:
         self.call: str | None = None  # the call asking the last question (its name, args, pc)
         self.steps: list[str] = []  # the locals it had at each of its questions in a row
 
-    def text(self, state: State, decider: str | None = None) -> str | None:
+    def text(self, state: State, decider: str) -> str | None:
         """The context of the question ``state`` waits on, if any, as ``decider`` reads it."""
         if not self.templates:
             return None
         stack = state["stack"]
         step = self._step(stack) if stack else 1
-        seen = self.game.observe(state, decider)["vars"] if decider is not None else {}
+        seen = self.game.observe(state, decider)["vars"]
         parts = [self._part(frame, step, depth == len(stack) - 1, decider, seen)
                  for depth, frame in enumerate(stack)]
         return ", ".join(part for part in parts if part is not None) or None
 
-    def _part(self, frame: Frame, step: int, innermost: bool, decider: str | None,
+    def _part(self, frame: Frame, step: int, innermost: bool, decider: str,
               seen: dict[str, object]) -> str | None:
         name = frame["proc"]
         template = self.templates.get(name)
@@ -626,7 +626,7 @@ class Context:
 class _Role:
     """A role in a context: its name; ``{p:your}`` reads "your" to that role, else "Name's"."""
 
-    def __init__(self, role: str, name: str, decider: str | None) -> None:
+    def __init__(self, role: str, name: str, decider: str) -> None:
         self.role = role
         self.name = name
         self.decider = decider
