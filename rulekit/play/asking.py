@@ -37,7 +37,8 @@ class Leave(Exception):
 
 def ask(session: Session, role: str, decision: Decision) -> None:
     """Ask ``role``'s person ``decision`` until a legal answer is applied."""
-    stage = session.stage_now()
+    state = session.state_now()
+    stage = state.get("round"), state.get("phase")
     new_stage = session.stage != stage
     passed = session.hot_seat and session.holder != role
     if passed:
@@ -45,9 +46,8 @@ def ask(session: Session, role: str, decision: Decision) -> None:
     session.holder = role
     session.stage = stage
     session.keeper.keep()
-    obs = session.game.observe(session.state_now(), role)
-    menu = session.render.menu(decision, obs)
-    menu.context = session.context.text(session.state_now(), role)
+    menu = session.render.menu(decision, session.game.observe(state, role))
+    menu.context = session.context.text(state, role)
     if not passed:  # (a pass screen wiped the screen: no blank at its top)
         session.screen.blank()
     show_turn(session, role, menu, passed or new_stage)

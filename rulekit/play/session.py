@@ -172,9 +172,6 @@ class Session:
         assert self.state is not None
         return self.state
 
-    def stage_now(self) -> Stage:
-        return self.state_now().get("round"), self.state_now().get("phase")
-
     def run(self) -> int:
         """Play until the game ends or the player leaves; the exit code."""
         with stopping_signals():

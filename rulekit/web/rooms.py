@@ -65,9 +65,9 @@ class Room:
 
     def links(self) -> list[tuple[str | None, str]]:
         """(role, token) of each link: the seats in order, then the spectator's."""
+        order = [*self.game.roles, SPECTATOR]
         return sorted(((role, token) for token, role in self.tokens.items()),
-                      key=lambda pair: (pair[0] is None, self.game.roles.index(pair[0])
-                                        if pair[0] is not None else 0))
+                      key=lambda pair: order.index(pair[0]))
 
     def _asked(self, role: str) -> Decision | None:
         return self.game.decision_for(self.session.state_now(), role)
