@@ -135,6 +135,7 @@ def test_late_in_a_game_every_question_fits(case: int, columns: int, tmp_path: P
 def test_a_long_menu_is_cut_short_and_more_lists_it(tmp_path: Path) -> None:
     """A menu of some fifty lines on 24: in columns, cut short; ``more`` lists them all."""
     from rulekit.engine.decisions import Decision
+    from rulekit.play.menuview import menu_block
     from rulekit.play.prompt import Menu
     from rulekit.play.render import Renderer
     from rulekit.play.screen import Screen
@@ -145,7 +146,7 @@ def test_a_long_menu_is_cut_short_and_more_lists_it(tmp_path: Path) -> None:
                          "items": places * 2, "ids": [f"{p}{i}" for i in range(2)
                                                       for p in places]}, str)
     menu = Menu(decision, str)
-    block = Renderer(loaded.game, {}, None, loaded.display).decision(menu, "jessah")
+    block = menu_block(Renderer(loaded.game, {}, None, loaded.display), menu, "jessah")
     out = io.StringIO()
     screen = Screen(output=out, no_color=True)
     screen.console.width = 80

@@ -215,16 +215,16 @@ def test_an_unexpected_error_saves_the_game(play: Play, duel_pack: Path, tmp_pat
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     from rulekit.play.render import Renderer
 
-    shown = Renderer.decision
+    shown = Renderer.menu
     calls = []
 
-    def broken(self: Renderer, menu: Any, role: str) -> Any:
-        calls.append(role)
+    def broken(self: Renderer, decision: Any, obs: Any) -> Any:
+        calls.append(decision)
         if len(calls) == 2:
             raise RuntimeError("a bug")
-        return shown(self, menu, role)
+        return shown(self, decision, obs)
 
-    monkeypatch.setattr(Renderer, "decision", broken)
+    monkeypatch.setattr(Renderer, "menu", broken)
     code, out, err = play(["2"], "play", duel_pack, "--seat", "red=human,blue=random", "--fast")
     assert code == 1
     assert "rulekit: error: internal error: RuntimeError: a bug" in err

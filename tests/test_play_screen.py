@@ -15,6 +15,7 @@ from rich.console import Console
 
 from rulekit.engine.decisions import Decision
 from rulekit.pack.loader import load_pack
+from rulekit.play.menuview import menu_block
 from rulekit.play.prompt import Menu
 from rulekit.play.render import Renderer
 
@@ -70,7 +71,7 @@ def _question(spec: dict[str, Any]) -> str:
     decision = Decision({"player": "angela", "prompt": "Pick", **spec}, game.label)
     out = io.StringIO()
     Console(file=out, width=80, color_system=None).print(
-        Renderer(game).decision(Menu(decision, game.label), "angela"))
+        menu_block(Renderer(game), Menu(decision, game.label), "angela"))
     return out.getvalue()
 
 

@@ -133,6 +133,7 @@ def test_a_space_the_rules_refuse_says_why_by_its_name() -> None:
     of it) it gets the pack's reason, and the menu lists it as not open."""
     import random
 
+    from rulekit.play.menuview import menu_block
     from rulekit.play.prompt import Problem, parse_answer
     from rulekit.play.render import Renderer
 
@@ -157,7 +158,7 @@ def test_a_space_the_rules_refuse_says_why_by_its_name() -> None:
     for typed in (name, name.split(":")[0], key, key.upper()):
         answer = parse_answer(menu, typed)
         assert isinstance(answer, Problem) and "already holds a token" in answer.message, typed
-    closed = render.decision(menu, decision.player).closed
+    closed = menu_block(render, menu, decision.player).closed
     assert closed is not None and f"Not open now: {name}" in closed.body.plain
 
 

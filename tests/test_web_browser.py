@@ -113,7 +113,7 @@ def _hidden_names(room: Room) -> set[str]:
     """The names of the cards in piles no one but their owner sees, and nowhere public."""
     game = room.game
     state = room.session.state_now()
-    public = public_observation(game, [game.observe(state, role) for role in game.roles])
+    public = public_observation([game.observe(state, role) for role in game.roles])
     cards = game.symbols.cards
 
     def names(zones: dict[str, Any]) -> set[str]:

@@ -61,8 +61,7 @@ def _drawn(room: Room, state: State, role: str | None) -> dict[str, Any]:
     game = room.game
     views = Views(game, Renderer.of(room.session.loaded))
     if role is None:
-        seen = views.spectator(public_observation(game, [game.observe(state, r)
-                                                         for r in game.roles]))
+        seen = views.spectator(public_observation([game.observe(state, r) for r in game.roles]))
     else:
         ask = 1 + sum(1 for event in state["log"] if event["e"] == "choice"
                       and event["player"] == role)

@@ -15,18 +15,16 @@ from rulekit.engine.observe import Observation
 from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack, parse_params
 from rulekit.play.restore import load_saved_pack, pack_change, rebuild
-from rulekit.play.savefile import HUMAN, read_save
+from rulekit.play.savefile import HUMAN, MAX_SEED, read_save
 from rulekit.play.saves import describe, refuse_to_overwrite, unfinished_games
 from rulekit.play.screen import Screen
 from rulekit.play.seats import named_seats, parse_seats, resumed_seats
 from rulekit.play.session import Session
 
-SEED_BITS = 64
-
 
 def new_seed() -> int:
     """A seed no player can find, from the system. It is shown when the game is over."""
-    return secrets.randbits(SEED_BITS)
+    return secrets.randbelow(MAX_SEED)
 
 
 def open_session(screen: Screen, pack: str | None = None, *, seats: list[str] | None = None,

@@ -11,7 +11,7 @@ from rich.text import Text
 from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.errors import IllegalActionError
 from rulekit.play.commands import answer_command, card_named
-from rulekit.play.menuview import MenuBlock
+from rulekit.play.menuview import MenuBlock, menu_block
 from rulekit.play.prompt import NOTHING_MATCHES, Choice, Command, Menu, Problem, parse_answer
 from rulekit.play.styles import STYLE_ERROR, STYLE_HIDDEN
 
@@ -37,7 +37,8 @@ class Leave(Exception):
 
 def ask(session: Session, role: str, decision: Decision) -> None:
     """Ask ``role``'s person ``decision`` until a legal answer is applied."""
-    stage = session.stage_now()
+    state = session.state_now()
+    stage = state.get("round"), state.get("phase")
     new_stage = session.stage != stage
     passed = session.hot_seat and session.holder != role
     if passed:
@@ -45,9 +46,8 @@ def ask(session: Session, role: str, decision: Decision) -> None:
     session.holder = role
     session.stage = stage
     session.keeper.keep()
-    obs = session.game.observe(session.state_now(), role)
-    menu = session.render.menu(decision, obs)
-    menu.context = session.context.text(session.state_now(), role)
+    menu = session.render.menu(decision, session.game.observe(state, role))
+    menu.context = session.context.text(state, role)
     if not passed:  # (a pass screen wiped the screen: no blank at its top)
         session.screen.blank()
     show_turn(session, role, menu, passed or new_stage)
@@ -119,7 +119,7 @@ def show_turn(session: Session, role: str, menu: Menu, start: bool = False) -> N
     if start:
         obs = session.game.observe(session.state_now(), role)
         status = [render.header(obs, role), *render.status(obs, role)]
-    status, question = _fitted(screen, render.name(role), status, render.decision(menu, role))
+    status, question = _fitted(screen, render.name(role), status, menu_block(render, menu, role))
     screen.show(*status)
     room = screen.room(*status, question)  # lines left for the events, on a terminal
     session.feed.recent("Since your last turn" if turn else None, role, room)
@@ -168,7 +168,7 @@ def confirmed(session: Session, menu: Menu, option: Option) -> bool:
     if _meant(menu, option, text):
         return True
     screen.show(Text(f"Back to: {menu.decision.prompt}", style=STYLE_HIDDEN))
-    screen.show(session.render.decision(menu, menu.decision.player))
+    screen.show(menu_block(session.render, menu, menu.decision.player))
     return False
 
 

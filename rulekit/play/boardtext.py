@@ -33,13 +33,10 @@ class BoardText:
         """A place's neighbours, each marked with the piles on its route."""
         names = []
         for other, edge in self.board.adjacency.get(node, ()):
-            on = self._piles_on(edge, zones) if zones is not None else []
+            on = self._piles(zones, {("edge", edge)}) if zones is not None else []
             text = self.game.label(other)
             names.append(f"{text} [{', '.join(on)}]" if on else text)
         return names
-
-    def _piles_on(self, edge: str, zones: Mapping[str, SeenPile]) -> list[str]:
-        return self._piles(zones, {("edge", edge)})
 
     def node_marks(self, node: str, zones: Mapping[str, SeenPile]) -> list[str]:
         """What lies on a place and on its region: ``Watchtower``."""

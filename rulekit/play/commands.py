@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -10,8 +9,9 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from rulekit.engine.game import Game
-from rulekit.play.menuview import MORE
+from rulekit.play.menuview import menu_block
 from rulekit.play.prompt import Command, Menu, Problem, match_name
+from rulekit.play.restore import states_of
 from rulekit.play.saves import shell_path
 from rulekit.play.styles import STYLE_HEAD, STYLE_HIDDEN, STYLE_KEY, STYLE_SECTION
 from rulekit.play.wrapping import Hanging
@@ -35,72 +35,48 @@ HELP_COMMANDS = (
 
 def answer_command(session: Session, typed: Command, role: str, menu: Menu) -> bool:
     """Answer a command typed at ``role``'s prompt; False if it leaves."""
-    if typed.name == "quit":
-        if session.hot_seat:  # the next person must not find this one's screen
-            session.screen.clear()
-        session.keeper.tell()
-        session.screen.note("Goodbye.")
-        return False
-    ANSWERS[typed.name](session, typed.argument, role, menu)
-    session.screen.show(Text(f"Back to: {menu.decision.prompt}", style=STYLE_HIDDEN))
+    screen, render, argument = session.screen, session.render, typed.argument
+    match typed.name:
+        case "quit":
+            if session.hot_seat:  # the next person must not find this one's screen
+                screen.clear()
+            session.keeper.tell()
+            screen.note("Goodbye.")
+            return False
+        case "help":
+            screen.page(help_text(shell_path(session.keeper.path)))
+        case "log":
+            session.feed.log(role, argument, answers(session, role))
+        case "board":
+            obs = session.game.observe(session.state_now(), role)
+            screen.page(render.header(obs, role), *render.view(obs, role))
+        case "cards":
+            screen.page(card_list(render.table, argument))
+        case "pile":
+            screen.page(render.piles(session.game.observe(session.state_now(), role), argument))
+        case "more":
+            screen.show(menu_block(render, menu, role))
+        case "map":
+            screen.page(render.map())
+        case "save" if argument:
+            session.keeper.copy(Path(argument))
+        case "save":
+            session.keeper.tell()
+    screen.show(Text(f"Back to: {menu.decision.prompt}", style=STYLE_HIDDEN))
     return True
-
-
-def _help(session: Session, argument: str, role: str, menu: Menu) -> None:
-    session.screen.page(help_text(shell_path(session.keeper.path)))
-
-
-def _log(session: Session, argument: str, role: str, menu: Menu) -> None:
-    session.feed.log(role, argument, answers(session, role))
 
 
 def answers(session: Session, role: str) -> list[str]:
     """What ``role`` answered at each of their decisions, as their menu named it."""
     game, render = session.game, session.render
-    state = game.new_game(session.seed)
+    states = states_of(game, session.seed, session.decisions)
     said = []
-    for who, option_id in session.decisions:
-        decision = next(d for d in game.pending(state) if d.player == who)
-        option = decision.option(option_id)
-        if who == role:
-            said.append(render.answer(render.menu(decision, game.observe(state, role)), option))
-        state = game.apply(state, {who: option})
+    for (who, option_id), state in zip(session.decisions, states, strict=False):
+        decision = game.decision_for(state, who)
+        if who == role and decision is not None:
+            menu = render.menu(decision, game.observe(state, role))
+            said.append(render.answer(menu, decision.option(option_id)))
     return said
-
-
-def _board(session: Session, argument: str, role: str, menu: Menu) -> None:
-    obs = session.game.observe(session.state_now(), role)
-    session.screen.page(session.render.header(obs, role), *session.render.view(obs, role))
-
-
-def _cards(session: Session, argument: str, role: str, menu: Menu) -> None:
-    session.screen.page(card_list(session.render.table, argument))
-
-
-def _pile(session: Session, argument: str, role: str, menu: Menu) -> None:
-    obs = session.game.observe(session.state_now(), role)
-    session.screen.page(session.render.piles(obs, argument))
-
-
-def _more(session: Session, argument: str, role: str, menu: Menu) -> None:
-    session.screen.show(session.render.decision(menu, role))
-
-
-def _map(session: Session, argument: str, role: str, menu: Menu) -> None:
-    session.screen.page(session.render.map())
-
-
-def _save(session: Session, argument: str, role: str, menu: Menu) -> None:
-    if argument:
-        session.keeper.copy(Path(argument))
-    else:
-        session.keeper.tell()
-
-
-ANSWERS: dict[str, Callable[[Session, str, str, Menu], None]] = {
-    "help": _help, "log": _log, "board": _board, "cards": _cards, "pile": _pile,
-    MORE: _more, "map": _map, "save": _save,
-}
 
 
 def help_text(default_save: str) -> RenderableType:

@@ -38,15 +38,10 @@ class MenuBlock:
 
     def rows_needed(self, width: int) -> int:
         """The fewest lines that show every entry at ``width``."""
-        if not self.entries:
-            return 0
         lines = [len(key.plain) + len(text.plain) for key, text in self.entries
                  if not key.plain.strip().isalpha()]
-        actions = len(self.entries) - len(lines)
-        if not lines:
-            return actions
-        across = max(1, (width + GAP) // (max(lines) + GAP))
-        return -(-len(lines) // across) + actions
+        across = max(1, (width + GAP) // (max(lines, default=0) + GAP))
+        return -(-len(lines) // across) + len(self.entries) - len(lines)
 
     def bare(self) -> MenuBlock:
         """The title and hint alone, to measure what entries leave."""

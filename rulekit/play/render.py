@@ -13,11 +13,10 @@ from rich.text import Text
 from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.engine.game import Game
 from rulekit.engine.observe import Observation
-from rulekit.engine.state import Event
+from rulekit.engine.state import Event, Result
 from rulekit.model.program import zone_key
 from rulekit.pack.display import Display
 from rulekit.play.boardtext import BoardText
-from rulekit.play.menuview import MenuBlock, menu_block
 from rulekit.play.prompt import Menu
 from rulekit.play.styles import (
     STYLE_CARD,
@@ -181,15 +180,18 @@ class Renderer:
             return ", ".join(self.value(v) for v in value) if value else "none"
         return self.game.label(value)
 
+    def result(self, result: Result) -> str:
+        """``Game over: Name wins. Why``, from a game's result."""
+        winner = result.get("winner")
+        banner = f"{self.name(winner)} wins." if winner else "Nobody wins."
+        return f"Game over: {banner} {result.get('reason') or ''}".strip()
+
     def piles(self, obs: Observation, name: str) -> RenderableType:
         """``pile NAME``: every pile whose name starts with ``name``, with its cards."""
         wanted = humanize(name.strip().lower())
-        lines: list[RenderableType] = []
-        for slot in self.zone_slots:
-            data: SeenPile | None = obs["zones"].get(slot.key)
-            if data is not None and self._pile_named(slot, wanted) \
-                    and not (slot.per_board and not data.get("count")):
-                lines.append(self._pile_line(slot, data))
+        lines = [self._pile_line(slot, data) for slot in self.zone_slots
+                 if (data := obs["zones"].get(slot.key)) is not None
+                 and self._pile_named(slot, wanted) and (data.get("count") or not slot.per_board)]
         if lines:
             return Group(*lines)
         names = sorted({self.table.name(slot.name) for slot in self.zone_slots
@@ -274,11 +276,11 @@ class Renderer:
         order = [role] + [r for r in self.game.roles if r != role]
         sections: list[RenderableType] = [
             self._player_section(r, role, lines.by_role[r]) for r in order if lines.by_role[r]]
-        more = "More on the table" if self.display.declared else "Table"
-        sections += self._section(more, side_by_side(lines.table + lines.counters, self.names)
-                                  if self.display.declared else
-                                  side_by_side(lines.table, self.names))
-        if not self.display.declared:
+        if self.display.declared:
+            sections += self._section("More on the table",
+                                      side_by_side(lines.table + lines.counters, self.names))
+        else:
+            sections += self._section("Table", side_by_side(lines.table, self.names))
             sections += self._section("Counters", side_by_side(lines.counters, self.names))
         return sections + self._section("Board", self.board_text.lines(obs, skip))
 
@@ -401,9 +403,6 @@ class Renderer:
             lines.append(Text("  ") + self.event_text(event, viewer, (said or {}).get(at)))
         return lines
 
-    def decision(self, menu: Menu, role: str) -> MenuBlock:
-        return menu_block(self, menu, role)
-
     def menu(self, decision: Decision, obs: Observation) -> Menu:
         """The menu of ``decision`` as its chooser, who sees ``obs``, reads it."""
         table = self.table
@@ -421,11 +420,6 @@ class Renderer:
 
 
 def _grouped(groups: Mapping[str, int]) -> Text:
-    text = Text()
-    for i, (label, times) in enumerate(groups.items()):
-        if i:
-            text.append(", ")
-        text.append(label, style=STYLE_HIDDEN if label == FACE_DOWN_CARD else STYLE_CARD)
-        if times > 1:
-            text.append(f" x{times}")
-    return text
+    return Text(", ").join(
+        Text.assemble((label, STYLE_HIDDEN if label == FACE_DOWN_CARD else STYLE_CARD),
+                      f" x{times}" if times > 1 else "") for label, times in groups.items())

@@ -10,7 +10,7 @@ from rulekit.engine.state import Event, State
 from rulekit.errors import UsageError, did_you_mean
 from rulekit.pack.loader import LoadedPack
 from rulekit.play.render import Renderer
-from rulekit.play.restore import pack_change, rebuild
+from rulekit.play.restore import pack_change, rebuild, states_of
 from rulekit.play.savefile import HUMAN, SavedGame
 from rulekit.play.screen import Screen
 from rulekit.play.seats import seats_text
@@ -162,9 +162,7 @@ class _History:
         self.game = game
         self.who = who
         self.deciders = [role for role, _ in saved.decisions]
-        self.states: list[State] = [game.new_game(saved.seed)]
-        for role, option in saved.decisions:
-            self.states.append(game.apply(self.states[-1], {role: option}))
+        self.states = states_of(game, saved.seed, saved.decisions)
         self.counts = [len(_log(game, state, who)) for state in self.states]
         self.followed: dict[str, int] = {}  # per role, the decisions its table has followed
 

@@ -67,10 +67,9 @@ class Unfinished:
     modified: float
 
 
-def unfinished_games(folder: Path | None = None, pack_id: str | None = None) -> list[Unfinished]:
-    """The saves of games still on in ``folder``, latest first; other files are skipped."""
-    where = folder if folder is not None else Path()
-    found = [item for item in map(_unfinished, where.glob("*.json"))
+def unfinished_games(pack_id: str | None = None) -> list[Unfinished]:
+    """The saves of games still on here, latest first; other files are skipped."""
+    found = [item for item in map(_unfinished, Path().glob("*.json"))
              if item is not None and (pack_id is None or item.saved.pack == pack_id)]
     found.sort(key=lambda item: (-item.modified, item.path.name))
     return found

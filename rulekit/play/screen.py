@@ -7,7 +7,6 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
 from typing import TextIO
 
 from rich.console import Console, RenderableType
@@ -21,12 +20,10 @@ class Screen:
     """Where a game is shown and its answers typed."""
 
     def __init__(self, *, output: TextIO | None = None, input: TextIO | None = None,
-                 no_color: bool = False, fast: bool = False,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 no_color: bool = False, fast: bool = False) -> None:
         self.input = input if input is not None else sys.stdin
         self.console = _console(output if output is not None else sys.stdout, no_color)
         self.fast = fast
-        self._sleep = sleep
         self.readline = False  # whether input() edits lines: its prompt's codes are marked
         if self.input is sys.stdin and _isatty(self.input):
             with contextlib.suppress(ImportError):  # line editing and history for input()
@@ -73,9 +70,8 @@ class Screen:
 
     def room(self, *items: RenderableType) -> int | None:
         """The lines of a terminal's screen that ``items`` leave free."""
-        if not self.is_terminal:
-            return None
-        return self.console.size.height - self.height(*items) - 2  # a blank, the prompt
+        rows = self.lines()
+        return None if rows is None else rows - self.height(*items) - 2  # a blank, the prompt
 
     def lines(self) -> int | None:
         """The lines of a terminal's screen; None elsewhere."""
@@ -107,7 +103,7 @@ class Screen:
         """Wait so that a person can follow (not with ``fast``)."""
         if not self.fast and seconds > 0:
             self.console.file.flush()
-            self._sleep(seconds)
+            time.sleep(seconds)
 
     def ask(self, prompt: str) -> str:
         """Show ``prompt`` and read a line; EOFError at the end, KeyboardInterrupt on Ctrl-C.

@@ -23,16 +23,12 @@ def named_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:
     given = parse_assignments(pairs, roles, SEAT_WORDS, f"--seat {roles[0]}=human")
     seats = {role: HUMAN if spec.lower() == HUMAN else spec for role, spec in given.items()}
     for role, spec in seats.items():
-        if not _known(spec):
+        if spec != HUMAN and spec not in BUILTIN_AGENTS and ":" not in spec:
             words = [HUMAN, *BUILTIN_AGENTS]
             raise UsageError(f"unknown player '{spec}' for {role} in --seat",
                              did_you_mean(spec, words) or f"{', '.join(words)} or "
                              f"package.module:Name")
     return seats
-
-
-def _known(spec: str) -> bool:
-    return spec == HUMAN or spec in BUILTIN_AGENTS or ":" in spec
 
 
 def parse_seats(pairs: list[str], roles: list[str]) -> dict[str, str]:

@@ -35,6 +35,7 @@ from rulekit.pack.loader import LoadedPack
 from rulekit.play.asking import EXIT_OK, Leave, ask
 from rulekit.play.feed import Feed
 from rulekit.play.render import Renderer
+from rulekit.play.restore import states_of
 from rulekit.play.savefile import HUMAN, RngState, SavedGame, restore_rng, rng_state
 from rulekit.play.saves import Keeper, now_text, shell_path
 from rulekit.play.screen import Screen
@@ -62,10 +63,6 @@ class Stopped(BaseException):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
-
-    @property
-    def exit_code(self) -> int:
-        return 128 + self.signum
 
 
 def _raise(signum: int, frame: FrameType | None) -> None:
@@ -175,9 +172,6 @@ class Session:
         assert self.state is not None
         return self.state
 
-    def stage_now(self) -> Stage:
-        return self.state_now().get("round"), self.state_now().get("phase")
-
     def run(self) -> int:
         """Play until the game ends or the player leaves; the exit code."""
         with stopping_signals():
@@ -217,7 +211,7 @@ class Session:
             self.keeper.keep()
             self.screen.blank()
             self.keeper.tell("Stopped by a signal. The game is saved")
-        return stop.exit_code
+        return 128 + stop.signum
 
     def _intro(self) -> None:
         game = self.game
@@ -313,9 +307,7 @@ def finish(session: Session) -> None:
     result = session.state_now()["result"]
     assert result is not None
     screen.show(game_over(session.render, result))
-    states = [session.game.new_game(session.seed)]
-    for role, option in session.decisions:
-        states.append(session.game.apply(states[-1], {role: option}))
+    states = states_of(session.game, session.seed, session.decisions)
     screen.show(*session.render.table.ending(states))
     sections = reveal_sections(session)
     if sections:
@@ -337,10 +329,7 @@ def _last_events(session: Session) -> None:
 
 def game_over(render: Renderer, result: Result) -> Panel:
     """The banner of the result: who wins, and why."""
-    winner = result.get("winner")
-    banner = f"{render.name(winner)} wins." if winner else "Nobody wins."
-    return Panel(Text(f"Game over: {banner} {result.get('reason') or ''}".strip(),
-                      style="bold"), expand=False)
+    return Panel(Text(render.result(result), style="bold"), expand=False)
 
 
 def keep_finished(session: Session) -> None:

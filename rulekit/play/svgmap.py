@@ -37,7 +37,7 @@ Props = Mapping[str, object]
 def render_svg(game: Game) -> str:
     """The SVG text of the pack's map; a note if it has none."""
     board = game.symbols.board
-    at = _positions(board)
+    at = node_places(board)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">',
            f"<title>{escape(game.pack_name)}</title>",
@@ -56,12 +56,8 @@ def render_svg(game: Game) -> str:
     return "\n".join(out) + "\n"
 
 
-def node_places(game: Game) -> dict[str, Point]:
+def node_places(board: Board) -> dict[str, Point]:
     """Where each place of the map stands on the picture of :func:`render_svg`."""
-    return _positions(game.symbols.board)
-
-
-def _positions(board: Board) -> dict[str, Point]:
     nodes = board.nodes
     for xkey, ykey, flip in (("lon", "lat", True), ("x", "y", False)):
         if nodes and all(isinstance(p.get(xkey), int) and isinstance(p.get(ykey), int)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -223,32 +224,21 @@ class Table:
                 by_round.setdefault(int(state.get("round") or 0), []).append(
                     self.game.label(value) if isinstance(value, str) else self.word(value))
             before = value
-        cells: list[Text] = []
-        separators: list[str] = []
-        for number, places in by_round.items():
-            when = f"{self.display.round} {number}" if number else "setup"
-            cells += [Text.assemble((f"{when}: ", STYLE_HEAD), places[0]),
-                      *map(Text, places[1:])]
-            separators += ["; "] + [", "] * (len(places) - 1)
+        cells, separators = _in_groups(
+            [(f"{self.display.round} {number}" if number else "setup", list(map(Text, places)))
+             for number, places in by_round.items()])
         name = item.name or self.name(item.ref)
         return Cells(cells, Text(f"Where {name} went: ", style=STYLE_SECTION), separator=", ",
                      separators=separators)
 
     def status(self, obs: Observation, role: str) -> list[RenderableType]:
         """The status block: the panels marked ``status``, untitled."""
-        out: list[RenderableType] = []
-        for panel in self.display.panels:
-            if panel.status:
-                out += self.items(panel, obs, role, brief=True)
-        return out
+        return [line for panel in self.display.panels if panel.status
+                for line in self.items(panel, obs, role, brief=True)]
 
     def panels(self, obs: Observation, role: str) -> list[RenderableType]:
-        sections: list[RenderableType] = []
-        for panel in self.display.panels:
-            lines = self.items(panel, obs, role)
-            if lines:
-                sections.append(Group(Text(panel.name, style=STYLE_SECTION), *lines))
-        return sections
+        return [Group(Text(panel.name, style=STYLE_SECTION), *lines)
+                for panel in self.display.panels if (lines := self.items(panel, obs, role))]
 
     def items(self, panel: Panel, obs: Observation, role: str,
               brief: bool = False) -> list[RenderableType]:
@@ -345,12 +335,8 @@ class Table:
     def _places(self, values: Iterable[object]) -> tuple[list[Text], list[str]]:
         """Places by region in one flow (``Europe: London, Paris; ...``), and the separators."""
         by_region, others = self._by_region(values)
-        cells: list[Text] = []
-        separators: list[str] = []
-        for region, names in by_region.items():
-            cells += [Text.assemble((f"{self.game.label(region)}: ", STYLE_HEAD), names[0]),
-                      *names[1:]]
-            separators += ["; "] + [", "] * (len(names) - 1)
+        cells, separators = _in_groups([(self.game.label(region), names)
+                                        for region, names in by_region.items()])
         return cells + others, separators + [", "] * len(others)
 
     def _by_region(self, values: Iterable[object]) -> tuple[dict[str, list[Text]], list[Text]]:
@@ -451,10 +437,7 @@ class Table:
         return dict(sorted(groups.items(), key=lambda kv: first.get(kv[0], 0)))
 
     def _counted(self, cards: list[str]) -> list[Text]:
-        counted: dict[str, int] = {}
-        for card in cards:
-            label = self.game.label(card)
-            counted[label] = counted.get(label, 0) + 1
+        counted = Counter(self.game.label(card) for card in cards)
         return [Text(label + (f" ×{n}" if n > 1 else ""), style=STYLE_CARD)
                 for label, n in counted.items()]
 
@@ -488,6 +471,16 @@ class Table:
         if top is None:
             return Text(FACE_DOWN, style=STYLE_HIDDEN)
         return Text(self.game.label(top), style=STYLE_CARD)
+
+
+def _in_groups(groups: list[tuple[str, list[Text]]]) -> tuple[list[Text], list[str]]:
+    """Named groups in one flow (``Europe: London, Paris; Asia: ...``), and the separators."""
+    cells: list[Text] = []
+    separators: list[str] = []
+    for head, members in groups:
+        cells += [Text.assemble((f"{head}: ", STYLE_HEAD), members[0]), *members[1:]]
+        separators += ["; "] + [", "] * (len(members) - 1)
+    return cells, separators
 
 
 def _places(items: list[str], order: list[str]) -> list[int] | None:
@@ -579,18 +572,18 @@ class Context:
         self.call: str | None = None  # the call asking the last question (its name, args, pc)
         self.steps: list[str] = []  # the locals it had at each of its questions in a row
 
-    def text(self, state: State, decider: str | None = None) -> str | None:
+    def text(self, state: State, decider: str) -> str | None:
         """The context of the question ``state`` waits on, if any, as ``decider`` reads it."""
         if not self.templates:
             return None
         stack = state["stack"]
         step = self._step(stack) if stack else 1
-        seen = self.game.observe(state, decider)["vars"] if decider is not None else {}
+        seen = self.game.observe(state, decider)["vars"]
         parts = [self._part(frame, step, depth == len(stack) - 1, decider, seen)
                  for depth, frame in enumerate(stack)]
         return ", ".join(part for part in parts if part is not None) or None
 
-    def _part(self, frame: Frame, step: int, innermost: bool, decider: str | None,
+    def _part(self, frame: Frame, step: int, innermost: bool, decider: str,
               seen: dict[str, object]) -> str | None:
         name = frame["proc"]
         template = self.templates.get(name)
@@ -633,7 +626,7 @@ class Context:
 class _Role:
     """A role in a context: its name; ``{p:your}`` reads "your" to that role, else "Name's"."""
 
-    def __init__(self, role: str, name: str, decider: str | None) -> None:
+    def __init__(self, role: str, name: str, decider: str) -> None:
         self.role = role
         self.name = name
         self.decider = decider

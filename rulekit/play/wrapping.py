@@ -129,29 +129,23 @@ def _run_text(run: list[Line], keep: tuple[str, ...]) -> RenderableType:
         return Hanging(first.text[:2], first.text[2:], 4, keep)
     if len(run) == 1:
         return first.text
-    joined = Text("  ")
-    for i, line in enumerate(run):
-        if i:
-            joined.append(SEPARATOR)
-        joined.append_text(line.short or Text())
-    return joined
+    return Text("  ") + Text(SEPARATOR).join(line.short or Text() for line in run)
 
 
 class Cells:
     """Cells after a head, broken only between two cells; piped, at 80 columns."""
 
-    def __init__(self, cells: list[Text], head: Text | None = None, indent: int = 2,
-                 separator: str = SEPARATOR, separators: list[str] | None = None) -> None:
+    def __init__(self, cells: list[Text], head: Text | None = None, separator: str = SEPARATOR,
+                 separators: list[str] | None = None) -> None:
         self.cells = cells
         self.head = head or Text()
-        self.indent = indent
         self.separator = separator
         self.separators = separators  # the one before each cell, if not all the same
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
-        line = Text(" " * self.indent) + self.head
-        under = " " * min(self.indent + len(self.head.plain), max(width // 3, self.indent))
+        line = Text("  ") + self.head
+        under = " " * min(2 + len(self.head.plain), max(width // 3, 2))
         for i, cell in enumerate(self.cells):
             if i and self._overflows(line, i, width):
                 line.append(self._mark(i), style=STYLE_HIDDEN)  # "a," then "b" below it
@@ -201,12 +195,8 @@ class RowTable:
                                                                strict=True)).rstrip(),
                    style=STYLE_HIDDEN)
         for row in self.rows:
-            line = Text("  ")
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True)):
-                if i:
-                    line.append("  ")
-                line.append_text(cell)
-                line.append(" " * (width - len(cell.plain)))
+            line = Text("  ") + Text("  ").join(Text.assemble(cell, " " * (width - len(cell.plain)))
+                                                for cell, width in zip(row, widths, strict=True))
             line.rstrip()
             yield line
 

@@ -52,7 +52,7 @@ class Room:
         self.game = self.session.game
         self.views = Views(self.game, self.session.render)
         self.board: BoardView = board_view(self.game)
-        for role in self.humans:
+        for role in self.session.humans:
             self.tokens[secrets.token_urlsafe(TOKEN_BYTES)] = role
         self.tokens[secrets.token_urlsafe(TOKEN_BYTES)] = SPECTATOR
         self._shown: dict[tuple[str | None, bool], tuple[int, SeatView]] = {}
@@ -60,18 +60,14 @@ class Room:
         self.session.keeper.keep()
 
     @property
-    def humans(self) -> list[str]:
-        return self.session.humans
-
-    @property
     def over(self) -> bool:
         return self.session.state_now()["result"] is not None
 
     def links(self) -> list[tuple[str | None, str]]:
         """(role, token) of each link: the seats in order, then the spectator's."""
+        order = [*self.game.roles, SPECTATOR]
         return sorted(((role, token) for token, role in self.tokens.items()),
-                      key=lambda pair: (pair[0] is None, self.game.roles.index(pair[0])
-                                        if pair[0] is not None else 0))
+                      key=lambda pair: order.index(pair[0]))
 
     def _asked(self, role: str) -> Decision | None:
         return self.game.decision_for(self.session.state_now(), role)
@@ -89,9 +85,8 @@ class Room:
                 return shown[1]
             state = self.session.state_now()
             if role is None:
-                obs = public_observation(self.game, [self.game.observe(state, r)
-                                                     for r in self.game.roles])
-                seen = self.views.spectator(obs)
+                seen = self.views.spectator(public_observation(
+                    [self.game.observe(state, r) for r in self.game.roles]))
             else:
                 decision = self._asked(role)
                 context = None if decision is None else self.session.context.text(state, role)

@@ -95,7 +95,7 @@ class Server:
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
         for room in self.rooms:
-            self._play_bots(room)
+            self._spawn(self._bots(room))
         yield
         for task in self.tasks:
             task.cancel()
@@ -147,7 +147,7 @@ class Server:
                 await self._refuse(page, str(exc))
                 continue
             self._spawn(self.show_all(room))
-            self._play_bots(room)
+            self._spawn(self._bots(room))
 
     async def _refuse(self, page: Page, message: str) -> None:
         now = time.monotonic()
@@ -171,9 +171,6 @@ class Server:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError,
                                      anyio.ClosedResourceError, anyio.BrokenResourceError):
                 await self._show(room, page)
-
-    def _play_bots(self, room: Room) -> None:
-        self._spawn(self._bots(room))
 
     def _spawn(self, work: Coroutine[None, None, None]) -> None:
         """Run ``work`` on its own: a page that leaves does not cut it short."""

@@ -88,29 +88,18 @@ class BoardView(TypedDict):
 def board_view(game: Game) -> BoardView:
     """The map of ``game`` for a page, or none."""
     nodes = game.symbols.board.nodes
-    if not nodes:
-        return {"type": "board", "pack": game.pack_name, "svg": None, "places": {},
-                "names": {}}
-    return {"type": "board", "pack": game.pack_name, "svg": render_svg(game),
-            "places": node_places(game),
+    return {"type": "board", "pack": game.pack_name, "svg": render_svg(game) if nodes else None,
+            "places": node_places(game.symbols.board),
             "names": {ident: str(props.get("name", ident)) for ident, props in nodes.items()}}
 
 
-def public_observation(game: Game, observations: list[Observation]) -> Observation:
+def public_observation(observations: list[Observation]) -> Observation:
     """What every role sees alike: public piles and values, public events, the result."""
-    first = observations[0]
-    others = observations[1:]
-
-    def shared(part: str, key: str) -> object:
-        value = first[part][key]
-        if all(obs[part].get(key) == value for obs in others):
-            return value
-        return FrozenDict(count=value["count"]) if part == "zones" else None
-
-    zones = {key: shared("zones", key) for key in first["zones"]}
-    values = {key: first["vars"][key] for key in first["vars"]
-              if all(key in obs["vars"] and obs["vars"][key] == first["vars"][key]
-                     for obs in others)}
+    first, others = observations[0], observations[1:]
+    zones = {key: pile if all(obs["zones"].get(key) == pile for obs in others)
+             else FrozenDict(count=pile["count"]) for key, pile in first["zones"].items()}
+    values = {key: value for key, value in first["vars"].items()
+              if all(key in obs["vars"] and obs["vars"][key] == value for obs in others)}
     return {"pack": first["pack"], "role": None, "round": first["round"],
             "phase": first["phase"], "zones": FrozenDict(zones), "vars": FrozenDict(values),
             "decisions": [], "waiting_for": list(first["waiting_for"]),
@@ -134,28 +123,24 @@ class Views:
              context: str | None = None, width: int = TEXT_WIDTH) -> SeatView:
         """``role``'s view of ``obs``, with its pending ``decision`` numbered ``ask``; the
         panels ``width`` columns wide."""
-        render = self.render
-        return {
-            "type": "view", "role": role,
-            "heading": _heading(render, obs, role),
-            "panels": _text(render.status(obs, role), width),
-            "log": self._log(obs, role),
-            "pieces": self._pieces(obs),
-            "maybe": self._maybe(obs, role),
-            "question": None if decision is None else self.question(decision, obs, ask, context),
-            "waiting_for": [render.name(r) for r in obs["waiting_for"]],
-            "result": self._result(obs),
-        }
+        question = None if decision is None else self.question(decision, obs, ask, context)
+        return self._view(obs, role, _text(self.render.status(obs, role), width),
+                          self._maybe(obs, role), question)
 
     def spectator(self, obs: Observation) -> SeatView:
         """The view of someone who plays no seat, from the public observation."""
+        return self._view(obs, None, self._public_panels(obs), [], None)
+
+    def _view(self, obs: Observation, role: str | None, panels: str, maybe: list[str],
+              question: QuestionView | None) -> SeatView:
         render = self.render
-        return {"type": "view", "role": None,
-                "heading": _heading(render, obs, None),
-                "panels": self._public_panels(obs), "log": self._log(obs, None),
-                "pieces": self._pieces(obs), "maybe": [], "question": None,
+        result = obs["result"]
+        return {"type": "view", "role": role, "heading": _heading(render, obs, role),
+                "panels": panels,
+                "log": [render.event_text(event, role).plain for event in obs["log"]],
+                "pieces": self._pieces(obs), "maybe": maybe, "question": question,
                 "waiting_for": [render.name(r) for r in obs["waiting_for"]],
-                "result": self._result(obs)}
+                "result": None if result is None else render.result(result)}
 
     def _public_panels(self, obs: Observation) -> str:
         lines = []
@@ -172,28 +157,14 @@ class Views:
                              f"{self.render.pile(data, False)}")
         return "\n".join(lines)
 
-    def _log(self, obs: Observation, role: str | None) -> list[str]:
-        return [self.render.event_text(event, role).plain for event in obs["log"]]
-
     def _pieces(self, obs: Observation) -> list[Piece]:
         return [{"node": value, "name": self.table.name(key)} for key in self.node_vars
                 if isinstance(value := obs["vars"].get(key), str)]
 
     def _maybe(self, obs: Observation, role: str) -> list[str]:
-        places: list[str] = []
-        for key in self.node_vars:
-            if key not in obs["vars"] and key in self.belief_vars:
-                weights, _stale = self.table.beliefs.weights(role, key, obs)
-                places += [str(node) for node in weights or {}]
-        return sorted(places)
-
-    def _result(self, obs: Observation) -> str | None:
-        result = obs["result"]
-        if result is None:
-            return None
-        winner = result.get("winner")
-        who = f"{self.render.name(winner)} wins." if winner else "Nobody wins."
-        return f"Game over: {who} {result.get('reason') or ''}".strip()
+        return sorted(str(node) for key in self.node_vars
+                      if key not in obs["vars"] and key in self.belief_vars
+                      for node in self.table.beliefs.weights(role, key, obs)[0] or {})
 
     def question(self, decision: Decision, obs: Observation, ask: int,
                  context: str | None = None) -> QuestionView:
