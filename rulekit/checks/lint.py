@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulekit.checks.flow import checked_bodies, dead_phases, endless_loops, log_leaks
+from rulekit.checks.flow import dead_phases, endless_loops, log_leaks
 from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import playout
@@ -334,15 +334,14 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     if pack.content is None:
         return []
     linter = _Linter(pack, pack.content)
-    bodies = checked_bodies(pack.bodies)
-    linter.read_code({body.snippet.text: body.stmts for body in bodies})
+    linter.read_code({body.snippet.text: body.stmts for body in pack.bodies})
     linter.end_conditions()
     linter.unused()
     linter.missing_effects()
     linter.empty_choices()
-    linter.warnings += log_leaks(pack.game.symbols, bodies, pack.function_trees)
-    linter.warnings += dead_phases(linter.doc, bodies)
-    linter.warnings += endless_loops(bodies, bool(pack.game.program.end_checks))
+    linter.warnings += log_leaks(pack.game.symbols, pack.bodies, pack.function_trees)
+    linter.warnings += dead_phases(linter.doc, pack.bodies)
+    linter.warnings += endless_loops(pack.bodies, bool(pack.game.program.end_checks))
     # One text of code may run as several procedures (a card type's action, per card): once.
     unique = {str(warning): warning for warning in linter.warnings}
     return sorted(unique.values(), key=_file_order)
