@@ -129,10 +129,6 @@ class MergedDocument(YamlDocument):
         doc, real = self.resolve(path)
         return doc.has_path(real)
 
-    def scalar_origin(self, path: Sequence[str | int]) -> tuple[Location, str]:
-        doc, real = self.resolve(path)
-        return doc.scalar_origin(real)
-
     def raw_text(self, path: Sequence[str | int]) -> str | None:
         doc, real = self.resolve(path)
         return doc.raw_text(real)
