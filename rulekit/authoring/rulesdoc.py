@@ -10,7 +10,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulekit.authoring.markdown import code, fenced, table
 from rulekit.authoring.source import PackSource
 from rulekit.pack.loader import LoadedPack
 from rulekit.scenarios.runner import Scenario
@@ -30,9 +29,7 @@ def rules_document(pack: LoadedPack, scenarios: list[Scenario], name: str | None
     ``name`` is how the document's commands name the pack (its id by default). A variant's
     ``base_scenarios`` (those ``rulekit test --with-base`` runs) count too.
     """
-    writer = _Writer(pack, scenarios, name or pack.id)
-    writer.base_scenarios = list(base_scenarios)
-    return writer.document()
+    return _Writer(pack, scenarios, name or pack.id, base_scenarios).document()
 
 
 @dataclass
@@ -61,26 +58,23 @@ class _Card:
 class _Writer:
     """Writes the sections of one pack's rules document."""
 
-    def __init__(self, pack: LoadedPack, scenarios: list[Scenario], name: str) -> None:
+    def __init__(self, pack: LoadedPack, scenarios: list[Scenario], name: str,
+                 base_scenarios: Sequence[Scenario]) -> None:
         self.pack = pack
         self.name = name
         self.manifest = pack.manifest
         self.source = PackSource(pack)
         self.scenarios = scenarios
-        self.base_scenarios: list[Scenario] = []
+        self.base_scenarios = base_scenarios
         self.game = pack.game
         self.role_names = self.game.role_names
 
     def document(self) -> str:
         """The whole document: its sections that have something to say."""
-        parts: list[str] = []
-        for section in (self.title(), self.changes(), self.roles(), self.parameters(),
-                        self.components(),
-                        self.setup(), self.flow(), self.end(), self.anytime(),
-                        self.definitions(), self.rules()):
-            if section:
-                parts.append(section.strip())
-        return "\n\n".join(parts) + "\n"
+        sections = (self.title(), self.changes(), self.roles(), self.parameters(),
+                    self.components(), self.setup(), self.flow(), self.end(), self.anytime(),
+                    self.definitions(), self.rules())
+        return "\n\n".join(section.strip() for section in sections if section) + "\n"
 
     def role(self, role: str) -> str:
         name = self.role_names.get(role, role)
@@ -96,13 +90,6 @@ class _Writer:
             yield f"phase {code(phase['id'])}", str(phase.get("do", ""))
         if "after_rounds" in flow:
             yield "after the last round", str(flow["after_rounds"])
-        yield from self.definition_snippets()
-        for check in flow.get("end_when", []):
-            yield "end conditions", str(check.get("when", ""))
-        for action in self.source.get("anytime", []):
-            yield f"anytime action {code(action['id'])}", str(action.get("when", ""))
-
-    def definition_snippets(self) -> Iterator[tuple[str, str]]:
         for name, spec in self.procedures().items():
             yield f"procedure {code(name)}", str(spec.get("do", ""))
         for name, spec in self.source.get("functions", {}).items():
@@ -111,6 +98,10 @@ class _Writer:
             yield f"effect {code(name)} of {owner}", text
         for owner, action in self.card_actions():
             yield f"action {code(str(action['id']))} of {owner}", str(action["do"])
+        for check in flow.get("end_when", []):
+            yield "end conditions", str(check.get("when", ""))
+        for action in self.source.get("anytime", []):
+            yield f"anytime action {code(action['id'])}", str(action.get("when", ""))
 
     def procedures(self) -> dict[str, Any]:
         """The pack's procedures; not those a variant replaced, which ``base(...)`` runs."""
@@ -186,11 +177,9 @@ class _Writer:
 
     def components(self) -> str:
         """The cards, the map, the zones and the variables."""
-        parts = ["## Components"]
-        for part in (self.cards(), self.board(), self.zones(), self.variables()):
-            if part:
-                parts.append(part)
-        return "\n\n".join(parts) if len(parts) > 1 else ""
+        parts = [part for part in (self.cards(), self.board(), self.zones(), self.variables())
+                 if part]
+        return "\n\n".join(["## Components", *parts]) if parts else ""
 
     def cards(self) -> str:
         """The cards, a table per type."""
@@ -250,8 +239,7 @@ class _Writer:
         for region, props in board.regions.items():
             places = [p.get("name", ident) for ident, p in board.nodes.items()
                       if p.get("region") == region]
-            rows.append((props.get("name", region), code(region), len(places),
-                         ", ".join(places)))
+            rows.append((props.get("name", region), code(region), len(places), ", ".join(places)))
         return table(("region", "id", "places", "names"), rows)
 
     def zones(self) -> str:
@@ -280,12 +268,9 @@ class _Writer:
         variables = self.game.symbols.variables
         if not variables:
             return ""
-        rows = []
-        for name, var in variables.items():
-            rows.append((code(name), _per(var.per), _value(var.initial),
-                         _bounds(var.minimum, var.maximum),
-                         _visibility(var.visibility, var.per, var.owner, self.role_names),
-                         self.source.comment("variables", (name,))))
+        rows = [(code(name), _per(var.per), _value(var.initial), _bounds(var.minimum, var.maximum),
+                 _visibility(var.visibility, var.per, var.owner, self.role_names),
+                 self.source.comment("variables", (name,))) for name, var in variables.items()]
         return "\n".join(["### Variables", "",
                           table(("variable", "one per", "starts at", "bounds", "seen by",
                                  "notes"), rows)])
@@ -419,7 +404,7 @@ class _Writer:
         if not rules:
             return ""
         covering = self.covering()
-        covered = sum(1 for rule_id, _ in rules if covering.get(rule_id))
+        covered = sum(1 for rule_id, _ in rules if rule_id in covering)
         lines = ["## Rules", "",
                  f"{len(rules)} rules; {covered} are covered by scenario tests "
                  f"(`rulekit test {self.name}` runs them)."]
@@ -507,7 +492,7 @@ def _card_heading(kind: str, group: list[_Card]) -> str:
 
 def _card_table(group: list[_Card], mentions: dict[str, list[str]] | None) -> str:
     """The table of a group of cards, with where the code names each if ``mentions``."""
-    props = _property_names(group)
+    props = list(dict.fromkeys(name for card in group for name in card.props))
     texts = any(card.text is not None for card in group)
     header = ["card", "id", "copies", *props, *(["text"] if texts else []),
               *(["in the code"] if mentions is not None else [])]
@@ -523,10 +508,6 @@ def _card_row(card: _Card, props: list[str], texts: bool,
     if mentions is not None:
         row.append(", ".join(mentions.get(card.id, [])) or "-")
     return row
-
-
-def _property_names(cards: list[_Card]) -> list[str]:
-    return list(dict.fromkeys(name for card in cards for name in card.props))
 
 
 def _value(value: object) -> str:
@@ -565,3 +546,33 @@ def _visibility(visibility: str, per: str | int | None, owner: str | None,
         return "its owner only" if per == "role" else "its owner"
     return {"public": "everyone", "hidden": "nobody",
             "card_owner": "each card by its owner"}.get(visibility, visibility)
+
+
+def cell(value: object) -> str:
+    """``value`` as a table cell: one line, pipes escaped."""
+    text = "" if value is None else str(value)
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def code(text: object) -> str:
+    """``text`` as inline code, fenced by enough backticks."""
+    value = " ".join(str(text).split())
+    runs = [len(run) for run in re.findall(r"`+", value)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") else ""
+    return f"{fence}{pad}{value}{pad}{fence}"
+
+
+def fenced(text: str, info: str = "") -> str:
+    """``text`` as a fenced code block, fenced by enough backticks."""
+    runs = [len(run) for run in re.findall(r"`{3,}", text)]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    return f"{fence}{info}\n{text.rstrip()}\n{fence}"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A Markdown table; every value goes through :func:`cell`."""
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |",
+             "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
