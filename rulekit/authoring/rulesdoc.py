@@ -12,6 +12,7 @@ from typing import Any
 
 from rulekit.authoring.source import PackSource
 from rulekit.pack.loader import LoadedPack
+from rulekit.pack.merge import ENTRY_NAMES, REMOVABLE
 from rulekit.scenarios.runner import Scenario
 
 __all__ = ["rules_document"]
@@ -150,8 +151,7 @@ class _Writer:
                 lines += [f"- {kind} {code(name)}: {'replaced' if name in known else 'added'}"
                           for name in names]
             for section, names in (data.get("remove") or {}).items():
-                kind = next((k for k, (path, _) in _NAMED.items() if path[-1] == section),
-                            section)
+                kind = ENTRY_NAMES[REMOVABLE[section]]
                 lines += [f"- {kind} {code(name)}: removed" for name in names]
             lines += [f"- {code(key)}: replaced" for key in _WHOLE if _part(data, key)]
         return "\n".join(lines)
@@ -429,13 +429,6 @@ class _Writer:
 # The parts of a content file a variant replaces whole, as ``flow.rounds``.
 _WHOLE = ("setup", "flow.rounds", "flow.after_rounds", "flow.end_when", "flow.evaluate",
           "flow.initiative")
-# The named entries of a content file, by kind: where they are, and whether in a list.
-_NAMED = {"card": (("cards",), True), "card type": (("card_types",), False),
-          "anytime action": (("anytime",), True),
-          "zone": (("zones",), False), "variable": (("variables",), False),
-          "function": (("functions",), False), "procedure": (("procedures",), False),
-          "phase": (("flow", "phases"), True), "region": (("map", "regions"), True),
-          "node": (("map", "nodes"), True), "edge": (("map", "edges"), True)}
 
 
 def _part(data: Mapping[str, Any], dotted: str) -> object:
@@ -449,9 +442,9 @@ def _part(data: Mapping[str, Any], dotted: str) -> object:
 def _entries(data: Mapping[str, Any]) -> dict[str, list[str]]:
     """The names of the entries a content file gives, by kind."""
     found: dict[str, list[str]] = {}
-    for kind, (path, listed) in _NAMED.items():
-        part = _part(data, ".".join(path))
-        if listed and isinstance(part, list):
+    for path, kind in ENTRY_NAMES.items():
+        part = _part(data, ".".join(map(str, path))) if path[0] != "properties" else None
+        if isinstance(part, list):
             names = [str(item["id"]) for item in part if isinstance(item, Mapping)
                      and "id" in item]
         else:
