@@ -15,7 +15,7 @@ from rulekit.limits import MAX_COPIES
 from rulekit.model.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
 from rulekit.pack.board import read_board
 from rulekit.pack.documents import Documents, snippet
-from rulekit.pack.effects import card_actions
+from rulekit.pack.effects import card_actions, copy_ids
 from rulekit.pack.params import outside, outside_bounds, resolve_params
 from rulekit.source.document import JsonPath, YamlDocument
 
@@ -156,7 +156,7 @@ class Declarations:
             self.error(f"{copies:,} copies of card '{ident}' are too many; the limit is "
                        f"{MAX_COPIES:,}", self.doc.location(("cards", i, "copies")))
             return []
-        return [ident] if copies == 1 else [f"{ident}#{k}" for k in range(1, copies + 1)]
+        return copy_ids(ident, copies)
 
     def _per(self, path: JsonPath, spec: HeldSpec) -> Per | None:
         """The ``per`` of a zone or variable; ``per_role: true`` is ``per: role``."""
