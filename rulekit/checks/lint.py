@@ -71,16 +71,13 @@ def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
             yield f"procedure:{name}", ("procedures", name, "do"), True
     for name in data.get("functions") or {}:
         yield f"function:{name}", ("functions", name, "returns"), False
-    for i, card in enumerate(data.get("cards") or []):
-        for name in card.get("effects") or {}:
-            yield f"effect:{name}", ("cards", i, "effects", name), True
-    for kind, spec in (data.get("card_types") or {}).items():
-        for name in spec.get("effects") or {}:
-            yield f"effect:{name}", ("card_types", kind, "effects", name), True
-    for path, action in _card_actions(data):
-        yield "action", (*path, "do"), True
-        if "when" in action:
-            yield "anytime", (*path, "when"), False
+    for path, carrier in _card_entries(data):
+        for name in carrier.get("effects") or {}:
+            yield f"effect:{name}", (*path, "effects", name), True
+        for j, action in enumerate(carrier.get("anytime") or []):
+            yield "action", (*path, "anytime", j, "do"), True
+            if "when" in action:
+                yield "anytime", (*path, "anytime", j, "when"), False
     if "setup" in data:
         yield "setup", ("setup",), True
     yield from _flow_places(doc)
@@ -89,14 +86,12 @@ def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
             yield "anytime", ("anytime", i, "when"), False
 
 
-def _card_actions(data: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    """The anytime actions that cards and card types carry, with their paths."""
+def _card_entries(data: dict[str, Any]) -> Iterator[tuple[JsonPath, Any]]:
+    """Each card entry, then each card type, with its path: what may carry code."""
     for i, card in enumerate(data.get("cards") or []):
-        for j, action in enumerate(card.get("anytime") or []):
-            yield ("cards", i, "anytime", j), action
+        yield ("cards", i), card
     for kind, spec in (data.get("card_types") or {}).items():
-        for j, action in enumerate(spec.get("anytime") or []):
-            yield ("card_types", kind, "anytime", j), action
+        yield ("card_types", kind), spec
 
 
 def _flow_places(doc: YamlDocument) -> Iterator[CodePlace]:
