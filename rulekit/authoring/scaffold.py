@@ -242,24 +242,11 @@ def _variant_scenarios(base: LoadedPack) -> str:
 
 
 def _variant_readme(pack_id: str, base: LoadedPack) -> str:
-    role = base.game.roles[0]
-    lines = [
-        f"# {pack_title(pack_id)}",
-        "",
-        f"A variant of the rulekit pack `{base.id}` (version {base.manifest['version']}), "
-        f"made with `rulekit new {pack_id} --from {base.id}`.",
-        "",
-        f"`pack.yaml` says `extends:` {base.id}: the variant inherits everything of the base "
-        "pack, and its later changes. Write what the variant changes in `changes.yaml` (its "
-        "comments show how: cards, procedures, phases... added, replaced or removed by id) and "
-        "new parameter defaults in `pack.yaml`; a section may be split over several files. "
-        "`scenarios/variant.yaml` holds the variant's own scenarios; `rulekit test` with "
-        "`--with-base` also runs the base pack's against the variant.",
-        "",
-        _template("commands.md").replace("__FOLDER__", pack_id).replace("__ROLE__", role),
-        _template("editor.md"),
-    ]
-    return "\n".join(lines)
+    commands = _template("commands.md").replace("__ROLE__", base.game.roles[0])
+    readme = _replaced(_template("variant/README.md"), __COMMANDS__=commands,
+                       __EDITOR__=_template("editor.md"), __BASE__=base.id,
+                       __VERSION__=str(base.manifest["version"]))
+    return _fill(readme, pack_id, pack_title(pack_id))
 
 
 def _copy_schemas(folder: Path) -> None:
