@@ -73,17 +73,13 @@ def report(folder: Path, use_cache: bool = True) -> Report:
     if path is None:
         return _validate(folder)[0]
     entry = _read_entry(path)
-    roots = _roots(entry, folder)
+    roots = [Path(root) for root in entry["roots"]] if entry else [folder.resolve()]
     before = _key(roots)
     if entry is not None and before == entry["key"]:
         return entry["report"]
     found, read = _validate(folder)
     _keep(path, found, [root.resolve() for root in read], roots, before)
     return found
-
-
-def _roots(entry: Entry | None, folder: Path) -> list[Path]:
-    return [Path(root) for root in entry["roots"]] if entry else [folder.resolve()]
 
 
 def _keep(path: Path, found: Report, read: list[Path], roots: list[Path],

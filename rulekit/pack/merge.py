@@ -125,14 +125,6 @@ class MergedDocument(YamlDocument):
         doc, real = self.resolve(path)
         return doc.text_location(real, line, column)
 
-    def has_path(self, path: Sequence[str | int]) -> bool:
-        doc, real = self.resolve(path)
-        return doc.has_path(real)
-
-    def raw_text(self, path: Sequence[str | int]) -> str | None:
-        doc, real = self.resolve(path)
-        return doc.raw_text(real)
-
 
 class Merger:
     """Collects the sections of content files: the same pack's, or a variant's changes."""

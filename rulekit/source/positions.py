@@ -104,16 +104,8 @@ def _block_indent(doc: YamlDocument, header: int, value: str) -> int:
 
 
 def _first_text_line(value: str) -> tuple[int, str] | None:
-    """The index and text of the first line of ``value`` that is not blank, read no further."""
-    index, start = 0, 0
-    while True:
-        end = value.find("\n", start)
-        text = value[start:] if end < 0 else value[start:end]
-        if text.strip():
-            return index, text
-        if end < 0:
-            return None
-        index, start = index + 1, end + 1
+    """The index and text of the first line of ``value`` that is not blank."""
+    return next(((i, text) for i, text in enumerate(value.split("\n")) if text.strip()), None)
 
 
 def _value_start(doc: YamlDocument, info: _NodeInfo) -> int:
