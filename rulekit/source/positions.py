@@ -36,18 +36,13 @@ def _folded_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
 def _flow_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
                    column: int) -> Location:
     start = _value_start(doc, info)
-    if info.style in ('"', "'"):
-        quoted = _quoted_positions(doc, info, value, start)
-        if quoted is not None:
-            return _from_positions(doc, quoted, value, line, column, (info.line, start))
+    positions = _flow_positions(doc, info, value, start)
+    if positions is not None:
+        return _from_positions(doc, positions, value, line, column, (info.line, start))
     if info.line == info.end_line:
         # One line of text: shift by where the value starts (ignoring escapes).
-        offset = _offset(value, line, column)
-        return doc._at(info.line, start + offset)
-    positions = _flow_positions(doc, info, value, start)
-    if positions is None:
-        return _approximate(doc, info.line, value, line, column, start)
-    return _from_positions(doc, positions, value, line, column, (info.line, start))
+        return doc._at(info.line, start + _offset(value, line, column))
+    return _approximate(doc, info.line, value, line, column, start)
 
 
 class _Replay:
@@ -120,48 +115,14 @@ def _value_start(doc: YamlDocument, info: _NodeInfo) -> int:
 
 
 def _flow_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
-) -> list[tuple[int, int]] | None:
-    """Replay the folding of a plain or quoted scalar; None if it differs."""
-    segments = _flow_segments(doc, info, start)
-    replay = _Replay()
-    blank = 0
-    prev_end = (info.line, start)
-    for index, (line0, begin, piece) in enumerate(segments):
-        if index > 0:
-            if not piece and index < len(segments) - 1:
-                blank += 1
-                continue
-            replay.add_break("\n" * blank if blank else " ", prev_end)
-            blank = 0
-        replay.add_piece(line0, begin, piece)
-        prev_end = (line0, begin + len(piece))
-    return replay.positions if replay.text() == value else None
+                    ) -> list[tuple[int, int]] | None:
+    """The file position of each character of a plain or quoted scalar; None if unsure.
 
-
-def _flow_segments(doc: YamlDocument, info: _NodeInfo, start: int
-                   ) -> list[tuple[int, int, str]]:
-    """Each line of a plain or quoted scalar, folded as YAML does: where its text starts, and it."""
-    quoted = info.style in ('"', "'")
-    last = min(info.end_line, len(doc._lines) - 1)
-    end = info.end_column - 1 if quoted else info.end_column
-    segments: list[tuple[int, int, str]] = []
-    for line0 in range(info.line, last + 1):
-        text = doc._lines[line0]
-        begin = start if line0 == info.line else 0
-        piece = text[begin:end if line0 == last else len(text)]
-        if line0 != info.line:
-            stripped = piece.lstrip(" \t")
-            begin += len(piece) - len(stripped)
-            piece = stripped
-        segments.append((line0, begin, piece if line0 == last else piece.rstrip(" \t")))
-    return segments
-
-
-def _quoted_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
-) -> list[tuple[int, int]] | None:
-    """The file position of each character of a quoted scalar, escapes replayed; None if unsure."""
+    Line breaks fold as YAML folds them, and the escapes of quoted text are replayed.
+    """
     lines = doc._lines
-    end = (info.end_line, info.end_column - 1)  # the closing quote
+    quoted = info.style in ('"', "'")
+    end = (info.end_line, info.end_column - (1 if quoted else 0))  # before a closing quote
     if end[0] >= len(lines):
         return None
     positions: list[tuple[int, int]] = []
@@ -171,7 +132,7 @@ def _quoted_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
         text = lines[line0]
         if col >= len(text):  # a line break: trailing spaces go, the break folds
             spaces = []
-            line0, col = _fold(doc, positions, line0, end[0], 1)
+            line0, col = _fold(doc, positions, line0, end[0], 1, trim=not quoted)
             continue
         ch = text[col]
         if ch in " \t":
@@ -188,11 +149,11 @@ def _quoted_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
 
 def _after_char(doc: YamlDocument, positions: list[tuple[int, int]], line0: int, col: int,
                 style: str, last: int) -> tuple[int, int]:
-    """Where the character after ``(line0, col)`` of a quoted scalar starts, escapes skipped."""
+    """Where the character after ``(line0, col)`` of a flow scalar starts, escapes skipped."""
     text = doc._lines[line0]
     if style == "'":
         return line0, col + (2 if text.startswith("''", col) else 1)
-    if text[col] != "\\":
+    if style != '"' or text[col] != "\\":
         return line0, col + 1
     if col + 1 >= len(text):
         positions.pop()
@@ -201,12 +162,14 @@ def _after_char(doc: YamlDocument, positions: list[tuple[int, int]], line0: int,
 
 
 def _fold(doc: YamlDocument, positions: list[tuple[int, int]], line0: int, last: int,
-          space: int) -> tuple[int, int]:
-    """Step over a line break of a quoted scalar; return where the text goes on.
+          space: int, trim: bool = False) -> tuple[int, int]:
+    """Step over a line break of a flow scalar; return where the text goes on.
 
-    Each empty line that follows is a newline. With none, the break is ``space`` spaces.
+    Each empty line that follows is a newline. With none, the break is ``space`` spaces. They
+    are placed at the end of the line, or of its text with ``trim``.
     """
-    end_of_line = (line0, len(doc._lines[line0]))
+    text = doc._lines[line0]
+    end_of_line = (line0, len(text.rstrip(" \t") if trim else text))
     line0 += 1
     empty = 0
     while line0 < last and not doc._lines[line0].strip(" \t"):
