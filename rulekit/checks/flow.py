@@ -109,19 +109,15 @@ def endless_loops(bodies: list[Body], ends: bool) -> list[PackError]:
     change of a zone or a variable.
     """
     procs = {b.name: b.stmts for b in bodies}
-    warnings: list[PackError] = []
-    for body in bodies:
-        for s in statements(body.stmts):
-            if isinstance(s, n.While) and isinstance(s.condition, n.Literal) \
-                    and s.condition.value is True and _asks(s.body, procs) \
-                    and not _way_out(s.body, procs, ends):
-                warnings.append(PackWarning(
-                    "this loop asks again and again, and nothing in it leaves it (no break, "
-                    "return, win or end_round): the game would never go on",
-                    body.snippet.location(s.pos),
-                    "break out of it on some answer (choose ... optional, then if x == none "
-                    "{ break })"))
-    return warnings
+    return [PackWarning("this loop asks again and again, and nothing in it leaves it (no break, "
+                        "return, win or end_round): the game would never go on",
+                        body.snippet.location(s.pos),
+                        "break out of it on some answer (choose ... optional, then if x == none "
+                        "{ break })")
+            for body in bodies for s in statements(body.stmts)
+            if isinstance(s, n.While) and isinstance(s.condition, n.Literal)
+            and s.condition.value is True and _asks(s.body, procs)
+            and not _way_out(s.body, procs, ends)]
 
 
 def _reached(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]]) -> list[list[n.Stmt]]:
