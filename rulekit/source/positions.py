@@ -45,27 +45,6 @@ def _flow_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
     return _approximate(doc, info.line, value, line, column, start)
 
 
-class _Replay:
-    """A text rebuilt as YAML reads it, with where each character is."""
-
-    def __init__(self) -> None:
-        self.chars: list[str] = []
-        self.positions: list[tuple[int, int]] = []
-
-    def add_break(self, fold: str, at: tuple[int, int]) -> None:
-        """Add what line breaks fold into; each character is placed ``at``."""
-        self.chars.extend(fold)
-        self.positions.extend([at] * len(fold))
-
-    def add_piece(self, line0: int, begin: int, piece: str) -> None:
-        """Add the text of a line, which starts at column ``begin``."""
-        self.chars.extend(piece)
-        self.positions.extend((line0, begin + i) for i in range(len(piece)))
-
-    def text(self) -> str:
-        return "".join(self.chars)
-
-
 def _header_line(doc: YamlDocument, info: _NodeInfo, indicator: str) -> int:
     """The 0-based line holding a block scalar's ``|`` or ``>`` indicator."""
     for line0 in range(info.line, min(info.end_line, len(doc._lines) - 1) + 1):
@@ -186,7 +165,8 @@ def _folded_positions(doc: YamlDocument, info: _NodeInfo, value: str, header: in
     indent = _block_indent(doc, header, value)
     last = info.end_line if info.end_column > 0 else info.end_line - 1
     last = min(last, len(doc._lines) - 1)
-    replay = _Replay()
+    built: list[str] = []  # the text rebuilt as YAML reads it, and where each character is
+    positions: list[tuple[int, int]] = []
     blank = 0
     previous: tuple[int, int, bool] | None = None  # line0, end column, more indented
     for line0 in range(header + 1, last + 1):
@@ -196,16 +176,17 @@ def _folded_positions(doc: YamlDocument, info: _NodeInfo, value: str, header: in
             continue
         piece = text[indent:]
         more = piece[:1] in (" ", "\t")
-        replay.add_break(*_folded_break(previous, more, blank, line0))
-        replay.add_piece(line0, indent, piece)
+        fold, at = _folded_break(previous, more, blank, line0)
+        built += [fold, piece]
+        positions += [at] * len(fold) + [(line0, indent + i) for i in range(len(piece))]
         previous = (line0, indent + len(piece), more)
         blank = 0
-    built = replay.text()
-    if built.rstrip("\n") != value.rstrip("\n"):
+    rebuilt = "".join(built)
+    if rebuilt.rstrip("\n") != value.rstrip("\n"):
         return None
     if previous is not None:
-        replay.add_break("\n" * (len(value) - len(built)), (previous[0], previous[1]))
-    return replay.positions[: len(value)]
+        positions += [(previous[0], previous[1])] * (len(value) - len(rebuilt))
+    return positions[: len(value)]
 
 
 def _folded_break(previous: tuple[int, int, bool] | None, more: bool, blank: int,
