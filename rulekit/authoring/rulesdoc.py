@@ -199,21 +199,19 @@ class _Writer:
     def card_mentions(self, cards: list[_Card]) -> dict[str, list[str]]:
         """Card id -> where effect code names it (``@id`` or ``@id#n``)."""
         snippets = list(self.snippets())
+        types = self.source.get("card_types") or {}
         found: dict[str, list[str]] = {}
         for card in cards:
             pattern = re.compile(rf"@{re.escape(card.id)}(?![A-Za-z0-9_])")
             places = found.setdefault(card.id, [])
             places += [f"effect {code(name)}" for name in card.effects]
-            places += [f"effect {code(name)} of its type" for name in self.type_effects(card)]
+            places += [f"effect {code(name)} of its type"
+                       for name in (types.get(card.type) or {}).get("effects") or {}]
             places += [f"action {code(name)}" for name in card.actions]
             for where, text in snippets:
                 if where not in places and pattern.search(text):
                     places.append(where)
         return found
-
-    def type_effects(self, card: _Card) -> list[str]:
-        spec = (self.source.get("card_types") or {}).get(card.type) or {}
-        return list(spec.get("effects") or {})
 
     def board(self) -> str:
         """The map: its regions, then its places and their routes."""
@@ -223,14 +221,12 @@ class _Writer:
         lines = [f"### Map ({len(board.nodes)} places, {len(board.edges)} routes)", ""]
         if board.regions:
             lines += [self.regions(), ""]
-        places = [(props.get("name", ident), code(ident), ", ".join(self.near(ident)))
+        places = [(props.get("name", ident), code(ident),
+                   ", ".join(board.nodes[other].get("name", other)
+                             for other in board.neighbors(ident)))
                   for ident, props in board.nodes.items()]
         lines.append(table(("place", "id", "routes to"), places))
         return "\n".join(lines)
-
-    def near(self, place: str) -> list[str]:
-        board = self.game.symbols.board
-        return [board.nodes[other].get("name", other) for other in board.neighbors(place)]
 
     def regions(self) -> str:
         """The table of the map's regions and their places."""

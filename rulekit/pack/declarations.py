@@ -16,7 +16,7 @@ from rulekit.model.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarD
 from rulekit.pack.board import read_board
 from rulekit.pack.documents import Documents, snippet
 from rulekit.pack.effects import card_actions, copy_ids
-from rulekit.pack.params import outside, outside_bounds, resolve_params
+from rulekit.pack.params import outside, resolve_params
 from rulekit.source.document import JsonPath, YamlDocument
 
 _PROPERTY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -121,7 +121,7 @@ class Declarations:
         """The value of each parameter: its default, or the one given."""
         declared = self.manifest_doc.data.get("parameters", {}) or {}
         for name, spec in declared.items():
-            if outside_bounds(spec["default"], spec):
+            if outside(spec["default"], spec.get("min"), spec.get("max")):
                 self.error(f"default {spec['default']} of parameter '{name}' is outside its "
                            "bounds", self.manifest_doc.location(("parameters", name, "default")))
         return resolve_params(declared, overrides)
