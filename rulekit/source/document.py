@@ -54,7 +54,6 @@ class YamlDocument:
         self.data: Any = data  # its shape is the one its schema checks
         self._nodes: dict[JsonPath, _NodeInfo] = {}
         self.origin = ""  # "in the base pack ID" (see Location)
-        self.schema = ""  # the schema it was checked against, if any
         self._lines = _LINE_BREAK.split(text)
 
     def source_line(self, line: int) -> str | None:
