@@ -85,17 +85,13 @@ def report(folder: Path, use_cache: bool = True) -> Report:
 def _keep(path: Path, found: Report, read: list[Path], roots: list[Path],
           before: str | None) -> None:
     """Keep ``found`` in ``path`` if it holds no error and the folders ``read`` did not change."""
-    if _has_errors(found):
+    if not found["summary"] or any(d["severity"] == "error" for d in found["diagnostics"]):
         return
     key = _key(read)
     if key is None or (read == roots and key != before):  # edited while validated
         return
     _write(path, Entry(format=FORMAT, key=key, roots=[str(root) for root in read],
                        report=found))
-
-
-def _has_errors(found: Report) -> bool:
-    return not found["summary"] or any(d["severity"] == "error" for d in found["diagnostics"])
 
 
 def _validate(folder: Path) -> tuple[Report, tuple[Path, ...]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rulekit.checks.flow import dead_phases, endless_loops, log_leaks
@@ -36,15 +36,11 @@ _UNUSED_HINT = "use it, or remove it"
 
 @dataclass
 class _Code:
-    """One piece of effect code: its tree, and what it belongs to."""
+    """One piece of effect code: the nodes of its tree, and what it belongs to."""
 
     owner: str
-    nodes: list[n.Stmt] | list[n.Expr]
+    below: list[n.Node]  # every node of the tree, parents first
     snippet: Snippet
-    below: list[object] = field(default_factory=list)  # every node of the tree, parents first
-
-    def __post_init__(self) -> None:
-        self.below = list(every_node(self.nodes))
 
 
 def _root_name(expr: n.Expr) -> str | None:
@@ -130,12 +126,10 @@ class _Linter:
                known: dict[str, list[n.Stmt]]) -> _Code | None:
         try:
             text = snippet(self.doc, path)
-            if not block:
-                return _Code(owner, [parse_expression(text)], text)
-            stmts = known.get(text.text)
-            return _Code(owner, stmts if stmts is not None else parse_block(text), text)
+            tree = (known.get(text.text) or parse_block(text)) if block else parse_expression(text)
         except (PackError, KeyError, IndexError, TypeError):
             return None
+        return _Code(owner, list(every_node(tree)), text)
 
     def used(self, kind: str) -> set[str]:
         """The names code uses, outside the definition of each."""
