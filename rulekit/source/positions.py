@@ -63,7 +63,7 @@ def _literal_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
 
 def _block_indent(doc: YamlDocument, header: int, value: str) -> int:
     """The indentation of the block scalar whose header is line ``header``."""
-    first = _first_text_line(value)
+    first = next(((i, text) for i, text in enumerate(value.split("\n")) if text.strip()), None)
     if first is not None:
         index, text = first
         file_line = doc.source_line(header + index + 2)
@@ -75,11 +75,6 @@ def _block_indent(doc: YamlDocument, header: int, value: str) -> int:
     if following is not None:
         return len(following) - len(following.lstrip(" "))
     return 0
-
-
-def _first_text_line(value: str) -> tuple[int, str] | None:
-    """The index and text of the first line of ``value`` that is not blank."""
-    return next(((i, text) for i, text in enumerate(value.split("\n")) if text.strip()), None)
 
 
 def _value_start(doc: YamlDocument, info: _NodeInfo) -> int:
