@@ -187,20 +187,15 @@ def _base_reference(target: Path, base: LoadedPack) -> str:
 
 def _variant_manifest(target: Path, pack_id: str, base: LoadedPack) -> str:
     """The ``pack.yaml`` of a variant, with the base's parameters commented out."""
-    lines = [f"# A variant of {base.id}: it inherits everything of {base.id} and changes only "
-             "what its files name.",
-             f"id: {pack_id}", f"name: {json.dumps(pack_title(pack_id))}", "version: 0.1.0",
-             f"extends: {_base_reference(target, base)}"]
     declared = base.manifest.get("parameters") or {}
-    if declared:
-        lines.append("# New defaults for parameters of the base (uncomment and change):")
-        lines.append("# parameters:")
-        lines += [f"#   {name}: {{default: {spec['default']}}}"
-                  for name, spec in declared.items()]
-    lines += ["include: [changes.yaml]        # what the variant changes",
-              "scenarios: [scenarios/*.yaml]  # its own; rulekit test --with-base runs the base's",
-              ""]
-    return "\n".join(lines)
+    params = "".join(f"#   {name}: {{default: {spec['default']}}}\n"
+                     for name, spec in declared.items())
+    if params:
+        params = ("# New defaults for parameters of the base (uncomment and change):\n"
+                  "# parameters:\n" + params)
+    return _replaced(_template("variant/pack.yaml"), __BASE__=base.id, __ID__=pack_id,
+                     __TITLE__=json.dumps(pack_title(pack_id)),
+                     __EXTENDS__=_base_reference(target, base), __PARAMETERS__=params)
 
 
 def _variant_changes(base: LoadedPack) -> str:
