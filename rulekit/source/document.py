@@ -98,10 +98,8 @@ class YamlDocument:
     def text_location(self, path: Sequence[str | int], line: int, column: int) -> Location:
         """Map ``(line, column)``, 1-based, in the text at ``path`` to the file.
 
-        Literal blocks (``|``, ``|-``, ``|+``) map exactly. Their line ``k`` is the ``k``-th
-        line after the ``|``, shifted by the indentation. A scalar on one line is shifted by
-        the column where its text starts. Other values are mapped through YAML's folding of
-        lines. When it cannot be replayed, they are mapped approximately.
+        Literal blocks map exactly, other text through YAML's folding of its lines; where the
+        folding cannot be replayed, the place is approximate.
         """
         info = self.node(path)
         if info is None or info.kind != "scalar" or info.raw is None:
