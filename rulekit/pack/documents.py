@@ -11,8 +11,6 @@ from pathlib import Path
 from rulekit.errors import Location, PackError, PackErrors, PackFileError, SchemaError
 from rulekit.pack.find import (
     OutsideError,
-    check_size,
-    confine,
     display_path,
     glob_files,
     not_a_file,
@@ -82,7 +80,7 @@ class Documents:
             raise PackErrors([PackFileError(f"{display_path(folder)}: no pack.yaml in this folder",
                                             hint="a pack folder starts with a pack.yaml")])
         try:
-            check_size(confine(manifest_path, self.roots, "pack.yaml"), "pack.yaml")
+            pack_file(folder, self.roots, "pack.yaml", "pack.yaml")
         except OutsideError as exc:
             raise PackErrors([PackFileError(f"{display_path(folder)}: {exc.message}",
                                             hint=exc.hint)]) from None
