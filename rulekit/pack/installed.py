@@ -43,11 +43,6 @@ def shipped_packs_dir() -> Path:
     return data_dir("games")
 
 
-def env_roots() -> list[Path]:
-    """The folders named in $RULEKIT_PACKS, in order."""
-    return [Path(p) for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p]
-
-
 def packs_in(folder: Path, origin: str) -> Iterator[FoundPack]:
     """The packs of a folder: itself, or its subfolders with a ``pack.yaml``."""
     try:
@@ -97,7 +92,7 @@ def _top_package_folder(module: str) -> Path | None:
 
 def search_order() -> Iterator[FoundPack]:
     """Every pack found by id, in the order an id is looked up."""
-    for root in env_roots():
+    for root in [Path(p) for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p]:
         for found in packs_in(root, PACKS_ENV):
             if found.folder != root:
                 yield found
@@ -121,6 +116,5 @@ def all_packs(paths: Sequence[Path] = ()) -> list[tuple[FoundPack, FoundPack | N
     return found
 
 
-__all__ = ["PACKS_ENV", "FoundPack", "all_packs", "entry_point_packs",
-           "env_roots", "find_by_id", "package_folder", "packs_in", "search_order",
-           "shipped_packs_dir"]
+__all__ = ["PACKS_ENV", "FoundPack", "all_packs", "entry_point_packs", "find_by_id",
+           "package_folder", "packs_in", "search_order", "shipped_packs_dir"]
