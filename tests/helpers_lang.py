@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from rulekit.engine.game import Game, State
-from rulekit.errors import PackError, PackErrors
+from rulekit.errors import Location, PackError, PackErrors
 from rulekit.pack.loader import LoadedPack, load_pack
+from rulekit.source.snippet import Snippet
 
 MANIFEST = """\
 id: t
@@ -139,3 +140,14 @@ def run(tmp_path: Path, text: str, seed: int = 0,
 def logs(game: Game, state: State) -> list[str]:
     """The text of every ``log`` event of a state, in order."""
     return [game.format_event(e) for e in state["log"] if e["e"] == "log"]
+
+
+def plain_snippet(text: str, file: str = "<text>") -> Snippet:
+    """A snippet whose places are those of ``text`` itself."""
+    lines = text.splitlines() or [""]
+
+    def locate(line: int, column: int) -> Location:
+        src = lines[line - 1] if 0 < line <= len(lines) else None
+        return Location(file, line, column, src)
+
+    return Snippet(text, locate)

@@ -20,6 +20,7 @@ from helpers_lang import (
     load_errors,
     locate,
     logs,
+    plain_snippet,
     run,
 )
 
@@ -34,7 +35,6 @@ from rulekit.errors import (
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
 from rulekit.lang.parser import parse_block, parse_expression
-from rulekit.source.snippet import plain_snippet
 
 # ================================================================== parser
 

@@ -22,7 +22,7 @@ from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Compiler
 from rulekit.lang.parser import parse_expression
 from rulekit.pack.loader import load_pack
-from rulekit.source.snippet import plain_snippet
+from tests.helpers_lang import plain_snippet
 
 PACK = Path(__file__).parent / "packs" / "shadow"
 

@@ -33,6 +33,12 @@ def value_at(doc: YamlDocument, path: tuple[str | int, ...]) -> Any:
     return value
 
 
+def style_of(doc: YamlDocument, path: tuple[str | int, ...]) -> str:
+    """The YAML style of the scalar at ``path``: '' for plain text or another value."""
+    info = doc.node(path)
+    return info.style if info is not None and info.kind == "scalar" else ""
+
+
 def char_at(loc: Location) -> str:
     assert loc.source_line is not None
     return loc.source_line[loc.column - 1 : loc.column]
@@ -155,13 +161,12 @@ def test_list_item_key_location_is_the_item(load: Loader) -> None:
     assert doc.location(("a", 1)).line == 3
 
 
-def test_scalar_origin_styles(load: Loader) -> None:
+def test_scalar_styles(load: Loader) -> None:
     doc = load("p: plain\nl: |\n  x\nf: >\n  x\nd: \"x\"\ns: 'x'\nn: [1]\n")
-    styles = {key: doc.scalar_origin((key,))[1] for key in "plfds"}
-    assert styles == {"p": "", "l": "|", "f": ">", "d": '"', "s": "'"}
-    loc, style = doc.scalar_origin(("d",))
-    assert (loc.line, loc.column, style) == (6, 4, '"')
-    assert doc.scalar_origin(("n",))[1] == ""
+    styles = {key: style_of(doc, (key,)) for key in "plfdsn"}
+    assert styles == {"p": "", "l": "|", "f": ">", "d": '"', "s": "'", "n": ""}
+    loc = doc.location(("d",))
+    assert (loc.line, loc.column) == (6, 4)
     assert doc.raw_text(("l",)) == "x\n"
 
 
@@ -278,7 +283,7 @@ def test_text_location_points_at_the_same_character(
     assert isinstance(value, str)
     for line, column, char in every_position(value):
         loc = doc.text_location(path, line, column)
-        if char == " " and doc.scalar_origin(path)[1] in ("", ">", '"'):
+        if char == " " and style_of(doc, path) in ("", ">", '"'):
             continue  # a folded line break has no character of its own
         assert char_at(loc) == char, (path, line, column)
 

@@ -10,9 +10,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulekit.authoring.markdown import code, fenced, table
 from rulekit.authoring.source import PackSource
 from rulekit.pack.loader import LoadedPack
+from rulekit.pack.merge import ENTRY_NAMES, REMOVABLE
 from rulekit.scenarios.runner import Scenario
 
 __all__ = ["rules_document"]
@@ -30,9 +30,7 @@ def rules_document(pack: LoadedPack, scenarios: list[Scenario], name: str | None
     ``name`` is how the document's commands name the pack (its id by default). A variant's
     ``base_scenarios`` (those ``rulekit test --with-base`` runs) count too.
     """
-    writer = _Writer(pack, scenarios, name or pack.id)
-    writer.base_scenarios = list(base_scenarios)
-    return writer.document()
+    return _Writer(pack, scenarios, name or pack.id, base_scenarios).document()
 
 
 @dataclass
@@ -61,26 +59,23 @@ class _Card:
 class _Writer:
     """Writes the sections of one pack's rules document."""
 
-    def __init__(self, pack: LoadedPack, scenarios: list[Scenario], name: str) -> None:
+    def __init__(self, pack: LoadedPack, scenarios: list[Scenario], name: str,
+                 base_scenarios: Sequence[Scenario]) -> None:
         self.pack = pack
         self.name = name
         self.manifest = pack.manifest
         self.source = PackSource(pack)
         self.scenarios = scenarios
-        self.base_scenarios: list[Scenario] = []
+        self.base_scenarios = base_scenarios
         self.game = pack.game
         self.role_names = self.game.role_names
 
     def document(self) -> str:
         """The whole document: its sections that have something to say."""
-        parts: list[str] = []
-        for section in (self.title(), self.changes(), self.roles(), self.parameters(),
-                        self.components(),
-                        self.setup(), self.flow(), self.end(), self.anytime(),
-                        self.definitions(), self.rules()):
-            if section:
-                parts.append(section.strip())
-        return "\n\n".join(parts) + "\n"
+        sections = (self.title(), self.changes(), self.roles(), self.parameters(),
+                    self.components(), self.setup(), self.flow(), self.end(), self.anytime(),
+                    self.definitions(), self.rules())
+        return "\n\n".join(section.strip() for section in sections if section) + "\n"
 
     def role(self, role: str) -> str:
         name = self.role_names.get(role, role)
@@ -96,13 +91,6 @@ class _Writer:
             yield f"phase {code(phase['id'])}", str(phase.get("do", ""))
         if "after_rounds" in flow:
             yield "after the last round", str(flow["after_rounds"])
-        yield from self.definition_snippets()
-        for check in flow.get("end_when", []):
-            yield "end conditions", str(check.get("when", ""))
-        for action in self.source.get("anytime", []):
-            yield f"anytime action {code(action['id'])}", str(action.get("when", ""))
-
-    def definition_snippets(self) -> Iterator[tuple[str, str]]:
         for name, spec in self.procedures().items():
             yield f"procedure {code(name)}", str(spec.get("do", ""))
         for name, spec in self.source.get("functions", {}).items():
@@ -111,6 +99,10 @@ class _Writer:
             yield f"effect {code(name)} of {owner}", text
         for owner, action in self.card_actions():
             yield f"action {code(str(action['id']))} of {owner}", str(action["do"])
+        for check in flow.get("end_when", []):
+            yield "end conditions", str(check.get("when", ""))
+        for action in self.source.get("anytime", []):
+            yield f"anytime action {code(action['id'])}", str(action.get("when", ""))
 
     def procedures(self) -> dict[str, Any]:
         """The pack's procedures; not those a variant replaced, which ``base(...)`` runs."""
@@ -159,8 +151,7 @@ class _Writer:
                 lines += [f"- {kind} {code(name)}: {'replaced' if name in known else 'added'}"
                           for name in names]
             for section, names in (data.get("remove") or {}).items():
-                kind = next((k for k, (path, _) in _NAMED.items() if path[-1] == section),
-                            section)
+                kind = ENTRY_NAMES[REMOVABLE[section]]
                 lines += [f"- {kind} {code(name)}: removed" for name in names]
             lines += [f"- {code(key)}: replaced" for key in _WHOLE if _part(data, key)]
         return "\n".join(lines)
@@ -186,11 +177,9 @@ class _Writer:
 
     def components(self) -> str:
         """The cards, the map, the zones and the variables."""
-        parts = ["## Components"]
-        for part in (self.cards(), self.board(), self.zones(), self.variables()):
-            if part:
-                parts.append(part)
-        return "\n\n".join(parts) if len(parts) > 1 else ""
+        parts = [part for part in (self.cards(), self.board(), self.zones(), self.variables())
+                 if part]
+        return "\n\n".join(["## Components", *parts]) if parts else ""
 
     def cards(self) -> str:
         """The cards, a table per type."""
@@ -210,21 +199,19 @@ class _Writer:
     def card_mentions(self, cards: list[_Card]) -> dict[str, list[str]]:
         """Card id -> where effect code names it (``@id`` or ``@id#n``)."""
         snippets = list(self.snippets())
+        types = self.source.get("card_types") or {}
         found: dict[str, list[str]] = {}
         for card in cards:
             pattern = re.compile(rf"@{re.escape(card.id)}(?![A-Za-z0-9_])")
             places = found.setdefault(card.id, [])
             places += [f"effect {code(name)}" for name in card.effects]
-            places += [f"effect {code(name)} of its type" for name in self.type_effects(card)]
+            places += [f"effect {code(name)} of its type"
+                       for name in (types.get(card.type) or {}).get("effects") or {}]
             places += [f"action {code(name)}" for name in card.actions]
             for where, text in snippets:
                 if where not in places and pattern.search(text):
                     places.append(where)
         return found
-
-    def type_effects(self, card: _Card) -> list[str]:
-        spec = (self.source.get("card_types") or {}).get(card.type) or {}
-        return list(spec.get("effects") or {})
 
     def board(self) -> str:
         """The map: its regions, then its places and their routes."""
@@ -234,14 +221,12 @@ class _Writer:
         lines = [f"### Map ({len(board.nodes)} places, {len(board.edges)} routes)", ""]
         if board.regions:
             lines += [self.regions(), ""]
-        places = [(props.get("name", ident), code(ident), ", ".join(self.near(ident)))
+        places = [(props.get("name", ident), code(ident),
+                   ", ".join(board.nodes[other].get("name", other)
+                             for other in board.neighbors(ident)))
                   for ident, props in board.nodes.items()]
         lines.append(table(("place", "id", "routes to"), places))
         return "\n".join(lines)
-
-    def near(self, place: str) -> list[str]:
-        board = self.game.symbols.board
-        return [board.nodes[other].get("name", other) for other in board.neighbors(place)]
 
     def regions(self) -> str:
         """The table of the map's regions and their places."""
@@ -250,8 +235,7 @@ class _Writer:
         for region, props in board.regions.items():
             places = [p.get("name", ident) for ident, p in board.nodes.items()
                       if p.get("region") == region]
-            rows.append((props.get("name", region), code(region), len(places),
-                         ", ".join(places)))
+            rows.append((props.get("name", region), code(region), len(places), ", ".join(places)))
         return table(("region", "id", "places", "names"), rows)
 
     def zones(self) -> str:
@@ -280,12 +264,9 @@ class _Writer:
         variables = self.game.symbols.variables
         if not variables:
             return ""
-        rows = []
-        for name, var in variables.items():
-            rows.append((code(name), _per(var.per), _value(var.initial),
-                         _bounds(var.minimum, var.maximum),
-                         _visibility(var.visibility, var.per, var.owner, self.role_names),
-                         self.source.comment("variables", (name,))))
+        rows = [(code(name), _per(var.per), _value(var.initial), _bounds(var.minimum, var.maximum),
+                 _visibility(var.visibility, var.per, var.owner, self.role_names),
+                 self.source.comment("variables", (name,))) for name, var in variables.items()]
         return "\n".join(["### Variables", "",
                           table(("variable", "one per", "starts at", "bounds", "seen by",
                                  "notes"), rows)])
@@ -419,7 +400,7 @@ class _Writer:
         if not rules:
             return ""
         covering = self.covering()
-        covered = sum(1 for rule_id, _ in rules if covering.get(rule_id))
+        covered = sum(1 for rule_id, _ in rules if rule_id in covering)
         lines = ["## Rules", "",
                  f"{len(rules)} rules; {covered} are covered by scenario tests "
                  f"(`rulekit test {self.name}` runs them)."]
@@ -444,13 +425,6 @@ class _Writer:
 # The parts of a content file a variant replaces whole, as ``flow.rounds``.
 _WHOLE = ("setup", "flow.rounds", "flow.after_rounds", "flow.end_when", "flow.evaluate",
           "flow.initiative")
-# The named entries of a content file, by kind: where they are, and whether in a list.
-_NAMED = {"card": (("cards",), True), "card type": (("card_types",), False),
-          "anytime action": (("anytime",), True),
-          "zone": (("zones",), False), "variable": (("variables",), False),
-          "function": (("functions",), False), "procedure": (("procedures",), False),
-          "phase": (("flow", "phases"), True), "region": (("map", "regions"), True),
-          "node": (("map", "nodes"), True), "edge": (("map", "edges"), True)}
 
 
 def _part(data: Mapping[str, Any], dotted: str) -> object:
@@ -464,9 +438,9 @@ def _part(data: Mapping[str, Any], dotted: str) -> object:
 def _entries(data: Mapping[str, Any]) -> dict[str, list[str]]:
     """The names of the entries a content file gives, by kind."""
     found: dict[str, list[str]] = {}
-    for kind, (path, listed) in _NAMED.items():
-        part = _part(data, ".".join(path))
-        if listed and isinstance(part, list):
+    for path, kind in ENTRY_NAMES.items():
+        part = _part(data, ".".join(map(str, path))) if path[0] != "properties" else None
+        if isinstance(part, list):
             names = [str(item["id"]) for item in part if isinstance(item, Mapping)
                      and "id" in item]
         else:
@@ -507,7 +481,7 @@ def _card_heading(kind: str, group: list[_Card]) -> str:
 
 def _card_table(group: list[_Card], mentions: dict[str, list[str]] | None) -> str:
     """The table of a group of cards, with where the code names each if ``mentions``."""
-    props = _property_names(group)
+    props = list(dict.fromkeys(name for card in group for name in card.props))
     texts = any(card.text is not None for card in group)
     header = ["card", "id", "copies", *props, *(["text"] if texts else []),
               *(["in the code"] if mentions is not None else [])]
@@ -523,10 +497,6 @@ def _card_row(card: _Card, props: list[str], texts: bool,
     if mentions is not None:
         row.append(", ".join(mentions.get(card.id, [])) or "-")
     return row
-
-
-def _property_names(cards: list[_Card]) -> list[str]:
-    return list(dict.fromkeys(name for card in cards for name in card.props))
 
 
 def _value(value: object) -> str:
@@ -565,3 +535,33 @@ def _visibility(visibility: str, per: str | int | None, owner: str | None,
         return "its owner only" if per == "role" else "its owner"
     return {"public": "everyone", "hidden": "nobody",
             "card_owner": "each card by its owner"}.get(visibility, visibility)
+
+
+def cell(value: object) -> str:
+    """``value`` as a table cell: one line, pipes escaped."""
+    text = "" if value is None else str(value)
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def code(text: object) -> str:
+    """``text`` as inline code, fenced by enough backticks."""
+    value = " ".join(str(text).split())
+    runs = [len(run) for run in re.findall(r"`+", value)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") else ""
+    return f"{fence}{pad}{value}{pad}{fence}"
+
+
+def fenced(text: str, info: str = "") -> str:
+    """``text`` as a fenced code block, fenced by enough backticks."""
+    runs = [len(run) for run in re.findall(r"`{3,}", text)]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    return f"{fence}{info}\n{text.rstrip()}\n{fence}"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A Markdown table; every value goes through :func:`cell`."""
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |",
+             "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)

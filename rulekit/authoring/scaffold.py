@@ -29,9 +29,8 @@ __all__ = ["SCHEMA_FOLDER", "NewPack", "new_pack", "pack_id_for"]
 SCHEMA_FOLDER = ".schemas"
 HEADER = "# yaml-language-server: $schema="
 _ID = re.compile(r"^[a-z][a-z0-9_-]*$")
-_MARK = "__SCHEMA__\n"
 # The files of the template, a small game whose comments teach, and of a variant. Their
-# __MARKS__ are replaced when they are written; __SCHEMA__ marks the editor's header.
+# __MARKS__ are replaced when they are written.
 TEMPLATE = Path(__file__).parent / "template"
 TEMPLATE_FILES = ("pack.yaml", "rules.yaml", "cards.yaml", "components.yaml", "flow.yaml",
                   "scenarios/basics.yaml")
@@ -130,15 +129,12 @@ def pack_title(pack_id: str) -> str:
     return " ".join(word.capitalize() for word in re.split(r"[_-]+", pack_id) if word)
 
 
-def _schema_header(folder: Path, file: Path, kind: str) -> str:
-    """The editor's first line for ``file``, or "" for no schema."""
-    if not (SCHEMA_DIR / f"{kind}.schema.json").is_file():
-        return ""
+def _write(folder: Path, name: str, text: str, kind: str = "") -> None:
+    """Write ``folder/name``; a file of schema ``kind`` starts with the editor's line naming it."""
+    path = folder / name
     schema = folder / SCHEMA_FOLDER / f"{kind}.schema.json"
-    return HEADER + Path(os.path.relpath(schema, file.parent)).as_posix()
-
-
-def _write(path: Path, text: str) -> None:
+    if kind and (SCHEMA_DIR / schema.name).is_file():
+        text = f"{HEADER}{Path(os.path.relpath(schema, path.parent)).as_posix()}\n{text}"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8", newline="\n")
 
@@ -147,14 +143,11 @@ def _write_template(folder: Path, pack_id: str) -> list[str]:
     """Write the template's files into ``folder``; return their names."""
     kinds = {"pack.yaml": "pack", "rules.yaml": "rules"}
     for name in TEMPLATE_FILES:
-        path = folder / name
         kind = "scenarios" if name.startswith("scenarios/") else kinds.get(name, "content")
-        header = _schema_header(folder, path, kind)
-        text = _template(name).replace(_MARK, header + "\n" if header else "")
-        _write(path, _fill(text, pack_id, pack_title(pack_id)))
+        _write(folder, name, _fill(_template(name), pack_id), kind)
     readme = _template("README.md").replace("__COMMANDS__", _template("commands.md")).replace(
         "__EDITOR__", _template("editor.md")).replace("__ROLE__", "red")
-    _write(folder / "README.md", _fill(readme, pack_id, pack_title(pack_id)))
+    _write(folder, "README.md", _fill(readme, pack_id))
     return [*TEMPLATE_FILES, "README.md"]
 
 
@@ -162,8 +155,8 @@ def _template(name: str) -> str:
     return (TEMPLATE / name).read_text(encoding="utf-8")
 
 
-def _fill(text: str, pack_id: str, name: str) -> str:
-    return _replaced(text, __ID__=pack_id, __NAME__=name, __FOLDER__=pack_id)
+def _fill(text: str, pack_id: str) -> str:
+    return _replaced(text, __ID__=pack_id, __NAME__=pack_title(pack_id), __FOLDER__=pack_id)
 
 
 def _replaced(text: str, **values: str) -> str:
@@ -172,22 +165,14 @@ def _replaced(text: str, **values: str) -> str:
     return text
 
 
-def _with_header(text: str, header: str) -> str:
-    lines = [line for line in text.splitlines(keepends=True)
-             if not line.lstrip().startswith(HEADER)]
-    body = "".join(lines)
-    return f"{header}\n{body}" if header else body
-
-
 def _write_variant(folder: Path, target: Path, pack_id: str, base: LoadedPack) -> list[str]:
     """Write a variant of ``base`` (manifest, changes, a scenario) into ``folder``; its files."""
     files = {"pack.yaml": ("pack", _variant_manifest(target, pack_id, base)),
              "changes.yaml": ("content", _variant_changes(base)),
              "scenarios/variant.yaml": ("scenarios", _variant_scenarios(base))}
     for name, (kind, text) in files.items():
-        path = folder / name
-        _write(path, _with_header(text, _schema_header(folder, path, kind)))
-    _write(folder / "README.md", _variant_readme(pack_id, base))
+        _write(folder, name, text, kind)
+    _write(folder, "README.md", _variant_readme(pack_id, base))
     return [*files, "README.md"]
 
 
@@ -202,20 +187,15 @@ def _base_reference(target: Path, base: LoadedPack) -> str:
 
 def _variant_manifest(target: Path, pack_id: str, base: LoadedPack) -> str:
     """The ``pack.yaml`` of a variant, with the base's parameters commented out."""
-    lines = [f"# A variant of {base.id}: it inherits everything of {base.id} and changes only "
-             "what its files name.",
-             f"id: {pack_id}", f"name: {json.dumps(pack_title(pack_id))}", "version: 0.1.0",
-             f"extends: {_base_reference(target, base)}"]
     declared = base.manifest.get("parameters") or {}
-    if declared:
-        lines.append("# New defaults for parameters of the base (uncomment and change):")
-        lines.append("# parameters:")
-        lines += [f"#   {name}: {{default: {spec['default']}}}"
-                  for name, spec in declared.items()]
-    lines += ["include: [changes.yaml]        # what the variant changes",
-              "scenarios: [scenarios/*.yaml]  # its own; rulekit test --with-base runs the base's",
-              ""]
-    return "\n".join(lines)
+    params = "".join(f"#   {name}: {{default: {spec['default']}}}\n"
+                     for name, spec in declared.items())
+    if params:
+        params = ("# New defaults for parameters of the base (uncomment and change):\n"
+                  "# parameters:\n" + params)
+    return _replaced(_template("variant/pack.yaml"), __BASE__=base.id, __ID__=pack_id,
+                     __TITLE__=json.dumps(pack_title(pack_id)),
+                     __EXTENDS__=_base_reference(target, base), __PARAMETERS__=params)
 
 
 def _variant_changes(base: LoadedPack) -> str:
@@ -242,24 +222,11 @@ def _variant_scenarios(base: LoadedPack) -> str:
 
 
 def _variant_readme(pack_id: str, base: LoadedPack) -> str:
-    role = base.game.roles[0]
-    lines = [
-        f"# {pack_title(pack_id)}",
-        "",
-        f"A variant of the rulekit pack `{base.id}` (version {base.manifest['version']}), "
-        f"made with `rulekit new {pack_id} --from {base.id}`.",
-        "",
-        f"`pack.yaml` says `extends:` {base.id}: the variant inherits everything of the base "
-        "pack, and its later changes. Write what the variant changes in `changes.yaml` (its "
-        "comments show how: cards, procedures, phases... added, replaced or removed by id) and "
-        "new parameter defaults in `pack.yaml`; a section may be split over several files. "
-        "`scenarios/variant.yaml` holds the variant's own scenarios; `rulekit test` with "
-        "`--with-base` also runs the base pack's against the variant.",
-        "",
-        _template("commands.md").replace("__FOLDER__", pack_id).replace("__ROLE__", role),
-        _template("editor.md"),
-    ]
-    return "\n".join(lines)
+    commands = _template("commands.md").replace("__ROLE__", base.game.roles[0])
+    readme = _replaced(_template("variant/README.md"), __COMMANDS__=commands,
+                       __EDITOR__=_template("editor.md"), __BASE__=base.id,
+                       __VERSION__=str(base.manifest["version"]))
+    return _fill(readme, pack_id)
 
 
 def _copy_schemas(folder: Path) -> None:

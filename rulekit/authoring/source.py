@@ -6,49 +6,38 @@ The rules document shows the sections as the author wrote them, before copies ar
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rulekit.pack.loader import LoadedPack
-from rulekit.pack.merge import MergedDocument
 from rulekit.source.document import YamlDocument
 
-__all__ = ["CONTENT_SECTIONS", "PackSource"]
-
-CONTENT_SECTIONS = ("cards", "card_types", "map", "zones", "variables", "functions", "procedures",
-                    "anytime", "setup", "flow")
+__all__ = ["PackSource"]
 
 _COMMENT_LINE = re.compile(r"^\s*#\s?(.*)$")
 
 
 class PackSource:
-    """The sections of a loaded pack, each with its document."""
+    """The merged sections of a loaded pack, and the comments their authors wrote."""
 
     def __init__(self, pack: LoadedPack) -> None:
-        self.pack = pack
-        self.sections: dict[str, tuple[YamlDocument, Any]] = {}
-        content = pack.content
-        if content is not None and isinstance(content.data, dict):
-            for key in CONTENT_SECTIONS:
-                if key in content.data:
-                    self.sections[key] = (content, content.data[key])
+        self.content = pack.content
+        data = None if self.content is None else self.content.data
+        self.data: dict[str, Any] = data if isinstance(data, dict) else {}
 
     def get(self, key: str, default: Any = None) -> Any:
         """The value of section ``key``, or ``default`` if it has none."""
-        found = self.sections.get(key)
-        return default if found is None or found[1] is None else found[1]
+        value = self.data.get(key)
+        return default if value is None else value
 
     def comment(self, section: str, path: Sequence[str | int]) -> str:
         """The author's comment for the value at ``(section, *path)``, or ``""``.
 
         It is the comments above its key, else the comment on its line.
         """
-        found = self.sections.get(section)
-        if found is None:
+        if self.content is None:
             return ""
-        doc, full = found[0], (section, *path)
-        if isinstance(doc, MergedDocument):  # the file the value was read from
-            doc, full = doc.resolve(full)
+        doc, full = self.content.resolve((section, *path))  # the file it was read from
         if not doc.has_path(full):
             return ""
         line = doc.key_location(full).line
@@ -70,21 +59,13 @@ def _comments_above(doc: YamlDocument, line: int) -> list[str]:
 
 
 def trailing_comment(line: str) -> str:
-    """The comment at the end of a YAML line, if any."""
-    for i in _outside_quotes(line):
-        if line[i] == "#" and (i == 0 or line[i - 1] in " \t"):
-            return line[i + 1:].strip()
-    return ""
-
-
-def _outside_quotes(line: str) -> Iterator[int]:
-    """The positions in ``line`` of characters outside quotes."""
+    """The comment at the end of a YAML line, if any: a ``#`` outside quotes, after a space."""
     quote = ""
     for i, char in enumerate(line):
         if quote:
-            if char == quote:
-                quote = ""
+            quote = "" if char == quote else quote
         elif char in "'\"":
             quote = char
-        else:
-            yield i
+        elif char == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[i + 1:].strip()
+    return ""

@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TypedDict
 
-from rulekit.errors import PackError
+from rulekit.errors import PackError, PackErrors, RulekitError
 from rulekit.pack.installed import PACKS_ENV
-from rulekit.source.datafiles import CACHE_ENV, NO_CACHE_ENV, cache_dir, data_dir
+from rulekit.source.datafiles import cache_dir, data_dir
 
 FORMAT = 5
 MAX_BYTES = 64 * 1024 * 1024  # in the folders a pack reads; a pack with more is not cached
@@ -73,7 +73,7 @@ def report(folder: Path, use_cache: bool = True) -> Report:
     if path is None:
         return _validate(folder)[0]
     entry = _read_entry(path)
-    roots = _roots(entry, folder)
+    roots = [Path(root) for root in entry["roots"]] if entry else [folder.resolve()]
     before = _key(roots)
     if entry is not None and before == entry["key"]:
         return entry["report"]
@@ -82,14 +82,10 @@ def report(folder: Path, use_cache: bool = True) -> Report:
     return found
 
 
-def _roots(entry: Entry | None, folder: Path) -> list[Path]:
-    return [Path(root) for root in entry["roots"]] if entry else [folder.resolve()]
-
-
 def _keep(path: Path, found: Report, read: list[Path], roots: list[Path],
           before: str | None) -> None:
     """Keep ``found`` in ``path`` if it holds no error and the folders ``read`` did not change."""
-    if _has_errors(found):
+    if not found["summary"] or any(d["severity"] == "error" for d in found["diagnostics"]):
         return
     key = _key(read)
     if key is None or (read == roots and key != before):  # edited while validated
@@ -98,14 +94,29 @@ def _keep(path: Path, found: Report, read: list[Path], roots: list[Path],
                        report=found))
 
 
-def _has_errors(found: Report) -> bool:
-    return not found["summary"] or any(d["severity"] == "error" for d in found["diagnostics"])
-
-
 def _validate(folder: Path) -> tuple[Report, tuple[Path, ...]]:
-    from rulekit.checks.validation import validate_pack  # (a report from the cache needs none)
+    """The report of the pack in ``folder``, and the folders it read (none if it did not load)."""
+    from rulekit.checks.lint import lint_pack  # (a report from the cache needs none of these)
+    from rulekit.pack.loader import load_pack
+    from rulekit.scenarios.check import check_scenario_files
 
-    return validate_pack(folder)
+    try:
+        pack = load_pack(folder)
+        errors, scenarios = check_scenario_files(pack)
+    except PackErrors as exc:
+        return _failed(exc.errors), ()
+    except PackError as exc:
+        return _failed([exc]), ()
+    except RulekitError as exc:
+        return Report(summary="", failure=str(exc), diagnostics=[]), ()
+    found = [*errors, *lint_pack(pack)]
+    summary = f"{len(pack.game.symbols.cards)} cards, {scenarios} scenarios"
+    return Report(summary=summary, failure=None,
+                  diagnostics=[diagnostic(d) for d in found]), pack.roots
+
+
+def _failed(errors: list[PackError]) -> Report:
+    return Report(summary="", failure=None, diagnostics=[diagnostic(e) for e in errors])
 
 
 def _entry_path(folder: Path) -> Path | None:
@@ -214,5 +225,4 @@ def _write(path: Path, entry: Entry) -> None:
             temporary.unlink()
 
 
-__all__ = ["CACHE_ENV", "NO_CACHE_ENV", "Diagnostic", "Report", "cache_dir",
-           "diagnostic", "report", "tree_digest"]
+__all__ = ["Diagnostic", "Report", "cache_dir", "diagnostic", "report", "tree_digest"]

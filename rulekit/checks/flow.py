@@ -9,32 +9,16 @@ from rulekit.lang.compiler import Body
 from rulekit.lang.secrecy import SecretBody, public_log_leaks
 from rulekit.lang.walk import calls_in, choices_in, statements
 from rulekit.model.symbols import Symbols
-from rulekit.pack.build import AFTER_ROUNDS, SETUP
 from rulekit.source.document import YamlDocument
-from rulekit.source.snippet import Snippet
 
 
-class CheckedBody(SecretBody):
-    """A checked statement list of the pack, with its snippet to place warnings."""
-
-    def __init__(self, name: str, stmts: list[n.Stmt], where: Snippet) -> None:
-        super().__init__(name, stmts)
-        self.snippet = where
-
-
-def checked_bodies(bodies: list[Body]) -> list[CheckedBody]:
-    """The statement lists the loader checked: by procedure, ``setup:``, ``phase:ID``..."""
-    names = {SETUP: "setup:", AFTER_ROUNDS: "after_rounds:"}
-    return [CheckedBody(names.get(body.name, body.name), body.stmts, body.snippet)
-            for body in bodies]
-
-
-def log_leaks(symbols: Symbols, bodies: list[CheckedBody],
+def log_leaks(symbols: Symbols, bodies: list[Body],
               function_trees: dict[str, n.Expr]) -> list[PackError]:
     """A warning for each field of a public log line that may print a secret."""
     places = {b.name: b.snippet for b in bodies}
+    secret = [SecretBody(b.name, b.stmts) for b in bodies]
     warnings: list[PackError] = []
-    for leak in public_log_leaks(symbols, list(bodies), function_trees):
+    for leak in public_log_leaks(symbols, secret, function_trees):
         if isinstance(leak.part, n.Log):
             warnings.append(PackNote(
                 "this public log line is written on a branch taken on data not every player "
@@ -51,7 +35,7 @@ def log_leaks(symbols: Symbols, bodies: list[CheckedBody],
     return warnings
 
 
-def dead_phases(doc: YamlDocument, bodies: list[CheckedBody]) -> list[PackError]:
+def dead_phases(doc: YamlDocument, bodies: list[Body]) -> list[PackError]:
     """A warning for each phase that always ends the round, when phases follow."""
     procs = {b.name: b.stmts for b in bodies}
     phases = _phases(doc)
@@ -117,7 +101,7 @@ def _bodies_of(s: n.If) -> list[list[n.Stmt]]:
     return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise else [])
 
 
-def endless_loops(bodies: list[CheckedBody], ends: bool) -> list[PackError]:
+def endless_loops(bodies: list[Body], ends: bool) -> list[PackError]:
     """A warning for each ``while true`` that asks a question and that nothing may leave.
 
     A way out is a ``break`` of the loop itself, a ``return``, a ``win`` or an ``end_round``,
@@ -125,19 +109,15 @@ def endless_loops(bodies: list[CheckedBody], ends: bool) -> list[PackError]:
     change of a zone or a variable.
     """
     procs = {b.name: b.stmts for b in bodies}
-    warnings: list[PackError] = []
-    for body in bodies:
-        for s in statements(body.stmts):
-            if isinstance(s, n.While) and isinstance(s.condition, n.Literal) \
-                    and s.condition.value is True and _asks(s.body, procs) \
-                    and not _way_out(s.body, procs, ends):
-                warnings.append(PackWarning(
-                    "this loop asks again and again, and nothing in it leaves it (no break, "
-                    "return, win or end_round): the game would never go on",
-                    body.snippet.location(s.pos),
-                    "break out of it on some answer (choose ... optional, then if x == none "
-                    "{ break })"))
-    return warnings
+    return [PackWarning("this loop asks again and again, and nothing in it leaves it (no break, "
+                        "return, win or end_round): the game would never go on",
+                        body.snippet.location(s.pos),
+                        "break out of it on some answer (choose ... optional, then if x == none "
+                        "{ break })")
+            for body in bodies for s in statements(body.stmts)
+            if isinstance(s, n.While) and isinstance(s.condition, n.Literal)
+            and s.condition.value is True and _asks(s.body, procs)
+            and not _way_out(s.body, procs, ends)]
 
 
 def _reached(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]]) -> list[list[n.Stmt]]:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from rulekit.checks.flow import checked_bodies, dead_phases, endless_loops, log_leaks
+from rulekit.checks.flow import dead_phases, endless_loops, log_leaks
 from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import playout
@@ -36,15 +36,11 @@ _UNUSED_HINT = "use it, or remove it"
 
 @dataclass
 class _Code:
-    """One piece of effect code: its tree, and what it belongs to."""
+    """One piece of effect code: the nodes of its tree, and what it belongs to."""
 
     owner: str
-    nodes: list[n.Stmt] | list[n.Expr]
+    below: list[n.Node]  # every node of the tree, parents first
     snippet: Snippet
-    below: list[object] = field(default_factory=list)  # every node of the tree, parents first
-
-    def __post_init__(self) -> None:
-        self.below = list(every_node(self.nodes))
 
 
 def _root_name(expr: n.Expr) -> str | None:
@@ -71,16 +67,13 @@ def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
             yield f"procedure:{name}", ("procedures", name, "do"), True
     for name in data.get("functions") or {}:
         yield f"function:{name}", ("functions", name, "returns"), False
-    for i, card in enumerate(data.get("cards") or []):
-        for name in card.get("effects") or {}:
-            yield f"effect:{name}", ("cards", i, "effects", name), True
-    for kind, spec in (data.get("card_types") or {}).items():
-        for name in spec.get("effects") or {}:
-            yield f"effect:{name}", ("card_types", kind, "effects", name), True
-    for path, action in _card_actions(data):
-        yield "action", (*path, "do"), True
-        if "when" in action:
-            yield "anytime", (*path, "when"), False
+    for path, carrier in _card_entries(data):
+        for name in carrier.get("effects") or {}:
+            yield f"effect:{name}", (*path, "effects", name), True
+        for j, action in enumerate(carrier.get("anytime") or []):
+            yield "action", (*path, "anytime", j, "do"), True
+            if "when" in action:
+                yield "anytime", (*path, "anytime", j, "when"), False
     if "setup" in data:
         yield "setup", ("setup",), True
     yield from _flow_places(doc)
@@ -89,14 +82,12 @@ def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
             yield "anytime", ("anytime", i, "when"), False
 
 
-def _card_actions(data: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    """The anytime actions that cards and card types carry, with their paths."""
+def _card_entries(data: dict[str, Any]) -> Iterator[tuple[JsonPath, Any]]:
+    """Each card entry, then each card type, with its path: what may carry code."""
     for i, card in enumerate(data.get("cards") or []):
-        for j, action in enumerate(card.get("anytime") or []):
-            yield ("cards", i, "anytime", j), action
+        yield ("cards", i), card
     for kind, spec in (data.get("card_types") or {}).items():
-        for j, action in enumerate(spec.get("anytime") or []):
-            yield ("card_types", kind, "anytime", j), action
+        yield ("card_types", kind), spec
 
 
 def _flow_places(doc: YamlDocument) -> Iterator[CodePlace]:
@@ -135,12 +126,10 @@ class _Linter:
                known: dict[str, list[n.Stmt]]) -> _Code | None:
         try:
             text = snippet(self.doc, path)
-            if not block:
-                return _Code(owner, [parse_expression(text)], text)
-            stmts = known.get(text.text)
-            return _Code(owner, stmts if stmts is not None else parse_block(text), text)
+            tree = (known.get(text.text) or parse_block(text)) if block else parse_expression(text)
         except (PackError, KeyError, IndexError, TypeError):
             return None
+        return _Code(owner, list(every_node(tree)), text)
 
     def used(self, kind: str) -> set[str]:
         """The names code uses, outside the definition of each."""
@@ -334,15 +323,14 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     if pack.content is None:
         return []
     linter = _Linter(pack, pack.content)
-    bodies = checked_bodies(pack.bodies)
-    linter.read_code({body.snippet.text: body.stmts for body in bodies})
+    linter.read_code({body.snippet.text: body.stmts for body in pack.bodies})
     linter.end_conditions()
     linter.unused()
     linter.missing_effects()
     linter.empty_choices()
-    linter.warnings += log_leaks(pack.game.symbols, bodies, pack.function_trees)
-    linter.warnings += dead_phases(linter.doc, bodies)
-    linter.warnings += endless_loops(bodies, bool(pack.game.program.end_checks))
+    linter.warnings += log_leaks(pack.game.symbols, pack.bodies, pack.function_trees)
+    linter.warnings += dead_phases(linter.doc, pack.bodies)
+    linter.warnings += endless_loops(pack.bodies, bool(pack.game.program.end_checks))
     # One text of code may run as several procedures (a card type's action, per card): once.
     unique = {str(warning): warning for warning in linter.warnings}
     return sorted(unique.values(), key=_file_order)

@@ -15,8 +15,8 @@ from rulekit.limits import MAX_COPIES
 from rulekit.model.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
 from rulekit.pack.board import read_board
 from rulekit.pack.documents import Documents, snippet
-from rulekit.pack.effects import card_actions
-from rulekit.pack.params import outside, outside_bounds, resolve_params
+from rulekit.pack.effects import card_actions, copy_ids
+from rulekit.pack.params import outside, resolve_params
 from rulekit.source.document import JsonPath, YamlDocument
 
 _PROPERTY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -121,7 +121,7 @@ class Declarations:
         """The value of each parameter: its default, or the one given."""
         declared = self.manifest_doc.data.get("parameters", {}) or {}
         for name, spec in declared.items():
-            if outside_bounds(spec["default"], spec):
+            if outside(spec["default"], spec.get("min"), spec.get("max")):
                 self.error(f"default {spec['default']} of parameter '{name}' is outside its "
                            "bounds", self.manifest_doc.location(("parameters", name, "default")))
         return resolve_params(declared, overrides)
@@ -156,7 +156,7 @@ class Declarations:
             self.error(f"{copies:,} copies of card '{ident}' are too many; the limit is "
                        f"{MAX_COPIES:,}", self.doc.location(("cards", i, "copies")))
             return []
-        return [ident] if copies == 1 else [f"{ident}#{k}" for k in range(1, copies + 1)]
+        return copy_ids(ident, copies)
 
     def _per(self, path: JsonPath, spec: HeldSpec) -> Per | None:
         """The ``per`` of a zone or variable; ``per_role: true`` is ``per: role``."""

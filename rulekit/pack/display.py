@@ -113,10 +113,7 @@ class Display:
 
     def asking(self, prompt: str) -> Asking | None:
         """How a choice with this prompt is asked, if the pack says."""
-        for entry in self.choices:
-            if prompt.startswith(entry.prompt):
-                return entry
-        return None
+        return next((entry for entry in self.choices if prompt.startswith(entry.prompt)), None)
 
     def listed(self) -> set[str]:
         """The zones and variables some panel or row table shows."""

@@ -5,15 +5,12 @@ A :class:`Documents` keeps the documents read, their merged sections and the err
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from hashlib import sha256
 from pathlib import Path
 
 from rulekit.errors import Location, PackError, PackErrors, PackFileError, SchemaError
 from rulekit.pack.find import (
     OutsideError,
-    check_size,
-    confine,
     display_path,
     glob_files,
     not_a_file,
@@ -41,9 +38,9 @@ def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
 class Documents:
     """The documents of one pack folder, their sections, and the errors found."""
 
-    def __init__(self, folder: Path, roots: Sequence[Path] = ()) -> None:
+    def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.roots = tuple(roots) or (folder,)  # the folders its files may come from
+        self.roots: tuple[Path, ...] = (folder,)  # the folders its files may come from
         self.errors: list[PackError] = []
         self.documents: list[YamlDocument] = []
         self.merger = Merger(self.errors)
@@ -69,7 +66,6 @@ class Documents:
             self.errors.append(exc)
             return None
         self.documents.append(doc)
-        doc.schema = schema
         schema_errors = validate_document(doc, schema)
         self.errors.extend(schema_errors)
         return None if schema_errors else doc
@@ -84,7 +80,7 @@ class Documents:
             raise PackErrors([PackFileError(f"{display_path(folder)}: no pack.yaml in this folder",
                                             hint="a pack folder starts with a pack.yaml")])
         try:
-            check_size(confine(manifest_path, self.roots, "pack.yaml"), "pack.yaml")
+            pack_file(folder, self.roots, "pack.yaml", "pack.yaml")
         except OutsideError as exc:
             raise PackErrors([PackFileError(f"{display_path(folder)}: {exc.message}",
                                             hint=exc.hint)]) from None

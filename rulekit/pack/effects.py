@@ -40,6 +40,11 @@ class Version:
     of_type: bool  # a card type's version, not a card's
 
 
+def copy_ids(ident: str, copies: int) -> list[str]:
+    """The ids of the cards of one entry: ``ID``, or ``ID#1`` to ``ID#N`` for N copies."""
+    return [ident] if copies == 1 else [f"{ident}#{k}" for k in range(1, copies + 1)]
+
+
 def card_versions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
                   ) -> dict[str, list[Version]]:
     """The versions of each procedure that cards and card types give, cards first."""
@@ -57,7 +62,7 @@ def card_versions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
         copies = entry.get("copies", 1)
         if not entry.get("effects") or copies > MAX_COPIES:
             continue  # no effect, or too many copies (an error says so)
-        ids = [entry["id"]] if copies == 1 else [f"{entry['id']}#{k}" for k in range(1, copies + 1)]
+        ids = copy_ids(entry["id"], copies)
         test = ("{} == @" + ids[0]) if len(ids) == 1 else \
             "{} in [" + ", ".join("@" + card for card in ids) + "]"
         for name in entry["effects"]:
@@ -209,8 +214,7 @@ def card_actions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
     for i, entry in enumerate(doc.data.get("cards") or []):
         copies = entry.get("copies", 1)
         if copies <= MAX_COPIES:
-            for k in range(1, copies + 1):
-                entries[entry["id"] if copies == 1 else f"{entry['id']}#{k}"] = (i, copies > 1)
+            entries.update((card, (i, copies > 1)) for card in copy_ids(entry["id"], copies))
     types = doc.data.get("card_types") or {}
     taken = {decl.id: decl.location for decl in symbols.anytime}
     found: list[AnytimeDecl] = []

@@ -16,10 +16,6 @@ from typing import NamedTuple
 from rulekit.source.datafiles import data_dir
 
 PACKS_ENV = "RULEKIT_PACKS"
-ENTRY_POINT_GROUP = "rulekit.packs"
-SHIPPED = "shipped"
-FROM_ENV = PACKS_ENV
-FROM_PATH = "path"
 
 
 class FoundPack(NamedTuple):
@@ -47,11 +43,6 @@ def shipped_packs_dir() -> Path:
     return data_dir("games")
 
 
-def env_roots() -> list[Path]:
-    """The folders named in $RULEKIT_PACKS, in order."""
-    return [Path(p) for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p]
-
-
 def packs_in(folder: Path, origin: str) -> Iterator[FoundPack]:
     """The packs of a folder: itself, or its subfolders with a ``pack.yaml``."""
     try:
@@ -69,7 +60,7 @@ def entry_point_packs() -> Iterator[FoundPack]:
     """The packs offered by the ``rulekit.packs`` entry points that hold a pack.yaml."""
     from importlib.metadata import entry_points
 
-    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+    for point in sorted(entry_points(group="rulekit.packs"), key=lambda p: p.name):
         folder = package_folder(point.value)
         if folder is not None and (folder / "pack.yaml").is_file():
             dist = point.dist
@@ -101,28 +92,23 @@ def _top_package_folder(module: str) -> Path | None:
 
 def search_order() -> Iterator[FoundPack]:
     """Every pack found by id, in the order an id is looked up."""
-    for root in env_roots():
-        for found in packs_in(root, FROM_ENV):
+    for root in [Path(p) for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p]:
+        for found in packs_in(root, PACKS_ENV):
             if found.folder != root:
                 yield found
-    yield from packs_in(shipped_packs_dir(), SHIPPED)
+    yield from packs_in(shipped_packs_dir(), "shipped")
     yield from entry_point_packs()
 
 
 def find_by_id(ref: str) -> FoundPack | None:
     """The pack of id ``ref``: in $RULEKIT_PACKS, shipped, or installed."""
-    for root in env_roots():
-        if (root / ref / "pack.yaml").is_file():
-            return FoundPack(ref, root / ref, FROM_ENV)
-    if (shipped_packs_dir() / ref / "pack.yaml").is_file():
-        return FoundPack(ref, shipped_packs_dir() / ref, SHIPPED)
-    return next((found for found in entry_point_packs() if found.id == ref), None)
+    return next((found for found in search_order() if found.id == ref), None)
 
 
 def all_packs(paths: Sequence[Path] = ()) -> list[tuple[FoundPack, FoundPack | None]]:
     """Every pack found (those of ``paths`` first), each with the earlier pack that hides it."""
     found: list[tuple[FoundPack, FoundPack | None]] = [
-        (pack, None) for path in paths for pack in packs_in(path, FROM_PATH)]
+        (pack, None) for path in paths for pack in packs_in(path, "path")]
     seen: dict[str, FoundPack] = {}
     for pack in search_order():
         found.append((pack, seen.get(pack.id)))
@@ -130,6 +116,5 @@ def all_packs(paths: Sequence[Path] = ()) -> list[tuple[FoundPack, FoundPack | N
     return found
 
 
-__all__ = ["ENTRY_POINT_GROUP", "PACKS_ENV", "FoundPack", "all_packs", "entry_point_packs",
-           "env_roots", "find_by_id", "package_folder", "packs_in", "search_order",
-           "shipped_packs_dir"]
+__all__ = ["PACKS_ENV", "FoundPack", "all_packs", "entry_point_packs", "find_by_id",
+           "package_folder", "packs_in", "search_order", "shipped_packs_dir"]

@@ -49,14 +49,14 @@ REMOVABLE: dict[str, JsonPath] = {
     "edges": ("map", "edges"),
 }
 
-_WHAT: dict[JsonPath, str] = {
+# What an entry of each part is called, in the order ``rulekit docs`` lists a variant's changes.
+ENTRY_NAMES: dict[JsonPath, str] = {
+    ("cards",): "card", ("card_types",): "card type", ("anytime",): "anytime action",
+    ("zones",): "zone", ("variables",): "variable", ("functions",): "function",
+    ("procedures",): "procedure", ("flow", "phases"): "phase", ("map", "regions"): "region",
+    ("map", "nodes"): "node", ("map", "edges"): "edge",
     ("properties", "cards"): "card property", ("properties", "nodes"): "node property",
-    ("properties", "edges"): "edge property", ("properties", "regions"): "region property",
-    ("cards",): "card", ("anytime",): "anytime action", ("zones",): "zone",
-    ("variables",): "variable", ("functions",): "function", ("procedures",): "procedure",
-    ("card_types",): "card type", ("flow", "phases"): "phase", ("map", "regions"): "region",
-    ("map", "nodes"): "node",
-    ("map", "edges"): "edge"}
+    ("properties", "edges"): "edge property", ("properties", "regions"): "region property"}
 
 _EDGES: JsonPath = ("map", "edges")
 
@@ -125,18 +125,6 @@ class MergedDocument(YamlDocument):
         doc, real = self.resolve(path)
         return doc.text_location(real, line, column)
 
-    def has_path(self, path: Sequence[str | int]) -> bool:
-        doc, real = self.resolve(path)
-        return doc.has_path(real)
-
-    def scalar_origin(self, path: Sequence[str | int]) -> tuple[Location, str]:
-        doc, real = self.resolve(path)
-        return doc.scalar_origin(real)
-
-    def raw_text(self, path: Sequence[str | int]) -> str | None:
-        doc, real = self.resolve(path)
-        return doc.raw_text(real)
-
 
 class Merger:
     """Collects the sections of content files: the same pack's, or a variant's changes."""
@@ -154,7 +142,7 @@ class Merger:
     def start_changes(self, base_id: str) -> None:
         """Take what follows as a variant's changes to what is merged so far (its base)."""
         self.base_id = base_id
-        self.base = {path: set(self._known(path)) for path in _WHAT}
+        self.base = {path: set(self._known(path)) for path in ENTRY_NAMES}
 
     def _addition(self, path: JsonPath, name: object, value: object, where: Location,
                   replaces: bool) -> object:
@@ -163,7 +151,7 @@ class Merger:
         if isinstance(value, dict) and "new" in value:
             value = {key: part for key, part in value.items() if key != "new"}
         if self.base_id is not None and path != _EDGES and isinstance(name, str):
-            error = addition_error(_WHAT[path], name, self.base[path], self.base_id, new,
+            error = addition_error(ENTRY_NAMES[path], name, self.base[path], self.base_id, new,
                                    replaces, where)
             if error is not None:
                 self.errors.append(error)
@@ -208,11 +196,11 @@ class Merger:
             if name in entries and not changes:
                 first = entries[name]
                 self.errors.append(SchemaError(
-                    f"{_WHAT[path]} '{name}' is already given at "
+                    f"{ENTRY_NAMES[path]} '{name}' is already given at "
                     f"{first.doc.key_location(first.path)}",
                     doc.key_location((*path, name)), "give each one once, in one file"))
                 continue
-            if path in _WHAT:
+            if path in ENTRY_NAMES:
                 entry = self._addition(path, name, entry, doc.key_location((*path, name)),
                                        name in entries)
             if name in entries and path == ("procedures",):
@@ -259,9 +247,10 @@ class Merger:
             found = _index_of(items, path, name)
             if found is not None:
                 return found + shift
-            self.errors.append(SchemaError(f"no {_WHAT[path]} '{name}' to put this one {word}",
-                                           item.doc.location((*item.path, word)),
-                                           did_you_mean(str(name), _known_names(items, path))))
+            self.errors.append(SchemaError(
+                f"no {ENTRY_NAMES[path]} '{name}' to put this one {word}",
+                item.doc.location((*item.path, word)),
+                did_you_mean(str(name), _known_names(items, path))))
         return None
 
     def _remove(self, doc: YamlDocument, spec: dict[str, list[str]]) -> None:
@@ -270,7 +259,7 @@ class Merger:
             for i, name in enumerate(names):
                 if not self._remove_one(path, name):
                     self.errors.append(SchemaError(
-                        f"there is no {_WHAT[path]} '{name}' to remove",
+                        f"there is no {ENTRY_NAMES[path]} '{name}' to remove",
                         doc.location(("remove", section, i)),
                         did_you_mean(name, self._known(path))))
             if section == "nodes":  # routes cannot outlive their ends

@@ -33,11 +33,6 @@ def outside(value: int, lo: int | None, hi: int | None) -> bool:
     return (lo is not None and value < lo) or (hi is not None and value > hi)
 
 
-def outside_bounds(value: int, spec: ParamSpec) -> bool:
-    """Whether ``value`` lies outside the ``min`` and ``max`` of a parameter."""
-    return outside(value, spec.get("min"), spec.get("max"))
-
-
 def resolve_params(declared: Mapping[str, ParamSpec],
                    overrides: Mapping[str, str | int]) -> dict[str, int]:
     """The declared defaults, with overrides applied."""
@@ -57,7 +52,7 @@ def _checked(declared: Mapping[str, ParamSpec], name: str, raw: str | int) -> in
     except (TypeError, ValueError):
         raise UsageError(f"parameter '{name}' must be an integer, got '{raw}'") from None
     spec = declared[name]
-    if outside_bounds(value, spec):
+    if outside(value, spec.get("min"), spec.get("max")):
         raise UsageError(f"parameter '{name}' must be between {spec.get('min')} and "
                          f"{spec.get('max')}, got {value}")
     return value

@@ -47,29 +47,14 @@ class _NodeInfo(NamedTuple):
 class YamlDocument:
     """A loaded YAML file: its text, its data, and where each value is."""
 
-    def __init__(self, path: Path, display_name: str, text: str, data: object,
-                 _nodes: dict[JsonPath, _NodeInfo] | None = None, origin: str = "") -> None:
+    def __init__(self, path: Path, display_name: str, text: str, data: object) -> None:
         self.path = path
         self.display_name = display_name
         self.text = text
         self.data: Any = data  # its shape is the one its schema checks
-        self._nodes: dict[JsonPath, _NodeInfo] = {} if _nodes is None else _nodes
-        self.origin = origin  # "in the base pack ID" (see Location)
-        self.schema = ""  # the schema it was checked against, if any
+        self._nodes: dict[JsonPath, _NodeInfo] = {}
+        self.origin = ""  # "in the base pack ID" (see Location)
         self._lines = _LINE_BREAK.split(text)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, YamlDocument) or type(other) is not type(self):
-            return NotImplemented
-        return (self.path, self.display_name, self.text, self.data) == (
-            other.path, other.display_name, other.text, other.data)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        """The document's path, name, text and data."""
-        return (f"{type(self).__name__}(path={self.path!r}, display_name="
-                f"{self.display_name!r}, text={self.text!r}, data={self.data!r})")
 
     def source_line(self, line: int) -> str | None:
         """The text of file line ``line`` (1-based); None past the end."""
@@ -101,13 +86,6 @@ class YamlDocument:
             return self._at(info.key_line, info.key_column)
         return self._at(info.line, info.column)
 
-    def scalar_origin(self, path: Sequence[str | int]) -> tuple[Location, str]:
-        """Where the scalar at ``path`` starts, and its YAML style (``''`` for another value)."""
-        info = self.node(path)
-        if info is None or info.kind != "scalar":
-            return self.location(path), ""
-        return self._at(info.line, info.column), info.style
-
     def raw_text(self, path: Sequence[str | int]) -> str | None:
         """The text of the scalar at ``path`` as written: ``'yes'`` for True."""
         info = self.node(path)
@@ -120,10 +98,8 @@ class YamlDocument:
     def text_location(self, path: Sequence[str | int], line: int, column: int) -> Location:
         """Map ``(line, column)``, 1-based, in the text at ``path`` to the file.
 
-        Literal blocks (``|``, ``|-``, ``|+``) map exactly. Their line ``k`` is the ``k``-th
-        line after the ``|``, shifted by the indentation. A scalar on one line is shifted by
-        the column where its text starts. Other values are mapped through YAML's folding of
-        lines. When it cannot be replayed, they are mapped approximately.
+        Literal blocks map exactly, other text through YAML's folding of its lines; where the
+        folding cannot be replayed, the place is approximate.
         """
         info = self.node(path)
         if info is None or info.kind != "scalar" or info.raw is None:

@@ -36,39 +36,13 @@ def _folded_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
 def _flow_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
                    column: int) -> Location:
     start = _value_start(doc, info)
-    if info.style in ('"', "'"):
-        quoted = _quoted_positions(doc, info, value, start)
-        if quoted is not None:
-            return _from_positions(doc, quoted, value, line, column, (info.line, start))
+    positions = _flow_positions(doc, info, value, start)
+    if positions is not None:
+        return _from_positions(doc, positions, value, line, column, (info.line, start))
     if info.line == info.end_line:
         # One line of text: shift by where the value starts (ignoring escapes).
-        offset = _offset(value, line, column)
-        return doc._at(info.line, start + offset)
-    positions = _flow_positions(doc, info, value, start)
-    if positions is None:
-        return _approximate(doc, info.line, value, line, column, start)
-    return _from_positions(doc, positions, value, line, column, (info.line, start))
-
-
-class _Replay:
-    """A text rebuilt as YAML reads it, with where each character is."""
-
-    def __init__(self) -> None:
-        self.chars: list[str] = []
-        self.positions: list[tuple[int, int]] = []
-
-    def add_break(self, fold: str, at: tuple[int, int]) -> None:
-        """Add what line breaks fold into; each character is placed ``at``."""
-        self.chars.extend(fold)
-        self.positions.extend([at] * len(fold))
-
-    def add_piece(self, line0: int, begin: int, piece: str) -> None:
-        """Add the text of a line, which starts at column ``begin``."""
-        self.chars.extend(piece)
-        self.positions.extend((line0, begin + i) for i in range(len(piece)))
-
-    def text(self) -> str:
-        return "".join(self.chars)
+        return doc._at(info.line, start + _offset(value, line, column))
+    return _approximate(doc, info.line, value, line, column, start)
 
 
 def _header_line(doc: YamlDocument, info: _NodeInfo, indicator: str) -> int:
@@ -89,7 +63,7 @@ def _literal_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
 
 def _block_indent(doc: YamlDocument, header: int, value: str) -> int:
     """The indentation of the block scalar whose header is line ``header``."""
-    first = _first_text_line(value)
+    first = next(((i, text) for i, text in enumerate(value.split("\n")) if text.strip()), None)
     if first is not None:
         index, text = first
         file_line = doc.source_line(header + index + 2)
@@ -101,19 +75,6 @@ def _block_indent(doc: YamlDocument, header: int, value: str) -> int:
     if following is not None:
         return len(following) - len(following.lstrip(" "))
     return 0
-
-
-def _first_text_line(value: str) -> tuple[int, str] | None:
-    """The index and text of the first line of ``value`` that is not blank, read no further."""
-    index, start = 0, 0
-    while True:
-        end = value.find("\n", start)
-        text = value[start:] if end < 0 else value[start:end]
-        if text.strip():
-            return index, text
-        if end < 0:
-            return None
-        index, start = index + 1, end + 1
 
 
 def _value_start(doc: YamlDocument, info: _NodeInfo) -> int:
@@ -128,48 +89,14 @@ def _value_start(doc: YamlDocument, info: _NodeInfo) -> int:
 
 
 def _flow_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
-) -> list[tuple[int, int]] | None:
-    """Replay the folding of a plain or quoted scalar; None if it differs."""
-    segments = _flow_segments(doc, info, start)
-    replay = _Replay()
-    blank = 0
-    prev_end = (info.line, start)
-    for index, (line0, begin, piece) in enumerate(segments):
-        if index > 0:
-            if not piece and index < len(segments) - 1:
-                blank += 1
-                continue
-            replay.add_break("\n" * blank if blank else " ", prev_end)
-            blank = 0
-        replay.add_piece(line0, begin, piece)
-        prev_end = (line0, begin + len(piece))
-    return replay.positions if replay.text() == value else None
+                    ) -> list[tuple[int, int]] | None:
+    """The file position of each character of a plain or quoted scalar; None if unsure.
 
-
-def _flow_segments(doc: YamlDocument, info: _NodeInfo, start: int
-                   ) -> list[tuple[int, int, str]]:
-    """Each line of a plain or quoted scalar, folded as YAML does: where its text starts, and it."""
-    quoted = info.style in ('"', "'")
-    last = min(info.end_line, len(doc._lines) - 1)
-    end = info.end_column - 1 if quoted else info.end_column
-    segments: list[tuple[int, int, str]] = []
-    for line0 in range(info.line, last + 1):
-        text = doc._lines[line0]
-        begin = start if line0 == info.line else 0
-        piece = text[begin:end if line0 == last else len(text)]
-        if line0 != info.line:
-            stripped = piece.lstrip(" \t")
-            begin += len(piece) - len(stripped)
-            piece = stripped
-        segments.append((line0, begin, piece if line0 == last else piece.rstrip(" \t")))
-    return segments
-
-
-def _quoted_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
-) -> list[tuple[int, int]] | None:
-    """The file position of each character of a quoted scalar, escapes replayed; None if unsure."""
+    Line breaks fold as YAML folds them, and the escapes of quoted text are replayed.
+    """
     lines = doc._lines
-    end = (info.end_line, info.end_column - 1)  # the closing quote
+    quoted = info.style in ('"', "'")
+    end = (info.end_line, info.end_column - (1 if quoted else 0))  # before a closing quote
     if end[0] >= len(lines):
         return None
     positions: list[tuple[int, int]] = []
@@ -179,7 +106,7 @@ def _quoted_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
         text = lines[line0]
         if col >= len(text):  # a line break: trailing spaces go, the break folds
             spaces = []
-            line0, col = _fold(doc, positions, line0, end[0], 1)
+            line0, col = _fold(doc, positions, line0, end[0], 1, trim=not quoted)
             continue
         ch = text[col]
         if ch in " \t":
@@ -196,11 +123,11 @@ def _quoted_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
 
 def _after_char(doc: YamlDocument, positions: list[tuple[int, int]], line0: int, col: int,
                 style: str, last: int) -> tuple[int, int]:
-    """Where the character after ``(line0, col)`` of a quoted scalar starts, escapes skipped."""
+    """Where the character after ``(line0, col)`` of a flow scalar starts, escapes skipped."""
     text = doc._lines[line0]
     if style == "'":
         return line0, col + (2 if text.startswith("''", col) else 1)
-    if text[col] != "\\":
+    if style != '"' or text[col] != "\\":
         return line0, col + 1
     if col + 1 >= len(text):
         positions.pop()
@@ -209,12 +136,14 @@ def _after_char(doc: YamlDocument, positions: list[tuple[int, int]], line0: int,
 
 
 def _fold(doc: YamlDocument, positions: list[tuple[int, int]], line0: int, last: int,
-          space: int) -> tuple[int, int]:
-    """Step over a line break of a quoted scalar; return where the text goes on.
+          space: int, trim: bool = False) -> tuple[int, int]:
+    """Step over a line break of a flow scalar; return where the text goes on.
 
-    Each empty line that follows is a newline. With none, the break is ``space`` spaces.
+    Each empty line that follows is a newline. With none, the break is ``space`` spaces. They
+    are placed at the end of the line, or of its text with ``trim``.
     """
-    end_of_line = (line0, len(doc._lines[line0]))
+    text = doc._lines[line0]
+    end_of_line = (line0, len(text.rstrip(" \t") if trim else text))
     line0 += 1
     empty = 0
     while line0 < last and not doc._lines[line0].strip(" \t"):
@@ -231,7 +160,8 @@ def _folded_positions(doc: YamlDocument, info: _NodeInfo, value: str, header: in
     indent = _block_indent(doc, header, value)
     last = info.end_line if info.end_column > 0 else info.end_line - 1
     last = min(last, len(doc._lines) - 1)
-    replay = _Replay()
+    built: list[str] = []  # the text rebuilt as YAML reads it, and where each character is
+    positions: list[tuple[int, int]] = []
     blank = 0
     previous: tuple[int, int, bool] | None = None  # line0, end column, more indented
     for line0 in range(header + 1, last + 1):
@@ -241,16 +171,17 @@ def _folded_positions(doc: YamlDocument, info: _NodeInfo, value: str, header: in
             continue
         piece = text[indent:]
         more = piece[:1] in (" ", "\t")
-        replay.add_break(*_folded_break(previous, more, blank, line0))
-        replay.add_piece(line0, indent, piece)
+        fold, at = _folded_break(previous, more, blank, line0)
+        built += [fold, piece]
+        positions += [at] * len(fold) + [(line0, indent + i) for i in range(len(piece))]
         previous = (line0, indent + len(piece), more)
         blank = 0
-    built = replay.text()
-    if built.rstrip("\n") != value.rstrip("\n"):
+    rebuilt = "".join(built)
+    if rebuilt.rstrip("\n") != value.rstrip("\n"):
         return None
     if previous is not None:
-        replay.add_break("\n" * (len(value) - len(built)), (previous[0], previous[1]))
-    return replay.positions[: len(value)]
+        positions += [(previous[0], previous[1])] * (len(value) - len(rebuilt))
+    return positions[: len(value)]
 
 
 def _folded_break(previous: tuple[int, int, bool] | None, more: bool, blank: int,

@@ -106,22 +106,19 @@ class _Finding:
 
 def _finish(findings: list[_Finding]) -> list[SchemaError]:
     """The errors to report, once each, in file order."""
-    result = [finding for finding in findings if finding.missing is None]
-    result += _missing_keys(findings)
-    seen: set[tuple[int, int, str]] = set()
-    unique: list[_Finding] = []
-    for finding in result:
-        key = (finding.location.line, finding.location.column, finding.message)
-        if key not in seen:
-            seen.add(key)
-            unique.append(finding)
-    unique.sort(key=lambda f: (f.location.line, f.location.column))
-    return [SchemaError(f.message, f.location, f.hint) for f in unique]
+    unique: dict[tuple[int, int, str], _Finding] = {}
+    for f in [f for f in findings if f.missing is None] + _missing_keys(findings):
+        unique.setdefault((f.location.line, f.location.column, f.message), f)
+    return [SchemaError(f.message, f.location, f.hint)
+            for f in sorted(unique.values(), key=lambda f: (f.location.line, f.location.column))]
 
 
 def _missing_keys(findings: list[_Finding]) -> list[_Finding]:
     """One finding per mapping that lacks keys, but for keys an unknown key may misspell."""
-    unknown_keys = _unknown_keys(findings)
+    unknown_keys: dict[JsonPath, list[str]] = {}
+    for finding in findings:
+        if finding.unknown is not None:
+            unknown_keys.setdefault(finding.path, []).append(finding.unknown)
     missing: dict[JsonPath, list[_Finding]] = {}
     for finding in findings:
         name = finding.missing
@@ -132,14 +129,6 @@ def _missing_keys(findings: list[_Finding]) -> list[_Finding]:
         if all(f.missing != name for f in group):
             group.append(finding)
     return [_merged_missing(group) for group in missing.values()]
-
-
-def _unknown_keys(findings: list[_Finding]) -> dict[JsonPath, list[str]]:
-    unknown_keys: dict[JsonPath, list[str]] = {}
-    for finding in findings:
-        if finding.unknown is not None:
-            unknown_keys.setdefault(finding.path, []).append(finding.unknown)
-    return unknown_keys
 
 
 def _merged_missing(group: list[_Finding]) -> _Finding:

@@ -30,13 +30,3 @@ class Snippet:
         """Where ``pos`` of the text is in the file."""
         return self.locate(pos.line, pos.column)
 
-
-def plain_snippet(text: str, file: str = "<text>") -> Snippet:
-    """A snippet whose places are those of ``text`` itself, for tests."""
-    lines = text.splitlines() or [""]
-
-    def locate(line: int, column: int) -> Location:
-        src = lines[line - 1] if 0 < line <= len(lines) else None
-        return Location(file, line, column, src)
-
-    return Snippet(text, locate)

@@ -62,7 +62,7 @@ def shown(value: object) -> str:
 
 def got(value: object, doc: YamlDocument, path: JsonPath) -> str:
     """What a value is, for "expected X, got Y" messages."""
-    raw = doc.raw_text(path) if doc.has_path(path) else None
+    raw = doc.raw_text(path)
     if isinstance(value, str):
         return f"text '{cut(value)}'"
     if isinstance(value, bool):
@@ -98,7 +98,7 @@ def _got_null(raw: str | None, path: JsonPath) -> str:
 def type_hint(types: Sequence[str], value: object, doc: YamlDocument,
               path: JsonPath) -> str | None:
     """How to write a value of the expected ``types``, for common slips."""
-    raw = doc.raw_text(path) if doc.has_path(path) else None
+    raw = doc.raw_text(path)
     hint = _text_hint(value, raw) if "string" in types else None
     if hint is None and "array" in types and isinstance(value, str):
         hint = f"write a list: [{value}]" if "\n" not in value else "write a list: [a, b]"

@@ -28,13 +28,9 @@ _NOT_A = {_BOOL: "a boolean", _INT: "an integer", _FLOAT: "a number"}
 _MAX_NODES = 1_000_000
 
 
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader; only its composer and scalar constructors are used."""
-
-
 # The safe loader written in C, when PyYAML was built with libyaml: it parses several times
 # faster. A file it cannot parse is parsed again by the Python loader, whose words the
-# messages quote.
+# messages quote. Only their composers and scalar constructors are used.
 _FastLoader = getattr(yaml, "CSafeLoader", None)
 
 
@@ -47,7 +43,7 @@ def _compose(text: str) -> tuple[yaml.Node | None, SafeConstructor]:
             pass  # parsed again below, for the message
         finally:
             fast.dispose()
-    loader = _Loader(text)
+    loader = yaml.SafeLoader(text)
     try:
         return loader.get_single_node(), loader
     finally:
@@ -62,7 +58,7 @@ def _count_values(document: YamlDocument) -> None:
     """
     count = 0
     try:
-        for event in yaml.parse(document.text, Loader=_FastLoader or _Loader):
+        for event in yaml.parse(document.text, Loader=_FastLoader or yaml.SafeLoader):
             if isinstance(event, yaml.ScalarEvent | yaml.CollectionStartEvent):
                 count += 1
                 if count > MAX_YAML_VALUES:
