@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from rulekit.engine.state import ChoiceEvent, Reason, Refusal, Spec
 
 NONE_ID = "none"
-_INTS = {int}
 ENUMERATION_LIMIT = 100_000
 
 
@@ -44,9 +43,7 @@ class Option:
         self.value = value
         self._label = label
         self._labeler = labeler
-        # The mark of the Decision that vouches for it (the Decision would make a cycle).
-
-        self.made_by = made_by
+        self.made_by = made_by  # the mark of the Decision that vouches for it (not a cycle)
 
     @property
     def label(self) -> str:
@@ -83,17 +80,13 @@ def item_ids(items: list[object]) -> list[str]:
     return ids
 
 
-def choice_event(role: str, option_id: str, value: object, round_: int) -> ChoiceEvent:
-    """The log event of ``role``'s answer, seen by ``role`` only."""
-    return {"e": "choice", "to": role, "player": role, "option": option_id,
-            "value": list(value) if value.__class__ is list else value, "round": round_}
-
-
-def logged_choice_event(role: str, option_id: str, value: object, round_: int) -> ChoiceEvent:
-    """:func:`choice_event`, read-only, as a logged game keeps it."""
+def choice_event(role: str, option_id: str, value: object, round_: int,
+                 logged: bool) -> ChoiceEvent:
+    """The log event of ``role``'s answer, seen by ``role`` only; read-only if ``logged``."""
+    kept = freeze(value) if logged else list(value) if value.__class__ is list else value
     event: ChoiceEvent = {"e": "choice", "to": role, "player": role, "option": option_id,
-                          "value": freeze(value), "round": round_}
-    return read_only(event)
+                          "value": kept, "round": round_}
+    return read_only(event) if logged else event
 
 
 def option_ids(items: list[object], plain_ids: frozenset[str]) -> list[str]:
@@ -103,23 +96,11 @@ def option_ids(items: list[object], plain_ids: frozenset[str]) -> list[str]:
     return item_ids(items)
 
 
-def option_id(items: list[object], index: int, plain_ids: frozenset[str]) -> str:
-    """``option_ids(items, plain_ids)[index]``, often without the other items' ids."""
-    if len(set(items)) == len(items):
-        item = items[index]
-        if item.__class__ is str:
-            if plain_ids.issuperset(items):
-                return item
-        elif item.__class__ is int and set(map(type, items)) == _INTS:
-            return str(item)
-    return item_ids(items)[index]
-
-
 class Decision:
     """A decision one player must take, read from a spec."""
 
-    __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "extras",
-                 "items", "kind", "mark", "player", "prompt", "spec")
+    __slots__ = ("_explain", "_index_cache", "_labeler", "_options", "extras", "ids", "items",
+                 "kind", "mark", "player", "prompt", "spec")
 
     def __init__(self, spec: Spec, labeler: Callable[[object], str],
                  extras: list[tuple[str, str]] | None = None,
@@ -135,7 +116,7 @@ class Decision:
         labels = spec.get("labels")
         self._labeler = labeler if explain is None or labels is None else \
             _PackLabels(self.items, labels, explain, labeler)
-        self._ids: list[str] = spec.get("ids") or item_ids(self.items)
+        self.ids: list[str] = spec.get("ids") or item_ids(self.items)  # of the items, in order
         self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
         # Anytime actions offered with this decision: (option id '!name', label).
@@ -158,7 +139,7 @@ class Decision:
     @property
     def _index(self) -> dict[str, int]:
         if self._index_cache is None:
-            self._index_cache = {item_id: i for i, item_id in enumerate(self._ids)}
+            self._index_cache = {item_id: i for i, item_id in enumerate(self.ids)}
         return self._index_cache
 
     def __repr__(self) -> str:
@@ -188,7 +169,7 @@ class Decision:
         if self.kind == "one":
             if self.optional:
                 yield Option(NONE_ID, "(none)", None)
-            for item_id, item in zip(self._ids, self.items, strict=True):
+            for item_id, item in zip(self.ids, self.items, strict=True):
                 yield Option(item_id, None, item, self._labeler, self.mark)
             return
         n = len(self.items)
@@ -199,7 +180,7 @@ class Decision:
                     produced += 1
                     if produced > ENUMERATION_LIMIT:
                         return
-                    yield self._subset_option(list(combo))
+                    yield self.subset_option(list(combo))
 
     def groups_ok(self, indexes: Sequence[int]) -> bool:
         """Whether the items at ``indexes`` keep every 'at most' rule of the choice."""
@@ -208,10 +189,11 @@ class Decision:
                 return False
         return True
 
-    def _subset_option(self, indexes: list[int] | tuple[int, ...]) -> Option:
+    def subset_option(self, indexes: Sequence[int]) -> Option:
+        """The option of the items at ``indexes`` (increasing), known to be legal."""
         if not indexes:
             return Option(NONE_ID, "(none)", [], None, self.mark)
-        items, ids = self.items, self._ids
+        items, ids = self.items, self.ids
         return Option("+".join([ids[i] for i in indexes]), None, [items[i] for i in indexes],
                       self._labeler, self.mark)
 
@@ -224,15 +206,6 @@ class Decision:
         if isinstance(found, Option):
             return found
         raise IllegalActionError(found())
-
-    def subset_option(self, indexes: list[int]) -> Option:
-        """The option of the items at ``indexes`` (increasing), known to be legal."""
-        return self._subset_option(indexes)
-
-    @property
-    def ids(self) -> list[str]:
-        """The ids of the items, in their order."""
-        return self._ids
 
     @property
     def offered(self) -> KeysView[str]:
@@ -270,7 +243,7 @@ class Decision:
             return lambda: self.refusal(bad) or f"'{bad}' cannot be chosen here ({self.prompt})"
         indexes = sorted(index[part] for part in parts)
         why_not = self._subset_refusal(indexes)
-        return self._subset_option(indexes) if why_not is None else why_not
+        return self.subset_option(indexes) if why_not is None else why_not
 
     def _subset_refusal(self, indexes: list[int]) -> Callable[[], str] | None:
         """What writes why the items at ``indexes`` are not a legal answer, or None."""
@@ -332,7 +305,6 @@ class Decision:
 
     def _find_by_label(self, text: str) -> Option:
         options = self.options()
-
         lowered = text.strip().lower()
         exact = [o for o in options if o.label.lower() == lowered]
         if len(exact) == 1:
@@ -352,13 +324,13 @@ class Decision:
             return self.option(NONE_ID)
         ids: list[str] = []
         for part in parts:
-            ids.append(self._ids[self._find_item(part, ids)])
+            ids.append(self.ids[self._find_item(part, ids)])
         return self.option("+".join(ids))
 
     def _find_item(self, part: str, taken: list[str]) -> int:
         """The position of the item ``part`` names, among the items not ``taken``."""
         labels = [self._labeler(item) for item in self.items]
-        free = [i for i in self._matching(part, labels) if self._ids[i] not in taken]
+        free = [i for i in self._matching(part, labels) if self.ids[i] not in taken]
         if not free:
             raise IllegalActionError(self.refusal(part) or f"no item matches '{part}'")
         if len({labels[i] for i in free}) > 1:
@@ -370,10 +342,9 @@ class Decision:
         """The items ``part`` names by id or label, else by label start."""
         lowered = part.lower()
         matches = [i for i, label in enumerate(labels)
-                   if self._ids[i].lower() == lowered or label.lower() == lowered]
+                   if self.ids[i].lower() == lowered or label.lower() == lowered]
         return matches or [i for i, label in enumerate(labels)
                            if label.lower().startswith(lowered)]
-
 
     def sample(self, rng: random.Random) -> Option:
         """A legal option drawn uniformly at random."""
@@ -385,8 +356,8 @@ class Decision:
         if isinstance(drawn, int):
             if drawn < 0:
                 return Option(NONE_ID, "(none)", None, None, self.mark)
-            return Option(self._ids[drawn], None, self.items[drawn], self._labeler, self.mark)
-        return self._subset_option(drawn)
+            return Option(self.ids[drawn], None, self.items[drawn], self._labeler, self.mark)
+        return self.subset_option(drawn)
 
 
 def _named(text: str, ids: list[str], labels: list[str]) -> int | None:
@@ -410,7 +381,6 @@ class _PackLabels:
 
     Anything else, such as a refused candidate, is named by ``fallback``.
     """
-
 
     __slots__ = ("_explain", "_items", "_labels", "_texts", "fallback")
 

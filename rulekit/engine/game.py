@@ -9,20 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rulekit.engine import rng
-from rulekit.engine.decisions import Decision, Option, choice_event, logged_choice_event
+from rulekit.engine.decisions import Decision, Option, choice_event
 from rulekit.engine.frozen import thaw
 from rulekit.engine.helpers import as_text
 from rulekit.engine.hidden import Layout
 from rulekit.engine.observe import Observation, observe
 from rulekit.engine.state import (
-    ChoiceEvent,
     Event,
     LogEvent,
     Reason,
     Spec,
     State,
     copy_state,
-    read_only,
 )
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
@@ -160,7 +158,8 @@ class Game:
                 if spec["player"] not in committed]
 
     def _decision(self, spec: Spec, state: State) -> Decision:
-        extras = self._extras(spec["player"], state) if self.program.anytime else None
+        extras = Runtime(self.program, state, self.step_budget).anytime_options(spec["player"]) \
+            if self.program.anytime else None
         return self.decision(spec, extras)
 
     def decision(self, spec: Spec, extras: list[tuple[str, str]] | None = None) -> Decision:
@@ -168,25 +167,15 @@ class Game:
         return Decision(spec, self.label, extras, self.explain)
 
     def decision_for(self, state: State, role: str) -> Decision | None:
-        for decision in self.pending(state):
-            if decision.player == role:
-                return decision
-        return None
+        return next((d for d in self.pending(state) if d.player == role), None)
 
     def _anytime(self, state: State, role: str, option: Option) -> State:
         """Run an anytime action, then ask the interrupted decision(s) again."""
-        decl = next(d for d, _ in self.program.anytime_by_role[role] if "!" + d.id == option.id)
         state["pending"] = []
         state["committed"] = {}
-        Runtime(self.program, state).interrupt(decl.procedure)
-        event: ChoiceEvent = {"e": "choice", "to": role, "player": role, "option": option.id,
-                              "label": decl.label, "round": state["round"]}
-        state["log"].append(event if "quiet" in state else read_only(event))
+        runtime = Runtime(self.program, state)
+        runtime.interrupt(runtime.took_anytime(role, option.id))
         return self.run(state)
-
-    def _extras(self, role: str, state: State) -> list[tuple[str, str]]:
-        """The anytime actions ``role`` may take now, as (option id, label)."""
-        return Runtime(self.program, state, self.step_budget).anytime_options(role)
 
     def apply(self, state: State, actions: Mapping[str, str | Option], *,
               in_place: bool = False) -> State:
@@ -210,13 +199,13 @@ class Game:
         if len(state["committed"]) < len(specs):
             return state
         locals_ = state["stack"][-1]["locals"]
-        event = choice_event if "quiet" in state else logged_choice_event
+        logged = "quiet" not in state
         for spec in state["pending"]:
             role = spec["player"]
             option = resolved.get(role) or self._decision(spec, state).option(
                 state["committed"][role])
             locals_[spec["slot"]] = option.value
-            state["log"].append(event(role, option.id, option.value, state["round"]))
+            state["log"].append(choice_event(role, option.id, option.value, state["round"], logged))
         state["pending"] = []
         state["committed"] = {}
         return self.run(state)
@@ -248,11 +237,7 @@ class Game:
 
     def explain(self, why: Reason) -> str:
         """The text of a pack's reason for refusing an answer."""
-        return self._fill(self.program.reasons[why[0]], why[1])
-
-    def _fill(self, parts: list[str | LogField], values: list[object]) -> str:
-        """A log text with its fields filled in."""
-        return self.words.fill(parts, values)
+        return self.words.fill(self.program.reasons[why[0]], why[1])
 
     def format_event(self, event: Event) -> str:
         """The text of a log event, without a log line's ``**`` marks."""
@@ -269,7 +254,7 @@ class Game:
         return f"Game over: {name} wins. {event['reason']}".strip()
 
     def _log_text(self, event: LogEvent) -> str:
-        return self._fill(self.program.logs[event["at"]], event["args"])
+        return self.words.fill(self.program.logs[event["at"]], event["args"])
 
     def stands_out(self, event: Event) -> bool:
         """Whether a log line its pack wrote between ``**`` (``log "**...**"``)."""
