@@ -16,10 +16,9 @@ from rulekit.model.symbols import VarDecl
 from rulekit.pack.loader import LoadedPack
 from rulekit.pack.params import outside
 from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
-from rulekit.scenarios.seen import view_problems
+from rulekit.scenarios.seen import REFERENCE_KINDS, view_problems
 from rulekit.source.snippet import Snippet
 
-_REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
 MAX_REPORTED = 100  # mistakes of a pack's scenarios reported at most (each may look for a hint)
 
 
@@ -142,7 +141,7 @@ class _ScenarioCheck:
         kind = var.type
         if isinstance(value, list) and kind not in ("list", "any"):
             self.error(f"'{ref}' holds a value of type {kind}, not a list", ("variables", ref))
-        elif kind in _REFERENCE_KINDS and isinstance(value, str):
+        elif kind in REFERENCE_KINDS and isinstance(value, str):
             self._component(ref, kind, value)
         elif kind == "int" and isinstance(value, int) and not isinstance(value, bool):
             self._bounded(ref, var, value)

@@ -77,17 +77,7 @@ class Scenario:
     def expect(self) -> list[str]:
         return self.data.get("expect") or []
 
-    @property
-    def sees(self) -> dict[str, dict[str, object]]:
-        """By role, what it sees of zones and variables."""
-        return self.data.get("sees") or {}
-
-    @property
-    def never_sees(self) -> dict[str, list[str]]:
-        """By role, the ids it must never see."""
-        return self.data.get("never_sees") or {}
-
-    def views(self, section: str) -> dict[str, object]:
+    def views(self, section: str) -> dict[str, Any]:
         """A section of view assertions (``sees``, ``log_for``...), by role."""
         return self.data.get(section) or {}
 

@@ -19,7 +19,6 @@ from rulekit.errors import (
     PackError,
     RulekitError,
     ScenarioError,
-    did_you_mean,
 )
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
@@ -28,7 +27,7 @@ from rulekit.lang.parser import parse_expression
 from rulekit.pack.loader import LoadedPack, load_pack
 from rulekit.pack.params import outside
 from rulekit.scenarios.explain import explain
-from rulekit.scenarios.file import CheckBudget, Failure, Scenario, load_scenarios, reference
+from rulekit.scenarios.file import CheckBudget, Failure, Scenario, hinted, load_scenarios, reference
 from rulekit.scenarios.seen import check_views
 from rulekit.source.snippet import Snippet
 
@@ -128,7 +127,10 @@ class ScenarioRunner:
         expect_error = scenario.data.get("expect_error")
         try:
             game = self.game_for(scenario.params)
-            state = self._play(game, scenario, self._setup(game, scenario), result)
+            state = self._setup(game, scenario)
+            for i, step in enumerate(scenario.play):
+                state = _step(game, scenario, state, i, step)
+                result.decisions += 1
         except Failure as failure:
             return result.failing(failure)
         except RulekitError as exc:
@@ -157,13 +159,6 @@ class ScenarioRunner:
         for ref, value in scenario.variables.items():
             _set_variable(game, scenario, state, ref, value)
         return game.run(state)
-
-    def _play(self, game: Game, scenario: Scenario, state: State,
-              result: ScenarioResult) -> State:
-        for i, step in enumerate(scenario.play):
-            state = _step(game, scenario, state, i, step)
-            result.decisions += 1
-        return state
 
     def _check(self, game: Game, scenario: Scenario, state: State) -> None:
         for i, text in enumerate(scenario.expect):
@@ -216,8 +211,7 @@ def _listed_cards(game: Game, scenario: Scenario, zones: Mapping[str, list[str]]
     for ref, cards in zones.items():
         for i, card in enumerate(cards):
             if card not in game.symbols.cards:
-                hint = did_you_mean(card, game.symbols.cards)
-                raise Failure(f"unknown card '{card}'" + (f"; {hint}" if hint else ""),
+                raise Failure(hinted(f"unknown card '{card}'", card, game.symbols.cards),
                               scenario.at("zones", ref, i))
             if card in listed:
                 raise Failure(f"card '{card}' is listed twice", scenario.at("zones", ref, i))
