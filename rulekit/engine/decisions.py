@@ -173,21 +173,15 @@ class Decision:
                 yield Option(item_id, None, item, self._labeler, self.mark)
             return
         n = len(self.items)
-        produced = 0
-        for size in range(self.min, min(self.max, n) + 1):
-            for combo in itertools.combinations(range(n), size):
-                if self.groups_ok(combo):
-                    produced += 1
-                    if produced > ENUMERATION_LIMIT:
-                        return
-                    yield self.subset_option(list(combo))
+        legal = (combo for size in range(self.min, min(self.max, n) + 1)
+                 for combo in itertools.combinations(range(n), size) if self.groups_ok(combo))
+        for combo in itertools.islice(legal, ENUMERATION_LIMIT):
+            yield self.subset_option(combo)
 
     def groups_ok(self, indexes: Sequence[int]) -> bool:
         """Whether the items at ``indexes`` keep every 'at most' rule of the choice."""
-        for limit, flags in self.spec.get("at_most", ()):
-            if sum(map(flags.__getitem__, indexes)) > limit:
-                return False
-        return True
+        return all(sum(map(flags.__getitem__, indexes)) <= limit
+                   for limit, flags in self.spec.get("at_most", ()))
 
     def subset_option(self, indexes: Sequence[int]) -> Option:
         """The option of the items at ``indexes`` (increasing), known to be legal."""
@@ -262,9 +256,7 @@ class Decision:
     # ------------------------------------------------------------ why an answer is refused
 
     def _reason(self, why: Reason | None) -> str | None:
-        if why is None:
-            return None
-        return self._explain(why) if self._explain is not None else None
+        return None if why is None or self._explain is None else self._explain(why)
 
     def refused(self) -> list[Refusal]:
         """The candidates the choice's ``where ... else`` refused, with reasons.

@@ -14,14 +14,7 @@ from rulekit.engine.frozen import thaw
 from rulekit.engine.helpers import as_text
 from rulekit.engine.hidden import Layout
 from rulekit.engine.observe import Observation, observe
-from rulekit.engine.state import (
-    Event,
-    LogEvent,
-    Reason,
-    Spec,
-    State,
-    copy_state,
-)
+from rulekit.engine.state import Event, LogEvent, Reason, Spec, State, copy_state
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.model.program import MAIN, LogField, Program

@@ -13,14 +13,9 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from rulekit.engine.decisions import (
-    NONE_ID,
-    Decision,
-    Option,
-    choice_event,
-    option_ids,
-)
+from rulekit.engine.decisions import NONE_ID, Decision, Option, choice_event, option_ids
 from rulekit.engine.draws import RandomChooser, draw_one, draw_subset, pick, random_answer
+from rulekit.engine.helpers import call
 from rulekit.engine.state import Rule, Spec, State
 from rulekit.engine.vm import Runtime
 from rulekit.model.program import CONTINUE, Locals
@@ -198,10 +193,8 @@ class PlayoutRuntime(Runtime):
 
         This is how a procedure runs when an anytime action may send it back before a choice.
         """
-        args.extend([None] * (self.program.procs[name].nslots - len(args)))
-        depth = len(self.stack)
-        self.stack.append({"proc": name, "pc": 0, "locals": args})
-        self.run(floor=depth)
+        call(self, name, args)
+        self.run(floor=len(self.stack) - 1)
 
     def run_anytime(self, procedure: str) -> None:
         """Run an anytime action's procedure, on a frame of its own.

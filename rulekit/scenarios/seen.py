@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
-from rulekit.engine.decisions import Decision, item_ids
+from rulekit.engine.decisions import Decision
 from rulekit.engine.game import Game, State
 from rulekit.engine.helpers import pile_name
 from rulekit.engine.observe import Observation
@@ -368,11 +368,7 @@ def _check_options(game: Game, scenario: Scenario, state: State, role: str,
         return
     if decision is None:
         raise Failure(f"expected {role} to be asked, but {role} has no decision to take", at)
-    _check_offered(scenario, role, _offered(game, decision), wanted, at)
-
-
-def _check_offered(scenario: Scenario, role: str, offered: list[tuple[str, str]],
-                   wanted: object, at: Location) -> None:
+    offered = _offered(game, decision)
     shown = f"{role} is offered " + ", ".join(
         ident if ident.lower() == label.lower() else f"{ident} ({label})"
         for ident, label in offered)
@@ -406,9 +402,8 @@ def _check_option_test(scenario: Scenario, role: str, known: set[str], test: str
 def _offered(game: Game, decision: Decision) -> list[tuple[str, str]]:
     """The id and label of each option; a choice of several items offers each item."""
     if decision.kind == "subset":
-        ids = decision.spec.get("ids") or item_ids(decision.items)
         items = [(ident, decision.item_label(item) or game.label(item))
-                 for ident, item in zip(ids, decision.items, strict=True)]
+                 for ident, item in zip(decision.ids, decision.items, strict=True)]
         return items + [(o.id, o.label) for o in decision.extras]
     return [(option.id, option.label) for option in decision.options()]
 
