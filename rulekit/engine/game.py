@@ -73,7 +73,6 @@ class Game:
         self.symbols = symbols
         self.program = program
         self.params = dict(params)
-        self.card_labels = card_labels
         self.step_budget = step_budget
         self.learned_file = learned_file  # the pack's file of learned weights, for the bots
         self.layout = Layout(symbols)  # where the cards and values are, and who sees them

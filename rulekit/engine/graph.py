@@ -75,8 +75,7 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
 def graph_walks(board: Board) -> dict[str, Any]:
     """Map built-ins for code that only walks their lists: tuples, never copies.
 
-    ``nodes``, ``edges`` and ``regions`` are tuples. ``neighbors``, ``edges_of`` and
-    ``nodes_in`` return tuples. A pack never changes its map.
+    A pack never changes its map, so the same tuples serve every call.
     """
     neighbors, touching, within = _tables(board)
     return {

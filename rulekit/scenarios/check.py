@@ -63,8 +63,7 @@ class _ScenarioCheck:
     def error(self, message: str, path: tuple[str | int, ...], hint: str | None = None,
               key: bool = False) -> None:
         """Keep a mistake at ``path`` of the scenario, or its key."""
-        full = (*self.scenario.path, *path)
-        where = self.scenario.doc.key_location(full) if key else self.scenario.doc.location(full)
+        where = self.scenario.key_at(*path) if key else self.scenario.at(*path)
         self._keep(ScenarioError(message, where, hint))
 
     def _keep(self, *errors: PackError) -> None:
@@ -143,11 +142,8 @@ class _ScenarioCheck:
             self.error(f"'{ref}' holds a value of type {kind}, not a list", ("variables", ref))
         elif kind in REFERENCE_KINDS and isinstance(value, str):
             self._component(ref, kind, value)
-        elif kind == "int" and isinstance(value, int) and not isinstance(value, bool):
-            self._bounded(ref, var, value)
-
-    def _bounded(self, ref: str, var: VarDecl, value: int) -> None:
-        if outside(value, var.minimum, var.maximum):
+        elif (kind == "int" and isinstance(value, int) and not isinstance(value, bool)
+              and outside(value, var.minimum, var.maximum)):
             self.error(f"{value} is outside the bounds of '{ref}' ({var.minimum} to "
                        f"{var.maximum})", ("variables", ref))
 
