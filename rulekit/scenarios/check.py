@@ -6,18 +6,14 @@ What a scenario names must exist, its ``params`` fit, its ``expect`` code check.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 
 from rulekit.engine.state import Value
 from rulekit.errors import PackError, PackErrors, ScenarioError, did_you_mean
-from rulekit.lang.checker import Checker
-from rulekit.lang.parser import parse_expression
 from rulekit.model.symbols import VarDecl
 from rulekit.pack.loader import LoadedPack
 from rulekit.pack.params import outside
 from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
 from rulekit.scenarios.seen import REFERENCE_KINDS, view_problems
-from rulekit.source.snippet import Snippet
 
 MAX_REPORTED = 100  # mistakes of a pack's scenarios reported at most (each may look for a hint)
 
@@ -171,16 +167,12 @@ class _ScenarioCheck:
                        key=key)
 
     def _expect(self) -> None:
-        doc, base = self.scenario.doc, self.scenario.path
-        for i, text in enumerate(self.scenario.expect):
-            snippet = Snippet(str(text), partial(doc.text_location, (*base, "expect", i)))
+        for i in range(len(self.scenario.expect)):
             try:
-                expr = parse_expression(snippet)
+                _, checker = self.scenario.expectation(i, self.game)
             except PackError as exc:
                 self._keep(exc)
                 continue
-            checker = Checker(self.symbols, snippet, context="expect")
-            checker.check_expr(expr, "bool")
             self._keep(*checker.errors)
 
     def _covers(self) -> None:

@@ -5,12 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from rulekit.engine.game import Game
 from rulekit.engine.state import Value
 from rulekit.errors import Location, PackError, PackErrors, ScenarioError, did_you_mean
+from rulekit.lang import nodes as n
+from rulekit.lang.checker import Checker
+from rulekit.lang.parser import parse_expression
 from rulekit.limits import (
     MAX_CHECK_STEPS,
     MAX_EXPECT_CHARS,
@@ -26,6 +30,7 @@ from rulekit.model.symbols import VarDecl, ZoneDecl, describe_per
 from rulekit.pack.loader import display_path
 from rulekit.source.document import YamlDocument, load_yaml
 from rulekit.source.schema import validate_document
+from rulekit.source.snippet import Snippet
 
 _REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[([A-Za-z0-9_][A-Za-z0-9_-]*)\])?$")
 
@@ -76,6 +81,15 @@ class Scenario:
     @property
     def expect(self) -> list[str]:
         return self.data.get("expect") or []
+
+    def expectation(self, i: int, game: Game) -> tuple[n.Expr, Checker]:
+        """``expect`` line ``i`` parsed and type-checked; a PackError if it does not parse."""
+        snippet = Snippet(str(self.expect[i]),
+                          partial(self.doc.text_location, (*self.path, "expect", i)))
+        expr = parse_expression(snippet)
+        checker = Checker(game.symbols, snippet, context="expect")
+        checker.check_expr(expr, "bool")
+        return expr, checker
 
     def views(self, section: str) -> dict[str, Any]:
         """A section of view assertions (``sees``, ``log_for``...), by role."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 
 from rulekit.engine.decisions import Decision
@@ -21,15 +20,12 @@ from rulekit.errors import (
     ScenarioError,
 )
 from rulekit.lang import nodes as n
-from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Compiler
-from rulekit.lang.parser import parse_expression
 from rulekit.pack.loader import LoadedPack, load_pack
 from rulekit.pack.params import outside
 from rulekit.scenarios.explain import explain
 from rulekit.scenarios.file import CheckBudget, Failure, Scenario, hinted, load_scenarios, reference
 from rulekit.scenarios.seen import check_views
-from rulekit.source.snippet import Snippet
 
 
 @dataclass
@@ -264,13 +260,10 @@ def _check_expectation(game: Game, scenario: Scenario, state: State, i: int, tex
     """Check one ``expect`` line, its steps counted against ``budget``."""
     path = (*scenario.path, "expect", i)
     doc = scenario.doc
-    snippet = Snippet(text, partial(doc.text_location, path))
     try:
-        expr = parse_expression(snippet)
+        expr, checker = scenario.expectation(i, game)
     except PackError as exc:
         raise Failure(exc.message, exc.location) from None
-    checker = Checker(game.symbols, snippet, context="expect")
-    checker.check_expr(expr, "bool")
     if checker.errors:
         first = checker.errors[0]
         raise Failure(first.message + (f" ({first.hint})" if first.hint else ""),
