@@ -4,7 +4,6 @@ A waiting game holds one *spec* per deciding player in ``state["pending"]``. A `
 statement builds this plain data. The :class:`Decision` of a spec lists its legal
 :class:`Option` s, checks an option id, and draws a random legal option.
 
-
 A ``one`` option's id is its item's id, or ``none`` to decline. A ``subset`` option's id joins
 its items' ids by ``+`` in offered order; ``none`` is the empty subset.
 """
@@ -43,7 +42,7 @@ class Option:
         self.value = value
         self._label = label
         self._labeler = labeler
-        self.made_by = made_by  # the mark of the Decision that vouches for it (not a cycle)
+        self.made_by = made_by  # the spec of the Decision that vouches for it (not a cycle)
 
     @property
     def label(self) -> str:
@@ -100,14 +99,12 @@ class Decision:
     """A decision one player must take, read from a spec."""
 
     __slots__ = ("_explain", "_index_cache", "_labeler", "_options", "extras", "ids", "items",
-                 "kind", "mark", "player", "prompt", "spec")
+                 "kind", "player", "prompt", "spec")
 
     def __init__(self, spec: Spec, labeler: Callable[[object], str],
                  extras: list[tuple[str, str]] | None = None,
                  explain: Callable[[Reason], str] | None = None) -> None:
-        self.spec = spec
-        # Marks the options it makes (Option.made_by). A waiting spec does not change.
-        self.mark: object = spec
+        self.spec = spec  # marks the options it makes (Option.made_by): it does not change
         self._explain = explain
         self.player: str = spec["player"]
         self.kind: str = spec["kind"]
@@ -120,7 +117,7 @@ class Decision:
         self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
         # Anytime actions offered with this decision: (option id '!name', label).
-        self.extras = [Option(i, label, None, None, self.mark) for i, label in extras] \
+        self.extras = [Option(i, label, None, None, self.spec) for i, label in extras] \
             if extras else []
 
     def copy(self) -> Decision:
@@ -170,7 +167,7 @@ class Decision:
             if self.optional:
                 yield Option(NONE_ID, "(none)", None)
             for item_id, item in zip(self.ids, self.items, strict=True):
-                yield Option(item_id, None, item, self._labeler, self.mark)
+                yield Option(item_id, None, item, self._labeler, self.spec)
             return
         n = len(self.items)
         legal = (combo for size in range(self.min, min(self.max, n) + 1)
@@ -186,10 +183,10 @@ class Decision:
     def subset_option(self, indexes: Sequence[int]) -> Option:
         """The option of the items at ``indexes`` (increasing), known to be legal."""
         if not indexes:
-            return Option(NONE_ID, "(none)", [], None, self.mark)
+            return Option(NONE_ID, "(none)", [], None, self.spec)
         items, ids = self.items, self.ids
         return Option("+".join([ids[i] for i in indexes]), None, [items[i] for i in indexes],
-                      self._labeler, self.mark)
+                      self._labeler, self.spec)
 
     def option(self, option_id: str) -> Option:
         """The option with this id.
@@ -225,7 +222,7 @@ class Decision:
             return Option(NONE_ID, "(none)", None)
         i = self._index.get(option_id)
         if i is not None:
-            return Option(option_id, None, self.items[i], self._labeler, self.mark)
+            return Option(option_id, None, self.items[i], self._labeler, self.spec)
         return lambda: (self.refusal(option_id) or
                         f"'{option_id}' is not an option for {self.player}: {self.prompt}")
 
@@ -347,8 +344,8 @@ class Decision:
             return pick(rng, self.options())
         if isinstance(drawn, int):
             if drawn < 0:
-                return Option(NONE_ID, "(none)", None, None, self.mark)
-            return Option(self.ids[drawn], None, self.items[drawn], self._labeler, self.mark)
+                return Option(NONE_ID, "(none)", None, None, self.spec)
+            return Option(self.ids[drawn], None, self.items[drawn], self._labeler, self.spec)
         return self.subset_option(drawn)
 
 

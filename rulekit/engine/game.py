@@ -29,17 +29,12 @@ class Words:
     """How values are named to players: cards and roles by their names."""
 
     def __init__(self, card_labels: dict[str, str], role_names: dict[str, str]) -> None:
-        self.card_labels = card_labels
-        self.role_names = role_names
+        self.names = {**role_names, **card_labels}  # a card's label first
 
     def label(self, item: object) -> str:
         """The text shown for an item: a card, a role, a number..."""
         if isinstance(item, str):
-            if item in self.card_labels:
-                return self.card_labels[item]
-            if item in self.role_names:
-                return self.role_names[item]
-            return item
+            return self.names.get(item, item)
         if item is None:
             return "none"
         if isinstance(item, bool):

@@ -285,7 +285,7 @@ class PlayoutRuntime(Runtime):
         extras = self.anytime_options(spec["player"]) if self.program.anytime else []
         decision = self.game.decision(spec, extras)
         answer = chooser(decision)
-        if isinstance(answer, Option) and answer.made_by is decision.mark:
+        if isinstance(answer, Option) and answer.made_by is decision.spec:
             option = answer
         else:
             option = decision.option(answer.id if isinstance(answer, Option) else answer)
@@ -299,11 +299,9 @@ def _surely_open(choices: tuple[Subset, ...], rngs: Mapping[str, random.Random])
     """
     players = set()
     for _, items, role, least, most, rules in choices:
-        if role not in rngs or not items or least > 0 or most <= 0 or role in players:
+        if (role not in rngs or not items or least > 0 or most <= 0 or role in players
+                or any(limit <= 0 for limit, _ in rules)):
             return False
-        for limit, _ in rules:
-            if limit <= 0:
-                return False
         players.add(role)
     return True
 
