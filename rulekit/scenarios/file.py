@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -31,8 +30,6 @@ from rulekit.pack.loader import display_path
 from rulekit.source.document import YamlDocument, load_yaml
 from rulekit.source.schema import validate_document
 from rulekit.source.snippet import Snippet
-
-_REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[([A-Za-z0-9_][A-Za-z0-9_-]*)\])?$")
 
 
 @dataclass
@@ -223,12 +220,13 @@ def _read(path: Path, errors: list[PackError]) -> list[Scenario]:
 
 def reference(game: Game, scenario: Scenario, path: tuple[str | int, ...], ref: str,
               kind: str) -> str:
-    """The state key of the zone or variable ``ref`` at ``path`` (``hand[east]``), or a Failure."""
+    """The state key of the zone or variable ``ref`` at ``path`` (``hand[east]``), or a Failure.
+
+    The schema has checked the form of ``ref``: a name, then an index in brackets if any.
+    """
     where = scenario.key_at(*path)
-    match = _REF.match(ref)
-    if match is None:
-        raise Failure(f"bad {kind} reference '{ref}'", where)
-    name, index = match.group(1), match.group(2)
+    name, bracket, index_text = ref.removesuffix("]").partition("[")
+    index = index_text if bracket else None
     table: Mapping[str, ZoneDecl | VarDecl] = \
         game.symbols.zones if kind == "zone" else game.symbols.variables
     if name not in table:
@@ -236,7 +234,7 @@ def reference(game: Game, scenario: Scenario, path: tuple[str | int, ...], ref: 
     problem = _index_problem(game, kind, name, table[name].per, index)
     if problem is not None:
         raise Failure(problem, where)
-    return str(name) if index is None else zone_key(name, index)
+    return name if index is None else zone_key(name, index)
 
 
 def _index_problem(game: Game, kind: str, name: str, per: str | int | None,
