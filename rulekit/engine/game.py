@@ -72,6 +72,7 @@ class Game:
         self.learned_file = learned_file  # the pack's file of learned weights, for the bots
         self.layout = Layout(symbols)  # where the cards and values are, and who sees them
         self.words = Words(card_labels, role_names)
+        self.label = self.words.label  # the text shown for an item: a card, a role, a number...
         words, reasons = self.words, program.reasons  # (no cycle through the game)
         program.say = lambda text, values: words.fill(reasons[text], values)
 
@@ -213,10 +214,6 @@ class Game:
         return self._decision(spec, state).option(option_id)  # raises if illegal
 
     # ------------------------------------------------------------ what players see
-
-    def label(self, item: object) -> str:
-        """The text shown for an item of a choice: a card, a role, a number..."""
-        return self.words.label(item)
 
     def observe(self, state: State, role: str) -> Observation:
         """Everything ``role`` may know of ``state``, and nothing else."""

@@ -70,10 +70,6 @@ def draw(src: list[str], dst: list[str], count: int) -> list[str]:
 
     Return them in the order they were drawn.
     """
-    if count == 1 and src:  # one card (the usual case), in short
-        card = src.pop()
-        dst.append(card)
-        return [card]
     k = min(count, len(src))
     if k <= 0:
         return []
