@@ -268,11 +268,11 @@ class Decision:
         ``text`` is an id, a label or a unique label start, in any case.
         """
         refused = self.refused()
-        if not refused:
+        labels = [self._labeler(item) for item, _ in refused]
+        found = _matching(text, item_ids([item for item, _ in refused]), labels)
+        if not found or len({labels[i].lower() for i in found}) > 1:
             return None
-        found = _named(text, item_ids([item for item, _ in refused]),
-                       [self._labeler(item) for item, _ in refused])
-        return None if found is None else self._reason(refused[found][1])
+        return self._reason(refused[found[0]][1])
 
     def broken_rule(self, indexes: Sequence[int]) -> str | None:
         """The pack's reason for the first 'at most' rule ``indexes`` break."""
@@ -319,21 +319,13 @@ class Decision:
     def _find_item(self, part: str, taken: list[str]) -> int:
         """The position of the item ``part`` names, among the items not ``taken``."""
         labels = [self._labeler(item) for item in self.items]
-        free = [i for i in self._matching(part, labels) if self.ids[i] not in taken]
+        free = [i for i in _matching(part, self.ids, labels) if self.ids[i] not in taken]
         if not free:
             raise IllegalActionError(self.refusal(part) or f"no item matches '{part}'")
         if len({labels[i] for i in free}) > 1:
             names = ", ".join(labels[i] for i in free[:5])
             raise IllegalActionError(f"'{part}' matches several items: {names}")
         return free[0]
-
-    def _matching(self, part: str, labels: list[str]) -> list[int]:
-        """The items ``part`` names by id or label, else by label start."""
-        lowered = part.lower()
-        matches = [i for i, label in enumerate(labels)
-                   if self.ids[i].lower() == lowered or label.lower() == lowered]
-        return matches or [i for i, label in enumerate(labels)
-                           if label.lower().startswith(lowered)]
 
     def sample(self, rng: random.Random) -> Option:
         """A legal option drawn uniformly at random."""
@@ -349,20 +341,13 @@ class Decision:
         return self.subset_option(drawn)
 
 
-def _named(text: str, ids: list[str], labels: list[str]) -> int | None:
-    """The position of what ``text`` names: by id, label or label start.
-
-    None if nothing matches, or several with different labels.
-    """
+def _matching(text: str, ids: list[str], labels: list[str]) -> list[int]:
+    """The positions ``text`` names by id or label, else by label start, in any case."""
     lowered = text.strip().lower()
-    lower_labels = [label.lower() for label in labels]
-    for matches in ([i for i, name in enumerate(ids) if name.lower() == lowered],
-                    [i for i, label in enumerate(lower_labels) if label == lowered],
-                    [i for i, label in enumerate(lower_labels)
-                     if lowered and label.startswith(lowered)]):
-        if matches and len({lower_labels[i] for i in matches}) == 1:
-            return matches[0]
-    return None
+    exact = [i for i, label in enumerate(labels)
+             if ids[i].lower() == lowered or label.lower() == lowered]
+    return exact or [i for i, label in enumerate(labels)
+                     if lowered and label.lower().startswith(lowered)]
 
 
 class _PackLabels:
