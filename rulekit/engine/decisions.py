@@ -177,8 +177,10 @@ class Decision:
 
     def groups_ok(self, indexes: Sequence[int]) -> bool:
         """Whether the items at ``indexes`` keep every 'at most' rule of the choice."""
-        return all(sum(map(flags.__getitem__, indexes)) <= limit
-                   for limit, flags in self.spec.get("at_most", ()))
+        for limit, flags in self.spec.get("at_most", ()):
+            if sum(map(flags.__getitem__, indexes)) > limit:
+                return False
+        return True
 
     def subset_option(self, indexes: Sequence[int]) -> Option:
         """The option of the items at ``indexes`` (increasing), known to be legal."""

@@ -65,7 +65,13 @@ def draw_one(rng: random.Random, n: int, optional: bool, extras: Sequence[str] =
     """The position of one of ``n`` items (-1 to decline), or sometimes an extra."""
     if extras and rng.random() < len(extras) / (len(extras) + 1 + n):
         return pick(rng, extras)
-    drawn = below(rng, n + 1 if optional else n)  # (to decline is one more answer, drawn as -1)
+    count = n + 1 if optional else n  # (to decline is one more answer, drawn as -1)
+    if count <= 0:
+        raise ValueError(f"nothing to draw from ({count} possibilities)")
+    bits = count.bit_length()  # as below() draws, written out: this is the hot path
+    drawn = rng.getrandbits(bits)
+    while drawn >= count:
+        drawn = rng.getrandbits(bits)
     return drawn - 1 if optional else drawn
 
 
