@@ -170,10 +170,14 @@ class Decision:
                 yield Option(item_id, None, item, self._labeler, self.spec)
             return
         n = len(self.items)
-        legal = (combo for size in range(self.min, min(self.max, n) + 1)
-                 for combo in itertools.combinations(range(n), size) if self.groups_ok(combo))
-        for combo in itertools.islice(legal, ENUMERATION_LIMIT):
-            yield self.subset_option(combo)
+        produced = 0
+        for size in range(self.min, min(self.max, n) + 1):
+            for combo in itertools.combinations(range(n), size):
+                if self.groups_ok(combo):
+                    produced += 1
+                    if produced > ENUMERATION_LIMIT:
+                        return
+                    yield self.subset_option(combo)
 
     def groups_ok(self, indexes: Sequence[int]) -> bool:
         """Whether the items at ``indexes`` keep every 'at most' rule of the choice."""
