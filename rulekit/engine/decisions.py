@@ -4,7 +4,6 @@ A waiting game holds one *spec* per deciding player in ``state["pending"]``. A `
 statement builds this plain data. The :class:`Decision` of a spec lists its legal
 :class:`Option` s, checks an option id, and draws a random legal option.
 
-
 A ``one`` option's id is its item's id, or ``none`` to decline. A ``subset`` option's id joins
 its items' ids by ``+`` in offered order; ``none`` is the empty subset.
 """
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
     from rulekit.engine.state import ChoiceEvent, Reason, Refusal, Spec
 
 NONE_ID = "none"
-_INTS = {int}
 ENUMERATION_LIMIT = 100_000
 
 
@@ -44,9 +42,7 @@ class Option:
         self.value = value
         self._label = label
         self._labeler = labeler
-        # The mark of the Decision that vouches for it (the Decision would make a cycle).
-
-        self.made_by = made_by
+        self.made_by = made_by  # the spec of the Decision that vouches for it (not a cycle)
 
     @property
     def label(self) -> str:
@@ -83,17 +79,13 @@ def item_ids(items: list[object]) -> list[str]:
     return ids
 
 
-def choice_event(role: str, option_id: str, value: object, round_: int) -> ChoiceEvent:
-    """The log event of ``role``'s answer, seen by ``role`` only."""
-    return {"e": "choice", "to": role, "player": role, "option": option_id,
-            "value": list(value) if value.__class__ is list else value, "round": round_}
-
-
-def logged_choice_event(role: str, option_id: str, value: object, round_: int) -> ChoiceEvent:
-    """:func:`choice_event`, read-only, as a logged game keeps it."""
+def choice_event(role: str, option_id: str, value: object, round_: int,
+                 logged: bool) -> ChoiceEvent:
+    """The log event of ``role``'s answer, seen by ``role`` only; read-only if ``logged``."""
+    kept = freeze(value) if logged else list(value) if value.__class__ is list else value
     event: ChoiceEvent = {"e": "choice", "to": role, "player": role, "option": option_id,
-                          "value": freeze(value), "round": round_}
-    return read_only(event)
+                          "value": kept, "round": round_}
+    return read_only(event) if logged else event
 
 
 def option_ids(items: list[object], plain_ids: frozenset[str]) -> list[str]:
@@ -103,30 +95,16 @@ def option_ids(items: list[object], plain_ids: frozenset[str]) -> list[str]:
     return item_ids(items)
 
 
-def option_id(items: list[object], index: int, plain_ids: frozenset[str]) -> str:
-    """``option_ids(items, plain_ids)[index]``, often without the other items' ids."""
-    if len(set(items)) == len(items):
-        item = items[index]
-        if item.__class__ is str:
-            if plain_ids.issuperset(items):
-                return item
-        elif item.__class__ is int and set(map(type, items)) == _INTS:
-            return str(item)
-    return item_ids(items)[index]
-
-
 class Decision:
     """A decision one player must take, read from a spec."""
 
-    __slots__ = ("_explain", "_ids", "_index_cache", "_labeler", "_options", "extras",
-                 "items", "kind", "mark", "player", "prompt", "spec")
+    __slots__ = ("_explain", "_index_cache", "_labeler", "_options", "extras", "ids", "items",
+                 "kind", "player", "prompt", "spec")
 
     def __init__(self, spec: Spec, labeler: Callable[[object], str],
                  extras: list[tuple[str, str]] | None = None,
                  explain: Callable[[Reason], str] | None = None) -> None:
-        self.spec = spec
-        # Marks the options it makes (Option.made_by). A waiting spec does not change.
-        self.mark: object = spec
+        self.spec = spec  # marks the options it makes (Option.made_by): it does not change
         self._explain = explain
         self.player: str = spec["player"]
         self.kind: str = spec["kind"]
@@ -135,11 +113,11 @@ class Decision:
         labels = spec.get("labels")
         self._labeler = labeler if explain is None or labels is None else \
             _PackLabels(self.items, labels, explain, labeler)
-        self._ids: list[str] = spec.get("ids") or item_ids(self.items)
+        self.ids: list[str] = spec.get("ids") or item_ids(self.items)  # of the items, in order
         self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
         # Anytime actions offered with this decision: (option id '!name', label).
-        self.extras = [Option(i, label, None, None, self.mark) for i, label in extras] \
+        self.extras = [Option(i, label, None, None, self.spec) for i, label in extras] \
             if extras else []
 
     def copy(self) -> Decision:
@@ -158,7 +136,7 @@ class Decision:
     @property
     def _index(self) -> dict[str, int]:
         if self._index_cache is None:
-            self._index_cache = {item_id: i for i, item_id in enumerate(self._ids)}
+            self._index_cache = {item_id: i for i, item_id in enumerate(self.ids)}
         return self._index_cache
 
     def __repr__(self) -> str:
@@ -188,8 +166,8 @@ class Decision:
         if self.kind == "one":
             if self.optional:
                 yield Option(NONE_ID, "(none)", None)
-            for item_id, item in zip(self._ids, self.items, strict=True):
-                yield Option(item_id, None, item, self._labeler, self.mark)
+            for item_id, item in zip(self.ids, self.items, strict=True):
+                yield Option(item_id, None, item, self._labeler, self.spec)
             return
         n = len(self.items)
         produced = 0
@@ -199,7 +177,7 @@ class Decision:
                     produced += 1
                     if produced > ENUMERATION_LIMIT:
                         return
-                    yield self._subset_option(list(combo))
+                    yield self.subset_option(combo)
 
     def groups_ok(self, indexes: Sequence[int]) -> bool:
         """Whether the items at ``indexes`` keep every 'at most' rule of the choice."""
@@ -208,12 +186,13 @@ class Decision:
                 return False
         return True
 
-    def _subset_option(self, indexes: list[int] | tuple[int, ...]) -> Option:
+    def subset_option(self, indexes: Sequence[int]) -> Option:
+        """The option of the items at ``indexes`` (increasing), known to be legal."""
         if not indexes:
-            return Option(NONE_ID, "(none)", [], None, self.mark)
-        items, ids = self.items, self._ids
+            return Option(NONE_ID, "(none)", [], None, self.spec)
+        items, ids = self.items, self.ids
         return Option("+".join([ids[i] for i in indexes]), None, [items[i] for i in indexes],
-                      self._labeler, self.mark)
+                      self._labeler, self.spec)
 
     def option(self, option_id: str) -> Option:
         """The option with this id.
@@ -224,15 +203,6 @@ class Decision:
         if isinstance(found, Option):
             return found
         raise IllegalActionError(found())
-
-    def subset_option(self, indexes: list[int]) -> Option:
-        """The option of the items at ``indexes`` (increasing), known to be legal."""
-        return self._subset_option(indexes)
-
-    @property
-    def ids(self) -> list[str]:
-        """The ids of the items, in their order."""
-        return self._ids
 
     @property
     def offered(self) -> KeysView[str]:
@@ -258,7 +228,7 @@ class Decision:
             return Option(NONE_ID, "(none)", None)
         i = self._index.get(option_id)
         if i is not None:
-            return Option(option_id, None, self.items[i], self._labeler, self.mark)
+            return Option(option_id, None, self.items[i], self._labeler, self.spec)
         return lambda: (self.refusal(option_id) or
                         f"'{option_id}' is not an option for {self.player}: {self.prompt}")
 
@@ -270,7 +240,7 @@ class Decision:
             return lambda: self.refusal(bad) or f"'{bad}' cannot be chosen here ({self.prompt})"
         indexes = sorted(index[part] for part in parts)
         why_not = self._subset_refusal(indexes)
-        return self._subset_option(indexes) if why_not is None else why_not
+        return self.subset_option(indexes) if why_not is None else why_not
 
     def _subset_refusal(self, indexes: list[int]) -> Callable[[], str] | None:
         """What writes why the items at ``indexes`` are not a legal answer, or None."""
@@ -289,9 +259,7 @@ class Decision:
     # ------------------------------------------------------------ why an answer is refused
 
     def _reason(self, why: Reason | None) -> str | None:
-        if why is None:
-            return None
-        return self._explain(why) if self._explain is not None else None
+        return None if why is None or self._explain is None else self._explain(why)
 
     def refused(self) -> list[Refusal]:
         """The candidates the choice's ``where ... else`` refused, with reasons.
@@ -306,11 +274,11 @@ class Decision:
         ``text`` is an id, a label or a unique label start, in any case.
         """
         refused = self.refused()
-        if not refused:
+        labels = [self._labeler(item) for item, _ in refused]
+        found = _matching(text, item_ids([item for item, _ in refused]), labels)
+        if not found or len({labels[i].lower() for i in found}) > 1:
             return None
-        found = _named(text, item_ids([item for item, _ in refused]),
-                       [self._labeler(item) for item, _ in refused])
-        return None if found is None else self._reason(refused[found][1])
+        return self._reason(refused[found[0]][1])
 
     def broken_rule(self, indexes: Sequence[int]) -> str | None:
         """The pack's reason for the first 'at most' rule ``indexes`` break."""
@@ -332,7 +300,6 @@ class Decision:
 
     def _find_by_label(self, text: str) -> Option:
         options = self.options()
-
         lowered = text.strip().lower()
         exact = [o for o in options if o.label.lower() == lowered]
         if len(exact) == 1:
@@ -352,28 +319,19 @@ class Decision:
             return self.option(NONE_ID)
         ids: list[str] = []
         for part in parts:
-            ids.append(self._ids[self._find_item(part, ids)])
+            ids.append(self.ids[self._find_item(part, ids)])
         return self.option("+".join(ids))
 
     def _find_item(self, part: str, taken: list[str]) -> int:
         """The position of the item ``part`` names, among the items not ``taken``."""
         labels = [self._labeler(item) for item in self.items]
-        free = [i for i in self._matching(part, labels) if self._ids[i] not in taken]
+        free = [i for i in _matching(part, self.ids, labels) if self.ids[i] not in taken]
         if not free:
             raise IllegalActionError(self.refusal(part) or f"no item matches '{part}'")
         if len({labels[i] for i in free}) > 1:
             names = ", ".join(labels[i] for i in free[:5])
             raise IllegalActionError(f"'{part}' matches several items: {names}")
         return free[0]
-
-    def _matching(self, part: str, labels: list[str]) -> list[int]:
-        """The items ``part`` names by id or label, else by label start."""
-        lowered = part.lower()
-        matches = [i for i, label in enumerate(labels)
-                   if self._ids[i].lower() == lowered or label.lower() == lowered]
-        return matches or [i for i, label in enumerate(labels)
-                           if label.lower().startswith(lowered)]
-
 
     def sample(self, rng: random.Random) -> Option:
         """A legal option drawn uniformly at random."""
@@ -384,25 +342,18 @@ class Decision:
             return pick(rng, self.options())
         if isinstance(drawn, int):
             if drawn < 0:
-                return Option(NONE_ID, "(none)", None, None, self.mark)
-            return Option(self._ids[drawn], None, self.items[drawn], self._labeler, self.mark)
-        return self._subset_option(drawn)
+                return Option(NONE_ID, "(none)", None, None, self.spec)
+            return Option(self.ids[drawn], None, self.items[drawn], self._labeler, self.spec)
+        return self.subset_option(drawn)
 
 
-def _named(text: str, ids: list[str], labels: list[str]) -> int | None:
-    """The position of what ``text`` names: by id, label or label start.
-
-    None if nothing matches, or several with different labels.
-    """
+def _matching(text: str, ids: list[str], labels: list[str]) -> list[int]:
+    """The positions ``text`` names by id or label, else by label start, in any case."""
     lowered = text.strip().lower()
-    lower_labels = [label.lower() for label in labels]
-    for matches in ([i for i, name in enumerate(ids) if name.lower() == lowered],
-                    [i for i, label in enumerate(lower_labels) if label == lowered],
-                    [i for i, label in enumerate(lower_labels)
-                     if lowered and label.startswith(lowered)]):
-        if matches and len({lower_labels[i] for i in matches}) == 1:
-            return matches[0]
-    return None
+    exact = [i for i, label in enumerate(labels)
+             if ids[i].lower() == lowered or label.lower() == lowered]
+    return exact or [i for i, label in enumerate(labels)
+                     if lowered and label.lower().startswith(lowered)]
 
 
 class _PackLabels:
@@ -410,7 +361,6 @@ class _PackLabels:
 
     Anything else, such as a refused candidate, is named by ``fallback``.
     """
-
 
     __slots__ = ("_explain", "_items", "_labels", "_texts", "fallback")
 

@@ -56,9 +56,6 @@ class FrozenDict(dict[str, Any]):
         return (dict, (dict(self),))
 
 
-EMPTY = FrozenList()
-
-
 def freeze(value: _T) -> _T:
     """A read-only copy of a plain-data value; a read-only value is its own.
 

@@ -9,21 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rulekit.engine import rng
-from rulekit.engine.decisions import Decision, Option, choice_event, logged_choice_event
+from rulekit.engine.decisions import Decision, Option, choice_event
 from rulekit.engine.frozen import thaw
 from rulekit.engine.helpers import as_text
 from rulekit.engine.hidden import Layout
 from rulekit.engine.observe import Observation, observe
-from rulekit.engine.state import (
-    ChoiceEvent,
-    Event,
-    LogEvent,
-    Reason,
-    Spec,
-    State,
-    copy_state,
-    read_only,
-)
+from rulekit.engine.state import Event, LogEvent, Reason, Spec, State, copy_state
 from rulekit.engine.vm import DEFAULT_STEP_BUDGET, Runtime
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.model.program import MAIN, LogField, Program
@@ -38,17 +29,12 @@ class Words:
     """How values are named to players: cards and roles by their names."""
 
     def __init__(self, card_labels: dict[str, str], role_names: dict[str, str]) -> None:
-        self.card_labels = card_labels
-        self.role_names = role_names
+        self.names = {**role_names, **card_labels}  # a card's label first
 
     def label(self, item: object) -> str:
         """The text shown for an item: a card, a role, a number..."""
         if isinstance(item, str):
-            if item in self.card_labels:
-                return self.card_labels[item]
-            if item in self.role_names:
-                return self.role_names[item]
-            return item
+            return self.names.get(item, item)
         if item is None:
             return "none"
         if isinstance(item, bool):
@@ -82,11 +68,11 @@ class Game:
         self.symbols = symbols
         self.program = program
         self.params = dict(params)
-        self.card_labels = card_labels
         self.step_budget = step_budget
         self.learned_file = learned_file  # the pack's file of learned weights, for the bots
         self.layout = Layout(symbols)  # where the cards and values are, and who sees them
         self.words = Words(card_labels, role_names)
+        self.label = self.words.label  # the text shown for an item: a card, a role, a number...
         words, reasons = self.words, program.reasons  # (no cycle through the game)
         program.say = lambda text, values: words.fill(reasons[text], values)
 
@@ -160,7 +146,8 @@ class Game:
                 if spec["player"] not in committed]
 
     def _decision(self, spec: Spec, state: State) -> Decision:
-        extras = self._extras(spec["player"], state) if self.program.anytime else None
+        extras = Runtime(self.program, state, self.step_budget).anytime_options(spec["player"]) \
+            if self.program.anytime else None
         return self.decision(spec, extras)
 
     def decision(self, spec: Spec, extras: list[tuple[str, str]] | None = None) -> Decision:
@@ -168,25 +155,15 @@ class Game:
         return Decision(spec, self.label, extras, self.explain)
 
     def decision_for(self, state: State, role: str) -> Decision | None:
-        for decision in self.pending(state):
-            if decision.player == role:
-                return decision
-        return None
+        return next((d for d in self.pending(state) if d.player == role), None)
 
     def _anytime(self, state: State, role: str, option: Option) -> State:
         """Run an anytime action, then ask the interrupted decision(s) again."""
-        decl = next(d for d, _ in self.program.anytime_by_role[role] if "!" + d.id == option.id)
         state["pending"] = []
         state["committed"] = {}
-        Runtime(self.program, state).interrupt(decl.procedure)
-        event: ChoiceEvent = {"e": "choice", "to": role, "player": role, "option": option.id,
-                              "label": decl.label, "round": state["round"]}
-        state["log"].append(event if "quiet" in state else read_only(event))
+        runtime = Runtime(self.program, state)
+        runtime.interrupt(runtime.took_anytime(role, option.id))
         return self.run(state)
-
-    def _extras(self, role: str, state: State) -> list[tuple[str, str]]:
-        """The anytime actions ``role`` may take now, as (option id, label)."""
-        return Runtime(self.program, state, self.step_budget).anytime_options(role)
 
     def apply(self, state: State, actions: Mapping[str, str | Option], *,
               in_place: bool = False) -> State:
@@ -210,13 +187,13 @@ class Game:
         if len(state["committed"]) < len(specs):
             return state
         locals_ = state["stack"][-1]["locals"]
-        event = choice_event if "quiet" in state else logged_choice_event
+        logged = "quiet" not in state
         for spec in state["pending"]:
             role = spec["player"]
             option = resolved.get(role) or self._decision(spec, state).option(
                 state["committed"][role])
             locals_[spec["slot"]] = option.value
-            state["log"].append(event(role, option.id, option.value, state["round"]))
+            state["log"].append(choice_event(role, option.id, option.value, state["round"], logged))
         state["pending"] = []
         state["committed"] = {}
         return self.run(state)
@@ -238,21 +215,13 @@ class Game:
 
     # ------------------------------------------------------------ what players see
 
-    def label(self, item: object) -> str:
-        """The text shown for an item of a choice: a card, a role, a number..."""
-        return self.words.label(item)
-
     def observe(self, state: State, role: str) -> Observation:
         """Everything ``role`` may know of ``state``, and nothing else."""
         return observe(self.pack_id, self.layout, state, role)
 
     def explain(self, why: Reason) -> str:
         """The text of a pack's reason for refusing an answer."""
-        return self._fill(self.program.reasons[why[0]], why[1])
-
-    def _fill(self, parts: list[str | LogField], values: list[object]) -> str:
-        """A log text with its fields filled in."""
-        return self.words.fill(parts, values)
+        return self.words.fill(self.program.reasons[why[0]], why[1])
 
     def format_event(self, event: Event) -> str:
         """The text of a log event, without a log line's ``**`` marks."""
@@ -269,7 +238,7 @@ class Game:
         return f"Game over: {name} wins. {event['reason']}".strip()
 
     def _log_text(self, event: LogEvent) -> str:
-        return self._fill(self.program.logs[event["at"]], event["args"])
+        return self.words.fill(self.program.logs[event["at"]], event["args"])
 
     def stands_out(self, event: Event) -> bool:
         """Whether a log line its pack wrote between ``**`` (``log "**...**"``)."""

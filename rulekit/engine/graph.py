@@ -37,7 +37,6 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
 
     between = {(a, b): edge for a, links in board.adjacency.items() for b, edge in reversed(links)}
     # The distances from each node met so far, on maps of at most CACHED_NODES nodes.
-
     known: dict[str, dict[str, int]] = {}
     cached = len(nodes) <= CACHED_NODES
 
@@ -60,15 +59,12 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
                 known[a] = seen
         return seen.get(b, -1)
 
-    def edge(a: str, b: str) -> str | None:
-        return between.get((a, b))
-
     return {
         "nodes": lambda: list(nodes),
         "edges": lambda: list(edges),
         "regions": lambda: list(regions),
         "neighbors": lambda node: list(neighbors.get(node, ())),
-        "edge": edge,
+        "edge": lambda a, b: between.get((a, b)),
         "edges_of": lambda node: list(touching.get(node, ())),
         "ends": lambda edge: [board.edges[edge]["from"], board.edges[edge]["to"]],
         "nodes_in": lambda region: list(members.get(region, ())),
@@ -79,8 +75,7 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
 def graph_walks(board: Board) -> dict[str, Any]:
     """Map built-ins for code that only walks their lists: tuples, never copies.
 
-    ``nodes``, ``edges`` and ``regions`` are tuples. ``neighbors``, ``edges_of`` and
-    ``nodes_in`` return tuples. A pack never changes its map.
+    A pack never changes its map, so the same tuples serve every call.
     """
     neighbors, touching, within = _tables(board)
     return {

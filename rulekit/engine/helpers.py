@@ -27,7 +27,7 @@ class BudgetExceeded(Exception):
     """Raised when a game runs past its step budget without a decision."""
 
 
-def _pile(key: str) -> str:
+def pile_name(key: str) -> str:
     """A pile's key as the pack writes it: ``hand.west`` is ``hand[west]``."""
     name, dot, index = key.partition(".")
     return f"{name}[{index}]" if dot else key
@@ -36,19 +36,12 @@ def _pile(key: str) -> str:
 def move(src: list[str], dst: list[str], value: str | list[str], bottom: bool, src_key: str
          ) -> list[str]:
     """Move a card or a list of cards onto (or under) ``dst``; return the cards moved."""
-    if value.__class__ is str and not bottom:  # one card to the top (the usual case)
-        try:
-            src.remove(value)
-        except ValueError:
-            raise LookupError(f"card '{value}' is not in zone '{_pile(src_key)}'") from None
-        dst.append(value)
-        return [value]
-    cards = [value] if isinstance(value, str) else list(value)
+    cards = [value] if value.__class__ is str else list(value)
     for card in cards:
         try:
             src.remove(card)
         except ValueError:
-            raise LookupError(f"card '{card}' is not in zone '{_pile(src_key)}'") from None
+            raise LookupError(f"card '{card}' is not in zone '{pile_name(src_key)}'") from None
         if bottom:
             dst.insert(0, card)
         else:
@@ -77,10 +70,6 @@ def draw(src: list[str], dst: list[str], count: int) -> list[str]:
 
     Return them in the order they were drawn.
     """
-    if count == 1 and src:  # one card (the usual case), in short
-        card = src.pop()
-        dst.append(card)
-        return [card]
     k = min(count, len(src))
     if k <= 0:
         return []
@@ -117,8 +106,7 @@ def no_item(key: str) -> None:
 def missing(key: object) -> str:
     """The message for a pile or value that does not exist, as the pack writes it."""
     if isinstance(key, str) and "." in key:  # the key of one pile: its name and index
-        name, _, index = key.partition(".")
-        return f"{name}[{index}] does not exist"
+        return f"{pile_name(key)} does not exist"
     return f"no such item: {key!r}"
 
 

@@ -13,16 +13,10 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from rulekit.engine.decisions import (
-    NONE_ID,
-    Decision,
-    Option,
-    choice_event,
-    logged_choice_event,
-    option_ids,
-)
+from rulekit.engine.decisions import NONE_ID, Decision, Option, choice_event, option_ids
 from rulekit.engine.draws import RandomChooser, draw_one, draw_subset, pick, random_answer
-from rulekit.engine.state import ChoiceEvent, Rule, Spec, State, read_only
+from rulekit.engine.helpers import call
+from rulekit.engine.state import Rule, Spec, State
 from rulekit.engine.vm import Runtime
 from rulekit.model.program import CONTINUE, Locals
 
@@ -82,7 +76,10 @@ class PlayoutRuntime(Runtime):
         self.round_first = 0
 
     def count(self, decisions: int) -> None:
-        """Count decisions about to be taken; stop a round that asked too many."""
+        """Count decisions about to be taken; stop a round that asked too many.
+
+        The step budget starts again: it counts the steps between decisions.
+        """
         round_ = self.state["round"]
         if round_ != self.round_seen:
             self.round_seen, self.round_first = round_, self.decisions
@@ -90,6 +87,8 @@ class PlayoutRuntime(Runtime):
         if reason is not None:
             raise Capped(reason)
         self.decisions += decisions
+        self.spent += self.budget - self.ticks
+        self.ticks = self.budget
 
     def anytime_options(self, role: str) -> list[tuple[str, str]]:
         """As :meth:`Runtime.anytime_options`, the conditions kept until what they read changes."""
@@ -150,21 +149,15 @@ class PlayoutRuntime(Runtime):
         extras = () if self.held.get(role) == [] or role not in self.anytime_by_role \
             else [option for option, _ in self.anytime_options(role)]
         self.count(1)
-        self.spent += self.budget - self.ticks  # the budget counts steps between decisions
-        self.ticks = self.budget
         drawn = draw_one(rng, n, optional, extras)
         if isinstance(drawn, str):  # an anytime action: then the choice is asked again
-            self.run_anytime(self._anytime(role, drawn))
+            self.run_anytime(self.took_anytime(role, drawn))
             self.answer(locals_, [make])
             return
         value = locals_[slot] = items[drawn] if drawn >= 0 else None
-        if self.told is not None:
-            self.told(role, value, self.state["round"])
-        if self.record:
-            option_id = option_ids(items, self.program.plain_ids)[drawn] if drawn >= 0 \
-                else NONE_ID
-            event = logged_choice_event if self.logging else choice_event
-            self.log.append(event(role, option_id, value, self.state["round"]))
+        option_id = "" if not self.record else NONE_ID if drawn < 0 else \
+            option_ids(items, self.program.plain_ids)[drawn]
+        self._answered(role, option_id, value)
 
     def choose_subsets(self, locals_: Locals, choices: tuple[Subset, ...],
                        makers: list[SpecMaker]) -> None:
@@ -180,8 +173,6 @@ class PlayoutRuntime(Runtime):
             self.answer(locals_, makers)
             return
         self.count(len(choices))
-        self.spent += self.budget - self.ticks  # the budget counts steps between decisions
-        self.ticks = self.budget
         for index, (slot, items, role, least, most, rules) in enumerate(choices):
             rng = rngs[role]
             positions = draw_subset(rng, len(items), least, most, rules)
@@ -190,25 +181,20 @@ class PlayoutRuntime(Runtime):
                 option_id, value = option.id, option.value
             else:
                 value = [items[i] for i in positions]
-                if self.record:
+                option_id = NONE_ID
+                if self.record and positions:
                     ids = option_ids(items, self.program.plain_ids)
-                    option_id = "+".join([ids[i] for i in positions]) or NONE_ID
+                    option_id = "+".join([ids[i] for i in positions])
             locals_[slot] = value
-            if self.told is not None:
-                self.told(role, value, self.state["round"])
-            if self.record:
-                event = logged_choice_event if self.logging else choice_event
-                self.log.append(event(role, option_id, value, self.state["round"]))
+            self._answered(role, option_id if self.record else "", value)
 
     def run_blocks(self, name: str, args: Locals) -> None:
         """Run procedure ``name`` block by block, called from a procedure run whole.
 
         This is how a procedure runs when an anytime action may send it back before a choice.
         """
-        args.extend([None] * (self.program.procs[name].nslots - len(args)))
-        depth = len(self.stack)
-        self.stack.append({"proc": name, "pc": 0, "locals": args})
-        self.run(floor=depth)
+        call(self, name, args)
+        self.run(floor=len(self.stack) - 1)
 
     def run_anytime(self, procedure: str) -> None:
         """Run an anytime action's procedure, on a frame of its own.
@@ -236,15 +222,13 @@ class PlayoutRuntime(Runtime):
             watch, self.watch = self.watch, None
             watch(state, waiting)
         if state["round"] > self.last_round:
-            self._leave_pending(waiting)
+            self.wait_for(waiting)
             raise Capped(f"stopped after {self.last_round} rounds")
         try:
             self.count(len(waiting))
         except Capped:
-            self._leave_pending(waiting)
+            self.wait_for(waiting)
             raise
-        self.spent += self.budget - self.ticks  # the budget counts steps between decisions
-        self.ticks = self.budget
         choosers = self.choosers
         answers = []
         for spec in waiting:  # every player answers; the first anytime action taken wins
@@ -255,16 +239,19 @@ class PlayoutRuntime(Runtime):
                 answers.append(self._asked(spec, chooser))
         for spec, (option_id, _) in zip(waiting, answers, strict=True):
             if option_id[:1] == "!":
-                return self._anytime(spec["player"], option_id)
-        event = logged_choice_event if self.logging else choice_event
-        told = self.told
+                return self.took_anytime(spec["player"], option_id)
         for spec, (option_id, value) in zip(waiting, answers, strict=True):
             locals_[spec["slot"]] = value
-            if told is not None:
-                told(spec["player"], value, state["round"])
-            if option_id:
-                self.log.append(event(spec["player"], option_id, value, state["round"]))
+            self._answered(spec["player"], option_id, value)
         return None
+
+    def _answered(self, role: str, option_id: str, value: object) -> None:
+        """Tell ``told`` of an answer; log it unless its option id is left empty."""
+        if self.told is not None:
+            self.told(role, value, self.state["round"])
+        if option_id:
+            self.log.append(choice_event(role, option_id, value, self.state["round"],
+                                         self.logging))
 
     def _drawn(self, spec: Spec, rng: random.Random) -> tuple[str, object]:
         """A random seat's answer, drawn from the spec: (option id, value).
@@ -298,27 +285,11 @@ class PlayoutRuntime(Runtime):
         extras = self.anytime_options(spec["player"]) if self.program.anytime else []
         decision = self.game.decision(spec, extras)
         answer = chooser(decision)
-        if isinstance(answer, Option) and answer.made_by is decision.mark:
+        if isinstance(answer, Option) and answer.made_by is decision.spec:
             option = answer
         else:
             option = decision.option(answer.id if isinstance(answer, Option) else answer)
         return option.id, option.value
-
-    def _anytime(self, role: str, option_id: str) -> str:
-        """Record an anytime action taken; return its procedure."""
-        decl = next(d for d, _ in self.anytime_by_role[role] if "!" + d.id == option_id)
-        event: ChoiceEvent = {"e": "choice", "to": role, "player": role,
-                              "option": option_id, "label": decl.label,
-                              "round": self.state["round"]}
-        self.log.append(read_only(event) if self.logging else event)
-        return decl.procedure
-
-    def _leave_pending(self, specs: list[Spec]) -> None:
-        """Stop at the round limit, leaving ``specs`` pending."""
-        for spec in specs:
-            spec["ids"] = option_ids(spec["items"], self.program.plain_ids)
-        self.state["pending"] = specs
-        self.state["committed"] = {}
 
 
 def _surely_open(choices: tuple[Subset, ...], rngs: Mapping[str, random.Random]) -> bool:
@@ -328,11 +299,9 @@ def _surely_open(choices: tuple[Subset, ...], rngs: Mapping[str, random.Random])
     """
     players = set()
     for _, items, role, least, most, rules in choices:
-        if role not in rngs or not items or least > 0 or most <= 0 or role in players:
+        if (role not in rngs or not items or least > 0 or most <= 0 or role in players
+                or any(limit <= 0 for limit, _ in rules)):
             return False
-        for limit, _ in rules:
-            if limit <= 0:
-                return False
         players.add(role)
     return True
 

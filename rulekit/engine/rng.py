@@ -27,9 +27,7 @@ def mix(value: int) -> int:
     return z ^ (z >> 31)
 
 
-@cache
-def _factorial(n: int) -> int:
-    return math.factorial(n)
+_factorial = cache(math.factorial)
 
 
 def shuffle(state: int, items: list[_T]) -> int:
@@ -48,7 +46,7 @@ def shuffle(state: int, items: list[_T]) -> int:
         got = 0
         while got < bits:
             state = z = (state + GOLDEN) & MASK
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK  # _out(state)
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK  # as mix() mixes
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
             x = (x << 64) | z ^ (z >> 31)
             got += 64
@@ -83,13 +81,6 @@ def _digit_blocks(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
     if positions:
         blocks.append((product, tuple(positions)))
     return tuple(blocks)
-
-
-def _out(state: int) -> int:
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return z ^ (z >> 31)
 
 
 def derive(seed: int, index: int) -> int:

@@ -45,8 +45,6 @@ class Spec(TypedDict):
     at_most_why: NotRequired[list[Reason | None]]
 
 
-
-
 class LogEvent(TypedDict):
     """A ``log`` line: its text id and its field values."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from rulekit.engine import rng
 from rulekit.engine.decisions import option_ids
 from rulekit.engine.helpers import BudgetExceeded, EndRound, StopGame, end_round, missing
-from rulekit.engine.state import EndEvent, Event, Spec, State, read_only
+from rulekit.engine.state import ChoiceEvent, EndEvent, Event, Spec, State, read_only
 from rulekit.errors import GameRuntimeError, Location
 from rulekit.model.program import (
     CONTINUE,
@@ -78,12 +78,15 @@ class Runtime:
         waiting = self.open(specs, self.stack[-1]["locals"])
         if not waiting:
             return CONTINUE
-        plain_ids = self.program.plain_ids
-        for spec in waiting:
-            spec["ids"] = option_ids(spec["items"], plain_ids)
-        self.state["pending"] = waiting
-        self.state["committed"] = {}
+        self.wait_for(waiting)
         return SUSPEND
+
+    def wait_for(self, specs: list[Spec]) -> None:
+        """Leave ``specs`` pending, each with its option ids."""
+        for spec in specs:
+            spec["ids"] = option_ids(spec["items"], self.program.plain_ids)
+        self.state["pending"] = specs
+        self.state["committed"] = {}
 
     def open(self, specs: list[Spec], locals_: Locals) -> list[Spec]:
         """Write the forced answers of ``specs`` into ``locals_``; return the others.
@@ -114,6 +117,14 @@ class Runtime:
         step_back(self.program, stack[-1])
         stack.append(self.action_frame(procedure))
 
+    def took_anytime(self, role: str, option_id: str) -> str:
+        """Log an anytime action taken; return its procedure."""
+        decl = next(d for d, _ in self.anytime_by_role[role] if "!" + d.id == option_id)
+        event: ChoiceEvent = {"e": "choice", "to": role, "player": role, "option": option_id,
+                              "label": decl.label, "round": self.state["round"]}
+        self.log.append(read_only(event) if self.logging else event)
+        return decl.procedure
+
     def action_frame(self, procedure: str) -> Frame:
         """A new frame for an anytime action's procedure; a card's gets its card and role."""
         program = self.program
@@ -138,14 +149,9 @@ class Runtime:
         if not actions:
             return []
         running = {frame["proc"] for frame in self.stack}
-        found: list[tuple[str, str]] = []
-        for decl, when in actions:
-            if decl.procedure in running:
-                continue
-            if when is not None and not self.evaluate(when, decl.location):
-                continue
-            found.append(("!" + decl.id, decl.label))
-        return found
+        return [("!" + decl.id, decl.label) for decl, when in actions
+                if decl.procedure not in running
+                and (when is None or self.evaluate(when, decl.location))]
 
     def evaluate(self, fn: ExprFn, location: Location | None) -> object:
         """The value of a compiled expression; failures are located GameRuntimeErrors."""

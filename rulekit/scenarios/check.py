@@ -6,20 +6,15 @@ What a scenario names must exist, its ``params`` fit, its ``expect`` code check.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 
 from rulekit.engine.state import Value
 from rulekit.errors import PackError, PackErrors, ScenarioError, did_you_mean
-from rulekit.lang.checker import Checker
-from rulekit.lang.parser import parse_expression
 from rulekit.model.symbols import VarDecl
 from rulekit.pack.loader import LoadedPack
 from rulekit.pack.params import outside
 from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
-from rulekit.scenarios.seen import view_problems
-from rulekit.source.snippet import Snippet
+from rulekit.scenarios.seen import REFERENCE_KINDS, view_problems
 
-_REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
 MAX_REPORTED = 100  # mistakes of a pack's scenarios reported at most (each may look for a hint)
 
 
@@ -64,8 +59,7 @@ class _ScenarioCheck:
     def error(self, message: str, path: tuple[str | int, ...], hint: str | None = None,
               key: bool = False) -> None:
         """Keep a mistake at ``path`` of the scenario, or its key."""
-        full = (*self.scenario.path, *path)
-        where = self.scenario.doc.key_location(full) if key else self.scenario.doc.location(full)
+        where = self.scenario.key_at(*path) if key else self.scenario.at(*path)
         self._keep(ScenarioError(message, where, hint))
 
     def _keep(self, *errors: PackError) -> None:
@@ -142,13 +136,10 @@ class _ScenarioCheck:
         kind = var.type
         if isinstance(value, list) and kind not in ("list", "any"):
             self.error(f"'{ref}' holds a value of type {kind}, not a list", ("variables", ref))
-        elif kind in _REFERENCE_KINDS and isinstance(value, str):
+        elif kind in REFERENCE_KINDS and isinstance(value, str):
             self._component(ref, kind, value)
-        elif kind == "int" and isinstance(value, int) and not isinstance(value, bool):
-            self._bounded(ref, var, value)
-
-    def _bounded(self, ref: str, var: VarDecl, value: int) -> None:
-        if outside(value, var.minimum, var.maximum):
+        elif (kind == "int" and isinstance(value, int) and not isinstance(value, bool)
+              and outside(value, var.minimum, var.maximum)):
             self.error(f"{value} is outside the bounds of '{ref}' ({var.minimum} to "
                        f"{var.maximum})", ("variables", ref))
 
@@ -176,16 +167,12 @@ class _ScenarioCheck:
                        key=key)
 
     def _expect(self) -> None:
-        doc, base = self.scenario.doc, self.scenario.path
-        for i, text in enumerate(self.scenario.expect):
-            snippet = Snippet(str(text), partial(doc.text_location, (*base, "expect", i)))
+        for i in range(len(self.scenario.expect)):
             try:
-                expr = parse_expression(snippet)
+                _, checker = self.scenario.expectation(i, self.game)
             except PackError as exc:
                 self._keep(exc)
                 continue
-            checker = Checker(self.symbols, snippet, context="expect")
-            checker.check_expr(expr, "bool")
             self._keep(*checker.errors)
 
     def _covers(self) -> None:

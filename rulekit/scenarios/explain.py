@@ -59,15 +59,23 @@ def expr_text(expr: n.Expr) -> str:
 
 
 def _text(expr: n.Expr) -> tuple[str, int]:
-    if isinstance(expr, n.Unary):
-        return _unary_text(expr)
-    if isinstance(expr, n.Binary):
-        return _binary_text(expr)
-    if isinstance(expr, n.Attr | n.Index | n.Call):
-        return _postfix_text(expr), _POSTFIX
-    if isinstance(expr, n.Conditional):  # the loosest of all: wrapped wherever it stands
-        return (f"{_wrap(expr.then, 1)} if {_wrap(expr.test, 1)} else "
-                f"{expr_text(expr.otherwise)}"), 0
+    """The text of ``expr``, and how tightly it binds (a level of :data:`_PRECEDENCE`)."""
+    match expr:
+        case n.Unary(op="not"):
+            return f"not {_wrap(expr.operand, 3)}", 3
+        case n.Unary():
+            return f"-{_wrap(expr.operand, _UNARY)}", _UNARY
+        case n.Binary():
+            return _binary_text(expr)
+        case n.Attr():
+            return f"{_wrap(expr.obj, _POSTFIX)}.{expr.attr}", _POSTFIX
+        case n.Index():
+            return f"{_wrap(expr.obj, _POSTFIX)}[{expr_text(expr.index)}]", _POSTFIX
+        case n.Call():
+            return f"{expr.func}({', '.join(expr_text(a) for a in expr.args)})", _POSTFIX
+        case n.Conditional():  # the loosest of all: wrapped wherever it stands
+            return (f"{_wrap(expr.then, 1)} if {_wrap(expr.test, 1)} else "
+                    f"{expr_text(expr.otherwise)}"), 0
     return _atom_text(expr), _ATOM
 
 
@@ -86,20 +94,6 @@ def _atom_text(expr: n.Expr) -> str:
             return (f"[{expr_text(expr.element)} for {expr.var} in "
                     f"{expr_text(expr.iterable)}{cond}]")
     return "..."
-
-
-def _postfix_text(expr: n.Attr | n.Index | n.Call) -> str:
-    if isinstance(expr, n.Attr):
-        return f"{_wrap(expr.obj, _POSTFIX)}.{expr.attr}"
-    if isinstance(expr, n.Index):
-        return f"{_wrap(expr.obj, _POSTFIX)}[{expr_text(expr.index)}]"
-    return f"{expr.func}({', '.join(expr_text(a) for a in expr.args)})"
-
-
-def _unary_text(expr: n.Unary) -> tuple[str, int]:
-    if expr.op == "not":
-        return f"not {_wrap(expr.operand, 3)}", 3
-    return f"-{_wrap(expr.operand, _UNARY)}", _UNARY
 
 
 def _binary_text(expr: n.Binary) -> tuple[str, int]:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from rulekit.engine.game import Game
 from rulekit.engine.state import Value
 from rulekit.errors import Location, PackError, PackErrors, ScenarioError, did_you_mean
+from rulekit.lang import nodes as n
+from rulekit.lang.checker import Checker
+from rulekit.lang.parser import parse_expression
 from rulekit.limits import (
     MAX_CHECK_STEPS,
     MAX_EXPECT_CHARS,
@@ -26,8 +29,7 @@ from rulekit.model.symbols import VarDecl, ZoneDecl, describe_per
 from rulekit.pack.loader import display_path
 from rulekit.source.document import YamlDocument, load_yaml
 from rulekit.source.schema import validate_document
-
-_REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\[([A-Za-z0-9_][A-Za-z0-9_-]*)\])?$")
+from rulekit.source.snippet import Snippet
 
 
 @dataclass
@@ -77,17 +79,16 @@ class Scenario:
     def expect(self) -> list[str]:
         return self.data.get("expect") or []
 
-    @property
-    def sees(self) -> dict[str, dict[str, object]]:
-        """By role, what it sees of zones and variables."""
-        return self.data.get("sees") or {}
+    def expectation(self, i: int, game: Game) -> tuple[n.Expr, Checker]:
+        """``expect`` line ``i`` parsed and type-checked; a PackError if it does not parse."""
+        snippet = Snippet(str(self.expect[i]),
+                          partial(self.doc.text_location, (*self.path, "expect", i)))
+        expr = parse_expression(snippet)
+        checker = Checker(game.symbols, snippet, context="expect")
+        checker.check_expr(expr, "bool")
+        return expr, checker
 
-    @property
-    def never_sees(self) -> dict[str, list[str]]:
-        """By role, the ids it must never see."""
-        return self.data.get("never_sees") or {}
-
-    def views(self, section: str) -> dict[str, object]:
+    def views(self, section: str) -> dict[str, Any]:
         """A section of view assertions (``sees``, ``log_for``...), by role."""
         return self.data.get(section) or {}
 
@@ -219,12 +220,13 @@ def _read(path: Path, errors: list[PackError]) -> list[Scenario]:
 
 def reference(game: Game, scenario: Scenario, path: tuple[str | int, ...], ref: str,
               kind: str) -> str:
-    """The state key of the zone or variable ``ref`` at ``path`` (``hand[east]``), or a Failure."""
+    """The state key of the zone or variable ``ref`` at ``path`` (``hand[east]``), or a Failure.
+
+    The schema has checked the form of ``ref``: a name, then an index in brackets if any.
+    """
     where = scenario.key_at(*path)
-    match = _REF.match(ref)
-    if match is None:
-        raise Failure(f"bad {kind} reference '{ref}'", where)
-    name, index = match.group(1), match.group(2)
+    name, bracket, index_text = ref.removesuffix("]").partition("[")
+    index = index_text if bracket else None
     table: Mapping[str, ZoneDecl | VarDecl] = \
         game.symbols.zones if kind == "zone" else game.symbols.variables
     if name not in table:
@@ -232,7 +234,7 @@ def reference(game: Game, scenario: Scenario, path: tuple[str | int, ...], ref: 
     problem = _index_problem(game, kind, name, table[name].per, index)
     if problem is not None:
         raise Failure(problem, where)
-    return str(name) if index is None else zone_key(name, index)
+    return name if index is None else zone_key(name, index)
 
 
 def _index_problem(game: Game, kind: str, name: str, per: str | int | None,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 
 from rulekit.engine.decisions import Decision
@@ -19,18 +18,14 @@ from rulekit.errors import (
     PackError,
     RulekitError,
     ScenarioError,
-    did_you_mean,
 )
 from rulekit.lang import nodes as n
-from rulekit.lang.checker import Checker
 from rulekit.lang.compiler import Compiler
-from rulekit.lang.parser import parse_expression
 from rulekit.pack.loader import LoadedPack, load_pack
 from rulekit.pack.params import outside
 from rulekit.scenarios.explain import explain
-from rulekit.scenarios.file import CheckBudget, Failure, Scenario, load_scenarios, reference
+from rulekit.scenarios.file import CheckBudget, Failure, Scenario, hinted, load_scenarios, reference
 from rulekit.scenarios.seen import check_views
-from rulekit.source.snippet import Snippet
 
 
 @dataclass
@@ -128,7 +123,10 @@ class ScenarioRunner:
         expect_error = scenario.data.get("expect_error")
         try:
             game = self.game_for(scenario.params)
-            state = self._play(game, scenario, self._setup(game, scenario), result)
+            state = self._setup(game, scenario)
+            for i, step in enumerate(scenario.play):
+                state = _step(game, scenario, state, i, step)
+                result.decisions += 1
         except Failure as failure:
             return result.failing(failure)
         except RulekitError as exc:
@@ -157,13 +155,6 @@ class ScenarioRunner:
         for ref, value in scenario.variables.items():
             _set_variable(game, scenario, state, ref, value)
         return game.run(state)
-
-    def _play(self, game: Game, scenario: Scenario, state: State,
-              result: ScenarioResult) -> State:
-        for i, step in enumerate(scenario.play):
-            state = _step(game, scenario, state, i, step)
-            result.decisions += 1
-        return state
 
     def _check(self, game: Game, scenario: Scenario, state: State) -> None:
         for i, text in enumerate(scenario.expect):
@@ -216,8 +207,7 @@ def _listed_cards(game: Game, scenario: Scenario, zones: Mapping[str, list[str]]
     for ref, cards in zones.items():
         for i, card in enumerate(cards):
             if card not in game.symbols.cards:
-                hint = did_you_mean(card, game.symbols.cards)
-                raise Failure(f"unknown card '{card}'" + (f"; {hint}" if hint else ""),
+                raise Failure(hinted(f"unknown card '{card}'", card, game.symbols.cards),
                               scenario.at("zones", ref, i))
             if card in listed:
                 raise Failure(f"card '{card}' is listed twice", scenario.at("zones", ref, i))
@@ -270,13 +260,10 @@ def _check_expectation(game: Game, scenario: Scenario, state: State, i: int, tex
     """Check one ``expect`` line, its steps counted against ``budget``."""
     path = (*scenario.path, "expect", i)
     doc = scenario.doc
-    snippet = Snippet(text, partial(doc.text_location, path))
     try:
-        expr = parse_expression(snippet)
+        expr, checker = scenario.expectation(i, game)
     except PackError as exc:
         raise Failure(exc.message, exc.location) from None
-    checker = Checker(game.symbols, snippet, context="expect")
-    checker.check_expr(expr, "bool")
     if checker.errors:
         first = checker.errors[0]
         raise Failure(first.message + (f" ({first.hint})" if first.hint else ""),

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
-from rulekit.engine.decisions import Decision, item_ids
+from rulekit.engine.decisions import Decision
 from rulekit.engine.game import Game, State
+from rulekit.engine.helpers import pile_name
 from rulekit.engine.observe import Observation
 from rulekit.errors import Location
 from rulekit.model.symbols import Symbols
@@ -17,7 +18,7 @@ from rulekit.scenarios.explain import show_value
 from rulekit.scenarios.file import CheckBudget, Failure, Scenario, hinted, reference
 
 HIDDEN = "hidden"
-ASKED, NOT_ASKED = "asked", "not asked"
+NOT_ASKED = "not asked"
 REFERENCE_KINDS = ("card", "node", "edge", "region", "role")
 LAST_LINES = 6  # lines of a log quoted when an expected line is missing
 SECTIONS = ("sees", "never_sees", "log_for", "options_for")
@@ -39,11 +40,6 @@ class PileView(TypedDict):
     cards: NotRequired[list[str | None]]
 
 
-def view_problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
-    """Each unknown name that the view assertions use, found one at a time."""
-    return _problems(game, scenario)
-
-
 def check_views(game: Game, scenario: Scenario, state: State, budget: CheckBudget) -> None:
     """Raise a :class:`Failure` for the first false view assertion."""
     problem = next(view_problems(game, scenario), None)
@@ -62,12 +58,13 @@ def _kind(symbols: Symbols, ref: str) -> str:
     return "zone" if name in symbols.zones or name not in symbols.variables else "variable"
 
 
-def _problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
+def view_problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
+    """Each unknown name that the view assertions use, found one at a time."""
     yield from _role_problems(game.symbols, scenario)
-    for role, seen in scenario.sees.items():
+    for role, seen in scenario.views("sees").items():
         for ref, wanted in seen.items():
             yield from _seen_problems(game, scenario, ("sees", role, ref), wanted)
-    for role, ids in scenario.never_sees.items():
+    for role, ids in scenario.views("never_sees").items():
         yield from _never_seen_problems(game.symbols, scenario, role, ids)
 
 
@@ -176,50 +173,33 @@ def _check_zone(game: Game, scenario: Scenario, path: tuple[str, ...], role: str
     cards = pile.get("cards", [None] * count)
     seen: list[object] = [HIDDEN if card is None else card for card in reversed(cards)]
     what = f"{role} sees {path[-1]} as {_pile_text(seen, game.symbols)}"
-    tests = wanted if isinstance(wanted, dict) else {_zone_test(wanted): wanted}
+    plain = "count" if isinstance(wanted, int) else "cards"  # a count, or the cards
+    tests = wanted if isinstance(wanted, dict) else {plain: wanted}
     for test, value in tests.items():
-        problem = _ZONE_CHECKS[test](value, count, seen, game.symbols)
+        problem = _zone_problem(test, value, count, seen, game.symbols)
         if problem is not None:
             at = (*path, test) if isinstance(wanted, dict) else path
             raise Failure(f"{problem}: {what}", scenario.at(*at))
 
 
-def _zone_test(wanted: object) -> str:
-    """The test of a plain view of a zone: a count, or the cards."""
-    return "count" if isinstance(wanted, int) else "cards"
-
-
-def _zone_count(value: object, count: object, seen: list[object], symbols: Symbols
-                ) -> str | None:
-    return f"expected {value} card(s)" if count != value else None
-
-
-def _zone_cards(value: object, count: object, seen: list[object], symbols: Symbols
-                ) -> str | None:
-    if value == HIDDEN and any(card != HIDDEN for card in seen):
-        return "expected hidden"
-    if isinstance(value, list) and seen != value:
-        return f"expected {_pile_text(value, symbols)}"
-    return None
-
-
-def _zone_contains(value: object, count: object, seen: list[object], symbols: Symbols
-                   ) -> str | None:
+def _zone_problem(test: str, value: object, count: int, seen: list[object], symbols: Symbols
+                  ) -> str | None:
+    """What a pile seen as ``seen`` (top first) fails of one test, or None."""
+    if test == "count":
+        return f"expected {value} card(s)" if count != value else None
+    if test == "cards":
+        if value == HIDDEN and any(card != HIDDEN for card in seen):
+            return "expected hidden"
+        if isinstance(value, list) and seen != value:
+            return f"expected {_pile_text(value, symbols)}"
+        return None
     present = _hashable(seen)
-    missing = [card for card in _listed(value) if card not in present]
-    return f"expected {_pile_text(missing, symbols)} among the cards" if missing else None
-
-
-def _zone_not_contains(value: object, count: object, seen: list[object], symbols: Symbols
-                       ) -> str | None:
-    found = _hashable(seen)
-    present = [card for card in _listed(value) if card in found]
-    return f"expected no {_pile_text(present, symbols)}" if present else None
-
-
-_ZONE_CHECKS: dict[str, Callable[[object, object, list[object], Symbols], str | None]] = {
-    "count": _zone_count, "cards": _zone_cards, "contains": _zone_contains,
-    "not_contains": _zone_not_contains}
+    unwanted = test == "not_contains"
+    wrong_cards = [card for card in _listed(value) if (card in present) == unwanted]
+    if not wrong_cards:
+        return None
+    text = _pile_text(wrong_cards, symbols)
+    return f"expected no {text}" if unwanted else f"expected {text} among the cards"
 
 
 def _listed(value: object) -> list[object]:
@@ -286,10 +266,8 @@ def _check_never(game: Game, scenario: Scenario, state: State, role: str,
 def _strings(view: Observation) -> Iterator[tuple[str, str]]:
     for section, kind in (("zones", "zone"), ("vars", "variable")):
         for key, value in view[section].items():
-            name, _, index = key.partition(".")
-            shown = f"{name}[{index}]" if index else name
             for text in _texts(value):
-                yield text, f"{kind} {shown}"
+                yield text, f"{kind} {pile_name(key)}"
     for section, where in (("decisions", "its decision"), ("log", "its log"),
                            ("result", "the result")):
         for text in _texts(view[section]):
@@ -390,11 +368,7 @@ def _check_options(game: Game, scenario: Scenario, state: State, role: str,
         return
     if decision is None:
         raise Failure(f"expected {role} to be asked, but {role} has no decision to take", at)
-    _check_offered(scenario, role, _offered(game, decision), wanted, at)
-
-
-def _check_offered(scenario: Scenario, role: str, offered: list[tuple[str, str]],
-                   wanted: object, at: Location) -> None:
+    offered = _offered(game, decision)
     shown = f"{role} is offered " + ", ".join(
         ident if ident.lower() == label.lower() else f"{ident} ({label})"
         for ident, label in offered)
@@ -428,9 +402,8 @@ def _check_option_test(scenario: Scenario, role: str, known: set[str], test: str
 def _offered(game: Game, decision: Decision) -> list[tuple[str, str]]:
     """The id and label of each option; a choice of several items offers each item."""
     if decision.kind == "subset":
-        ids = decision.spec.get("ids") or item_ids(decision.items)
         items = [(ident, decision.item_label(item) or game.label(item))
-                 for ident, item in zip(ids, decision.items, strict=True)]
+                 for ident, item in zip(decision.ids, decision.items, strict=True)]
         return items + [(o.id, o.label) for o in decision.extras]
     return [(option.id, option.label) for option in decision.options()]
 
