@@ -463,14 +463,14 @@ record_strategy = st.builds(
 @given(st.lists(record_strategy, max_size=40), st.integers(1, 8), st.randoms())
 def test_tallies_merge_to_the_same_counts_in_any_split_and_order(
         records: list[GameRecord], parts: int, rng: Any) -> None:
-    whole = Tally({})
+    whole = Tally()
     for record in records:
         whole.add(record)
-    pieces = [Tally({}) for _ in range(parts)]
+    pieces = [Tally() for _ in range(parts)]
     for i, record in enumerate(records):
         pieces[i * parts // max(1, len(records))].add(record)
     rng.shuffle(pieces)
-    merged = Tally({})
+    merged = Tally()
     for piece in pieces:
         merged.merge(piece)
     assert merged == whole

@@ -5,6 +5,7 @@ Every figure comes from counts (``sim/traces``), so it is the same for any numbe
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from typing import TypedDict
 
 from rulekit.sim.result import ResultDict, SimulationResult
@@ -154,10 +155,9 @@ def tension(traces: Traces) -> TensionDict | None:
     """The tension figures, or None if no traced game had a winner."""
     if not traces.decided:
         return None
-    sides: dict[tuple[int, int], dict[int, int]] = {}
+    sides: defaultdict[tuple[int, int], Counter[int]] = defaultdict(Counter)
     for (round_, won, value), count in traces.positions.items():
-        side = sides.setdefault((round_, won), {})
-        side[value] = side.get(value, 0) + count
+        sides[round_, won][value] += count
     rounds = sorted({round_ for round_, _ in sides})
     changes = sum(k * n for k, n in traces.changes.items())
     return {

@@ -250,7 +250,7 @@ class InProcess(Pool):
 
 
 def _merged(parts: Iterable[Tally], progress: Progress | None) -> Tally:
-    tally = Tally({})
+    tally = Tally()
     for part in parts:
         tally.merge(part)
         if progress is not None:
