@@ -104,6 +104,11 @@ class Tally:
         return sum(length * count for length, count in self.lengths.items())
 
 
+def rate(count: int, games: int) -> float:
+    """``count`` as a share of ``games``; 0 without games."""
+    return count / games if games else 0.0
+
+
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion (95% by default); (0, 1) without trials."""
     if trials <= 0:
@@ -189,4 +194,4 @@ def _bins(lengths: Mapping[int, int]) -> list[tuple[int, int, int]]:
 
 
 __all__ = ["TOGETHER", "Z95", "GameRecord", "LengthDict", "LengthSummary", "Tally",
-           "end_label", "quantile", "wilson_interval"]
+           "end_label", "quantile", "rate", "wilson_interval"]

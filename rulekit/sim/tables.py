@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rulekit.sim.result import FirstMover, Initiative, Share, SimulationResult
+from rulekit.sim.stats import rate
 
 BAR_WIDTH = 30
 
@@ -29,16 +30,17 @@ def _number(value: float) -> str:
 
 
 def _rate(count: int, games: int) -> str:
-    return percent(count / games if games else 0.0)
+    return percent(rate(count, games))
 
 
-def _interval(ci: Sequence[float]) -> str:
+def interval(ci: Sequence[float]) -> str:
+    """A 95% interval as two percentages: ``34.7% - 40.6%``."""
     return f"{percent(ci[0])} - {percent(ci[1])}"
 
 
-def _rate_with_interval(rate: float, ci: Sequence[float]) -> str:
+def _rate_with_interval(share: float, ci: Sequence[float]) -> str:
     """A rate and its interval in one table cell: ``37.6% (34.7%-40.6%)``."""
-    return f"{percent(rate)} ({percent(ci[0])}-{percent(ci[1])})"
+    return f"{percent(share)} ({percent(ci[0])}-{percent(ci[1])})"
 
 
 def _pairs(values: Mapping[str, object]) -> str:
@@ -144,7 +146,7 @@ def _first_table(first: FirstMover) -> list[str]:
     lines = ["", f"{'first to decide':<{width}}  {'games':>7}  {'won':>6}  95% CI"]
     lines += [_share_line(role, stats["games"], stats["win_rate"], stats["ci95"], width)
               for role, stats in by_role.items()]
-    lines.append(f"the first to decide won {percent(first['rate'])} ({_interval(first['ci95'])})"
+    lines.append(f"the first to decide won {percent(first['rate'])} ({interval(first['ci95'])})"
                  f" of {first['games']} games")
     return lines
 
@@ -180,9 +182,9 @@ def _initiative_line(label: str, stats: Share, width: int) -> str:
     return _share_line(label, stats["games"], stats["win_rate"], stats["ci95"], width)
 
 
-def _share_line(label: str, games: int, rate: float, ci: Sequence[float], width: int) -> str:
+def _share_line(label: str, games: int, share: float, ci: Sequence[float], width: int) -> str:
     """A row of label, games, rate and 95% interval."""
-    return f"{label:<{width}}  {games:>7}  {percent(rate):>6}  {_interval(ci)}"
+    return f"{label:<{width}}  {games:>7}  {percent(share):>6}  {interval(ci)}"
 
 
 def _initiative_notes(held: Initiative) -> list[str]:
@@ -355,5 +357,5 @@ def _initiative_cells(result: SimulationResult, roles: Sequence[str]) -> list[ob
     return cells
 
 
-__all__ = ["csv_report", "header", "initiative_lines", "length_lines", "percent", "sweep_table",
-           "text_report"]
+__all__ = ["csv_report", "header", "initiative_lines", "interval", "length_lines", "percent",
+           "sweep_table", "text_report"]
