@@ -23,7 +23,7 @@ from rulekit.cli.progress import progress_bar
 from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack
 from rulekit.sim import execution
-from rulekit.sim.execution import DaskPool, PackSource, chunks, tapering_chunks
+from rulekit.sim.execution import DaskPool, PackSource, tapering_chunks
 from rulekit.sim.result import RUN_FIELDS
 from rulekit.sim.simulation import play_game, simulate, sweep
 from rulekit.sim.stats import GameRecord, LengthSummary, Tally, quantile
@@ -140,14 +140,6 @@ def test_simultaneous_first_decisions(duel_pack: Path) -> None:
 
 
 # -- pools ------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("games", "slots"), [(1, 2), (7, 3), (1000, 2), (100_000, 4)])
-def test_chunks_cover_every_game_once(games: int, slots: int) -> None:
-    ranges = chunks(games, slots, 20)
-    numbers = [i for start, stop in ranges for i in range(start, stop)]
-    assert numbers == list(range(games))
-    assert len(ranges) >= min(slots, games)
 
 
 @pytest.mark.parametrize(("games", "slots"), [(1, 2), (5, 2), (7, 3), (1000, 2), (100_000, 4)])
