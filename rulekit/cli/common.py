@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Protocol, TextIO
+from typing import Protocol
 
 PROG = "rulekit"
 
@@ -17,9 +17,9 @@ class Commands(Protocol):
         """Add the parser of the command ``name``."""
 
 
-def out(text: str = "", file: TextIO | None = None) -> None:
-    """Print ``text`` on standard output (or ``file``)."""
-    print(text, file=file if file is not None else sys.stdout)
+def out(text: str = "") -> None:
+    """Print ``text`` on standard output."""
+    print(text)
 
 
 def err(text: str) -> None:
