@@ -89,6 +89,3 @@ def _missing(games: int, runs: int, swept: bool, cards: bool, shaped: bool,
         missing.append("skill was not measured: give --skill-games N (a searching agent's "
                        "games are slow)")
     return missing
-
-
-__all__ = ["make_report"]

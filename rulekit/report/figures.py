@@ -190,7 +190,3 @@ def skill(strong: str, weak: str, matches: dict[str, SimulationResult],
                      "equal_strong": matches["equal_strong"].win_rate[role],
                      "gap": rate(won, mine.games) - equal})
     return {"strong": strong, "weak": weak, "games": matches["equal_weak"].games, "roles": rows}
-
-
-__all__ = ["CardRow", "ReportDict", "SkillDict", "SkillRow", "Spread", "TensionDict",
-           "TensionRound", "card_rows", "skill", "tension"]

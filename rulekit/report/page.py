@@ -160,6 +160,3 @@ def html_page(report: ReportDict) -> str:
 def write_report(report: ReportDict, path: Path) -> None:
     """Write the HTML page of ``report`` into ``path``, whole or not at all."""
     write_text_atomic(path, html_page(report))
-
-
-__all__ = ["html_page", "write_report"]

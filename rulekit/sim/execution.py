@@ -413,7 +413,3 @@ def open_pool(workers: int = 1, scheduler: str | None = None) -> Pool:
     if scheduler is not None:
         return DaskPool(scheduler, workers)
     return LocalProcesses(workers) if workers > 1 else InProcess()
-
-
-__all__ = ["AgentSpec", "DaskPool", "InProcess", "Job", "LocalProcesses", "PackSource", "Pool",
-           "agent_of", "holding", "open_pool", "prepared", "tapering_chunks"]

@@ -222,7 +222,3 @@ def _role_share(games: list[tuple[str, int]], role: str) -> Share:
 def _share(wins: int, games: int) -> Share:
     return {"games": games, "wins": wins, "win_rate": rate(wins, games),
             "ci95": list(wilson_interval(wins, games))}
-
-
-__all__ = ["RUN_FIELDS", "End", "FirstMover", "Initiative", "InitiativeAt",
-           "ResultDict", "RoleInitiative", "Share", "SimulationResult"]

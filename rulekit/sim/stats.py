@@ -191,7 +191,3 @@ def _bins(lengths: Mapping[int, int]) -> list[tuple[int, int, int]]:
         stop = min(start + width - 1, high)
         bins.append((start, stop, sum(lengths.get(v, 0) for v in range(start, stop + 1))))
     return bins
-
-
-__all__ = ["TOGETHER", "Z95", "GameRecord", "LengthDict", "LengthSummary", "Tally",
-           "end_label", "quantile", "rate", "wilson_interval"]

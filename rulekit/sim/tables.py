@@ -355,7 +355,3 @@ def _initiative_cells(result: SimulationResult, roles: Sequence[str]) -> list[ob
             cells += [side["held"]["games"], side["held"]["wins"], side["not_held"]["games"],
                       side["not_held"]["wins"]]
     return cells
-
-
-__all__ = ["csv_report", "header", "initiative_lines", "interval", "length_lines", "percent",
-           "sweep_table", "text_report"]

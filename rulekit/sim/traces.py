@@ -233,7 +233,3 @@ class ChoiceLog(list[Event]):
         super().append(event)
         if event["e"] == "choice" and "value" in event:
             self.trace.chose(event["player"], event["value"], event["round"])
-
-
-__all__ = ["TENSION_GAMES", "ChoiceLog", "Counts", "GameTrace", "Plays", "Tracer", "Traces",
-           "card_name", "evaluation"]
