@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -218,10 +219,9 @@ class _Columns:
 
 def _reason_keys(results: Sequence[SimulationResult]) -> list[Reason]:
     """Every end reason of the runs, the most frequent first."""
-    totals: dict[Reason, int] = {}
+    totals: Counter[Reason] = Counter()
     for result in results:
-        for reason, winner, count in result.end_reasons():
-            totals[(reason, winner)] = totals.get((reason, winner), 0) + count
+        totals.update({(reason, winner): count for reason, winner, count in result.end_reasons()})
     return sorted(totals, key=lambda key: (-totals[key], key[0], key[1] or ""))
 
 

@@ -68,14 +68,6 @@ Counts = dict[str, Counter[str]]  # role -> card -> games
 Plays = dict[str, Counter[tuple[str, str]]]  # role -> (card, phase) -> games
 
 
-def _counts() -> Counts:
-    return defaultdict(Counter)
-
-
-def _plays() -> Plays:
-    return defaultdict(Counter)
-
-
 @dataclass
 class Traces:
     """Counts over many traced games (those with a winner, for the positions).
@@ -84,10 +76,10 @@ class Traces:
     phase: those it was ``played`` in during that phase (and ``played_won``).
     """
 
-    held: Counts = field(default_factory=_counts)
-    held_won: Counts = field(default_factory=_counts)
-    played: Plays = field(default_factory=_plays)
-    played_won: Plays = field(default_factory=_plays)
+    held: Counts = field(default_factory=lambda: defaultdict(Counter))
+    held_won: Counts = field(default_factory=lambda: defaultdict(Counter))
+    played: Plays = field(default_factory=lambda: defaultdict(Counter))
+    played_won: Plays = field(default_factory=lambda: defaultdict(Counter))
     # (round, 1 for the winner or 0 for a loser, evaluation in hundredths) -> games
     positions: Counter[tuple[int, int, int]] = field(default_factory=Counter)
     settled: Counter[int] = field(default_factory=Counter)  # round the lead became the
