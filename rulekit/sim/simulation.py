@@ -126,10 +126,10 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
             decisions, stop = _play_steps(game, state, choosers, max_rounds, opening)
         last = initiative(game, state)
     first, holder = opening.seen or (None, last)
-    if trace is not None and tracer is not None:
+    if trace is not None:
         trace.settle()
-        tracer.traces.add(trace, None if stop or state["result"] is None
-                          else state["result"]["winner"])
+        trace.tracer.traces.add(trace, None if stop or state["result"] is None
+                                else state["result"]["winner"])
     if stop is not None:
         rounds, reason = stop
         return GameRecord(seed, None, rounds, decisions, True, reason, first, holder, last)

@@ -109,15 +109,15 @@ def rate(count: int, games: int) -> float:
     return count / games if games else 0.0
 
 
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default); (0, 1) without trials."""
+def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion; (0, 1) without trials."""
     if trials <= 0:
         return (0.0, 1.0)
     p = successes / trials
-    z2 = z * z
+    z2 = Z95 * Z95
     denominator = 1 + z2 / trials
     centre = (p + z2 / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
     lo = 0.0 if successes <= 0 else max(0.0, centre - half)
     hi = 1.0 if successes >= trials else min(1.0, centre + half)
     return (lo, hi)

@@ -120,7 +120,7 @@ def _histogram(bins: list[tuple[int, int, int]], games: int) -> list[str]:
     most = max(count for _, _, count in bins)
     lines = [f"{'rounds':>{width}}  {'':<{BAR_WIDTH}}  {'games':>7}  {'rate':>6}"]
     for label, (_, _, count) in zip(labels, bins, strict=True):
-        bar = "#" * round(BAR_WIDTH * count / most) if most else ""
+        bar = "#" * round(BAR_WIDTH * count / most)  # (most: 1 game at least)
         lines.append(f"{label:>{width}}  {bar:<{BAR_WIDTH}}  {count:>7}  "
                      f"{_rate(count, games):>6}")
     return lines

@@ -54,9 +54,8 @@ def evaluation(game: Game) -> Evaluate:
     return shares
 
 
-def _number(value: object) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
-        and value > 0 else 0.0
+def _number(value: object) -> int:
+    return value if type(value) is int and value > 0 else 0  # (not a bool, a text or a list)
 
 
 def card_name(card: str) -> str:
