@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulekit.cli.progress import progress_bar
+from rulekit.cli.common import progress_bar
 from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack
 from rulekit.sim import execution
