@@ -138,7 +138,7 @@ def html_page(report: ReportDict) -> str:
              f"{escape(agents)}.</p>"]
     if missing:
         parts.append(f"<div class=missing><b>Not shown:</b><ul>{missing}</ul></div>")
-    if report["runs"] and report["runs"][0]["games"]:
+    if report["runs"][0]["games"]:  # (every report has a run at least)
         parts += ["<h2>Who wins</h2>", _outcomes(report),
                   "<h2>How long, how games end</h2>", _lengths(report),
                   "<h2>Tension</h2>", _tension(report),

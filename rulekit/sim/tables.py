@@ -231,8 +231,6 @@ def _end_share(result: SimulationResult, reason: str, winner: str | None) -> int
 
 def sweep_table(results: Sequence[SimulationResult], keys: Sequence[str]) -> str:
     """One row per combination of swept parameters: rates, lengths, end reasons."""
-    if not results:
-        return ""
     columns = _Columns.of(results, keys)
     letters = [_letter(i) for i in range(len(columns.reasons))]
     head = [*keys, *columns.roles, "draws", "capped", "mean rounds",
@@ -291,8 +289,6 @@ def _letter(index: int) -> str:
 
 def csv_report(results: Sequence[SimulationResult], keys: Sequence[str] = ()) -> str:
     """One CSV row per run, or per combination of a sweep."""
-    if not results:
-        return ""
     columns = _Columns.of(results, list(keys) or list(results[0].params))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
