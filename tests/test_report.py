@@ -18,7 +18,7 @@ from rulekit.pack.loader import load_pack
 from rulekit.report.collect import make_report
 from rulekit.report.page import html_page
 from rulekit.sim.simulation import simulate
-from rulekit.sim.traces import TENSION_GAMES, ChoiceLog, Tracer, Traces
+from rulekit.sim.traces import TENSION_GAMES, ChoiceLog, GameTrace, Tracer, Traces
 
 Run = Callable[..., tuple[int, str, str]]
 PLANTED = Path(__file__).parent / "packs" / "planted"
@@ -75,7 +75,7 @@ def _traced(game: Game, seed: int, by_steps: bool) -> Traces:
     """The traces of one game of random seats, played out or played by steps."""
     tracer = Tracer(game, Traces())
     state = game.initial_state(seed, quiet=not by_steps)
-    trace = tracer.watch(state)
+    trace = GameTrace(tracer, state)
     choosers = {role: RandomChooser(random.Random(f"{seed}:{role}")) for role in game.roles}
     if by_steps:  # as agents other than random ones play: the log tells the trace
         state["log"] = ChoiceLog(trace)

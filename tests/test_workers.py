@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,8 @@ JOB = Job(PackSource("nowhere"), (), (("red", "random"), ("blue", "random")), 0,
 
 def played(job: Job, start: int, stop: int) -> Tally:
     """A chunk as a tally: who played it, by game numbers."""
-    return Tally({str(os.getpid()): stop - start}, games=stop - start,
-                 lengths={index: 1 for index in range(start, stop)})
+    return Tally(Counter({str(os.getpid()): stop - start}), games=stop - start,
+                 lengths=Counter(range(start, stop)))
 
 
 def failing(job: Job, start: int, stop: int) -> Tally:

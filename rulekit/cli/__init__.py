@@ -89,7 +89,3 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
-
-
-if __name__ == "__main__":
-    sys.exit(main())

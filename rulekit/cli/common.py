@@ -1,12 +1,16 @@
-"""What the commands share: output, argument types, the program name."""
+"""What the commands share: output, argument types, the program name, a progress bar."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Protocol, TextIO
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Protocol
 
 PROG = "rulekit"
+REFRESH_SECONDS = 0.1  # of the progress bar
 
 
 class Commands(Protocol):
@@ -17,9 +21,9 @@ class Commands(Protocol):
         """Add the parser of the command ``name``."""
 
 
-def out(text: str = "", file: TextIO | None = None) -> None:
-    """Print ``text`` on standard output (or ``file``)."""
-    print(text, file=file if file is not None else sys.stdout)
+def out(text: str = "") -> None:
+    """Print ``text`` on standard output."""
+    print(text)
 
 
 def err(text: str) -> None:
@@ -60,3 +64,33 @@ def add_param_option(parser: argparse.ArgumentParser) -> None:
     """Add ``-p/--param KEY=VALUE``, repeatable."""
     parser.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                         help="set a parameter of the pack (repeatable)")
+
+
+@contextmanager
+def progress_bar(total: int, what: str, quiet: bool = False
+                 ) -> Iterator[Callable[[int], None] | None]:
+    """Yield a function to tell of items done, or None if quiet or not at a terminal.
+
+    The bar is drawn when told. So no thread draws while workers are forked.
+    """
+    if quiet or total <= 0 or not sys.stderr.isatty():
+        yield None
+        return
+    from rich import progress as rp
+    from rich.console import Console
+
+    columns = (rp.TextColumn("{task.description}"), rp.BarColumn(), rp.MofNCompleteColumn(),
+               rp.TimeElapsedColumn(), rp.TextColumn("eta"), rp.TimeRemainingColumn())
+    with rp.Progress(*columns, console=Console(file=sys.stderr), transient=True,
+                     auto_refresh=False) as bar:
+        task = bar.add_task(what, total=total)
+        shown = [0.0]
+
+        def advance(done: int) -> None:
+            bar.update(task, advance=done)
+            now = time.monotonic()
+            if now - shown[0] >= REFRESH_SECONDS:
+                shown[0] = now
+                bar.refresh()
+
+        yield advance

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rulekit.cli.common import Commands, add_param_option, err, games, out, seed
+from rulekit.cli.common import Commands, add_param_option, err, games, out, progress_bar, seed
 from rulekit.cli.simulate import add_run_options
 
 
@@ -45,7 +45,6 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from rulekit.bots.registry import parse_agents
-    from rulekit.cli.progress import progress_bar
     from rulekit.cli.simulate import count_runs
     from rulekit.pack.params import parse_params
     from rulekit.report.collect import make_report

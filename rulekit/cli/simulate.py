@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
-from rulekit.cli.common import Commands, add_param_option, games, out, positive, seed
+from rulekit.cli.common import Commands, add_param_option, games, out, positive, progress_bar, seed
 
 
 def register(commands: Commands) -> None:
@@ -56,7 +56,6 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from rulekit.bots.registry import parse_agents
-    from rulekit.cli.progress import progress_bar
     from rulekit.pack.params import parse_params
     from rulekit.sim.simulation import simulate, sweep
     from rulekit.sim.tables import csv_report, sweep_table, text_report

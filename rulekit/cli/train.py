@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulekit.cli.common import Commands, add_param_option, err, games, out, seed
+from rulekit.cli.common import Commands, add_param_option, err, games, out, progress_bar, seed
 
 if TYPE_CHECKING:
     from rulekit.bots.learned import Weights
@@ -46,7 +46,6 @@ def run(args: argparse.Namespace) -> int:
     from rulekit.bots.learned import weights_path
     from rulekit.bots.registry import load_agent
     from rulekit.bots.training import progress_path, resumed, train
-    from rulekit.cli.progress import progress_bar
     from rulekit.errors import UsageError
     from rulekit.pack.loader import load_pack, parse_params
 

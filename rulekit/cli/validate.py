@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+from collections import Counter
 
-from rulekit.checks.cache import Diagnostic, Report, diagnostic, report
+from rulekit.checks.cache import Report, diagnostic, report
 from rulekit.cli.common import Commands, err, out
 from rulekit.errors import PackError, cut
 from rulekit.pack.find import find_pack
@@ -42,15 +42,13 @@ def check(ref: str, use_cache: bool = True) -> Report:
     return report(folder, use_cache)
 
 
-def _errors_and_warnings(found: Report) -> tuple[list[Diagnostic], list[Diagnostic]]:
-    diagnostics = found["diagnostics"]
-    return ([d for d in diagnostics if d["severity"] == "error"],
-            [d for d in diagnostics if d["severity"] == "warning"])
+def _severities(found: Report) -> Counter[str]:
+    return Counter(d["severity"] for d in found["diagnostics"])
 
 
 def _is_bad(found: Report, strict: bool) -> bool:
-    errors, warnings = _errors_and_warnings(found)
-    return bool(found["failure"] or errors or (strict and warnings))
+    counts = _severities(found)
+    return bool(found["failure"] or counts["error"] or (strict and counts["warning"]))
 
 
 def _as_json(ref: str, found: Report, bad: bool) -> dict[str, object]:
@@ -78,12 +76,10 @@ def _print(ref: str, found: Report, bad: bool) -> None:
 
 
 def _counts(found: Report) -> str:
-    """The report's numbers of errors and warnings: ``1 error, 2 warnings``."""
-    errors, warnings = _errors_and_warnings(found)
-    notes = [d for d in found["diagnostics"] if d["severity"] == "note"]
-    return ", ".join(f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
-                     for items, noun in ((errors, "error"), (warnings, "warning"),
-                                         (notes, "note")) if items)
+    """The report's numbers of errors, warnings and notes: ``1 error, 2 warnings``."""
+    counts = _severities(found)
+    return ", ".join(f"{counts[noun]} {noun}{'s' if counts[noun] != 1 else ''}"
+                     for noun in ("error", "warning", "note") if counts[noun])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,5 +102,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_total(packs: int, invalid: int) -> None:
-    out(f"{packs} packs: {packs - invalid} valid, {invalid} invalid",
-        sys.stderr if invalid else sys.stdout)
+    (err if invalid else out)(f"{packs} packs: {packs - invalid} valid, {invalid} invalid")

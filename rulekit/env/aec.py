@@ -32,7 +32,6 @@ DEFAULT_MAX_ROUNDS = 1000
 VALUE_SLOTS = 16
 RENDER_MODES = ("human", "ansi")
 
-Mask = npt.NDArray[np.int8]
 Info = dict[str, Observation]  # "observe": what game.observe gives the agent
 
 
@@ -40,7 +39,7 @@ class ObsDict(TypedDict):
     """An agent's observation: the vector, and the mask of its legal actions."""
 
     observation: Vector
-    action_mask: Mask
+    action_mask: npt.NDArray[np.int8]
 
 
 @dataclass

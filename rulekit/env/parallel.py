@@ -9,7 +9,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from rulekit.engine.state import State
-from rulekit.env.aec import Info, ObsDict, RulekitEnv
+from rulekit.env.aec import RENDER_MODES, Info, ObsDict, RulekitEnv
 from rulekit.errors import IllegalActionError
 
 Returns = tuple[dict[str, ObsDict], dict[str, float], dict[str, bool], dict[str, bool],
@@ -24,7 +24,7 @@ class RulekitParallelEnv(ParallelEnv):  # type: ignore[misc]
     """
 
     metadata: ClassVar[dict[str, object]] = {"name": "rulekit_parallel",
-                                             "render_modes": ["human", "ansi"]}
+                                             "render_modes": list(RENDER_MODES)}
 
     def __init__(self, env: RulekitEnv) -> None:
         self.aec = env

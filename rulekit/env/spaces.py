@@ -14,7 +14,6 @@ from rulekit.engine.decisions import NONE_ID
 from rulekit.engine.game import Game
 from rulekit.engine.observe import Observation
 from rulekit.errors import UsageError
-from rulekit.model.program import zone_key
 from rulekit.model.symbols import VarDecl
 
 Vector = npt.NDArray[np.float32]
@@ -79,7 +78,7 @@ class Encoder:
         self.cards = {card: i for i, card in enumerate(symbols.cards)}
         self.piles = [(pile.key, pile.visibility != "hidden") for pile in game.layout.piles]
         self.values = [(key, decl) for decl in symbols.variables.values()
-                       for key in _keys(game, decl)]
+                       for key in game.layout.keys_of(decl.name, decl.per)]
         board = symbols.board
         kinds = {"role": game.roles, "card": list(symbols.cards), "node": list(board.nodes),
                  "edge": list(board.edges), "region": list(board.regions)}
@@ -196,13 +195,6 @@ class Encoder:
         for item, k in zip(spec["items"], indexes, strict=True):
             if k >= self.actions.first_value and isinstance(item, int):
                 out[i + k - self.actions.first_value] = item
-
-
-def _keys(game: Game, decl: VarDecl) -> list[str]:
-    """The keys of a variable's values, as the layout lists them."""
-    if decl.per == "role":
-        return [zone_key(decl.name, role) for role in game.roles]
-    return game.layout.keys_of(decl.name, decl.per)
 
 
 def mask(size: int, legal: Mapping[int, object]) -> npt.NDArray[np.int8]:

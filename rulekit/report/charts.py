@@ -111,6 +111,3 @@ def impacts(cards: list[CardRow]) -> str:
                               color=COLORS[0] if (row["impact"] or 0.0) >= 0 else COLORS[1])
                          for row in shown][::-1])
     return _svg(chart, "cards")
-
-
-__all__ = ["impacts", "lengths", "tension_curves", "win_rates"]

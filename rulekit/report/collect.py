@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -33,11 +34,10 @@ def make_report(pack_ref: str | Path, params: Mapping[str, str | int] | None = N
         results = [simulate(pack_ref, params, *settings, scheduler=scheduler,
                             progress=progress, traced=True)]
     traces = Traces()
-    wins: dict[str, int] = {}
+    wins: Counter[str] = Counter()
     for result in results:
         traces.merge(result.traces or Traces())
-        for role, count in result.wins.items():
-            wins[role] = wins.get(role, 0) + count
+        wins.update(result.wins)
     played = sum(result.games for result in results)
     roles = list(results[0].role_names)
     cards = card_rows(traces, wins, played)
@@ -89,6 +89,3 @@ def _missing(games: int, runs: int, swept: bool, cards: bool, shaped: bool,
         missing.append("skill was not measured: give --skill-games N (a searching agent's "
                        "games are slow)")
     return missing
-
-
-__all__ = ["make_report"]

@@ -5,10 +5,11 @@ Every figure comes from counts (``sim/traces``), so it is the same for any numbe
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from typing import TypedDict
 
 from rulekit.sim.result import ResultDict, SimulationResult
-from rulekit.sim.stats import quantile, wilson_interval
+from rulekit.sim.stats import quantile, rate, wilson_interval
 from rulekit.sim.traces import STEPS, TENSION_GAMES, Traces
 
 FLAG = 0.05  # a card is flagged when its interval misses the base rate by this much or more
@@ -107,16 +108,12 @@ class ReportDict(TypedDict):
     missing: list[str]  # what the report could not show, and why
 
 
-def _rate(count: int, games: int) -> float:
-    return count / games if games else 0.0
-
-
 def card_rows(traces: Traces, wins: dict[str, int], games: int) -> list[CardRow]:
     """A row per (card, role, phase) played, and per card a role held but never played; the
     highest impact first."""
     rows: list[CardRow] = []
     for role, held in traces.held.items():
-        base = _rate(wins.get(role, 0), games)
+        base = rate(wins.get(role, 0), games)
         phases: dict[str, list[str | None]] = {card: [] for card in held}
         for card, played_in in sorted(traces.played[role]):
             phases[card].append(played_in)
@@ -136,7 +133,7 @@ def _card_row(card: str, role: str, phase: str | None, held_games: int, played: 
     low, high = wilson_interval(won, played)
     impact = won / played - base if played else None
     return {"card": card, "role": role, "phase": phase, "held": held_games, "played": played,
-            "play_rate": _rate(played, held_games),
+            "play_rate": rate(played, held_games),
             "played_win_rate": won / played if played else None,
             "played_ci95": [low, high], "not_played": others,
             "not_played_win_rate": others_won / others if others else None,
@@ -154,10 +151,9 @@ def tension(traces: Traces) -> TensionDict | None:
     """The tension figures, or None if no traced game had a winner."""
     if not traces.decided:
         return None
-    sides: dict[tuple[int, int], dict[int, int]] = {}
+    sides: defaultdict[tuple[int, int], Counter[int]] = defaultdict(Counter)
     for (round_, won, value), count in traces.positions.items():
-        side = sides.setdefault((round_, won), {})
-        side[value] = side.get(value, 0) + count
+        sides[round_, won][value] += count
     rounds = sorted({round_ for round_, _ in sides})
     changes = sum(k * n for k, n in traces.changes.items())
     return {
@@ -186,15 +182,11 @@ def skill(strong: str, weak: str, matches: dict[str, SimulationResult],
         lost = sum(result.wins[role] for result in theirs)
         played = sum(result.games for result in theirs)
         equal = matches["equal_weak"].win_rate[role]
-        rows.append({"role": role, "strong_vs_weak": _rate(won, mine.games),
+        rows.append({"role": role, "strong_vs_weak": rate(won, mine.games),
                      "strong_vs_weak_ci95": list(wilson_interval(won, mine.games)),
-                     "weak_vs_strong": _rate(lost, played),
+                     "weak_vs_strong": rate(lost, played),
                      "weak_vs_strong_ci95": list(wilson_interval(lost, played)),
                      "equal_weak": equal,
                      "equal_strong": matches["equal_strong"].win_rate[role],
-                     "gap": _rate(won, mine.games) - equal})
+                     "gap": rate(won, mine.games) - equal})
     return {"strong": strong, "weak": weak, "games": matches["equal_weak"].games, "roles": rows}
-
-
-__all__ = ["CardRow", "ReportDict", "SkillDict", "SkillRow", "Spread", "TensionDict",
-           "TensionRound", "card_rows", "skill", "tension"]

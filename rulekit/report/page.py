@@ -10,6 +10,7 @@ from rulekit.report import charts
 from rulekit.report.figures import CardRow, ReportDict, SkillDict
 from rulekit.sim.result import ResultDict
 from rulekit.sim.stats import LengthSummary
+from rulekit.sim.tables import interval, percent
 
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; max-width: 62rem; margin: 2rem auto;
@@ -27,11 +28,11 @@ svg { max-width: 100%; height: auto; }
 
 
 def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.1f}%"
+    return "-" if value is None else percent(value)
 
 
-def _ci(interval: list[float]) -> str:
-    return f"{100 * interval[0]:.1f}% - {100 * interval[1]:.1f}%"
+def _with_ci(value: float | None, ci: list[float]) -> str:
+    return f"{_pct(value)} ({interval(ci)})"
 
 
 def _table(head: list[str], rows: list[list[str]]) -> str:
@@ -49,7 +50,7 @@ def _outcomes(report: ReportDict) -> str:
     keys = report["sweep"]
     roles = list(report["runs"][0]["wins"])
     rows = [[escape(_run_name(run, keys))]
-            + [f"{_pct(run['win_rate'][role])} ({_ci(run['ci95'][role])})" for role in roles]
+            + [_with_ci(run["win_rate"][role], run["ci95"][role]) for role in roles]
             + [_pct(run["draws"] / run["games"] if run["games"] else None)]
             for run in report["runs"]]
     return charts.win_rates(report) + _table(["run", *roles, "draws"], rows)
@@ -87,8 +88,8 @@ def _tension(report: ReportDict) -> str:
     return (f"<p class=note>Position evaluated by {source} at the start of each round, in "
             f"{first} ({shape['games']} of them with a winner).</p>"
             + charts.tension_curves(shape)
-            + f"<p>Decided early (the winner led for good from the first half of the game): "
-            f"<b>{_pct(shape['decided_early_rate'])}</b> ({_ci(shape['decided_early_ci95'])})."
+            + "<p>Decided early (the winner led for good from the first half of the game): "
+            f"<b>{_pct(shape['decided_early_rate'])}</b> ({interval(shape['decided_early_ci95'])})."
             f" Lead changes per game: <b>{shape['mean_lead_changes']:.2f}</b> on average.</p>"
             + _table(["the winner's lead became permanent", "games"], settled))
 
@@ -97,10 +98,10 @@ def _skill(skill: SkillDict | None) -> str:
     if skill is None:
         return ("<p class=note>Not measured: give <code>--skill-games N</code> "
                 "(a searching agent's games are slow).</p>")
-    rows = [[escape(row["role"]), f"{_pct(row['strong_vs_weak'])} "
-             f"({_ci(row['strong_vs_weak_ci95'])})", f"{_pct(row['weak_vs_strong'])} "
-             f"({_ci(row['weak_vs_strong_ci95'])})", _pct(row["equal_weak"]),
-             _pct(row["equal_strong"]), f"{100 * row['gap']:+.1f}"] for row in skill["roles"]]
+    rows = [[escape(row["role"]), _with_ci(row["strong_vs_weak"], row["strong_vs_weak_ci95"]),
+             _with_ci(row["weak_vs_strong"], row["weak_vs_strong_ci95"]),
+             _pct(row["equal_weak"]), _pct(row["equal_strong"]), f"{100 * row['gap']:+.1f}"]
+            for row in skill["roles"]]
     head = ["role", f"{skill['strong']} vs {skill['weak']}", f"{skill['weak']} vs "
             f"{skill['strong']}", f"{skill['weak']} vs itself", f"{skill['strong']} vs itself",
             "gap (points)"]
@@ -118,11 +119,10 @@ def _cards(cards: list[CardRow]) -> str:
     if not cards:
         return "<p class=note>No card was held in a hand: there are no cards to rate.</p>"
     rows = [[escape(row["card"]), escape(row["role"]), escape(row["phase"] or "-"),
-             str(row["held"]),
-             _pct(row["play_rate"]), f"{_pct(row['played_win_rate'])} "
-             f"({_ci(row['played_ci95'])})", f"{_pct(row['not_played_win_rate'])}",
-             _pct(row["base_rate"]),
-             _impact(row)] for row in cards]
+             str(row["held"]), _pct(row["play_rate"]),
+             _with_ci(row["played_win_rate"], row["played_ci95"]),
+             _pct(row["not_played_win_rate"]), _pct(row["base_rate"]), _impact(row)]
+            for row in cards]
     head = ["card", "role", "phase played", "games held", "played in", "owner won, played (95% CI)",
             "held, not played", "role's rate", "impact (points)"]
     return charts.impacts(cards) + _table(head, rows)
@@ -138,7 +138,7 @@ def html_page(report: ReportDict) -> str:
              f"{escape(agents)}.</p>"]
     if missing:
         parts.append(f"<div class=missing><b>Not shown:</b><ul>{missing}</ul></div>")
-    if report["runs"] and report["runs"][0]["games"]:
+    if report["runs"][0]["games"]:  # (every report has a run at least)
         parts += ["<h2>Who wins</h2>", _outcomes(report),
                   "<h2>How long, how games end</h2>", _lengths(report),
                   "<h2>Tension</h2>", _tension(report),
@@ -160,6 +160,3 @@ def html_page(report: ReportDict) -> str:
 def write_report(report: ReportDict, path: Path) -> None:
     """Write the HTML page of ``report`` into ``path``, whole or not at all."""
     write_text_atomic(path, html_page(report))
-
-
-__all__ = ["html_page", "write_report"]

@@ -141,12 +141,10 @@ class Job:
         """Whether every seat plays at random (then games are quick)."""
         return all(spec == "random" for _, spec in self.agents)
 
-    def ranges(self, games: int, slots: int, smallest: int,
-               split: Callable[[int, int, int], list[tuple[int, int]]] | None = None
-               ) -> list[tuple[int, int]]:
-        """The chunks of this job: by ``split`` if :attr:`quick`, else one game per chunk."""
+    def ranges(self, games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
+        """The chunks of this job: :func:`tapering_chunks` if :attr:`quick`, else single games."""
         if self.quick:
-            return (split or chunks)(games, slots, smallest)
+            return tapering_chunks(games, slots, smallest)
         return [(start, start + 1) for start in range(games)]
 
 
@@ -193,22 +191,11 @@ def holding(job: Job, ready: Prepared) -> Iterator[None]:
         _held.job = before
 
 
-def chunks(games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
-    """Ranges of at least ``smallest`` game numbers, about 16 per slot, one at least."""
-    if games <= 0:
-        return []
-    size = max(smallest, math.ceil(games / (slots * 16)))
-    size = max(1, min(size, math.ceil(games / slots)))
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
-
-
 def tapering_chunks(games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
-    """Ranges as :func:`chunks` gives, then shorter, so that no slot plays on alone.
+    """Ranges of game numbers, about 16 per slot, then shorter, so no slot plays on alone.
 
     Each has at most an eighth of the games left per slot, and at least ``smallest``.
     """
-    if games <= 0:
-        return []
     largest = max(smallest, math.ceil(games / (slots * 16)))
     ranges = []
     start = 0
@@ -250,7 +237,7 @@ class InProcess(Pool):
 
 
 def _merged(parts: Iterable[Tally], progress: Progress | None) -> Tally:
-    tally = Tally({})
+    tally = Tally()
     for part in parts:
         tally.merge(part)
         if progress is not None:
@@ -310,7 +297,7 @@ class LocalProcesses(Pool):
 
         with _ctrl_c_held():  # the executor starts its workers at the first chunk
             futures = [self._executor.submit(play, job, start, stop)
-                       for start, stop in job.ranges(games, self.slots, 4, tapering_chunks)]
+                       for start, stop in job.ranges(games, self.slots, 4)]
         try:
             return _gather(futures, progress)
         except BrokenProcessPool:
@@ -324,7 +311,7 @@ class LocalProcesses(Pool):
 class DaskPool(Pool):
     """The workers of the Dask cluster at ``address``, or of a new one for ``"local"``."""
 
-    def __init__(self, address: str, workers: int = 1, processes: bool = True) -> None:
+    def __init__(self, address: str, workers: int = 1) -> None:
         self._distributed = _dask()
         self.scheduler = address
         self._cluster: Any = None  # Dask is untyped
@@ -337,8 +324,7 @@ class DaskPool(Pool):
             logging.getLogger(name).setLevel(logging.CRITICAL)
         if address == "local":
             self._cluster = self._distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=processes,
-                dashboard_address=":0")
+                n_workers=workers, threads_per_worker=1, dashboard_address=":0")
             self._client = self._distributed.Client(self._cluster)
         else:
             self._client = _connected(self._distributed, address)
@@ -427,7 +413,3 @@ def open_pool(workers: int = 1, scheduler: str | None = None) -> Pool:
     if scheduler is not None:
         return DaskPool(scheduler, workers)
     return LocalProcesses(workers) if workers > 1 else InProcess()
-
-
-__all__ = ["AgentSpec", "DaskPool", "InProcess", "Job", "LocalProcesses", "PackSource", "Pool",
-           "agent_of", "chunks", "holding", "open_pool", "prepared", "tapering_chunks"]

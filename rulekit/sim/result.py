@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from rulekit.sim.stats import TOGETHER, LengthDict, LengthSummary, wilson_interval
+from rulekit.sim.stats import TOGETHER, LengthDict, LengthSummary, rate, wilson_interval
 from rulekit.sim.traces import Traces
 
 # Fields of to_dict() that depend on how the games were run, not on the games.
@@ -128,7 +128,7 @@ class SimulationResult:
     @property
     def win_rate(self) -> dict[str, float]:
         """Each role's share of the games won."""
-        return {role: _rate(count, self.games) for role, count in self.wins.items()}
+        return {role: rate(count, self.games) for role, count in self.wins.items()}
 
     @property
     def ci95(self) -> dict[str, tuple[float, float]]:
@@ -158,7 +158,7 @@ class SimulationResult:
         wins = sum(self.first_wins.get(role, 0) for role in roles)
         return {"by_role": by_role, "together": self.first.get(TOGETHER, 0),
                 "comparable": len(roles) >= 2, "games": games, "wins": wins,
-                "rate": _rate(wins, games), "ci95": list(wilson_interval(wins, games))}
+                "rate": rate(wins, games), "ci95": list(wilson_interval(wins, games))}
 
     def initiative(self) -> Initiative | None:
         """How the holder of ``flow.initiative`` fared at the first decision and at the end.
@@ -189,7 +189,7 @@ class SimulationResult:
             "ci95": {role: list(ci) for role, ci in self.ci95.items()},
             "mean_rounds": self.mean_rounds, "length": self.length.to_dict(),
             "ends": [{"reason": reason, "winner": winner, "games": count,
-                      "rate": _rate(count, self.games)}
+                      "rate": rate(count, self.games)}
                      for reason, winner, count in self.end_reasons()],
             "first_decider": self.first_mover(), "initiative": self.initiative(),
             "decisions": self.decisions, "seconds": self.seconds,
@@ -219,14 +219,6 @@ def _role_share(games: list[tuple[str, int]], role: str) -> Share:
     return _share(wins, sum(count for _, count in games))
 
 
-def _rate(count: int, games: int) -> float:
-    return count / games if games else 0.0
-
-
 def _share(wins: int, games: int) -> Share:
-    return {"games": games, "wins": wins, "win_rate": _rate(wins, games),
+    return {"games": games, "wins": wins, "win_rate": rate(wins, games),
             "ci95": list(wilson_interval(wins, games))}
-
-
-__all__ = ["RUN_FIELDS", "End", "FirstMover", "Initiative", "InitiativeAt",
-           "ResultDict", "RoleInitiative", "Share", "SimulationResult"]

@@ -47,7 +47,7 @@ from rulekit.sim.execution import (
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.stats import GameRecord, Tally, wilson_interval
 from rulekit.sim.sweep import check_sweeps, combinations
-from rulekit.sim.traces import TENSION_GAMES, ChoiceLog, Tracer, Traces
+from rulekit.sim.traces import TENSION_GAMES, ChoiceLog, GameTrace, Tracer, Traces
 
 DEFAULT_MAX_ROUNDS = 1000
 MAX_GAMES = 1_000_000_000  # games of one run (or of one row of a sweep)
@@ -112,7 +112,7 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
     loaded = {role: agent_of(spec) for role, spec in (agents or {}).items()}
     quiet = all(type(loaded.get(role, RANDOM)) is RandomAgent for role in game.roles)
     state = game.initial_state(seed, quiet=quiet)
-    trace = None if tracer is None else tracer.watch(state)
+    trace = None if tracer is None else GameTrace(tracer, state)
     opening = _Opening(game)
     with _located(seed, state):
         named = {role: agent_name(spec) for role, spec in (agents or {}).items()}
@@ -126,10 +126,10 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
             decisions, stop = _play_steps(game, state, choosers, max_rounds, opening)
         last = initiative(game, state)
     first, holder = opening.seen or (None, last)
-    if trace is not None and tracer is not None:
+    if trace is not None:
         trace.settle()
-        tracer.traces.add(trace, None if stop or state["result"] is None
-                          else state["result"]["winner"])
+        trace.tracer.traces.add(trace, None if stop or state["result"] is None
+                                else state["result"]["winner"])
     if stop is not None:
         rounds, reason = stop
         return GameRecord(seed, None, rounds, decisions, True, reason, first, holder, last)
@@ -204,7 +204,7 @@ def _decide(game: Game, state: State, choosers: Mapping[str, Chooser]) -> int:
 def play_chunk(job: Job, start: int, stop: int) -> Tally:
     """Play games ``start`` to ``stop - 1`` of ``job``, in any process."""
     game, agents = prepared(job)
-    tally = Tally({role: 0 for role in game.roles}, traces=Traces() if job.traced else None)
+    tally = Tally(traces=Traces() if job.traced else None)
     first = rest = None  # positions are evaluated in the first games of a run only
     if tally.traces is not None:
         first = Tracer(game, tally.traces)

@@ -8,9 +8,10 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypedDict, TypeVar
+from typing import TypedDict
 
 from rulekit.sim.traces import Traces
 
@@ -18,8 +19,6 @@ Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distributio
 
 TOGETHER = ""  # the key of games whose first decisions were taken by several roles at once
 HISTOGRAM_BINS = 12
-
-Key = TypeVar("Key")
 
 
 @dataclass
@@ -50,17 +49,17 @@ def end_label(winner: str | None, reason: str) -> str:
 class Tally:
     """Counts over a range of games."""
 
-    wins: dict[str, int]
+    wins: Counter[str] = field(default_factory=Counter)
     draws: int = 0
     capped: int = 0
     games: int = 0
     decisions: int = 0
-    lengths: dict[int, int] = field(default_factory=dict)  # rounds -> games
-    ends: dict[tuple[str, str], int] = field(default_factory=dict)  # (winner or "", reason)
-    first: dict[str, int] = field(default_factory=dict)  # first decider -> games
-    first_wins: dict[str, int] = field(default_factory=dict)  # first decider -> its wins
+    lengths: Counter[int] = field(default_factory=Counter)  # rounds -> games
+    ends: Counter[tuple[str, str]] = field(default_factory=Counter)  # (winner or "", reason)
+    first: Counter[str] = field(default_factory=Counter)  # first decider -> games
+    first_wins: Counter[str] = field(default_factory=Counter)  # first decider -> its wins
     # (initiative holder at the start, when the game ended, winner) -> games; "" for none
-    held: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    held: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     traces: Traces | None = None  # what a designer's report reads, if the games were traced
 
     def add(self, record: GameRecord) -> None:
@@ -71,25 +70,25 @@ class Tally:
         elif winner is None:
             self.draws += 1
         else:
-            _bump(self.wins, winner)
+            self.wins[winner] += 1
         self.games += 1
         self.decisions += record.decisions
-        _bump(self.lengths, record.rounds)
-        _bump(self.ends, (winner or "", end_label(winner, record.reason)))
-        _bump(self.first, TOGETHER if record.first is None else record.first)
+        self.lengths[record.rounds] += 1
+        self.ends[winner or "", end_label(winner, record.reason)] += 1
+        self.first[TOGETHER if record.first is None else record.first] += 1
         if winner is not None and winner == record.first:
-            _bump(self.first_wins, winner)
+            self.first_wins[winner] += 1
         if record.initiative is not None:
-            _bump(self.held, (record.initiative, record.initiative_end or "", winner or ""))
+            self.held[record.initiative, record.initiative_end or "", winner or ""] += 1
 
     def merge(self, other: Tally) -> None:
         """Add the counts of ``other`` to these."""
-        _add_counts(self.wins, other.wins)
-        _add_counts(self.lengths, other.lengths)
-        _add_counts(self.ends, other.ends)
-        _add_counts(self.first, other.first)
-        _add_counts(self.first_wins, other.first_wins)
-        _add_counts(self.held, other.held)
+        self.wins.update(other.wins)
+        self.lengths.update(other.lengths)
+        self.ends.update(other.ends)
+        self.first.update(other.first)
+        self.first_wins.update(other.first_wins)
+        self.held.update(other.held)
         if other.traces is not None:
             if self.traces is None:
                 self.traces = Traces()
@@ -105,24 +104,20 @@ class Tally:
         return sum(length * count for length, count in self.lengths.items())
 
 
-def _bump(counts: dict[Key, int], key: Key, by: int = 1) -> None:
-    counts[key] = counts.get(key, 0) + by
+def rate(count: int, games: int) -> float:
+    """``count`` as a share of ``games``; 0 without games."""
+    return count / games if games else 0.0
 
 
-def _add_counts(counts: dict[Key, int], more: Mapping[Key, int]) -> None:
-    for key, count in more.items():
-        _bump(counts, key, count)
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default); (0, 1) without trials."""
+def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion; (0, 1) without trials."""
     if trials <= 0:
         return (0.0, 1.0)
     p = successes / trials
-    z2 = z * z
+    z2 = Z95 * Z95
     denominator = 1 + z2 / trials
     centre = (p + z2 / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
     lo = 0.0 if successes <= 0 else max(0.0, centre - half)
     hi = 1.0 if successes >= trials else min(1.0, centre + half)
     return (lo, hi)
@@ -196,7 +191,3 @@ def _bins(lengths: Mapping[int, int]) -> list[tuple[int, int, int]]:
         stop = min(start + width - 1, high)
         bins.append((start, stop, sum(lengths.get(v, 0) for v in range(start, stop + 1))))
     return bins
-
-
-__all__ = ["TOGETHER", "Z95", "GameRecord", "LengthDict", "LengthSummary", "Tally",
-           "end_label", "quantile", "wilson_interval"]

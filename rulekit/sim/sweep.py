@@ -108,6 +108,3 @@ def combinations(sweeps: Sequence[Sweep]) -> list[dict[str, int]]:
     keys = [key for key, _ in sweeps]
     return [dict(zip(keys, values, strict=True))
             for values in itertools.product(*(values for _, values in sweeps))]
-
-
-__all__ = ["MAX_COMBINATIONS", "MAX_VALUES", "check_sweeps", "combinations", "parse_sweep"]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from rulekit.sim.result import FirstMover, Initiative, Share, SimulationResult
+from rulekit.sim.stats import rate
 
 BAR_WIDTH = 30
 
@@ -29,16 +31,17 @@ def _number(value: float) -> str:
 
 
 def _rate(count: int, games: int) -> str:
-    return percent(count / games if games else 0.0)
+    return percent(rate(count, games))
 
 
-def _interval(ci: Sequence[float]) -> str:
+def interval(ci: Sequence[float]) -> str:
+    """A 95% interval as two percentages: ``34.7% - 40.6%``."""
     return f"{percent(ci[0])} - {percent(ci[1])}"
 
 
-def _rate_with_interval(rate: float, ci: Sequence[float]) -> str:
+def _rate_with_interval(share: float, ci: Sequence[float]) -> str:
     """A rate and its interval in one table cell: ``37.6% (34.7%-40.6%)``."""
-    return f"{percent(rate)} ({percent(ci[0])}-{percent(ci[1])})"
+    return f"{percent(share)} ({percent(ci[0])}-{percent(ci[1])})"
 
 
 def _pairs(values: Mapping[str, object]) -> str:
@@ -117,7 +120,7 @@ def _histogram(bins: list[tuple[int, int, int]], games: int) -> list[str]:
     most = max(count for _, _, count in bins)
     lines = [f"{'rounds':>{width}}  {'':<{BAR_WIDTH}}  {'games':>7}  {'rate':>6}"]
     for label, (_, _, count) in zip(labels, bins, strict=True):
-        bar = "#" * round(BAR_WIDTH * count / most) if most else ""
+        bar = "#" * round(BAR_WIDTH * count / most)  # (most: 1 game at least)
         lines.append(f"{label:>{width}}  {bar:<{BAR_WIDTH}}  {count:>7}  "
                      f"{_rate(count, games):>6}")
     return lines
@@ -144,7 +147,7 @@ def _first_table(first: FirstMover) -> list[str]:
     lines = ["", f"{'first to decide':<{width}}  {'games':>7}  {'won':>6}  95% CI"]
     lines += [_share_line(role, stats["games"], stats["win_rate"], stats["ci95"], width)
               for role, stats in by_role.items()]
-    lines.append(f"the first to decide won {percent(first['rate'])} ({_interval(first['ci95'])})"
+    lines.append(f"the first to decide won {percent(first['rate'])} ({interval(first['ci95'])})"
                  f" of {first['games']} games")
     return lines
 
@@ -180,9 +183,9 @@ def _initiative_line(label: str, stats: Share, width: int) -> str:
     return _share_line(label, stats["games"], stats["win_rate"], stats["ci95"], width)
 
 
-def _share_line(label: str, games: int, rate: float, ci: Sequence[float], width: int) -> str:
+def _share_line(label: str, games: int, share: float, ci: Sequence[float], width: int) -> str:
     """A row of label, games, rate and 95% interval."""
-    return f"{label:<{width}}  {games:>7}  {percent(rate):>6}  {_interval(ci)}"
+    return f"{label:<{width}}  {games:>7}  {percent(share):>6}  {interval(ci)}"
 
 
 def _initiative_notes(held: Initiative) -> list[str]:
@@ -216,10 +219,9 @@ class _Columns:
 
 def _reason_keys(results: Sequence[SimulationResult]) -> list[Reason]:
     """Every end reason of the runs, the most frequent first."""
-    totals: dict[Reason, int] = {}
+    totals: Counter[Reason] = Counter()
     for result in results:
-        for reason, winner, count in result.end_reasons():
-            totals[(reason, winner)] = totals.get((reason, winner), 0) + count
+        totals.update({(reason, winner): count for reason, winner, count in result.end_reasons()})
     return sorted(totals, key=lambda key: (-totals[key], key[0], key[1] or ""))
 
 
@@ -229,8 +231,6 @@ def _end_share(result: SimulationResult, reason: str, winner: str | None) -> int
 
 def sweep_table(results: Sequence[SimulationResult], keys: Sequence[str]) -> str:
     """One row per combination of swept parameters: rates, lengths, end reasons."""
-    if not results:
-        return ""
     columns = _Columns.of(results, keys)
     letters = [_letter(i) for i in range(len(columns.reasons))]
     head = [*keys, *columns.roles, "draws", "capped", "mean rounds",
@@ -289,8 +289,6 @@ def _letter(index: int) -> str:
 
 def csv_report(results: Sequence[SimulationResult], keys: Sequence[str] = ()) -> str:
     """One CSV row per run, or per combination of a sweep."""
-    if not results:
-        return ""
     columns = _Columns.of(results, list(keys) or list(results[0].params))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -353,7 +351,3 @@ def _initiative_cells(result: SimulationResult, roles: Sequence[str]) -> list[ob
             cells += [side["held"]["games"], side["held"]["wins"], side["not_held"]["games"],
                       side["not_held"]["wins"]]
     return cells
-
-
-__all__ = ["csv_report", "header", "initiative_lines", "length_lines", "percent", "sweep_table",
-           "text_report"]

@@ -15,7 +15,7 @@ import itertools
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar, cast
+from typing import cast
 
 from rulekit.engine.game import Game
 from rulekit.engine.state import Event, State
@@ -25,7 +25,6 @@ STEPS = 100  # evaluations are counted in hundredths
 TENSION_GAMES = 200  # the games of a run whose positions are evaluated: the first, by index
 
 Evaluate = Callable[[State], list[float]]
-Key = TypeVar("Key")
 
 
 def evaluation(game: Game) -> Evaluate:
@@ -55,9 +54,8 @@ def evaluation(game: Game) -> Evaluate:
     return shares
 
 
-def _number(value: object) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
-        and value > 0 else 0.0
+def _number(value: object) -> int:
+    return value if type(value) is int and value > 0 else 0  # (not a bool, a text or a list)
 
 
 def card_name(card: str) -> str:
@@ -69,14 +67,6 @@ Counts = dict[str, Counter[str]]  # role -> card -> games
 Plays = dict[str, Counter[tuple[str, str]]]  # role -> (card, phase) -> games
 
 
-def _counts() -> Counts:
-    return defaultdict(Counter)
-
-
-def _plays() -> Plays:
-    return defaultdict(Counter)
-
-
 @dataclass
 class Traces:
     """Counts over many traced games (those with a winner, for the positions).
@@ -85,15 +75,15 @@ class Traces:
     phase: those it was ``played`` in during that phase (and ``played_won``).
     """
 
-    held: Counts = field(default_factory=_counts)
-    held_won: Counts = field(default_factory=_counts)
-    played: Plays = field(default_factory=_plays)
-    played_won: Plays = field(default_factory=_plays)
+    held: Counts = field(default_factory=lambda: defaultdict(Counter))
+    held_won: Counts = field(default_factory=lambda: defaultdict(Counter))
+    played: Plays = field(default_factory=lambda: defaultdict(Counter))
+    played_won: Plays = field(default_factory=lambda: defaultdict(Counter))
     # (round, 1 for the winner or 0 for a loser, evaluation in hundredths) -> games
-    positions: dict[tuple[int, int, int], int] = field(default_factory=dict)
-    settled: dict[int, int] = field(default_factory=dict)  # round the lead became the
+    positions: Counter[tuple[int, int, int]] = field(default_factory=Counter)
+    settled: Counter[int] = field(default_factory=Counter)  # round the lead became the
     # winner's for good -> games; 0: the winner did not lead at the last round's start
-    changes: dict[int, int] = field(default_factory=dict)  # lead changes -> games
+    changes: Counter[int] = field(default_factory=Counter)  # lead changes -> games
     early: int = 0  # games whose winner led for good from the first half of its rounds
     decided: int = 0  # games with a winner and at least one position
     sampled: int = 0  # games whose positions were evaluated, with a winner or not
@@ -120,18 +110,16 @@ class Traces:
         leaders = []
         for round_, values in points:
             for role, value in zip(roles, values, strict=True):
-                key = (round_, int(role == winner), round(value * STEPS))
-                self.positions[key] = self.positions.get(key, 0) + 1
+                self.positions[round_, int(role == winner), round(value * STEPS)] += 1
             best = max(values)
             leaders.append(roles[values.index(best)] if values.count(best) == 1 else None)
         known = [leader for leader in leaders if leader is not None]
-        changes = sum(1 for a, b in itertools.pairwise(known) if a != b)
-        self.changes[changes] = self.changes.get(changes, 0) + 1
+        self.changes[sum(1 for a, b in itertools.pairwise(known) if a != b)] += 1
         since = len(leaders)
         while since > 0 and leaders[since - 1] == winner:
             since -= 1
         settled = points[since][0] if since < len(leaders) else 0
-        self.settled[settled] = self.settled.get(settled, 0) + 1
+        self.settled[settled] += 1
         last = points[-1][0]
         self.early += int(0 < settled <= (last + 1) // 2)
         self.decided += 1
@@ -144,18 +132,13 @@ class Traces:
         for plays, more in ((self.played, other.played), (self.played_won, other.played_won)):
             for role, counted in more.items():
                 plays[role].update(counted)
-        _add(self.positions, other.positions)
-        _add(self.settled, other.settled)
-        _add(self.changes, other.changes)
+        self.positions.update(other.positions)
+        self.settled.update(other.settled)
+        self.changes.update(other.changes)
         self.evaluation = self.evaluation or other.evaluation
         self.early += other.early
         self.decided += other.decided
         self.sampled += other.sampled
-
-
-def _add(counts: dict[Key, int], more: dict[Key, int]) -> None:
-    for key, count in more.items():
-        counts[key] = counts.get(key, 0) + count
 
 
 class Tracer:
@@ -174,10 +157,6 @@ class Tracer:
                 self.hands[place.owner].append(place.key)
         self.copies = any("#" in card for card in game.layout.card_kind)
         self.evaluate = evaluation(game) if positions else None
-
-    def watch(self, state: State) -> GameTrace:
-        """A trace of the game of ``state``, which has not started."""
-        return GameTrace(self, state)
 
 
 class GameTrace:
@@ -245,7 +224,3 @@ class ChoiceLog(list[Event]):
         super().append(event)
         if event["e"] == "choice" and "value" in event:
             self.trace.chose(event["player"], event["value"], event["round"])
-
-
-__all__ = ["TENSION_GAMES", "ChoiceLog", "Counts", "GameTrace", "Plays", "Tracer", "Traces",
-           "card_name", "evaluation"]
