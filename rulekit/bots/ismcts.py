@@ -39,7 +39,7 @@ MAX_SECONDS = 3600.0
 MAX_DEPTH = 10_000
 MAX_EXPLORATION = 100.0
 FLOOR = 0.1  # a mixed answer leaves out the options of fewer visits than this share
-ANY_LARGEST = "*largest"  # another player's answer, its cards drawn anew: as many as allowed
+ANY_LARGEST = "*largest"  # an answer to a choice of cards drawn anew: as many as allowed
 ANY_SUBSET = "*any"  # the same: a subset drawn at random
 
 LEVELS: dict[str, dict[str, float]] = {
@@ -162,7 +162,7 @@ class IsmctsAgent:
                 break
             at_root = barred_at_root if node is root else None
             joint, actions = self._select_all(game, node, decisions, state, rng, detours,
-                                              at_root, barred_at_root[0])
+                                              at_root)
             path.append((node, joint))
             game.apply(state, actions, in_place=True)
             child = node.children.get(joint)
@@ -173,8 +173,8 @@ class IsmctsAgent:
         return path
 
     def _select_all(self, game: Game, node: _Node, decisions: list[Decision], state: State,
-                    rng: random.Random, detours: Detours, at_root: tuple[str, set[str]] | None,
-                    searcher: str) -> tuple[Joint, dict[str, str]]:
+                    rng: random.Random, detours: Detours, at_root: tuple[str, set[str]] | None
+                    ) -> tuple[Joint, dict[str, str]]:
         """Each player's answer by UCB over its own statistics (decoupled where several
         commit at once: none sees the others' answers), and the option ids they name."""
         answers = []
@@ -185,7 +185,7 @@ class IsmctsAgent:
                 barred = barred | at_root[1]
             stats = node.stats.setdefault(d.player, {})
             memo = node.memo_of(d.player)
-            if d.player != searcher and _drawn_anew(d, memo):
+            if _drawn_anew(d, memo):
                 options = _labels(d)
             else:
                 options = _candidates(d, stats, rng, memo, functools.partial(
@@ -366,9 +366,10 @@ def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Mem
 def _drawn_anew(decision: Decision, memo: _Memo) -> bool:
     """Whether a choice of cards offers other cards than at the node's last visit.
 
-    Another player's hidden cards are drawn anew at each iteration, so its subsets seldom
-    recur and their statistics never add up. Such a choice is weighed by kind instead
-    (:func:`_labels`): nothing, as many cards as allowed, or a subset at random.
+    Cards a player has not seen (another's hand, its own next draw) are drawn anew at each
+    iteration, so such a choice's subsets seldom recur and their statistics never add up. It
+    is weighed by kind instead (:func:`_labels`): nothing, as many cards as allowed, or a
+    subset at random. The root's own choice offers the same cards at every visit.
     """
     if decision.kind != "subset" or len(decision.items) < 2:
         return False
