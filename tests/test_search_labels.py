@@ -50,3 +50,26 @@ def test_the_fugitive_of_the_laws_search_plays_its_hand_by_kind(
     labels = {ismcts.ANY_LARGEST, ismcts.ANY_SUBSET, "none"}
     assert sum(visits[a] for a in labels if a in visits) > 0.75 * sum(visits.values())
     assert max(visits, key=lambda a: visits[a]) == ismcts.ANY_LARGEST
+
+
+def test_a_mixed_answer_never_holds_back_a_card_of_an_answer_as_good() -> None:
+    # At a contest, some cards and the same with one held back score alike (the search cannot
+    # tell them apart): the mix plays them all. Another answer as good is still drawn.
+    game = load_pack("carchase").game
+    for seed in range(40):
+        state = first_contest(game, seed)
+        (decision,) = [d for d in game.pending(state) if d.player == "law"]
+        n = len(decision.items)
+        ids = [decision.subset_option(chosen).id for chosen in
+               ([*range(n - 1)], [*range(1, n - 1)], [0, n - 1])] if n >= 3 else []
+        if ids and all(decision.legal_option(i) is not None for i in ids):
+            break
+    else:
+        raise AssertionError("no contest offers three cards to play")
+    some, held, other = ids
+    stats = {some: [100.0, 50.0, 100.0], held: [95.0, 47.5, 100.0], other: [90.0, 45.0, 100.0]}
+    answers = set()
+    for draw in range(60):
+        view = View.of(game, "law", random.Random(draw), state, kept=beliefs.SeatBelief())
+        answers.add(ismcts._mixed(view, decision, stats, set()).id)
+    assert answers == {some, other}

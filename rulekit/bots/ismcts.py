@@ -279,7 +279,7 @@ def _mixed(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Op
 
     Where players commit at once, a best answer that never varies can be read and countered:
     so the answer is drawn among the options worth as much (within :data:`MARGIN`) and
-    visited at least :data:`FLOOR` as often.
+    visited at least :data:`FLOOR` as often, leaving out a subset another of them holds.
     """
     best = _most_visited(view, decision, stats, barred)
     if best.id not in stats or any(o.id == best.id for o in decision.extras):
@@ -289,7 +289,20 @@ def _mixed(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Op
     kept = [o for o in _tried(decision, stats, barred | extras)
             if stats[o.id][0] >= FLOOR * visits
             and stats[o.id][1] / stats[o.id][0] >= total / visits - MARGIN]
+    if decision.kind == "subset":
+        kept = _fullest(kept)
     return view.rng.choices(kept, [stats[o.id][0] for o in kept])[0] if kept else best
+
+
+def _fullest(options: list[Option]) -> list[Option]:
+    """The subsets of ``options`` that no other one of them holds.
+
+    A search can seldom tell a set of cards from the same set with a card held back, though
+    the card may decide a contest. Among answers found as good, the mix plays the fuller.
+    """
+    items = [_items_of(o.id) for o in options]
+    return [o for o, mine in zip(options, items, strict=True)
+            if not any(mine < other for other in items)]
 
 
 def _tried(decision: Decision, stats: Stats, barred: set[str]) -> list[Option]:
