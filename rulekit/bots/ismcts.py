@@ -39,6 +39,8 @@ MAX_SECONDS = 3600.0
 MAX_DEPTH = 10_000
 MAX_EXPLORATION = 100.0
 FLOOR = 0.1  # a mixed answer leaves out the options of fewer visits than this share
+ANY_LARGEST = "*largest"  # an answer to a choice of cards drawn anew: as many as allowed
+ANY_SUBSET = "*any"  # the same: a subset drawn at random
 
 LEVELS: dict[str, dict[str, float]] = {
     "easy": {"iterations": 100},
@@ -159,9 +161,10 @@ class IsmctsAgent:
             if not decisions:
                 break
             at_root = barred_at_root if node is root else None
-            joint = self._select_all(game, node, decisions, state, rng, detours, at_root)
+            joint, actions = self._select_all(game, node, decisions, state, rng, detours,
+                                              at_root)
             path.append((node, joint))
-            game.apply(state, dict(joint), in_place=True)
+            game.apply(state, actions, in_place=True)
             child = node.children.get(joint)
             if child is None:
                 node.children[joint] = _Node()
@@ -171,25 +174,32 @@ class IsmctsAgent:
 
     def _select_all(self, game: Game, node: _Node, decisions: list[Decision], state: State,
                     rng: random.Random, detours: Detours, at_root: tuple[str, set[str]] | None
-                    ) -> Joint:
+                    ) -> tuple[Joint, dict[str, str]]:
         """Each player's answer by UCB over its own statistics (decoupled where several
-        commit at once: none sees the others' answers)."""
+        commit at once: none sees the others' answers), and the option ids they name."""
         answers = []
+        actions = {}
         for d in decisions:
             barred = detours.barred(state, d)
             if at_root is not None and d.player == at_root[0]:
                 barred = barred | at_root[1]
             stats = node.stats.setdefault(d.player, {})
-            options = _candidates(d, stats, rng, node.memo_of(d.player), functools.partial(
-                self._ranked, game, state, decisions, d, rng))
+            memo = node.memo_of(d.player)
+            if _drawn_anew(d, memo):
+                options = _labels(d)
+            else:
+                options = _candidates(d, stats, rng, memo, functools.partial(
+                    self._ranked, game, state, decisions, d, rng))
             if barred:
                 options = [o for o in options if o not in barred] or options
             untried = _mark_available(stats, options)
             answer = rng.choice(untried) if untried else \
                 _best_ucb(stats, options, self.exploration, rng)
-            detours.took(state, d, answer)
+            option_id = _labelled(d, answer, rng)
+            detours.took(state, d, option_id)
             answers.append((d.player, answer))
-        return tuple(answers)
+            actions[d.player] = option_id
+        return tuple(answers), actions
 
     def _ranked(self, game: Game, state: State, decisions: list[Decision], decision: Decision,
                 rng: random.Random) -> list[str]:
@@ -269,7 +279,7 @@ def _mixed(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Op
 
     Where players commit at once, a best answer that never varies can be read and countered:
     so the answer is drawn among the options worth as much (within :data:`MARGIN`) and
-    visited at least :data:`FLOOR` as often.
+    visited at least :data:`FLOOR` as often, leaving out a subset another of them holds.
     """
     best = _most_visited(view, decision, stats, barred)
     if best.id not in stats or any(o.id == best.id for o in decision.extras):
@@ -279,7 +289,20 @@ def _mixed(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Op
     kept = [o for o in _tried(decision, stats, barred | extras)
             if stats[o.id][0] >= FLOOR * visits
             and stats[o.id][1] / stats[o.id][0] >= total / visits - MARGIN]
+    if decision.kind == "subset":
+        kept = _fullest(kept)
     return view.rng.choices(kept, [stats[o.id][0] for o in kept])[0] if kept else best
+
+
+def _fullest(options: list[Option]) -> list[Option]:
+    """The subsets of ``options`` that no other one of them holds.
+
+    A search can seldom tell a set of cards from the same set with a card held back, though
+    the card may decide a contest. Among answers found as good, the mix plays the fuller.
+    """
+    items = [_items_of(o.id) for o in options]
+    return [o for o, mine in zip(options, items, strict=True)
+            if not any(mine < other for other in items)]
 
 
 def _tried(decision: Decision, stats: Stats, barred: set[str]) -> list[Option]:
@@ -351,6 +374,38 @@ def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Mem
     if len(found) < WIDTH:
         _add_largest_and_random(found, decision, rng)
     return list(found.values())
+
+
+def _drawn_anew(decision: Decision, memo: _Memo) -> bool:
+    """Whether a choice of cards offers other cards than at the node's last visit.
+
+    Cards a player has not seen (another's hand, its own next draw) are drawn anew at each
+    iteration, so such a choice's subsets seldom recur and their statistics never add up. It
+    is weighed by kind instead (:func:`_labels`): nothing, as many cards as allowed, or a
+    subset at random. The root's own choice offers the same cards at every visit.
+    """
+    if decision.kind != "subset" or len(decision.items) < 2:
+        return False
+    shape = _shape(decision)
+    if memo.shape is None or memo.shape == shape:
+        return False
+    memo.reset(shape)
+    return True
+
+
+def _labels(decision: Decision) -> list[str]:
+    labels = [ANY_LARGEST, ANY_SUBSET]
+    return [NONE_ID, *labels] if decision.min == 0 else labels
+
+
+def _labelled(decision: Decision, answer: str, rng: random.Random) -> str:
+    """The option id ``answer`` stands for: itself, or one of the kind a label names."""
+    if answer == ANY_LARGEST:
+        option = largest_option(decision, rng)
+        return decision.sample(rng).id if option is None else option.id
+    if answer == ANY_SUBSET:
+        return decision.sample(rng).id
+    return answer
 
 
 def _all_ids(decision: Decision, memo: _Memo) -> list[str]:

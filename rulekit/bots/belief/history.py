@@ -174,7 +174,8 @@ class Replay(Repairs):
         if actions is not None and self._reordered(branch, actions, pairs, following):
             return True
         mapping = swappable(self.game, branch.state, self.role, pairs)
-        return bool(mapping) and self._renamed(branch, actions, mapping, following)
+        return bool(mapping) and self._renamed(branch, actions, mapping,
+                                               {card for _, card in pairs}, following)
 
     def _branch(self, branch: Branch, decision: Decision, following: Following,
                 rescue: bool = True, front: bool = False) -> bool:

@@ -18,6 +18,7 @@ from rulekit.bots.belief.deal import (
     relabel,
     relabel_id,
     reordered,
+    swappable,
 )
 from rulekit.bots.belief.logs import AHEAD, SAME, Matched, cards_in
 from rulekit.bots.belief.particles import Branch, Following
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from rulekit.engine.state import Event
 
 Swap = dict[str, str]  # card -> the card it is exchanged with
+MAX_RENAMES = 8  # further renamings of one step that shows several hidden cards
 
 
 class Repairs:
@@ -125,19 +127,49 @@ class Repairs:
                                   following)
 
     def _renamed(self, branch: Branch, actions: dict[str, str] | None, mapping: Swap,
-                 following: Following) -> bool:
-        """Play the transition again with cards renamed. True if R sees it."""
+                 shown: set[str], following: Following) -> bool:
+        """Play the transition again with cards renamed to ``shown``, those R saw.
+
+        True if R sees it.
+        """
         parent = ask_again(self.game, relabel(branch.state, mapping), self.rng)
         start = len(branch.state["log"])
         tries = self._renamed_actions(parent, actions, mapping, branch.pos)
         found = False
         for moved in tries:
             child = self._play(parent, moved)
-            if self._kept_if_same(child, branch.at(parent), moved, start, following):
+            if self._kept_if_same(child, branch.at(parent), moved, start, following) or (
+                    moved is tries[0] and self._renamed_further(
+                        branch.at(parent), moved, child, shown, following)):
                 found = True
                 if moved is tries[0]:
                     break
         return found
+
+    def _renamed_further(self, branch: Branch, actions: dict[str, str] | None,
+                         child: State | None, named: set[str], following: Following) -> bool:
+        """Rename the next cards a step shows, where one step shows several.
+
+        A renamed card may change what the step does next, so the step shows its next hidden
+        card only once the first is renamed. ``named`` holds the cards R saw so far: they
+        stay. True if R sees the step at last.
+        """
+        state, start = branch.state, len(branch.state["log"])
+        for _ in range(MAX_RENAMES):
+            matched = None if child is None else self._match(child, start, branch.pos)
+            if matched is None or matched.differ == SAME or not matched.pairs:
+                return False
+            mapping = swappable(self.game, state, self.role, matched.pairs)
+            if not mapping or named & mapping.keys():
+                return False
+            named = named | {card for _, card in matched.pairs}
+            state = ask_again(self.game, relabel(state, mapping), self.rng)
+            if actions is not None:
+                actions = {r: relabel_id(a, mapping) for r, a in actions.items()}
+            child = self._play(state, actions)
+            if self._kept_if_same(child, branch.at(state), actions, start, following):
+                return True
+        return False
 
     def _renamed_actions(self, parent: State, actions: dict[str, str] | None, mapping: Swap,
                          pos: int) -> list[dict[str, str] | None]:
