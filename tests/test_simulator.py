@@ -19,11 +19,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rulekit.bots.agent import RandomAgent
 from rulekit.cli.common import progress_bar
 from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack
-from rulekit.sim import execution
-from rulekit.sim.execution import DaskPool, PackSource, tapering_chunks
+from rulekit.sim import execution, simulation
+from rulekit.sim.execution import DaskPool, Job, PackSource, tapering_chunks
 from rulekit.sim.result import RUN_FIELDS
 from rulekit.sim.simulation import play_game, simulate, sweep
 from rulekit.sim.stats import GameRecord, LengthSummary, Tally, quantile
@@ -150,6 +151,17 @@ def test_tapering_chunks_cover_every_game_once_and_end_small(games: int, slots: 
     assert sizes == sorted(sizes, reverse=True)[:len(sizes) - 1] + sizes[-1:]  # never growing
     assert sizes[0] <= max(4, -(-games // (slots * 16))) and sizes[-1] <= 4
     assert len(ranges) >= min(slots, games // 4)
+
+
+@pytest.mark.parametrize(("agents", "quick"), [
+    ((("a", "random"), ("b", " random ")), True),
+    ((("a", RandomAgent()), ("b", "random")), True),
+    ((("a", "random"), ("b", "heuristic")), False),
+])
+def test_random_seats_however_named_are_played_in_chunks(agents: tuple[tuple[str, Any], ...],
+                                                         quick: bool) -> None:
+    job = Job(PackSource("pack"), (), agents, 0, 10, "hash")
+    assert (len(job.ranges(100, 2, 4)) < 100) is quick
 
 
 def test_workers_give_the_same_figures(make_pack: Callable[..., Path]) -> None:
@@ -290,6 +302,16 @@ def test_counts_past_their_bounds_are_refused(run: Run, duel_pack: Path, options
                                               message: str) -> None:
     code, _, err = run("simulate", duel_pack, *options)
     assert code == 1 and message in err
+
+
+def test_a_sweep_refuses_too_many_workers_before_it_starts_them(
+        duel_pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_pool(*_: object) -> None:
+        raise AssertionError("a pool was opened")
+
+    monkeypatch.setattr(simulation, "open_pool", no_pool)
+    with pytest.raises(UsageError, match="the number of workers must be between 1 and 1,024"):
+        sweep(duel_pack, ["turns=1,2"], games=5, workers=2000)
 
 
 # -- sweeps -----------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from rulekit.bots.agent import AgentLike
+from rulekit.bots.agent import AgentLike, RandomAgent
 from rulekit.bots.registry import load_agent
 from rulekit.engine.game import Game
 from rulekit.errors import GameRuntimeError, PackErrors, UsageError
@@ -139,7 +139,8 @@ class Job:
     @property
     def quick(self) -> bool:
         """Whether every seat plays at random (then games are quick)."""
-        return all(spec == "random" for _, spec in self.agents)
+        return all(spec.strip() == "random" if isinstance(spec, str) else type(spec) is RandomAgent
+                   for _, spec in self.agents)
 
     def ranges(self, games: int, slots: int, smallest: int) -> list[tuple[int, int]]:
         """The chunks of this job: :func:`tapering_chunks` if :attr:`quick`, else single games."""

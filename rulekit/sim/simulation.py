@@ -289,6 +289,7 @@ def sweep(pack_ref: str | Path, sweeps: Sequence[str],
 
     Returns the swept keys and the results. Every value is checked before any game runs.
     """
+    _check_counts(games, workers, max_rounds)  # before a pool of that many workers starts
     fixed = dict(params or {})
     declared = load_pack(pack_ref, fixed).manifest.get("parameters") or {}
     checked = check_sweeps(sweeps, declared, fixed)
