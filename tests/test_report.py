@@ -15,8 +15,10 @@ from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import playout
 from rulekit.pack.loader import load_pack
+from rulekit.report import collect
 from rulekit.report.collect import make_report
 from rulekit.report.page import html_page
+from rulekit.sim.execution import InProcess, Pool
 from rulekit.sim.simulation import simulate
 from rulekit.sim.traces import TENSION_GAMES, ChoiceLog, GameTrace, Tracer, Traces
 
@@ -213,6 +215,18 @@ def test_skill_matches(run: Run) -> None:
     skill = json.loads(out)["skill"]
     assert code == 0 and skill["games"] == 4
     assert [row["role"] for row in skill["roles"]] == ["law", "fugitive"]
+
+
+def test_the_skill_matches_share_one_pool_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[int] = []
+
+    def counted(workers: int = 1, scheduler: str | None = None) -> Pool:
+        opened.append(workers)
+        return InProcess()
+
+    monkeypatch.setattr(collect, "open_pool", counted)
+    report = make_report("carchase", games=4, workers=3, skill_games=2, strong="random")
+    assert report["skill"] is not None and opened == [3]
 
 
 def test_a_report_into_a_missing_folder_is_refused(run: Run, tmp_path: Path) -> None:

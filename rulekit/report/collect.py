@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rulekit.report.figures import ReportDict, card_rows, skill, tension
-from rulekit.sim.execution import AgentSpec, Progress
+from rulekit.sim.execution import AgentSpec, Progress, open_pool
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.simulation import DEFAULT_MAX_ROUNDS, simulate, sweep
 from rulekit.sim.traces import TENSION_GAMES, Traces
@@ -63,9 +63,10 @@ def _skill_matches(pack_ref: str | Path, params: Mapping[str, str | int] | None,
     seats = {role: {r: strong if r == role else weak for r in roles} for role in roles}
     seats["equal_weak"] = {r: weak for r in roles}
     seats["equal_strong"] = {r: strong for r in roles}
-    return {name: simulate(pack_ref, params, games, seed, agents, workers, max_rounds,
-                           scheduler=scheduler, progress=progress)
-            for name, agents in seats.items()}
+    with open_pool(workers, scheduler) as pool:  # one pool for the four matches
+        return {name: simulate(pack_ref, params, games, seed, agents, workers, max_rounds,
+                               pool=pool, progress=progress)
+                for name, agents in seats.items()}
 
 
 def _missing(games: int, runs: int, swept: bool, cards: bool, shaped: bool,
