@@ -38,6 +38,7 @@ import uvicorn
 import websockets
 
 from rulekit.web import Room, Server, new_room
+from rulekit.web.server import MAX_MESSAGE
 
 
 def rss_mb() -> float:
@@ -53,7 +54,7 @@ def pick(question: dict[str, Any], rand: random.Random) -> str:
 
 def start(rooms: list[Room], port: int) -> uvicorn.Server:
     server = uvicorn.Server(uvicorn.Config(Server(rooms).app(), host="127.0.0.1", port=port,
-                                           log_level="warning", ws_max_size=4096))
+                                           log_level="warning", ws_max_size=MAX_MESSAGE))
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
         time.sleep(0.02)

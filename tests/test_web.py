@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from rulekit.play.savefile import read_save
 from rulekit.web import Room, Server, new_room, resumed_room
-from rulekit.web.server import BURST, PAGES_PER_LINK
+from rulekit.web.server import BURST, MAX_MESSAGE, PAGES_PER_LINK
 
 
 @pytest.fixture
@@ -233,6 +233,7 @@ def test_serve_prints_a_link_per_persons_seat_and_listens_on_this_machine(
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.append(options))
     code, out, _ = runner(capsys)("serve", "carchase", "--seat", "law=random", "--games", "2")
     assert code == 0 and served[0]["host"] == "127.0.0.1"
+    assert served[0]["ws_max_size"] == MAX_MESSAGE  # a page cannot send a bigger frame
     links = re.findall(r"^  (The Fugitive|spectator): +http://127\.0\.0\.1:8000/play/(\S+)$",
                        out, re.MULTILINE)
     assert [who for who, _ in links] == ["The Fugitive", "spectator"] * 2

@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from rulekit.web import Server, new_room, resumed_room
+        from rulekit.web.server import MAX_MESSAGE
     except ImportError as exc:
         raise UsageError(f"rulekit serve needs the web extra ({exc.name} is missing)",
                          "pip install 'rulekit[web]'") from None
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     out("Each link is its seat's secret: send it to that player only. Ctrl-C stops; "
         "go on later with rulekit serve --resume FILE.")
     uvicorn.run(server.app(), host=args.host, port=args.port, log_level="warning",
-                ws_max_size=4096, ws_ping_interval=20)
+                ws_max_size=MAX_MESSAGE, ws_ping_interval=20)
     return 0
 
 
