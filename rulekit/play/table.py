@@ -271,15 +271,13 @@ class Table:
         name = item.name or self.name(item.ref)
         if per is None:
             return [(item.ref, name)]
+        if per == "role" and item.whose == "you":
+            return [(zone_key(item.ref, role), name)]
         if per == "role":
-            return self._role_keys(item, role, name)
+            return [(zone_key(item.ref, r), f"{self.render.name(r)}: {name}")
+                    for r in self.game.roles]
         return [(zone_key(item.ref, i), f"{name} {self.game.label(i)}")
                 for i in self.game.symbols.index_domain(per)]
-
-    def _role_keys(self, item: Item, role: str, name: str) -> list[tuple[str, str]]:
-        if item.whose == "you":
-            return [(zone_key(item.ref, role), name)]
-        return [(zone_key(item.ref, r), f"{self.render.name(r)}: {name}") for r in self.game.roles]
 
     def _of(self, item: Item) -> str:
         if item.of is None:
@@ -292,26 +290,19 @@ class Table:
         decl = self.game.symbols.variables[item.ref]
         shown = _Shown()
         for key, name in self._keys(item, role, decl.per):
-            if key not in obs["vars"]:
-                self._show_secret(shown, item, key, name, obs, role)
-            elif obs["vars"][key] is not None:  # None: not on the table yet
-                self._show_value(shown, item, name, obs["vars"][key], obs)
+            value = obs["vars"].get(key)
+            if key not in obs["vars"] and item.belief:
+                shown.blocks.append(self.belief(key, name, obs, role))
+            elif key not in obs["vars"]:
+                shown.cells.append(Text(f"{name}: secret", style=STYLE_HIDDEN))
+            elif value is None:  # not on the table yet
+                continue
+            elif item.routes and isinstance(value, str) and value in self.render.board.nodes:
+                shown.blocks.append(self._position(name, value, obs))
+            else:
+                shown.cells.append(Text.assemble((f"{name} ", STYLE_HEAD),
+                                                 self.word(value) + self._of(item)))
         return shown.result()
-
-    def _show_secret(self, shown: _Shown, item: Item, key: str, name: str, obs: Observation,
-                     role: str) -> None:
-        if item.belief:
-            shown.blocks.append(self.belief(key, name, obs, role))
-        else:
-            shown.cells.append(Text(f"{name}: secret", style=STYLE_HIDDEN))
-
-    def _show_value(self, shown: _Shown, item: Item, name: str, value: object,
-                    obs: Observation) -> None:
-        if item.routes and isinstance(value, str) and value in self.render.board.nodes:
-            shown.blocks.append(self._position(name, value, obs))
-        else:
-            shown.cells.append(Text.assemble((f"{name} ", STYLE_HEAD),
-                                             self.word(value) + self._of(item)))
 
     def _position(self, name: str, node: str, obs: Observation) -> Cells:
         board_text = self.render.board_text
@@ -463,14 +454,11 @@ class Table:
         for zone in column.zones:
             data = obs["zones"].get(zone_key(zone, str(column.index(k))), {})
             if data.get("count"):
-                return self._top_card(data.get("cards"))
+                top = (data.get("cards") or [None])[-1]
+                if top is None:
+                    return Text(FACE_DOWN, style=STYLE_HIDDEN)
+                return Text(self.game.label(top), style=STYLE_CARD)
         return Text(EMPTY, style=STYLE_HIDDEN)
-
-    def _top_card(self, cards: list[str | None] | None) -> Text:
-        top = cards[-1] if cards else None
-        if top is None:
-            return Text(FACE_DOWN, style=STYLE_HIDDEN)
-        return Text(self.game.label(top), style=STYLE_CARD)
 
 
 def _in_groups(groups: list[tuple[str, list[Text]]]) -> tuple[list[Text], list[str]]:
