@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.text import Text
 
-from rulekit.engine.decisions import NONE_ID, Decision, Option
+from rulekit.engine.decisions import NONE_ID, Decision
 from rulekit.play.styles import STYLE_HIDDEN, STYLE_KEY, STYLE_TITLE, STYLE_YOU
 from rulekit.play.wrapping import Hanging
 
@@ -124,18 +124,13 @@ def _entry_text(render: Renderer, menu: Menu, entry: Entry) -> Text:
 
 
 def _hint(menu: Menu) -> str:
-    if menu.default is not None:
-        return _enter_hint(menu, menu.default)
+    default = menu.default
+    if default is not None:
+        only = "nothing to choose" if default.id == NONE_ID else \
+            next((e.label for e in menu.entries if e.option is default), default.label)
+        actions = any(entry.anytime for entry in menu.entries)
+        return f"Press Enter ({only})" + (", or a letter for an action." if actions else ".")
     return "Type numbers (1 3, 1-4), all or none." if menu.subset else "Type a number or a name."
-
-
-def _enter_hint(menu: Menu, default: Option) -> str:
-    if default.id == NONE_ID:
-        only = "nothing to choose"
-    else:
-        only = next((e.label for e in menu.entries if e.option is default), default.label)
-    actions = any(entry.anytime for entry in menu.entries)
-    return f"Press Enter ({only})" + (", or a letter for an action." if actions else ".")
 
 
 def closed_text(menu: Menu) -> Hanging | None:
