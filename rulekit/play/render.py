@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -78,7 +78,7 @@ class Slot:
         return self.per is None and self.type in BOARD_KINDS
 
 
-def _flows(documents: Iterable[YamlDocument]) -> Iterator[Mapping[str, object]]:
+def _flows(documents: Iterable[YamlDocument]) -> Iterator[Mapping[str, Any]]:
     for doc in documents:
         flow = doc.data.get("flow") if isinstance(doc.data, dict) else None
         if isinstance(flow, dict):
@@ -86,14 +86,9 @@ def _flows(documents: Iterable[YamlDocument]) -> Iterator[Mapping[str, object]]:
 
 
 def phase_names(documents: Iterable[YamlDocument]) -> dict[str, str]:
-    """Phase id -> display name, from a pack's ``flow`` section."""
-    names: dict[str, str] = {}
-    for flow in _flows(documents):
-        phases = flow.get("phases")
-        for phase in phases if isinstance(phases, list) else []:
-            if isinstance(phase, dict) and isinstance(phase.get("id"), str):
-                names[phase["id"]] = str(phase.get("name") or humanize(phase["id"]))
-    return names
+    """Phase id -> display name, from a pack's ``flow`` section (checked by its schema)."""
+    return {phase["id"]: phase.get("name") or humanize(phase["id"])
+            for flow in _flows(documents) for phase in flow.get("phases") or []}
 
 
 def round_count(documents: Iterable[YamlDocument], params: Mapping[str, int]) -> int | None:
