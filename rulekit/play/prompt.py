@@ -115,12 +115,8 @@ class Menu:
 
 def _spans(numbers: list[int]) -> list[str]:
     """``[1, 2, 3, 5]`` -> ``["1-3", "5"]``."""
-    spans: list[list[int]] = []
-    for n in numbers:
-        if spans and n == spans[-1][-1] + 1:
-            spans[-1].append(n)
-        else:
-            spans.append([n])
+    runs = itertools.groupby(enumerate(numbers), lambda pair: pair[1] - pair[0])  # n, n+1...
+    spans = [[n for _, n in run] for _, run in runs]
     return [f"{s[0]}-{s[-1]}" if len(s) > 2 else ", ".join(map(str, s)) for s in spans]
 
 
