@@ -319,18 +319,12 @@ class Table:
         if weights is None:
             return Cells([Text("anywhere the rules allow", style=STYLE_HIDDEN)],
                          Text(f"{name} may be: ", style=STYLE_HEAD))
-        cells, separators = self._places(weights)
+        cells, separators = self._by_region(weights)
         return Cells(cells, Text(f"{name} may be in ", style=STYLE_HEAD), separator=", ",
                      separators=separators)
 
-    def _places(self, values: Iterable[object]) -> tuple[list[Text], list[str]]:
+    def _by_region(self, values: Iterable[object]) -> tuple[list[Text], list[str]]:
         """Places by region in one flow (``Europe: London, Paris; ...``), and the separators."""
-        by_region, others = self._by_region(values)
-        cells, separators = _in_groups([(self.game.label(region), names)
-                                        for region, names in by_region.items()])
-        return cells + others, separators + [", "] * len(others)
-
-    def _by_region(self, values: Iterable[object]) -> tuple[dict[str, list[Text]], list[Text]]:
         nodes = self.render.board.nodes
         order = {node: i for i, node in enumerate(nodes)}
         places: dict[str, list[Text]] = {}
@@ -345,7 +339,9 @@ class Table:
                 places.setdefault(region, []).append(Text(self.game.label(value)))
             else:
                 others.append(Text(self.word(value)))
-        return places, others
+        cells, separators = _in_groups([(self.game.label(region), names)
+                                        for region, names in places.items()])
+        return cells + others, separators + [", "] * len(others)
 
     def zone(self, item: Item, obs: Observation, role: str, brief: bool = False) -> Shown:
         """A zone's piles: counts, or their cards; with ``places``, where they lie."""
