@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import Counter
@@ -502,24 +503,21 @@ class TableBeliefs:
         if found is not None and found[0] == length:
             return found[1], found[2]
         try:
-            weights = self._belief(role, obs).distribution(key)
+            weights, stale = self._belief(role, obs).distribution(key), False
         except BeliefLost:  # not worked out afresh from the whole game: too slow at a table
             if found is None:
                 return None, False
-            self.shown[where] = (length, found[1], True)
-            return found[1], True
-        self.shown[where] = (length, weights, False)
-        return weights, False
+            weights, stale = found[1], True
+        self.shown[where] = (length, weights, stale)
+        return weights, stale
 
     def _belief(self, role: str, obs: Observation) -> Belief:
         past = self.past.pop(role, None)
         belief = self.beliefs.get(role)
         if belief is not None:
-            try:
+            with contextlib.suppress(ValueError):  # another game, or an earlier point (a replay)
                 follow_past(belief, past)
                 return belief.update(obs)
-            except ValueError:  # another game, or an earlier point of it (a replay)
-                pass
         belief = Belief(self.game, role, random.Random(f"{self.game.pack_id}:{role}"),
                         **BELIEF_CAPS)
         self.beliefs[role] = belief
