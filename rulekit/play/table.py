@@ -575,17 +575,16 @@ class Context:
         values = _Values(seen)
         values["step"] = step
         for (param, kind), value in zip(decl.params, frame["locals"], strict=False):
-            values[param] = _Role(value, self.table.render.name(value), decider) \
-                if kind == "role" and isinstance(value, str) else self._value(kind, value)
+            if kind == "role" and isinstance(value, str):
+                values[param] = _Role(value, self.table.render.name(value), decider)
+            elif kind == "card" and isinstance(value, str):
+                values[param] = _Card(value, self.table)
+            else:
+                values[param] = self.table.word(value)
         try:
             return template.format_map(values)
         except (KeyError, AttributeError, ValueError, IndexError):
             return None
-
-    def _value(self, kind: str, value: object) -> object:
-        if kind == "card" and isinstance(value, str):
-            return _Card(value, self.table)
-        return self.table.word(value)
 
     def _step(self, stack: list[Frame]) -> int:
         """The number of the question the innermost call asks, in a row (a new call of it,
