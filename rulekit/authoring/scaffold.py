@@ -103,11 +103,10 @@ def _removed_on_failure(temp: Path, target: Path) -> Iterator[None]:
     """Remove the folder ``temp`` if the block fails; an ``OSError`` becomes a UsageError."""
     try:
         yield
-    except OSError as exc:
+    except BaseException as exc:
         shutil.rmtree(temp, ignore_errors=True)
-        raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
-    except BaseException:
-        shutil.rmtree(temp, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
         raise
 
 
