@@ -70,11 +70,9 @@ class BoardText:
         value = obs["vars"][slot.key]
         if not (isinstance(value, str) and value in self.board.nodes):
             return Text(f"  {label}: {self.render.value(value)}")
-        line = Text.assemble(f"  {label}: ", (self.node_text(value), STYLE_YOU))
         routes = ", ".join(self.route_names(value, obs["zones"]))
-        if routes:
-            line.append(f"; routes to {routes}")
-        return line
+        return Text.assemble(f"  {label}: ", (self.node_text(value), STYLE_YOU),
+                             f"; routes to {routes}" if routes else "")
 
     def _pile_marks(self, obs: Observation, skip: set[str]) -> Iterator[tuple[str, str]]:
         for slot in self.render.zone_slots:

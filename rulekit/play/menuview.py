@@ -111,16 +111,12 @@ def _how_many(decision: Decision) -> str:
 
 
 def _entry_text(render: Renderer, menu: Menu, entry: Entry) -> Text:
-    line = Text(style="")
-    line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
     items = menu.decision.items
     text = render.table.card_text(items[entry.index]) \
         if entry.index is not None and entry.index < len(items) else None
-    if text:
-        line.append(": " + text, style=STYLE_HIDDEN)
-    if entry.anytime:
-        line.append("  (any time)", style=STYLE_HIDDEN)
-    return line
+    return Text.assemble((entry.label, STYLE_HIDDEN if entry.anytime else ""),
+                         (f": {text}", STYLE_HIDDEN) if text else "",
+                         ("  (any time)", STYLE_HIDDEN) if entry.anytime else "")
 
 
 def _hint(menu: Menu) -> str:

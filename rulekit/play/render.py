@@ -341,10 +341,8 @@ class Renderer:
                    said: str | None = None) -> Text:
         """One log event; a private one is marked as such. A choice ``said`` as its menu
         named it."""
-        if said is not None and event["e"] == "choice":
-            text = Text(said)
-        else:
-            text = self._event_words(event)
+        text = Text(said) if said is not None and event["e"] == "choice" else \
+            self._event_words(event)
         if event["e"] == "end":
             text.stylize(STYLE_END)
         to = event["to"]
