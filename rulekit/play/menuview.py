@@ -93,11 +93,10 @@ def menu_block(render: Renderer, menu: Menu, role: str) -> MenuBlock:
 def _title(render: Renderer, menu: Menu, role: str) -> Text:
     decision = menu.decision
     about = f"{menu.context}: " if menu.context else ""
-    title = Text.assemble((render.name(role), STYLE_YOU),
-                          (": " + about + render.table.prompt(decision), STYLE_TITLE))
-    if menu.subset and decision.items:
-        title.append(f"  ({_how_many(decision)})", style=STYLE_HIDDEN)
-    return title
+    how_many = f"  ({_how_many(decision)})" if menu.subset and decision.items else ""
+    return Text.assemble((render.name(role), STYLE_YOU),
+                         (": " + about + render.table.prompt(decision), STYLE_TITLE),
+                         (how_many, STYLE_HIDDEN))
 
 
 def _how_many(decision: Decision) -> str:
