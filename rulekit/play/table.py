@@ -434,19 +434,17 @@ class Table:
         per = self.game.symbols.zones[row.zone].per
         count = per if isinstance(per, int) else 0
         header = [(row.each or "#").capitalize()] + [c.name for c in row.columns]
-        lines = []
-        for k in range(1, count + 1):
-            card = self._card_on(row, k, obs)
-            lines.append([Text(str(k), style=STYLE_HEAD)]
-                         + [self.cell(c, k, card, obs) for c in row.columns])
+        lines = [[Text(str(k), style=STYLE_HEAD)] + [self.cell(row, c, k, obs) for c in row.columns]
+                 for k in range(1, count + 1)]
         if all(cell.plain == EMPTY for line in lines for cell in line[1:]):
             return None
         title = Text(row.name, style=STYLE_SECTION) if row.name else None
         return RowTable(title, header, lines)
 
-    def cell(self, column: Column, k: int, card: str | None, obs: Observation) -> Text:
-        """A row table's cell: a text of its card, or a top card."""
+    def cell(self, row: Row, column: Column, k: int, obs: Observation) -> Text:
+        """A row table's cell: a text of the card on row ``k``, or a top card."""
         if column.card is not None:
+            card = self._card_on(row, k, obs)
             return Text(self.card_fill(column.card, card) if card else EMPTY)
         for zone in column.zones:
             data = obs["zones"].get(zone_key(zone, str(column.index(k))), {})
