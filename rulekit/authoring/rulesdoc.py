@@ -249,7 +249,9 @@ class _Writer:
             lines += ["", prose]
         for kind in dict.fromkeys(card.type for card in cards):
             group = [card for card in cards if card.type == kind]
-            lines += ["", _card_heading(kind, group), "", _card_table(group, shown)]
+            heading = f"type {code(kind)}" if kind else "without a type"
+            lines += ["", f"#### Cards of {heading} ({sum(card.copies for card in group)})", "",
+                      _card_table(group, shown)]
         return "\n".join(lines)
 
     def card_mentions(self, cards: list[_Card]) -> dict[str, list[str]]:
@@ -517,11 +519,6 @@ def _rule(rule_id: str, text: str, scenarios: list[str], base: str | None) -> li
         covered += " (`rulekit test --with-base`)"
     return [f"### {rule_id}", "", " ".join(text.split()) or "*(no text)*", "",
             f"Scenarios: {covered}" if covered else "Scenarios: none yet."]
-
-
-def _card_heading(kind: str, group: list[_Card]) -> str:
-    heading = f"type {code(kind)}" if kind else "without a type"
-    return f"#### Cards of {heading} ({sum(card.copies for card in group)})"
 
 
 def _card_table(group: list[_Card], mentions: dict[str, list[str]] | None) -> str:
