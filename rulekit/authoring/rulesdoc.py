@@ -308,12 +308,9 @@ class _Writer:
 
     def zone_row(self, name: str) -> Row:
         zone = self.game.symbols.zones[name]
-        initial = zone.initial
-        if isinstance(initial, list):
-            initial = ", ".join(initial)
-        seen_by = _visibility(zone.visibility, zone.per, zone.owner, self.role_names)
-        if zone.visibility == "hidden":
-            seen_by += " (sizes are public)"
+        initial = ", ".join(zone.initial) if isinstance(zone.initial, list) else zone.initial
+        seen_by = _visibility(zone.visibility, zone.per, zone.owner, self.role_names) \
+            + (" (sizes are public)" if zone.visibility == "hidden" else "")
         return (code(name), _per(zone.per), seen_by, initial or "", zone.capacity or "",
                 self.source.comment("zones", (name,)))
 
