@@ -10,15 +10,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulekit.authoring.source import PackSource
 from rulekit.pack.loader import LoadedPack
 from rulekit.pack.merge import ENTRY_NAMES, REMOVABLE
 from rulekit.scenarios.runner import Scenario
+from rulekit.source.document import YamlDocument
 
 __all__ = ["rules_document"]
 
 CODE = "rulekit"  # the info string of effect-code blocks
 _CARD_KEYS = ("id", "name", "copies", "type", "text", "effects", "anytime")
+_COMMENT_LINE = re.compile(r"^\s*#\s?(.*)$")
 
 Row = Sequence[object]  # the cells of a table's row
 
@@ -56,6 +57,60 @@ class _Card:
                    [str(action["id"]) for action in entry.get("anytime") or []])
 
 
+class _Source:
+    """The merged sections of a loaded pack, and the comments their authors wrote."""
+
+    def __init__(self, pack: LoadedPack) -> None:
+        self.content = pack.content
+        data = None if self.content is None else self.content.data
+        self.data: dict[str, Any] = data if isinstance(data, dict) else {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of section ``key``, or ``default`` if it has none."""
+        value = self.data.get(key)
+        return default if value is None else value
+
+    def comment(self, section: str, path: Sequence[str | int]) -> str:
+        """The author's comment for the value at ``(section, *path)``, or ``""``.
+
+        It is the comments above its key, else the comment on its line.
+        """
+        if self.content is None:
+            return ""
+        doc, full = self.content.resolve((section, *path))  # the file it was read from
+        if not doc.has_path(full):
+            return ""
+        line = doc.key_location(full).line
+        above = _comments_above(doc, line)
+        if above:
+            return " ".join(above)
+        return _trailing_comment(doc.source_line(line) or "")
+
+
+def _comments_above(doc: YamlDocument, line: int) -> list[str]:
+    """The comments just above ``line``, up to a ``# ---`` rule."""
+    found: list[str] = []
+    number = line - 1
+    while (text := doc.source_line(number)) is not None and (
+            match := _COMMENT_LINE.match(text)) and not text.lstrip().startswith("# ---"):
+        found.insert(0, match.group(1).strip())
+        number -= 1
+    return found
+
+
+def _trailing_comment(line: str) -> str:
+    """The comment at the end of a YAML line, if any: a ``#`` outside quotes, after a space."""
+    quote = ""
+    for i, char in enumerate(line):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[i + 1:].strip()
+    return ""
+
+
 class _Writer:
     """Writes the sections of one pack's rules document."""
 
@@ -64,7 +119,7 @@ class _Writer:
         self.pack = pack
         self.name = name
         self.manifest = pack.manifest
-        self.source = PackSource(pack)
+        self.source = _Source(pack)
         self.scenarios = scenarios
         self.base_scenarios = base_scenarios
         self.game = pack.game
@@ -192,8 +247,11 @@ class _Writer:
         prose = self.source.comment("cards", ())
         if prose:
             lines += ["", prose]
-        for kind, group in _by_type(cards).items():
-            lines += ["", _card_heading(kind, group), "", _card_table(group, shown)]
+        for kind in dict.fromkeys(card.type for card in cards):
+            group = [card for card in cards if card.type == kind]
+            heading = f"type {code(kind)}" if kind else "without a type"
+            lines += ["", f"#### Cards of {heading} ({sum(card.copies for card in group)})", "",
+                      _card_table(group, shown)]
         return "\n".join(lines)
 
     def card_mentions(self, cards: list[_Card]) -> dict[str, list[str]]:
@@ -250,12 +308,9 @@ class _Writer:
 
     def zone_row(self, name: str) -> Row:
         zone = self.game.symbols.zones[name]
-        initial = zone.initial
-        if isinstance(initial, list):
-            initial = ", ".join(initial)
-        seen_by = _visibility(zone.visibility, zone.per, zone.owner, self.role_names)
-        if zone.visibility == "hidden":
-            seen_by += " (sizes are public)"
+        initial = ", ".join(zone.initial) if isinstance(zone.initial, list) else zone.initial
+        seen_by = _visibility(zone.visibility, zone.per, zone.owner, self.role_names) \
+            + (" (sizes are public)" if zone.visibility == "hidden" else "")
         return (code(name), _per(zone.per), seen_by, initial or "", zone.capacity or "",
                 self.source.comment("zones", (name,)))
 
@@ -293,11 +348,13 @@ class _Writer:
 
     def flow_intro(self, phases: list[Mapping[str, object]], rounds: object) -> str:
         names = ", ".join(str(p.get("name", p["id"])) for p in phases)
+        intro = f"Each round runs its phases in this order: {names}."
         if rounds is None:
-            return (f"Each round runs its phases in this order: {names}. Rounds go on until "
-                    "the game ends.")
-        return (f"Each round runs its phases in this order: {names}. The game has at most "
-                f"{code(rounds)} rounds{self.rounds_note(rounds)}.")
+            return f"{intro} Rounds go on until the game ends."
+        declared = self.manifest.get("parameters") or {}
+        note = f" (the parameter, {declared[rounds]['default']} unless changed)" \
+            if isinstance(rounds, str) and rounds in declared else ""
+        return f"{intro} The game has at most {code(rounds)} rounds{note}."
 
     def phase(self, number: int, phase: Mapping[str, object]) -> list[str]:
         """The lines of one phase: its heading, its prose, its code."""
@@ -309,12 +366,6 @@ class _Writer:
             lines += [str(prose), ""]
         lines.append(fenced(str(phase.get("do", "")), CODE))
         return lines
-
-    def rounds_note(self, rounds: object) -> str:
-        declared = self.manifest.get("parameters") or {}
-        if isinstance(rounds, str) and rounds in declared:
-            return f" (the parameter, {declared[rounds]['default']} unless changed)"
-        return ""
 
     def end(self) -> str:
         """How the game ends."""
@@ -465,18 +516,6 @@ def _rule(rule_id: str, text: str, scenarios: list[str], base: str | None) -> li
         covered += " (`rulekit test --with-base`)"
     return [f"### {rule_id}", "", " ".join(text.split()) or "*(no text)*", "",
             f"Scenarios: {covered}" if covered else "Scenarios: none yet."]
-
-
-def _by_type(cards: list[_Card]) -> dict[str, list[_Card]]:
-    groups: dict[str, list[_Card]] = {}
-    for card in cards:
-        groups.setdefault(card.type, []).append(card)
-    return groups
-
-
-def _card_heading(kind: str, group: list[_Card]) -> str:
-    heading = f"type {code(kind)}" if kind else "without a type"
-    return f"#### Cards of {heading} ({sum(card.copies for card in group)})"
 
 
 def _card_table(group: list[_Card], mentions: dict[str, list[str]] | None) -> str:

@@ -32,8 +32,9 @@ _ID = re.compile(r"^[a-z][a-z0-9_-]*$")
 # The files of the template, a small game whose comments teach, and of a variant. Their
 # __MARKS__ are replaced when they are written.
 TEMPLATE = Path(__file__).parent / "template"
-TEMPLATE_FILES = ("pack.yaml", "rules.yaml", "cards.yaml", "components.yaml", "flow.yaml",
-                  "scenarios/basics.yaml")
+TEMPLATE_FILES = {"pack.yaml": "pack", "rules.yaml": "rules", "cards.yaml": "content",
+                  "components.yaml": "content", "flow.yaml": "content",
+                  "scenarios/basics.yaml": "scenarios"}  # name -> schema
 
 
 @dataclass
@@ -103,11 +104,10 @@ def _removed_on_failure(temp: Path, target: Path) -> Iterator[None]:
     """Remove the folder ``temp`` if the block fails; an ``OSError`` becomes a UsageError."""
     try:
         yield
-    except OSError as exc:
+    except BaseException as exc:
         shutil.rmtree(temp, ignore_errors=True)
-        raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
-    except BaseException:
-        shutil.rmtree(temp, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
         raise
 
 
@@ -141,9 +141,7 @@ def _write(folder: Path, name: str, text: str, kind: str = "") -> None:
 
 def _write_template(folder: Path, pack_id: str) -> list[str]:
     """Write the template's files into ``folder``; return their names."""
-    kinds = {"pack.yaml": "pack", "rules.yaml": "rules"}
-    for name in TEMPLATE_FILES:
-        kind = "scenarios" if name.startswith("scenarios/") else kinds.get(name, "content")
+    for name, kind in TEMPLATE_FILES.items():
         _write(folder, name, _fill(_template(name), pack_id), kind)
     readme = _template("README.md").replace("__COMMANDS__", _template("commands.md")).replace(
         "__EDITOR__", _template("editor.md")).replace("__ROLE__", "red")

@@ -70,11 +70,9 @@ class BoardText:
         value = obs["vars"][slot.key]
         if not (isinstance(value, str) and value in self.board.nodes):
             return Text(f"  {label}: {self.render.value(value)}")
-        line = Text.assemble(f"  {label}: ", (self.node_text(value), STYLE_YOU))
         routes = ", ".join(self.route_names(value, obs["zones"]))
-        if routes:
-            line.append(f"; routes to {routes}")
-        return line
+        return Text.assemble(f"  {label}: ", (self.node_text(value), STYLE_YOU),
+                             f"; routes to {routes}" if routes else "")
 
     def _pile_marks(self, obs: Observation, skip: set[str]) -> Iterator[tuple[str, str]]:
         for slot in self.render.zone_slots:
@@ -86,10 +84,8 @@ class BoardText:
     def _value_marks(self, obs: Observation, skip: set[str]) -> Iterator[tuple[str, str]]:
         values = obs["vars"]
         for slot in self.render.var_slots:
-            if not slot.per_board or slot.key not in values or slot.name in skip:
-                continue
-            value = values[slot.key]
-            if value == slot.initial:
+            value = values.get(slot.key, slot.initial)  # (one not seen is left out)
+            if not slot.per_board or value == slot.initial or slot.name in skip:
                 continue
             where = self.game.label(slot.index)
             yield slot.name, where if value is True else f"{where} = {self.render.value(value)}"
@@ -102,18 +98,14 @@ class BoardText:
         lines: list[RenderableType] = [
             Text(f"{self.game.pack_name}: {len(board.nodes)} places, {len(board.edges)} routes",
                  style=STYLE_TITLE)]
-        for region, nodes in self._by_region().items():
+        regions: dict[str | None, list[str]] = {}  # (None: of no region)
+        for node, props in board.nodes.items():
+            region = props.get("region")
+            regions.setdefault(region if isinstance(region, str) else None, []).append(node)
+        for region, nodes in regions.items():
             name = self.game.label(region) if region is not None else "Elsewhere"
             lines.append(Text(name, style=STYLE_SECTION))
             lines += [Text.assemble(("  " + self.game.label(node), STYLE_YOU),
                                     f": {', '.join(self.route_names(node))}")
                       for node in nodes]
         return Group(*lines)
-
-    def _by_region(self) -> dict[str | None, list[str]]:
-        """The places of each region (None: of none), in the board's order."""
-        regions: dict[str | None, list[str]] = {}
-        for node, props in self.board.nodes.items():
-            region = props.get("region")
-            regions.setdefault(region if isinstance(region, str) else None, []).append(node)
-        return regions

@@ -118,7 +118,9 @@ def card_list(table: Table, name: str = "") -> RenderableType:
     for kind, members in groups.items():
         if kind and len(groups) > 1:
             lines.append(Text(kind[:1].upper() + kind[1:], style=STYLE_SECTION))
-        lines += [_card_line(label, text, copies) for label, (text, copies) in members.items()]
+        lines += [Text.assemble(("  " + label, STYLE_HEAD), f" ×{copies}" if copies > 1 else "",
+                                (f": {text}", STYLE_HIDDEN) if text else "")
+                  for label, (text, copies) in members.items()]
     return Group(*lines)
 
 
@@ -133,12 +135,3 @@ def _by_type(table: Table, wanted: str) -> dict[str, dict[str, tuple[str | None,
             text, copies = members.get(label, (table.card_text(card), 0))
             members[label] = (text, copies + 1)
     return groups
-
-
-def _card_line(label: str, text: str | None, copies: int) -> Text:
-    line = Text.assemble(("  " + label, STYLE_HEAD))
-    if copies > 1:
-        line.append(f" ×{copies}")
-    if text:
-        line.append(": " + text, style=STYLE_HIDDEN)
-    return line

@@ -61,8 +61,9 @@ class Feed:
         if viewer is None:
             shown = len(self.visible(None))
             self.told.update(range(shown - most, shown))
-        if room is not None:
-            most = self._fitting(events, most, viewer, last, room)
+        while room is not None and most > 0 and self.screen.height(
+                *self._lines(events[-most:], events, viewer, last)) + 2 > room:
+            most -= 1
         if title and most:
             self.screen.show(Text(title, style="bold underline"))
         earlier = len(events) - most
@@ -91,13 +92,6 @@ class Feed:
             before = _round_before(events, events.index(kept[0]))
             last = before if before is not None else last
         return kept, last
-
-    def _fitting(self, events: list[Event], most: int, viewer: str | None, last: int | None,
-                 room: int) -> int:
-        while most > 0 and self.screen.height(
-                *self._lines(events[-most:], events, viewer, last)) + 2 > room:
-            most -= 1
-        return most
 
     def _lines(self, shown: list[Event], events: list[Event], viewer: str | None,
                last: int | None) -> list[Text]:

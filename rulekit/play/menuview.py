@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.text import Text
 
-from rulekit.engine.decisions import NONE_ID, Decision, Option
+from rulekit.engine.decisions import NONE_ID, Decision
 from rulekit.play.styles import STYLE_HIDDEN, STYLE_KEY, STYLE_TITLE, STYLE_YOU
 from rulekit.play.wrapping import Hanging
 
@@ -93,11 +93,10 @@ def menu_block(render: Renderer, menu: Menu, role: str) -> MenuBlock:
 def _title(render: Renderer, menu: Menu, role: str) -> Text:
     decision = menu.decision
     about = f"{menu.context}: " if menu.context else ""
-    title = Text.assemble((render.name(role), STYLE_YOU),
-                          (": " + about + render.table.prompt(decision), STYLE_TITLE))
-    if menu.subset and decision.items:
-        title.append(f"  ({_how_many(decision)})", style=STYLE_HIDDEN)
-    return title
+    how_many = f"  ({_how_many(decision)})" if menu.subset and decision.items else ""
+    return Text.assemble((render.name(role), STYLE_YOU),
+                         (": " + about + render.table.prompt(decision), STYLE_TITLE),
+                         (how_many, STYLE_HIDDEN))
 
 
 def _how_many(decision: Decision) -> str:
@@ -111,31 +110,22 @@ def _how_many(decision: Decision) -> str:
 
 
 def _entry_text(render: Renderer, menu: Menu, entry: Entry) -> Text:
-    line = Text(style="")
-    line.append(entry.label, style=STYLE_HIDDEN if entry.anytime else "")
     items = menu.decision.items
     text = render.table.card_text(items[entry.index]) \
         if entry.index is not None and entry.index < len(items) else None
-    if text:
-        line.append(": " + text, style=STYLE_HIDDEN)
-    if entry.anytime:
-        line.append("  (any time)", style=STYLE_HIDDEN)
-    return line
+    return Text.assemble((entry.label, STYLE_HIDDEN if entry.anytime else ""),
+                         (f": {text}", STYLE_HIDDEN) if text else "",
+                         ("  (any time)", STYLE_HIDDEN) if entry.anytime else "")
 
 
 def _hint(menu: Menu) -> str:
-    if menu.default is not None:
-        return _enter_hint(menu, menu.default)
+    default = menu.default
+    if default is not None:
+        only = "nothing to choose" if default.id == NONE_ID else \
+            next((e.label for e in menu.entries if e.option is default), default.label)
+        actions = any(entry.anytime for entry in menu.entries)
+        return f"Press Enter ({only})" + (", or a letter for an action." if actions else ".")
     return "Type numbers (1 3, 1-4), all or none." if menu.subset else "Type a number or a name."
-
-
-def _enter_hint(menu: Menu, default: Option) -> str:
-    if default.id == NONE_ID:
-        only = "nothing to choose"
-    else:
-        only = next((e.label for e in menu.entries if e.option is default), default.label)
-    actions = any(entry.anytime for entry in menu.entries)
-    return f"Press Enter ({only})" + (", or a letter for an action." if actions else ".")
 
 
 def closed_text(menu: Menu) -> Hanging | None:

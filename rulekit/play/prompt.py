@@ -93,20 +93,14 @@ class Menu:
         rows: list[Entry] = []
         seen: set[str] = set()
         for option in self.decision.options():
-            row = self._one_row(option)
-            if row.index is None or row.label not in seen:
-                rows.append(row)
-                seen.add(row.label)
+            anytime = option.id.startswith("!")
+            known = not anytime and option.id != NONE_ID and option.id in self.item_ids
+            index = self.item_ids.index(option.id) if known else None
+            text = option.label if index is None else self.item_labels[index]
+            if index is None or text not in seen:
+                rows.append(Entry("", text, option, index, anytime))
+                seen.add(text)
         return rows
-
-    def _one_row(self, option: Option) -> Entry:
-        anytime = option.id.startswith("!")
-        index = None if anytime or option.id == NONE_ID else self._index_of(option.id)
-        text = option.label if index is None else self.item_labels[index]
-        return Entry("", text, option, index, anytime)
-
-    def _index_of(self, item_id: str) -> int | None:
-        return self.item_ids.index(item_id) if item_id in self.item_ids else None
 
     def entry(self, key: str) -> Entry | None:
         """The line of a typed key, if any."""
@@ -121,12 +115,8 @@ class Menu:
 
 def _spans(numbers: list[int]) -> list[str]:
     """``[1, 2, 3, 5]`` -> ``["1-3", "5"]``."""
-    spans: list[list[int]] = []
-    for n in numbers:
-        if spans and n == spans[-1][-1] + 1:
-            spans[-1].append(n)
-        else:
-            spans.append([n])
+    runs = itertools.groupby(enumerate(numbers), lambda pair: pair[1] - pair[0])  # n, n+1...
+    spans = [[n for _, n in run] for _, run in runs]
     return [f"{s[0]}-{s[-1]}" if len(s) > 2 else ", ".join(map(str, s)) for s in spans]
 
 
@@ -209,8 +199,10 @@ def _parse_one(menu: Menu, typed: str) -> Answer:
             f"There is no choice {typed}: type one of {menu.keys_text()}.")
     if all(menu.entry(part) is not None for part in re.split(r"[\s,]+", typed)):
         return Problem(f"Choose one only: type one of {menu.keys_text()}.")
+    if typed.lower() == NONE_ID and menu.decision.optional:
+        return Choice(menu.decision.option(NONE_ID))
     if typed.lower() == NONE_ID:
-        return _declined(menu.decision)
+        return Problem("This choice cannot be declined.")
     return _one_by_name(menu, typed)
 
 
@@ -219,12 +211,6 @@ def _closed_key(menu: Menu, typed: str) -> Problem | None:
     item_id = menu.refused_keys.get(typed.strip().lower())
     why = menu.decision.refusal(item_id) if item_id is not None else None
     return None if why is None else Problem(why)
-
-
-def _declined(decision: Decision) -> Answer:
-    if decision.optional:
-        return Choice(decision.option(NONE_ID))
-    return Problem("This choice cannot be declined.")
 
 
 def _one_by_name(menu: Menu, typed: str) -> Answer:

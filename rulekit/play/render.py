@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -78,7 +78,7 @@ class Slot:
         return self.per is None and self.type in BOARD_KINDS
 
 
-def _flows(documents: Iterable[YamlDocument]) -> Iterator[Mapping[str, object]]:
+def _flows(documents: Iterable[YamlDocument]) -> Iterator[Mapping[str, Any]]:
     for doc in documents:
         flow = doc.data.get("flow") if isinstance(doc.data, dict) else None
         if isinstance(flow, dict):
@@ -86,14 +86,9 @@ def _flows(documents: Iterable[YamlDocument]) -> Iterator[Mapping[str, object]]:
 
 
 def phase_names(documents: Iterable[YamlDocument]) -> dict[str, str]:
-    """Phase id -> display name, from a pack's ``flow`` section."""
-    names: dict[str, str] = {}
-    for flow in _flows(documents):
-        phases = flow.get("phases")
-        for phase in phases if isinstance(phases, list) else []:
-            if isinstance(phase, dict) and isinstance(phase.get("id"), str):
-                names[phase["id"]] = str(phase.get("name") or humanize(phase["id"]))
-    return names
+    """Phase id -> display name, from a pack's ``flow`` section (checked by its schema)."""
+    return {phase["id"]: phase.get("name") or humanize(phase["id"])
+            for flow in _flows(documents) for phase in flow.get("phases") or []}
 
 
 def round_count(documents: Iterable[YamlDocument], params: Mapping[str, int]) -> int | None:
@@ -118,13 +113,6 @@ def spaced_names(game: Game) -> tuple[str, ...]:
 
 def _short(label: str, shown: str) -> bool:
     return len(label) + len(shown) <= SHORT and ", " not in shown
-
-
-@dataclass
-class _Sorted:
-    by_role: dict[str, list[Line]]
-    table: list[Line] = field(default_factory=list)
-    counters: list[Line] = field(default_factory=list)
 
 
 class Renderer:
@@ -269,32 +257,36 @@ class Renderer:
 
     def _view(self, obs: Observation, role: str, only_own: bool, skip: set[str]
               ) -> list[RenderableType]:
-        lines = self._sorted(obs, role, skip)
+        by_role, table, counters = self._sorted(obs, role, skip)
         if only_own:
-            mine = side_by_side(lines.by_role[role], self.names)
+            mine = side_by_side(by_role[role], self.names)
             return [Group(Text(self.name(role), style=STYLE_ROLE), *mine)] if mine else []
         order = [role] + [r for r in self.game.roles if r != role]
         sections: list[RenderableType] = [
-            self._player_section(r, role, lines.by_role[r]) for r in order if lines.by_role[r]]
+            self._player_section(r, role, by_role[r]) for r in order if by_role[r]]
         if self.display.declared:
             sections += self._section("More on the table",
-                                      side_by_side(lines.table + lines.counters, self.names))
+                                      side_by_side(table + counters, self.names))
         else:
-            sections += self._section("Table", side_by_side(lines.table, self.names))
-            sections += self._section("Counters", side_by_side(lines.counters, self.names))
+            sections += self._section("Table", side_by_side(table, self.names))
+            sections += self._section("Counters", side_by_side(counters, self.names))
         return sections + self._section("Board", self.board_text.lines(obs, skip))
 
-    def _sorted(self, obs: Observation, role: str, skip: set[str]) -> _Sorted:
-        lines = _Sorted({r: [] for r in self.game.roles})
+    def _sorted(self, obs: Observation, role: str, skip: set[str]
+                ) -> tuple[dict[str, list[Line]], list[Line], list[Line]]:
+        """The lines of each role's piles and values, then the table's piles, then its values."""
+        by_role: dict[str, list[Line]] = {r: [] for r in self.game.roles}
+        table: list[Line] = []
+        counters: list[Line] = []
         for slot in self.zone_slots:
             line = self._zone_line(slot, obs["zones"].get(slot.key), role, skip)
             if line is not None:
-                lines.by_role.get(slot.owner or "", lines.table).append(line)
+                by_role.get(slot.owner or "", table).append(line)
         for slot in self.var_slots:
             line = self._var_line(slot, obs["vars"], skip)
             if line is not None:
-                lines.by_role.get(slot.owner or "", lines.counters).append(line)
-        return lines
+                by_role.get(slot.owner or "", counters).append(line)
+        return by_role, table, counters
 
     def _label(self, slot: Slot) -> str:
         label = self.table.name(slot.name)
@@ -346,10 +338,8 @@ class Renderer:
                    said: str | None = None) -> Text:
         """One log event; a private one is marked as such. A choice ``said`` as its menu
         named it."""
-        if said is not None and event["e"] == "choice":
-            text = Text(said)
-        else:
-            text = self._event_words(event)
+        text = Text(said) if said is not None and event["e"] == "choice" else \
+            self._event_words(event)
         if event["e"] == "end":
             text.stylize(STYLE_END)
         to = event["to"]

@@ -74,29 +74,23 @@ def rebuild(game: Game, saved: SavedGame, where: str,
     """The state after the saved decisions; ``history`` gets the roles' observations at them."""
     state = game.new_game(saved.seed)
     for number, (role, option) in enumerate(saved.decisions, start=1):
+        said = f"{where}: decision {number} ({role}: '{option}')"
         if state["result"] is not None:
-            raise SaveFileError(f"{where}: decision {number} ({role}: '{option}') comes after "
-                                f"the end of the game" + _since(saved, game),
+            raise SaveFileError(f"{said} comes after the end of the game" + _since(saved, game),
                                 HINT if _changed(saved, game) else None)
         if history is not None:
             history.setdefault(role, []).append(game.observe(state, role))
-        _replay(game, saved, state, where, number)
+        try:
+            game.apply(state, {role: option}, in_place=True)
+        except IllegalActionError as exc:
+            if _changed(saved, game):
+                raise SaveFileError(_no_longer_legal(saved, game, state, where, number, exc),
+                                    HINT) from None
+            raise SaveFileError(f"{said} cannot be replayed: {exc.message}") from None
+        except GameRuntimeError as exc:
+            raise SaveFileError(f"{where}: replaying decision {number} failed: {exc.message}"
+                                + _since(saved, game)) from None
     return state
-
-
-def _replay(game: Game, saved: SavedGame, state: State, where: str, number: int) -> None:
-    role, option = saved.decisions[number - 1]
-    try:
-        game.apply(state, {role: option}, in_place=True)
-    except IllegalActionError as exc:
-        if _changed(saved, game):
-            raise SaveFileError(_no_longer_legal(saved, game, state, where, number, exc),
-                                HINT) from None
-        raise SaveFileError(f"{where}: decision {number} ({role}: '{option}') cannot be "
-                            f"replayed: {exc.message}") from None
-    except GameRuntimeError as exc:
-        raise SaveFileError(f"{where}: replaying decision {number} failed: {exc.message}"
-                            + _since(saved, game)) from None
 
 
 def _changed(saved: SavedGame, game: Game) -> bool:

@@ -133,14 +133,10 @@ def _valid_decisions(value: object) -> bool:
         for d in value)
 
 
-def _valid_rng_state(value: object) -> bool:
-    return (isinstance(value, list) and len(value) == 3 and isinstance(value[0], int)
-            and isinstance(value[1], str)
-            and (value[2] is None or isinstance(value[2], float)))
-
-
 def _valid_rngs(value: object) -> bool:
-    return isinstance(value, dict) and all(_valid_rng_state(v) for v in value.values())
+    return isinstance(value, dict) and all(
+        isinstance(v, list) and len(v) == 3 and isinstance(v[0], int) and isinstance(v[1], str)
+        and (v[2] is None or isinstance(v[2], float)) for v in value.values())
 
 
 # The fields of a save after ``format``, in the order they are checked: key, test, message.
@@ -200,13 +196,7 @@ def write_save(path: Path, saved: SavedGame) -> Path:
         fd, temp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
     except OSError as exc:
         raise SaveFileError(f"cannot save to {path}: {exc.strerror or exc}") from None
-    _write_then_rename(fd, temp, target, text, path)
-    return target
-
-
-def _write_then_rename(fd: int, temp: str, target: Path, text: str, path: Path) -> None:
-    """Write ``text`` to ``fd`` and rename it; on failure, remove the temporary file."""
-    try:
+    try:  # on failure, the temporary file goes
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
@@ -218,6 +208,7 @@ def _write_then_rename(fd: int, temp: str, target: Path, text: str, path: Path) 
         if isinstance(exc, OSError):
             raise SaveFileError(f"cannot save to {path}: {exc.strerror or exc}") from None
         raise
+    return target
 
 
 def read_save(path: Path) -> SavedGame:

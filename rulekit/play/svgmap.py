@@ -147,9 +147,8 @@ def _route_svg(board: Board, edge: Props, at: dict[str, Point], wrap: float,
         else list(itertools.pairwise(points))
     props = route_properties(edge)
     colour = colours.get(_style_value(board, edge, styled), GREY) if styled else GREY
-    title = str(edge.get("name", edge["id"]))
-    if describe_properties(props):
-        title += f" ({describe_properties(props)})"
+    described = describe_properties(props)
+    title = str(edge.get("name", edge["id"])) + (f" ({described})" if described else "")
     out = [f'<g class="route" stroke={quoteattr(colour)} stroke-width="1.5"{dash}>'
            f"<title>{escape(title)}</title>" + "".join(shapes) + "</g>"]
     label = describe_properties(props, styled)

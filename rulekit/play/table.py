@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import Counter
@@ -271,15 +272,13 @@ class Table:
         name = item.name or self.name(item.ref)
         if per is None:
             return [(item.ref, name)]
+        if per == "role" and item.whose == "you":
+            return [(zone_key(item.ref, role), name)]
         if per == "role":
-            return self._role_keys(item, role, name)
+            return [(zone_key(item.ref, r), f"{self.render.name(r)}: {name}")
+                    for r in self.game.roles]
         return [(zone_key(item.ref, i), f"{name} {self.game.label(i)}")
                 for i in self.game.symbols.index_domain(per)]
-
-    def _role_keys(self, item: Item, role: str, name: str) -> list[tuple[str, str]]:
-        if item.whose == "you":
-            return [(zone_key(item.ref, role), name)]
-        return [(zone_key(item.ref, r), f"{self.render.name(r)}: {name}") for r in self.game.roles]
 
     def _of(self, item: Item) -> str:
         if item.of is None:
@@ -292,26 +291,19 @@ class Table:
         decl = self.game.symbols.variables[item.ref]
         shown = _Shown()
         for key, name in self._keys(item, role, decl.per):
-            if key not in obs["vars"]:
-                self._show_secret(shown, item, key, name, obs, role)
-            elif obs["vars"][key] is not None:  # None: not on the table yet
-                self._show_value(shown, item, name, obs["vars"][key], obs)
+            value = obs["vars"].get(key)
+            if key not in obs["vars"] and item.belief:
+                shown.blocks.append(self.belief(key, name, obs, role))
+            elif key not in obs["vars"]:
+                shown.cells.append(Text(f"{name}: secret", style=STYLE_HIDDEN))
+            elif value is None:  # not on the table yet
+                continue
+            elif item.routes and isinstance(value, str) and value in self.render.board.nodes:
+                shown.blocks.append(self._position(name, value, obs))
+            else:
+                shown.cells.append(Text.assemble((f"{name} ", STYLE_HEAD),
+                                                 self.word(value) + self._of(item)))
         return shown.result()
-
-    def _show_secret(self, shown: _Shown, item: Item, key: str, name: str, obs: Observation,
-                     role: str) -> None:
-        if item.belief:
-            shown.blocks.append(self.belief(key, name, obs, role))
-        else:
-            shown.cells.append(Text(f"{name}: secret", style=STYLE_HIDDEN))
-
-    def _show_value(self, shown: _Shown, item: Item, name: str, value: object,
-                    obs: Observation) -> None:
-        if item.routes and isinstance(value, str) and value in self.render.board.nodes:
-            shown.blocks.append(self._position(name, value, obs))
-        else:
-            shown.cells.append(Text.assemble((f"{name} ", STYLE_HEAD),
-                                             self.word(value) + self._of(item)))
 
     def _position(self, name: str, node: str, obs: Observation) -> Cells:
         board_text = self.render.board_text
@@ -328,18 +320,12 @@ class Table:
         if weights is None:
             return Cells([Text("anywhere the rules allow", style=STYLE_HIDDEN)],
                          Text(f"{name} may be: ", style=STYLE_HEAD))
-        cells, separators = self._places(weights)
+        cells, separators = self._by_region(weights)
         return Cells(cells, Text(f"{name} may be in ", style=STYLE_HEAD), separator=", ",
                      separators=separators)
 
-    def _places(self, values: Iterable[object]) -> tuple[list[Text], list[str]]:
+    def _by_region(self, values: Iterable[object]) -> tuple[list[Text], list[str]]:
         """Places by region in one flow (``Europe: London, Paris; ...``), and the separators."""
-        by_region, others = self._by_region(values)
-        cells, separators = _in_groups([(self.game.label(region), names)
-                                        for region, names in by_region.items()])
-        return cells + others, separators + [", "] * len(others)
-
-    def _by_region(self, values: Iterable[object]) -> tuple[dict[str, list[Text]], list[Text]]:
         nodes = self.render.board.nodes
         order = {node: i for i, node in enumerate(nodes)}
         places: dict[str, list[Text]] = {}
@@ -354,7 +340,9 @@ class Table:
                 places.setdefault(region, []).append(Text(self.game.label(value)))
             else:
                 others.append(Text(self.word(value)))
-        return places, others
+        cells, separators = _in_groups([(self.game.label(region), names)
+                                        for region, names in places.items()])
+        return cells + others, separators + [", "] * len(others)
 
     def zone(self, item: Item, obs: Observation, role: str, brief: bool = False) -> Shown:
         """A zone's piles: counts, or their cards; with ``places``, where they lie."""
@@ -446,31 +434,26 @@ class Table:
         per = self.game.symbols.zones[row.zone].per
         count = per if isinstance(per, int) else 0
         header = [(row.each or "#").capitalize()] + [c.name for c in row.columns]
-        lines = []
-        for k in range(1, count + 1):
-            card = self._card_on(row, k, obs)
-            lines.append([Text(str(k), style=STYLE_HEAD)]
-                         + [self.cell(c, k, card, obs) for c in row.columns])
+        lines = [[Text(str(k), style=STYLE_HEAD)] + [self.cell(row, c, k, obs) for c in row.columns]
+                 for k in range(1, count + 1)]
         if all(cell.plain == EMPTY for line in lines for cell in line[1:]):
             return None
         title = Text(row.name, style=STYLE_SECTION) if row.name else None
         return RowTable(title, header, lines)
 
-    def cell(self, column: Column, k: int, card: str | None, obs: Observation) -> Text:
-        """A row table's cell: a text of its card, or a top card."""
+    def cell(self, row: Row, column: Column, k: int, obs: Observation) -> Text:
+        """A row table's cell: a text of the card on row ``k``, or a top card."""
         if column.card is not None:
+            card = self._card_on(row, k, obs)
             return Text(self.card_fill(column.card, card) if card else EMPTY)
         for zone in column.zones:
             data = obs["zones"].get(zone_key(zone, str(column.index(k))), {})
             if data.get("count"):
-                return self._top_card(data.get("cards"))
+                top = (data.get("cards") or [None])[-1]
+                if top is None:
+                    return Text(FACE_DOWN, style=STYLE_HIDDEN)
+                return Text(self.game.label(top), style=STYLE_CARD)
         return Text(EMPTY, style=STYLE_HIDDEN)
-
-    def _top_card(self, cards: list[str | None] | None) -> Text:
-        top = cards[-1] if cards else None
-        if top is None:
-            return Text(FACE_DOWN, style=STYLE_HIDDEN)
-        return Text(self.game.label(top), style=STYLE_CARD)
 
 
 def _in_groups(groups: list[tuple[str, list[Text]]]) -> tuple[list[Text], list[str]]:
@@ -518,24 +501,21 @@ class TableBeliefs:
         if found is not None and found[0] == length:
             return found[1], found[2]
         try:
-            weights = self._belief(role, obs).distribution(key)
+            weights, stale = self._belief(role, obs).distribution(key), False
         except BeliefLost:  # not worked out afresh from the whole game: too slow at a table
             if found is None:
                 return None, False
-            self.shown[where] = (length, found[1], True)
-            return found[1], True
-        self.shown[where] = (length, weights, False)
-        return weights, False
+            weights, stale = found[1], True
+        self.shown[where] = (length, weights, stale)
+        return weights, stale
 
     def _belief(self, role: str, obs: Observation) -> Belief:
         past = self.past.pop(role, None)
         belief = self.beliefs.get(role)
         if belief is not None:
-            try:
+            with contextlib.suppress(ValueError):  # another game, or an earlier point (a replay)
                 follow_past(belief, past)
                 return belief.update(obs)
-            except ValueError:  # another game, or an earlier point of it (a replay)
-                pass
         belief = Belief(self.game, role, random.Random(f"{self.game.pack_id}:{role}"),
                         **BELIEF_CAPS)
         self.beliefs[role] = belief
@@ -593,17 +573,16 @@ class Context:
         values = _Values(seen)
         values["step"] = step
         for (param, kind), value in zip(decl.params, frame["locals"], strict=False):
-            values[param] = _Role(value, self.table.render.name(value), decider) \
-                if kind == "role" and isinstance(value, str) else self._value(kind, value)
+            if kind == "role" and isinstance(value, str):
+                values[param] = _Role(value, self.table.render.name(value), decider)
+            elif kind == "card" and isinstance(value, str):
+                values[param] = _Card(value, self.table)
+            else:
+                values[param] = self.table.word(value)
         try:
             return template.format_map(values)
         except (KeyError, AttributeError, ValueError, IndexError):
             return None
-
-    def _value(self, kind: str, value: object) -> object:
-        if kind == "card" and isinstance(value, str):
-            return _Card(value, self.table)
-        return self.table.word(value)
 
     def _step(self, stack: list[Frame]) -> int:
         """The number of the question the innermost call asks, in a row (a new call of it,
