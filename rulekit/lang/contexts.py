@@ -142,11 +142,8 @@ class _Reader:
         self.code.sources.setdefault(s.slot, []).append(_Source(s.iterable, guards))
         self.stmts(s.body, (*guards, s.iterable))
 
-    def _while(self, s: n.While, guards: _Guards) -> None:
-        self.stmts(s.body, (*guards, s.condition))
-
-    def _repeat(self, s: n.Repeat, guards: _Guards) -> None:
-        self.stmts(s.body, (*guards, s.count))
+    def _loop(self, s: n.While | n.Repeat, guards: _Guards) -> None:
+        self.stmts(s.body, (*guards, s.condition if isinstance(s, n.While) else s.count))
 
     def _call(self, s: n.CallStmt, guards: _Guards) -> None:
         self.code.calls.append((s.proc, _Site(self.code.body.name, list(s.args), guards, s.pos)))
@@ -161,7 +158,7 @@ class _Reader:
 # How each kind of statement is read (the others hold nothing a context needs).
 _STATEMENTS: dict[type, Callable[..., None]] = {
     n.Simultaneous: _Reader._simultaneous, n.Let: _Reader._assign, n.Assign: _Reader._assign,
-    n.If: _Reader._if, n.For: _Reader._for, n.While: _Reader._while, n.Repeat: _Reader._repeat,
+    n.If: _Reader._if, n.For: _Reader._for, n.While: _Reader._loop, n.Repeat: _Reader._loop,
     n.CallStmt: _Reader._call, n.Move: _Reader._move, n.Draw: _Reader._move,
 }
 
@@ -290,9 +287,9 @@ class ContextCheck:
         for source in code.sources.get(slot, []):
             if not self.source_seen(body, source, d):
                 yield source
-        if slot < len(code.params):
+        if slot < len(code.params):  # a parameter: its argument, and which call runs
             for site in self.sites.get(body, []):
-                if not self.param_seen(site, slot, d):
+                if not self.seen(site.body, [site.arg(slot), *site.guards], self.at_call(d, site)):
                     yield site
 
     def source_seen(self, body: str, source: _Source, d: Decider) -> bool:
@@ -303,13 +300,6 @@ class ContextCheck:
             chooser = self.decider(body, source.expr.player)
             return chooser != ANY and chooser == d
         return self.seen(body, [source.expr], d)
-
-    def param_seen(self, site: _Site, slot: int, d: Decider) -> bool:
-        """True if ``d``, deciding in the procedure called, sees argument ``slot``.
-
-        They must also see which call runs.
-        """
-        return self.seen(site.body, [site.arg(slot), *site.guards], self.at_call(d, site))
 
     # ------------------------------------------------------------ the leaks, in words
 

@@ -214,11 +214,9 @@ class _Analysis:
             tainted.add(s.slot)
         self.stmts(s.body, tainted, inner, mark)
 
-    def _while(self, s: n.While, tainted: set[int], context: bool, mark: bool) -> None:
-        self.stmts(s.body, tainted, self.expr(s.condition, tainted) or context, mark)
-
-    def _repeat(self, s: n.Repeat, tainted: set[int], context: bool, mark: bool) -> None:
-        self.stmts(s.body, tainted, self.expr(s.count, tainted) or context, mark)
+    def _loop(self, s: n.While | n.Repeat, tainted: set[int], context: bool, mark: bool) -> None:
+        test = s.condition if isinstance(s, n.While) else s.count
+        self.stmts(s.body, tainted, self.expr(test, tainted) or context, mark)
 
     def _call_stmt(self, s: n.CallStmt, tainted: set[int], context: bool, mark: bool) -> None:
         for i, arg in enumerate(s.args):
@@ -281,19 +279,25 @@ class _Analysis:
 _STATEMENTS: dict[type, Callable[..., None]] = {
     n.Simultaneous: _Analysis._simultaneous, n.Let: _Analysis._assignment,
     n.Assign: _Analysis._assignment, n.If: _Analysis._if, n.For: _Analysis._for,
-    n.While: _Analysis._while, n.Repeat: _Analysis._repeat, n.CallStmt: _Analysis._call_stmt,
+    n.While: _Analysis._loop, n.Repeat: _Analysis._loop, n.CallStmt: _Analysis._call_stmt,
     n.Log: _Analysis._log, n.Move: _Analysis._move, n.Draw: _Analysis._move,
     n.Win: _Analysis._win,
 }
 
 
-def _fixed_point(analysis: _Analysis, bodies: list[SecretBody]) -> None:
-    """Taint the parameters that receive non-public arguments, until nothing changes."""
+def _analysed(symbols: Symbols, bodies: list[SecretBody], function_trees: dict[str, n.Expr],
+              leaks: bool) -> _Analysis:
+    """Taint parameters until nothing changes; then mark choices, or collect ``leaks``."""
+    analysis = _Analysis(symbols, bodies, function_trees, answers_secret=not leaks)
     analysis.changed = True
     while analysis.changed:
         analysis.changed = False
         for body in bodies:
             analysis.body(body)
+    analysis.leaks, analysis.marking = ([], False) if leaks else (None, True)
+    for body in bodies:
+        analysis.body(body)
+    return analysis
 
 
 def public_log_leaks(symbols: Symbols, bodies: list[SecretBody],
@@ -304,12 +308,7 @@ def public_log_leaks(symbols: Symbols, bodies: list[SecretBody],
     choice does not count here. A log line that tells a choice tells what the rules make
     public.
     """
-    analysis = _Analysis(symbols, bodies, function_trees, answers_secret=False)
-    _fixed_point(analysis, bodies)
-    analysis.leaks = []
-    for body in bodies:
-        analysis.body(body)
-    return analysis.leaks
+    return _analysed(symbols, bodies, function_trees, leaks=True).leaks or []
 
 
 def mark_secret_choices(symbols: Symbols, bodies: list[SecretBody],
@@ -320,9 +319,5 @@ def mark_secret_choices(symbols: Symbols, bodies: list[SecretBody],
     ``whens`` are the roles of the anytime actions and their checked conditions. Returns
     the roles with an anytime action whose ``when`` may read non-public data.
     """
-    analysis = _Analysis(symbols, bodies, function_trees)
-    _fixed_point(analysis, bodies)
-    analysis.marking = True
-    for body in bodies:
-        analysis.body(body)
+    analysis = _analysed(symbols, bodies, function_trees, leaks=False)
     return frozenset(role for role, when in whens if analysis.expr(when, set()))
