@@ -111,7 +111,8 @@ class Checker:
 
     def _needs_index(self, pos: n.Pos, what: str, name: str, per: str | int) -> None:
         """Report a zone or variable with ``per`` named without its index."""
-        self.error(pos, f"{what} per {describe_per(per)}", f"write {name}[{_index_word(per)}]")
+        index = "N" if isinstance(per, int) else per.upper()
+        self.error(pos, f"{what} per {describe_per(per)}", f"write {name}[{index}]")
 
     def _known_names(self) -> list[str]:
         s = self.symbols
@@ -691,10 +692,6 @@ def _joined(left: str, right: str) -> str | None:
     if lists and {left.split(":")[0], right.split(":")[0]} <= {"list", "any"}:
         return left if left == right else "list"
     return None
-
-
-def _index_word(per: str | int) -> str:
-    return "N" if isinstance(per, int) else per.upper()
 
 
 def _compatible(got: str, want: str) -> bool:

@@ -193,14 +193,10 @@ class ContextCheck:
             return ANY
         if e.ref[0] == "const" and e.ident in self.symbols.roles:
             return ("role", e.ident)
-        if e.ref[0] == "local" and self._fixed_param(body, e.ref[1]):
+        code = self.code[body]
+        if e.ref[0] == "local" and e.ref[1] < len(code.params) and e.ref[1] not in code.sources:
             return ("param", e.ref[1])
         return ANY
-
-    def _fixed_param(self, body: str, slot: int) -> bool:
-        """Whether local ``slot`` of ``body`` is a parameter that it never assigns."""
-        code = self.code[body]
-        return slot < len(code.params) and slot not in code.sources
 
     def _deciders(self) -> dict[str, set[Decider]]:
         """The deciders of each procedure, spread along calls until nothing changes."""

@@ -102,14 +102,11 @@ class MergedDocument(YamlDocument):
 
     def resolve(self, path: Sequence[str | int]) -> Route:
         """The document and path that the value at ``path`` comes from."""
-        doc, real = self._hop(tuple(path))
-        return doc.resolve(real)
-
-    def _hop(self, path: JsonPath) -> Route:
+        path = tuple(path)
         for n in range(len(path), -1, -1):
             hit = self.routes.get(path[:n])
             if hit is not None:
-                return hit[0], hit[1] + path[n:]
+                return hit[0].resolve(hit[1] + path[n:])
         # nothing merged at all: positions are those of an empty file of this name
         return YamlDocument(self.path, self.display_name, "", None), path
 
