@@ -110,18 +110,6 @@ class MergedDocument(YamlDocument):
         # nothing merged at all: positions are those of an empty file of this name
         return YamlDocument(self.path, self.display_name, "", None), path
 
-    def location(self, path: Sequence[str | int]) -> Location:
-        doc, real = self.resolve(path)
-        return doc.location(real)
-
-    def key_location(self, path: Sequence[str | int]) -> Location:
-        doc, real = self.resolve(path)
-        return doc.key_location(real)
-
-    def text_location(self, path: Sequence[str | int], line: int, column: int) -> Location:
-        doc, real = self.resolve(path)
-        return doc.text_location(real, line, column)
-
 
 class Merger:
     """Collects the sections of content files: the same pack's, or a variant's changes."""
