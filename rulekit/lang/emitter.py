@@ -212,7 +212,11 @@ class Emitter(ChoiceWriter):
         return ["raise _EndRound"]
 
     def _s_log(self, s: n.Log) -> list[str]:
-        return [self.log_line(s)]
+        """A log line's event, read-only from the start (``engine/frozen``)."""
+        log_id, args = self._log_text(s, self.c.program.logs, id(s))
+        to = self.c.py(s.to) if s.to is not None else "None"
+        return [f"if rt.logging: rt.log.append(_FD({{'e': 'log', 'to': {to}, 'at': {log_id}, "
+                f"'args': _FL([{args}]), 'round': S['round']}}))"]
 
     def _move_lines(self, s: n.Move | n.Draw) -> list[str]:
         """Python for a move or draw into ``_moved``, then its checks."""
