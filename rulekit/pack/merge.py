@@ -41,14 +41,6 @@ _LAYOUT: dict[JsonPath, str] = {
     ("properties", "edges"): "map", ("properties", "regions"): "map",
 }
 
-# What ``remove:`` names, and where it lives in the merged sections.
-REMOVABLE: dict[str, JsonPath] = {
-    "cards": ("cards",), "anytime": ("anytime",), "zones": ("zones",),
-    "variables": ("variables",), "functions": ("functions",), "procedures": ("procedures",),
-    "phases": ("flow", "phases"), "regions": ("map", "regions"), "nodes": ("map", "nodes"),
-    "edges": ("map", "edges"),
-}
-
 # What an entry of each part is called, in the order ``rulekit docs`` lists a variant's changes.
 ENTRY_NAMES: dict[JsonPath, str] = {
     ("cards",): "card", ("card_types",): "card type", ("anytime",): "anytime action",
@@ -57,6 +49,10 @@ ENTRY_NAMES: dict[JsonPath, str] = {
     ("map", "nodes"): "node", ("map", "edges"): "edge",
     ("properties", "cards"): "card property", ("properties", "nodes"): "node property",
     ("properties", "edges"): "edge property", ("properties", "regions"): "region property"}
+
+# What ``remove:`` names (the last key of a part's path), and where it lives.
+REMOVABLE: dict[str, JsonPath] = {str(path[-1]): path for path in ENTRY_NAMES
+                                  if path[0] not in ("card_types", "properties")}
 
 _EDGES: JsonPath = ("map", "edges")
 
