@@ -414,24 +414,20 @@ def _main_whole(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
         state = rt.state
         if SETUP in procs:
             run(SETUP, rt)
-        steps = [(phase_id, runs.get(name), name) for phase_id, name in phases]
         checks, on_turns = bool(program.end_checks), program.end_on_turns
         while rounds is None or state["round"] < _limit(rounds(rt, locals_)):
             if checks and state["round"] == 0:
                 end_checks(rt)
             state["round"] += 1
             try:
-                for phase_id, whole, name in steps:
+                for phase_id, name in phases:
                     rt.ticks -= 1
                     if rt.ticks < 0:
                         raise BudgetExceeded
                     state["phase"] = phase_id
                     if on_turns:
                         end_checks(rt)
-                    if whole is not None:
-                        whole(rt, [])
-                    else:
-                        rt.run_blocks(name, [])
+                    run(name, rt)
             except EndRound:
                 pass  # on to the next round
         state["phase"] = None
