@@ -333,9 +333,6 @@ class ExprWriter:
     def _x_conditional(self, e: n.Conditional) -> str:
         return f"({self.py(e.then)} if {self.py(e.test)} else {self.py(e.otherwise)})"
 
-    def _x_choice(self, e: n.Choice) -> str:  # pragma: no cover - the checker forbids it
-        raise AssertionError("a choice is not an expression")
-
     # ------------------------------------------------------------ fast forms
 
     def _property_map(self, e: n.Expr) -> str | None:
