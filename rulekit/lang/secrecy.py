@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from rulekit.lang import nodes as n
 from rulekit.lang.analysis import is_pile, pile_counted
-from rulekit.lang.walk import assigned_slot, children, every_node
+from rulekit.lang.walk import assigned_slot, children, every_node, guarded
 from rulekit.model.symbols import Symbols
 
 
@@ -153,29 +153,27 @@ class _Analysis:
         tainted = set(body.tainted_params)
         while True:
             before = len(tainted)
-            self.stmts(body.stmts, tainted, False)
+            self.stmts(body.stmts, tainted)
             if len(tainted) == before:
                 break
         if self.marking or self.leaks is not None:
             self.current = body.name  # log lines are looked at in this last pass only
-            self.stmts(body.stmts, tainted, False, mark=self.marking)
+            self.stmts(body.stmts, tainted, mark=self.marking)
             self.current = ""
 
-    def stmts(self, stmts: list[n.Stmt], tainted: set[int], context: bool,
-              mark: bool = False) -> None:
-        """Follow non-public data through statements.
+    def stmts(self, stmts: list[n.Stmt], tainted: set[int], mark: bool = False) -> None:
+        """Follow non-public data through statements; with ``mark``, set ``always_ask``.
 
-        ``context``: they run only on a branch taken on non-public data. ``mark``: set
-        ``always_ask`` on their choices.
+        A statement's ``context`` is whether it runs on a branch taken on non-public data.
         """
-        for s in stmts:
+        secret: dict[int, bool] = {}  # each condition's, worked out once
+        for s, guards in guarded(stmts):
             follow = _STATEMENTS.get(type(s))
             if follow is not None:
-                follow(self, s, tainted, context, mark)
-
-    def _simultaneous(self, s: n.Simultaneous, tainted: set[int], context: bool,
-                      mark: bool) -> None:
-        self.stmts(list(s.bindings), tainted, context, mark)
+                for guard in guards:
+                    if id(guard) not in secret:
+                        secret[id(guard)] = self.expr(guard, tainted)
+                follow(self, s, tainted, any(secret[id(guard)] for guard in guards), mark)
 
     def _assignment(self, s: n.Let | n.Assign, tainted: set[int], context: bool,
                     mark: bool) -> None:
@@ -197,26 +195,15 @@ class _Analysis:
             self._taint_param(proc, 0)
 
     def _if(self, s: n.If, tainted: set[int], context: bool, mark: bool) -> None:
+        """Note the public log lines of an ``if`` whose every way writes one."""
         ways = [branch for _, branch in s.branches] + [s.otherwise or []]
         logs = [[x for x in way if isinstance(x, n.Log) and x.to is None] for way in ways]
         if all(logs):
             self.every_way.update(id(log) for found in logs for log in found)
-        for cond, branch in s.branches:
-            inner = self.expr(cond, tainted) or context
-            self.stmts(branch, tainted, inner, mark)
-            context = inner  # later branches run only if this condition failed
-        if s.otherwise is not None:
-            self.stmts(s.otherwise, tainted, context, mark)
 
     def _for(self, s: n.For, tainted: set[int], context: bool, mark: bool) -> None:
-        inner = self.expr(s.iterable, tainted) or context
-        if inner:
+        if self.expr(s.iterable, tainted) or context:
             tainted.add(s.slot)
-        self.stmts(s.body, tainted, inner, mark)
-
-    def _loop(self, s: n.While | n.Repeat, tainted: set[int], context: bool, mark: bool) -> None:
-        test = s.condition if isinstance(s, n.While) else s.count
-        self.stmts(s.body, tainted, self.expr(test, tainted) or context, mark)
 
     def _call_stmt(self, s: n.CallStmt, tainted: set[int], context: bool, mark: bool) -> None:
         for i, arg in enumerate(s.args):
@@ -277,11 +264,9 @@ class _Analysis:
 
 # How each kind of statement is followed.
 _STATEMENTS: dict[type, Callable[..., None]] = {
-    n.Simultaneous: _Analysis._simultaneous, n.Let: _Analysis._assignment,
-    n.Assign: _Analysis._assignment, n.If: _Analysis._if, n.For: _Analysis._for,
-    n.While: _Analysis._loop, n.Repeat: _Analysis._loop, n.CallStmt: _Analysis._call_stmt,
-    n.Log: _Analysis._log, n.Move: _Analysis._move, n.Draw: _Analysis._move,
-    n.Win: _Analysis._win,
+    n.Let: _Analysis._assignment, n.Assign: _Analysis._assignment, n.If: _Analysis._if,
+    n.For: _Analysis._for, n.CallStmt: _Analysis._call_stmt, n.Log: _Analysis._log,
+    n.Move: _Analysis._move, n.Draw: _Analysis._move, n.Win: _Analysis._win,
 }
 
 

@@ -14,6 +14,9 @@ from rulekit.lang import nodes as n
 Triggers = dict[tuple[str, str], str]
 """The procedure a change runs: ``("var", name)`` or ``("zone", name)`` -> its name."""
 
+Guards = tuple[n.Expr, ...]
+"""The conditions a statement runs under: the tests, lists and counts around it."""
+
 
 def bodies(s: n.Stmt) -> list[list[n.Stmt]]:
     """The statement lists directly inside a statement (branches, loop bodies)."""
@@ -30,6 +33,29 @@ def statements(body: list[n.Stmt]) -> Iterator[n.Stmt]:
         yield s
         for inner in bodies(s):
             yield from statements(inner)
+
+
+def guarded(body: list[n.Stmt], guards: Guards = ()) -> Iterator[tuple[n.Stmt, Guards]]:
+    """Every statement of a list and of the lists inside it, in order, with its conditions.
+
+    A branch of an ``if`` runs under its test and the tests before it. A loop's body runs under
+    its list, condition or count. The lets of a ``simultaneous`` come in its place.
+    """
+    for s in body:
+        if isinstance(s, n.Simultaneous):
+            yield from guarded(list(s.bindings), guards)
+            continue
+        yield s, guards
+        if isinstance(s, n.If):
+            inner = guards
+            for cond, branch in s.branches:
+                inner = (*inner, cond)  # a later branch runs only if this test failed
+                yield from guarded(branch, inner)
+            yield from guarded(s.otherwise or [], inner)
+        elif isinstance(s, (n.For, n.While, n.Repeat)):
+            test = s.iterable if isinstance(s, n.For) else \
+                s.condition if isinstance(s, n.While) else s.count
+            yield from guarded(s.body, (*guards, test))
 
 
 def choices_in(body: list[n.Stmt]) -> bool:
