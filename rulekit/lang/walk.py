@@ -28,11 +28,8 @@ def bodies(s: n.Stmt) -> list[list[n.Stmt]]:
 
 
 def statements(body: list[n.Stmt]) -> Iterator[n.Stmt]:
-    """Every statement of a list and of the lists inside it, in order."""
-    for s in body:
-        yield s
-        for inner in bodies(s):
-            yield from statements(inner)
+    """Every statement of a list and of the lists inside it, in order (see :func:`guarded`)."""
+    return (s for s, _ in guarded(body))
 
 
 def guarded(body: list[n.Stmt], guards: Guards = ()) -> Iterator[tuple[n.Stmt, Guards]]:
