@@ -196,10 +196,8 @@ def _from_positions(doc: YamlDocument, positions: list[tuple[int, int]],
     start: tuple[int, int],
 ) -> Location:
     lines = value.split("\n")
-    line = min(line, len(lines))
-    within = column - 1
-    extra = max(within - len(lines[line - 1]), 0)  # columns past the end of the line
-    offset = sum(len(text) + 1 for text in lines[: line - 1]) + within - extra
+    extra = max(column - 1 - len(lines[min(line, len(lines)) - 1]), 0)  # past the line's end
+    offset = _offset(value, line, column) - extra
     if offset < len(positions):
         at_line, at_column = positions[offset]
         return doc._at(at_line, at_column + extra)
