@@ -60,13 +60,10 @@ class Compiler(ExprWriter):
             "_each_if": helpers.each_if,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
             "_EndRound": helpers.EndRound, "_INT": int,
+            **{f"_b_{name}": builtin.impl for name, builtin in BUILTINS.items()},
+            **{f"_G_{name}": impl for name, impl in graph_functions(symbols.board).items()},
+            **{f"_GW_{name}": walk for name, walk in graph_walks(symbols.board).items()},
         })
-        for name, builtin in BUILTINS.items():
-            self.ns[f"_b_{name}"] = builtin.impl
-        for name, impl in graph_functions(symbols.board).items():
-            self.ns[f"_G_{name}"] = impl
-        for name, walk in graph_walks(symbols.board).items():
-            self.ns[f"_GW_{name}"] = walk
         program.plain_ids = frozenset(
             ident for ident in symbols.components() if ident != "none" and "+" not in ident)
         # The spec maker of each choice, by its node's id, answer slot and fast code.
