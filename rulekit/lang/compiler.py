@@ -222,14 +222,11 @@ class Compiler(ExprWriter):
         """The bodies that may stop for a decision, directly or through calls."""
         stopping = {b.name for b in bodies if choices_in(b.stmts)}
         calls = {b.name: calls_in(b.stmts, triggers) for b in bodies}
-        changed = True
-        while changed:
-            changed = False
-            for name, called in calls.items():
-                if name not in stopping and called & stopping:
-                    stopping.add(name)
-                    changed = True
-        return stopping
+        while True:
+            more = {name for name, called in calls.items() if called & stopping} - stopping
+            if not more:
+                return stopping
+            stopping |= more
 
     def compile_function(self, name: str, body: n.Expr, nslots: int, nparams: int,
                          location: Location | None = None) -> None:

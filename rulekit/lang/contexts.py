@@ -186,14 +186,12 @@ class ContextCheck:
         found: dict[str, set[Decider]] = {
             name: {self.decider(name, c) for c in code.choosers}
             for name, code in self.code.items()}
-        changed = True
-        while changed:
-            changed = False
+        while True:
+            before = sum(map(len, found.values()))
             for name, code in self.code.items():
-                before = len(found[name])
                 self._spread(found, found[name], code)
-                changed = changed or len(found[name]) != before
-        return found
+            if sum(map(len, found.values())) == before:
+                return found
 
     def _spread(self, found: dict[str, set[Decider]], mine: set[Decider], code: _Code) -> None:
         """Add the deciders of what a body calls, and of their anytime actions."""

@@ -80,13 +80,8 @@ class NodeMaker:
 
     def if_stmt(self, meta: Meta, condition: n.Expr, body: list[n.Stmt],
                 *clauses: Branch) -> n.If:
-        branches = [(condition, body)]
-        otherwise = None
-        for clause_condition, clause_body in clauses:
-            if clause_condition is None:
-                otherwise = clause_body
-            else:
-                branches.append((clause_condition, clause_body))
+        branches = [(condition, body), *((c, b) for c, b in clauses if c is not None)]
+        otherwise = next((b for c, b in clauses if c is None), None)
         return n.If(pos_of(meta), branches, otherwise)
 
     def elif_clause(self, meta: Meta, condition: n.Expr, body: list[n.Stmt]) -> Branch:
