@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 
 from rulekit.errors import PackFileError, did_you_mean
 from rulekit.limits import MAX_FILE_BYTES, MAX_PATH_CHARS
-from rulekit.pack.installed import PACKS_ENV, search_order, shipped_packs_dir
+from rulekit.pack.installed import search_order, shipped_packs_dir
 
 
 def find_pack(ref: str) -> Path:
@@ -142,5 +142,5 @@ def _reason(exc: BaseException) -> str:
         type(exc).__name__
 
 
-__all__ = ["PACKS_ENV", "OutsideError", "check_name", "check_size", "confine", "display_path",
-           "find_pack", "glob_files", "pack_file", "shipped_packs_dir"]
+__all__ = ["OutsideError", "check_name", "check_size", "confine", "display_path", "find_pack",
+           "glob_files", "pack_file", "shipped_packs_dir"]
