@@ -73,7 +73,9 @@ class YamlDocument:
     def location(self, path: Sequence[str | int]) -> Location:
         """Where the value at ``path`` starts, or its nearest known ancestor."""
         doc, info = self._nearest(path)
-        return doc._at(0, 0) if info is None else doc._at(info.line, info.column)
+        if info is None:
+            return doc._at(0, 0)
+        return doc._at(info.line, info.column)
 
     def key_location(self, path: Sequence[str | int]) -> Location:
         """Where the mapping key of the value at ``path`` starts (for a list item, the item)."""

@@ -196,7 +196,8 @@ def _from_positions(doc: YamlDocument, positions: list[tuple[int, int]],
     start: tuple[int, int],
 ) -> Location:
     lines = value.split("\n")
-    extra = max(column - 1 - len(lines[min(line, len(lines)) - 1]), 0)  # past the line's end
+    line = min(line, len(lines))
+    extra = max(column - 1 - len(lines[line - 1]), 0)  # columns past the end of the line
     offset = _offset(value, line, column) - extra
     if offset < len(positions):
         at_line, at_column = positions[offset]
