@@ -78,6 +78,7 @@ class Compiler(ExprWriter):
         self.anytime_writes: set[str] | None = None
         # Procedures a playout runs through their blocks (see Emitter.calls).
         self.through_blocks: set[str] = set()
+        self.triggers: Triggers = {}  # the procedure each change of a variable or zone runs
 
     # ------------------------------------------------------------ expressions
 
@@ -164,8 +165,9 @@ class Compiler(ExprWriter):
 
     def compile_bodies(self, bodies: list[Body]) -> None:
         """Compile procedures, setup and phases together."""
-        triggers: Triggers = {("var", v.name): v.on_change
-                              for v in self.symbols.variables.values() if v.on_change}
+        triggers = self.triggers
+        triggers.update({("var", v.name): v.on_change
+                         for v in self.symbols.variables.values() if v.on_change})
         triggers.update({("zone", z.name): z.on_enter
                          for z in self.symbols.zones.values() if z.on_enter})
         suspending = self._suspending(bodies, triggers)

@@ -19,7 +19,7 @@ from rulekit.lang import nodes as n
 from rulekit.lang.analysis import is_simple
 from rulekit.lang.choicecode import ChoiceWriter, Line
 from rulekit.lang.pyexpr import SIZED_OPS, checked_inline
-from rulekit.lang.walk import bodies, choices_in, is_choice, zone_name
+from rulekit.lang.walk import calls_in, choices_in, is_choice, zone_name
 from rulekit.source.snippet import Snippet
 
 if TYPE_CHECKING:
@@ -109,15 +109,8 @@ class Emitter(ChoiceWriter):
         return self.c.symbols.zones[zone_name(s.dest)].on_enter
 
     def may_stop(self, s: n.Stmt) -> bool:
-        if choices_in([s]):
-            return True
-        if isinstance(s, n.CallStmt):
-            return s.proc in self.suspending
-        if isinstance(s, n.Assign) and self.trigger(s) in self.suspending:
-            return True
-        if isinstance(s, (n.Move, n.Draw)) and self.entry_trigger(s) in self.suspending:
-            return True
-        return any(self.may_stop(inner) for body in bodies(s) for inner in body)
+        """Whether a statement asks, or calls or triggers a procedure that may stop."""
+        return choices_in([s]) or bool(calls_in([s], self.c.triggers) & self.suspending)
 
     # ------------------------------------------------------------ structured Python
 

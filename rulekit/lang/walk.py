@@ -18,15 +18,6 @@ Guards = tuple[n.Expr, ...]
 """The conditions a statement runs under: the tests, lists and counts around it."""
 
 
-def bodies(s: n.Stmt) -> list[list[n.Stmt]]:
-    """The statement lists directly inside a statement (branches, loop bodies)."""
-    if isinstance(s, n.If):
-        return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
-    if isinstance(s, (n.For, n.While, n.Repeat)):
-        return [s.body]
-    return []
-
-
 def statements(body: list[n.Stmt]) -> Iterator[n.Stmt]:
     """Every statement of a list and of the lists inside it, in order (see :func:`guarded`)."""
     return (s for s, _ in guarded(body))
