@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from rulekit.lang import nodes as n
 from rulekit.lang.analysis import is_pile, pile_counted
-from rulekit.lang.walk import assigned_slot, children, every_node, guarded
+from rulekit.lang.walk import assigned_slot, children, every_node, guarded, zone_name
 from rulekit.model.symbols import Symbols
 
 
@@ -231,9 +231,8 @@ class _Analysis:
 
     def _move(self, s: n.Move | n.Draw, tainted: set[int], context: bool, mark: bool) -> None:
         """A card entering a secret zone is passed to its ``on_enter``."""
-        dest = s.dest.obj if isinstance(s.dest, n.Index) else s.dest
-        zone = self.symbols.zones.get(dest.ident) if isinstance(dest, n.Name) else None
-        if zone is not None and zone.on_enter and zone.visibility != "public":
+        zone = self.symbols.zones[zone_name(s.dest)]
+        if zone.on_enter and zone.visibility != "public":
             self._taint_param(zone.on_enter, 0)
 
     def choice(self, c: n.Choice, tainted: set[int]) -> bool:
