@@ -64,18 +64,18 @@ def calls_in(body: list[n.Stmt], triggers: Triggers | None = None) -> set[str]:
     for s in statements(body):
         if isinstance(s, n.CallStmt):
             found.add(s.proc)
-        change = _change(s)
-        if change is not None and triggers and change in triggers:
-            found.add(triggers[change])
+        proc = triggered(s, triggers or {})
+        if proc is not None:
+            found.add(proc)
     return found
 
 
-def _change(s: n.Stmt) -> tuple[str, str] | None:
-    """The variable or zone a statement changes that may have a trigger."""
+def triggered(s: n.Stmt, triggers: Triggers) -> str | None:
+    """The procedure a statement's change runs (an ``on_change``, an ``on_enter``), if any."""
     if isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var":
-        return ("var", s.ref[1])
+        return triggers.get(("var", s.ref[1]))
     if isinstance(s, (n.Move, n.Draw)):
-        return ("zone", zone_name(s.dest))
+        return triggers.get(("zone", zone_name(s.dest)))
     return None
 
 
