@@ -40,23 +40,13 @@ def _elem(types: list[str]) -> str:
     return element_type(types[0] if types else "any")
 
 
-def _sum(numbers: list[int]) -> Value:
-    """The sum of ``numbers``, within the size limits."""
-    return checked(sum(numbers))
-
-
-def _max(*args: Value) -> Value:
-    """The largest number of a list (0 if empty), or of several."""
-    if len(args) == 1:
-        return max(args[0]) if args[0] else 0
-    return max(args)
-
-
-def _min(*args: Value) -> Value:
-    """The smallest number of a list (0 if empty), or of several."""
-    if len(args) == 1:
-        return min(args[0]) if args[0] else 0
-    return min(args)
+def _extreme(pick: Callable[..., Value]) -> Callable[..., Value]:
+    """``max`` or ``min`` of a list (0 if empty), or of several numbers."""
+    def extreme(*args: Value) -> Value:
+        if len(args) == 1:
+            return pick(args[0]) if args[0] else 0
+        return pick(args)
+    return extreme
 
 
 def _range(a: int, b: int) -> list[int]:
@@ -72,13 +62,13 @@ BUILTINS: dict[str, Builtin] = {
     for b in [
         Builtin("count", ("list",), "int", "Number of items in a list or cards in a zone.", len),
         Builtin("sum", ("list",), "int", "Sum of a list of integers (0 for an empty list).",
-                _sum),
+                lambda numbers: checked(sum(numbers))),
         Builtin("max", ("any",), "int",
                 "Largest of a list of integers (0 if empty), or of several integers.",
-                _max, variadic=True),
+                _extreme(max), variadic=True),
         Builtin("min", ("any",), "int",
                 "Smallest of a list of integers (0 if empty), or of several integers.",
-                _min, variadic=True),
+                _extreme(min), variadic=True),
         Builtin("abs", ("int",), "int", "Absolute value.", abs),
         Builtin("any", ("list",), "bool", "True if some item of the list is true.", any),
         Builtin("all", ("list",), "bool", "True if every item of the list is true.", all),

@@ -105,19 +105,14 @@ class Checker:
                 return kind
         return None
 
-    def _push(self) -> None:
-        self.scope = self.scope.new_child()
-
-    def _pop(self) -> None:
-        self.scope = self.scope.parents
-
     def _expect(self, node: n.Expr, got: str, want: str) -> None:
         if not _compatible(got, want):
             self.error(node.pos, f"expected {_describe(want)}, got {_describe(got)}")
 
     def _needs_index(self, pos: n.Pos, what: str, name: str, per: str | int) -> None:
         """Report a zone or variable with ``per`` named without its index."""
-        self.error(pos, f"{what} per {describe_per(per)}", f"write {name}[{_index_word(per)}]")
+        index = "N" if isinstance(per, int) else per.upper()
+        self.error(pos, f"{what} per {describe_per(per)}", f"write {name}[{index}]")
 
     def _known_names(self) -> list[str]:
         s = self.symbols
@@ -128,7 +123,7 @@ class Checker:
     def _block(self, body: list[n.Stmt], new_scope: bool = True) -> None:
         """Check a statement list; nothing may follow a statement that leaves it."""
         if new_scope:
-            self._push()
+            self.scope = self.scope.new_child()
         terminated = False
         for stmt in body:
             if terminated:
@@ -137,7 +132,7 @@ class Checker:
             self._stmt(stmt)
             terminated = isinstance(stmt, _TERMINAL)
         if new_scope:
-            self._pop()
+            self.scope = self.scope.parents
 
     def _loop_body(self, body: list[n.Stmt], new_scope: bool = True) -> None:
         self.loop_depth += 1
@@ -223,11 +218,11 @@ class Checker:
 
     def _stmt_for(self, stmt: n.For) -> None:
         kind = self.check_expr(stmt.iterable, "list")
-        self._push()
+        self.scope = self.scope.new_child()
         stmt.iter_slot = self._new_slot()
         stmt.slot = self._declare(stmt.var, element_type(kind), stmt.pos)
         self._loop_body(stmt.body, new_scope=False)
-        self._pop()
+        self.scope = self.scope.parents
 
     def _stmt_while(self, stmt: n.While) -> None:
         self.check_expr(stmt.condition, "bool")
@@ -354,10 +349,10 @@ class Checker:
         self.check_expr(choice.player, "role")
         source = self.check_expr(choice.source, "list")
         item = element_type(source)
-        self._push()
+        self.scope = self.scope.new_child()
         choice.slot = self._declare(choice.var, item, None)
         self._candidate_rules(choice)
-        self._pop()
+        self.scope = self.scope.parents
         self._answer_rules(choice)
         return source if choice.kind == "subset" else item
 
@@ -436,8 +431,8 @@ class Checker:
         return kind
 
     def _expr_name(self, expr: n.Name) -> str:
-        for resolve in (self._local_name, self._variable_name, self._zone_name,
-                        self._constant_name, self._provided_name):
+        for resolve in (self._local_name, self._pile_name, self._constant_name,
+                        self._provided_name):
             kind = resolve(expr)
             if kind is not None:
                 return kind
@@ -451,25 +446,18 @@ class Checker:
         expr.ref = ("local", local[0])
         return local[1]
 
-    def _variable_name(self, expr: n.Name) -> str | None:
-        var = self.symbols.variables.get(expr.ident)
-        if var is None:
+    def _pile_name(self, expr: n.Name) -> str | None:
+        """A variable or a zone of the pack, named without an index."""
+        name = expr.ident
+        var, zone = self.symbols.variables.get(name), self.symbols.zones.get(name)
+        decl = var or zone
+        if decl is None:
             return None
-        expr.ref = ("var", expr.ident, bool(var.per))
-        if var.per:
-            self._needs_index(expr.pos, f"variable '{expr.ident}' has one value", expr.ident,
-                              var.per)
-        return var.type
-
-    def _zone_name(self, expr: n.Name) -> str | None:
-        zone = self.symbols.zones.get(expr.ident)
-        if zone is None:
-            return None
-        expr.ref = ("zone", expr.ident, bool(zone.per))
-        if zone.per:
-            self._needs_index(expr.pos, f"zone '{expr.ident}' has one pile", expr.ident,
-                              zone.per)
-        return "list:card"
+        expr.ref = ("var" if var else "zone", name, bool(decl.per))
+        if decl.per:
+            what = f"variable '{name}' has one value" if var else f"zone '{name}' has one pile"
+            self._needs_index(expr.pos, what, name, decl.per)
+        return var.type if var else "list:card"
 
     def _constant_name(self, expr: n.Name) -> str | None:
         """A role or a parameter of the pack."""
@@ -509,12 +497,12 @@ class Checker:
 
     def _expr_comprehension(self, expr: n.Comprehension) -> str:
         source = self.check_expr(expr.iterable, "list")
-        self._push()
+        self.scope = self.scope.new_child()
         expr.slot = self._declare(expr.var, element_type(source), expr.pos)
         if expr.condition is not None:
             self.check_expr(expr.condition, "bool")
         kind = self._expr(expr.element)
-        self._pop()
+        self.scope = self.scope.parents
         return "list:" + kind
 
     def _expr_attr(self, expr: n.Attr) -> str:
@@ -549,24 +537,19 @@ class Checker:
 
     def _indexed_pile(self, expr: n.Index, obj: n.Name) -> str | None:
         """The type of ``zone[i]`` or ``variable[i]``; None if ``obj`` names neither."""
-        zone = self.symbols.zones.get(obj.ident)
-        if zone is not None:
-            obj.ref = ("zone", obj.ident, bool(zone.per))
-            self._pile_index(expr, zone.per, f"zone '{obj.ident}' is a single pile")
-            return "list:card"
-        var = self.symbols.variables.get(obj.ident)
-        if var is not None:
-            obj.ref = ("var", obj.ident, bool(var.per))
-            self._pile_index(expr, var.per, f"variable '{obj.ident}' has a single value")
-            return var.type
-        return None
-
-    def _pile_index(self, expr: n.Index, per: str | int | None, single: str) -> None:
-        if not per:
+        name = obj.ident
+        zone, var = self.symbols.zones.get(name), self.symbols.variables.get(name)
+        decl = zone or var
+        if decl is None:
+            return None
+        obj.ref = ("zone" if zone else "var", name, bool(decl.per))
+        if not decl.per:
+            single = f"zone '{name}' is a single pile" if zone else \
+                f"variable '{name}' has a single value"
             self.error(expr.pos, f"{single}; it takes no index")
-        self.check_expr(expr.index, index_type(per) if per else "any")
-        assert isinstance(expr.obj, n.Name)
-        self._index_in_range(expr.obj.ident, expr.index, per)
+        self.check_expr(expr.index, index_type(decl.per) if decl.per else "any")
+        self._index_in_range(name, expr.index, decl.per)
+        return var.type if var and not zone else "list:card"
 
     def _index_in_range(self, name: str, index: n.Expr, per: str | int | None) -> None:
         """An error if a written number indexes a ``per: N`` zone or variable out of 1..N."""
@@ -641,12 +624,11 @@ class Checker:
     def _expr_binary(self, expr: n.Binary) -> str:
         left = self._expr(expr.left)
         right = self._expr(expr.right)
-        check = _OPERATORS.get(expr.op, Checker._arithmetic)
-        return check(self, expr, left, right)
-
-    def _logical(self, expr: n.Binary, left: str, right: str) -> str:
-        self._expect(expr.left, left, "bool")
-        self._expect(expr.right, right, "bool")
+        operand = _OPERANDS.get(expr.op)
+        if operand is None:
+            return _OPERATORS.get(expr.op, Checker._arithmetic)(self, expr, left, right)
+        self._expect(expr.left, left, operand)
+        self._expect(expr.right, right, operand)
         return "bool"
 
     def _equality(self, expr: n.Binary, left: str, right: str) -> str:
@@ -659,11 +641,6 @@ class Checker:
     def _membership(self, expr: n.Binary, left: str, right: str) -> str:
         expr.walks = True
         self._expect(expr.right, right, "list")
-        return "bool"
-
-    def _ordering(self, expr: n.Binary, left: str, right: str) -> str:
-        self._expect(expr.left, left, "int")
-        self._expect(expr.right, right, "int")
         return "bool"
 
     def _arithmetic(self, expr: n.Binary, left: str, right: str) -> str:
@@ -692,13 +669,13 @@ class Checker:
         return "any"
 
 
-# How each operator is checked (any other one is arithmetic).
+# The type of both operands of a logical operator or a comparison of numbers.
+_OPERANDS = {"and": "bool", "or": "bool", "<": "int", "<=": "int", ">": "int", ">=": "int"}
+
+# How each other operator is checked (any other one is arithmetic).
 _OPERATORS: dict[str, Callable[[Checker, n.Binary, str, str], str]] = {
-    "and": Checker._logical, "or": Checker._logical,
     "==": Checker._equality, "!=": Checker._equality,
     "in": Checker._membership, "not in": Checker._membership,
-    "<": Checker._ordering, "<=": Checker._ordering, ">": Checker._ordering,
-    ">=": Checker._ordering,
 }
 
 
@@ -715,10 +692,6 @@ def _joined(left: str, right: str) -> str | None:
     if lists and {left.split(":")[0], right.split(":")[0]} <= {"list", "any"}:
         return left if left == right else "list"
     return None
-
-
-def _index_word(per: str | int) -> str:
-    return "N" if isinstance(per, int) else per.upper()
 
 
 def _compatible(got: str, want: str) -> bool:

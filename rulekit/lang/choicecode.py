@@ -33,13 +33,6 @@ class ChoiceWriter:
     def where(self, pos: n.Pos) -> Location:
         raise NotImplementedError
 
-    def log_line(self, s: n.Log) -> str:
-        """A log line's event, read-only from the start (``engine/frozen``)."""
-        log_id, args = self._log_text(s, self.c.program.logs, id(s))
-        to = self.c.py(s.to) if s.to is not None else "None"
-        return (f"if rt.logging: rt.log.append(_FD({{'e': 'log', 'to': {to}, 'at': {log_id}, "
-                f"'args': _FL([{args}]), 'round': S['round']}}))")
-
     def _log_text(self, s: n.Log, table: dict[int, list[str | LogField]], key: int
                   ) -> tuple[int, str]:
         """A log text's id in ``table``, and the code of its field values."""

@@ -60,13 +60,10 @@ class Compiler(ExprWriter):
             "_each_if": helpers.each_if,
             "_over": helpers.over_budget, "_Stop": helpers.StopGame,
             "_EndRound": helpers.EndRound, "_INT": int,
+            **{f"_b_{name}": builtin.impl for name, builtin in BUILTINS.items()},
+            **{f"_G_{name}": impl for name, impl in graph_functions(symbols.board).items()},
+            **{f"_GW_{name}": walk for name, walk in graph_walks(symbols.board).items()},
         })
-        for name, builtin in BUILTINS.items():
-            self.ns[f"_b_{name}"] = builtin.impl
-        for name, impl in graph_functions(symbols.board).items():
-            self.ns[f"_G_{name}"] = impl
-        for name, walk in graph_walks(symbols.board).items():
-            self.ns[f"_GW_{name}"] = walk
         program.plain_ids = frozenset(
             ident for ident in symbols.components() if ident != "none" and "+" not in ident)
         # The spec maker of each choice, by its node's id, answer slot and fast code.
@@ -81,6 +78,7 @@ class Compiler(ExprWriter):
         self.anytime_writes: set[str] | None = None
         # Procedures a playout runs through their blocks (see Emitter.calls).
         self.through_blocks: set[str] = set()
+        self.triggers: Triggers = {}  # the procedure each change of a variable or zone runs
 
     # ------------------------------------------------------------ expressions
 
@@ -167,8 +165,9 @@ class Compiler(ExprWriter):
 
     def compile_bodies(self, bodies: list[Body]) -> None:
         """Compile procedures, setup and phases together."""
-        triggers: Triggers = {("var", v.name): v.on_change
-                              for v in self.symbols.variables.values() if v.on_change}
+        triggers = self.triggers
+        triggers.update({("var", v.name): v.on_change
+                         for v in self.symbols.variables.values() if v.on_change})
         triggers.update({("zone", z.name): z.on_enter
                          for z in self.symbols.zones.values() if z.on_enter})
         suspending = self._suspending(bodies, triggers)
@@ -225,14 +224,11 @@ class Compiler(ExprWriter):
         """The bodies that may stop for a decision, directly or through calls."""
         stopping = {b.name for b in bodies if choices_in(b.stmts)}
         calls = {b.name: calls_in(b.stmts, triggers) for b in bodies}
-        changed = True
-        while changed:
-            changed = False
-            for name, called in calls.items():
-                if name not in stopping and called & stopping:
-                    stopping.add(name)
-                    changed = True
-        return stopping
+        while True:
+            more = {name for name, called in calls.items() if called & stopping} - stopping
+            if not more:
+                return stopping
+            stopping |= more
 
     def compile_function(self, name: str, body: n.Expr, nslots: int, nparams: int,
                          location: Location | None = None) -> None:

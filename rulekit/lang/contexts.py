@@ -29,7 +29,7 @@ from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.analysis import is_pile
 from rulekit.lang.reasons import seen_whole
-from rulekit.lang.walk import assigned_slot, children, zone_name
+from rulekit.lang.walk import Guards, assigned_slot, children, guarded, zone_name
 from rulekit.model.symbols import Symbols
 from rulekit.source.snippet import Snippet
 
@@ -38,7 +38,6 @@ Decider = tuple[str, str | int | None]
 ANY: Decider = ("any", None)
 _Key = tuple[str, int, Decider]  # a local variable of a body, and who must see it
 _Culprit = tuple[str, str, n.Pos]  # what may not be seen, in words; the body and place it is in
-_Guards = tuple[n.Expr, ...]  # the conditions a statement runs under
 
 
 class CodeBody(Protocol):
@@ -56,7 +55,7 @@ class _Site:
 
     body: str
     args: list[n.Expr | None]
-    guards: _Guards
+    guards: Guards
     pos: n.Pos
 
     def arg(self, slot: int) -> n.Expr | None:
@@ -69,7 +68,7 @@ class _Source:
     """Something assigned to a local variable: a value, a choice, or the list a ``for`` walks."""
 
     expr: n.Expr
-    guards: _Guards
+    guards: Guards
 
 
 @dataclass
@@ -102,16 +101,13 @@ class _Reader:
         self.code = code
         self.symbols = symbols
 
-    def stmts(self, stmts: list[n.Stmt], guards: _Guards) -> None:
-        for s in stmts:
+    def stmts(self, stmts: list[n.Stmt]) -> None:
+        for s, guards in guarded(stmts):
             read = _STATEMENTS.get(type(s))
             if read is not None:
                 read(self, s, guards)
 
-    def _simultaneous(self, s: n.Simultaneous, guards: _Guards) -> None:
-        self.stmts(list(s.bindings), guards)
-
-    def _assign(self, s: n.Let | n.Assign, guards: _Guards) -> None:
+    def _assign(self, s: n.Let | n.Assign, guards: Guards) -> None:
         if isinstance(s.value, n.Choice):
             self.code.choosers.append(s.value.player)
         slot = assigned_slot(s)
@@ -120,7 +116,7 @@ class _Reader:
         elif isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var":
             self._changed(s, guards)
 
-    def _changed(self, s: n.Assign, guards: _Guards) -> None:
+    def _changed(self, s: n.Assign, guards: Guards) -> None:
         """A variable's ``on_change`` procedure is called with what it now holds."""
         proc = self.symbols.variables[s.ref[1]].on_change
         if proc is None:
@@ -130,28 +126,13 @@ class _Reader:
             var = n.Index(s.pos, var, s.index)
         self.code.calls.append((proc, _Site(self.code.body.name, [var], guards, s.pos)))
 
-    def _if(self, s: n.If, guards: _Guards) -> None:
-        inner = guards
-        for cond, branch in s.branches:
-            inner = (*inner, cond)  # a later branch runs only if this test failed
-            self.stmts(branch, inner)
-        if s.otherwise is not None:
-            self.stmts(s.otherwise, inner)
-
-    def _for(self, s: n.For, guards: _Guards) -> None:
+    def _for(self, s: n.For, guards: Guards) -> None:
         self.code.sources.setdefault(s.slot, []).append(_Source(s.iterable, guards))
-        self.stmts(s.body, (*guards, s.iterable))
 
-    def _while(self, s: n.While, guards: _Guards) -> None:
-        self.stmts(s.body, (*guards, s.condition))
-
-    def _repeat(self, s: n.Repeat, guards: _Guards) -> None:
-        self.stmts(s.body, (*guards, s.count))
-
-    def _call(self, s: n.CallStmt, guards: _Guards) -> None:
+    def _call(self, s: n.CallStmt, guards: Guards) -> None:
         self.code.calls.append((s.proc, _Site(self.code.body.name, list(s.args), guards, s.pos)))
 
-    def _move(self, s: n.Move | n.Draw, guards: _Guards) -> None:
+    def _move(self, s: n.Move | n.Draw, guards: Guards) -> None:
         """A card entering a zone is passed to its ``on_enter``: not worked out."""
         proc = self.symbols.zones[zone_name(s.dest)].on_enter
         if proc is not None:
@@ -160,8 +141,7 @@ class _Reader:
 
 # How each kind of statement is read (the others hold nothing a context needs).
 _STATEMENTS: dict[type, Callable[..., None]] = {
-    n.Simultaneous: _Reader._simultaneous, n.Let: _Reader._assign, n.Assign: _Reader._assign,
-    n.If: _Reader._if, n.For: _Reader._for, n.While: _Reader._while, n.Repeat: _Reader._repeat,
+    n.Let: _Reader._assign, n.Assign: _Reader._assign, n.For: _Reader._for,
     n.CallStmt: _Reader._call, n.Move: _Reader._move, n.Draw: _Reader._move,
 }
 
@@ -174,7 +154,7 @@ class ContextCheck:
         self.code: dict[str, _Code] = {}
         for body in code:
             found = _Code(body, [name for name, _ in body.params])
-            _Reader(found, symbols).stmts(body.stmts, ())
+            _Reader(found, symbols).stmts(body.stmts)
             self.code[body.name] = found
         self.sites: dict[str, list[_Site]] = {}
         for found in self.code.values():
@@ -196,28 +176,22 @@ class ContextCheck:
             return ANY
         if e.ref[0] == "const" and e.ident in self.symbols.roles:
             return ("role", e.ident)
-        if e.ref[0] == "local" and self._fixed_param(body, e.ref[1]):
+        code = self.code[body]
+        if e.ref[0] == "local" and e.ref[1] < len(code.params) and e.ref[1] not in code.sources:
             return ("param", e.ref[1])
         return ANY
-
-    def _fixed_param(self, body: str, slot: int) -> bool:
-        """Whether local ``slot`` of ``body`` is a parameter that it never assigns."""
-        code = self.code[body]
-        return slot < len(code.params) and slot not in code.sources
 
     def _deciders(self) -> dict[str, set[Decider]]:
         """The deciders of each procedure, spread along calls until nothing changes."""
         found: dict[str, set[Decider]] = {
             name: {self.decider(name, c) for c in code.choosers}
             for name, code in self.code.items()}
-        changed = True
-        while changed:
-            changed = False
+        while True:
+            before = sum(map(len, found.values()))
             for name, code in self.code.items():
-                before = len(found[name])
                 self._spread(found, found[name], code)
-                changed = changed or len(found[name]) != before
-        return found
+            if sum(map(len, found.values())) == before:
+                return found
 
     def _spread(self, found: dict[str, set[Decider]], mine: set[Decider], code: _Code) -> None:
         """Add the deciders of what a body calls, and of their anytime actions."""
@@ -290,9 +264,9 @@ class ContextCheck:
         for source in code.sources.get(slot, []):
             if not self.source_seen(body, source, d):
                 yield source
-        if slot < len(code.params):
+        if slot < len(code.params):  # a parameter: its argument, and which call runs
             for site in self.sites.get(body, []):
-                if not self.param_seen(site, slot, d):
+                if not self.seen(site.body, [site.arg(slot), *site.guards], self.at_call(d, site)):
                     yield site
 
     def source_seen(self, body: str, source: _Source, d: Decider) -> bool:
@@ -303,13 +277,6 @@ class ContextCheck:
             chooser = self.decider(body, source.expr.player)
             return chooser != ANY and chooser == d
         return self.seen(body, [source.expr], d)
-
-    def param_seen(self, site: _Site, slot: int, d: Decider) -> bool:
-        """True if ``d``, deciding in the procedure called, sees argument ``slot``.
-
-        They must also see which call runs.
-        """
-        return self.seen(site.body, [site.arg(slot), *site.guards], self.at_call(d, site))
 
     # ------------------------------------------------------------ the leaks, in words
 

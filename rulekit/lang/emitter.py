@@ -19,7 +19,7 @@ from rulekit.lang import nodes as n
 from rulekit.lang.analysis import is_simple
 from rulekit.lang.choicecode import ChoiceWriter, Line
 from rulekit.lang.pyexpr import SIZED_OPS, checked_inline
-from rulekit.lang.walk import bodies, choices_in, is_choice, zone_name
+from rulekit.lang.walk import calls_in, choices_in, is_choice, triggered, zone_name
 from rulekit.source.snippet import Snippet
 
 if TYPE_CHECKING:
@@ -98,26 +98,13 @@ class Emitter(ChoiceWriter):
     def where(self, pos: n.Pos) -> Location:
         return self.snippet.location(pos)
 
-    def trigger(self, s: n.Assign) -> str | None:
-        """The procedure run after this assignment (its variable's on_change), if any."""
-        if s.ref is None or s.ref[0] != "var":
-            return None
-        return self.c.symbols.variables[s.ref[1]].on_change
-
-    def entry_trigger(self, s: n.Move | n.Draw) -> str | None:
-        """The on_enter procedure for each card a move brings into a zone."""
-        return self.c.symbols.zones[zone_name(s.dest)].on_enter
+    def trigger(self, s: n.Stmt) -> str | None:
+        """What a change runs: an assignment's ``on_change``, or a move's ``on_enter``."""
+        return triggered(s, self.c.triggers)
 
     def may_stop(self, s: n.Stmt) -> bool:
-        if choices_in([s]):
-            return True
-        if isinstance(s, n.CallStmt):
-            return s.proc in self.suspending
-        if isinstance(s, n.Assign) and self.trigger(s) in self.suspending:
-            return True
-        if isinstance(s, (n.Move, n.Draw)) and self.entry_trigger(s) in self.suspending:
-            return True
-        return any(self.may_stop(inner) for body in bodies(s) for inner in body)
+        """Whether a statement asks, or calls or triggers a procedure that may stop."""
+        return choices_in([s]) or bool(calls_in([s], self.c.triggers) & self.suspending)
 
     # ------------------------------------------------------------ structured Python
 
@@ -191,7 +178,7 @@ class Emitter(ChoiceWriter):
 
     def _s_move(self, s: n.Move | n.Draw) -> list[str]:
         lines = self._move_lines(s)
-        trigger = self.entry_trigger(s)
+        trigger = self.trigger(s)
         return lines if trigger is None else [*lines, f"for _c in _moved: "
                                                       f"{self.calls(trigger, '_c')}"]
 
@@ -212,13 +199,17 @@ class Emitter(ChoiceWriter):
         return ["raise _EndRound"]
 
     def _s_log(self, s: n.Log) -> list[str]:
-        return [self.log_line(s)]
+        """A log line's event, read-only from the start (``engine/frozen``)."""
+        log_id, args = self._log_text(s, self.c.program.logs, id(s))
+        to = self.c.py(s.to) if s.to is not None else "None"
+        return [f"if rt.logging: rt.log.append(_FD({{'e': 'log', 'to': {to}, 'at': {log_id}, "
+                f"'args': _FL([{args}]), 'round': S['round']}}))"]
 
     def _move_lines(self, s: n.Move | n.Draw) -> list[str]:
         """Python for a move or draw into ``_moved``, then its checks."""
         c = self.c
         src, dst = c.zone(s.source), c.zone(s.dest)
-        if self.entry_trigger(s) is None:  # nothing reads the cards moved
+        if self.trigger(s) is None:  # nothing reads the cards moved
             lines = _moved_in_place(s, src, dst, c.py(s.count) if isinstance(s, n.Draw)
                                     else None if s.cards is None else c.py(s.cards))
         elif isinstance(s, n.Draw):
@@ -325,7 +316,7 @@ class Emitter(ChoiceWriter):
             self.ops.append(_Op("code", [(self.calls(trigger, "_v"), loc)]))
 
     def _stopping_move(self, s: n.Move | n.Draw, loc: Location) -> None:
-        trigger = self.entry_trigger(s)
+        trigger = self.trigger(s)
         # One frame per card, pushed last first so that the first card is handled first.
         self._terminal([*[(t, loc) for t in self._move_lines(s)],
                         (f"for _c in reversed(_moved): _call(rt, {trigger!r}, [_c])", loc)], loc)

@@ -35,12 +35,8 @@ Branch = tuple[n.Expr | None, list[n.Stmt]]
 """An ``elif`` clause (its condition and body) or an ``else`` clause (no condition)."""
 
 
-def _unquote(token: Token) -> str:
-    """The text of a quoted token, its escapes undone."""
-    return _unescape(str(token)[1:-1])
-
-
 def _unescape(text: str) -> str:
+    """The text between quotes, its escapes undone."""
     return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), text)
 
 
@@ -84,13 +80,8 @@ class NodeMaker:
 
     def if_stmt(self, meta: Meta, condition: n.Expr, body: list[n.Stmt],
                 *clauses: Branch) -> n.If:
-        branches = [(condition, body)]
-        otherwise = None
-        for clause_condition, clause_body in clauses:
-            if clause_condition is None:
-                otherwise = clause_body
-            else:
-                branches.append((clause_condition, clause_body))
+        branches = [(condition, body), *((c, b) for c, b in clauses if c is not None)]
+        otherwise = next((b for c, b in clauses if c is None), None)
         return n.If(pos_of(meta), branches, otherwise)
 
     def elif_clause(self, meta: Meta, condition: n.Expr, body: list[n.Stmt]) -> Branch:
@@ -169,18 +160,10 @@ class NodeMaker:
         return add
 
     def opt_min(self, meta: Meta, least: n.Expr, reason: n.Log | None = None) -> ChoiceOption:
-        def add(choice: n.Choice) -> None:
-            choice.min = least
-            if reason is not None:
-                choice.reasons["min"] = reason
-        return add
+        return _bound("min", least, reason)
 
     def opt_max(self, meta: Meta, most: n.Expr, reason: n.Log | None = None) -> ChoiceOption:
-        def add(choice: n.Choice) -> None:
-            choice.max = most
-            if reason is not None:
-                choice.reasons["max"] = reason
-        return add
+        return _bound("max", most, reason)
 
     def opt_at_most(self, meta: Meta, limit: n.Expr, condition: n.Expr,
                     reason: n.Log | None = None) -> ChoiceOption:
@@ -188,42 +171,21 @@ class NodeMaker:
         return lambda choice: choice.at_most.append(rule)
 
     def opt_optional(self, meta: Meta) -> ChoiceOption:
-        def add(choice: n.Choice) -> None:
-            choice.optional = True
-        return add
+        return _setting("optional", True)
 
     def opt_as(self, meta: Meta, name: Token) -> ChoiceOption:
-        def add(choice: n.Choice) -> None:
-            choice.var = str(name)
-        return add
+        return _setting("var", str(name))
 
     def opt_label(self, meta: Meta, text: Token) -> ChoiceOption:
-        label = self.reason(meta, text)
-
-        def add(choice: n.Choice) -> None:
-            choice.label = label
-        return add
+        return _setting("label", self.reason(meta, text))
 
     def opt_prompt(self, meta: Meta, text: Token) -> ChoiceOption:
-        prompt = self.reason(meta, text)
-
-        def add(choice: n.Choice) -> None:
-            choice.prompt = prompt
-        return add
+        return _setting("prompt", self.reason(meta, text))
 
     # -- expressions
     def conditional(self, meta: Meta, then: n.Expr, _if: Token, test: n.Expr,
                     otherwise: n.Expr) -> n.Conditional:
         return n.Conditional(pos_of(meta), then, test, otherwise)
-
-    def or_op(self, meta: Meta, left: n.Expr, right: n.Expr) -> n.Binary:
-        return n.Binary(pos_of(meta), "or", left, right)
-
-    def and_op(self, meta: Meta, left: n.Expr, right: n.Expr) -> n.Binary:
-        return n.Binary(pos_of(meta), "and", left, right)
-
-    def not_op(self, meta: Meta, operand: n.Expr) -> n.Unary:
-        return n.Unary(pos_of(meta), "not", operand)
 
     def compare(self, meta: Meta, left: n.Expr, op: str, right: n.Expr) -> n.Binary:
         return n.Binary(pos_of(meta), op, left, right)
@@ -233,9 +195,6 @@ class NodeMaker:
 
     def binop(self, meta: Meta, left: n.Expr, op: Token, right: n.Expr) -> n.Binary:
         return n.Binary(pos_of(meta), str(op), left, right)
-
-    def neg(self, meta: Meta, operand: n.Expr) -> n.Unary:
-        return n.Unary(pos_of(meta), "-", operand)
 
     def attr(self, meta: Meta, obj: n.Expr, name: Token) -> n.Attr:
         return n.Attr(pos_of(meta), obj, str(name))
@@ -250,7 +209,7 @@ class NodeMaker:
         return n.Literal(pos_of(meta), int(digits))
 
     def string(self, meta: Meta, text: Token) -> n.Literal:
-        return n.Literal(pos_of(meta), _unquote(text))
+        return n.Literal(pos_of(meta), _unescape(str(text)[1:-1]))
 
     def card(self, meta: Meta, token: Token) -> n.CardLit:
         return n.CardLit(pos_of(meta), str(token)[1:])
@@ -268,9 +227,23 @@ class NodeMaker:
         return n.Comprehension(pos_of(meta), element, str(var), iterable, test)
 
 
-def _plain(kind: Callable[..., n.Node]) -> Callable[..., n.Node]:
-    """The maker of a rule whose node takes the rule's place, then its children as they are."""
-    return lambda maker, meta, *children: kind(pos_of(meta), *children)
+def _setting(field: str, value: object) -> ChoiceOption:
+    """An option of a choice that sets one of its fields."""
+    return lambda choice: setattr(choice, field, value)
+
+
+def _bound(key: str, value: n.Expr, reason: n.Log | None) -> ChoiceOption:
+    """A ``min`` or ``max`` of a subset choice, and its reason if given."""
+    def add(choice: n.Choice) -> None:
+        setattr(choice, key, value)
+        if reason is not None:
+            choice.reasons[key] = reason
+    return add
+
+
+def _plain(kind: Callable[..., n.Node], *first: str) -> Callable[..., n.Node]:
+    """The maker of a rule whose node takes the rule's place, ``first``, then its children."""
+    return lambda maker, meta, *children: kind(pos_of(meta), *first, *children)
 
 
 # The node of each rule that takes the rule's place, then its children as they are.
@@ -282,9 +255,16 @@ _PLAIN: dict[str, Callable[..., n.Node]] = {
     "false": partial(n.Literal, value=False), "none": partial(n.Literal, value=None),
 }
 
+# The operator of each rule whose node is an operation with a fixed operator.
+_OPERATORS: dict[str, tuple[Callable[..., n.Node], str]] = {
+    "or_op": (n.Binary, "or"), "and_op": (n.Binary, "and"), "not_op": (n.Unary, "not"),
+    "neg": (n.Unary, "-"),
+}
+
 # The method that makes the node of each rule, by the rule's name.
 MAKERS: dict[str, Callable[..., object]] = {
     **{name: made for name, made in vars(NodeMaker).items()
        if not name.startswith("_") and name != "make"},
     **{rule: _plain(kind) for rule, kind in _PLAIN.items()},
+    **{rule: _plain(kind, op) for rule, (kind, op) in _OPERATORS.items()},
 }

@@ -182,8 +182,7 @@ class ExprWriter:
             return None
         name = e.ref[1]
         if not e.args:
-            return {"roles": "_ROLES", "cards": "_CARD_IDS"}.get(name) or (
-                f"_GW_{name}" if name in _WALKS else None)
+            return _PACK_LISTS.get(name) or (f"_GW_{name}" if name in _WALKS else None)
         if name in _WALKS and len(e.args) == 1:
             return f"_GW_{name}({self.py(e.args[0])})"
         return None
@@ -266,10 +265,8 @@ class ExprWriter:
         """A call of a built-in that needs the pack's roles, cards or map."""
         if name == "other":
             return f"_OTHER[{args[0]}]"
-        if name == "roles":
-            return "list(_ROLES)"
-        if name == "cards":
-            return "list(_CARD_IDS)"
+        if name in _PACK_LISTS:
+            return f"list({_PACK_LISTS[name]})"
         return f"_G_{name}({', '.join(args)})"
 
     def _builtin(self, name: str, exprs: list[n.Expr]) -> str:
@@ -335,9 +332,6 @@ class ExprWriter:
 
     def _x_conditional(self, e: n.Conditional) -> str:
         return f"({self.py(e.then)} if {self.py(e.test)} else {self.py(e.otherwise)})"
-
-    def _x_choice(self, e: n.Choice) -> str:  # pragma: no cover - the checker forbids it
-        raise AssertionError("a choice is not an expression")
 
     # ------------------------------------------------------------ fast forms
 
@@ -417,6 +411,9 @@ def checked_inline(op: str, left: str, right: str) -> str:
 # or taking away a small number cannot: the step budget runs out long before.
 SIZED_OPS = {"+": "_add", "-": "_sub", "*": "_mul"}
 
+
+# The names bound to the roles and the cards, for the built-ins that list them.
+_PACK_LISTS = {"roles": "_ROLES", "cards": "_CARD_IDS"}
 
 # The map built-ins whose lists code that only walks them reads in place (engine/graph).
 _WALKS = frozenset({"nodes", "edges", "regions", "neighbors", "edges_of", "nodes_in"})

@@ -94,9 +94,7 @@ def _decl(name: n.Name, symbols: Symbols) -> ZoneDecl | VarDecl | None:
     """The zone or variable a name refers to, if it refers to one."""
     if name.ref is None or name.ref[0] not in ("zone", "var"):
         return None
-    if name.ref[0] == "zone":
-        return symbols.zones.get(name.ident)
-    return symbols.variables.get(name.ident)
+    return (symbols.zones if name.ref[0] == "zone" else symbols.variables).get(name.ident)
 
 
 def _per_role_seen(name: n.Name, symbols: Symbols) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from rulekit.lang import nodes as n
 from rulekit.lang.analysis import is_pile, pile_counted
-from rulekit.lang.walk import assigned_slot, children, every_node
+from rulekit.lang.walk import assigned_slot, children, every_node, guarded, zone_name
 from rulekit.model.symbols import Symbols
 
 
@@ -153,29 +153,27 @@ class _Analysis:
         tainted = set(body.tainted_params)
         while True:
             before = len(tainted)
-            self.stmts(body.stmts, tainted, False)
+            self.stmts(body.stmts, tainted)
             if len(tainted) == before:
                 break
         if self.marking or self.leaks is not None:
             self.current = body.name  # log lines are looked at in this last pass only
-            self.stmts(body.stmts, tainted, False, mark=self.marking)
+            self.stmts(body.stmts, tainted, mark=self.marking)
             self.current = ""
 
-    def stmts(self, stmts: list[n.Stmt], tainted: set[int], context: bool,
-              mark: bool = False) -> None:
-        """Follow non-public data through statements.
+    def stmts(self, stmts: list[n.Stmt], tainted: set[int], mark: bool = False) -> None:
+        """Follow non-public data through statements; with ``mark``, set ``always_ask``.
 
-        ``context``: they run only on a branch taken on non-public data. ``mark``: set
-        ``always_ask`` on their choices.
+        A statement's ``context`` is whether it runs on a branch taken on non-public data.
         """
-        for s in stmts:
+        secret: dict[int, bool] = {}  # each condition's, worked out once
+        for s, guards in guarded(stmts):
             follow = _STATEMENTS.get(type(s))
             if follow is not None:
-                follow(self, s, tainted, context, mark)
-
-    def _simultaneous(self, s: n.Simultaneous, tainted: set[int], context: bool,
-                      mark: bool) -> None:
-        self.stmts(list(s.bindings), tainted, context, mark)
+                for guard in guards:
+                    if id(guard) not in secret:
+                        secret[id(guard)] = self.expr(guard, tainted)
+                follow(self, s, tainted, any(secret[id(guard)] for guard in guards), mark)
 
     def _assignment(self, s: n.Let | n.Assign, tainted: set[int], context: bool,
                     mark: bool) -> None:
@@ -197,28 +195,15 @@ class _Analysis:
             self._taint_param(proc, 0)
 
     def _if(self, s: n.If, tainted: set[int], context: bool, mark: bool) -> None:
+        """Note the public log lines of an ``if`` whose every way writes one."""
         ways = [branch for _, branch in s.branches] + [s.otherwise or []]
         logs = [[x for x in way if isinstance(x, n.Log) and x.to is None] for way in ways]
         if all(logs):
             self.every_way.update(id(log) for found in logs for log in found)
-        for cond, branch in s.branches:
-            inner = self.expr(cond, tainted) or context
-            self.stmts(branch, tainted, inner, mark)
-            context = inner  # later branches run only if this condition failed
-        if s.otherwise is not None:
-            self.stmts(s.otherwise, tainted, context, mark)
 
     def _for(self, s: n.For, tainted: set[int], context: bool, mark: bool) -> None:
-        inner = self.expr(s.iterable, tainted) or context
-        if inner:
+        if self.expr(s.iterable, tainted) or context:
             tainted.add(s.slot)
-        self.stmts(s.body, tainted, inner, mark)
-
-    def _while(self, s: n.While, tainted: set[int], context: bool, mark: bool) -> None:
-        self.stmts(s.body, tainted, self.expr(s.condition, tainted) or context, mark)
-
-    def _repeat(self, s: n.Repeat, tainted: set[int], context: bool, mark: bool) -> None:
-        self.stmts(s.body, tainted, self.expr(s.count, tainted) or context, mark)
 
     def _call_stmt(self, s: n.CallStmt, tainted: set[int], context: bool, mark: bool) -> None:
         for i, arg in enumerate(s.args):
@@ -246,9 +231,8 @@ class _Analysis:
 
     def _move(self, s: n.Move | n.Draw, tainted: set[int], context: bool, mark: bool) -> None:
         """A card entering a secret zone is passed to its ``on_enter``."""
-        dest = s.dest.obj if isinstance(s.dest, n.Index) else s.dest
-        zone = self.symbols.zones.get(dest.ident) if isinstance(dest, n.Name) else None
-        if zone is not None and zone.on_enter and zone.visibility != "public":
+        zone = self.symbols.zones[zone_name(s.dest)]
+        if zone.on_enter and zone.visibility != "public":
             self._taint_param(zone.on_enter, 0)
 
     def choice(self, c: n.Choice, tainted: set[int]) -> bool:
@@ -279,21 +263,25 @@ class _Analysis:
 
 # How each kind of statement is followed.
 _STATEMENTS: dict[type, Callable[..., None]] = {
-    n.Simultaneous: _Analysis._simultaneous, n.Let: _Analysis._assignment,
-    n.Assign: _Analysis._assignment, n.If: _Analysis._if, n.For: _Analysis._for,
-    n.While: _Analysis._while, n.Repeat: _Analysis._repeat, n.CallStmt: _Analysis._call_stmt,
-    n.Log: _Analysis._log, n.Move: _Analysis._move, n.Draw: _Analysis._move,
-    n.Win: _Analysis._win,
+    n.Let: _Analysis._assignment, n.Assign: _Analysis._assignment, n.If: _Analysis._if,
+    n.For: _Analysis._for, n.CallStmt: _Analysis._call_stmt, n.Log: _Analysis._log,
+    n.Move: _Analysis._move, n.Draw: _Analysis._move, n.Win: _Analysis._win,
 }
 
 
-def _fixed_point(analysis: _Analysis, bodies: list[SecretBody]) -> None:
-    """Taint the parameters that receive non-public arguments, until nothing changes."""
+def _analysed(symbols: Symbols, bodies: list[SecretBody], function_trees: dict[str, n.Expr],
+              leaks: bool) -> _Analysis:
+    """Taint parameters until nothing changes; then mark choices, or collect ``leaks``."""
+    analysis = _Analysis(symbols, bodies, function_trees, answers_secret=not leaks)
     analysis.changed = True
     while analysis.changed:
         analysis.changed = False
         for body in bodies:
             analysis.body(body)
+    analysis.leaks, analysis.marking = ([], False) if leaks else (None, True)
+    for body in bodies:
+        analysis.body(body)
+    return analysis
 
 
 def public_log_leaks(symbols: Symbols, bodies: list[SecretBody],
@@ -304,12 +292,7 @@ def public_log_leaks(symbols: Symbols, bodies: list[SecretBody],
     choice does not count here. A log line that tells a choice tells what the rules make
     public.
     """
-    analysis = _Analysis(symbols, bodies, function_trees, answers_secret=False)
-    _fixed_point(analysis, bodies)
-    analysis.leaks = []
-    for body in bodies:
-        analysis.body(body)
-    return analysis.leaks
+    return _analysed(symbols, bodies, function_trees, leaks=True).leaks or []
 
 
 def mark_secret_choices(symbols: Symbols, bodies: list[SecretBody],
@@ -320,9 +303,5 @@ def mark_secret_choices(symbols: Symbols, bodies: list[SecretBody],
     ``whens`` are the roles of the anytime actions and their checked conditions. Returns
     the roles with an anytime action whose ``when`` may read non-public data.
     """
-    analysis = _Analysis(symbols, bodies, function_trees)
-    _fixed_point(analysis, bodies)
-    analysis.marking = True
-    for body in bodies:
-        analysis.body(body)
+    analysis = _analysed(symbols, bodies, function_trees, leaks=False)
     return frozenset(role for role, when in whens if analysis.expr(when, set()))

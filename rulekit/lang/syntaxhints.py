@@ -39,18 +39,7 @@ def explain(text: str, exc: UnexpectedInput,
         return EffectSyntaxError(
             "syntax error: '=' sets a variable; a condition compares with '=='",
             locate(exc.token.line or 1, exc.token.column or 1), "did you mean '=='?")
-    idiom = _idiom(text)
-    if idiom is not None:
-        line, column, message, hint = idiom
-        return EffectSyntaxError(f"syntax error: {message}", locate(line, column), hint)
-    problem = _unbalanced(text)
-    if problem is None:
-        return _bare_name(text, exc, locate)
-    mark, message, hint, closer = problem
-    if closer is not None:
-        where = locate(closer.line, closer.column)
-        hint += f" before the '{closer.char}' at line {where.line}, column {where.column}"
-    return EffectSyntaxError(message, locate(mark.line, mark.column), hint)
+    return _idiom(text, locate) or _unbalanced(text, locate) or _bare_name(text, exc, locate)
 
 
 _NAME_ALONE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:#.*)?$")
@@ -89,17 +78,16 @@ _IDIOMS = [
 ]
 
 
-def _idiom(text: str) -> tuple[int, int, str, str] | None:
-    """The first of another language's ways in the code of ``text`` (not in texts or comments):
-    its line and column, a message and a hint."""
+def _idiom(text: str, locate: Callable[[int, int], Location]) -> EffectSyntaxError | None:
+    """The first of another language's ways in the code of ``text`` (not in texts or comments)."""
     for number, line in enumerate(text.splitlines(), start=1):
         code = _code(line)
         for pattern, message, hint in _IDIOMS:
             found = pattern.search(code)
             if found is not None:
-                word = found.group(1)
-                said = message or f"'{word}' is not a word of the language"
-                return number, found.start(1) + 1, said, hint
+                said = message or f"'{found.group(1)}' is not a word of the language"
+                return EffectSyntaxError(f"syntax error: {said}",
+                                         locate(number, found.start(1) + 1), hint)
     return None
 
 
@@ -115,34 +103,42 @@ _TEXT = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
 _COMMENT = re.compile(r"(?<!\w)#")
 
 
-def _unbalanced(text: str) -> tuple[_Mark, str, str, _Mark | None] | None:
+def _unbalanced(text: str, locate: Callable[[int, int], Location]
+                ) -> EffectSyntaxError | None:
     """The first bracket or quote of ``text`` left open or closed by the wrong kind.
 
-    It comes with a message, a hint and the wrong closing bracket, if any. Texts
-    in quotes and comments are skipped.
+    Texts in quotes and comments are skipped.
     """
     stack: list[_Mark] = []
     for mark in _code_marks(text):
         if mark.char in "\"'":
-            return (mark, f"syntax error: this quote {mark.char} is never closed",
-                    f"end the text with {mark.char} on the same line (a text in quotes "
-                    "cannot go on to the next line)", None)
+            return EffectSyntaxError(
+                f"syntax error: this quote {mark.char} is never closed",
+                locate(mark.line, mark.column), f"end the text with {mark.char} on the same line "
+                "(a text in quotes cannot go on to the next line)")
         if mark.char in _CLOSERS:
             stack.append(mark)
         elif not stack:
-            return (mark, f"syntax error: this '{mark.char}' closes nothing",
-                    f"remove it, or add the '{_OPENERS[mark.char]}' it closes", None)
+            return EffectSyntaxError(
+                f"syntax error: this '{mark.char}' closes nothing", locate(mark.line, mark.column),
+                f"remove it, or add the '{_OPENERS[mark.char]}' it closes")
         elif _CLOSERS[stack[-1].char] != mark.char:
-            opener = stack[-1]
-            return (opener, f"syntax error: this '{opener.char}' is never closed",
-                    f"close it with '{_CLOSERS[opener.char]}'", mark)
+            where = locate(mark.line, mark.column)
+            return _never_closed(stack[-1], locate, f"close it with '{_CLOSERS[stack[-1].char]}' "
+                                 f"before the '{mark.char}' at line {where.line}, column "
+                                 f"{where.column}")
         else:
             stack.pop()
     if stack:
         opener = stack[-1]
-        return (opener, f"syntax error: this '{opener.char}' is never closed",
-                f"add the '{_CLOSERS[opener.char]}' that closes it", None)
+        return _never_closed(opener, locate, f"add the '{_CLOSERS[opener.char]}' that closes it")
     return None
+
+
+def _never_closed(opener: _Mark, locate: Callable[[int, int], Location], hint: str
+                  ) -> EffectSyntaxError:
+    return EffectSyntaxError(f"syntax error: this '{opener.char}' is never closed",
+                             locate(opener.line, opener.column), hint)
 
 
 def _code_marks(text: str) -> list[_Mark]:

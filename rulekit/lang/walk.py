@@ -14,22 +14,36 @@ from rulekit.lang import nodes as n
 Triggers = dict[tuple[str, str], str]
 """The procedure a change runs: ``("var", name)`` or ``("zone", name)`` -> its name."""
 
-
-def bodies(s: n.Stmt) -> list[list[n.Stmt]]:
-    """The statement lists directly inside a statement (branches, loop bodies)."""
-    if isinstance(s, n.If):
-        return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
-    if isinstance(s, (n.For, n.While, n.Repeat)):
-        return [s.body]
-    return []
+Guards = tuple[n.Expr, ...]
+"""The conditions a statement runs under: the tests, lists and counts around it."""
 
 
 def statements(body: list[n.Stmt]) -> Iterator[n.Stmt]:
-    """Every statement of a list and of the lists inside it, in order."""
+    """Every statement of a list and of the lists inside it, in order (see :func:`guarded`)."""
+    return (s for s, _ in guarded(body))
+
+
+def guarded(body: list[n.Stmt], guards: Guards = ()) -> Iterator[tuple[n.Stmt, Guards]]:
+    """Every statement of a list and of the lists inside it, in order, with its conditions.
+
+    A branch of an ``if`` runs under its test and the tests before it. A loop's body runs under
+    its list, condition or count. The lets of a ``simultaneous`` come in its place.
+    """
     for s in body:
-        yield s
-        for inner in bodies(s):
-            yield from statements(inner)
+        if isinstance(s, n.Simultaneous):
+            yield from guarded(list(s.bindings), guards)
+            continue
+        yield s, guards
+        if isinstance(s, n.If):
+            inner = guards
+            for cond, branch in s.branches:
+                inner = (*inner, cond)  # a later branch runs only if this test failed
+                yield from guarded(branch, inner)
+            yield from guarded(s.otherwise or [], inner)
+        elif isinstance(s, (n.For, n.While, n.Repeat)):
+            test = s.iterable if isinstance(s, n.For) else \
+                s.condition if isinstance(s, n.While) else s.count
+            yield from guarded(s.body, (*guards, test))
 
 
 def choices_in(body: list[n.Stmt]) -> bool:
@@ -50,18 +64,18 @@ def calls_in(body: list[n.Stmt], triggers: Triggers | None = None) -> set[str]:
     for s in statements(body):
         if isinstance(s, n.CallStmt):
             found.add(s.proc)
-        change = _change(s)
-        if change is not None and triggers and change in triggers:
-            found.add(triggers[change])
+        proc = triggered(s, triggers or {})
+        if proc is not None:
+            found.add(proc)
     return found
 
 
-def _change(s: n.Stmt) -> tuple[str, str] | None:
-    """The variable or zone a statement changes that may have a trigger."""
+def triggered(s: n.Stmt, triggers: Triggers) -> str | None:
+    """The procedure a statement's change runs (an ``on_change``, an ``on_enter``), if any."""
     if isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var":
-        return ("var", s.ref[1])
+        return triggers.get(("var", s.ref[1]))
     if isinstance(s, (n.Move, n.Draw)):
-        return ("zone", zone_name(s.dest))
+        return triggers.get(("zone", zone_name(s.dest)))
     return None
 
 

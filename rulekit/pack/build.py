@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar, cast
 
@@ -102,13 +102,16 @@ class CodeBuilder:
                 "limit)", snippet.locate(1, 1), "describe less in code, or share procedures"))
         return False
 
-    def _parse(self, parse: Callable[[Snippet], T], snippet: Snippet) -> T | None:
+    def _parse(self, parse: Callable[[Snippet], T], snippet: Snippet,
+               told: set[str] | frozenset[str] = frozenset()) -> T | None:
+        """The parsed code, or None with its error (unless ``told`` holds it already)."""
         if not self._within_limit(snippet):
             return None
         try:
             return parse(snippet)
         except PackError as exc:
-            self.errors.append(exc)
+            if str(exc) not in told:
+                self.errors.append(exc)
             return None
 
     def _body(self, symbols: Symbols, name: str, snippet: Snippet,
@@ -116,13 +119,8 @@ class CodeBuilder:
               base_of: Callable[[n.Pos], str | None] | None = None) -> None:
         """Parse and check one statement list; keep it for compiling."""
         told = {str(e) for e in self.errors} if "@" in name else set()  # a version told twice
-        if not self._within_limit(snippet):
-            return
-        try:
-            body = parse_block(snippet)
-        except PackError as exc:
-            if str(exc) not in told:
-                self.errors.append(exc)
+        body = self._parse(parse_block, snippet, told)
+        if body is None:
             return
         checker = Checker(symbols, snippet, base_of=base_of)
         checker.declare_params(params)
@@ -136,14 +134,20 @@ class CodeBuilder:
         return None if checked is None else compiler.expr(checked[0])
 
     def _checked_expr(self, symbols: Symbols, snippet: Snippet, expected: str,
-                      context: str = "expr") -> tuple[n.Expr, int] | None:
-        """The tree of a checked expression and its local slots; None if it has errors."""
+                      context: str = "expr", params: Sequence[tuple[str, str]] = (),
+                      told: set[str] | frozenset[str] = frozenset()
+                      ) -> tuple[n.Expr, int] | None:
+        """The tree of a checked expression and its local slots; None if it has errors.
+
+        ``params`` are the locals it is given. A check's error in ``told`` is not told again.
+        """
         expr = self._parse(parse_expression, snippet)
         if expr is None:
             return None
         checker = Checker(symbols, snippet, context=context)
+        checker.declare_params(params)
         checker.check_expr(expr, expected)
-        self.errors.extend(checker.errors)
+        self.errors.extend(e for e in checker.errors if str(e) not in told)
         return None if checker.errors else (expr, checker.nslots)
 
     def _flow_function(self, symbols: Symbols, compiler: Compiler, name: str, code: Snippet,
@@ -304,18 +308,11 @@ class CodeBuilder:
         """
         assert decl.card is not None and decl.zone_test is not None
         compiler.program.action_cards[decl.procedure] = (decl.card, decl.role)
-        tests: list[n.Expr] = []
-        for code in [decl.zone_test, decl.when_code]:
-            expr = None if code is None else self._parse(parse_expression, code)
-            if code is None or expr is None:
-                continue
-            checker = Checker(symbols, code, context="expr")
-            checker.declare_params(list(ACTION_PARAMS))
-            checker.check_expr(expr, "bool")
-            told = {str(e) for e in self.errors}  # a type's action, told once
-            self.errors.extend(e for e in checker.errors if str(e) not in told)
-            tests.append(expr)
-        if len(tests) < 1 + (decl.when_code is not None):
+        told = {str(e) for e in self.errors}  # a type's action, told once
+        checked = [self._checked_expr(symbols, code, "bool", "expr", ACTION_PARAMS, told)
+                   for code in (decl.zone_test, decl.when_code) if code is not None]
+        tests = [found[0] for found in checked if found is not None]
+        if len(tests) < len(checked):
             return None
         test = tests[0] if len(tests) == 1 else n.Binary(tests[0].pos, "and", tests[0], tests[1])
         with compiler.fast_code():
@@ -417,24 +414,20 @@ def _main_whole(program: Program, rounds: ExprFn | None, phases: list[tuple[str,
         state = rt.state
         if SETUP in procs:
             run(SETUP, rt)
-        steps = [(phase_id, runs.get(name), name) for phase_id, name in phases]
         checks, on_turns = bool(program.end_checks), program.end_on_turns
         while rounds is None or state["round"] < _limit(rounds(rt, locals_)):
             if checks and state["round"] == 0:
                 end_checks(rt)
             state["round"] += 1
             try:
-                for phase_id, whole, name in steps:
+                for phase_id, name in phases:
                     rt.ticks -= 1
                     if rt.ticks < 0:
                         raise BudgetExceeded
                     state["phase"] = phase_id
                     if on_turns:
                         end_checks(rt)
-                    if whole is not None:
-                        whole(rt, [])
-                    else:
-                        rt.run_blocks(name, [])
+                    run(name, rt)
             except EndRound:
                 pass  # on to the next round
         state["phase"] = None

@@ -119,9 +119,7 @@ class Display:
         """The zones and variables some panel or row table shows."""
         shown = {item.ref for panel in self.panels for item in panel.items
                  if item.kind != "row"}
-        for row in self.rows.values():
-            shown |= row.zones()
-        return shown
+        return shown.union(*(row.zones() for row in self.rows.values()))
 
 
 class ItemSpec(TypedDict, total=False):

@@ -5,6 +5,7 @@ A :class:`Documents` keeps the documents read, their merged sections and the err
 
 from __future__ import annotations
 
+from functools import partial
 from hashlib import sha256
 from pathlib import Path
 
@@ -27,12 +28,7 @@ def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
     value = doc.data
     for key in path:
         value = value[key]
-    text = str(value)
-
-    def locate(line: int, column: int) -> Location:
-        return doc.text_location(path, line, column)
-
-    return Snippet(text, locate)
+    return Snippet(str(value), partial(doc.text_location, path))
 
 
 class Documents:

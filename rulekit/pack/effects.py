@@ -69,7 +69,8 @@ def card_versions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
             add(("cards", i, "effects"), name, test, entry.get("type"), False)
     types = {card.get("type") for card in symbols.cards.values()} - {None}
     for kind, spec in (doc.data.get("card_types") or {}).items():
-        if kind not in types and _inherited(doc, ("card_types", kind)):
+        if kind not in types and isinstance(doc, MergedDocument) \
+                and doc.resolve(("card_types", kind))[0].origin:
             continue  # a variant removed the base's cards of this type
         if kind not in types:
             errors.append(SchemaError(
@@ -82,11 +83,6 @@ def card_versions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
             add(("card_types", kind, "effects"), name,
                 "{}.type == " + json.dumps(kind), kind, True)
     return found
-
-
-def _inherited(doc: YamlDocument, path: tuple[str, ...]) -> bool:
-    """True if the value at ``path`` comes from a base pack's file."""
-    return isinstance(doc, MergedDocument) and bool(doc.resolve(path)[0].origin)
 
 
 def _first_param(symbols: Symbols, name: str, where: Location, errors: list[PackError]

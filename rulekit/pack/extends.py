@@ -50,7 +50,7 @@ def _read_base(folder: Path, manifest_doc: YamlDocument, ref: str,
                chain: tuple[Path, ...]) -> Documents:
     where = manifest_doc.location(("extends",))
     try:
-        base_folder = _find_base(folder, ref, where)
+        base_folder = _find_base(folder, ref)
     except (OutsideError, PackError) as exc:
         raise PackErrors([PackFileError(exc.message, where, exc.hint)]) from None
     _refuse_cycle(base_folder, chain, where)
@@ -68,15 +68,14 @@ def _read_base(folder: Path, manifest_doc: YamlDocument, ref: str,
     return base
 
 
-def _find_base(folder: Path, ref: str, where: Location) -> Path:
+def _find_base(folder: Path, ref: str) -> Path:
     if not ("/" in ref or "\\" in ref or ref.startswith(".")):
         return find_pack(ref)
     check_name(ref, "the base pack folder")
     base_folder = Path(os.path.normpath(folder / ref))
     if not (base_folder / "pack.yaml").is_file():
-        raise PackErrors([PackFileError(
-            f"the base pack folder '{ref}' has no pack.yaml", where,
-            "extends names a shipped pack by id, or a pack folder relative to this one")])
+        raise PackFileError(f"the base pack folder '{ref}' has no pack.yaml", hint="extends names "
+                            "a shipped pack by id, or a pack folder relative to this one")
     return base_folder
 
 

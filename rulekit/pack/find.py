@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 
 from rulekit.errors import PackFileError, did_you_mean
 from rulekit.limits import MAX_FILE_BYTES, MAX_PATH_CHARS
-from rulekit.pack.installed import PACKS_ENV, find_by_id, search_order, shipped_packs_dir
+from rulekit.pack.installed import search_order, shipped_packs_dir
 
 
 def find_pack(ref: str) -> Path:
@@ -27,7 +27,7 @@ def _find_pack(ref: str) -> Path:
     path = Path(ref)
     if path.exists() or os.sep in ref or "/" in ref or ref.endswith(".yaml"):
         return _pack_at(path, ref)
-    found = find_by_id(ref)
+    found = next((pack for pack in search_order() if pack.id == ref), None)
     if found is not None:
         return found.folder
     known = sorted({pack.id for pack in search_order()})
@@ -142,5 +142,5 @@ def _reason(exc: BaseException) -> str:
         type(exc).__name__
 
 
-__all__ = ["PACKS_ENV", "OutsideError", "check_name", "check_size", "confine", "display_path",
-           "find_pack", "glob_files", "pack_file", "shipped_packs_dir"]
+__all__ = ["OutsideError", "check_name", "check_size", "confine", "display_path", "find_pack",
+           "glob_files", "pack_file", "shipped_packs_dir"]

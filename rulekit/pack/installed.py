@@ -100,11 +100,6 @@ def search_order() -> Iterator[FoundPack]:
     yield from entry_point_packs()
 
 
-def find_by_id(ref: str) -> FoundPack | None:
-    """The pack of id ``ref``: in $RULEKIT_PACKS, shipped, or installed."""
-    return next((found for found in search_order() if found.id == ref), None)
-
-
 def all_packs(paths: Sequence[Path] = ()) -> list[tuple[FoundPack, FoundPack | None]]:
     """Every pack found (those of ``paths`` first), each with the earlier pack that hides it."""
     found: list[tuple[FoundPack, FoundPack | None]] = [
@@ -116,5 +111,5 @@ def all_packs(paths: Sequence[Path] = ()) -> list[tuple[FoundPack, FoundPack | N
     return found
 
 
-__all__ = ["PACKS_ENV", "FoundPack", "all_packs", "entry_point_packs", "find_by_id",
-           "package_folder", "packs_in", "search_order", "shipped_packs_dir"]
+__all__ = ["PACKS_ENV", "FoundPack", "all_packs", "entry_point_packs", "package_folder",
+           "packs_in", "search_order", "shipped_packs_dir"]

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekit.engine.game import Game
-from rulekit.errors import EffectCheckError, PackError, PackErrors, PackFileError
+from rulekit.errors import PackError, PackErrors, PackFileError
 from rulekit.lang import nodes as n
 from rulekit.lang.compiler import Body, Compiler
 from rulekit.model.program import Program
@@ -20,15 +20,8 @@ from rulekit.pack.build import CodeBuilder
 from rulekit.pack.declarations import Declarations
 from rulekit.pack.display import Display, read_display
 from rulekit.pack.extends import read_documents
-from rulekit.pack.find import (
-    PACKS_ENV,
-    OutsideError,
-    display_path,
-    find_pack,
-    pack_file,
-    shipped_packs_dir,
-)
-from rulekit.pack.params import parse_params, resolve_params
+from rulekit.pack.find import OutsideError, display_path, find_pack, pack_file, shipped_packs_dir
+from rulekit.pack.params import parse_params
 from rulekit.pack.properties import check_properties
 from rulekit.source.document import YamlDocument
 
@@ -105,5 +98,5 @@ def load_pack(ref: str | Path, params: Mapping[str, str | int] | None = None) ->
         raise PackErrors([exc]) from None
 
 
-__all__ = ["PACKS_ENV", "EffectCheckError", "LoadedPack", "display_path", "find_pack",
-           "load_pack", "parse_params", "resolve_params", "shipped_packs_dir"]
+__all__ = ["LoadedPack", "display_path", "find_pack", "load_pack", "parse_params",
+           "shipped_packs_dir"]

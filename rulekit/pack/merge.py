@@ -41,14 +41,6 @@ _LAYOUT: dict[JsonPath, str] = {
     ("properties", "edges"): "map", ("properties", "regions"): "map",
 }
 
-# What ``remove:`` names, and where it lives in the merged sections.
-REMOVABLE: dict[str, JsonPath] = {
-    "cards": ("cards",), "anytime": ("anytime",), "zones": ("zones",),
-    "variables": ("variables",), "functions": ("functions",), "procedures": ("procedures",),
-    "phases": ("flow", "phases"), "regions": ("map", "regions"), "nodes": ("map", "nodes"),
-    "edges": ("map", "edges"),
-}
-
 # What an entry of each part is called, in the order ``rulekit docs`` lists a variant's changes.
 ENTRY_NAMES: dict[JsonPath, str] = {
     ("cards",): "card", ("card_types",): "card type", ("anytime",): "anytime action",
@@ -57,6 +49,10 @@ ENTRY_NAMES: dict[JsonPath, str] = {
     ("map", "nodes"): "node", ("map", "edges"): "edge",
     ("properties", "cards"): "card property", ("properties", "nodes"): "node property",
     ("properties", "edges"): "edge property", ("properties", "regions"): "region property"}
+
+# What ``remove:`` names (the last key of a part's path), and where it lives.
+REMOVABLE: dict[str, JsonPath] = {str(path[-1]): path for path in ENTRY_NAMES
+                                  if path[0] not in ("card_types", "properties")}
 
 _EDGES: JsonPath = ("map", "edges")
 
@@ -102,28 +98,13 @@ class MergedDocument(YamlDocument):
 
     def resolve(self, path: Sequence[str | int]) -> Route:
         """The document and path that the value at ``path`` comes from."""
-        doc, real = self._hop(tuple(path))
-        return doc.resolve(real)
-
-    def _hop(self, path: JsonPath) -> Route:
+        path = tuple(path)
         for n in range(len(path), -1, -1):
             hit = self.routes.get(path[:n])
             if hit is not None:
-                return hit[0], hit[1] + path[n:]
+                return hit[0].resolve(hit[1] + path[n:])
         # nothing merged at all: positions are those of an empty file of this name
         return YamlDocument(self.path, self.display_name, "", None), path
-
-    def location(self, path: Sequence[str | int]) -> Location:
-        doc, real = self.resolve(path)
-        return doc.location(real)
-
-    def key_location(self, path: Sequence[str | int]) -> Location:
-        doc, real = self.resolve(path)
-        return doc.key_location(real)
-
-    def text_location(self, path: Sequence[str | int], line: int, column: int) -> Location:
-        doc, real = self.resolve(path)
-        return doc.text_location(real, line, column)
 
 
 class Merger:

@@ -37,9 +37,7 @@ def resolve_params(declared: Mapping[str, ParamSpec],
                    overrides: Mapping[str, str | int]) -> dict[str, int]:
     """The declared defaults, with overrides applied."""
     values = {name: int(spec["default"]) for name, spec in declared.items()}
-    for name, raw in overrides.items():
-        values[name] = _checked(declared, name, raw)
-    return values
+    return values | {name: _checked(declared, name, raw) for name, raw in overrides.items()}
 
 
 def _checked(declared: Mapping[str, ParamSpec], name: str, raw: str | int) -> int:

@@ -39,12 +39,9 @@ _NAMES = {"int": "an integer", "text": "a text", "bool": "true or false"}
 _SINGULAR = {"cards": "card", "nodes": "node", "edges": "edge", "regions": "region"}
 
 
-def check_properties(doc: YamlDocument | None, errors: list[PackError]) -> None:
-    """Check the items of every declared kind of ``doc``."""
-    if doc is None or not isinstance(doc.data, dict):
-        return
-    declared = doc.data.get("properties") or {}
-    for kind, spec in declared.items():
+def check_properties(doc: YamlDocument, errors: list[PackError]) -> None:
+    """Check the items of every declared kind of ``doc``, a pack's merged sections."""
+    for kind, spec in (doc.data.get("properties") or {}).items():
         _KindCheck(doc, kind, spec, errors).run()
 
 

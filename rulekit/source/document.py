@@ -72,19 +72,19 @@ class YamlDocument:
 
     def location(self, path: Sequence[str | int]) -> Location:
         """Where the value at ``path`` starts, or its nearest known ancestor."""
-        info = self._nearest(path)
+        doc, info = self._nearest(path)
         if info is None:
-            return self._at(0, 0)
-        return self._at(info.line, info.column)
+            return doc._at(0, 0)
+        return doc._at(info.line, info.column)
 
     def key_location(self, path: Sequence[str | int]) -> Location:
         """Where the mapping key of the value at ``path`` starts (for a list item, the item)."""
-        info = self._nearest(path)
+        doc, info = self._nearest(path)
         if info is None:
-            return self._at(0, 0)
+            return doc._at(0, 0)
         if info.key_line is not None and info.key_column is not None:
-            return self._at(info.key_line, info.key_column)
-        return self._at(info.line, info.column)
+            return doc._at(info.key_line, info.key_column)
+        return doc._at(info.line, info.column)
 
     def raw_text(self, path: Sequence[str | int]) -> str | None:
         """The text of the scalar at ``path`` as written: ``'yes'`` for True."""
@@ -101,17 +101,19 @@ class YamlDocument:
         Literal blocks map exactly, other text through YAML's folding of its lines; where the
         folding cannot be replayed, the place is approximate.
         """
-        info = self.node(path)
+        doc, real = self.resolve(path)
+        info = doc.node(real)
         if info is None or info.kind != "scalar" or info.raw is None:
-            return self.location(path)
-        return inside_scalar(self, info, max(line, 1), max(column, 1))
+            return doc.location(real)
+        return inside_scalar(doc, info, max(line, 1), max(column, 1))
 
-    def _nearest(self, path: Sequence[str | int]) -> _NodeInfo | None:
-        key = tuple(path)
+    def _nearest(self, path: Sequence[str | int]) -> tuple[YamlDocument, _NodeInfo | None]:
+        """The document of the value at ``path``, and its place or its nearest ancestor's."""
+        doc, key = self.resolve(path)
         while True:
-            info = self.node(key)
+            info = doc.node(key)
             if info is not None or not key:
-                return info
+                return doc, info
             key = key[:-1]
 
     def _at(self, line0: int, column0: int) -> Location:

@@ -18,7 +18,8 @@ def inside_scalar(doc: YamlDocument, info: _NodeInfo, line: int, column: int) ->
     value = info.raw
     assert value is not None  # (a scalar with its text: YamlDocument.text_location checks)
     if info.style == "|":
-        return _literal_location(doc, info, value, line, column)
+        header = _header_line(doc, info, "|")
+        return doc._at(header + line, _block_indent(doc, header, value) + column - 1)
     if info.style == ">":
         return _folded_location(doc, info, value, line, column)
     return _flow_location(doc, info, value, line, column)
@@ -52,13 +53,6 @@ def _header_line(doc: YamlDocument, info: _NodeInfo, indicator: str) -> int:
         if indicator in doc._lines[line0][start:]:
             return line0
     return info.line
-
-
-def _literal_location(doc: YamlDocument, info: _NodeInfo, value: str, line: int,
-                      column: int) -> Location:
-    header = _header_line(doc, info, "|")
-    indent = _block_indent(doc, header, value)
-    return doc._at(header + line, indent + column - 1)
 
 
 def _block_indent(doc: YamlDocument, header: int, value: str) -> int:
@@ -203,9 +197,8 @@ def _from_positions(doc: YamlDocument, positions: list[tuple[int, int]],
 ) -> Location:
     lines = value.split("\n")
     line = min(line, len(lines))
-    within = column - 1
-    extra = max(within - len(lines[line - 1]), 0)  # columns past the end of the line
-    offset = sum(len(text) + 1 for text in lines[: line - 1]) + within - extra
+    extra = max(column - 1 - len(lines[line - 1]), 0)  # columns past the end of the line
+    offset = _offset(value, line, column) - extra
     if offset < len(positions):
         at_line, at_column = positions[offset]
         return doc._at(at_line, at_column + extra)

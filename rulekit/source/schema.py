@@ -197,7 +197,9 @@ def _describe_error(error: ValidationError, doc: YamlDocument, path: JsonPath,
     keyword = str(error.validator)
     value, instance = error.validator_value, error.instance
     if keyword == "type":
-        return _type_message(value, instance, doc, path)
+        types = [value] if isinstance(value, str) else list(value)
+        return (f"expected {either(TYPE_NAMES.get(t, t) for t in types)}, "
+                f"got {got(instance, doc, path)}", type_hint(types, instance, doc, path))
     if keyword == "enum":
         return (f"expected one of {', '.join(plain(v) for v in value)}, got {shown(instance)}",
                 _close(instance, value))
@@ -208,31 +210,20 @@ def _describe_error(error: ValidationError, doc: YamlDocument, path: JsonPath,
     return _describe_limit(keyword, value, instance) or (error.message, None)
 
 
-def _type_message(value: str | list[str], instance: object, doc: YamlDocument,
-                  path: JsonPath) -> tuple[str, str | None]:
-    types = [value] if isinstance(value, str) else list(value)
-    return (f"expected {either(TYPE_NAMES.get(t, t) for t in types)}, "
-            f"got {got(instance, doc, path)}", type_hint(types, instance, doc, path))
-
-
 def _describe_limit(keyword: str, value: object,
                     instance: object) -> tuple[str, str | None] | None:
     """The message of a bound, a size or a rule; None for other keywords."""
     if keyword in _BOUNDS:
         return f"expected {_BOUNDS[keyword]} {value}, got {shown(instance)}", None
+    if keyword in _NOT_EMPTY and value == 1:
+        return _NOT_EMPTY[keyword], None
     if keyword in _SIZES and isinstance(instance, Sized):
-        return _size_message(keyword, value, len(instance)), None
+        return _SIZES[keyword].format(value=value, count=len(instance)), None
     if keyword == "uniqueItems" and isinstance(instance, list):
         return _duplicate_message(instance), "each item may appear only once"
     if keyword in ("False", "None", "not"):
         return "this value is not allowed here", None
     return None
-
-
-def _size_message(keyword: str, value: object, count: int) -> str:
-    if keyword in _NOT_EMPTY and value == 1:
-        return _NOT_EMPTY[keyword]
-    return _SIZES[keyword].format(value=value, count=count)
 
 
 def _explain_key(error: ValidationError, doc: YamlDocument, path: JsonPath,
@@ -255,18 +246,11 @@ def _explain_unknown_keys(error: ValidationError, doc: YamlDocument, path: JsonP
     properties = list(schema.get("properties", {}))
     patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
     noun = _noun(schema, path)
+    allowed = "allowed keys: " + ", ".join(properties) if properties else None
     return [_Finding(doc.key_location((*path, key)), f"unknown key '{cut(key)}' in {noun}",
-                     _unknown_key_hint(key, properties), path, unknown=key)
+                     did_you_mean(key, properties) or allowed, path, unknown=key)
             for key in instance
             if key not in properties and not any(p.search(key) for p in patterns)]
-
-
-def _unknown_key_hint(key: str, properties: list[str]) -> str | None:
-    """A did-you-mean for an unknown key, or the keys allowed."""
-    hint = did_you_mean(key, properties)
-    if hint is None and properties:
-        hint = "allowed keys: " + ", ".join(properties)
-    return hint
 
 
 def _explain_alternatives(error: ValidationError, doc: YamlDocument,

@@ -332,12 +332,6 @@ def _clean(text: str) -> str:
     return text.replace(" a indented", " an indented").rstrip(".")
 
 
-def _syntax_hint(problem: str, context: str) -> str | None:
-    """A hint for a syntax error, if one of :data:`_SYNTAX_HINTS` fits."""
-    said = {"problem": problem, "context": context, "both": context + problem}
-    return next((hint for where, words, hint in _SYNTAX_HINTS if words in said[where]), None)
-
-
 def _syntax_error(document: YamlDocument, error: yaml.MarkedYAMLError) -> YamlSyntaxError:
     placed = explain(document.text, error, document._at)
     if placed is not None:
@@ -346,8 +340,10 @@ def _syntax_error(document: YamlDocument, error: yaml.MarkedYAMLError) -> YamlSy
     context = error.context if error.problem else None
     mark = error.problem_mark or error.context_mark
     location = document._at(mark.line, mark.column) if mark is not None else document._at(0, 0)
+    said = {"problem": problem, "context": context or "", "both": (context or "") + problem}
+    hint = next((hint for where, words, hint in _SYNTAX_HINTS if words in said[where]), None)
     return YamlSyntaxError(_syntax_message(problem, context, mark, error.context_mark),
-                           location, _syntax_hint(problem, context or ""))
+                           location, hint)
 
 
 def _syntax_message(problem: str, context: str | None, mark: yaml.Mark | None,
