@@ -132,10 +132,10 @@ class IsmctsAgent:
         """Of the answers to a choice of cards found as good, the best one step ahead.
 
         Each drawn state deals the unseen cards anew, and that noise can hide what a card
-        is worth. So the answers worth as much as the most visited one (within
-        :data:`MARGIN`) are each played on the same drawn states and scored by the
-        evaluation: the differences between them then come from the answers alone. These
-        trials cost a small share of the search (:data:`STEADY_SHARE`).
+        is worth. So the answers worth as much as the most visited one are each played on
+        the same drawn states. The evaluation scores them there, and their differences then
+        come from the answers alone. These trials cost a small share of the search
+        (:data:`STEADY_SHARE`).
         """
         best, kept = _as_good(view, decision, stats, barred)
         if len(kept) < 2:
@@ -328,8 +328,11 @@ def _mixed(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Op
 
 def _as_good(view: View, decision: Decision, stats: Stats, barred: set[str]
              ) -> tuple[Option, list[Option]]:
-    """The most visited option, and the options worth as much (within :data:`MARGIN`) and
-    visited at least :data:`FLOOR` as often; none if it is untried or an anytime action."""
+    """The most visited option, and those found as good.
+
+    They are worth as much within :data:`MARGIN` and visited at least :data:`FLOOR` as
+    often. There are none if the most visited is untried or an anytime action.
+    """
     best = _most_visited(view, decision, stats, barred)
     if best.id not in stats or any(o.id == best.id for o in decision.extras):
         return best, []
