@@ -34,11 +34,14 @@ ITERATIONS = 100  # the default budget per decision
 DEPTH = 0  # the default number of rollout decisions before the evaluation scores the state
 WIDTH = 16  # options considered at a node of a decision with many (subsets, say)
 LARGEST = 3  # of which (about) this many are largest subsets
+RANKS = 4  # states on which a node scores each item alone (its 2nd to 5th visits)
 MAX_ITERATIONS = 1_000_000  # the largest budgets a seat may name
 MAX_SECONDS = 3600.0
 MAX_DEPTH = 10_000
 MAX_EXPLORATION = 100.0
 FLOOR = 0.1  # a mixed answer leaves out the options of fewer visits than this share
+STEADY = 16  # states drawn to tell apart the answers to a choice of cards found as good
+STEADY_SHARE = 8  # ... at most one answer played on a state per this many iterations run
 ANY_LARGEST = "*largest"  # an answer to a choice of cards drawn anew: as many as allowed
 ANY_SUBSET = "*any"  # the same: a subset drawn at random
 
@@ -57,7 +60,7 @@ Path = list[tuple["_Node", Joint]]  # the nodes an iteration walked through, and
 class _Memo:
     """What a node's last visit found of one player's decision."""
 
-    __slots__ = ("ids", "legal", "ranked", "scanned", "shape", "visits")
+    __slots__ = ("ids", "legal", "ranked", "scanned", "scores", "shape", "visits")
 
     def __init__(self) -> None:
         self.shape: tuple[object, ...] | None = None  # the decision's :func:`_shape`
@@ -65,11 +68,12 @@ class _Memo:
         self.legal: list[tuple[str, str]] = []  # (id tried at the node, the option's id here)
         self.scanned = 0  # how many of the node's ids tried were looked at
         self.ranked: list[str] | None = None  # the subsets of the items best one by one
+        self.scores: list[float] = []  # each item's scores alone, added up over states
         self.visits = 0  # visits with this shape
 
     def reset(self, shape: tuple[object, ...]) -> None:
         self.shape, self.ids, self.legal, self.scanned = shape, None, [], 0
-        self.ranked, self.visits = None, 0
+        self.ranked, self.scores, self.visits = None, [], 0
 
 
 class _Node:
@@ -119,7 +123,37 @@ class IsmctsAgent:
         stats = root.stats.get(view.role, {})
         if len(root.stats) > 1:  # the players commit at once: no best answer, a mix
             return _mixed(view, decision, stats, barred)
+        if decision.kind == "subset":
+            return remember(view, decision, self._steadiest(view, decision, stats, barred))
         return remember(view, decision, _most_visited(view, decision, stats, barred))
+
+    def _steadiest(self, view: View, decision: Decision, stats: Stats, barred: set[str]
+                   ) -> Option:
+        """Of the answers to a choice of cards found as good, the best one step ahead.
+
+        Each drawn state deals the unseen cards anew, and that noise can hide what a card
+        is worth. So the answers worth as much as the most visited one are each played on
+        the same drawn states. The evaluation scores them there, and their differences then
+        come from the answers alone. These trials cost a small share of the search
+        (:data:`STEADY_SHARE`).
+        """
+        best, kept = _as_good(view, decision, stats, barred)
+        if len(kept) < 2:
+            return best
+        game, role = view.game, view.role
+        rng = random.Random(view.rng.getrandbits(64))
+        scores = [0.0] * len(kept)
+        for _ in range(max(1, min(STEADY, self.last_iterations // (STEADY_SHARE * len(kept))))):
+            state = view.determinize(rng)
+            state["quiet"] = True
+            others = {d.player: d.sample(rng).id for d in game.pending(state)
+                      if d.player != role}
+            for i, option in enumerate(kept):
+                trial = copy_state(state)
+                with contextlib.suppress(GameRuntimeError):
+                    game.apply(trial, {**others, role: option.id}, in_place=True)
+                    scores[i] += self._evaluation(game, trial, role)
+        return kept[max(range(len(kept)), key=lambda i: (scores[i], stats[kept[i].id][0]))]
 
     def _search(self, view: View, barred: set[str], deadline: float | None) -> _Node:
         rng = random.Random(view.rng.getrandbits(64))
@@ -189,7 +223,7 @@ class IsmctsAgent:
                 options = _labels(d)
             else:
                 options = _candidates(d, stats, rng, memo, functools.partial(
-                    self._ranked, game, state, decisions, d, rng))
+                    self._ranked, game, state, decisions, d, rng, memo.scores))
             if barred:
                 options = [o for o in options if o not in barred] or options
             untried = _mark_available(stats, options)
@@ -202,16 +236,19 @@ class IsmctsAgent:
         return tuple(answers), actions
 
     def _ranked(self, game: Game, state: State, decisions: list[Decision], decision: Decision,
-                rng: random.Random) -> list[str]:
+                rng: random.Random, scores: list[float]) -> list[str]:
         """The ids of subsets of each size of the items that score best alone.
 
         Each item alone is played on a copy of ``state`` (the others' answers at random), up
-        to the next decision, and the evaluation scores it for the player.
+        to the next decision, and the evaluation scores it for the player. ``scores`` adds
+        up each item's scores over the states of the calls, so that the noise of one drawn
+        state (an unseen card, an evaluation's rounding) weighs less at each call.
         """
         n = len(decision.items)
         if decision.min > 1 or decision.max < 1:
             return []
-        scores = [0.0] * n
+        if not scores:
+            scores.extend([0.0] * n)
         for i in range(n):
             if subset_in_order(decision, [i], 1) != [i]:
                 continue
@@ -220,7 +257,7 @@ class IsmctsAgent:
             trial = copy_state(state)
             with contextlib.suppress(GameRuntimeError):
                 game.apply(trial, answers, in_place=True)
-                scores[i] = self._evaluation(game, trial, decision.player)
+                scores[i] += self._evaluation(game, trial, decision.player)
         order = sorted(range(n), key=lambda i: -scores[i])
         ranked = (subset_in_order(decision, order, size)
                   for size in range(decision.min, decision.max + 1))
@@ -281,17 +318,29 @@ def _mixed(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Op
     so the answer is drawn among the options worth as much (within :data:`MARGIN`) and
     visited at least :data:`FLOOR` as often, leaving out a subset another of them holds.
     """
-    best = _most_visited(view, decision, stats, barred)
-    if best.id not in stats or any(o.id == best.id for o in decision.extras):
+    best, kept = _as_good(view, decision, stats, barred)
+    if not kept:
         return remember(view, decision, best)
-    visits, total = stats[best.id][:2]
-    extras = {o.id for o in decision.extras}  # (taken only if better by the margin)
-    kept = [o for o in _tried(decision, stats, barred | extras)
-            if stats[o.id][0] >= FLOOR * visits
-            and stats[o.id][1] / stats[o.id][0] >= total / visits - MARGIN]
     if decision.kind == "subset":
         kept = _fullest(kept)
-    return view.rng.choices(kept, [stats[o.id][0] for o in kept])[0] if kept else best
+    return view.rng.choices(kept, [stats[o.id][0] for o in kept])[0]
+
+
+def _as_good(view: View, decision: Decision, stats: Stats, barred: set[str]
+             ) -> tuple[Option, list[Option]]:
+    """The most visited option, and those found as good.
+
+    They are worth as much within :data:`MARGIN` and visited at least :data:`FLOOR` as
+    often. There are none if the most visited is untried or an anytime action.
+    """
+    best = _most_visited(view, decision, stats, barred)
+    if best.id not in stats or any(o.id == best.id for o in decision.extras):
+        return best, []
+    visits, total = stats[best.id][:2]
+    extras = {o.id for o in decision.extras}  # (taken only if better by the margin)
+    return best, [o for o in _tried(decision, stats, barred | extras)
+                  if stats[o.id][0] >= FLOOR * visits
+                  and stats[o.id][1] / stats[o.id][0] >= total / visits - MARGIN]
 
 
 def _fullest(options: list[Option]) -> list[Option]:
@@ -356,7 +405,8 @@ def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Mem
                 rank: Callable[[], list[str]]) -> list[str]:
     """The ids of the options a node weighs: all of them, or :data:`WIDTH` at most.
 
-    Of many, those of the ranked items come first from the node's second visit.
+    Of many, those of the ranked items come first from the node's second visit. They are
+    ranked again, on another drawn state, at each of the next :data:`RANKS` - 1 visits.
     """
     shape = _shape(decision)
     if memo.shape != shape:
@@ -364,7 +414,7 @@ def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Mem
     if decision.kind == "one" or len(decision.items) <= 4:
         return _all_ids(decision, memo)
     memo.visits += 1
-    if memo.ranked is None and memo.visits > 1:
+    if 1 < memo.visits <= 1 + RANKS:
         memo.ranked = rank()
     if len(memo.legal) < WIDTH:
         _scan(decision, stats, memo)
