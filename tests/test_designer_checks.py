@@ -154,6 +154,17 @@ def test_lint_warnings_are_printed_and_fail_only_with_strict(run: Run, tmp_path:
     assert code == 1 and "hideout: invalid (5 warnings)" in err
 
 
+def test_a_function_only_the_evaluation_calls_is_used(run: Run, tmp_path: Path) -> None:
+    """The bots' evaluation is the pack's code too: what it calls is not unused."""
+    folder = copy(tmp_path)
+    components, flow = folder / "components.yaml", folder / "flow.yaml"
+    components.write_text(components.read_text() + "  closeness:\n    returns: \"heat * 2\"\n")
+    edit(flow, "  end_when:\n", "  evaluate:\n    law: \"closeness()\"\n  end_when:\n")
+    code, out, err = run("validate", folder)
+    assert code == 0 and "closeness" not in err, err
+    assert out.endswith("hideout: ok (22 cards, 10 scenarios)\n"), out
+
+
 def test_a_card_no_zone_starts_with_and_no_code_names_is_a_warning(run: Run,
                                                                     tmp_path: Path) -> None:
     folder = copy(tmp_path)

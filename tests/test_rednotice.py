@@ -274,3 +274,40 @@ def test_one_payment_removes_one_white_token_and_the_log_says_so(game: Game) -> 
     assert lines[-1] == ("Angela spends 2 Security: the Barrier on Berlin - Moscow goes back "
                          "to Jessah's reserve.")
     assert state["vars"]["security"] == 0 and state["zones"]["reserve"] == ["barrier#1"]
+
+
+
+@pytest.mark.parametrize(("jessah_at", "cashes"), [("darwin", False), ("london", True)])
+def test_the_bots_value_cashing_only_out_of_jessahs_reach(game: Game, jessah_at: str,
+                                                          cashes: bool) -> None:
+    """Cashing names Angela's city (RN-28): next to Jessah, her evaluation keeps the Check."""
+    from rulekit.bots.evaluation import pack_evaluation
+    from rulekit.engine.game import copy_state
+
+    state = start(game, "resolution",
+                  zones={"card_at[1]": ["act_07"], "face_down[2]": ["a_tok_3#1"],
+                         "checks[angela]": ["chk_oc_3", "chk_eu_1"],
+                         "identities": ["id_decoy", "id_ghost"]},
+                  variables={"angela_at": "sydney", "jessah_at": jessah_at})
+    decision = game.decision_for(state, "angela")
+    assert decision is not None and decision.prompt == "Cash a Check"
+    evaluate, value = pack_evaluation(game), {}
+    for answer in ("none", "chk_oc_3"):
+        after = game.apply(copy_state(state), {"angela": answer}, in_place=True)
+        value[answer] = evaluate(game, after, "angela")
+    assert (value["chk_oc_3"] > value["none"]) is cashes
+
+
+def test_the_bots_value_a_city_with_no_open_route_below_one_with_some(game: Game) -> None:
+    """A city all of whose routes hold Barriers is a dead end for Angela (RN-38)."""
+    from rulekit.bots.evaluation import pack_evaluation
+
+    evaluate, value = pack_evaluation(game), {}
+    for barriers in ([], ["new_york-chicago", "chicago-los_angeles"]):
+        state = start(game, "resolution",
+                      zones={"card_at[1]": ["act_07"], "face_down[1]": ["a_tok_3#1"],
+                             **{f"barrier_on[{e}]": [f"barrier#{i + 1}"]
+                                for i, e in enumerate(barriers)}},
+                      variables={"angela_at": "chicago", "jessah_at": "tokyo"})
+        value[len(barriers)] = evaluate(game, state, "angela")
+    assert value[2] < value[0]

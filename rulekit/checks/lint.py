@@ -99,6 +99,9 @@ def _flow_places(doc: YamlDocument) -> Iterator[CodePlace]:
     for key, block in (("rounds", False), ("after_rounds", True), ("initiative", False)):
         if isinstance(flow.get(key), str):
             yield key, ("flow", key), block
+    evaluate = flow.get("evaluate")
+    for role in evaluate if isinstance(evaluate, dict) else ():
+        yield "evaluate", ("flow", "evaluate", role), False
 
 
 class _Linter:
