@@ -12,7 +12,6 @@ from rulekit.bots.belief.deal import (
     ask_again,
     common,
     deal_to_match,
-    hidden_cards,
     project_cards,
     swappable,
 )
@@ -287,11 +286,12 @@ class Replay(Repairs):
         return named
 
     def _unoffered(self, state: State, decision: Decision, pos: int) -> bool:
-        """Whether R's log soon names a hidden card that ``decision`` does not offer."""
+        """Whether R's log soon names a card ``decision`` does not offer, of those whose place R
+        does not know (a card dealt to R's own hand in a branch may be another's)."""
         offered: list[str] = []
         strings_in(decision.items, offered)
-        hidden = hidden_cards(self.game, state, self.role)
-        return any(name in hidden and name not in offered for name in self._named_soon(pos))
+        free = self._free_cards(state, pos)
+        return any(name in free and name not in offered for name in self._named_soon(pos))
 
     def _candidates(self, decision: Decision, pos: int) -> tuple[Iterator[Option], int, int]:
         """The answers to try, named ones first. Then how many are named, and in all."""
