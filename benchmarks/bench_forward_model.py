@@ -49,8 +49,6 @@ pass/fail test: the script prints figures.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import inspect
 import json
 import random
 import statistics
@@ -66,14 +64,9 @@ import carchase_plain
 
 from rulekit.bots.belief import Belief
 from rulekit.bots.determinize import determinize
+from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game, copy_state
-
-with contextlib.suppress(ImportError):  # an engine from before playouts: the rest
-    from rulekit.engine.playout import Chooser, playout
-    try:
-        from rulekit.engine.randomchooser import RandomChooser
-    except ImportError:  # an engine from before its module
-        from rulekit.engine.decisions import RandomChooser  # type: ignore[attr-defined,no-redef]
+from rulekit.engine.playout import playout
 from rulekit.engine.rng import derive
 from rulekit.pack.loader import load_pack
 from rulekit.sim.simulation import play_game, seat_rng
@@ -111,10 +104,7 @@ def run_playouts(game: Game, games: int, first: int) -> float:
     started = time.process_time()
     for i in range(first, first + games):
         seed = derive(0, i)
-
-        def choosers(seed: int = seed) -> dict[str, Chooser]:
-            return {role: RandomChooser(seat_rng(seed, role)) for role in game.roles}
-
+        choosers = {role: RandomChooser(seat_rng(seed, role)) for role in game.roles}
         playout(game, game.initial_state(seed, quiet=True), choosers)
     return time.process_time() - started
 
@@ -233,8 +223,6 @@ def measure(pack: str, games: int, repeat: int,
     # Of another pack, the reference only gauges the machine: more of its games per turn.
     per_turn = 1 if same_game else YARDSTICK_GAMES
     play_game(game, derive(0, 0))  # warm up
-    with_quiet = "quiet" in inspect.signature(game.new_game).parameters
-    with_playouts = with_quiet and playouts
     # The ways of playing take turns on the same seeds, CHUNK games at a time, so that a
     # change of load on the machine weighs on all of them alike; rates are the medians of
     # the runs, ratios the medians over the chunks.
@@ -249,10 +237,8 @@ def measure(pack: str, games: int, repeat: int,
             size = min(CHUNK, (run + 1) * games - first)
             took, made = run_engine(game, size, first)
             decisions += made
-            chunk = {"engine": took}
-            if with_quiet:
-                chunk["quiet"] = run_quiet(game, size, first)
-            if with_playouts:
+            chunk = {"engine": took, "quiet": run_quiet(game, size, first)}
+            if playouts:
                 chunk["playout"] = run_playouts(game, size, first)
             chunk["reference"] = run_reference(size * per_turn, first * per_turn) / per_turn
             for key in ratios:
@@ -271,16 +257,14 @@ def measure(pack: str, games: int, repeat: int,
         "decisions_per_s": round(decisions / repeat / games
                                  * statistics.median(rates["engine"])),
     }
-    if with_quiet:
-        figures["quiet_games_per_s"] = round(statistics.median(rates["quiet"]), 1)
-    if with_playouts:
+    figures["quiet_games_per_s"] = round(statistics.median(rates["quiet"]), 1)
+    if playouts:
         figures["playout_games_per_s"] = round(statistics.median(rates["playout"]), 1)
     figures["reference_games_per_s"] = round(statistics.median(rates["reference"]), 1)
     if same_game:
         figures["ratio"] = round(statistics.median(ratios["engine"]), 3)
-        if with_quiet:
-            figures["quiet_ratio"] = round(statistics.median(ratios["quiet"]), 3)
-        if with_playouts:
+        figures["quiet_ratio"] = round(statistics.median(ratios["quiet"]), 3)
+        if playouts:
             figures["playout_ratio"] = round(statistics.median(ratios["playout"]), 3)
     else:  # this pack's games per 1,000 of the reference, which gauges the machine's speed
         figures["per_1000_reference_games"] = round(1000 * statistics.median(ratios["engine"]), 2)
