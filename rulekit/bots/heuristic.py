@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rulekit.bots.anytime import MARGIN, idle_here, own_options, remember
 from rulekit.bots.evaluation import Evaluation, pack_evaluation
+from rulekit.bots.information import telling
 from rulekit.bots.rollout import rollout_choice
 from rulekit.engine.decisions import Decision, Option
 from rulekit.errors import IllegalActionError
@@ -28,18 +29,22 @@ class HeuristicAgent:
         self.evaluate = evaluate
 
     def choose(self, view: View, decision: Decision) -> Option:
-        options = own_options(decision, idle_here(view))
+        barred = idle_here(view)
+        options = own_options(decision, barred)
         if len(options) == 1:
             return options[0]
         if view.belief.lost:  # no state to look ahead on: play as rollouts do
             return rollout_choice(decision, view.rng)
-        totals = self._totals(view, options)
+        evaluate = self.evaluate or pack_evaluation(view.game)
+        told = telling(view, decision, barred, evaluate) if decision.extras else None
+        if told is not None:
+            return remember(view, decision, told)
+        totals = self._totals(view, options, evaluate)
         best = _best(options, totals, decision, MARGIN * self.samples)
         return remember(view, decision, view.rng.choice(best))
 
-    def _totals(self, view: View, options: list[Option]) -> list[float]:
+    def _totals(self, view: View, options: list[Option], evaluate: Evaluation) -> list[float]:
         game, role, rng = view.game, view.role, view.rng
-        evaluate = self.evaluate or pack_evaluation(game)
         states = [view.determinize(rng) for _ in range(self.samples)]
         totals = [0.0] * len(options)
         for state in states:

@@ -20,6 +20,7 @@ from rulekit.bots.anytime import (
     unless_idle,
 )
 from rulekit.bots.evaluation import Evaluation, outcome, pack_evaluation
+from rulekit.bots.information import telling
 from rulekit.bots.rollout import largest_option, rollout, rollout_choice, subset_in_order
 from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.engine.game import copy_state
@@ -119,7 +120,11 @@ class IsmctsAgent:
         if view.belief.lost:
             return rollout_choice(decision, view.rng)  # no state to search: play as rollouts
         barred = idle_here(view)  # anytime actions taken here already, back with nothing new
-        root = self._search(view, barred, deadline)
+        evaluate = self.evaluate or pack_evaluation(view.game)
+        told = telling(view, decision, barred, evaluate) if decision.extras else None
+        if told is not None:
+            return remember(view, decision, told)
+        root = self._search(view, barred, deadline, evaluate)
         stats = root.stats.get(view.role, {})
         if len(root.stats) > 1:  # the players commit at once: no best answer, a mix
             return _mixed(view, decision, stats, barred)
@@ -155,9 +160,10 @@ class IsmctsAgent:
                     scores[i] += self._evaluation(game, trial, role)
         return kept[max(range(len(kept)), key=lambda i: (scores[i], stats[kept[i].id][0]))]
 
-    def _search(self, view: View, barred: set[str], deadline: float | None) -> _Node:
+    def _search(self, view: View, barred: set[str], deadline: float | None,
+                evaluate: Evaluation) -> _Node:
         rng = random.Random(view.rng.getrandbits(64))
-        evaluate = self._evaluation = self.evaluate or pack_evaluation(view.game)
+        self._evaluation = evaluate
         root = _Node()
         done = 0
         while not self._spent(done, deadline):
