@@ -1,12 +1,14 @@
 """How bots use their anytime actions (one-shot abilities, paid actions), per pack and role.
 
     python benchmarks/bench_one_shots.py PACK [--games N] [--agent SPEC] [--against SPEC]
+                                         [--role ROLE]
 
-Each role in turn is played by ``--agent`` (default ``normal:iterations=1000``) against
-``--against`` (default ``random``) over games 0..N-1 of ``rulekit simulate`` with seed 0. For
-each anytime action of that role: in how many games it was offered, in how many it was taken
-(and how often in all), how many of the seat's decisions offered it before it was first
-taken, and the rounds from its first offer to its first use. Figures only.
+Each role in turn (or ``--role`` alone) is played by ``--agent`` (default
+``normal:iterations=1000``) against ``--against`` (default ``random``; a scripted player is
+``baselines:RedNoticeAngela``) over games 0..N-1 of ``rulekit simulate`` with seed 0. For each
+anytime action of that role: in how many games it was offered, in how many it was taken (and
+how often in all), how many of the seat's decisions offered it before it was first taken, and
+the rounds from its first offer to its first use. Figures only.
 """
 
 from __future__ import annotations
@@ -14,13 +16,17 @@ from __future__ import annotations
 import argparse
 import collections
 import statistics
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rulekit.bots.agent import View, choose_function
 from rulekit.bots.registry import load_agent
 from rulekit.engine.decisions import Decision, Option
 from rulekit.pack.loader import load_pack
 from rulekit.sim.simulation import play_game
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # baselines.py, a plug-in agent
 
 
 @dataclass
@@ -75,10 +81,12 @@ def main() -> None:
     parser.add_argument("pack")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--agent", default="normal:iterations=1000")
-    parser.add_argument("--against", default="random")
+    parser.add_argument("--against", default="random",
+                        help="any agent spec, such as baselines:RedNoticeAngela")
+    parser.add_argument("--role", help="only this role (default: each in turn)")
     args = parser.parse_args()
     game = load_pack(args.pack).game
-    for role in game.roles:
+    for role in [args.role] if args.role else game.roles:
         other = next(r for r in game.roles if r != role)
         uses: dict[str, Uses] = collections.defaultdict(Uses)
         for seed in range(args.games):
