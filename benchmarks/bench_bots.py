@@ -26,7 +26,8 @@ The full table asked for (200 games per role on Car Chase, 100 on Red Notice)::
 
     python benchmarks/bench_bots.py --games 200 --games-rn 100 --self-play 20 --workers 2
 
-A quick look at one pack: ``--pairs default-scripted --games 20 rednotice``.
+A quick look at one pack: ``--pairs default-scripted --games 20 rednotice``; ``--roles
+jessah`` plays the rows of that role only.
 """
 
 from __future__ import annotations
@@ -99,10 +100,10 @@ SCRIPTED = {"carchase": {"law": "baselines:CarChaseGreedy",
 
 
 def strength(pack: str, names: dict[str, str], pair: tuple[str, str], games: int,
-             workers: int, max_rounds: int) -> list[str]:
+             workers: int, max_rounds: int, roles: list[str] | None = None) -> list[str]:
     game = load_pack(pack).game
     rows = []
-    for role in game.roles:
+    for role in [r for r in game.roles if not roles or r in roles]:
         other = next(r for r in game.roles if r != role)
         a, b = (SCRIPTED[game.pack_id][seat] if name == "scripted" else names.get(name, name)
                 for name, seat in zip(pair, (role, other), strict=True))
@@ -173,6 +174,8 @@ def main() -> None:
     parser.add_argument("--pairs", default="default-scripted,default-random,default-ismcts,"
                                            "scripted-scripted,scripted-random")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--roles", default="",
+                        help="the first agent of a pair plays only these roles (ROLE,...)")
     parser.add_argument("--max-rounds", type=int, default=100,
                         help="a game still on after this many rounds counts as capped "
                              "(scripted players may never end one)")
@@ -193,7 +196,8 @@ def main() -> None:
         games = args.games_rn if args.games_rn and pack == "rednotice" else args.games
         for pair in filter(None, args.pairs.split(",")):
             a, b = (p.strip() for p in pair.split("-"))
-            for row in strength(pack, names, (a, b), games, args.workers, args.max_rounds):
+            for row in strength(pack, names, (a, b), games, args.workers, args.max_rounds,
+                                args.roles.split(",") if args.roles else None):
                 print(row, flush=True)
     for pack in args.packs if args.speed_games > 0 else []:
         print(speed(pack, args.ismcts, args.speed_games), flush=True)
