@@ -12,11 +12,11 @@ against the scripted players, random and ``ismcts``, then the scripted players a
 other and against random.
 
 For each pair ``A-B`` and each role, A plays that role and B the other for N games (games
-0..N-1 of ``rulekit simulate`` with seed 0; ``--games-rn`` sets another N for Red Notice); the
-table gives A's wins with a Wilson 95% interval, the mean number of rounds, seconds of one
-process per game (the wall time times the workers, over the games; and the CPU time, which a
-loaded machine does not inflate) and how the games ended. It also prints ISMCTS iterations per
-second per pack (the iterations run over the time spent choosing, the belief's
+0..N-1 of ``rulekit simulate`` with seed 0, or ``--seed``; ``--games-rn`` sets another N for
+Red Notice); the table gives A's wins with a Wilson 95% interval, the mean number of rounds,
+seconds of one process per game (the wall time times the workers, over the games; and the CPU
+time, which a loaded machine does not inflate) and how the games ended. It also prints ISMCTS
+iterations per second per pack (the iterations run over the time spent choosing, the belief's
 update left out), and with ``--self-play N`` N Red Notice games of ISMCTS against ISMCTS (mean
 length, seconds per game, how they ended). Figures only: nothing here passes or fails. Progress
 goes to stderr (a line at each tenth of a run's games and at least every half minute while
@@ -100,7 +100,8 @@ SCRIPTED = {"carchase": {"law": "baselines:CarChaseGreedy",
 
 
 def strength(pack: str, names: dict[str, str], pair: tuple[str, str], games: int,
-             workers: int, max_rounds: int, roles: list[str] | None = None) -> list[str]:
+             workers: int, max_rounds: int, roles: list[str] | None = None,
+             seed: int = 0) -> list[str]:
     game = load_pack(pack).game
     rows = []
     for role in [r for r in game.roles if not roles or r in roles]:
@@ -109,7 +110,7 @@ def strength(pack: str, names: dict[str, str], pair: tuple[str, str], games: int
                 for name, seat in zip(pair, (role, other), strict=True))
         progress = Progress(f"{pack} {a} ({role}) against {b}", games)
         result, wall, cpu = timed(lambda: simulate(
-            pack, games=games, seed=0, agents={role: a, other: b},  # noqa: B023
+            pack, games=games, seed=seed, agents={role: a, other: b},  # noqa: B023
             workers=workers, max_rounds=max_rounds, progress=progress))  # noqa: B023
         wins = result.wins.get(role, 0)
         low, high = wilson_interval(wins, games)
@@ -174,6 +175,8 @@ def main() -> None:
     parser.add_argument("--pairs", default="default-scripted,default-random,default-ismcts,"
                                            "scripted-scripted,scripted-random")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the seed of the run the games are taken from")
     parser.add_argument("--roles", default="",
                         help="the first agent of a pair plays only these roles (ROLE,...)")
     parser.add_argument("--max-rounds", type=int, default=100,
@@ -197,7 +200,7 @@ def main() -> None:
         for pair in filter(None, args.pairs.split(",")):
             a, b = (p.strip() for p in pair.split("-"))
             for row in strength(pack, names, (a, b), games, args.workers, args.max_rounds,
-                                args.roles.split(",") if args.roles else None):
+                                args.roles.split(",") if args.roles else None, args.seed):
                 print(row, flush=True)
     for pack in args.packs if args.speed_games > 0 else []:
         print(speed(pack, args.ismcts, args.speed_games), flush=True)
