@@ -36,7 +36,7 @@ class HeuristicAgent:
         if view.belief.lost:  # no state to look ahead on: play as rollouts do
             return rollout_choice(decision, view.rng)
         evaluate = self.evaluate or pack_evaluation(view.game)
-        told = telling(view, decision, barred, evaluate) if decision.extras else None
+        told = telling(view, decision, barred, evaluate)
         if told is not None:
             return remember(view, decision, told)
         totals = self._totals(view, options, evaluate)

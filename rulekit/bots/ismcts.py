@@ -121,7 +121,7 @@ class IsmctsAgent:
             return rollout_choice(decision, view.rng)  # no state to search: play as rollouts
         barred = idle_here(view)  # anytime actions taken here already, back with nothing new
         evaluate = self.evaluate or pack_evaluation(view.game)
-        told = telling(view, decision, barred, evaluate) if decision.extras else None
+        told = telling(view, decision, barred, evaluate)
         if told is not None:
             return remember(view, decision, told)
         root = self._search(view, barred, deadline, evaluate)
