@@ -1,8 +1,4 @@
-"""Pending decisions and their legal options.
-
-A waiting game holds one *spec* per deciding player in ``state["pending"]``. A ``choose``
-statement builds this plain data. The :class:`Decision` of a spec lists its legal
-:class:`Option` s, checks an option id, and draws a random legal option.
+"""A pending decision's legal options, read from its spec (``state["pending"]``).
 
 A ``one`` option's id is its item's id, or ``none`` to decline. A ``subset`` option's id joins
 its items' ids by ``+`` in offered order; ``none`` is the empty subset.
@@ -28,10 +24,7 @@ ENUMERATION_LIMIT = 100_000
 
 
 class Option:
-    """One legal answer to a decision: an ``id``, a ``label`` and a ``value``.
-
-    The value is the chosen item, the list of chosen items, or None.
-    """
+    """One legal answer: an ``id``, a ``label`` and a ``value`` (an item, a list, or None)."""
 
     __slots__ = ("_label", "_labeler", "id", "made_by", "value")
 
@@ -98,8 +91,8 @@ def option_ids(items: list[object], plain_ids: frozenset[str]) -> list[str]:
 class Decision:
     """A decision one player must take, read from a spec."""
 
-    __slots__ = ("_explain", "_index_cache", "_labeler", "_options", "extras", "ids", "items",
-                 "kind", "player", "prompt", "spec")
+    __slots__ = ("_explain", "_fallback", "_index_cache", "_labeler", "_options", "extras",
+                 "ids", "items", "kind", "player", "prompt", "spec")
 
     def __init__(self, spec: Spec, labeler: Callable[[object], str],
                  extras: list[tuple[str, str]] | None = None,
@@ -111,8 +104,9 @@ class Decision:
         self.prompt: str = spec["prompt"]
         self.items: list[object] = spec["items"]
         labels = spec.get("labels")
+        self._fallback = labeler
         self._labeler = labeler if explain is None or labels is None else \
-            _PackLabels(self.items, labels, explain, labeler)
+            _pack_labeler(self.items, labels, explain, labeler)
         self.ids: list[str] = spec.get("ids") or item_ids(self.items)  # of the items, in order
         self._index_cache: dict[str, int] | None = None
         self._options: list[Option] | None = None
@@ -122,16 +116,15 @@ class Decision:
 
     def copy(self) -> Decision:
         """The same decision on a read-only copy of its spec: it shares nothing with a state."""
-        labeler = self._labeler
-        if isinstance(labeler, _PackLabels):
-            labeler = labeler.fallback
         extras = [(extra.id, extra.label) for extra in self.extras]
-        return Decision(freeze(self.spec), labeler, extras, self._explain)
+        return Decision(freeze(self.spec), self._fallback, extras, self._explain)
 
     def item_label(self, item: object) -> str | None:
         """The pack's ``label`` of an item, if it has one."""
-        labeler = self._labeler
-        return labeler.of(item) if isinstance(labeler, _PackLabels) else None
+        labels = self.spec.get("labels")
+        if labels is None or self._explain is None or item not in self.items:
+            return None
+        return self._explain(labels[self.items.index(item)])
 
     @property
     def _index(self) -> dict[str, int]:
@@ -170,14 +163,10 @@ class Decision:
                 yield Option(item_id, None, item, self._labeler, self.spec)
             return
         n = len(self.items)
-        produced = 0
-        for size in range(self.min, min(self.max, n) + 1):
-            for combo in itertools.combinations(range(n), size):
-                if self.groups_ok(combo):
-                    produced += 1
-                    if produced > ENUMERATION_LIMIT:
-                        return
-                    yield self.subset_option(combo)
+        legal = (combo for size in range(self.min, min(self.max, n) + 1)
+                 for combo in itertools.combinations(range(n), size) if self.groups_ok(combo))
+        for combo in itertools.islice(legal, ENUMERATION_LIMIT):
+            yield self.subset_option(combo)
 
     def groups_ok(self, indexes: Sequence[int]) -> bool:
         """Whether the items at ``indexes`` keep every 'at most' rule of the choice."""
@@ -195,10 +184,7 @@ class Decision:
                       self._labeler, self.spec)
 
     def option(self, option_id: str) -> Option:
-        """The option with this id.
-
-        Raises :class:`IllegalActionError`, with the pack's reason if any, for an illegal id.
-        """
+        """The option with this id; an :class:`IllegalActionError` (with why) if illegal."""
         found = self._resolve(option_id)
         if isinstance(found, Option):
             return found
@@ -219,11 +205,8 @@ class Decision:
         if option_id.startswith("!"):
             return next((extra for extra in self.extras if extra.id == option_id),
                         lambda: f"'{option_id}' is not an action {self.player} may take now")
-        if self.kind == "one":
-            return self._resolve_one(option_id)
-        return self._resolve_subset(option_id)
-
-    def _resolve_one(self, option_id: str) -> Option | Callable[[], str]:
+        if self.kind == "subset":
+            return self._resolve_subset(option_id)
         if option_id == NONE_ID and self.optional:
             return Option(NONE_ID, "(none)", None)
         i = self._index.get(option_id)
@@ -239,11 +222,6 @@ class Decision:
         if bad is not None:
             return lambda: self.refusal(bad) or f"'{bad}' cannot be chosen here ({self.prompt})"
         indexes = sorted(index[part] for part in parts)
-        why_not = self._subset_refusal(indexes)
-        return self.subset_option(indexes) if why_not is None else why_not
-
-    def _subset_refusal(self, indexes: list[int]) -> Callable[[], str] | None:
-        """What writes why the items at ``indexes`` are not a legal answer, or None."""
         if len(set(indexes)) != len(indexes):
             return lambda: "the same item is chosen twice"
         least, most = self.min, self.max
@@ -254,7 +232,7 @@ class Decision:
         if not self.groups_ok(indexes):
             return lambda: (self.broken_rule(indexes) or
                             "that choice breaks an 'at most' rule of this decision")
-        return None
+        return self.subset_option(indexes)
 
     # ------------------------------------------------------------ why an answer is refused
 
@@ -262,17 +240,11 @@ class Decision:
         return None if why is None or self._explain is None else self._explain(why)
 
     def refused(self) -> list[Refusal]:
-        """The candidates the choice's ``where ... else`` refused, with reasons.
-
-        Each is ``[candidate, [text id, [arguments]]]``.
-        """
+        """The candidates the choice's ``where ... else`` refused: ``[candidate, reason]``."""
         return self.spec.get("refused") or []
 
     def refusal(self, text: str) -> str | None:
-        """The pack's reason for refusing the candidate ``text`` names, if any.
-
-        ``text`` is an id, a label or a unique label start, in any case.
-        """
+        """The pack's reason for refusing the candidate named by id, label or label start."""
         refused = self.refused()
         labels = [self._labeler(item) for item, _ in refused]
         found = _matching(text, item_ids([item for item, _ in refused]), labels)
@@ -356,32 +328,10 @@ def _matching(text: str, ids: list[str], labels: list[str]) -> list[int]:
                      if lowered and label.lower().startswith(lowered)]
 
 
-class _PackLabels:
-    """Names a decision's items by its choice's ``label`` texts.
+def _pack_labeler(items: list[object], labels: list[Reason], explain: Callable[[Reason], str],
+                  fallback: Callable[[object], str]) -> Callable[[object], str]:
+    """Names items by their choice's ``label`` texts, and anything else by ``fallback``."""
 
-    Anything else, such as a refused candidate, is named by ``fallback``.
-    """
-
-    __slots__ = ("_explain", "_items", "_labels", "_texts", "fallback")
-
-    def __init__(self, items: list[object], labels: list[Reason],
-                 explain: Callable[[Reason], str], fallback: Callable[[object], str]) -> None:
-        self._items = items
-        self._labels = labels
-        self._explain = explain
-        self.fallback = fallback
-        self._texts: dict[int, str] = {}
-
-    def of(self, item: object) -> str | None:
-        try:
-            i = self._items.index(item)
-        except ValueError:
-            return None
-        text = self._texts.get(i)
-        if text is None:
-            text = self._texts[i] = self._explain(self._labels[i])
-        return text
-
-    def __call__(self, item: object) -> str:
-        text = self.of(item)
-        return self.fallback(item) if text is None else text
+    def label(item: object) -> str:
+        return explain(labels[items.index(item)]) if item in items else fallback(item)
+    return label

@@ -1,8 +1,4 @@
-"""Uniformly random answers to a decision, and the random seat.
-
-:func:`random_answer` is the one place a random answer is drawn. ``Decision.sample``, the
-random seat and playouts call it. So a generator gives the same game on every path.
-"""
+"""Uniformly random answers, drawn in one place so a generator gives one game on every path."""
 
 from __future__ import annotations
 
@@ -25,10 +21,7 @@ Drawn = str | int | tuple[int, ...] | None
 
 
 def below(rng: random.Random, n: int) -> int:
-    """A random integer below ``n``, drawn as Python 3.11's ``randrange(n)`` draws it.
-
-    Drawing here keeps the answers the same on every Python.
-    """
+    """A random integer below ``n``, as Python 3.11's ``randrange(n)`` (on every Python)."""
     if n <= 0:
         raise ValueError(f"nothing to draw from ({n} possibilities)")
     bits = n.bit_length()
@@ -46,11 +39,9 @@ def pick(rng: random.Random, items: Sequence[_T]) -> _T:
 
 
 def random_answer(spec: Spec, rng: random.Random, extras: Sequence[str] = ()) -> Drawn:
-    """A uniformly random legal answer to ``spec``, or sometimes one of ``extras``.
+    """A uniformly random legal answer to ``spec``, or one of the anytime actions ``extras``.
 
-    ``extras`` are the option ids of the anytime actions offered. Each is drawn as often as one
-    item. For a subset, None means the constraints refused too many random subsets. The caller
-    then picks among the legal options listed whole.
+    Each extra is drawn as often as one item. None: too many random subsets were refused.
     """
     items = spec["items"]
     if spec["kind"] == "one":
@@ -77,11 +68,7 @@ def draw_one(rng: random.Random, n: int, optional: bool, extras: Sequence[str] =
 
 def draw_subset(rng: random.Random, n: int, least: int, most: int,
                 rules: list[Rule]) -> tuple[int, ...] | None:
-    """The positions of a subset of ``n`` items the constraints allow, equally likely.
-
-    A rule is ``[limit, flags]``: at most ``limit`` of the flagged items. None if the
-    constraints refused too many random subsets.
-    """
+    """The positions of a subset of ``n`` items the ``[limit, flags]`` rules allow, or None."""
     getrandbits = rng.getrandbits
     masks = [(limit, _masks(tuple(flags))) for limit, flags in rules]
     for _ in range(SUBSET_TRIES):

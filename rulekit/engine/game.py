@@ -1,7 +1,6 @@
 """The forward model of a compiled pack: new game, pending decisions, apply, observe.
 
-A :class:`Game` is read-only and shared. Every game in progress is a plain-data *state*, a
-dict that JSON round-trips exactly. The Game object keeps nothing of the state.
+A :class:`Game` is read-only and shared; each game in progress is a plain-data *state*.
 """
 
 from __future__ import annotations
@@ -81,9 +80,8 @@ class Game:
     def initial_state(self, seed: int = 0, *, quiet: bool = False) -> State:
         """A state at the very start, before setup has run.
 
-        A ``quiet`` game builds no events for ``log`` lines and the game's end. It still
-        records the players' choices, and it goes exactly as the same game with a log. The
-        flag is the state's key ``quiet``, so copies of a quiet state are quiet too.
+        A ``quiet`` game (the state's key, so its copies are quiet too) builds no ``log`` lines
+        and no end event, keeps the players' choices, and goes as the same game with a log.
         """
         layout = self.layout
         zones = {key: list(cards) for key, cards in layout.initial_piles.items()}
@@ -157,21 +155,9 @@ class Game:
     def decision_for(self, state: State, role: str) -> Decision | None:
         return next((d for d in self.pending(state) if d.player == role), None)
 
-    def _anytime(self, state: State, role: str, option: Option) -> State:
-        """Run an anytime action, then ask the interrupted decision(s) again."""
-        state["pending"] = []
-        state["committed"] = {}
-        runtime = Runtime(self.program, state)
-        runtime.interrupt(runtime.took_anytime(role, option.id))
-        return self.run(state)
-
     def apply(self, state: State, actions: Mapping[str, str | Option], *,
               in_place: bool = False) -> State:
-        """Commit each player's chosen option id; once all have, resume the game.
-
-        Players deciding at once may commit one by one. Nothing is revealed until every pending
-        decision has an answer.
-        """
+        """Commit each player's chosen option (one by one if they like); once all have, go on."""
         if not in_place:
             state = copy_state(state)
         if state["result"] is not None:
@@ -180,8 +166,12 @@ class Game:
         resolved: dict[str, Option] = {}
         for role, action in actions.items():
             option = self._checked(state, specs, role, action)
-            if option.id.startswith("!"):
-                return self._anytime(state, role, option)
+            if option.id.startswith("!"):  # run the action, then ask the decisions again
+                state["pending"] = []
+                state["committed"] = {}
+                runtime = Runtime(self.program, state)
+                runtime.interrupt(runtime.took_anytime(role, option.id))
+                return self.run(state)
             state["committed"][role] = option.id
             resolved[role] = option
         if len(state["committed"]) < len(specs):

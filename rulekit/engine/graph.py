@@ -1,7 +1,4 @@
-"""The map built-ins (``neighbors``, ``edge``, ``distance``...) of one board.
-
-They are worked out once per pack; the compiler binds them for generated code.
-"""
+"""The map built-ins (``neighbors``, ``edge``, ``distance``...), worked out once per board."""
 
 from __future__ import annotations
 
@@ -73,10 +70,7 @@ def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:
 
 
 def graph_walks(board: Board) -> dict[str, Any]:
-    """Map built-ins for code that only walks their lists: tuples, never copies.
-
-    A pack never changes its map, so the same tuples serve every call.
-    """
+    """Map built-ins for code that only walks their lists: the same tuples for every call."""
     neighbors, touching, within = _tables(board)
     return {
         "nodes": tuple(board.nodes),

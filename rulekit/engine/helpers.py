@@ -50,10 +50,7 @@ def move(src: list[str], dst: list[str], value: str | list[str], bottom: bool, s
 
 
 def move_all(src: list[str], dst: list[str], bottom: bool, keep: bool = False) -> list[str]:
-    """Move every card of ``src`` in order onto (or under) ``dst``.
-
-    Return them if ``keep``, for an on_enter trigger.
-    """
+    """Move every card of ``src`` in order onto (or under) ``dst``; return them if ``keep``."""
     if src is dst:
         return []
     cards = list(src) if keep else []
@@ -66,10 +63,7 @@ def move_all(src: list[str], dst: list[str], bottom: bool, keep: bool = False) -
 
 
 def draw(src: list[str], dst: list[str], count: int) -> list[str]:
-    """Move up to ``count`` cards one by one from the top of ``src`` onto ``dst``.
-
-    Return them in the order they were drawn.
-    """
+    """Move up to ``count`` cards one by one from the top of ``src`` onto ``dst``; return them."""
     k = min(count, len(src))
     if k <= 0:
         return []
@@ -219,10 +213,9 @@ def each(rt: Runtime, items: _T) -> _T:
 
 def each_if(rt: Runtime, items: Sequence[_T], condition: Callable[[], object]
             ) -> Sequence[_T]:
-    """The items a comprehension walks when its condition ignores its variable.
+    """All ``items`` if ``condition`` (that ignores them) holds, else none.
 
-    All of them if the condition holds, else none. The condition runs once. Its steps are
-    counted as if it ran once per item.
+    The condition runs once, its steps counted as if it ran once per item.
     """
     rt.ticks -= len(items)
     if rt.ticks < 0:

@@ -1,9 +1,4 @@
-"""Where a game keeps its cards and values, and who may see each.
-
-A :class:`Layout` is built once per game from its symbols (``game.layout``). The observer, a
-new game's first state and the bots' beliefs read it. It is read-only: tuples and read-only
-dicts.
-"""
+"""Where a game keeps its cards and values, and who may see each (``game.layout``)."""
 
 from __future__ import annotations
 
@@ -44,10 +39,7 @@ class HiddenPile(NamedTuple):
 class Layout:
     """The piles and values of a game's states, their owners and who may see them.
 
-    ``piles`` and ``values`` list them all, in declaration order. ``initial_piles`` holds each
-    pile's first cards, bottom first. ``initial_values`` holds each first value.
-    ``card_kind`` and ``card_owner`` describe each card. ``hidden_piles`` lists, per role, the
-    piles it cannot see whole.
+    Also each pile's first cards (bottom first), each first value, each card's kind and owner.
     """
 
     __slots__ = ("_symbols", "card_kind", "card_owner", "hidden_piles", "initial_piles",

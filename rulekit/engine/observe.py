@@ -1,7 +1,6 @@
-"""What one player may know of a state: the observation.
+"""What one player may know of a state: the definition of the game's hidden information.
 
-This is the definition of the game's hidden information. An observation is plain data that
-JSON round-trips. Every part is a read-only copy, so a caller cannot change the game.
+An observation is plain data that JSON round-trips, every part a read-only copy.
 """
 
 from __future__ import annotations

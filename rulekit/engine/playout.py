@@ -1,9 +1,7 @@
-"""Playouts: games played on, each choice answered where it is asked.
+"""Playouts: games played on, each choice handed at once to its player's chooser.
 
-Simulations and a search bot's rollouts need not stop at each decision. A playout runs each
-procedure whole (``Program.runs``). It hands each choice to the players' choosers at once.
-The same answers in the same order give the same game as ``Game.apply``. Only the step
-count differs.
+A playout runs each procedure whole (``Program.runs``). The same answers in the same order give
+the same game as ``Game.apply``; only the step count differs.
 """
 
 from __future__ import annotations
@@ -76,10 +74,7 @@ class PlayoutRuntime(Runtime):
         self.round_first = 0
 
     def count(self, decisions: int) -> None:
-        """Count decisions about to be taken; stop a round that asked too many.
-
-        The step budget starts again: it counts the steps between decisions.
-        """
+        """Count decisions about to be taken, stop a round that asked too many, reset the budget."""
         round_ = self.state["round"]
         if round_ != self.round_seen:
             self.round_seen, self.round_first = round_, self.decisions
@@ -118,10 +113,7 @@ class PlayoutRuntime(Runtime):
         return CONTINUE
 
     def answer(self, locals_: Locals, makers: list[SpecMaker]) -> None:
-        """Answer the choices of a procedure run whole, into ``locals_``.
-
-        After an anytime action, the choices are made and asked again.
-        """
+        """Answer the choices of a procedure run whole, again after each anytime action."""
         while True:
             action = self.settle([make(self, locals_) for make in makers], locals_)
             if action is None:
@@ -132,9 +124,7 @@ class PlayoutRuntime(Runtime):
                    optional: bool, ask: bool, make: SpecMaker) -> None:
         """A choice among ``items`` asked alone, drawn by a random seat without a spec.
 
-        A forced choice is answered at once unless it is asked all the same (``ask``, or its
-        player may take an anytime action). Anything else goes to :meth:`answer`: another
-        chooser, a choice with nothing to choose, a watch, the round limit.
+        Anything a random draw cannot answer (another chooser, a watch...) goes to :meth:`answer`.
         """
         n = len(items)
         forced = n + optional == 1  # one legal answer (an item, or to decline)
@@ -163,9 +153,8 @@ class PlayoutRuntime(Runtime):
                        makers: list[SpecMaker]) -> None:
         """Subset choices asked together, drawn by random seats without a spec.
 
-        Each choice is ``(slot, items, player, least, most, rules)``. Anything else goes to
-        :meth:`answer`. That is another chooser, a choice with at most one legal answer, a player
-        with two choices, anytime actions, a watch, the round limit.
+        Anything a random draw cannot answer (another chooser, a forced choice...) goes to
+        :meth:`answer`.
         """
         rngs = self.rngs
         if self.watch is not None or self.state["round"] > self.last_round \
@@ -189,18 +178,12 @@ class PlayoutRuntime(Runtime):
             self._answered(role, option_id if self.record else "", value)
 
     def run_blocks(self, name: str, args: Locals) -> None:
-        """Run procedure ``name`` block by block, called from a procedure run whole.
-
-        This is how a procedure runs when an anytime action may send it back before a choice.
-        """
+        """Run procedure ``name`` block by block (an anytime action may send it back)."""
         call(self, name, args)
         self.run(floor=len(self.stack) - 1)
 
     def run_anytime(self, procedure: str) -> None:
-        """Run an anytime action's procedure, on a frame of its own.
-
-        Its frame keeps it from being offered inside its own questions.
-        """
+        """Run an anytime action's procedure, on a frame that keeps it out of its own questions."""
         self.stack.append(self.action_frame(procedure))
         self.run(floor=len(self.stack) - 1)
 
@@ -212,11 +195,7 @@ class PlayoutRuntime(Runtime):
         return self.answer_waiting(waiting, locals_) if waiting else None
 
     def answer_waiting(self, waiting: list[Spec], locals_: Locals) -> str | None:
-        """Hand each decision to its player's chooser; write answers into ``locals_``.
-
-        A player may take an anytime action instead. Then nothing is written, and its procedure is
-        returned.
-        """
+        """Write each chooser's answer into ``locals_``, or return an anytime action's procedure."""
         state = self.state
         if self.watch is not None:
             watch, self.watch = self.watch, None
@@ -254,10 +233,7 @@ class PlayoutRuntime(Runtime):
                                          self.logging))
 
     def _drawn(self, spec: Spec, rng: random.Random) -> tuple[str, object]:
-        """A random seat's answer, drawn from the spec: (option id, value).
-
-        Unless answers are recorded, an item answer's id is left empty.
-        """
+        """A random seat's answer: (option id, left empty unless recorded; value)."""
         extras = [option for option, _ in self.anytime_options(spec["player"])] \
             if self.program.anytime else ()
         drawn = random_answer(spec, rng, extras)
@@ -293,10 +269,7 @@ class PlayoutRuntime(Runtime):
 
 
 def _surely_open(choices: tuple[Subset, ...], rngs: Mapping[str, random.Random]) -> bool:
-    """Whether random seats answer ``choices``, each surely with several legal answers.
-
-    Each player must have one choice only.
-    """
+    """Whether random seats answer ``choices``, one each, each surely with several answers."""
     players = set()
     for _, items, role, least, most, rules in choices:
         if (role not in rngs or not items or least > 0 or most <= 0 or role in players
@@ -311,11 +284,8 @@ def playout(game: Game, state: State, choosers: Mapping[str, Chooser],
             record: bool = True, told: Told | None = None) -> tuple[int, str | None]:
     """Play ``state`` on in place, to its end, to a round past ``max_rounds`` or to a stall.
 
-    Returns the count of decisions taken and why the game was stopped early, if it was (a
-    round that asked :data:`MAX_ROUND_DECISIONS` decisions is stalled). Such a stopped state is
-    for reading, not resuming. ``watch`` sees the first pending decisions
-    before they are answered. Unless ``record``, random seats' answers stay out of the log.
-    ``told`` hears every answer where the log would record it.
+    Returns the count of decisions taken and why the game stopped early, if it did (such a state
+    is for reading, not resuming). Unless ``record``, random seats' answers stay out of the log.
     """
     decisions = 0
     if state["committed"]:  # some players have answered: the others answer first

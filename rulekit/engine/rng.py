@@ -1,7 +1,4 @@
-"""The game's random number generator: one integer kept in the game state.
-
-It is SplitMix64, the same on every platform. So a seed always gives the same game.
-"""
+"""The game's random number generator, SplitMix64: one integer in the state, on any platform."""
 
 from __future__ import annotations
 
@@ -33,8 +30,7 @@ _factorial = cache(math.factorial)
 def shuffle(state: int, items: list[_T]) -> int:
     """Shuffle ``items`` in place, each order equally likely; return the new state.
 
-    It draws one uniform number below ``n!``, rejecting numbers too large. Its mixed-radix
-    digits drive a Fisher-Yates shuffle, with few generator steps.
+    One number drawn below ``n!`` drives a Fisher-Yates shuffle by its mixed-radix digits.
     """
     n = len(items)
     if n < 2:
@@ -65,10 +61,7 @@ def shuffle(state: int, items: list[_T]) -> int:
 
 @cache
 def _digit_blocks(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
-    """The positions n-1 down to 1, each with its radix (position + 1), in runs.
-
-    The radices of a run multiply to less than 2**62.
-    """
+    """The positions n-1 down to 1 with their radices, in runs whose product is below 2**62."""
     blocks = []
     positions: list[tuple[int, int]] = []
     product = 1

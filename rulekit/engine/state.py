@@ -10,18 +10,10 @@ from rulekit.model.program import Frame
 __all__ = ["ChoiceEvent", "EndEvent", "Event", "Frame", "LogEvent", "Reason", "Refusal",
            "Result", "Rule", "Spec", "State", "Value", "copy_state", "read_only"]
 
-Value = Any
-"""A value of the effect language: a number, a text, true or false, none, or a list of them."""
-
-
-Reason = list[Any]
-"""A text of the pack with its fields: ``[text id, [field values]]``."""
-
-Rule = list[Any]
-"""An ``at most`` rule of a subset choice: ``[limit, [1 or 0 for each item]]``."""
-
-Refusal = list[Any]
-"""A candidate a choice refuses, with why: ``[candidate, reason]``."""
+Value = Any  # of the effect language: a number, a text, true or false, none, or a list
+Reason = list[Any]  # a text of the pack with its fields: [text id, [field values]]
+Rule = list[Any]  # an 'at most' rule of a subset choice: [limit, [1 or 0 for each item]]
+Refusal = list[Any]  # a candidate a choice refuses, with why: [candidate, reason]
 
 
 class Spec(TypedDict):
@@ -120,17 +112,12 @@ _KNOWN = frozenset(State.__annotations__)
 
 
 def copy_state(state: State) -> State:
-    """A copy of a state that behaves as a deep copy.
+    """A copy of a state that behaves as a deep copy, and shares what is never changed.
 
-    It copies what the engine changes in place and shares the rest. This is safe by one rule:
-    **once stored in a state, a value is never changed in place**.
-
-    The exceptions are copied. They are the dicts ``zones``, ``vars`` and ``committed``. They are
-    the lists ``stack``, ``pending`` and ``log``. They are each frame, its locals and each zone's
-    cards. And they are the ``[items, position]`` pair of a loop that may stop.
-
-    Generated code keeps the rule: an assignment makes a new value. Moves copy the cards they
-    get, and events copy the lists they show. ``tests/test_state_copies.py`` checks it.
+    **Once stored in a state, a value is never changed in place** (generated code keeps the rule,
+    ``tests/test_state_copies.py`` checks it) except the dicts ``zones``, ``vars`` and
+    ``committed``, the lists ``stack``, ``pending`` and ``log``, each frame, its locals (a loop's
+    ``[items, position]``) and each zone's cards: those are copied.
     """
     new = state.copy()
     new["zones"] = {key: cards[:] for key, cards in state["zones"].items()}

@@ -1,8 +1,6 @@
 """The interpreter: runs compiled blocks over a state until a decision or the end.
 
-The state is plain data. ``state["stack"]`` lists the frames ``[procedure, pc, locals]``.
-The interpreter keeps nothing else between calls. So a saved and loaded state goes on
-exactly where it stopped.
+It keeps nothing between calls but the state's frames, so a saved state goes on where it stopped.
 """
 
 from __future__ import annotations
@@ -91,31 +89,37 @@ class Runtime:
     def open(self, specs: list[Spec], locals_: Locals) -> list[Spec]:
         """Write the forced answers of ``specs`` into ``locals_``; return the others.
 
-        Some forced choices are asked all the same. Their options may depend on a secret, or their
-        player may take an anytime action. So whether a player is asked never tells a secret.
+        A forced choice that may read a secret, or whose player may take an anytime action, is
+        asked all the same, so whether a player is asked never tells a secret.
         """
-        if len(specs) > 1:
-            check_players(specs)
+        if len(specs) > 1 and len({spec["player"] for spec in specs}) < len(specs):
+            raise LookupError("one player has two choices in the same simultaneous block")
         waiting = []
         may_interrupt = self.may_interrupt
         for spec in specs:
             forced, value = forced_answer(spec)
-            if forced and (spec.get("ask") or may_interrupt(spec["player"])):
-                forced = False
-                ask_anyway(spec)
-            if forced:
-                locals_[spec["slot"]] = value
-            else:
+            if not forced:
                 waiting.append(spec)
+            elif spec.get("ask") or may_interrupt(spec["player"]):
+                if spec["kind"] == "subset":  # its single answer stays the only one
+                    spec["max"] = max(spec["max"], 0)
+                    spec["min"] = max(min(spec["min"], spec["max"]), 0)
+                waiting.append(spec)
+            else:
+                locals_[spec["slot"]] = value
         return waiting
 
     # ------------------------------------------------------------ anytime actions
 
     def interrupt(self, procedure: str) -> None:
-        """Run an anytime action's procedure next, then ask the choice again."""
-        stack = self.stack
-        step_back(self.program, stack[-1])
-        stack.append(self.action_frame(procedure))
+        """Run an anytime action's procedure next, then ask the choice again.
+
+        The frame steps back to its choice, or to the tests that lead into it (``Proc.resume``).
+        """
+        frame = self.stack[-1]
+        choice = frame["pc"] - 1
+        frame["pc"] = self.program.procs[frame["proc"]].resume.get(choice, choice)
+        self.stack.append(self.action_frame(procedure))
 
     def took_anytime(self, role: str, option_id: str) -> str:
         """Log an anytime action taken; return its procedure."""
@@ -141,10 +145,7 @@ class Runtime:
                                           or bool(self.anytime_options(role)))
 
     def anytime_options(self, role: str) -> list[tuple[str, str]]:
-        """The anytime actions ``role`` may take now, as (option id, label).
-
-        Those whose ``when`` holds, except one whose procedure is running.
-        """
+        """The anytime actions ``role`` may take now (``when`` holds, not running): (id, label)."""
         actions = self.anytime_by_role.get(role)
         if not actions:
             return []
@@ -168,8 +169,8 @@ class Runtime:
     def run(self, floor: int = 0) -> None:
         """Run until the game waits for a decision or ends.
 
-        With a ``floor``, stop once the stack is back to that many frames. Playouts run one
-        procedure's blocks so. The end of the game and of the round then pass to the caller.
+        With a ``floor`` (a playout running one procedure's blocks), stop once the stack is back
+        to that many frames, and let the end of the game or of the round pass to the caller.
         """
         stack = self.stack
         procs = self.program.procs
@@ -201,16 +202,14 @@ class Runtime:
         run = self.runs.get(proc.name) if pc == 0 else None
         if run is not None:
             run(self, frame["locals"])
-            self.stack.pop()
-            return CONTINUE
-        if pc >= len(proc.blocks):
-            self.stack.pop()
-            return CONTINUE
-        frame["pc"] = pc + 1
-        self.ticks -= 1
-        if self.ticks < 0:
-            raise BudgetExceeded
-        return proc.blocks[pc](self, frame)
+        elif pc < len(proc.blocks):
+            frame["pc"] = pc + 1
+            self.ticks -= 1
+            if self.ticks < 0:
+                raise BudgetExceeded
+            return proc.blocks[pc](self, frame)
+        self.stack.pop()
+        return CONTINUE
 
     def _end_round(self, signal: EndRound, locations: list[Location | None], pc: int) -> None:
         try:
@@ -270,30 +269,6 @@ def _describe(exc: BaseException) -> str:
     return str(exc)
 
 
-def step_back(program: Program, frame: Frame) -> None:
-    """Move ``frame`` back to where its interrupted choice is asked again.
-
-    That is the choice itself, or the tests that lead straight into it (``Proc.resume``). A test
-    that an anytime action made false then skips the choice.
-    """
-    choice = frame["pc"] - 1
-    frame["pc"] = program.procs[frame["proc"]].resume.get(choice, choice)
-
-
-def check_players(specs: list[Spec]) -> None:
-    """An error if one player has two of the choices asked together."""
-    players = [spec["player"] for spec in specs]
-    if len(set(players)) != len(players):
-        raise LookupError("one player has two choices in the same simultaneous block")
-
-
-def ask_anyway(spec: Spec) -> None:
-    """A forced choice asked all the same; a subset's single answer stays the only one."""
-    if spec["kind"] == "subset":
-        spec["max"] = max(spec["max"], 0)
-        spec["min"] = max(min(spec["min"], spec["max"]), 0)
-
-
 def forced_answer(spec: Spec) -> tuple[bool, object]:
     """(True, value) for a decision with one legal answer; an error for none."""
     items = spec["items"]
@@ -308,12 +283,10 @@ def forced_answer(spec: Spec) -> tuple[bool, object]:
 def _forced_one(spec: Spec) -> tuple[bool, object]:
     items = spec["items"]
     optional = spec.get("optional", False)
-    if not items and optional:
-        return True, None
-    if not items:
+    if not items and not optional:
         raise LookupError(f"{spec['player']} must choose, but there is nothing to choose")
-    if len(items) == 1 and not optional:
-        return True, items[0]
+    if len(items) + optional == 1:  # one item, or only to decline
+        return True, items[0] if items else None
     return False, None
 
 
