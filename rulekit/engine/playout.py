@@ -22,13 +22,11 @@ if TYPE_CHECKING:
     from rulekit.engine.game import Game
 
 Chooser = Callable[[Decision], Option | str]
+# A subset choice as playout code asks it: (slot, items, player, least, most, rules).
 Subset = tuple[int, list[object], str, int, int, list[Rule]]
-"""A subset choice as playout code asks it: (slot, items, player, least, most, rules)."""
 SpecMaker = Callable[[Runtime, Locals], Spec]
-Watch = Callable[[State, list[Spec]], None]
-"""Told of the first decisions a playout waits for, before they are answered."""
-Told = Callable[[str, object, int], None]
-"""Told of each answer as it is written, as a log would be: its player, value and round."""
+Watch = Callable[[State, list[Spec]], None]  # told of the first decisions, before answers
+Told = Callable[[str, object, int], None]  # told of each answer's player, value and round
 
 
 # A round that asks this many decisions is stalled: agents may loop for ever.

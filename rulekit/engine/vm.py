@@ -272,27 +272,21 @@ def _describe(exc: BaseException) -> str:
 def forced_answer(spec: Spec) -> tuple[bool, object]:
     """(True, value) for a decision with one legal answer; an error for none."""
     items = spec["items"]
-    if len(items) > 1 and (spec["kind"] == "one" or (
-            spec["min"] <= 0 < spec["max"] and all(limit > 0 for limit, _ in spec["at_most"]))):
-        return False, None  # several legal answers, surely (the usual case)
-    if spec["kind"] == "one":
-        return _forced_one(spec)
-    return _forced_subset(spec)
-
-
-def _forced_one(spec: Spec) -> tuple[bool, object]:
-    items = spec["items"]
-    optional = spec.get("optional", False)
-    if not items and not optional:
+    if spec["kind"] == "subset":
+        return _forced_subset(spec)
+    answers = len(items) + spec.get("optional", False)  # (to decline is one more)
+    if answers > 1:
+        return False, None
+    if not answers:
         raise LookupError(f"{spec['player']} must choose, but there is nothing to choose")
-    if len(items) + optional == 1:  # one item, or only to decline
-        return True, items[0] if items else None
-    return False, None
+    return True, items[0] if items else None
 
 
 def _forced_subset(spec: Spec) -> tuple[bool, object]:
     items = spec["items"]
     rules = spec["at_most"]
+    if len(items) > 1 and spec["min"] <= 0 < spec["max"] and all(limit > 0 for limit, _ in rules):
+        return False, None  # several legal answers, surely (the usual case)
     free = [i for i in range(len(items))
             if not any(limit <= 0 and flags[i] for limit, flags in rules)]
     most = min(spec["max"], len(free))
