@@ -194,8 +194,7 @@ class Game:
         spec = specs.get(role)
         if spec is None:
             waiting = ", ".join(specs) or "nobody"
-            raise IllegalActionError(f"{role} has no decision to take (waiting for: "
-                                     f"{waiting})")
+            raise IllegalActionError(f"{role} has no decision to take (waiting for: {waiting})")
         if role in state["committed"]:
             raise IllegalActionError(f"{role} has already decided")
         if isinstance(action, Option) and action.made_by is spec:

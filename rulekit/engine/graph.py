@@ -20,11 +20,10 @@ def _tables(board: Board) -> tuple[Lists, Lists, Lists]:
     neighbors = {node: tuple(dict.fromkeys(other for other, _ in links))  # each once
                  for node, links in board.adjacency.items()}
     touching = {node: tuple(edge for _, edge in links) for node, links in board.adjacency.items()}
-    members: dict[str, list[str]] = {region: [] for region in board.regions}
-    for node, props in board.nodes.items():
-        if props.get("region") in members:
-            members[props["region"]].append(node)
-    return neighbors, touching, {region: tuple(nodes) for region, nodes in members.items()}
+    members = {region: tuple(node for node, props in board.nodes.items()
+                             if props.get("region") == region)
+               for region in board.regions}
+    return neighbors, touching, members
 
 
 def graph_functions(board: Board) -> dict[str, Callable[..., Any]]:

@@ -158,8 +158,6 @@ class Runtime:
         """The value of a compiled expression; failures are located GameRuntimeErrors."""
         try:
             return fn(self, [])
-        except GameRuntimeError:
-            raise
         except CODE_ERRORS as exc:
             raise GameRuntimeError(_describe(exc),
                                    self.error_location(exc, [location], 0)) from None
