@@ -1,13 +1,4 @@
-"""What the compiler knows of checked code before it runs.
-
-It knows what code reads and writes: zones and variables, by name. The compiler checks the end
-conditions only after a write to what they read. It keeps the values of anytime conditions
-until such a write. It also knows which tests an anytime action may change.
-
-It knows facts about an expression: bounds on numbers, simple forms. The expression writer
-uses them to write the shortest safe Python. An operation that cannot outgrow the size limits
-needs no check. A count compared with 0 is a test of an empty pile.
-"""
+"""What the compiler knows of checked code: what it reads and writes, and facts of expressions."""
 
 from __future__ import annotations
 
@@ -24,12 +15,7 @@ SMALL = 1 << 20
 
 def reads(e: n.Expr, functions: dict[str, n.Expr], found: set[str], seen: set[str],
           strict: bool = False) -> bool:
-    """Add the zones and variables ``e`` reads to ``found``.
-
-    It follows calls into the pack's ``functions``, each once (``seen``: those followed).
-    False if what it reads is unknown. With ``strict``, also if it reads the round, the
-    phase or the result.
-    """
+    """Add what ``e`` reads to ``found``; false if unknown (``strict``: or round, phase, result)."""
     return all(_read(node, functions, found, seen, strict) for node in every_node(e))
 
 
@@ -57,10 +43,7 @@ def _function_reads(name: str, functions: dict[str, n.Expr], found: set[str], se
 
 def writes_of(procedures: dict[str, list[n.Stmt]], roots: list[str],
               triggers: Triggers) -> set[str] | None:
-    """The zones and variables the procedures ``roots`` write.
-
-    Called and triggered procedures count too. None if one of them is unknown.
-    """
+    """What the procedures ``roots``, and those they call or trigger, write; None if unknown."""
     found: set[str] = set()
     todo, seen = list(roots), set(roots)
     while todo:
@@ -89,10 +72,7 @@ def _writes(s: n.Stmt) -> list[str]:
 
 
 def is_simple(e: n.Expr) -> bool:
-    """Whether an argument may be read wherever the body reads its parameter.
-
-    So it is a constant, a local or a variable. It builds no list and cannot fail.
-    """
+    """Whether ``e`` is a constant, a local or a variable: cheap to read again, never failing."""
     if isinstance(e, (n.Literal, n.CardLit)):
         return True
     return isinstance(e, n.Name) and bool(e.ref) and e.ref[0] in ("local", "const", "var")
@@ -109,12 +89,7 @@ def node_count(e: n.Expr) -> int:
 
 
 def invariant(condition: n.Expr, slot: int) -> bool:
-    """Whether a comprehension's condition is worth working out once for all its items.
-
-    It must not read the comprehension's variable (local ``slot``). It must walk a list or
-    call a pack function, or once saves nothing. An expression changes
-    nothing, so once is as good as each time.
-    """
+    """Whether a comprehension's costly condition does not read its variable (local ``slot``)."""
     costly = False
     for e in every_node(condition):
         if isinstance(e, n.Expr) and reads_local(e, slot):
@@ -125,11 +100,7 @@ def invariant(condition: n.Expr, slot: int) -> bool:
 
 
 def fits(e: n.Binary) -> bool:
-    """Whether an operation cannot outgrow the size limits.
-
-    Adding or taking away a small number cannot: the step budget ends first. Nor
-    can multiplying two small numbers.
-    """
+    """Whether an operation cannot outgrow the size limits (the step budget ends first)."""
     left, right = int_bound(e.left), int_bound(e.right)
     if e.op == "*":
         return left is not None and right is not None and left * right < 1 << 62
@@ -137,10 +108,7 @@ def fits(e: n.Binary) -> bool:
 
 
 def int_bound(e: n.Expr) -> int | None:
-    """A bound on the size of an integer expression, if known when compiling.
-
-    Numbers have one, and so have remainders by a number, sums and products.
-    """
+    """A bound on the size of an integer expression, if known when compiling."""
     if isinstance(e, n.Literal):
         return abs(e.value) if e.value.__class__ is int else None
     if isinstance(e, n.Unary) and e.op == "-":
@@ -177,10 +145,7 @@ def is_pile(e: n.Expr) -> TypeGuard[n.Name]:
 
 
 def pile_counted(call: n.Call) -> n.Expr | None:
-    """The pile a call ``count(ZONE)`` or ``count(ZONE[i])`` counts, if it is one.
-
-    Every player sees the number of cards of a pile.
-    """
+    """The pile a call ``count(ZONE)`` or ``count(ZONE[i])`` counts, if it is one."""
     if call.func != "count" or len(call.args) != 1 or not is_zone(call.args[0]):
         return None
     return call.args[0]
@@ -193,11 +158,7 @@ _SWAPPED = {"==": "==", "!=": "!=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
 
 
 def counted_against_zero(e: n.Binary) -> tuple[n.Expr, bool] | None:
-    """The zone whose count ``e`` tests, and whether it passes when the zone is empty.
-
-    Such a test compares a zone's count with 0 or 1. Examples: ``count(deck) == 0``,
-    ``0 < count(x)``, ``count(x) >= 1``. Else None.
-    """
+    """The zone whose count ``e`` compares with 0 or 1, and whether an empty one passes."""
     op, count, number = e.op, e.left, e.right
     if isinstance(e.left, n.Literal):
         op, count, number = _SWAPPED.get(op, ""), e.right, e.left

@@ -1,9 +1,4 @@
-"""The built-in functions of the effect language: their signatures and implementations.
-
-Each built-in is pure: it reads its arguments and returns a value. Types are the checker's
-names: ``int``, ``bool``, ``text``, ``role``, ``card``, ``list``, ``any`` and ``none``. A list
-of cards is ``list:card``.
-"""
+"""The built-in functions of the effect language: their signatures and implementations."""
 
 from __future__ import annotations
 

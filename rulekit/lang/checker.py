@@ -1,10 +1,4 @@
-"""Static checks of effect-language code: names, arities, types, where statements may stand.
-
-The checker walks a syntax tree against the pack's :class:`~rulekit.model.symbols.Symbols`.
-It gives a local slot to every ``let``, loop variable and parameter. It fills the ``ref`` of
-names. Each mistake becomes a located :class:`~rulekit.errors.EffectCheckError`, often with a
-hint; all are collected.
-"""
+"""Static checks of effect-language code: names, arities, types, where statements may stand."""
 
 from __future__ import annotations
 
@@ -398,10 +392,7 @@ class Checker:
                        "remove 'optional'")
 
     def _told(self, text: n.Log, choice: n.Choice, what: str = "a reason") -> None:
-        """Check a reason, a label or a prompt, which tells its chooser only what they see.
-
-        A label reads no local variable but the candidate: another may hold a secret.
-        """
+        """Check a text told to the chooser: it may show only what they see."""
         self._stmt_log(text)
         label = what == "a label"
         local = (lambda name: bool(name.ref[1] == choice.slot)) if label else (lambda name: True)

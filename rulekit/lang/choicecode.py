@@ -1,9 +1,4 @@
-"""The code of choice specs and log events, for the emitter.
-
-A choice becomes a *spec maker* ``f(rt, L) -> spec``. The spec holds the candidates and
-constraints. In a game with a log, it also lists labels and refused candidates with reasons.
-A log line becomes an event with its text's id and field values.
-"""
+"""The code of choice spec makers ``f(rt, L) -> spec`` and of log events, for the emitter."""
 
 from __future__ import annotations
 
@@ -97,10 +92,7 @@ class ChoiceWriter:
         return f"rt.program.say(*{self._reason(text)})"
 
     def _text_lines(self, choice: n.Choice, source: str) -> list[str]:
-        """The lines that add texts for people to a spec, in a game with a log only.
-
-        They are fast code, which counts no step, so a quiet game goes the same.
-        """
+        """Lines adding texts for people to a spec, in a logged game (fast: no step counted)."""
         c = self.c
         lines = []
         with c.fast_code():

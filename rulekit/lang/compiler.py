@@ -1,13 +1,4 @@
-"""Compile checked syntax trees to Python code, once per pack.
-
-The compiler writes Python source from the syntax tree and compiles it, as jinja2 does. An
-expression becomes one Python expression. A run of statements becomes one function, a
-*block*. Names become list indexes or quoted keys, and texts become ``repr`` literals. So
-nothing a pack writes is ever run as Python.
-
-Each procedure becomes a function that runs it whole. One that may stop for a decision also
-becomes a list of blocks (see :mod:`rulekit.lang.emitter`).
-"""
+"""Compile checked syntax trees to Python code, once per pack."""
 
 from __future__ import annotations
 
@@ -89,11 +80,7 @@ class Compiler(ExprWriter):
         return fn
 
     def end_reads(self) -> tuple[set[str] | None, bool]:
-        """The zones and variables the end conditions read (None for any), and whether they
-        must be checked as each phase starts.
-
-        That is one that reads the round or the phase, or no zone or variable at all.
-        """
+        """What the end conditions read (None: any), and whether each phase start checks them."""
         found: set[str] = set()
         on_turns = False
         for condition, _, _ in self.program.end_checks:
@@ -105,10 +92,7 @@ class Compiler(ExprWriter):
         return found, on_turns
 
     def when_reads(self) -> dict[str, set[str]] | None:
-        """The zones and variables the anytime conditions read, with the roles they concern.
-
-        None if unknown, or if a condition reads the round, the phase or the result.
-        """
+        """What the anytime conditions read, with their roles; None if unknown or not only piles."""
         found: dict[str, set[str]] = {}
         for decl, when in self.program.anytime:
             names = set() if when is None else self._reads(self.trees.get(when))
@@ -129,11 +113,7 @@ class Compiler(ExprWriter):
         return self._reads(e) == set()
 
     def anytime_may_change(self, e: n.Expr) -> bool:
-        """Whether an anytime action may change the value of ``e``.
-
-        It may if ``e`` reads the round, the phase or the result. It may if ``e`` reads what an
-        anytime action's procedure writes, directly or through calls.
-        """
+        """Whether an anytime action may change the value of ``e``."""
         found, written = self._reads(e), self.anytime_writes
         return written is None or found is None or bool(found & written)
 
@@ -205,10 +185,7 @@ class Compiler(ExprWriter):
         program.cached_anytime = self.when_watch is not None
 
     def _whole(self, body: Body, suspending: set[str]) -> Any:
-        """The function that runs a procedure whole, its choices answered at once.
-
-        A procedure that never stops keeps its locals but its parameters in Python names.
-        """
+        """The function that runs a procedure whole, its choices answered at once."""
         proc = self.program.procs[body.name]
         emitter = Emitter(self, proc, body.snippet, suspending, whole=True)
         private = range(len(body.params), body.nslots if body.name not in suspending else 0)

@@ -1,23 +1,4 @@
-"""Whether a prompt's context tells the player who decides only what they see.
-
-A context (``display: context:``) is a text of a procedure's parameters. It is shown before the
-prompt of every decision taken while that procedure runs. That includes decisions in the
-procedures it calls or triggers, and in anytime actions taken at those decisions. Every player
-who may decide there must see each field: these are the procedure's *deciders*. Each is the
-chooser of one of those choices: a role, a parameter of the procedure, or any player.
-
-What a parameter holds is worked out at each call. Each decider must see the argument, by the
-rules of a label (:func:`rulekit.lang.reasons.seen_whole`). They must also see the conditions
-around the call (``if``, ``while``, ``repeat``, ``for``): which call runs tells them something.
-A local variable is seen if all it is assigned is seen, under conditions that are seen. A
-parameter is seen if every call passes something seen. The answer of a choice is seen by its
-chooser only. An ``on_change`` procedure gets what its variable now holds. Pack functions and
-comprehensions are not worked out, so refused. So is the card the engine hands to an
-``on_enter`` procedure.
-
-Not followed: the conditions of the caller's own call, and an early ``return`` or ``break``.
-A field whose calls pass the same value everywhere tells nothing by them.
-"""
+"""Whether a prompt's context tells the player who decides only what they see."""
 
 from __future__ import annotations
 
@@ -168,10 +149,7 @@ class ContextCheck:
     # ------------------------------------------------------------ who decides
 
     def decider(self, body: str, e: n.Expr | None) -> Decider:
-        """Who a role expression of ``body`` names.
-
-        That is a role, a parameter that ``body`` never assigns, or any player.
-        """
+        """Who a role expression of ``body`` names: a role, an unassigned parameter, or anyone."""
         if not isinstance(e, n.Name) or e.ref is None:
             return ANY
         if e.ref[0] == "const" and e.ident in self.symbols.roles:
@@ -234,12 +212,7 @@ class ContextCheck:
                           self.symbols, local=lambda name: self.local(body, name, d))
 
     def local(self, body: str, name: n.Name, d: Decider) -> bool:
-        """True if ``d`` sees every value the local ``name`` of ``body`` may hold.
-
-        A local met again while it is worked out counts as seen: it brings nothing new.
-        That happens in a loop of calls or assignments. An answer resting on such a guess is
-        kept once the guess is worked out.
-        """
+        """True if ``d`` sees every value the local ``name`` of ``body`` may hold."""
         slot = name.ref[1]
         key = (body, slot, d)
         known = self._known.get(key)
@@ -325,10 +298,7 @@ class ContextCheck:
 
     def _culprit(self, body: str, exprs: list[n.Expr | None], d: Decider,
                  visited: set[_Key], site: _Site | None = None) -> _Culprit | None:
-        """What ``d`` may not see among ``exprs`` of ``body``, and where it is read.
-
-        None if that is only a loop back to what is being worked out.
-        """
+        """What ``d`` may not see among ``exprs`` of ``body``, and where; None if a loop back."""
         for e in exprs:
             if e is None and site is not None:
                 return ("a value the engine passes (not worked out)", site.body, site.pos)

@@ -1,10 +1,4 @@
-"""Turn a procedure's statements into Python code, in two forms.
-
-Every procedure becomes one Python function that runs it whole (``Program.runs``). There a
-playout answers each choice at once. A procedure that may stop also becomes *blocks* joined
-by jumps. The interpreter runs one block at a time, and may stop between. Statements that
-never stop are structured Python in both forms.
-"""
+"""Turn a procedure's statements into Python: a function run whole and, if it may stop, blocks."""
 
 from __future__ import annotations
 
@@ -68,11 +62,7 @@ class Emitter(ChoiceWriter):
         self.checks = bool(compiler.program.end_checks)
 
     def checks_after(self, *names: str, ends: bool = True) -> list[str]:
-        """What follows a change of these zones or variables.
-
-        A playout forgets the anytime actions it keeps as holding if their conditions read them.
-        Then the end conditions are checked if they read them, unless ``ends`` (a reordering).
-        """
+        """What follows a change of these zones or variables: forgotten whens, end checks."""
         lines = []
         whens = self.c.when_watch or {}
         roles = sorted({role for name in names for role in whens.get(name, ())})
@@ -84,11 +74,7 @@ class Emitter(ChoiceWriter):
         return lines
 
     def calls(self, proc: str, args: str) -> str:
-        """Python that calls ``proc`` with ``args`` and runs it to its end.
-
-        Blocks call only a procedure that never stops so. A playout runs through its blocks a
-        procedure whose choices an anytime action may send back to earlier tests.
-        """
+        """Python that calls ``proc`` with ``args`` and runs it to its end."""
         if not self.c.fast:
             return f"_D[{proc!r}](rt, [{args}])"
         if proc in self.c.through_blocks:
@@ -394,10 +380,7 @@ class Emitter(ChoiceWriter):
         return [(indent + t, loc) for t in lines]
 
     def _choice_slots(self, s: n.Stmt) -> list[tuple[n.Choice, int]]:
-        """A statement's choices, each with the local its answer goes into.
-
-        An answer assigned to a variable, or added to a local, goes into a new local first.
-        """
+        """A statement's choices, each with the local its answer goes into."""
         choices = []
         for let in s.bindings if isinstance(s, n.Simultaneous) else [s]:
             assert isinstance(let, (n.Let, n.Assign)) and isinstance(let.value, n.Choice)
@@ -461,11 +444,7 @@ class Emitter(ChoiceWriter):
 
 def _group(ops: list[_Op], starts: set[int]
            ) -> tuple[list[list[_Op]], dict[int, int], dict[int, int]]:
-    """Group ops into blocks.
-
-    A jump or a terminal op ends a block; a label starts one. ``starts`` are ops that start a
-    block of their own. It returns the blocks and the block of each label and op.
-    """
+    """Group ops into blocks: the blocks, and the block of each label and op."""
     groups: list[list[_Op]] = []
     current: list[_Op] = []
     label_block: dict[int, int] = {}
@@ -491,11 +470,7 @@ def _group(ops: list[_Op], starts: set[int]
 
 
 def _moved_in_place(s: n.Move | n.Draw, src: str, dst: str, what: str | None) -> list[str]:
-    """A move or a draw done in place, as ``engine/helpers`` would do it.
-
-    ``what`` is a draw's count, or a move's card or cards (None: all). Any move but one of a
-    card at the top goes to the helper, whose error names the missing card.
-    """
+    """A move or a draw done in place, as ``engine/helpers`` would do it."""
     if isinstance(s, n.Draw):
         return [f"_s = Z[{src}]; _n = min({what}, len(_s))",
                 f"if _n > 0: _t = _s[:-_n - 1:-1]; del _s[-_n:]; Z[{dst}].extend(_t)"]
@@ -511,13 +486,7 @@ def _moved_in_place(s: n.Move | n.Draw, src: str, dst: str, what: str | None) ->
 
 
 def _resume_ops(ops: list[_Op]) -> dict[int, int]:
-    """Where each choice, by its op's index, is asked again after an anytime action.
-
-    That is the outermost of the tests that lead straight into the choice and read something
-    an anytime action may change. Each such test is the first statement of the one before, with
-    no label between. A choice without such tests is asked again at itself. The tests after the
-    first run again too: they only jump.
-    """
+    """Where each choice, by its op's index, is asked again after an anytime action."""
     resume: dict[int, int] = {}
     for index, op in enumerate(ops):
         if op.role != "ask":

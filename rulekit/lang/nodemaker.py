@@ -1,9 +1,4 @@
-"""Make the syntax tree of :mod:`rulekit.lang.nodes` from lark's parse tree.
-
-:data:`MAKERS` holds a maker per rule of the grammar, most of them methods of :class:`NodeMaker`.
-Each takes the rule's place in the text, then its children in order. Those are tokens, and the
-nodes made of its sub-rules.
-"""
+"""Make the syntax tree of :mod:`rulekit.lang.nodes` from lark's parse tree."""
 
 from __future__ import annotations
 
@@ -41,11 +36,7 @@ def _unescape(text: str) -> str:
 
 
 class NodeMaker:
-    """Makes the nodes of one parse tree.
-
-    ``locate`` places a line and column of the text in the pack file. ``expression`` parses
-    a ``{...}`` field of a log text, given the line and column after which it starts.
-    """
+    """Makes the nodes of one parse tree."""
 
     def __init__(self, locate: Callable[[int, int], Location],
                  expression: Callable[[str, int, int], n.Expr]) -> None:

@@ -1,10 +1,4 @@
-"""Parse effect-language text into the syntax tree of :mod:`rulekit.lang.nodes`.
-
-lark's LALR parser, built from ``grammar.lark``, reads a text into a parse tree. lark keeps the
-built parser in the user's cache folder. The tree's depth and numbers are checked against the
-limits. Then :mod:`rulekit.lang.nodemaker` makes the nodes. Errors are located in the pack
-file by the snippet's ``locate`` function.
-"""
+"""Parse effect-language text into the syntax tree of :mod:`rulekit.lang.nodes`."""
 
 from __future__ import annotations
 
@@ -58,11 +52,7 @@ def parse_expression(snippet: Snippet) -> n.Expr:
 
 
 class InlineIf(PostLex):
-    """Makes an ``if`` on the line of a value just before it the ``if`` of a conditional.
-
-    Statements need no separator, so ``x = 1`` then ``if c {`` on the next line is an ``if``
-    statement, while ``x = 1 if c else 2`` is one assignment.
-    """
+    """Makes an ``if`` on the line of a value before it the ``if`` of a conditional."""
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         before: Token | None = None
@@ -81,21 +71,14 @@ _VALUE_ENDS = frozenset({"NAME", "NUMBER", "STRING", "CARD", "RPAR", "RSQB", "TR
 
 @cache
 def _lark() -> Lark:
-    """The grammar's LALR parser, built at its first use.
-
-    lark keeps the built parser in the user's cache folder, and checks it against the grammar.
-    """
+    """The grammar's LALR parser, built at its first use and cached by lark."""
     return Lark(grammar_text(), parser="lalr", start=["start", "expr_start"],
                 propagate_positions=True, maybe_placeholders=False, cache=_cache_file(),
                 postlex=InlineIf())
 
 
 def _cache_file() -> str | bool:
-    """Where lark keeps the built parser; False when caching is off or impossible.
-
-    The file is named by the grammar's digest, so that installs of different grammars sharing
-    a cache folder do not build it again in turn.
-    """
+    """Where lark keeps the built parser; False when caching is off or impossible."""
     folder = cache_dir()
     if folder is None:
         return False
@@ -103,6 +86,7 @@ def _cache_file() -> str | bool:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return False
+    # Named by the grammar's digest: installs of other grammars may share the folder.
     digest = hashlib.sha256(grammar_text().encode()).hexdigest()[:12]
     return str(folder / f"parser-{digest}.lark")
 
@@ -132,18 +116,12 @@ def _parse(snippet: Snippet, start: str) -> object:
 
 
 def _shifted(line: int, column: int, at_line: int, at_column: int) -> tuple[int, int]:
-    """A place in a log text's field, as a place in the whole text.
-
-    The field starts after line ``at_line`` and column ``at_column``.
-    """
+    """A place in a log text's field (after ``at_line``, ``at_column``) in the whole text."""
     return at_line + line - 1, column + at_column if line == 1 else column
 
 
 def _check_limits(snippet: Snippet, tree: Tree[Token]) -> None:
-    """Refuse code nested deeper than the limits, numbers too large and texts too long.
-
-    The walk does not recurse, so it is safe on any tree.
-    """
+    """Refuse code nested too deep, numbers too large and texts too long."""
     stack: list[tuple[Tree[Token], int, int]] = [(tree, 0, 0)]
     while stack:
         node, depth, blocks = stack.pop()

@@ -1,14 +1,4 @@
-"""Write a checked expression as Python source: the compiler's expression phase.
-
-Locals become items of ``L``. Zones ``Z``, variables ``V`` and the state ``S`` take quoted
-keys. Other names are bound in the generated code's namespace. Texts become ``repr``
-literals, so nothing a pack writes is ever run as Python.
-
-In *fast* mode (:meth:`ExprWriter.fast_code`) it writes the code of playouts. The values
-are the same, with fewer calls. A comprehension's items then count no step. The pack's small
-functions are written in place of their calls, so errors name the call's line.
-``tests/test_playout*.py`` check that playouts play the same games.
-"""
+"""Write a checked expression as Python source: the compiler's expression phase."""
 
 from __future__ import annotations
 
@@ -71,12 +61,7 @@ class ExprWriter:
         return name
 
     def property_table(self, e: n.Attr) -> str | None:
-        """The name of a table of ``e``'s property by component, which code reads as ``table[x]``.
-
-        It holds each component's value, none where one lacks the property. It is strict for
-        ``id``, ``name`` and a property every card has: then it exists only if every component
-        has the property, so that ``C[x][attr]`` fails as it should.
-        """
+        """The name of a table of ``e``'s property by component; None if it must fail."""
         attr, cards = e.attr, self.symbols.cards.values()
         strict = attr in ("id", "name") or (e.obj_kind == "card" and all(attr in c for c in cards))
         if (attr, strict) not in self._tables:
@@ -151,12 +136,7 @@ class ExprWriter:
         return f"Z[{self.zone(e)}]" if is_zone(e) else self.py(e)
 
     def walked(self, e: n.Expr, copied: bool = False) -> str:
-        """Python source of a list that is only walked, never kept.
-
-        A ``range`` of two written numbers is Python's range. The roles, the cards and the
-        map's lists are read in place. If ``copied``, a zone is a copy of its list, since a
-        loop's body may move its cards. Any other value never changes in place.
-        """
+        """Python source of a list that is only walked, never kept."""
         fixed = self._written_range(e) or self._fixed(e)
         if fixed is not None:
             return fixed
@@ -222,11 +202,7 @@ class ExprWriter:
 
     @contextmanager
     def binding(self, slot: int) -> Iterator[str]:
-        """While it lasts, local ``slot`` compiles to a new Python name.
-
-        It serves the variable of a comprehension or of a choice's conditions. The state's locals
-        stay untouched.
-        """
+        """While it lasts, local ``slot`` compiles to a new Python name."""
         saved = self._bound.get(slot)
         self._bound[slot] = name = f"_v{len(self._inlining)}_{slot}"
         try:
@@ -291,11 +267,7 @@ class ExprWriter:
         return f"_b_{name}({', '.join(args)})"
 
     def _sum_fits(self, e: n.Expr) -> bool:
-        """Whether the sum of list ``e`` cannot outgrow the size limits.
-
-        It cannot for a comprehension of numbers below 2**20, such as a small property. A list long
-        enough to reach 2**63 with them would not fit in memory.
-        """
+        """Whether the sum of list ``e`` cannot outgrow the size limits."""
         if not isinstance(e, n.Comprehension):
             return False
         item = e.element
@@ -344,10 +316,7 @@ class ExprWriter:
             f"map({table}.__getitem__, _each(rt, {self.walked(e.iterable)}))"
 
     def _property_in(self, e: n.Expr) -> str | None:
-        """In fast mode, ``any([x.p == v for x in xs])`` as ``v in map(<p's table>, xs)``.
-
-        ``v`` is a name or a constant that is not ``x``. None for another expression.
-        """
+        """In fast mode, ``any([x.p == v for x in xs])`` as ``v in map(<p's table>, xs)``."""
         if not (self.fast and isinstance(e, n.Comprehension) and e.condition is None
                 and isinstance(e.element, n.Binary) and e.element.op == "=="):
             return None
@@ -368,11 +337,7 @@ class ExprWriter:
         return self.property_table(item)
 
     def _inline(self, name: str, args: list[n.Expr]) -> str | None:
-        """In fast mode, the body of the pack's small function ``name`` for a call.
-
-        Only for a small body (``INLINE_NODES``), not recursive. Each argument must be a name or a
-        constant: cheap to read again, and never failing. Else None.
-        """
+        """In fast mode, the body of the pack's small function ``name`` for a call."""
         body = self.function_trees.get(name)
         if body is None or name in self._inlining or node_count(body) > INLINE_NODES \
                 or not all(is_simple(a) for a in args) \
@@ -390,11 +355,7 @@ class ExprWriter:
 
 
 def checked_inline(op: str, left: str, right: str) -> str:
-    """``left op right`` for names or numbers, checked against the size limits in place.
-
-    The helper (``_add``, ``_sub``, ``_mul``) runs only when the result may be out of range,
-    or an operand is no number.
-    """
+    """``left op right`` for names or numbers, checked against the size limits in place."""
     half = INT_LIMIT // 2 if op != "*" else 3_037_000_499  # (the square root of the limit)
     helper = f"{SIZED_OPS[op]}({left}, {right})"
     tests = []

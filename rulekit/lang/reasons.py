@@ -1,19 +1,4 @@
-"""Whether a choice may say why it refuses an answer without telling a secret.
-
-A reason (``where COND else "..."``) is told to the chooser. A reason on ``where`` names the
-candidate it refuses. So the chooser must see every candidate of the list, and all the reason
-says. A reason may read public zones and variables, and the chooser's own piles and values
-(``hand[p]`` chosen by ``p``). It may read roles, numbers, texts, the map and the candidate.
-
-The test is syntactic and strict. A pack function or a secret pile refuses the reason, and so
-does a local variable in the list. A local variable in the text of a reason is left to the
-lint (:mod:`rulekit.checks.lint`), which knows what it may hold.
-
-A label (``label "..."``) names each candidate, to the chooser only. It follows the same rule,
-and reads no local variable but the candidate, since another may hold a secret. A prompt's context
-(``display: context:``) follows the same rule too. What its local variables may hold is worked
-out by :mod:`rulekit.lang.contexts` (given here as ``local``).
-"""
+"""Whether a reason, a label or a context tells its reader only what they see."""
 
 from __future__ import annotations
 
@@ -27,10 +12,7 @@ from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
 def seen_whole(exprs: list[n.Expr], player: n.Expr, symbols: Symbols,
                local: Callable[[n.Name], bool] | None = None) -> bool:
-    """True if ``player`` sees the whole value of each of ``exprs``.
-
-    ``local`` says which local variables are seen (by default, none).
-    """
+    """True if ``player`` sees each of ``exprs`` whole; ``local`` says which locals."""
     sight = _Sight(player, symbols, local or (lambda name: False))
     return all(sight.seen(e) for e in exprs)
 
@@ -45,10 +27,7 @@ class _Sight:
         self.local = local
 
     def seen(self, e: n.Expr | None) -> bool:
-        """True if the player sees the whole value of ``e``: of each of its parts.
-
-        A comprehension or a choice is not worked out, so refused.
-        """
+        """True if the player sees the whole value of ``e``: of each of its parts."""
         if isinstance(e, n.Name):
             return self._name(e)
         if isinstance(e, n.Call):

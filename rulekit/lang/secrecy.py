@@ -1,19 +1,4 @@
-"""Which choices depend on data that not every player may see.
-
-Whether a player is asked must never tell the others a secret. The interpreter takes a choice
-with a single legal answer without asking. That is safe only if its options come from public
-data. So this module finds, once per pack, each choice whose options may read non-public data.
-They come of its list, ``where``, ``min``, ``max`` and ``at most``. It marks such a choice
-``always_ask``, so it is asked even with one option or none.
-
-Non-public data is a zone or variable that is not ``public``; the size of a zone is public.
-The answer of a choice is non-public, since only its chooser sees it. So is a local variable
-or parameter that received such data. It may come by a ``let``, an assignment, a loop, an
-argument, or a branch taken on such data. So is what a function computes from any of these.
-
-The analysis errs on the side of secrecy. A choice it marks may in fact have public options:
-that costs a question, never a leak.
-"""
+"""Which choices may read data that not every player sees: those are asked even if forced."""
 
 from __future__ import annotations
 
@@ -37,11 +22,7 @@ class SecretBody:
 
 @dataclass
 class LogLeak:
-    """A field of a public log line that prints non-public data, or a whole line (a ``Log``)
-    written on a branch taken on non-public data.
-
-    ``names`` are the non-public zones, variables, locals and functions the field reads.
-    """
+    """A field of a public log line that prints non-public data, or a line on a secret branch."""
 
     body: str
     part: n.Expr | n.Log
@@ -124,10 +105,7 @@ class _Analysis:
         return secret or any(args)
 
     def _public_builtin(self, e: n.Call, tainted: set[int]) -> bool | None:
-        """What ``reveal`` or the size of a pile tells: public, whatever it reads.
-
-        None for any other built-in.
-        """
+        """Whether ``reveal`` or a pile's size tells a secret; None for another call."""
         if e.func == "reveal":
             return False  # public on purpose, by the rules
         pile = pile_counted(e)
@@ -162,10 +140,7 @@ class _Analysis:
             self.current = ""
 
     def stmts(self, stmts: list[n.Stmt], tainted: set[int], mark: bool = False) -> None:
-        """Follow non-public data through statements; with ``mark``, set ``always_ask``.
-
-        A statement's ``context`` is whether it runs on a branch taken on non-public data.
-        """
+        """Follow non-public data through statements; with ``mark``, set ``always_ask``."""
         secret: dict[int, bool] = {}  # each condition's, worked out once
         for s, guards in guarded(stmts):
             follow = _STATEMENTS.get(type(s))
@@ -211,12 +186,7 @@ class _Analysis:
                 self._taint_param(s.proc, i)
 
     def _log(self, s: n.Log, tainted: set[int], context: bool, mark: bool) -> None:
-        """Collect the fields of a public log line that print non-public data.
-
-        A public line on a branch taken on non-public data is collected whole (its ``Log``):
-        that it is written tells which way the branch went. Not when every way of its ``if``
-        writes one: then what the lines say tells it, as the pack means them to.
-        """
+        """Collect the fields of a public log line that print non-public data."""
         if self.leaks is None or not self.current or s.to is not None:
             return
         found = [LogLeak(self.current, part, self.secret_names(part, tainted))
@@ -286,22 +256,13 @@ def _analysed(symbols: Symbols, bodies: list[SecretBody], function_trees: dict[s
 
 def public_log_leaks(symbols: Symbols, bodies: list[SecretBody],
                      function_trees: dict[str, n.Expr]) -> list[LogLeak]:
-    """The fields of public log lines (no ``to``) that may print non-public data.
-
-    That is a zone or variable that is not public, or what comes of it. The answer of a
-    choice does not count here. A log line that tells a choice tells what the rules make
-    public.
-    """
+    """The fields of public log lines (no ``to``) that may print non-public data."""
     return _analysed(symbols, bodies, function_trees, leaks=True).leaks or []
 
 
 def mark_secret_choices(symbols: Symbols, bodies: list[SecretBody],
                         function_trees: dict[str, n.Expr],
                         whens: list[tuple[str, n.Expr]]) -> frozenset[str]:
-    """Set ``always_ask`` on each choice whose options may depend on non-public data.
-
-    ``whens`` are the roles of the anytime actions and their checked conditions. Returns
-    the roles with an anytime action whose ``when`` may read non-public data.
-    """
+    """Set ``always_ask`` where options may be secret; return roles of secret ``when``s."""
     analysis = _analysed(symbols, bodies, function_trees, leaks=False)
     return frozenset(role for role, when in whens if analysis.expr(when, set()))

@@ -1,12 +1,4 @@
-"""Place a syntax error at the mistake behind it, in the words of its author.
-
-The LALR parser notices a mistake where it can no longer go on, often far from the mistake.
-An unclosed ``{`` is noticed at the end of the text, an unclosed ``(`` at the next statement.
-So once a parse has failed, :func:`explain` looks at the text again. It may
-recognise the mistake: a bracket or a quote never closed, ``=`` written for ``==``, another
-language's way (``} else if``, ``if c:``, ``&&``). Then it gives the error at its place, with a
-hint. Otherwise the parser's own message stands.
-"""
+"""Place a syntax error at the mistake behind it, in the words of its author."""
 
 from __future__ import annotations
 
@@ -47,8 +39,7 @@ _NAME_ALONE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:#.*)?$")
 
 def _bare_name(text: str, exc: UnexpectedInput,
                locate: Callable[[int, int], Location]) -> EffectSyntaxError | None:
-    """A name alone on the line the parser stopped at (or the one before it): a call
-    written without its brackets, as ``do: NAME`` names a procedure elsewhere."""
+    """A name alone on the line the parser stopped at, or the one before: a call lacking ()."""
     if not isinstance(exc, UnexpectedToken):
         return None
     lines = text.splitlines()
@@ -105,10 +96,7 @@ _COMMENT = re.compile(r"(?<!\w)#")
 
 def _unbalanced(text: str, locate: Callable[[int, int], Location]
                 ) -> EffectSyntaxError | None:
-    """The first bracket or quote of ``text`` left open or closed by the wrong kind.
-
-    Texts in quotes and comments are skipped.
-    """
+    """The first bracket or quote left open or closed by the wrong kind, outside texts."""
     stack: list[_Mark] = []
     for mark in _code_marks(text):
         if mark.char in "\"'":
@@ -142,10 +130,7 @@ def _never_closed(opener: _Mark, locate: Callable[[int, int], Location], hint: s
 
 
 def _code_marks(text: str) -> list[_Mark]:
-    """The brackets of ``text`` outside texts in quotes and comments.
-
-    An opening quote never closed ends the list.
-    """
+    """The brackets of ``text`` outside texts and comments, up to a quote left open."""
     marks: list[_Mark] = []
     for number, line in enumerate(text.splitlines(), start=1):
         for found in re.finditer(r"""[()\[\]{}"']""", _code(line)):
@@ -196,11 +181,7 @@ def _in_words(name: str) -> tuple[int, str] | None:
 
 def syntax_error(text: str, exc: UnexpectedInput,
                  locate: Callable[[int, int], Location]) -> EffectSyntaxError:
-    """The error to show for lark's ``exc`` on ``text``.
-
-    It is the mistake at its place if :func:`explain` knows it. Else it is where the parser
-    stopped, with what it expected.
-    """
+    """The error to show for lark's ``exc`` on ``text``."""
     placed = explain(text, exc, locate)
     if placed is not None:
         return placed

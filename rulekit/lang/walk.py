@@ -1,8 +1,4 @@
-"""Walks over checked statement lists and trees: their statements, choices, calls and nodes.
-
-The compiler asks these which procedures may stop for a decision. The emitter asks them to
-choose between structured Python and blocks. The lint reads every node.
-"""
+"""Walks over checked statement lists and trees: their statements, choices, calls and nodes."""
 
 from __future__ import annotations
 
@@ -24,11 +20,7 @@ def statements(body: list[n.Stmt]) -> Iterator[n.Stmt]:
 
 
 def guarded(body: list[n.Stmt], guards: Guards = ()) -> Iterator[tuple[n.Stmt, Guards]]:
-    """Every statement of a list and of the lists inside it, in order, with its conditions.
-
-    A branch of an ``if`` runs under its test and the tests before it. A loop's body runs under
-    its list, condition or count. The lets of a ``simultaneous`` come in its place.
-    """
+    """Every statement of a list and of those inside it, in order, with the tests it runs under."""
     for s in body:
         if isinstance(s, n.Simultaneous):
             yield from guarded(list(s.bindings), guards)
