@@ -189,7 +189,7 @@ class Compiler(ExprWriter):
         proc = self.program.procs[body.name]
         emitter = Emitter(self, proc, body.snippet, suspending, whole=True)
         private = range(len(body.params), body.nslots if body.name not in suspending else 0)
-        with self.private_locals(private):
+        with self.names({slot: f"_l{slot}" for slot in private}):
             lines = emitter.structured(body.stmts, [], "")
         head = [] if private else [f"if len(L) < {emitter.nslots}: "
                                    f"L.extend([None] * ({emitter.nslots} - len(L)))"]

@@ -183,10 +183,10 @@ class ExprWriter:
             return f"[{self.py(e.element)} for {var} in _each(rt, {iterable}){cond}]"
 
     @contextmanager
-    def private_locals(self, slots: range) -> Iterator[None]:
-        """While it lasts, locals ``slots`` compile to Python names nothing else reads."""
-        saved = dict(self._bound)
-        self._bound.update({slot: f"_l{slot}" for slot in slots})
+    def names(self, names: dict[int, str], *, only: bool = False) -> Iterator[None]:
+        """While it lasts, these local slots (``only`` these) compile to these Python names."""
+        saved = self._bound
+        self._bound = names if only else {**saved, **names}
         try:
             yield
         finally:
@@ -203,15 +203,9 @@ class ExprWriter:
     @contextmanager
     def binding(self, slot: int) -> Iterator[str]:
         """While it lasts, local ``slot`` compiles to a new Python name."""
-        saved = self._bound.get(slot)
-        self._bound[slot] = name = f"_v{len(self._inlining)}_{slot}"
-        try:
+        name = f"_v{len(self._inlining)}_{slot}"
+        with self.names({slot: name}):
             yield name
-        finally:
-            if saved is None:
-                del self._bound[slot]
-            else:
-                self._bound[slot] = saved
 
     def _x_attr(self, e: n.Attr) -> str:
         obj = self.py(e.obj)
@@ -344,14 +338,12 @@ class ExprWriter:
                 or self.function_params.get(name) != len(args):
             return None
         params = {slot: f"({self.py(a)})" for slot, a in enumerate(args)}
-        saved = self._bound
-        self._bound = params
         self._inlining.append(name)
         try:
-            return f"({self.py(body)})"
+            with self.names(params, only=True):
+                return f"({self.py(body)})"
         finally:
             self._inlining.pop()
-            self._bound = saved
 
 
 def checked_inline(op: str, left: str, right: str) -> str:
