@@ -111,29 +111,24 @@ class ReportDict(TypedDict):
 def card_rows(traces: Traces, wins: dict[str, int], games: int) -> list[CardRow]:
     """A row per (card, role, phase) played, and per card a role held but never played; the
     highest impact first."""
-    rows: list[CardRow] = []
-    for role, held in traces.held.items():
-        base = rate(wins.get(role, 0), games)
-        phases: dict[str, list[str | None]] = {card: [] for card in held}
-        for card, played_in in sorted(traces.played[role]):
-            phases[card].append(played_in)
-        for card, held_games in held.items():
-            for phase in phases[card] or [None]:
-                played = traces.played[role][card, phase] if phase is not None else 0
-                won = traces.played_won[role][card, phase] if phase is not None else 0
-                rows.append(_card_row(card, role, phase, held_games, played, won,
-                                      traces.held_won[role][card], base))
+    phases: defaultdict[tuple[str, str], list[str | None]] = defaultdict(list)
+    for role, card, phase in traces.played:
+        phases[role, card].append(phase)
+    rows = [_card_row(traces, role, card, phase, rate(wins.get(role, 0), games))
+            for role, card in traces.held for phase in phases[role, card] or [None]]
     return sorted(rows, key=lambda row: (row["impact"] is None, -(row["impact"] or 0.0),
                                          row["card"], row["role"], row["phase"] or ""))
 
 
-def _card_row(card: str, role: str, phase: str | None, held_games: int, played: int,
-              won: int, held_won: int, base: float) -> CardRow:
-    others, others_won = held_games - played, held_won - won
+def _card_row(traces: Traces, role: str, card: str, phase: str | None, base: float) -> CardRow:
+    held, held_won = traces.held[role, card], traces.held_won[role, card]
+    played = 0 if phase is None else traces.played[role, card, phase]
+    won = 0 if phase is None else traces.played_won[role, card, phase]
+    others, others_won = held - played, held_won - won
     low, high = wilson_interval(won, played)
     impact = won / played - base if played else None
-    return {"card": card, "role": role, "phase": phase, "held": held_games, "played": played,
-            "play_rate": rate(played, held_games),
+    return {"card": card, "role": role, "phase": phase, "held": held, "played": played,
+            "play_rate": rate(played, held),
             "played_win_rate": won / played if played else None,
             "played_ci95": [low, high], "not_played": others,
             "not_played_win_rate": others_won / others if others else None,

@@ -1,18 +1,13 @@
 """What a designer's report reads from each game as it is played: cards played, positions.
 
-A :class:`GameTrace` is told each choice as it is made (by a playout, or by the game's log when
-a game is played step by step). A card is *played* in a phase ("setup" before the first) when
-its owner chooses it from a hand (a pile of that role that only it sees) in that phase and it
-leaves that pile before the owner's first choice of a later round (or the end). Plays are
-counted per phase, so a card thrown away in one phase stands apart from the same card played
-in another. Positions are evaluated in the first :data:`TENSION_GAMES` games of a run only.
-:class:`Traces` holds the counts of many games; traces merge exactly in any order.
+A card is *played* in a phase when its owner chooses it from a hand (a pile that only it sees)
+and it leaves the hand before the owner's first choice of a later round (docs/simulator.md).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
@@ -28,10 +23,10 @@ Evaluate = Callable[[State], list[float]]
 
 
 def evaluation(game: Game) -> Evaluate:
-    """Each role's evaluation of a state, in the order of ``game.roles``.
+    """Each role's evaluation of a state: the pack's ``flow.evaluate``, else what it owns.
 
-    It is the pack's ``flow.evaluate`` where declared. Else it is a role's share of the cards
-    in its own piles and of the positive numbers in its own variables.
+    What a role owns is its share of the cards in its piles and the positive numbers of its
+    variables.
     """
     program = game.program
     if program.evaluate:
@@ -63,22 +58,15 @@ def card_name(card: str) -> str:
     return card.partition("#")[0]
 
 
-Counts = dict[str, Counter[str]]  # role -> card -> games
-Plays = dict[str, Counter[tuple[str, str]]]  # role -> (card, phase) -> games
-
-
 @dataclass
 class Traces:
-    """Counts over many traced games (those with a winner, for the positions).
+    """Counts over many traced games (those with a winner, for the positions)."""
 
-    Per role and card: the games it was ``held`` in (and ``held_won``); per role, card and
-    phase: those it was ``played`` in during that phase (and ``played_won``).
-    """
-
-    held: Counts = field(default_factory=lambda: defaultdict(Counter))
-    held_won: Counts = field(default_factory=lambda: defaultdict(Counter))
-    played: Plays = field(default_factory=lambda: defaultdict(Counter))
-    played_won: Plays = field(default_factory=lambda: defaultdict(Counter))
+    held: Counter[tuple[str, str]] = field(default_factory=Counter)  # (role, card) -> games
+    held_won: Counter[tuple[str, str]] = field(default_factory=Counter)  # those the role won
+    # (role, card, phase) -> games in which the role played the card in that phase
+    played: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    played_won: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     # (round, 1 for the winner or 0 for a loser, evaluation in hundredths) -> games
     positions: Counter[tuple[int, int, int]] = field(default_factory=Counter)
     settled: Counter[int] = field(default_factory=Counter)  # round the lead became the
@@ -93,12 +81,11 @@ class Traces:
         """Count the game of ``trace``."""
         for role, held in trace.held.items():
             cards = {card_name(card) for card in held} if trace.tracer.copies else held
-            played = trace.played[role]
-            self.held[role].update(cards)
-            self.played[role].update(played)
+            self.held.update((role, card) for card in cards)
             if winner == role:
-                self.held_won[role].update(cards)
-                self.played_won[role].update(played)
+                self.held_won.update((role, card) for card in cards)
+        self.played.update(trace.played)
+        self.played_won.update(played for played in trace.played if played[0] == winner)
         if trace.evaluate is None:
             return
         self.sampled += 1
@@ -126,12 +113,10 @@ class Traces:
 
     def merge(self, other: Traces) -> None:
         """Add the counts of ``other``."""
-        for mine, theirs in ((self.held, other.held), (self.held_won, other.held_won)):
-            for role, counts in theirs.items():
-                mine[role].update(counts)
-        for plays, more in ((self.played, other.played), (self.played_won, other.played_won)):
-            for role, counted in more.items():
-                plays[role].update(counted)
+        self.held.update(other.held)
+        self.held_won.update(other.held_won)
+        self.played.update(other.played)
+        self.played_won.update(other.played_won)
         self.positions.update(other.positions)
         self.settled.update(other.settled)
         self.changes.update(other.changes)
@@ -142,10 +127,7 @@ class Traces:
 
 
 class Tracer:
-    """What tracing the games of one pack needs, worked out once; and their ``traces``.
-
-    Unless ``positions``, the positions of its games are not evaluated.
-    """
+    """What tracing the games of one pack needs, worked out once; and their ``traces``."""
 
     def __init__(self, game: Game, traces: Traces, positions: bool = True) -> None:
         self.traces = traces
@@ -168,7 +150,7 @@ class GameTrace:
         self.zones = state["zones"]
         self.hands = tracer.hands
         self.held: dict[str, set[str]] = {role: set() for role in tracer.roles}
-        self.played: dict[str, set[tuple[str, str]]] = {role: set() for role in tracer.roles}
+        self.played: set[tuple[str, str, str]] = set()  # (role, card, phase)
         # (role, card, its hand, round, phase) of the cards chosen from a hand, not yet settled
         self.chosen: list[tuple[str, str, str, int, str]] = []
         self.round = -1
@@ -206,7 +188,7 @@ class GameTrace:
         for entry in self.chosen:
             owner, card, key, round_, phase = entry
             if card not in zones[key]:
-                self.played[owner].add((card_name(card) if self.tracer.copies else card, phase))
+                self.played.add((owner, card_name(card) if self.tracer.copies else card, phase))
             elif role is not None and (owner != role or round_ == self.round):
                 kept.append(entry)
         self.chosen = kept
