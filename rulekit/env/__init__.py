@@ -1,7 +1,4 @@
-"""Any pack as a PettingZoo environment (``pip install 'rulekit[rl]'``); see docs/python.md.
-
-One agent per role. ``make`` gives the AEC environment, ``parallel_env`` the parallel one.
-"""
+"""Any pack as a PettingZoo environment (``pip install 'rulekit[rl]'``); see docs/python.md."""
 
 from __future__ import annotations
 

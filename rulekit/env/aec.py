@@ -1,9 +1,7 @@
 """Any pack as a PettingZoo environment: one agent per role, one step per answer.
 
-A ``one`` question takes one step: the action index of the item, of ``none`` to decline, or of
-an anytime action. A subset question takes one step per item offered, in the offered order:
-the item's index takes it, ``none`` leaves it out. Players who decide at once answer one after
-the other; the engine reveals nothing of an answer until all are given.
+A subset question takes one step per item offered: the item's index takes it, ``none`` leaves
+it out. Players who decide at once answer one after the other.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from rulekit.engine.decisions import NONE_ID, Decision
 from rulekit.engine.game import Game, State, copy_state
 from rulekit.engine.observe import Observation
 from rulekit.engine.rng import derive
-from rulekit.env.spaces import Actions, Encoder, Vector, mask
+from rulekit.env.spaces import Actions, Encoder, Vector
 from rulekit.errors import IllegalActionError, UsageError
 from rulekit.pack.loader import LoadedPack
 from rulekit.play.render import Renderer
@@ -54,17 +52,10 @@ class Answer:
     now: dict[int, str | None] | None = None  # the legal actions of this step, once known
 
     def legal(self) -> dict[int, str | None]:
-        """The legal action indexes now, each with its option id (None: a subset's step).
-
-        The anytime actions are offered at a question's first step only.
-        """
-        if self.now is None:
-            self.now = self._legal()
-        return self.now
-
-    def _legal(self) -> dict[int, str | None]:
+        """The legal action indexes now, each with its option id (None: a subset's step)."""
+        if self.now is not None:
+            return self.now
         decision = self.decision
-        extras = self.extras if self.at == 0 else {}
         legal: dict[int, str | None] = {}
         if decision.kind == "one":
             if decision.optional:
@@ -78,7 +69,9 @@ class Answer:
                 legal[self.indexes[self.at]] = None
             if self._completable(self.taken, self.at + 1):
                 legal[0] = None
-        return {**legal, **extras}
+        # The anytime actions are offered at a question's first step only.
+        self.now = {**legal, **self.extras} if self.at == 0 else legal
+        return self.now
 
     def _completable(self, taken: list[int], start: int) -> bool:
         """Whether ``taken``, with some items from ``start`` on, is a legal subset."""
@@ -135,15 +128,12 @@ class RulekitEnv(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
-    # ------------------------------------------------------------ a game
-
     def reset(self, seed: int | None = None, options: Mapping[str, State] | None = None
               ) -> None:
         """The next game of the run of ``seed`` (else of the last seed given, else 0).
 
-        Game ``n`` of a run is played from ``derive(seed, n)``, as ``rulekit simulate --seed
-        SEED`` plays its game ``n``. ``options={"state": STATE}`` goes on from a copy of a
-        state of this pack instead.
+        Game ``n`` of a run is ``rulekit simulate --seed SEED``'s game ``n``.
+        ``options={"state": STATE}`` goes on from a copy of a state of this pack instead.
         """
         if seed is not None:
             self.seed, self.games = seed, 0
@@ -244,25 +234,21 @@ class RulekitEnv(AECEnv):  # type: ignore[misc]
         vector = self._vectors.get(agent)
         if vector is None:
             vector = self._vectors[agent] = self.encoder.vector(self.observation(agent))
+        action_mask = np.zeros(self.actions.size, dtype=np.int8)
         answer = self.answers.get(agent)
-        if answer is None or not asked:
-            return {"observation": vector.copy(),
-                    "action_mask": np.zeros(self.actions.size, dtype=np.int8)}
-        if answer.decision.kind == "subset":
-            vector = self.encoder.answering(vector, answer.indexes, answer.taken, answer.at)
-        else:
-            vector = vector.copy()
-        return {"observation": vector, "action_mask": mask(self.actions.size, answer.legal())}
+        if answer is not None and asked:
+            action_mask[list(answer.legal())] = 1
+            if answer.decision.kind == "subset":
+                vector = self.encoder.answering(vector, answer.indexes, answer.taken, answer.at)
+                return {"observation": vector, "action_mask": action_mask}
+        return {"observation": vector.copy(), "action_mask": action_mask}
 
     def observation(self, agent: str) -> Observation:
         """What ``game.observe`` gives ``agent`` now, also kept in its ``info["observe"]``."""
         info = self.infos[agent]
         if "observe" not in info:
             info["observe"] = self.game.observe(self._state(), agent)
-        observation: Observation = info["observe"]
-        return observation
-
-    # ------------------------------------------------------------ what people see
+        return info["observe"]
 
     def render(self) -> str | None:
         """The terminal table of the selected agent, as text; printed in ``human`` mode."""
@@ -282,5 +268,4 @@ class RulekitEnv(AECEnv):  # type: ignore[misc]
         return text
 
     def close(self) -> None:
-        """Nothing to release."""
-
+        """Nothing to release (PettingZoo asks for it beside render)."""

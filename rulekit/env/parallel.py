@@ -19,8 +19,7 @@ Returns = tuple[dict[str, ObsDict], dict[str, float], dict[str, bool], dict[str,
 class RulekitParallelEnv(ParallelEnv):  # type: ignore[misc]
     """Every role asked a question takes one step of its answer at each step.
 
-    A role with nothing to decide is given the action mask of ``none`` (index 0) alone: it
-    waits. Roles that decide at once so answer together, as a simultaneous game is played.
+    A role with nothing to decide is given the action mask of ``none`` (index 0) alone: it waits.
     """
 
     metadata: ClassVar[dict[str, object]] = {"name": "rulekit_parallel",
@@ -75,4 +74,4 @@ class RulekitParallelEnv(ParallelEnv):  # type: ignore[misc]
         return self.aec.render()
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Nothing to release (PettingZoo asks for it beside render)."""

@@ -1,11 +1,8 @@
-"""A pack's fixed action indexes, and its observations as fixed-size vectors of numbers.
-
-Both are built from what the pack declares, so they are the same in every game of it.
-"""
+"""A pack's fixed action indexes, and its observations as fixed-size vectors of numbers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -24,10 +21,8 @@ BIG = float(2**31)  # the bounds of a number with no declared minimum or maximum
 class Actions:
     """The action indexes of a game: one per id an answer may name, fixed for the pack.
 
-    Index 0 is ``none``: decline, or leave an item out of a subset. Then come the anytime
-    actions, the roles, the cards, the nodes, the edges and the regions. The last
-    ``value_slots`` indexes name the other items of a question (numbers, texts) by their place
-    among those items.
+    Index 0 is ``none``; then come the anytime actions and the ids; the last ``value_slots``
+    indexes name the other items of a question (numbers, texts) by their place among those.
     """
 
     def __init__(self, game: Game, value_slots: int) -> None:
@@ -65,10 +60,7 @@ class Actions:
 class Encoder:
     """Observations as vectors: piles as card counts, values, the question being asked.
 
-    Per pile: its size, then how many of each card it shows (a hidden pile gives its size
-    only). Per value: a number, or a one-hot over the ids of its kind; a text or a list is
-    counted over every id. Then the question: asked, subset, optional; the items offered, those
-    taken so far and the one asked now, over the action indexes; the numbers of the value items.
+    ``names`` names each number; docs/python.md says what they are.
     """
 
     def __init__(self, game: Game, actions: Actions) -> None:
@@ -195,10 +187,3 @@ class Encoder:
         for item, k in zip(spec["items"], indexes, strict=True):
             if k >= self.actions.first_value and isinstance(item, int):
                 out[i + k - self.actions.first_value] = item
-
-
-def mask(size: int, legal: Mapping[int, object]) -> npt.NDArray[np.int8]:
-    """The action mask with the ``legal`` indexes set."""
-    out = np.zeros(size, dtype=np.int8)
-    out[list(legal)] = 1
-    return out
