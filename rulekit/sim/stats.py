@@ -32,8 +32,7 @@ class GameRecord:
     capped: bool  # a limit stopped the game
     reason: str
     first: str | None = None  # the role that decided first; None for several at once
-    # The initiative's holder at the start and at the end: None if the pack declares no
-    # initiative, "" if no role held it.
+    # The initiative's holder at the start and at the end: None if undeclared, "" if nobody.
     initiative: str | None = None
     initiative_end: str | None = None
 

@@ -23,11 +23,7 @@ Evaluate = Callable[[State], list[float]]
 
 
 def evaluation(game: Game) -> Evaluate:
-    """Each role's evaluation of a state: the pack's ``flow.evaluate``, else what it owns.
-
-    What a role owns is its share of the cards in its piles and the positive numbers of its
-    variables.
-    """
+    """Each role's evaluation of a state: the pack's ``flow.evaluate``, else its share owned."""
     program = game.program
     if program.evaluate:
         scores = [program.evaluate.get(role) for role in game.roles]
@@ -39,7 +35,7 @@ def evaluation(game: Game) -> Evaluate:
     piles = [(place.key, place.owner) for place in game.layout.piles if place.owner]
     values = [(place.key, place.owner) for place in game.layout.values if place.owner]
 
-    def shares(state: State) -> list[float]:
+    def shares(state: State) -> list[float]:  # of the cards in piles and numbers in variables
         zones, variables = state["zones"], state["vars"]
         owned = [sum(len(zones[key]) for key, owner in piles if owner == role)
                  + sum(_number(variables[key]) for key, owner in values if owner == role)
