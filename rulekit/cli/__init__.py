@@ -1,13 +1,13 @@
 """The ``rulekit`` command line; ``rulekit --help`` lists its commands.
 
-A command's module has ``register(commands)`` to add its parser, and ``run(args)``. A command
-line imports its command's module only. Exit codes: 0 for success, 1 for an error, 2 for a bad
-command line, 130 after Ctrl-C, 128 + N after signal N.
+Each command's module has ``register(commands)`` and is imported only when named. Exit codes:
+0 success, 1 error, 2 bad command line, 130 after Ctrl-C, 128 + N after signal N.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import os
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from rulekit import __version__
-from rulekit.cli.common import PROG, err
+from rulekit.cli.common import PROG, Commands, err
 from rulekit.errors import PackError, PackErrors, RulekitError
 
 # command -> the module of rulekit.cli that registers it, in the order of `rulekit --help`
@@ -37,7 +37,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="A rules-as-data engine for two-player tabletop games.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    commands = Commands(parser)
     modules = [COMMANDS[only]] if only in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
     for name in modules:
         importlib.import_module(f"rulekit.cli.{name}").register(commands)
@@ -49,10 +49,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     tune_gc()
     args = build_parser(argv[0] if argv else None).parse_args(argv)
-    return _run(args)
-
-
-def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args))
     except RulekitError as exc:
@@ -84,8 +80,5 @@ def entry() -> NoReturn:
 
 def _silence_stdout() -> None:
     """Keep Python quiet at exit after a closed pipe."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

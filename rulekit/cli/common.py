@@ -7,18 +7,25 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
 
 PROG = "rulekit"
 REFRESH_SECONDS = 0.1  # of the progress bar
 
 
-class Commands(Protocol):
-    """The subcommands of ``rulekit``, as ``argparse`` makes them."""
+class Commands:
+    """The subcommands of ``rulekit``, each added with the function that runs it."""
 
-    def add_parser(self, name: str, *, help: str, description: str
-                   ) -> argparse.ArgumentParser:
-        """Add the parser of the command ``name``."""
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self.subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def add(self, name: str, run: Callable[[argparse.Namespace], int], *, help: str,
+            description: str, pack: bool = False) -> argparse.ArgumentParser:
+        """Add the command ``name``, which ``run`` runs; ``pack``: its first argument is a PACK."""
+        parser = self.subparsers.add_parser(name, help=help, description=description)
+        parser.set_defaults(func=run)
+        if pack:
+            parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
+        return parser
 
 
 def out(text: str = "") -> None:

@@ -9,16 +9,14 @@ from rulekit.cli.common import Commands, out
 
 
 def register(commands: Commands) -> None:
-    parser = commands.add_parser(
-        "docs", help="write a pack's rules as a Markdown document",
+    parser = commands.add(
+        "docs", run, pack=True, help="write a pack's rules as a Markdown document",
         description="Write the rules of a pack as a readable Markdown document: players, "
                     "parameters, components, setup, the flow phase by phase, every card, "
                     "the end of the game and the rules with the scenarios that cover them.")
-    parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
     parser.add_argument("--out", metavar="FILE",
                         help="write the document into FILE (whole or not at all) "
                              "instead of printing it")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

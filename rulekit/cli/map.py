@@ -16,14 +16,13 @@ if TYPE_CHECKING:
 
 
 def register(commands: Commands) -> None:
-    parser = commands.add_parser(
-        "map", help="show a pack's map", description="Show the places and routes of a pack.")
-    parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
+    parser = commands.add(
+        "map", run, pack=True,
+        help="show a pack's map", description="Show the places and routes of a pack.")
     add_param_option(parser)
     parser.add_argument("--no-color", action="store_true", help="no colours")
     parser.add_argument("--out", metavar="FILE.svg",
                         help="draw the map as a picture (SVG) into this file")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,8 +9,8 @@ from rulekit.cli.common import Commands, out
 
 
 def register(commands: Commands) -> None:
-    parser = commands.add_parser(
-        "new", help="make a new pack folder (or a variant of a pack)",
+    parser = commands.add(
+        "new", run, help="make a new pack folder (or a variant of a pack)",
         description="Write a new pack folder NAME that validates, tests and plays at once: a "
                     "small complete game whose files teach in comments, or with --from a variant "
                     "of PACK that extends it. NAME's last part is the pack's id. Each "
@@ -20,7 +20,6 @@ def register(commands: Commands) -> None:
     parser.add_argument("--from", dest="base", metavar="PACK", default=None,
                         help="make a variant that extends this pack (a folder or a shipped pack "
                              "id) instead of the template")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     out(f"{target}: {what}, {len(made.files)} files; "
         f"ok ({made.cards} cards, {made.scenarios} scenarios)")
     out("next:")
-    for command in (f"rulekit test {target}", f"rulekit play {target} --seat {made.roles[0]}=human",
-                    f"rulekit simulate {target} -n 1000 --seed 1"):
-        out(f"  {command}")
+    for line in (f"rulekit test {target}", f"rulekit play {target} --seat {made.roles[0]}=human",
+                 f"rulekit simulate {target} -n 1000 --seed 1"):
+        out(f"  {line}")
     return 0

@@ -21,25 +21,24 @@ PackRow = TypedDict("PackRow", {"id": str, "version": str, "name": str, "from": 
 
 
 def register(commands: Commands) -> None:
-    parser = commands.add_parser(
-        "list", help="list the packs rulekit can find, and where each comes from",
+    parser = commands.add(
+        "list", run, help="list the packs rulekit can find, and where each comes from",
         description="List every pack that can be named by id (in $RULEKIT_PACKS, shipped with "
                     "rulekit, installed as a Python package), and the packs in the folders "
                     "given, with its version and where it comes from.")
     parser.add_argument("folders", nargs="*", metavar="FOLDER", type=Path,
                         help="a pack folder, or a folder of packs, to list too")
     parser.add_argument("--json", action="store_true", help="one JSON document")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """List the packs; 1 if a folder given holds none."""
-    from rulekit.pack.installed import packs_in
+    from rulekit.pack.installed import all_packs, packs_in
 
     empty = [folder for folder in args.folders if not any(packs_in(folder, "path"))]
     for folder in empty:
         err(f"{PROG}: {folder}: no pack there (a pack is a folder with a pack.yaml)")
-    found = _rows(args.folders)
+    found = [_row(pack, hidden_by) for pack, hidden_by in all_packs(args.folders)]
     if args.json:
         out(json.dumps({"packs": found}, indent=2))
     elif found:
@@ -60,12 +59,6 @@ def _manifest(folder: Path) -> dict[str, str]:
     if not isinstance(data, dict):
         return {"problem": "pack.yaml is not a mapping"}
     return {key: str(data[key]) for key in ("id", "name", "version") if key in data}
-
-
-def _rows(folders: list[Path]) -> list[PackRow]:
-    from rulekit.pack.installed import all_packs
-
-    return [_row(pack, hidden_by) for pack, hidden_by in all_packs(folders)]
 
 
 def _row(pack: FoundPack, hidden_by: FoundPack | None) -> PackRow:

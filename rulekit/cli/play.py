@@ -8,8 +8,8 @@ from rulekit.cli.common import Commands, add_param_option, seed
 
 
 def register(commands: Commands) -> None:
-    play = commands.add_parser(
-        "play", help="play a game at the terminal, against bots or each other",
+    play = commands.add(
+        "play", run_play, help="play a game at the terminal, against bots or each other",
         description="Play a pack at the terminal. By default you play the first role against "
                     "the normal bot (about 1 s of thought per move); give several roles to "
                     "people for a hot-seat game.")
@@ -39,10 +39,9 @@ def register(commands: Commands) -> None:
                            "./rulekit-PACK-DATE-TIME.json per game)")
     play.add_argument("--fast", action="store_true", help="do not pause after bots' moves")
     play.add_argument("--no-color", action="store_true", help="no colours")
-    play.set_defaults(func=run_play)
 
-    replay = commands.add_parser(
-        "replay", help="step through a saved or finished game",
+    replay = commands.add(
+        "replay", run_replay, help="step through a saved or finished game",
         description="Show a saved game's events one at a time (Enter), as one player saw "
                     "them or as everyone did.")
     replay.add_argument("file", metavar="FILE", help="a file written by rulekit play")
@@ -55,7 +54,6 @@ def register(commands: Commands) -> None:
     replay.add_argument("--pack", metavar="PACK", default=None,
                         help="the pack folder, if it cannot be found from the save")
     replay.add_argument("--no-color", action="store_true", help="no colours")
-    replay.set_defaults(func=run_replay)
 
 
 def run_play(args: argparse.Namespace) -> int:

@@ -10,13 +10,13 @@ from rulekit.cli.simulate import add_run_options
 
 
 def register(commands: Commands) -> None:
-    parser = commands.add_parser(
-        "report", help="a designer's report: cards, skill, tension, in pictures",
+    parser = commands.add(
+        "report", run, pack=True,
+        help="a designer's report: cards, skill, tension, in pictures",
         description="Play games between agents as simulate does, and write one self-contained "
                     "HTML page: win rates across a sweep, game lengths and end reasons, the "
                     "tension over the rounds, how much skill matters and which cards decide "
                     "games. See docs/simulator.md.")
-    parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
     parser.add_argument("-n", "--games", type=games, default=1000, metavar="N",
                         help="number of games per run (default 1000)")
     parser.add_argument("--seed", type=seed, default=0, metavar="S",
@@ -37,7 +37,6 @@ def register(commands: Commands) -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar, no line about the file written")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

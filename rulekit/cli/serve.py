@@ -12,8 +12,8 @@ DEFAULT_PORT = 8000
 
 
 def register(commands: Commands) -> None:
-    parser = commands.add_parser(
-        "serve", help="play in the browser, across the network",
+    parser = commands.add(
+        "serve", run, help="play in the browser, across the network",
         description="Serve games of a pack to browsers: each person's seat gets a link of its "
                     "own, with a secret token; bots play their seats on the server. Needs "
                     "pip install 'rulekit[web]'.")
@@ -34,7 +34,6 @@ def register(commands: Commands) -> None:
                              "0.0.0.0 for the network)")
     parser.add_argument("--port", type=lambda v: count(v, 0, "--port"), default=DEFAULT_PORT,
                         help=f"the port (default {DEFAULT_PORT})")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,12 +9,12 @@ from rulekit.cli.common import Commands, add_param_option, games, out, positive,
 
 
 def register(commands: Commands) -> None:
-    parser = commands.add_parser(
-        "simulate", help="play many games between agents and count the wins",
+    parser = commands.add(
+        "simulate", run, pack=True,
+        help="play many games between agents and count the wins",
         description="Play games between agents (random by default) and report each role's "
                     "win rate with a 95% confidence interval, how the games end, how long "
                     "they last and who decided first. See docs/simulator.md.")
-    parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
     parser.add_argument("-n", "--games", type=games, default=100, metavar="N",
                         help="number of games (default 100)")
     parser.add_argument("--seed", type=seed, default=0, metavar="S",
@@ -28,7 +28,6 @@ def register(commands: Commands) -> None:
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar (there is none either when standard error is "
                              "not a terminal)")
-    parser.set_defaults(func=run)
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:

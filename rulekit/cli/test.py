@@ -9,16 +9,15 @@ from rulekit.cli.common import PROG, Commands, add_param_option, err, out
 
 if TYPE_CHECKING:
     from rulekit.pack.loader import LoadedPack
-    from rulekit.scenarios.runner import ScenarioRun
 
 Coverage = dict[str, list[str]]  # rule id -> the passing scenarios that cover it
 
 
 def register(commands: Commands) -> None:
-    parser = commands.add_parser(
-        "test", help="run a pack's scenario tests and report rule coverage",
+    parser = commands.add(
+        "test", run, pack=True,
+        help="run a pack's scenario tests and report rule coverage",
         description="Run the scenarios of a pack; exit 1 if one fails.")
-    parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
     add_param_option(parser)
     parser.add_argument("-k", dest="filter", metavar="FILTER", default=None,
                         help="run only scenarios whose name contains FILTER (any case)")
@@ -29,7 +28,6 @@ def register(commands: Commands) -> None:
     parser.add_argument("--with-base", action="store_true",
                         help="for a variant, also run the scenarios of the pack it extends "
                              "against it (reported apart; they do not change the exit status)")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,40 +38,29 @@ def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     pack = load_pack(args.pack, params)
     scenarios = run_scenarios(pack, params, args.filter)
-    _print_results(scenarios, args.verbose)
-    if not scenarios.results and args.filter and not args.with_base:
-        err(f"{PROG}: error: no scenario of {pack.id} has '{args.filter}' in its name")
-        return 1
-    _print_summary(pack, scenarios, args.filter)
-    coverage = scenarios.coverage()
-    if args.with_base:
-        for rule, names in base_report(pack, params, args.filter).items():
-            coverage.setdefault(rule, []).extend(names)
-    uncovered = coverage_report(pack.rules, coverage, args.verbose, args.filter)
-    if scenarios.failed:
-        return 1
-    return _required_coverage(pack, uncovered) if args.require_coverage else 0
-
-
-def _print_results(scenarios: ScenarioRun, verbose: bool) -> None:
     for result in scenarios.results:
         out(str(result))
-        if verbose:
+        if args.verbose:
             covers = ", ".join(result.scenario.covers) or "-"
             out(f"     covers: {covers}; decisions played: {result.decisions}")
-
-
-def _print_summary(pack: LoadedPack, scenarios: ScenarioRun, name_filter: str | None) -> None:
-    """Print how many scenarios passed and failed, or that none ran."""
     if scenarios.results:
         out(f"{scenarios.passed} passed, {scenarios.failed} failed")
-    elif name_filter:
-        out(f"no scenario of {pack.id} has '{name_filter}' in its name")
+    elif args.filter and not args.with_base:
+        err(f"{PROG}: error: no scenario of {pack.id} has '{args.filter}' in its name")
+        return 1
+    elif args.filter:
+        out(f"no scenario of {pack.id} has '{args.filter}' in its name")
     else:
         out(f"{pack.id} has no scenarios")
-
-
-def _required_coverage(pack: LoadedPack, uncovered: list[str]) -> int:
+    coverage = scenarios.coverage()
+    if args.with_base:
+        for rule, names in _base_report(pack, params, args.filter).items():
+            coverage.setdefault(rule, []).extend(names)
+    uncovered = _coverage_report(pack.rules, coverage, args.verbose, args.filter)
+    if scenarios.failed:
+        return 1
+    if not args.require_coverage:
+        return 0
     if not pack.rules:
         err(f"{PROG}: warning: {pack.id} has no rules file; there is no coverage to require")
         return 0
@@ -83,8 +70,8 @@ def _required_coverage(pack: LoadedPack, uncovered: list[str]) -> int:
     return 0
 
 
-def base_report(pack: LoadedPack, params: dict[str, str], name_filter: str | None
-                ) -> Coverage:
+def _base_report(pack: LoadedPack, params: dict[str, str], name_filter: str | None
+                 ) -> Coverage:
     """Run the base pack's scenarios against a variant, print them apart; the rules covered."""
     from rulekit.scenarios.runner import run_scenarios
 
@@ -101,33 +88,29 @@ def base_report(pack: LoadedPack, params: dict[str, str], name_filter: str | Non
             for rule, names in base_run.coverage().items()}
 
 
-def coverage_report(rules: list[tuple[str, str]], coverage: Coverage, verbose: bool,
-                    name_filter: str | None = None) -> list[str]:
+def _coverage_report(rules: list[tuple[str, str]], coverage: Coverage, verbose: bool,
+                     name_filter: str | None) -> list[str]:
     """Print the rule coverage; return the uncovered rule ids."""
     if not rules:
         return []
+    texts = dict(rules)
     ids = [rule_id for rule_id, _ in rules]
     covered = [rule_id for rule_id in ids if coverage.get(rule_id)]
     uncovered = [rule_id for rule_id in ids if rule_id not in covered]
     partial = f" (by the scenarios matching -k '{name_filter}')" if name_filter else ""
     out(f"rules covered: {len(covered)} of {len(ids)}{partial}")
-    _print_uncovered(dict(rules), uncovered, verbose)
+    if uncovered:
+        out("uncovered rules:")
+    for rule_id in uncovered:
+        text = texts[rule_id]
+        if not verbose and len(text) > 70:
+            text = text[:67] + "..."
+        out(f"  {rule_id}" + (f": {text}" if text else ""))
     if verbose and covered:
         out("covered rules:")
         for rule_id in covered:
             out(f"  {rule_id}: {', '.join(coverage[rule_id])}")
-    unknown = [rule_id for rule_id in coverage if rule_id not in set(ids)]
+    unknown = [rule_id for rule_id in coverage if rule_id not in ids]
     if unknown:
         out(f"scenarios cover rule ids not in the rules file: {', '.join(unknown)}")
     return uncovered
-
-
-def _print_uncovered(texts: dict[str, str], uncovered: list[str], verbose: bool) -> None:
-    if not uncovered:
-        return
-    out("uncovered rules:")
-    for rule_id in uncovered:
-        text = texts.get(rule_id, "")
-        if not verbose and len(text) > 70:
-            text = text[:67] + "..."
-        out(f"  {rule_id}" + (f": {text}" if text else ""))

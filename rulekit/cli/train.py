@@ -16,8 +16,9 @@ SHOWN = 5  # the features of most weight shown per role
 
 
 def register(commands: Commands) -> None:
-    parser = commands.add_parser(
-        "train", help="learn an evaluation for the bots of a pack without `evaluate:`",
+    parser = commands.add(
+        "train", run, pack=True,
+        help="learn an evaluation for the bots of a pack without `evaluate:`",
         description="Play games, then fit, per role, the chance of winning from a state "
                     "over generic features of the state (cards and their properties per "
                     "zone, variables, distances on the map). The bots use these weights for "
@@ -26,7 +27,6 @@ def register(commands: Commands) -> None:
                     "valid for this version of the pack. "
                     "Ctrl-C saves the games played so far: the same command "
                     "goes on from there. See docs/bots.md.")
-    parser.add_argument("pack", metavar="PACK", help="a pack folder or a shipped pack id")
     add_param_option(parser)
     parser.add_argument("-n", "--games", type=games, default=DEFAULT_GAMES, metavar="N",
                         help=f"games to play and learn from (default {DEFAULT_GAMES:,})")
@@ -38,7 +38,6 @@ def register(commands: Commands) -> None:
     parser.add_argument("--out", type=Path, default=None, metavar="FILE",
                         help="write the weights to FILE instead")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
