@@ -1,16 +1,7 @@
 """rulekit: a rules-as-data engine for two-player tabletop games with hidden information.
 
-::
-
-    from rulekit import load_pack
-
-    game = load_pack("path/to/pack").game
-    state = game.new_game(seed=1)
-    for decision in game.pending(state):
-        print(decision.player, [option.label for option in decision.options()])
-
-The names below are the public API. Each is imported when first used. So ``import rulekit``
-stays quick for the command line.
+The names below are the public API, each imported when first used, so that ``import rulekit``
+stays quick for the command line. docs/python.md shows how to use them.
 """
 
 from __future__ import annotations
@@ -46,19 +37,19 @@ if TYPE_CHECKING:
 
 
 # Where each public name lives.
-_HOMES = {
-    "load_pack": "rulekit.pack.loader", "LoadedPack": "rulekit.pack.loader",
-    "Game": "rulekit.engine.game", "State": "rulekit.engine.game",
-    "copy_state": "rulekit.engine.game",
-    "Decision": "rulekit.engine.decisions", "Option": "rulekit.engine.decisions",
-    "playout": "rulekit.engine.playout", "RandomChooser": "rulekit.engine.draws",
-    "Agent": "rulekit.bots.agent", "RandomAgent": "rulekit.bots.agent",
-    "View": "rulekit.bots.agent", "load_agent": "rulekit.bots.registry",
-    "determinize": "rulekit.bots.determinize",
-    "simulate": "rulekit.sim.simulation", "play_game": "rulekit.sim.simulation",
-    "SimulationResult": "rulekit.sim.result",
-    "run_scenarios": "rulekit.scenarios.runner",
-}
+_HOMES = {name: home for home, names in {
+    "rulekit.pack.loader": ("load_pack", "LoadedPack"),
+    "rulekit.engine.game": ("Game", "State", "copy_state"),
+    "rulekit.engine.decisions": ("Decision", "Option"),
+    "rulekit.engine.playout": ("playout",),
+    "rulekit.engine.draws": ("RandomChooser",),
+    "rulekit.bots.agent": ("Agent", "RandomAgent", "View"),
+    "rulekit.bots.registry": ("load_agent",),
+    "rulekit.bots.determinize": ("determinize",),
+    "rulekit.sim.simulation": ("simulate", "play_game"),
+    "rulekit.sim.result": ("SimulationResult",),
+    "rulekit.scenarios.runner": ("run_scenarios",),
+}.items() for name in names}
 
 __all__ = [
     "Agent", "Decision", "Game", "GameRuntimeError", "IllegalActionError", "LoadedPack",

@@ -1,14 +1,4 @@
-"""The one error hierarchy of rulekit.
-
-Every error about a pack carries a :class:`Location`: file, line and column. It quotes the
-source line. Where one can be guessed, it gives a hint. ``str(error)`` is the message a
-person reads::
-
-    games/demo/flow.yaml:12:9: unknown zone 'dicard'
-        move all from hand[p] to dicard
-                                 ^
-    hint: did you mean 'discard'?
-"""
+"""The one error hierarchy of rulekit; a pack error says its file, line and column."""
 
 from __future__ import annotations
 
@@ -22,10 +12,7 @@ _LONG_WORD = re.compile(r"\S{" + str(LONGEST_WORD + 1) + ",}")
 
 
 def cut(text: str) -> str:
-    """``text`` with each over-long word cut in its middle, where an ellipsis says so.
-
-    Every message and hint passes through it, so user text of any length reads in one line.
-    """
+    """``text`` with each over-long word cut in its middle, so that any message reads in a line."""
     def short(word: re.Match[str]) -> str:
         whole = word.group()
         return f"{whole[:120]}…({len(whole) - 160:,} more)…{whole[-40:]}"
@@ -190,9 +177,7 @@ class SaveFileError(RulekitError):
 def near_name(name: str, candidates: Iterable[str]) -> str | None:
     """The candidate a typo away from ``name``: one edit (two in a long name), not digits alone.
 
-    An edit adds, drops or changes a letter, or swaps two letters side by side. Names that
-    differ only in their digits (``token_1``, ``token_2``) are siblings, not typos. The
-    nearest wins, then the one of the same length.
+    Names that differ only in their digits (``token_1``, ``token_2``) are siblings, not typos.
     """
     most = 2 if len(name) >= 8 else 1
     digits = str.maketrans("", "", "0123456789")

@@ -63,9 +63,3 @@ MAX_SCENARIO_PARAMS = 16
 MAX_CHECK_STEPS = 1_000_000
 """Most steps the checks of one run of scenarios take in all: the steps of ``expect`` lines, and
 one per log line for each line or text of ``log_for``."""
-
-__all__ = ["MAX_BLOCK_NESTING", "MAX_CHECK_STEPS", "MAX_CODE_CHARS", "MAX_CODE_NESTING",
-           "MAX_COPIES", "MAX_EXPECT_CHARS", "MAX_FILE_BYTES", "MAX_INT", "MAX_LIST_ITEMS",
-           "MAX_PACK_CODE_CHARS", "MAX_PATH_CHARS", "MAX_SCENARIOS", "MAX_SCENARIO_BYTES",
-           "MAX_SCENARIO_EXPECTS", "MAX_SCENARIO_FILES", "MAX_SCENARIO_PARAMS",
-           "MAX_SCENARIO_STEPS", "MAX_TEXT_CHARS", "MAX_YAML_VALUES"]

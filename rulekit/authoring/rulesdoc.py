@@ -164,14 +164,24 @@ class _Writer:
         return {name: spec for name, spec in self.source.get("procedures", {}).items()
                 if "@" not in name}
 
+    def carriers(self) -> Iterator[tuple[str, Mapping[str, Any]]]:
+        """(whose, entry) of each card, then each card type: what may carry effects and actions."""
+        for entry in self.source.get("cards", []):
+            yield code(entry["id"]), entry
+        for kind, spec in (self.source.get("card_types") or {}).items():
+            yield f"the cards of type {code(kind)}", spec
+
     def effects(self) -> Iterator[tuple[str, str, str]]:
         """(whose, procedure, code) of each effect of a card or a card type."""
-        for entry in self.source.get("cards", []):
+        for owner, entry in self.carriers():
             for name, text in (entry.get("effects") or {}).items():
-                yield code(entry["id"]), name, str(text)
-        for kind, spec in (self.source.get("card_types") or {}).items():
-            for name, text in (spec.get("effects") or {}).items():
-                yield f"the cards of type {code(kind)}", name, str(text)
+                yield owner, name, str(text)
+
+    def card_actions(self) -> Iterator[tuple[str, Mapping[str, Any]]]:
+        """(whose, action) of each anytime action of a card or a card type."""
+        for owner, entry in self.carriers():
+            for action in entry.get("anytime") or []:
+                yield owner, action
 
     def title(self) -> str:
         """The pack's name, description and version."""
@@ -426,15 +436,6 @@ class _Writer:
                       + f"; {code('card')} is the card, {code('player')} the role taking it.",
                       "", fenced(str(action["do"]), CODE)]
         return "\n".join(lines)
-
-    def card_actions(self) -> Iterator[tuple[str, Mapping[str, Any]]]:
-        """(whose, action) of each anytime action of a card or a card type."""
-        for entry in self.source.get("cards", []):
-            for action in entry.get("anytime") or []:
-                yield code(entry["id"]), action
-        for kind, spec in (self.source.get("card_types") or {}).items():
-            for action in spec.get("anytime") or []:
-                yield f"the cards of type {code(kind)}", action
 
     def definition(self, kind: str, name: str, spec: Mapping[str, Any], key: str) -> list[str]:
         params = ", ".join(f"{p}: {t}" for p, t in (spec.get("params") or {}).items())

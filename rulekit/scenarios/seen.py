@@ -5,8 +5,8 @@ Each assertion reads only what a player is given, never the state itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Iterator, Mapping, Sequence
+from typing import NotRequired, TypedDict
 
 from rulekit.engine.decisions import Decision
 from rulekit.engine.game import Game, State
@@ -45,12 +45,14 @@ def check_views(game: Game, scenario: Scenario, state: State, budget: CheckBudge
     problem = next(view_problems(game, scenario), None)
     if problem is not None:
         raise problem
-    for section in SECTIONS:
-        for role, wanted in scenario.views(section).items():
-            if section == "log_for":
-                _check_log(game, scenario, state, role, _listed(wanted), budget)
-            else:
-                _CHECKS[section](game, scenario, state, role, wanted)
+    for role, seen in scenario.views("sees").items():
+        _check_sees(game, scenario, state, role, seen)
+    for role, ids in scenario.views("never_sees").items():
+        _check_never(game, scenario, state, role, ids)
+    for role, entries in scenario.views("log_for").items():
+        _check_log(game, scenario, state, role, _listed(entries), budget)
+    for role, wanted in scenario.views("options_for").items():
+        _check_options(game, scenario, state, role, wanted)
 
 
 def _kind(symbols: Symbols, ref: str) -> str:
@@ -60,29 +62,21 @@ def _kind(symbols: Symbols, ref: str) -> str:
 
 def view_problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
     """Each unknown name that the view assertions use, found one at a time."""
-    yield from _role_problems(game.symbols, scenario)
-    for role, seen in scenario.views("sees").items():
-        for ref, wanted in seen.items():
-            yield from _seen_problems(game, scenario, ("sees", role, ref), wanted)
-    for role, ids in scenario.views("never_sees").items():
-        yield from _never_seen_problems(game.symbols, scenario, role, ids)
-
-
-def _role_problems(symbols: Symbols, scenario: Scenario) -> Iterator[Failure]:
+    symbols = game.symbols
     for section in SECTIONS:
         for role in scenario.views(section):
             if role not in symbols.roles:
                 yield Failure(hinted(f"unknown role '{role}'", role, symbols.roles),
                               scenario.key_at(section, role))
-
-
-def _never_seen_problems(symbols: Symbols, scenario: Scenario, role: str,
-                         ids: list[str]) -> Iterator[Failure]:
-    for i, ident in enumerate(ids):
-        if symbols.kind_of(ident) is None:
-            yield Failure(hinted(f"'{ident}' is no card, node, edge or region", ident,
-                                  list(symbols.components())),
-                          scenario.at("never_sees", role, i))
+    for role, seen in scenario.views("sees").items():
+        for ref, wanted in seen.items():
+            yield from _seen_problems(game, scenario, ("sees", role, ref), wanted)
+    for role, ids in scenario.views("never_sees").items():
+        for i, ident in enumerate(ids):
+            if symbols.kind_of(ident) is None:
+                yield Failure(hinted(f"'{ident}' is no card, node, edge or region", ident,
+                                      list(symbols.components())),
+                              scenario.at("never_sees", role, i))
 
 
 def _seen_problems(game: Game, scenario: Scenario, path: tuple[str, str, str],
@@ -118,13 +112,9 @@ def _form_problem(scenario: Scenario, path: Path, wanted: object, forms: str,
             if key not in tests:
                 yield Failure(hinted(f"'{key}' is no test of what a role sees here; {forms}",
                                       key, tests), scenario.key_at(*path, key))
-    elif tests is ZONE_TESTS and not _zone_view(wanted):
+    elif tests is ZONE_TESTS and not (wanted == HIDDEN or isinstance(wanted, list) or (
+            isinstance(wanted, int) and not isinstance(wanted, bool))):
         yield Failure(f"{wanted!r} is no view of a zone: {forms}", scenario.at(*path))
-
-
-def _zone_view(wanted: object) -> bool:
-    return wanted == HIDDEN or isinstance(wanted, list) or (
-        isinstance(wanted, int) and not isinstance(wanted, bool))
 
 
 def _values(wanted: object, path: Path) -> Iterator[tuple[object, Path]]:
@@ -412,6 +402,3 @@ def _name(wanted: object) -> str:
     """An option as a scenario names it, in the case options are compared in."""
     return str(wanted).strip().lower()
 
-
-_CHECKS: dict[str, Callable[[Game, Scenario, State, str, Any], None]] = {
-    "sees": _check_sees, "never_sees": _check_never, "options_for": _check_options}
