@@ -76,32 +76,23 @@ def _text(expr: n.Expr) -> tuple[str, int]:
         case n.Conditional():  # the loosest of all: wrapped wherever it stands
             return (f"{_wrap(expr.then, 1)} if {_wrap(expr.test, 1)} else "
                     f"{expr_text(expr.otherwise)}"), 0
-    return _atom_text(expr), _ATOM
-
-
-def _atom_text(expr: n.Expr) -> str:
-    match expr:
         case n.Literal():
-            return show_literal(expr.value)
+            return show_literal(expr.value), _ATOM
         case n.CardLit():
-            return "@" + expr.card_id
+            return "@" + expr.card_id, _ATOM
         case n.Name():
-            return expr.ident
+            return expr.ident, _ATOM
         case n.ListLit():
-            return "[" + ", ".join(expr_text(item) for item in expr.items) + "]"
+            return "[" + ", ".join(expr_text(item) for item in expr.items) + "]", _ATOM
         case n.Comprehension():
             cond = f" if {expr_text(expr.condition)}" if expr.condition is not None else ""
             return (f"[{expr_text(expr.element)} for {expr.var} in "
-                    f"{expr_text(expr.iterable)}{cond}]")
-    return "..."
+                    f"{expr_text(expr.iterable)}{cond}]"), _ATOM
+    return "...", _ATOM
 
 
 def _binary_text(expr: n.Binary) -> tuple[str, int]:
-    """A binary operation, with the parentheses its operands need.
-
-    It is left-associative: the right operand needs parentheses at the same level. A
-    comparison takes no comparison on either side.
-    """
+    """A binary operation: left-associative; a comparison beside another is wrapped."""
     level = _PRECEDENCE[expr.op]
     left = _wrap(expr.left, level + (1 if level == 4 else 0))
     right = _wrap(expr.right, level + 1)
@@ -127,16 +118,11 @@ def show_literal(value: object) -> str:
 def show_value(value: object, symbols: Symbols) -> str:
     """A value as a designer writes it: ``@berlin``, a role's id, a quoted text, ``[...]``."""
     if isinstance(value, list):
-        return _list_text(value, symbols)
+        items = [show_value(v, symbols) for v in value[:LIST_SHOWN]]
+        more = f", ... ({len(value)} in all)" if len(value) > LIST_SHOWN else ""
+        return "[" + ", ".join(items) + more + "]"
     if isinstance(value, str) and value in symbols.roles:
         return value
     if isinstance(value, str) and symbols.kind_of(value) is not None:
         return "@" + value
     return show_literal(value)
-
-
-def _list_text(value: list[object], symbols: Symbols) -> str:
-    """A list as a designer writes it, cut if long."""
-    items = [show_value(v, symbols) for v in value[:LIST_SHOWN]]
-    more = f", ... ({len(value)} in all)" if len(value) > LIST_SHOWN else ""
-    return "[" + ", ".join(items) + more + "]"

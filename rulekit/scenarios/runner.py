@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +19,6 @@ from rulekit.errors import (
     RulekitError,
     ScenarioError,
 )
-from rulekit.lang import nodes as n
 from rulekit.lang.compiler import Compiler
 from rulekit.pack.loader import LoadedPack, load_pack
 from rulekit.pack.params import outside
@@ -183,22 +182,18 @@ def _place(game: Game, scenario: Scenario, state: State,
            zones: Mapping[str, list[str]]) -> None:
     """Put the listed cards in their zones, top first; cards pushed out go under the deck."""
     keys = {reference(game, scenario, ("zones", ref), ref, "zone"): ref for ref in zones}
-    pushed = _take_out(state, keys, _listed_cards(game, scenario, zones))
+    listed = _listed_cards(game, scenario, zones)
+    pushed = [card for key in keys for card in state["zones"][key] if card not in listed]
+    for zone_cards in state["zones"].values():
+        zone_cards[:] = [card for card in zone_cards if card not in listed]
     for key, ref in keys.items():
         state["zones"][key] = list(reversed(zones[ref]))
     if pushed:
-        _put_under_spare(game, scenario, state, pushed)
-
-
-def _take_out(state: State, keys: Iterable[str], listed: set[str]) -> list[str]:
-    """Empty the zones ``keys``, take ``listed`` cards out of all; return the unlisted ones."""
-    pushed: list[str] = []
-    for key in keys:
-        pushed.extend(c for c in state["zones"][key] if c not in listed)
-        state["zones"][key] = []
-    for zone_cards in state["zones"].values():
-        zone_cards[:] = [c for c in zone_cards if c not in listed]
-    return pushed
+        spare = next((z.name for z in game.symbols.zones.values() if z.initial == "all"), None)
+        if spare is None:
+            raise Failure("cards were pushed out of the listed zones and the pack has no "
+                          "zone with 'initial: all' to take them", scenario.location)
+        state["zones"][spare][:0] = pushed
 
 
 def _listed_cards(game: Game, scenario: Scenario, zones: Mapping[str, list[str]]) -> set[str]:
@@ -213,14 +208,6 @@ def _listed_cards(game: Game, scenario: Scenario, zones: Mapping[str, list[str]]
                 raise Failure(f"card '{card}' is listed twice", scenario.at("zones", ref, i))
             listed.add(card)
     return listed
-
-
-def _put_under_spare(game: Game, scenario: Scenario, state: State, pushed: list[str]) -> None:
-    spare = next((z.name for z in game.symbols.zones.values() if z.initial == "all"), None)
-    if spare is None:
-        raise Failure("cards were pushed out of the listed zones and the pack has no "
-                      "zone with 'initial: all' to take them", scenario.location)
-    state["zones"][spare][:0] = pushed
 
 
 def _step(game: Game, scenario: Scenario, state: State, i: int,
@@ -272,7 +259,11 @@ def _check_expectation(game: Game, scenario: Scenario, state: State, i: int, tex
     rt = Runtime(game.program, state, max(budget.left, 0))
     try:
         ok = compiler.expr(expr)(rt, [None] * checker.nslots)
-        detail = "" if ok else _explain(compiler, expr, rt, checker.nslots, game)
+        if not ok:
+            detail = explain(expr, lambda part: compiler.expr(part)(rt, [None] * checker.nslots),
+                             game.symbols)
+            if rt.state["result"]:
+                detail += f" (the game ended: {rt.state['result']['reason']})"
     except BudgetExceeded:
         raise budget.over(doc.location(path)) from None
     except CODE_ERRORS as exc:
@@ -300,18 +291,6 @@ def _fits(game: Game, value: object, expected: str) -> bool:
     if expected == "text":
         return isinstance(value, str)
     return game.symbols.reference_type(value) == expected
-
-
-def _explain(compiler: Compiler, expr: n.Expr, rt: Runtime, nslots: int, game: Game) -> str:
-    """The values of the parts of a false expectation, and how the game ended."""
-
-    def evaluate(part: n.Expr) -> object:
-        return compiler.expr(part)(rt, [None] * nslots)
-
-    detail = explain(expr, evaluate, game.symbols)
-    if state_result := rt.state["result"]:
-        detail += f" (the game ended: {state_result['reason']})"
-    return detail
 
 
 def run_scenarios(pack: LoadedPack, params: Mapping[str, str | int] | None = None,
