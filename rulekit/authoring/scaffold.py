@@ -75,7 +75,12 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
     """
     pack_id = pack_id_for(target)
     _check_target(target)
-    temp = _staging_folder(target)
+    try:
+        temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
+                                     dir=target.parent))
+        temp.chmod(0o777 & ~current_umask())  # as any new folder, not for its owner alone
+    except OSError as exc:
+        raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
     with _removed_on_failure(temp, target):
         files = (_write_variant(temp, target, pack_id, base) if base
                  else _write_template(temp, pack_id))
@@ -87,16 +92,6 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
         os.rename(temp, target)
     return NewPack(target, files, len(loaded.game.symbols.cards), len(scenarios),
                    list(loaded.game.roles))
-
-
-def _staging_folder(target: Path) -> Path:
-    try:
-        folder = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
-                                       dir=target.parent))
-        folder.chmod(0o777 & ~current_umask())  # as any new folder, not for its owner alone
-        return folder
-    except OSError as exc:
-        raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
 
 
 @contextmanager
@@ -143,8 +138,8 @@ def _write_template(folder: Path, pack_id: str) -> list[str]:
     """Write the template's files into ``folder``; return their names."""
     for name, kind in TEMPLATE_FILES.items():
         _write(folder, name, _fill(_template(name), pack_id), kind)
-    readme = _template("README.md").replace("__COMMANDS__", _template("commands.md")).replace(
-        "__EDITOR__", _template("editor.md")).replace("__ROLE__", "red")
+    readme = _replaced(_template("README.md"), __COMMANDS__=_template("commands.md"),
+                       __EDITOR__=_template("editor.md"), __ROLE__="red")
     _write(folder, "README.md", _fill(readme, pack_id))
     return [*TEMPLATE_FILES, "README.md"]
 

@@ -27,13 +27,21 @@ def register(commands: Commands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Show the map at the terminal, or draw it into ``--out``."""
+    from rulekit.authoring.files import write_text_atomic
     from rulekit.pack.loader import load_pack, parse_params
     from rulekit.play.render import Renderer
     from rulekit.play.screen import Screen
+    from rulekit.play.svgmap import render_svg
 
     game = load_pack(args.pack, parse_params(args.param)).game
     if args.out:
-        _write_svg(game, Path(args.out))
+        target = Path(args.out)
+        if target.suffix.lower() != ".svg":
+            raise UsageError(f"cannot write '{target}': the map is drawn as SVG",
+                             "give a file name ending in .svg")
+        write_text_atomic(target, render_svg(game))
+        out(f"{target}: {len(game.symbols.board.nodes)} places, "
+            f"{len(game.symbols.board.edges)} routes")
         return 0
     screen = Screen(no_color=args.no_color)
     screen.show(Renderer(game).map())
@@ -41,18 +49,6 @@ def run(args: argparse.Namespace) -> int:
     if routes is not None:
         screen.show(routes)
     return 0
-
-
-def _write_svg(game: Game, target: Path) -> None:
-    from rulekit.authoring.files import write_text_atomic
-    from rulekit.play.svgmap import render_svg
-
-    if target.suffix.lower() != ".svg":
-        raise UsageError(f"cannot write '{target}': the map is drawn as SVG",
-                         "give a file name ending in .svg")
-    write_text_atomic(target, render_svg(game))
-    out(f"{target}: {len(game.symbols.board.nodes)} places, "
-        f"{len(game.symbols.board.edges)} routes")
 
 
 def route_listing(game: Game) -> Group | None:

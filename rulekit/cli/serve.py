@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         rooms += [new_room(args.pack, args.seat, args.param, args.seed)
                   for _ in range(args.games)]
     server = Server(rooms)
-    base = f"http://{_host_text(args.host)}:{args.port}"
+    host = f"[{args.host}]" if ":" in args.host else args.host  # an IPv6 address
+    base = f"http://{host}:{args.port}"
     for room in rooms:
         session = room.session
         out(f"{room.game.pack_name}, saved as it goes to {session.keeper.path}:")
@@ -70,7 +71,3 @@ def run(args: argparse.Namespace) -> int:
     uvicorn.run(server.app(), host=args.host, port=args.port, log_level="warning",
                 ws_max_size=MAX_MESSAGE, ws_ping_interval=20)
     return 0
-
-
-def _host_text(host: str) -> str:
-    return f"[{host}]" if ":" in host else host
