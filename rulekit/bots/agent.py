@@ -17,11 +17,7 @@ if TYPE_CHECKING:
 
 
 class View:
-    """What an agent is given for one decision. It holds no game state.
-
-    ``kept`` is the seat's belief, kept by whoever runs the seat from one decision to the
-    next; a view made without one starts a belief of its own when asked for it.
-    """
+    """What an agent is given for one decision: no game state, and the seat's belief."""
 
     __slots__ = ("game", "kept", "observation", "past", "rng", "role")
 
@@ -87,10 +83,8 @@ def choose_function(agent: AgentLike) -> AgentFunction:
 
 
 def asked(choose: AgentFunction, view: View, decision: Decision, who: str) -> object:
-    """An agent's answer to a copy of ``decision``; an error it raises becomes a message.
-
-    The copy shares nothing with the game's state, which the agent may not reach nor change.
-    """
+    """An agent's answer to a copy of ``decision`` (sharing nothing with the state); an error
+    it raises becomes a message."""
     try:
         return choose(view, decision.copy())
     except RulekitError:

@@ -1,8 +1,4 @@
-"""Anytime actions that lead nowhere, kept from the agents' choices.
-
-A search likes a detour that puts off the opponent's next move. So an anytime action must
-gain :data:`MARGIN`, and a player back where it took one is not offered it again.
-"""
+"""Anytime actions that lead nowhere (a detour putting off the opponent), kept from choices."""
 
 from __future__ import annotations
 

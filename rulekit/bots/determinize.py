@@ -19,11 +19,8 @@ CACHED = 8  # beliefs kept per role
 
 def determinize(game: Game, state: State, role: str, rand: random.Random,
                 kept: dict[str, list[Belief]] | None = None) -> State:
-    """A full state that ``role`` cannot tell from ``state``, drawn from its belief.
-
-    ``kept`` holds each role's latest beliefs between calls: pass the same dict along a game,
-    and its beliefs follow on. Without it, each call follows the whole game again.
-    """
+    """A full state that ``role`` cannot tell from ``state``, drawn from its belief (its latest
+    beliefs kept in ``kept`` between calls along a game)."""
     beliefs = [] if kept is None else kept.setdefault(role, [])
     belief = _follow(game, state, role, rand, beliefs)
     if not belief.lost:

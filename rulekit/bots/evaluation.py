@@ -51,8 +51,7 @@ def pack_evaluation(game: Game) -> Evaluation:
 
 
 def learned(game: Game) -> Evaluation:
-    """The learned evaluation of ``game``'s pack, or :func:`outcome` (with a note on stderr
-    when its weights are unfit)."""
+    """The learned evaluation of ``game``'s pack, or :func:`outcome` (with a note if unfit)."""
     path = weights_path(game)
     weights, note = (None, None) if path is None else read_weights(path, game)
     if note:

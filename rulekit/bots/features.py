@@ -1,13 +1,5 @@
 """Generic features of a state, read from what a pack declares: numbers a learned evaluation
-weighs.
-
-For each zone (one per role where the zone is per role; the piles of a zone per node, edge,
-region or number added up): its number of cards, the sum of each whole-number card property,
-and the number of cards of each value of a text property with few values. For each variable:
-its value (whole numbers and yes/no; per role, one each; per anything else, added up), the
-role it names, or its length (a list). For each two variables that hold a node: their distance
-on the map. And the round. A search scores states drawn from its belief, so a secret piece
-stands on one of its possible places there.
+weighs (per zone, card counts and properties; per variable, its value; distances; the round).
 """
 
 from __future__ import annotations

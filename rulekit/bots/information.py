@@ -1,9 +1,5 @@
-"""Anytime actions taken for what they tell: a look at a secret.
-
-A search plays each drawn state as if it knew it. So an action that only shows its player a
-secret is worth nothing to it, and it never takes one. Here each such action is played on
-drawn states instead. The more what it would show differs between them, the more it tells.
-"""
+"""Anytime actions taken for what they tell: a look at a secret, worth nothing to a search
+that plays each drawn state as if it knew it."""
 
 from __future__ import annotations
 
@@ -29,12 +25,8 @@ NEWS_BITS = 0.8  # what an action must be expected to tell, in bits, to be taken
 
 def telling(view: View, decision: Decision, barred: set[str], evaluate: Evaluation
             ) -> Option | None:
-    """The anytime action that tells most, if it tells enough and costs little.
-
-    An action tells as much as the entropy of what its player would see after it, over states
-    drawn from the belief. It is taken if that is at least :data:`NEWS_BITS` and the evaluation
-    loses at most :data:`MARGIN` on average.
-    """
+    """The anytime action that tells most (the entropy of what it would show, over drawn
+    states), if at least :data:`NEWS_BITS` at a cost of at most :data:`MARGIN`."""
     actions = [option for option in decision.extras if option.id not in barred]
     if not actions:
         return None

@@ -136,11 +136,8 @@ class IsmctsAgent:
                    ) -> Option:
         """Of the answers to a choice of cards found as good, the best one step ahead.
 
-        Each drawn state deals the unseen cards anew, and that noise can hide what a card
-        is worth. So the answers worth as much as the most visited one are each played on
-        the same drawn states. The evaluation scores them there, and their differences then
-        come from the answers alone. These trials cost a small share of the search
-        (:data:`STEADY_SHARE`).
+        Each is played on the same drawn states, so that the noise of the unseen cards dealt
+        anew at each draw does not hide what a card is worth.
         """
         best, kept = _as_good(view, decision, stats, barred)
         if len(kept) < 2:
@@ -245,10 +242,8 @@ class IsmctsAgent:
                 rng: random.Random, scores: list[float]) -> list[str]:
         """The ids of subsets of each size of the items that score best alone.
 
-        Each item alone is played on a copy of ``state`` (the others' answers at random), up
-        to the next decision, and the evaluation scores it for the player. ``scores`` adds
-        up each item's scores over the states of the calls, so that the noise of one drawn
-        state (an unseen card, an evaluation's rounding) weighs less at each call.
+        ``scores`` adds up each item's scores over the states of the calls, so that the noise
+        of one drawn state weighs less at each call.
         """
         n = len(decision.items)
         if decision.min > 1 or decision.max < 1:
@@ -318,11 +313,9 @@ def _most_visited(view: View, decision: Decision, stats: Stats, barred: set[str]
 
 
 def _mixed(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Option:
-    """An option drawn in proportion to its visits among those as good as the most visited.
+    """An option drawn by visits among those as good as the most visited.
 
-    Where players commit at once, a best answer that never varies can be read and countered:
-    so the answer is drawn among the options worth as much (within :data:`MARGIN`) and
-    visited at least :data:`FLOOR` as often, leaving out a subset another of them holds.
+    Where players commit at once, a best answer that never varies can be read and countered.
     """
     best, kept = _as_good(view, decision, stats, barred)
     if not kept:
@@ -334,11 +327,8 @@ def _mixed(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Op
 
 def _as_good(view: View, decision: Decision, stats: Stats, barred: set[str]
              ) -> tuple[Option, list[Option]]:
-    """The most visited option, and those found as good.
-
-    They are worth as much within :data:`MARGIN` and visited at least :data:`FLOOR` as
-    often. There are none if the most visited is untried or an anytime action.
-    """
+    """The most visited option, and those worth as much within :data:`MARGIN` and visited
+    at least :data:`FLOOR` as often (none if the best is untried or an anytime action)."""
     best = _most_visited(view, decision, stats, barred)
     if best.id not in stats or any(o.id == best.id for o in decision.extras):
         return best, []
@@ -352,8 +342,7 @@ def _as_good(view: View, decision: Decision, stats: Stats, barred: set[str]
 def _fullest(options: list[Option]) -> list[Option]:
     """The subsets of ``options`` that no other one of them holds.
 
-    A search can seldom tell a set of cards from the same set with a card held back, though
-    the card may decide a contest. Among answers found as good, the mix plays the fuller.
+    A search can seldom tell a set of cards from the same set with a card held back.
     """
     items = [_items_of(o.id) for o in options]
     return [o for o, mine in zip(options, items, strict=True)
@@ -409,11 +398,8 @@ def _items_of(option_id: str) -> frozenset[str]:
 
 def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Memo,
                 rank: Callable[[], list[str]]) -> list[str]:
-    """The ids of the options a node weighs: all of them, or :data:`WIDTH` at most.
-
-    Of many, those of the ranked items come first from the node's second visit. They are
-    ranked again, on another drawn state, at each of the next :data:`RANKS` - 1 visits.
-    """
+    """The ids of the options a node weighs: all of them, or :data:`WIDTH` at most, those of
+    the ranked items first (ranked again at each of :data:`RANKS` visits)."""
     shape = _shape(decision)
     if memo.shape != shape:
         memo.reset(shape)
@@ -435,10 +421,8 @@ def _candidates(decision: Decision, stats: Stats, rng: random.Random, memo: _Mem
 def _drawn_anew(decision: Decision, memo: _Memo) -> bool:
     """Whether a choice of cards offers other cards than at the node's last visit.
 
-    Cards a player has not seen (another's hand, its own next draw) are drawn anew at each
-    iteration, so such a choice's subsets seldom recur and their statistics never add up. It
-    is weighed by kind instead (:func:`_labels`): nothing, as many cards as allowed, or a
-    subset at random. The root's own choice offers the same cards at every visit.
+    Unseen cards are drawn anew at each iteration, so such a choice's subsets seldom recur
+    and their statistics never add up. It is weighed by kind instead (:func:`_labels`).
     """
     if decision.kind != "subset" or len(decision.items) < 2:
         return False

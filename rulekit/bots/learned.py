@@ -1,9 +1,4 @@
-"""A learned evaluation: weights over a state's generic features, fitted on played games.
-
-For each role a logistic regression gives the chance that the role wins from a state, read
-from the features of :mod:`rulekit.bots.features`. ``rulekit train`` fits it; a pack without
-an ``evaluate:`` is scored with it (:func:`rulekit.bots.evaluation.pack_evaluation`).
-"""
+"""A learned evaluation: a logistic regression per role over a state's generic features."""
 
 from __future__ import annotations
 
@@ -43,8 +38,7 @@ class Weights(TypedDict):
 
 
 def weights_path(game: Game) -> Path | None:
-    """Where the weights of ``game``'s pack are: the file the pack names (``learned:``), else
-    rulekit's cache folder; None if the pack names none and caching is off."""
+    """Where the weights of ``game``'s pack are: its ``learned:`` file, else in the cache."""
     if game.learned_file is not None:
         return Path(game.learned_file)
     folder = cache_dir()

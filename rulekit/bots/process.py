@@ -1,8 +1,4 @@
-"""An agent run as another program, which sees only what its seat may know.
-
-Each decision is one JSON line on the program's standard input: the role, the observation,
-the prompt and the options (ids and labels). The program answers one line: an option's id.
-"""
+"""An agent run as another program: a JSON line per decision in, an option's id out."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""``rulekit train``: play games, keep their states' features, and fit a learned evaluation.
-
-Game ``i`` starts from ``derive(seed, i)``. Progress is saved in a file beside the weights,
-so a run that is stopped goes on from there when started again.
-"""
+"""``rulekit train``: play games, keep their states' features, and fit a learned evaluation."""
 
 from __future__ import annotations
 
@@ -79,11 +75,8 @@ def _fits(data: dict[str, object], width: int) -> bool:
 
 def train(game: Game, progress: Progress, games: int, out: Path,
           tell: Callable[[int], None] | None = None) -> Weights:
-    """Play on from ``progress`` up to ``games`` games (saving the progress beside
-    ``out``), fit, and write the weights to ``out``.
-
-    ``tell`` is told of each game played. A KeyboardInterrupt saves the progress first.
-    """
+    """Play on from ``progress`` up to ``games`` games, saving it beside ``out`` (on a
+    KeyboardInterrupt too), then fit and write the weights to ``out``."""
     partial = progress_path(out)
     agent, seed = progress["agent"], progress["seed"]
     features = Features(game)
@@ -110,10 +103,8 @@ def train(game: Game, progress: Progress, games: int, out: Path,
 
 def _played(game: Game, seed: int, agents: Mapping[str, AgentLike], features: Features,
             spec: str) -> tuple[list[list[float]], str | None]:
-    """The features of each state of one game where a decision waits, and its winner.
-
-    A game that does not end within ``MAX_ROUNDS`` gives no states.
-    """
+    """The features of each state of one game where a decision waits (none if it does not
+    end within ``MAX_ROUNDS``), and its winner."""
     state = game.new_game(seed, quiet=all(type(a) is RandomAgent for a in agents.values()))
     rngs = {role: random.Random(f"rulekit-train:{seed}:{role}") for role in game.roles}
     kept = {role: SeatBelief() for role in game.roles}

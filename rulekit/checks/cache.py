@@ -1,8 +1,6 @@
-"""The report of ``rulekit validate``, kept while a pack's files are unchanged.
+"""The report of ``rulekit validate``, kept while a pack's files and rulekit's are unchanged.
 
-The key digests every file the pack reads, rulekit's own files, ``$RULEKIT_PACKS`` and the
-working folder. Only a report free of errors is kept: an error may come from a missing file.
-``RULEKIT_NO_CACHE=1`` or ``--no-cache`` turns the cache off.
+Only a report free of errors is kept: an error may come from a missing file.
 """
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
-"""Lint warnings that need the pack's code checked: secrets logged, phases never reached,
-loops that ask for ever."""
+"""Lint warnings that need checked code: secrets logged, dead phases, endless loops."""
 
 from __future__ import annotations
 
@@ -59,11 +58,7 @@ def _phases(doc: YamlDocument) -> list[dict[str, object]]:
 
 
 def _always_ends(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]], seen: set[str]) -> bool:
-    """Whether running ``stmts`` always ends the round or the game.
-
-    It must do so before it can return or fall off its end. ``end_round`` does, and so does
-    ``win``, or a call of a procedure that always does.
-    """
+    """Whether running ``stmts`` always ends the round or the game before it can return."""
     for s in stmts:
         if _ends(s, procs, seen):
             return True
@@ -104,9 +99,7 @@ def _bodies_of(s: n.If) -> list[list[n.Stmt]]:
 def endless_loops(bodies: list[Body], ends: bool) -> list[PackError]:
     """A warning for each ``while true`` that asks a question and that nothing may leave.
 
-    A way out is a ``break`` of the loop itself, a ``return``, a ``win`` or an ``end_round``,
-    here or in a procedure it calls; and, if the pack has end conditions (``ends``), any
-    change of a zone or a variable.
+    With end conditions (``ends``), any change of a zone or a variable is a way out too.
     """
     procs = {b.name: b.stmts for b in bodies}
     return [PackWarning("this loop asks again and again, and nothing in it leaves it (no break, "

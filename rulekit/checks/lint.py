@@ -1,7 +1,4 @@
-"""Lint warnings: what a pack says that works but is probably a mistake.
-
-``rulekit validate`` prints them; they fail it only with ``--strict``.
-"""
+"""Lint warnings: what a pack says that works but is probably a mistake."""
 
 from __future__ import annotations
 
@@ -171,8 +168,7 @@ class _Linter:
                     "is its", where, "give it a decision, or remove it"))
 
     def _deciders(self) -> set[str]:
-        """The roles a choice or an anytime action names; all if a choice's player is worked
-        out as the game runs."""
+        """The roles a choice or an anytime action names; all if one is known only at run time."""
         found = {action.role for action in self.symbols.anytime}
         for body in self.pack.bodies:
             for node in every_node(body.stmts):
@@ -292,10 +288,7 @@ def _never_used(kind: str, name: str) -> str:
 
 
 def end_after_setup(game: Game) -> int | None:
-    """The end condition that ends the game of seed 0 right after its setup, if one does.
-
-    Random seats answer any question setup asks.
-    """
+    """The end condition that ends the game of seed 0 right after its setup, if one does."""
     state = game.initial_state(0, quiet=True)
     seats = {role: RandomChooser(random.Random(role)) for role in game.roles}
     try:

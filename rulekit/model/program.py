@@ -1,8 +1,4 @@
-"""What the compiler hands the interpreter: a Program of compiled procedures.
-
-Generated code takes the runtime and a list of local values. This module names those shapes
-without importing the engine.
-"""
+"""What the compiler hands the interpreter: a Program of compiled procedures."""
 
 from __future__ import annotations
 
@@ -52,11 +48,7 @@ class LogField:
 
 @dataclass
 class Proc:
-    """One compiled procedure, in its two forms.
-
-    ``Program.runs`` holds the function that runs it whole. A procedure that may stop for a
-    decision also has ``blocks``: its statements, cut where it may stop.
-    """
+    """One compiled procedure: its ``blocks``, cut where it may stop for a decision."""
 
     name: str
     blocks: list[Block] = field(default_factory=list)
@@ -114,11 +106,7 @@ def zone_key(name: str, role: str) -> str:
 
 
 class IndexedKeys(dict[object, str]):
-    """The keys of an indexed zone's piles (or an indexed variable's values), by index.
-
-    An index with no pile gets its key as text, which no pile has. A text index of another type
-    fails as joining texts fails.
-    """
+    """The keys of an indexed zone's piles (or an indexed variable's values), by index."""
 
     def __init__(self, name: str, per: str | int, ids: list[str]) -> None:
         self.prefix = name + "."

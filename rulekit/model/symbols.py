@@ -1,8 +1,4 @@
-"""What a pack declares, as the effect-language checker and compiler see it.
-
-The pack loader builds one :class:`Symbols` from a pack's YAML files. The checker resolves
-names against it and the compiler reads it. Nothing here is specific to a game.
-"""
+"""What a pack declares, as the effect-language checker and compiler see it."""
 
 from __future__ import annotations
 

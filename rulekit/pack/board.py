@@ -85,10 +85,7 @@ class _BoardReader:
 
     def edge_problem(self, a: str, b: str, ends: list[str], named: bool
                      ) -> tuple[str, str | None] | None:
-        """What is wrong with an edge from ``a`` to ``b``, with a hint.
-
-        A second route between two places is fine when it has an id of its own (``named``).
-        """
+        """What is wrong with an edge from ``a`` to ``b``; a second one needs an id (``named``)."""
         bad = [end for end in ends if end not in self.board.nodes]
         if bad:
             return f"unknown node '{bad[0]}'", did_you_mean(bad[0], self.board.nodes)

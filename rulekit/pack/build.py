@@ -137,10 +137,7 @@ class CodeBuilder:
                       context: str = "expr", params: Sequence[tuple[str, str]] = (),
                       told: set[str] | frozenset[str] = frozenset()
                       ) -> tuple[n.Expr, int] | None:
-        """The tree of a checked expression and its local slots; None if it has errors.
-
-        ``params`` are the locals it is given. A check's error in ``told`` is not told again.
-        """
+        """The tree of a checked expression and its local slots; None if it has errors."""
         expr = self._parse(parse_expression, snippet)
         if expr is None:
             return None
@@ -302,10 +299,7 @@ class CodeBuilder:
 
     def _card_condition(self, symbols: Symbols, compiler: Compiler, decl: AnytimeDecl
                         ) -> ExprFn | None:
-        """A card's action's condition: the card lies in its zone, and its ``when`` holds.
-
-        The condition reads the card as ``card`` and its role as ``player``: it is given them.
-        """
+        """A card's action's condition: the card lies in its zone, and its ``when`` holds."""
         assert decl.card is not None and decl.zone_test is not None
         compiler.program.action_cards[decl.procedure] = (decl.card, decl.role)
         told = {str(e) for e in self.errors}  # a type's action, told once

@@ -1,9 +1,4 @@
-"""The ``display:`` section of a pack: how its table looks to a player.
-
-:func:`read_display` checks it (see ``docs/pack-format.md``) and turns it into a
-:class:`Display`. Each unknown name, and each ``context:`` field that may show a secret, is an
-error at its place.
-"""
+"""The ``display:`` section of a pack, checked: how its table looks to a player."""
 
 from __future__ import annotations
 
@@ -38,11 +33,7 @@ class Item:
 
 @dataclass
 class Column:
-    """A column of a row table: a text of the row's card, or a pile.
-
-    On row k it shows pile ``first + every * (k - 1)`` of a zone per number. That zone is the
-    first of ``zones`` that holds a card there.
-    """
+    """A column of a row table: a text of the row's card, or pile ``index(k)`` on row k."""
 
     name: str
     card: str | None = None
@@ -360,8 +351,7 @@ class _Reader:
 
     def context_key(self, proc: str, params: Mapping[str, str], text: str, key: str,
                     at: JsonPath) -> None:
-        """Check a field of a context: ``step``, a parameter, a public variable, or a sum
-        of them (``icons+bonus``)."""
+        """Check a field of a context: ``step``, a parameter, a public variable, or a sum."""
         if "+" in key:
             for part in key.split("+"):
                 self.context_key(proc, params, text, part.strip(), at)

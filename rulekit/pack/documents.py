@@ -1,7 +1,4 @@
-"""Read the YAML files of a pack: its manifest, includes, rules and scenario list.
-
-A :class:`Documents` keeps the documents read, their merged sections and the errors found.
-"""
+"""Read the YAML files of a pack: its manifest, includes, rules and scenario list."""
 
 from __future__ import annotations
 

@@ -1,15 +1,8 @@
-"""Card effects: a card's or a card type's own version of a procedure, and ``base(...)``.
+"""Card effects, as one dispatch in the effect language; ``base(...)``; cards' anytime actions.
 
-An effect replaces a procedure for some cards: a call whose first argument is such a card runs
-the effect instead. The procedure becomes one dispatch written in the effect language: a branch
-per card, then per card type, testing its first parameter, and its own body last. So an effect
-is checked, secured and compiled as any procedure is, and located in its card's own lines.
-
-``base(...)`` runs what a version replaces: a card's effect its type's, else the procedure's own
-body; that body the base pack's procedure of the name, kept as ``NAME@base``.
-
-A card or a card type may also carry anytime actions, offered while the card lies in a zone:
-each becomes a procedure ``ID@action`` whose parameters are the card and the role taking it.
+The dispatch is written in the effect language so that an effect is checked, secured and
+compiled as any procedure is, and located in its card's own lines. ``base(...)`` runs what a
+version replaces: a card's its type's, then the procedure's own body, then ``NAME@base``.
 """
 
 from __future__ import annotations
@@ -201,11 +194,7 @@ class CardActionSpec(TypedDict):
 
 def card_actions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
                  ) -> list[AnytimeDecl]:
-    """The anytime actions of cards and card types: one per card, in the cards' order.
-
-    A card entry's own action keeps its id if the entry is one card; else, as a type's action,
-    each card's is ``ID@CARD``. Each action's code becomes the procedure ``OPTION@action``.
-    """
+    """The anytime actions of cards and card types: one per card (``ID@CARD`` if shared)."""
     entries: dict[str, tuple[int, bool]] = {}  # each card's entry, and whether it has copies
     for i, entry in enumerate(doc.data.get("cards") or []):
         copies = entry.get("copies", 1)
@@ -242,10 +231,7 @@ def card_actions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
 
 def _card_action(doc: YamlDocument, symbols: Symbols, errors: list[PackError],
                  path: tuple[str | int, ...], card: str, shared: bool) -> list[AnytimeDecl]:
-    """The action at ``path`` for ``card``: one per role that may take it; none if wrong.
-
-    Without a role, on a zone per role, each role may take it from its own pile.
-    """
+    """The action at ``path`` for ``card``: one per role that may take it; none if wrong."""
     found: Any = doc.data
     for key in path:
         found = found[key]

@@ -1,8 +1,4 @@
-"""Read the documents of a pack, and of the pack it extends if any.
-
-A variant's ``extends: BASE`` names a shipped pack, or a folder relative to the variant's.
-Errors in the base's files say "in the base pack ID".
-"""
+"""Read the documents of a pack, and of the pack it extends if any."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""Find a pack folder on disk, and the files it names.
-
-A pack may read files only inside its *roots*: its folder, and those of the packs it extends.
-"""
+"""Find a pack folder, and the files it names inside its roots (its and its bases' folders)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """Every pack rulekit can find by id: in $RULEKIT_PACKS, shipped, or installed as a package.
 
-A distribution offers a pack by an entry point of the group ``rulekit.packs``, named for the
-pack's id; its value names a package whose folder holds the ``pack.yaml``. The package is found,
-never imported. An installed pack never hides a shipped one.
+An entry point of the group ``rulekit.packs`` names a package whose folder holds the pack;
+the package is found, never imported.
 """
 
 from __future__ import annotations
@@ -19,11 +18,7 @@ PACKS_ENV = "RULEKIT_PACKS"
 
 
 class FoundPack(NamedTuple):
-    """A pack folder found by id, and where it was found.
-
-    ``origin`` is ``shipped``, ``RULEKIT_PACKS``, ``path`` or ``entry point``. For an entry
-    point, ``distribution`` names the distribution.
-    """
+    """A pack folder found by id, and where it was found."""
 
     id: str  # the name it is found by: its folder's name, or the entry point's name
     folder: Path

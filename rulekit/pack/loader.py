@@ -1,8 +1,4 @@
-"""Load a pack folder and compile it to a Game.
-
-Each phase has its module: :mod:`~rulekit.pack.find`, :mod:`~rulekit.pack.documents`,
-:mod:`~rulekit.pack.declarations` and :mod:`~rulekit.pack.build`.
-"""
+"""Load a pack folder and compile it to a Game."""
 
 from __future__ import annotations
 

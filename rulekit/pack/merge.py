@@ -1,8 +1,4 @@
-"""Merge the sections of several pack files, or of a variant and its base, into one document.
-
-A variant replaces list items by id, or adds them ``before`` or ``after`` one; ``remove:`` takes
-them away. Each merged value keeps its place in its own file.
-"""
+"""Merge the sections of several pack files, or of a variant and its base, into one document."""
 
 from __future__ import annotations
 
@@ -62,8 +58,7 @@ _VARIANT_OWN = ("id", "name", "version", "description", "extends", "include", "s
 
 
 def item_keys(path: JsonPath, value: object) -> set[str]:
-    """The names an item of a list section answers to; an edge without an id of its own to
-    FROM-TO both ways."""
+    """The names an item of a list section answers to (an edge without an id: FROM-TO, TO-FROM)."""
     keys: set[str] = set()
     if path == _EDGES and not (isinstance(value, dict) and "id" in value):
         ends = _edge_ends(value)

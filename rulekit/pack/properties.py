@@ -1,8 +1,4 @@
-"""Declared properties: the keys that cards, nodes, edges and regions carry.
-
-Each item of a kind the ``properties`` section declares gives exactly those keys, each of its
-type, but for optional ones. Other kinds are not checked.
-"""
+"""Check the keys that cards, nodes, edges and regions carry against ``properties:``."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""Playing at the terminal: ``rulekit play``, ``rulekit replay`` and ``rulekit map``.
-
-The game loop is in ``session``. What a player sees is drawn by ``render`` and ``table``, from
-``game.observe`` only. The ``saves`` keep a game, and ``restore`` brings it back.
-"""
+"""Playing at the terminal: ``rulekit play``, ``rulekit replay`` and ``rulekit map``."""
 
 from __future__ import annotations
 

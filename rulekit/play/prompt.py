@@ -1,10 +1,4 @@
-"""What a person types at a decision prompt: a keyed menu, and its parser.
-
-A ``one`` decision lists its options, a ``subset`` decision its items. A line's key is what
-its item is known by (an amount, a token's value, a card's place in its pile, a row and a
-side), else its place in the menu; declining is ``0``. Anytime actions get letters.
-:func:`parse_answer` turns a typed line into an :data:`Answer`.
-"""
+"""What a person types at a decision prompt: a keyed menu, and :func:`parse_answer`."""
 
 from __future__ import annotations
 

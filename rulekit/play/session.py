@@ -1,8 +1,4 @@
-"""``rulekit play``: a game at the terminal, people against bots or each other.
-
-The loop asks the first pending decision until the game ends, saving it before every question to a
-person. At the end come the result, what was hidden, and the seed, which told every hidden card.
-"""
+"""``rulekit play``: a game at the terminal, people against bots or each other, saved as it goes."""
 
 from __future__ import annotations
 

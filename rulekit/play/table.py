@@ -137,12 +137,8 @@ class Table:
 
     def keys(self, decision: Decision, obs: Observation, role: str,
              items: list[object] | None = None) -> list[str] | None:
-        """The keys of the items of ``decision``, if they are known by one: amounts themselves,
-        a row and a side (``2l``) for the rows of a ``choices`` entry's ``options``, a region's
-        or a route's number in the map's order (where both are offered, the regions first and
-        the routes numbered on after them), a card's ``key`` property from the ``choices``
-        entry, else the places of cards in a pile the viewer sees, in the table's order.
-        ``items``: others than the decision's (those the rules refuse now), keyed alike."""
+        """The keys of ``items`` (the decision's by default), if they are known by one:
+        amounts, rows and sides, places in the map's order, a card's ``key`` or pile place."""
         items = decision.items if items is None else items
         asking = self.display.asking(decision.prompt)
         if items and all(type(item) is int for item in items):
@@ -199,8 +195,7 @@ class Table:
         return order
 
     def ending(self, states: list[State]) -> list[RenderableType]:
-        """A finished game's summary: its rounds, the status block's public counts, and where
-        each hidden piece (a ``belief`` item) went, round by round."""
+        """A finished game's summary: its rounds, public counts, and where hidden pieces went."""
         last = states[-1]
         obs = self.game.observe(last, self.game.roles[0])
         public = tuple(item for panel in self.display.panels if panel.status
@@ -357,9 +352,7 @@ class Table:
         return shown.result()
 
     def _places_held(self, item: Item, obs: Observation, brief: bool) -> Shown:
-        """``Barriers: Lima - Bogotá, Paris - Rome (red)``: the places whose pile holds a card,
-        each followed by the ``mark`` words of its variables that are set; short, a cell. The
-        status block (``brief``) counts a long list."""
+        """The places whose pile holds a card, with their ``mark`` words; ``brief`` counts many."""
         per = self.game.symbols.zones[item.ref].per
         places = []
         for place in self.game.symbols.index_domain(per) if per is not None else ():
@@ -539,11 +532,7 @@ class _Card:
 
 
 class Context:
-    """What each question is about, from the pack's ``context:`` templates, and its steps.
-
-    The templates of the procedures asking are filled, outermost first. ``{step}`` counts the
-    questions a call asks in a row. Only the one who decides sees the text.
-    """
+    """What each question is about, from the ``context:`` templates of the procedures asking."""
 
     def __init__(self, game: Game, table: Table) -> None:
         self.game = game
@@ -585,8 +574,7 @@ class Context:
             return None
 
     def _step(self, stack: list[Frame]) -> int:
-        """The number of the question the innermost call asks, in a row (a new call of it,
-        from anywhere, counts from 1)."""
+        """The number of the question the innermost call asks, in a row (``{step}``)."""
         calls = []
         for depth, frame in enumerate(stack, 1):
             decl = self.game.symbols.procedures.get(frame["proc"])
@@ -617,8 +605,7 @@ class _Role:
 
 
 class _Values(dict[str, object]):
-    """A context's values: a call's parameters, then the variables its decider sees; ``a+b``
-    is their sum."""
+    """A context's values: a call's parameters, the decider's variables; ``a+b`` a sum."""
 
     def __init__(self, seen: dict[str, object]) -> None:
         super().__init__()

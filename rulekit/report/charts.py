@@ -80,10 +80,7 @@ def lengths(report: ReportDict) -> str:
 
 
 def tension_curves(shape: TensionDict) -> str:
-    """The evaluation over the rounds: medians, with quartiles, for winners and losers.
-
-    A round only few games reached is left out: its quartiles would be noise.
-    """
+    """The evaluation over the rounds: medians, with quartiles, for winners and losers."""
     fewest = max(MIN_GAMES, shape["games"] // 50)
     rounds = [row for row in shape["rounds"] if row["winner"]["games"] >= fewest]
     chart = _chart("Line", colors=(COLORS[2], COLORS[1]), dots_size=3,

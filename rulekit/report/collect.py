@@ -71,10 +71,7 @@ def _skill_matches(pack_ref: str | Path, params: Mapping[str, str | int] | None,
 
 def _missing(games: int, runs: int, swept: bool, cards: bool, shaped: bool,
              skill_games: int, sampled: bool) -> list[str]:
-    """What the report cannot show, each with what to do.
-
-    ``sampled``: the positions of some games were not evaluated.
-    """
+    """What the report cannot show, each with what to do; ``sampled``: some games' positions."""
     missing = []
     if games == 0:
         missing.append("no games were played: give --games N with N of 1 or more")

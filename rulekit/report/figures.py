@@ -16,8 +16,7 @@ FLAG = 0.05  # a card is flagged when its interval misses the base rate by this 
 
 
 class CardRow(TypedDict):
-    """One card in one role's hands, and a phase it was played in: how often, how its owner
-    fared."""
+    """A card a role held, and a phase it played it in: how often, how the role fared."""
 
     card: str
     role: str
@@ -54,8 +53,7 @@ class TensionRound(TypedDict):
 
 
 class TensionDict(TypedDict):
-    """How the position moved over the rounds of games with a winner, in the first games of
-    each run."""
+    """How the position moved over the rounds of the first games of each run with a winner."""
 
     evaluation: str  # "pack" (its flow.evaluate) or "owned" (the generic fallback)
     sample_per_run: int  # the positions of at most this many games of each run are evaluated
@@ -165,11 +163,7 @@ def tension(traces: Traces) -> TensionDict | None:
 
 def skill(strong: str, weak: str, matches: dict[str, SimulationResult],
           roles: list[str]) -> SkillDict:
-    """The skill figures of the matches that ``make_report`` plays.
-
-    ``matches`` holds ``"equal_weak"``, ``"equal_strong"``, and one run per role, keyed by
-    the role that had the strong agent.
-    """
+    """The skill figures of ``matches``: ``equal_weak``, ``equal_strong``, and the strong role's."""
     rows: list[SkillRow] = []
     for role in roles:
         mine, theirs = matches[role], [matches[r] for r in roles if r != role]

@@ -1,7 +1,6 @@
 """Where games run: in this process, on local worker processes, or on a Dask cluster.
 
 A pool plays each *chunk* (a range of game numbers) of a :class:`Job`, then merges the tallies.
-A pack travels to a Dask cluster as its files.
 """
 
 from __future__ import annotations
@@ -52,10 +51,7 @@ def agent_of(spec: AgentSpec) -> AgentLike:
 
 @dataclass(frozen=True)
 class PackSource:
-    """A pack folder, maybe with its files for a worker to write out.
-
-    ``portable`` is false for a variant, whose base is found from its folder.
-    """
+    """A pack folder, maybe with its files for a worker to write out."""
 
     folder: str
     digest: str = ""

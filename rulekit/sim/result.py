@@ -148,8 +148,7 @@ class SimulationResult:
     def first_mover(self) -> FirstMover:
         """Who took each game's first decision, and how often that role won.
 
-        ``comparable`` says several roles decided first in some games. Only then can its
-        advantage be told apart from a role's.
+        Only if several roles decided first (``comparable``) can its advantage be told apart.
         """
         roles = [role for role in self.wins if self.first.get(role)]
         by_role = {role: _share(self.first_wins.get(role, 0), self.first[role])
@@ -161,10 +160,7 @@ class SimulationResult:
                 "rate": rate(wins, games), "ci95": list(wilson_interval(wins, games))}
 
     def initiative(self) -> Initiative | None:
-        """How the holder of ``flow.initiative`` fared at the first decision and at the end.
-
-        It is None if the pack declares no initiative.
-        """
+        """How the holder of ``flow.initiative`` fared at the start and at the end, if declared."""
         if not self.held:
             return None
         return {"start": self._initiative_at(0), "end": self._initiative_at(1)}
@@ -205,10 +201,7 @@ class SimulationResult:
 
 
 def _role_initiative(known: list[tuple[str, str, int]], role: str) -> RoleInitiative:
-    """The games and wins of ``role``, with and without the initiative.
-
-    ``known`` holds (holder, winner, games) where a role held the initiative.
-    """
+    """The games and wins of ``role``, with and without the initiative, from ``known``."""
     held = [(winner, count) for holder, winner, count in known if holder == role]
     other = [(winner, count) for holder, winner, count in known if holder != role]
     return {"held": _role_share(held, role), "not_held": _role_share(other, role)}

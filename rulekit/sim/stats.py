@@ -1,7 +1,4 @@
-"""Counts over many games, and what a designer reads from them.
-
-A :class:`Tally` holds integers, so tallies merge exactly in any order.
-"""
+"""Counts over many games, which merge exactly in any order, and what a designer reads from them."""
 
 from __future__ import annotations
 

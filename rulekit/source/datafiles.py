@@ -1,8 +1,4 @@
-"""Where the shipped packs, the JSON Schemas and the user's cache folder lie.
-
-The packs and schemas are ``games/`` and ``schemas/`` in the repository, and inside the
-package in a wheel.
-"""
+"""Where the shipped packs, the JSON Schemas and the user's cache folder lie."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""Load pack YAML files safely, keeping the file position of every value.
-
-A :class:`YamlDocument` holds plain values and knows where each is, by its path, so checks
-point at a mistake. Keys are always text; values follow YAML 1.1, but timestamps stay text. A
-key given twice is an error. Anchors, aliases and merge keys work.
-"""
+"""Load pack YAML files safely, keeping the file position of every value."""
 
 from __future__ import annotations
 
@@ -26,12 +21,7 @@ _LINE_BREAK = re.compile("\n|\x85|\u2028|\u2029")
 
 
 class _NodeInfo(NamedTuple):
-    """Where a value sits in the text.
-
-    Lines and columns count from 0, as PyYAML's marks do. ``kind`` is "scalar", "sequence"
-    or "mapping". A scalar has a style and its text as written. Its style is '' (plain), '|'
-    (literal), '>' (folded), '"' or "'" (quoted). A mapping value has the place of its key.
-    """
+    """Where a value (and its key) sits in the text, from 0; a scalar's style and raw text."""
 
     kind: str
     line: int
@@ -96,11 +86,7 @@ class YamlDocument:
         return self, tuple(path)
 
     def text_location(self, path: Sequence[str | int], line: int, column: int) -> Location:
-        """Map ``(line, column)``, 1-based, in the text at ``path`` to the file.
-
-        Literal blocks map exactly, other text through YAML's folding of its lines; where the
-        folding cannot be replayed, the place is approximate.
-        """
+        """Map ``(line, column)``, 1-based, in the text at ``path`` to the file."""
         doc, real = self.resolve(path)
         info = doc.node(real)
         if info is None or info.kind != "scalar" or info.raw is None:

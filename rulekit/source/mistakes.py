@@ -1,8 +1,4 @@
-"""Two YAML mistakes of authors of effect code, said in their words and at their place.
-
-One is a value that starts with a character YAML reserves (``when: @key in hand``) or a
-bracket. The other is a line less indented than its ``do: |`` block, which ends the block.
-"""
+"""Two YAML mistakes of code authors: a value starting with ``@`` or a bracket; a dedented line."""
 
 from __future__ import annotations
 
@@ -90,11 +86,7 @@ def _ended_block(text: str, mark: yaml.Mark | None,
 
 
 def _dedented_line(lines: list[str], until: int) -> tuple[int, int, int] | None:
-    """The first line, up to ``until``, that ends a block of text too early.
-
-    Such a line is less indented than the block, but is not YAML that may follow it. It comes
-    with the block's header line and indentation. All count from 0.
-    """
+    """The first line up to ``until`` that ends a block too early, its header and indent."""
     i = 0
     while i < len(lines) and i <= until:
         header = _BLOCK_HEADER.match(lines[i])

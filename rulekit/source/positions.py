@@ -84,10 +84,7 @@ def _value_start(doc: YamlDocument, info: _NodeInfo) -> int:
 
 def _flow_positions(doc: YamlDocument, info: _NodeInfo, value: str, start: int
                     ) -> list[tuple[int, int]] | None:
-    """The file position of each character of a plain or quoted scalar; None if unsure.
-
-    Line breaks fold as YAML folds them, and the escapes of quoted text are replayed.
-    """
+    """The file position of each character of a plain or quoted scalar; None if unsure."""
     lines = doc._lines
     quoted = info.style in ('"', "'")
     end = (info.end_line, info.end_column - (1 if quoted else 0))  # before a closing quote
@@ -131,11 +128,7 @@ def _after_char(doc: YamlDocument, positions: list[tuple[int, int]], line0: int,
 
 def _fold(doc: YamlDocument, positions: list[tuple[int, int]], line0: int, last: int,
           space: int, trim: bool = False) -> tuple[int, int]:
-    """Step over a line break of a flow scalar; return where the text goes on.
-
-    Each empty line that follows is a newline. With none, the break is ``space`` spaces. They
-    are placed at the end of the line, or of its text with ``trim``.
-    """
+    """Step over a line break of a flow scalar (as newlines, or ``space`` spaces); go on."""
     text = doc._lines[line0]
     end_of_line = (line0, len(text.rstrip(" \t") if trim else text))
     line0 += 1

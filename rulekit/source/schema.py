@@ -1,8 +1,4 @@
-"""Check loaded pack files against the JSON Schemas of ``schemas/``.
-
-Each jsonschema error becomes a located :class:`~rulekit.errors.SchemaError`. The schemas'
-``patternErrorMessage`` and ``errorMessage`` keywords give some messages.
-"""
+"""Check loaded pack files against the JSON Schemas of ``schemas/``, with located errors."""
 
 from __future__ import annotations
 

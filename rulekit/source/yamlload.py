@@ -1,7 +1,4 @@
-"""Parse YAML text into plain values, with the place of each.
-
-PyYAML's safe composer parses the text; no tag that is not standard is allowed.
-"""
+"""Parse YAML text into plain values, with the place of each, by PyYAML's safe composer."""
 
 from __future__ import annotations
 
@@ -51,11 +48,7 @@ def _compose(text: str) -> tuple[yaml.Node | None, SafeConstructor]:
 
 
 def _count_values(document: YamlDocument) -> None:
-    """Refuse a file of more than ``MAX_YAML_VALUES`` values before any is built.
-
-    Its events are read one at a time and let go, so a huge file costs little to refuse. A
-    syntax error is left for the composer, whose message names it.
-    """
+    """Refuse a file of more than ``MAX_YAML_VALUES`` values, cheaply, before any is built."""
     count = 0
     try:
         for event in yaml.parse(document.text, Loader=_FastLoader or yaml.SafeLoader):

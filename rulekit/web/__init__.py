@@ -1,8 +1,4 @@
-"""Games in the browser: ``rulekit serve``.
-
-``rooms`` holds the games and checks the answers, ``views`` draws what each page is sent, from
-``game.observe`` only, and ``server`` serves the pages. The page itself is in ``static/``.
-"""
+"""Games in the browser: ``rulekit serve``."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""The games a server holds: each a terminal ``Session`` driven by the pages of its seats.
-
-A room keeps the seats' secret tokens, checks every answer as the terminal checks a typed
-one, lets the bots play their seats, and saves the game after every decision.
-"""
+"""The games a server holds: each a terminal ``Session`` driven by the pages of its seats."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""The web server: Starlette routes for the pages, one WebSocket per page, uvicorn to serve.
-
-A page's link holds its seat's token. An unknown token gets 403 and nothing else. A page is
-sent only its seat's view (:mod:`rulekit.web.views`) and errors about its own messages.
-"""
+"""The web server: one WebSocket per page; an unknown token gets 403 and nothing else."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""What a seat's page is sent: drawn from ``game.observe`` for that seat, and nothing else.
-
-A view is plain JSON: the heading, the pack's ``display:`` panels as text, the log, the pieces
-on the map the seat may see, and the seat's own pending question. The spectator's view is
-drawn from the public observation: what every role sees alike.
-"""
+"""What a seat's page is sent, as JSON: drawn from ``game.observe`` for that seat alone."""
 
 from __future__ import annotations
 
@@ -121,8 +116,7 @@ class Views:
 
     def seat(self, obs: Observation, role: str, decision: Decision | None, ask: int,
              context: str | None = None, width: int = TEXT_WIDTH) -> SeatView:
-        """``role``'s view of ``obs``, with its pending ``decision`` numbered ``ask``; the
-        panels ``width`` columns wide."""
+        """``role``'s view of ``obs``, with its pending ``decision`` numbered ``ask``."""
         question = None if decision is None else self.question(decision, obs, ask, context)
         return self._view(obs, role, _text(self.render.status(obs, role), width),
                           self._maybe(obs, role), question)

@@ -157,11 +157,7 @@ class Seat(Protocol):
 
 
 class SeatBelief:
-    """One seat's belief over one game, made when first asked for.
-
-    Whoever runs the seat keeps it and hands it to each of the seat's views: no other seat,
-    and no module, holds it.
-    """
+    """One seat's belief over one game, made when first asked for, kept by the seat's runner."""
 
     __slots__ = ("belief",)
 

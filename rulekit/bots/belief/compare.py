@@ -17,11 +17,7 @@ Key = bytes
 
 
 def state_key(state: State) -> Key:
-    """What tells two states of a game apart: all but the log and the generator.
-
-    Their piles and variables come in the same order, so their values suffice. ``marshal``
-    version 2 writes no references: equal values give equal bytes.
-    """
+    """What tells two states of a game apart: all but the log and the generator."""
     values = [list(state["zones"].values()), list(state["vars"].values()), state["stack"],
               state["pending"], state["committed"], state["round"], state["phase"],
               state["result"]]

@@ -35,12 +35,8 @@ class PileView(TypedDict):
 
 
 class Deal:
-    """Where :func:`redeal` deals the cards a role cannot see, in one layout.
-
-    ``pools`` holds the cards of each kind of two cards or more. A deal shuffles each pool and
-    lays the pools end to end, then ``fixed``. ``piles`` gives each pile as positions in that
-    list. ``watched`` holds the places of the cards a pending decision names.
-    """
+    """Where :func:`redeal` deals the cards a role cannot see: each pool (a kind of two cards
+    or more) shuffled, laid end to end, then ``fixed``; ``piles`` as positions in that list."""
 
     __slots__ = ("fixed", "piles", "pools", "watched")
 
@@ -87,8 +83,7 @@ def _hidden_places(game: Game, state: State, role: str, mixed: Mixed = ()
 
 def merged_kinds(game: Game, state: State, role: str, mixed: Mixed = ()) -> dict[Kind, Kind]:
     """Each kind of card as ``role`` tells it: kinds that lie together in a pile it cannot see
-    are one (a shuffled deck shows no card's type), and so are those of each group of ``mixed``.
-    """
+    are one (a shuffled deck shows no card's type), and so are those of each group of ``mixed``."""
     parent: dict[Kind, Kind] = {}
     first_in: dict[str, Kind] = {}  # a pile -> the kind of its first unseen card
 
@@ -389,11 +384,8 @@ def _with_cards_at(state: State, key: str, placed: Iterable[tuple[int, str]]) ->
 
 def gather(game: Game, state: State, player: str, hidden: dict[str, Kind],
            named: list[str], offered: list[str]) -> dict[str, str]:
-    """A swap of ``hidden`` cards that gathers the cards ``named`` where ``player`` chooses.
-
-    They go where the ``offered`` ones lie, else to a pile only ``player`` sees. Each takes
-    the place of an unnamed card of its kind, else of its owner. The swap may be empty.
-    """
+    """A swap of ``hidden`` cards (maybe none) that gathers the cards ``named`` where the
+    ``offered`` ones lie, else in a pile only ``player`` sees."""
     zones = state["zones"]
     for key in _gathering_piles(game, zones, player, offered):
         mapping = _gathered_into(zones[key], hidden, named, offered)

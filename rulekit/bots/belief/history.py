@@ -235,11 +235,8 @@ class Replay(Repairs):
 
     def _cover(self, unit: Branch, player: str, options: Iterator[Option], tried: int,
                mine: Following) -> int:
-        """Try the other answers if the answers kept differ in a hidden value.
-
-        A branch is kept only for a hidden value none kept holds; the others add their weight to
-        one that holds it. So a cap on the answers never drops a place a hidden piece may be.
-        """
+        """Try the other answers if those kept differ in a hidden value, keeping a branch for
+        each new value, so that a cap on the answers drops no place a hidden piece may be."""
         held = {self._hidden(child): child for child in reversed(mine.values())}
         if len({key[1:] for key in held}) < 2:
             return tried  # the answers do not move a hidden value

@@ -1,10 +1,7 @@
 """The kinds of card a player cannot tell apart, carried along the game's history.
 
-Kinds that lie together in one pile a player cannot see are one to it. A card drawn from that
-pile into another it cannot see may be of any of them, so they stay one after the draw. A step
-that sorts the pile by kind tells them apart again. :func:`carried` tells the two cases apart
-by exchanging two cards of different kinds before the step: the step keeps them one if it
-plays the same with the two cards exchanged.
+Kinds that lie together in a pile a player cannot see stay one after a draw from it, unless
+the step tells them apart: it does if it plays otherwise with two cards of them exchanged.
 """
 
 from __future__ import annotations
@@ -32,10 +29,7 @@ Play = Callable[["State", "dict[str, str] | None"], "State | None"]
 
 def carried(game: Game, role: str, parent: State, mixed: Mixed,
             actions: dict[str, str] | None, child: State, play: Play) -> Mixed:
-    """The groups of kinds still one to ``role`` after the step from ``parent`` to ``child``.
-
-    ``mixed`` holds those carried up to ``parent``; ``play`` plays a step again.
-    """
+    """The groups of kinds still one to ``role`` after the step from ``parent`` to ``child``."""
     before = kind_groups(merged_kinds(game, parent, role, mixed))
     if not before:
         return ()
@@ -52,10 +46,8 @@ def carried(game: Game, role: str, parent: State, mixed: Mixed,
 def _kept(role: str, group: tuple[Kind, ...], after: dict[Kind, Kind], spare: dict[Kind, str],
           parent: State, actions: dict[str, str] | None, child: State, play: Play
           ) -> tuple[Kind, ...]:
-    """The kinds of ``group`` the step keeps one with its first kind that has a spare card.
-
-    A kind with no spare card keeps no card unseen through the step: nothing tells it apart.
-    """
+    """The kinds of ``group`` the step keeps one with its first kind that has a spare card (a
+    kind with none keeps no card unseen through the step: nothing tells it apart)."""
     first = next((kind for kind in group if kind in spare), None)
     if first is None:
         return group

@@ -20,11 +20,8 @@ def weighted_pick(items: list[T], weights: list[float], k: int, rng: random.Rand
 def stratified_pick(weights: list[float], strata: list[str], cap: int, rng: random.Random,
                     floor: int = 0, covers: list[tuple[Hashable, ...]] | None = None
                     ) -> list[tuple[int, float]]:
-    """``cap`` of the items, as ``(index, new weight)``, one of each stratum first.
-
-    Each stratum keeps its total weight. ``covers`` gives each item labels. One item of each
-    label is kept first, even beyond ``cap``.
-    """
+    """``cap`` of the items, as ``(index, new weight)``: one of each label of ``covers`` (even
+    beyond ``cap``), one of each stratum, then by weight; each stratum keeps its weight."""
     groups = _grouped(strata)
     totals = {key: sum(weights[i] for i in members) for key, members in groups.items()}
     forced = [] if covers is None else cover(weights, covers, rng)
