@@ -212,7 +212,7 @@ def test_a_card_of_another_phase_is_refused_with_its_name_and_why(game: Game) ->
     with pytest.raises(IllegalActionError) as info:
         game.apply(state, {"law": "bust+smokey"})
     assert info.value.message == \
-        "Smokey is a Capture card: it cannot be played in the Search phase."
+        "Smokey (Capture) cannot be played in the Search phase."
 
 
 def test_two_location_cards_are_refused_in_every_contest(game: Game) -> None:

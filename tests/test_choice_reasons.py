@@ -125,7 +125,7 @@ def test_the_player_reads_why_a_card_cannot_be_played(play: Play) -> None:  # no
     assert code == 0
     lines = out.splitlines()
     assert lines[lines.index("The Law> smokey") + 1] == \
-        "Smokey is a Capture card: it cannot be played in the Search phase."
+        "Smokey (Capture) cannot be played in the Search phase."
     assert lines[lines.index(f"The Law> {places}") + 1] == \
         "Only one Location card may be played per phase."
 
