@@ -62,6 +62,25 @@ def test_a_worker_that_dies_stops_the_run_and_no_worker_is_left_behind() -> None
     assert multiprocessing.active_children() == []
 
 
+def test_a_worker_that_dies_while_chunks_are_submitted_stops_the_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    with LocalProcesses(2) as pool:
+        submit = pool._executor.submit
+        calls = []
+
+        def breaking(*args: object) -> object:
+            calls.append(args)
+            if len(calls) > 1:  # as the executor does once a worker has died
+                raise BrokenProcessPool("a child process terminated abruptly")
+            return submit(*args)
+
+        monkeypatch.setattr(pool._executor, "submit", breaking)
+        with pytest.raises(GameRuntimeError, match="stopped unexpect"):
+            pool.run(played, JOB, 200)
+
+
 def test_a_pack_changed_since_the_run_loaded_it_is_refused(duel_pack: Path) -> None:
     job = Job(PackSource(str(duel_pack)), (), (("red", "random"), ("blue", "random")), 0, 10,
               "the hash of another pack")

@@ -292,10 +292,10 @@ class LocalProcesses(Pool):
         """Submit every chunk, then merge the tallies as workers finish them."""
         from concurrent.futures.process import BrokenProcessPool
 
-        with _ctrl_c_held():  # the executor starts its workers at the first chunk
-            futures = [self._executor.submit(play, job, start, stop)
-                       for start, stop in job.ranges(games, self.slots, 4)]
-        try:
+        try:  # a worker may die while chunks are still being submitted
+            with _ctrl_c_held():  # the executor starts its workers at the first chunk
+                futures = [self._executor.submit(play, job, start, stop)
+                           for start, stop in job.ranges(games, self.slots, 4)]
             return _gather(futures, progress)
         except BrokenProcessPool:
             raise GameRuntimeError("a worker process stopped unexpectedly") from None
