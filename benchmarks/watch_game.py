@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulekit.bots.agent import AgentFunction, View, choose_function
@@ -27,31 +28,39 @@ from rulekit.sim.simulation import play_game
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # baselines.py, a plug-in agent
 
 
+@dataclass
+class Printed:
+    """What the seats' printing has covered so far."""
+
+    public: int = 0  # public log lines printed
+    read: dict[str, int] = field(default_factory=dict)  # each role's log events read
+
+
 class Told:
     """An agent whose answers, and the log lines before them, are printed."""
 
     def __init__(self, game: Game, role: str, spec: str, show: list[str],
-                 printed: dict[str, int]) -> None:
-        self.game, self.role, self.show = game, role, show
-        self.printed = printed  # public lines printed (key ""), and each role's log read
+                 printed: Printed) -> None:
+        self.game, self.role, self.show, self.printed = game, role, show, printed
         self.inner: AgentFunction = choose_function(load_agent(spec))
 
     def choose(self, view: View, decision: Decision) -> Option:
         observation = view.observation
+        printed = self.printed
         public = 0  # public lines come in the same order in every role's log: print them once
         for at, event in enumerate(observation["log"]):
             if event["e"] != "log":
                 continue
             if event["to"] is None:
                 public += 1
-                if public <= self.printed.get("", 0):
+                if public <= printed.public:
                     continue
-            elif at < self.printed.get(self.role, 0):
+            elif at < printed.read.get(self.role, 0):
                 continue
             reader = f"({event['to']} only) " if event["to"] else ""
             print(f"    {reader}{self.game.format_event(event)}")
-        self.printed[""] = max(public, self.printed.get("", 0))
-        self.printed[self.role] = len(observation["log"])
+        printed.public = max(public, printed.public)
+        printed.read[self.role] = len(observation["log"])
         answer = self.inner(view, decision)
         option = answer if isinstance(answer, Option) else decision.find(answer)
         if len(decision.offered) > 1:
@@ -71,7 +80,7 @@ def main() -> None:
     args = parser.parse_args()
     game = load_pack(args.pack).game
     show = [name for name in args.show.split(",") if name]
-    printed: dict[str, int] = {}
+    printed = Printed()
     agents = {role: Told(game, role, spec, show, printed)
               for role, spec in parse_agents(args.agents, game.roles).items()}
     record = play_game(game, derive(args.seed, args.game), agents)

@@ -198,12 +198,13 @@ class PlayoutRuntime(Runtime):
         if self.watch is not None:
             watch, self.watch = self.watch, None
             watch(state, waiting)
+        if state["round"] > self.last_round:
+            self.wait_for(waiting)  # a stopped state shows what it waited for
+            raise Capped(f"stopped after {self.last_round} rounds")
         try:
-            if state["round"] > self.last_round:
-                raise Capped(f"stopped after {self.last_round} rounds")
             self.count(len(waiting))
         except Capped:
-            self.wait_for(waiting)  # a stopped state shows what it waited for
+            self.wait_for(waiting)
             raise
         choosers = self.choosers
         answers = []

@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from rulekit.errors import PackError, SchemaError, did_you_mean
 from rulekit.source.document import JsonPath, YamlDocument
+
+PropertyType = Literal["int", "text", "bool"]
+
+
+class PropertyOptions(TypedDict):
+    """A property declared with options: ``{type: bool, optional: true}``."""
+
+    type: PropertyType
+    optional: NotRequired[bool]
+
+
+Declared = Mapping[str, PropertyType | PropertyOptions]  # one kind's properties, by name
 
 # Where the items of each kind are, and the keys every item may give without declaring them.
 _KINDS: dict[str, tuple[JsonPath, tuple[str, ...]]] = {
@@ -33,7 +45,7 @@ def check_properties(doc: YamlDocument, errors: list[PackError]) -> None:
                 _check_item(doc, kind, spec, (*path, i), item, errors)
 
 
-def _check_item(doc: YamlDocument, kind: str, spec: Mapping[str, Any], path: JsonPath,
+def _check_item(doc: YamlDocument, kind: str, spec: Declared, path: JsonPath,
                 item: Mapping[str, object], errors: list[PackError]) -> None:
     """Check the properties of one item: declared, each of its type, none missing."""
     builtin = _KINDS[kind][1]
