@@ -5,8 +5,8 @@ from __future__ import annotations
 from rulekit.errors import PackError, PackNote, PackWarning
 from rulekit.lang import nodes as n
 from rulekit.lang.compiler import Body
-from rulekit.lang.secrecy import SecretBody, public_log_leaks
-from rulekit.lang.walk import calls_in, choices_in, statements
+from rulekit.lang.secrecy import public_log_leaks
+from rulekit.lang.walk import calls_in, choices_in, reached, statements
 from rulekit.model.symbols import Symbols
 from rulekit.source.document import YamlDocument
 
@@ -15,9 +15,8 @@ def log_leaks(symbols: Symbols, bodies: list[Body],
               function_trees: dict[str, n.Expr]) -> list[PackError]:
     """A warning for each field of a public log line that may print a secret."""
     places = {b.name: b.snippet for b in bodies}
-    secret = [SecretBody(b.name, b.stmts) for b in bodies]
     warnings: list[PackError] = []
-    for leak in public_log_leaks(symbols, secret, function_trees):
+    for leak in public_log_leaks(symbols, {b.name: b.stmts for b in bodies}, function_trees):
         if isinstance(leak.part, n.Log):
             warnings.append(PackNote(
                 "this public log line is written on a branch taken on data not every player "
@@ -62,7 +61,7 @@ def _always_ends(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]], seen: set[
     for s in stmts:
         if _ends(s, procs, seen):
             return True
-        if _may_leave(s):
+        if _returns([s]):
             return False
     return False
 
@@ -80,16 +79,9 @@ def _ends(s: n.Stmt, procs: dict[str, list[n.Stmt]], seen: set[str]) -> bool:
     return False
 
 
-def _may_leave(s: n.Stmt) -> bool:
-    """Whether a statement may leave its body early, by a ``return``."""
-    match s:
-        case n.Return():
-            return True
-        case n.If():
-            return any(_may_leave(x) for body in _bodies_of(s) for x in body)
-        case n.For() | n.While() | n.Repeat():
-            return any(_may_leave(x) for x in s.body)
-    return False
+def _returns(stmts: list[n.Stmt]) -> bool:
+    """Whether statements may leave their body early, by a ``return``."""
+    return any(isinstance(s, n.Return) for s in statements(stmts))
 
 
 def _bodies_of(s: n.If) -> list[list[n.Stmt]]:
@@ -115,15 +107,7 @@ def endless_loops(bodies: list[Body], ends: bool) -> list[PackError]:
 
 def _reached(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]]) -> list[list[n.Stmt]]:
     """``stmts`` and the bodies of the procedures they call, directly or not."""
-    found, todo, seen = [stmts], list(calls_in(stmts)), set()
-    while todo:
-        name = todo.pop()
-        if name in seen or name not in procs:
-            continue
-        seen.add(name)
-        found.append(procs[name])
-        todo += calls_in(procs[name])
-    return found
+    return [stmts, *(procs[name] for name in reached(procs, calls_in(stmts)) if name in procs)]
 
 
 def _asks(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]]) -> bool:
@@ -131,7 +115,7 @@ def _asks(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]]) -> bool:
 
 
 def _way_out(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]], ends: bool) -> bool:
-    if _breaks(stmts) or any(isinstance(s, n.Return) for s in statements(stmts)):
+    if _breaks(stmts) or _returns(stmts):
         return True
     leaving = (n.Win, n.EndRound, n.Assign, n.Move, n.Draw) if ends else (n.Win, n.EndRound)
     return any(isinstance(s, leaving) for body in _reached(stmts, procs)

@@ -18,24 +18,23 @@ from rulekit.lang import nodes as n
 from rulekit.lang.analysis import reads
 from rulekit.lang.checker import Checker
 from rulekit.lang.parser import parse_block, parse_expression
-from rulekit.lang.walk import every_node
+from rulekit.lang.walk import every_node, triggers_of
 from rulekit.model.program import ExprFn
 from rulekit.pack.documents import snippet
 from rulekit.pack.loader import LoadedPack
 from rulekit.source.document import JsonPath, YamlDocument
 from rulekit.source.snippet import Snippet
 
-CodePlace = tuple[str, JsonPath, bool]
-"""What a piece of code belongs to, where it is, and whether it is a statement list."""
+CodePlace = tuple[JsonPath, bool]
+"""Where a piece of code is, and whether it is a statement list."""
 
 _UNUSED_HINT = "use it, or remove it"
 
 
 @dataclass
 class _Code:
-    """One piece of effect code: the nodes of its tree, and what it belongs to."""
+    """One piece of effect code: the nodes of its tree, and its text."""
 
-    owner: str
     below: list[n.Node]  # every node of the tree, parents first
     snippet: Snippet
 
@@ -61,22 +60,22 @@ def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
     data = doc.data
     for name in data.get("procedures") or {}:
         if "@" not in name:  # not a base pack's procedure that a variant replaced
-            yield f"procedure:{name}", ("procedures", name, "do"), True
+            yield ("procedures", name, "do"), True
     for name in data.get("functions") or {}:
-        yield f"function:{name}", ("functions", name, "returns"), False
+        yield ("functions", name, "returns"), False
     for path, carrier in _card_entries(data):
         for name in carrier.get("effects") or {}:
-            yield f"effect:{name}", (*path, "effects", name), True
+            yield (*path, "effects", name), True
         for j, action in enumerate(carrier.get("anytime") or []):
-            yield "action", (*path, "anytime", j, "do"), True
+            yield (*path, "anytime", j, "do"), True
             if "when" in action:
-                yield "anytime", (*path, "anytime", j, "when"), False
+                yield (*path, "anytime", j, "when"), False
     if "setup" in data:
-        yield "setup", ("setup",), True
+        yield ("setup",), True
     yield from _flow_places(doc)
     for i, action in enumerate(data.get("anytime") or []):
         if "when" in action:
-            yield "anytime", ("anytime", i, "when"), False
+            yield ("anytime", i, "when"), False
 
 
 def _card_entries(data: dict[str, Any]) -> Iterator[tuple[JsonPath, Any]]:
@@ -90,15 +89,15 @@ def _card_entries(data: dict[str, Any]) -> Iterator[tuple[JsonPath, Any]]:
 def _flow_places(doc: YamlDocument) -> Iterator[CodePlace]:
     flow = doc.data.get("flow") or {}
     for i, _ in enumerate(flow.get("phases") or []):
-        yield "phase", ("flow", "phases", i, "do"), True
+        yield ("flow", "phases", i, "do"), True
     for i, _ in enumerate(flow.get("end_when") or []):
-        yield "end_when", ("flow", "end_when", i, "when"), False
+        yield ("flow", "end_when", i, "when"), False
     for key, block in (("rounds", False), ("after_rounds", True), ("initiative", False)):
         if isinstance(flow.get(key), str):
-            yield key, ("flow", key), block
+            yield ("flow", key), block
     evaluate = flow.get("evaluate")
     for role in evaluate if isinstance(evaluate, dict) else ():
-        yield "evaluate", ("flow", "evaluate", role), False
+        yield ("flow", "evaluate", role), False
 
 
 class _Linter:
@@ -117,29 +116,25 @@ class _Linter:
 
     def read_code(self, known: dict[str, list[n.Stmt]]) -> None:
         """Parse every piece of code; ``known`` holds statement lists already parsed, by text."""
-        for owner, path, block in _code_places(self.doc):
-            code = self._parse(owner, path, block, known)
+        for path, block in _code_places(self.doc):
+            code = self._parse(path, block, known)
             if code is not None:
                 self.code.append(code)
 
-    def _parse(self, owner: str, path: JsonPath, block: bool,
-               known: dict[str, list[n.Stmt]]) -> _Code | None:
+    def _parse(self, path: JsonPath, block: bool, known: dict[str, list[n.Stmt]]
+               ) -> _Code | None:
         try:
             text = snippet(self.doc, path)
             tree = (known.get(text.text) or parse_block(text)) if block else parse_expression(text)
         except (PackError, KeyError, IndexError, TypeError):
             return None
-        return _Code(owner, list(every_node(tree)), text)
-
-    def used(self, kind: str) -> set[str]:
-        """The names code uses, outside the definition of each."""
-        return {name for code in self.code for name in map(_name_used, code.below)
-                if name is not None and code.owner != f"{kind}:{name}"}
+        return _Code(list(every_node(tree)), text)
 
     def unused(self) -> None:
         """Warn about what nothing uses: code, zones, variables and cards."""
         symbols = self.symbols
-        names = self.used("procedure") | self.used("function")
+        names = {name for code in self.code for name in map(_name_used, code.below)
+                 if name is not None}
         called = names | self._triggers()
         for name in symbols.procedures:
             if name not in called and "@" not in name:  # not a version base(...) runs
@@ -202,11 +197,8 @@ class _Linter:
 
     def _triggers(self) -> set[str]:
         """The procedures called without code: anytime actions, on_change and on_enter."""
-        symbols = self.symbols
-        triggers = {a.procedure for a in symbols.anytime}
-        triggers |= {v.on_change for v in symbols.variables.values() if v.on_change}
-        triggers |= {z.on_enter for z in symbols.zones.values() if z.on_enter}
-        return triggers
+        actions = {a.procedure for a in self.symbols.anytime}
+        return actions | set(triggers_of(self.symbols).values())
 
     def _unplayed_cards(self, names: set[str]) -> None:
         """Warn about cards no zone starts with, and no code names."""

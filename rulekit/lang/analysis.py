@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TypeGuard
 
 from rulekit.lang import nodes as n
-from rulekit.lang.walk import Triggers, calls_in, every_node, statements, zone_name
+from rulekit.lang.walk import Triggers, every_node, reached, statements, zone_name
+from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
 SMALL = 1 << 20
 """A bound on the items of a list whose sum surely fits the size limits."""
@@ -44,17 +45,11 @@ def _function_reads(name: str, functions: dict[str, n.Expr], found: set[str], se
 def writes_of(procedures: dict[str, list[n.Stmt]], roots: list[str],
               triggers: Triggers) -> set[str] | None:
     """What the procedures ``roots``, and those they call or trigger, write; None if unknown."""
-    found: set[str] = set()
-    todo, seen = list(roots), set(roots)
-    while todo:
-        name = todo.pop()
-        if name not in procedures:
-            return None
-        found |= {written for s in statements(procedures[name]) for written in _writes(s)}
-        calls = calls_in(procedures[name], triggers)
-        todo += [c for c in calls if c not in seen]
-        seen |= calls
-    return found
+    names = reached(procedures, roots, triggers)
+    if not names <= procedures.keys():
+        return None
+    return {written for name in names for s in statements(procedures[name])
+            for written in _writes(s)}
 
 
 def _writes(s: n.Stmt) -> list[str]:
@@ -137,6 +132,13 @@ def is_zone(e: n.Expr) -> bool:
     """Whether an expression names a zone: ``deck`` or ``hand[p]``."""
     target = e.obj if isinstance(e, n.Index) else e
     return isinstance(target, n.Name) and bool(target.ref) and target.ref[0] == "zone"
+
+
+def pile_decl(ref: tuple[object, ...] | None, symbols: Symbols) -> ZoneDecl | VarDecl | None:
+    """The zone or variable a ``ref`` (``("zone", name, ...)``) refers to, if it refers to one."""
+    if not ref or ref[0] not in ("zone", "var"):
+        return None
+    return (symbols.zones if ref[0] == "zone" else symbols.variables).get(str(ref[1]))
 
 
 def is_pile(e: n.Expr) -> TypeGuard[n.Name]:

@@ -16,8 +16,8 @@ from rulekit.lang.analysis import reads, writes_of
 from rulekit.lang.builtins import BUILTINS
 from rulekit.lang.emitter import Emitter
 from rulekit.lang.pyexpr import ExprWriter
-from rulekit.lang.secrecy import SecretBody, mark_secret_choices
-from rulekit.lang.walk import Triggers, calls_in, choices_in
+from rulekit.lang.secrecy import mark_secret_choices
+from rulekit.lang.walk import Triggers, calls_in, choices_in, triggers_of
 from rulekit.model.program import ExprFn, Proc, Program
 from rulekit.model.symbols import Symbols
 from rulekit.source.snippet import Snippet
@@ -69,7 +69,7 @@ class Compiler(ExprWriter):
         self.anytime_writes: set[str] | None = None
         # Procedures a playout runs through their blocks (see Emitter.calls).
         self.through_blocks: set[str] = set()
-        self.triggers: Triggers = {}  # the procedure each change of a variable or zone runs
+        self.triggers = triggers_of(symbols)  # the procedure each change of a pile runs
 
     # ------------------------------------------------------------ expressions
 
@@ -146,10 +146,6 @@ class Compiler(ExprWriter):
     def compile_bodies(self, bodies: list[Body]) -> None:
         """Compile procedures, setup and phases together."""
         triggers = self.triggers
-        triggers.update({("var", v.name): v.on_change
-                         for v in self.symbols.variables.values() if v.on_change})
-        triggers.update({("zone", z.name): z.on_enter
-                         for z in self.symbols.zones.values() if z.on_enter})
         suspending = self._suspending(bodies, triggers)
         self._analyse(bodies, triggers)
         program = self.program
@@ -174,12 +170,11 @@ class Compiler(ExprWriter):
         program = self.program
         whens = [(decl.role, self.trees[when]) for decl, when in program.anytime
                  if when is not None]
-        program.secret_anytime = mark_secret_choices(
-            self.symbols, [SecretBody(b.name, b.stmts) for b in bodies], self.function_trees,
-            whens)
-        self.anytime_writes = writes_of(
-            {b.name: b.stmts for b in bodies},
-            [decl.procedure for decl, _ in program.anytime], triggers)
+        procedures = {b.name: b.stmts for b in bodies}
+        program.secret_anytime = mark_secret_choices(self.symbols, procedures,
+                                                     self.function_trees, whens)
+        self.anytime_writes = writes_of(procedures,
+                                        [decl.procedure for decl, _ in program.anytime], triggers)
         self.end_watch, program.end_on_turns = self.end_reads()
         self.when_watch = self.when_reads()
         program.cached_anytime = self.when_watch is not None

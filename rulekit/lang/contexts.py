@@ -4,30 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.analysis import is_pile
+from rulekit.lang.compiler import Body
 from rulekit.lang.reasons import seen_whole
-from rulekit.lang.walk import Guards, assigned_slot, children, guarded, zone_name
+from rulekit.lang.walk import (
+    Guards,
+    Triggers,
+    assigned_slot,
+    children,
+    guarded,
+    triggered,
+    triggers_of,
+)
 from rulekit.model.symbols import Symbols
-from rulekit.source.snippet import Snippet
 
 Decider = tuple[str, str | int | None]
 """Who decides: ``("role", id)``, ``("param", slot)`` or ``("any", None)``."""
 ANY: Decider = ("any", None)
 _Key = tuple[str, int, Decider]  # a local variable of a body, and who must see it
 _Culprit = tuple[str, str, n.Pos]  # what may not be seen, in words; the body and place it is in
-
-
-class CodeBody(Protocol):
-    """A checked statement list of the pack: a procedure, the setup, a phase."""
-
-    name: str
-    stmts: list[n.Stmt]
-    snippet: Snippet
-    params: list[tuple[str, str]]
 
 
 @dataclass
@@ -56,7 +54,7 @@ class _Source:
 class _Code:
     """What one body holds: its parameters, calls, choosers and what each local receives."""
 
-    body: CodeBody
+    body: Body
     params: list[str]
     sources: dict[int, list[_Source]] = field(default_factory=dict)
     choosers: list[n.Expr] = field(default_factory=list)
@@ -67,8 +65,6 @@ class _Code:
 class Leak:
     """A field of a context that may show its decider a secret."""
 
-    proc: str
-    param: str
     decider: str  # who decides, in words
     site: Location  # the call whose argument it is
     what: str  # what is secret, in words
@@ -78,15 +74,16 @@ class Leak:
 class _Reader:
     """Collects, for one body, its calls, choices and what each local receives."""
 
-    def __init__(self, code: _Code, symbols: Symbols) -> None:
+    def __init__(self, code: _Code, triggers: Triggers) -> None:
         self.code = code
-        self.symbols = symbols
+        self.triggers = triggers
 
     def stmts(self, stmts: list[n.Stmt]) -> None:
         for s, guards in guarded(stmts):
             read = _STATEMENTS.get(type(s))
             if read is not None:
                 read(self, s, guards)
+            self._trigger(s, guards)
 
     def _assign(self, s: n.Let | n.Assign, guards: Guards) -> None:
         if isinstance(s.value, n.Choice):
@@ -94,17 +91,16 @@ class _Reader:
         slot = assigned_slot(s)
         if slot is not None:
             self.code.sources.setdefault(slot, []).append(_Source(s.value, guards))
-        elif isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var":
-            self._changed(s, guards)
 
-    def _changed(self, s: n.Assign, guards: Guards) -> None:
-        """A variable's ``on_change`` procedure is called with what it now holds."""
-        proc = self.symbols.variables[s.ref[1]].on_change
+    def _trigger(self, s: n.Stmt, guards: Guards) -> None:
+        """What a change runs is called with the variable changed (a card moved: not worked out)."""
+        proc = triggered(s, self.triggers)
         if proc is None:
             return
-        var: n.Expr = n.Name(s.pos, s.name, s.ref)
-        if s.index is not None:
-            var = n.Index(s.pos, var, s.index)
+        var: n.Expr | None = None
+        if isinstance(s, n.Assign):
+            var = n.Name(s.pos, s.name, s.ref)
+            var = var if s.index is None else n.Index(s.pos, var, s.index)
         self.code.calls.append((proc, _Site(self.code.body.name, [var], guards, s.pos)))
 
     def _for(self, s: n.For, guards: Guards) -> None:
@@ -113,29 +109,25 @@ class _Reader:
     def _call(self, s: n.CallStmt, guards: Guards) -> None:
         self.code.calls.append((s.proc, _Site(self.code.body.name, list(s.args), guards, s.pos)))
 
-    def _move(self, s: n.Move | n.Draw, guards: Guards) -> None:
-        """A card entering a zone is passed to its ``on_enter``: not worked out."""
-        proc = self.symbols.zones[zone_name(s.dest)].on_enter
-        if proc is not None:
-            self.code.calls.append((proc, _Site(self.code.body.name, [None], guards, s.pos)))
 
 
 # How each kind of statement is read (the others hold nothing a context needs).
 _STATEMENTS: dict[type, Callable[..., None]] = {
     n.Let: _Reader._assign, n.Assign: _Reader._assign, n.For: _Reader._for,
-    n.CallStmt: _Reader._call, n.Move: _Reader._move, n.Draw: _Reader._move,
+    n.CallStmt: _Reader._call,
 }
 
 
 class ContextCheck:
     """What the players deciding inside each procedure may see, for the pack's contexts."""
 
-    def __init__(self, symbols: Symbols, code: Iterable[CodeBody]) -> None:
+    def __init__(self, symbols: Symbols, code: Iterable[Body]) -> None:
         self.symbols = symbols
         self.code: dict[str, _Code] = {}
+        triggers = triggers_of(symbols)
         for body in code:
             found = _Code(body, [name for name, _ in body.params])
-            _Reader(found, symbols).stmts(body.stmts)
+            _Reader(found, triggers).stmts(body.stmts)
             self.code[body.name] = found
         self.sites: dict[str, list[_Site]] = {}
         for found in self.code.values():
@@ -263,12 +255,11 @@ class ContextCheck:
             unseen = next(self._unseen(proc, slot, d), None)
             if unseen is not None:
                 site = unseen if isinstance(unseen, _Site) else None
-                return self._told(proc, param, d, site,
-                                  self._why(proc, slot, d, unseen, set()))
+                return self._told(proc, d, site, self._why(proc, slot, d, unseen, set()))
         return None
 
-    def _told(self, proc: str, param: str, d: Decider, site: _Site | None,
-              culprit: _Culprit | None) -> Leak:
+    def _told(self, proc: str, d: Decider, site: _Site | None, culprit: _Culprit | None
+              ) -> Leak:
         """The leak through a field of ``proc``'s context, in words."""
         what, body, pos = culprit or ("a value not worked out", site.body if site else proc,
                                       site.pos if site else n.Pos(1, 1))
@@ -277,7 +268,7 @@ class ContextCheck:
         who = self.who(proc, d)
         if d[0] == "param" and site is not None:  # the role the call names
             who = f"{self.who(site.body, self.at_call(d, site))} ({who})"
-        return Leak(proc, param, who, at, what, where.location(pos))
+        return Leak(who, at, what, where.location(pos))
 
     def who(self, body: str, d: Decider) -> str:
         """A decider of ``body``, in words."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulekit.lang import nodes as n
-from rulekit.lang.analysis import pile_counted
+from rulekit.lang.analysis import pile_counted, pile_decl
 from rulekit.lang.walk import children
 from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
@@ -37,7 +37,7 @@ class _Sight:
         return e is None or self._own_pile(e) or all(self.seen(part) for part in children(e))
 
     def _name(self, e: n.Name) -> bool:
-        decl = _decl(e, self.symbols)
+        decl = pile_decl(e.ref, self.symbols)
         if decl is not None and (decl.visibility == "public" or self._owner_of(decl)):
             return True
         if e.ref is None:
@@ -69,14 +69,7 @@ class _Sight:
         return all(self.seen(a) for a in e.args)
 
 
-def _decl(name: n.Name, symbols: Symbols) -> ZoneDecl | VarDecl | None:
-    """The zone or variable a name refers to, if it refers to one."""
-    if name.ref is None or name.ref[0] not in ("zone", "var"):
-        return None
-    return (symbols.zones if name.ref[0] == "zone" else symbols.variables).get(name.ident)
-
-
 def _per_role_seen(name: n.Name, symbols: Symbols) -> bool:
     """A zone or variable per role, each seen by its role at least."""
-    decl = _decl(name, symbols)
+    decl = pile_decl(name.ref, symbols)
     return decl is not None and decl.per == "role" and decl.visibility in ("owner", "public")

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rulekit.lang import nodes as n
-from rulekit.lang.analysis import is_pile, pile_counted
-from rulekit.lang.walk import assigned_slot, children, every_node, guarded, zone_name
+from rulekit.lang.analysis import is_pile, pile_counted, pile_decl
+from rulekit.lang.walk import (
+    assigned_slot,
+    changed,
+    children,
+    every_node,
+    guarded,
+    triggered,
+    triggers_of,
+)
 from rulekit.model.symbols import Symbols
-
-
-@dataclass
-class SecretBody:
-    """A statement list to analyse: a procedure, the setup or a phase."""
-
-    name: str
-    stmts: list[n.Stmt]
-    tainted_params: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -32,10 +31,12 @@ class LogLeak:
 class _Analysis:
     """Follows non-public data through the bodies of one pack."""
 
-    def __init__(self, symbols: Symbols, bodies: list[SecretBody],
-                 function_trees: dict[str, n.Expr], answers_secret: bool = True) -> None:
+    def __init__(self, symbols: Symbols, bodies: dict[str, list[n.Stmt]],
+                 function_trees: dict[str, n.Expr], answers_secret: bool) -> None:
         self.symbols = symbols
-        self.bodies = {b.name: b for b in bodies}
+        self.bodies = bodies  # procedures, setup and phases, by name
+        self.tainted_params: dict[str, set[int]] = {name: set() for name in bodies}
+        self.triggers = triggers_of(symbols)
         self.function_trees = function_trees  # the checked body of each function
         self.functions: dict[tuple[str, frozenset[int]], bool] = {}
         self.changed = False
@@ -51,9 +52,9 @@ class _Analysis:
 
     def _taint_param(self, proc: str, index: int) -> None:
         """Mark a parameter of a procedure as receiving non-public data."""
-        body = self.bodies.get(proc)
-        if body is not None and index not in body.tainted_params:
-            body.tainted_params.add(index)
+        tainted = self.tainted_params.get(proc)
+        if tainted is not None and index not in tainted:
+            tainted.add(index)
             self.changed = True
 
     # ------------------------------------------------------------ expressions
@@ -84,9 +85,7 @@ class _Analysis:
             return True
         if ref[0] == "local":
             return ref[1] in tainted
-        if ref[0] not in ("zone", "var"):
-            return False  # constants, round, phase
-        decl = (self.symbols.zones if ref[0] == "zone" else self.symbols.variables).get(str(ref[1]))
+        decl = pile_decl(ref, self.symbols)  # (constants, round and phase are public)
         return decl is not None and decl.visibility != "public"
 
     def _comprehension(self, e: n.Comprehension, tainted: set[int]) -> bool:
@@ -126,66 +125,65 @@ class _Analysis:
 
     # ------------------------------------------------------------ statements
 
-    def body(self, body: SecretBody) -> None:
+    def body(self, name: str) -> None:
         """Taint the locals of one body until nothing changes (then mark its choices)."""
-        tainted = set(body.tainted_params)
+        tainted = set(self.tainted_params[name])
         while True:
             before = len(tainted)
-            self.stmts(body.stmts, tainted)
+            self.stmts(self.bodies[name], tainted)
             if len(tainted) == before:
                 break
         if self.marking or self.leaks is not None:
-            self.current = body.name  # log lines are looked at in this last pass only
-            self.stmts(body.stmts, tainted, mark=self.marking)
+            self.current = name  # log lines are looked at in this last pass only
+            self.stmts(self.bodies[name], tainted)
             self.current = ""
 
-    def stmts(self, stmts: list[n.Stmt], tainted: set[int], mark: bool = False) -> None:
-        """Follow non-public data through statements; with ``mark``, set ``always_ask``."""
+    def stmts(self, stmts: list[n.Stmt], tainted: set[int]) -> None:
+        """Follow non-public data through statements."""
         secret: dict[int, bool] = {}  # each condition's, worked out once
         for s, guards in guarded(stmts):
+            self._trigger(s)
             follow = _STATEMENTS.get(type(s))
             if follow is not None:
                 for guard in guards:
                     if id(guard) not in secret:
                         secret[id(guard)] = self.expr(guard, tainted)
-                follow(self, s, tainted, any(secret[id(guard)] for guard in guards), mark)
+                follow(self, s, tainted, any(secret[id(guard)] for guard in guards))
 
-    def _assignment(self, s: n.Let | n.Assign, tainted: set[int], context: bool,
-                    mark: bool) -> None:
+    def _assignment(self, s: n.Let | n.Assign, tainted: set[int], context: bool) -> None:
         value = s.value
         if isinstance(value, n.Choice):
             secret = self.choice(value, tainted)  # its options may be secret
-            if mark:
+            if self.marking:
                 value.always_ask = secret
         slot = assigned_slot(s)
         if (self.expr(value, tainted) or context) and slot is not None:
             tainted.add(slot)
-        if isinstance(s, n.Assign) and s.ref and s.ref[0] == "var":
-            self._changed(s.name)
 
-    def _changed(self, variable: str) -> None:
-        """A variable was assigned: its ``on_change`` procedure gets its value."""
-        proc = self.symbols.variables[variable].on_change
-        if proc is not None and self.symbols.variables[variable].visibility != "public":
+    def _trigger(self, s: n.Stmt) -> None:
+        """A change of a secret zone or variable passes what changed to the procedure it runs."""
+        proc = triggered(s, self.triggers)
+        decl = pile_decl(changed(s), self.symbols)
+        if proc is not None and decl is not None and decl.visibility != "public":
             self._taint_param(proc, 0)
 
-    def _if(self, s: n.If, tainted: set[int], context: bool, mark: bool) -> None:
+    def _if(self, s: n.If, tainted: set[int], context: bool) -> None:
         """Note the public log lines of an ``if`` whose every way writes one."""
         ways = [branch for _, branch in s.branches] + [s.otherwise or []]
         logs = [[x for x in way if isinstance(x, n.Log) and x.to is None] for way in ways]
         if all(logs):
             self.every_way.update(id(log) for found in logs for log in found)
 
-    def _for(self, s: n.For, tainted: set[int], context: bool, mark: bool) -> None:
+    def _for(self, s: n.For, tainted: set[int], context: bool) -> None:
         if self.expr(s.iterable, tainted) or context:
             tainted.add(s.slot)
 
-    def _call_stmt(self, s: n.CallStmt, tainted: set[int], context: bool, mark: bool) -> None:
+    def _call_stmt(self, s: n.CallStmt, tainted: set[int], context: bool) -> None:
         for i, arg in enumerate(s.args):
             if self.expr(arg, tainted) or context:
                 self._taint_param(s.proc, i)
 
-    def _log(self, s: n.Log, tainted: set[int], context: bool, mark: bool) -> None:
+    def _log(self, s: n.Log, tainted: set[int], context: bool) -> None:
         """Collect the fields of a public log line that print non-public data."""
         if self.leaks is None or not self.current or s.to is not None:
             return
@@ -194,16 +192,10 @@ class _Analysis:
         written = context and id(s) not in self.every_way
         self.leaks += found or ([LogLeak(self.current, s, [])] if written else [])
 
-    def _win(self, s: n.Win, tainted: set[int], context: bool, mark: bool) -> None:
+    def _win(self, s: n.Win, tainted: set[int], context: bool) -> None:
         """A win's text is public, as the result of a game."""
         if s.reason is not None:
-            self._log(s.reason, tainted, context, mark)
-
-    def _move(self, s: n.Move | n.Draw, tainted: set[int], context: bool, mark: bool) -> None:
-        """A card entering a secret zone is passed to its ``on_enter``."""
-        zone = self.symbols.zones[zone_name(s.dest)]
-        if zone.on_enter and zone.visibility != "public":
-            self._taint_param(zone.on_enter, 0)
+            self._log(s.reason, tainted, context)
 
     def choice(self, c: n.Choice, tainted: set[int]) -> bool:
         """True if the options of a choice may depend on non-public data."""
@@ -235,32 +227,32 @@ class _Analysis:
 _STATEMENTS: dict[type, Callable[..., None]] = {
     n.Let: _Analysis._assignment, n.Assign: _Analysis._assignment, n.If: _Analysis._if,
     n.For: _Analysis._for, n.CallStmt: _Analysis._call_stmt, n.Log: _Analysis._log,
-    n.Move: _Analysis._move, n.Draw: _Analysis._move, n.Win: _Analysis._win,
+    n.Win: _Analysis._win,
 }
 
 
-def _analysed(symbols: Symbols, bodies: list[SecretBody], function_trees: dict[str, n.Expr],
-              leaks: bool) -> _Analysis:
+def _analysed(symbols: Symbols, bodies: dict[str, list[n.Stmt]],
+              function_trees: dict[str, n.Expr], leaks: bool) -> _Analysis:
     """Taint parameters until nothing changes; then mark choices, or collect ``leaks``."""
     analysis = _Analysis(symbols, bodies, function_trees, answers_secret=not leaks)
     analysis.changed = True
     while analysis.changed:
         analysis.changed = False
-        for body in bodies:
-            analysis.body(body)
+        for name in bodies:
+            analysis.body(name)
     analysis.leaks, analysis.marking = ([], False) if leaks else (None, True)
-    for body in bodies:
-        analysis.body(body)
+    for name in bodies:
+        analysis.body(name)
     return analysis
 
 
-def public_log_leaks(symbols: Symbols, bodies: list[SecretBody],
+def public_log_leaks(symbols: Symbols, bodies: dict[str, list[n.Stmt]],
                      function_trees: dict[str, n.Expr]) -> list[LogLeak]:
     """The fields of public log lines (no ``to``) that may print non-public data."""
     return _analysed(symbols, bodies, function_trees, leaks=True).leaks or []
 
 
-def mark_secret_choices(symbols: Symbols, bodies: list[SecretBody],
+def mark_secret_choices(symbols: Symbols, bodies: dict[str, list[n.Stmt]],
                         function_trees: dict[str, n.Expr],
                         whens: list[tuple[str, n.Expr]]) -> frozenset[str]:
     """Set ``always_ask`` where options may be secret; return roles of secret ``when``s."""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import fields
 
 from rulekit.lang import nodes as n
+from rulekit.model.symbols import Symbols
 
 Triggers = dict[tuple[str, str], str]
 """The procedure a change runs: ``("var", name)`` or ``("zone", name)`` -> its name."""
@@ -62,13 +63,38 @@ def calls_in(body: list[n.Stmt], triggers: Triggers | None = None) -> set[str]:
     return found
 
 
+def reached(procedures: dict[str, list[n.Stmt]], roots: Iterable[str],
+            triggers: Triggers | None = None) -> set[str]:
+    """The procedures ``roots`` name, and those they call or trigger, directly or not."""
+    found: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo += calls_in(procedures.get(name, []), triggers)
+    return found
+
+
+def triggers_of(symbols: Symbols) -> Triggers:
+    """The procedure each change of a variable (``on_change``) or a zone (``on_enter``) runs."""
+    found = {("var", v.name): v.on_change for v in symbols.variables.values() if v.on_change}
+    return found | {("zone", z.name): z.on_enter for z in symbols.zones.values() if z.on_enter}
+
+
+def changed(s: n.Stmt) -> tuple[str, str] | None:
+    """What a statement changes that may run a trigger: ``("var", name)`` or ``("zone", name)``."""
+    if isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var":
+        return ("var", s.ref[1])
+    if isinstance(s, (n.Move, n.Draw)):
+        return ("zone", zone_name(s.dest))
+    return None
+
+
 def triggered(s: n.Stmt, triggers: Triggers) -> str | None:
     """The procedure a statement's change runs (an ``on_change``, an ``on_enter``), if any."""
-    if isinstance(s, n.Assign) and s.ref is not None and s.ref[0] == "var":
-        return triggers.get(("var", s.ref[1]))
-    if isinstance(s, (n.Move, n.Draw)):
-        return triggers.get(("zone", zone_name(s.dest)))
-    return None
+    key = changed(s)
+    return None if key is None else triggers.get(key)
 
 
 def assigned_slot(s: n.Let | n.Assign) -> int | None:

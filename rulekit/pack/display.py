@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Literal, NotRequired, TypedDict
 
 from rulekit.errors import EffectCheckError, PackError, did_you_mean
-from rulekit.lang.contexts import CodeBody, ContextCheck
+from rulekit.lang.compiler import Body
+from rulekit.lang.contexts import ContextCheck
 from rulekit.model.symbols import Symbols
 from rulekit.source.document import JsonPath, YamlDocument
 
@@ -186,7 +187,7 @@ class _Reader:
     """Checks the ``display`` section of one pack against its names."""
 
     def __init__(self, doc: YamlDocument, symbols: Symbols, errors: list[PackError],
-                 code: Sequence[CodeBody] = ()) -> None:
+                 code: Sequence[Body] = ()) -> None:
         self.doc = doc
         self.symbols = symbols
         self.errors = errors
@@ -393,7 +394,7 @@ class _Reader:
 
 
 def read_display(doc: YamlDocument, data: DisplaySpec | None, symbols: Symbols,
-                 errors: list[PackError], code: Sequence[CodeBody] = ()) -> Display:
+                 errors: list[PackError], code: Sequence[Body] = ()) -> Display:
     """The pack's ``display:`` section, checked; its mistakes go to ``errors``."""
     if not isinstance(data, dict):
         return Display()
