@@ -16,7 +16,6 @@ class Builtin:
     name: str
     params: tuple[str, ...]  # the type of each argument
     result: str | Callable[[list[str]], str]
-    doc: str
     impl: Callable[..., Value]
     variadic: bool = False
 
@@ -55,51 +54,38 @@ def _range(a: int, b: int) -> list[int]:
 BUILTINS: dict[str, Builtin] = {
     b.name: b
     for b in [
-        Builtin("count", ("list",), "int", "Number of items in a list or cards in a zone.", len),
-        Builtin("sum", ("list",), "int", "Sum of a list of integers (0 for an empty list).",
-                lambda numbers: checked(sum(numbers))),
-        Builtin("max", ("any",), "int",
-                "Largest of a list of integers (0 if empty), or of several integers.",
-                _extreme(max), variadic=True),
-        Builtin("min", ("any",), "int",
-                "Smallest of a list of integers (0 if empty), or of several integers.",
-                _extreme(min), variadic=True),
-        Builtin("abs", ("int",), "int", "Absolute value.", abs),
-        Builtin("any", ("list",), "bool", "True if some item of the list is true.", any),
-        Builtin("all", ("list",), "bool", "True if every item of the list is true.", all),
-        Builtin("first", ("list",), _elem, "First item of a list (the bottom card of a zone), "
-                "or none if empty.", lambda xs: xs[0] if xs else None),
-        Builtin("top", ("list",), _elem, "Top card of a zone (last item of a list), "
-                "or none if empty.", lambda xs: xs[-1] if xs else None),
+        Builtin("count", ("list",), "int", len),
+        Builtin("sum", ("list",), "int", lambda numbers: checked(sum(numbers))),
+        Builtin("max", ("any",), "int", _extreme(max), variadic=True),
+        Builtin("min", ("any",), "int", _extreme(min), variadic=True),
+        Builtin("abs", ("int",), "int", abs),
+        Builtin("any", ("list",), "bool", any),
+        Builtin("all", ("list",), "bool", all),
+        Builtin("first", ("list",), _elem, lambda xs: xs[0] if xs else None),
+        Builtin("top", ("list",), _elem, lambda xs: xs[-1] if xs else None),
         Builtin("reverse", ("list",), lambda t: t[0] if t else "list",
-                "The list in reverse order.", lambda xs: list(reversed(xs))),
-        Builtin("sorted", ("list",), lambda t: t[0] if t else "list",
-                "The list sorted in increasing order.", sorted),
-        Builtin("range", ("int", "int"), "list:int",
-                "The integers from the first up to the second, both included.", _range),
-        Builtin("text", ("any",), "text", "The value written as text.",
-                lambda value: checked(as_text(value))),
-        Builtin("reveal", ("any",), lambda t: t[0] if t else "any",
-                "The value itself, made public on purpose: the rules tell it to every player "
-                "here (the lint then does not warn of a public log line that prints it).",
-                lambda value: value),
+                lambda xs: list(reversed(xs))),
+        Builtin("sorted", ("list",), lambda t: t[0] if t else "list", sorted),
+        Builtin("range", ("int", "int"), "list:int", _range),
+        Builtin("text", ("any",), "text", lambda value: checked(as_text(value))),
+        # The value itself, made public on purpose: a public log line may print it.
+        Builtin("reveal", ("any",), lambda t: t[0] if t else "any", lambda value: value),
     ]
 }
 
-# Built-ins that need the pack (roles, cards) are implemented by the compiler.
-PACK_BUILTINS: dict[str, tuple[tuple[str, ...], str, str]] = {
-    "other": (("role",), "role", "The next role in seating order (the opponent in a "
-              "two-player game)."),
-    "roles": ((), "list:role", "Every role, in seating order."),
-    "cards": ((), "list:card", "Every card of the pack."),
-    "nodes": ((), "list:node", "Every node of the map, in declaration order."),
-    "edges": ((), "list:edge", "Every edge of the map, in declaration order."),
-    "regions": ((), "list:region", "Every region of the map, in declaration order."),
-    "neighbors": (("node",), "list:node", "The nodes joined to a node by an edge."),
-    "edge": (("node", "node"), "edge", "The edge between two nodes, or none."),
-    "edges_of": (("node",), "list:edge", "The edges that touch a node."),
-    "ends": (("edge",), "list:node", "The two nodes an edge joins."),
-    "nodes_in": (("region",), "list:node", "The nodes of a region."),
-    "distance": (("node", "node"), "int", "The fewest edges between two nodes "
-                 "(-1 if there is no path)."),
+# Built-ins that need the pack (roles, cards, the map), written by the compiler: the types of
+# their parameters and of their result (docs/effect-language.md says what each does).
+PACK_BUILTINS: dict[str, tuple[tuple[str, ...], str]] = {
+    "other": (("role",), "role"),
+    "roles": ((), "list:role"),
+    "cards": ((), "list:card"),
+    "nodes": ((), "list:node"),
+    "edges": ((), "list:edge"),
+    "regions": ((), "list:region"),
+    "neighbors": (("node",), "list:node"),
+    "edge": (("node", "node"), "edge"),
+    "edges_of": (("node",), "list:edge"),
+    "ends": (("edge",), "list:node"),
+    "nodes_in": (("region",), "list:node"),
+    "distance": (("node", "node"), "int"),
 }

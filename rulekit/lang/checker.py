@@ -560,7 +560,7 @@ class Checker:
             expr.ref = ("func", expr.func)
             return func.result
         if expr.func in PACK_BUILTINS:
-            params, result, _ = PACK_BUILTINS[expr.func]
+            params, result = PACK_BUILTINS[expr.func]
             self._args(expr.pos, expr.func, [(t, t) for t in params], expr.args)
             expr.ref = ("pack_builtin", expr.func)
             return result

@@ -17,7 +17,7 @@ from rulekit.lang.builtins import BUILTINS
 from rulekit.lang.emitter import Emitter
 from rulekit.lang.pyexpr import ExprWriter
 from rulekit.lang.secrecy import mark_secret_choices
-from rulekit.lang.walk import Triggers, calls_in, choices_in, triggers_of
+from rulekit.lang.walk import calls_in, choices_in, triggers_of
 from rulekit.model.program import ExprFn, Proc, Program
 from rulekit.model.symbols import Symbols
 from rulekit.source.snippet import Snippet
@@ -145,9 +145,8 @@ class Compiler(ExprWriter):
 
     def compile_bodies(self, bodies: list[Body]) -> None:
         """Compile procedures, setup and phases together."""
-        triggers = self.triggers
-        suspending = self._suspending(bodies, triggers)
-        self._analyse(bodies, triggers)
+        suspending = self._suspending(bodies)
+        self._analyse(bodies)
         program = self.program
         for body in bodies:
             proc = program.procs[body.name] = Proc(body.name, nslots=body.nslots,
@@ -165,7 +164,7 @@ class Compiler(ExprWriter):
                 if body.name not in self.through_blocks:
                     program.runs[body.name] = self._whole(body, suspending)
 
-    def _analyse(self, bodies: list[Body], triggers: Triggers) -> None:
+    def _analyse(self, bodies: list[Body]) -> None:
         """What the bodies' code tells the compiler before it writes any."""
         program = self.program
         whens = [(decl.role, self.trees[when]) for decl, when in program.anytime
@@ -173,8 +172,8 @@ class Compiler(ExprWriter):
         procedures = {b.name: b.stmts for b in bodies}
         program.secret_anytime = mark_secret_choices(self.symbols, procedures,
                                                      self.function_trees, whens)
-        self.anytime_writes = writes_of(procedures,
-                                        [decl.procedure for decl, _ in program.anytime], triggers)
+        actions = [decl.procedure for decl, _ in program.anytime]
+        self.anytime_writes = writes_of(procedures, actions, self.triggers)
         self.end_watch, program.end_on_turns = self.end_reads()
         self.when_watch = self.when_reads()
         program.cached_anytime = self.when_watch is not None
@@ -191,11 +190,10 @@ class Compiler(ExprWriter):
         kind = "fast" if self.fast else "whole"
         return self.block_function(f"{body.name} {kind}", "L", lines or [("pass", None)], head)
 
-    @staticmethod
-    def _suspending(bodies: list[Body], triggers: Triggers) -> set[str]:
+    def _suspending(self, bodies: list[Body]) -> set[str]:
         """The bodies that may stop for a decision, directly or through calls."""
         stopping = {b.name for b in bodies if choices_in(b.stmts)}
-        calls = {b.name: calls_in(b.stmts, triggers) for b in bodies}
+        calls = {b.name: calls_in(b.stmts, self.triggers) for b in bodies}
         while True:
             more = {name for name, called in calls.items() if called & stopping} - stopping
             if not more:

@@ -60,6 +60,41 @@ class _Code:
     choosers: list[n.Expr] = field(default_factory=list)
     calls: list[tuple[str, _Site]] = field(default_factory=list)
 
+    def read(self, triggers: Triggers) -> None:
+        """Collect the body's calls, choices and what each local receives."""
+        for s, guards in guarded(self.body.stmts):
+            read = _STATEMENTS.get(type(s))
+            if read is not None:
+                read(self, s, guards)
+            self.trigger(s, guards, triggers)
+
+    def assign(self, s: n.Let | n.Assign, guards: Guards) -> None:
+        """A ``let`` or an assignment: a choice's chooser, and what a local receives."""
+        if isinstance(s.value, n.Choice):
+            self.choosers.append(s.value.player)
+        slot = assigned_slot(s)
+        if slot is not None:
+            self.sources.setdefault(slot, []).append(_Source(s.value, guards))
+
+    def trigger(self, s: n.Stmt, guards: Guards, triggers: Triggers) -> None:
+        """What a change runs is called with the variable changed (a card moved: not worked out)."""
+        proc = triggered(s, triggers)
+        if proc is None:
+            return
+        var: n.Expr | None = None
+        if isinstance(s, n.Assign):
+            var = n.Name(s.pos, s.name, s.ref)
+            var = var if s.index is None else n.Index(s.pos, var, s.index)
+        self.calls.append((proc, _Site(self.body.name, [var], guards, s.pos)))
+
+    def walks(self, s: n.For, guards: Guards) -> None:
+        """A ``for``: its variable receives the items of its list."""
+        self.sources.setdefault(s.slot, []).append(_Source(s.iterable, guards))
+
+    def call(self, s: n.CallStmt, guards: Guards) -> None:
+        """A call of a procedure, with its arguments."""
+        self.calls.append((s.proc, _Site(self.body.name, list(s.args), guards, s.pos)))
+
 
 @dataclass
 class Leak:
@@ -71,50 +106,9 @@ class Leak:
     read: Location  # where it is read
 
 
-class _Reader:
-    """Collects, for one body, its calls, choices and what each local receives."""
-
-    def __init__(self, code: _Code, triggers: Triggers) -> None:
-        self.code = code
-        self.triggers = triggers
-
-    def stmts(self, stmts: list[n.Stmt]) -> None:
-        for s, guards in guarded(stmts):
-            read = _STATEMENTS.get(type(s))
-            if read is not None:
-                read(self, s, guards)
-            self._trigger(s, guards)
-
-    def _assign(self, s: n.Let | n.Assign, guards: Guards) -> None:
-        if isinstance(s.value, n.Choice):
-            self.code.choosers.append(s.value.player)
-        slot = assigned_slot(s)
-        if slot is not None:
-            self.code.sources.setdefault(slot, []).append(_Source(s.value, guards))
-
-    def _trigger(self, s: n.Stmt, guards: Guards) -> None:
-        """What a change runs is called with the variable changed (a card moved: not worked out)."""
-        proc = triggered(s, self.triggers)
-        if proc is None:
-            return
-        var: n.Expr | None = None
-        if isinstance(s, n.Assign):
-            var = n.Name(s.pos, s.name, s.ref)
-            var = var if s.index is None else n.Index(s.pos, var, s.index)
-        self.code.calls.append((proc, _Site(self.code.body.name, [var], guards, s.pos)))
-
-    def _for(self, s: n.For, guards: Guards) -> None:
-        self.code.sources.setdefault(s.slot, []).append(_Source(s.iterable, guards))
-
-    def _call(self, s: n.CallStmt, guards: Guards) -> None:
-        self.code.calls.append((s.proc, _Site(self.code.body.name, list(s.args), guards, s.pos)))
-
-
-
 # How each kind of statement is read (the others hold nothing a context needs).
 _STATEMENTS: dict[type, Callable[..., None]] = {
-    n.Let: _Reader._assign, n.Assign: _Reader._assign, n.For: _Reader._for,
-    n.CallStmt: _Reader._call,
+    n.Let: _Code.assign, n.Assign: _Code.assign, n.For: _Code.walks, n.CallStmt: _Code.call,
 }
 
 
@@ -126,9 +120,8 @@ class ContextCheck:
         self.code: dict[str, _Code] = {}
         triggers = triggers_of(symbols)
         for body in code:
-            found = _Code(body, [name for name, _ in body.params])
-            _Reader(found, triggers).stmts(body.stmts)
-            self.code[body.name] = found
+            found = self.code[body.name] = _Code(body, [name for name, _ in body.params])
+            found.read(triggers)
         self.sites: dict[str, list[_Site]] = {}
         for found in self.code.values():
             for proc, site in found.calls:

@@ -193,7 +193,7 @@ class Emitter:
 
     def _s_log(self, s: n.Log) -> list[str]:
         """A log line's event, read-only from the start (``engine/frozen``)."""
-        log_id, args = self._log_text(s, self.c.program.logs, id(s))
+        log_id, args = self._log_text(s, self.c.program.logs)
         to = self.c.py(s.to) if s.to is not None else "None"
         return [f"if rt.logging: rt.log.append(_FD({{'e': 'log', 'to': {to}, 'at': {log_id}, "
                 f"'args': _FL([{args}]), 'round': S['round']}}))"]
@@ -450,8 +450,7 @@ class Emitter:
 
     # ------------------------------------------------------------ choice specs and log texts
 
-    def _log_text(self, s: n.Log, table: dict[int, list[str | LogField]], key: int
-                  ) -> tuple[int, str]:
+    def _log_text(self, s: n.Log, table: dict[int, list[str | LogField]]) -> tuple[int, str]:
         """A log text's id in ``table``, and the code of its field values."""
         c = self.c
         kinds = iter(s.kinds)
@@ -459,9 +458,9 @@ class Emitter:
             p if isinstance(p, str) else LogField(next(kinds, "any") not in RAW_KINDS)
             for p in s.parts]
         ids = c.text_ids.setdefault(id(table), {})
-        log_id = ids.get(key)
+        log_id = ids.get(id(s))
         if log_id is None:
-            log_id = ids[key] = len(table)
+            log_id = ids[id(s)] = len(table)
             table[log_id] = parts
         exprs = [p for p in s.parts if not isinstance(p, str)]
         args = ", ".join(c.py(p) if kind in RAW_KINDS or kind in SCALAR_KINDS
@@ -471,7 +470,7 @@ class Emitter:
 
     def _reason(self, s: n.Log) -> str:
         """The code of a pack's reason, read-only: ``[text id, [field values]]``."""
-        log_id, args = self._log_text(s, self.c.program.reasons, id(s))
+        log_id, args = self._log_text(s, self.c.program.reasons)
         return f"_FL([{log_id}, _FL([{args}])])"
 
     def candidates(self, choice: n.Choice) -> str:

@@ -84,11 +84,9 @@ class ExprWriter:
             return repr(zone_key(name, str(index.ref[1])))
         if isinstance(index, n.Literal):
             return repr(zone_key(name, str(index.value)))
-        decl = self.symbols.zones.get(name) or self.symbols.variables.get(name)
-        code = self.py(index)
-        if decl is None or decl.per is None:
-            return f"({name + '.'!r} + {code})"
-        return f"{self._indexed_keys(name, decl.per)}[{code}]"
+        decl = self.symbols.zones.get(name) or self.symbols.variables[name]
+        assert decl.per is not None  # (the checker refuses an index of a single pile)
+        return f"{self._indexed_keys(name, decl.per)}[{self.py(index)}]"
 
     def _indexed_keys(self, name: str, per: str | int) -> str:
         """The name bound to the keys of the indexed zone or variable ``name``."""
