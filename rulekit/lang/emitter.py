@@ -581,20 +581,16 @@ def _group(ops: list[_Op], starts: set[int]
     label_block: dict[int, int] = {}
     op_group: dict[int, int] = {}
     for index, op in enumerate(ops):
-        if index in starts and current:
+        # A block ends before a start or a label, and after a jump or a return.
+        if current and (index in starts or op.kind == "label"
+                        or current[-1].kind in ("jump", "terminal")):
             groups.append(current)
             current = []
         op_group[index] = len(groups)
         if op.kind == "label":
-            if current:
-                groups.append(current)
-                current = []
             label_block[op.label] = len(groups)
-            continue
-        current.append(op)
-        if op.kind in ("jump", "terminal"):
-            groups.append(current)
-            current = []
+        else:
+            current.append(op)
     if current:
         groups.append(current)
     return groups, label_block, op_group
