@@ -200,14 +200,13 @@ class Compiler(ExprWriter):
                 return stopping
             stopping |= more
 
-    def compile_function(self, name: str, body: n.Expr, nslots: int, nparams: int,
-                         location: Location | None = None) -> None:
+    def compile_function(self, name: str, body: n.Expr, nslots: int, nparams: int) -> None:
         """Compile a pure function of the pack."""
         pad = nslots - nparams
         head = [f"L.extend([None] * {pad})"] if pad > 0 else []
         # It is called with a new list of arguments, which it extends with its own locals.
-        fn = self.block_function(f"function {name}", "L", [("return " + self.py(body),
-                                                             location)], head)
+        fn = self.block_function(f"function {name}", "L", [("return " + self.py(body), None)],
+                                 head)
         self.trees[fn] = body
         self.function_trees[name] = body
         self.function_params[name] = nparams
