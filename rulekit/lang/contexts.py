@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
-from rulekit.lang.analysis import is_pile
+from rulekit.lang.analysis import is_pile, pile_decl
 from rulekit.lang.compiler import Body
 from rulekit.lang.reasons import seen_whole
 from rulekit.lang.walk import (
@@ -338,8 +338,7 @@ class ContextCheck:
     def _pile_secret(self, e: n.Expr, base: n.Name) -> str:
         """A zone or variable (``e``, named ``base``), and who may not see it."""
         kind = "zone" if base.ref[0] == "zone" else "variable"
-        decls = self.symbols.zones if kind == "zone" else self.symbols.variables
-        decl = decls.get(base.ident)
+        decl = pile_decl(base.ref, self.symbols)
         if decl is None or decl.visibility == "hidden":
             return f"the {kind} '{base.ident}', which no player sees"
         if isinstance(e, n.Index) and decl.per == "role":

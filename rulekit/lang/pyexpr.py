@@ -138,9 +138,7 @@ class ExprWriter:
         fixed = self._written_range(e) or self._fixed(e)
         if fixed is not None:
             return fixed
-        if copied and is_zone(e):
-            return f"list(Z[{self.zone(e)}])"
-        return self.py(e) if copied else self.read(e)
+        return self.py(e) if copied else self.read(e)  # (a zone, copied: a list of its cards)
 
     def _written_range(self, e: n.Expr) -> str | None:
         """Python's range for a ``range`` of two written numbers; else None."""
