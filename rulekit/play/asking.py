@@ -110,8 +110,7 @@ def pass_to(session: Session, role: str) -> None:
 
 
 def show_turn(session: Session, role: str, menu: Menu, start: bool = False) -> None:
-    """The question, after what the person was not shown yet, fitted to a terminal. The
-    status block comes first at the ``start`` of a turn, round or phase."""
+    """The question, after the status (at a ``start``) and the events not shown yet."""
     screen, render = session.screen, session.render
     turn = session.last_decider != role  # (else a new round or phase of one's own turn)
     start = start or turn
@@ -128,9 +127,7 @@ def show_turn(session: Session, role: str, menu: Menu, start: bool = False) -> N
 
 def _fitted(screen: Screen, name: str, status: list[RenderableType], question: MenuBlock
             ) -> tuple[list[RenderableType], MenuBlock]:
-    """The status block and the question, cut to fit. The status gives way from its end
-    (a pack lists first what a player needs most), only as far as lets the whole menu show,
-    else at least ``MIN_ENTRIES`` lines of it."""
+    """The status and the question, the status cut from its end to let the menu show."""
     lines = screen.lines()
     if lines is None:
         return status, question
@@ -200,8 +197,7 @@ def refuse(session: Session, message: str) -> None:
 
 
 def end_of_input(session: Session) -> NoReturn:
-    """Save the game and leave: nothing more will be typed. A new game nobody answered in
-    (input from /dev/null) leaves no file."""
+    """Save the game and leave; a new game nobody answered in leaves no file."""
     answered = any(role in session.humans for role, _ in session.decisions)
     if session.keeper.automatic and session.resumed_from is None and not answered:
         session.keeper.discard()

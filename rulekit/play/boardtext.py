@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
@@ -33,7 +33,7 @@ class BoardText:
         """A place's neighbours, each marked with the piles on its route."""
         names = []
         for other, edge in self.board.adjacency.get(node, ()):
-            on = self._piles(zones, {("edge", edge)}) if zones is not None else []
+            on = self._piles_at(zones, {("edge", edge)}) if zones is not None else []
             text = self.game.label(other)
             names.append(f"{text} [{', '.join(on)}]" if on else text)
         return names
@@ -41,14 +41,21 @@ class BoardText:
     def node_marks(self, node: str, zones: Mapping[str, SeenPile]) -> list[str]:
         """What lies on a place and on its region: ``Watchtower``."""
         region = self.board.nodes.get(node, {}).get("region")
-        return self._piles(zones, {("node", node), ("region", region)})
+        return self._piles_at(zones, {("node", node), ("region", region)})
 
-    def _piles(self, zones: Mapping[str, SeenPile], where: set[tuple[str, object]]) -> list[str]:
+    def _piles_at(self, zones: Mapping[str, SeenPile], where: set[tuple[str, object]]
+                  ) -> list[str]:
         """The cards of the piles at ``where`` (kind, place), as ``Barrier x2``."""
-        render = self.render
-        return [render.pile(data, False).plain for slot in render.zone_slots
-                if (slot.per, slot.index) in where and slot.name not in render.display.hidden
-                and (data := zones.get(slot.key)) is not None and data.get("count")]
+        return [pile for slot, pile in self._piles(zones, self.render.display.hidden)
+                if (slot.per, slot.index) in where]
+
+    def _piles(self, zones: Mapping[str, SeenPile], skip: Iterable[str]
+               ) -> Iterator[tuple[Slot, str]]:
+        """The board's piles that hold cards, but ``skip``, each with its cards as text."""
+        for slot in self.render.zone_slots:
+            data = zones.get(slot.key)
+            if slot.per_board and data and data.get("count") and slot.name not in skip:
+                yield slot, self.render.pile(data, False).plain
 
     def lines(self, obs: Observation, skip: set[str]) -> list[Text]:
         """Known positions with their routes, then what lies on the board, but ``skip``."""
@@ -57,7 +64,9 @@ class BoardText:
         lines = [self._position(slot, obs) for slot in self.render.var_slots
                  if slot.on_board and slot.name not in skip]
         marks: dict[str, list[str]] = {}
-        for name, place in [*self._pile_marks(obs, skip), *self._value_marks(obs, skip)]:
+        for slot, pile in self._piles(obs["zones"], skip):
+            marks.setdefault(slot.name, []).append(f"{self.game.label(slot.index)} ({pile})")
+        for name, place in self._value_marks(obs, skip):
             marks.setdefault(name, []).append(place)
         table = self.render.table
         return lines + [Text(f"  {table.name(name)}: {'; '.join(places)}")
@@ -73,13 +82,6 @@ class BoardText:
         routes = ", ".join(self.route_names(value, obs["zones"]))
         return Text.assemble(f"  {label}: ", (self.node_text(value), STYLE_YOU),
                              f"; routes to {routes}" if routes else "")
-
-    def _pile_marks(self, obs: Observation, skip: set[str]) -> Iterator[tuple[str, str]]:
-        for slot in self.render.zone_slots:
-            data = obs["zones"].get(slot.key)
-            if slot.per_board and data and data.get("count") and slot.name not in skip:
-                pile = self.render.pile(data, False).plain
-                yield slot.name, f"{self.game.label(slot.index)} ({pile})"
 
     def _value_marks(self, obs: Observation, skip: set[str]) -> Iterator[tuple[str, str]]:
         values = obs["vars"]

@@ -100,8 +100,7 @@ class Feed:
         return self.render.events(shown, viewer, last)
 
     def log(self, role: str, argument: str, answers: list[str]) -> None:
-        """``log [N]``: the last N events ``role`` may see, with ``role``'s ``answers`` (each
-        as its menu named it) in the place of their choice events."""
+        """``log [N]``: the last N events ``role`` may see, its answers as its menus named them."""
         events = self.game.observe(self.state(), role)["log"]
         mine = [i for i, event in enumerate(events)
                 if event["e"] == "choice" and event["player"] == role]

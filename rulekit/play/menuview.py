@@ -38,10 +38,15 @@ class MenuBlock:
 
     def rows_needed(self, width: int) -> int:
         """The fewest lines that show every entry at ``width``."""
-        lines = [len(key.plain) + len(text.plain) for key, text in self.entries
-                 if not key.plain.strip().isalpha()]
-        across = max(1, (width + GAP) // (max(lines, default=0) + GAP))
-        return -(-len(lines) // across) + len(self.entries) - len(lines)
+        actions, lines, _, across = self._split(width)
+        return -(-len(lines) // across) + len(actions)
+
+    def _split(self, width: int) -> tuple[list[Text], list[Text], int, int]:
+        """The lettered actions, the other lines, a column's width and how many fit across."""
+        actions = [key + text for key, text in self.entries if key.plain.strip().isalpha()]
+        lines = [key + text for key, text in self.entries if not key.plain.strip().isalpha()]
+        column = max((len(line.plain) for line in lines), default=0) + GAP
+        return actions, lines, column, max(1, (width + GAP) // column)
 
     def bare(self) -> MenuBlock:
         """The title and hint alone, to measure what entries leave."""
@@ -60,11 +65,8 @@ class MenuBlock:
 
     def _columns(self, rows: int, width: int) -> Iterator[Text]:
         """The lines in columns; the anytime actions (lettered) after them, one a line."""
-        actions = [key + text for key, text in self.entries if key.plain.strip().isalpha()]
-        lines = [key + text for key, text in self.entries if not key.plain.strip().isalpha()]
+        actions, lines, column, across = self._split(width)
         rows = max(rows - len(actions), 1)
-        column = max((len(line.plain) for line in lines), default=0) + GAP
-        across = max(1, (width + GAP) // column)
         shown = lines if -(-len(lines) // across) <= rows else lines[:(rows - 1) * across]
         down = -(-len(shown) // across)
         for r in range(down):

@@ -115,8 +115,7 @@ def _spans(numbers: list[int]) -> list[str]:
 
 
 def _keyed(rows: list[Entry], keys: list[str] | None) -> list[Entry]:
-    """The lines keyed by their items' ``keys`` if these tell the lines apart (numbers in
-    increasing order), else 1..n; declining ``0``; anytime actions lettered ``a``, ``b``..."""
+    """The lines keyed by ``keys`` if these tell them apart, else 1..n; then 0 and a, b..."""
     items = [(row.index, row) for row in rows if row.index is not None]
     keyed = [(str(n), row) for n, (_, row) in enumerate(items, 1)]
     if keys is not None and len({keys[i] for i, _ in items}) == len(items):

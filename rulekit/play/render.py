@@ -160,10 +160,8 @@ class Renderer:
         """A value as text: names for ids, yes or no, a dash for nothing."""
         if value is None:
             return "-"
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        if isinstance(value, int):
-            return f"{value:,}" if abs(value) >= 10_000 else str(value)
+        if type(value) is int and abs(value) >= 10_000:
+            return f"{value:,}"
         if isinstance(value, list):
             return ", ".join(self.value(v) for v in value) if value else "none"
         return self.game.label(value)
@@ -218,16 +216,11 @@ class Renderer:
 
     def header(self, obs: Observation, role: str | None) -> RenderableType:
         """A screen's title: the pack, round, phase and player."""
-        parts = [self.game.pack_name]
-        when = self._round_text(obs)
-        if when:
-            parts.append(when)
         phase = obs.get("phase")
-        if phase:
-            parts.append(self.phases.get(phase, humanize(phase)))
-        if role is not None:
-            parts.append(self.name(role))
-        return Header(parts)
+        parts = [self.game.pack_name, self._round_text(obs),
+                 self.phases.get(phase, humanize(phase)) if phase else None,
+                 self.name(role) if role is not None else None]
+        return Header([part for part in parts if part])
 
     def _round_text(self, obs: Observation) -> str | None:
         """``turn 3 of 7``, ``setup`` before the first round, None once over."""
@@ -336,8 +329,7 @@ class Renderer:
 
     def event_text(self, event: Event, viewer: str | None = None,
                    said: str | None = None) -> Text:
-        """One log event; a private one is marked as such. A choice ``said`` as its menu
-        named it."""
+        """One log event, a private one marked; a choice ``said`` as its menu named it."""
         text = Text(said) if said is not None and event["e"] == "choice" else \
             self._event_words(event)
         if event["e"] == "end":
@@ -378,8 +370,7 @@ class Renderer:
     def events(self, events: Sequence[Event], viewer: str | None,
                last_round: int | None = None, said: Mapping[int, str] | None = None
                ) -> list[Text]:
-        """Event lines, with a heading wherever the round changes; a banner shows the end.
-        ``said``: answers as their menus named them, by the place of their events."""
+        """Event lines under a heading per round; ``said``: answers by their events' places."""
         lines: list[Text] = []
         current = last_round
         for at, event in enumerate(events):
@@ -399,7 +390,7 @@ class Renderer:
         menu = Menu(decision, table.labeler(decision, obs),
                     table.keys(decision, obs, decision.player))
         refused = [item for item, _ in decision.refused()]
-        keys = table.keys(decision, obs, decision.player, refused) if refused else None
+        keys = table.keys(decision, obs, decision.player, refused)
         if keys is not None:  # typed, the key of an option not open now gets the reason
             menu.refused_keys = {key.lower(): item_id for key, (_, item_id)
                                  in zip(keys, menu.refused, strict=True)}

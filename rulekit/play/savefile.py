@@ -1,13 +1,4 @@
-"""Save files: a game as plain JSON, read with bounds, written atomically.
-
-The engine is deterministic, so the decisions rebuild the game (:mod:`~rulekit.play.restore`)::
-
-    {"format": 1, "pack": "demo", "version": "1.0.0", "pack_hash": "...",
-     "params": {"turns": 7, ...}, "seed": 12, "seats": {"hunter": "human", "runner": "random"},
-     "decisions": [["hunter", "ace+king"], ["runner", "none"], ...],
-     "started": "2026-11-30T16:30:00Z", "finished": false,
-     "source": "/path/to/the/pack", "rng": {"runner": [3, "base64...", null]}}
-"""
+"""Save files: a game's pack, seed and decisions as JSON, read with bounds, written atomically."""
 
 from __future__ import annotations
 

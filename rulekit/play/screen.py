@@ -106,10 +106,7 @@ class Screen:
             time.sleep(seconds)
 
     def ask(self, prompt: str) -> str:
-        """Show ``prompt`` and read a line; EOFError at the end, KeyboardInterrupt on Ctrl-C.
-
-        At a terminal the prompt is input()'s own, so that line editing keeps it.
-        """
+        """Show ``prompt`` and read a line (at a terminal, by input(), which edits lines)."""
         stream = self.input
         if stream is sys.stdin and _isatty(stream):
             with self.console.capture() as styled:

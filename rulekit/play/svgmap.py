@@ -179,8 +179,7 @@ def _clear(points: list[Point], others: list[Point]) -> bool:
 
 def _route(a: Point, b: Point, others: list[Point], wrap: float
            ) -> tuple[list[str], Point, list[Point]]:
-    """A route's shapes, middle and points; ``wrap``: 360 degrees wide if it crosses the
-    date line (then two segments, each cut off by the picture's edge)."""
+    """A route's shapes, middle and points; ``wrap``: the world's width, across the date line."""
     if wrap:
         shift = wrap if a[0] < b[0] else -wrap
         far, near = (b[0] - shift, b[1]), (a[0] + shift, a[1])
@@ -295,8 +294,7 @@ def _places_svg(board: Board, at: dict[str, Point], drawn: list[Segment]) -> lis
 
 def _label(x: float, y: float, name: str, dots: list[Point], taken: list[Box],
            drawn: list[Segment]) -> tuple[float, float, str, Box]:
-    """Where to write ``name`` by the dot at (x, y): the spot covering the fewest dots,
-    names and routes (dots and names count most), the first of equals."""
+    """Where to write ``name`` by the dot at (x, y): the spot that covers the least."""
     width = CHAR * len(name)
     spots = []
     for dx, dy, anchor in LABEL_SPOTS:
@@ -307,8 +305,7 @@ def _label(x: float, y: float, name: str, dots: list[Point], taken: list[Box],
 
 
 def _covers(box: Box, dots: list[Point], taken: list[Box], drawn: list[Segment]) -> int:
-    """How much a name's box covers: 10 for a dot, a name or the picture's edge, 1 for a
-    route."""
+    """How much a name's box covers: 10 per dot, name or edge crossed, 1 per route."""
     out = box[0] < 0 or box[2] > WIDTH or box[1] < 0 or box[3] > HEIGHT
     on_dot = sum(box[0] - 7 <= px <= box[2] + 7 and box[1] - 7 <= py <= box[3] + 7
                  for px, py in dots)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 from collections import Counter
 from collections.abc import Iterable
@@ -95,9 +94,7 @@ class Table:
 
     def labeler(self, decision: Decision, obs: Observation) -> Label:
         """How the options of ``decision`` are named to the chooser, who sees ``obs``."""
-        asking = self.display.asking(decision.prompt)
-        row = self.display.rows.get(asking.options) if asking and asking.options else None
-
+        row = self._options_row(decision)
         board = self.render.board_text
 
         def label(item: object) -> str:
@@ -114,22 +111,21 @@ class Table:
 
         return label
 
-    def _on_row(self, row: Row, item: object, obs: Observation) -> str | None:
-        if not isinstance(item, int) or isinstance(item, bool):
-            return None
-        for column in row.columns:
-            k = column.row_of(item)
-            if k is not None:
-                return self._row_side(row, column, k, obs)
-        return None
+    def _options_row(self, decision: Decision) -> Row | None:
+        """The row table that names the options of ``decision``, if the pack gives one."""
+        asking = self.display.asking(decision.prompt)
+        return self.display.rows.get(asking.options) if asking and asking.options else None
 
-    def _row_side(self, row: Row, column: Column, k: int, obs: Observation) -> str:
-        where = f"{row.each or row.name or 'row'} {k}"
-        side = column.side or column.name
+    def _on_row(self, row: Row, item: object, obs: Observation) -> str | None:
+        place = _row_place(row, item) if type(item) is int else None
+        if place is None:
+            return None
+        column, k = place
         card = self._card_on(row, k, obs)
         texts = [self.card_fill(c.card, card) for c in row.columns
                  if c.card and c.side == column.side and card is not None]
-        return f"{where}, {side}" + (f": {', '.join(texts)}" if texts else "")
+        where = f"{row.each or row.name or 'row'} {k}, {column.side or column.name}"
+        return where + (f": {', '.join(texts)}" if texts else "")
 
     def _card_on(self, row: Row, k: int, obs: Observation) -> str | None:
         cards = obs["zones"].get(zone_key(row.zone, str(k)), {}).get("cards") or []
@@ -137,21 +133,22 @@ class Table:
 
     def keys(self, decision: Decision, obs: Observation, role: str,
              items: list[object] | None = None) -> list[str] | None:
-        """The keys of ``items`` (the decision's by default), if they are known by one:
-        amounts, rows and sides, places in the map's order, a card's ``key`` or pile place."""
+        """The keys of ``items`` (the decision's by default), if they are known by one."""
         items = decision.items if items is None else items
-        asking = self.display.asking(decision.prompt)
-        if items and all(type(item) is int for item in items):
-            row = self.display.rows.get(asking.options) if asking and asking.options else None
+        if not items:
+            return None
+        if all(type(item) is int for item in items):
+            row = self._options_row(decision)
             return self._row_keys(row, items) if row is not None else list(map(str, items))
         board = self.render.board
         regions, edges = list(board.regions), list(board.edges)
         for spots in (regions, edges, regions + edges):  # (a move's steps differ)
-            if items and all(isinstance(item, str) and item in spots for item in items):
+            if all(isinstance(item, str) and item in spots for item in items):
                 return [str(spots.index(str(item)) + 1) for item in items]  # the map's order
         cards = self.game.symbols.cards
-        if not items or not all(isinstance(item, str) and item in cards for item in items):
+        if not all(isinstance(item, str) and item in cards for item in items):
             return None
+        asking = self.display.asking(decision.prompt)
         if asking is not None and asking.key is not None:
             values = [cards[str(item)].get(asking.key) for item in items]
             return [str(v) for v in values] if all(type(v) is int for v in values) else None
@@ -162,12 +159,11 @@ class Table:
         """``2l``: the row of each pile number and its column's side, told apart by initial."""
         keys = []
         for item in items:
-            found = [(k, column.side or column.name) for column in row.columns
-                     if (k := column.row_of(int(str(item)))) is not None]
-            if not found:
+            place = _row_place(row, int(str(item)))
+            if place is None:
                 return None
-            k, side = found[0]
-            keys.append(f"{k}{side[:1].lower()}")
+            column, k = place
+            keys.append(f"{k}{(column.side or column.name)[:1].lower()}")
         return keys
 
     def _places_in_pile(self, items: list[str], obs: Observation, role: str
@@ -177,8 +173,7 @@ class Table:
             for item in panel.items:
                 if item.kind != "zone" or item.count:  # (a count lists no cards)
                     continue
-                per = self.game.symbols.zones[item.ref].per
-                for key, _ in self._keys(item, role, per):
+                for key, _ in self._keys(item, role):
                     known = [c for c in obs["zones"].get(key, {}).get("cards") or []
                              if isinstance(c, str)]
                     places = _places(items, self.shown_order(item, known))
@@ -263,7 +258,10 @@ class Table:
             return self.zone(item, obs, role, brief)
         return self.variable(item, obs, role)
 
-    def _keys(self, item: Item, role: str, per: str | int | None) -> list[tuple[str, str]]:
+    def _keys(self, item: Item, role: str) -> list[tuple[str, str]]:
+        """The key and name of each pile or value an item shows."""
+        symbols = self.game.symbols
+        per = (symbols.zones if item.kind == "zone" else symbols.variables)[item.ref].per
         name = item.name or self.name(item.ref)
         if per is None:
             return [(item.ref, name)]
@@ -273,7 +271,7 @@ class Table:
             return [(zone_key(item.ref, r), f"{self.render.name(r)}: {name}")
                     for r in self.game.roles]
         return [(zone_key(item.ref, i), f"{name} {self.game.label(i)}")
-                for i in self.game.symbols.index_domain(per)]
+                for i in symbols.index_domain(per)]
 
     def _of(self, item: Item) -> str:
         if item.of is None:
@@ -283,9 +281,8 @@ class Table:
 
     def variable(self, item: Item, obs: Observation, role: str) -> Shown:
         """A variable's values, as cells or positions."""
-        decl = self.game.symbols.variables[item.ref]
         shown = _Shown()
-        for key, name in self._keys(item, role, decl.per):
+        for key, name in self._keys(item, role):
             value = obs["vars"].get(key)
             if key not in obs["vars"] and item.belief:
                 shown.blocks.append(self.belief(key, name, obs, role))
@@ -341,11 +338,10 @@ class Table:
 
     def zone(self, item: Item, obs: Observation, role: str, brief: bool = False) -> Shown:
         """A zone's piles: counts, or their cards; with ``places``, where they lie."""
-        decl = self.game.symbols.zones[item.ref]
         if item.places:
             return self._places_held(item, obs, brief)
         shown = _Shown()
-        for key, name in self._keys(item, role, decl.per):
+        for key, name in self._keys(item, role):
             data = obs["zones"].get(key)
             if data is not None:
                 self._show_pile(shown, item, name, data, brief)
@@ -449,6 +445,12 @@ class Table:
         return Text(EMPTY, style=STYLE_HIDDEN)
 
 
+def _row_place(row: Row, number: int) -> tuple[Column, int] | None:
+    """The column and row of a row table that show pile ``number``, if any."""
+    return next(((column, k) for column in row.columns
+                 if (k := column.row_of(number)) is not None), None)
+
+
 def _in_groups(groups: list[tuple[str, list[Text]]]) -> tuple[list[Text], list[str]]:
     """Named groups in one flow (``Europe: London, Paris; Asia: ...``), and the separators."""
     cells: list[Text] = []
@@ -538,15 +540,15 @@ class Context:
         self.game = game
         self.table = table
         self.templates = table.display.context
-        self.call: str | None = None  # the call asking the last question (its name, args, pc)
-        self.steps: list[str] = []  # the locals it had at each of its questions in a row
+        self.call: list[object] = []  # the call asking the last question (its name, args, pc)
+        self.steps: list[object] = []  # the locals it had at each of its questions in a row
 
     def text(self, state: State, decider: str) -> str | None:
         """The context of the question ``state`` waits on, if any, as ``decider`` reads it."""
         if not self.templates:
             return None
         stack = state["stack"]
-        step = self._step(stack) if stack else 1
+        step = self._step(stack)
         seen = self.game.observe(state, decider)["vars"]
         parts = [self._part(frame, step, depth == len(stack) - 1, decider, seen)
                  for depth, frame in enumerate(stack)]
@@ -554,11 +556,10 @@ class Context:
 
     def _part(self, frame: Frame, step: int, innermost: bool, decider: str,
               seen: dict[str, object]) -> str | None:
-        name = frame["proc"]
-        template = self.templates.get(name)
-        decl = self.game.symbols.procedures.get(name)
-        if template is None or decl is None or ("{step" in template and not innermost):
+        template = self.templates.get(frame["proc"])
+        if template is None or ("{step" in template and not innermost):
             return None
+        decl = self.game.symbols.procedures[frame["proc"]]
         values = _Values(seen)
         values["step"] = step
         for (param, kind), value in zip(decl.params, frame["locals"], strict=False):
@@ -575,16 +576,15 @@ class Context:
 
     def _step(self, stack: list[Frame]) -> int:
         """The number of the question the innermost call asks, in a row (``{step}``)."""
-        calls = []
+        calls: list[object] = []
         for depth, frame in enumerate(stack, 1):
             decl = self.game.symbols.procedures.get(frame["proc"])
             arity = len(decl.params) if decl is not None else 0
             where = frame["pc"] if depth < len(stack) else None  # (two questions of one call)
             calls.append([frame["proc"], where, frame["locals"][:arity]])
-        call = json.dumps(calls)
-        now = json.dumps(stack[-1]["locals"])
-        if call != self.call:
-            self.call, self.steps = call, []
+        now = stack[-1]["locals"]
+        if calls != self.call:
+            self.call, self.steps = calls, []
         if now not in self.steps:  # a question asked again (after an action) is one step
             self.steps.append(now)
         return self.steps.index(now) + 1

@@ -139,8 +139,7 @@ class Cells:
                  separators: list[str] | None = None) -> None:
         self.cells = cells
         self.head = head or Text()
-        self.separator = separator
-        self.separators = separators  # the one before each cell, if not all the same
+        self.separators = separators or [separator] * len(cells)  # the one before each cell
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
@@ -152,21 +151,18 @@ class Cells:
                 yield line
                 line = Text(under)
             elif i:
-                line.append(self._separator(i), style=STYLE_HIDDEN)
+                line.append(self.separators[i], style=STYLE_HIDDEN)
             line.append_text(cell)
         yield line
 
     def _overflows(self, line: Text, i: int, width: int) -> bool:
         """Whether cell ``i`` goes past ``width`` on ``line``, with room for a comma."""
         after = len(self._mark(i + 1)) if i + 1 < len(self.cells) else 0
-        joined = len(line.plain) + len(self._separator(i)) + len(self.cells[i].plain)
+        joined = len(line.plain) + len(self.separators[i]) + len(self.cells[i].plain)
         return joined + after > width
 
-    def _separator(self, i: int) -> str:
-        return self.separators[i] if self.separators else self.separator
-
     def _mark(self, i: int) -> str:
-        mark = self._separator(i).strip()
+        mark = self.separators[i].strip()
         return mark if mark in (",", ";") else ""
 
 
