@@ -102,15 +102,12 @@ class Feed:
     def log(self, role: str, argument: str, answers: list[str]) -> None:
         """``log [N]``: the last N events ``role`` may see, its answers as its menus named them."""
         events = self.game.observe(self.state(), role)["log"]
-        mine = [i for i, event in enumerate(events)
-                if event["e"] == "choice" and event["player"] == role]
-        said = dict(zip(mine, answers, strict=False))
-        count = int(argument) if argument else len(events)
-        start = max(len(events) - count, 0) if count > 0 else len(events)
+        start = max(len(events) - int(argument), 0) if argument else 0
         shown = events[start:]
-        before = _round_before(events, start)
-        lines = self.render.events(shown, role, before, {i - start: text
-                                                          for i, text in said.items()})
+        mine = [i - start for i, event in enumerate(events)
+                if event["e"] == "choice" and event["player"] == role]
+        lines = self.render.events(shown, role, _round_before(events, start),
+                                   dict(zip(mine, answers, strict=False)))
         self.screen.page(Text(f"Log ({len(shown)} of {len(events)} events)",
                               style="bold underline"),
                          *(event_line(line, self.names) for line in lines))

@@ -319,14 +319,10 @@ class Table:
     def _by_region(self, values: Iterable[object]) -> tuple[list[Text], list[str]]:
         """Places by region in one flow (``Europe: London, Paris; ...``), and the separators."""
         nodes = self.render.board.nodes
-        order = {node: i for i, node in enumerate(nodes)}
+        order: dict[object, int] = {node: i for i, node in enumerate(nodes)}
         places: dict[str, list[Text]] = {}
         others: list[Text] = []
-        def board_order(value: object) -> tuple[int, str]:
-            at = order.get(value, len(order)) if isinstance(value, str) else len(order)
-            return at, str(value)
-
-        for value in sorted(values, key=board_order):
+        for value in sorted(values, key=lambda value: (order.get(value, len(order)), str(value))):
             region = nodes.get(value, {}).get("region") if isinstance(value, str) else None
             if isinstance(region, str):
                 places.setdefault(region, []).append(Text(self.game.label(value)))
