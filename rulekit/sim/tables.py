@@ -19,6 +19,7 @@ MOMENTS: tuple[tuple[Moment, str], ...] = (("start", "at the start"),
                                            ("end", "when the game ended"))
 
 Reason = tuple[str, str | None]  # an end reason's text, and the role it makes win
+Row = tuple[str, str, str, str]  # a text table's label, games, rate and last cell
 
 
 def percent(value: float) -> str:
@@ -66,26 +67,32 @@ def text_report(result: SimulationResult) -> str:
     return "\n".join(lines)
 
 
+def _table(head: Row, rows: Sequence[Row]) -> list[str]:
+    """Rows of a label, games, a rate and a last cell under ``head``, the labels padded alike."""
+    width = max(len(row[0]) for row in [head, *rows])
+    return [f"{label:<{width}}  {games:>7}  {share:>6}  {last}".rstrip()
+            for label, games, share, last in [head, *rows]]
+
+
+def _share_row(label: str, share: Share) -> Row:
+    """A row of a label and a share: games, rate and 95% interval; a dash without games."""
+    if not share["games"]:
+        return (label, "0", "-", "")
+    return (label, str(share["games"]), percent(share["win_rate"]), interval(share["ci95"]))
+
+
 def _outcome_lines(result: SimulationResult) -> list[str]:
-    width = max([len("outcome"), len("capped"), *(len(r) for r in result.wins)])
-    lines = [f"{'outcome':<{width}}  {'games':>7}  {'rate':>6}  95% CI"]
-    rates, cis = result.win_rate, result.ci95
-    lines += [_share_line(role, count, rates[role], cis[role], width)
-              for role, count in result.wins.items()]
-    for label, count in (("draws", result.draws), ("capped", result.capped)):
-        lines.append(f"{label:<{width}}  {count:>7}  {_rate(count, result.games):>6}")
-    return lines
+    rows = [(role, str(count), percent(result.win_rate[role]), interval(result.ci95[role]))
+            for role, count in result.wins.items()]
+    rows += [(label, str(count), _rate(count, result.games), "")
+             for label, count in (("draws", result.draws), ("capped", result.capped))]
+    return _table(("outcome", "games", "rate", "95% CI"), rows)
 
 
 def _end_lines(result: SimulationResult) -> list[str]:
-    ends = result.end_reasons()
-    if not ends:
-        return []
-    width = max(len("how games end"), *(len(reason) for reason, _, _ in ends))
-    lines = ["", f"{'how games end':<{width}}  {'games':>7}  {'rate':>6}  winner"]
-    lines += [f"{reason:<{width}}  {count:>7}  {_rate(count, result.games):>6}  {winner or '-'}"
-              for reason, winner, count in ends]
-    return lines
+    rows = [(reason, str(count), _rate(count, result.games), winner or "-")
+            for reason, winner, count in result.end_reasons()]
+    return ["", *_table(("how games end", "games", "rate", "winner"), rows)] if rows else []
 
 
 def _time_line(result: SimulationResult) -> str:
@@ -142,14 +149,10 @@ def first_lines(result: SimulationResult) -> list[str]:
 
 
 def _first_table(first: FirstMover) -> list[str]:
-    by_role = first["by_role"]
-    width = max(len("first to decide"), *(len(role) for role in by_role))
-    lines = ["", f"{'first to decide':<{width}}  {'games':>7}  {'won':>6}  95% CI"]
-    lines += [_share_line(role, stats["games"], stats["win_rate"], stats["ci95"], width)
-              for role, stats in by_role.items()]
-    lines.append(f"the first to decide won {percent(first['rate'])} ({interval(first['ci95'])})"
-                 f" of {first['games']} games")
-    return lines
+    rows = [_share_row(role, stats) for role, stats in first["by_role"].items()]
+    return ["", *_table(("first to decide", "games", "won", "95% CI"), rows),
+            f"the first to decide won {percent(first['rate'])} ({interval(first['ci95'])}) "
+            f"of {first['games']} games"]
 
 
 def initiative_lines(result: SimulationResult) -> list[str]:
@@ -157,35 +160,14 @@ def initiative_lines(result: SimulationResult) -> list[str]:
     held = result.initiative()
     if held is None:
         return []
-    rows = _initiative_rows(held, list(result.wins))
-    width = max(len(label) for label, _ in rows)
-    lines = ["", f"{'initiative: who won':<{width}}  {'games':>7}  {'won':>6}  95% CI"]
-    for number, (label, stats) in enumerate(rows):
-        if number == 2:
-            lines.append("")
-        lines.append(_initiative_line(label, stats, width))
-    return lines + _initiative_notes(held)
-
-
-def _initiative_rows(held: Initiative, roles: list[str]) -> list[tuple[str, Share]]:
-    rows: list[tuple[str, Share]] = [(label, held[moment]) for moment, label in MOMENTS]
-    for role in roles:
+    rows = [_share_row(label, held[moment]) for moment, label in MOMENTS]
+    for role in result.wins:
         for moment, label in MOMENTS:
             side = held[moment]["by_role"][role]
-            rows += [(f"{role}, held it {label}", side["held"]),
-                     (f"{role}, did not", side["not_held"])]
-    return rows
-
-
-def _initiative_line(label: str, stats: Share, width: int) -> str:
-    if not stats["games"]:
-        return f"{label:<{width}}  {stats['games']:>7}  {'-':>6}"
-    return _share_line(label, stats["games"], stats["win_rate"], stats["ci95"], width)
-
-
-def _share_line(label: str, games: int, share: float, ci: Sequence[float], width: int) -> str:
-    """A row of label, games, rate and 95% interval."""
-    return f"{label:<{width}}  {games:>7}  {percent(share):>6}  {interval(ci)}"
+            rows += [_share_row(f"{role}, held it {label}", side["held"]),
+                     _share_row(f"{role}, did not", side["not_held"])]
+    lines = _table(("initiative: who won", "games", "won", "95% CI"), rows)
+    return ["", *lines[:3], "", *lines[3:], *_initiative_notes(held)]
 
 
 def _initiative_notes(held: Initiative) -> list[str]:
