@@ -124,6 +124,8 @@ def test_a_card_types_action_has_an_option_per_card(tmp_path: Path) -> None:
      ["changes.yaml:21:13: anytime action 'lie_low' is given twice: first at line 7, "
       "column 9\n"]),
     (TYPE_ACTION.replace("log", "lgo"), ["changes.yaml:9:15: syntax error"]),
+    (TYPE_ACTION.replace("        do:", "        when: \"heat >\"\n        do:"),
+     ["changes.yaml:7:22: syntax error"]),
 ])
 def test_a_wrong_card_action_is_a_located_error(run: Run, tmp_path: Path, changes: str,
                                                 expected: list[str]) -> None:
@@ -132,7 +134,8 @@ def test_a_wrong_card_action_is_a_located_error(run: Run, tmp_path: Path, change
     for text in expected:
         assert text in err, err
     if changes.startswith("card_types"):
-        assert err.count("changes.yaml:9:15") == 1  # told once, not once per card
+        where = expected[0].partition(": ")[0]
+        assert err.count(where) == 1  # told once, not once per card
 
 
 def test_red_notice_upgrades_carry_their_actions() -> None:

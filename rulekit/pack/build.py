@@ -102,30 +102,27 @@ class CodeBuilder:
                 "limit)", snippet.locate(1, 1), "describe less in code, or share procedures"))
         return False
 
-    def _parse(self, parse: Callable[[Snippet], T], snippet: Snippet,
-               told: set[str] | frozenset[str] = frozenset()) -> T | None:
-        """The parsed code, or None with its error (unless ``told`` holds it already)."""
+    def _parse(self, parse: Callable[[Snippet], T], snippet: Snippet) -> T | None:
+        """The parsed code, or None with its error."""
         if not self._within_limit(snippet):
             return None
         try:
             return parse(snippet)
         except PackError as exc:
-            if str(exc) not in told:
-                self.errors.append(exc)
+            self.errors.append(exc)
             return None
 
     def _body(self, symbols: Symbols, name: str, snippet: Snippet,
               params: list[tuple[str, str]],
               base_of: Callable[[n.Pos], str | None] | None = None) -> None:
         """Parse and check one statement list; keep it for compiling."""
-        told = {str(e) for e in self.errors} if "@" in name else set()  # a version told twice
-        body = self._parse(parse_block, snippet, told)
+        body = self._parse(parse_block, snippet)
         if body is None:
             return
         checker = Checker(symbols, snippet, base_of=base_of)
         checker.declare_params(params)
         nslots = checker.check_body(body)
-        self.errors.extend(e for e in checker.errors if str(e) not in told)
+        self.errors.extend(checker.errors)
         self.bodies.append(Body(name, body, snippet, nslots, params))
 
     def _expr(self, symbols: Symbols, compiler: Compiler, snippet: Snippet, expected: str
@@ -134,8 +131,7 @@ class CodeBuilder:
         return None if checked is None else compiler.expr(checked[0])
 
     def _checked_expr(self, symbols: Symbols, snippet: Snippet, expected: str,
-                      context: str = "expr", params: Sequence[tuple[str, str]] = (),
-                      told: set[str] | frozenset[str] = frozenset()
+                      context: str = "expr", params: Sequence[tuple[str, str]] = ()
                       ) -> tuple[n.Expr, int] | None:
         """The tree of a checked expression and its local slots; None if it has errors."""
         expr = self._parse(parse_expression, snippet)
@@ -144,7 +140,7 @@ class CodeBuilder:
         checker = Checker(symbols, snippet, context=context)
         checker.declare_params(params)
         checker.check_expr(expr, expected)
-        self.errors.extend(e for e in checker.errors if str(e) not in told)
+        self.errors.extend(checker.errors)
         return None if checker.errors else (expr, checker.nslots)
 
     def _flow_function(self, symbols: Symbols, compiler: Compiler, name: str, code: Snippet,
@@ -302,8 +298,7 @@ class CodeBuilder:
         """A card's action's condition: the card lies in its zone, and its ``when`` holds."""
         assert decl.card is not None and decl.zone_test is not None
         compiler.program.action_cards[decl.procedure] = (decl.card, decl.role)
-        told = {str(e) for e in self.errors}  # a type's action, told once
-        checked = [self._checked_expr(symbols, code, "bool", "expr", ACTION_PARAMS, told)
+        checked = [self._checked_expr(symbols, code, "bool", "expr", ACTION_PARAMS)
                    for code in (decl.zone_test, decl.when_code) if code is not None]
         tests = [found[0] for found in checked if found is not None]
         if len(tests) < len(checked):

@@ -47,9 +47,9 @@ class Documents:
         self.manifest_id = ""
 
     def fail_if_errors(self) -> None:
-        """Raise the errors found so far, if any."""
+        """Raise the errors found so far, if any, each told once (a card type's, say)."""
         if self.errors:
-            raise PackErrors(self.errors)
+            raise PackErrors({str(error): error for error in self.errors}.values())
 
     def read(self, path: Path, schema: str) -> YamlDocument | None:
         """The document at ``path``, if it loads and meets ``schema``."""

@@ -237,12 +237,9 @@ def _card_action(doc: YamlDocument, symbols: Symbols, errors: list[PackError],
         found = found[key]
     spec: CardActionSpec = found
     zone = symbols.zones.get(spec["zone"])
-    told = {str(e) for e in errors} if shared else set()  # a type's action, told once
 
     def error(message: str, key: str, hint: str | None = None) -> None:
-        found = SchemaError(message, doc.location((*path, key)), hint)
-        if str(found) not in told:
-            errors.append(found)
+        errors.append(SchemaError(message, doc.location((*path, key)), hint))
 
     if zone is None:
         error(f"unknown zone '{spec['zone']}'", "zone",
