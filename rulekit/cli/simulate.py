@@ -56,20 +56,15 @@ def run(args: argparse.Namespace) -> int:
 
     from rulekit.bots.registry import parse_agents
     from rulekit.pack.params import parse_params
-    from rulekit.sim.simulation import simulate, sweep
+    from rulekit.sim.simulation import sweep
     from rulekit.sim.tables import csv_report, sweep_table, text_report
 
     params = parse_params(args.param)
     agents = parse_agents(args.agents)
     settings = (args.games, args.seed, agents, args.workers, args.max_rounds)
-    keys: list[str] = []
     with progress_bar(args.games * count_runs(args, params), "games", args.quiet) as progress:
-        if args.sweep:
-            keys, results = sweep(args.pack, args.sweep, params, *settings,
-                                  scheduler=args.scheduler, progress=progress)
-        else:
-            results = [simulate(args.pack, params, *settings, scheduler=args.scheduler,
-                                progress=progress)]
+        keys, results = sweep(args.pack, args.sweep, params, *settings,
+                              scheduler=args.scheduler, progress=progress)
     if args.csv:
         out(csv_report(results, keys))
     elif args.json:
@@ -83,10 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 def count_runs(args: argparse.Namespace, params: Mapping[str, str]) -> int:
     """The runs of a sweep, checked first so that the bar knows its length."""
-    from rulekit.pack.loader import load_pack
-    from rulekit.sim.sweep import check_sweeps, combinations
+    from rulekit.sim.simulation import checked_sweeps
+    from rulekit.sim.sweep import combinations
 
-    if not args.sweep:
-        return 1
-    declared = load_pack(args.pack, dict(params)).manifest.get("parameters") or {}
-    return len(combinations(check_sweeps(args.sweep, declared, params)))
+    return len(combinations(checked_sweeps(args.pack, args.sweep, params)))

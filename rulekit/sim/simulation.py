@@ -46,7 +46,7 @@ from rulekit.sim.execution import (
 )
 from rulekit.sim.result import SimulationResult
 from rulekit.sim.stats import GameRecord, Tally, wilson_interval
-from rulekit.sim.sweep import check_sweeps, combinations
+from rulekit.sim.sweep import Sweep, check_sweeps, combinations
 from rulekit.sim.traces import TENSION_GAMES, ChoiceLog, GameTrace, Tracer, Traces
 
 DEFAULT_MAX_ROUNDS = 1000
@@ -279,20 +279,28 @@ def simulate(pack_ref: str | Path, params: Mapping[str, str | int] | None = None
         traces=(tally.traces or Traces()) if traced else None)
 
 
+def checked_sweeps(pack_ref: str | Path, sweeps: Sequence[str],
+                   params: Mapping[str, str | int]) -> list[Sweep]:
+    """The sweeps, checked against the pack's parameters (loaded only if there are sweeps)."""
+    if not sweeps:
+        return []
+    declared = load_pack(pack_ref, dict(params)).manifest.get("parameters") or {}
+    return check_sweeps(sweeps, declared, params)
+
+
 def sweep(pack_ref: str | Path, sweeps: Sequence[str],
           params: Mapping[str, str | int] | None = None, games: int = 100, seed: int = 0,
           agents: Mapping[str, AgentSpec] | None = None, workers: int = 1,
           max_rounds: int = DEFAULT_MAX_ROUNDS, *, scheduler: str | None = None,
           progress: Progress | None = None, traced: bool = False
           ) -> tuple[list[str], list[SimulationResult]]:
-    """:func:`simulate` once per combination of the swept parameters (``"KEY=V1,V2"``).
+    """:func:`simulate` per combination of the swept ``"KEY=V1,V2"``: the keys, the results.
 
-    Returns the swept keys and the results. Every value is checked before any game runs.
+    Without sweeps, it runs once. Every value is checked before any game runs.
     """
     _check_counts(games, workers, max_rounds)  # before a pool of that many workers starts
     fixed = dict(params or {})
-    declared = load_pack(pack_ref, fixed).manifest.get("parameters") or {}
-    checked = check_sweeps(sweeps, declared, fixed)
+    checked = checked_sweeps(pack_ref, sweeps, fixed)
     results = []
     with open_pool(workers, scheduler) as pool:
         for combination in combinations(checked):
@@ -302,5 +310,5 @@ def sweep(pack_ref: str | Path, sweeps: Sequence[str],
     return [key for key, _ in checked], results
 
 
-__all__ = ["DEFAULT_MAX_ROUNDS", "GameRecord", "SimulationResult", "initiative", "play_chunk",
-           "play_game", "seat_rng", "simulate", "sweep", "wilson_interval"]
+__all__ = ["DEFAULT_MAX_ROUNDS", "GameRecord", "SimulationResult", "checked_sweeps", "initiative",
+           "play_chunk", "play_game", "seat_rng", "simulate", "sweep", "wilson_interval"]
