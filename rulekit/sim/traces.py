@@ -76,7 +76,7 @@ class Traces:
     def add(self, trace: GameTrace, winner: str | None) -> None:
         """Count the game of ``trace``."""
         for role, held in trace.held.items():
-            cards = {card_name(card) for card in held} if trace.tracer.copies else held
+            cards = {card_name(card) for card in held}
             self.held.update((role, card) for card in cards)
             if winner == role:
                 self.held_won.update((role, card) for card in cards)
@@ -133,7 +133,6 @@ class Tracer:
         for place in game.layout.piles:
             if place.owner in self.hands and place.visibility == "owner":
                 self.hands[place.owner].append(place.key)
-        self.copies = any("#" in card for card in game.layout.card_kind)
         self.evaluate = evaluation(game) if positions else None
 
 
@@ -163,15 +162,11 @@ class GameTrace:
             self.settle(role)
         zones, phase = self.zones, self.state["phase"] or "setup"
         held = self.held[role]
+        cards = value if isinstance(value, list) else [value]
         for key in self.hands[role]:
             pile = zones[key]
             held.update(pile)
-            if value.__class__ is str:
-                if value in pile:
-                    self.chosen.append((role, value, key, round_, phase))
-            elif isinstance(value, list):
-                self.chosen += [(role, card, key, round_, phase)
-                                for card in value if card in pile]
+            self.chosen += [(role, card, key, round_, phase) for card in cards if card in pile]
 
     def settle(self, role: str | None = None) -> None:
         """Count as played, in their phase, the cards chosen before that have left their hand.
@@ -184,7 +179,7 @@ class GameTrace:
         for entry in self.chosen:
             owner, card, key, round_, phase = entry
             if card not in zones[key]:
-                self.played.add((owner, card_name(card) if self.tracer.copies else card, phase))
+                self.played.add((owner, card_name(card), phase))
             elif role is not None and (owner != role or round_ == self.round):
                 kept.append(entry)
         self.chosen = kept
