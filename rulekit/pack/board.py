@@ -8,6 +8,7 @@ from typing import TypedDict
 
 from rulekit.errors import PackError, SchemaError, did_you_mean
 from rulekit.model.symbols import Board, Symbols
+from rulekit.pack.documents import known
 from rulekit.source.document import JsonPath, YamlDocument
 
 Properties = dict[str, object]
@@ -58,10 +59,9 @@ class _BoardReader:
         """Add a node, with an error if its region is unknown."""
         props = _named(node)
         region = props.get("region")
-        if region is not None and region not in self.board.regions:
-            self.errors.append(SchemaError(
-                f"unknown region '{region}'", self.doc.location(("map", "nodes", i, "region")),
-                did_you_mean(str(region), self.board.regions)))
+        if region is not None:
+            known(str(region), self.board.regions, "region",
+                  self.doc.location(("map", "nodes", i, "region")), self.errors)
         self.add(("map", "nodes", i), self.board.nodes, props)
         self.board.adjacency[str(node["id"])] = []
 

@@ -14,7 +14,6 @@ from rulekit.errors import (
     PackError,
     PackFileError,
     SchemaError,
-    did_you_mean,
 )
 from rulekit.lang import nodes as n
 from rulekit.lang.checker import Checker
@@ -34,7 +33,7 @@ from rulekit.model.program import (
     Program,
 )
 from rulekit.model.symbols import AnytimeDecl, Symbols
-from rulekit.pack.documents import Documents, snippet
+from rulekit.pack.documents import Documents, known, snippet
 from rulekit.pack.effects import (
     ACTION_PARAMS,
     Dispatch,
@@ -157,11 +156,8 @@ class CodeBuilder:
             cond = self._expr(symbols, compiler,
                               snippet(self.doc, ("flow", "end_when", i, "when")), "bool")
             winner = check["winner"]
-            if winner not in symbols.roles:
-                self.errors.append(SchemaError(
-                    f"unknown role '{winner}'",
-                    self.doc.location(("flow", "end_when", i, "winner")),
-                    did_you_mean(winner, symbols.roles)))
+            known(winner, symbols.roles, "role",
+                  self.doc.location(("flow", "end_when", i, "winner")), self.errors)
             if cond is not None:
                 compiler.program.end_checks.append((cond, winner, check.get("reason", "")))
 
@@ -239,11 +235,9 @@ class CodeBuilder:
         for role in self.flow.get("evaluate", {}):
             where = ("flow", "evaluate", role)
             name = f"__evaluate__:{role}"
-            if role not in symbols.roles:
-                self.errors.append(SchemaError(f"unknown role '{role}'",
-                                               self.doc.key_location(where),
-                                               did_you_mean(role, symbols.roles)))
-            elif self._flow_function(symbols, compiler, name, snippet(self.doc, where), "int"):
+            if known(role, symbols.roles, "role", self.doc.key_location(where), self.errors) \
+                    and self._flow_function(symbols, compiler, name, snippet(self.doc, where),
+                                            "int"):
                 compiler.program.evaluate[role] = compiler.program.functions[name]
         if "initiative" in self.flow:
             self._flow_function(symbols, compiler, INITIATIVE,

@@ -8,14 +8,14 @@ from collections.abc import Mapping
 from typing import Literal, NotRequired, TypedDict
 
 from rulekit.engine.state import Value
-from rulekit.errors import Location, SchemaError, did_you_mean
+from rulekit.errors import Location, SchemaError
 from rulekit.lang.checker import RUNTIME_NAMES
 from rulekit.lang.parser import KEYWORDS
 from rulekit.limits import MAX_COPIES
 from rulekit.model.symbols import AnytimeDecl, FuncDecl, ProcDecl, Symbols, VarDecl, ZoneDecl
 from rulekit.pack.board import read_board
-from rulekit.pack.documents import Documents, snippet
-from rulekit.pack.effects import card_actions, copy_ids
+from rulekit.pack.documents import Documents, known, snippet
+from rulekit.pack.effects import card_actions, copy_ids, seen_at
 from rulekit.pack.params import outside, resolve_params
 from rulekit.source.document import JsonPath, YamlDocument
 
@@ -73,6 +73,7 @@ class Declarations:
         self.errors = docs.errors
         self.doc = docs.content  # the pack's sections, merged
         self.sections = self.doc.data
+        self.entries: dict[str, int] = {}  # the entry of each card id
 
     def error(self, message: str, where: Location | None, hint: str | None = None) -> None:
         """Keep a mistake."""
@@ -101,7 +102,7 @@ class Declarations:
         self._declare_code(symbols)
         for i, spec in enumerate(self.sections.get("anytime", [])):
             symbols.anytime.append(self._anytime_action(("anytime", i), spec, symbols))
-        symbols.anytime += card_actions(self.doc, symbols, self.errors)
+        symbols.anytime += card_actions(self.doc, symbols, self.errors, self.entries)
         self._triggers(symbols)
         return symbols, labels
 
@@ -129,7 +130,7 @@ class Declarations:
     def _cards(self) -> dict[str, Card]:
         """Each card by id; the copies of a card are ``ID#1``, ``ID#2``..."""
         cards: dict[str, Card] = {}
-        entries: dict[str, int] = {}  # the entry of each card id
+        entries = self.entries
         for i, entry in enumerate(self.sections.get("cards", [])):
             props = {k: v for k, v in entry.items()
                      if k not in ("id", "copies", "effects", "anytime")}
@@ -137,13 +138,10 @@ class Declarations:
             ids = self._card_ids(i, entry["id"], entry.get("copies", 1))
             clash = next((entries[card_id] for card_id in ids if card_id in entries), None)
             if clash is not None:  # one error for the entry, whatever its copies
-                first = self.doc.location(("cards", clash, "id"))
+                where = self.doc.location(("cards", i, "id"))
                 self.error(f"card '{entry['id']}' is given twice: its ids are those of the "
-                           f"entry at line {first.line}, column {first.column}"
-                           + (f" of {first.file}" if first.file != self.doc.location(
-                               ("cards", i, "id")).file else ""),
-                           self.doc.location(("cards", i, "id")),
-                           "give each card entry its own id (copies: N makes ID#1 to ID#N)")
+                           f"entry at {seen_at(self.doc.location(('cards', clash, 'id')), where)}",
+                           where, "give each card entry its own id (copies: N makes ID#1 to ID#N)")
                 continue
             for card_id in ids:
                 entries[card_id] = i
@@ -190,8 +188,7 @@ class Declarations:
         """Check an owner: a known role, the only one to see what it owns."""
         owner = spec.get("owner")
         where = self.doc.location((*path, "owner"))
-        if owner not in roles:
-            self.error(f"unknown role '{owner}'", where, did_you_mean(str(owner), roles))
+        known(str(owner), roles, "role", where, self.errors)
         if spec.get("visibility", "public") == "public" and not spec.get("public"):
             self.error(f"{kind} '{path[1]}' has an owner but is public: every player sees it",
                        where, "add visibility: owner to show it to its owner only, or "
@@ -230,10 +227,9 @@ class Declarations:
     def _place(self, zone: str, path: JsonPath, card_id: str, cards: Mapping[str, Card],
                placed: dict[str, str]) -> None:
         """Note that a card starts in ``zone``, once."""
-        if card_id not in cards:
-            self.error(f"unknown card '{card_id}'", self.doc.location(path),
-                       did_you_mean(card_id, cards))
-        elif card_id in placed:
+        if not known(card_id, cards, "card", self.doc.location(path), self.errors):
+            return
+        if card_id in placed:
             self.error(f"card '{card_id}' already starts in zone '{placed[card_id]}'",
                        self.doc.location(path))
         else:
@@ -336,15 +332,10 @@ class Declarations:
         decl = AnytimeDecl(spec["id"], spec["role"], spec.get("label", spec["id"]), spec["do"],
                            spec.get("when"), self.doc.location(path),
                            snippet(self.doc, (*path, "when")) if "when" in spec else None)
-        if decl.role not in symbols.roles:
-            self.error(f"unknown role '{decl.role}'", self.doc.location((*path, "role")),
-                       did_you_mean(decl.role, symbols.roles))
-        proc = symbols.procedures.get(decl.procedure)
+        known(decl.role, symbols.roles, "role", self.doc.location((*path, "role")), self.errors)
         where = self.doc.location((*path, "do"))
-        if proc is None:
-            self.error(f"unknown procedure '{decl.procedure}'", where,
-                       did_you_mean(decl.procedure, symbols.procedures))
-        elif proc.params:
+        if known(decl.procedure, symbols.procedures, "procedure", where, self.errors) \
+                and symbols.procedures[decl.procedure].params:
             self.error(f"procedure '{decl.procedure}' of an anytime action must take no "
                        "parameters", where)
         return decl
@@ -355,10 +346,7 @@ class Declarations:
         checks += [("zones", name, "on_enter", zone.on_enter, "the card that enters")
                    for name, zone in symbols.zones.items() if zone.on_enter]
         for section, name, key, procedure, what in checks:
-            proc = symbols.procedures.get(str(procedure))
             where = self.doc.location((section, name, key))
-            if proc is None:
-                self.error(f"unknown procedure '{procedure}'", where,
-                           did_you_mean(str(procedure), symbols.procedures))
-            elif len(proc.params) != 1:
+            if known(str(procedure), symbols.procedures, "procedure", where, self.errors) \
+                    and len(symbols.procedures[str(procedure)].params) != 1:
                 self.error(f"procedure '{procedure}' must take one parameter: {what}", where)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import partial
 from hashlib import sha256
 from pathlib import Path
 
-from rulekit.errors import Location, PackError, PackErrors, PackFileError, SchemaError
+from rulekit.errors import Location, PackError, PackErrors, PackFileError, SchemaError, did_you_mean
 from rulekit.pack.find import (
     OutsideError,
     display_path,
@@ -26,6 +27,15 @@ def snippet(doc: YamlDocument, path: tuple[str | int, ...]) -> Snippet:
     for key in path:
         value = value[key]
     return Snippet(str(value), partial(doc.text_location, path))
+
+
+def known(name: str, names: Collection[str], what: str, where: Location,
+          errors: list[PackError]) -> bool:
+    """Whether ``name`` is one of ``names``; if not, an error "unknown WHAT" at ``where``."""
+    if name in names:
+        return True
+    errors.append(SchemaError(f"unknown {what} '{name}'", where, did_you_mean(name, names)))
+    return False
 
 
 class Documents:

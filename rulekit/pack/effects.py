@@ -8,6 +8,7 @@ version replaces: a card's its type's, then the procedure's own body, then ``NAM
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
@@ -18,7 +19,7 @@ from rulekit.limits import MAX_COPIES
 from rulekit.model.symbols import AnytimeDecl, ProcDecl, Symbols
 from rulekit.pack.documents import snippet
 from rulekit.pack.merge import MergedDocument
-from rulekit.source.document import YamlDocument
+from rulekit.source.document import JsonPath, YamlDocument
 from rulekit.source.snippet import Snippet
 
 
@@ -38,7 +39,7 @@ def copy_ids(ident: str, copies: int) -> list[str]:
     return [ident] if copies == 1 else [f"{ident}#{k}" for k in range(1, copies + 1)]
 
 
-def card_versions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
+def card_versions(doc: MergedDocument, symbols: Symbols, errors: list[PackError]
                   ) -> dict[str, list[Version]]:
     """The versions of each procedure that cards and card types give, cards first."""
     found: dict[str, list[Version]] = {}
@@ -62,8 +63,7 @@ def card_versions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
             add(("cards", i, "effects"), name, test, entry.get("type"), False)
     types = {card.get("type") for card in symbols.cards.values()} - {None}
     for kind, spec in (doc.data.get("card_types") or {}).items():
-        if kind not in types and isinstance(doc, MergedDocument) \
-                and doc.resolve(("card_types", kind))[0].origin:
+        if kind not in types and doc.resolve(("card_types", kind))[0].origin:
             continue  # a variant removed the base's cards of this type
         if kind not in types:
             errors.append(SchemaError(
@@ -192,41 +192,37 @@ class CardActionSpec(TypedDict):
     when: NotRequired[str]
 
 
-def card_actions(doc: YamlDocument, symbols: Symbols, errors: list[PackError]
-                 ) -> list[AnytimeDecl]:
-    """The anytime actions of cards and card types: one per card (``ID@CARD`` if shared)."""
-    entries: dict[str, tuple[int, bool]] = {}  # each card's entry, and whether it has copies
-    for i, entry in enumerate(doc.data.get("cards") or []):
-        copies = entry.get("copies", 1)
-        if copies <= MAX_COPIES:
-            entries.update((card, (i, copies > 1)) for card in copy_ids(entry["id"], copies))
-    types = doc.data.get("card_types") or {}
+def card_actions(doc: YamlDocument, symbols: Symbols, errors: list[PackError],
+                 entries: Mapping[str, int]) -> list[AnytimeDecl]:
+    """The anytime actions of cards (by their ``entries``) and card types: one per card."""
+    cards, types = doc.data.get("cards") or [], doc.data.get("card_types") or {}
     taken = {decl.id: decl.location for decl in symbols.anytime}
     found: list[AnytimeDecl] = []
     for card, props in symbols.cards.items():
-        i, copies = entries.get(card, (-1, False))
-        places: list[tuple[tuple[str | int, ...], bool]] = []
-        if i >= 0:
-            places += [(("cards", i, "anytime", j), copies)
-                       for j in range(len(doc.data["cards"][i].get("anytime") or []))]
-        kind = props.get("type")
+        i, kind = entries[card], props.get("type")
+        places: list[tuple[JsonPath, bool]] = [  # (ID@CARD if its copies share it)
+            (("cards", i, "anytime", j), "#" in card)
+            for j in range(len(cards[i].get("anytime") or []))]
         if isinstance(kind, str) and kind in types:
             places += [(("card_types", kind, "anytime", j), True)
                        for j in range(len(types[kind].get("anytime") or []))]
         for path, shared in places:
             for decl in _card_action(doc, symbols, errors, path, card, shared):
-                first = taken.get(decl.id, decl.location)
-                if first != decl.location and first is not None:
+                first = taken.setdefault(decl.id, decl.location)
+                if first is not None and first != decl.location:
                     where = doc.location((*path, "id"))
                     errors.append(SchemaError(
-                        f"anytime action '{decl.id}' is given twice: first at line "
-                        f"{first.line}, column {first.column}"
-                        + (f" of {first.file}" if first.file != where.file else ""),
-                        where, "give each action its own id"))
+                        f"anytime action '{decl.id}' is given twice: first at "
+                        f"{seen_at(first, where)}", where, "give each action its own id"))
                     break
-                taken[decl.id] = decl.location
                 found.append(decl)
     return found
+
+
+def seen_at(first: Location, where: Location) -> str:
+    """Where an entry given first is, for an error at ``where``: its file only if another."""
+    return f"line {first.line}, column {first.column}" + (
+        f" of {first.file}" if first.file != where.file else "")
 
 
 def _card_action(doc: YamlDocument, symbols: Symbols, errors: list[PackError],
