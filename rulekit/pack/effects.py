@@ -1,9 +1,4 @@
-"""Card effects, as one dispatch in the effect language; ``base(...)``; cards' anytime actions.
-
-The dispatch is written in the effect language so that an effect is checked, secured and
-compiled as any procedure is, and located in its card's own lines. ``base(...)`` runs what a
-version replaces: a card's its type's, then the procedure's own body, then ``NAME@base``.
-"""
+"""Card effects, as one dispatch in the effect language; ``base(...)``; cards' anytime actions."""
 
 from __future__ import annotations
 
@@ -106,9 +101,7 @@ class Dispatch:
         self.lines: list[str] = []
         self.places: list[tuple[Snippet | None, int, Location]] = []  # each line's origin
         self.owners: list[Version | None] = []  # the version each line belongs to
-        types = {v.card_type for v in versions if v.of_type}
-        self.type_of = {id(v): v.card_type if v.card_type in types else None
-                        for v in versions if not v.of_type}
+        self.types = {v.card_type for v in versions if v.of_type}  # those with a version
         own = proc.location or versions[0].where
         for i, version in enumerate(versions):
             self._line(("if " if i == 0 else "} elif ") + version.test + " {", version.where,
@@ -143,9 +136,9 @@ class Dispatch:
         name = self.proc.name
         if owner is None:
             return own_base(name, self.procedures)
-        if owner.of_type or self.type_of[id(owner)] is None:
+        if owner.of_type or owner.card_type not in self.types:
             return f"{name}@own"
-        return f"{name}@type:{self.type_of[id(owner)]}"
+        return f"{name}@type:{owner.card_type}"
 
 
 def own_base(name: str, procedures: set[str]) -> str | None:
