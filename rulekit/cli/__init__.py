@@ -1,7 +1,6 @@
-"""The ``rulekit`` command line; ``rulekit --help`` lists its commands.
+"""The ``rulekit`` command line; a command's module is imported only when it is named.
 
-Each command's module has ``register(commands)`` and is imported only when named. Exit codes:
-0 success, 1 error, 2 bad command line, 130 after Ctrl-C, 128 + N after signal N.
+Exit codes: 0 success, 1 error, 2 bad command line, 130 after Ctrl-C, 128 + N after signal N.
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""Play many games between agents and count who wins.
-
-Game ``i`` starts from ``derive(seed, i)``; each seat has its own generator. So the counts do
-not depend on the workers. A game ends in a win, a *draw*, or is *capped* (stopped early).
-"""
+"""Play many games between agents and count who wins, whatever the number of workers."""
 
 from __future__ import annotations
 
@@ -103,12 +99,7 @@ class _Opening:
 def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = None,
               max_rounds: int = DEFAULT_MAX_ROUNDS, tracer: Tracer | None = None,
               names: Mapping[str, str] | None = None) -> GameRecord:
-    """Play one game from ``seed``; roles without an agent play at random.
-
-    If every seat plays at random, a quiet playout plays it, exactly as steps would. With
-    ``tracer``, the game is traced into its traces (``sim/traces``). An error names an agent
-    as ``names`` does (by default, its spec or its class).
-    """
+    """Play one game from ``seed``; roles without an agent play at random, quietly if all do."""
     loaded = {role: agent_of(spec) for role, spec in (agents or {}).items()}
     quiet = all(type(loaded.get(role, RANDOM)) is RandomAgent for role in game.roles)
     state = game.initial_state(seed, quiet=quiet)
@@ -163,10 +154,7 @@ def initiative(game: Game, state: State) -> str | None:
 
 def _play_quietly(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
                   opening: _Opening, told: Told | None) -> tuple[int, Stop]:
-    """Play ``state`` out in place, logging no line: the decisions taken, and any stop.
-
-    ``told`` hears every answer; random seats' answers stay out of the log.
-    """
+    """Play ``state`` out in place, logging no line: the decisions taken, and any stop."""
     decisions, stop = playout(game, state, choosers, max_rounds, opening, record=False,
                               told=told)
     return decisions, None if stop is None else (min(state["round"], max_rounds), stop)
@@ -243,12 +231,7 @@ def simulate(pack_ref: str | Path, params: Mapping[str, str | int] | None = None
              workers: int = 1, max_rounds: int = DEFAULT_MAX_ROUNDS, *,
              scheduler: str | None = None, pool: Pool | None = None,
              progress: Progress | None = None, traced: bool = False) -> SimulationResult:
-    """Play ``games`` games of a pack; game ``i`` is played from ``derive(seed, i)``.
-
-    ``agents`` maps roles to agents or their names; other roles play at random. ``workers``
-    processes, a Dask ``scheduler`` or an open ``pool`` play the games, to the same counts.
-    ``traced`` games also count what a designer's report needs (``result.traces``).
-    """
+    """Play ``games`` games of a pack; game ``i`` is played from ``derive(seed, i)``."""
     _check_counts(games, workers, max_rounds)
     loaded = load_pack(pack_ref, dict(params or {}))
     game = loaded.game
@@ -294,10 +277,7 @@ def sweep(pack_ref: str | Path, sweeps: Sequence[str],
           max_rounds: int = DEFAULT_MAX_ROUNDS, *, scheduler: str | None = None,
           progress: Progress | None = None, traced: bool = False
           ) -> tuple[list[str], list[SimulationResult]]:
-    """:func:`simulate` per combination of the swept ``"KEY=V1,V2"``: the keys, the results.
-
-    Without sweeps, it runs once. Every value is checked before any game runs.
-    """
+    """:func:`simulate` per combination of the swept ``"KEY=V1,V2"`` (once if none)."""
     _check_counts(games, workers, max_rounds)  # before a pool of that many workers starts
     fixed = dict(params or {})
     checked = checked_sweeps(pack_ref, sweeps, fixed)

@@ -1,7 +1,4 @@
-"""Parameter sweeps: the same games for each combination of parameter values.
-
-``--sweep KEY=3,5..9/2`` mixes values and ranges ``A..B[/STEP]``. Several sweeps make a grid.
-"""
+"""Parameter sweeps (``--sweep KEY=3,5..9/2``): the same games for each combination of values."""
 
 from __future__ import annotations
 
