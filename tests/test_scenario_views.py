@@ -187,7 +187,7 @@ def test_variables_take_lists(run: Run, tmp_path: Path) -> None:
         """))
     code, _, err = run("validate", folder)
     assert code == 1
-    assert "views.yaml:9:23: 'heat' holds a value of type int, not a list" in err, err
+    assert "views.yaml:9:23: 'heat' holds a value of type int, not [1]" in err, err
     code, out, _ = run("test", folder, "-k", "views")
     assert code == 1 and "ok   Views of a list" in out
     assert "FAIL Views of a bad list\n" in out

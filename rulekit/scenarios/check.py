@@ -9,10 +9,10 @@ from collections.abc import Mapping
 
 from rulekit.engine.state import Value
 from rulekit.errors import PackError, PackErrors, ScenarioError, did_you_mean
-from rulekit.model.symbols import VarDecl
+from rulekit.model.symbols import Symbols, VarDecl
 from rulekit.pack.loader import LoadedPack
 from rulekit.pack.params import outside
-from rulekit.scenarios.file import Failure, Scenario, load_scenarios, reference
+from rulekit.scenarios.file import Scenario, load_scenarios, reference
 from rulekit.scenarios.seen import REFERENCE_KINDS, view_problems
 
 MAX_REPORTED = 100  # mistakes of a pack's scenarios reported at most (each may look for a hint)
@@ -38,10 +38,15 @@ def check_scenarios(pack: LoadedPack, scenarios: list[Scenario]) -> list[PackErr
             errors.append(ScenarioError(
                 f"scenario name '{scenario.name}' is already used at {first.location}",
                 scenario.at("name"), "give each scenario its own name"))
-        errors.extend(_ScenarioCheck(pack, scenario, MAX_REPORTED - len(errors)).run())
+        errors.extend(_ScenarioCheck(pack, scenario, MAX_REPORTED - len(errors)).run(covers=True))
         if len(errors) >= MAX_REPORTED:
             break
     return PackErrors(errors[:MAX_REPORTED]).errors  # in file order
+
+
+def first_mistake(pack: LoadedPack, scenario: Scenario) -> PackError | None:
+    """The first mistake that keeps ``scenario`` from running, if any."""
+    return next(iter(_ScenarioCheck(pack, scenario, 1).run(covers=False)), None)
 
 
 class _ScenarioCheck:
@@ -68,18 +73,19 @@ class _ScenarioCheck:
         if len(self.errors) >= self.room:
             raise _Enough
 
-    def run(self) -> list[PackError]:
-        """The mistakes of the scenario, as many as there is room for."""
+    def run(self, covers: bool) -> list[PackError]:
+        """The mistakes of the scenario, as many as there is room for; ``covers`` too."""
         try:
             self._params()
             self._start()
             self._zones()
             self._variables()
             self._roles()
-            for failure in view_problems(self.game, self.scenario):
-                self._failure(failure)
+            for problem in view_problems(self.game, self.scenario):
+                self._keep(problem)
             self._expect()
-            self._covers()
+            if covers:
+                self._covers()
         except _Enough:
             pass
         return self.errors
@@ -105,25 +111,22 @@ class _ScenarioCheck:
     def _reference(self, section: str, ref: str, kind: str) -> str | None:
         try:
             return reference(self.game, self.scenario, (section, ref), ref, kind)
-        except Failure as failure:
-            self._failure(failure)
+        except ScenarioError as exc:
+            self._keep(exc)
             return None
-
-    def _failure(self, failure: Failure) -> None:
-        hint = None
-        message = failure.message
-        if "; did you mean" in message:
-            message, _, hint = message.rpartition("; ")
-        self._keep(ScenarioError(message, failure.location, hint))
 
     def _zones(self) -> None:
         cards = self.symbols.cards
+        placed: set[str] = set()
         for ref, listed in self.scenario.zones.items():
             self._reference("zones", ref, "zone")
             for i, card in enumerate(listed):
                 if card not in cards:
                     self.error(f"unknown card '{card}'", ("zones", ref, i),
                                did_you_mean(card, cards))
+                elif card in placed:
+                    self.error(f"card '{card}' is listed twice", ("zones", ref, i))
+                placed.add(card)
 
     def _variables(self) -> None:
         for ref, value in self.scenario.variables.items():
@@ -134,12 +137,11 @@ class _ScenarioCheck:
     def _value(self, ref: str, var: VarDecl, value: Value) -> None:
         """The value a scenario gives a variable fits it."""
         kind = var.type
-        if isinstance(value, list) and kind not in ("list", "any"):
-            self.error(f"'{ref}' holds a value of type {kind}, not a list", ("variables", ref))
-        elif kind in REFERENCE_KINDS and isinstance(value, str):
+        if kind in REFERENCE_KINDS and isinstance(value, str):
             self._component(ref, kind, value)
-        elif (kind == "int" and isinstance(value, int) and not isinstance(value, bool)
-              and outside(value, var.minimum, var.maximum)):
+        elif not _fits(self.symbols, value, kind):
+            self.error(f"'{ref}' holds a value of type {kind}, not {value!r}", ("variables", ref))
+        elif isinstance(value, int) and outside(value, var.minimum, var.maximum):
             self.error(f"{value} is outside the bounds of '{ref}' ({var.minimum} to "
                        f"{var.maximum})", ("variables", ref))
 
@@ -184,3 +186,13 @@ class _ScenarioCheck:
                 self.error(f"rule '{rule}' is not in the rules of {self.pack.id}",
                            ("covers", i), did_you_mean(rule, rules))
 
+
+def _fits(symbols: Symbols, value: object, kind: str) -> bool:
+    """Whether a variable of type ``kind`` may hold ``value``."""
+    if value is None or kind == "any":
+        return True
+    if kind == "list":
+        return isinstance(value, list)
+    if kind == "text":
+        return isinstance(value, str)
+    return symbols.reference_type(value) == kind

@@ -105,12 +105,6 @@ def _past(scenarios: list[Scenario], key: str, measure: Callable[[object], int],
     return None
 
 
-def hinted(message: str, name: str, known: Iterable[str]) -> str:
-    """A message, with a did-you-mean for ``name`` if one fits."""
-    hint = did_you_mean(name, known)
-    return message + (f"; {hint}" if hint else "")
-
-
 class Failure(Exception):
     """Why a scenario fails, and where."""
 
@@ -220,31 +214,26 @@ def _read(path: Path, errors: list[PackError]) -> list[Scenario]:
 
 def reference(game: Game, scenario: Scenario, path: tuple[str | int, ...], ref: str,
               kind: str) -> str:
-    """The state key of the zone or variable ``ref`` at ``path`` (``hand[east]``), or a Failure.
+    """The state key of the zone or variable ``ref`` at ``path`` (``hand[east]``).
 
-    The schema has checked the form of ``ref``: a name, then an index in brackets if any.
+    A ScenarioError if it names none; the schema has checked the form of ``ref``.
     """
     where = scenario.key_at(*path)
-    name, bracket, index_text = ref.removesuffix("]").partition("[")
-    index = index_text if bracket else None
+    name, bracket, index = ref.removesuffix("]").partition("[")
     table: Mapping[str, ZoneDecl | VarDecl] = \
         game.symbols.zones if kind == "zone" else game.symbols.variables
     if name not in table:
-        raise Failure(hinted(f"unknown {kind} '{name}'", name, table), where)
-    problem = _index_problem(game, kind, name, table[name].per, index)
-    if problem is not None:
-        raise Failure(problem, where)
-    return name if index is None else zone_key(name, index)
-
-
-def _index_problem(game: Game, kind: str, name: str, per: str | int | None,
-                   index: str | None) -> str | None:
-    if per and index is None:
-        return f"{kind} '{name}' has one per {describe_per(per)}: write {name}[...]"
+        raise ScenarioError(f"unknown {kind} '{name}'", where, did_you_mean(name, table))
+    per = table[name].per
+    if per and not bracket:
+        raise ScenarioError(f"{kind} '{name}' has one per {describe_per(per)}: write "
+                            f"{name}[...]", where)
     if not per:
-        return None if index is None else f"{kind} '{name}' is a single one; it takes no index"
+        if bracket:
+            raise ScenarioError(f"{kind} '{name}' is a single one; it takes no index", where)
+        return name
     domain = game.symbols.index_domain(per)
-    if index in domain:
-        return None
-    return hinted(f"'{index}' is not a {describe_per(per)} of {kind} '{name}'", str(index),
-                  domain)
+    if index not in domain:
+        raise ScenarioError(f"'{index}' is not a {describe_per(per)} of {kind} '{name}'",
+                            where, did_you_mean(index, domain))
+    return zone_key(name, index)

@@ -15,15 +15,14 @@ from rulekit.errors import (
     GameRuntimeError,
     IllegalActionError,
     Location,
-    PackError,
     RulekitError,
     ScenarioError,
 )
 from rulekit.lang.compiler import Compiler
 from rulekit.pack.loader import LoadedPack, load_pack
-from rulekit.pack.params import outside
+from rulekit.scenarios.check import first_mistake
 from rulekit.scenarios.explain import explain
-from rulekit.scenarios.file import CheckBudget, Failure, Scenario, hinted, load_scenarios, reference
+from rulekit.scenarios.file import CheckBudget, Failure, Scenario, load_scenarios, reference
 from rulekit.scenarios.seen import check_views
 
 
@@ -117,8 +116,12 @@ class ScenarioRunner:
         return self._games[key]
 
     def run(self, scenario: Scenario) -> ScenarioResult:
-        """Run one scenario: set up, play, check."""
+        """Check one scenario as ``rulekit validate`` does, then set up, play, check."""
         result = ScenarioResult(scenario, False, location=scenario.location)
+        mistake = first_mistake(self.pack, scenario)
+        if mistake is not None:
+            hint = f"; {mistake.hint}" if mistake.hint else ""
+            return result.failing(Failure(mistake.message + hint, mistake.location))
         expect_error = scenario.data.get("expect_error")
         try:
             game = self.game_for(scenario.params)
@@ -152,7 +155,7 @@ class ScenarioRunner:
         if scenario.zones:
             _place(game, scenario, state, scenario.zones)
         for ref, value in scenario.variables.items():
-            _set_variable(game, scenario, state, ref, value)
+            state["vars"][reference(game, scenario, ("variables", ref), ref, "variable")] = value
         return game.run(state)
 
     def _check(self, game: Game, scenario: Scenario, state: State) -> None:
@@ -164,25 +167,11 @@ class ScenarioRunner:
             _check_pending(game, scenario, state, waiting)
 
 
-def _set_variable(game: Game, scenario: Scenario, state: State, ref: str,
-                  value: object) -> None:
-    key = reference(game, scenario, ("variables", ref), ref, "variable")
-    decl = game.symbols.variables[key.split(".")[0]]
-    lo, hi = decl.minimum, decl.maximum
-    if isinstance(value, int) and outside(value, lo, hi):
-        raise Failure(f"{value} is outside the bounds of '{ref}' ({lo} to {hi})",
-                      scenario.at("variables", ref))
-    if not _fits(game, value, decl.type):
-        raise Failure(f"'{ref}' holds a value of type {decl.type}, not {value!r}",
-                      scenario.at("variables", ref))
-    state["vars"][key] = value
-
-
 def _place(game: Game, scenario: Scenario, state: State,
            zones: Mapping[str, list[str]]) -> None:
     """Put the listed cards in their zones, top first; cards pushed out go under the deck."""
     keys = {reference(game, scenario, ("zones", ref), ref, "zone"): ref for ref in zones}
-    listed = _listed_cards(game, scenario, zones)
+    listed = {card for cards in zones.values() for card in cards}
     pushed = [card for key in keys for card in state["zones"][key] if card not in listed]
     for zone_cards in state["zones"].values():
         zone_cards[:] = [card for card in zone_cards if card not in listed]
@@ -194,20 +183,6 @@ def _place(game: Game, scenario: Scenario, state: State,
             raise Failure("cards were pushed out of the listed zones and the pack has no "
                           "zone with 'initial: all' to take them", scenario.location)
         state["zones"][spare][:0] = pushed
-
-
-def _listed_cards(game: Game, scenario: Scenario, zones: Mapping[str, list[str]]) -> set[str]:
-    """The cards a scenario places: known, and each listed once."""
-    listed: set[str] = set()
-    for ref, cards in zones.items():
-        for i, card in enumerate(cards):
-            if card not in game.symbols.cards:
-                raise Failure(hinted(f"unknown card '{card}'", card, game.symbols.cards),
-                              scenario.at("zones", ref, i))
-            if card in listed:
-                raise Failure(f"card '{card}' is listed twice", scenario.at("zones", ref, i))
-            listed.add(card)
-    return listed
 
 
 def _step(game: Game, scenario: Scenario, state: State, i: int,
@@ -247,14 +222,7 @@ def _check_expectation(game: Game, scenario: Scenario, state: State, i: int, tex
     """Check one ``expect`` line, its steps counted against ``budget``."""
     path = (*scenario.path, "expect", i)
     doc = scenario.doc
-    try:
-        expr, checker = scenario.expectation(i, game)
-    except PackError as exc:
-        raise Failure(exc.message, exc.location) from None
-    if checker.errors:
-        first = checker.errors[0]
-        raise Failure(first.message + (f" ({first.hint})" if first.hint else ""),
-                      first.location)
+    expr, checker = scenario.expectation(i, game)
     compiler = Compiler(game.symbols, game.program)
     rt = Runtime(game.program, state, max(budget.left, 0))
     try:
@@ -282,15 +250,6 @@ def _check_pending(game: Game, scenario: Scenario, state: State,
         raise Failure(f"expected {', '.join(wanted) or 'nobody'} to decide, but "
                       f"waiting for {', '.join(actual) or 'nobody'}",
                       scenario.at("expect_pending"))
-
-
-def _fits(game: Game, value: object, expected: str) -> bool:
-    """Whether a variable of type ``expected`` may hold ``value``."""
-    if value is None or expected in ("any", "list"):
-        return value is None or expected == "any" or isinstance(value, list)
-    if expected == "text":
-        return isinstance(value, str)
-    return game.symbols.reference_type(value) == expected
 
 
 def run_scenarios(pack: LoadedPack, params: Mapping[str, str | int] | None = None,

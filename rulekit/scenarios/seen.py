@@ -12,10 +12,10 @@ from rulekit.engine.decisions import Decision
 from rulekit.engine.game import Game, State
 from rulekit.engine.helpers import pile_name
 from rulekit.engine.observe import Observation
-from rulekit.errors import Location
+from rulekit.errors import Location, ScenarioError, did_you_mean
 from rulekit.model.symbols import Symbols
 from rulekit.scenarios.explain import show_value
-from rulekit.scenarios.file import CheckBudget, Failure, Scenario, hinted, reference
+from rulekit.scenarios.file import CheckBudget, Failure, Scenario, reference
 
 HIDDEN = "hidden"
 NOT_ASKED = "not asked"
@@ -42,9 +42,6 @@ class PileView(TypedDict):
 
 def check_views(game: Game, scenario: Scenario, state: State, budget: CheckBudget) -> None:
     """Raise a :class:`Failure` for the first false view assertion."""
-    problem = next(view_problems(game, scenario), None)
-    if problem is not None:
-        raise problem
     for role, seen in scenario.views("sees").items():
         _check_sees(game, scenario, state, role, seen)
     for role, ids in scenario.views("never_sees").items():
@@ -60,39 +57,39 @@ def _kind(symbols: Symbols, ref: str) -> str:
     return "zone" if name in symbols.zones or name not in symbols.variables else "variable"
 
 
-def view_problems(game: Game, scenario: Scenario) -> Iterator[Failure]:
+def view_problems(game: Game, scenario: Scenario) -> Iterator[ScenarioError]:
     """Each unknown name that the view assertions use, found one at a time."""
     symbols = game.symbols
     for section in SECTIONS:
         for role in scenario.views(section):
             if role not in symbols.roles:
-                yield Failure(hinted(f"unknown role '{role}'", role, symbols.roles),
-                              scenario.key_at(section, role))
+                yield ScenarioError(f"unknown role '{role}'", scenario.key_at(section, role),
+                                    did_you_mean(role, symbols.roles))
     for role, seen in scenario.views("sees").items():
         for ref, wanted in seen.items():
             yield from _seen_problems(game, scenario, ("sees", role, ref), wanted)
     for role, ids in scenario.views("never_sees").items():
         for i, ident in enumerate(ids):
             if symbols.kind_of(ident) is None:
-                yield Failure(hinted(f"'{ident}' is no card, node, edge or region", ident,
-                                      list(symbols.components())),
-                              scenario.at("never_sees", role, i))
+                yield ScenarioError(f"'{ident}' is no card, node, edge or region",
+                                    scenario.at("never_sees", role, i),
+                                    did_you_mean(ident, list(symbols.components())))
 
 
 def _seen_problems(game: Game, scenario: Scenario, path: tuple[str, str, str],
-                   wanted: object) -> Iterator[Failure]:
+                   wanted: object) -> Iterator[ScenarioError]:
     symbols = game.symbols
     ref = path[-1]
     name = ref.split("[", 1)[0]
     if name not in symbols.zones and name not in symbols.variables:
-        yield Failure(hinted(f"unknown zone or variable '{name}'", name,
-                              [*symbols.zones, *symbols.variables]), scenario.key_at(*path))
+        yield ScenarioError(f"unknown zone or variable '{name}'", scenario.key_at(*path),
+                            did_you_mean(name, [*symbols.zones, *symbols.variables]))
         return
     kind = _kind(symbols, ref)
     try:
         reference(game, scenario, path, ref, kind)
-    except Failure as failure:
-        yield failure
+    except ScenarioError as exc:
+        yield exc
         return
     if kind == "zone":
         yield from _form_problem(scenario, path, wanted, ZONE_FORMS, ZONE_TESTS)
@@ -105,16 +102,16 @@ def _seen_problems(game: Game, scenario: Scenario, path: tuple[str, str, str],
 
 
 def _form_problem(scenario: Scenario, path: Path, wanted: object, forms: str,
-                  tests: tuple[str, ...]) -> Iterator[Failure]:
+                  tests: tuple[str, ...]) -> Iterator[ScenarioError]:
     """A mistake in the form of what a role sees: a card id for a list, ``count`` for a variable."""
     if isinstance(wanted, dict):
         for key in wanted:
             if key not in tests:
-                yield Failure(hinted(f"'{key}' is no test of what a role sees here; {forms}",
-                                      key, tests), scenario.key_at(*path, key))
+                yield ScenarioError(f"'{key}' is no test of what a role sees here; {forms}",
+                                    scenario.key_at(*path, key), did_you_mean(key, tests))
     elif tests is ZONE_TESTS and not (wanted == HIDDEN or isinstance(wanted, list) or (
             isinstance(wanted, int) and not isinstance(wanted, bool))):
-        yield Failure(f"{wanted!r} is no view of a zone: {forms}", scenario.at(*path))
+        yield ScenarioError(f"{wanted!r} is no view of a zone: {forms}", scenario.at(*path))
 
 
 def _values(wanted: object, path: Path) -> Iterator[tuple[object, Path]]:
@@ -129,13 +126,13 @@ def _values(wanted: object, path: Path) -> Iterator[tuple[object, Path]]:
 
 
 def _id_problems(symbols: Symbols, scenario: Scenario, path: Path, wanted: object,
-                 kind: str) -> Iterator[Failure]:
+                 kind: str) -> Iterator[ScenarioError]:
     known = symbols.roles if kind == "role" else [
         ident for ident in symbols.components() if symbols.kind_of(ident) == kind]
     for value, at in _values(wanted, path):
         if _names_id(value, kind) and value not in known:
-            yield Failure(hinted(f"'{value}' is not a {kind}", str(value), known),
-                          scenario.at(*at))
+            yield ScenarioError(f"'{value}' is not a {kind}", scenario.at(*at),
+                                did_you_mean(str(value), known))
 
 
 def _names_id(value: object, kind: str) -> bool:
