@@ -5,15 +5,13 @@ What a scenario names must exist, its ``params`` fit, its ``expect`` code check.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from rulekit.engine.state import Value
 from rulekit.errors import PackError, PackErrors, ScenarioError, did_you_mean
 from rulekit.model.symbols import Symbols, VarDecl
 from rulekit.pack.loader import LoadedPack
 from rulekit.pack.params import outside
 from rulekit.scenarios.file import Scenario, load_scenarios, reference
-from rulekit.scenarios.seen import REFERENCE_KINDS, view_problems
+from rulekit.scenarios.seen import REFERENCE_KINDS, ids_of, view_problems
 
 MAX_REPORTED = 100  # mistakes of a pack's scenarios reported at most (each may look for a hint)
 
@@ -146,13 +144,10 @@ class _ScenarioCheck:
                        f"{var.maximum})", ("variables", ref))
 
     def _component(self, ref: str, kind: str, value: str) -> None:
-        board = self.symbols.board
-        tables: dict[str, Mapping[str, object] | list[str]] = {
-            "card": self.symbols.cards, "node": board.nodes, "edge": board.edges,
-            "region": board.regions, "role": self.symbols.roles}
-        if value not in tables[kind]:
+        known = ids_of(self.symbols, kind)
+        if value not in known:
             self.error(f"'{value}' is not a {kind} (variable '{ref}' holds a {kind})",
-                       ("variables", ref), did_you_mean(value, list(tables[kind])))
+                       ("variables", ref), did_you_mean(value, known))
 
     def _roles(self) -> None:
         """The roles that ``play`` and ``expect_pending`` name."""

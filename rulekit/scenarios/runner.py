@@ -220,8 +220,7 @@ def _option(scenario: Scenario, decision: Decision, answer: object, who: str,
 def _check_expectation(game: Game, scenario: Scenario, state: State, i: int, text: str,
                        budget: CheckBudget) -> None:
     """Check one ``expect`` line, its steps counted against ``budget``."""
-    path = (*scenario.path, "expect", i)
-    doc = scenario.doc
+    where = scenario.at("expect", i)
     expr, checker = scenario.expectation(i, game)
     compiler = Compiler(game.symbols, game.program)
     rt = Runtime(game.program, state, max(budget.left, 0))
@@ -233,13 +232,13 @@ def _check_expectation(game: Game, scenario: Scenario, state: State, i: int, tex
             if rt.state["result"]:
                 detail += f" (the game ended: {rt.state['result']['reason']})"
     except BudgetExceeded:
-        raise budget.over(doc.location(path)) from None
+        raise budget.over(where) from None
     except CODE_ERRORS as exc:
-        raise Failure(f"cannot evaluate '{text}': {exc}", doc.location(path)) from None
+        raise Failure(f"cannot evaluate '{text}': {exc}", where) from None
     finally:
         budget.left = rt.ticks
     if not ok:
-        raise Failure(f"expected {text}{detail}", doc.location(path))
+        raise Failure(f"expected {text}{detail}", where)
 
 
 def _check_pending(game: Game, scenario: Scenario, state: State,

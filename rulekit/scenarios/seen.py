@@ -127,12 +127,18 @@ def _values(wanted: object, path: Path) -> Iterator[tuple[object, Path]]:
 
 def _id_problems(symbols: Symbols, scenario: Scenario, path: Path, wanted: object,
                  kind: str) -> Iterator[ScenarioError]:
-    known = symbols.roles if kind == "role" else [
-        ident for ident in symbols.components() if symbols.kind_of(ident) == kind]
+    known = ids_of(symbols, kind)
     for value, at in _values(wanted, path):
         if _names_id(value, kind) and value not in known:
             yield ScenarioError(f"'{value}' is not a {kind}", scenario.at(*at),
                                 did_you_mean(str(value), known))
+
+
+def ids_of(symbols: Symbols, kind: str) -> list[str]:
+    """The ids of the components of one kind (``card``, ``node``...), or the roles."""
+    if kind == "role":
+        return symbols.roles
+    return [ident for ident in symbols.components() if symbols.kind_of(ident) == kind]
 
 
 def _names_id(value: object, kind: str) -> bool:

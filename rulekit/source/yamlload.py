@@ -279,7 +279,6 @@ _TOKEN_NAMES = {
     "<block end>": "the end of the indented block",
     "'<block mapping start>'": "a new indented mapping",
     "'<block sequence start>'": "a new indented list",
-    "'<block end>'": "the end of the indented block",
     "'<scalar>'": "a value",
     "'<document start>'": "'---'",
     "'<document end>'": "'...'",
