@@ -1,7 +1,4 @@
-"""A pack's rules as a Markdown document for players and reviewers.
-
-Effect code is shown as written. The author's YAML comments on a declaration are its prose.
-"""
+"""A pack's rules as Markdown: effect code as written, the author's YAML comments as prose."""
 
 from __future__ import annotations
 
@@ -26,11 +23,8 @@ Row = Sequence[object]  # the cells of a table's row
 
 def rules_document(pack: LoadedPack, scenarios: list[Scenario], name: str | None = None,
                    base_scenarios: Sequence[Scenario] = ()) -> str:
-    """The Markdown rules document of ``pack``; ``scenarios`` give the rules' coverage.
-
-    ``name`` is how the document's commands name the pack (its id by default). A variant's
-    ``base_scenarios`` (those ``rulekit test --with-base`` runs) count too.
-    """
+    """The rules of ``pack``, named ``name`` in commands; ``scenarios`` (and a variant's
+    ``base_scenarios``) give the rules' coverage."""
     return _Writer(pack, scenarios, name or pack.id, base_scenarios).document()
 
 

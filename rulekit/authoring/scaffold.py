@@ -1,8 +1,4 @@
-"""``rulekit new``: write a new pack folder that validates, tests and plays at once.
-
-A new pack copies the template folder, or is a variant that ``extends`` a pack. Each YAML
-file's first line names a schema copied into the pack.
-"""
+"""``rulekit new``: a new pack folder (the template, or a variant) that validates at once."""
 
 from __future__ import annotations
 
@@ -29,8 +25,7 @@ __all__ = ["SCHEMA_FOLDER", "NewPack", "new_pack", "pack_id_for"]
 SCHEMA_FOLDER = ".schemas"
 HEADER = "# yaml-language-server: $schema="
 _ID = re.compile(r"^[a-z][a-z0-9_-]*$")
-# The files of the template, a small game whose comments teach, and of a variant. Their
-# __MARKS__ are replaced when they are written.
+# The template: a small game whose comments teach; its __MARKS__ are replaced when written.
 TEMPLATE = Path(__file__).parent / "template"
 TEMPLATE_FILES = {"pack.yaml": "pack", "rules.yaml": "rules", "cards.yaml": "content",
                   "components.yaml": "content", "flow.yaml": "content",

@@ -1,7 +1,4 @@
-"""Check what scenarios say against their pack, before they run.
-
-What a scenario names must exist, its ``params`` fit, its ``expect`` code check.
-"""
+"""Check what scenarios name, their ``params`` and ``expect`` code against their pack."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,8 @@ class Scenario:
     data: dict[str, Any]
     doc: YamlDocument
     path: tuple[str | int, ...]
+    _checked: dict[tuple[int, Game], tuple[n.Expr, Checker]] = field(
+        default_factory=dict, repr=False, compare=False)
 
     @property
     def location(self) -> Location:
@@ -80,7 +82,13 @@ class Scenario:
         return self.data.get("expect") or []
 
     def expectation(self, i: int, game: Game) -> tuple[n.Expr, Checker]:
-        """``expect`` line ``i`` parsed and type-checked; a PackError if it does not parse."""
+        """``expect`` line ``i`` parsed and checked for ``game``, once; a PackError if it does not
+        parse."""
+        if (i, game) not in self._checked:
+            self._checked[i, game] = self._check_expectation(i, game)
+        return self._checked[i, game]
+
+    def _check_expectation(self, i: int, game: Game) -> tuple[n.Expr, Checker]:
         snippet = Snippet(str(self.expect[i]),
                           partial(self.doc.text_location, (*self.path, "expect", i)))
         expr = parse_expression(snippet)
@@ -163,8 +171,7 @@ def _too_much(path: Path, files: bool) -> PackError:
                          "let each scenario set up only what it tests")
 
 
-# What the scenarios of a pack hold in all: the key, the measure of one of its items, the
-# limit, what is measured, and what to do.
+# The totals of a pack's scenarios: key, measure of an item, limit, what is measured, hint.
 _TOTALS: list[tuple[str, Callable[[object], int], int, str, str]] = [
     ("play", lambda step: 1, MAX_SCENARIO_STEPS, "play steps",
      "start nearer what a scenario tests, with start, zones and variables"),

@@ -365,7 +365,6 @@ def _check_options(game: Game, scenario: Scenario, state: State, role: str,
     shown = f"{role} is offered " + ", ".join(
         ident if ident.lower() == label.lower() else f"{ident} ({label})"
         for ident, label in offered)
-    # (``asked`` holds already)
     known = {name.lower() for option in offered for name in option}
     if isinstance(wanted, list) and not _same_options(wanted, offered, known):
         raise Failure(f"expected the options {', '.join(map(str, wanted))}: {shown}", at)

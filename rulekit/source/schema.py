@@ -92,8 +92,7 @@ class _Finding:
     message: str
     hint: str | None = None
     path: JsonPath = ()
-    # A missing key and an unknown one of the same mapping: the second may be the first,
-    # misspelt. Missing keys of one mapping are reported together.
+    # An unknown key may misspell a missing one of its mapping (see _missing_keys).
     missing: str | None = None
     unknown: str | None = None
     noun: str = ""

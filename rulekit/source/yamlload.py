@@ -25,9 +25,8 @@ _NOT_A = {_BOOL: "a boolean", _INT: "an integer", _FLOAT: "a number"}
 _MAX_NODES = 1_000_000
 
 
-# The safe loader written in C, when PyYAML was built with libyaml: it parses several times
-# faster. A file it cannot parse is parsed again by the Python loader, whose words the
-# messages quote. Only their composers and scalar constructors are used.
+# PyYAML's safe loader in C, if built: several times faster. A file it cannot parse is parsed
+# again by the Python loader, whose words the messages quote.
 _FastLoader = getattr(yaml, "CSafeLoader", None)
 
 
