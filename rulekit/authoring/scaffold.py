@@ -73,10 +73,10 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
     try:
         temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
                                      dir=target.parent))
-        temp.chmod(0o777 & ~current_umask())  # as any new folder, not for its owner alone
     except OSError as exc:
         raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
     with _removed_on_failure(temp, target):
+        temp.chmod(0o777 & ~current_umask())  # as any new folder, not for its owner alone
         files = (_write_variant(temp, target, pack_id, base) if base
                  else _write_template(temp, pack_id))
         _copy_schemas(temp)

@@ -70,11 +70,9 @@ class YamlDocument:
     def key_location(self, path: Sequence[str | int]) -> Location:
         """Where the mapping key of the value at ``path`` starts (for a list item, the item)."""
         doc, info = self._nearest(path)
-        if info is None:
-            return doc._at(0, 0)
-        if info.key_line is not None and info.key_column is not None:
-            return doc._at(info.key_line, info.key_column)
-        return doc._at(info.line, info.column)
+        if info is None or info.key_line is None or info.key_column is None:
+            return self.location(path)
+        return doc._at(info.key_line, info.key_column)
 
     def raw_text(self, path: Sequence[str | int]) -> str | None:
         """The text of the scalar at ``path`` as written: ``'yes'`` for True."""

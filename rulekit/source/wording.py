@@ -76,8 +76,6 @@ def got(value: object, doc: YamlDocument, path: JsonPath) -> str:
 
 def _got_collection(value: object) -> str:
     """A list or a mapping, saying whether it is empty."""
-    if not isinstance(value, list | dict):
-        return repr(value)
     kind = "list" if isinstance(value, list) else "mapping"
     return f"a {kind}" if value else f"an empty {kind}"
 

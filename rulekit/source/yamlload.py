@@ -93,11 +93,8 @@ def _character_error(document: YamlDocument, error: yaml.reader.ReaderError) -> 
 
 def _line_column(text: str, index: int) -> tuple[int, int]:
     """0-based line and column of character ``index`` of ``text``."""
-    before = text[:index]
-    breaks = list(_LINE_BREAK.finditer(before))
-    if not breaks:
-        return 0, len(before)
-    return len(breaks), len(before) - breaks[-1].end()
+    lines = _LINE_BREAK.split(text[:index])
+    return len(lines) - 1, len(lines[-1])
 
 
 class _Converter:
