@@ -44,6 +44,8 @@ def test_built_in_agents_are_named_with_parameters() -> None:
     ("ismcts:seconds=0", "seconds must be more than 0 and at most 3,600", None),
     ("ismcts:depth=-1", "depth must be from 0 to 10,000", None),
     ("ismcts:exploration=nan", "exploration must be from 0 to 100", None),
+    ("ismcts:public=1.5", "public must be from 0 to 1", None),
+    ("ismcts:public=nan", "public must be from 0 to 1", None),
     ("heuristic:samples=100000", "samples must be from 1 to 10,000", None),
     ("ismcts:depth", "expected ismcts:KEY=VALUE", None),
     ("heuristic:depth=2", "unknown parameter 'depth'", "samples"),

@@ -24,10 +24,12 @@ from rulekit.bots.information import telling
 from rulekit.bots.rollout import largest_option, rollout, rollout_choice, subset_in_order
 from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.engine.game import copy_state
+from rulekit.engine.hidden import PUBLIC
 from rulekit.errors import GameRuntimeError
 
 if TYPE_CHECKING:
     from rulekit.bots.agent import View
+    from rulekit.bots.belief import Belief
     from rulekit.engine.game import Game, State
 
 
@@ -55,7 +57,7 @@ LEVELS: dict[str, dict[str, float]] = {
 
 Stats = dict[str, list[float]]  # per option id: [visits, total reward, times available]
 Joint = tuple[tuple[str, str], ...]  # each deciding player's answer, in order
-Path = list[tuple["_Node", Joint]]  # the nodes an iteration walked through, and its answers
+Learnt = list[tuple[Stats, str, str]]  # statistics an iteration learns on: player, answer
 
 
 class _Memo:
@@ -93,19 +95,52 @@ class _Node:
         return memo
 
 
+class _Opponents:
+    """The other players' statistics, kept by what every player sees rather than by node.
+
+    They learn only on states drawn from the public belief, so the searcher's secrets never
+    show in them: a move that tells where the searcher is costs what it would at the table.
+    """
+
+    __slots__ = ("from_public", "piles", "searcher", "table", "values")
+
+    def __init__(self, game: Game, searcher: str) -> None:
+        layout = game.layout
+        self.searcher = searcher
+        self.values = [value.key for value in layout.values if value.seen_by(PUBLIC)]
+        self.piles = [(pile.key, pile.seen_by(PUBLIC)) for pile in layout.piles]
+        self.table: dict[str, Stats] = {}
+        self.from_public = False  # whether this iteration's state is drawn from it
+
+    def learns(self, player: str) -> bool:
+        """Whether ``player``'s statistics learn from this iteration."""
+        return (player != self.searcher) == self.from_public
+
+    def stats(self, decision: Decision, state: State) -> Stats:
+        """The statistics of ``decision``, an opponent's, on what every player sees."""
+        values, zones = state["vars"], state["zones"]
+        key = repr((decision.player, decision.prompt, state["round"], state["phase"],
+                    [values[k] for k in self.values],
+                    [zones[k] if seen else len(zones[k]) for k, seen in self.piles]))
+        return self.table.setdefault(key, {})
+
+
 class IsmctsAgent:
     """Information-set MCTS over states drawn from the seat's belief."""
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
-                 depth: int = DEPTH, exploration: float = 0.7,
+                 depth: int = DEPTH, exploration: float = 0.7, public: float = 0.0,
                  evaluate: Evaluation | None = None) -> None:
         if iterations is None and seconds is None:
             iterations = ITERATIONS
         _check_budget(iterations, seconds, depth, exploration)
+        if not 0 <= public <= 1:
+            raise ValueError("public must be from 0 to 1")
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
         self.exploration = exploration
+        self.public = public  # the share of iterations drawn from what every player knows
         self.evaluate = evaluate
         self.last_iterations = 0  # how many the last decision ran (for benchmarks)
         self._evaluation: Evaluation = evaluate or outcome  # the search's, once it starts
@@ -126,7 +161,7 @@ class IsmctsAgent:
             return remember(view, decision, told)
         root = self._search(view, barred, deadline, evaluate)
         stats = root.stats.get(view.role, {})
-        if len(root.stats) > 1:  # the players commit at once: no best answer, a mix
+        if len(view.observation["waiting_for"]) > 1:  # players commit at once: a mix
             return _mixed(view, decision, stats, barred)
         if decision.kind == "subset":
             return remember(view, decision, self._steadiest(view, decision, stats, barred))
@@ -162,16 +197,29 @@ class IsmctsAgent:
         rng = random.Random(view.rng.getrandbits(64))
         self._evaluation = evaluate
         root = _Node()
+        public = self._public_belief(view)
+        opponents = None if public is None else _Opponents(view.game, view.role)
         done = 0
         while not self._spent(done, deadline):
-            state = view.determinize(rng)
+            if opponents is not None:
+                opponents.from_public = int((done + 1) * self.public) > int(done * self.public)
+            state = public.sample(rng) if public and opponents and opponents.from_public \
+                else view.determinize(rng)
             state["quiet"] = True  # a search builds no log lines
             # A pack's fault on a line the real game may never take counts for nothing.
             with contextlib.suppress(GameRuntimeError):
-                self._iterate(view.game, state, root, rng, evaluate, (view.role, barred))
+                self._iterate(view.game, state, root, rng, evaluate, (view.role, barred),
+                              opponents)
             done += 1
         self.last_iterations = done
         return root
+
+    def _public_belief(self, view: View) -> Belief | None:
+        """What every player may know, if the search draws from it and it is not lost."""
+        if not self.public:
+            return None
+        belief = view.kept.public_at(view)
+        return None if belief.lost else belief
 
     def _spent(self, done: int, deadline: float | None) -> bool:
         if self.iterations is not None and done >= self.iterations:
@@ -179,18 +227,23 @@ class IsmctsAgent:
         return deadline is not None and done > 0 and time.perf_counter() >= deadline
 
     def _iterate(self, game: Game, state: State, root: _Node, rng: random.Random,
-                 evaluate: Evaluation, barred_at_root: tuple[str, set[str]]) -> None:
+                 evaluate: Evaluation, barred_at_root: tuple[str, set[str]],
+                 opponents: _Opponents | None) -> None:
         """One iteration: down the tree, a rollout, and the rewards back up."""
-        path = self._descend(game, state, root, rng, barred_at_root)
+        learnt: Learnt = []
+        self._descend(game, state, root, rng, barred_at_root, opponents, learnt)
         if state["result"] is None and self.depth > 0:
             rollout(game, state, rng, self.depth)
         rewards = {role: evaluate(game, state, role) for role in game.roles}
-        _back_up(path, rewards)
+        for stats, player, answer in learnt:
+            entry = stats[answer]
+            entry[0] += 1
+            entry[1] += rewards[player]
 
     def _descend(self, game: Game, state: State, root: _Node, rng: random.Random,
-                 barred_at_root: tuple[str, set[str]]) -> Path:
+                 barred_at_root: tuple[str, set[str]], opponents: _Opponents | None,
+                 learnt: Learnt) -> None:
         """Walk down from ``root``, playing ``state``, until a node is added."""
-        path: Path = []
         node = root
         detours = Detours()  # no going round an anytime action's loop inside the tree
         while state["result"] is None:
@@ -199,18 +252,17 @@ class IsmctsAgent:
                 break
             at_root = barred_at_root if node is root else None
             joint, actions = self._select_all(game, node, decisions, state, rng, detours,
-                                              at_root)
-            path.append((node, joint))
+                                              at_root, opponents, learnt)
             game.apply(state, actions, in_place=True)
             child = node.children.get(joint)
             if child is None:
                 node.children[joint] = _Node()
                 break
             node = child
-        return path
 
     def _select_all(self, game: Game, node: _Node, decisions: list[Decision], state: State,
-                    rng: random.Random, detours: Detours, at_root: tuple[str, set[str]] | None
+                    rng: random.Random, detours: Detours, at_root: tuple[str, set[str]] | None,
+                    opponents: _Opponents | None, learnt: Learnt
                     ) -> tuple[Joint, dict[str, str]]:
         """Each player's answer by UCB over its own statistics (decoupled where several
         commit at once: none sees the others' answers), and the option ids they name."""
@@ -220,7 +272,8 @@ class IsmctsAgent:
             barred = detours.barred(state, d)
             if at_root is not None and d.player == at_root[0]:
                 barred = barred | at_root[1]
-            stats = node.stats.setdefault(d.player, {})
+            stats = node.stats.setdefault(d.player, {}) if opponents is None \
+                or d.player == opponents.searcher else opponents.stats(d, state)
             memo = node.memo_of(d.player)
             if _drawn_anew(d, memo):
                 options = _labels(d)
@@ -229,14 +282,22 @@ class IsmctsAgent:
                     self._ranked, game, state, decisions, d, rng, memo.scores))
             if barred:
                 options = [o for o in options if o not in barred] or options
-            untried = _mark_available(stats, options)
-            answer = rng.choice(untried) if untried else \
-                _best_ucb(stats, options, self.exploration, rng)
+            if opponents is None or opponents.learns(d.player):
+                answer = self._explored(stats, options, rng)
+                learnt.append((stats, d.player, answer))
+            else:
+                answer = _best_known(stats, options, rng)
             option_id = _labelled(d, answer, rng)
             detours.took(state, d, option_id)
             answers.append((d.player, answer))
             actions[d.player] = option_id
         return tuple(answers), actions
+
+    def _explored(self, stats: Stats, options: list[str], rng: random.Random) -> str:
+        """An untried option, or the best by UCB; each counted as available once more."""
+        untried = _mark_available(stats, options)
+        return rng.choice(untried) if untried else \
+            _best_ucb(stats, options, self.exploration, rng)
 
     def _ranked(self, game: Game, state: State, decisions: list[Decision], decision: Decision,
                 rng: random.Random, scores: list[float]) -> list[str]:
@@ -279,14 +340,6 @@ def level(name: str) -> Callable[..., IsmctsAgent]:
         budget = {} if {"iterations", "seconds"} & params.keys() else preset
         return IsmctsAgent(**{**budget, **params})  # type: ignore[arg-type]
     return make
-
-
-def _back_up(path: Path, rewards: dict[str, float]) -> None:
-    for node, joint in path:
-        for player, option_id in joint:
-            entry = node.stats[player][option_id]
-            entry[0] += 1
-            entry[1] += rewards[player]
 
 
 def _check_budget(iterations: int | None, seconds: float | None, depth: int,
@@ -357,6 +410,14 @@ def _tried(decision: Decision, stats: Stats, barred: set[str]) -> list[Option]:
             if option is not None:
                 tried.append(option)
     return tried
+
+
+def _best_known(stats: Stats, options: list[str], rng: random.Random) -> str:
+    """The option of the best mean reward, or one at random if none was tried."""
+    tried = [o for o in options if o in stats and stats[o][0] > 0]
+    if not tried:
+        return rng.choice(options)
+    return max(tried, key=lambda o: stats[o][1] / stats[o][0])
 
 
 def _mark_available(stats: Stats, options: list[str]) -> list[str]:

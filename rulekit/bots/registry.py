@@ -25,7 +25,8 @@ BUILTIN_AGENTS: dict[str, Callable[..., AgentLike]] = {
 BUILTIN_PARAMETERS: dict[str, dict[str, type[int] | type[float]]] = {
     "random": {},
     "heuristic": {"samples": int},
-    "ismcts": {"iterations": int, "seconds": float, "depth": int, "exploration": float},
+    "ismcts": {"iterations": int, "seconds": float, "depth": int, "exploration": float,
+               "public": float},
 }
 BUILTIN_PARAMETERS.update({name: BUILTIN_PARAMETERS["ismcts"] for name in LEVELS})
 """The parameters each built-in agent takes, with their types."""

@@ -9,6 +9,9 @@ from rulekit.engine.frozen import FrozenDict, freeze
 from rulekit.model.program import zone_key
 from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
+PUBLIC = "*"
+"""The role of an observer who sees only what every player sees."""
+
 
 class Place(NamedTuple):
     """One pile of a zone, or one value of a variable, and who may see it."""
@@ -62,7 +65,7 @@ class Layout:
         self.hidden_piles: Mapping[str, tuple[HiddenPile, ...]] = FrozenDict(
             (role, tuple(HiddenPile(pile.key, pile.visibility == "card_owner")
                          for pile in self.piles if not pile.seen_by(role)))
-            for role in symbols.roles)
+            for role in (*symbols.roles, PUBLIC))
 
     def keys_of(self, name: str, per: str | int | None) -> list[str]:
         """The keys of a zone's piles or a variable's values, one per index if ``per``."""

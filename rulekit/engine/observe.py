@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.engine.frozen import FrozenDict, FrozenList, freeze
-from rulekit.engine.hidden import Layout, Place
+from rulekit.engine.hidden import PUBLIC, Layout, Place
 from rulekit.engine.state import State
 from rulekit.errors import UsageError
 
@@ -39,6 +39,30 @@ def observe(pack_id: str, layout: Layout, state: State, role: str) -> Observatio
                           if event["to"] is None or event["to"] == role),
         "result": None if result is None else dict(result),
     }
+
+
+def public_part(layout: Layout, observation: Observation) -> Observation:
+    """What every player sees of a role's observation: :data:`PUBLIC`'s observation."""
+    zones = observation["zones"]
+    return {
+        **observation,
+        "role": PUBLIC,
+        "zones": FrozenDict({pile.key: _public_pile(pile, zones[pile.key])
+                             for pile in layout.piles}),
+        "vars": FrozenDict({value.key: observation["vars"][value.key]
+                            for value in layout.values if value.seen_by(PUBLIC)}),
+        "decisions": [],
+        "log": FrozenList(event for event in observation["log"] if event["to"] is None),
+    }
+
+
+def _public_pile(pile: Place, seen: FrozenDict) -> FrozenDict:
+    """What every player sees of a pile that one role sees as ``seen``."""
+    if pile.seen_by(PUBLIC):
+        return seen
+    if pile.visibility == "card_owner":
+        return FrozenDict(cards=FrozenList([None] * seen["count"]), count=seen["count"])
+    return FrozenDict(count=seen["count"])
 
 
 def _pile(layout: Layout, pile: Place, cards: list[str], role: str) -> FrozenDict:

@@ -13,7 +13,8 @@ from rulekit.bots.belief.deal import Deal, ask_again, redeal
 from rulekit.bots.belief.history import Replay
 from rulekit.bots.belief.particles import Caps, Particle
 from rulekit.engine.game import copy_state
-from rulekit.engine.observe import Observation
+from rulekit.engine.hidden import PUBLIC
+from rulekit.engine.observe import Observation, public_part
 
 if TYPE_CHECKING:
     from rulekit.engine.game import Game, State
@@ -45,13 +46,20 @@ class Belief(Replay):
         self.seen: list[Event] = []  # R's log as far as the particles have followed it
         self._log: list[Event] = []  # the same, as plain events (the log of a sample)
         self.observation: Observation | None = None
+        self.asked: tuple[str, str] | None = None
         self.lost = False
         self._spent = 0
         self._loose = False
         self._cumulative: list[float] = []  # the particles' weights, added up (for draws)
 
-    def update(self, observation: Observation) -> Belief:
-        """Follow the game up to ``observation``, R's observation now; return self."""
+    def update(self, observation: Observation, asked: tuple[str, str] | None = None
+               ) -> Belief:
+        """Follow the game up to ``observation``, R's observation now; return self.
+
+        An observer never asked (:data:`PUBLIC`) may be told where the game stands: the
+        ``(player, question)`` being asked.
+        """
+        self.asked = asked
         log = observation["log"]
         if not continues(log, self.seen):
             raise ValueError("the observation does not continue the one this belief follows")
@@ -159,10 +167,11 @@ class Seat(Protocol):
 class SeatBelief:
     """One seat's belief over one game, made when first asked for, kept by the seat's runner."""
 
-    __slots__ = ("belief",)
+    __slots__ = ("belief", "public")
 
     def __init__(self) -> None:
         self.belief: Belief | None = None
+        self.public: Belief | None = None  # what every player may know, if asked for
 
     def at(self, view: Seat) -> Belief:
         """The belief, followed up to ``view``'s observation."""
@@ -174,6 +183,17 @@ class SeatBelief:
             self.belief = belief
             follow_past(belief, view.past)
         return belief.update(view.observation)
+
+    def public_at(self, view: Seat) -> Belief:
+        """The belief of an observer who sees only what every player sees, up to ``view``."""
+        observation = public_part(view.game.layout, view.observation)
+        belief = self.public
+        if belief is None or belief.game is not view.game \
+                or not continues(observation["log"], belief.seen):
+            belief = Belief(view.game, PUBLIC, random.Random(view.rng.getrandbits(64)))
+            self.public = belief
+        asked = [(view.role, spec["prompt"]) for spec in view.observation["decisions"]]
+        return belief.update(observation, asked[0] if asked else None)
 
 
 def _follows(belief: Belief, view: Seat) -> bool:

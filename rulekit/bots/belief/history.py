@@ -55,6 +55,7 @@ class Replay(Repairs):
     _loose: bool  # events that match R's only in kind are kept (a second pass)
     _trail: frozenset[Key]  # the branch being followed, and those it came from
     _at: int  # where in R's log that branch stands
+    asked: tuple[str, str] | None  # (player, question) where R's update ends, if R is never asked
 
     def _advance(self, target: list[Event], observation: Observation) -> list[Particle]:
         """The particles followed along ``target``, the new part of R's log."""
@@ -92,9 +93,8 @@ class Replay(Repairs):
     def _follow(self, branch: Branch, observation: Observation, finals: list[Particle],
                 following: Following) -> None:
         """Follow ``branch`` one step, or make it final."""
-        if self._ends_here(branch, observation):
-            self._finish(branch, observation, finals)
-            return
+        if self._ends_here(branch, observation) and self._finish(branch, observation, finals):
+            return  # (else others may still act unseen: an observer never asked, say)
         state = branch.state
         if state["result"] is not None:
             return  # the game ended before R's log did
@@ -110,8 +110,14 @@ class Replay(Repairs):
             return False
         if state["result"] is not None:
             return True
-        return not observation["decisions"] and \
-            not any(spec["player"] == self.role for spec in state["pending"])
+        if observation["decisions"] or any(spec["player"] == self.role
+                                           for spec in state["pending"]):
+            return False
+        committed = state["committed"]  # (others act unseen until the same players wait)
+        waiting = [spec for spec in state["pending"] if spec["player"] not in committed]
+        return [spec["player"] for spec in waiting] == observation["waiting_for"] and (
+            self.asked is None
+            or any((spec["player"], spec["prompt"]) == self.asked for spec in waiting))
 
     def _decide(self, branch: Branch, observation: Observation, finals: list[Particle],
                 following: Following) -> None:
@@ -366,20 +372,21 @@ class Replay(Repairs):
         return Matched(pos, differ, pairs)
 
     def _finish(self, branch: Branch, observation: Observation, finals: list[Particle]
-                ) -> None:
-        """Keep ``branch``'s state if it shows R ``observation``."""
+                ) -> bool:
+        """Keep ``branch``'s state if it shows R ``observation``; whether it does."""
         state = copy_state(branch.state)
         state["log"] = []
         shown = self._cards_as_shown(state, observation)
         if shown is None:
-            return
+            return False
         state, cards_exact = shown
         values_exact = self._values_as_shown(state, observation)
         if values_exact is None:
-            return
+            return False
         state["rng"] = self.rng.getrandbits(64)
         finals.append(Particle(state, branch.weight,
                                branch.exact and cards_exact and values_exact, mixed=branch.mixed))
+        return True
 
     def _cards_as_shown(self, state: State, observation: Observation
                         ) -> tuple[State, bool] | None:
