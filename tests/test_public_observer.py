@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rulekit.bots.agent import View
 from rulekit.bots.belief import Belief, SeatBelief
 from rulekit.bots.belief.compare import hashable
+from rulekit.bots.evaluation import outcome
 from rulekit.bots.ismcts import IsmctsAgent
 from rulekit.engine.game import Game
 from rulekit.engine.hidden import PUBLIC
@@ -104,3 +105,21 @@ def test_a_search_drawing_from_the_public_belief_keeps_its_secret() -> None:
     # away costs nothing. Learning on what every player knows, they name it only if told.
     assert announced(0.0, range(20)) >= 5
     assert announced(0.5, range(20)) <= 2
+
+
+def test_the_searchers_own_choice_is_learnt_though_public_draws_deal_it_other_cards() -> None:
+    # A public draw deals the searcher a hand of its own, not the true one. Those visits must
+    # not reset what the node learnt of the true hand, else it answers at random.
+    game = game_of("carchase")
+    state = game.new_game(5)
+    rng = random.Random(5)
+    while not any(d.player == "fugitive" and d.kind == "subset" and len(d.items) > 2
+                  for d in game.pending(state)):
+        game.apply(state, {d.player: d.sample(rng).id for d in game.pending(state)},
+                   in_place=True)
+    decision = next(d for d in game.pending(state) if d.player == "fugitive")
+    view = View.of(game, "fugitive", random.Random(1), state)
+    root = IsmctsAgent(iterations=300, public=0.5)._search(view, set(), None, outcome)
+    learnt = [entry[0] for answer, entry in root.stats["fugitive"].items()
+              if decision.legal_option(answer) is not None]
+    assert sum(learnt) >= 100

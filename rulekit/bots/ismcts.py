@@ -274,27 +274,29 @@ class IsmctsAgent:
                 barred = barred | at_root[1]
             stats = node.stats.setdefault(d.player, {}) if opponents is None \
                 or d.player == opponents.searcher else opponents.stats(d, state)
-            memo = node.memo_of(d.player)
-            if _drawn_anew(d, memo):
-                options = _labels(d)
-            else:
-                options = _candidates(d, stats, rng, memo, functools.partial(
-                    self._ranked, game, state, decisions, d, rng, memo.scores))
-            if barred:
-                options = [o for o in options if o not in barred] or options
             if opponents is None or opponents.learns(d.player):
-                answer = self._explored(stats, options, rng)
+                answer = self._explored(game, node, decisions, d, state, stats, barred, rng)
                 learnt.append((stats, d.player, answer))
-            else:
-                answer = _best_known(stats, options, rng)
+            else:  # (its node's memo is left as its learning visits found it)
+                answer = _best_known(d, stats, barred, rng)
             option_id = _labelled(d, answer, rng)
             detours.took(state, d, option_id)
             answers.append((d.player, answer))
             actions[d.player] = option_id
         return tuple(answers), actions
 
-    def _explored(self, stats: Stats, options: list[str], rng: random.Random) -> str:
-        """An untried option, or the best by UCB; each counted as available once more."""
+    def _explored(self, game: Game, node: _Node, decisions: list[Decision], d: Decision,
+                  state: State, stats: Stats, barred: set[str], rng: random.Random) -> str:
+        """An untried option of those the node weighs, or the best by UCB; each counted as
+        available once more."""
+        memo = node.memo_of(d.player)
+        if _drawn_anew(d, memo):
+            options = _labels(d)
+        else:
+            options = _candidates(d, stats, rng, memo, functools.partial(
+                self._ranked, game, state, decisions, d, rng, memo.scores))
+        if barred:
+            options = [o for o in options if o not in barred] or options
         untried = _mark_available(stats, options)
         return rng.choice(untried) if untried else \
             _best_ucb(stats, options, self.exploration, rng)
@@ -412,12 +414,15 @@ def _tried(decision: Decision, stats: Stats, barred: set[str]) -> list[Option]:
     return tried
 
 
-def _best_known(stats: Stats, options: list[str], rng: random.Random) -> str:
-    """The option of the best mean reward, or one at random if none was tried."""
-    tried = [o for o in options if o in stats and stats[o][0] > 0]
-    if not tried:
-        return rng.choice(options)
-    return max(tried, key=lambda o: stats[o][1] / stats[o][0])
+def _best_known(decision: Decision, stats: Stats, barred: set[str], rng: random.Random
+                ) -> str:
+    """The answer of the best mean reward that is legal here, or an option at random."""
+    ranked = sorted(((entry[1] / entry[0], answer) for answer, entry in stats.items()
+                     if entry[0] > 0 and answer not in barred), reverse=True)
+    for _, answer in ranked:
+        if answer in (ANY_LARGEST, ANY_SUBSET) or decision.legal_option(answer) is not None:
+            return answer
+    return decision.sample(rng).id
 
 
 def _mark_available(stats: Stats, options: list[str]) -> list[str]:
