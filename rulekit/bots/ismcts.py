@@ -102,11 +102,12 @@ class _Opponents:
     show in them: a move that tells where the searcher is costs what it would at the table.
     """
 
-    __slots__ = ("from_public", "piles", "searcher", "table", "values")
+    __slots__ = ("belief", "from_public", "piles", "searcher", "table", "values")
 
-    def __init__(self, game: Game, searcher: str) -> None:
+    def __init__(self, game: Game, searcher: str, belief: Belief) -> None:
         layout = game.layout
         self.searcher = searcher
+        self.belief = belief  # the public belief the opponents' iterations draw from
         self.values = [value.key for value in layout.values if value.seen_by(PUBLIC)]
         self.piles = [(pile.key, pile.seen_by(PUBLIC)) for pile in layout.piles]
         self.table: dict[str, Stats] = {}
@@ -133,9 +134,7 @@ class IsmctsAgent:
                  evaluate: Evaluation | None = None) -> None:
         if iterations is None and seconds is None:
             iterations = ITERATIONS
-        _check_budget(iterations, seconds, depth, exploration)
-        if not 0 <= public <= 1:
-            raise ValueError("public must be from 0 to 1")
+        _check_budget(iterations, seconds, depth, exploration, public)
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
@@ -197,13 +196,12 @@ class IsmctsAgent:
         rng = random.Random(view.rng.getrandbits(64))
         self._evaluation = evaluate
         root = _Node()
-        public = self._public_belief(view)
-        opponents = None if public is None else _Opponents(view.game, view.role)
+        opponents = self._opponents(view)
         done = 0
         while not self._spent(done, deadline):
             if opponents is not None:
                 opponents.from_public = int((done + 1) * self.public) > int(done * self.public)
-            state = public.sample(rng) if public and opponents and opponents.from_public \
+            state = opponents.belief.sample(rng) if opponents and opponents.from_public \
                 else view.determinize(rng)
             state["quiet"] = True  # a search builds no log lines
             # A pack's fault on a line the real game may never take counts for nothing.
@@ -214,12 +212,12 @@ class IsmctsAgent:
         self.last_iterations = done
         return root
 
-    def _public_belief(self, view: View) -> Belief | None:
-        """What every player may know, if the search draws from it and it is not lost."""
+    def _opponents(self, view: View) -> _Opponents | None:
+        """The opponents' statistics apart, if the search draws from a public belief not lost."""
         if not self.public:
             return None
         belief = view.kept.public_at(view)
-        return None if belief.lost else belief
+        return None if belief.lost else _Opponents(view.game, view.role, belief)
 
     def _spent(self, done: int, deadline: float | None) -> bool:
         if self.iterations is not None and done >= self.iterations:
@@ -345,7 +343,7 @@ def level(name: str) -> Callable[..., IsmctsAgent]:
 
 
 def _check_budget(iterations: int | None, seconds: float | None, depth: int,
-                  exploration: float) -> None:
+                  exploration: float, public: float) -> None:
     """Refuse a budget that is not a number, or is out of its bounds."""
     if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
         raise ValueError(f"iterations must be from 1 to {MAX_ITERATIONS:,}")
@@ -355,6 +353,8 @@ def _check_budget(iterations: int | None, seconds: float | None, depth: int,
         raise ValueError(f"depth must be from 0 to {MAX_DEPTH:,}")
     if not 0 <= exploration <= MAX_EXPLORATION:
         raise ValueError(f"exploration must be from 0 to {MAX_EXPLORATION:,.0f}")
+    if not 0 <= public <= 1:
+        raise ValueError("public must be from 0 to 1")
 
 
 def _most_visited(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Option:
