@@ -34,5 +34,5 @@ def _sources(game: object) -> list[str]:
     for fn in [*program.functions.values(), *program.direct.values()]:
         found += [str(c) for c in fn.__code__.co_names]
     found += [name for proc in program.procs.values() for block in proc.blocks
-              for name in block.__code__.co_names]
+              if hasattr(block, "__code__") for name in block.__code__.co_names]
     return found

@@ -257,7 +257,7 @@ class CodeBuilder:
         self._anytime_conditions(symbols, compiler)
         if not self.errors:
             compiler.compile_bodies(self.bodies)
-            _build_main(compiler.program, rounds, phases, doc.key_location(("flow",)))
+            _MainLoop(compiler.program, rounds, phases).build(doc.key_location(("flow",)))
 
     def _phases(self, symbols: Symbols) -> list[tuple[str, str]]:
         phases = []
@@ -313,114 +313,101 @@ def _fixed(target: str | None, pos: n.Pos) -> str | None:
     return target
 
 
-def _build_main(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]],
-                where: Location) -> None:
-    """Build the main procedure: setup, rounds of phases, and what follows them."""
-    main = Proc(MAIN)
-    code = main.blocks
-    procs = program.procs
+class _MainLoop:
+    """The main procedure: setup, the rounds of phases and what follows, in both its forms."""
 
-    def call(name: str) -> Block:
-        def call_proc(rt: Runtime, frame: Frame) -> int:
-            rt.stack.append({"proc": name, "pc": 0, "locals": [None] * procs[name].nslots})
-            return 0
-        return cast(Block, call_proc)
+    def __init__(self, program: Program, rounds: ExprFn | None,
+                 phases: list[tuple[str, str]]) -> None:
+        self.program, self.rounds, self.phases = program, rounds, phases
+        self.procs, self.runs = program.procs, program.runs
+        self.checks, self.on_turns = bool(program.end_checks), program.end_on_turns
 
-    if SETUP in procs:
-        code.append(call(SETUP))
-    head = len(code)
-    program.round_start_pc = head
-    after_pc: list[int] = []
-
-    checks, on_turns = bool(program.end_checks), program.end_on_turns
-
-    def next_round(rt: Runtime, frame: Frame) -> int:
+    def start_round(self, rt: Runtime, locals_: Locals) -> bool:
+        """Start the next round; false after the last."""
         state = rt.state
-        if rounds is not None and state["round"] >= _limit(rounds(rt, frame["locals"])):
-            frame["pc"] = after_pc[0]
-            return 0
-        if checks and state["round"] == 0:  # the state after setup
+        if self.rounds is not None and state["round"] >= _limit(self.rounds(rt, locals_)):
+            return False
+        if self.checks and state["round"] == 0:  # the state after setup
             end_checks(rt)
         state["round"] += 1
+        return True
+
+    def enter(self, phase_id: str | None, rt: Runtime, frame: Frame | None = None) -> int:
+        """Enter a phase (None once the rounds are over): a block of its own."""
+        rt.state["phase"] = phase_id
+        if self.on_turns and phase_id is not None:
+            end_checks(rt)
         return 0
 
-    code.append(cast(Block, next_round))
-    for phase_id, proc_name in phases:
-        def enter(rt: Runtime, frame: Frame, phase_id: str = phase_id) -> int:
-            rt.state["phase"] = phase_id
-            if on_turns:
-                end_checks(rt)
-            return 0
-        program.phase_pcs[phase_id] = len(code)
-        code.append(cast(Block, enter))
-        code.append(call(proc_name))
-    program.round_end_pc = len(code)
-
-    def loop(rt: Runtime, frame: Frame) -> int:
-        frame["pc"] = head
-        return 0
-
-    code.append(cast(Block, loop))
-    after_pc.append(len(code))
-
-    def after(rt: Runtime, frame: Frame) -> int:
-        rt.state["phase"] = None
-        return 0
-
-    code.append(cast(Block, after))
-    if AFTER_ROUNDS in procs:
-        code.append(call(AFTER_ROUNDS))
-
-    def no_winner(rt: Runtime, frame: Frame) -> int:
+    def finish(self, rt: Runtime, frame: Frame | None = None) -> int:
+        """End a game that no end condition ended: the last block."""
         if rt.state["result"] is None:
             rt.finish(None, "the last round is over")
         return STOP
 
-    code.append(cast(Block, no_winner))
-    main.locations = [where] * len(code)
-    procs[MAIN] = main
-    program.runs[MAIN] = _main_whole(program, rounds, phases)
+    # ------------------------------------------------------------ the blocks
 
+    def call(self, name: str, rt: Runtime, frame: Frame) -> int:
+        rt.stack.append({"proc": name, "pc": 0, "locals": [None] * self.procs[name].nslots})
+        return 0
 
-def _main_whole(program: Program, rounds: ExprFn | None, phases: list[tuple[str, str]]
-                ) -> ProcFn:
-    """The main procedure run whole, as playouts run it, in the same steps as its blocks."""
-    procs, runs = program.procs, program.runs
+    def next_round(self, rt: Runtime, frame: Frame) -> int:
+        if not self.start_round(rt, frame["locals"]):
+            frame["pc"] = self.program.round_end_pc + 1  # to what follows the rounds
+        return 0
 
-    def run(name: str, rt: PlayoutRuntime) -> None:
-        if name in runs:
-            runs[name](rt, [])
+    def loop(self, rt: Runtime, frame: Frame) -> int:
+        frame["pc"] = self.program.round_start_pc
+        return 0
+
+    def build(self, where: Location) -> None:
+        """Add the main procedure's blocks and its whole form to the program."""
+        program, procs = self.program, self.procs
+        code: list[Callable[[Runtime, Frame], int]] = []
+        if SETUP in procs:
+            code.append(partial(self.call, SETUP))
+        program.round_start_pc = len(code)
+        code.append(self.next_round)
+        for phase_id, proc_name in self.phases:
+            program.phase_pcs[phase_id] = len(code)
+            code += [partial(self.enter, phase_id), partial(self.call, proc_name)]
+        program.round_end_pc = len(code)
+        code += [self.loop, partial(self.enter, None)]
+        if AFTER_ROUNDS in procs:
+            code.append(partial(self.call, AFTER_ROUNDS))
+        code.append(self.finish)
+        main = procs[MAIN] = Proc(MAIN)
+        main.blocks = cast(list[Block], code)
+        main.locations = [where] * len(code)
+        program.runs[MAIN] = cast(ProcFn, self.whole)
+
+    # ------------------------------------------------------------ run whole
+
+    def run(self, name: str, rt: PlayoutRuntime) -> None:
+        if name in self.runs:
+            self.runs[name](rt, [])
         else:
             rt.run_blocks(name, [])
 
-    def main(rt: PlayoutRuntime, locals_: Locals) -> None:
-        state = rt.state
-        if SETUP in procs:
-            run(SETUP, rt)
-        checks, on_turns = bool(program.end_checks), program.end_on_turns
-        while rounds is None or state["round"] < _limit(rounds(rt, locals_)):
-            if checks and state["round"] == 0:
-                end_checks(rt)
-            state["round"] += 1
+    def whole(self, rt: PlayoutRuntime, locals_: Locals) -> None:
+        """The blocks' steps, as playouts run them, with one tick per phase."""
+        if SETUP in self.procs:
+            self.run(SETUP, rt)
+        while self.start_round(rt, locals_):
             try:
-                for phase_id, name in phases:
+                for phase_id, name in self.phases:
                     rt.ticks -= 1
                     if rt.ticks < 0:
                         raise BudgetExceeded
-                    state["phase"] = phase_id
-                    if on_turns:
-                        end_checks(rt)
-                    run(name, rt)
+                    self.enter(phase_id, rt)
+                    self.run(name, rt)
             except EndRound:
                 pass  # on to the next round
-        state["phase"] = None
-        if AFTER_ROUNDS in procs:
-            run(AFTER_ROUNDS, rt)
-        if state["result"] is None:
-            rt.finish(None, "the last round is over")
+        self.enter(None, rt)
+        if AFTER_ROUNDS in self.procs:
+            self.run(AFTER_ROUNDS, rt)
+        self.finish(rt)
         raise StopGame
-
-    return cast(ProcFn, main)
 
 
 def _limit(rounds: object) -> int:
