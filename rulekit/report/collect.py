@@ -25,14 +25,8 @@ def make_report(pack_ref: str | Path, params: Mapping[str, str | int] | None = N
     With ``skill_games``, the ``strong`` and ``weak`` agents also play that many games per
     match: strong against weak in each role, and each against itself.
     """
-    settings = (games, seed, agents, workers, max_rounds)
-    keys: list[str] = []
-    if sweeps:
-        keys, results = sweep(pack_ref, sweeps, params, *settings, scheduler=scheduler,
-                              progress=progress, traced=True)
-    else:
-        results = [simulate(pack_ref, params, *settings, scheduler=scheduler,
-                            progress=progress, traced=True)]
+    keys, results = sweep(pack_ref, sweeps, params, games, seed, agents, workers, max_rounds,
+                          scheduler=scheduler, progress=progress, traced=True)
     traces = Traces()
     wins: Counter[str] = Counter()
     for result in results:
