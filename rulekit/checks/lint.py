@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from rulekit.checks.flow import dead_phases, endless_loops, log_leaks
 from rulekit.engine.draws import RandomChooser
@@ -16,17 +14,11 @@ from rulekit.engine.vm import CODE_ERRORS, Runtime
 from rulekit.errors import Location, PackError, PackWarning, RulekitError
 from rulekit.lang import nodes as n
 from rulekit.lang.analysis import reads
-from rulekit.lang.checker import Checker
-from rulekit.lang.parser import parse_block, parse_expression
 from rulekit.lang.walk import every_node, triggers_of
 from rulekit.model.program import ExprFn
-from rulekit.pack.documents import snippet
 from rulekit.pack.loader import LoadedPack
 from rulekit.source.document import JsonPath, YamlDocument
 from rulekit.source.snippet import Snippet
-
-CodePlace = tuple[JsonPath, bool]
-"""Where a piece of code is, and whether it is a statement list."""
 
 _UNUSED_HINT = "use it, or remove it"
 
@@ -55,51 +47,6 @@ def _name_used(node: object) -> str | None:
     return None
 
 
-def _code_places(doc: YamlDocument) -> Iterator[CodePlace]:
-    """Every piece of effect code of the pack's sections."""
-    data = doc.data
-    for name in data.get("procedures") or {}:
-        if "@" not in name:  # not a base pack's procedure that a variant replaced
-            yield ("procedures", name, "do"), True
-    for name in data.get("functions") or {}:
-        yield ("functions", name, "returns"), False
-    for path, carrier in _card_entries(data):
-        for name in carrier.get("effects") or {}:
-            yield (*path, "effects", name), True
-        for j, action in enumerate(carrier.get("anytime") or []):
-            yield (*path, "anytime", j, "do"), True
-            if "when" in action:
-                yield (*path, "anytime", j, "when"), False
-    if "setup" in data:
-        yield ("setup",), True
-    yield from _flow_places(doc)
-    for i, action in enumerate(data.get("anytime") or []):
-        if "when" in action:
-            yield ("anytime", i, "when"), False
-
-
-def _card_entries(data: dict[str, Any]) -> Iterator[tuple[JsonPath, Any]]:
-    """Each card entry, then each card type, with its path: what may carry code."""
-    for i, card in enumerate(data.get("cards") or []):
-        yield ("cards", i), card
-    for kind, spec in (data.get("card_types") or {}).items():
-        yield ("card_types", kind), spec
-
-
-def _flow_places(doc: YamlDocument) -> Iterator[CodePlace]:
-    flow = doc.data.get("flow") or {}
-    for i, _ in enumerate(flow.get("phases") or []):
-        yield ("flow", "phases", i, "do"), True
-    for i, _ in enumerate(flow.get("end_when") or []):
-        yield ("flow", "end_when", i, "when"), False
-    for key, block in (("rounds", False), ("after_rounds", True), ("initiative", False)):
-        if isinstance(flow.get(key), str):
-            yield ("flow", key), block
-    evaluate = flow.get("evaluate")
-    for role in evaluate if isinstance(evaluate, dict) else ():
-        yield ("flow", "evaluate", role), False
-
-
 class _Linter:
     """Finds the lint warnings of one pack, whose sections are ``doc``."""
 
@@ -108,27 +55,11 @@ class _Linter:
         self.symbols = pack.game.symbols
         self.doc = doc
         self.warnings: list[PackError] = []
-        self.code: list[_Code] = []
+        self.code = [_Code(list(every_node(tree)), text) for tree, text in pack.code]
 
     def warn(self, message: str, path: JsonPath, hint: str | None = None) -> None:
         """A warning at the key at ``path``."""
         self.warnings.append(PackWarning(message, self.doc.key_location(path), hint))
-
-    def read_code(self, known: dict[str, list[n.Stmt]]) -> None:
-        """Parse every piece of code; ``known`` holds statement lists already parsed, by text."""
-        for path, block in _code_places(self.doc):
-            code = self._parse(path, block, known)
-            if code is not None:
-                self.code.append(code)
-
-    def _parse(self, path: JsonPath, block: bool, known: dict[str, list[n.Stmt]]
-               ) -> _Code | None:
-        try:
-            text = snippet(self.doc, path)
-            tree = (known.get(text.text) or parse_block(text)) if block else parse_expression(text)
-        except (PackError, KeyError, IndexError, TypeError):
-            return None
-        return _Code(list(every_node(tree)), text)
 
     def unused(self) -> None:
         """Warn about what nothing uses: code, zones, variables and cards."""
@@ -258,19 +189,17 @@ class _Linter:
                 self.warn(f"this end condition holds right after setup, so games end before "
                           f"their first round, with {winner} winning", where,
                           "check the condition against the values setup leaves")
-            elif self._constant(where) and _verdict(game, condition) is False:
+            elif self._constant(condition) and _verdict(game, condition) is False:
                 self.warn("this end condition can never hold: it reads only parameters and "
                           "constants, so it never ends a game", where,
                           "make it read what changes: a variable, a zone, the round or the "
                           "phase")
 
-    def _constant(self, where: JsonPath) -> bool:
-        """Whether the expression at ``where`` reads nothing that changes during a game."""
-        text = snippet(self.doc, where)
-        expr = parse_expression(text)
-        Checker(self.symbols, text).check_expr(expr, "bool")
+    def _constant(self, condition: ExprFn) -> bool:
+        """Whether ``condition`` reads nothing that changes during a game."""
         names: set[str] = set()
-        return reads(expr, self.pack.function_trees, names, set(), True) and not names
+        tree = self.pack.trees[condition]
+        return reads(tree, self.pack.function_trees, names, set(), True) and not names
 
 
 def _never_used(kind: str, name: str) -> str:
@@ -311,7 +240,6 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     if pack.content is None:
         return []
     linter = _Linter(pack, pack.content)
-    linter.read_code({body.snippet.text: body.stmts for body in pack.bodies})
     linter.end_conditions()
     linter.unused()
     linter.missing_effects()

@@ -47,9 +47,10 @@ from rulekit.source.snippet import Snippet
 if TYPE_CHECKING:
     from rulekit.engine.playout import PlayoutRuntime
 
-T = TypeVar("T")
+T = TypeVar("T", n.Expr, list[n.Stmt])
 SETUP = "__setup__"
 AFTER_ROUNDS = "__after_rounds__"
+Code = tuple[n.Expr | list[n.Stmt], Snippet]
 
 
 class PhaseSpec(TypedDict):
@@ -88,6 +89,7 @@ class CodeBuilder:
         self.flow: FlowSpec = self.doc.data.get("flow", {})
         self.bodies: list[Body] = []
         self.function_trees: dict[str, n.Expr] = {}  # each function's checked body
+        self.code: list[Code] = []  # each piece of the pack's own code, parsed
         self.code_chars = 0  # of the pieces parsed so far
 
     def _within_limit(self, snippet: Snippet) -> bool:
@@ -101,21 +103,25 @@ class CodeBuilder:
                 "limit)", snippet.locate(1, 1), "describe less in code, or share procedures"))
         return False
 
-    def _parse(self, parse: Callable[[Snippet], T], snippet: Snippet) -> T | None:
-        """The parsed code, or None with its error."""
+    def _parse(self, parse: Callable[[Snippet], T], snippet: Snippet, keep: bool = True
+               ) -> T | None:
+        """The parsed code, kept in ``code`` if ``keep``; or None with its error."""
         if not self._within_limit(snippet):
             return None
         try:
-            return parse(snippet)
+            tree = parse(snippet)
         except PackError as exc:
             self.errors.append(exc)
             return None
+        if keep:
+            self.code.append((tree, snippet))
+        return tree
 
     def _body(self, symbols: Symbols, name: str, snippet: Snippet,
               params: list[tuple[str, str]],
-              base_of: Callable[[n.Pos], str | None] | None = None) -> None:
+              base_of: Callable[[n.Pos], str | None] | None = None, keep: bool = True) -> None:
         """Parse and check one statement list; keep it for compiling."""
-        body = self._parse(parse_block, snippet)
+        body = self._parse(parse_block, snippet, keep)
         if body is None:
             return
         checker = Checker(symbols, snippet, base_of=base_of)
@@ -130,10 +136,10 @@ class CodeBuilder:
         return None if checked is None else compiler.expr(checked[0])
 
     def _checked_expr(self, symbols: Symbols, snippet: Snippet, expected: str,
-                      context: str = "expr", params: Sequence[tuple[str, str]] = ()
-                      ) -> tuple[n.Expr, int] | None:
+                      context: str = "expr", params: Sequence[tuple[str, str]] = (),
+                      keep: bool = True) -> tuple[n.Expr, int] | None:
         """The tree of a checked expression and its local slots; None if it has errors."""
-        expr = self._parse(parse_expression, snippet)
+        expr = self._parse(parse_expression, snippet, keep)
         if expr is None:
             return None
         checker = Checker(symbols, snippet, context=context)
@@ -221,7 +227,7 @@ class CodeBuilder:
                      for code in [proc.snippet, *(v.snippet for v in found)]):
                 dispatch = Dispatch(proc, found, names)
                 self._body(symbols, proc.name, dispatch.snippet(), proc.params,
-                           runs(dispatch.base_of))
+                           runs(dispatch.base_of), keep=False)
         done: set[str] = set()
         while wanted:
             name = wanted.pop()
@@ -229,7 +235,7 @@ class CodeBuilder:
                 done.add(name)
                 decl, target = apart[name]
                 self._body(symbols, name, decl.snippet, decl.params,
-                           runs(partial(_fixed, target)))
+                           runs(partial(_fixed, target)), keep=False)
 
     def _flow_functions(self, symbols: Symbols, compiler: Compiler) -> None:
         for role in self.flow.get("evaluate", {}):
@@ -292,7 +298,8 @@ class CodeBuilder:
         """A card's action's condition: the card lies in its zone, and its ``when`` holds."""
         assert decl.card is not None and decl.zone_test is not None
         compiler.program.action_cards[decl.procedure] = (decl.card, decl.role)
-        checked = [self._checked_expr(symbols, code, "bool", "expr", ACTION_PARAMS)
+        checked = [self._checked_expr(symbols, code, "bool", "expr", ACTION_PARAMS,
+                                      keep=code is decl.when_code)
                    for code in (decl.zone_test, decl.when_code) if code is not None]
         tests = [found[0] for found in checked if found is not None]
         if len(tests) < len(checked):

@@ -11,8 +11,8 @@ from rulekit.engine.game import Game
 from rulekit.errors import PackError, PackErrors, PackFileError
 from rulekit.lang import nodes as n
 from rulekit.lang.compiler import Body, Compiler
-from rulekit.model.program import Program
-from rulekit.pack.build import CodeBuilder
+from rulekit.model.program import ExprFn, Program
+from rulekit.pack.build import Code, CodeBuilder
 from rulekit.pack.declarations import Declarations
 from rulekit.pack.display import Display, read_display
 from rulekit.pack.extends import read_documents
@@ -40,6 +40,8 @@ class LoadedPack:
     # its statement lists (procedures, setup, phases, after_rounds), parsed and checked
     bodies: list[Body] = field(default_factory=list)
     function_trees: dict[str, n.Expr] = field(default_factory=dict)  # its functions, checked
+    code: list[Code] = field(default_factory=list)  # each piece of its own code, parsed
+    trees: dict[ExprFn, n.Expr] = field(default_factory=dict)  # each expression compiled, checked
     manifest_doc: YamlDocument | None = None  # the manifest (merged with its base's)
 
     @property
@@ -82,7 +84,8 @@ def _load(folder: Path, overrides: Mapping[str, str | int]) -> LoadedPack:
     docs.fail_if_errors()
     return LoadedPack(folder, manifest, docs.documents, game, docs.own_scenario_files,
                       docs.pack_rules, docs.content, docs.base_id, docs.base_scenario_files,
-                      docs.roots, display, builder.bodies, builder.function_trees, manifest_doc)
+                      docs.roots, display, builder.bodies, builder.function_trees, builder.code,
+                      compiler.trees, manifest_doc)
 
 
 def load_pack(ref: str | Path, params: Mapping[str, str | int] | None = None) -> LoadedPack:
