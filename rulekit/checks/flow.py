@@ -33,27 +33,20 @@ def log_leaks(symbols: Symbols, bodies: list[Body],
     return warnings
 
 
-def dead_phases(doc: YamlDocument, bodies: list[Body]) -> list[PackError]:
+def dead_phases(doc: YamlDocument, phases: list[str], bodies: list[Body]) -> list[PackError]:
     """A warning for each phase that always ends the round, when phases follow."""
     procs = {b.name: b.stmts for b in bodies}
-    phases = _phases(doc)
     warnings: list[PackError] = []
     for i, phase in enumerate(phases[:-1]):
-        stmts = procs.get(f"phase:{phase.get('id')}")
-        if stmts is not None and _always_ends(stmts, procs, set()):
-            later = ", ".join(f"'{p.get('id')}'" for p in phases[i + 1:])
+        if _always_ends(procs[f"phase:{phase}"], procs, set()):
+            later = ", ".join(f"'{p}'" for p in phases[i + 1:])
             warnings.append(PackWarning(
-                f"every path of phase '{phase.get('id')}' ends the round or the game, so the "
+                f"every path of phase '{phase}' ends the round or the game, so the "
                 f"phases after it never run: {later}",
                 doc.key_location(("flow", "phases", i, "do")),
                 "end the round only on some paths (inside an if), or move the phases after "
                 "it before it"))
     return warnings
-
-
-def _phases(doc: YamlDocument) -> list[dict[str, object]]:
-    flow = (doc.data or {}).get("flow") or {}
-    return [p for p in flow.get("phases") or [] if isinstance(p, dict)]
 
 
 def _always_ends(stmts: list[n.Stmt], procs: dict[str, list[n.Stmt]], seen: set[str]) -> bool:

@@ -16,6 +16,7 @@ from rulekit.lang import nodes as n
 from rulekit.lang.analysis import reads
 from rulekit.lang.walk import every_node, triggers_of
 from rulekit.model.program import ExprFn
+from rulekit.pack.effects import copy_ids
 from rulekit.pack.loader import LoadedPack
 from rulekit.source.document import JsonPath, YamlDocument
 from rulekit.source.snippet import Snippet
@@ -86,9 +87,10 @@ class _Linter:
             if name not in names and not where.origin:
                 self.warnings.append(PackWarning(_never_used("parameter", name), where,
                                                  _UNUSED_HINT))
+        deciders = self._deciders()
         for i, role in enumerate(symbols.roles):
             where = manifest.location(("roles", i, "id"))
-            if role not in self._deciders() and not where.origin:
+            if role not in deciders and not where.origin:
                 self.warnings.append(PackWarning(
                     f"role '{role}' never decides: no choose names it, and no anytime action "
                     "is its", where, "give it a decision, or remove it"))
@@ -133,22 +135,11 @@ class _Linter:
 
     def _unplayed_cards(self, names: set[str]) -> None:
         """Warn about cards no zone starts with, and no code names."""
-        in_play = self._starting_cards() | names
-        copies: dict[str, set[str]] = {}  # each entry's cards, by the entry's id
-        for card in self.symbols.cards:
-            copies.setdefault(card.split("#")[0], set()).add(card)
+        in_play = names.union(*self.pack.game.layout.initial_piles.values())
         for i, entry in enumerate(self.doc.data.get("cards") or []):
-            entry_id = entry.get("id")
-            ids = copies.get(entry_id, set()) if isinstance(entry_id, str) else set()
-            if ids and not ids & in_play:
+            if in_play.isdisjoint(copy_ids(entry["id"], entry.get("copies", 1))):
                 self.warn(f"card '{entry['id']}' never comes into play: no zone starts with it "
                           "and no code names it", ("cards", i), "add it to a zone's initial")
-
-    def _starting_cards(self) -> set[str]:
-        symbols = self.symbols
-        if any(zone.initial == "all" for zone in symbols.zones.values()):
-            return set(symbols.cards)
-        return {card for zone in symbols.zones.values() for card in zone.initial or []}
 
     def empty_choices(self) -> None:
         """Warn about each ``choose`` whose list is always empty."""
@@ -158,16 +149,13 @@ class _Linter:
                 if isinstance(node, n.Choice):
                     self._empty_choice(code, node, filled)
 
-    def _filled_zones(self) -> set[str]:
+    def _filled_zones(self) -> set[str | None]:
         """The zones that start with cards, or that code fills."""
-        filled = {z.name for z in self.symbols.zones.values() if z.initial}
-        for code in self.code:
-            for node in code.below:
-                if isinstance(node, n.Move | n.Draw) and _root_name(node.dest):
-                    filled.add(str(_root_name(node.dest)))
-        return filled
+        moved = {_root_name(node.dest) for code in self.code for node in code.below
+                 if isinstance(node, n.Move | n.Draw)}
+        return moved | {zone.name for zone in self.symbols.zones.values() if zone.initial}
 
-    def _empty_choice(self, code: _Code, node: n.Choice, filled: set[str]) -> None:
+    def _empty_choice(self, code: _Code, node: n.Choice, filled: set[str | None]) -> None:
         """Warn if ``node`` chooses from ``[]``, or an empty zone."""
         source = _root_name(node.source)
         empty = (isinstance(node.source, n.ListLit) and not node.source.items) or (
@@ -245,7 +233,7 @@ def lint_pack(pack: LoadedPack) -> list[PackError]:
     linter.missing_effects()
     linter.empty_choices()
     linter.warnings += log_leaks(pack.game.symbols, pack.bodies, pack.function_trees)
-    linter.warnings += dead_phases(linter.doc, pack.bodies)
+    linter.warnings += dead_phases(linter.doc, pack.game.symbols.phases, pack.bodies)
     linter.warnings += endless_loops(pack.bodies, bool(pack.game.program.end_checks))
     # One text of code may run as several procedures (a card type's action, per card): once.
     unique = {str(warning): warning for warning in linter.warnings}
