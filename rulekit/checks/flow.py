@@ -17,18 +17,17 @@ def log_leaks(symbols: Symbols, bodies: list[Body],
     places = {b.name: b.snippet for b in bodies}
     warnings: list[PackError] = []
     for leak in public_log_leaks(symbols, {b.name: b.stmts for b in bodies}, function_trees):
+        where = places[leak.body].location(leak.part.pos)
         if isinstance(leak.part, n.Log):
             warnings.append(PackNote(
                 "this public log line is written on a branch taken on data not every player "
-                "may see: that it is written may tell which way the branch went",
-                places[leak.body].location(leak.part.pos),
+                "may see: that it is written may tell which way the branch went", where,
                 "log it to the role that may see it (log \"...\" to ROLE), or on both ways"))
             continue
         names = ", ".join(f"'{name}'" for name in leak.names) or "non-public data"
         warnings.append(PackWarning(
             f"this log line is public, and it prints {names}, which not every player may see",
-            places[leak.body].location(leak.part.pos),
-            "send the line to the role that may see it (log \"...\" to ROLE), or print "
+            where, "send the line to the role that may see it (log \"...\" to ROLE), or print "
             "something public"))
     return warnings
 

@@ -67,16 +67,13 @@ class _Linter:
         symbols = self.symbols
         names = {name for code in self.code for name in map(_name_used, code.below)
                  if name is not None}
-        called = names | self._triggers()
-        for name in symbols.procedures:
-            if name not in called and "@" not in name:  # not a version base(...) runs
-                self.warn(f"procedure '{name}' is never called", ("procedures", name),
-                          _UNUSED_HINT)
-        for kind, section, table in (("function", "functions", symbols.functions),
-                                     ("zone", "zones", symbols.zones),
-                                     ("variable", "variables", symbols.variables)):
+        tables = (("procedure", "procedures", symbols.procedures, names | self._triggers()),
+                  ("function", "functions", symbols.functions, names),
+                  ("zone", "zones", symbols.zones, names),
+                  ("variable", "variables", symbols.variables, names))
+        for kind, section, table, used in tables:
             for name in table:
-                if name not in names:
+                if name not in used and "@" not in name:  # (not a version base(...) runs)
                     self.warn(_never_used(kind, name), (section, name), _UNUSED_HINT)
         self._unplayed_cards(names)
         manifest = self.pack.manifest_doc
@@ -191,6 +188,8 @@ class _Linter:
 
 
 def _never_used(kind: str, name: str) -> str:
+    if kind == "procedure":
+        return f"procedure '{name}' is never called"
     if kind == "function":
         return f"function '{name}' is never used"
     return f"{kind} '{name}' is never used by the pack's code"
