@@ -21,11 +21,7 @@ from rulekit.pack.loader import load_pack
 def make(pack: str | Path, params: Mapping[str, str | int] | None = None, *,
          seed: int | None = None, max_rounds: int = DEFAULT_MAX_ROUNDS,
          value_slots: int = VALUE_SLOTS, render_mode: str | None = None) -> RulekitEnv:
-    """A PettingZoo AEC environment of a pack (a path or an id), one agent per role.
-
-    A game stopped past ``max_rounds`` is truncated. ``value_slots`` bounds the items of one
-    question that are not roles, cards or board ids (numbers, texts).
-    """
+    """A PettingZoo AEC environment of a pack (a path or an id); see docs/python.md."""
     return RulekitEnv(load_pack(pack, dict(params or {})), seed=seed, max_rounds=max_rounds,
                       value_slots=value_slots, render_mode=render_mode)
 

@@ -1,8 +1,4 @@
-"""Any pack as a PettingZoo environment: one agent per role, one step per answer.
-
-A subset question takes one step per item offered: the item's index takes it, ``none`` leaves
-it out. Players who decide at once answer one after the other.
-"""
+"""Any pack as a PettingZoo environment: one agent per role, one step per answer."""
 
 from __future__ import annotations
 
@@ -130,11 +126,7 @@ class RulekitEnv(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: Mapping[str, State] | None = None
               ) -> None:
-        """The next game of the run of ``seed`` (else of the last seed given, else 0).
-
-        Game ``n`` of a run is ``rulekit simulate --seed SEED``'s game ``n``.
-        ``options={"state": STATE}`` goes on from a copy of a state of this pack instead.
-        """
+        """The next game of the run of ``seed``, or ``options["state"]`` (docs/python.md)."""
         if seed is not None:
             self.seed, self.games = seed, 0
         given = (options or {}).get("state")

@@ -19,11 +19,7 @@ BIG = float(2**31)  # the bounds of a number with no declared minimum or maximum
 
 
 class Actions:
-    """The action indexes of a game: one per id an answer may name, fixed for the pack.
-
-    Index 0 is ``none``; then come the anytime actions and the ids; the last ``value_slots``
-    indexes name the other items of a question (numbers, texts) by their place among those.
-    """
+    """The action indexes of a game: ``none``, the anytime actions, the ids, then value slots."""
 
     def __init__(self, game: Game, value_slots: int) -> None:
         symbols = game.symbols
@@ -58,10 +54,7 @@ class Actions:
 
 
 class Encoder:
-    """Observations as vectors: piles as card counts, values, the question being asked.
-
-    ``names`` names each number; docs/python.md says what they are.
-    """
+    """Observations as vectors: piles as card counts, values, the question being asked."""
 
     def __init__(self, game: Game, actions: Actions) -> None:
         symbols = game.symbols
