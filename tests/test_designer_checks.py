@@ -316,3 +316,24 @@ def test_a_public_log_on_a_secret_branch_is_a_note(run: Run, tmp_path: Path, cod
     assert code_ == 0 and ("note: this public log line is written on a branch taken on data "
                            "not every player may see" in err) == noted
     assert out.endswith("scenarios; 1 note)\n" if noted else "10 scenarios)\n")
+
+
+def test_a_variant_that_wraps_a_base_procedure_keeps_what_the_base_body_does(
+        run: Run, tmp_path: Path) -> None:
+    # The base pack's refill is the only code that fills a hand; the variant runs it through
+    # base(p). Lint reads that body too, so no choose is said to offer an empty hand.
+    copy(tmp_path)
+    variant = tmp_path / "calm"
+    variant.mkdir()
+    (variant / "pack.yaml").write_text(
+        'id: calm\nname: Calm\nversion: "1"\nextends: ../hideout\ninclude: [flow.yaml]\n')
+    (variant / "flow.yaml").write_text(
+        "procedures:\n  refill:\n    params: {p: role}\n    do: |\n"
+        '      log "Refill."\n      base(p)\n')
+    code, out, err = run("validate", str(variant))
+    assert (code, err) == (0, "") and out.endswith("calm: ok (22 cards, 0 scenarios)\n"), out
+    (variant / "flow.yaml").write_text(
+        "procedures:\n  refill:\n    params: {p: role}\n    do: |\n"
+        '      log "Refill."\n')
+    code, out, err = run("validate", str(variant))
+    assert "3 warnings" in out and "which no card ever enters" in err

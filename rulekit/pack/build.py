@@ -233,9 +233,9 @@ class CodeBuilder:
             name = wanted.pop()
             if name not in done:
                 done.add(name)
-                decl, target = apart[name]
+                decl, target = apart[name]  # a base pack's body is linted only here
                 self._body(symbols, name, decl.snippet, decl.params,
-                           runs(partial(_fixed, target)), keep=False)
+                           runs(partial(_fixed, target)), keep=name.endswith("@base"))
 
     def _flow_functions(self, symbols: Symbols, compiler: Compiler) -> None:
         for role in self.flow.get("evaluate", {}):
