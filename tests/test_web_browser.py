@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 import uvicorn
 
+from rulekit.engine.observe import public_part
 from rulekit.web import Room, Server, new_room
-from rulekit.web.views import public_observation
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -113,7 +113,7 @@ def _hidden_names(room: Room) -> set[str]:
     """The names of the cards in piles no one but their owner sees, and nowhere public."""
     game = room.game
     state = room.session.state_now()
-    public = public_observation([game.observe(state, role) for role in game.roles])
+    public = public_part(game.layout, game.observe(state, game.roles[0]))
     cards = game.symbols.cards
 
     def names(zones: dict[str, Any]) -> set[str]:
@@ -121,7 +121,7 @@ def _hidden_names(room: Room) -> set[str]:
                 for card in data.get("cards", ()) if card in cards}
 
     seen = {key: game.observe(state, role)["zones"][key] for role in game.roles
-            for key, data in public["zones"].items() if "cards" not in data
+            for key, data in public["zones"].items() if None in data.get("cards", [None])
             and "cards" in game.observe(state, role)["zones"][key]}
     return names(seen) - names(dict(public["zones"]))
 

@@ -18,10 +18,11 @@ from helpers_leak import Kind, alter, any_card, by_type_and_owner, reask
 from helpers_web import play_pages
 
 from rulekit.engine.game import State
+from rulekit.engine.observe import public_part
 from rulekit.play.render import Renderer
 from rulekit.play.table import Context
 from rulekit.web import Room, new_room
-from rulekit.web.views import NARROW_WIDTH, TEXT_WIDTH, SeatView, Views, public_observation
+from rulekit.web.views import NARROW_WIDTH, TEXT_WIDTH, SeatView, Views
 
 # pack -> (what may take an unseen card's place, share of the views checked, seed, parameters)
 PACKS: dict[str, tuple[Kind, float, int, list[str]]] = {
@@ -61,7 +62,7 @@ def _drawn(room: Room, state: State, role: str | None) -> dict[str, Any]:
     game = room.game
     views = Views(game, Renderer.of(room.session.loaded))
     if role is None:
-        seen = views.spectator(public_observation([game.observe(state, r) for r in game.roles]))
+        seen = views.spectator(public_part(game.layout, game.observe(state, game.roles[0])))
     else:
         ask = 1 + sum(1 for event in state["log"] if event["e"] == "choice"
                       and event["player"] == role)

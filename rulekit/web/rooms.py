@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulekit.engine.decisions import Decision
+from rulekit.engine.observe import public_part
 from rulekit.errors import IllegalActionError, RulekitError, UsageError
 from rulekit.pack.loader import load_pack, parse_params
 from rulekit.play import Session, new_seed, open_session
@@ -24,7 +25,6 @@ from rulekit.web.views import (
     SeatView,
     Views,
     board_view,
-    public_observation,
 )
 
 TOKEN_BYTES = 18  # 144 random bits per link
@@ -81,8 +81,8 @@ class Room:
                 return shown[1]
             state = self.session.state_now()
             if role is None:
-                seen = self.views.spectator(public_observation(
-                    [self.game.observe(state, r) for r in self.game.roles]))
+                seen = self.views.spectator(public_part(
+                    self.game.layout, self.game.observe(state, self.game.roles[0])))
             else:
                 decision = self._asked(role)
                 context = None if decision is None else self.session.context.text(state, role)
@@ -157,8 +157,7 @@ def _parsed_answer(text: str) -> tuple[int, str]:
     return ask, answer
 
 
-def new_room(pack: str, seats: list[str], params: list[str], seed: int | None = None,
-             save: Path | None = None) -> Room:
+def new_room(pack: str, seats: list[str], params: list[str], seed: int | None = None) -> Room:
     """A new game of ``pack``: the roles not given to a bot are people's, one link each."""
     loaded = load_pack(pack, parse_params(params))
     roles = loaded.game.roles
@@ -166,9 +165,7 @@ def new_room(pack: str, seats: list[str], params: list[str], seed: int | None = 
     if HUMAN not in chosen.values():
         raise UsageError("every seat is a bot's: give at least one to a person",
                          f"--seat {roles[0]}=human")
-    session = Session(loaded, new_seed() if seed is None else seed, chosen, _quiet_screen(),
-                      save_path=save)
-    return Room(session)
+    return Room(Session(loaded, new_seed() if seed is None else seed, chosen, _quiet_screen()))
 
 
 def resumed_room(path: Path, seats: list[str]) -> Room:

@@ -8,11 +8,10 @@ from typing import NotRequired, TypedDict
 from rich.console import Console, RenderableType
 
 from rulekit.engine.decisions import Decision
-from rulekit.engine.frozen import FrozenDict, FrozenList
 from rulekit.engine.game import Game
 from rulekit.engine.observe import Observation
 from rulekit.play.prompt import Entry
-from rulekit.play.render import Renderer
+from rulekit.play.render import Renderer, SeenPile
 from rulekit.play.svgmap import node_places, render_svg
 
 TEXT_WIDTH = 64  # the columns of the panels' text
@@ -88,20 +87,6 @@ def board_view(game: Game) -> BoardView:
             "names": {ident: str(props.get("name", ident)) for ident, props in nodes.items()}}
 
 
-def public_observation(observations: list[Observation]) -> Observation:
-    """What every role sees alike: public piles and values, public events, the result."""
-    first, others = observations[0], observations[1:]
-    zones = {key: pile if all(obs["zones"].get(key) == pile for obs in others)
-             else FrozenDict(count=pile["count"]) for key, pile in first["zones"].items()}
-    values = {key: value for key, value in first["vars"].items()
-              if all(key in obs["vars"] and obs["vars"][key] == value for obs in others)}
-    return {"pack": first["pack"], "role": None, "round": first["round"],
-            "phase": first["phase"], "zones": FrozenDict(zones), "vars": FrozenDict(values),
-            "decisions": [], "waiting_for": list(first["waiting_for"]),
-            "log": FrozenList(event for event in first["log"] if event["to"] is None),
-            "result": first["result"]}
-
-
 class Views:
     """Draws the views of one game's seats, with the table of the terminal."""
 
@@ -147,8 +132,11 @@ class Views:
             data = obs["zones"][slot.key]
             if slot.name not in self.render.display.hidden and data["count"]:
                 owner = f"{self.render.name(slot.owner)}'s " if slot.owner else ""
+                # (what every player sees: the cards of a pile seen whole, else how many)
+                known: SeenPile = data if None not in data.get("cards", [None]) \
+                    else {"count": data["count"]}
                 lines.append(f"{owner}{self.table.name(slot.name)}: "
-                             f"{self.render.pile(data, False)}")
+                             f"{self.render.pile(known, False)}")
         return "\n".join(lines)
 
     def _pieces(self, obs: Observation) -> list[Piece]:
