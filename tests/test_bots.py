@@ -247,6 +247,7 @@ def test_the_levels_are_ismcts_budgets_that_a_named_budget_replaces() -> None:
     fixed = load_agent("normal:iterations=50:depth=2")
     assert isinstance(fixed, IsmctsAgent) and (fixed.iterations, fixed.seconds, fixed.depth) \
         == (50, None, 2)
+    assert (easy.public, normal.public, hard.public, fixed.public) == (0, 0.5, 0.5, 0.5)
     with pytest.raises(UsageError) as caught:
         load_agent("hard:iteratons=5")
     assert "unknown parameter 'iteratons'" in caught.value.message

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulekit.bots import ismcts
 from rulekit.bots.agent import View
 from rulekit.bots.belief import Belief, SeatBelief
 from rulekit.bots.belief.compare import hashable
@@ -107,9 +108,12 @@ def test_a_search_drawing_from_the_public_belief_keeps_its_secret() -> None:
     assert announced(0.5, range(20)) <= 2
 
 
-def test_the_searchers_own_choice_is_learnt_though_public_draws_deal_it_other_cards() -> None:
+def test_the_searchers_own_choice_is_learnt_though_public_draws_deal_it_other_cards(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # A public draw deals the searcher a hand of its own, not the true one. Those visits must
-    # not reset what the node learnt of the true hand, else it answers at random.
+    # not reset what the node learnt of the true hand, else it answers at random. (Car Chase
+    # keeps no secret value, so its searches draw no public state unless told to here.)
+    monkeypatch.setattr(ismcts, "_keeps_secret_values", lambda game, role: True)
     game = game_of("carchase")
     state = game.new_game(5)
     rng = random.Random(5)
@@ -123,3 +127,15 @@ def test_the_searchers_own_choice_is_learnt_though_public_draws_deal_it_other_ca
     learnt = [entry[0] for answer, entry in root.stats["fugitive"].items()
               if decision.legal_option(answer) is not None]
     assert sum(learnt) >= 100
+
+
+@pytest.mark.parametrize(("name", "role", "public"), [
+    ("carchase", "fugitive", False), ("carchase", "law", False), ("rednotice", "jessah", False),
+    ("rednotice", "angela", True), ("peek", "keeper", True), ("peek", "guesser", False)])
+def test_only_a_seat_that_keeps_a_secret_value_draws_from_the_public_belief(
+        name: str, role: str, public: bool) -> None:
+    # Secret cards are dealt anew at each draw anyway; a secret value (a hidden piece's place)
+    # is what opponents learnt on the true state would know.
+    game = game_of(name)
+    view = View.of(game, role, random.Random(0), game.new_game(0))
+    assert (IsmctsAgent(public=0.5)._opponents(view) is not None) == public

@@ -50,8 +50,8 @@ ANY_SUBSET = "*any"  # the same: a subset drawn at random
 
 LEVELS: dict[str, dict[str, float]] = {
     "easy": {"iterations": 100},
-    "normal": {"seconds": 1.0},
-    "hard": {"seconds": 3.0},
+    "normal": {"seconds": 1.0, "public": 0.5},
+    "hard": {"seconds": 3.0, "public": 0.5},
 }
 """The players' levels: a budget per decision, which any budget a seat names replaces."""
 
@@ -213,8 +213,9 @@ class IsmctsAgent:
         return root
 
     def _opponents(self, view: View) -> _Opponents | None:
-        """The opponents' statistics apart, if the search draws from a public belief not lost."""
-        if not self.public:
+        """The opponents' statistics apart, if the seat keeps a secret value and can draw from
+        what every player knows."""
+        if not self.public or not _keeps_secret_values(view.game, view.role):
             return None
         belief = view.kept.public_at(view)
         return None if belief.lost else _Opponents(view.game, view.role, belief)
@@ -337,8 +338,9 @@ def level(name: str) -> Callable[..., IsmctsAgent]:
     preset = LEVELS[name]
 
     def make(**params: float) -> IsmctsAgent:
-        budget = {} if {"iterations", "seconds"} & params.keys() else preset
-        return IsmctsAgent(**{**budget, **params})  # type: ignore[arg-type]
+        budgets = {"iterations", "seconds"}
+        kept = {k: v for k, v in preset.items() if not (budgets & params.keys() and k in budgets)}
+        return IsmctsAgent(**{**kept, **params})  # type: ignore[arg-type]
     return make
 
 
@@ -402,6 +404,11 @@ def _fullest(options: list[Option]) -> list[Option]:
     items = [_items_of(o.id) for o in options]
     return [o for o, mine in zip(options, items, strict=True)
             if not any(mine < other for other in items)]
+
+
+def _keeps_secret_values(game: Game, role: str) -> bool:
+    """Whether ``role`` sees a variable that not every player sees."""
+    return any(value.seen_by(role) and not value.seen_by(PUBLIC) for value in game.layout.values)
 
 
 def _tried(decision: Decision, stats: Stats, barred: set[str]) -> list[Option]:
