@@ -5,7 +5,7 @@ bot seat and of the table catching up with the game.
 
 For each round, N random games (seeds 0, 1, ...) are saved when ``ROLE`` is first asked in
 that round, as ``rulekit play`` writes them. Each save is then resumed as ``rulekit play
---resume`` does: ``rebuild`` (the state, and each role's observations at its decisions), a
+--resume`` does: ``rebuild`` (the states, and ``ROLE``'s observations at its decisions), a
 belief of ``ROLE`` with a bot seat's caps and one with the table's (``play/table``),
 each following the past, then the observation now. Figures per round: the decisions saved,
 the median CPU time of each step (ms), and how many of those beliefs end lost; for
@@ -24,7 +24,7 @@ from typing import Any
 from rulekit.bots.belief import Belief, follow_past
 from rulekit.engine.game import Game, State
 from rulekit.pack.loader import load_pack
-from rulekit.play.restore import rebuild
+from rulekit.play.restore import rebuild, seen_at_decisions
 from rulekit.play.savefile import SavedGame
 from rulekit.play.table import BELIEF_CAPS
 
@@ -78,12 +78,13 @@ def main() -> None:
         rebuilt, figures = [], {"bot": ([], [], 0, 0), "table": ([], [], 0, 0)}
         for saved in saves:
             started = time.process_time()
-            history: dict[str, list[dict[str, Any]]] = {}
-            state = rebuild(game, saved, "bench", history)
+            states = rebuild(game, saved, "bench")
+            past = seen_at_decisions(game, states, saved.decisions, role, 0, len(saved.decisions))
             rebuilt.append(time.process_time() - started)
+            state = states[-1]
             for name, caps in (("bot", {}), ("table", BELIEF_CAPS)):
                 past_s, alone_s, past_lost, alone_lost = figures[name]
-                seconds, lost = caught_up(game, role, state, history.get(role, []), caps)
+                seconds, lost = caught_up(game, role, state, past, caps)
                 past_s.append(seconds)
                 seconds_alone, lost_alone = caught_up(game, role, state, None, caps)
                 alone_s.append(seconds_alone)

@@ -20,7 +20,7 @@ from rulekit.bots.agent import View
 from rulekit.engine.game import Game, State
 from rulekit.pack.loader import load_pack
 from rulekit.play import open_session
-from rulekit.play.restore import rebuild
+from rulekit.play.restore import rebuild, seen_at_decisions
 from rulekit.play.savefile import SavedGame
 from rulekit.play.screen import Screen
 from rulekit.sim.simulation import seat_rng
@@ -78,9 +78,11 @@ def test_a_resumed_bot_that_never_asks_for_a_belief_keeps_what_it_saw(tmp_path: 
     game = load_pack("carchase").game
     path = tmp_path / "saved.json"
     saved, _ = saved_at(game, 2, {"fugitive": "random", "law": "human"}, 3, "fugitive", path)
-    history: dict[str, list[dict[str, object]]] = {}
-    state = rebuild(game, saved, "saved.json", history)
-    assert len(history["fugitive"]) == sum(1 for r, _ in saved.decisions if r == "fugitive")
+    states = rebuild(game, saved, "saved.json")
+    state = states[-1]
+    seen = seen_at_decisions(game, states, saved.decisions, "fugitive", 0,
+                             len(saved.decisions))
+    assert len(seen) == sum(1 for r, _ in saved.decisions if r == "fugitive")
     session = open_session(Screen(output=io.StringIO(), input=io.StringIO()), resume=path)
     bot = session.bots["fugitive"]
     before = len(bot.past)

@@ -7,10 +7,9 @@ from pathlib import Path
 
 from rich.text import Text
 
-from rulekit.engine.observe import Observation
 from rulekit.errors import UsageError
 from rulekit.pack.loader import load_pack, parse_params
-from rulekit.play.restore import load_saved_pack, pack_change, rebuild
+from rulekit.play.restore import load_saved_pack, pack_change, rebuild, seen_at_decisions
 from rulekit.play.savefile import HUMAN, MAX_SEED, read_save
 from rulekit.play.saves import describe, refuse_to_overwrite, unfinished_games
 from rulekit.play.screen import Screen
@@ -71,18 +70,19 @@ def _resumed_session(screen: Screen, resume: Path, pack: str | None, seats: list
     game = loaded.game
     chosen = resumed_seats(saved.seats, named_seats(seats, game.roles), game.roles, where,
                            take_seat)
-    history: dict[str, list[Observation]] = {}
-    state = rebuild(game, saved, where, history)
-    if state["result"] is not None:
+    states = rebuild(game, saved, where)
+    if states[-1]["result"] is not None:
         raise UsageError(f"{where}: this game is over", f"see it with rulekit replay {where}")
     change = pack_change(saved, game, where)
     if change is not None:
         screen.note(change)
     if save is not None and save.absolute() != resume.absolute():
         refuse_to_overwrite(save)
+    decisions = list(saved.decisions)
+    history = {role: seen_at_decisions(game, states, decisions, role, 0, len(decisions))
+               for role in {role for role, _ in decisions}}
     return Session(loaded, saved.seed, chosen, screen,
-                   decisions=list(saved.decisions), state=state, rng=dict(saved.rng),
-                   history=history,
+                   decisions=decisions, state=states[-1], rng=dict(saved.rng), history=history,
                    save_path=save or resume, resumed_from=resume, started=saved.started)
 
 

@@ -69,19 +69,17 @@ def states_of(game: Game, seed: int, decisions: list[tuple[str, str]]) -> list[S
     return states
 
 
-def rebuild(game: Game, saved: SavedGame, where: str,
-            history: dict[str, list[Observation]] | None = None) -> State:
-    """The state after the saved decisions; ``history`` gets the roles' observations at them."""
-    state = game.new_game(saved.seed)
+def rebuild(game: Game, saved: SavedGame, where: str) -> list[State]:
+    """The states of a saved game: at its start, then after each of its decisions."""
+    states = [game.new_game(saved.seed)]
     for number, (role, option) in enumerate(saved.decisions, start=1):
+        state = states[-1]
         said = f"{where}: decision {number} ({role}: '{option}')"
         if state["result"] is not None:
             raise SaveFileError(f"{said} comes after the end of the game" + _since(saved, game),
                                 HINT if _changed(saved, game) else None)
-        if history is not None:
-            history.setdefault(role, []).append(game.observe(state, role))
         try:
-            game.apply(state, {role: option}, in_place=True)
+            states.append(game.apply(state, {role: option}))
         except IllegalActionError as exc:
             if _changed(saved, game):
                 raise SaveFileError(_no_longer_legal(saved, game, state, where, number, exc),
@@ -90,7 +88,14 @@ def rebuild(game: Game, saved: SavedGame, where: str,
         except GameRuntimeError as exc:
             raise SaveFileError(f"{where}: replaying decision {number} failed: {exc.message}"
                                 + _since(saved, game)) from None
-    return state
+    return states
+
+
+def seen_at_decisions(game: Game, states: list[State], decisions: list[tuple[str, str]],
+                      role: str, start: int, stop: int) -> list[Observation]:
+    """``role``'s observations at its own decisions, from number ``start`` to ``stop``."""
+    return [game.observe(states[number], role) for number in range(start, stop)
+            if decisions[number][0] == role]
 
 
 def _changed(saved: SavedGame, game: Game) -> bool:
