@@ -54,6 +54,7 @@ LEVELS: dict[str, dict[str, float]] = {
     "hard": {"seconds": 3.0, "public": 0.5},
 }
 """The players' levels: a budget per decision, which any budget a seat names replaces."""
+BUDGETS = {"iterations", "seconds"}
 
 Stats = dict[str, list[float]]  # per option id: [visits, total reward, times available]
 Joint = tuple[tuple[str, str], ...]  # each deciding player's answer, in order
@@ -338,9 +339,10 @@ def level(name: str) -> Callable[..., IsmctsAgent]:
     preset = LEVELS[name]
 
     def make(**params: float) -> IsmctsAgent:
-        budgets = {"iterations", "seconds"}
-        kept = {k: v for k, v in preset.items() if not (budgets & params.keys() and k in budgets)}
-        return IsmctsAgent(**{**kept, **params})  # type: ignore[arg-type]
+        own = preset
+        if BUDGETS & params.keys():  # a budget named replaces the level's
+            own = {key: value for key, value in preset.items() if key not in BUDGETS}
+        return IsmctsAgent(**{**own, **params})  # type: ignore[arg-type]
     return make
 
 

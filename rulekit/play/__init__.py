@@ -80,7 +80,7 @@ def _resumed_session(screen: Screen, resume: Path, pack: str | None, seats: list
         refuse_to_overwrite(save)
     decisions = list(saved.decisions)
     history = {role: seen_at_decisions(game, states, decisions, role, 0, len(decisions))
-               for role in {role for role, _ in decisions}}
+               for role in dict.fromkeys(role for role, _ in decisions)}
     return Session(loaded, saved.seed, chosen, screen,
                    decisions=decisions, state=states[-1], rng=dict(saved.rng), history=history,
                    save_path=save or resume, resumed_from=resume, started=saved.started)
