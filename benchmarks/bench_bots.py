@@ -9,7 +9,9 @@ A name in a pair is ``default`` (the bot under test, ``--default``, any agent sp
 the scripted player of ``baselines.py`` for the pack and role (the greedy Car Chase player;
 Red Notice's deducing Jessah and careful Angela). The default pairs are the default bot
 against the scripted players, random and ``ismcts``, then the scripted players against each
-other and against random.
+other and against random. ``--ismcts first_ismcts:FirstIsmcts`` puts in ``ismcts``'s place
+the search as it was before the bots learnt mixed answers (``first_ismcts.py``): a yardstick
+that does not move when the bots improve.
 
 For each pair ``A-B`` and each role, A plays that role and B the other for N games (games
 0..N-1 of ``rulekit simulate`` with seed 0, or ``--seed``; ``--games-rn`` sets another N for

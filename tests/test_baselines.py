@@ -15,6 +15,7 @@ from rulekit import simulate
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import baselines
+import first_ismcts
 
 
 def test_the_greedy_car_chase_players_finish_their_games() -> None:
@@ -31,3 +32,10 @@ def test_the_scripted_red_notice_players_finish_their_games() -> None:
     assert result.games == 3 and sum(result.wins.values()) >= 2  # one may go on and on
     against_random = simulate("rednotice", games=3, agents={"jessah": agents["jessah"]})
     assert against_random.wins["jessah"] == 3
+
+
+def test_the_first_search_finishes_its_games_and_beats_random_play() -> None:
+    agents = {"law": first_ismcts.FirstIsmcts(iterations=30)}
+    result = simulate("carchase", games=10, agents=agents, seed=1)
+    assert result.games == 10 and result.capped == 0
+    assert result.wins["law"] >= 7  # random play as the Fugitive is easily caught
