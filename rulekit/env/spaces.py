@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -14,7 +15,6 @@ from rulekit.errors import UsageError
 from rulekit.model.symbols import VarDecl
 
 Vector = npt.NDArray[np.float32]
-ID_KINDS = ("role", "card", "node", "edge", "region")
 BIG = float(2**31)  # the bounds of a number with no declared minimum or maximum
 
 
@@ -53,80 +53,70 @@ class Actions:
         return indexes
 
 
+Fill = Callable[[Vector, Observation], None]  # writes an observation's numbers of one field
+
+
 class Encoder:
     """Observations as vectors: piles as card counts, values, the question being asked."""
 
     def __init__(self, game: Game, actions: Actions) -> None:
         symbols = game.symbols
-        self.actions = actions
-        self.phases = {phase: i for i, phase in enumerate(symbols.phases)}
-        self.cards = {card: i for i, card in enumerate(symbols.cards)}
-        self.piles = [(pile.key, pile.visibility != "hidden") for pile in game.layout.piles]
-        self.values = [(key, decl) for decl in symbols.variables.values()
-                       for key in game.layout.keys_of(decl.name, decl.per)]
         board = symbols.board
+        self.actions = actions
+        self.entries: list[tuple[str, float, float]] = []  # each number's name and bounds
+        self.fields: list[tuple[slice, Fill]] = []  # the vector's fields, in order
+        phases = {phase: i for i, phase in enumerate(symbols.phases)}
+        self._add([("round", 0.0, BIG), ("over", 0, 1), ("won", 0, 1), ("lost", 0, 1),
+                   *((f"phase {phase}", 0, 1) for phase in phases)], partial(_header, phases))
+        cards = {card: i for i, card in enumerate(symbols.cards)}
+        most = float(max(len(cards), 1))
+        for pile in game.layout.piles:
+            shown = cards if pile.visibility != "hidden" else {}
+            self._add([(pile.key, 0, most), *((f"{pile.key}: {card}", 0, most) for card in shown)],
+                      partial(_pile, pile.key, shown))
         kinds = {"role": game.roles, "card": list(symbols.cards), "node": list(board.nodes),
                  "edge": list(board.edges), "region": list(board.regions)}
-        self.kinds = {kind: {name: i for i, name in enumerate(ids)}
-                      for kind, ids in kinds.items()}
-        entries: list[tuple[str, float, float]] = [
-            ("round", 0.0, BIG), ("over", 0, 1), ("won", 0, 1), ("lost", 0, 1),
-            *((f"phase {phase}", 0, 1) for phase in self.phases)]
-        most = float(max(len(self.cards), 1))
-        for key, shown in self.piles:
-            entries += [(key, 0, most), *((f"{key}: {card}", 0, most)
-                                          for card in self.cards if shown)]
-        ids = actions.names[actions.first_id:actions.first_value]
-        for key, decl in self.values:
-            low, high = self._bounds(decl)
-            kind = decl.type
-            entries += [(key, low, high)] if kind in ("int", "bool") else \
-                [(f"{key}: {name}", low, high) for name in self.kinds.get(kind, ids)]
-        entries += [("asked", 0, 1), ("subset", 0, 1), ("optional", 0, 1)]
-        for part in ("offered", "taken", "asked now"):
-            entries += [(f"{part}: {name}", 0, 1) for name in actions.names]
-        entries += [(f"value {k + 1}", -BIG, BIG) for k in range(actions.value_slots)]
-        self.names = [name for name, _, _ in entries]  # what each number of a vector shows
-        self.low = np.array([low for _, low, _ in entries], dtype=np.float32)
-        self.high = np.array([high for _, _, high in entries], dtype=np.float32)
-        scratch = np.zeros(max(actions.ids, 1), dtype=np.float32)
-        for decl in symbols.variables.values():  # a first value it cannot show: said now
-            self._value(scratch, 0, decl, decl.initial, True)
+        for decl in symbols.variables.values():
+            for key in game.layout.keys_of(decl.name, decl.per):
+                self._add_value(key, decl, kinds.get(decl.type))
+        self._add([("asked", 0, 1), ("subset", 0, 1), ("optional", 0, 1),
+                   *((f"{part}: {name}", 0, 1) for part in ("offered", "taken", "asked now")
+                     for name in actions.names),
+                   *((f"value {k + 1}", -BIG, BIG) for k in range(actions.value_slots))],
+                  partial(_question, actions))
+        self.names = [name for name, _, _ in self.entries]  # what each number of a vector shows
+        self.low = np.array([low for _, low, _ in self.entries], dtype=np.float32)
+        self.high = np.array([high for _, _, high in self.entries], dtype=np.float32)
 
-    def _bounds(self, decl: VarDecl) -> tuple[float, float]:
-        """The lowest and highest number showing a value."""
-        kind = decl.type
-        if kind == "int":  # (the engine keeps a value within its declared bounds)
-            return (-BIG if decl.minimum is None else float(decl.minimum),
-                    BIG if decl.maximum is None else float(decl.maximum))
-        return 0.0, 1.0 if kind == "bool" or kind in ID_KINDS else BIG
+    def _add(self, entries: list[tuple[str, float, float]], fill: Fill) -> None:
+        """Lay out the next field of the vector: its numbers, and what fills them."""
+        start = len(self.entries)
+        self.entries += entries
+        self.fields.append((slice(start, len(self.entries)), fill))
+
+    def _add_value(self, key: str, decl: VarDecl, ids: list[str] | None) -> None:
+        """Lay out one variable's value: a number, one id of a kind, or counts of ids."""
+        if decl.type == "bool":
+            self._add([(key, 0, 1)], partial(_number, key))
+        elif decl.type == "int":  # (the engine keeps a value within its declared bounds)
+            low = -BIG if decl.minimum is None else float(decl.minimum)
+            high = BIG if decl.maximum is None else float(decl.maximum)
+            self._add([(key, low, high)], partial(_number, key))
+        elif ids is not None:
+            index = {name: i for i, name in enumerate(ids)}
+            self._add([(f"{key}: {name}", 0, 1) for name in ids], partial(_one_of, key, index))
+        else:
+            names = self.actions.names[self.actions.first_id:self.actions.first_value]
+            # a first value it cannot show: said now
+            _count_ids(self.actions, decl, np.zeros(len(names), dtype=np.float32), decl.initial)
+            self._add([(f"{key}: {name}", 0, BIG) for name in names],
+                      partial(_ids, self.actions, key, decl))
 
     def vector(self, obs: Observation) -> Vector:
         """``obs`` as numbers."""
-        out = np.zeros(len(self.low), dtype=np.float32)
-        result = obs["result"]
-        out[0] = obs["round"]
-        if result is not None:
-            out[1] = 1
-            out[2 if result["winner"] == obs["role"] else 3] = result["winner"] is not None
-        phase = self.phases.get(obs["phase"])
-        if phase is not None:
-            out[4 + phase] = 1
-        i = 4 + len(self.phases)
-        zones = obs["zones"]
-        for key, shown in self.piles:
-            pile = zones[key]
-            out[i] = pile["count"]
-            if shown:
-                for card in pile.get("cards") or ():
-                    if card is not None:
-                        out[i + 1 + self.cards[card]] += 1
-                i += len(self.cards)
-            i += 1
-        seen = obs["vars"]
-        for key, decl in self.values:
-            i += self._value(out, i, decl, seen.get(key), key in seen)
-        self._question(out, i, obs)
+        out = np.zeros(len(self.entries), dtype=np.float32)
+        for where, fill in self.fields:
+            fill(out[where], obs)
         return out
 
     def answering(self, vector: Vector, indexes: Sequence[int], taken: Sequence[int],
@@ -141,42 +131,76 @@ class Encoder:
             out[i + size + indexes[at]] = 1
         return out
 
-    def _value(self, out: Vector, i: int, decl: VarDecl, value: object, seen: bool) -> int:
-        """Write one value at ``out[i:]``; how many numbers it takes."""
-        kind = decl.type
-        if kind in ("int", "bool"):
-            out[i] = float(value) if seen and isinstance(value, int) else 0.0
-            return 1
-        if kind in ID_KINDS:
-            found = self.kinds[kind].get(value) if isinstance(value, str) else None
-            if found is not None:
-                out[i + found] = 1
-            return len(self.kinds[kind])
-        if seen and value is not None:
-            for item in value if isinstance(value, list) else [value]:
-                found = self.actions.index.get(item) if isinstance(item, str) else None
-                if found is None or found < self.actions.first_id:
-                    where = f" ({decl.location})" if decl.location else ""
-                    raise UsageError(
-                        f"the variable '{decl.name}'{where} holds {item!r}, which an observation "
-                        "vector cannot show: it shows a text or a list by the role, card and "
-                        "board ids in it",
-                        f"keep ids in '{decl.name}', or split it into variables of type int or "
-                        "bool")
-                out[i + found - self.actions.first_id] += 1
-        return self.actions.ids
 
-    def _question(self, out: Vector, i: int, obs: Observation) -> None:
-        decisions = obs["decisions"]
-        if not decisions:
-            return
-        spec = decisions[0]
-        size = self.actions.size
-        out[i:i + 3] = (1, spec["kind"] == "subset", bool(spec.get("optional")))
-        i += 3
-        indexes = self.actions.of_items(spec["items"], spec["prompt"])
-        out[[i + k for k in indexes]] = 1
-        i += 3 * size
-        for item, k in zip(spec["items"], indexes, strict=True):
-            if k >= self.actions.first_value and isinstance(item, int):
-                out[i + k - self.actions.first_value] = item
+def _header(phases: dict[str, int], out: Vector, obs: Observation) -> None:
+    """The round; whether the game is over, won or lost by the observer; the phase."""
+    out[0] = obs["round"]
+    result = obs["result"]
+    if result is not None:
+        out[1] = 1
+        out[2 if result["winner"] == obs["role"] else 3] = result["winner"] is not None
+    phase = phases.get(obs["phase"])
+    if phase is not None:
+        out[4 + phase] = 1
+
+
+def _pile(key: str, cards: dict[str, int], out: Vector, obs: Observation) -> None:
+    """A pile's count, then how many of each of ``cards`` it shows."""
+    pile = obs["zones"][key]
+    out[0] = pile["count"]
+    if cards:
+        for card in pile.get("cards") or ():
+            if card is not None:
+                out[1 + cards[card]] += 1
+
+
+def _number(key: str, out: Vector, obs: Observation) -> None:
+    """An int or bool value, 0 if unseen."""
+    value = obs["vars"].get(key)
+    if isinstance(value, int):
+        out[0] = value
+
+
+def _one_of(key: str, index: dict[str, int], out: Vector, obs: Observation) -> None:
+    """A value that is one id of a kind, marked at its place in ``index``."""
+    value = obs["vars"].get(key)
+    found = index.get(value) if isinstance(value, str) else None
+    if found is not None:
+        out[found] = 1
+
+
+def _ids(actions: Actions, key: str, decl: VarDecl, out: Vector, obs: Observation) -> None:
+    """A text or list value, as the ids in it."""
+    _count_ids(actions, decl, out, obs["vars"].get(key))
+
+
+def _count_ids(actions: Actions, decl: VarDecl, out: Vector, value: object) -> None:
+    """Count each id ``value`` holds; a UsageError for an item that is not an id."""
+    if value is None:
+        return
+    for item in value if isinstance(value, list) else [value]:
+        found = actions.index.get(item) if isinstance(item, str) else None
+        if found is None or found < actions.first_id:
+            where = f" ({decl.location})" if decl.location else ""
+            raise UsageError(
+                f"the variable '{decl.name}'{where} holds {item!r}, which an observation "
+                "vector cannot show: it shows a text or a list by the role, card and "
+                "board ids in it",
+                f"keep ids in '{decl.name}', or split it into variables of type int or "
+                "bool")
+        out[found - actions.first_id] += 1
+
+
+def _question(actions: Actions, out: Vector, obs: Observation) -> None:
+    """The question asked: its kind, the items offered, and the value items' numbers."""
+    decisions = obs["decisions"]
+    if not decisions:
+        return
+    spec = decisions[0]
+    out[0:3] = (1, spec["kind"] == "subset", bool(spec.get("optional")))
+    indexes = actions.of_items(spec["items"], spec["prompt"])
+    out[[3 + k for k in indexes]] = 1
+    values = 3 + 3 * actions.size - actions.first_value
+    for item, k in zip(spec["items"], indexes, strict=True):
+        if k >= actions.first_value and isinstance(item, int):
+            out[values + k] = item
