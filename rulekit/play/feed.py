@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from rich.text import Text
 
@@ -37,12 +37,25 @@ class Feed:
         observed = self.game.observe(self.state(), self.game.roles[0])["log"]
         return [event for event in observed if event["to"] is None]
 
-    def unseen(self, viewer: str | None) -> tuple[list[Event], int | None]:
-        """The events ``viewer`` was not shown yet, now marked shown, and the round before them."""
+    def unseen(self, viewer: str | None, skip: Container[int] = ()
+               ) -> tuple[list[Event], int | None]:
+        """The events ``viewer`` was not shown yet, now marked shown, and the round before them.
+
+        The public events numbered in ``skip`` (0 the first public one) are left out."""
         events = self.visible(viewer)
         start = self.seen.get(viewer, 0)
         self.seen[viewer] = len(events)
-        return events[start:], _round_before(events, start)
+        kept: list[Event] = []
+        last = None
+        public = -1
+        for i, event in enumerate(events):
+            public += event["to"] is None
+            if i < start or (event["to"] is None and public in skip):
+                continue
+            if not kept:
+                last = _round_before(events, i)
+            kept.append(event)
+        return kept, last
 
     def stream(self, viewer: str | None, pace: float) -> None:
         """Show ``viewer`` what just happened, a line at a time."""
@@ -54,12 +67,12 @@ class Feed:
 
     def recent(self, title: str | None, viewer: str | None, room: int | None = None) -> None:
         """The last events ``viewer`` was not shown, as many as fit in ``room`` lines."""
-        events, last = self._untold(viewer)
+        events, last = self.unseen(viewer, self.told)  # (a pass screen tells no one twice)
         if not events:
             return
         most = min(MAX_RECENT, len(events))
         if viewer is None:
-            shown = len(self.visible(None))
+            shown = self.seen[None]
             self.told.update(range(shown - most, shown))
         while room is not None and most > 0 and self.screen.height(
                 *self._lines(events[-most:], events, viewer, last)) + 2 > room:
@@ -72,26 +85,6 @@ class Feed:
                                   "type log)", style="dim"))
         for line in self._lines(events[-most:] if most else [], events, viewer, last):
             self.screen.show(event_line(line, self.names))
-
-    def _untold(self, viewer: str | None) -> tuple[list[Event], int | None]:
-        """The events ``viewer`` was not told, nor shown by a pass screen, and the round before."""
-        start = self.seen.get(viewer, 0)
-        events, last = self.unseen(viewer)
-        if viewer is None or not self.told:
-            return events, last
-        # the number, among the public events, of the next public one
-        public = sum(1 for event in self.visible(viewer)[:start] if event["to"] is None)
-        kept = []
-        for event in events:
-            if event["to"] is None:
-                public += 1
-                if public - 1 in self.told:
-                    continue
-            kept.append(event)
-        if kept and kept != events:
-            before = _round_before(events, events.index(kept[0]))
-            last = before if before is not None else last
-        return kept, last
 
     def _lines(self, shown: list[Event], events: list[Event], viewer: str | None,
                last: int | None) -> list[Text]:

@@ -115,19 +115,24 @@ def _spans(numbers: list[int]) -> list[str]:
 
 
 def _keyed(rows: list[Entry], keys: list[str] | None) -> list[Entry]:
-    """The lines keyed by ``keys`` if these tell them apart, else 1..n; then 0 and a, b..."""
-    items = [(row.index, row) for row in rows if row.index is not None]
-    keyed = [(str(n), row) for n, (_, row) in enumerate(items, 1)]
-    if keys is not None and len({keys[i] for i, _ in items}) == len(items):
-        keyed = [(keys[i], row) for i, row in items]
-        if all(_INTEGER.fullmatch(key) for key, _ in keyed):
-            keyed.sort(key=lambda kv: int(kv[0]))
-    taken = {key for key, _ in keyed}
-    decline = next(k for k in DECLINE_KEYS if k not in taken)
+    """The lines keyed: the items by :func:`_item_keys`, then 0 and a, b..."""
+    keyed = _item_keys([(row.index, row) for row in rows if row.index is not None], keys)
+    decline = next(k for k in DECLINE_KEYS if k not in keyed)
     letters = itertools.cycle(ANYTIME_KEYS)
     return [*(replace(row, key=decline) for row in rows if row.index is None and not row.anytime),
-            *(replace(row, key=key) for key, row in keyed),
+            *(replace(row, key=key) for key, row in keyed.items()),
             *(replace(row, key=next(letters)) for row in rows if row.anytime)]
+
+
+def _item_keys(items: list[tuple[int, Entry]], keys: list[str] | None) -> dict[str, Entry]:
+    """The items' lines by ``keys`` if these tell them apart (numbers in order), else 1..n."""
+    given = [keys[i] for i, _ in items] if keys is not None else []
+    if len(set(given)) < len(items):
+        return {str(n): row for n, (_, row) in enumerate(items, 1)}
+    keyed = dict(zip(given, (row for _, row in items), strict=True))
+    if all(_INTEGER.fullmatch(key) for key in keyed):
+        return dict(sorted(keyed.items(), key=lambda kv: int(kv[0])))
+    return keyed
 
 
 def only_option(decision: Decision) -> Option | None:

@@ -140,19 +140,31 @@ class Table:
         if all(type(item) is int for item in items):
             row = self._options_row(decision)
             return self._row_keys(row, items) if row is not None else list(map(str, items))
+        if not all(isinstance(item, str) for item in items):
+            return None
+        names = [str(item) for item in items]
+        return self._spot_keys(names) or self._card_keys(decision, names, obs, role)
+
+    def _spot_keys(self, items: list[str]) -> list[str] | None:
+        """The numbers of regions or edges, in the map's order."""
         board = self.render.board
         regions, edges = list(board.regions), list(board.edges)
         for spots in (regions, edges, regions + edges):  # (a move's steps differ)
-            if all(isinstance(item, str) and item in spots for item in items):
-                return [str(spots.index(str(item)) + 1) for item in items]  # the map's order
+            if all(item in spots for item in items):
+                return [str(spots.index(item) + 1) for item in items]
+        return None
+
+    def _card_keys(self, decision: Decision, items: list[str], obs: Observation, role: str
+                   ) -> list[str] | None:
+        """The cards' numbers by the asking's ``key``, else their places in a shown pile."""
         cards = self.game.symbols.cards
-        if not all(isinstance(item, str) and item in cards for item in items):
+        if not all(item in cards for item in items):
             return None
         asking = self.display.asking(decision.prompt)
         if asking is not None and asking.key is not None:
-            values = [cards[str(item)].get(asking.key) for item in items]
+            values = [cards[item].get(asking.key) for item in items]
             return [str(v) for v in values] if all(type(v) is int for v in values) else None
-        places = self._places_in_pile([str(item) for item in items], obs, role)
+        places = self._places_in_pile(items, obs, role)
         return None if places is None else list(map(str, places))
 
     def _row_keys(self, row: Row, items: list[object]) -> list[str] | None:
