@@ -11,7 +11,7 @@ from rich.text import Text
 from rulekit.engine.game import Game
 from rulekit.play.menuview import menu_block
 from rulekit.play.prompt import Command, Menu, Problem, match_name
-from rulekit.play.restore import states_of
+from rulekit.play.restore import rebuild
 from rulekit.play.saves import shell_path
 from rulekit.play.styles import STYLE_HEAD, STYLE_HIDDEN, STYLE_KEY, STYLE_SECTION
 from rulekit.play.wrapping import Hanging
@@ -69,7 +69,7 @@ def answer_command(session: Session, typed: Command, role: str, menu: Menu) -> b
 def answers(session: Session, role: str) -> list[str]:
     """What ``role`` answered at each of their decisions, as their menu named it."""
     game, render = session.game, session.render
-    states = states_of(game, session.seed, session.decisions)
+    states = rebuild(game, session.saved_game(), "this game")
     said = []
     for (who, option_id), state in zip(session.decisions, states, strict=False):
         decision = game.decision_for(state, who)

@@ -75,7 +75,7 @@ class Feed:
             shown = self.seen[None]
             self.told.update(range(shown - most, shown))
         while room is not None and most > 0 and self.screen.height(
-                *self._lines(events[-most:], events, viewer, last)) + 2 > room:
+                *self._lines(events, most, viewer, last)) + 2 > room:
             most -= 1
         if title and most:
             self.screen.show(Text(title, style="bold underline"))
@@ -83,14 +83,15 @@ class Feed:
         if earlier and (room is None or most or room > 0):
             self.screen.show(Text(f"  ({earlier} earlier event{'s' if earlier > 1 else ''}: "
                                   "type log)", style="dim"))
-        for line in self._lines(events[-most:] if most else [], events, viewer, last):
+        for line in self._lines(events, most, viewer, last):
             self.screen.show(event_line(line, self.names))
 
-    def _lines(self, shown: list[Event], events: list[Event], viewer: str | None,
-               last: int | None) -> list[Text]:
-        if len(shown) < len(events):
-            last = _round_before(events, len(events) - len(shown))
-        return self.render.events(shown, viewer, last)
+    def _lines(self, events: list[Event], most: int, viewer: str | None, last: int | None
+               ) -> list[Text]:
+        """The lines of the last ``most`` of ``events``, which come after round ``last``."""
+        start = len(events) - most
+        before = _round_before(events, start) if start else last
+        return self.render.events(events[start:], viewer, before)
 
     def log(self, role: str, argument: str, answers: list[str]) -> None:
         """``log [N]``: the last N events ``role`` may see, its answers as its menus named them."""
@@ -107,8 +108,7 @@ class Feed:
 
 
 def _round_before(events: list[Event], start: int) -> int | None:
-    number = events[start - 1].get("round") if start > 0 else None
-    return number if isinstance(number, int) else None
+    return events[start - 1]["round"] if start > 0 else None
 
 
 def event_line(line: Text, names: tuple[str, ...]) -> Hanging:

@@ -376,8 +376,8 @@ class Renderer:
         for at, event in enumerate(events):
             if event["e"] == "end":
                 continue
-            number = event.get("round")
-            if isinstance(number, int) and number != current:
+            number = event["round"]
+            if number != current:
                 current = number
                 heading = f"{self.display.round.capitalize()} {number}" if number else "Setup"
                 lines.append(Text(f"  -- {heading} --", style=STYLE_HIDDEN))

@@ -101,9 +101,7 @@ class _Replay:
 
     def _show(self, event: Event) -> None:
         self.screen.show(*self.render.events([event], self.who, self.last))
-        number = event.get("round")
-        if isinstance(number, int):
-            self.last = number
+        self.last = event["round"]
 
     def _skipping(self, shown: int) -> bool:
         """Whether to go on without asking to the next round, after ``r``."""

@@ -61,14 +61,6 @@ def pack_change(saved: SavedGame, game: Game, where: str) -> str | None:
             f"{len(saved.decisions)} decisions are replayed on this version.")
 
 
-def states_of(game: Game, seed: int, decisions: list[tuple[str, str]]) -> list[State]:
-    """The states of a game: at its start, then after each of ``decisions``."""
-    states = [game.new_game(seed)]
-    for role, option in decisions:
-        states.append(game.apply(states[-1], {role: option}))
-    return states
-
-
 def rebuild(game: Game, saved: SavedGame, where: str) -> list[State]:
     """The states of a saved game: at its start, then after each of its decisions."""
     states = [game.new_game(saved.seed)]

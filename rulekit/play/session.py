@@ -31,7 +31,7 @@ from rulekit.pack.loader import LoadedPack
 from rulekit.play.asking import EXIT_OK, Leave, ask
 from rulekit.play.feed import Feed
 from rulekit.play.render import Renderer
-from rulekit.play.restore import states_of
+from rulekit.play.restore import rebuild
 from rulekit.play.savefile import HUMAN, RngState, SavedGame, restore_rng, rng_state
 from rulekit.play.saves import Keeper, now_text, shell_path
 from rulekit.play.screen import Screen
@@ -303,7 +303,7 @@ def finish(session: Session) -> None:
     result = session.state_now()["result"]
     assert result is not None
     screen.show(game_over(session.render, result))
-    states = states_of(session.game, session.seed, session.decisions)
+    states = rebuild(session.game, session.saved_game(), "this game")
     screen.show(*session.render.table.ending(states))
     sections = reveal_sections(session)
     if sections:

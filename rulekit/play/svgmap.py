@@ -60,8 +60,7 @@ def node_places(board: Board) -> dict[str, Point]:
     """Where each place of the map stands on the picture of :func:`render_svg`."""
     nodes = board.nodes
     for xkey, ykey, flip in (("lon", "lat", True), ("x", "y", False)):
-        if nodes and all(isinstance(p.get(xkey), int) and isinstance(p.get(ykey), int)
-                         for p in nodes.values()):
+        if _located(board, xkey, ykey):
             xs = [p[xkey] for p in nodes.values()]
             ys = [p[ykey] for p in nodes.values()]
             return _spread({ident: _scale(p[xkey], p[ykey], xs, ys, flip)
@@ -124,12 +123,16 @@ def _circles(board: Board) -> dict[str, Point]:
     return positions
 
 
+def _located(board: Board, xkey: str, ykey: str) -> bool:
+    """Whether the map has places, each with whole numbers ``xkey`` and ``ykey``."""
+    return bool(board.nodes) and all(isinstance(p.get(xkey), int) and isinstance(p.get(ykey), int)
+                                     for p in board.nodes.values())
+
+
 def _wrap_width(board: Board) -> float:
-    nodes = board.nodes.values()
-    if not nodes or not all(isinstance(p.get("lon"), int) and isinstance(p.get("lat"), int)
-                            for p in nodes):
+    if not _located(board, "lon", "lat"):
         return 0.0
-    lons: list[int] = [p["lon"] for p in nodes]
+    lons: list[int] = [p["lon"] for p in board.nodes.values()]
     span = max(max(lons) - min(lons), 1)
     return float(360 * (WIDTH - 2 * MARGIN - LABEL_ROOM) / span)
 
