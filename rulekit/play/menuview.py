@@ -123,8 +123,7 @@ def _entry_text(render: Renderer, menu: Menu, entry: Entry) -> Text:
 def _hint(menu: Menu) -> str:
     default = menu.default
     if default is not None:
-        only = "nothing to choose" if default.id == NONE_ID else \
-            next((e.label for e in menu.entries if e.option is default), default.label)
+        only = "nothing to choose" if default.id == NONE_ID else menu.label_of(default)
         actions = any(entry.anytime for entry in menu.entries)
         return f"Press Enter ({only})" + (", or a letter for an action." if actions else ".")
     return "Type numbers (1 3, 1-4), all or none." if menu.subset else "Type a number or a name."

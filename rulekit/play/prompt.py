@@ -100,6 +100,11 @@ class Menu:
         """The line of a typed key, if any."""
         return self._by_key.get(key.strip())
 
+    def label_of(self, option: Option) -> str:
+        """An option as this menu names it."""
+        return next((e.label for e in self.entries
+                     if e.option is not None and e.option.id == option.id), option.label)
+
     def keys_text(self) -> str:
         """The keys, in short: ``1-5``, ``0, 2-4`` or ``1-5, a``."""
         numbers = [int(e.key) for e in self.entries if e.key.isdigit()]

@@ -363,9 +363,7 @@ class Renderer:
             names = [label for item_id, label in zip(menu.item_ids, menu.item_labels,
                                                       strict=True) if item_id in chosen]
             return f"{name} chose {', '.join(names)}"
-        entry = next((e for e in menu.entries if e.option is not None
-                      and e.option.id == option.id), None)
-        return f"{name} chose {entry.label if entry is not None else option.label}"
+        return f"{name} chose {menu.label_of(option)}"
 
     def events(self, events: Sequence[Event], viewer: str | None,
                last_round: int | None = None, said: Mapping[int, str] | None = None
