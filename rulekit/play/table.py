@@ -380,18 +380,25 @@ class Table:
                    brief: bool) -> None:
         """A pile's count, cards, or ``none``; the status block leaves out an empty one."""
         cards = data.get("cards")
+        short = self._short_cards(item, cards) if brief and cards else None
         if item.count or cards is None:
             hidden = "" if item.count else f" {FACE_DOWN}"
             shown.cells.append(Text.assemble((f"{name} ", STYLE_HEAD),
                                              f"{int(data.get('count', 0))}{hidden}"))
-        elif cards and brief and not item.group and len(text := ", ".join(
-                c.plain for c in self._counted([c for c in cards if c is not None]))) \
-                <= SHORT_PLACES and None not in cards:
-            shown.cells.append(Text.assemble((f"{name}: ", STYLE_HEAD), (text, STYLE_CARD)))
+        elif short is not None:
+            shown.cells.append(Text.assemble((f"{name}: ", STYLE_HEAD), (short, STYLE_CARD)))
         elif cards:
             shown.blocks += self.cards(item, name, cards)
         elif not brief:
             shown.cells.append(Text.assemble((f"{name}: ", STYLE_HEAD), ("none", STYLE_HIDDEN)))
+
+    def _short_cards(self, item: Item, cards: list[str | None]) -> str | None:
+        """A pile's cards as one short text, if none is face down and they are not grouped."""
+        known = [c for c in cards if c is not None]
+        if item.group or len(known) < len(cards):
+            return None
+        text = ", ".join(c.plain for c in self._counted(known))
+        return text if len(text) <= SHORT_PLACES else None
 
     def cards(self, item: Item, name: str, cards: list[str | None]) -> list[RenderableType]:
         """A visible pile's cards, as ``Name ×2``, grouped if asked."""
