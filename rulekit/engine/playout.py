@@ -34,7 +34,7 @@ MAX_ROUND_DECISIONS = 10_000
 
 
 class Capped(Exception):
-    """Raised when a playout reaches its limit of rounds, or stalls; ``args[0]`` says which."""
+    """Raised when a game reaches its limit of rounds, or stalls; ``args[0]`` says which."""
 
 
 def stalled(state: State, decided: int) -> str | None:
@@ -47,11 +47,34 @@ def stalled(state: State, decided: int) -> str | None:
     return f"stopped: {MAX_ROUND_DECISIONS:,} decisions in {where} did not end"
 
 
+class Cutoff:
+    """Counts a game's decisions and cuts it off past its last round, or in a stalled one."""
+
+    __slots__ = ("decisions", "last_round", "round_first", "round_seen")
+
+    def __init__(self, state: State, max_rounds: int | None = None) -> None:
+        self.last_round = sys.maxsize if max_rounds is None else max_rounds
+        self.decisions = 0
+        self.round_seen = state["round"]  # the round played, and the decisions before it
+        self.round_first = 0
+
+    def count(self, state: State, decisions: int) -> None:
+        """Count decisions about to be taken; raise :class:`Capped` if the game is cut off."""
+        round_ = state["round"]
+        if round_ > self.last_round:
+            raise Capped(f"stopped after {self.last_round} rounds")
+        if round_ != self.round_seen:
+            self.round_seen, self.round_first = round_, self.decisions
+        reason = stalled(state, self.decisions - self.round_first)
+        if reason is not None:
+            raise Capped(reason)
+        self.decisions += decisions
+
+
 class PlayoutRuntime(Runtime):
     """A runtime that answers each decision where it is asked."""
 
-    __slots__ = ("choosers", "decisions", "game", "last_round", "record", "rngs", "round_first",
-                 "round_seen", "told", "watch")
+    __slots__ = ("choosers", "cutoff", "game", "record", "rngs", "told", "watch")
 
     def __init__(self, game: Game, state: State, choosers: Mapping[str, Chooser],
                  max_rounds: int | None = None, watch: Watch | None = None,
@@ -63,23 +86,14 @@ class PlayoutRuntime(Runtime):
         # The generators of the random seats, by role: they draw their answers at once.
         self.rngs = {role: chooser.rng for role, chooser in choosers.items()
                      if type(chooser) is RandomChooser}
-        self.last_round = sys.maxsize if max_rounds is None else max_rounds
+        self.cutoff = Cutoff(state, max_rounds)
         self.watch = watch
         self.record = record  # whether random seats' answers go into the log
         self.told = told
-        self.decisions = 0
-        self.round_seen = state["round"]  # the round played, and the decisions before it
-        self.round_first = 0
 
     def count(self, decisions: int) -> None:
-        """Count decisions about to be taken, stop a round that asked too many, reset the budget."""
-        round_ = self.state["round"]
-        if round_ != self.round_seen:
-            self.round_seen, self.round_first = round_, self.decisions
-        reason = stalled(self.state, self.decisions - self.round_first)
-        if reason is not None:
-            raise Capped(reason)
-        self.decisions += decisions
+        """Count decisions about to be taken (see :meth:`Cutoff.count`), reset the budget."""
+        self.cutoff.count(self.state, decisions)
         self.spent += self.budget - self.ticks
         self.ticks = self.budget
 
@@ -131,7 +145,7 @@ class PlayoutRuntime(Runtime):
             return
         rng = self.rngs.get(role)
         if (rng is None or not (n or optional) or self.watch is not None
-                or self.state["round"] > self.last_round):
+                or self.state["round"] > self.cutoff.last_round):
             self.answer(locals_, [make])
             return
         extras = () if self.held.get(role) == [] or role not in self.anytime_by_role \
@@ -155,7 +169,7 @@ class PlayoutRuntime(Runtime):
         :meth:`answer`.
         """
         rngs = self.rngs
-        if self.watch is not None or self.state["round"] > self.last_round \
+        if self.watch is not None or self.state["round"] > self.cutoff.last_round \
                 or self.program.anytime or not _surely_open(choices, rngs):
             self.answer(locals_, makers)
             return
@@ -198,13 +212,10 @@ class PlayoutRuntime(Runtime):
         if self.watch is not None:
             watch, self.watch = self.watch, None
             watch(state, waiting)
-        if state["round"] > self.last_round:
-            self.wait_for(waiting)  # a stopped state shows what it waited for
-            raise Capped(f"stopped after {self.last_round} rounds")
         try:
             self.count(len(waiting))
         except Capped:
-            self.wait_for(waiting)
+            self.wait_for(waiting)  # a stopped state shows what it waited for
             raise
         choosers = self.choosers
         answers = []
@@ -301,9 +312,9 @@ def playout(game: Game, state: State, choosers: Mapping[str, Chooser],
             runtime.run()
     except Capped as stop:
         state["steps"] += runtime.spent + runtime.budget - runtime.ticks
-        return decisions + runtime.decisions, str(stop.args[0]) if stop.args else ""
-    return decisions + runtime.decisions, None
+        return decisions + runtime.cutoff.decisions, str(stop.args[0]) if stop.args else ""
+    return decisions + runtime.cutoff.decisions, None
 
 
-__all__ = ["MAX_ROUND_DECISIONS", "Capped", "Chooser", "PlayoutRuntime", "Told", "Watch",
+__all__ = ["MAX_ROUND_DECISIONS", "Capped", "Chooser", "Cutoff", "PlayoutRuntime", "Told", "Watch",
            "playout", "stalled"]

@@ -22,7 +22,7 @@ from rulekit.bots.registry import DEFAULT_AGENT
 from rulekit.engine.decisions import Decision, Option
 from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
-from rulekit.engine.playout import Chooser, Told, playout, stalled
+from rulekit.engine.playout import Capped, Chooser, Cutoff, playout
 from rulekit.engine.rng import derive
 from rulekit.engine.state import Spec, State
 from rulekit.engine.vm import Runtime
@@ -49,9 +49,6 @@ DEFAULT_MAX_ROUNDS = 1000
 MAX_GAMES = 1_000_000_000  # games of one run (or of one row of a sweep)
 MAX_WORKERS = 1024  # worker processes of one run
 RANDOM = RandomAgent()
-
-Stop = tuple[int, str] | None  # why a game stopped before the rules ended it: (rounds, reason)
-
 
 def seat_rng(seed: int, role: str) -> random.Random:
     """The random generator of ``role``'s seat in the game of ``seed``, in any process."""
@@ -109,8 +106,8 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
         named = {role: agent_name(spec) for role, spec in (agents or {}).items()}
         choosers = _choosers(game, seed, loaded, state, {**named, **(names or {})})
         if quiet:
-            decisions, stop = _play_quietly(game, state, choosers, max_rounds, opening,
-                                            None if trace is None else trace.chose)
+            decisions, stop = playout(game, state, choosers, max_rounds, opening, record=False,
+                                      told=None if trace is None else trace.chose)
         else:
             if trace is not None:
                 state["log"] = ChoiceLog(trace)
@@ -119,11 +116,11 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
     first, holder = opening.seen or (None, last)
     if trace is not None:
         trace.settle()
-        trace.tracer.traces.add(trace, None if stop or state["result"] is None
+        trace.tracer.traces.add(trace, None if stop is not None or state["result"] is None
                                 else state["result"]["winner"])
     if stop is not None:
-        rounds, reason = stop
-        return GameRecord(seed, None, rounds, decisions, True, reason, first, holder, last)
+        rounds = min(state["round"], max_rounds)
+        return GameRecord(seed, None, rounds, decisions, True, stop, first, holder, last)
     result = state["result"]
     assert result is not None
     return GameRecord(seed, result["winner"], int(result.get("round", state["round"])),
@@ -152,41 +149,29 @@ def initiative(game: Game, state: State) -> str | None:
     return str(holder(Runtime(game.program, state), []) or "")
 
 
-def _play_quietly(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
-                  opening: _Opening, told: Told | None) -> tuple[int, Stop]:
-    """Play ``state`` out in place, logging no line: the decisions taken, and any stop."""
-    decisions, stop = playout(game, state, choosers, max_rounds, opening, record=False,
-                              told=told)
-    return decisions, None if stop is None else (min(state["round"], max_rounds), stop)
-
-
 def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
-                opening: _Opening) -> tuple[int, Stop]:
-    """Play ``state`` in place, decision by decision: the decisions taken, and any stop."""
+                opening: _Opening) -> tuple[int, str | None]:
+    """Play ``state`` in place, decision by decision, as :func:`playout` plays it quietly."""
     game.run(state)
     if state["pending"]:
         opening(state, state["pending"])
-    decisions = 0
-    round_start = (state["round"], 0)  # the round played, and the decisions before it
-    while state["result"] is None:
-        if state["round"] != round_start[0]:
-            round_start = (state["round"], decisions)
-        if state["round"] > max_rounds:
-            return decisions, (max_rounds, f"stopped after {max_rounds} rounds")
-        reason = stalled(state, decisions - round_start[1])
-        if reason is not None:
-            return decisions, (state["round"], reason)
-        decisions += _decide(game, state, choosers)
-    return decisions, None
+    cutoff = Cutoff(state, max_rounds)
+    try:
+        while state["result"] is None:
+            _decide(game, state, choosers, cutoff)
+    except Capped as stop:
+        return cutoff.decisions, str(stop.args[0])
+    return cutoff.decisions, None
 
 
-def _decide(game: Game, state: State, choosers: Mapping[str, Chooser]) -> int:
-    """Answer the decisions ``state`` waits for; how many there were."""
-    actions = {d.player: choosers[d.player](d) for d in game.pending(state)}
+def _decide(game: Game, state: State, choosers: Mapping[str, Chooser], cutoff: Cutoff) -> None:
+    """Answer the decisions ``state`` waits for, unless the game is cut off first."""
+    pending = game.pending(state)
+    cutoff.count(state, len(pending))
+    actions = {d.player: choosers[d.player](d) for d in pending}
     if not actions:
         raise GameRuntimeError("the game is neither over nor waiting for a decision")
     game.apply(state, actions, in_place=True)
-    return len(actions)
 
 
 def play_chunk(job: Job, start: int, stop: int) -> Tally:
