@@ -123,9 +123,7 @@ class Merger:
     def _addition(self, path: JsonPath, name: object, value: object, where: Location,
                   replaces: bool) -> object:
         """An entry without its ``new`` mark; an error if a variant's looks like a typo."""
-        new = isinstance(value, dict) and value.get("new") is True
-        if isinstance(value, dict) and "new" in value:
-            value = {key: part for key, part in value.items() if key != "new"}
+        value, new = _unmarked(value)
         if self.base_id is not None and path != _EDGES and isinstance(name, str):
             error = addition_error(ENTRY_NAMES[path], name, self.base[path], self.base_id, new,
                                    replaces, where)
@@ -299,6 +297,13 @@ def _put(data: dict[str, object], path: JsonPath, value: object) -> None:
         target[str(path[-1])] = value
 
 
+def _unmarked(value: object) -> tuple[object, bool]:
+    """A value without its ``new`` mark, and whether it said ``new: true``."""
+    if not isinstance(value, dict) or "new" not in value:
+        return value, False
+    return {key: part for key, part in value.items() if key != "new"}, value["new"] is True
+
+
 def addition_error(what: str, name: str, base: set[str], base_id: str, new: bool,
                    replaces: bool, where: Location) -> PackError | None:
     """The error of a variant's entry that looks like a typo, or that says new in vain."""
@@ -322,20 +327,22 @@ def merge_manifest(base: YamlDocument, variant: YamlDocument, base_id: str,
     data = {key: value for key, value in base.data.items() if key not in _VARIANT_OWN}
     routes: dict[JsonPath, Route] = {(key,): (base, (key,)) for key in data}
     routes[()] = (variant, ())
+    base_params = set(base.data.get("parameters") or {})
+    params = {}
+    for name, spec in (variant.data.get("parameters") or {}).items():
+        params[name], new = _unmarked(spec)
+        error = addition_error("parameter", name, base_params, base_id, new,
+                               name in base_params, variant.key_location(("parameters", name)))
+        if error is not None:
+            errors.append(error)
     for key, value in variant.data.items():
+        value = params if key == "parameters" else value
         entries = data.get(key)
         if key in ("parameters", "display") and isinstance(entries, dict):
             data[key] = _changed_entries(key, entries, value, variant, routes)
         else:
             data[key] = value
             routes[(key,)] = (variant, (key,))
-    for name, spec in (variant.data.get("parameters") or {}).items():
-        error = addition_error("parameter", name, set(base.data.get("parameters") or {}),
-                               base_id, isinstance(spec, dict) and spec.get("new") is True,
-                               name in (base.data.get("parameters") or {}),
-                               variant.key_location(("parameters", name)))
-        if error is not None:
-            errors.append(error)
     return MergedDocument(variant.display_name, data, routes)
 
 
@@ -344,8 +351,6 @@ def _changed_entries(key: str, entries: dict[str, object], changes: dict[str, ob
     """A base's ``parameters`` (key by key) or ``display`` (whole entries), as changed."""
     merged = dict(entries)
     for name, spec in changes.items():
-        if key == "parameters" and isinstance(spec, dict):
-            spec = {part: value for part, value in spec.items() if part != "new"}
         old = merged.get(name)
         if key == "parameters" and isinstance(old, dict) and isinstance(spec, dict):
             merged[name] = {**old, **spec}
