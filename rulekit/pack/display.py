@@ -175,14 +175,6 @@ class DisplaySpec(TypedDict, total=False):
     context: dict[str, str]
 
 
-def template_keys(text: str) -> list[str] | None:
-    """The ``{key}`` names of a text; None if its braces do not pair."""
-    try:
-        return [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
-    except ValueError:
-        return None
-
-
 class _Reader:
     """Checks the ``display`` section of one pack against its names."""
 
@@ -217,13 +209,17 @@ class _Reader:
         if prop is not None and prop not in self.card_props:
             self.fail(f"unknown card property '{prop}'", at, did_you_mean(prop, self.card_props))
 
+    def keys(self, text: str, at: JsonPath, hint: str) -> list[str]:
+        """The ``{key}`` names of a text; none, and an error, if its braces do not pair."""
+        try:
+            return [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
+        except ValueError:
+            self.fail("a '{' or '}' without its pair", at, hint)
+            return []
+
     def template(self, text: str, at: JsonPath) -> None:
         """Check a text of ``{property}`` fields of a card."""
-        keys = template_keys(text)
-        if keys is None:
-            self.fail("a '{' or '}' without its pair", at, "write {key} for a card property")
-            return
-        for key in keys:
+        for key in self.keys(text, at, "write {key} for a card property"):
             if key not in self.card_props:
                 self.fail(f"unknown card property '{key}'", at,
                           did_you_mean(key, self.card_props) or
@@ -342,12 +338,8 @@ class _Reader:
             self.fail(f"unknown procedure '{proc}'", at,
                       did_you_mean(proc, self.symbols.procedures), key=True)
             return
-        keys = template_keys(text)
-        if keys is None:
-            self.fail("a '{' or '}' without its pair", at, "write {param} for a parameter")
-            return
         params = dict(decl.params)
-        for key in keys:
+        for key in self.keys(text, at, "write {param} for a parameter"):
             self.context_key(proc, params, text, key, at)
 
     def context_key(self, proc: str, params: Mapping[str, str], text: str, key: str,
@@ -401,5 +393,4 @@ def read_display(doc: YamlDocument, data: DisplaySpec | None, symbols: Symbols,
     return _Reader(doc, symbols, errors, () if errors else code).read(data)
 
 
-__all__ = ["Asking", "Column", "Display", "Item", "Panel", "Row", "read_display",
-           "template_keys"]
+__all__ = ["Asking", "Column", "Display", "Item", "Panel", "Row", "read_display"]
