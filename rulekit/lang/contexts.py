@@ -9,12 +9,11 @@ from rulekit.errors import Location
 from rulekit.lang import nodes as n
 from rulekit.lang.analysis import is_pile, pile_decl
 from rulekit.lang.compiler import Body
-from rulekit.lang.reasons import seen_whole
+from rulekit.lang.reasons import Sight
 from rulekit.lang.walk import (
     Guards,
     Triggers,
     assigned_slot,
-    children,
     guarded,
     triggered,
     triggers_of,
@@ -179,7 +178,7 @@ class ContextCheck:
     # ------------------------------------------------------------ what they see
 
     def player(self, body: str, d: Decider) -> n.Expr:
-        """The role expression ``seen_whole`` compares piles with (none for any player)."""
+        """The role expression a :class:`Sight` compares piles with (none for any player)."""
         pos = n.Pos(0, 0)
         if d[0] == "role":
             return n.Name(pos, str(d[1]), ("const", d[1]))
@@ -188,13 +187,14 @@ class ContextCheck:
             return n.Name(pos, self.code[body].params[d[1]], ("local", d[1]))
         return n.Literal(pos, None)
 
+    def sight(self, body: str, d: Decider) -> Sight:
+        """What ``d`` sees of the expressions of ``body``."""
+        return Sight(self.player(body, d), self.symbols, lambda name: self.local(body, name, d))
+
     def seen(self, body: str, exprs: Iterable[n.Expr | None], d: Decider) -> bool:
         """True if ``d`` sees the whole value of each of ``exprs`` of ``body``."""
-        listed = list(exprs)
-        if any(e is None for e in listed):
-            return False
-        return seen_whole([e for e in listed if e is not None], self.player(body, d),
-                          self.symbols, local=lambda name: self.local(body, name, d))
+        sight = self.sight(body, d)
+        return all(e is not None and sight.seen(e) for e in exprs)
 
     def local(self, body: str, name: n.Name, d: Decider) -> bool:
         """True if ``d`` sees every value the local ``name`` of ``body`` may hold."""
@@ -283,23 +283,22 @@ class ContextCheck:
     def _culprit(self, body: str, exprs: list[n.Expr | None], d: Decider,
                  visited: set[_Key], site: _Site | None = None) -> _Culprit | None:
         """What ``d`` may not see among ``exprs`` of ``body``, and where; None if a loop back."""
+        sight = self.sight(body, d)
         for e in exprs:
             if e is None and site is not None:
                 return ("a value the engine passes (not worked out)", site.body, site.pos)
-            if e is not None and not self.seen(body, [e], d):
-                found = self._dig(body, e, d, visited)
+            for part in sight.unseen(e):
+                found = self._part_culprit(body, part, d, visited)
                 if found is not None:
                     return found
         return None
 
-    def _dig(self, body: str, e: n.Expr, d: Decider, visited: set[_Key]) -> _Culprit | None:
-        """Look for the culprit inside ``e``, which ``d`` may not see whole."""
-        if isinstance(e, n.Name) and e.ref is not None and e.ref[0] == "local":
-            return self._local_culprit(body, e.ref[1], d, visited)
-        parts = _parts(e)
-        if parts:
-            return self._culprit(body, parts, d, visited)
-        return (self.secret(e), body, e.pos)
+    def _part_culprit(self, body: str, part: n.Expr, d: Decider, visited: set[_Key]
+                      ) -> _Culprit | None:
+        """The culprit a part of ``body`` that ``d`` may not see is, or leads to."""
+        if isinstance(part, n.Name) and part.ref is not None and part.ref[0] == "local":
+            return self._local_culprit(body, part.ref[1], d, visited)
+        return (self.secret(part), body, part.pos)
 
     def _local_culprit(self, body: str, slot: int, d: Decider, visited: set[_Key]
                        ) -> _Culprit | None:
@@ -347,11 +346,3 @@ class ContextCheck:
         if decl.owner is not None:
             return f"the {kind} '{base.ident}', which only {decl.owner} sees"
         return f"the {kind} '{base.ident}' ({decl.visibility}), which not every player sees"
-
-
-def _parts(e: n.Expr) -> list[n.Expr | None]:
-    """The parts of ``e`` to look into (none: ``e`` itself is not seen)."""
-    if isinstance(e, (n.Comprehension, n.Choice)) or (isinstance(e, n.Index) and is_pile(e.obj)) \
-            or (isinstance(e, n.Call) and e.ref is not None and e.ref[0] != "builtin"):
-        return []
-    return list(children(e))

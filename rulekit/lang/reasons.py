@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from rulekit.lang import nodes as n
-from rulekit.lang.analysis import pile_counted, pile_decl
+from rulekit.lang.analysis import is_pile, pile_counted, pile_decl
 from rulekit.lang.walk import children
 from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
@@ -13,11 +13,11 @@ from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 def seen_whole(exprs: list[n.Expr], player: n.Expr, symbols: Symbols,
                local: Callable[[n.Name], bool] | None = None) -> bool:
     """True if ``player`` sees each of ``exprs`` whole; ``local`` says which locals."""
-    sight = _Sight(player, symbols, local or (lambda name: False))
+    sight = Sight(player, symbols, local or (lambda name: False))
     return all(sight.seen(e) for e in exprs)
 
 
-class _Sight:
+class Sight:
     """What one player sees of expressions."""
 
     def __init__(self, player: n.Expr, symbols: Symbols,
@@ -28,13 +28,23 @@ class _Sight:
 
     def seen(self, e: n.Expr | None) -> bool:
         """True if the player sees the whole value of ``e``: of each of its parts."""
-        if isinstance(e, n.Name):
-            return self._name(e)
+        return next(self.unseen(e), None) is None
+
+    def unseen(self, e: n.Expr | None) -> Iterator[n.Expr]:
+        """The smallest parts of ``e`` the player may not see, in order: a pile, a local..."""
+        if e is None or self._own_pile(e):
+            return
         if isinstance(e, n.Call):
-            return self._call(e)
-        if isinstance(e, (n.Comprehension, n.Choice)):
-            return False
-        return e is None or self._own_pile(e) or all(self.seen(part) for part in children(e))
+            yield from self._call(e)
+        elif isinstance(e, (n.Name, n.Comprehension, n.Choice)):
+            if not (isinstance(e, n.Name) and self._name(e)):
+                yield e
+        elif isinstance(e, n.Index) and is_pile(e.obj):
+            if not all(self.seen(part) for part in children(e)):
+                yield e
+        else:
+            for part in children(e):
+                yield from self.unseen(part)
 
     def _name(self, e: n.Name) -> bool:
         decl = pile_decl(e.ref, self.symbols)
@@ -57,16 +67,20 @@ class _Sight:
             _per_role_seen(e.obj, self.symbols) and isinstance(e.index, n.Name) and \
             isinstance(self.player, n.Name) and e.index.ident == self.player.ident
 
-    def _call(self, e: n.Call) -> bool:
-        """A built-in of what is seen (the map's too), ``reveal(...)`` or the size of a pile."""
-        if e.ref is not None and e.ref[0] not in ("builtin", "pack_builtin"):
-            return False
-        if e.func == "reveal":
-            return True
+    def _call(self, e: n.Call) -> Iterator[n.Expr]:
+        """A built-in of what is seen (the map's whole), ``reveal(...)`` or the size of a pile."""
+        kind = None if e.ref is None else e.ref[0]
+        if kind not in (None, "builtin"):  # a function of the pack, or of the map: a whole
+            if kind != "pack_builtin" or not all(self.seen(a) for a in e.args):
+                yield e
+            return
         pile = pile_counted(e)
         if pile is not None:
-            return self.seen(pile.index if isinstance(pile, n.Index) else None)
-        return all(self.seen(a) for a in e.args)
+            if isinstance(pile, n.Index) and not self.seen(pile.index):
+                yield pile
+        elif e.func != "reveal":
+            for arg in e.args:
+                yield from self.unseen(arg)
 
 
 def _per_role_seen(name: n.Name, symbols: Symbols) -> bool:
