@@ -105,26 +105,19 @@ def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = No
     with _located(seed, state):
         named = {role: agent_name(spec) for role, spec in (agents or {}).items()}
         choosers = _choosers(game, seed, loaded, state, {**named, **(names or {})})
-        if quiet:
-            decisions, stop = playout(game, state, choosers, max_rounds, opening, record=False,
-                                      told=None if trace is None else trace.chose)
-        else:
-            if trace is not None:
-                state["log"] = ChoiceLog(trace)
-            decisions, stop = _play_steps(game, state, choosers, max_rounds, opening)
+        decisions, stop = _play(game, state, choosers, max_rounds, opening, trace)
         last = initiative(game, state)
     first, holder = opening.seen or (None, last)
+    result = state["result"] if stop is None else None
+    winner = None if result is None else result["winner"]
     if trace is not None:
         trace.settle()
-        trace.tracer.traces.add(trace, None if stop is not None or state["result"] is None
-                                else state["result"]["winner"])
-    if stop is not None:
-        rounds = min(state["round"], max_rounds)
-        return GameRecord(seed, None, rounds, decisions, True, stop, first, holder, last)
-    result = state["result"]
-    assert result is not None
-    return GameRecord(seed, result["winner"], int(result.get("round", state["round"])),
-                      decisions, False, str(result.get("reason", "")), first, holder, last)
+        trace.tracer.traces.add(trace, winner)
+    if result is None:  # cut off
+        return GameRecord(seed, None, min(state["round"], max_rounds), decisions, True,
+                          str(stop), first, holder, last)
+    return GameRecord(seed, winner, int(result.get("round", state["round"])), decisions, False,
+                      str(result.get("reason", "")), first, holder, last)
 
 
 @contextmanager
@@ -147,6 +140,17 @@ def initiative(game: Game, state: State) -> str | None:
     if holder is None:
         return None
     return str(holder(Runtime(game.program, state), []) or "")
+
+
+def _play(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
+          opening: _Opening, trace: GameTrace | None) -> tuple[int, str | None]:
+    """Play ``state`` out in place: the decisions taken, and why it was cut off if it was."""
+    if "quiet" in state:  # no log line to build: one playout
+        return playout(game, state, choosers, max_rounds, opening, record=False,
+                       told=None if trace is None else trace.chose)
+    if trace is not None:
+        state["log"] = ChoiceLog(trace)
+    return _play_steps(game, state, choosers, max_rounds, opening)
 
 
 def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser], max_rounds: int,
