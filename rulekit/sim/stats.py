@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from rulekit.sim.traces import Traces
+from rulekit.sim.traces import Traces, add_counts
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -79,20 +79,11 @@ class Tally:
 
     def merge(self, other: Tally) -> None:
         """Add the counts of ``other`` to these."""
-        self.wins.update(other.wins)
-        self.lengths.update(other.lengths)
-        self.ends.update(other.ends)
-        self.first.update(other.first)
-        self.first_wins.update(other.first_wins)
-        self.held.update(other.held)
+        add_counts(self, other)
         if other.traces is not None:
             if self.traces is None:
                 self.traces = Traces()
             self.traces.merge(other.traces)
-        self.draws += other.draws
-        self.capped += other.capped
-        self.games += other.games
-        self.decisions += other.decisions
 
     @property
     def rounds(self) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -274,62 +275,56 @@ def csv_report(results: Sequence[SimulationResult], keys: Sequence[str] = ()) ->
     columns = _Columns.of(results, list(keys) or list(results[0].params))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(_csv_head(columns))
-    for result in results:
-        writer.writerow(_csv_row(result, columns))
+    for number, result in enumerate(results):
+        names, values = zip(*_csv_cells(result, columns), strict=True)
+        if number == 0:
+            writer.writerow(names)
+        writer.writerow(values)
     return buffer.getvalue().rstrip("\n")
 
 
-def _csv_head(columns: _Columns) -> list[str]:
-    head = ["pack", "version", *columns.params, "games", "seed"]
-    for role in columns.roles:
-        head += [f"{role} wins", f"{role} rate", f"{role} ci low", f"{role} ci high"]
-    head += ["draws", "capped", "mean rounds", "median rounds", "q1 rounds", "q3 rounds"]
-    if columns.initiative:
-        head += _initiative_head(columns.roles)
-    return head + [f"end: {reason}" for reason, _ in columns.reasons]
-
-
-def _initiative_head(roles: list[str]) -> list[str]:
-    head = []
-    for moment, _ in MOMENTS:
-        head += [f"initiative {moment} {what}" for what in
-                 ("games", "holder wins", "rate", "ci low", "ci high")]
-        for role in roles:
-            head += [f"{role} held initiative {moment} games",
-                     f"{role} held initiative {moment} wins",
-                     f"{role} without initiative {moment} games",
-                     f"{role} without initiative {moment} wins"]
-    return head
-
-
-def _csv_row(result: SimulationResult, columns: _Columns) -> list[object]:
+def _csv_cells(result: SimulationResult, columns: _Columns) -> list[tuple[str, object]]:
+    """The cells of a run's CSV row, each with the name of its column."""
     length = result.length
-    row: list[object] = [result.pack, result.version,
-                         *(result.params.get(key, "") for key in columns.params),
-                         result.games, result.seed]
+    cells: list[tuple[str, object]] = [
+        ("pack", result.pack), ("version", result.version),
+        *((key, result.params.get(key, "")) for key in columns.params),
+        ("games", result.games), ("seed", result.seed)]
     for role in columns.roles:
         lo, hi = result.ci95[role]
-        row += [result.wins[role], f"{result.win_rate[role]:.6f}", f"{lo:.6f}", f"{hi:.6f}"]
-    row += [result.draws, result.capped, f"{result.mean_rounds:.6f}", length.median,
-            length.q1, length.q3]
+        cells += [(f"{role} wins", result.wins[role]),
+                  (f"{role} rate", f"{result.win_rate[role]:.6f}"),
+                  (f"{role} ci low", f"{lo:.6f}"), (f"{role} ci high", f"{hi:.6f}")]
+    cells += [("draws", result.draws), ("capped", result.capped),
+              ("mean rounds", f"{result.mean_rounds:.6f}"), ("median rounds", length.median),
+              ("q1 rounds", length.q1), ("q3 rounds", length.q3)]
     if columns.initiative:
-        row += _initiative_cells(result, columns.roles)
-    return row + [_end_share(result, reason, winner) for reason, winner in columns.reasons]
+        cells += _initiative_cells(result.initiative(), columns.roles)
+    return cells + [(f"end: {reason}", _end_share(result, reason, winner))
+                    for reason, winner in columns.reasons]
 
 
-def _initiative_cells(result: SimulationResult, roles: Sequence[str]) -> list[object]:
-    held = result.initiative()
-    cells: list[object] = []
-    if held is None:
-        return cells + [""] * len(MOMENTS) * (5 + 4 * len(roles))
+def _initiative_cells(held: Initiative | None, roles: Sequence[str]
+                      ) -> list[tuple[str, object]]:
+    """The initiative's cells; empty ones for a run of a pack that declares none."""
+    cells: list[tuple[str, object]] = []
     for moment, _ in MOMENTS:
-        stats = held[moment]
-        lo, hi = stats["ci95"]
-        cells += [stats["games"], stats["wins"], f"{stats['win_rate']:.6f}", f"{lo:.6f}",
-                  f"{hi:.6f}"]
+        names = [f"initiative {moment} {what}"
+                 for what in ("games", "holder wins", "rate", "ci low", "ci high")]
         for role in roles:
-            side = stats["by_role"][role]
-            cells += [side["held"]["games"], side["held"]["wins"], side["not_held"]["games"],
-                      side["not_held"]["wins"]]
+            names += [f"{role} held initiative {moment} games",
+                      f"{role} held initiative {moment} wins",
+                      f"{role} without initiative {moment} games",
+                      f"{role} without initiative {moment} wins"]
+        values: list[object] = []
+        if held is not None:
+            stats = held[moment]
+            lo, hi = stats["ci95"]
+            values += [stats["games"], stats["wins"], f"{stats['win_rate']:.6f}", f"{lo:.6f}",
+                       f"{hi:.6f}"]
+            for role in roles:
+                side = stats["by_role"][role]
+                values += [side["held"]["games"], side["held"]["wins"],
+                           side["not_held"]["games"], side["not_held"]["wins"]]
+        cells += itertools.zip_longest(names, values, fillvalue="")
     return cells

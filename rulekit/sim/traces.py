@@ -9,12 +9,15 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import cast
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, cast
 
 from rulekit.engine.game import Game
 from rulekit.engine.state import Event, State
 from rulekit.engine.vm import Runtime
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 STEPS = 100  # evaluations are counted in hundredths
 TENSION_GAMES = 200  # the games of a run whose positions are evaluated: the first, by index
@@ -47,6 +50,16 @@ def evaluation(game: Game) -> Evaluate:
 
 def _number(value: object) -> int:
     return value if type(value) is int and value > 0 else 0  # (not a bool, a text or a list)
+
+
+def add_counts(into: DataclassInstance, other: DataclassInstance) -> None:
+    """Add each count of ``other`` (a number or a Counter field) to that of ``into``."""
+    for count in fields(other):
+        mine = getattr(into, count.name)
+        if isinstance(mine, Counter):
+            mine.update(getattr(other, count.name))
+        elif type(mine) is int:
+            setattr(into, count.name, mine + getattr(other, count.name))
 
 
 def card_name(card: str) -> str:
@@ -109,17 +122,8 @@ class Traces:
 
     def merge(self, other: Traces) -> None:
         """Add the counts of ``other``."""
-        self.held.update(other.held)
-        self.held_won.update(other.held_won)
-        self.played.update(other.played)
-        self.played_won.update(other.played_won)
-        self.positions.update(other.positions)
-        self.settled.update(other.settled)
-        self.changes.update(other.changes)
+        add_counts(self, other)
         self.evaluation = self.evaluation or other.evaluation
-        self.early += other.early
-        self.decided += other.decided
-        self.sampled += other.sampled
 
 
 class Tracer:
