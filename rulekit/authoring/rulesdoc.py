@@ -23,8 +23,7 @@ Row = Sequence[object]  # the cells of a table's row
 
 def rules_document(pack: LoadedPack, scenarios: list[Scenario], name: str | None = None,
                    base_scenarios: Sequence[Scenario] = ()) -> str:
-    """The rules of ``pack``, named ``name`` in commands; ``scenarios`` (and a variant's
-    ``base_scenarios``) give the rules' coverage."""
+    """The rules of ``pack``, with the coverage that its scenarios (and its base's) give."""
     return _Writer(pack, scenarios, name or pack.id, base_scenarios).document()
 
 
@@ -65,10 +64,7 @@ class _Source:
         return default if value is None else value
 
     def comment(self, section: str, path: Sequence[str | int]) -> str:
-        """The author's comment for the value at ``(section, *path)``, or ``""``.
-
-        It is the comments above its key, else the comment on its line.
-        """
+        """The comments above the key at ``(section, *path)``, else the one on its line."""
         if self.content is None:
             return ""
         doc, full = self.content.resolve((section, *path))  # the file it was read from
@@ -192,28 +188,12 @@ class _Writer:
         pack = self.pack
         if pack.base_id is None:
             return ""
-        own = [doc.data for doc in pack.documents if not doc.origin and isinstance(doc.data, dict)]
-        base = [doc.data for doc in pack.documents if doc.origin and isinstance(doc.data, dict)]
+        own = [doc.data for doc in pack.documents if not doc.origin]  # (each a mapping)
+        base = [doc.data for doc in pack.documents if doc.origin]
         lines = ["## What this variant changes", "",
                  f"{self.manifest['name']} extends {code(pack.base_id)}. Everything else is "
                  "the base's.", ""]
-        base_params: dict[str, dict[str, Any]] = {}
-        for data in base:  # (the base of a base first)
-            for name, spec in (data.get("parameters") or {}).items():
-                base_params[name] = {**base_params.get(name, {}), **spec}
-        for data in own:
-            for name, spec in (data.get("parameters") or {}).items():
-                lines.append(_parameter_change(name, spec, base_params.get(name)))
-        for data in own:
-            for kind, names in _entries(data).items():
-                known = {name for other in base for name in _entries(other).get(kind, [])}
-                lines += [f"- {kind} {code(name)}: {'replaced' if name in known else 'added'}"
-                          for name in names]
-            for section, names in (data.get("remove") or {}).items():
-                kind = ENTRY_NAMES[REMOVABLE[section]]
-                lines += [f"- {kind} {code(name)}: removed" for name in names]
-            lines += [f"- {code(key)}: replaced" for key in _WHOLE if _part(data, key)]
-        return "\n".join(lines)
+        return "\n".join(lines + [f"- {what}: {how}" for what, how in _changes(own, base)])
 
     def roles(self) -> str:
         """The players, in seating order."""
@@ -473,36 +453,50 @@ _WHOLE = ("setup", "flow.rounds", "flow.after_rounds", "flow.end_when", "flow.ev
           "flow.initiative")
 
 
-def _part(data: Mapping[str, Any], dotted: str) -> object:
-    """The value at a dotted key (``flow.rounds``) of a file's data, or None."""
+def _part(data: Mapping[str, Any], keys: Sequence[str | int]) -> object:
+    """The value at a path of keys (``flow``, ``rounds``) of a file's data, or None."""
     value: object = data
-    for key in dotted.split("."):
+    for key in keys:
         value = value.get(key) if isinstance(value, Mapping) else None
     return value
 
 
-def _entries(data: Mapping[str, Any]) -> dict[str, list[str]]:
-    """The names of the entries a content file gives, by kind."""
-    found: dict[str, list[str]] = {}
+def _entries(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """(kind, name) of each entry a content file gives."""
     for path, kind in ENTRY_NAMES.items():
-        part = _part(data, ".".join(map(str, path))) if path[0] != "properties" else None
-        if isinstance(part, list):
-            names = [str(item["id"]) for item in part if isinstance(item, Mapping)
-                     and "id" in item]
-        else:
-            names = list(part) if isinstance(part, Mapping) else []
-        if names:
-            found[kind] = names
-    return found
+        part = _part(data, path) if path[0] != "properties" else None
+        if isinstance(part, Mapping):
+            yield from ((kind, str(name)) for name in part)
+        elif isinstance(part, list):
+            yield from ((kind, str(item["id"])) for item in part
+                        if isinstance(item, Mapping) and "id" in item)
 
 
-def _parameter_change(name: str, spec: Mapping[str, Any], old: Mapping[str, Any] | None
-                      ) -> str:
+def _changes(own: list[dict[str, Any]], base: list[dict[str, Any]]
+             ) -> Iterator[tuple[str, str]]:
+    """(what, how) of each parameter, entry and part that the files ``own`` change."""
+    params: dict[str, dict[str, Any]] = {}
+    for data in base:  # (the base of a base first)
+        for name, spec in (data.get("parameters") or {}).items():
+            params[name] = {**params.get(name, {}), **spec}
+    known = {entry for data in base for entry in _entries(data)}
+    for data in own:  # (the parameters are in the manifest, the first file)
+        for name, spec in (data.get("parameters") or {}).items():
+            yield f"parameter {code(name)}", _parameter_change(spec, params.get(name))
+        for kind, name in _entries(data):
+            yield f"{kind} {code(name)}", "replaced" if (kind, name) in known else "added"
+        for section, names in (data.get("remove") or {}).items():
+            yield from ((f"{ENTRY_NAMES[REMOVABLE[section]]} {code(name)}", "removed")
+                        for name in names)
+        yield from ((code(key), "replaced") for key in _WHOLE if _part(data, key.split(".")))
+
+
+def _parameter_change(spec: Mapping[str, Any], old: Mapping[str, Any] | None) -> str:
     if old is None:
-        return f"- parameter {code(name)}: added (default {spec.get('default')})"
+        return f"added (default {spec.get('default')})"
     said = [f"{key} {spec[key]} (was {old.get(key, '-')})" for key in ("default", "min", "max")
             if key in spec and spec[key] != old.get(key)]
-    return f"- parameter {code(name)}: " + (", ".join(said) or "described anew")
+    return ", ".join(said) or "described anew"
 
 
 def _rule(rule_id: str, text: str, scenarios: list[str], base: str | None) -> list[str]:
