@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import islice
+
 from rulekit.engine.state import Value
 from rulekit.errors import PackError, PackErrors, ScenarioError, did_you_mean
 from rulekit.model.symbols import Symbols, VarDecl
 from rulekit.pack.loader import LoadedPack
 from rulekit.pack.params import outside
 from rulekit.scenarios.file import Scenario, load_scenarios, reference
-from rulekit.scenarios.seen import REFERENCE_KINDS, ids_of, view_problems
+from rulekit.scenarios.seen import REFERENCE_KINDS, SECTIONS, ids_of, view_problems
 
 MAX_REPORTED = 100  # mistakes of a pack's scenarios reported at most (each may look for a hint)
-
-
-class _Enough(Exception):
-    """Raised when a check has found as many mistakes as are reported."""
 
 
 def check_scenario_files(pack: LoadedPack) -> tuple[list[PackError], int]:
@@ -33,7 +32,8 @@ def check_scenarios(pack: LoadedPack, scenarios: list[Scenario]) -> list[PackErr
             errors.append(ScenarioError(
                 f"scenario name '{scenario.name}' is already used at {first.location}",
                 scenario.at("name"), "give each scenario its own name"))
-        errors.extend(_ScenarioCheck(pack, scenario, MAX_REPORTED - len(errors)).run(covers=True))
+        errors += islice(_ScenarioCheck(pack, scenario).problems(covers=True),
+                         MAX_REPORTED - len(errors))
         if len(errors) >= MAX_REPORTED:
             break
     return PackErrors(errors[:MAX_REPORTED]).errors  # in file order
@@ -41,142 +41,133 @@ def check_scenarios(pack: LoadedPack, scenarios: list[Scenario]) -> list[PackErr
 
 def first_mistake(pack: LoadedPack, scenario: Scenario) -> PackError | None:
     """The first mistake that keeps ``scenario`` from running, if any."""
-    return next(iter(_ScenarioCheck(pack, scenario, 1).run(covers=False)), None)
+    return next(_ScenarioCheck(pack, scenario).problems(covers=False), None)
 
 
 class _ScenarioCheck:
-    """Checks what one scenario names against its pack."""
+    """Finds the mistakes in what one scenario names, one at a time."""
 
-    def __init__(self, pack: LoadedPack, scenario: Scenario, room: int) -> None:
+    def __init__(self, pack: LoadedPack, scenario: Scenario) -> None:
         self.pack = pack
         self.game = pack.game
         self.symbols = pack.game.symbols
         self.scenario = scenario
         self.data = scenario.data
-        self.errors: list[PackError] = []
-        self.room = room  # the mistakes it may still report
 
     def error(self, message: str, path: tuple[str | int, ...], hint: str | None = None,
-              key: bool = False) -> None:
-        """Keep a mistake at ``path`` of the scenario, or its key."""
+              key: bool = False) -> ScenarioError:
+        """A mistake at ``path`` of the scenario, or at its key."""
         where = self.scenario.key_at(*path) if key else self.scenario.at(*path)
-        self._keep(ScenarioError(message, where, hint))
+        return ScenarioError(message, where, hint)
 
-    def _keep(self, *errors: PackError) -> None:
-        """Keep mistakes; stop the check when there is no room for more."""
-        self.errors.extend(errors)
-        if len(self.errors) >= self.room:
-            raise _Enough
+    def problems(self, covers: bool) -> Iterator[PackError]:
+        """The mistakes of the scenario; with ``covers``, in its rule ids too."""
+        yield from self._params()
+        yield from self._start()
+        yield from self._zones()
+        yield from self._variables()
+        yield from self._roles()
+        yield from view_problems(self.game, self.scenario)
+        yield from self._expect()
+        if covers:
+            yield from self._covers()
 
-    def run(self, covers: bool) -> list[PackError]:
-        """The mistakes of the scenario, as many as there is room for; ``covers`` too."""
-        try:
-            self._params()
-            self._start()
-            self._zones()
-            self._variables()
-            self._roles()
-            for problem in view_problems(self.game, self.scenario):
-                self._keep(problem)
-            self._expect()
-            if covers:
-                self._covers()
-        except _Enough:
-            pass
-        return self.errors
-
-    def _params(self) -> None:
+    def _params(self) -> Iterator[PackError]:
         declared = self.pack.manifest.get("parameters") or {}
         for name, value in self.scenario.params.items():
             if name not in declared:
-                self.error(f"unknown parameter '{name}'", ("params", name),
-                           did_you_mean(name, declared), key=True)
+                yield self.error(f"unknown parameter '{name}'", ("params", name),
+                                 did_you_mean(name, declared), key=True)
                 continue
             lo, hi = declared[name].get("min"), declared[name].get("max")
             if outside(value, lo, hi):
-                self.error(f"parameter '{name}' must be between {lo} and {hi}, not {value}",
-                           ("params", name))
+                yield self.error(f"parameter '{name}' must be between {lo} and {hi}, not "
+                                 f"{value}", ("params", name))
 
-    def _start(self) -> None:
+    def _start(self) -> Iterator[PackError]:
         phase = (self.data.get("start") or {}).get("phase")
         if phase is not None and phase not in self.symbols.phases:
-            self.error(f"unknown phase '{phase}'", ("start", "phase"),
-                       did_you_mean(phase, self.symbols.phases))
+            yield self.error(f"unknown phase '{phase}'", ("start", "phase"),
+                             did_you_mean(phase, self.symbols.phases))
 
-    def _reference(self, section: str, ref: str, kind: str) -> str | None:
-        try:
-            return reference(self.game, self.scenario, (section, ref), ref, kind)
-        except ScenarioError as exc:
-            self._keep(exc)
-            return None
-
-    def _zones(self) -> None:
+    def _zones(self) -> Iterator[PackError]:
         cards = self.symbols.cards
         placed: set[str] = set()
         for ref, listed in self.scenario.zones.items():
-            self._reference("zones", ref, "zone")
+            try:
+                reference(self.game, self.scenario, ("zones", ref), ref, "zone")
+            except ScenarioError as exc:
+                yield exc
             for i, card in enumerate(listed):
                 if card not in cards:
-                    self.error(f"unknown card '{card}'", ("zones", ref, i),
-                               did_you_mean(card, cards))
+                    yield self.error(f"unknown card '{card}'", ("zones", ref, i),
+                                     did_you_mean(card, cards))
                 elif card in placed:
-                    self.error(f"card '{card}' is listed twice", ("zones", ref, i))
+                    yield self.error(f"card '{card}' is listed twice", ("zones", ref, i))
                 placed.add(card)
 
-    def _variables(self) -> None:
+    def _variables(self) -> Iterator[PackError]:
         for ref, value in self.scenario.variables.items():
-            key = self._reference("variables", ref, "variable")
-            if key is not None:
-                self._value(ref, self.symbols.variables[key.split(".")[0]], value)
+            try:
+                key = reference(self.game, self.scenario, ("variables", ref), ref, "variable")
+            except ScenarioError as exc:
+                yield exc
+                continue
+            yield from self._value(ref, self.symbols.variables[key.split(".")[0]], value)
 
-    def _value(self, ref: str, var: VarDecl, value: Value) -> None:
+    def _value(self, ref: str, var: VarDecl, value: Value) -> Iterator[PackError]:
         """The value a scenario gives a variable fits it."""
         kind = var.type
         if kind in REFERENCE_KINDS and isinstance(value, str):
-            self._component(ref, kind, value)
+            yield from self._component(ref, kind, value)
         elif not _fits(self.symbols, value, kind):
-            self.error(f"'{ref}' holds a value of type {kind}, not {value!r}", ("variables", ref))
+            yield self.error(f"'{ref}' holds a value of type {kind}, not {value!r}",
+                             ("variables", ref))
         elif isinstance(value, int) and outside(value, var.minimum, var.maximum):
-            self.error(f"{value} is outside the bounds of '{ref}' ({var.minimum} to "
-                       f"{var.maximum})", ("variables", ref))
+            yield self.error(f"{value} is outside the bounds of '{ref}' ({var.minimum} to "
+                             f"{var.maximum})", ("variables", ref))
 
-    def _component(self, ref: str, kind: str, value: str) -> None:
+    def _component(self, ref: str, kind: str, value: str) -> Iterator[PackError]:
         known = ids_of(self.symbols, kind)
         if value not in known:
-            self.error(f"'{value}' is not a {kind} (variable '{ref}' holds a {kind})",
-                       ("variables", ref), did_you_mean(value, known))
+            yield self.error(f"'{value}' is not a {kind} (variable '{ref}' holds a {kind})",
+                             ("variables", ref), did_you_mean(value, known))
 
-    def _roles(self) -> None:
-        """The roles that ``play`` and ``expect_pending`` name."""
+    def _roles(self) -> Iterator[PackError]:
+        """The roles that ``play``, ``expect_pending`` and the view assertions name."""
         for i, step in enumerate(self.scenario.play):
             for role in step:
-                self._role(role, ("play", i, role), key=True)
+                yield from self._role(role, ("play", i, role), key=True)
         pending = self.data.get("expect_pending")
         for role in [pending] if isinstance(pending, str) else list(pending or []):
-            self._role(role, ("expect_pending",))
+            yield from self._role(role, ("expect_pending",))
+        for section in SECTIONS:
+            for role in self.scenario.views(section):
+                yield from self._role(role, (section, role), key=True)
 
-    def _role(self, role: str, path: tuple[str | int, ...], key: bool = False) -> None:
+    def _role(self, role: str, path: tuple[str | int, ...], key: bool = False
+              ) -> Iterator[PackError]:
         if role not in self.symbols.roles:
-            self.error(f"unknown role '{role}'", path, did_you_mean(role, self.symbols.roles),
-                       key=key)
+            yield self.error(f"unknown role '{role}'", path,
+                             did_you_mean(role, self.symbols.roles), key=key)
 
-    def _expect(self) -> None:
+    def _expect(self) -> Iterator[PackError]:
         for i in range(len(self.scenario.expect)):
             try:
                 _, checker = self.scenario.expectation(i, self.game)
             except PackError as exc:
-                self._keep(exc)
+                yield exc
                 continue
-            self._keep(*checker.errors)
+            yield from checker.errors
 
-    def _covers(self) -> None:
+    def _covers(self) -> Iterator[PackError]:
         rules = [rule_id for rule_id, _ in self.pack.rules]
         if not rules:
             return
         for i, rule in enumerate(self.scenario.covers):
             if rule not in rules:
-                self.error(f"rule '{rule}' is not in the rules of {self.pack.id}",
-                           ("covers", i), did_you_mean(rule, rules))
+                yield self.error(f"rule '{rule}' is not in the rules of {self.pack.id}",
+                                 ("covers", i), did_you_mean(rule, rules))
 
 
 def _fits(symbols: Symbols, value: object, kind: str) -> bool:

@@ -1,7 +1,4 @@
-"""Why an ``expect`` of a scenario is false: the values of its parts.
-
-For example: ``expected money >= 5 and round == 3: money = 4, round = 3``.
-"""
+"""Why an ``expect`` is false, by the values of its parts: ``money >= 5: money = 4``."""
 
 from __future__ import annotations
 

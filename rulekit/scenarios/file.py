@@ -82,8 +82,7 @@ class Scenario:
         return self.data.get("expect") or []
 
     def expectation(self, i: int, game: Game) -> tuple[n.Expr, Checker]:
-        """``expect`` line ``i`` parsed and checked for ``game``, once; a PackError if it does not
-        parse."""
+        """``expect`` line ``i`` parsed and checked for ``game``, once."""
         if (i, game) not in self._checked:
             self._checked[i, game] = self._check_expectation(i, game)
         return self._checked[i, game]
@@ -221,10 +220,7 @@ def _read(path: Path, errors: list[PackError]) -> list[Scenario]:
 
 def reference(game: Game, scenario: Scenario, path: tuple[str | int, ...], ref: str,
               kind: str) -> str:
-    """The state key of the zone or variable ``ref`` at ``path`` (``hand[east]``).
-
-    A ScenarioError if it names none; the schema has checked the form of ``ref``.
-    """
+    """The state key of the zone or variable ``ref`` at ``path`` (``hand[east]``)."""
     where = scenario.key_at(*path)
     name, bracket, index = ref.removesuffix("]").partition("[")
     table: Mapping[str, ZoneDecl | VarDecl] = \

@@ -94,10 +94,7 @@ def _rule_sort_key(rule: str) -> tuple[str, int]:
 
 
 class ScenarioRunner:
-    """Runs the scenarios of one pack; one with parameters compiles the pack again.
-
-    The checks of all the scenarios it runs share one step budget.
-    """
+    """Runs the scenarios of one pack, their checks sharing one step budget."""
 
     def __init__(self, pack: LoadedPack, params: Mapping[str, str | int] | None = None) -> None:
         self.pack = pack
@@ -172,9 +169,9 @@ def _place(game: Game, scenario: Scenario, state: State,
     """Put the listed cards in their zones, top first; cards pushed out go under the deck."""
     keys = {reference(game, scenario, ("zones", ref), ref, "zone"): ref for ref in zones}
     listed = {card for cards in zones.values() for card in cards}
-    pushed = [card for key in keys for card in state["zones"][key] if card not in listed]
     for zone_cards in state["zones"].values():
         zone_cards[:] = [card for card in zone_cards if card not in listed]
+    pushed = [card for key in keys for card in state["zones"][key]]
     for key, ref in keys.items():
         state["zones"][key] = list(reversed(zones[ref]))
     if pushed:

@@ -1,7 +1,4 @@
-"""What a role sees, as a scenario asserts it: ``sees``, ``never_sees``, ``log_for``...
-
-Each assertion reads only what a player is given, never the state itself.
-"""
+"""What a role sees, as a scenario asserts it (``sees``, ``log_for``...), read from ``observe``."""
 
 from __future__ import annotations
 
@@ -58,13 +55,8 @@ def _kind(symbols: Symbols, ref: str) -> str:
 
 
 def view_problems(game: Game, scenario: Scenario) -> Iterator[ScenarioError]:
-    """Each unknown name that the view assertions use, found one at a time."""
+    """Each unknown zone, variable or id that the view assertions use, one at a time."""
     symbols = game.symbols
-    for section in SECTIONS:
-        for role in scenario.views(section):
-            if role not in symbols.roles:
-                yield ScenarioError(f"unknown role '{role}'", scenario.key_at(section, role),
-                                    did_you_mean(role, symbols.roles))
     for role, seen in scenario.views("sees").items():
         for ref, wanted in seen.items():
             yield from _seen_problems(game, scenario, ("sees", role, ref), wanted)
@@ -187,12 +179,11 @@ def _zone_problem(test: str, value: object, count: int, seen: list[object], symb
             return f"expected {_pile_text(value, symbols)}"
         return None
     present = _hashable(seen)
-    unwanted = test == "not_contains"
-    wrong_cards = [card for card in _listed(value) if (card in present) == unwanted]
+    wrong_cards = [card for card in _listed(value) if _fails(test, card in present)]
     if not wrong_cards:
         return None
     text = _pile_text(wrong_cards, symbols)
-    return f"expected no {text}" if unwanted else f"expected {text} among the cards"
+    return f"expected {text} among the cards" if test == "contains" else f"expected no {text}"
 
 
 def _listed(value: object) -> list[object]:
@@ -236,12 +227,11 @@ def _check_value_tests(scenario: Scenario, path: tuple[str, ...], symbols: Symbo
                        items: list[object], tests: Mapping[str, object], shown: str) -> None:
     present = _hashable(items)
     for test, listed in tests.items():
-        at = scenario.at(*path, test)
         wanted = _listed(listed)
-        if test == "contains" and any(v not in present for v in wanted):
-            raise Failure(f"expected {show_value(wanted, symbols)} in it: {shown}", at)
-        if test == "not_contains" and any(v in present for v in wanted):
-            raise Failure(f"expected none of {show_value(wanted, symbols)} in it: {shown}", at)
+        if any(_fails(test, v in present) for v in wanted):
+            none = "" if test == "contains" else "none of "
+            raise Failure(f"expected {none}{show_value(wanted, symbols)} in it: {shown}",
+                          scenario.at(*path, test))
 
 
 def _check_never(game: Game, scenario: Scenario, state: State, role: str,
@@ -277,10 +267,7 @@ def _texts(value: object) -> Iterator[str]:
 
 def _check_log(game: Game, scenario: Scenario, state: State, role: str,
                entries: list[object], budget: CheckBudget) -> None:
-    """Check a role's log: plain lines in order; ``contains``, ``not_contains`` in any line.
-
-    Each line and each text looked for counts one step per line of the log against ``budget``.
-    """
+    """Check a role's log; each line or text looked for costs ``budget`` a step a log line."""
     lines = [game.format_event(e) for e in game.observe(state, role)["log"]]
     lowered = [line.lower() for line in lines]
     after = 0
@@ -307,8 +294,7 @@ def _line_after(role: str, lines: list[str], entry: str, after: int, at: Locatio
 
 def _check_log_test(scenario: Scenario, role: str, log: tuple[list[str], list[str]],
                     path: tuple[int, str], texts: list[object]) -> None:
-    """Check ``contains`` or ``not_contains`` of ``texts`` against the log, as written and
-    in lower case."""
+    """Check ``contains`` or ``not_contains`` of ``texts`` against the log, in any case."""
     test = path[1]
     lines, lowered = log
     for text in map(str, texts):
@@ -321,14 +307,11 @@ def _check_log_test(scenario: Scenario, role: str, log: tuple[list[str], list[st
 
 def _fails(test: str, present: bool) -> bool:
     """Whether ``contains`` fails (absent) or ``not_contains`` does (present)."""
-    return (test == "contains" and not present) or (test == "not_contains" and present)
+    return present == (test == "not_contains")
 
 
 def _matches(parts: list[str], line: str) -> bool:
-    """Whether ``line`` is ``parts`` with any text between each two (where ``*`` was written).
-
-    Each part is taken where it first fits, never looked for again: no backtracking.
-    """
+    """Whether ``line`` is ``parts`` with any text between each two, each where it first fits."""
     if len(parts) == 1:
         return line == parts[0]
     first, *middle, last = parts
