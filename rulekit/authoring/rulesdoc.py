@@ -21,10 +21,10 @@ _COMMENT_LINE = re.compile(r"^\s*#\s?(.*)$")
 Row = Sequence[object]  # the cells of a table's row
 
 
-def rules_document(pack: LoadedPack, scenarios: list[Scenario], name: str | None = None,
-                   base_scenarios: Sequence[Scenario] = ()) -> str:
-    """The rules of ``pack``, with the coverage that its scenarios (and its base's) give."""
-    return _Writer(pack, scenarios, name or pack.id, base_scenarios).document()
+def rules_document(pack: LoadedPack, scenarios: list[Scenario], name: str,
+                   base_scenarios: Sequence[Scenario]) -> str:
+    """The rules of ``pack``, named ``name``, with the coverage its scenarios give."""
+    return _Writer(pack, scenarios, name, base_scenarios).document()
 
 
 @dataclass
@@ -315,8 +315,7 @@ class _Writer:
         setup = self.source.get("setup")
         if not isinstance(setup, str) or not setup.strip():
             return ""
-        return "\n".join(["## Setup", "", "Once, before the first round:", "",
-                          fenced(setup, CODE)])
+        return "\n".join(_piece("## Setup", "Once, before the first round:", setup))
 
     def flow(self) -> str:
         """The round's phases in order, each with its code."""
@@ -326,8 +325,7 @@ class _Writer:
         for number, phase in enumerate(phases, start=1):
             lines += ["", *self.phase(number, phase)]
         if "after_rounds" in flow:
-            lines += ["", "### After the last round", "",
-                      fenced(str(flow["after_rounds"]), CODE)]
+            lines += ["", *_piece("### After the last round", None, flow["after_rounds"])]
         return "\n".join(lines)
 
     def flow_intro(self, phases: list[Mapping[str, object]], rounds: object) -> str:
@@ -342,14 +340,9 @@ class _Writer:
 
     def phase(self, number: int, phase: Mapping[str, object]) -> list[str]:
         """The lines of one phase: its heading, its prose, its code."""
-        lines = [f"### {number}. {phase.get('name', phase['id'])} (phase {code(phase['id'])})",
-                 ""]
-        prose = phase.get("description") or self.source.comment(
-            "flow", ("phases", number - 1))
-        if prose:
-            lines += [str(prose), ""]
-        lines.append(fenced(str(phase.get("do", "")), CODE))
-        return lines
+        prose = phase.get("description") or self.source.comment("flow", ("phases", number - 1))
+        return _piece(f"### {number}. {phase.get('name', phase['id'])} (phase "
+                      f"{code(phase['id'])})", prose, phase.get("do", ""))
 
     def end(self) -> str:
         """How the game ends."""
@@ -400,25 +393,21 @@ class _Writer:
             for name, spec in specs.items():
                 lines += ["", *self.definition(kind, name, spec, key)]
         for owner, name, text in self.effects():
-            lines += ["", f"### Effect {code(name)} of {owner}", "",
-                      f"Runs instead of the procedure {code(name)} for these cards.", "",
-                      fenced(text, CODE)]
+            lines += ["", *_piece(f"### Effect {code(name)} of {owner}",
+                                  f"Runs instead of the procedure {code(name)} for these cards.",
+                                  text)]
         for owner, action in self.card_actions():
-            lines += ["", f"### Action {code(str(action['id']))} of {owner}", "",
-                      f"Offered while the card lies in {code(str(action['zone']))}"
-                      + (f" and {code(str(action['when']))} holds" if "when" in action else "")
-                      + f"; {code('card')} is the card, {code('player')} the role taking it.",
-                      "", fenced(str(action["do"]), CODE)]
+            when = f" and {code(str(action['when']))} holds" if "when" in action else ""
+            lines += ["", *_piece(f"### Action {code(str(action['id']))} of {owner}",
+                                  f"Offered while the card lies in {code(str(action['zone']))}"
+                                  f"{when}; {code('card')} is the card, {code('player')} the "
+                                  "role taking it.", action["do"])]
         return "\n".join(lines)
 
     def definition(self, kind: str, name: str, spec: Mapping[str, Any], key: str) -> list[str]:
         params = ", ".join(f"{p}: {t}" for p, t in (spec.get("params") or {}).items())
-        lines = [f"### {kind.capitalize()} {code(f'{name}({params})')}", ""]
-        prose = self.source.comment(f"{kind}s", (name,))
-        if prose:
-            lines += [prose, ""]
-        lines.append(fenced(str(spec.get(key, "")), CODE))
-        return lines
+        return _piece(f"### {kind.capitalize()} {code(f'{name}({params})')}",
+                      self.source.comment(f"{kind}s", (name,)), spec.get(key, ""))
 
     def rules(self) -> str:
         """Every rule, with the scenarios that cover it."""
@@ -497,6 +486,11 @@ def _parameter_change(spec: Mapping[str, Any], old: Mapping[str, Any] | None) ->
     said = [f"{key} {spec[key]} (was {old.get(key, '-')})" for key in ("default", "min", "max")
             if key in spec and spec[key] != old.get(key)]
     return ", ".join(said) or "described anew"
+
+
+def _piece(heading: str, prose: object, text: object) -> list[str]:
+    """The lines of a piece of effect code: its heading, its prose if any, the code."""
+    return [heading, "", *([str(prose), ""] if prose else []), fenced(str(text), CODE)]
 
 
 def _rule(rule_id: str, text: str, scenarios: list[str], base: str | None) -> list[str]:

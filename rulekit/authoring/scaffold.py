@@ -64,19 +64,10 @@ def _slug(name: str) -> str:
 
 
 def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
-    """Write the template, or a variant of ``base``, into ``target``, absent or empty.
-
-    The pack is written and checked beside ``target``, then renamed: a failure leaves nothing.
-    """
+    """Write the template, or a variant of ``base``, into ``target``; a failure leaves nothing."""
     pack_id = pack_id_for(target)
     _check_target(target)
-    try:
-        temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
-                                     dir=target.parent))
-    except OSError as exc:
-        raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
-    with _removed_on_failure(temp, target):
-        temp.chmod(0o777 & ~current_umask())  # as any new folder, not for its owner alone
+    with _folder_beside(target) as temp:
         files = (_write_variant(temp, target, pack_id, base) if base
                  else _write_template(temp, pack_id))
         _copy_schemas(temp)
@@ -90,12 +81,17 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
 
 
 @contextmanager
-def _removed_on_failure(temp: Path, target: Path) -> Iterator[None]:
-    """Remove the folder ``temp`` if the block fails; an ``OSError`` becomes a UsageError."""
+def _folder_beside(target: Path) -> Iterator[Path]:
+    """A new folder beside ``target``, removed if the block fails; an OSError is a UsageError."""
+    temp = None
     try:
-        yield
+        temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new",
+                                     dir=target.parent))
+        temp.chmod(0o777 & ~current_umask())  # as any new folder, not for its owner alone
+        yield temp
     except BaseException as exc:
-        shutil.rmtree(temp, ignore_errors=True)
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
         if isinstance(exc, OSError):
             raise UsageError(f"cannot create '{target}': {exc.strerror or exc}") from None
         raise

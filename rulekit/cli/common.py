@@ -76,10 +76,7 @@ def add_param_option(parser: argparse.ArgumentParser) -> None:
 @contextmanager
 def progress_bar(total: int, what: str, quiet: bool = False
                  ) -> Iterator[Callable[[int], None] | None]:
-    """Yield a function to tell of items done, or None if quiet or not at a terminal.
-
-    The bar is drawn when told. So no thread draws while workers are forked.
-    """
+    """Yield a function that tells of items done and draws the bar, or None if quiet."""
     if quiet or total <= 0 or not sys.stderr.isatty():
         yield None
         return
@@ -89,7 +86,7 @@ def progress_bar(total: int, what: str, quiet: bool = False
     columns = (rp.TextColumn("{task.description}"), rp.BarColumn(), rp.MofNCompleteColumn(),
                rp.TimeElapsedColumn(), rp.TextColumn("eta"), rp.TimeRemainingColumn())
     with rp.Progress(*columns, console=Console(file=sys.stderr), transient=True,
-                     auto_refresh=False) as bar:
+                     auto_refresh=False) as bar:  # no thread draws while workers fork
         task = bar.add_task(what, total=total)
         shown = [0.0]
 
