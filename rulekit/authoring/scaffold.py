@@ -68,15 +68,16 @@ def new_pack(target: Path, base: LoadedPack | None = None) -> NewPack:
     pack_id = pack_id_for(target)
     _check_target(target)
     with _folder_beside(target) as temp:
-        files = (_write_variant(temp, target, pack_id, base) if base
-                 else _write_template(temp, pack_id))
+        files = _variant_files(target, pack_id, base) if base else _template_files(pack_id)
+        for name, (kind, text) in files.items():
+            _write(temp, name, text, kind)
         _copy_schemas(temp)
         loaded = load_pack(temp)
         scenarios = load_scenarios(loaded.scenario_files)
         if target.is_dir():
             target.rmdir()
         os.rename(temp, target)
-    return NewPack(target, files, len(loaded.game.symbols.cards), len(scenarios),
+    return NewPack(target, list(files), len(loaded.game.symbols.cards), len(scenarios),
                    list(loaded.game.roles))
 
 
@@ -115,7 +116,7 @@ def pack_title(pack_id: str) -> str:
     return " ".join(word.capitalize() for word in re.split(r"[_-]+", pack_id) if word)
 
 
-def _write(folder: Path, name: str, text: str, kind: str = "") -> None:
+def _write(folder: Path, name: str, text: str, kind: str) -> None:
     """Write ``folder/name``; a file of schema ``kind`` starts with the editor's line naming it."""
     path = folder / name
     schema = folder / SCHEMA_FOLDER / f"{kind}.schema.json"
@@ -125,14 +126,12 @@ def _write(folder: Path, name: str, text: str, kind: str = "") -> None:
     path.write_text(text, encoding="utf-8", newline="\n")
 
 
-def _write_template(folder: Path, pack_id: str) -> list[str]:
-    """Write the template's files into ``folder``; return their names."""
-    for name, kind in TEMPLATE_FILES.items():
-        _write(folder, name, _fill(_template(name), pack_id), kind)
+def _template_files(pack_id: str) -> dict[str, tuple[str, str]]:
+    """The template's files: name -> (schema, text)."""
+    files = {name: (kind, _fill(_template(name), pack_id)) for name, kind in TEMPLATE_FILES.items()}
     readme = _replaced(_template("README.md"), __COMMANDS__=_template("commands.md"),
                        __EDITOR__=_template("editor.md"), __ROLE__="red")
-    _write(folder, "README.md", _fill(readme, pack_id))
-    return [*TEMPLATE_FILES, "README.md"]
+    return {**files, "README.md": ("", _fill(readme, pack_id))}
 
 
 def _template(name: str) -> str:
@@ -149,15 +148,12 @@ def _replaced(text: str, **values: str) -> str:
     return text
 
 
-def _write_variant(folder: Path, target: Path, pack_id: str, base: LoadedPack) -> list[str]:
-    """Write a variant of ``base`` (manifest, changes, a scenario) into ``folder``; its files."""
-    files = {"pack.yaml": ("pack", _variant_manifest(target, pack_id, base)),
-             "changes.yaml": ("content", _variant_changes(base)),
-             "scenarios/variant.yaml": ("scenarios", _variant_scenarios(base))}
-    for name, (kind, text) in files.items():
-        _write(folder, name, text, kind)
-    _write(folder, "README.md", _variant_readme(pack_id, base))
-    return [*files, "README.md"]
+def _variant_files(target: Path, pack_id: str, base: LoadedPack) -> dict[str, tuple[str, str]]:
+    """The files of a variant of ``base``: name -> (schema, text)."""
+    return {"pack.yaml": ("pack", _variant_manifest(target, pack_id, base)),
+            "changes.yaml": ("content", _variant_changes(base)),
+            "scenarios/variant.yaml": ("scenarios", _variant_scenarios(base)),
+            "README.md": ("", _variant_readme(pack_id, base))}
 
 
 def _base_reference(target: Path, base: LoadedPack) -> str:

@@ -126,17 +126,14 @@ class ScenarioRunner:
             for i, step in enumerate(scenario.play):
                 state = _step(game, scenario, state, i, step)
                 result.decisions += 1
+            if expect_error:
+                result.message = f"expected an error containing '{expect_error}', but none came"
+                return result
+            self._check(game, scenario, state)
         except Failure as failure:
             return result.failing(failure)
         except RulekitError as exc:
             return result.stopped_by(exc, expect_error)
-        if expect_error:
-            result.message = f"expected an error containing '{expect_error}', but none came"
-            return result
-        try:
-            self._check(game, scenario, state)
-        except Failure as failure:
-            return result.failing(failure)
         result.passed = True
         return result
 
@@ -149,8 +146,7 @@ class ScenarioRunner:
                                      phase=start["phase"])
         else:
             state = game.initial_state(seed)
-        if scenario.zones:
-            _place(game, scenario, state, scenario.zones)
+        _place(game, scenario, state, scenario.zones)
         for ref, value in scenario.variables.items():
             state["vars"][reference(game, scenario, ("variables", ref), ref, "variable")] = value
         return game.run(state)
