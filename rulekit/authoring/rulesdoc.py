@@ -17,6 +17,7 @@ __all__ = ["rules_document"]
 CODE = "rulekit"  # the info string of effect-code blocks
 _CARD_KEYS = ("id", "name", "copies", "type", "text", "effects", "anytime")
 _COMMENT_LINE = re.compile(r"^\s*#\s?(.*)$")
+_CARD_LITERAL = re.compile(r"@([A-Za-z0-9_]+)")  # the id of each card literal, as ``@id#2``
 
 Row = Sequence[object]  # the cells of a table's row
 
@@ -240,19 +241,18 @@ class _Writer:
 
     def card_mentions(self, cards: list[_Card]) -> dict[str, list[str]]:
         """Card id -> where effect code names it (``@id`` or ``@id#n``)."""
-        snippets = list(self.snippets())
+        named: dict[str, list[str]] = {}
+        for where, text in self.snippets():
+            for ident in _CARD_LITERAL.findall(text):
+                named.setdefault(ident, []).append(where)
         types = self.source.get("card_types") or {}
         found: dict[str, list[str]] = {}
         for card in cards:
-            pattern = re.compile(rf"@{re.escape(card.id)}(?![A-Za-z0-9_])")
-            places = found.setdefault(card.id, [])
-            places += [f"effect {code(name)}" for name in card.effects]
+            places = [f"effect {code(name)}" for name in card.effects]
             places += [f"effect {code(name)} of its type"
                        for name in (types.get(card.type) or {}).get("effects") or {}]
             places += [f"action {code(name)}" for name in card.actions]
-            for where, text in snippets:
-                if where not in places and pattern.search(text):
-                    places.append(where)
+            found[card.id] = list(dict.fromkeys(places + named.get(card.id, [])))
         return found
 
     def board(self) -> str:

@@ -93,12 +93,11 @@ def _coverage_report(rules: list[tuple[str, str]], coverage: Coverage, verbose: 
     """Print the rule coverage; return the uncovered rule ids."""
     if not rules:
         return []
-    texts = dict(rules)
-    ids = [rule_id for rule_id, _ in rules]
-    covered = [rule_id for rule_id in ids if coverage.get(rule_id)]
-    uncovered = [rule_id for rule_id in ids if rule_id not in covered]
+    texts = dict(rules)  # (the loader keeps each rule id once)
+    covered = [rule_id for rule_id in texts if coverage.get(rule_id)]
+    uncovered = [rule_id for rule_id in texts if not coverage.get(rule_id)]
     partial = f" (by the scenarios matching -k '{name_filter}')" if name_filter else ""
-    out(f"rules covered: {len(covered)} of {len(ids)}{partial}")
+    out(f"rules covered: {len(covered)} of {len(texts)}{partial}")
     if uncovered:
         out("uncovered rules:")
     for rule_id in uncovered:
@@ -110,7 +109,7 @@ def _coverage_report(rules: list[tuple[str, str]], coverage: Coverage, verbose: 
         out("covered rules:")
         for rule_id in covered:
             out(f"  {rule_id}: {', '.join(coverage[rule_id])}")
-    unknown = [rule_id for rule_id in coverage if rule_id not in ids]
+    unknown = [rule_id for rule_id in coverage if rule_id not in texts]
     if unknown:
         out(f"scenarios cover rule ids not in the rules file: {', '.join(unknown)}")
     return uncovered
