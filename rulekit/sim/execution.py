@@ -227,10 +227,9 @@ class InProcess(Pool):
     """Every game in this process, one chunk after another."""
 
     def run(self, play: Play, job: Job, games: int, progress: Progress | None = None) -> Tally:
-        """Play a hundredth of the games at a time, or one for a search bot."""
-        step = max(1, games // 100) if job.quick else 1
-        return _merged((play(job, start, min(start + step, games))
-                        for start in range(0, games, step)), progress)
+        """Play the job's chunks one after another."""
+        return _merged((play(job, start, stop)
+                        for start, stop in job.ranges(games, self.slots, 1)), progress)
 
 
 def _merged(parts: Iterable[Tally], progress: Progress | None) -> Tally:
