@@ -272,37 +272,29 @@ class Decision:
 
     def _find_by_label(self, text: str) -> Option:
         options = self.options()
-        lowered = text.strip().lower()
-        exact = [o for o in options if o.label.lower() == lowered]
-        if len(exact) == 1:
-            return exact[0]
-        prefixed = [o for o in options if o.label.lower().startswith(lowered)]
-        if len(prefixed) == 1:
-            return prefixed[0]
-        if len(prefixed) > 1:
-            names = ", ".join(o.label for o in prefixed[:5])
-            raise IllegalActionError(f"'{text}' matches several options: {names}")
-        raise IllegalActionError(self.refusal(text) or f"no option matches '{text}'")
+        return options[self._named(text, [o.id for o in options], [o.label for o in options],
+                                   "option")]
 
     def _find_subset(self, text: str) -> Option:
         """A subset named item by item: 'Bust + Raid', 'bust, raid'."""
         parts = [p.strip() for p in text.replace("+", ",").split(",") if p.strip()]
         if not parts or [p.lower() for p in parts] in (["none"], ["(none)"]):
             return self.option(NONE_ID)
+        labels = [self._labeler(item) for item in self.items]
         ids: list[str] = []
         for part in parts:
-            ids.append(self.ids[self._find_item(part, ids)])
+            ids.append(self.ids[self._named(part, self.ids, labels, "item", ids)])
         return self.option("+".join(ids))
 
-    def _find_item(self, part: str, taken: list[str]) -> int:
-        """The position of the item ``part`` names, among the items not ``taken``."""
-        labels = [self._labeler(item) for item in self.items]
-        free = [i for i in _matching(part, self.ids, labels) if self.ids[i] not in taken]
+    def _named(self, text: str, ids: list[str], labels: list[str], what: str,
+               taken: Sequence[str] = ()) -> int:
+        """The position of the one label (or id) ``text`` names, among those not ``taken``."""
+        free = [i for i in _matching(text, ids, labels) if ids[i] not in taken]
         if not free:
-            raise IllegalActionError(self.refusal(part) or f"no item matches '{part}'")
+            raise IllegalActionError(self.refusal(text) or f"no {what} matches '{text}'")
         if len({labels[i] for i in free}) > 1:
             names = ", ".join(labels[i] for i in free[:5])
-            raise IllegalActionError(f"'{part}' matches several items: {names}")
+            raise IllegalActionError(f"'{text}' matches several {what}s: {names}")
         return free[0]
 
     def sample(self, rng: random.Random) -> Option:
