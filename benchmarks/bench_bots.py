@@ -39,7 +39,7 @@ import collections
 import resource
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from rulekit.bots.agent import View
@@ -103,9 +103,9 @@ SCRIPTED = {"carchase": {"law": "baselines:CarChaseGreedy",
 
 def strength(pack: str, names: dict[str, str], pair: tuple[str, str], games: int,
              workers: int, max_rounds: int, roles: list[str] | None = None,
-             seed: int = 0) -> list[str]:
+             seed: int = 0) -> Iterator[str]:
+    """A row of the table per role, each as soon as its games are played."""
     game = load_pack(pack).game
-    rows = []
     for role in [r for r in game.roles if not roles or r in roles]:
         other = next(r for r in game.roles if r != role)
         a, b = (SCRIPTED[game.pack_id][seat] if name == "scripted" else names.get(name, name)
@@ -116,11 +116,9 @@ def strength(pack: str, names: dict[str, str], pair: tuple[str, str], games: int
             workers=workers, max_rounds=max_rounds, progress=progress))  # noqa: B023
         wins = result.wins.get(role, 0)
         low, high = wilson_interval(wins, games)
-        rows.append(f"| {pack} | {a} | {b} | {role} | {wins}/{games} = {wins / games:.0%} "
-                    f"[{low:.0%}, {high:.0%}] | {result.mean_rounds:.1f} | "
-                    f"{wall * workers / games:.1f} / {cpu / games:.1f} | "
-                    f"{endings(result.ends)} |")
-    return rows
+        yield (f"| {pack} | {a} | {b} | {role} | {wins}/{games} = {wins / games:.0%} "
+               f"[{low:.0%}, {high:.0%}] | {result.mean_rounds:.1f} | "
+               f"{wall * workers / games:.1f} / {cpu / games:.1f} | {endings(result.ends)} |")
 
 
 class _Timed:
