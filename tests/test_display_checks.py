@@ -65,6 +65,13 @@ def test_unknown_names_in_display_are_located_with_a_hint(run: Run, tmp_path: Pa
     assert "unknown card property 'lefft'" in err and "did you mean 'left'?" in err
 
 
+def test_an_unknown_card_property_far_from_any_is_hinted_with_the_known_ones(
+        run: Run, tmp_path: Path) -> None:
+    _, err = invalid_display(run, tmp_path, "carchase", [("sort: score", "sort: zzz")])
+    assert "unknown card property 'zzz'" in err
+    assert "hint: cards have: " in err
+
+
 def test_a_misspelt_key_of_display_is_a_schema_error(run: Run, tmp_path: Path) -> None:
     folder = copy_of("carchase", tmp_path)
     display = folder / "display.yaml"

@@ -207,7 +207,9 @@ class _Reader:
     def card_property(self, prop: str | None, at: JsonPath) -> None:
         """An error if ``prop`` is given but is no card property."""
         if prop is not None and prop not in self.card_props:
-            self.fail(f"unknown card property '{prop}'", at, did_you_mean(prop, self.card_props))
+            self.fail(f"unknown card property '{prop}'", at,
+                      did_you_mean(prop, self.card_props) or
+                      f"cards have: {', '.join(sorted(self.card_props))}")
 
     def keys(self, text: str, at: JsonPath, hint: str) -> list[str]:
         """The ``{key}`` names of a text; none, and an error, if its braces do not pair."""
@@ -220,10 +222,7 @@ class _Reader:
     def template(self, text: str, at: JsonPath) -> None:
         """Check a text of ``{property}`` fields of a card."""
         for key in self.keys(text, at, "write {key} for a card property"):
-            if key not in self.card_props:
-                self.fail(f"unknown card property '{key}'", at,
-                          did_you_mean(key, self.card_props) or
-                          f"cards have: {', '.join(sorted(self.card_props))}")
+            self.card_property(key, at)
 
     def per_number(self, zone: str, at: JsonPath) -> None:
         """Check that ``zone`` is a zone per number."""

@@ -25,18 +25,6 @@ class Item(NamedTuple):
         return self.doc, self.path
 
 
-# How each part of a content file merges: a list of items with ids, a mapping of named entries,
-# a group of parts, or a value that a later file replaces whole.
-_LAYOUT: dict[JsonPath, str] = {
-    ("cards",): "list", ("anytime",): "list", ("card_types",): "map",
-    ("zones",): "map", ("variables",): "map", ("functions",): "map", ("procedures",): "map",
-    ("flow",): "group", ("flow", "phases"): "list",
-    ("map",): "group", ("map", "regions"): "list", ("map", "nodes"): "list",
-    ("map", "edges"): "list",
-    ("properties",): "group", ("properties", "cards"): "map", ("properties", "nodes"): "map",
-    ("properties", "edges"): "map", ("properties", "regions"): "map",
-}
-
 # What an entry of each part is called, in the order ``rulekit docs`` lists a variant's changes.
 ENTRY_NAMES: dict[JsonPath, str] = {
     ("cards",): "card", ("card_types",): "card type", ("anytime",): "anytime action",
@@ -45,6 +33,12 @@ ENTRY_NAMES: dict[JsonPath, str] = {
     ("map", "nodes"): "node", ("map", "edges"): "edge",
     ("properties", "cards"): "card property", ("properties", "nodes"): "node property",
     ("properties", "edges"): "edge property", ("properties", "regions"): "region property"}
+
+# The parts that are lists of items with ids (the others with entries map names to entries),
+# and the groups of parts; any other value a later file replaces whole.
+_LISTS = {("cards",), ("anytime",), ("flow", "phases"), ("map", "regions"), ("map", "nodes"),
+          ("map", "edges")}
+_GROUPS = {path[:1] for path in ENTRY_NAMES if len(path) > 1}
 
 # What ``remove:`` names (the last key of a part's path), and where it lives.
 REMOVABLE: dict[str, JsonPath] = {str(path[-1]): path for path in ENTRY_NAMES
@@ -149,13 +143,13 @@ class Merger:
         if path not in self.first:
             self.first[path] = Item(value, doc, path)
             self.order.append(path)
-        match _LAYOUT.get(path), value:
-            case "group", dict():
+        match value:
+            case dict() if path in _GROUPS:
                 for key, part in value.items():
                     self._merge((*path, key), part, doc, changes)
-            case "map", dict():
+            case dict() if path in ENTRY_NAMES and path not in _LISTS:
                 self._merge_entries(path, value, doc, changes)
-            case "list", list():
+            case list() if path in _LISTS:
                 items = self.lists.setdefault(path, [])
                 for i, entry in enumerate(value):
                     self._place(items, path, Item(entry, doc, (*path, i)), changes)
@@ -174,9 +168,8 @@ class Merger:
                     f"{first.doc.key_location(first.path)}",
                     doc.key_location((*path, name)), "give each one once, in one file"))
                 continue
-            if path in ENTRY_NAMES:
-                entry = self._addition(path, name, entry, doc.key_location((*path, name)),
-                                       name in entries)
+            entry = self._addition(path, name, entry, doc.key_location((*path, name)),
+                                   name in entries)
             if name in entries and path == ("procedures",):
                 _keep_base(entries, name)
             entries[name] = Item(entry, doc, (*path, name))
