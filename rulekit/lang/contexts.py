@@ -229,12 +229,13 @@ class ContextCheck:
 
     def source_seen(self, body: str, source: _Source, d: Decider) -> bool:
         """True if ``d`` sees an assignment of a local, and its conditions."""
-        if not self.seen(body, source.guards, d):
-            return False
-        if isinstance(source.expr, n.Choice):
-            chooser = self.decider(body, source.expr.player)
-            return chooser != ANY and chooser == d
-        return self.seen(body, [source.expr], d)
+        return self.seen(body, source.guards, d) and self._value_seen(body, source.expr, d)
+
+    def _value_seen(self, body: str, e: n.Expr, d: Decider) -> bool:
+        """True if ``d`` sees a value assigned: a choice ``d`` makes, or what ``d`` sees whole."""
+        if isinstance(e, n.Choice):
+            return self.decider(body, e.player) == d != ANY
+        return self.seen(body, [e], d)
 
     # ------------------------------------------------------------ the leaks, in words
 
@@ -314,14 +315,13 @@ class ContextCheck:
 
     def _source_culprit(self, body: str, source: _Source, d: Decider, visited: set[_Key]
                         ) -> _Culprit | None:
+        if self._value_seen(body, source.expr, d):
+            return self._culprit(body, list(source.guards), d, visited)
         if isinstance(source.expr, n.Choice):
-            chooser = self.decider(body, source.expr.player)
-            if chooser == ANY or chooser != d:
-                return (f"the answer of a choice of {self.who(body, chooser)}, which only "
-                        "they know", body, source.expr.pos)
-        elif not self.seen(body, [source.expr], d):
-            return self._culprit(body, [source.expr], d, visited)
-        return self._culprit(body, list(source.guards), d, visited)
+            chooser = self.who(body, self.decider(body, source.expr.player))
+            return (f"the answer of a choice of {chooser}, which only they know",
+                    body, source.expr.pos)
+        return self._culprit(body, [source.expr], d, visited)
 
     def secret(self, e: n.Expr) -> str:
         """What ``e`` is, and who may not see it, in words."""
