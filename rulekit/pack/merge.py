@@ -119,10 +119,8 @@ class Merger:
         """An entry without its ``new`` mark; an error if a variant's looks like a typo."""
         value, new = _unmarked(value)
         if self.base_id is not None and path != _EDGES and isinstance(name, str):
-            error = addition_error(ENTRY_NAMES[path], name, self.base[path], self.base_id, new,
-                                   replaces, where)
-            if error is not None:
-                self.errors.append(error)
+            check_addition(ENTRY_NAMES[path], name, self.base[path], self.base_id, new,
+                           replaces, where, self.errors)
         return value
 
     def add(self, doc: YamlDocument, changes: bool = False) -> None:
@@ -297,21 +295,18 @@ def _unmarked(value: object) -> tuple[object, bool]:
     return {key: part for key, part in value.items() if key != "new"}, value["new"] is True
 
 
-def addition_error(what: str, name: str, base: set[str], base_id: str, new: bool,
-                   replaces: bool, where: Location) -> PackError | None:
-    """The error of a variant's entry that looks like a typo, or that says new in vain."""
-    if new and replaces and name in base:
-        return SchemaError(f"{what} '{name}' is in the base pack {base_id}: this replaces it, "
-                           "it adds nothing", where,
-                           "remove new: true to replace it, or give the new one a name of its "
-                           "own")
+def check_addition(what: str, name: str, base: set[str], base_id: str, new: bool,
+                   replaces: bool, where: Location, errors: list[PackError]) -> None:
+    """An error if a variant's entry looks like a typo, or says new in vain."""
     close = None if new or replaces else near_name(name, base)
-    if close is None:
-        return None
-    return SchemaError(f"{what} '{name}' is not in the base pack {base_id}, so it would be "
-                       "added", where,
-                       f"did you mean to replace '{close}'? If it is an addition, say so with "
-                       "new: true")
+    if new and replaces and name in base:
+        errors.append(SchemaError(
+            f"{what} '{name}' is in the base pack {base_id}: this replaces it, it adds nothing",
+            where, "remove new: true to replace it, or give the new one a name of its own"))
+    elif close is not None:
+        errors.append(SchemaError(
+            f"{what} '{name}' is not in the base pack {base_id}, so it would be added", where,
+            f"did you mean to replace '{close}'? If it is an addition, say so with new: true"))
 
 
 def merge_manifest(base: YamlDocument, variant: YamlDocument, base_id: str,
@@ -324,10 +319,8 @@ def merge_manifest(base: YamlDocument, variant: YamlDocument, base_id: str,
     params = {}
     for name, spec in (variant.data.get("parameters") or {}).items():
         params[name], new = _unmarked(spec)
-        error = addition_error("parameter", name, base_params, base_id, new,
-                               name in base_params, variant.key_location(("parameters", name)))
-        if error is not None:
-            errors.append(error)
+        check_addition("parameter", name, base_params, base_id, new, name in base_params,
+                       variant.key_location(("parameters", name)), errors)
     for key, value in variant.data.items():
         value = params if key == "parameters" else value
         entries = data.get(key)
