@@ -4,8 +4,10 @@
 
 It is the search of commit 0078f75, on today's engine and belief: UCB at every node (each
 player apart where several commit at once), no mixed answers, no card choices weighed by kind,
-no steadied choices of cards, no public belief. ``bench_bots.py --ismcts first_ismcts:FirstIsmcts``
-measures the default bot against it, as the bots' goals name "today's ismcts".
+no steadied choices of cards, no public belief. ``bench_bots.py --ismcts
+first_ismcts:FirstIsmcts`` measures the default bot against it, as the bots' goals name
+"today's ismcts". Its helpers are copies of ``rulekit/bots/ismcts.py``'s, not imports, so
+that a change to the search there leaves this yardstick as it is.
 """
 
 from __future__ import annotations
