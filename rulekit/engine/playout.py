@@ -65,9 +65,8 @@ class Cutoff:
             raise Capped(f"stopped after {self.last_round} rounds")
         if round_ != self.round_seen:
             self.round_seen, self.round_first = round_, self.decisions
-        reason = stalled(state, self.decisions - self.round_first)
-        if reason is not None:
-            raise Capped(reason)
+        if self.decisions - self.round_first >= MAX_ROUND_DECISIONS:
+            raise Capped(stalled(state, self.decisions - self.round_first))
         self.decisions += decisions
 
 
@@ -279,12 +278,14 @@ class PlayoutRuntime(Runtime):
 
 def _surely_open(choices: tuple[Subset, ...], rngs: Mapping[str, random.Random]) -> bool:
     """Whether random seats answer ``choices``, one each, each surely with several answers."""
-    players = set()
+    players = []
     for _, items, role, least, most, rules in choices:
-        if (role not in rngs or not items or least > 0 or most <= 0 or role in players
-                or any(limit <= 0 for limit, _ in rules)):
+        if role not in rngs or not items or least > 0 or most <= 0 or role in players:
             return False
-        players.add(role)
+        for limit, _ in rules:
+            if limit <= 0:
+                return False
+        players.append(role)
     return True
 
 
