@@ -22,10 +22,11 @@ if TYPE_CHECKING:
     from rulekit.engine.game import Game
 
 Chooser = Callable[[Decision], Option | str]
-# A subset choice as playout code asks it: (slot, items, player, least, most, rules).
-Subset = tuple[int, list[object], str, int, int, list[Rule]]
+# A subset choice as playout code asks it: (slot, items, player, least, most, rules, asked
+# even when forced).
+Subset = tuple[int, list[object], str, int, int, list[Rule], bool]
 SpecMaker = Callable[[Runtime, Locals], Spec]
-Watch = Callable[[State, list[Spec]], None]  # told of the first decisions, before answers
+Watch = Callable[[State, list[str]], None]  # told who is asked first, before any answer
 Told = Callable[[str, object, int], None]  # told of each answer's player, value and round
 
 
@@ -135,7 +136,8 @@ class PlayoutRuntime(Runtime):
                    optional: bool, ask: bool, make: SpecMaker) -> None:
         """A choice among ``items`` asked alone, drawn by a random seat without a spec.
 
-        Anything a random draw cannot answer (another chooser, a watch...) goes to :meth:`answer`.
+        Anything a random draw cannot answer (another chooser, a round past the limit...) goes
+        to :meth:`answer`.
         """
         n = len(items)
         forced = n + optional == 1  # one legal answer (an item, or to decline)
@@ -143,12 +145,13 @@ class PlayoutRuntime(Runtime):
             locals_[slot] = items[0] if n else None
             return
         rng = self.rngs.get(role)
-        if (rng is None or not (n or optional) or self.watch is not None
-                or self.state["round"] > self.cutoff.last_round):
+        if rng is None or not (n or optional) or self.state["round"] > self.cutoff.last_round:
             self.answer(locals_, [make])
             return
         extras = () if self.held.get(role) == [] or role not in self.anytime_by_role \
             else [option for option, _ in self.anytime_options(role)]
+        if self.watch is not None:
+            self._tell_watch([role])
         self.count(1)
         drawn = draw_one(rng, n, optional, extras)
         if isinstance(drawn, str):  # an anytime action: then the choice is asked again
@@ -168,12 +171,14 @@ class PlayoutRuntime(Runtime):
         :meth:`answer`.
         """
         rngs = self.rngs
-        if self.watch is not None or self.state["round"] > self.cutoff.last_round \
-                or self.program.anytime or not _surely_open(choices, rngs):
+        if self.state["round"] > self.cutoff.last_round or self.program.anytime \
+                or not _surely_open(choices, rngs):
             self.answer(locals_, makers)
             return
+        if self.watch is not None:
+            self._tell_watch([choice[2] for choice in choices])
         self.count(len(choices))
-        for index, (slot, items, role, least, most, rules) in enumerate(choices):
+        for index, (slot, items, role, least, most, rules, _) in enumerate(choices):
             rng = rngs[role]
             positions = draw_subset(rng, len(items), least, most, rules)
             if positions is None:  # too many random subsets refused: one of all the options
@@ -207,10 +212,8 @@ class PlayoutRuntime(Runtime):
 
     def answer_waiting(self, waiting: list[Spec], locals_: Locals) -> str | None:
         """Write each chooser's answer into ``locals_``, or return an anytime action's procedure."""
-        state = self.state
         if self.watch is not None:
-            watch, self.watch = self.watch, None
-            watch(state, waiting)
+            self._tell_watch([spec["player"] for spec in waiting])
         try:
             self.count(len(waiting))
         except Capped:
@@ -231,6 +234,12 @@ class PlayoutRuntime(Runtime):
             locals_[spec["slot"]] = value
             self._answered(spec["player"], option_id, value)
         return None
+
+    def _tell_watch(self, players: list[str]) -> None:
+        """Tell the watch who is asked first; it is told once."""
+        watch, self.watch = self.watch, None
+        assert watch is not None
+        watch(self.state, players)
 
     def _answered(self, role: str, option_id: str, value: object) -> None:
         """Tell ``told`` of an answer; log it unless its option id is left empty."""
@@ -277,10 +286,12 @@ class PlayoutRuntime(Runtime):
 
 
 def _surely_open(choices: tuple[Subset, ...], rngs: Mapping[str, random.Random]) -> bool:
-    """Whether random seats answer ``choices``, one each, each surely with several answers."""
+    """Whether random seats answer ``choices``, one each, each surely with several answers or
+    asked with no candidate (its answer is then none, drawn as the spec's would be)."""
     players = []
-    for _, items, role, least, most, rules in choices:
-        if role not in rngs or not items or least > 0 or most <= 0 or role in players:
+    for _, items, role, least, most, rules, ask in choices:
+        if role not in rngs or least > 0 or role in players or \
+                not (most > 0 if items else ask and most >= 0):
             return False
         for limit, _ in rules:
             if limit <= 0:

@@ -426,7 +426,7 @@ class Emitter:
             rules = [f"[{c.py(rule.limit)}, {self.flags(choice, rule, items)}]"
                      for rule in choice.at_most]
             choices.append(f"({slot}, {items}, {c.py(choice.player)}, {least}, {most}, "
-                           f"[{', '.join(rules)}])")
+                           f"[{', '.join(rules)}], {choice.always_ask!r})")
         return [*lines, f"rt.choose_subsets(L, ({', '.join(choices)},), [{', '.join(makers)}])"]
 
     def finish(self) -> None:

@@ -24,7 +24,7 @@ from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game
 from rulekit.engine.playout import Capped, Chooser, Cutoff, playout
 from rulekit.engine.rng import derive
-from rulekit.engine.state import Spec, State
+from rulekit.engine.state import State
 from rulekit.engine.vm import Runtime
 from rulekit.errors import GameRuntimeError, IllegalActionError, UsageError, did_you_mean
 from rulekit.model.program import INITIATIVE
@@ -87,10 +87,9 @@ class _Opening:
         self.game = game
         self.seen: tuple[str | None, str | None] | None = None
 
-    def __call__(self, state: State, specs: list[Spec]) -> None:
+    def __call__(self, state: State, players: list[str]) -> None:
         """Note the role asked (None for several) and the initiative's holder."""
-        self.seen = (specs[0]["player"] if len(specs) == 1 else None,
-                     initiative(self.game, state))
+        self.seen = (players[0] if len(players) == 1 else None, initiative(self.game, state))
 
 
 def play_game(game: Game, seed: int, agents: Mapping[str, AgentSpec] | None = None,
@@ -158,7 +157,7 @@ def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser], max_r
     """Play ``state`` in place, decision by decision, as :func:`playout` plays it quietly."""
     game.run(state)
     if state["pending"]:
-        opening(state, state["pending"])
+        opening(state, [spec["player"] for spec in state["pending"]])
     cutoff = Cutoff(state, max_rounds)
     try:
         while state["result"] is None:
