@@ -145,6 +145,8 @@ class Compiler(ExprWriter):
 
     def compile_bodies(self, bodies: list[Body]) -> None:
         """Compile procedures, setup and phases together."""
+        idle = _idle(bodies)  # (a change that runs nothing runs no call)
+        self.triggers = {key: proc for key, proc in self.triggers.items() if proc not in idle}
         suspending = self._suspending(bodies)
         self._analyse(bodies)
         program = self.program
@@ -222,6 +224,11 @@ class Body:
     snippet: Snippet
     nslots: int
     params: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _idle(bodies: list[Body]) -> set[str]:
+    """The bodies that do nothing: ``pass`` alone."""
+    return {b.name for b in bodies if all(isinstance(s, n.Pass) for s in b.stmts)}
 
 
 _PRELUDE = (("L", "L = frame['locals']"), ("Z", "Z = rt.zones"), ("V", "V = rt.vars"),
