@@ -603,8 +603,8 @@ def _moved_in_place(s: n.Move | n.Draw, src: str, dst: str, what: str | None) ->
                 f"if _n > 0: _t = _s[:-_n - 1:-1]; del _s[-_n:]; Z[{dst}].extend(_t)"]
     if what is None:  # each card moved is counted
         onto = "_d[:0] = _s" if s.to_bottom else "_d += _s"
-        return [f"_s = Z[{src}]; _d = Z[{dst}]; rt.ticks -= len(_s)", TICK[1],
-                f"if _s is not _d: {onto}; _s.clear()"]
+        return [f"_s = Z[{src}]; rt.ticks -= len(_s)", TICK[1],
+                f"_d = Z[{dst}]", f"if _s is not _d: {onto}; _s.clear()"]
     helper = f"_move(_s, Z[{dst}], _c, {s.to_bottom!r}, _k)"
     if s.to_bottom:
         return [f"_k = {src}; _s = Z[_k]; _c = {what}", helper]
