@@ -70,10 +70,8 @@ def draw_subset(rng: random.Random, n: int, least: int, most: int,
                 rules: list[Rule]) -> tuple[int, ...] | None:
     """The positions of a subset of ``n`` items the ``[limit, flags]`` rules allow, or None."""
     getrandbits = rng.getrandbits
-    masks = []
-    for limit, flags in rules:
-        if sum(flags) > limit:  # (a rule that counts no more items than its limit holds)
-            masks.append((limit, _masks(tuple(flags))))
+    # A rule whose flagged items are no more than its limit always holds: it needs no mask.
+    masks = [(limit, _masks(tuple(flags))) for limit, flags in rules if sum(flags) > limit]
     for _ in range(SUBSET_TRIES):
         bits = getrandbits(n) if n else 0
         if not least <= bits.bit_count() <= most:
