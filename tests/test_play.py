@@ -582,6 +582,9 @@ def test_resume_replays_on_another_pack_version(play: Callable[..., tuple[int, s
     ("{not json", "not a rulekit save file: bad JSON"),
     ('{"format": 1}', "'pack' must be a text"),
     ('{"format": 9}', "saved by a newer rulekit"),
+    ('{"format": 1, "pack": "p", "version": "1", "pack_hash": "h", "params": {}, "seed": 1, '
+     '"seats": {"red": "human"}, "decisions": [["red"]]}',
+     "'decisions' must be a list of [role, option] pairs"),
     ("[]", "does not hold a JSON object"),
 ])
 def test_bad_save_files(play: Callable[..., tuple[int, str, str]], tmp_path: Path,

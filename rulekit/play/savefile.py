@@ -10,10 +10,14 @@ import os
 import random
 import struct
 import tempfile
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeGuard
+from typing import Any
+
+from jsonschema import (  # type: ignore[import-untyped, unused-ignore]
+    Draft202012Validator,
+    validators,
+)
 
 from rulekit.errors import SaveFileError
 
@@ -67,84 +71,65 @@ class SavedGame:
         """Check the parsed JSON of a save file; a :class:`SaveFileError` names what is wrong."""
         if not isinstance(data, dict):
             raise _not_a_save(where, "it does not hold a JSON object")
-        _check_format(data.get("format"), where)
-        for key, valid, what in FIELDS:
-            if not valid(data.get(key, DEFAULTS.get(key))):
-                raise _not_a_save(where, what)
-        return cls(pack=data["pack"], version=data["version"], pack_hash=data["pack_hash"],
-                   params=dict(data["params"]), seed=data["seed"], seats=dict(data["seats"]),
-                   decisions=[(d[0], d[1]) for d in data["decisions"]],
-                   source=data.get("source"),
-                   rng={role: (v[0], v[1], v[2]) for role, v in data.get("rng", {}).items()},
-                   started=data.get("started"), finished=data.get("finished", False))
+        _check_newer(data.get("format"), where)
+        fields = {**dict.fromkeys(SAVE_SCHEMA["properties"]), **_DEFAULTS, **data}
+        error = next(_VALIDATOR.iter_errors(fields), None)
+        if error is not None:
+            key = error.absolute_path[0]
+            raise _not_a_save(where, f"'{key}' {SAVE_SCHEMA['properties'][key]['description']}")
+        return cls(pack=fields["pack"], version=fields["version"], pack_hash=fields["pack_hash"],
+                   params=dict(fields["params"]), seed=fields["seed"], seats=dict(fields["seats"]),
+                   decisions=[(role, option) for role, option in fields["decisions"]],
+                   source=fields["source"],
+                   rng={role: (v[0], v[1], v[2]) for role, v in fields["rng"].items()},
+                   started=fields["started"], finished=fields["finished"])
 
 
 def _not_a_save(where: str, what: str) -> SaveFileError:
     return SaveFileError(f"{where}: not a valid rulekit save file: {what}")
 
 
-def _check_format(version: object, where: str) -> None:
-    if version == SAVE_FORMAT:
-        return
+def _check_newer(version: object, where: str) -> None:
     if isinstance(version, int) and version > SAVE_FORMAT:
         raise SaveFileError(f"{where}: saved by a newer rulekit (save format {version}; "
                             f"this one reads format {SAVE_FORMAT})")
-    raise _not_a_save(where, f"'format' must be {SAVE_FORMAT}")
 
 
-def _is_text(value: object) -> bool:
-    return isinstance(value, str)
+_TEXT = {"type": "string", "description": "must be a text"}
+_TEXT_OR_NULL = {"type": ["string", "null"], "description": "must be a text"}
 
-
-def _is_text_or_none(value: object) -> bool:
-    return value is None or isinstance(value, str)
-
-
-def _is_integer(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _valid_params(value: object) -> bool:
-    return isinstance(value, dict) and all(isinstance(k, str) and _is_integer(v)
-                                           for k, v in value.items())
-
-
-def _valid_seed(value: object) -> bool:
-    return _is_integer(value) and -MAX_SEED < value < MAX_SEED
-
-
-def _valid_seats(value: object) -> bool:
-    return isinstance(value, dict) and bool(value) and all(
-        isinstance(k, str) and isinstance(v, str) and v for k, v in value.items())
-
-
-def _valid_decisions(value: object) -> bool:
-    return isinstance(value, list) and all(
-        isinstance(d, list) and len(d) == 2 and all(isinstance(x, str) for x in d)
-        for d in value)
-
-
-def _valid_rngs(value: object) -> bool:
-    return isinstance(value, dict) and all(
-        isinstance(v, list) and len(v) == 3 and isinstance(v[0], int) and isinstance(v[1], str)
-        and (v[2] is None or isinstance(v[2], float)) for v in value.values())
-
-
-# The fields of a save after ``format``, in the order they are checked: key, test, message.
-FIELDS: tuple[tuple[str, Callable[[object], bool], str], ...] = (
-    ("pack", _is_text, "'pack' must be a text"),
-    ("version", _is_text, "'version' must be a text"),
-    ("pack_hash", _is_text, "'pack_hash' must be a text"),
-    ("params", _valid_params, "'params' must map parameter names to integers"),
-    ("seed", _valid_seed, "'seed' must be an integer of 64 bits at most"),
-    ("seats", _valid_seats, "'seats' must map roles to 'human' or an agent"),
-    ("decisions", _valid_decisions, "'decisions' must be a list of [role, option] pairs"),
-    ("source", _is_text_or_none, "'source' must be a text"),
-    ("rng", _valid_rngs, "'rng' must map roles to random generator states"),
-    ("started", _is_text_or_none, "'started' must be a text"),
-    ("finished", lambda value: isinstance(value, bool), "'finished' must be true or false"),
-)
-DEFAULTS: Mapping[str, object] = {"rng": {}, "finished": False}  # else a missing field is None
+# The shape of a save, a missing field being null; a field's description is the error it gives.
+SAVE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "format": {"const": SAVE_FORMAT, "description": f"must be {SAVE_FORMAT}"},
+        "pack": _TEXT,
+        "version": _TEXT,
+        "pack_hash": _TEXT,
+        "params": {"type": "object", "additionalProperties": {"type": "integer"},
+                   "description": "must map parameter names to integers"},
+        "seed": {"type": "integer", "exclusiveMinimum": -MAX_SEED, "exclusiveMaximum": MAX_SEED,
+                 "description": "must be an integer of 64 bits at most"},
+        "seats": {"type": "object", "minProperties": 1,
+                  "additionalProperties": {"type": "string", "minLength": 1},
+                  "description": "must map roles to 'human' or an agent"},
+        "decisions": {"type": "array", "items": {"type": "array", "items": {"type": "string"},
+                                                 "minItems": 2, "maxItems": 2},
+                      "description": "must be a list of [role, option] pairs"},
+        "source": _TEXT_OR_NULL,
+        "rng": {"type": "object", "additionalProperties": {
+                    "type": "array", "minItems": 3, "maxItems": 3,
+                    "prefixItems": [{"type": "integer"}, {"type": "string"},
+                                    {"type": ["number", "null"]}]},
+                "description": "must map roles to random generator states"},
+        "started": _TEXT_OR_NULL,
+        "finished": {"type": "boolean", "description": "must be true or false"},
+    },
+}
+_DEFAULTS = {"rng": {}, "finished": False}
+# An integer is an int, not a float such as 2.0 nor a bool.
+_TYPES = Draft202012Validator.TYPE_CHECKER.redefine("integer", lambda _, value: type(value) is int)
+_VALIDATOR = validators.extend(Draft202012Validator, type_checker=_TYPES)(SAVE_SCHEMA)
 
 
 def rng_state(rng: random.Random) -> RngState:
