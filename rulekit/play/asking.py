@@ -11,7 +11,7 @@ from rich.text import Text
 from rulekit.engine.decisions import NONE_ID, Decision, Option
 from rulekit.errors import IllegalActionError
 from rulekit.play.commands import answer_command, card_named
-from rulekit.play.menuview import MenuBlock, menu_block
+from rulekit.play.menuview import MenuBlock, first_named, menu_block
 from rulekit.play.prompt import NOTHING_MATCHES, Choice, Command, Menu, Problem, parse_answer
 from rulekit.play.styles import STYLE_ERROR, STYLE_HIDDEN
 
@@ -157,9 +157,7 @@ def confirmed(session: Session, menu: Menu, option: Option) -> bool:
     names = left_out(menu, option) if screen.input_is_terminal else []
     if not names:
         return True
-    shown = ", ".join(names[:SHOWN_LEFT_OUT])
-    if len(names) > SHOWN_LEFT_OUT:
-        shown += f" and {len(names) - SHOWN_LEFT_OUT} more"
+    shown = first_named(names, SHOWN_LEFT_OUT)
     screen.show(Text(f"You leave out {shown}, which you may choose now.", style=STYLE_ERROR))
     text = read_line(session, f"Choose {_these(option)}? [y/N] ")
     if _meant(menu, option, text):

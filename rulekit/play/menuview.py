@@ -134,8 +134,12 @@ def closed_text(menu: Menu) -> Hanging | None:
     names = list(dict.fromkeys(text for text, _ in menu.refused))
     if not names:
         return None
-    shown = "; ".join(names[:SHOWN_CLOSED])
-    if len(names) > SHOWN_CLOSED:
-        shown += f" and {len(names) - SHOWN_CLOSED} more"
+    shown = first_named(names, SHOWN_CLOSED, "; ")
     return Hanging(Text("  "), Text(f"Not open now: {shown} (type one to see why).",
                                     style=STYLE_HIDDEN), 4, names)
+
+
+def first_named(names: list[str], most: int, separator: str = ", ") -> str:
+    """The first ``most`` names, joined, then how many more there are."""
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return separator.join(names[:most]) + more

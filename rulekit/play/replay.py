@@ -146,9 +146,8 @@ class _Replay:
         screen, render = self.screen, self.render
         screen.blank()
         state = self.states[-1]
-        result = state["result"]
-        if result is not None:
-            screen.show(game_over(render, result), *render.table.ending(self.states))
+        if state["result"] is not None:
+            screen.show(*game_over(render, self.states))
         else:
             waiting = ", ".join(render.name(d.player) for d in self.game.pending(state))
             screen.note(f"The game was saved before its end, waiting for {waiting or 'nobody'}.")

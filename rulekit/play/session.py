@@ -25,7 +25,7 @@ from rulekit.engine.draws import RandomChooser
 from rulekit.engine.game import Game, State
 from rulekit.engine.observe import Observation
 from rulekit.engine.playout import playout, stalled
-from rulekit.engine.state import Result, copy_state
+from rulekit.engine.state import copy_state
 from rulekit.errors import GameRuntimeError, RulekitError
 from rulekit.pack.loader import LoadedPack
 from rulekit.play.asking import EXIT_OK, Leave, ask
@@ -300,11 +300,8 @@ def finish(session: Session) -> None:
     """Show the last events, the result, what each held, and the seed."""
     screen = session.screen
     _last_events(session)
-    result = session.state_now()["result"]
-    assert result is not None
-    screen.show(game_over(session.render, result))
     states = rebuild(session.game, session.saved_game(), "this game")
-    screen.show(*session.render.table.ending(states))
+    screen.show(*game_over(session.render, states))
     sections = reveal_sections(session)
     if sections:
         screen.show(Text("What was hidden", style="bold underline"))
@@ -323,9 +320,12 @@ def _last_events(session: Session) -> None:
     session.feed.recent(None, None)
 
 
-def game_over(render: Renderer, result: Result) -> Panel:
-    """The banner of the result: who wins, and why."""
-    return Panel(Text(render.result(result), style="bold"), expand=False)
+def game_over(render: Renderer, states: list[State]) -> list[RenderableType]:
+    """The banner of a finished game's result, then its summary."""
+    result = states[-1]["result"]
+    assert result is not None
+    return [Panel(Text(render.result(result), style="bold"), expand=False),
+            *render.table.ending(states)]
 
 
 def keep_finished(session: Session) -> None:
