@@ -164,3 +164,39 @@ def test_validate_prints_the_field_with_a_caret_and_a_hint(
     # the line quoted, indented by four, with a caret under the field
     assert '\n        show: "about {n}"\n' + " " * (4 + column - 1) + "^\n" in err, err
     assert "hint: name in a context only what every player deciding inside it sees" in err
+
+
+# Two procedures that call each other.
+CYCLE = {"ping": ("{m: int}", "if m > 0 { pong(m - 1) }\nshow(m)\n"),
+         "pong": ("{k: int}", "ping(k)\n")}
+
+
+@pytest.mark.parametrize(("setup", "procs", "secret", "read"), [
+    # two secrets in one value: the first in the text
+    ("show(spot + count(hand[a]) + pick)\n", None, "the variable 'spot'", "show(spot"),
+    ("show(pick + spot)\n", None, "the variable 'pick'", "show(pick"),
+    # a local assigned twice: the first assignment that hides something
+    ("let t = 0\nif score > 0 { t = top(deck) }\nt += spot\nshow(t)\n", None, "the zone 'deck'",
+     "t = top(deck)"),
+    # the value before the conditions it is assigned under
+    ("let t = 0\nif spot > 0 { t = top(deck) }\nshow(t)\n", None, "the zone 'deck'",
+     "t = top(deck)"),
+    ("let t = 0\nif spot > 0 { t = score }\nshow(t)\n", None, "the variable 'spot'",
+     "if spot > 0"),
+    # procedures calling each other: the secret is found past the cycle, the calls of a
+    # procedure read in the order of the pack's code (here the procedures' before setup's)
+    ("ping(score)\npong(spot)\n",
+     CYCLE,
+     "the variable 'spot'", "pong(spot)"),
+    ("ping(pick)\npong(spot)\n",
+     CYCLE,
+     "the variable 'spot'", "pong(spot)"),
+])
+def test_the_secret_reported_is_the_first_found(
+        tmp_path: Path, setup: str, procs: dict[str, tuple[str, str]] | None, secret: str,
+        read: str) -> None:
+    text = pack(setup, procs)
+    error = refused(tmp_path, text, "show")
+    assert f"it may hold {secret}" in error.message, error.message
+    line, _ = locate(text, read)
+    assert f"content.yaml:{line}:" in error.message, error.message
