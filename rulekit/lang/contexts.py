@@ -126,7 +126,7 @@ class ContextCheck:
             for proc, site in found.calls:
                 self.sites.setdefault(proc, []).append(site)
         self.deciders = self._deciders()
-        self._known: dict[_Key, bool] = {}
+        self._known: dict[_Key, _Culprit | None] = {}
         self._asking: set[_Key] = set()
         self._assumed: set[_Key] = set()  # keys assumed seen while they were worked out
 
@@ -191,51 +191,69 @@ class ContextCheck:
         """What ``d`` sees of the expressions of ``body``."""
         return Sight(self.player(body, d), self.symbols, lambda name: self.local(body, name, d))
 
-    def seen(self, body: str, exprs: Iterable[n.Expr | None], d: Decider) -> bool:
-        """True if ``d`` sees the whole value of each of ``exprs`` of ``body``."""
-        sight = self.sight(body, d)
-        return all(e is not None and sight.seen(e) for e in exprs)
-
     def local(self, body: str, name: n.Name, d: Decider) -> bool:
         """True if ``d`` sees every value the local ``name`` of ``body`` may hold."""
-        slot = name.ref[1]
+        return self._local_culprit(body, name.ref[1], d) is None
+
+    def _local_culprit(self, body: str, slot: int, d: Decider) -> _Culprit | None:
+        """What ``d`` may not see of local ``slot``; a local met again is assumed seen."""
         key = (body, slot, d)
-        known = self._known.get(key)
-        if known is not None:
-            return known
+        if key in self._known:
+            return self._known[key]
         if key in self._asking:
             self._assumed.add(key)
-            return True
+            return None
         outer, self._assumed = self._assumed, set()
         self._asking.add(key)
-        result = next(self._unseen(body, slot, d), None) is None
+        _, culprit = next(self._unseen(body, slot, d), (None, None))
         self._asking.discard(key)
         assumed = self._assumed - {key}
         self._assumed = outer | assumed
-        if not result or not assumed:
-            self._known[key] = result
-        return result
+        if culprit is not None or not assumed:
+            self._known[key] = culprit
+        return culprit
 
-    def _unseen(self, body: str, slot: int, d: Decider) -> Iterator[_Source | _Site]:
-        """The assignments of local ``slot``, then calls passing it, that ``d`` may not see."""
+    def _unseen(self, body: str, slot: int, d: Decider
+                ) -> Iterator[tuple[_Site | None, _Culprit]]:
+        """What ``d`` may not see in the assignments of local ``slot``, then in calls passing it."""
         code = self.code[body]
         for source in code.sources.get(slot, []):
-            if not self.source_seen(body, source, d):
-                yield source
+            culprit = self._source_culprit(body, source, d)
+            if culprit is not None:
+                yield None, culprit
         if slot < len(code.params):  # a parameter: its argument, and which call runs
             for site in self.sites.get(body, []):
-                if not self.seen(site.body, [site.arg(slot), *site.guards], self.at_call(d, site)):
-                    yield site
+                culprit = self._site_culprit(site, slot, d)
+                if culprit is not None:
+                    yield site, culprit
 
-    def source_seen(self, body: str, source: _Source, d: Decider) -> bool:
-        """True if ``d`` sees an assignment of a local, and its conditions."""
-        return self.seen(body, source.guards, d) and self._value_seen(body, source.expr, d)
+    def _source_culprit(self, body: str, source: _Source, d: Decider) -> _Culprit | None:
+        """What ``d`` may not see of an assignment of a local: its value, then its conditions."""
+        e = source.expr
+        if not isinstance(e, n.Choice):
+            return self._culprit(body, [e, *source.guards], d)
+        chooser = self.decider(body, e.player)
+        if chooser == d != ANY:  # (anyone's choice may be another's)
+            return self._culprit(body, list(source.guards), d)
+        return (f"the answer of a choice of {self.who(body, chooser)}, which only they know",
+                body, e.pos)
 
-    def _value_seen(self, body: str, e: n.Expr, d: Decider) -> bool:
-        """True if ``d`` sees a value assigned: a choice ``d`` makes, or what ``d`` sees whole."""
-        if isinstance(e, n.Choice):
-            return self.decider(body, e.player) == d != ANY
-        return self.seen(body, [e], d)
+    def _site_culprit(self, site: _Site, slot: int, d: Decider) -> _Culprit | None:
+        """What ``d`` may not see of a call's argument ``slot``, then of its conditions."""
+        arg = site.arg(slot)
+        if arg is None:
+            return ("a value the engine passes (not worked out)", site.body, site.pos)
+        return self._culprit(site.body, [arg, *site.guards], self.at_call(d, site))
+
+    def _culprit(self, body: str, exprs: list[n.Expr], d: Decider) -> _Culprit | None:
+        """What ``d`` may not see among ``exprs`` of ``body``: the first part, and where."""
+        sight = self.sight(body, d)
+        for e in exprs:
+            for part in sight.unseen(e):
+                if isinstance(part, n.Name) and part.ref is not None and part.ref[0] == "local":
+                    return self._local_culprit(body, part.ref[1], d)
+                return (self.secret(part), body, part.pos)
+        return None
 
     # ------------------------------------------------------------ the leaks, in words
 
@@ -246,17 +264,14 @@ class ContextCheck:
             return None
         slot = code.params.index(param)
         for d in sorted(self.deciders.get(proc, ()), key=str):
-            unseen = next(self._unseen(proc, slot, d), None)
-            if unseen is not None:
-                site = unseen if isinstance(unseen, _Site) else None
-                return self._told(proc, d, site, self._why(proc, slot, d, unseen, set()))
+            site, culprit = next(self._unseen(proc, slot, d), (None, None))
+            if culprit is not None:
+                return self._told(proc, d, site, culprit)
         return None
 
-    def _told(self, proc: str, d: Decider, site: _Site | None, culprit: _Culprit | None
-              ) -> Leak:
+    def _told(self, proc: str, d: Decider, site: _Site | None, culprit: _Culprit) -> Leak:
         """The leak through a field of ``proc``'s context, in words."""
-        what, body, pos = culprit or ("a value not worked out", site.body if site else proc,
-                                      site.pos if site else n.Pos(1, 1))
+        what, body, pos = culprit
         where = self.code[body].body.snippet
         at = self.code[site.body].body.snippet.location(site.pos) if site else where.location(pos)
         who = self.who(proc, d)
@@ -272,56 +287,6 @@ class ContextCheck:
             assert isinstance(d[1], int)
             return f"the role passed as '{self.code[body].params[d[1]]}'"
         return "a player not known in advance"
-
-    def _why(self, body: str, slot: int, d: Decider, unseen: _Source | _Site,
-             visited: set[_Key]) -> _Culprit | None:
-        """What ``d`` may not see in what local ``slot`` receives."""
-        if isinstance(unseen, _Source):
-            return self._source_culprit(body, unseen, d, visited)
-        return self._culprit(unseen.body, [unseen.arg(slot), *unseen.guards],
-                             self.at_call(d, unseen), visited, unseen)
-
-    def _culprit(self, body: str, exprs: list[n.Expr | None], d: Decider,
-                 visited: set[_Key], site: _Site | None = None) -> _Culprit | None:
-        """What ``d`` may not see among ``exprs`` of ``body``, and where; None if a loop back."""
-        sight = self.sight(body, d)
-        for e in exprs:
-            if e is None and site is not None:
-                return ("a value the engine passes (not worked out)", site.body, site.pos)
-            for part in sight.unseen(e):
-                found = self._part_culprit(body, part, d, visited)
-                if found is not None:
-                    return found
-        return None
-
-    def _part_culprit(self, body: str, part: n.Expr, d: Decider, visited: set[_Key]
-                      ) -> _Culprit | None:
-        """The culprit a part of ``body`` that ``d`` may not see is, or leads to."""
-        if isinstance(part, n.Name) and part.ref is not None and part.ref[0] == "local":
-            return self._local_culprit(body, part.ref[1], d, visited)
-        return (self.secret(part), body, part.pos)
-
-    def _local_culprit(self, body: str, slot: int, d: Decider, visited: set[_Key]
-                       ) -> _Culprit | None:
-        key = (body, slot, d)
-        if key in visited:
-            return None
-        visited.add(key)
-        for unseen in self._unseen(body, slot, d):
-            found = self._why(body, slot, d, unseen, visited)
-            if found is not None:
-                return found
-        return None
-
-    def _source_culprit(self, body: str, source: _Source, d: Decider, visited: set[_Key]
-                        ) -> _Culprit | None:
-        if self._value_seen(body, source.expr, d):
-            return self._culprit(body, list(source.guards), d, visited)
-        if isinstance(source.expr, n.Choice):
-            chooser = self.who(body, self.decider(body, source.expr.player))
-            return (f"the answer of a choice of {chooser}, which only they know",
-                    body, source.expr.pos)
-        return self._culprit(body, [source.expr], d, visited)
 
     def secret(self, e: n.Expr) -> str:
         """What ``e`` is, and who may not see it, in words."""
