@@ -32,7 +32,7 @@ from rulekit.model.program import (
     ProcFn,
     Program,
 )
-from rulekit.model.symbols import AnytimeDecl, Symbols
+from rulekit.model.symbols import AnytimeDecl, FuncDecl, Symbols
 from rulekit.pack.documents import Documents, known, snippet
 from rulekit.pack.effects import (
     ACTION_PARAMS,
@@ -135,16 +135,19 @@ class CodeBuilder:
         checked = self._checked_expr(symbols, snippet, expected)
         return None if checked is None else compiler.expr(checked[0])
 
-    def _checked_expr(self, symbols: Symbols, snippet: Snippet, expected: str,
+    def _checked_expr(self, symbols: Symbols, snippet: Snippet, expected: str | None,
                       context: str = "expr", params: Sequence[tuple[str, str]] = (),
-                      keep: bool = True) -> tuple[n.Expr, int] | None:
+                      keep: bool = True, typed: FuncDecl | None = None
+                      ) -> tuple[n.Expr, int] | None:
         """The tree of a checked expression and its local slots; None if it has errors."""
         expr = self._parse(parse_expression, snippet, keep)
         if expr is None:
             return None
         checker = Checker(symbols, snippet, context=context)
         checker.declare_params(params)
-        checker.check_expr(expr, expected)
+        kind = checker.check_expr(expr, expected)
+        if typed is not None:  # a function's type, kept even if its body has errors
+            typed.result = kind
         self.errors.extend(checker.errors)
         return None if checker.errors else (expr, checker.nslots)
 
@@ -170,16 +173,11 @@ class CodeBuilder:
     def _functions(self, symbols: Symbols, compiler: Compiler) -> None:
         """Check and compile the pack's functions, finding their result types."""
         for func in symbols.functions.values():
-            expr = self._parse(parse_expression, func.snippet)
-            if expr is None:
-                continue
-            checker = Checker(symbols, func.snippet, context="function")
-            checker.declare_params(func.params)
-            func.result = checker.check_expr(expr)
-            self.errors.extend(checker.errors)
-            if not checker.errors:
-                self.function_trees[func.name] = expr
-                compiler.compile_function(func.name, expr, checker.nslots, len(func.params))
+            checked = self._checked_expr(symbols, func.snippet, None, "function", func.params,
+                                         typed=func)
+            if checked is not None:
+                self.function_trees[func.name] = checked[0]
+                compiler.compile_function(func.name, *checked, len(func.params))
 
     def compile_code(self, symbols: Symbols, compiler: Compiler) -> None:
         """Parse, check and compile all code."""
