@@ -51,24 +51,35 @@ def stalled(state: State, decided: int) -> str | None:
 class Cutoff:
     """Counts a game's decisions and cuts it off past its last round, or in a stalled one."""
 
-    __slots__ = ("decisions", "last_round", "round_first", "round_seen")
+    __slots__ = ("decisions", "last_round", "round_seen", "stall_at")
 
     def __init__(self, state: State, max_rounds: int | None = None) -> None:
         self.last_round = sys.maxsize if max_rounds is None else max_rounds
         self.decisions = 0
-        self.round_seen = state["round"]  # the round played, and the decisions before it
-        self.round_first = 0
+        self.round_seen: int | None = None  # the round played (none yet: check at once)
+        self.stall_at = MAX_ROUND_DECISIONS  # the count of decisions that stalls it
 
-    def count(self, state: State, decisions: int) -> None:
-        """Count decisions about to be taken; raise :class:`Capped` if the game is cut off."""
+    def count(self, state: State, decisions: int, runtime: Runtime | None = None) -> None:
+        """Count decisions about to be taken; raise :class:`Capped` if the game is cut off.
+
+        A playout's ``runtime`` starts a new step budget: its steps so far are spent.
+        """
+        if state["round"] != self.round_seen or self.decisions >= self.stall_at:
+            self._check(state)
+        self.decisions += decisions
+        if runtime is not None:
+            runtime.spent += runtime.budget - runtime.ticks
+            runtime.ticks = runtime.budget
+
+    def _check(self, state: State) -> None:
+        """In a new round, or a stalled one: raise :class:`Capped` if the game is cut off."""
         round_ = state["round"]
         if round_ > self.last_round:
             raise Capped(f"stopped after {self.last_round} rounds")
         if round_ != self.round_seen:
-            self.round_seen, self.round_first = round_, self.decisions
-        if self.decisions - self.round_first >= MAX_ROUND_DECISIONS:
-            raise Capped(stalled(state, self.decisions - self.round_first))
-        self.decisions += decisions
+            self.round_seen, self.stall_at = round_, self.decisions + MAX_ROUND_DECISIONS
+        if self.decisions >= self.stall_at:
+            raise Capped(stalled(state, self.decisions - self.stall_at + MAX_ROUND_DECISIONS))
 
 
 class PlayoutRuntime(Runtime):
@@ -90,12 +101,6 @@ class PlayoutRuntime(Runtime):
         self.watch = watch
         self.record = record  # whether random seats' answers go into the log
         self.told = told
-
-    def count(self, decisions: int) -> None:
-        """Count decisions about to be taken (see :meth:`Cutoff.count`), reset the budget."""
-        self.cutoff.count(self.state, decisions)
-        self.spent += self.budget - self.ticks
-        self.ticks = self.budget
 
     def anytime_options(self, role: str) -> list[tuple[str, str]]:
         """As :meth:`Runtime.anytime_options`, the conditions kept until what they read changes."""
@@ -140,28 +145,27 @@ class PlayoutRuntime(Runtime):
         to :meth:`answer`.
         """
         n = len(items)
-        forced = n + optional == 1  # one legal answer (an item, or to decline)
-        if forced and not ask and not self.may_interrupt(role):
+        if n + optional == 1 and not ask and not self.may_interrupt(role):  # one legal answer
             locals_[slot] = items[0] if n else None
             return
         rng = self.rngs.get(role)
         if rng is None or not (n or optional) or self.state["round"] > self.cutoff.last_round:
             self.answer(locals_, [make])
             return
-        extras = () if self.held.get(role) == [] or role not in self.anytime_by_role \
+        extras = () if role not in self.anytime_by_role or self.held.get(role) == [] \
             else [option for option, _ in self.anytime_options(role)]
         if self.watch is not None:
             self._tell_watch([role])
-        self.count(1)
+        self.cutoff.count(self.state, 1, self)
         drawn = draw_one(rng, n, optional, extras)
         if isinstance(drawn, str):  # an anytime action: then the choice is asked again
             self.run_anytime(self.took_anytime(role, drawn))
             self.answer(locals_, [make])
             return
         value = locals_[slot] = items[drawn] if drawn >= 0 else None
-        option_id = "" if not self.record else NONE_ID if drawn < 0 else \
-            option_ids(items, self.program.plain_ids)[drawn]
-        self._answered(role, option_id, value)
+        if self.told is not None or self.record:  # (else there is nothing to tell)
+            self._answered(role, "" if not self.record else NONE_ID if drawn < 0 else
+                           option_ids(items, self.program.plain_ids)[drawn], value)
 
     def choose_subsets(self, locals_: Locals, choices: tuple[Subset, ...],
                        makers: list[SpecMaker]) -> None:
@@ -177,7 +181,7 @@ class PlayoutRuntime(Runtime):
             return
         if self.watch is not None:
             self._tell_watch([choice[2] for choice in choices])
-        self.count(len(choices))
+        self.cutoff.count(self.state, len(choices), self)
         for index, (slot, items, role, least, most, rules, _) in enumerate(choices):
             rng = rngs[role]
             positions = draw_subset(rng, len(items), least, most, rules)
@@ -191,7 +195,8 @@ class PlayoutRuntime(Runtime):
                     ids = option_ids(items, self.program.plain_ids)
                     option_id = "+".join([ids[i] for i in positions])
             locals_[slot] = value
-            self._answered(role, option_id if self.record else "", value)
+            if self.told is not None or self.record:  # (else there is nothing to tell)
+                self._answered(role, option_id if self.record else "", value)
 
     def run_blocks(self, name: str, args: Locals) -> None:
         """Run procedure ``name`` block by block (an anytime action may send it back)."""
@@ -215,7 +220,7 @@ class PlayoutRuntime(Runtime):
         if self.watch is not None:
             self._tell_watch([spec["player"] for spec in waiting])
         try:
-            self.count(len(waiting))
+            self.cutoff.count(self.state, len(waiting), self)
         except Capped:
             self.wait_for(waiting)  # a stopped state shows what it waited for
             raise
