@@ -71,7 +71,10 @@ def draw_subset(rng: random.Random, n: int, least: int, most: int,
     """The positions of a subset of ``n`` items the ``[limit, flags]`` rules allow, or None."""
     getrandbits = rng.getrandbits
     # A rule whose flagged items are no more than its limit always holds: it needs no mask.
-    masks = [(limit, _masks(tuple(flags))) for limit, flags in rules if sum(flags) > limit]
+    masks = []
+    for limit, flags in rules:
+        if sum(flags) > limit:
+            masks.append((limit, _masks(tuple(flags))))
     for _ in range(SUBSET_TRIES):
         bits = getrandbits(n) if n else 0
         if not least <= bits.bit_count() <= most:
