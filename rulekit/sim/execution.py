@@ -242,15 +242,10 @@ def _merged(parts: Iterable[Tally], progress: Progress | None) -> Tally:
 
 
 def _gather(futures: list[Future[Tally]], progress: Progress | None) -> Tally:
-    """Merge the tallies of ``futures`` as they come; an error or Ctrl-C cancels the rest."""
+    """Merge the tallies of ``futures`` as they come."""
     from concurrent.futures import as_completed
 
-    try:
-        return _merged((future.result() for future in as_completed(futures)), progress)
-    except BaseException:
-        for future in futures:
-            future.cancel()
-        raise
+    return _merged((future.result() for future in as_completed(futures)), progress)
 
 
 @contextmanager
@@ -295,6 +290,9 @@ class LocalProcesses(Pool):
             with _ctrl_c_held():  # the executor starts its workers at the first chunk
                 futures = [self._executor.submit(play, job, start, stop)
                            for start, stop in job.ranges(games, self.slots, 4)]
+            # After an error or Ctrl-C, close() drops the chunks not started. Cancelling them
+            # here would race with the executor's own thread, which fails them when Ctrl-C
+            # has ended the workers (and then prints a traceback).
             return _gather(futures, progress)
         except BrokenProcessPool:
             raise GameRuntimeError("a worker process stopped unexpectedly") from None
@@ -345,8 +343,14 @@ class DaskPool(Pool):
         try:
             shared = self._client.scatter(job, broadcast=True)
             executor = self._client.get_executor()
-            tally = _gather([executor.submit(play, shared, start, stop)
-                             for start, stop in job.ranges(games, self.slots, 50)], progress)
+            futures = [executor.submit(play, shared, start, stop)
+                       for start, stop in job.ranges(games, self.slots, 50)]
+            try:
+                tally = _gather(futures, progress)
+            except BaseException:  # an error or Ctrl-C: the cluster drops the rest
+                for future in futures:
+                    future.cancel()
+                raise
         except (CancelledError, OSError) as exc:  # the scheduler, or the last worker, lost
             raise UsageError(f"the Dask cluster at '{self.scheduler}' was lost during the run "
                              f"({type(exc).__name__}): its scheduler or its last worker stopped",
