@@ -93,9 +93,10 @@ def test_the_tutorial_has_its_commands() -> None:
                          ids=[c for c, _ in TUTORIAL_COMMANDS])
 def test_tutorial_command(command: str, shown: list[str], capsys: pytest.CaptureFixture[str],
                           monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    # A copy of the root's examples: a game's save file, written in the folder it is played
-    # from, never shows in another test's check of the root.
-    shutil.copytree(ROOT / "docs" / "examples", tmp_path / "docs" / "examples")
+    # Each command runs in a folder of its own: a game's save file, written in the folder it
+    # is played from, never shows in another test's check.
+    shutil.copytree(ROOT / "docs" / "examples", tmp_path / "docs" / "examples",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     code, printed = _run(command, capsys, monkeypatch, tmp_path)
     assert code == 0, printed
     if " play " in f" {command} ":

@@ -53,7 +53,7 @@ class Cutoff:
 
     __slots__ = ("decisions", "last_round", "round_seen", "stall_at")
 
-    def __init__(self, state: State, max_rounds: int | None = None) -> None:
+    def __init__(self, max_rounds: int | None = None) -> None:
         self.last_round = sys.maxsize if max_rounds is None else max_rounds
         self.decisions = 0
         self.round_seen: int | None = None  # the round played (none yet: check at once)
@@ -97,7 +97,7 @@ class PlayoutRuntime(Runtime):
         # The generators of the random seats, by role: they draw their answers at once.
         self.rngs = {role: chooser.rng for role, chooser in choosers.items()
                      if type(chooser) is RandomChooser}
-        self.cutoff = Cutoff(state, max_rounds)
+        self.cutoff = Cutoff(max_rounds)
         self.watch = watch
         self.record = record  # whether random seats' answers go into the log
         self.told = told

@@ -158,7 +158,7 @@ def _play_steps(game: Game, state: State, choosers: Mapping[str, Chooser], max_r
     game.run(state)
     if state["pending"]:
         opening(state, [spec["player"] for spec in state["pending"]])
-    cutoff = Cutoff(state, max_rounds)
+    cutoff = Cutoff(max_rounds)
     try:
         while state["result"] is None:
             _decide(game, state, choosers, cutoff)
