@@ -3,6 +3,7 @@ dies or a Ctrl-C stops the run cleanly, with a message, leaving no process behin
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -104,18 +106,32 @@ def _children(pid: int) -> list[int]:
         return [int(child) for child in file.read().split()]
 
 
+def _simulate_with_workers(ctrl_c: Callable[..., object] | int) -> subprocess.Popen[str]:
+    """Start a long run on two workers, its Ctrl-C handled as ``ctrl_c`` makes it.
+
+    ``signal.default_int_handler`` starts it as a terminal does; ``signal.SIG_IGN`` as a
+    script starts a background job. Either way, whatever pytest itself was started with.
+    """
+    command = [sys.executable, "-m", "rulekit", "simulate", "carchase", "-n", "10000000",
+               "--workers", "2"]
+    before = signal.signal(signal.SIGINT, ctrl_c)
+    try:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, start_new_session=True)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    deadline = time.monotonic() + 60
+    while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # until both workers play
+    return process
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
 def test_ctrl_c_stops_a_run_with_workers_quietly() -> None:
     """Ctrl-C, which a terminal sends to every process of the command, ends the run with the
     exit code of an interrupted command, no traceback and no process left behind."""
-    command = [sys.executable, "-m", "rulekit", "simulate", "carchase", "-n", "10000000",
-               "--workers", "2"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
+    process = _simulate_with_workers(signal.default_int_handler)
     try:
-        deadline = time.monotonic() + 60
-        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)  # until both workers play
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:
@@ -126,3 +142,18 @@ def test_ctrl_c_stops_a_run_with_workers_quietly() -> None:
     assert out == "" and "Traceback" not in err
     with pytest.raises(ProcessLookupError):
         os.killpg(process.pid, 0)  # nobody is left in the command's process group
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_a_run_that_ignores_ctrl_c_goes_on_after_it_with_all_its_workers() -> None:
+    process = _simulate_with_workers(signal.SIG_IGN)
+    try:
+        workers = _children(process.pid)
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(1)
+        going_on = process.poll() is None and _children(process.pid) == workers
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        _, err = process.communicate()
+    assert going_on, err

@@ -262,8 +262,12 @@ def _ctrl_c_held() -> Iterator[None]:
 
 
 def _start_worker(paths: list[str]) -> None:
-    """Give a worker the parent's import path; let Ctrl-C end it quietly."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    """Give a worker the parent's import path; let Ctrl-C end it quietly.
+
+    A command that ignores Ctrl-C (a background job of a script) keeps its workers ignoring it.
+    """
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     sys.path[:] = paths
