@@ -21,16 +21,20 @@ def run(capsys: pytest.CaptureFixture[str]) -> Run:
 
 
 @pytest.mark.slow
-def test_learned_weights_make_the_search_bot_play(run: Run, cache: Path) -> None:
-    # With wins and losses alone, the search bot as the Law of Hideout loses every game
-    # against random play (it sees no difference between its moves before the end).
+def test_learned_weights_make_the_bots_play(run: Run, cache: Path) -> None:
+    # With wins and losses alone, the one-step bot sees no difference between the Law's
+    # moves before the end, and plays as at random; with the weights it plays its cards.
+    def law_wins() -> int:
+        result = simulate(str(HIDEOUT), games=20, agents={"law": "heuristic"})
+        return result.wins.get("law", 0)
+
+    blind = law_wins()
     code, out, _ = run("train", HIDEOUT, "-n", "300", "-q")
     assert code == 0
     assert "hideout: learned from 300 games" in out
     assert "The Law wins more with: +heat" in out
     assert (cache / "learned" / "hideout.json").is_file()
-    result = simulate(str(HIDEOUT), games=20, agents={"law": "ismcts:iterations=40"})
-    assert result.wins.get("law", 0) >= 12
+    assert law_wins() >= blind + 5
 
 
 def test_training_stopped_goes_on_where_it_stopped(run: Run, cache: Path,

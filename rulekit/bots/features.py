@@ -1,5 +1,6 @@
 """Generic features of a state, read from what a pack declares: numbers a learned evaluation
-weighs (per zone, card counts and properties; per variable, its value; distances; the round).
+weighs (per zone, card counts and properties; per variable that may change what follows, its
+value; distances; the round).
 """
 
 from __future__ import annotations
@@ -35,7 +36,10 @@ class Features:
                 self.names += [f"{group}: {part}" for part in part_names]
         self._values: list[tuple[str, int, Callable[[object], float]]] = []
         pieces: list[str] = []
+        live = game.program.live_vars
         for var in symbols.variables.values():
+            if live is not None and var.name not in live:
+                continue  # (it records the past: nothing to come reads it)
             keys = [zone_key(var.name, r) for r in symbols.roles] if var.per_role else \
                 game.layout.keys_of(var.name, var.per)
             if var.type == "node":

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TypeGuard
 
 from rulekit.lang import nodes as n
-from rulekit.lang.walk import Triggers, every_node, reached, statements, zone_name
+from rulekit.lang.walk import (
+    Triggers,
+    calls_in,
+    choices_in,
+    every_node,
+    reached,
+    statements,
+    zone_name,
+)
 from rulekit.model.symbols import Symbols, VarDecl, ZoneDecl
 
 SMALL = 1 << 20
@@ -18,6 +27,44 @@ def reads(e: n.Expr, functions: dict[str, n.Expr], found: set[str], seen: set[st
           strict: bool = False) -> bool:
     """Add what ``e`` reads to ``found``; false if unknown (``strict``: or round, phase, result)."""
     return all(_read(node, functions, found, seen, strict) for node in every_node(e))
+
+
+def live_reads(bodies: Iterable[list[n.Stmt]], conditions: Iterable[n.Expr],
+               functions: dict[str, n.Expr], triggers: Triggers) -> set[str] | None:
+    """The variables and zones whose value where the game waits may change what follows.
+
+    They are those the rules read (``conditions`` at any time; ``bodies`` in order), except
+    where only log lines read them, or only after code sets them anew with no stop between:
+    such a variable records the past and changes nothing to come. None if unknown.
+    """
+    found: set[str] = set()
+    if not _reads_in(list(conditions), functions, found):
+        return None
+    for body in bodies:
+        fresh: set[str] = set()  # variables set anew since the game last may have waited
+        for s in body:
+            here: set[str] = set()
+            if not _reads_in(s, functions, here):
+                return None
+            found |= here - fresh
+            if choices_in([s]) or calls_in([s], triggers):
+                fresh = set()
+            elif isinstance(s, n.Assign) and s.op == "=" and s.index is None and s.ref \
+                    and s.ref[0] == "var":
+                fresh.add(s.ref[1])
+    return found
+
+
+def _reads_in(root: object, functions: dict[str, n.Expr], found: set[str]) -> bool:
+    """Add what ``root`` reads, log lines left out, to ``found`` (``+=`` reads its variable);
+    false if unknown."""
+    seen: set[str] = set()
+    for node in every_node(root, skip=n.Log):
+        if isinstance(node, n.Assign) and node.op != "=" and node.ref and node.ref[0] == "var":
+            found.add(node.ref[1])
+        if not _read(node, functions, found, seen, False):
+            return False
+    return True
 
 
 def _read(node: n.Node, functions: dict[str, n.Expr], found: set[str], seen: set[str],

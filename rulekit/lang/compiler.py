@@ -12,7 +12,7 @@ from rulekit.engine.frozen import FrozenDict, FrozenList, freeze
 from rulekit.engine.graph import graph_functions, graph_walks
 from rulekit.errors import Location
 from rulekit.lang import nodes as n
-from rulekit.lang.analysis import reads, writes_of
+from rulekit.lang.analysis import live_reads, reads, writes_of
 from rulekit.lang.builtins import BUILTINS
 from rulekit.lang.emitter import Emitter
 from rulekit.lang.pyexpr import ExprWriter
@@ -176,6 +176,10 @@ class Compiler(ExprWriter):
                                                      self.function_trees, whens)
         actions = [decl.procedure for decl, _ in program.anytime]
         self.anytime_writes = writes_of(procedures, actions, self.triggers)
+        conditions = [self.trees[c] for c, _, _ in program.end_checks if c in self.trees]
+        live = live_reads(procedures.values(), [*conditions, *(w for _, w in whens)],
+                          self.function_trees, self.triggers)
+        program.live_vars = None if live is None else frozenset(live)
         self.end_watch, program.end_on_turns = self.end_reads()
         self.when_watch = self.when_reads()
         program.cached_anytime = self.when_watch is not None

@@ -118,11 +118,14 @@ def children(e: n.Expr) -> list[n.Expr]:
     return [item for item in items if isinstance(item, n.Expr)]
 
 
-def every_node(root: object) -> Iterator[n.Node]:
-    """Every node from ``root`` (a node or a list of them), parents first."""
+def every_node(root: object, skip: type | tuple[type, ...] = ()) -> Iterator[n.Node]:
+    """Every node from ``root`` (a node or a list of them), parents first; nodes of the
+    kinds ``skip`` names are left out, with all they hold."""
     stack = [root]
     while stack:
         item = stack.pop()
+        if isinstance(item, skip):
+            continue
         if isinstance(item, (n.Expr, n.Stmt, n.AtMost)):
             yield item
             stack.extend(getattr(item, name) for name in reversed(_CHILDREN[type(item)]))

@@ -94,6 +94,9 @@ class Program:
     # Whether a playout may keep which anytime actions hold until code writes what their
     # conditions read (code then forgets them: ``rt.held.pop(role, None)``).
     cached_anytime: bool = False
+    # The variables and zones whose value where the game waits may change what follows
+    # (None if unknown): see :func:`rulekit.lang.analysis.live_reads`.
+    live_vars: frozenset[str] | None = None
     # Roles with an anytime action whose ``when`` may read non-public data: always asked.
     secret_anytime: frozenset[str] = frozenset()
     # A text of ``reasons`` with its fields filled in, as players read it (set by the Game).
