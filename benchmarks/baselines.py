@@ -1,9 +1,10 @@
-"""Scripted players of the shipped games: yardsticks for the bots' strength.
+"""Scripted players: yardsticks for the bots' strength.
 
-They know one game each and play it by a few rules of thumb, as well as such rules allow. They
-belong here, not in ``rulekit/``, since the engine knows no game. Seat them by name, with this
-folder on ``sys.path``: ``--agents fugitive=baselines:CarChaseGreedy``,
-``--agents jessah=baselines:RedNoticeJessah``.
+Each shipped game has its own, which play it by a few rules of thumb, as well as such rules
+allow; ``Highest`` plays any pack of cards. They belong here, not in ``rulekit/``, since the
+engine knows no game. Seat them by name, with this folder on ``sys.path``:
+``--agents fugitive=baselines:CarChaseGreedy``, ``--agents jessah=baselines:RedNoticeJessah``,
+``--agents red=baselines:Highest``.
 """
 
 from __future__ import annotations
@@ -35,6 +36,36 @@ class CarChaseGreedy:
             weak = [w for w in weak if w[0] or w[1] < KEEP_SCORE]
             return decision.subset_option(_first(weak, decision.max))
         return max(decision.options(), key=lambda o: sum(score[c] for c in _cards(o)))
+
+
+class Highest:
+    """Plays the cards of the highest total, for any pack: the simplest sensible play.
+
+    At a choice of cards it takes the option whose cards add up to the most, by the first
+    whole-number card property the pack declares (ties: the first such option). At any other
+    choice it answers at random.
+    """
+
+    def choose(self, view: View, decision: Decision) -> Option:
+        cards = view.game.symbols.cards
+        key = _first_number(view)
+        options = decision.options()
+        if key is None or not any(str(item) in cards for item in decision.items):
+            return decision.sample(view.rng)
+
+        def total(option: Option) -> int:
+            chosen = _cards(option) if decision.kind == "subset" else [option.value]
+            return sum(int(cards[str(c)].get(key, 0)) for c in chosen if str(c) in cards)
+        return max(options, key=total)
+
+
+def _first_number(view: View) -> str | None:
+    """The first whole-number card property of the pack, if any."""
+    for card in view.game.symbols.cards.values():
+        for key, value in card.items():
+            if isinstance(value, int) and not isinstance(value, bool) and key != "copies":
+                return str(key)
+    return None
 
 
 def _first(weak: list[tuple[bool, int, int]], most: int) -> list[int]:

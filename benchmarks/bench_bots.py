@@ -7,7 +7,8 @@
 A name in a pair is ``default`` (the bot under test, ``--default``, any agent spec),
 ``ismcts`` (``--ismcts``), ``heuristic``, ``random``, any other agent spec, or ``scripted``:
 the scripted player of ``baselines.py`` for the pack and role (the greedy Car Chase player;
-Red Notice's deducing Jessah and careful Angela). The default pairs are the default bot
+Red Notice's deducing Jessah and careful Angela; for any other pack, ``Highest``, which plays
+the cards of the highest total). The default pairs are the default bot
 against the scripted players, random and ``ismcts``, then the scripted players against each
 other and against random. ``--ismcts first_ismcts:FirstIsmcts`` puts in ``ismcts``'s place
 the search as it was before the bots learnt mixed answers (``first_ismcts.py``): a yardstick
@@ -108,7 +109,8 @@ def strength(pack: str, names: dict[str, str], pair: tuple[str, str], games: int
     game = load_pack(pack).game
     for role in [r for r in game.roles if not roles or r in roles]:
         other = next(r for r in game.roles if r != role)
-        a, b = (SCRIPTED[game.pack_id][seat] if name == "scripted" else names.get(name, name)
+        a, b = (SCRIPTED.get(game.pack_id, {}).get(seat, "baselines:Highest")
+                if name == "scripted" else names.get(name, name)
                 for name, seat in zip(pair, (role, other), strict=True))
         progress = Progress(f"{pack} {a} ({role}) against {b}", games)
         result, wall, cpu = timed(lambda: simulate(

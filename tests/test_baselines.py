@@ -34,6 +34,15 @@ def test_the_scripted_red_notice_players_finish_their_games() -> None:
     assert against_random.wins["jessah"] == 3
 
 
+def test_the_highest_player_plays_any_pack_of_cards() -> None:
+    # Hideout's Law plays every card it may (the best Location): the best a Law can do.
+    hideout = Path(__file__).resolve().parent.parent / "docs" / "examples" / "hideout"
+    result = simulate(str(hideout), games=100, agents={"law": baselines.Highest()})
+    assert result.wins["law"] >= 70  # random play wins about 21%
+    agents = {role: baselines.Highest() for role in ("law", "fugitive")}
+    assert simulate("carchase", games=10, agents=agents).capped == 0
+
+
 def test_the_first_search_finishes_its_games_and_beats_random_play() -> None:
     agents = {"law": first_ismcts.FirstIsmcts(iterations=30)}
     result = simulate("carchase", games=10, agents=agents, seed=1)
