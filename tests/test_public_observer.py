@@ -123,7 +123,7 @@ def test_the_searchers_own_choice_is_learnt_though_public_draws_deal_it_other_ca
                    in_place=True)
     decision = next(d for d in game.pending(state) if d.player == "fugitive")
     view = View.of(game, "fugitive", random.Random(1), state)
-    root = IsmctsAgent(iterations=300, public=0.5)._search(view, set(), None, outcome)
+    root, _ = IsmctsAgent(iterations=300, public=0.5)._search(view, set(), None, outcome)
     learnt = [entry[0] for answer, entry in root.stats["fugitive"].items()
               if decision.legal_option(answer) is not None]
     assert sum(learnt) >= 100

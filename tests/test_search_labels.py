@@ -36,10 +36,10 @@ def test_the_fugitive_of_the_laws_search_plays_its_hand_by_kind(
     roots: list[ismcts._Node] = []
     search = ismcts.IsmctsAgent._search
 
-    def kept(self: ismcts.IsmctsAgent, *args: object) -> ismcts._Node:
-        root = search(self, *args)  # type: ignore[arg-type]
+    def kept(self: ismcts.IsmctsAgent, *args: object) -> tuple[ismcts._Node, random.Random]:
+        root, rng = search(self, *args)  # type: ignore[arg-type]
         roots.append(root)
-        return root
+        return root, rng
 
     monkeypatch.setattr(ismcts.IsmctsAgent, "_search", kept)
     view = View.of(game, "law", seat_rng(seed, "law"), state, kept=beliefs.SeatBelief())

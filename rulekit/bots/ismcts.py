@@ -19,6 +19,7 @@ from rulekit.bots.anytime import (
     remember,
     unless_idle,
 )
+from rulekit.bots.belief.others import Expected
 from rulekit.bots.evaluation import Evaluation, outcome, pack_evaluation
 from rulekit.bots.information import telling
 from rulekit.bots.rollout import largest_option, rollout, rollout_choice, subset_in_order
@@ -47,6 +48,7 @@ STEADY = 16  # states drawn to tell apart the answers to a choice of cards found
 STEADY_SHARE = 8  # ... at most one answer played on a state per this many iterations run
 ANY_LARGEST = "*largest"  # an answer to a choice of cards drawn anew: as many as allowed
 ANY_SUBSET = "*any"  # the same: a subset drawn at random
+JUDGED = 8  # states on which the others' answers are matched with what followed
 
 LEVELS: dict[str, dict[str, float]] = {
     "easy": {"iterations": 100},
@@ -144,6 +146,8 @@ class IsmctsAgent:
         self.evaluate = evaluate
         self.last_iterations = 0  # how many the last decision ran (for benchmarks)
         self._evaluation: Evaluation = evaluate or outcome  # the search's, once it starts
+        self._at_random = 0.0  # the share of iterations where the others answer at random
+        self._at_random_but: str | None = None  # on this iteration, all but this player do
 
     def choose(self, view: View, decision: Decision) -> Option:
         self.last_iterations = 0
@@ -154,15 +158,20 @@ class IsmctsAgent:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         if view.belief.lost:
             return rollout_choice(decision, view.rng)  # no state to search: play as rollouts
+        others = view.kept.others
+        others.judge(view.game, view.observation)
+        self._at_random = others.at_random()
         barred = idle_here(view)  # anytime actions taken here already, back with nothing new
         evaluate = self.evaluate or pack_evaluation(view.game)
         told = telling(view, decision, barred, evaluate)
         if told is not None:
             return remember(view, decision, told)
-        root = self._search(view, barred, deadline, evaluate)
+        root, rng = self._search(view, barred, deadline, evaluate)
         stats = root.stats.get(view.role, {})
         if len(view.observation["waiting_for"]) > 1:  # players commit at once: a mix
-            return _mixed(view, decision, stats, barred)
+            answer = _mixed(view, decision, stats, barred)
+            others.expect(_expected(view, root, rng, answer))
+            return answer
         if decision.kind == "subset":
             return remember(view, decision, self._steadiest(view, decision, stats, barred))
         return remember(view, decision, _most_visited(view, decision, stats, barred))
@@ -193,7 +202,8 @@ class IsmctsAgent:
         return kept[max(range(len(kept)), key=lambda i: (scores[i], stats[kept[i].id][0]))]
 
     def _search(self, view: View, barred: set[str], deadline: float | None,
-                evaluate: Evaluation) -> _Node:
+                evaluate: Evaluation) -> tuple[_Node, random.Random]:
+        """The root of a search's tree, and the search's generator."""
         rng = random.Random(view.rng.getrandbits(64))
         self._evaluation = evaluate
         root = _Node()
@@ -205,13 +215,15 @@ class IsmctsAgent:
             state = opponents.belief.sample(rng) if opponents and opponents.from_public \
                 else view.determinize(rng)
             state["quiet"] = True  # a search builds no log lines
+            at_random = self._at_random > 0 and rng.random() < self._at_random
+            self._at_random_but = view.role if at_random else None
             # A pack's fault on a line the real game may never take counts for nothing.
             with contextlib.suppress(GameRuntimeError):
                 self._iterate(view.game, state, root, rng, evaluate, (view.role, barred),
                               opponents)
             done += 1
         self.last_iterations = done
-        return root
+        return root, rng
 
     def _opponents(self, view: View) -> _Opponents | None:
         """The opponents' statistics apart, if the seat keeps a secret value and can draw from
@@ -274,7 +286,11 @@ class IsmctsAgent:
                 barred = barred | at_root[1]
             stats = node.stats.setdefault(d.player, {}) if opponents is None \
                 or d.player == opponents.searcher else opponents.stats(d, state)
-            if opponents is None or opponents.learns(d.player):
+            if at_root is not None:
+                node.stats[d.player] = stats  # (the root keeps every player's, for Others)
+            if self._at_random_but not in (None, d.player):
+                answer = d.sample(rng).id  # this iteration's others answer at random
+            elif opponents is None or opponents.learns(d.player):
                 answer = self._explored(game, node, decisions, d, state, stats, barred, rng)
                 learnt.append((stats, d.player, answer))
             else:  # (its node's memo is left as its learning visits found it)
@@ -359,6 +375,19 @@ def _check_budget(iterations: int | None, seconds: float | None, depth: int,
         raise ValueError(f"exploration must be from 0 to {MAX_EXPLORATION:,.0f}")
     if not 0 <= public <= 1:
         raise ValueError("public must be from 0 to 1")
+
+
+def _expected(view: View, root: _Node, rng: random.Random, answer: Option
+              ) -> Expected | None:
+    """What the search expects of the others at a choice made at once, for :class:`Others`;
+    None unless one of them chooses one option (a choice of cards is weighed by kind)."""
+    states = [view.determinize(rng)]
+    if not any(d.kind == "one" for d in view.game.pending(states[0]) if d.player != view.role):
+        return None
+    visits = {player: {option_id: entry[0] for option_id, entry in stats.items()}
+              for player, stats in root.stats.items() if player != view.role}
+    states += [view.determinize(rng) for _ in range(JUDGED - 1)]
+    return Expected(states, view.role, answer.id, len(view.observation["log"]), visits)
 
 
 def _most_visited(view: View, decision: Decision, stats: Stats, barred: set[str]) -> Option:

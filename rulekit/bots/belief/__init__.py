@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 from rulekit.bots.belief.compare import continues, hashable, same_view
 from rulekit.bots.belief.deal import Deal, ask_again, redeal
 from rulekit.bots.belief.history import Replay
+from rulekit.bots.belief.others import Others
 from rulekit.bots.belief.particles import Caps, Particle
 from rulekit.engine.game import copy_state
 from rulekit.engine.hidden import PUBLIC
@@ -167,11 +168,12 @@ class Seat(Protocol):
 class SeatBelief:
     """One seat's belief over one game, made when first asked for, kept by the seat's runner."""
 
-    __slots__ = ("belief", "public")
+    __slots__ = ("belief", "others", "public")
 
     def __init__(self) -> None:
         self.belief: Belief | None = None
         self.public: Belief | None = None  # what every player may know, if asked for
+        self.others = Others()  # how the other players answer
 
     def at(self, view: Seat) -> Belief:
         """The belief, followed up to ``view``'s observation."""
